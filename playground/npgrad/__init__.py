@@ -1,0 +1,122 @@
+"""playground.npgrad: a NumPy autograd engine that stands in for ``torch`` in tutorial code.
+
+``import playground.npgrad as torch`` and tutorial scripts run unchanged: same node names, same
+gradients, same printed text, same backward order. NumPy and the standard library only.
+"""
+
+# _tensor first: it completes the _tensor <-> _autograd import cycle in the right order.
+from ._tensor import Size, Tensor, device  # isort: skip
+from . import _ops  # isort: skip
+from ._autograd import AccumulateGrad, Node
+from ._dtype import (
+    bool,
+    double,
+    dtype,
+    float,
+    float16,
+    float32,
+    float64,
+    get_default_dtype,
+    half,
+    int,
+    int8,
+    int16,
+    int32,
+    int64,
+    long,
+    promote_types,
+    set_default_dtype,
+    short,
+    uint8,
+)
+from ._factories import (
+    BoolTensor,
+    DoubleTensor,
+    FloatTensor,
+    IntTensor,
+    LongTensor,
+    arange,
+    as_tensor,
+    empty,
+    empty_like,
+    eye,
+    from_numpy,
+    full,
+    full_like,
+    initial_seed,
+    linspace,
+    manual_seed,
+    ones,
+    ones_like,
+    rand,
+    rand_like,
+    randint,
+    randn,
+    randn_like,
+    seed,
+    tensor,
+    zeros,
+    zeros_like,
+)
+from ._grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+from ._printing import get_printoptions, set_printoptions
+from . import autograd, nn  # isort: skip
+
+__version__ = "0.1.0"
+
+# Functions that mirror tensor methods: torch.exp(x) is x.exp().
+add = _ops.add
+sub = subtract = _ops.sub
+mul = multiply = _ops.mul
+div = divide = true_divide = _ops.div
+floor_divide = _ops.floor_divide
+remainder = _ops.remainder
+neg = negative = _ops.neg
+pow = _ops.pow
+square = _ops.square
+eq, ne, lt, le, gt, ge = _ops.eq, _ops.ne, _ops.lt, _ops.le, _ops.gt, _ops.ge
+equal, allclose, isclose = _ops.equal, _ops.allclose, _ops.isclose
+maximum, minimum, where = _ops.maximum, _ops.minimum, _ops.where
+logical_not = _ops.logical_not
+exp, log, log1p, sqrt, rsqrt = _ops.exp, _ops.log, _ops.log1p, _ops.sqrt, _ops.rsqrt
+reciprocal, sin, cos, tanh, sigmoid = _ops.reciprocal, _ops.sin, _ops.cos, _ops.tanh, _ops.sigmoid
+relu, abs, absolute, sign = _ops.relu, _ops.abs, _ops.abs, _ops.sign
+clamp = clip = _ops.clamp
+clone = _ops.clone
+sum, mean, prod = _ops.sum, _ops.mean, _ops.prod
+max, min, argmax, argmin = _ops.max, _ops.min, _ops.argmax, _ops.argmin
+norm, var, std = _ops.norm, _ops.var, _ops.std
+softmax, log_softmax = _ops.softmax, _ops.log_softmax
+all, any = _ops.all, _ops.any
+mm, mv, dot, bmm, matmul, outer = _ops.mm, _ops.mv, _ops.dot, _ops.bmm, _ops.matmul, _ops.outer
+reshape, flatten, t, transpose = _ops.reshape, _ops.flatten, _ops.t, _ops.transpose
+permute, squeeze, unsqueeze = _ops.permute, _ops.squeeze, _ops.unsqueeze
+select, narrow = _ops.select, _ops.narrow
+cat, concat, stack = _ops.cat, _ops.cat, _ops.stack
+
+
+def is_tensor(obj) -> bool:
+    return isinstance(obj, Tensor)
+
+
+def numel(input: Tensor) -> int:
+    return input.numel()
+
+
+def detach(input: Tensor) -> Tensor:
+    return input.detach()
+
+
+class cuda:
+    """``torch.cuda`` for code that asks: the NumPy engine never has a GPU."""
+
+    @staticmethod
+    def is_available() -> bool:
+        return False
+
+    @staticmethod
+    def device_count() -> int:
+        return 0
+
+
+__all__ = [name for name in dir() if not name.startswith("_")]

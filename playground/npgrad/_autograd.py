@@ -1,0 +1,543 @@
+"""Autograd graph nodes and the backward engine, which runs them in torch's CPU order."""
+
+from __future__ import annotations
+
+import itertools
+import re
+import weakref
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from . import _kits, _tensor
+from ._dtype import from_numpy_dtype
+from ._grad_mode import GradMode
+
+_sequence_numbers = itertools.count()
+# torch gives AccumulateGrad the largest sequence number so it runs as soon as it is ready.
+ACCUMULATE_GRAD_SEQUENCE = 2**64 - 1
+
+FREED_GRAPH_MESSAGE = (
+    "Trying to backward through the graph a second time (or directly access saved tensors after "
+    "they have already been freed). Saved intermediate values of the graph are freed when you "
+    "call .backward() or autograd.grad(). Specify retain_graph=True if you need to backward "
+    "through the graph a second time or if you need to access saved tensors after calling "
+    "backward."
+)
+
+
+class RemovableHandle:
+    """Returned by every ``register_*hook``; ``remove()`` takes the hook out again."""
+
+    __slots__ = ("_hooks", "_hook")
+
+    def __init__(self, hooks: list, hook: Callable) -> None:
+        self._hooks = hooks
+        self._hook = hook
+
+    def remove(self) -> None:
+        if self._hook in self._hooks:
+            self._hooks.remove(self._hook)
+
+    def __enter__(self) -> RemovableHandle:
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.remove()
+
+
+class NodeHooks:
+    """The rarely used hook lists of one node, kept apart so plain nodes stay small."""
+
+    __slots__ = ("tensor_pre", "retain", "pre", "post")
+
+    def __init__(self) -> None:
+        self.tensor_pre: list[Callable] = []
+        self.retain: weakref.ref | None = None
+        self.pre: list[Callable] = []
+        self.post: list[Callable] = []
+
+
+class Node:
+    """One backward function of the graph (torch's ``grad_fn`` objects)."""
+
+    __slots__ = ("next_functions", "_saved", "_versions", "_seq", "_shape", "_np_dtype",
+                 "_hooks", "__weakref__")
+    rule: Any = None
+
+    def name(self) -> str:
+        return type(self).__name__
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} object at {hex(id(self))}>"
+
+    @property
+    def metadata(self) -> dict:
+        return {}
+
+    def _hook_lists(self) -> NodeHooks:
+        if self._hooks is None:
+            self._hooks = NodeHooks()
+        return self._hooks
+
+    def register_hook(self, hook: Callable) -> RemovableHandle:
+        """``hook(grad_inputs, grad_outputs)`` runs after this node; torch's argument names."""
+        hooks = self._hook_lists().post
+        hooks.append(hook)
+        return RemovableHandle(hooks, hook)
+
+    def register_prehook(self, hook: Callable) -> RemovableHandle:
+        """``hook(grad_outputs)`` runs before this node and may return replacement gradients."""
+        hooks = self._hook_lists().pre
+        hooks.append(hook)
+        return RemovableHandle(hooks, hook)
+
+    def saved_values(self) -> dict[str, Any]:
+        """What this node saved for backward, by the rule's names (tensors as tensors)."""
+        if self.rule is None or self._saved is None:
+            return {}
+        values = {}
+        for name, item in zip(self.rule.saves, self._saved, strict=True):
+            values[name] = item.unpack(self, True) if type(item) is SavedResult else item
+        return values
+
+
+class AccumulateGrad(Node):
+    """The sink of a leaf tensor: adds the incoming gradient into ``variable.grad``."""
+
+    __slots__ = ("variable",)
+
+    def __init__(self, variable) -> None:
+        self.variable = variable
+        self.next_functions = ()
+        self._saved = ()
+        self._versions = ()
+        self._seq = ACCUMULATE_GRAD_SEQUENCE
+        self._shape = variable._data.shape
+        self._np_dtype = variable._data.dtype
+        self._hooks = None
+
+    def name(self) -> str:
+        return "torch::autograd::AccumulateGrad"
+
+
+class GraphRoot(Node):
+    """Feeds the given gradients to several roots at once, as torch's engine does."""
+
+    __slots__ = ("grads",)
+
+    def __init__(self, roots: list[Node], grads: list) -> None:
+        self.next_functions = tuple((root, 0) for root in roots)
+        self.grads = grads
+        self._saved = ()
+        self._versions = ()
+        self._seq = next(_sequence_numbers)
+        self._shape = None
+        self._np_dtype = None
+        self._hooks = None
+
+    def name(self) -> str:
+        return "torch::autograd::GraphRoot"
+
+
+class SavedResult:
+    """An op's own output saved for backward: the array, not the tensor, to avoid a cycle."""
+
+    __slots__ = ("data", "counter", "requires_grad")
+
+    def __init__(self, tensor) -> None:
+        self.data = tensor._data
+        self.counter = tensor._vc
+        self.requires_grad = tensor._rg
+
+    def unpack(self, node: Node, as_tensor: bool):
+        if not as_tensor:
+            return self.data
+        return _tensor.Tensor._make(self.data, node if self.requires_grad else None, self.counter)
+
+
+def new_sequence_number() -> int:
+    return next(_sequence_numbers)
+
+
+def legacy_type_name(data: np.ndarray) -> str:
+    """torch's ``[torch.FloatTensor [2, 2]]`` description of an array, used in messages."""
+    shape = ", ".join(str(size) for size in data.shape)
+    return f"[torch.{from_numpy_dtype(data.dtype).legacy_name} [{shape}]]"
+
+
+def _version_error(node: Node, index: int, item, current: int, expected: int) -> RuntimeError:
+    data = item.data if type(item) is SavedResult else item._data
+    where = ""
+    if type(item) is SavedResult:
+        producer = node
+    else:
+        position = node.rule.input_of_saved[index]
+        producer = node.next_functions[position][0] if position is not None else None
+    if producer is not None and not isinstance(producer, AccumulateGrad):
+        short_name = re.sub(r"Backward\d*$", "", producer.name())
+        where = f", which is output 0 of {short_name},"
+    return RuntimeError(
+        "one of the variables needed for gradient computation has been modified by an inplace "
+        f"operation: {legacy_type_name(data)}{where} is at version {current}; expected version "
+        f"{expected} instead. Hint: enable anomaly detection to find the operation that failed "
+        "to compute its gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False)."
+    )
+
+
+def unpack_saved(node: Node, as_tensors: bool) -> list:
+    """The node's saved values, checked against in-place changes since they were saved."""
+    saved = node._saved
+    if saved is None:
+        raise RuntimeError(FREED_GRAPH_MESSAGE)
+    values = []
+    tensor_type = _tensor.Tensor
+    for index, (item, version) in enumerate(zip(saved, node._versions, strict=True)):
+        if version is None:
+            values.append(item)
+            continue
+        counter = item.counter if type(item) is SavedResult else item._vc
+        if counter[0] != version:
+            raise _version_error(node, index, item, counter[0], version)
+        if type(item) is tensor_type:
+            values.append(item if as_tensors else item._data)
+        else:
+            values.append(item.unpack(node, as_tensors))
+    return values
+
+
+class ReadyQueue:
+    """libstdc++'s ``std::priority_queue`` by sequence number, so ties pop in torch's order."""
+
+    __slots__ = ("items",)
+
+    def __init__(self) -> None:
+        self.items: list[Node] = []
+
+    def __bool__(self) -> bool:
+        return bool(self.items)
+
+    def push(self, node: Node) -> None:
+        items = self.items
+        items.append(node)
+        hole = len(items) - 1
+        key = node._seq
+        while hole > 0:
+            parent = (hole - 1) // 2
+            if items[parent]._seq < key:
+                items[hole] = items[parent]
+                hole = parent
+            else:
+                break
+        items[hole] = node
+
+    def pop(self) -> Node:
+        items = self.items
+        top = items[0]
+        value = items.pop()
+        length = len(items)
+        if length:
+            self._adjust(items, length, value)
+        return top
+
+    @staticmethod
+    def _adjust(items: list[Node], length: int, value: Node) -> None:
+        # std::__adjust_heap: walk the hole down to a leaf, then push the value back up.
+        hole = 0
+        child = 0
+        while child < (length - 1) // 2:
+            child = 2 * (child + 1)
+            if items[child]._seq < items[child - 1]._seq:
+                child -= 1
+            items[hole] = items[child]
+            hole = child
+        if length % 2 == 0 and child == (length - 2) // 2:
+            child = 2 * (child + 1)
+            items[hole] = items[child - 1]
+            hole = child - 1
+        key = value._seq
+        while hole > 0:
+            parent = (hole - 1) // 2
+            if items[parent]._seq < key:
+                items[hole] = items[parent]
+                hole = parent
+            else:
+                break
+        items[hole] = value
+
+
+class BackwardStep:
+    """What one executed node did, as handed to observers: the data of one animation step."""
+
+    __slots__ = ("node", "incoming", "outgoing", "grad_before", "grad_after")
+
+    def __init__(self, node, incoming, outgoing, grad_before=None, grad_after=None) -> None:
+        self.node = node
+        self.incoming = incoming
+        self.outgoing = outgoing
+        self.grad_before = grad_before
+        self.grad_after = grad_after
+
+    def __repr__(self) -> str:
+        return f"BackwardStep({self.node.name()})"
+
+
+class Observers:
+    """Callbacks told about every executed node of every backward pass (see ``observe``)."""
+
+    callbacks: list[Callable[[BackwardStep], None]] = []
+    backward_started: list[Callable[[Any], None]] = []
+    backward_finished: list[Callable[[Any], None]] = []
+
+
+def count_dependencies(root: Node) -> dict[Node, int]:
+    """How many edges point at each node reachable from ``root`` (iterative, no recursion)."""
+    dependencies: dict[Node, int] = {}
+    seen = {root}
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        for next_node, _ in node.next_functions:
+            if next_node is None:
+                continue
+            dependencies[next_node] = dependencies.get(next_node, 0) + 1
+            if next_node not in seen:
+                seen.add(next_node)
+                stack.append(next_node)
+    return dependencies
+
+
+def topological_order(root: Node) -> list[Node]:
+    """Nodes reachable from ``root``, each before every node it feeds (Kahn's algorithm)."""
+    dependencies = count_dependencies(root)
+    order = []
+    ready = [root]
+    while ready:
+        node = ready.pop()
+        order.append(node)
+        for next_node, _ in node.next_functions:
+            if next_node is None:
+                continue
+            dependencies[next_node] -= 1
+            if dependencies[next_node] == 0:
+                ready.append(next_node)
+    return order
+
+
+def needed_nodes(root: Node, targets: set[Node]) -> set[Node]:
+    """Nodes with a path to a target (targets excluded): the only ones ``grad()`` must run."""
+    needed: set[Node] = set()
+    for node in reversed(topological_order(root)):
+        if any(nxt in needed or nxt in targets for nxt, _ in node.next_functions):
+            needed.add(node)
+    return needed
+
+
+def _as_tensor(value):
+    if value is None or type(value) is _tensor.Tensor:
+        return value
+    return _tensor.Tensor._make(value, None, None)
+
+
+def _as_value(tensor_or_array, as_tensors: bool):
+    if tensor_or_array is None:
+        return None
+    if as_tensors:
+        return _as_tensor(tensor_or_array)
+    return tensor_or_array._data if type(tensor_or_array) is _tensor.Tensor else tensor_or_array
+
+
+def _sum_to_shape(grad, shape: tuple, as_tensors: bool):
+    """Undo broadcasting: sum a gradient down to the shape of the input it flows into."""
+    if as_tensors:
+        return _tensor.sum_to_shape(grad, shape)
+    extra = grad.ndim - len(shape)
+    axes = tuple(range(extra)) + tuple(
+        extra + i for i, size in enumerate(shape) if size == 1 and grad.shape[extra + i] != 1
+    )
+    reduced = grad.sum(axis=axes, keepdims=True) if axes else grad
+    if extra:
+        reduced = reduced.reshape(shape)
+    return np.asarray(reduced)
+
+
+def _run_pre_hooks(node: Node, grad, as_tensors: bool):
+    hooks = node._hooks
+    if hooks.tensor_pre:
+        grad = _call_tensor_hooks(hooks.tensor_pre, grad, as_tensors)
+    if hooks.retain is not None:
+        owner = hooks.retain()
+        if owner is not None:
+            _accumulate_into(owner, grad, as_tensors, retain=True)
+    for hook in list(hooks.pre):
+        result = hook((_as_tensor(grad),))
+        if result is not None:
+            grad = _as_value(result[0], as_tensors)
+    return grad
+
+
+def _call_tensor_hooks(hooks: list, grad, as_tensors: bool):
+    for hook in list(hooks):
+        result = hook(_as_tensor(grad))
+        if result is not None:
+            grad = _as_value(result, as_tensors)
+    return grad
+
+
+def _accumulate_into(tensor, grad, as_tensors: bool, retain: bool = False) -> None:
+    """torch's AccumulateGrad: steal-or-copy the first gradient, add later ones in place."""
+    current = tensor._grad
+    if current is None:
+        if as_tensors:
+            tensor._grad = grad if not retain else grad.clone()
+        else:
+            tensor._grad = _tensor.Tensor._make(np.array(grad, copy=True), None, None)
+    elif as_tensors:
+        tensor._grad = current + grad
+    elif retain:
+        tensor._grad = _tensor.Tensor._make(current._data + grad, None, None)
+    else:
+        np.add(current._data, grad, out=current._data, casting="unsafe")
+        current._vc[0] += 1
+
+
+def _apply_function(node: Node, grad, as_tensors: bool) -> tuple:
+    """Run one rule-driven node: one formula per input that needs a gradient."""
+    rule = node.rule
+    if rule.saves_tensors or rule.saves:
+        saved = unpack_saved(node, as_tensors)
+    else:
+        saved = ()
+    kit = _kits.TENSOR_KIT if as_tensors else _kits.NUMPY_KIT
+    outputs = []
+    if rule.variadic:
+        formula = rule.formulas[0]
+        for position, (next_node, _) in enumerate(node.next_functions):
+            outputs.append(None if next_node is None else formula(kit, grad, *saved, position))
+        return tuple(outputs)
+    for (next_node, _), formula in zip(node.next_functions, rule.formulas, strict=False):
+        outputs.append(None if next_node is None else formula(kit, grad, *saved))
+    return tuple(outputs)
+
+
+def execute(
+    root: Node,
+    root_grad,
+    *,
+    keep_graph: bool,
+    create_graph: bool,
+    captures: dict[Node, list[int]] | None = None,
+    needed: set[Node] | None = None,
+    accumulate: bool = True,
+) -> list:
+    """Run backward from ``root``; returns the gradients captured at ``captures`` nodes."""
+    dependencies = count_dependencies(root)
+    buffers: dict[Node, Any] = {root: root_grad}
+    queue = ReadyQueue()
+    queue.push(root)
+    captured: list = [None] * (1 + max((i for idx in (captures or {}).values() for i in idx),
+                                       default=-1))
+    # Nodes that must be reached: those that run, plus those only captured (torch's exec_info).
+    reached = None if needed is None else needed | set(captures or ())
+    observers = Observers.callbacks
+    previous_mode = GradMode.enabled
+    GradMode.enabled = create_graph
+    try:
+        while queue:
+            node = queue.pop()
+            grad = buffers.pop(node)
+            if type(node) is GraphRoot:
+                outputs = tuple(node.grads)
+            else:
+                if node._hooks is not None:
+                    grad = _run_pre_hooks(node, grad, create_graph)
+                if captures is not None:
+                    for index in captures.get(node, ()):
+                        captured[index] = grad
+                    if node not in needed:
+                        continue
+                outputs = _execute_node(node, grad, create_graph, accumulate, observers)
+                if not keep_graph and node.rule is not None and node.rule.saves_tensors:
+                    node._saved = None
+            _propagate(node, outputs, dependencies, buffers, queue, reached, create_graph)
+    finally:
+        GradMode.enabled = previous_mode
+    return captured
+
+
+def _execute_node(node: Node, grad, as_tensors: bool, accumulate: bool, observers: list) -> tuple:
+    if type(node) is AccumulateGrad:
+        leaf = node.variable
+        if leaf._hooks:
+            grad = _call_tensor_hooks(leaf._hooks, grad, as_tensors)
+        before = leaf._grad.clone() if observers and leaf._grad is not None else None
+        if accumulate:
+            _accumulate_into(leaf, grad, as_tensors)
+        for hook in list(node._hooks.post if node._hooks else ()):
+            hook((), (_as_tensor(grad),))
+        if observers:
+            step = BackwardStep(node, (_as_tensor(grad),), (), before,
+                                leaf._grad.clone() if leaf._grad is not None else None)
+            for callback in list(observers):
+                callback(step)
+        return ()
+    outputs = _apply_function(node, grad, as_tensors)
+    if node._hooks is not None and node._hooks.post:
+        wrapped = tuple(_as_tensor(g) for g in outputs)
+        for hook in list(node._hooks.post):
+            result = hook(wrapped, (_as_tensor(grad),))
+            if result is not None:
+                wrapped = tuple(result)
+                outputs = tuple(_as_value(g, as_tensors) for g in wrapped)
+    if observers:
+        step = BackwardStep(node, (_as_tensor(grad),), tuple(_as_tensor(g) for g in outputs))
+        for callback in list(observers):
+            callback(step)
+    return outputs
+
+
+def _propagate(node, outputs, dependencies, buffers, queue, reached, as_tensors: bool) -> None:
+    """Hand each output gradient to the next node; queue the nodes whose inputs are complete."""
+    for (next_node, _), grad in zip(node.next_functions, outputs, strict=False):
+        if next_node is None:
+            continue
+        remaining = dependencies[next_node] - 1
+        dependencies[next_node] = remaining
+        if reached is not None and next_node not in reached:
+            continue
+        if grad is not None:
+            if grad.shape != next_node._shape:
+                grad = _sum_to_shape(grad, next_node._shape, as_tensors)
+            if not as_tensors and grad.dtype != next_node._np_dtype:
+                grad = grad.astype(next_node._np_dtype)
+            elif as_tensors and grad._data.dtype != next_node._np_dtype:
+                grad = grad.to(from_numpy_dtype(next_node._np_dtype))
+            existing = buffers.get(next_node)
+            buffers[next_node] = grad if existing is None else existing + grad
+        elif next_node not in buffers:
+            buffers[next_node] = None
+        if remaining == 0:
+            if buffers.get(next_node) is None:
+                # torch skips a node whose every incoming gradient is undefined.
+                buffers.pop(next_node, None)
+                _skip_undefined(next_node, dependencies, buffers, queue, reached)
+                continue
+            queue.push(next_node)
+
+
+def _skip_undefined(node, dependencies, buffers, queue, reached) -> None:
+    """A node that received no gradient at all still releases its dependents' counts."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        for next_node, _ in current.next_functions:
+            if next_node is None:
+                continue
+            dependencies[next_node] -= 1
+            if dependencies[next_node] == 0:
+                if buffers.get(next_node) is None:
+                    buffers.pop(next_node, None)
+                    stack.append(next_node)
+                elif reached is None or next_node in reached:
+                    queue.push(next_node)

@@ -1,0 +1,139 @@
+"""Torch-style dtypes over NumPy dtypes, and torch's type-promotion rules."""
+
+from __future__ import annotations
+
+import numpy as np
+
+# Captured before this module rebinds float/int/bool to torch-style dtypes, as torch does.
+builtins_float, builtins_int, builtins_bool = float, int, bool
+
+_BOOL, _INT, _FLOAT = 0, 1, 2
+
+
+class dtype:
+    """A tensor element type that prints and promotes like ``torch.dtype``."""
+
+    __slots__ = ("name", "numpy", "category", "is_floating_point", "itemsize", "legacy_name")
+
+    def __init__(self, name: str, numpy_dtype, category: int, legacy_name: str) -> None:
+        self.name = name
+        self.numpy = np.dtype(numpy_dtype)
+        self.category = category
+        self.is_floating_point = category == _FLOAT
+        self.itemsize = self.numpy.itemsize
+        self.legacy_name = legacy_name
+
+    @property
+    def is_complex(self) -> bool:
+        return False
+
+    @property
+    def is_signed(self) -> bool:
+        return self.category != _BOOL
+
+    def __repr__(self) -> str:
+        return f"torch.{self.name}"
+
+    def __reduce__(self):
+        return self.name
+
+
+float16 = half = dtype("float16", np.float16, _FLOAT, "HalfTensor")
+float32 = float = dtype("float32", np.float32, _FLOAT, "FloatTensor")
+float64 = double = dtype("float64", np.float64, _FLOAT, "DoubleTensor")
+uint8 = dtype("uint8", np.uint8, _INT, "ByteTensor")
+int8 = dtype("int8", np.int8, _INT, "CharTensor")
+int16 = short = dtype("int16", np.int16, _INT, "ShortTensor")
+int32 = int = dtype("int32", np.int32, _INT, "IntTensor")
+int64 = long = dtype("int64", np.int64, _INT, "LongTensor")
+bool = dtype("bool", np.bool_, _BOOL, "BoolTensor")  # noqa: A001 - torch.bool
+
+ALL_DTYPES = (float16, float32, float64, uint8, int8, int16, int32, int64, bool)
+_BY_NUMPY = {d.numpy: d for d in ALL_DTYPES}
+
+
+class _DefaultDtype:
+    """Holds torch.get_default_dtype(); a class so no module global is rebound."""
+
+    value = float32
+
+
+def get_default_dtype() -> dtype:
+    return _DefaultDtype.value
+
+
+def set_default_dtype(d: dtype) -> None:
+    if not isinstance(d, dtype) or not d.is_floating_point:
+        raise TypeError("only floating-point types are supported as the default type")
+    _DefaultDtype.value = d
+
+
+def from_numpy_dtype(numpy_dtype) -> dtype:
+    """The torch dtype for a NumPy dtype (float64 arrays stay float64, as torch.from_numpy)."""
+    try:
+        return _BY_NUMPY[np.dtype(numpy_dtype)]
+    except KeyError:
+        raise TypeError(
+            f"can't convert np.ndarray of type numpy.{np.dtype(numpy_dtype)}. The only supported "
+            "types are: float64, float32, float16, complex64, complex128, int64, int32, int16, "
+            "int8, uint64, uint32, uint16, uint8, and bool."
+        ) from None
+
+
+def to_dtype(d) -> dtype:
+    """Accept a torch-style dtype, a NumPy dtype or a Python type."""
+    if isinstance(d, dtype):
+        return d
+    if d is builtins_float:
+        return get_default_dtype()
+    if d is builtins_int:
+        return int64
+    if d is builtins_bool:
+        return bool
+    return from_numpy_dtype(d)
+
+
+def promote_types(a: dtype, b: dtype) -> dtype:
+    """torch.promote_types: the smallest dtype both fit in, floats winning over integers."""
+    if a is b:
+        return a
+    if a.category != b.category:
+        return a if a.category > b.category else b
+    if a.category == _FLOAT:
+        return a if a.itemsize >= b.itemsize else b
+    if a is uint8 or b is uint8:
+        other = b if a is uint8 else a
+        return int16 if other is int8 else other
+    return a if a.itemsize >= b.itemsize else b
+
+
+def scalar_category(value) -> int:
+    if isinstance(value, builtins_bool | np.bool_):
+        return _BOOL
+    if isinstance(value, builtins_int | np.integer):
+        return _INT
+    return _FLOAT
+
+
+def default_for_category(category: int) -> dtype:
+    return (bool, int64, get_default_dtype())[category]
+
+
+def result_type_scalar(tensor_dtype: dtype, value) -> dtype:
+    """Dtype of ``tensor op python_scalar``: the scalar only matters when of a higher kind."""
+    category = scalar_category(value)
+    if category > tensor_dtype.category:
+        return default_for_category(category)
+    return tensor_dtype
+
+
+def result_type(a_dtype: dtype, a_ndim: int, b_dtype: dtype, b_ndim: int) -> dtype:
+    """Dtype of ``a op b`` for two tensors: dimensioned tensors outrank 0-d ones of a kind."""
+    if a_dtype is b_dtype:
+        return a_dtype
+    if (a_ndim == 0) == (b_ndim == 0):
+        return promote_types(a_dtype, b_dtype)
+    dimensioned, zero_dim = (a_dtype, b_dtype) if b_ndim == 0 else (b_dtype, a_dtype)
+    if zero_dim.category > dimensioned.category:
+        return zero_dim
+    return dimensioned

@@ -1,0 +1,263 @@
+"""Tensor creation: torch.tensor, zeros/ones/full, ranges, random numbers and *_like."""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from . import _dtype as dtypes
+from ._tensor import Size, Tensor, device
+
+_make = Tensor._make
+# torch's default generator starts from this seed, so a fresh process draws the same numbers.
+DEFAULT_SEED = 67280421310721
+
+
+class RandomState:
+    """The one random stream of the engine (``torch.manual_seed`` resets it)."""
+
+    generator = np.random.Generator(np.random.PCG64(DEFAULT_SEED))
+    seed = DEFAULT_SEED
+
+
+def manual_seed(seed: int):
+    RandomState.generator = np.random.Generator(np.random.PCG64(int(seed)))
+    RandomState.seed = int(seed)
+    return RandomState
+
+
+def seed() -> int:
+    value = int(np.random.SeedSequence().entropy % (2**63))
+    manual_seed(value)
+    return value
+
+
+def initial_seed() -> int:
+    return RandomState.seed
+
+
+def _finish(data: np.ndarray, requires_grad: bool, device_spec=None) -> Tensor:
+    if device_spec is not None:
+        device(device_spec)
+    result = _make(data)
+    if requires_grad:
+        result.requires_grad_(True) if data.dtype.kind == "f" else _integer_grad_error()
+    return result
+
+
+def _integer_grad_error():
+    raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
+
+
+def _infer_dtype(data) -> dtypes.dtype:
+    """torch.tensor's dtype for nested Python data: bool < int < float, floats as default."""
+    if isinstance(data, np.ndarray | np.generic):
+        return dtypes.from_numpy_dtype(data.dtype)
+    if isinstance(data, Tensor):
+        return data.dtype
+    category = -1
+    stack = [data]
+    seen_tensor_dtype = None
+    while stack:
+        item = stack.pop()
+        if isinstance(item, list | tuple):
+            stack.extend(item)
+        elif isinstance(item, Tensor):
+            seen_tensor_dtype = item.dtype if seen_tensor_dtype is None else dtypes.promote_types(
+                seen_tensor_dtype, item.dtype)
+            category = max(category, item.dtype.category)
+        elif isinstance(item, np.ndarray):
+            category = max(category, dtypes.from_numpy_dtype(item.dtype).category)
+        elif isinstance(item, bool | np.bool_):
+            category = max(category, 0)
+        elif isinstance(item, numbers.Integral):
+            category = max(category, 1)
+        elif isinstance(item, numbers.Real):
+            category = max(category, 2)
+        else:
+            raise TypeError(f"Could not infer dtype of {type(item).__name__}")
+    if category == -1:
+        return dtypes.get_default_dtype()
+    if seen_tensor_dtype is not None and seen_tensor_dtype.category == category:
+        return seen_tensor_dtype
+    return dtypes.default_for_category(category)
+
+
+def _to_array(data, dtype: dtypes.dtype) -> np.ndarray:
+    if isinstance(data, Tensor):
+        return data._data.astype(dtype.numpy, copy=True)
+    if isinstance(data, list | tuple):
+        data = _unwrap_tensors(data)
+    return np.array(data, dtype=dtype.numpy)
+
+
+def _unwrap_tensors(data):
+    if isinstance(data, list | tuple):
+        return [_unwrap_tensors(item) for item in data]
+    if isinstance(data, Tensor):
+        return data._data
+    return data
+
+
+def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False) -> Tensor:
+    """A new tensor holding a copy of ``data`` (nested lists, NumPy arrays, numbers)."""
+    target = dtypes.to_dtype(dtype) if dtype is not None else _infer_dtype(data)
+    return _finish(_to_array(data, target), requires_grad, device)
+
+
+def as_tensor(data, dtype=None, device=None) -> Tensor:
+    if isinstance(data, Tensor) and (dtype is None or data.dtype is dtypes.to_dtype(dtype)):
+        return data
+    if isinstance(data, np.ndarray) and (dtype is None or dtypes.to_dtype(dtype).numpy == data.dtype):
+        dtypes.from_numpy_dtype(data.dtype)
+        return _make(data)
+    return tensor(data, dtype=dtype, device=device)
+
+
+def from_numpy(array: np.ndarray) -> Tensor:
+    """Shares memory with ``array``, as torch.from_numpy does."""
+    if not isinstance(array, np.ndarray):
+        raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
+    dtypes.from_numpy_dtype(array.dtype)
+    return _make(array)
+
+
+def _size(size) -> tuple:
+    if len(size) == 1 and isinstance(size[0], list | tuple | Size):
+        size = size[0]
+    return tuple(int(s) for s in size)
+
+
+def _dtype_or_default(dtype) -> np.dtype:
+    return (dtypes.to_dtype(dtype) if dtype is not None else dtypes.get_default_dtype()).numpy
+
+
+def zeros(*size, dtype=None, device=None, requires_grad=False) -> Tensor:
+    return _finish(np.zeros(_size(size), _dtype_or_default(dtype)), requires_grad, device)
+
+
+def ones(*size, dtype=None, device=None, requires_grad=False) -> Tensor:
+    return _finish(np.ones(_size(size), _dtype_or_default(dtype)), requires_grad, device)
+
+
+def empty(*size, dtype=None, device=None, requires_grad=False) -> Tensor:
+    # Zero-filled rather than uninitialised: the same shape and dtype, and reproducible.
+    return zeros(*size, dtype=dtype, device=device, requires_grad=requires_grad)
+
+
+def full(size, fill_value, *, dtype=None, device=None, requires_grad=False) -> Tensor:
+    target = dtypes.to_dtype(dtype) if dtype is not None else (
+        dtypes.default_for_category(dtypes.scalar_category(fill_value)))
+    return _finish(np.full(_size((size,)), fill_value, target.numpy), requires_grad, device)
+
+
+def eye(n: int, m: int | None = None, *, dtype=None, device=None, requires_grad=False) -> Tensor:
+    return _finish(np.eye(n, m, dtype=_dtype_or_default(dtype)), requires_grad, device)
+
+
+def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=False) -> Tensor:
+    if end is None:
+        start, end = 0, start
+    values = [v.item() if isinstance(v, Tensor) else v for v in (start, end, step)]
+    if dtype is not None:
+        target = dtypes.to_dtype(dtype)
+    elif all(isinstance(v, numbers.Integral) for v in values):
+        target = dtypes.int64
+    else:
+        target = dtypes.get_default_dtype()
+    count = max(0, int(np.ceil((values[1] - values[0]) / values[2])))
+    data = (values[0] + np.arange(count, dtype=np.float64) * values[2]).astype(target.numpy)
+    return _finish(data, requires_grad, device)
+
+
+def linspace(start, end, steps: int, *, dtype=None, device=None, requires_grad=False) -> Tensor:
+    data = np.linspace(start, end, steps, dtype=np.float64).astype(_dtype_or_default(dtype))
+    return _finish(data, requires_grad, device)
+
+
+def rand(*size, generator=None, dtype=None, device=None, requires_grad=False) -> Tensor:
+    target = _dtype_or_default(dtype)
+    data = RandomState.generator.random(_size(size), dtype=np.float64).astype(target)
+    return _finish(data, requires_grad, device)
+
+
+def randn(*size, generator=None, dtype=None, device=None, requires_grad=False) -> Tensor:
+    target = _dtype_or_default(dtype)
+    data = RandomState.generator.standard_normal(_size(size), dtype=np.float64).astype(target)
+    return _finish(data, requires_grad, device)
+
+
+def randint(low, high=None, size=None, *, dtype=None, device=None, requires_grad=False) -> Tensor:
+    if size is None:
+        low, high, size = 0, low, high
+    if size is None and high is not None and isinstance(high, tuple | list):
+        low, high, size = 0, low, high
+    target = dtypes.to_dtype(dtype) if dtype is not None else dtypes.int64
+    data = RandomState.generator.integers(low, high, size=tuple(size)).astype(target.numpy)
+    return _finish(data, requires_grad, device)
+
+
+def zeros_like(input: Tensor, *, dtype=None, device=None, requires_grad=False) -> Tensor:
+    return zeros(tuple(input.shape), dtype=dtype or input.dtype, device=device,
+                 requires_grad=requires_grad)
+
+
+def ones_like(input: Tensor, *, dtype=None, device=None, requires_grad=False) -> Tensor:
+    return ones(tuple(input.shape), dtype=dtype or input.dtype, device=device,
+                requires_grad=requires_grad)
+
+
+def empty_like(input: Tensor, *, dtype=None, device=None, requires_grad=False) -> Tensor:
+    return zeros_like(input, dtype=dtype, device=device, requires_grad=requires_grad)
+
+
+def full_like(input: Tensor, fill_value, *, dtype=None, device=None, requires_grad=False):
+    return full(tuple(input.shape), fill_value, dtype=dtype or input.dtype, device=device,
+                requires_grad=requires_grad)
+
+
+def rand_like(input: Tensor, *, dtype=None, device=None, requires_grad=False) -> Tensor:
+    return rand(tuple(input.shape), dtype=dtype or input.dtype, device=device,
+                requires_grad=requires_grad)
+
+
+def randn_like(input: Tensor, *, dtype=None, device=None, requires_grad=False) -> Tensor:
+    return randn(tuple(input.shape), dtype=dtype or input.dtype, device=device,
+                 requires_grad=requires_grad)
+
+
+def legacy_constructor(dtype: dtypes.dtype, *args, device=None) -> Tensor:
+    """``torch.FloatTensor([1, 2])`` copies data; ``torch.FloatTensor(2, 3)`` makes a shape."""
+    if not args:
+        return _make(np.zeros((0,), dtype.numpy))
+    if all(isinstance(a, numbers.Integral) and not isinstance(a, bool) for a in args) or (
+        len(args) == 1 and isinstance(args[0], Size)
+    ):
+        return zeros(_size(args), dtype=dtype)
+    if len(args) == 1:
+        data = args[0]
+        if isinstance(data, Tensor) and data.dtype is not dtype:
+            raise TypeError(f"expected {dtype.legacy_name} (got {data.dtype.legacy_name})")
+        return tensor(data, dtype=dtype)
+    raise TypeError("new(): invalid arguments")
+
+
+def FloatTensor(*args, device=None) -> Tensor:
+    return legacy_constructor(dtypes.float32, *args)
+
+
+def DoubleTensor(*args, device=None) -> Tensor:
+    return legacy_constructor(dtypes.float64, *args)
+
+
+def LongTensor(*args, device=None) -> Tensor:
+    return legacy_constructor(dtypes.int64, *args)
+
+
+def IntTensor(*args, device=None) -> Tensor:
+    return legacy_constructor(dtypes.int32, *args)
+
+
+def BoolTensor(*args, device=None) -> Tensor:
+    return legacy_constructor(dtypes.bool, *args)

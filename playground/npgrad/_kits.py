@@ -1,0 +1,318 @@
+"""The array functions derivative formulas call: on NumPy arrays, or on tensors for create_graph."""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def _normalize_dims(dims, ndim: int) -> tuple[int, ...]:
+    if dims is None:
+        return tuple(range(ndim))
+    return tuple(sorted(d % ndim if ndim else 0 for d in dims))
+
+
+def _along(dim: int, item) -> tuple:
+    return (slice(None),) * dim + (item,)
+
+
+class Kit:
+    """Formulas written once in terms of the primitives each kit defines (``k`` is the kit)."""
+
+    # ruff: noqa: N805 - the kit is named k, as in the formula texts
+
+    def scale(k, grad, alpha):
+        return grad if alpha == 1 else grad * alpha
+
+    def pow_self_grad(k, grad, base, exponent):
+        if isinstance(exponent, int | float):
+            if exponent == 0:
+                return k.zeros_like(grad)
+            return grad * (exponent * base ** (exponent - 1))
+        return k.where(exponent == 0, 0, grad * (exponent * base ** (exponent - 1)))
+
+    def pow_exponent_grad(k, grad, base, exponent, result):
+        if isinstance(base, int | float):
+            log_base = float(np.log(base)) if base > 0 else float("nan")
+            if base == 0:
+                return k.where(exponent >= 0, 0, grad * (result * log_base))
+            return grad * (result * log_base)
+        return grad * k.where((base == 0) & (exponent >= 0), 0, result * k.log(base))
+
+    def between(k, value, low, high):
+        if low is not None and high is not None:
+            return (value >= low) & (value <= high)
+        if low is not None:
+            return value >= low
+        return value <= high
+
+    def restore_dims(k, grad, dims, keepdim):
+        """Put back the reduced dimensions a reduction without keepdim removed."""
+        if keepdim or dims is None:
+            return grad
+        for dim in dims:
+            grad = k.unsqueeze(grad, dim)
+        return grad
+
+    def evenly_distribute(k, grad, value, result):
+        mask = value == result
+        return k.where(mask, grad / k.count_true(mask), 0)
+
+    def var_grad(k, grad, value, dims, correction, keepdim):
+        count = _count(value.shape, dims)
+        mean = k.sum(value, dims, True) / count
+        return (2.0 / (count - correction)) * k.restore_dims(grad, dims, keepdim) * (value - mean)
+
+    def norm_grad(k, grad, value, order, dims, keepdim, result):
+        grad = k.restore_dims(grad, dims, keepdim)
+        norm = k.restore_dims(result, dims, keepdim)
+        if order == 2:
+            return value * k.where(norm == 0, 0, grad / norm)
+        if order == 1:
+            return k.sign(value) * grad
+        if order == float("inf"):
+            mask = k.abs(value) == norm
+            return k.sign(value) * k.where(mask, grad / k.sum(mask * 1.0, dims, True), 0)
+        scaled = value * k.abs(value) ** (order - 2)
+        return scaled * k.where(norm == 0, 0, grad / norm ** (order - 1))
+
+    def mse_grad(k, grad, value, target, reduction):
+        difference = 2 * (value - target)
+        if reduction == "mean":
+            return difference * (grad / _count(difference.shape, None))
+        return difference * grad
+
+    def not_implemented(k, name):
+        raise RuntimeError(f"the derivative for '{name}' is not implemented.")
+
+
+def _count(shape: tuple, dims) -> int:
+    dims = _normalize_dims(dims, len(shape))
+    return int(np.prod([shape[d] for d in dims])) if dims else 1
+
+
+class NumpyKit(Kit):
+    """Primitives on ndarrays: the fast path of every backward without create_graph."""
+
+    sign = staticmethod(np.sign)
+    cos = staticmethod(np.cos)
+    sin = staticmethod(np.sin)
+    exp = staticmethod(np.exp)
+    abs = staticmethod(np.abs)
+    matmul = staticmethod(np.matmul)
+    outer = staticmethod(np.outer)
+    zeros_like = staticmethod(np.zeros_like)
+
+    def log(k, value):
+        with np.errstate(all="ignore"):
+            return np.log(value)
+
+    def where(k, condition, a, b):
+        return np.where(condition, a, b)
+
+    def count_true(k, mask):
+        return np.count_nonzero(mask)
+
+    def sum(k, value, dims, keepdim):
+        axes = None if dims is None else tuple(dims)
+        return np.asarray(np.sum(value, axis=axes, keepdims=keepdim))
+
+    def expand(k, grad, shape):
+        return np.broadcast_to(grad, shape)
+
+    def reshape(k, grad, shape):
+        return np.reshape(grad, shape)
+
+    def unsqueeze(k, grad, dim):
+        return np.expand_dims(grad, dim)
+
+    def squeeze_dim(k, grad, dim):
+        return np.squeeze(grad, axis=dim)
+
+    def sum_to(k, grad, shape):
+        from ._autograd import _sum_to_shape
+
+        return _sum_to_shape(grad, tuple(shape), False)
+
+    def mT(k, value):
+        return np.swapaxes(value, -1, -2)
+
+    def swapaxes(k, grad, dim0, dim1):
+        return np.swapaxes(grad, dim0, dim1)
+
+    def unpermute(k, grad, dims):
+        return np.transpose(grad, np.argsort(dims))
+
+    def select(k, grad, dim, index):
+        return grad[_along(dim, index)]
+
+    def slice(k, grad, dim, start, end, step):
+        return grad[_along(dim, slice(start, end, step))]
+
+    def narrow(k, grad, dim, offset, size):
+        return grad[_along(dim, slice(offset, offset + size))]
+
+    def getitem(k, grad, index):
+        return np.asarray(grad[index])
+
+    def _zeros(k, grad, shape):
+        return np.zeros(shape, dtype=grad.dtype)
+
+    def select_backward(k, grad, shape, dim, index):
+        result = k._zeros(grad, shape)
+        result[_along(dim, index)] = grad
+        return result
+
+    def slice_backward(k, grad, shape, dim, start, end, step):
+        result = k._zeros(grad, shape)
+        result[_along(dim, slice(start, end, step))] = grad
+        return result
+
+    def index_backward(k, grad, shape, indices):
+        result = k._zeros(grad, shape)
+        np.add.at(result, indices, grad)
+        return result
+
+    def zero_at(k, grad, index):
+        result = np.array(grad, copy=True)
+        result[index] = 0
+        return result
+
+    def scatter_indices(k, grad, shape, dim, indices, keepdim):
+        result = k._zeros(grad, shape)
+        if not keepdim:
+            grad = np.expand_dims(grad, dim)
+            indices = np.expand_dims(indices, dim)
+        np.put_along_axis(result, indices, grad, axis=dim)
+        return result
+
+    def prod_grad(k, grad, value, dim, keepdim):
+        """Product of all the other elements, without dividing (zeros are allowed)."""
+        axis = 0 if dim is None else dim
+        flat = value.reshape(-1) if dim is None else value
+        ones_shape = list(flat.shape)
+        ones_shape[axis] = 1
+        ones = np.ones(ones_shape, dtype=flat.dtype)
+        before = np.cumprod(np.concatenate([ones, flat], axis=axis), axis=axis)
+        before = np.take(before, range(flat.shape[axis]), axis=axis)
+        flipped = np.flip(flat, axis=axis)
+        after = np.cumprod(np.concatenate([ones, flipped], axis=axis), axis=axis)
+        after = np.flip(np.take(after, range(flat.shape[axis]), axis=axis), axis=axis)
+        others = (before * after).reshape(value.shape)
+        return k.restore_dims(grad, None if dim is None else (dim,), keepdim) * others
+
+
+class TensorKit(Kit):
+    """Primitives on tensors, so that a backward with create_graph=True records a graph too."""
+
+    def _ops(k):
+        from . import _ops
+
+        return _ops
+
+    def sign(k, value):
+        return value.sign()
+
+    def cos(k, value):
+        return value.cos()
+
+    def sin(k, value):
+        return value.sin()
+
+    def exp(k, value):
+        return value.exp()
+
+    def log(k, value):
+        return value.log()
+
+    def abs(k, value):
+        return value.abs()
+
+    def matmul(k, a, b):
+        return a.matmul(b)
+
+    def outer(k, a, b):
+        return a.unsqueeze(1) * b.unsqueeze(0)
+
+    def zeros_like(k, value):
+        return k._ops().zeros_like(value)
+
+    def where(k, condition, a, b):
+        return k._ops().where(condition, a, b)
+
+    def count_true(k, mask):
+        return float(np.count_nonzero(mask._data))
+
+    def sum(k, value, dims, keepdim):
+        if dims is None and not keepdim:
+            return value.sum()
+        return value.sum(tuple(range(value.ndim)) if dims is None else tuple(dims), keepdim)
+
+    def expand(k, grad, shape):
+        return grad.expand(shape)
+
+    def reshape(k, grad, shape):
+        return grad.reshape(shape)
+
+    def unsqueeze(k, grad, dim):
+        return grad.unsqueeze(dim)
+
+    def squeeze_dim(k, grad, dim):
+        return grad.squeeze(dim)
+
+    def sum_to(k, grad, shape):
+        from ._tensor import sum_to_shape
+
+        return sum_to_shape(grad, tuple(shape))
+
+    def mT(k, value):
+        return value.transpose(-1, -2)
+
+    def swapaxes(k, grad, dim0, dim1):
+        return grad.transpose(dim0, dim1)
+
+    def unpermute(k, grad, dims):
+        return grad.permute(*[int(i) for i in np.argsort(dims)])
+
+    def select(k, grad, dim, index):
+        return grad.select(dim, index)
+
+    def slice(k, grad, dim, start, end, step):
+        return grad[_along(dim, slice(start, end, step))]
+
+    def narrow(k, grad, dim, offset, size):
+        return grad.narrow(dim, offset, size)
+
+    def getitem(k, grad, index):
+        return grad[index]
+
+    def select_backward(k, grad, shape, dim, index):
+        return k._ops().scatter_into_zeros("select_backward", grad, shape, _along(dim, index),
+                                           (dim, index))
+
+    def slice_backward(k, grad, shape, dim, start, end, step):
+        return k._ops().scatter_into_zeros("slice_backward", grad, shape,
+                                           _along(dim, slice(start, end, step)),
+                                           (dim, start, end, step))
+
+    def index_backward(k, grad, shape, indices):
+        return k._ops().scatter_into_zeros("index_backward", grad, shape, indices, (indices,))
+
+    def zero_at(k, grad, index):
+        mask = np.ones(grad.shape, dtype=bool)
+        mask[index] = False
+        return grad * k._ops().tensor_from_array(mask)
+
+    def scatter_indices(k, grad, shape, dim, indices, keepdim):
+        mask = np.zeros(shape, dtype=bool)
+        idx = indices if keepdim else np.expand_dims(indices, dim)
+        np.put_along_axis(mask, idx, True, axis=dim)
+        grad = grad if keepdim else grad.unsqueeze(dim)
+        return grad.expand(shape) * k._ops().tensor_from_array(mask)
+
+    def prod_grad(k, grad, value, dim, keepdim):
+        result = value.prod() if dim is None else value.prod(dim, True)
+        return k.restore_dims(grad, None if dim is None else (dim,), keepdim) * result / value
+
+
+NUMPY_KIT = NumpyKit()
+TENSOR_KIT = TensorKit()

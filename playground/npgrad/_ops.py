@@ -1,0 +1,1271 @@
+"""Tensor operations: compute with NumPy, then record a node from the derivative table."""
+
+from __future__ import annotations
+
+import builtins
+import math
+from collections import namedtuple
+
+import numpy as np
+
+from . import _dtype as dtypes
+from ._autograd import Node, SavedResult, new_sequence_number
+from ._grad_mode import GradMode
+from ._rules import RULES
+from ._tensor import Size, Tensor, _wrap_dim
+
+_ndarray = np.ndarray
+_make = Tensor._make
+_new = object.__new__
+_NO_EDGE = (None, 0)
+_PY_SCALARS = (int, float, bool)
+# Marks "this op's own output" in a saved tuple; replaced by a SavedResult once it exists.
+RESULT = object()
+
+NODE_CLASSES: dict[str, type[Node]] = {
+    op: type(rule.node_name, (Node,), {"__slots__": (), "rule": rule, "__module__": "torch"})
+    for op, rule in RULES.items()
+}
+
+return_max = namedtuple("max", ["values", "indices"])
+return_min = namedtuple("min", ["values", "indices"])
+
+
+# ----- recording ------------------------------------------------------------------------------
+def _output(op: str, data, inputs: tuple, saved: tuple = (), counter=None, base=None) -> Tensor:
+    """Wrap ``data`` as the op's result; record a node when grad mode is on and inputs need it."""
+    if data.__class__ is not _ndarray:
+        data = np.asarray(data)
+    out = _make(data, None, counter)
+    if base is not None:
+        out._base = base
+    if not GradMode.enabled:
+        return out
+    for tensor in inputs:
+        if tensor is not None and tensor._rg:
+            break
+    else:
+        return out
+    _attach_node(out, op, inputs, saved)
+    return out
+
+
+def _attach_node(out: Tensor, op: str, inputs: tuple, saved: tuple) -> None:
+    node_class = NODE_CLASSES[op]
+    node = _new(node_class)
+    node.next_functions = tuple([_NO_EDGE if t is None else t._grad_edge() for t in inputs])
+    node._seq = new_sequence_number()
+    data = out._data
+    node._shape = data.shape
+    node._np_dtype = data.dtype
+    node._hooks = None
+    out._rg = True
+    out.grad_fn = node
+    if saved:
+        items = []
+        versions = []
+        for item in saved:
+            if item.__class__ is Tensor:
+                items.append(item)
+                versions.append(item._vc[0])
+            elif item is RESULT:
+                items.append(SavedResult(out))
+                versions.append(out._vc[0])
+            else:
+                items.append(item)
+                versions.append(None)
+        node._saved = tuple(items)
+        node._versions = tuple(versions)
+    else:
+        node._saved = ()
+        node._versions = ()
+
+
+# ----- dtypes and operands ----------------------------------------------------------------------
+def _torch_dtype(array) -> dtypes.dtype:
+    return dtypes.from_numpy_dtype(array.dtype)
+
+
+def as_tensor_operand(value) -> Tensor:
+    if isinstance(value, Tensor):
+        return value
+    from ._factories import tensor
+
+    return tensor(value)
+
+
+def _operands(a: Tensor, b):
+    """The two arrays (or array and scalar) to compute with, cast to torch's result dtype."""
+    a_data = a._data
+    if b.__class__ is Tensor:
+        b_data = b._data
+        if a_data.dtype == b_data.dtype:
+            return a_data, b_data
+        target = dtypes.result_type(
+            _torch_dtype(a_data), a_data.ndim, _torch_dtype(b_data), b_data.ndim
+        ).numpy
+        return a_data.astype(target, copy=False), b_data.astype(target, copy=False)
+    if isinstance(b, _PY_SCALARS) or isinstance(b, np.generic):
+        target = dtypes.result_type_scalar(_torch_dtype(a_data), b).numpy
+        if target != a_data.dtype:
+            return a_data.astype(target), np.asarray(b, dtype=target)
+        if isinstance(b, np.generic):
+            b = b.item()
+        return a_data, b
+    raise TypeError(f"unsupported operand type for a tensor: '{type(b).__name__}'")
+
+
+def _broadcast_error(a_shape: tuple, b_shape: tuple) -> RuntimeError:
+    ndim = max(len(a_shape), len(b_shape))
+    for i in range(ndim - 1, -1, -1):
+        offset = ndim - 1 - i
+        size_a = a_shape[len(a_shape) - 1 - offset] if offset < len(a_shape) else 1
+        size_b = b_shape[len(b_shape) - 1 - offset] if offset < len(b_shape) else 1
+        if size_a != size_b and size_a != 1 and size_b != 1:
+            return RuntimeError(
+                f"The size of tensor a ({size_a}) must match the size of tensor b ({size_b}) at "
+                f"non-singleton dimension {i}"
+            )
+    return RuntimeError("shapes cannot be broadcast together")
+
+
+def _compute(function, a_data, b_data, a_shape, b_shape):
+    try:
+        with np.errstate(all="ignore"):
+            return function(a_data, b_data)
+    except ValueError:
+        raise _broadcast_error(a_shape, np.shape(b_data)) from None
+
+
+def _float_operands(a: Tensor, b):
+    """Like _operands, but integers become the default float dtype (true division)."""
+    a_data, b_data = _operands(a, b)
+    result_kind = np.result_type(a_data, b_data).kind if b.__class__ is Tensor else (
+        a_data.dtype.kind if not isinstance(b_data, float) else "f")
+    if result_kind not in "fc":
+        floating = dtypes.get_default_dtype().numpy
+        return a_data.astype(floating), np.asarray(b_data, dtype=floating)
+    return a_data, b_data
+
+
+def _tensor_or_none(value):
+    return value if value.__class__ is Tensor else None
+
+
+# ----- arithmetic -------------------------------------------------------------------------------
+def add(self: Tensor, other, *, alpha=1) -> Tensor:
+    if not isinstance(self, Tensor):
+        self, other = as_tensor_operand(self), other
+    a, b = _operands(self, other)
+    if alpha != 1:
+        b = b * alpha
+    data = _compute(np.add, a, b, a.shape, None)
+    return _output("add", data, (self, _tensor_or_none(other)), (alpha,) if alpha != 1 else (1,))
+
+
+def sub(self: Tensor, other, *, alpha=1) -> Tensor:
+    if self._data.dtype == np.bool_:
+        raise RuntimeError(
+            "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` "
+            "or `logical_xor()` operator instead."
+        )
+    a, b = _operands(self, other)
+    if alpha != 1:
+        b = b * alpha
+    data = _compute(np.subtract, a, b, a.shape, None)
+    return _output("sub", data, (self, _tensor_or_none(other)), (alpha,))
+
+
+def rsub(self: Tensor, other, *, alpha=1) -> Tensor:
+    """``other - self`` for a Python scalar ``other`` (torch's RsubBackward1)."""
+    if other.__class__ is Tensor:
+        return sub(other, self, alpha=alpha)
+    a, b = _operands(self, other)
+    data = _compute(np.subtract, b, a * alpha if alpha != 1 else a, a.shape, None)
+    return _output("rsub", data, (self,), (alpha,))
+
+
+def mul(self: Tensor, other) -> Tensor:
+    a, b = _operands(self, other)
+    data = _compute(np.multiply, a, b, a.shape, None)
+    return _output("mul", data, (self, _tensor_or_none(other)), (self, other))
+
+
+def div(self: Tensor, other, *, rounding_mode=None) -> Tensor:
+    if rounding_mode == "floor":
+        return floor_divide(self, other)
+    a, b = _float_operands(self, other)
+    data = _compute(np.true_divide, a, b, a.shape, None)
+    if rounding_mode == "trunc":
+        return _output("floor_divide", np.trunc(data), (self, _tensor_or_none(other)))
+    return _output("div", data, (self, _tensor_or_none(other)), (self, other))
+
+
+def rdiv(self: Tensor, other) -> Tensor:
+    """``scalar / tensor``: torch computes ``reciprocal(tensor) * scalar``."""
+    return mul(reciprocal(self), other)
+
+
+def floor_divide(self: Tensor, other) -> Tensor:
+    a, b = _operands(self, other)
+    data = _compute(np.floor_divide, a, b, a.shape, None)
+    return _output("floor_divide", data, (self, _tensor_or_none(other)))
+
+
+def rfloordiv(self: Tensor, other) -> Tensor:
+    return floor_divide(as_tensor_operand(other).to(self.dtype), self)
+
+
+def remainder(self: Tensor, other) -> Tensor:
+    a, b = _operands(self, other)
+    return _make(np.asarray(_compute(np.remainder, a, b, a.shape, None)))
+
+
+def neg(self: Tensor) -> Tensor:
+    if self._data.dtype == np.bool_:
+        raise RuntimeError(
+            "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to "
+            "invert a mask, use the `~` or `logical_not()` operator instead."
+        )
+    return _output("neg", np.negative(self._data), (self,))
+
+
+def pow(self, exponent) -> Tensor:
+    if not isinstance(self, Tensor):
+        return rpow(exponent, self)
+    if exponent.__class__ is Tensor:
+        a, b = _operands(self, exponent)
+        data = _compute(np.power, a, b, a.shape, None)
+        return _output("pow_tensor", data, (self, exponent), (self, exponent, RESULT))
+    a, b = _operands(self, exponent)
+    if a.dtype.kind in "iu" and isinstance(b, int) and b < 0:
+        raise RuntimeError("Integers to negative integer powers are not allowed.")
+    data = _compute(np.power, a, b, a.shape, None)
+    return _output("pow", data, (self,), (self, exponent))
+
+
+def rpow(self: Tensor, base) -> Tensor:
+    """``scalar ** tensor`` (torch's PowBackward2)."""
+    target = dtypes.result_type_scalar(self.dtype, base).numpy
+    exponent = self._data.astype(target, copy=False)
+    with np.errstate(all="ignore"):
+        data = np.power(np.asarray(base, dtype=target), exponent)
+    return _output("pow_scalar_base", data, (self,), (base, self, RESULT))
+
+
+def square(self: Tensor) -> Tensor:
+    return pow(self, 2)
+
+
+def _comparison(function):
+    def compare(self: Tensor, other) -> Tensor:
+        if other is None:
+            return _make(np.full(self._data.shape, function is np.not_equal))
+        if not isinstance(other, Tensor | int | float | bool | np.generic):
+            return NotImplemented
+        a, b = _operands(self, other)
+        return _make(np.asarray(_compute(function, a, b, a.shape, None)))
+
+    compare.__name__ = function.__name__
+    return compare
+
+
+eq = _comparison(np.equal)
+ne = _comparison(np.not_equal)
+lt = _comparison(np.less)
+le = _comparison(np.less_equal)
+gt = _comparison(np.greater)
+ge = _comparison(np.greater_equal)
+
+
+def _logical(function):
+    def combine(self: Tensor, other) -> Tensor:
+        a, b = _operands(self, other)
+        if a.dtype.kind == "f":
+            raise RuntimeError(f'"{function.__name__}_cpu" not implemented for \'Float\'')
+        return _make(np.asarray(function(a, b)))
+
+    return combine
+
+
+bitwise_and = _logical(np.bitwise_and)
+bitwise_or = _logical(np.bitwise_or)
+bitwise_xor = _logical(np.bitwise_xor)
+
+
+def bitwise_not(self: Tensor) -> Tensor:
+    if self._data.dtype.kind == "f":
+        raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type tensors")
+    return _make(np.invert(self._data))
+
+
+def logical_not(self: Tensor) -> Tensor:
+    return _make(np.logical_not(self._data))
+
+
+def equal(self: Tensor, other: Tensor) -> bool:
+    return self._data.shape == other._data.shape and bool(np.array_equal(self._data, other._data))
+
+
+def allclose(self: Tensor, other: Tensor, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
+    return bool(np.allclose(self._data, other._data, rtol=rtol, atol=atol, equal_nan=equal_nan))
+
+
+def isclose(self: Tensor, other: Tensor, rtol=1e-05, atol=1e-08, equal_nan=False) -> Tensor:
+    return _make(np.isclose(self._data, other._data, rtol=rtol, atol=atol, equal_nan=equal_nan))
+
+
+def maximum(self: Tensor, other: Tensor) -> Tensor:
+    a, b = _operands(self, other)
+    data = _compute(np.maximum, a, b, a.shape, None)
+    return _output("maximum", data, (self, other), (self, other))
+
+
+def minimum(self: Tensor, other: Tensor) -> Tensor:
+    a, b = _operands(self, other)
+    data = _compute(np.minimum, a, b, a.shape, None)
+    return _output("minimum", data, (self, other), (self, other))
+
+
+def where(condition: Tensor, input, other) -> Tensor:
+    """Elements of ``input`` where ``condition`` holds, else of ``other``."""
+    mask = condition._data if isinstance(condition, Tensor) else np.asarray(condition)
+    if not isinstance(input, Tensor) and not isinstance(other, Tensor):
+        return _make(np.asarray(np.where(mask, input, other)))
+    if not isinstance(input, Tensor):
+        input = _scalar_like(input, other)
+    if not isinstance(other, Tensor):
+        other = _scalar_like(other, input)
+    a, b = _operands(input, other)
+    data = np.where(mask, a, b)
+    return _output("where", data, (input, other), (condition,))
+
+
+def _scalar_like(value, like: Tensor) -> Tensor:
+    target = dtypes.result_type_scalar(like.dtype, value)
+    return _make(np.asarray(value, dtype=target.numpy))
+
+
+# ----- elementwise functions --------------------------------------------------------------------
+def _floating(self: Tensor) -> np.ndarray:
+    data = self._data
+    if data.dtype.kind not in "fc":
+        return data.astype(dtypes.get_default_dtype().numpy)
+    return data
+
+
+def _unary(op: str, function, saves_result: bool):
+    def apply(self: Tensor) -> Tensor:
+        with np.errstate(all="ignore"):
+            data = function(_floating(self))
+        return _output(op, data, (self,), (RESULT,) if saves_result else (self,))
+
+    apply.__name__ = op
+    return apply
+
+
+exp = _unary("exp", np.exp, True)
+log = _unary("log", np.log, False)
+log1p = _unary("log1p", np.log1p, False)
+sqrt = _unary("sqrt", np.sqrt, True)
+reciprocal = _unary("reciprocal", np.reciprocal, True)
+sin = _unary("sin", np.sin, False)
+cos = _unary("cos", np.cos, False)
+tanh = _unary("tanh", np.tanh, True)
+
+
+def rsqrt(self: Tensor) -> Tensor:
+    with np.errstate(all="ignore"):
+        data = 1 / np.sqrt(_floating(self))
+    return _output("rsqrt", data, (self,), (RESULT,))
+
+
+def sigmoid(self: Tensor) -> Tensor:
+    data = _floating(self)
+    with np.errstate(all="ignore"):
+        result = 1 / (1 + np.exp(-data))
+    return _output("sigmoid", result.astype(data.dtype, copy=False), (self,), (RESULT,))
+
+
+def relu(self: Tensor) -> Tensor:
+    return _output("relu", np.maximum(self._data, 0).astype(self._data.dtype), (self,), (RESULT,))
+
+
+def abs(self: Tensor) -> Tensor:
+    return _output("abs", np.abs(self._data), (self,), (self,))
+
+
+def sign(self: Tensor) -> Tensor:
+    return _make(np.sign(self._data))
+
+
+def clamp(self: Tensor, min=None, max=None) -> Tensor:
+    if min is None and max is None:
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    data = self._data
+    if min is not None:
+        data = np.maximum(data, min)
+    if max is not None:
+        data = np.minimum(data, max)
+    data = np.asarray(data).astype(self._data.dtype, copy=False)
+    return _output("clamp", data, (self,), (self, min, max))
+
+
+def clone(self: Tensor) -> Tensor:
+    return _output("clone", self._data.copy(), (self,))
+
+
+def to(self: Tensor, *args, **kwargs) -> Tensor:
+    """Convert the dtype (devices other than the CPU need the torch engine)."""
+    from ._tensor import device
+
+    target = kwargs.get("dtype")
+    for arg in args:
+        if isinstance(arg, dtypes.dtype):
+            target = arg
+        elif isinstance(arg, Tensor):
+            target = arg.dtype
+        elif isinstance(arg, str | device):
+            device(arg)
+    if "device" in kwargs and kwargs["device"] is not None:
+        device(kwargs["device"])
+    if target is None or target.numpy == self._data.dtype:
+        return self
+    return _output("to", self._data.astype(target.numpy), (self,))
+
+
+# ----- reductions -------------------------------------------------------------------------------
+def _dims(dim, ndim: int) -> tuple[int, ...] | None:
+    if dim is None:
+        return None
+    if isinstance(dim, int):
+        dim = (dim,)
+    return tuple(sorted(_wrap_dim(d, ndim) for d in dim))
+
+
+def _sum_dtype(self: Tensor):
+    kind = self._data.dtype.kind
+    return np.int64 if kind in "biu" else None
+
+
+def sum(self: Tensor, dim=None, keepdim=False, *, dtype=None) -> Tensor:
+    data = self._data
+    target = dtype.numpy if dtype is not None else _sum_dtype(self)
+    if dim is None or (isinstance(dim, list | tuple) and len(dim) == 0):
+        result = np.sum(data, dtype=target)
+        return _output("sum", result, (self,), (data.shape,))
+    dims = _dims(dim, data.ndim)
+    result = np.sum(data, axis=dims, keepdims=keepdim, dtype=target)
+    return _output("sum_dim", result, (self,), (data.shape, dims, keepdim))
+
+
+def mean(self: Tensor, dim=None, keepdim=False, *, dtype=None) -> Tensor:
+    data = self._data
+    if data.dtype.kind not in "fc" and dtype is None:
+        name = {"i": "Long", "b": "Bool", "u": "Byte"}[data.dtype.kind]
+        if data.dtype == np.int32:
+            name = "Int"
+        raise RuntimeError(
+            "mean(): could not infer output dtype. Input dtype must be either a floating point or "
+            f"complex dtype. Got: {name}"
+        )
+    if dtype is not None:
+        data = data.astype(dtype.numpy)
+    if dim is None:
+        result = np.mean(data, dtype=data.dtype)
+        return _output("mean", result, (self,), (data.shape, data.size))
+    dims = _dims(dim, data.ndim)
+    result = np.mean(data, axis=dims, keepdims=keepdim, dtype=data.dtype)
+    count = int(np.prod([data.shape[d] for d in dims]))
+    return _output("mean_dim", result, (self,), (data.shape, dims, keepdim, count))
+
+
+def prod(self: Tensor, dim=None, keepdim=False) -> Tensor:
+    data = self._data
+    target = _sum_dtype(self)
+    if dim is None:
+        return _output("prod", np.prod(data, dtype=target), (self,), (self, RESULT))
+    dim = _wrap_dim(dim, data.ndim)
+    result = np.prod(data, axis=dim, keepdims=keepdim, dtype=target)
+    return _output("prod_dim", result, (self,), (self, dim, keepdim, RESULT))
+
+
+def _extreme(op: str, reduce, arg_reduce, named):
+    def extreme(self: Tensor, dim=None, keepdim=False):
+        data = self._data
+        if isinstance(dim, Tensor):
+            return (maximum if op == "max" else minimum)(self, dim)
+        if dim is None:
+            if data.size == 0:
+                raise RuntimeError(
+                    f"{op}(): Expected reduction dim to be specified for input.numel() == 0. "
+                    "Specify the reduction dim with the 'dim' argument."
+                )
+            return _output(op, reduce(data), (self,), (self, RESULT))
+        dim = _wrap_dim(dim, data.ndim)
+        indices = arg_reduce(data, axis=dim, keepdims=keepdim)
+        values = np.take_along_axis(
+            data, indices if keepdim else np.expand_dims(indices, dim), axis=dim
+        )
+        if not keepdim:
+            values = np.squeeze(values, axis=dim)
+        result = _output(f"{op}_dim", values, (self,), (data.shape, dim, keepdim, indices))
+        return named(result, _make(np.asarray(indices, dtype=np.int64)))
+
+    extreme.__name__ = op
+    return extreme
+
+
+max = _extreme("max", np.max, np.argmax, return_max)
+min = _extreme("min", np.min, np.argmin, return_min)
+
+
+def argmax(self: Tensor, dim=None, keepdim=False) -> Tensor:
+    if dim is None:
+        return _make(np.asarray(np.argmax(self._data), dtype=np.int64))
+    return _make(np.asarray(np.argmax(self._data, axis=dim, keepdims=keepdim), dtype=np.int64))
+
+
+def argmin(self: Tensor, dim=None, keepdim=False) -> Tensor:
+    if dim is None:
+        return _make(np.asarray(np.argmin(self._data), dtype=np.int64))
+    return _make(np.asarray(np.argmin(self._data, axis=dim, keepdims=keepdim), dtype=np.int64))
+
+
+def norm(self: Tensor, p="fro", dim=None, keepdim=False) -> Tensor:
+    """Vector norm over ``dim`` (all elements by default), torch's LinalgVectorNormBackward0."""
+    order = 2 if p in ("fro", None) else p
+    data = _floating(self)
+    dims = _dims(dim, data.ndim)
+    axis = dims if dims is not None else None
+    magnitude = np.abs(data)
+    if order == math.inf:
+        result = np.max(magnitude, axis=axis, keepdims=keepdim)
+    elif order == 1:
+        result = np.sum(magnitude, axis=axis, keepdims=keepdim)
+    elif order == 2:
+        result = np.sqrt(np.sum(magnitude * magnitude, axis=axis, keepdims=keepdim))
+    else:
+        result = np.sum(magnitude**order, axis=axis, keepdims=keepdim) ** (1.0 / order)
+    result = np.asarray(result, dtype=data.dtype)
+    return _output("norm", result, (self,), (self, order, dims, keepdim, RESULT))
+
+
+def _correction(unbiased, correction) -> float:
+    if correction is not None:
+        return correction
+    return 1 if unbiased in (None, True) else 0
+
+
+def var(self: Tensor, dim=None, unbiased=None, keepdim=False, *, correction=None) -> Tensor:
+    if isinstance(dim, bool):
+        dim, unbiased = None, dim
+    data = self._data
+    dims = _dims(dim, data.ndim)
+    correction = _correction(unbiased, correction)
+    with np.errstate(all="ignore"):
+        result = np.var(data, axis=dims, ddof=correction, keepdims=keepdim)
+    return _output("var", np.asarray(result, dtype=data.dtype), (self,),
+                   (self, dims, correction, keepdim))
+
+
+def std(self: Tensor, dim=None, unbiased=None, keepdim=False, *, correction=None) -> Tensor:
+    if isinstance(dim, bool):
+        dim, unbiased = None, dim
+    data = self._data
+    dims = _dims(dim, data.ndim)
+    correction = _correction(unbiased, correction)
+    with np.errstate(all="ignore"):
+        result = np.std(data, axis=dims, ddof=correction, keepdims=keepdim)
+    return _output("std", np.asarray(result, dtype=data.dtype), (self,),
+                   (self, dims, correction, keepdim, RESULT))
+
+
+def softmax(self: Tensor, dim: int, dtype=None) -> Tensor:
+    data = _floating(self) if dtype is None else self._data.astype(dtype.numpy)
+    dim = _wrap_dim(dim, data.ndim)
+    shifted = np.exp(data - np.max(data, axis=dim, keepdims=True))
+    result = shifted / np.sum(shifted, axis=dim, keepdims=True)
+    return _output("softmax", result, (self,), (RESULT, dim))
+
+
+def log_softmax(self: Tensor, dim: int, dtype=None) -> Tensor:
+    data = _floating(self) if dtype is None else self._data.astype(dtype.numpy)
+    dim = _wrap_dim(dim, data.ndim)
+    shifted = data - np.max(data, axis=dim, keepdims=True)
+    result = shifted - np.log(np.sum(np.exp(shifted), axis=dim, keepdims=True))
+    return _output("log_softmax", result, (self,), (RESULT, dim))
+
+
+def all(self: Tensor, dim=None, keepdim=False) -> Tensor:
+    return _make(np.asarray(np.all(self._data, axis=dim, keepdims=keepdim)))
+
+
+def any(self: Tensor, dim=None, keepdim=False) -> Tensor:
+    return _make(np.asarray(np.any(self._data, axis=dim, keepdims=keepdim)))
+
+
+# ----- linear algebra ---------------------------------------------------------------------------
+def _shape_text(shape) -> str:
+    return "x".join(str(s) for s in shape)
+
+
+def mm(self: Tensor, mat2: Tensor) -> Tensor:
+    if self.ndim != 2:
+        raise RuntimeError("self must be a matrix")
+    if mat2.ndim != 2:
+        raise RuntimeError("mat2 must be a matrix")
+    if self.shape[1] != mat2.shape[0]:
+        raise RuntimeError(
+            f"mat1 and mat2 shapes cannot be multiplied ({_shape_text(self.shape)} and "
+            f"{_shape_text(mat2.shape)})"
+        )
+    a, b = _operands(self, mat2)
+    return _output("mm", np.matmul(a, b), (self, mat2), (self, mat2))
+
+
+def mv(self: Tensor, vec: Tensor) -> Tensor:
+    if self.ndim != 2 or vec.ndim != 1 or self.shape[1] != vec.shape[0]:
+        raise RuntimeError(
+            f"size mismatch, got input ({self.shape[0]}), mat ({_shape_text(self.shape)}), "
+            f"vec ({vec.shape[0]})"
+        )
+    a, b = _operands(self, vec)
+    return _output("mv", np.matmul(a, b), (self, vec), (self, vec))
+
+
+def dot(self: Tensor, other: Tensor) -> Tensor:
+    if self.ndim != 1 or other.ndim != 1:
+        raise RuntimeError(
+            f"1D tensors expected, but got {self.ndim}D and {other.ndim}D tensors"
+        )
+    if self.shape[0] != other.shape[0]:
+        raise RuntimeError(
+            f"inconsistent tensor size, expected tensor [{self.shape[0]}] and src "
+            f"[{other.shape[0]}] to have the same number of elements, but got {self.shape[0]} "
+            f"and {other.shape[0]} elements respectively"
+        )
+    a, b = _operands(self, other)
+    return _output("dot", np.asarray(np.dot(a, b)), (self, other), (self, other))
+
+
+def bmm(self: Tensor, mat2: Tensor) -> Tensor:
+    expected = [self.shape[0], self.shape[2]]
+    if list(mat2.shape[:2]) != expected:
+        raise RuntimeError(
+            "Expected size for first two dimensions of batch2 tensor to be: "
+            f"[{expected[0]}, {expected[1]}] but got: [{mat2.shape[0]}, {mat2.shape[1]}]."
+        )
+    a, b = _operands(self, mat2)
+    return _output("bmm", np.matmul(a, b), (self, mat2), (self, mat2))
+
+
+def matmul(self: Tensor, other: Tensor) -> Tensor:
+    """Dispatch like torch: dot, mv, mm, or folded/batched mm with torch's graph shape."""
+    if self.ndim == 0 or other.ndim == 0:
+        raise RuntimeError(
+            "both arguments to matmul need to be at least 1D, but they are "
+            f"{self.ndim}D and {other.ndim}D"
+        )
+    if self.ndim == 1 and other.ndim == 1:
+        return dot(self, other)
+    if self.ndim == 2 and other.ndim == 1:
+        return mv(self, other)
+    if self.ndim == 2 and other.ndim == 2:
+        return mm(self, other)
+    if self.ndim == 1 and other.ndim == 2:
+        product = mm(unsqueeze(self, 0), other)
+        return _squeeze_to(product, product.shape[1:], "squeeze_dims")
+    if other.ndim <= 2 and self.ndim >= 3:
+        folded = reshape(self, (-1, self.shape[-1]))
+        right = other if other.ndim == 2 else unsqueeze(other, 1)
+        product = mm(folded, right)
+        shape = tuple(self.shape[:-1]) + ((right.shape[1],) if other.ndim == 2 else ())
+        return _unsafe_view(product, shape)
+    return _batched_matmul(self, other)
+
+
+def _batched_matmul(self: Tensor, other: Tensor) -> Tensor:
+    left = self if self.ndim > 1 else unsqueeze(self, 0)
+    right = other if other.ndim > 1 else unsqueeze(other, 1)
+    batch = np.broadcast_shapes(tuple(left.shape[:-2]), tuple(right.shape[:-2]))
+    count = int(np.prod(batch)) if batch else 1
+    left3 = view(expand(left, (*batch, *left.shape[-2:])), (count, *left.shape[-2:]))
+    right3 = view(expand(right, (*batch, *right.shape[-2:])), (count, *right.shape[-2:]))
+    product = bmm(left3, right3)
+    shape = (*batch, left.shape[-2], right.shape[-1])
+    if self.ndim == 1:
+        shape = (*batch, right.shape[-1])
+    elif other.ndim == 1:
+        shape = (*batch, left.shape[-2])
+    return _unsafe_view(product, shape)
+
+
+def rmatmul(self: Tensor, other) -> Tensor:
+    return matmul(as_tensor_operand(other), self)
+
+
+def outer(self: Tensor, other: Tensor) -> Tensor:
+    return mul(unsqueeze(self, 1), other)
+
+
+# ----- shapes and views ---------------------------------------------------------------------
+def _shape_arg(shape) -> tuple:
+    if len(shape) == 1 and isinstance(shape[0], tuple | list | Size):
+        shape = shape[0]
+    return tuple(int(s) for s in shape)
+
+
+def _infer_shape(shape: tuple, numel: int) -> tuple:
+    if shape.count(-1) > 1:
+        raise RuntimeError("only one dimension can be inferred")
+    known = int(np.prod([s for s in shape if s != -1])) if shape else 1
+    if -1 in shape:
+        if known == 0 or numel % known:
+            raise RuntimeError(f"shape '[{', '.join(map(str, shape))}]' is invalid for input of "
+                               f"size {numel}")
+        shape = tuple(numel // known if s == -1 else s for s in shape)
+    if int(np.prod(shape)) != numel:
+        raise RuntimeError(
+            f"shape '[{', '.join(map(str, shape))}]' is invalid for input of size {numel}"
+        )
+    return shape
+
+
+def _view_data(data: np.ndarray, shape: tuple):
+    """A reshape that never copies, or None when the strides don't allow one."""
+    result = data.view()
+    try:
+        result.shape = shape
+    except AttributeError:
+        return None
+    return result
+
+
+def view(self: Tensor, *shape) -> Tensor:
+    if len(shape) == 1 and isinstance(shape[0], dtypes.dtype):
+        return _make(self._data.view(shape[0].numpy))
+    shape = _infer_shape(_shape_arg(shape), self._data.size)
+    data = _view_data(self._data, shape)
+    if data is None:
+        raise RuntimeError(
+            "view size is not compatible with input tensor's size and stride (at least one "
+            "dimension spans across two contiguous subspaces). Use .reshape(...) instead."
+        )
+    return _output("view", data, (self,), (self._data.shape,), self._vc, self)
+
+
+def reshape(self: Tensor, *shape) -> Tensor:
+    shape = _infer_shape(_shape_arg(shape), self._data.size)
+    data = _view_data(self._data, shape)
+    if data is not None:
+        return _output("view", data, (self,), (self._data.shape,), self._vc, self)
+    return _unsafe_view(clone(self), shape)
+
+
+def _unsafe_view(self: Tensor, shape: tuple) -> Tensor:
+    data = self._data.reshape(shape)
+    return _output("unsafe_view", data, (self,), (self._data.shape,))
+
+
+def view_as(self: Tensor, other: Tensor) -> Tensor:
+    return view(self, tuple(other.shape))
+
+
+def reshape_as(self: Tensor, other: Tensor) -> Tensor:
+    return reshape(self, tuple(other.shape))
+
+
+def flatten(self: Tensor, start_dim=0, end_dim=-1) -> Tensor:
+    ndim = self.ndim
+    if ndim == 0:
+        return reshape(self, (1,))
+    start, end = _wrap_dim(start_dim, ndim), _wrap_dim(end_dim, ndim)
+    if start == end:
+        return self
+    shape = self._data.shape
+    middle = int(np.prod(shape[start : end + 1]))
+    return reshape(self, shape[:start] + (middle,) + shape[end + 1 :])
+
+
+def t(self: Tensor) -> Tensor:
+    if self.ndim > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {self.ndim}D")
+    return _output("t", self._data.T, (self,), (), self._vc, self)
+
+
+def transpose(self: Tensor, dim0: int, dim1: int) -> Tensor:
+    ndim = self.ndim
+    dim0, dim1 = _wrap_dim(dim0, ndim), _wrap_dim(dim1, ndim)
+    data = np.swapaxes(self._data, dim0, dim1)
+    return _output("transpose", data, (self,), (dim0, dim1), self._vc, self)
+
+
+def permute(self: Tensor, *dims) -> Tensor:
+    dims = _shape_arg(dims)
+    if len(dims) != self.ndim:
+        raise RuntimeError(
+            "permute(sparse_coo): number of dimensions in the tensor input does not match the "
+            f"length of the desired ordering of dimensions i.e. input.dim() = {self.ndim} is not "
+            f"equal to len(dims) = {len(dims)}"
+        )
+    dims = tuple(_wrap_dim(d, self.ndim) for d in dims)
+    return _output("permute", np.transpose(self._data, dims), (self,), (dims,), self._vc, self)
+
+
+def T(self: Tensor) -> Tensor:
+    if self.ndim < 2:
+        return self
+    return permute(self, *reversed(range(self.ndim)))
+
+
+def mT(self: Tensor) -> Tensor:
+    return transpose(self, -2, -1)
+
+
+def _squeeze_to(self: Tensor, shape: tuple, op: str) -> Tensor:
+    data = self._data.reshape(tuple(shape))
+    return _output(op, data, (self,), (self._data.shape,), self._vc, self)
+
+
+def squeeze(self: Tensor, dim=None) -> Tensor:
+    shape = self._data.shape
+    if dim is None:
+        return _squeeze_to(self, tuple(s for s in shape if s != 1), "squeeze")
+    if isinstance(dim, tuple | list):
+        dims = {_wrap_dim(d, self.ndim) for d in dim}
+        kept = tuple(s for i, s in enumerate(shape) if not (i in dims and s == 1))
+        return _squeeze_to(self, kept, "squeeze_dims")
+    dim = _wrap_dim(dim, self.ndim)
+    kept = tuple(s for i, s in enumerate(shape) if not (i == dim and s == 1))
+    return _squeeze_to(self, kept, "squeeze_dim")
+
+
+def unsqueeze(self: Tensor, dim: int) -> Tensor:
+    dim = _wrap_dim(dim, self.ndim + 1)
+    data = np.expand_dims(self._data, dim)
+    return _output("unsqueeze", data, (self,), (dim,), self._vc, self)
+
+
+def expand(self: Tensor, *sizes) -> Tensor:
+    sizes = _shape_arg(sizes)
+    shape = self._data.shape
+    if len(sizes) < len(shape):
+        raise RuntimeError(
+            f"expand(torch.FloatTensor{{[{', '.join(map(str, shape))}]}}, size=[{', '.join(map(str, sizes))}]): "
+            "the number of sizes provided "
+            f"({len(sizes)}) must be greater or equal to the number of dimensions in the tensor "
+            f"({len(shape)})"
+        )
+    offset = len(sizes) - len(shape)
+    target = []
+    for i, size in enumerate(sizes):
+        existing = shape[i - offset] if i >= offset else 1
+        if size == -1:
+            size = existing
+        elif existing != 1 and existing != size:
+            raise RuntimeError(
+                f"The expanded size of the tensor ({size}) must match the existing size "
+                f"({existing}) at non-singleton dimension {i}.  Target sizes: "
+                f"[{', '.join(map(str, sizes))}].  Tensor sizes: [{', '.join(map(str, shape))}]"
+            )
+        target.append(size)
+    data = np.broadcast_to(self._data, tuple(target))
+    return _output("expand", data, (self,), (shape,), self._vc, self)
+
+
+def expand_as(self: Tensor, other: Tensor) -> Tensor:
+    return expand(self, tuple(other.shape))
+
+
+def contiguous(self: Tensor) -> Tensor:
+    if self._data.flags.c_contiguous:
+        return self
+    return clone(self)
+
+
+def is_contiguous(self: Tensor) -> bool:
+    return bool(self._data.flags.c_contiguous)
+
+
+def select(self: Tensor, dim: int, index: int) -> Tensor:
+    dim = _wrap_dim(dim, self.ndim)
+    size = self._data.shape[dim]
+    if not -size <= index < size:
+        raise IndexError(
+            f"index {index} is out of bounds for dimension {dim} with size {size}"
+        )
+    index = index % size
+    data = self._data[(slice(None),) * dim + (index,)]
+    return _output("select", data, (self,), (self._data.shape, dim, index), self._vc, self)
+
+
+def _slice(self: Tensor, dim: int, start: int, end: int, step: int) -> Tensor:
+    data = self._data[(slice(None),) * dim + (slice(start, end, step),)]
+    return _output("slice", data, (self,), (self._data.shape, dim, start, end, step),
+                   self._vc, self)
+
+
+def narrow(self: Tensor, dim: int, start: int, length: int) -> Tensor:
+    dim = _wrap_dim(dim, self.ndim)
+    return _slice(self, dim, start, start + length, 1)
+
+
+def _is_basic(item) -> bool:
+    if item is None or item is Ellipsis or isinstance(item, slice):
+        return True
+    if isinstance(item, bool):
+        return False
+    if isinstance(item, int | np.integer):
+        return True
+    return isinstance(item, Tensor) and item.ndim == 0 and item._data.dtype.kind in "iu"
+
+
+def _index_array(item):
+    if isinstance(item, Tensor):
+        return item._data
+    if isinstance(item, list | tuple):
+        return np.asarray([_index_array(i) if isinstance(i, Tensor) else i for i in item])
+    return item
+
+
+def getitem(self: Tensor, index) -> Tensor:
+    """Indexing as a chain of select/slice/unsqueeze nodes, or one IndexBackward0."""
+    items = index if isinstance(index, tuple) else (index,)
+    if not builtins.all(_is_basic(item) for item in items):
+        indices = tuple(_index_array(item) for item in items)
+        indices = indices[0] if len(indices) == 1 and not isinstance(index, tuple) else indices
+        try:
+            data = self._data[indices]
+        except IndexError as error:
+            raise IndexError(str(error)) from None
+        return _output("index", np.array(data), (self,), (self._data.shape, indices))
+    consumed = builtins.sum(1 for item in items if item is not None and item is not Ellipsis)
+    if consumed > self.ndim:
+        raise IndexError(
+            f"too many indices for tensor of dimension {self.ndim}"
+        )
+    result, dim = self, 0
+    for item in items:
+        if item is Ellipsis:
+            dim += self.ndim - consumed
+        elif item is None:
+            result = unsqueeze(result, dim)
+            dim += 1
+        elif isinstance(item, slice):
+            size = result._data.shape[dim]
+            if item.step is not None and item.step <= 0:
+                raise ValueError("step must be greater than zero")
+            start, stop, step = item.indices(size)
+            stop = builtins.max(stop, start)
+            if not (start == 0 and stop == size and step == 1):
+                result = _slice(result, dim, start, stop, step)
+            dim += 1
+        else:
+            result = select(result, dim, int(item))
+    return _alias(self) if result is self else result
+
+
+def _alias(self: Tensor) -> Tensor:
+    """``x[:]``/``x[...]``: torch returns a new tensor sharing data and history."""
+    result = _make(self._data[...], self.grad_fn, self._vc)
+    result._rg = self._rg
+    result._base = self
+    return result
+
+
+def cat(tensors, dim: int = 0) -> Tensor:
+    tensors = list(tensors)
+    if not tensors:
+        raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
+    reference = next((t for t in tensors if t.ndim > 0), tensors[0])
+    dim = _wrap_dim(dim, reference.ndim)
+    for number, tensor in enumerate(tensors):
+        if tensor.ndim == 1 and tensor.shape[0] == 0 and reference.ndim > 1:
+            continue
+        for d in range(reference.ndim):
+            if d != dim and tensor.shape[d] != reference.shape[d]:
+                raise RuntimeError(
+                    f"Sizes of tensors must match except in dimension {dim}. Expected size "
+                    f"{reference.shape[d]} but got size {tensor.shape[d]} for tensor number "
+                    f"{number} in the list."
+                )
+    target = tensors[0].dtype
+    for tensor in tensors[1:]:
+        target = dtypes.promote_types(target, tensor.dtype)
+    data = np.concatenate([t._data.astype(target.numpy, copy=False) for t in tensors], axis=dim)
+    sizes = tuple(t.shape[dim] if t.ndim > dim else 0 for t in tensors)
+    offsets = tuple(int(o) for o in np.cumsum((0,) + sizes[:-1]))
+    return _output("cat", data, tuple(tensors), (dim, offsets, sizes))
+
+
+def stack(tensors, dim: int = 0) -> Tensor:
+    tensors = list(tensors)
+    if not tensors:
+        raise RuntimeError("stack expects a non-empty TensorList")
+    first = tensors[0].shape
+    for number, tensor in enumerate(tensors):
+        if tensor.shape != first:
+            raise RuntimeError(
+                f"stack expects each tensor to be equal size, but got [{', '.join(map(str, first))}] "
+                f"at entry 0 and [{', '.join(map(str, tensor.shape))}] at entry {number}"
+            )
+    dim = _wrap_dim(dim, len(first) + 1)
+    target = tensors[0].dtype
+    for tensor in tensors[1:]:
+        target = dtypes.promote_types(target, tensor.dtype)
+    data = np.stack([t._data.astype(target.numpy, copy=False) for t in tensors], axis=dim)
+    return _output("stack", data, tuple(tensors), (dim,))
+
+
+def scatter_into_zeros(op: str, grad: Tensor, shape: tuple, index, saved: tuple) -> Tensor:
+    """The backward of select/slice/index as a recorded op, for double backward."""
+    data = np.zeros(shape, dtype=grad._data.dtype)
+    if op == "index_backward":
+        np.add.at(data, index, grad._data)
+    else:
+        data[index] = grad._data
+    return _output(op, data, (grad,), saved)
+
+
+def tensor_from_array(array: np.ndarray) -> Tensor:
+    return _make(np.asarray(array))
+
+
+def zeros_like(self: Tensor) -> Tensor:
+    return _make(np.zeros_like(self._data))
+
+
+# ----- in-place operations ----------------------------------------------------------------------
+def _torch_kind_name(numpy_dtype) -> str:
+    return dtypes.from_numpy_dtype(numpy_dtype).legacy_name.replace("Tensor", "")
+
+
+def _write_inplace(self: Tensor, result: np.ndarray) -> None:
+    """Store ``result`` into self's own memory (views see it) and bump the version counter."""
+    result = np.asarray(result)
+    target = self._data.dtype
+    if result.dtype != target and np.can_cast(result.dtype, target, "same_kind") is False:
+        raise RuntimeError(
+            f"result type {_torch_kind_name(result.dtype)} can't be cast to the desired output "
+            f"type {_torch_kind_name(target)}"
+        )
+    if self._data.flags.writeable:
+        np.copyto(self._data, result, casting="unsafe")
+    else:
+        self._data = result.astype(target)
+    self._vc[0] += 1
+
+
+def _inplace(op: str, self: Tensor, result: np.ndarray, other, saved: tuple) -> Tensor:
+    self._check_inplace()
+    other_tensor = _tensor_or_none(other)
+    record = GradMode.enabled and (self._rg or (other_tensor is not None and other_tensor._rg))
+    if record:
+        inputs = (self,) if op in ("zero_", "fill_") else (self, other_tensor)
+        history = _make(self._data, self.grad_fn, self._vc)
+        history._rg = self._rg
+        history._grad_acc = self._grad_acc
+        # The old self is an input: point the new node at self's previous history.
+        edge_source = (history if self.grad_fn is not None else self,) + inputs[1:]
+    _write_inplace(self, result)
+    if record:
+        holder = _make(self._data, None, self._vc)
+        _attach_node(holder, op, edge_source, saved)
+        self.grad_fn = holder.grad_fn
+        self._rg = True
+    return self
+
+
+def _original(self: Tensor) -> Tensor:
+    """A saved copy of self before an in-place op overwrites it."""
+    return _make(self._data.copy())
+
+
+def add_(self: Tensor, other, *, alpha=1) -> Tensor:
+    a, b = _operands(self, other)
+    if alpha != 1:
+        b = b * alpha
+    return _inplace("add", self, _compute(np.add, a, b, a.shape, None), other, (alpha,))
+
+
+def sub_(self: Tensor, other, *, alpha=1) -> Tensor:
+    a, b = _operands(self, other)
+    if alpha != 1:
+        b = b * alpha
+    return _inplace("sub", self, _compute(np.subtract, a, b, a.shape, None), other, (alpha,))
+
+
+def mul_(self: Tensor, other) -> Tensor:
+    a, b = _operands(self, other)
+    saved = (_original(self), other)
+    return _inplace("mul", self, _compute(np.multiply, a, b, a.shape, None), other, saved)
+
+
+def div_(self: Tensor, other) -> Tensor:
+    a, b = _float_operands(self, other)
+    saved = (_original(self), other)
+    return _inplace("div", self, _compute(np.true_divide, a, b, a.shape, None), other, saved)
+
+
+def pow_(self: Tensor, exponent) -> Tensor:
+    a, b = _operands(self, exponent)
+    return _inplace("pow", self, _compute(np.power, a, b, a.shape, None), None,
+                    (_original(self), exponent))
+
+
+def clamp_(self: Tensor, min=None, max=None) -> Tensor:
+    result = clamp(self.detach(), min, max)._data
+    return _inplace("clamp", self, result, None, (_original(self), min, max))
+
+
+def zero_(self: Tensor) -> Tensor:
+    return _inplace("zero_", self, np.zeros_like(self._data), None, ())
+
+
+def fill_(self: Tensor, value) -> Tensor:
+    value = value.item() if isinstance(value, Tensor) else value
+    return _inplace("fill_", self, np.full_like(self._data, value), None, ())
+
+
+def copy_(self: Tensor, source: Tensor) -> Tensor:
+    self._check_inplace()
+    _write_inplace(self, np.broadcast_to(as_tensor_operand(source)._data, self._data.shape))
+    return self
+
+
+def setitem(self: Tensor, index, value) -> None:
+    """``x[index] = value``: torch's CopySlices when the write is recorded."""
+    if isinstance(index, Tensor) or (
+        isinstance(index, tuple) and builtins.any(isinstance(i, Tensor | list) for i in index)
+    ):
+        index = tuple(_index_array(i) for i in index) if isinstance(index, tuple) else (
+            _index_array(index))
+    elif isinstance(index, list):
+        index = _index_array(index)
+    self._check_inplace_view_message()
+    value_tensor = value if isinstance(value, Tensor) else None
+    record = GradMode.enabled and (self._rg or (value_tensor is not None and value_tensor._rg))
+    if record:
+        previous = _make(self._data, self.grad_fn, self._vc)
+        previous._rg = self._rg
+        previous._grad_acc = self._grad_acc
+        edge_source = (previous if self.grad_fn is not None else self, value_tensor)
+    source = value._data if value_tensor is not None else value
+    if self._data.flags.writeable:
+        self._data[index] = source
+    else:
+        self._data = self._data.copy()
+        self._data[index] = source
+    self._vc[0] += 1
+    if record:
+        holder = _make(self._data, None, self._vc)
+        _attach_node(holder, "copy_slices", edge_source, (index,))
+        self.grad_fn = holder.grad_fn
+        self._rg = True
+
+
+def _check_inplace_view_message(self: Tensor) -> None:
+    """Item assignment writes through a view in torch, hence its 'view of a leaf' message."""
+    if GradMode.enabled and self.grad_fn is None and self._rg:
+        raise RuntimeError(
+            "a view of a leaf Variable that requires grad is being used in an in-place operation."
+        )
+    self._check_inplace()
+
+
+
+def _reflected(function):
+    def reflected(self: Tensor, other):
+        return function(as_tensor_operand(other), self)
+
+    return reflected
+
+
+def _not_implemented_for_foreign(function):
+    """Operators return NotImplemented for operand types they don't know, as Python expects."""
+
+    def operator(self: Tensor, other):
+        if not isinstance(other, Tensor | int | float | bool | np.generic):
+            return NotImplemented
+        return function(self, other)
+
+    return operator
+
+
+def _inplace_operator(function):
+    def operator(self: Tensor, other):
+        return function(self, other)
+
+    return operator
+
+
+_METHODS = {
+    # operators
+    "__add__": _not_implemented_for_foreign(add), "__radd__": _not_implemented_for_foreign(add),
+    "__sub__": _not_implemented_for_foreign(sub), "__rsub__": _not_implemented_for_foreign(rsub),
+    "__mul__": _not_implemented_for_foreign(mul), "__rmul__": _not_implemented_for_foreign(mul),
+    "__truediv__": _not_implemented_for_foreign(div),
+    "__rtruediv__": _not_implemented_for_foreign(rdiv),
+    "__floordiv__": floor_divide, "__rfloordiv__": rfloordiv, "__mod__": remainder,
+    "__pow__": _not_implemented_for_foreign(pow), "__rpow__": rpow,
+    "__matmul__": matmul, "__rmatmul__": rmatmul, "__neg__": neg, "__pos__": lambda self: self,
+    "__abs__": abs, "__invert__": bitwise_not,
+    "__and__": bitwise_and, "__or__": bitwise_or, "__xor__": bitwise_xor,
+    "__rand__": bitwise_and, "__ror__": bitwise_or, "__rxor__": bitwise_xor,
+    "__eq__": eq, "__ne__": ne, "__lt__": lt, "__le__": le, "__gt__": gt, "__ge__": ge,
+    "__iadd__": _inplace_operator(add_), "__isub__": _inplace_operator(sub_),
+    "__imul__": _inplace_operator(mul_), "__itruediv__": _inplace_operator(div_),
+    "__getitem__": getitem, "__setitem__": setitem,
+    # arithmetic
+    "add": add, "sub": sub, "subtract": sub, "mul": mul, "multiply": mul, "div": div,
+    "divide": div, "true_divide": div, "floor_divide": floor_divide, "remainder": remainder,
+    "neg": neg, "negative": neg, "pow": pow, "square": square,
+    "eq": eq, "ne": ne, "lt": lt, "le": le, "gt": gt, "ge": ge, "greater": gt, "less": lt,
+    "equal": equal, "allclose": allclose, "isclose": isclose,
+    "maximum": maximum, "minimum": minimum, "logical_not": logical_not,
+    "where": lambda self, condition, other: where(condition, self, other),
+    # elementwise
+    "exp": exp, "log": log, "log1p": log1p, "sqrt": sqrt, "rsqrt": rsqrt,
+    "reciprocal": reciprocal, "sin": sin, "cos": cos, "tanh": tanh, "sigmoid": sigmoid,
+    "relu": relu, "abs": abs, "absolute": abs, "sign": sign, "clamp": clamp, "clip": clamp,
+    "clone": clone, "to": to,
+    # reductions
+    "sum": sum, "mean": mean, "prod": prod, "max": max, "min": min, "argmax": argmax,
+    "argmin": argmin, "norm": norm, "var": var, "std": std, "softmax": softmax,
+    "log_softmax": log_softmax, "all": all, "any": any,
+    # linear algebra
+    "mm": mm, "mv": mv, "dot": dot, "bmm": bmm, "matmul": matmul, "outer": outer,
+    # shapes
+    "view": view, "reshape": reshape, "view_as": view_as, "reshape_as": reshape_as,
+    "flatten": flatten, "t": t, "transpose": transpose, "swapaxes": transpose,
+    "permute": permute, "squeeze": squeeze, "unsqueeze": unsqueeze, "expand": expand,
+    "expand_as": expand_as, "contiguous": contiguous, "is_contiguous": is_contiguous,
+    "select": select, "narrow": narrow,
+    # in place
+    "add_": add_, "sub_": sub_, "mul_": mul_, "div_": div_, "pow_": pow_, "clamp_": clamp_,
+    "zero_": zero_, "fill_": fill_, "copy_": copy_,
+    "_check_inplace_view_message": _check_inplace_view_message,
+}
+
+
+def _conversion(target):
+    def convert(self: Tensor) -> Tensor:
+        return to(self, target())
+
+    return convert
+
+
+def _bind_methods() -> None:
+    for name, function in _METHODS.items():
+        setattr(Tensor, name, function)
+    Tensor.T = property(T)
+    Tensor.mT = property(mT)
+    Tensor.__hash__ = lambda self: id(self)
+    for name, target in (("float", "float32"), ("double", "float64"), ("half", "float16"),
+                         ("long", "int64"), ("int", "int32"), ("bool", "bool"),
+                         ("short", "int16"), ("byte", "uint8")):
+        setattr(Tensor, name, _conversion(lambda target=target: getattr(dtypes, target)))
+
+
+_bind_methods()

@@ -1,0 +1,175 @@
+"""repr/str of tensors, character for character as torch prints them."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+
+import numpy as np
+
+from . import _dtype as dtypes
+
+
+@dataclass
+class PrintOptions:
+    """torch's print options; one shared instance, as ``torch.set_printoptions`` changes it."""
+
+    precision: int = 4
+    threshold: float = 1000
+    edgeitems: int = 3
+    linewidth: int = 80
+    sci_mode: bool | None = None
+
+
+OPTIONS = PrintOptions()
+_PROFILES = {
+    "default": dict(precision=4, threshold=1000, edgeitems=3, linewidth=80),
+    "short": dict(precision=2, threshold=1000, edgeitems=2, linewidth=80),
+    "full": dict(precision=4, threshold=math.inf, edgeitems=3, linewidth=80),
+}
+
+
+def set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=None,
+                     profile=None, sci_mode=None) -> None:
+    if profile is not None:
+        for name, value in _PROFILES[profile].items():
+            setattr(OPTIONS, name, value)
+    for name, value in (("precision", precision), ("threshold", threshold),
+                        ("edgeitems", edgeitems), ("linewidth", linewidth)):
+        if value is not None:
+            setattr(OPTIONS, name, value)
+    OPTIONS.sci_mode = sci_mode
+
+
+def get_printoptions() -> dict:
+    return asdict(OPTIONS)
+
+
+class _Formatter:
+    """Chooses integer, fixed or scientific notation and a common width for all elements."""
+
+    def __init__(self, values: np.ndarray) -> None:
+        self.floating = values.dtype.kind == "f"
+        self.int_mode = True
+        self.sci_mode = False
+        self.max_width = 1
+        flat = values.reshape(-1)
+        if not self.floating:
+            for value in flat.tolist():
+                self.max_width = max(self.max_width, len(str(value)))
+            return
+        finite = flat[np.isfinite(flat) & (flat != 0)]
+        if finite.size == 0:
+            return
+        magnitudes = np.abs(finite).astype(np.float64)
+        low, high = magnitudes.min(), magnitudes.max()
+        self.int_mode = bool(np.all(finite == np.ceil(finite)))
+        if OPTIONS.sci_mode is None:
+            self.sci_mode = bool(high / low > 1000.0 or high > 1.0e8 or low < 1.0e-4)
+        else:
+            self.sci_mode = OPTIONS.sci_mode
+        precision = OPTIONS.precision
+        for value in finite.tolist():
+            if self.sci_mode:
+                width = len(f"{value:.{precision}e}")
+            elif self.int_mode:
+                width = len(f"{value:.0f}") + 1
+            else:
+                width = len(f"{value:.{precision}f}")
+            self.max_width = max(self.max_width, width)
+
+    def format(self, value) -> str:
+        if self.floating:
+            precision = OPTIONS.precision
+            if self.sci_mode:
+                text = f"{value:{self.max_width}.{precision}e}"
+            elif self.int_mode:
+                text = f"{value:.0f}"
+                if not (math.isinf(value) or math.isnan(value)):
+                    text += "."
+            else:
+                text = f"{value:.{precision}f}"
+        else:
+            text = str(value)
+        return (self.max_width - len(text)) * " " + text
+
+
+def _summarized(values: np.ndarray) -> np.ndarray:
+    """Just the edge items of every dimension: what the formatter measures when summarising."""
+    edge = OPTIONS.edgeitems
+    for axis in range(values.ndim):
+        if values.shape[axis] > 2 * edge:
+            keep = list(range(edge)) + list(range(values.shape[axis] - edge, values.shape[axis]))
+            values = np.take(values, keep, axis=axis)
+    return values
+
+
+def _vector(values: np.ndarray, indent: int, summarize: bool, formatter: _Formatter) -> str:
+    element_length = formatter.max_width + 2
+    per_line = max(1, math.floor((OPTIONS.linewidth - indent) / element_length))
+    edge = OPTIONS.edgeitems
+    if summarize and values.shape[0] > 2 * edge:
+        items = ([formatter.format(v) for v in values[:edge].tolist()] + [" ..."]
+                 + [formatter.format(v) for v in values[-edge:].tolist()])
+    else:
+        items = [formatter.format(v) for v in values.tolist()]
+    lines = [", ".join(items[i : i + per_line]) for i in range(0, len(items), per_line)]
+    return "[" + ("," + "\n" + " " * (indent + 1)).join(lines) + "]"
+
+
+def _nested(values: np.ndarray, indent: int, summarize: bool, formatter: _Formatter) -> str:
+    """The nested-bracket body; recursion depth is the number of dimensions, never the size."""
+    if values.ndim == 0:
+        return formatter.format(values.item())
+    if values.ndim == 1:
+        return _vector(values, indent, summarize, formatter)
+    edge = OPTIONS.edgeitems
+    size = values.shape[0]
+    if summarize and size > 2 * edge:
+        rows = list(range(edge)) + [None] + list(range(size - edge, size))
+    else:
+        rows = list(range(size))
+    parts = [
+        "..." if row is None else _nested(values[row], indent + 1, summarize, formatter)
+        for row in rows
+    ]
+    return "[" + ("," + "\n" * (values.ndim - 1) + " " * (indent + 1)).join(parts) + "]"
+
+
+def _add_suffixes(text: str, suffixes: list[str], indent: int) -> str:
+    pieces = [text]
+    last_line = len(text) - text.rfind("\n") + 1
+    for suffix in suffixes:
+        if last_line + len(suffix) + 2 > OPTIONS.linewidth:
+            pieces.append(",\n" + " " * indent + suffix)
+            last_line = indent + len(suffix)
+        else:
+            pieces.append(", " + suffix)
+            last_line += len(suffix) + 2
+    pieces.append(")")
+    return "".join(pieces)
+
+
+def tensor_repr(tensor) -> str:
+    values = tensor._data
+    prefix = "tensor("
+    indent = len(prefix)
+    suffixes = []
+    dtype = dtypes.from_numpy_dtype(values.dtype)
+    if values.size == 0:
+        if values.ndim != 1:
+            suffixes.append("size=" + str(tuple(values.shape)))
+        if dtype is not dtypes.get_default_dtype():
+            suffixes.append("dtype=" + repr(dtype))
+        body = "[]"
+    else:
+        if dtype not in (dtypes.get_default_dtype(), dtypes.int64, dtypes.bool):
+            suffixes.append("dtype=" + repr(dtype))
+        summarize = values.size > OPTIONS.threshold
+        formatter = _Formatter(_summarized(values) if summarize else values)
+        body = _nested(values, indent, summarize, formatter)
+    if tensor.grad_fn is not None:
+        suffixes.append(f"grad_fn=<{type(tensor.grad_fn).__name__}>")
+    elif tensor._rg:
+        suffixes.append("requires_grad=True")
+    return _add_suffixes(prefix + body, suffixes, indent)

@@ -1,0 +1,172 @@
+"""The derivative table: one line per op with torch's node name, what it saves, its formulas.
+
+Like PyTorch's ``derivatives.yaml``: each formula is an expression in ``grad`` (the incoming
+gradient), the saved names, and ``k`` (a kit of array functions). The same text runs on NumPy
+arrays for a plain backward and on tensors under ``create_graph=True``, and it is what the
+inspector shows as the rule a node applies. Broadcasting is undone by the engine, not here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+# Names a formula may use besides grad, the saved values and the kit.
+_FORMULA_GLOBALS = {"__builtins__": {}, "None": None}
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One row of the table; ``formulas`` are compiled from ``texts`` at import."""
+
+    op: str
+    node_name: str
+    inputs: tuple[str, ...]
+    saves: tuple[str, ...]
+    texts: tuple[str, ...]
+    variadic: bool = False
+    formulas: tuple = field(default=(), compare=False, repr=False)
+
+    @property
+    def saves_tensors(self) -> bool:
+        return any(name in self.inputs or name == "result" for name in self.saves)
+
+    @property
+    def input_of_saved(self) -> tuple[int | None, ...]:
+        return tuple(self.inputs.index(n) if n in self.inputs else None for n in self.saves)
+
+    def describe(self) -> str:
+        """``MulBackward0: grad_self = grad * other; grad_other = grad * self``."""
+        parts = [
+            f"grad_{name} = {text.replace('k.', '')}"
+            for name, text in zip(self.inputs, self.texts, strict=False)
+        ]
+        return f"{self.node_name}: " + "; ".join(parts)
+
+
+def _compile(rule: Rule) -> Rule:
+    parameters = ", ".join(("k", "grad", *rule.saves, *(("i",) if rule.variadic else ())))
+    formulas = tuple(eval(f"lambda {parameters}: {text}", _FORMULA_GLOBALS) for text in rule.texts)
+    object.__setattr__(rule, "formulas", formulas)
+    return rule
+
+
+def _row(op: str, node_name: str, inputs: str, saves: str, *texts: str, variadic=False) -> Rule:
+    return _compile(
+        Rule(op, node_name, tuple(inputs.split()), tuple(saves.split()), texts, variadic)
+    )
+
+
+TABLE: tuple[Rule, ...] = (
+    # arithmetic; a Python scalar operand is saved as a number and gets no edge
+    _row("add", "AddBackward0", "self other", "alpha", "grad", "k.scale(grad, alpha)"),
+    _row("sub", "SubBackward0", "self other", "alpha", "grad", "-k.scale(grad, alpha)"),
+    _row("rsub", "RsubBackward1", "self", "alpha", "-k.scale(grad, alpha)"),
+    _row("mul", "MulBackward0", "self other", "self other", "grad * other", "grad * self"),
+    _row("div", "DivBackward0", "self other", "self other",
+         "grad / other", "-grad * self / (other * other)"),
+    _row("neg", "NegBackward0", "self", "", "-grad"),
+    _row("pow", "PowBackward0", "self", "self exponent",
+         "k.pow_self_grad(grad, self, exponent)"),
+    _row("pow_tensor", "PowBackward1", "self exponent", "self exponent result",
+         "k.pow_self_grad(grad, self, exponent)",
+         "k.pow_exponent_grad(grad, self, exponent, result)"),
+    _row("pow_scalar_base", "PowBackward2", "exponent", "self exponent result",
+         "k.pow_exponent_grad(grad, self, exponent, result)"),
+    _row("floor_divide", "NotImplemented", "self other", "", "k.not_implemented('floor_divide')",
+         "k.not_implemented('floor_divide')"),
+    _row("maximum", "MaximumBackward0", "self other", "self other",
+         "k.where(self == other, grad / 2, grad) * (self >= other)",
+         "k.where(self == other, grad / 2, grad) * (other >= self)"),
+    _row("minimum", "MinimumBackward0", "self other", "self other",
+         "k.where(self == other, grad / 2, grad) * (self <= other)",
+         "k.where(self == other, grad / 2, grad) * (other <= self)"),
+    _row("where", "WhereBackward0", "self other", "condition",
+         "k.where(condition, grad, 0)", "k.where(condition, 0, grad)"),
+    # elementwise functions
+    _row("abs", "AbsBackward0", "self", "self", "grad * k.sign(self)"),
+    _row("exp", "ExpBackward0", "self", "result", "grad * result"),
+    _row("log", "LogBackward0", "self", "self", "grad / self"),
+    _row("log1p", "Log1PBackward0", "self", "self", "grad / (self + 1)"),
+    _row("sqrt", "SqrtBackward0", "self", "result", "grad / (2 * result)"),
+    _row("rsqrt", "RsqrtBackward0", "self", "result", "-0.5 * grad * result ** 3"),
+    _row("reciprocal", "ReciprocalBackward0", "self", "result", "-grad * result * result"),
+    _row("sin", "SinBackward0", "self", "self", "grad * k.cos(self)"),
+    _row("cos", "CosBackward0", "self", "self", "-grad * k.sin(self)"),
+    _row("tanh", "TanhBackward0", "self", "result", "grad * (1 - result * result)"),
+    _row("sigmoid", "SigmoidBackward0", "self", "result", "grad * result * (1 - result)"),
+    _row("relu", "ReluBackward0", "self", "result", "grad * (result > 0)"),
+    _row("clamp", "ClampBackward1", "self", "self min max", "grad * k.between(self, min, max)"),
+    _row("to", "ToCopyBackward0", "self", "", "grad"),
+    _row("clone", "CloneBackward0", "self", "", "grad"),
+    _row("mse_loss", "MseLossBackward0", "self target", "self target reduction",
+         "k.mse_grad(grad, self, target, reduction)",
+         "-k.mse_grad(grad, self, target, reduction)"),
+    # reductions
+    _row("sum", "SumBackward0", "self", "shape", "k.expand(grad, shape)"),
+    _row("sum_dim", "SumBackward1", "self", "shape dims keepdim",
+         "k.expand(k.restore_dims(grad, dims, keepdim), shape)"),
+    _row("mean", "MeanBackward0", "self", "shape count", "k.expand(grad / count, shape)"),
+    _row("mean_dim", "MeanBackward1", "self", "shape dims keepdim count",
+         "k.expand(k.restore_dims(grad, dims, keepdim) / count, shape)"),
+    _row("prod", "ProdBackward0", "self", "self result", "k.prod_grad(grad, self, None, False)"),
+    _row("prod_dim", "ProdBackward1", "self", "self dim keepdim result",
+         "k.prod_grad(grad, self, dim, keepdim)"),
+    _row("max", "MaxBackward1", "self", "self result", "k.evenly_distribute(grad, self, result)"),
+    _row("min", "MinBackward1", "self", "self result", "k.evenly_distribute(grad, self, result)"),
+    _row("max_dim", "MaxBackward0", "self", "shape dim keepdim indices",
+         "k.scatter_indices(grad, shape, dim, indices, keepdim)"),
+    _row("min_dim", "MinBackward0", "self", "shape dim keepdim indices",
+         "k.scatter_indices(grad, shape, dim, indices, keepdim)"),
+    _row("norm", "LinalgVectorNormBackward0", "self", "self ord dims keepdim result",
+         "k.norm_grad(grad, self, ord, dims, keepdim, result)"),
+    _row("var", "VarBackward0", "self", "self dims correction keepdim",
+         "k.var_grad(grad, self, dims, correction, keepdim)"),
+    _row("std", "StdBackward0", "self", "self dims correction keepdim result",
+         "k.var_grad(grad, self, dims, correction, keepdim) / (2 * k.restore_dims(result, dims, keepdim))"),
+    _row("softmax", "SoftmaxBackward0", "self", "result dim",
+         "result * (grad - k.sum(grad * result, (dim,), True))"),
+    _row("log_softmax", "LogSoftmaxBackward0", "self", "result dim",
+         "grad - k.exp(result) * k.sum(grad, (dim,), True)"),
+    # linear algebra
+    _row("mm", "MmBackward0", "self mat2", "self mat2",
+         "k.matmul(grad, k.mT(mat2))", "k.matmul(k.mT(self), grad)"),
+    _row("bmm", "BmmBackward0", "self mat2", "self mat2",
+         "k.matmul(grad, k.mT(mat2))", "k.matmul(k.mT(self), grad)"),
+    _row("mv", "MvBackward0", "self vec", "self vec",
+         "k.outer(grad, vec)", "k.matmul(k.mT(self), grad)"),
+    _row("dot", "DotBackward0", "self tensor", "self tensor", "grad * tensor", "grad * self"),
+    # shapes and views
+    _row("view", "ViewBackward0", "self", "shape", "k.reshape(grad, shape)"),
+    _row("unsafe_view", "UnsafeViewBackward0", "self", "shape", "k.reshape(grad, shape)"),
+    _row("t", "TBackward0", "self", "", "k.mT(grad)"),
+    _row("transpose", "TransposeBackward0", "self", "dim0 dim1", "k.swapaxes(grad, dim0, dim1)"),
+    _row("permute", "PermuteBackward0", "self", "dims", "k.unpermute(grad, dims)"),
+    _row("squeeze", "SqueezeBackward0", "self", "shape", "k.reshape(grad, shape)"),
+    _row("squeeze_dim", "SqueezeBackward1", "self", "shape", "k.reshape(grad, shape)"),
+    _row("squeeze_dims", "SqueezeBackward4", "self", "shape", "k.reshape(grad, shape)"),
+    _row("unsqueeze", "UnsqueezeBackward0", "self", "dim", "k.squeeze_dim(grad, dim)"),
+    _row("expand", "ExpandBackward0", "self", "shape", "k.sum_to(grad, shape)"),
+    _row("select", "SelectBackward0", "self", "shape dim index",
+         "k.select_backward(grad, shape, dim, index)"),
+    _row("slice", "SliceBackward0", "self", "shape dim start end step",
+         "k.slice_backward(grad, shape, dim, start, end, step)"),
+    _row("index", "IndexBackward0", "self", "shape indices",
+         "k.index_backward(grad, shape, indices)"),
+    _row("cat", "CatBackward0", "tensors", "dim offsets sizes",
+         "k.narrow(grad, dim, offsets[i], sizes[i])", variadic=True),
+    _row("stack", "StackBackward0", "tensors", "dim", "k.select(grad, dim, i)", variadic=True),
+    # in-place writes
+    _row("copy_slices", "CopySlices", "self src", "index",
+         "k.zero_at(grad, index)", "k.getitem(grad, index)"),
+    _row("zero_", "ZeroBackward0", "self", "", "k.zeros_like(grad)"),
+    _row("fill_", "FillBackward2", "self", "", "k.zeros_like(grad)"),
+    # what the formulas above record under create_graph=True
+    _row("select_backward", "SelectBackwardBackward0", "grad_output", "dim index",
+         "k.select(grad, dim, index)"),
+    _row("slice_backward", "SliceBackwardBackward0", "grad_output", "dim start end step",
+         "k.slice(grad, dim, start, end, step)"),
+    _row("index_backward", "IndexPutBackward0", "grad_output", "indices",
+         "k.getitem(grad, indices)"),
+)
+
+RULES: dict[str, Rule] = {rule.op: rule for rule in TABLE}

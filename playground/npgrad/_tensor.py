@@ -1,0 +1,382 @@
+"""The Tensor class: a NumPy array plus torch's autograd state (grad, grad_fn, version)."""
+
+from __future__ import annotations
+
+import warnings
+import weakref
+
+import numpy as np
+
+from . import _dtype as dtypes
+from ._autograd import AccumulateGrad, RemovableHandle, _sum_to_shape
+from ._grad_mode import GradMode
+
+_NON_LEAF_GRAD_WARNING = (
+    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
+    "attribute won't be populated during autograd.backward(). If you indeed want the .grad field "
+    "to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If you "
+    "access the non-leaf Tensor by mistake, make sure you access the leaf Tensor instead. See "
+    "github.com/pytorch/pytorch/pull/30531 for more information."
+)
+
+
+class device:
+    """``torch.device``: only the CPU exists for the NumPy engine."""
+
+    __slots__ = ("type", "index")
+
+    def __init__(self, spec="cpu", index: int | None = None) -> None:
+        if isinstance(spec, device):
+            spec, index = spec.type, spec.index
+        kind, _, number = str(spec).partition(":")
+        if kind != "cpu":
+            raise RuntimeError(
+                f"The NumPy engine runs on the CPU only; device '{spec}' needs the torch engine."
+            )
+        self.type = kind
+        self.index = int(number) if number else index
+
+    def __repr__(self) -> str:
+        return f"device(type='{self.type}')" if self.index is None else (
+            f"device(type='{self.type}', index={self.index})")
+
+    def __str__(self) -> str:
+        return self.type if self.index is None else f"{self.type}:{self.index}"
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, str):
+            other = device(other)
+        return isinstance(other, device) and (self.type, self.index) == (other.type, other.index)
+
+    def __hash__(self) -> int:
+        return hash((self.type, self.index))
+
+
+CPU = device("cpu")
+
+
+class Size(tuple):
+    """``torch.Size``: a tuple that prints as ``torch.Size([2, 2])``."""
+
+    def __repr__(self) -> str:
+        return f"torch.Size([{', '.join(str(s) for s in self)}])"
+
+    __str__ = __repr__
+
+    def numel(self) -> int:
+        return int(np.prod(self, dtype=np.int64))
+
+    def __getitem__(self, item):
+        result = tuple.__getitem__(self, item)
+        return Size(result) if isinstance(item, slice) else result
+
+
+class Tensor:
+    """A multi-dimensional array that records the operations applied to it for autograd."""
+
+    __slots__ = ("_data", "_rg", "grad_fn", "_grad", "_vc", "_base", "_grad_acc", "_hooks",
+                 "__weakref__")
+    # Make NumPy defer to our reflected operators in ``ndarray * tensor``.
+    __array_priority__ = 1000
+
+    @staticmethod
+    def _make(data: np.ndarray, grad_fn=None, counter: list | None = None) -> Tensor:
+        """Wrap an array without copying; the fast constructor every op uses."""
+        tensor = _new(Tensor)
+        tensor._data = data
+        tensor._rg = grad_fn is not None
+        tensor.grad_fn = grad_fn
+        tensor._grad = None
+        tensor._vc = [0] if counter is None else counter
+        tensor._base = None
+        tensor._grad_acc = None
+        tensor._hooks = None
+        return tensor
+
+    def __init__(self, *args, **kwargs) -> None:
+        from ._factories import legacy_constructor
+
+        source = legacy_constructor(dtypes.get_default_dtype(), *args, **kwargs)
+        for name in ("_data", "_rg", "grad_fn", "_grad", "_vc", "_base", "_grad_acc", "_hooks"):
+            setattr(self, name, getattr(source, name))
+
+    # ----- attributes -------------------------------------------------------------------------
+    @property
+    def data(self) -> Tensor:
+        """The same values, detached from autograd and with its own version counter."""
+        return Tensor._make(self._data)
+
+    @data.setter
+    def data(self, value: Tensor) -> None:
+        self._data = value._data if isinstance(value, Tensor) else np.asarray(value)
+
+    @property
+    def requires_grad(self) -> bool:
+        return self._rg
+
+    @requires_grad.setter
+    def requires_grad(self, value: bool) -> None:
+        if self.grad_fn is not None:
+            if value:
+                return
+            raise RuntimeError(
+                "you can only change requires_grad flags of leaf variables. If you want to use a "
+                "computed variable in a subgraph that doesn't require differentiation use "
+                "var_no_grad = var.detach()."
+            )
+        if value and self._data.dtype.kind not in "fc":
+            raise RuntimeError("only Tensors of floating point dtype can require gradients")
+        self._rg = bool(value)
+
+    def requires_grad_(self, requires_grad: bool = True) -> Tensor:
+        self.requires_grad = requires_grad
+        return self
+
+    @property
+    def grad(self) -> Tensor | None:
+        if self.grad_fn is not None and not self.retains_grad and self._grad is None:
+            warnings.warn(_NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
+        return self._grad
+
+    @grad.setter
+    def grad(self, value: Tensor | None) -> None:
+        if value is not None and tuple(value.shape) != tuple(self.shape):
+            raise RuntimeError(
+                "assigned grad has data of a different size"
+            )
+        self._grad = value
+
+    @grad.deleter
+    def grad(self) -> None:
+        self._grad = None
+
+    @property
+    def is_leaf(self) -> bool:
+        return self.grad_fn is None
+
+    @property
+    def retains_grad(self) -> bool:
+        fn = self.grad_fn
+        return fn is not None and fn._hooks is not None and fn._hooks.retain is not None and (
+            fn._hooks.retain() is self)
+
+    @property
+    def shape(self) -> Size:
+        return Size(self._data.shape)
+
+    def size(self, dim: int | None = None):
+        if dim is None:
+            return Size(self._data.shape)
+        return self._data.shape[_wrap_dim(dim, self._data.ndim)]
+
+    @property
+    def dtype(self) -> dtypes.dtype:
+        return dtypes.from_numpy_dtype(self._data.dtype)
+
+    @property
+    def device(self) -> device:
+        return CPU
+
+    @property
+    def is_cuda(self) -> bool:
+        return False
+
+    @property
+    def ndim(self) -> int:
+        return self._data.ndim
+
+    def dim(self) -> int:
+        return self._data.ndim
+
+    def numel(self) -> int:
+        return int(self._data.size)
+
+    nelement = numel
+
+    def element_size(self) -> int:
+        return self._data.itemsize
+
+    @property
+    def is_floating_point_type(self) -> bool:
+        return self._data.dtype.kind == "f"
+
+    def is_floating_point(self) -> bool:
+        return self._data.dtype.kind == "f"
+
+    @property
+    def _version(self) -> int:
+        return self._vc[0]
+
+    @property
+    def output_nr(self) -> int:
+        return 0
+
+    # ----- conversion to Python and NumPy ------------------------------------------------------
+    def numpy(self, *, force: bool = False) -> np.ndarray:
+        if self._rg and not force:
+            raise RuntimeError(
+                "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
+                "instead."
+            )
+        return self._data
+
+    def __array__(self, dtype=None, copy=None):
+        array = self.numpy()
+        return array if dtype is None else array.astype(dtype)
+
+    def item(self):
+        if self._data.size != 1:
+            raise RuntimeError(
+                f"a Tensor with {self._data.size} elements cannot be converted to Scalar"
+            )
+        return self._data.reshape(()).item()
+
+    def tolist(self):
+        return self._data.tolist()
+
+    def _scalar(self, kind: type):
+        if self._data.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        if self._rg:
+            warnings.warn(
+                "Converting a tensor with requires_grad=True to a scalar may lead to unexpected "
+                "behavior.\nConsider using tensor.detach() first.", UserWarning, stacklevel=3)
+        return kind(self._data.reshape(()).item())
+
+    def __float__(self) -> float:
+        return self._scalar(float)
+
+    def __int__(self) -> int:
+        return self._scalar(int)
+
+    def __index__(self) -> int:
+        if self._data.dtype.kind not in "iub" or self._data.size != 1:
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return int(self._data.reshape(()).item())
+
+    def __bool__(self) -> bool:
+        if self._data.size != 1:
+            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+        return bool(self._data.reshape(()).item())
+
+    def __len__(self) -> int:
+        if self._data.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self._data.shape[0]
+
+    def __iter__(self):
+        if self._data.ndim == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return (self[i] for i in range(self._data.shape[0]))
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    def __format__(self, spec: str) -> str:
+        if self._data.ndim == 0:
+            return self.item().__format__(spec)
+        return object.__format__(self, spec)
+
+    def __repr__(self) -> str:
+        from ._printing import tensor_repr
+
+        return tensor_repr(self)
+
+    def __reduce_ex__(self, protocol):
+        raise TypeError("npgrad tensors are not picklable; send their arrays instead")
+
+    # ----- autograd ----------------------------------------------------------------------------
+    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None) -> None:
+        """Compute the gradient of this tensor w.r.t. the graph leaves (see autograd.backward)."""
+        from .autograd import backward
+
+        backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+
+    def detach(self) -> Tensor:
+        """Same values and version counter, no history."""
+        result = Tensor._make(self._data, None, self._vc)
+        result._base = self
+        return result
+
+    def detach_(self) -> Tensor:
+        self.grad_fn = None
+        self._rg = False
+        return self
+
+    def retain_grad(self) -> None:
+        if self.grad_fn is None:
+            if not self._rg:
+                raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+            return
+        self.grad_fn._hook_lists().retain = weakref.ref(self)
+
+    def register_hook(self, hook) -> RemovableHandle:
+        """``hook(grad)`` runs when this tensor's gradient is computed; may return a new one."""
+        if not self._rg:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self.grad_fn is not None:
+            hooks = self.grad_fn._hook_lists().tensor_pre
+        else:
+            if self._hooks is None:
+                self._hooks = []
+            hooks = self._hooks
+        hooks.append(hook)
+        return RemovableHandle(hooks, hook)
+
+    def _grad_edge(self):
+        """The (node, input_nr) pair an op that uses this tensor points at."""
+        fn = self.grad_fn
+        if fn is not None:
+            return (fn, 0)
+        if not self._rg:
+            return (None, 0)
+        accumulator = self._grad_acc() if self._grad_acc is not None else None
+        if accumulator is None:
+            accumulator = AccumulateGrad(self)
+            self._grad_acc = weakref.ref(accumulator)
+        return (accumulator, 0)
+
+    def _check_inplace(self) -> None:
+        """torch refuses in-place writes to leaves that require grad (and views of them)."""
+        if not GradMode.enabled:
+            return
+        if self.grad_fn is None and self._rg:
+            raise RuntimeError(
+                "a leaf Variable that requires grad is being used in an in-place operation."
+            )
+        base = self._base
+        while base is not None:
+            if base.grad_fn is None and base._rg:
+                raise RuntimeError(
+                    "a view of a leaf Variable that requires grad is being used in an in-place "
+                    "operation."
+                )
+            base = base._base
+
+
+_new = object.__new__
+
+
+def _wrap_dim(dim: int, ndim: int) -> int:
+    """Check a dimension index like torch and make it non-negative."""
+    low, high = (-ndim, ndim - 1) if ndim else (-1, 0)
+    if not low <= dim <= high:
+        raise IndexError(
+            f"Dimension out of range (expected to be in range of [{low}, {high}], but got {dim})"
+        )
+    return dim % ndim if ndim else 0
+
+
+def sum_to_shape(grad: Tensor, shape: tuple) -> Tensor:
+    """Tensor version of undoing broadcasting (recorded, for create_graph backward)."""
+    if tuple(grad.shape) == tuple(shape):
+        return grad
+    extra = grad.ndim - len(shape)
+    dims = tuple(range(extra)) + tuple(
+        extra + i for i, size in enumerate(shape) if size == 1 and grad.shape[extra + i] != 1
+    )
+    reduced = grad.sum(dims, keepdim=True) if dims else grad
+    return reduced.view(shape) if extra else reduced
+
+
+__all__ = ["Tensor", "Size", "device", "sum_to_shape", "_sum_to_shape"]

@@ -1,0 +1,187 @@
+"""``torch.autograd``: backward() and grad() over the engine, and observing a backward pass."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator
+
+import numpy as np
+
+from ._autograd import (
+    AccumulateGrad,
+    BackwardStep,
+    GraphRoot,
+    Node,
+    Observers,
+    execute,
+    needed_nodes,
+)
+from ._grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+from ._tensor import Tensor
+
+__all__ = [
+    "backward", "grad", "observe", "BackwardStep", "Node", "no_grad", "enable_grad",
+    "set_grad_enabled", "is_grad_enabled",
+]
+
+
+def _as_tuple(value) -> tuple:
+    if value is None:
+        return ()
+    if isinstance(value, Tensor):
+        return (value,)
+    return tuple(value)
+
+
+def _make_grads(outputs: tuple, grads: tuple) -> list:
+    """torch's _make_grads: check given gradients, create ones for scalar outputs."""
+    if grads and len(grads) != len(outputs):
+        raise RuntimeError(
+            f"got {len(grads)} tensors and {len(outputs)} gradients"
+        )
+    result = []
+    for index, output in enumerate(outputs):
+        given = grads[index] if grads else None
+        if given is None:
+            if output._rg and output._data.size != 1:
+                raise RuntimeError("grad can be implicitly created only for scalar outputs")
+            result.append(np.ones(output._data.shape, dtype=output._data.dtype))
+            continue
+        if not isinstance(given, Tensor):
+            raise TypeError(
+                f"gradients can be either Tensors or None, but got {type(given).__name__}"
+            )
+        if given._data.shape != output._data.shape:
+            raise RuntimeError(
+                f"Mismatch in shape: grad_output[{index}] has a shape of {given.shape} and "
+                f"output[{index}] has a shape of {output.shape}."
+            )
+        result.append(given)
+    return result
+
+
+def _root_nodes(outputs: tuple) -> list[Node]:
+    nodes = []
+    for index, output in enumerate(outputs):
+        node = output._grad_edge()[0]
+        if node is None:
+            raise RuntimeError(
+                f"element {index} of tensors does not require grad and does not have a grad_fn"
+            )
+        nodes.append(node)
+    return nodes
+
+
+def _root(nodes: list[Node], grads: list, as_tensors: bool):
+    values = [_value(g, as_tensors) for g in grads]
+    if len(nodes) == 1:
+        return nodes[0], values[0]
+    root = GraphRoot(nodes, values)
+    return root, None
+
+
+def _value(grad, as_tensors: bool):
+    if as_tensors:
+        return grad if isinstance(grad, Tensor) else Tensor._make(grad)
+    return grad._data if isinstance(grad, Tensor) else grad
+
+
+def _notify(callbacks: list, *args) -> None:
+    for callback in list(callbacks):
+        callback(*args)
+
+
+def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
+             grad_variables=None, inputs=None) -> None:
+    """Accumulate into the leaves' ``.grad`` the gradient of ``tensors``."""
+    outputs = _as_tuple(tensors)
+    grads = _make_grads(outputs, _as_tuple(grad_tensors if grad_tensors is not None else
+                                           grad_variables))
+    keep_graph = create_graph if retain_graph is None else retain_graph
+    nodes = _root_nodes(outputs)
+    root, root_grad = _root(nodes, grads, create_graph)
+    needed = None
+    if inputs is not None:
+        targets = {t._grad_edge()[0] for t in _as_tuple(inputs)}
+        if None in targets:
+            raise RuntimeError("One of the differentiated Tensors does not require grad")
+        needed = needed_nodes(root, targets) | targets
+    _notify(Observers.backward_started, ("backward", outputs))
+    try:
+        execute(root, root_grad, keep_graph=keep_graph, create_graph=create_graph,
+                captures={} if needed is not None else None, needed=needed)
+    finally:
+        _notify(Observers.backward_finished, ("backward", outputs))
+
+
+def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
+         only_inputs=True, allow_unused=None, is_grads_batched=False,
+         materialize_grads=False) -> tuple:
+    """The gradients of ``outputs`` w.r.t. ``inputs``, returned instead of accumulated."""
+    outputs = _as_tuple(outputs)
+    inputs = _as_tuple(inputs)
+    allow_unused = bool(allow_unused) or materialize_grads
+    grads = _make_grads(outputs, _as_tuple(grad_outputs))
+    keep_graph = create_graph if retain_graph is None else retain_graph
+    captures: dict[Node, list[int]] = {}
+    for index, tensor in enumerate(inputs):
+        node = tensor._grad_edge()[0]
+        if node is None:
+            raise RuntimeError("One of the differentiated Tensors does not require grad")
+        captures.setdefault(node, []).append(index)
+    nodes = _root_nodes(outputs)
+    root, root_grad = _root(nodes, grads, create_graph)
+    needed = needed_nodes(root, set(captures))
+    _notify(Observers.backward_started, ("grad", outputs))
+    try:
+        captured = execute(root, root_grad, keep_graph=keep_graph, create_graph=create_graph,
+                           captures=captures, needed=needed, accumulate=False)
+    finally:
+        _notify(Observers.backward_finished, ("grad", outputs))
+    captured = captured + [None] * (len(inputs) - len(captured))
+    return tuple(_result(value, index, tensor, allow_unused, materialize_grads, create_graph)
+                 for index, (value, tensor) in enumerate(zip(captured, inputs, strict=True)))
+
+
+def _result(value, index, tensor, allow_unused, materialize, create_graph):
+    if value is None:
+        if not allow_unused:
+            raise RuntimeError(
+                f"The differentiated Tensor at index {index} appears to not have been used in "
+                "the graph. Set allow_unused=True if this is the desired behavior."
+            )
+        return Tensor._make(np.zeros_like(tensor._data)) if materialize else None
+    if isinstance(value, Tensor):
+        return value if create_graph else Tensor._make(value._data)
+    return Tensor._make(np.array(value, copy=True))
+
+
+@contextlib.contextmanager
+def observe(on_step: Callable[[BackwardStep], None],
+            on_start: Callable | None = None,
+            on_finish: Callable | None = None) -> Iterator[None]:
+    """Call ``on_step`` for every node each backward()/grad() executes while the block runs.
+
+    ``on_start``/``on_finish`` receive ``(kind, outputs)`` around each call, where kind is
+    ``"backward"`` or ``"grad"``. Steps arrive in execution order, which is torch's.
+    """
+    registrations = [(Observers.callbacks, on_step), (Observers.backward_started, on_start),
+                     (Observers.backward_finished, on_finish)]
+    for callbacks, callback in registrations:
+        if callback is not None:
+            callbacks.append(callback)
+    try:
+        yield
+    finally:
+        for callbacks, callback in registrations:
+            if callback is not None and callback in callbacks:
+                callbacks.remove(callback)
+
+
+class graph:
+    """``torch.autograd.graph``: the Node type of grad_fn objects."""
+
+    Node = Node
+
+
+__all__ += ["AccumulateGrad", "graph"]
