@@ -165,7 +165,7 @@ TABLE: tuple[Rule, ...] = (
          "k.select(grad, dim, index)"),
     _row("slice_backward", "SliceBackwardBackward0", "grad_output", "dim start end step",
          "k.slice(grad, dim, start, end, step)"),
-    _row("index_backward", "IndexPutBackward0", "grad_output", "indices",
+    _row("index_backward", "IndexPutImplBackward0", "grad_output", "indices",
          "k.getitem(grad, indices)"),
 )
 

@@ -1,0 +1,147 @@
+"""One or more calls per row of the derivative table, run on both torch and npgrad by the tests.
+
+Every row of ``playground.npgrad._rules.TABLE`` must appear here: the table test fails for a row
+without a case, so adding an op to the engine forces adding its comparison with torch.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+
+@dataclass(frozen=True)
+class Case:
+    op: str
+    shapes: tuple
+    call: Callable
+    domain: str = "any"  # "positive" for log/sqrt-like ops, "distinct" to avoid ties
+    label: str = ""
+
+    @property
+    def id(self) -> str:
+        return f"{self.op}-{self.label}" if self.label else self.op
+
+
+def _copy_slices(m, a, b):
+    y = a * 2
+    y[0] = b * 3
+    return y
+
+
+def _zero(m, a):
+    y = a * 2
+    return y.zero_()
+
+
+def _fill(m, a):
+    y = a * 2
+    return y.fill_(3)
+
+
+def _double_backward(index):
+    def call(m, a):
+        (grad,) = m.autograd.grad((a[index] ** 2).sum(), a, create_graph=True)
+        return grad
+
+    return call
+
+
+CASES = [
+    Case("add", ((2, 3), (3,)), lambda m, a, b: a + b, label="broadcast"),
+    Case("add", ((2, 3),), lambda m, a: 2 + a, label="scalar"),
+    Case("add", ((2, 3), (2, 3)), lambda m, a, b: a.add(b, alpha=2), label="alpha"),
+    Case("sub", ((2, 3), (2, 1)), lambda m, a, b: a - b, label="broadcast"),
+    Case("sub", ((2, 3),), lambda m, a: a - 2, label="scalar"),
+    Case("rsub", ((2, 3),), lambda m, a: 10 - a),
+    Case("mul", ((2, 3), (3,)), lambda m, a, b: a * b, label="broadcast"),
+    Case("mul", ((4,),), lambda m, a: a * 3, label="scalar"),
+    Case("div", ((2, 3), (2, 3)), lambda m, a, b: a / b, domain="positive"),
+    Case("div", ((2, 3),), lambda m, a: a / 4, label="scalar"),
+    Case("neg", ((3,),), lambda m, a: -a),
+    Case("pow", ((2, 3),), lambda m, a: a**2, label="square"),
+    Case("pow", ((2, 3),), lambda m, a: a**2.5, domain="positive", label="real"),
+    Case("pow", ((3,),), lambda m, a: a**0, label="zero"),
+    Case("pow_tensor", ((2, 3), (2, 3)), lambda m, a, b: a**b, domain="positive"),
+    Case("pow_scalar_base", ((3,),), lambda m, a: 2**a),
+    Case("floor_divide", ((3,),), lambda m, a: a // 2, label="name-only"),
+    Case("maximum", ((2, 3), (2, 3)), lambda m, a, b: m.maximum(a, b)),
+    Case("minimum", ((2, 3), (2, 3)), lambda m, a, b: m.minimum(a, b)),
+    Case("where", ((2, 3), (2, 3)), lambda m, a, b: m.where(a > 0, a, b)),
+    Case("abs", ((2, 3),), lambda m, a: a.abs()),
+    Case("exp", ((2, 3),), lambda m, a: a.exp()),
+    Case("log", ((2, 3),), lambda m, a: a.log(), domain="positive"),
+    Case("log1p", ((2, 3),), lambda m, a: m.log1p(a), domain="positive"),
+    Case("sqrt", ((2, 3),), lambda m, a: a.sqrt(), domain="positive"),
+    Case("rsqrt", ((2, 3),), lambda m, a: a.rsqrt(), domain="positive"),
+    Case("reciprocal", ((2, 3),), lambda m, a: a.reciprocal(), domain="positive"),
+    Case("rdiv", ((3,),), lambda m, a: 2 / a, domain="positive", label="reciprocal-mul"),
+    Case("sin", ((2, 3),), lambda m, a: a.sin()),
+    Case("cos", ((2, 3),), lambda m, a: m.cos(a)),
+    Case("tanh", ((2, 3),), lambda m, a: a.tanh()),
+    Case("sigmoid", ((2, 3),), lambda m, a: m.sigmoid(a)),
+    Case("relu", ((2, 3),), lambda m, a: a.relu()),
+    Case("relu", ((2, 3),), lambda m, a: m.nn.functional.relu(a), label="functional"),
+    Case("clamp", ((2, 3),), lambda m, a: a.clamp(-0.5, 0.5), label="both"),
+    Case("clamp", ((2, 3),), lambda m, a: a.clamp(min=0), label="min"),
+    Case("to", ((2, 3),), lambda m, a: a.double() if a.dtype == m.float32 else a.float()),
+    Case("clone", ((2, 3),), lambda m, a: a.clone()),
+    Case("mse_loss", ((2, 3), (2, 3)), lambda m, a, b: m.nn.functional.mse_loss(a, b)),
+    Case("sum", ((2, 3),), lambda m, a: a.sum()),
+    Case("sum_dim", ((2, 3),), lambda m, a: a.sum(1), label="one"),
+    Case("sum_dim", ((2, 3, 2),), lambda m, a: a.sum((0, 2), keepdim=True), label="keepdim"),
+    Case("mean", ((2, 3),), lambda m, a: a.mean()),
+    Case("mean_dim", ((2, 3),), lambda m, a: a.mean(0), label="one"),
+    Case("mean_dim", ((2, 3),), lambda m, a: a.mean(-1, keepdim=True), label="keepdim"),
+    Case("prod", ((2, 3),), lambda m, a: a.prod()),
+    Case("prod_dim", ((2, 3),), lambda m, a: a.prod(1)),
+    Case("max", ((2, 3),), lambda m, a: a.max(), domain="distinct"),
+    Case("min", ((2, 3),), lambda m, a: a.min(), domain="distinct"),
+    Case("max_dim", ((2, 3),), lambda m, a: a.max(1)[0], domain="distinct"),
+    Case("min_dim", ((2, 3),), lambda m, a: a.min(0, keepdim=True).values, domain="distinct"),
+    Case("norm", ((2, 3),), lambda m, a: a.norm(), label="all"),
+    Case("norm", ((2, 3),), lambda m, a: a.norm(dim=1), label="dim"),
+    Case("norm", ((2, 3),), lambda m, a: a.norm(p=1), label="p1"),
+    Case("norm", ((2, 3),), lambda m, a: a.norm(p=3, dim=0, keepdim=True), label="p3"),
+    Case("var", ((2, 3),), lambda m, a: a.var(), label="all"),
+    Case("var", ((2, 3),), lambda m, a: a.var(1, unbiased=False), label="dim"),
+    Case("std", ((2, 3),), lambda m, a: a.std(), label="all"),
+    Case("std", ((2, 3),), lambda m, a: a.std(0, keepdim=True), label="dim"),
+    Case("softmax", ((2, 3),), lambda m, a: a.softmax(1)),
+    Case("log_softmax", ((2, 3),), lambda m, a: m.log_softmax(a, dim=0)),
+    Case("mm", ((2, 3), (3, 4)), lambda m, a, b: a @ b),
+    Case("bmm", ((2, 2, 3), (2, 3, 4)), lambda m, a, b: m.bmm(a, b)),
+    Case("mv", ((2, 3), (3,)), lambda m, a, b: a @ b),
+    Case("dot", ((3,), (3,)), lambda m, a, b: a @ b),
+    Case("squeeze_dims", ((3,), (3, 2)), lambda m, a, b: a @ b, label="vector-matrix"),
+    Case("unsafe_view", ((2, 2, 3), (3, 4)), lambda m, a, b: a @ b, label="batch-matrix"),
+    Case("unsafe_view", ((2, 2, 3), (2, 3, 4)), lambda m, a, b: a @ b, label="batched"),
+    Case("view", ((2, 3),), lambda m, a: a.view(3, 2)),
+    Case("view", ((2, 3),), lambda m, a: a.flatten(), label="flatten"),
+    Case("unsafe_view", ((2, 3),), lambda m, a: a.t().reshape(6), label="copying-reshape"),
+    Case("t", ((2, 3),), lambda m, a: a.t()),
+    Case("permute", ((2, 3),), lambda m, a: a.T, label="T"),
+    Case("transpose", ((2, 3, 2),), lambda m, a: a.transpose(0, 2)),
+    Case("permute", ((2, 3, 2),), lambda m, a: a.permute(2, 0, 1)),
+    Case("squeeze", ((1, 3, 1),), lambda m, a: a.squeeze()),
+    Case("squeeze_dim", ((1, 3),), lambda m, a: a.squeeze(0)),
+    Case("unsqueeze", ((2, 3),), lambda m, a: a.unsqueeze(1)),
+    Case("unsqueeze", ((2, 3),), lambda m, a: a[None], label="None-index"),
+    Case("expand", ((3, 1),), lambda m, a: a.expand(2, 3, 4)),
+    Case("select", ((2, 3),), lambda m, a: a[1]),
+    Case("select", ((2, 3),), lambda m, a: a[:, -1], label="column"),
+    Case("select", ((2, 3),), lambda m, a: a[1, 2], label="element"),
+    Case("slice", ((4, 3),), lambda m, a: a[1:3]),
+    Case("slice", ((4, 3),), lambda m, a: a[..., ::2], label="step"),
+    Case("index", ((4, 3),), lambda m, a: a[[0, 2, 0]]),
+    Case("index", ((4, 3),), lambda m, a: a[a > 0], label="mask"),
+    Case("cat", ((2, 3), (1, 3)), lambda m, a, b: m.cat([a, b])),
+    Case("cat", ((2, 3), (2, 1)), lambda m, a, b: m.cat((a, b), dim=1), label="dim1"),
+    Case("stack", ((2, 3), (2, 3)), lambda m, a, b: m.stack([a, b], dim=1)),
+    Case("copy_slices", ((2, 3), (3,)), _copy_slices),
+    Case("zero_", ((2, 3),), _zero),
+    Case("fill_", ((2, 3),), _fill),
+    Case("select_backward", ((3, 2),), _double_backward(1)),
+    Case("slice_backward", ((3, 2),), _double_backward(slice(0, 2))),
+    Case("index_backward", ((3, 2),), _double_backward([0, 2])),
+]
