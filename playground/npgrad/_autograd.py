@@ -157,6 +157,12 @@ class SavedResult:
         return _tensor.Tensor._make(self.data, node if self.requires_grad else None, self.counter)
 
 
+def _ops():
+    from . import _ops as ops
+
+    return ops
+
+
 def new_sequence_number() -> int:
     return next(_sequence_numbers)
 
@@ -390,7 +396,7 @@ def _accumulate_into(tensor, grad, as_tensors: bool, retain: bool = False) -> No
     current = tensor._grad
     if current is None:
         if as_tensors:
-            tensor._grad = grad if not retain else grad.clone()
+            tensor._grad = grad.clone() if retain else _ops().copy_for_grad(grad)
         else:
             tensor._grad = _tensor.Tensor._make(np.array(grad, copy=True), None, None)
     elif as_tensors:
@@ -405,10 +411,7 @@ def _accumulate_into(tensor, grad, as_tensors: bool, retain: bool = False) -> No
 def _apply_function(node: Node, grad, as_tensors: bool) -> tuple:
     """Run one rule-driven node: one formula per input that needs a gradient."""
     rule = node.rule
-    if rule.saves_tensors or rule.saves:
-        saved = unpack_saved(node, as_tensors)
-    else:
-        saved = ()
+    saved = unpack_saved(node, as_tensors) if rule.saves else ()
     kit = _kits.TENSOR_KIT if as_tensors else _kits.NUMPY_KIT
     outputs = []
     if rule.variadic:
@@ -458,12 +461,27 @@ def execute(
                     if node not in needed:
                         continue
                 outputs = _execute_node(node, grad, create_graph, accumulate, observers)
-                if not keep_graph and node.rule is not None and node.rule.saves_tensors:
-                    node._saved = None
+                if not keep_graph:
+                    _release_saved(node)
             _propagate(node, outputs, dependencies, buffers, queue, reached, create_graph)
     finally:
         GradMode.enabled = previous_mode
     return captured
+
+
+def _release_saved(node: Node) -> None:
+    """Free what the node saved, as torch does after a backward without retain_graph.
+
+    Only nodes holding tensors are freed (a shape or a number is kept), which is why torch lets
+    ``(x + 1).sum()`` be backpropagated twice but not ``(x * x).sum()``.
+    """
+    saved = node._saved
+    if not saved:
+        return
+    if any(version is not None for version in node._versions) or (
+        node.rule.numbers_are_tensors and any(item is not None for item in saved)
+    ):
+        node._saved = None
 
 
 def _execute_node(node: Node, grad, as_tensors: bool, accumulate: bool, observers: list) -> tuple:

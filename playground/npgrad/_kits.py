@@ -82,7 +82,7 @@ class Kit:
         return difference * grad
 
     def not_implemented(k, name):
-        raise RuntimeError(f"the derivative for '{name}' is not implemented.")
+        raise RuntimeError(f"derivative for {name} is not implemented")
 
 
 def _count(shape: tuple, dims) -> int:

@@ -53,7 +53,10 @@ def _output(op: str, data, inputs: tuple, saved: tuple = (), counter=None, base=
 def _attach_node(out: Tensor, op: str, inputs: tuple, saved: tuple) -> None:
     node_class = NODE_CLASSES[op]
     node = _new(node_class)
-    node.next_functions = tuple([_NO_EDGE if t is None else t._grad_edge() for t in inputs])
+    edges = tuple([_NO_EDGE if t is None else t._grad_edge() for t in inputs])
+    node.next_functions = edges
+    if saved and node_class.rule.conditional_saves:
+        saved = _needed_saves(node_class.rule, edges, saved)
     node._seq = new_sequence_number()
     data = out._data
     node._shape = data.shape
@@ -79,6 +82,23 @@ def _attach_node(out: Tensor, op: str, inputs: tuple, saved: tuple) -> None:
     else:
         node._saved = ()
         node._versions = ()
+
+
+def _needed_saves(rule, edges: tuple, saved: tuple) -> tuple:
+    """Drop saved values that only the formula of an input without a gradient would read."""
+    kept = []
+    for item, users in zip(saved, SAVED_USERS[rule.op], strict=True):
+        needed = builtins.any(edges[position][0] is not None for position in users)
+        kept.append(item if needed else None)
+    return tuple(kept)
+
+
+SAVED_USERS = {op: rule.saved_users for op, rule in RULES.items()}
+
+
+def copy_for_grad(grad: Tensor) -> Tensor:
+    """What a create_graph backward stores as a leaf's first .grad: a recorded copy."""
+    return _output("copy", grad._data.copy(), (None, grad))
 
 
 # ----- dtypes and operands ----------------------------------------------------------------------
@@ -116,7 +136,7 @@ def _operands(a: Tensor, b):
 
 
 def _broadcast_error(a_shape: tuple, b_shape: tuple) -> RuntimeError:
-    ndim = max(len(a_shape), len(b_shape))
+    ndim = builtins.max(len(a_shape), len(b_shape))
     for i in range(ndim - 1, -1, -1):
         offset = ndim - 1 - i
         size_a = a_shape[len(a_shape) - 1 - offset] if offset < len(a_shape) else 1

@@ -8,6 +8,7 @@ inspector shows as the rule a node applies. Broadcasting is undone by the engine
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 # Names a formula may use besides grad, the saved values and the kit.
@@ -24,11 +25,24 @@ class Rule:
     saves: tuple[str, ...]
     texts: tuple[str, ...]
     variadic: bool = False
+    # torch wraps a Python number operand of mul/div in a tensor it saves (and frees) like any other.
+    numbers_are_tensors: bool = False
     formulas: tuple = field(default=(), compare=False, repr=False)
 
     @property
-    def saves_tensors(self) -> bool:
-        return any(name in self.inputs or name == "result" for name in self.saves)
+    def saved_users(self) -> tuple[tuple[int, ...], ...]:
+        """For each saved name, the inputs whose formula reads it (torch saves only those)."""
+        users = []
+        for name in self.saves:
+            pattern = re.compile(rf"\b{name}\b")
+            users.append(tuple(i for i, text in enumerate(self.texts) if pattern.search(text)))
+        return tuple(users)
+
+    @property
+    def conditional_saves(self) -> bool:
+        """Whether some saved value is needed only when a particular input needs a gradient."""
+        every_input = tuple(range(len(self.texts)))
+        return not self.variadic and any(u != every_input for u in self.saved_users)
 
     @property
     def input_of_saved(self) -> tuple[int | None, ...]:
@@ -50,10 +64,10 @@ def _compile(rule: Rule) -> Rule:
     return rule
 
 
-def _row(op: str, node_name: str, inputs: str, saves: str, *texts: str, variadic=False) -> Rule:
-    return _compile(
-        Rule(op, node_name, tuple(inputs.split()), tuple(saves.split()), texts, variadic)
-    )
+def _row(op: str, node_name: str, inputs: str, saves: str, *texts: str, variadic=False,
+         numbers_are_tensors=False) -> Rule:
+    return _compile(Rule(op, node_name, tuple(inputs.split()), tuple(saves.split()), texts,
+                         variadic, numbers_are_tensors))
 
 
 TABLE: tuple[Rule, ...] = (
@@ -61,9 +75,10 @@ TABLE: tuple[Rule, ...] = (
     _row("add", "AddBackward0", "self other", "alpha", "grad", "k.scale(grad, alpha)"),
     _row("sub", "SubBackward0", "self other", "alpha", "grad", "-k.scale(grad, alpha)"),
     _row("rsub", "RsubBackward1", "self", "alpha", "-k.scale(grad, alpha)"),
-    _row("mul", "MulBackward0", "self other", "self other", "grad * other", "grad * self"),
+    _row("mul", "MulBackward0", "self other", "self other", "grad * other", "grad * self",
+         numbers_are_tensors=True),
     _row("div", "DivBackward0", "self other", "self other",
-         "grad / other", "-grad * self / (other * other)"),
+         "grad / other", "-grad * self / (other * other)", numbers_are_tensors=True),
     _row("neg", "NegBackward0", "self", "", "-grad"),
     _row("pow", "PowBackward0", "self", "self exponent",
          "k.pow_self_grad(grad, self, exponent)"),
@@ -72,8 +87,8 @@ TABLE: tuple[Rule, ...] = (
          "k.pow_exponent_grad(grad, self, exponent, result)"),
     _row("pow_scalar_base", "PowBackward2", "exponent", "self exponent result",
          "k.pow_exponent_grad(grad, self, exponent, result)"),
-    _row("floor_divide", "NotImplemented", "self other", "", "k.not_implemented('floor_divide')",
-         "k.not_implemented('floor_divide')"),
+    _row("floor_divide", "NotImplemented", "self other", "", "k.not_implemented('aten::floor_divide')",
+         "k.not_implemented('aten::floor_divide')"),
     _row("maximum", "MaximumBackward0", "self other", "self other",
          "k.where(self == other, grad / 2, grad) * (self >= other)",
          "k.where(self == other, grad / 2, grad) * (other >= self)"),
@@ -155,7 +170,8 @@ TABLE: tuple[Rule, ...] = (
     _row("cat", "CatBackward0", "tensors", "dim offsets sizes",
          "k.narrow(grad, dim, offsets[i], sizes[i])", variadic=True),
     _row("stack", "StackBackward0", "tensors", "dim", "k.select(grad, dim, i)", variadic=True),
-    # in-place writes
+    # in-place writes; CopyBackwards is what a create_graph backward leaves in a leaf's .grad
+    _row("copy", "CopyBackwards", "self src", "", "k.zeros_like(grad)", "grad"),
     _row("copy_slices", "CopySlices", "self src", "index",
          "k.zero_at(grad, index)", "k.getitem(grad, index)"),
     _row("zero_", "ZeroBackward0", "self", "", "k.zeros_like(grad)"),

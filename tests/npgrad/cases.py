@@ -47,6 +47,14 @@ def _double_backward(index):
     return call
 
 
+def _create_graph_leaf_grad(m, a):
+    loss = (a * a.sin()).sum()
+    loss.backward(create_graph=True)
+    grad = a.grad
+    a.grad = None
+    return grad
+
+
 CASES = [
     Case("add", ((2, 3), (3,)), lambda m, a, b: a + b, label="broadcast"),
     Case("add", ((2, 3),), lambda m, a: 2 + a, label="scalar"),
@@ -140,6 +148,7 @@ CASES = [
     Case("stack", ((2, 3), (2, 3)), lambda m, a, b: m.stack([a, b], dim=1)),
     Case("copy_slices", ((2, 3), (3,)), _copy_slices),
     Case("zero_", ((2, 3),), _zero),
+    Case("copy", ((2, 3),), _create_graph_leaf_grad),
     Case("fill_", ((2, 3),), _fill),
     Case("select_backward", ((3, 2),), _double_backward(1)),
     Case("slice_backward", ((3, 2),), _double_backward(slice(0, 2))),

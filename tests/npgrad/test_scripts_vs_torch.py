@@ -1,0 +1,206 @@
+"""Tutorial-style scripts print byte-identical output on npgrad and on real torch."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.oracle import run_printing
+
+SCRIPTS = {
+    "accumulation across two backward calls": """
+x = torch.ones(2, 2, requires_grad=True)
+i = torch.ones(2, 2)
+y = x + 2
+t = 3 * x
+y.backward(i)
+print(x.grad)
+t.backward(i)
+print(x.grad)
+x.grad.zero_()
+(3 * x).backward(i)
+print(x.grad, x.grad.requires_grad, x.is_leaf, y.is_leaf)
+y.backward(i)
+print(x.grad)
+""",
+    "grad_fn chain and next_functions": """
+x = torch.tensor([1., 2.], requires_grad=True)
+y = (x * 3 + 1).pow(2).sum()
+fn = y.grad_fn
+while fn is not None:
+    print(fn.name(), [type(n).__name__ if n is not None else None for n, _ in fn.next_functions])
+    fn = fn.next_functions[0][0] if fn.next_functions else None
+acc = y.grad_fn.next_functions[0][0].next_functions[0][0].next_functions[0][0].next_functions[0][0]
+print(type(acc).__name__, acc.variable is x)
+""",
+    "no_grad, enable_grad and set_grad_enabled": """
+x = torch.tensor([1., 2., 3.], requires_grad=True)
+print(x.requires_grad, (x ** 2).requires_grad)
+with torch.no_grad():
+    print((x ** 2).requires_grad, torch.is_grad_enabled())
+    with torch.enable_grad():
+        print((x * 2).requires_grad)
+@torch.no_grad()
+def evaluate(t):
+    return t * 2
+print(evaluate(x).requires_grad)
+torch.set_grad_enabled(False)
+print((x + 1).requires_grad)
+torch.set_grad_enabled(True)
+with torch.set_grad_enabled(False):
+    print((x + 1).requires_grad)
+print((x + 1).requires_grad, torch.is_grad_enabled())
+""",
+    "detach, data and requires_grad_": """
+x = torch.tensor([-0.75, 1.25, 2.5], requires_grad=True)
+y = x.detach()
+print(y.requires_grad, x.eq(y).all(), x, y)
+d = x.data
+d[0] = 10.
+print(x)
+a = torch.tensor([[0.5, -1.5], [2.0, 3.0]])
+a = (a * 3) / (a - 1)
+print(a.requires_grad)
+a.requires_grad_(True)
+b = (a * a).sum()
+print(a.requires_grad, b, b.grad_fn.name())
+z = (x * 2)
+z.detach_()
+print(z, z.requires_grad, z.grad_fn)
+""",
+    "retain_grad and hooks": """
+x = torch.tensor([1., 2.], requires_grad=True)
+y = x * 3
+y.retain_grad()
+seen = []
+handle = y.register_hook(lambda g: seen.append(g.clone()))
+x.register_hook(lambda g: g * 10)
+z = (y * y).sum()
+z.backward()
+print(y.grad, x.grad, seen, y.retains_grad, x.retains_grad)
+handle.remove()
+""",
+    "torch.autograd.grad and create_graph": """
+x = torch.tensor([0.5, 1.5], requires_grad=True)
+y = (x ** 3).sum()
+(g,) = torch.autograd.grad(y, x, create_graph=True)
+print(g)
+(h,) = torch.autograd.grad(g.sum(), x)
+print(h, x.grad)
+w = torch.tensor(2., requires_grad=True)
+f = w.sin() * w
+f.backward(create_graph=True)
+print(w.grad)
+gw = w.grad
+w.grad = None
+gw.backward()
+print(w.grad)
+""",
+    "second backward: freed only where tensors were saved": """
+w = torch.tensor([1., 2.], requires_grad=True)
+c = torch.tensor([3., 4.])
+for make in (lambda: w.sum(), lambda: w[0] * 1, lambda: (w + c).mean(), lambda: w.view(2, 1).sum(),
+             lambda: (w * c).sum(), lambda: (w / 2).sum(), lambda: torch.where(w > 1, w, c).sum(),
+             lambda: w.exp().sum(), lambda: w.norm()):
+    y = make()
+    y.backward()
+    try:
+        y.backward()
+        print("again ok", w.grad)
+    except RuntimeError as error:
+        print(type(error).__name__, str(error)[:40])
+u = w * c
+with torch.no_grad():
+    w.add_(1)
+u.sum().backward()
+print(w.grad)
+""",
+    "sgd loop": """
+torch.manual_seed(0)
+w = torch.tensor([0.5, -0.25], requires_grad=True)
+b = torch.tensor(0.1, requires_grad=True)
+xs = torch.tensor([[1., 2.], [3., 4.], [5., 6.]])
+ys = torch.tensor([1., 2., 3.])
+for step in range(5):
+    pred = xs @ w + b
+    loss = ((pred - ys) ** 2).mean()
+    loss.backward()
+    with torch.no_grad():
+        w -= 0.01 * w.grad
+        b -= 0.01 * b.grad
+        w.grad.zero_()
+        b.grad.zero_()
+    print(step, loss.item(), f"{loss:.4f}", loss)
+print(w, b)
+""",
+    "indexing, views and in-place writes": """
+x = torch.arange(12.).reshape(3, 4).requires_grad_()
+y = x * 1
+y[1] = torch.tensor([9., 8., 7., 6.])
+y[0, 0] = 100.
+y.add_(1)
+y[:, 1] *= 2
+print(y, y.grad_fn)
+y.sum().backward()
+print(x.grad)
+v = x.detach()[1:, ::2]
+print(v, v.shape, v.is_contiguous(), v.t().contiguous().is_contiguous())
+""",
+    "reductions with dims": """
+x = torch.tensor([[1., 5., 3.], [4., 2., 6.]], requires_grad=True)
+values, indices = x.max(dim=1)
+print(values, indices)
+m = x.min(0)
+print(m.values, m.indices)
+print(x.sum(0), x.mean(1, keepdim=True), x.prod(), x.norm(), x.std(), x.var(0))
+print(x.softmax(1), x.log_softmax(0), x.argmax(), x.argmax(1))
+(values.sum() + m.values.sum() + x.norm()).backward()
+print(x.grad)
+""",
+    "type promotion": """
+i = torch.tensor([1, 2, 3])
+f = torch.tensor([0.5, 1.5, 2.5])
+d = torch.tensor([1., 2., 3.], dtype=torch.float64)
+b = torch.tensor([True, False, True])
+for value in (i + 1, i * 1.5, i / 2, i // 2, f + d, f + torch.tensor(2., dtype=torch.float64),
+              i + torch.tensor(2.5), b + 1, b * 2.5, i + b, f * b, i.float(), d.half(),
+              torch.tensor([1, 2], dtype=torch.int32) + 1, i > 1, (i == 2).sum(), i.sum(),
+              f.sum(), b.sum()):
+    print(value, value.dtype)
+""",
+    "creation functions": """
+print(torch.zeros(2, 3), torch.ones(2), torch.full((2,), 3.5), torch.eye(2))
+print(torch.arange(5), torch.arange(1, 4, 0.5), torch.linspace(0, 1, 3), torch.zeros(2).shape)
+print(torch.zeros_like(torch.ones(2, dtype=torch.float64)), torch.ones_like(torch.arange(3)))
+print(torch.FloatTensor([0.1, 1.0, 0.0001]), torch.LongTensor([1, 2]), torch.DoubleTensor([1]))
+print(torch.tensor([[1, 2], [3, 4]]).shape, torch.tensor(3).shape, torch.tensor([]).shape)
+print(torch.from_numpy(np.array([1., 2.])), torch.as_tensor([1, 2]))
+a = np.zeros(3, dtype=np.float32)
+t = torch.from_numpy(a)
+a[0] = 5
+print(t, t.numpy().dtype)
+print(torch.rand(2, 3).shape, torch.randn(4).dtype, torch.randint(0, 10, (3,)).dtype)
+print(torch.ones(2, 3).size(), torch.ones(2, 3).size(1), torch.ones(2, 3).numel(), len(torch.ones(4, 2)))
+""",
+    "python conversions": """
+x = torch.tensor([1.5, -2.5, 3.25])
+print(x.tolist(), x[0].item(), float(x[1]), int(x[2]), bool(x[0] > 0), len(x))
+for v in x:
+    print(v, f"{v}", f"{v:.1f}")
+print(x.numpy(), x.detach().numpy().sum(), list(x.shape), x.ndim, x.dim())
+print(torch.is_tensor(x), x.dtype == torch.float32, x.device, str(x.dtype))
+""",
+    "matmul family": """
+a = torch.tensor([[1., 2.], [3., 4.]], requires_grad=True)
+b = torch.tensor([[0.5, -1.], [2., 0.25]], requires_grad=True)
+v = torch.tensor([1., -1.], requires_grad=True)
+out = (a @ b).sum() + (a @ v).sum() + (v @ a).sum() + v.dot(v) + torch.mm(a, b.t()).mean()
+out.backward()
+print(out, a.grad, b.grad, v.grad)
+""",
+}
+
+
+@pytest.mark.parametrize("name", list(SCRIPTS))
+def test_script_prints_what_torch_prints(name, torch, engine):
+    code = SCRIPTS[name]
+    assert run_printing(code, engine) == run_printing(code, torch)
