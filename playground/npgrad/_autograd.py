@@ -62,9 +62,14 @@ class NodeHooks:
 class Node:
     """One backward function of the graph (torch's ``grad_fn`` objects)."""
 
-    __slots__ = ("next_functions", "_saved", "_versions", "_seq", "_shape", "_np_dtype",
-                 "_hooks", "__weakref__")
+    __slots__ = ("_next", "_saved", "_versions", "_seq", "_shape", "_np_dtype", "_hooks",
+                 "__weakref__")
     rule: Any = None
+
+    @property
+    def next_functions(self) -> tuple:
+        """((node, input_nr), ...) per input, as torch: None for inputs that need no grad."""
+        return tuple((node, 0) for node in self._next)
 
     def name(self) -> str:
         return type(self).__name__
@@ -110,9 +115,9 @@ class AccumulateGrad(Node):
 
     def __init__(self, variable) -> None:
         self.variable = variable
-        self.next_functions = ()
+        self._next = ()
         self._saved = ()
-        self._versions = ()
+        self._versions = None
         self._seq = ACCUMULATE_GRAD_SEQUENCE
         self._shape = variable._data.shape
         self._np_dtype = variable._data.dtype
@@ -128,10 +133,10 @@ class GraphRoot(Node):
     __slots__ = ("grads",)
 
     def __init__(self, roots: list[Node], grads: list) -> None:
-        self.next_functions = tuple((root, 0) for root in roots)
+        self._next = tuple(roots)
         self.grads = grads
         self._saved = ()
-        self._versions = ()
+        self._versions = None
         self._seq = next(_sequence_numbers)
         self._shape = None
         self._np_dtype = None
@@ -148,7 +153,7 @@ class SavedResult:
 
     def __init__(self, tensor) -> None:
         self.data = tensor._data
-        self.counter = tensor._vc
+        self.counter = _tensor.shared_counter(tensor)
         self.requires_grad = tensor._rg
 
     def unpack(self, node: Node, as_tensor: bool):
@@ -163,8 +168,8 @@ def _ops():
     return ops
 
 
-def new_sequence_number() -> int:
-    return next(_sequence_numbers)
+# Every recorded node takes the next number; torch's priority rule runs the latest first.
+new_sequence_number = _sequence_numbers.__next__
 
 
 def legacy_type_name(data: np.ndarray) -> str:
@@ -180,7 +185,7 @@ def _version_error(node: Node, index: int, item, current: int, expected: int) ->
         producer = node
     else:
         position = node.rule.input_of_saved[index]
-        producer = node.next_functions[position][0] if position is not None else None
+        producer = node._next[position] if position is not None else None
     if producer is not None and not isinstance(producer, AccumulateGrad):
         short_name = re.sub(r"Backward\d*$", "", producer.name())
         where = f", which is output 0 of {short_name},"
@@ -192,6 +197,12 @@ def _version_error(node: Node, index: int, item, current: int, expected: int) ->
     )
 
 
+def _current_and_expected(node: Node, index: int, item) -> tuple[int, int]:
+    current = item.counter[0] if type(item) is SavedResult else _tensor.version_of(item)
+    expected = 0 if node._versions is None else node._versions[index]
+    return current, expected
+
+
 def unpack_saved(node: Node, as_tensors: bool) -> list:
     """The node's saved values, checked against in-place changes since they were saved."""
     saved = node._saved
@@ -199,22 +210,69 @@ def unpack_saved(node: Node, as_tensors: bool) -> list:
         raise RuntimeError(FREED_GRAPH_MESSAGE)
     values = []
     tensor_type = _tensor.Tensor
-    for index, (item, version) in enumerate(zip(saved, node._versions, strict=True)):
-        if version is None:
+    for index, item in enumerate(saved):
+        if item.__class__ is not tensor_type and item.__class__ is not SavedResult:
             values.append(item)
             continue
-        counter = item.counter if type(item) is SavedResult else item._vc
-        if counter[0] != version:
-            raise _version_error(node, index, item, counter[0], version)
-        if type(item) is tensor_type:
+        current, expected = _current_and_expected(node, index, item)
+        if current != expected:
+            raise _version_error(node, index, item, current, expected)
+        if item.__class__ is tensor_type:
             values.append(item if as_tensors else item._data)
         else:
             values.append(item.unpack(node, as_tensors))
     return values
 
 
+def heap_push(items: list[Node], node: Node) -> None:
+    """std::push_heap on a max-heap keyed by sequence number (libstdc++'s algorithm)."""
+    items.append(node)
+    hole = len(items) - 1
+    key = node._seq
+    while hole > 0:
+        parent = (hole - 1) // 2
+        if items[parent]._seq < key:
+            items[hole] = items[parent]
+            hole = parent
+        else:
+            break
+    items[hole] = node
+
+
+def heap_pop(items: list[Node]) -> Node:
+    """std::pop_heap: equal keys (AccumulateGrad) come out in libstdc++'s order, as in torch."""
+    top = items[0]
+    value = items.pop()
+    length = len(items)
+    if not length:
+        return top
+    # std::__adjust_heap: walk the hole down to a leaf, then push the value back up.
+    hole = 0
+    child = 0
+    while child < (length - 1) // 2:
+        child = 2 * (child + 1)
+        if items[child]._seq < items[child - 1]._seq:
+            child -= 1
+        items[hole] = items[child]
+        hole = child
+    if length % 2 == 0 and child == (length - 2) // 2:
+        child = 2 * (child + 1)
+        items[hole] = items[child - 1]
+        hole = child - 1
+    key = value._seq
+    while hole > 0:
+        parent = (hole - 1) // 2
+        if items[parent]._seq < key:
+            items[hole] = items[parent]
+            hole = parent
+        else:
+            break
+    items[hole] = value
+    return top
+
+
 class ReadyQueue:
-    """libstdc++'s ``std::priority_queue`` by sequence number, so ties pop in torch's order."""
+    """torch's ready queue: ``std::priority_queue`` by sequence number, latest first."""
 
     __slots__ = ("items",)
 
@@ -225,52 +283,10 @@ class ReadyQueue:
         return bool(self.items)
 
     def push(self, node: Node) -> None:
-        items = self.items
-        items.append(node)
-        hole = len(items) - 1
-        key = node._seq
-        while hole > 0:
-            parent = (hole - 1) // 2
-            if items[parent]._seq < key:
-                items[hole] = items[parent]
-                hole = parent
-            else:
-                break
-        items[hole] = node
+        heap_push(self.items, node)
 
     def pop(self) -> Node:
-        items = self.items
-        top = items[0]
-        value = items.pop()
-        length = len(items)
-        if length:
-            self._adjust(items, length, value)
-        return top
-
-    @staticmethod
-    def _adjust(items: list[Node], length: int, value: Node) -> None:
-        # std::__adjust_heap: walk the hole down to a leaf, then push the value back up.
-        hole = 0
-        child = 0
-        while child < (length - 1) // 2:
-            child = 2 * (child + 1)
-            if items[child]._seq < items[child - 1]._seq:
-                child -= 1
-            items[hole] = items[child]
-            hole = child
-        if length % 2 == 0 and child == (length - 2) // 2:
-            child = 2 * (child + 1)
-            items[hole] = items[child - 1]
-            hole = child - 1
-        key = value._seq
-        while hole > 0:
-            parent = (hole - 1) // 2
-            if items[parent]._seq < key:
-                items[hole] = items[parent]
-                hole = parent
-            else:
-                break
-        items[hole] = value
+        return heap_pop(self.items)
 
 
 class BackwardStep:
@@ -304,7 +320,7 @@ def count_dependencies(root: Node) -> dict[Node, int]:
     stack = [root]
     while stack:
         node = stack.pop()
-        for next_node, _ in node.next_functions:
+        for next_node in node._next:
             if next_node is None:
                 continue
             dependencies[next_node] = dependencies.get(next_node, 0) + 1
@@ -322,7 +338,7 @@ def topological_order(root: Node) -> list[Node]:
     while ready:
         node = ready.pop()
         order.append(node)
-        for next_node, _ in node.next_functions:
+        for next_node in node._next:
             if next_node is None:
                 continue
             dependencies[next_node] -= 1
@@ -335,7 +351,7 @@ def needed_nodes(root: Node, targets: set[Node]) -> set[Node]:
     """Nodes with a path to a target (targets excluded): the only ones ``grad()`` must run."""
     needed: set[Node] = set()
     for node in reversed(topological_order(root)):
-        if any(nxt in needed or nxt in targets for nxt, _ in node.next_functions):
+        if any(nxt in needed or nxt in targets for nxt in node._next):
             needed.add(node)
     return needed
 
@@ -405,7 +421,7 @@ def _accumulate_into(tensor, grad, as_tensors: bool, retain: bool = False) -> No
         tensor._grad = _tensor.Tensor._make(current._data + grad, None, None)
     else:
         np.add(current._data, grad, out=current._data, casting="unsafe")
-        current._vc[0] += 1
+        _tensor.bump_version(current)
 
 
 def _apply_function(node: Node, grad, as_tensors: bool) -> tuple:
@@ -416,10 +432,10 @@ def _apply_function(node: Node, grad, as_tensors: bool) -> tuple:
     outputs = []
     if rule.variadic:
         formula = rule.formulas[0]
-        for position, (next_node, _) in enumerate(node.next_functions):
+        for position, next_node in enumerate(node._next):
             outputs.append(None if next_node is None else formula(kit, grad, *saved, position))
         return tuple(outputs)
-    for (next_node, _), formula in zip(node.next_functions, rule.formulas, strict=False):
+    for next_node, formula in zip(node._next, rule.formulas, strict=False):
         outputs.append(None if next_node is None else formula(kit, grad, *saved))
     return tuple(outputs)
 
@@ -435,6 +451,14 @@ def execute(
     accumulate: bool = True,
 ) -> list:
     """Run backward from ``root``; returns the gradients captured at ``captures`` nodes."""
+    if not create_graph and captures is None and accumulate and not Observers.callbacks:
+        previous_mode = GradMode.enabled
+        GradMode.enabled = False
+        try:
+            _execute_plain(root, root_grad, keep_graph)
+        finally:
+            GradMode.enabled = previous_mode
+        return []
     dependencies = count_dependencies(root)
     buffers: dict[Node, Any] = {root: root_grad}
     queue = ReadyQueue()
@@ -469,6 +493,114 @@ def execute(
     return captured
 
 
+def _execute_plain(root: Node, root_grad, keep_graph: bool) -> None:
+    """The common backward (arrays, no observers, no captures), with its hot loop inlined.
+
+    It must do exactly what ``execute`` does; the tests run both paths against torch.
+    """
+    dependencies = count_dependencies(root)
+    buffers: dict[Node, Any] = {root: root_grad}
+    ready = [root]
+    kit = _kits.NUMPY_KIT
+    tensor_type = _tensor.Tensor
+    while ready:
+        node = ready.pop() if len(ready) == 1 else heap_pop(ready)
+        grad = buffers.pop(node)
+        node_type = type(node)
+        if node_type is AccumulateGrad:
+            if node._hooks is not None:
+                grad = _run_pre_hooks(node, grad, False)
+            _execute_node(node, grad, False, True, ())
+            continue
+        if node_type is GraphRoot:
+            outputs = node.grads
+        else:
+            if node._hooks is not None:
+                grad = _run_pre_hooks(node, grad, False)
+            saved = node._saved
+            if saved:
+                values = []
+                holds_tensors = False
+                for item in saved:
+                    item_class = item.__class__
+                    if item_class is tensor_type:
+                        counter = item._vc
+                        if counter is not None and counter[0] != (
+                                0 if node._versions is None else node._versions[len(values)]):
+                            current, expected = _current_and_expected(node, len(values), item)
+                            raise _version_error(node, len(values), item, current, expected)
+                        values.append(item._data)
+                        holds_tensors = True
+                    elif item_class is SavedResult:
+                        if item.counter[0]:
+                            raise _version_error(node, len(values), item, item.counter[0], 0)
+                        values.append(item.data)
+                        holds_tensors = True
+                    else:
+                        values.append(item)
+                if not keep_graph and (holds_tensors or node.rule.numbers_are_tensors):
+                    node._saved = None
+            elif saved is None:
+                raise RuntimeError(FREED_GRAPH_MESSAGE)
+            else:
+                values = ()
+            rule = node.rule
+            edges = node._next
+            if rule.variadic:
+                formula = rule.formulas[0]
+                outputs = [None if edge is None else formula(kit, grad, *values, position)
+                           for position, edge in enumerate(edges)]
+            else:
+                outputs = [None if edge is None else formula(kit, grad, *values)
+                           for edge, formula in zip(edges, rule.formulas)]
+            if node._hooks is not None and node._hooks.post:
+                outputs = _run_post_hooks(node, grad, outputs, False)
+        for next_node, out in zip(node._next, outputs):
+            if next_node is None:
+                continue
+            remaining = dependencies[next_node] - 1
+            dependencies[next_node] = remaining
+            if out is not None:
+                if out.shape != next_node._shape:
+                    out = _sum_to_shape(out, next_node._shape, False)
+                if out.dtype != next_node._np_dtype:
+                    out = out.astype(next_node._np_dtype)
+                existing = buffers.get(next_node)
+                buffers[next_node] = out if existing is None else existing + out
+            elif next_node not in buffers:
+                buffers[next_node] = None
+            if remaining == 0:
+                if buffers.get(next_node) is None:
+                    buffers.pop(next_node, None)
+                    _skip_undefined(next_node, dependencies, buffers, _HeapAdapter(ready), None)
+                elif ready:
+                    heap_push(ready, next_node)
+                else:
+                    ready.append(next_node)
+
+
+class _HeapAdapter:
+    """Lets _skip_undefined push onto a bare heap list."""
+
+    __slots__ = ("items",)
+
+    def __init__(self, items: list) -> None:
+        self.items = items
+
+    def push(self, node: Node) -> None:
+        heap_push(self.items, node)
+
+
+def _run_post_hooks(node: Node, grad, outputs, as_tensors: bool):
+    wrapped = tuple(_as_tensor(g) for g in outputs)
+    for hook in list(node._hooks.post):
+        result = hook(wrapped, (_as_tensor(grad),))
+        if result is not None:
+            wrapped = tuple(result)
+            outputs = tuple(_as_value(g, as_tensors) for g in wrapped)
+    return outputs
+
+
 def _release_saved(node: Node) -> None:
     """Free what the node saved, as torch does after a backward without retain_graph.
 
@@ -478,7 +610,8 @@ def _release_saved(node: Node) -> None:
     saved = node._saved
     if not saved:
         return
-    if any(version is not None for version in node._versions) or (
+    tensor_type = _tensor.Tensor
+    if any(item.__class__ is tensor_type or item.__class__ is SavedResult for item in saved) or (
         node.rule.numbers_are_tensors and any(item is not None for item in saved)
     ):
         node._saved = None
@@ -502,12 +635,7 @@ def _execute_node(node: Node, grad, as_tensors: bool, accumulate: bool, observer
         return ()
     outputs = _apply_function(node, grad, as_tensors)
     if node._hooks is not None and node._hooks.post:
-        wrapped = tuple(_as_tensor(g) for g in outputs)
-        for hook in list(node._hooks.post):
-            result = hook(wrapped, (_as_tensor(grad),))
-            if result is not None:
-                wrapped = tuple(result)
-                outputs = tuple(_as_value(g, as_tensors) for g in wrapped)
+        outputs = _run_post_hooks(node, grad, outputs, as_tensors)
     if observers:
         step = BackwardStep(node, (_as_tensor(grad),), tuple(_as_tensor(g) for g in outputs))
         for callback in list(observers):
@@ -517,7 +645,7 @@ def _execute_node(node: Node, grad, as_tensors: bool, accumulate: bool, observer
 
 def _propagate(node, outputs, dependencies, buffers, queue, reached, as_tensors: bool) -> None:
     """Hand each output gradient to the next node; queue the nodes whose inputs are complete."""
-    for (next_node, _), grad in zip(node.next_functions, outputs, strict=False):
+    for next_node, grad in zip(node._next, outputs, strict=False):
         if next_node is None:
             continue
         remaining = dependencies[next_node] - 1
@@ -549,7 +677,7 @@ def _skip_undefined(node, dependencies, buffers, queue, reached) -> None:
     stack = [node]
     while stack:
         current = stack.pop()
-        for next_node, _ in current.next_functions:
+        for next_node in current._next:
             if next_node is None:
                 continue
             dependencies[next_node] -= 1

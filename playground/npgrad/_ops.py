@@ -10,9 +10,15 @@ import numpy as np
 
 from . import _dtype as dtypes
 from ._autograd import Node, SavedResult, new_sequence_number
+
+_next_sequence = new_sequence_number
 from ._grad_mode import GradMode
 from ._rules import RULES
-from ._tensor import Size, Tensor, _wrap_dim
+from ._tensor import Size, Tensor, _wrap_dim, bump_version, shared_counter, version_of
+
+# torch computes inf and nan silently where NumPy warns (overflow, 0/0). An errstate context per
+# op costs more than the op itself on small tensors, so the engine silences them once, here.
+np.seterr(all="ignore")
 
 _ndarray = np.ndarray
 _make = Tensor._make
@@ -21,6 +27,7 @@ _NO_EDGE = (None, 0)
 _PY_SCALARS = (int, float, bool)
 # Marks "this op's own output" in a saved tuple; replaced by a SavedResult once it exists.
 RESULT = object()
+_SAVE_RESULT = (RESULT,)
 
 NODE_CLASSES: dict[str, type[Node]] = {
     op: type(rule.node_name, (Node,), {"__slots__": (), "rule": rule, "__module__": "torch"})
@@ -32,68 +39,81 @@ return_min = namedtuple("min", ["values", "indices"])
 
 
 # ----- recording ------------------------------------------------------------------------------
+# The functions in this section run once per op: they are written for speed, not elegance.
 def _output(op: str, data, inputs: tuple, saved: tuple = (), counter=None, base=None) -> Tensor:
     """Wrap ``data`` as the op's result; record a node when grad mode is on and inputs need it."""
     if data.__class__ is not _ndarray:
         data = np.asarray(data)
-    out = _make(data, None, counter)
-    if base is not None:
-        out._base = base
-    if not GradMode.enabled:
-        return out
-    for tensor in inputs:
-        if tensor is not None and tensor._rg:
-            break
-    else:
-        return out
-    _attach_node(out, op, inputs, saved)
+    out = _new(Tensor)
+    out._data = data
+    out._grad = None
+    out._vc = counter
+    out._base = base
+    out._grad_acc = None
+    out._hooks = None
+    if GradMode.enabled:
+        for tensor in inputs:
+            if tensor is not None and tensor._rg:
+                _attach_node(out, NODE_CLASSES[op], inputs, saved)
+                return out
+    out._rg = False
+    out.grad_fn = None
     return out
 
 
-def _attach_node(out: Tensor, op: str, inputs: tuple, saved: tuple) -> None:
-    node_class = NODE_CLASSES[op]
+def _edge(tensor):
+    """The node an op on ``tensor`` points at: its grad_fn, its AccumulateGrad, or None."""
+    if tensor is None:
+        return None
+    fn = tensor.grad_fn
+    if fn is not None:
+        return fn
+    return tensor._grad_edge()[0] if tensor._rg else None
+
+
+def _attach_node(out: Tensor, node_class, inputs: tuple, saved: tuple) -> None:
     node = _new(node_class)
-    edges = tuple([_NO_EDGE if t is None else t._grad_edge() for t in inputs])
-    node.next_functions = edges
-    if saved and node_class.rule.conditional_saves:
-        saved = _needed_saves(node_class.rule, edges, saved)
-    node._seq = new_sequence_number()
+    if len(inputs) == 1:
+        edges = (_edge(inputs[0]),)
+    elif len(inputs) == 2:
+        edges = (_edge(inputs[0]), _edge(inputs[1]))
+    else:
+        edges = tuple([_edge(t) for t in inputs])
+    node._next = edges
+    node._seq = _next_sequence()
     data = out._data
     node._shape = data.shape
     node._np_dtype = data.dtype
     node._hooks = None
     out._rg = True
     out.grad_fn = node
-    if saved:
-        items = []
-        versions = []
-        for item in saved:
-            if item.__class__ is Tensor:
-                items.append(item)
-                versions.append(item._vc[0])
-            elif item is RESULT:
-                items.append(SavedResult(out))
-                versions.append(out._vc[0])
-            else:
-                items.append(item)
-                versions.append(None)
-        node._saved = tuple(items)
-        node._versions = tuple(versions)
-    else:
+    node._versions = None
+    if not saved:
         node._saved = ()
-        node._versions = ()
+        return
+    # torch saves a value only if the formula of an input that needs a gradient reads it.
+    gates = node_class.rule.save_gates
+    items = []
+    changed = False
+    for item, gate in zip(saved, gates):
+        if gate is not None:
+            for position in gate:
+                if edges[position] is not None:
+                    break
+            else:
+                item = None
+        if item.__class__ is Tensor:
+            if item._vc is not None and item._vc[0]:
+                changed = True
+        elif item is RESULT:
+            item = SavedResult(out)
+        items.append(item)
+    node._saved = tuple(items)
+    if changed:
+        # Only tensors already changed in place need their version written down.
+        node._versions = tuple(version_of(i) if i.__class__ is Tensor else 0 for i in items)
 
 
-def _needed_saves(rule, edges: tuple, saved: tuple) -> tuple:
-    """Drop saved values that only the formula of an input without a gradient would read."""
-    kept = []
-    for item, users in zip(saved, SAVED_USERS[rule.op], strict=True):
-        needed = builtins.any(edges[position][0] is not None for position in users)
-        kept.append(item if needed else None)
-    return tuple(kept)
-
-
-SAVED_USERS = {op: rule.saved_users for op, rule in RULES.items()}
 
 
 def copy_for_grad(grad: Tensor) -> Tensor:
@@ -115,8 +135,13 @@ def as_tensor_operand(value) -> Tensor:
 
 
 def _operands(a: Tensor, b):
-    """The two arrays (or array and scalar) to compute with, cast to torch's result dtype."""
+    """The two arrays (or array and scalar) to compute with, cast to torch's result dtype.
+
+    Returns NotImplemented for operand types a tensor does not combine with.
+    """
     a_data = a._data
+    if isinstance(b, np.ndarray):
+        b = _make(b)
     if b.__class__ is Tensor:
         b_data = b._data
         if a_data.dtype == b_data.dtype:
@@ -129,10 +154,39 @@ def _operands(a: Tensor, b):
         target = dtypes.result_type_scalar(_torch_dtype(a_data), b).numpy
         if target != a_data.dtype:
             return a_data.astype(target), np.asarray(b, dtype=target)
-        if isinstance(b, np.generic):
-            b = b.item()
-        return a_data, b
-    raise TypeError(f"unsupported operand type for a tensor: '{type(b).__name__}'")
+        return a_data, np.asarray(b, dtype=target)
+    return NotImplemented
+
+
+def _scalar_operand(a: np.ndarray, value):
+    """A Python number as a 0-d array of the tensor's dtype when no promotion is involved.
+
+    Multiplying by a 0-d array is twice as fast in NumPy as by a Python float, and the value is
+    what torch computes with (the number cast to the tensor's dtype).
+    """
+    cls = value.__class__
+    kind = a.dtype.kind
+    if (cls is float and kind == "f") or (cls is int and kind in "fiu"):
+        return np.asarray(value, a.dtype)
+    return None
+
+
+def _binary_arrays(self: Tensor, other):
+    """(a, b, other tensor or None) for an arithmetic op; fast paths first."""
+    a = self._data
+    if other.__class__ is Tensor:
+        b = other._data
+        if a.dtype is not b.dtype:
+            a, b = _operands(self, other)
+        return a, b, other
+    b = _scalar_operand(a, other)
+    if b is not None:
+        return a, b, None
+    operands = _operands(self, other)
+    if operands is NotImplemented:
+        return None
+    a, b = operands
+    return a, b, _tensor_or_none(other)
 
 
 def _broadcast_error(a_shape: tuple, b_shape: tuple) -> RuntimeError:
@@ -151,21 +205,21 @@ def _broadcast_error(a_shape: tuple, b_shape: tuple) -> RuntimeError:
 
 def _compute(function, a_data, b_data, a_shape, b_shape):
     try:
-        with np.errstate(all="ignore"):
-            return function(a_data, b_data)
+        return function(a_data, b_data)
     except ValueError:
         raise _broadcast_error(a_shape, np.shape(b_data)) from None
 
 
 def _float_operands(a: Tensor, b):
-    """Like _operands, but integers become the default float dtype (true division)."""
-    a_data, b_data = _operands(a, b)
-    result_kind = np.result_type(a_data, b_data).kind if b.__class__ is Tensor else (
-        a_data.dtype.kind if not isinstance(b_data, float) else "f")
-    if result_kind not in "fc":
+    """(a, b, b tensor) like _binary_arrays, but integers become the default float dtype."""
+    operands = _operands(a, b)
+    if operands is NotImplemented:
+        return None
+    a_data, b_data = operands
+    if np.result_type(a_data, b_data).kind not in "fc":
         floating = dtypes.get_default_dtype().numpy
-        return a_data.astype(floating), np.asarray(b_data, dtype=floating)
-    return a_data, b_data
+        a_data, b_data = a_data.astype(floating), np.asarray(b_data, dtype=floating)
+    return a_data, b_data, _tensor_or_none(b)
 
 
 def _tensor_or_none(value):
@@ -174,13 +228,17 @@ def _tensor_or_none(value):
 
 # ----- arithmetic -------------------------------------------------------------------------------
 def add(self: Tensor, other, *, alpha=1) -> Tensor:
-    if not isinstance(self, Tensor):
-        self, other = as_tensor_operand(self), other
-    a, b = _operands(self, other)
+    operands = _binary_arrays(self, other)
+    if operands is None:
+        return NotImplemented
+    a, b, other = operands
     if alpha != 1:
         b = b * alpha
-    data = _compute(np.add, a, b, a.shape, None)
-    return _output("add", data, (self, _tensor_or_none(other)), (alpha,) if alpha != 1 else (1,))
+    try:
+        data = a + b
+    except ValueError:
+        raise _broadcast_error(a.shape, np.shape(b)) from None
+    return _output("add", data, (self, other), (alpha,))
 
 
 def sub(self: Tensor, other, *, alpha=1) -> Tensor:
@@ -189,36 +247,60 @@ def sub(self: Tensor, other, *, alpha=1) -> Tensor:
             "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` "
             "or `logical_xor()` operator instead."
         )
-    a, b = _operands(self, other)
+    operands = _binary_arrays(self, other)
+    if operands is None:
+        return NotImplemented
+    a, b, other = operands
     if alpha != 1:
         b = b * alpha
-    data = _compute(np.subtract, a, b, a.shape, None)
-    return _output("sub", data, (self, _tensor_or_none(other)), (alpha,))
+    try:
+        data = a - b
+    except ValueError:
+        raise _broadcast_error(a.shape, np.shape(b)) from None
+    return _output("sub", data, (self, other), (alpha,))
 
 
 def rsub(self: Tensor, other, *, alpha=1) -> Tensor:
     """``other - self`` for a Python scalar ``other`` (torch's RsubBackward1)."""
     if other.__class__ is Tensor:
         return sub(other, self, alpha=alpha)
-    a, b = _operands(self, other)
-    data = _compute(np.subtract, b, a * alpha if alpha != 1 else a, a.shape, None)
-    return _output("rsub", data, (self,), (alpha,))
+    operands = _binary_arrays(self, other)
+    if operands is None:
+        return NotImplemented
+    a, b, _ = operands
+    return _output("rsub", b - (a * alpha if alpha != 1 else a), (self,), (alpha,))
 
 
 def mul(self: Tensor, other) -> Tensor:
-    a, b = _operands(self, other)
-    data = _compute(np.multiply, a, b, a.shape, None)
-    return _output("mul", data, (self, _tensor_or_none(other)), (self, other))
+    operands = _binary_arrays(self, other)
+    if operands is None:
+        return NotImplemented
+    a, b, other_tensor = operands
+    try:
+        data = a * b
+    except ValueError:
+        raise _broadcast_error(a.shape, np.shape(b)) from None
+    return _output("mul", data, (self, other_tensor), (self, other_tensor if other_tensor is not None else b))
 
 
 def div(self: Tensor, other, *, rounding_mode=None) -> Tensor:
     if rounding_mode == "floor":
         return floor_divide(self, other)
-    a, b = _float_operands(self, other)
-    data = _compute(np.true_divide, a, b, a.shape, None)
+    if self._data.dtype.kind == "f" and (other.__class__ is not Tensor or (
+            other._data.dtype.kind == "f")):
+        operands = _binary_arrays(self, other)
+    else:
+        operands = _float_operands(self, other)
+    if operands is None:
+        return NotImplemented
+    a, b, other_tensor = operands
+    try:
+        data = a / b
+    except ValueError:
+        raise _broadcast_error(a.shape, np.shape(b)) from None
     if rounding_mode == "trunc":
-        return _output("floor_divide", np.trunc(data), (self, _tensor_or_none(other)))
-    return _output("div", data, (self, _tensor_or_none(other)), (self, other))
+        return _output("floor_divide", np.trunc(data), (self, other_tensor))
+    return _output("div", data, (self, other_tensor), (self, other_tensor if other_tensor is not None else b))
 
 
 def rdiv(self: Tensor, other) -> Tensor:
@@ -258,7 +340,7 @@ def pow(self, exponent) -> Tensor:
         data = _compute(np.power, a, b, a.shape, None)
         return _output("pow_tensor", data, (self, exponent), (self, exponent, RESULT))
     a, b = _operands(self, exponent)
-    if a.dtype.kind in "iu" and isinstance(b, int) and b < 0:
+    if a.dtype.kind in "iu" and isinstance(exponent, int) and exponent < 0:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
     data = _compute(np.power, a, b, a.shape, None)
     return _output("pow", data, (self,), (self, exponent))
@@ -268,8 +350,7 @@ def rpow(self: Tensor, base) -> Tensor:
     """``scalar ** tensor`` (torch's PowBackward2)."""
     target = dtypes.result_type_scalar(self.dtype, base).numpy
     exponent = self._data.astype(target, copy=False)
-    with np.errstate(all="ignore"):
-        data = np.power(np.asarray(base, dtype=target), exponent)
+    data = np.power(np.asarray(base, dtype=target), exponent)
     return _output("pow_scalar_base", data, (self,), (base, self, RESULT))
 
 
@@ -376,9 +457,10 @@ def _floating(self: Tensor) -> np.ndarray:
 
 def _unary(op: str, function, saves_result: bool):
     def apply(self: Tensor) -> Tensor:
-        with np.errstate(all="ignore"):
-            data = function(_floating(self))
-        return _output(op, data, (self,), (RESULT,) if saves_result else (self,))
+        data = self._data
+        if data.dtype.kind != "f":
+            data = _floating(self)
+        return _output(op, function(data), (self,), _SAVE_RESULT if saves_result else (self,))
 
     apply.__name__ = op
     return apply
@@ -395,15 +477,13 @@ tanh = _unary("tanh", np.tanh, True)
 
 
 def rsqrt(self: Tensor) -> Tensor:
-    with np.errstate(all="ignore"):
-        data = 1 / np.sqrt(_floating(self))
+    data = 1 / np.sqrt(_floating(self))
     return _output("rsqrt", data, (self,), (RESULT,))
 
 
 def sigmoid(self: Tensor) -> Tensor:
     data = _floating(self)
-    with np.errstate(all="ignore"):
-        result = 1 / (1 + np.exp(-data))
+    result = 1 / (1 + np.exp(-data))
     return _output("sigmoid", result.astype(data.dtype, copy=False), (self,), (RESULT,))
 
 
@@ -583,8 +663,7 @@ def var(self: Tensor, dim=None, unbiased=None, keepdim=False, *, correction=None
     data = self._data
     dims = _dims(dim, data.ndim)
     correction = _correction(unbiased, correction)
-    with np.errstate(all="ignore"):
-        result = np.var(data, axis=dims, ddof=correction, keepdims=keepdim)
+    result = np.var(data, axis=dims, ddof=correction, keepdims=keepdim)
     return _output("var", np.asarray(result, dtype=data.dtype), (self,),
                    (self, dims, correction, keepdim))
 
@@ -595,8 +674,7 @@ def std(self: Tensor, dim=None, unbiased=None, keepdim=False, *, correction=None
     data = self._data
     dims = _dims(dim, data.ndim)
     correction = _correction(unbiased, correction)
-    with np.errstate(all="ignore"):
-        result = np.std(data, axis=dims, ddof=correction, keepdims=keepdim)
+    result = np.std(data, axis=dims, ddof=correction, keepdims=keepdim)
     return _output("std", np.asarray(result, dtype=data.dtype), (self,),
                    (self, dims, correction, keepdim, RESULT))
 
@@ -772,14 +850,14 @@ def view(self: Tensor, *shape) -> Tensor:
             "view size is not compatible with input tensor's size and stride (at least one "
             "dimension spans across two contiguous subspaces). Use .reshape(...) instead."
         )
-    return _output("view", data, (self,), (self._data.shape,), self._vc, self)
+    return _output("view", data, (self,), (self._data.shape,), shared_counter(self), self)
 
 
 def reshape(self: Tensor, *shape) -> Tensor:
     shape = _infer_shape(_shape_arg(shape), self._data.size)
     data = _view_data(self._data, shape)
     if data is not None:
-        return _output("view", data, (self,), (self._data.shape,), self._vc, self)
+        return _output("view", data, (self,), (self._data.shape,), shared_counter(self), self)
     return _unsafe_view(clone(self), shape)
 
 
@@ -811,14 +889,14 @@ def flatten(self: Tensor, start_dim=0, end_dim=-1) -> Tensor:
 def t(self: Tensor) -> Tensor:
     if self.ndim > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {self.ndim}D")
-    return _output("t", self._data.T, (self,), (), self._vc, self)
+    return _output("t", self._data.T, (self,), (), shared_counter(self), self)
 
 
 def transpose(self: Tensor, dim0: int, dim1: int) -> Tensor:
     ndim = self.ndim
     dim0, dim1 = _wrap_dim(dim0, ndim), _wrap_dim(dim1, ndim)
     data = np.swapaxes(self._data, dim0, dim1)
-    return _output("transpose", data, (self,), (dim0, dim1), self._vc, self)
+    return _output("transpose", data, (self,), (dim0, dim1), shared_counter(self), self)
 
 
 def permute(self: Tensor, *dims) -> Tensor:
@@ -830,7 +908,7 @@ def permute(self: Tensor, *dims) -> Tensor:
             f"equal to len(dims) = {len(dims)}"
         )
     dims = tuple(_wrap_dim(d, self.ndim) for d in dims)
-    return _output("permute", np.transpose(self._data, dims), (self,), (dims,), self._vc, self)
+    return _output("permute", np.transpose(self._data, dims), (self,), (dims,), shared_counter(self), self)
 
 
 def T(self: Tensor) -> Tensor:
@@ -845,7 +923,7 @@ def mT(self: Tensor) -> Tensor:
 
 def _squeeze_to(self: Tensor, shape: tuple, op: str) -> Tensor:
     data = self._data.reshape(tuple(shape))
-    return _output(op, data, (self,), (self._data.shape,), self._vc, self)
+    return _output(op, data, (self,), (self._data.shape,), shared_counter(self), self)
 
 
 def squeeze(self: Tensor, dim=None) -> Tensor:
@@ -864,7 +942,7 @@ def squeeze(self: Tensor, dim=None) -> Tensor:
 def unsqueeze(self: Tensor, dim: int) -> Tensor:
     dim = _wrap_dim(dim, self.ndim + 1)
     data = np.expand_dims(self._data, dim)
-    return _output("unsqueeze", data, (self,), (dim,), self._vc, self)
+    return _output("unsqueeze", data, (self,), (dim,), shared_counter(self), self)
 
 
 def expand(self: Tensor, *sizes) -> Tensor:
@@ -891,7 +969,7 @@ def expand(self: Tensor, *sizes) -> Tensor:
             )
         target.append(size)
     data = np.broadcast_to(self._data, tuple(target))
-    return _output("expand", data, (self,), (shape,), self._vc, self)
+    return _output("expand", data, (self,), (shape,), shared_counter(self), self)
 
 
 def expand_as(self: Tensor, other: Tensor) -> Tensor:
@@ -917,13 +995,13 @@ def select(self: Tensor, dim: int, index: int) -> Tensor:
         )
     index = index % size
     data = self._data[(slice(None),) * dim + (index,)]
-    return _output("select", data, (self,), (self._data.shape, dim, index), self._vc, self)
+    return _output("select", data, (self,), (self._data.shape, dim, index), shared_counter(self), self)
 
 
 def _slice(self: Tensor, dim: int, start: int, end: int, step: int) -> Tensor:
     data = self._data[(slice(None),) * dim + (slice(start, end, step),)]
     return _output("slice", data, (self,), (self._data.shape, dim, start, end, step),
-                   self._vc, self)
+                   shared_counter(self), self)
 
 
 def narrow(self: Tensor, dim: int, start: int, length: int) -> Tensor:
@@ -988,7 +1066,7 @@ def getitem(self: Tensor, index) -> Tensor:
 
 def _alias(self: Tensor) -> Tensor:
     """``x[:]``/``x[...]``: torch returns a new tensor sharing data and history."""
-    result = _make(self._data[...], self.grad_fn, self._vc)
+    result = _make(self._data[...], self.grad_fn, shared_counter(self))
     result._rg = self._rg
     result._base = self
     return result
@@ -1074,7 +1152,7 @@ def _write_inplace(self: Tensor, result: np.ndarray) -> None:
         np.copyto(self._data, result, casting="unsafe")
     else:
         self._data = result.astype(target)
-    self._vc[0] += 1
+    bump_version(self)
 
 
 def _inplace(op: str, self: Tensor, result: np.ndarray, other, saved: tuple) -> Tensor:
@@ -1083,15 +1161,15 @@ def _inplace(op: str, self: Tensor, result: np.ndarray, other, saved: tuple) -> 
     record = GradMode.enabled and (self._rg or (other_tensor is not None and other_tensor._rg))
     if record:
         inputs = (self,) if op in ("zero_", "fill_") else (self, other_tensor)
-        history = _make(self._data, self.grad_fn, self._vc)
+        history = _make(self._data, self.grad_fn, shared_counter(self))
         history._rg = self._rg
         history._grad_acc = self._grad_acc
         # The old self is an input: point the new node at self's previous history.
         edge_source = (history if self.grad_fn is not None else self,) + inputs[1:]
     _write_inplace(self, result)
     if record:
-        holder = _make(self._data, None, self._vc)
-        _attach_node(holder, op, edge_source, saved)
+        holder = _make(self._data, None, shared_counter(self))
+        _attach_node(holder, NODE_CLASSES[op], edge_source, saved)
         self.grad_fn = holder.grad_fn
         self._rg = True
     return self
@@ -1167,7 +1245,7 @@ def setitem(self: Tensor, index, value) -> None:
     value_tensor = value if isinstance(value, Tensor) else None
     record = GradMode.enabled and (self._rg or (value_tensor is not None and value_tensor._rg))
     if record:
-        previous = _make(self._data, self.grad_fn, self._vc)
+        previous = _make(self._data, self.grad_fn, shared_counter(self))
         previous._rg = self._rg
         previous._grad_acc = self._grad_acc
         edge_source = (previous if self.grad_fn is not None else self, value_tensor)
@@ -1177,10 +1255,10 @@ def setitem(self: Tensor, index, value) -> None:
     else:
         self._data = self._data.copy()
         self._data[index] = source
-    self._vc[0] += 1
+    bump_version(self)
     if record:
-        holder = _make(self._data, None, self._vc)
-        _attach_node(holder, "copy_slices", edge_source, (index,))
+        holder = _make(self._data, None, shared_counter(self))
+        _attach_node(holder, NODE_CLASSES["copy_slices"], edge_source, (index,))
         self.grad_fn = holder.grad_fn
         self._rg = True
 
@@ -1222,10 +1300,8 @@ def _inplace_operator(function):
 
 _METHODS = {
     # operators
-    "__add__": _not_implemented_for_foreign(add), "__radd__": _not_implemented_for_foreign(add),
-    "__sub__": _not_implemented_for_foreign(sub), "__rsub__": _not_implemented_for_foreign(rsub),
-    "__mul__": _not_implemented_for_foreign(mul), "__rmul__": _not_implemented_for_foreign(mul),
-    "__truediv__": _not_implemented_for_foreign(div),
+    "__add__": add, "__radd__": add, "__sub__": sub, "__rsub__": rsub,
+    "__mul__": mul, "__rmul__": mul, "__truediv__": div,
     "__rtruediv__": _not_implemented_for_foreign(rdiv),
     "__floordiv__": floor_divide, "__rfloordiv__": rfloordiv, "__mod__": remainder,
     "__pow__": _not_implemented_for_foreign(pow), "__rpow__": rpow,

@@ -28,21 +28,10 @@ class Rule:
     # torch wraps a Python number operand of mul/div in a tensor it saves (and frees) like any other.
     numbers_are_tensors: bool = False
     formulas: tuple = field(default=(), compare=False, repr=False)
-
-    @property
-    def saved_users(self) -> tuple[tuple[int, ...], ...]:
-        """For each saved name, the inputs whose formula reads it (torch saves only those)."""
-        users = []
-        for name in self.saves:
-            pattern = re.compile(rf"\b{name}\b")
-            users.append(tuple(i for i, text in enumerate(self.texts) if pattern.search(text)))
-        return tuple(users)
-
-    @property
-    def conditional_saves(self) -> bool:
-        """Whether some saved value is needed only when a particular input needs a gradient."""
-        every_input = tuple(range(len(self.texts)))
-        return not self.variadic and any(u != every_input for u in self.saved_users)
+    # For each saved name, the inputs whose formula reads it (torch saves only those).
+    saved_users: tuple = field(default=(), compare=False, repr=False)
+    # Per saved name: None if always needed, else the inputs that must need a gradient for it.
+    save_gates: tuple = field(default=(), compare=False, repr=False)
 
     @property
     def input_of_saved(self) -> tuple[int | None, ...]:
@@ -60,7 +49,15 @@ class Rule:
 def _compile(rule: Rule) -> Rule:
     parameters = ", ".join(("k", "grad", *rule.saves, *(("i",) if rule.variadic else ())))
     formulas = tuple(eval(f"lambda {parameters}: {text}", _FORMULA_GLOBALS) for text in rule.texts)
+    users = tuple(
+        tuple(i for i, text in enumerate(rule.texts) if re.search(rf"\b{name}\b", text))
+        for name in rule.saves
+    )
+    every_input = tuple(range(len(rule.texts)))
+    gates = tuple(None if rule.variadic or u == every_input or not u else u for u in users)
     object.__setattr__(rule, "formulas", formulas)
+    object.__setattr__(rule, "saved_users", users)
+    object.__setattr__(rule, "save_gates", gates)
     return rule
 
 

@@ -81,13 +81,13 @@ class Tensor:
 
     @staticmethod
     def _make(data: np.ndarray, grad_fn=None, counter: list | None = None) -> Tensor:
-        """Wrap an array without copying; the fast constructor every op uses."""
+        """Wrap an array without copying; ``counter`` is shared with a base tensor for views."""
         tensor = _new(Tensor)
         tensor._data = data
         tensor._rg = grad_fn is not None
         tensor.grad_fn = grad_fn
         tensor._grad = None
-        tensor._vc = [0] if counter is None else counter
+        tensor._vc = counter
         tensor._base = None
         tensor._grad_acc = None
         tensor._hooks = None
@@ -205,7 +205,7 @@ class Tensor:
 
     @property
     def _version(self) -> int:
-        return self._vc[0]
+        return version_of(self)
 
     @property
     def output_nr(self) -> int:
@@ -294,7 +294,7 @@ class Tensor:
 
     def detach(self) -> Tensor:
         """Same values and version counter, no history."""
-        result = Tensor._make(self._data, None, self._vc)
+        result = Tensor._make(self._data, None, shared_counter(self))
         result._base = self
         return result
 
@@ -355,6 +355,30 @@ class Tensor:
 
 
 _new = object.__new__
+
+
+# Version counters (torch's in-place change detection) are created on first need: a tensor
+# with ``_vc`` None is at version 0 and shares its counter with nobody. Most tensors never need
+# one, and every object less per op is less work for Python's garbage collector.
+def version_of(tensor) -> int:
+    counter = tensor._vc
+    return 0 if counter is None else counter[0]
+
+
+def shared_counter(tensor) -> list:
+    """The tensor's counter, created now so a view or a saved output can share it."""
+    counter = tensor._vc
+    if counter is None:
+        counter = tensor._vc = [0]
+    return counter
+
+
+def bump_version(tensor) -> None:
+    counter = tensor._vc
+    if counter is None:
+        tensor._vc = [1]
+    else:
+        counter[0] += 1
 
 
 def _wrap_dim(dim: int, ndim: int) -> int:
