@@ -102,10 +102,7 @@ class Node:
         """What this node saved for backward, by the rule's names (tensors as tensors)."""
         if self.rule is None or self._saved is None:
             return {}
-        values = {}
-        for name, item in zip(self.rule.saves, self._saved, strict=True):
-            values[name] = item.unpack(self, True) if type(item) is SavedResult else item
-        return values
+        return dict(zip(self.rule.saves, saved_as_tensors(self), strict=True))
 
 
 class AccumulateGrad(Node):
@@ -146,22 +143,6 @@ class GraphRoot(Node):
         return "torch::autograd::GraphRoot"
 
 
-class SavedResult:
-    """An op's own output saved for backward: the array, not the tensor, to avoid a cycle."""
-
-    __slots__ = ("data", "counter", "requires_grad")
-
-    def __init__(self, tensor) -> None:
-        self.data = tensor._data
-        self.counter = _tensor.shared_counter(tensor)
-        self.requires_grad = tensor._rg
-
-    def unpack(self, node: Node, as_tensor: bool):
-        if not as_tensor:
-            return self.data
-        return _tensor.Tensor._make(self.data, node if self.requires_grad else None, self.counter)
-
-
 def _ops():
     from . import _ops as ops
 
@@ -178,50 +159,67 @@ def legacy_type_name(data: np.ndarray) -> str:
     return f"[torch.{from_numpy_dtype(data.dtype).legacy_name} [{shape}]]"
 
 
-def _version_error(node: Node, index: int, item, current: int, expected: int) -> RuntimeError:
-    data = item.data if type(item) is SavedResult else item._data
-    where = ""
-    if type(item) is SavedResult:
+def _version_error(node: Node, index: int, current: int, expected: int) -> RuntimeError:
+    rule = node.rule
+    if rule.saves[index] == "result":
         producer = node
     else:
-        position = node.rule.input_of_saved[index]
+        position = rule.input_of_saved[index]
         producer = node._next[position] if position is not None else None
+    where = ""
     if producer is not None and not isinstance(producer, AccumulateGrad):
         short_name = re.sub(r"Backward\d*$", "", producer.name())
         where = f", which is output 0 of {short_name},"
     return RuntimeError(
         "one of the variables needed for gradient computation has been modified by an inplace "
-        f"operation: {legacy_type_name(data)}{where} is at version {current}; expected version "
-        f"{expected} instead. Hint: enable anomaly detection to find the operation that failed "
-        "to compute its gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False)."
+        f"operation: {legacy_type_name(node._saved[index])}{where} is at version {current}; "
+        f"expected version {expected} instead. Hint: enable anomaly detection to find the "
+        "operation that failed to compute its gradient, with "
+        "torch.autograd.set_detect_anomaly(True, check_nan=False)."
     )
 
 
-def _current_and_expected(node: Node, index: int, item) -> tuple[int, int]:
-    current = item.counter[0] if type(item) is SavedResult else _tensor.version_of(item)
-    expected = 0 if node._versions is None else node._versions[index]
-    return current, expected
+def check_versions(node: Node) -> None:
+    """Raise torch's error if a saved tensor was changed in place after it was saved."""
+    checks = node._versions
+    for position in range(0, len(checks), 3):
+        counter = checks[position + 1]
+        if counter[0] != checks[position + 2]:
+            raise _version_error(node, checks[position], int(counter[0]),
+                                 int(checks[position + 2]))
 
 
-def unpack_saved(node: Node, as_tensors: bool) -> list:
-    """The node's saved values, checked against in-place changes since they were saved."""
-    saved = node._saved
-    if saved is None:
-        raise RuntimeError(FREED_GRAPH_MESSAGE)
-    values = []
+def saved_as_tensors(node: Node) -> list:
+    """The saved values with tensors rebuilt on the graph, for a create_graph backward.
+
+    A saved input becomes the leaf itself, or a tensor whose grad_fn is the node that produced
+    it; the saved output becomes a tensor whose grad_fn is this node.
+    """
+    values = list(node._saved)
+    rule = node.rule
     tensor_type = _tensor.Tensor
-    for index, item in enumerate(saved):
-        if item.__class__ is not tensor_type and item.__class__ is not SavedResult:
-            values.append(item)
+    checks = node._versions
+    for position in range(0, len(checks), 3):
+        index = checks[position]
+        data = values[index]
+        if rule.saves[index] == "result":
+            values[index] = tensor_type._make(data, node, checks[position + 1])
             continue
-        current, expected = _current_and_expected(node, index, item)
-        if current != expected:
-            raise _version_error(node, index, item, current, expected)
-        if item.__class__ is tensor_type:
-            values.append(item if as_tensors else item._data)
+        input_position = rule.input_of_saved[index]
+        source = node._next[input_position] if input_position is not None else None
+        if type(source) is AccumulateGrad:
+            values[index] = source.variable
         else:
-            values.append(item.unpack(node, as_tensors))
+            values[index] = tensor_type._make(data, source, checks[position + 1])
     return values
+
+
+def unpack_saved(node: Node, as_tensors: bool) -> list | tuple:
+    """The node's saved values, checked against in-place changes since they were saved."""
+    if node._saved is None:
+        raise RuntimeError(FREED_GRAPH_MESSAGE)
+    check_versions(node)
+    return saved_as_tensors(node) if as_tensors else node._saved
 
 
 def heap_push(items: list[Node], node: Node) -> None:
@@ -316,16 +314,16 @@ class Observers:
 def count_dependencies(root: Node) -> dict[Node, int]:
     """How many edges point at each node reachable from ``root`` (iterative, no recursion)."""
     dependencies: dict[Node, int] = {}
-    seen = {root}
     stack = [root]
     while stack:
-        node = stack.pop()
-        for next_node in node._next:
+        for next_node in stack.pop()._next:
             if next_node is None:
                 continue
-            dependencies[next_node] = dependencies.get(next_node, 0) + 1
-            if next_node not in seen:
-                seen.add(next_node)
+            if next_node in dependencies:
+                dependencies[next_node] += 1
+            else:
+                # A DAG: the root is never an input, so "has a count" means "already visited".
+                dependencies[next_node] = 1
                 stack.append(next_node)
     return dependencies
 
@@ -502,62 +500,55 @@ def _execute_plain(root: Node, root_grad, keep_graph: bool) -> None:
     buffers: dict[Node, Any] = {root: root_grad}
     ready = [root]
     kit = _kits.NUMPY_KIT
-    tensor_type = _tensor.Tensor
     while ready:
         node = ready.pop() if len(ready) == 1 else heap_pop(ready)
         grad = buffers.pop(node)
-        node_type = type(node)
+        node_type = node.__class__
         if node_type is AccumulateGrad:
             if node._hooks is not None:
                 grad = _run_pre_hooks(node, grad, False)
             _execute_node(node, grad, False, True, ())
             continue
+        if node._hooks is not None:
+            grad = _run_pre_hooks(node, grad, False)
         if node_type is GraphRoot:
             outputs = node.grads
         else:
-            if node._hooks is not None:
-                grad = _run_pre_hooks(node, grad, False)
             saved = node._saved
-            if saved:
-                values = []
-                holds_tensors = False
-                for item in saved:
-                    item_class = item.__class__
-                    if item_class is tensor_type:
-                        counter = item._vc
-                        if counter is not None and counter[0] != (
-                                0 if node._versions is None else node._versions[len(values)]):
-                            current, expected = _current_and_expected(node, len(values), item)
-                            raise _version_error(node, len(values), item, current, expected)
-                        values.append(item._data)
-                        holds_tensors = True
-                    elif item_class is SavedResult:
-                        if item.counter[0]:
-                            raise _version_error(node, len(values), item, item.counter[0], 0)
-                        values.append(item.data)
-                        holds_tensors = True
-                    else:
-                        values.append(item)
-                if not keep_graph and (holds_tensors or node.rule.numbers_are_tensors):
-                    node._saved = None
-            elif saved is None:
+            if saved is None:
                 raise RuntimeError(FREED_GRAPH_MESSAGE)
-            else:
-                values = ()
-            rule = node.rule
+            checks = node._versions
+            if checks:
+                if len(checks) == 3:
+                    if checks[1][0] != checks[2]:
+                        check_versions(node)
+                else:
+                    check_versions(node)
+                if not keep_graph:
+                    node._saved = None
+            elif saved and not keep_graph and node.rule.numbers_are_tensors:
+                node._saved = None
             edges = node._next
-            if rule.variadic:
-                formula = rule.formulas[0]
-                outputs = [None if edge is None else formula(kit, grad, *values, position)
+            formulas = node.formulas
+            if len(edges) == 1:
+                outputs = (formulas[0](kit, grad, *saved),)
+            elif len(edges) == 2 and not node.rule.variadic:
+                first, second = edges
+                outputs = (None if first is None else formulas[0](kit, grad, *saved),
+                           None if second is None else formulas[1](kit, grad, *saved))
+            elif node.rule.variadic:
+                formula = formulas[0]
+                outputs = [None if edge is None else formula(kit, grad, *saved, position)
                            for position, edge in enumerate(edges)]
             else:
-                outputs = [None if edge is None else formula(kit, grad, *values)
-                           for edge, formula in zip(edges, rule.formulas)]
+                outputs = [None if edges[i] is None else formulas[i](kit, grad, *saved)
+                           for i in range(len(edges))]
             if node._hooks is not None and node._hooks.post:
                 outputs = _run_post_hooks(node, grad, outputs, False)
         for next_node, out in zip(node._next, outputs):
             if next_node is None:
                 continue
+            # _give, inlined: this loop body runs once per edge of the graph.
             remaining = dependencies[next_node] - 1
             dependencies[next_node] = remaining
             if out is not None:
@@ -610,10 +601,7 @@ def _release_saved(node: Node) -> None:
     saved = node._saved
     if not saved:
         return
-    tensor_type = _tensor.Tensor
-    if any(item.__class__ is tensor_type or item.__class__ is SavedResult for item in saved) or (
-        node.rule.numbers_are_tensors and any(item is not None for item in saved)
-    ):
+    if node._versions or (node.rule.numbers_are_tensors and any(i is not None for i in saved)):
         node._saved = None
 
 

@@ -358,27 +358,30 @@ _new = object.__new__
 
 
 # Version counters (torch's in-place change detection) are created on first need: a tensor
-# with ``_vc`` None is at version 0 and shares its counter with nobody. Most tensors never need
-# one, and every object less per op is less work for Python's garbage collector.
+# with ``_vc`` None is at version 0 and shares its counter with nobody. A counter is a one-element
+# NumPy array rather than a list because arrays are invisible to Python's garbage collector.
+_ZERO_COUNTER = np.zeros(1, dtype=np.int64)
+
+
+def new_counter() -> np.ndarray:
+    return _ZERO_COUNTER.copy()
+
+
 def version_of(tensor) -> int:
     counter = tensor._vc
-    return 0 if counter is None else counter[0]
+    return 0 if counter is None else int(counter[0])
 
 
-def shared_counter(tensor) -> list:
+def shared_counter(tensor) -> np.ndarray:
     """The tensor's counter, created now so a view or a saved output can share it."""
     counter = tensor._vc
     if counter is None:
-        counter = tensor._vc = [0]
+        counter = tensor._vc = new_counter()
     return counter
 
 
 def bump_version(tensor) -> None:
-    counter = tensor._vc
-    if counter is None:
-        tensor._vc = [1]
-    else:
-        counter[0] += 1
+    shared_counter(tensor)[0] += 1
 
 
 def _wrap_dim(dim: int, ndim: int) -> int:
