@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import re
+import sys
 import weakref
 from collections.abc import Callable
 from typing import Any
@@ -62,9 +63,34 @@ class NodeHooks:
 class Node:
     """One backward function of the graph (torch's ``grad_fn`` objects)."""
 
-    __slots__ = ("_next", "_saved", "_versions", "_seq", "_shape", "_np_dtype", "_hooks",
-                 "__weakref__")
+    # The next nodes live in slots, not in a tuple: a tuple of nodes would be one more object
+    # per op for Python's garbage collector to walk, and that walk dominates long graphs.
+    # ``arity`` (a class attribute) says which: 1 -> _n0, 2 -> _n0 and _n1, -1 -> the tuple _nx.
+    __slots__ = ("_n0", "_n1", "_nx", "_saved", "_versions", "_seq", "_shape", "_np_dtype",
+                 "_hooks", "__weakref__")
     rule: Any = None
+    arity = 0
+
+    @property
+    def _next(self) -> tuple:
+        """The next node per input (None for inputs that need no gradient)."""
+        arity = self.arity
+        if arity == 1:
+            return (self._n0,)
+        if arity == 2:
+            return (self._n0, self._n1)
+        if arity == 0:
+            return ()
+        return self._nx
+
+    def _set_next(self, edges: tuple) -> None:
+        arity = self.arity
+        if arity == 1:
+            self._n0 = edges[0]
+        elif arity == 2:
+            self._n0, self._n1 = edges
+        elif arity < 0:
+            self._nx = edges
 
     @property
     def next_functions(self) -> tuple:
@@ -112,7 +138,6 @@ class AccumulateGrad(Node):
 
     def __init__(self, variable) -> None:
         self.variable = variable
-        self._next = ()
         self._saved = ()
         self._versions = None
         self._seq = ACCUMULATE_GRAD_SEQUENCE
@@ -128,9 +153,10 @@ class GraphRoot(Node):
     """Feeds the given gradients to several roots at once, as torch's engine does."""
 
     __slots__ = ("grads",)
+    arity = -1
 
     def __init__(self, roots: list[Node], grads: list) -> None:
-        self._next = tuple(roots)
+        self._nx = tuple(roots)
         self.grads = grads
         self._saved = ()
         self._versions = None
@@ -316,7 +342,17 @@ def count_dependencies(root: Node) -> dict[Node, int]:
     dependencies: dict[Node, int] = {}
     stack = [root]
     while stack:
-        for next_node in stack.pop()._next:
+        node = stack.pop()
+        arity = node.arity
+        if arity == 1:
+            edges = (node._n0,)
+        elif arity == 2:
+            edges = (node._n0, node._n1)
+        elif arity == 0:
+            continue
+        else:
+            edges = node._nx
+        for next_node in edges:
             if next_node is None:
                 continue
             if next_node in dependencies:
@@ -513,6 +549,7 @@ def _execute_plain(root: Node, root_grad, keep_graph: bool) -> None:
             grad = _run_pre_hooks(node, grad, False)
         if node_type is GraphRoot:
             outputs = node.grads
+            edges = node._nx
         else:
             saved = node._saved
             if saved is None:
@@ -528,24 +565,29 @@ def _execute_plain(root: Node, root_grad, keep_graph: bool) -> None:
                     node._saved = None
             elif saved and not keep_graph and node.rule.numbers_are_tensors:
                 node._saved = None
-            edges = node._next
             formulas = node.formulas
-            if len(edges) == 1:
+            arity = node.arity
+            if arity == 1:
+                edges = (node._n0,)
                 outputs = (formulas[0](kit, grad, *saved),)
-            elif len(edges) == 2 and not node.rule.variadic:
-                first, second = edges
+            elif arity == 2:
+                first = node._n0
+                second = node._n1
+                edges = (first, second)
                 outputs = (None if first is None else formulas[0](kit, grad, *saved),
                            None if second is None else formulas[1](kit, grad, *saved))
             elif node.rule.variadic:
+                edges = node._nx
                 formula = formulas[0]
                 outputs = [None if edge is None else formula(kit, grad, *saved, position)
                            for position, edge in enumerate(edges)]
             else:
+                edges = node._nx
                 outputs = [None if edges[i] is None else formulas[i](kit, grad, *saved)
                            for i in range(len(edges))]
             if node._hooks is not None and node._hooks.post:
                 outputs = _run_post_hooks(node, grad, outputs, False)
-        for next_node, out in zip(node._next, outputs):
+        for next_node, out in zip(edges, outputs):
             if next_node is None:
                 continue
             # _give, inlined: this loop body runs once per edge of the graph.
@@ -557,7 +599,12 @@ def _execute_plain(root: Node, root_grad, keep_graph: bool) -> None:
                 if out.dtype != next_node._np_dtype:
                     out = out.astype(next_node._np_dtype)
                 existing = buffers.get(next_node)
-                buffers[next_node] = out if existing is None else existing + out
+                if existing is None:
+                    buffers[next_node] = out
+                elif existing.size > _IN_PLACE_MIN_SIZE and _exclusively_buffered(existing):
+                    np.add(existing, out, out=existing)
+                else:
+                    buffers[next_node] = existing + out
             elif next_node not in buffers:
                 buffers[next_node] = None
             if remaining == 0:
@@ -568,6 +615,19 @@ def _execute_plain(root: Node, root_grad, keep_graph: bool) -> None:
                     heap_push(ready, next_node)
                 else:
                     ready.append(next_node)
+
+
+# Summing into a gradient buffer in place saves an allocation, which matters only for big arrays.
+_IN_PLACE_MIN_SIZE = 1 << 14
+# References to a buffered gradient when only the buffer holds it: the dict, the local name in
+# the loop, and getrefcount's own argument (torch checks use_count() the same way).
+_BUFFER_ONLY_REFERENCES = 4
+
+
+def _exclusively_buffered(array: np.ndarray) -> bool:
+    """Whether nothing but the backward buffer sees this array, so adding in place is safe."""
+    return (array.base is None and array.flags.writeable
+            and sys.getrefcount(array) <= _BUFFER_ONLY_REFERENCES)
 
 
 class _HeapAdapter:

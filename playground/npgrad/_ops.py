@@ -39,7 +39,8 @@ _SAVE_RESULT = (RESULT,)
 
 NODE_CLASSES: dict[str, type[Node]] = {
     op: type(rule.node_name, (Node,),
-             {"__slots__": (), "rule": rule, "formulas": rule.formulas, "__module__": "torch"})
+             {"__slots__": (), "rule": rule, "formulas": rule.formulas, "__module__": "torch",
+              "arity": -1 if rule.variadic or len(rule.inputs) > 2 else len(rule.inputs)})
     for op, rule in RULES.items()
 }
 
@@ -95,7 +96,7 @@ def _attach_node(out: Tensor, node_class, inputs: tuple, saved: tuple) -> None:
         edges = (_edge(inputs[0]), _edge(inputs[1]))
     else:
         edges = tuple([_edge(t) for t in inputs])
-    node._next = edges
+    node._set_next(edges)
     node._seq = _next_sequence()
     data = out._data
     node._shape = data.shape
@@ -1320,8 +1321,8 @@ def _check_inplace_view_message(self: Tensor) -> None:
 _SCALAR_ARRAYS: dict = {}
 
 
-def _scalar_array(value: float, dtype) -> np.ndarray:
-    """A read-only 0-d array for a Python float: NumPy multiplies by it twice as fast."""
+def _scalar_array(value: float | int, dtype) -> np.ndarray:
+    """A read-only 0-d array for a Python number: NumPy multiplies by it twice as fast."""
     key = (value, dtype)
     array = _SCALAR_ARRAYS.get(key)
     if array is None:
@@ -1351,7 +1352,7 @@ def _fast_binary(op: str, ufunc, general):
             if dtype is not b.dtype:
                 return general(self, other)
             other_tensor = other
-        elif other.__class__ is float:
+        elif other.__class__ is float or other.__class__ is int:
             b = _scalar_array(other, dtype)
             other_tensor = None
         else:
@@ -1382,7 +1383,8 @@ def _fast_binary(op: str, ufunc, general):
             second = other_tensor.grad_fn
             if second is None:
                 second = _edge(other_tensor)
-        node._next = (first, second)
+        node._n0 = first
+        node._n1 = second
         node._seq = _next_sequence()
         node._shape = data.shape
         node._np_dtype = data.dtype
@@ -1442,7 +1444,7 @@ def _fast_unary(op: str, ufunc, general):
             return out
         node = _new(node_class)
         first = self.grad_fn
-        node._next = (first if first is not None else _edge(self),)
+        node._n0 = first if first is not None else _edge(self)
         node._seq = _next_sequence()
         node._shape = data.shape
         node._np_dtype = data.dtype
@@ -1488,6 +1490,16 @@ def div(self: Tensor, other, *, rounding_mode=None) -> Tensor:
     return _fast_div(self, other)
 
 
+def _fast_rsub(self: Tensor, other) -> Tensor:
+    """``number - tensor`` for float tensors: RsubBackward1, without the general machinery."""
+    a = self._data
+    if a.dtype.kind != "f" or (other.__class__ is not float and other.__class__ is not int):
+        return rsub(self, other)
+    data = _scalar_array(other, a.dtype) - a
+    return _output("rsub", data, (self,), _ALPHA_ONE)
+
+
+_ALPHA_ONE = (1,)
 _fast_add = _fast_binary("add", np.add, _general_add)
 _fast_sub = _fast_binary("sub", np.subtract, _general_sub)
 _fast_div = _fast_binary("div", np.true_divide, _general_div)
@@ -1527,7 +1539,7 @@ def _inplace_operator(function):
 
 _METHODS = {
     # operators
-    "__add__": _fast_add, "__radd__": _fast_add, "__sub__": _fast_sub, "__rsub__": rsub,
+    "__add__": _fast_add, "__radd__": _fast_add, "__sub__": _fast_sub, "__rsub__": _fast_rsub,
     "__mul__": mul, "__rmul__": mul, "__truediv__": _fast_div,
     "__rtruediv__": _not_implemented_for_foreign(rdiv),
     "__floordiv__": floor_divide, "__rfloordiv__": rfloordiv, "__mod__": remainder,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from tests.oracle import run_printing
@@ -204,3 +205,20 @@ print(out, a.grad, b.grad, v.grad)
 def test_script_prints_what_torch_prints(name, torch, engine):
     code = SCRIPTS[name]
     assert run_printing(code, engine) == run_printing(code, torch)
+
+
+def test_large_gradients_shared_between_paths_match_torch(torch, engine):
+    """Big buffers are summed in place; a gradient that two paths share must not be corrupted."""
+    values = np.random.default_rng(5).normal(size=40_000)
+
+    def grads(module):
+        x = module.tensor(values, requires_grad=True)
+        w = module.tensor(values[::-1].copy(), requires_grad=True)
+        y = x * 2
+        shared = y + y
+        total = (shared + y * w + (x + w) * 3 - y).sum() + (w * w).sum()
+        total.backward()
+        return x.grad.numpy(), w.grad.numpy()
+
+    for expected, actual in zip(grads(torch), grads(engine), strict=True):
+        np.testing.assert_allclose(actual, expected, rtol=1e-12)
