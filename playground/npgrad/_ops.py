@@ -102,6 +102,7 @@ def _attach_node(out: Tensor, node_class, inputs: tuple, saved: tuple) -> None:
     node._shape = data.shape
     node._np_dtype = data.dtype
     node._hooks = None
+    node._deps = None
     out._rg = True
     out.grad_fn = node
     if not saved:
@@ -1389,6 +1390,7 @@ def _fast_binary(op: str, ufunc, general):
         node._shape = data.shape
         node._np_dtype = data.dtype
         node._hooks = None
+        node._deps = None
         out._rg = True
         out.grad_fn = node
         if not saves_operands:
@@ -1449,6 +1451,7 @@ def _fast_unary(op: str, ufunc, general):
         node._shape = data.shape
         node._np_dtype = data.dtype
         node._hooks = None
+        node._deps = None
         out._rg = True
         out.grad_fn = node
         if saves_result:

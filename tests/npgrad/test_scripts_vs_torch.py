@@ -222,3 +222,31 @@ def test_large_gradients_shared_between_paths_match_torch(torch, engine):
 
     for expected, actual in zip(grads(torch), grads(engine), strict=True):
         np.testing.assert_allclose(actual, expected, rtol=1e-12)
+
+
+def test_backward_after_a_failed_backward_matches_torch(torch, engine):
+    """An error half way through a backward must leave nothing behind for the next one."""
+    code = """
+w = torch.tensor([1., 2.], requires_grad=True)
+c = torch.tensor([3., 4.])
+y = (w * c).sum() + (w * w).sum()
+y.backward()
+try:
+    y.backward()
+except RuntimeError as error:
+    print(str(error)[:20])
+(w * c).sum().backward()
+print(w.grad)
+z = (w.exp() * c).sum()
+with torch.no_grad():
+    pass
+h = w.exp()
+h.add_(1)
+try:
+    (h * w).sum().backward()
+except RuntimeError as error:
+    print(str(error)[-60:])
+(w * 2).sum().backward()
+print(w.grad)
+"""
+    assert run_printing(code, engine) == run_printing(code, torch)
