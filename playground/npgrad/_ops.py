@@ -1319,19 +1319,20 @@ def _check_inplace_view_message(self: Tensor) -> None:
 # The arithmetic and elementwise functions of tutorial code, with the general machinery above
 # inlined: same results and same nodes, in half the time. Anything unusual (mixed dtypes,
 # integer tensors, odd operand types) falls back to the general function.
-_SCALAR_ARRAYS: dict = {}
+
+
+# Per fast dtype, Python numbers already turned into read-only 0-d arrays of that dtype.
+_FAST_DTYPES: dict = {np.dtype(np.float32): {}, np.dtype(np.float64): {}}
 
 
 def _scalar_array(value: float | int, dtype) -> np.ndarray:
     """A read-only 0-d array for a Python number: NumPy multiplies by it twice as fast."""
-    key = (value, dtype)
-    array = _SCALAR_ARRAYS.get(key)
-    if array is None:
-        if len(_SCALAR_ARRAYS) > 256:
-            _SCALAR_ARRAYS.clear()
-        array = np.asarray(value, dtype)
-        array.flags.writeable = False
-        _SCALAR_ARRAYS[key] = array
+    cache = _FAST_DTYPES[dtype]
+    if len(cache) > 256:
+        cache.clear()
+    array = np.asarray(value, dtype)
+    array.flags.writeable = False
+    cache[value] = array
     return array
 
 
@@ -1346,7 +1347,8 @@ def _fast_binary(op: str, ufunc, general):
     def operator(self, other):
         a = self._data
         dtype = a.dtype
-        if dtype.kind != "f":
+        scalars = _FAST_DTYPES.get(dtype)
+        if scalars is None:
             return general(self, other)
         if other.__class__ is Tensor:
             b = other._data
@@ -1354,7 +1356,9 @@ def _fast_binary(op: str, ufunc, general):
                 return general(self, other)
             other_tensor = other
         elif other.__class__ is float or other.__class__ is int:
-            b = _scalar_array(other, dtype)
+            b = scalars.get(other)
+            if b is None:
+                b = _scalar_array(other, dtype)
             other_tensor = None
         else:
             return general(self, other)
@@ -1397,24 +1401,29 @@ def _fast_binary(op: str, ufunc, general):
             node._saved = alpha_only
             node._versions = ()
             return out
-        checks = ()
         saved_self = None
         if not self_gate or second is not None:
-            counter = self._vc
-            if counter is None:
-                counter = self._vc = new_counter()
-            checks = (0, counter, counter[0])
+            self_counter = self._vc
+            if self_counter is None:
+                self_counter = self._vc = new_counter()
             saved_self = a
         saved_other = None
+        other_counter = None
         if not other_gate or first is not None:
             saved_other = b
             if other_tensor is not None:
-                counter = other_tensor._vc
-                if counter is None:
-                    counter = other_tensor._vc = new_counter()
-                checks += (1, counter, counter[0])
+                other_counter = other_tensor._vc
+                if other_counter is None:
+                    other_counter = other_tensor._vc = new_counter()
         node._saved = (saved_self, saved_other)
-        node._versions = checks
+        if saved_self is None:
+            node._versions = () if other_counter is None else (
+                1, other_counter, other_counter[0])
+        elif other_counter is None:
+            node._versions = (0, self_counter, self_counter[0])
+        else:
+            node._versions = (0, self_counter, self_counter[0],
+                              1, other_counter, other_counter[0])
         return out
 
     operator.__name__ = op
@@ -1428,7 +1437,7 @@ def _fast_unary(op: str, ufunc, general):
 
     def function(self):
         a = self._data
-        if a.dtype.kind != "f":
+        if a.dtype not in _FAST_DTYPES:
             return general(self)
         data = ufunc(a)
         if data.__class__ is not _ndarray:
@@ -1496,7 +1505,8 @@ def div(self: Tensor, other, *, rounding_mode=None) -> Tensor:
 def _fast_rsub(self: Tensor, other) -> Tensor:
     """``number - tensor`` for float tensors: RsubBackward1, without the general machinery."""
     a = self._data
-    if a.dtype.kind != "f" or (other.__class__ is not float and other.__class__ is not int):
+    if a.dtype not in _FAST_DTYPES or (
+            other.__class__ is not float and other.__class__ is not int):
         return rsub(self, other)
     data = _scalar_array(other, a.dtype) - a
     return _output("rsub", data, (self,), _ALPHA_ONE)
