@@ -60,6 +60,7 @@ from ._factories import (
 )
 from ._grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 from ._printing import get_printoptions, set_printoptions
+
 from . import autograd, nn  # isort: skip
 
 __version__ = "0.1.0"

@@ -616,7 +616,7 @@ def _execute_plain(root: Node, root_grad, keep_graph: bool) -> None:
                 else:
                     edges = node._nx
                     outputs = _apply_function(node, grad, False)
-            for next_node, out in zip(edges, outputs):
+            for next_node, out in zip(edges, outputs, strict=True):
                 if next_node is None:
                     continue
                 if out is None:

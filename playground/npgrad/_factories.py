@@ -15,15 +15,24 @@ DEFAULT_SEED = 67280421310721
 
 
 class RandomState:
-    """The one random stream of the engine (``torch.manual_seed`` resets it)."""
+    """The one random stream of the engine (``torch.manual_seed`` resets it).
 
-    generator = np.random.Generator(np.random.PCG64(DEFAULT_SEED))
+    Created on first use: importing numpy.random costs as much as the rest of the engine.
+    """
+
+    _generator = None
     seed = DEFAULT_SEED
+
+    @classmethod
+    def generator(cls):
+        if cls._generator is None:
+            cls._generator = np.random.Generator(np.random.PCG64(cls.seed))
+        return cls._generator
 
 
 def manual_seed(seed: int):
-    RandomState.generator = np.random.Generator(np.random.PCG64(int(seed)))
     RandomState.seed = int(seed)
+    RandomState._generator = None
     return RandomState
 
 
@@ -109,7 +118,9 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
 def as_tensor(data, dtype=None, device=None) -> Tensor:
     if isinstance(data, Tensor) and (dtype is None or data.dtype is dtypes.to_dtype(dtype)):
         return data
-    if isinstance(data, np.ndarray) and (dtype is None or dtypes.to_dtype(dtype).numpy == data.dtype):
+    same_dtype = dtype is None or (
+        isinstance(data, np.ndarray) and dtypes.to_dtype(dtype).numpy == data.dtype)
+    if isinstance(data, np.ndarray) and same_dtype:
         dtypes.from_numpy_dtype(data.dtype)
         return _make(data)
     return tensor(data, dtype=dtype, device=device)
@@ -178,13 +189,13 @@ def linspace(start, end, steps: int, *, dtype=None, device=None, requires_grad=F
 
 def rand(*size, generator=None, dtype=None, device=None, requires_grad=False) -> Tensor:
     target = _dtype_or_default(dtype)
-    data = RandomState.generator.random(_size(size), dtype=np.float64).astype(target)
+    data = RandomState.generator().random(_size(size), dtype=np.float64).astype(target)
     return _finish(data, requires_grad, device)
 
 
 def randn(*size, generator=None, dtype=None, device=None, requires_grad=False) -> Tensor:
     target = _dtype_or_default(dtype)
-    data = RandomState.generator.standard_normal(_size(size), dtype=np.float64).astype(target)
+    data = RandomState.generator().standard_normal(_size(size), dtype=np.float64).astype(target)
     return _finish(data, requires_grad, device)
 
 
@@ -194,7 +205,7 @@ def randint(low, high=None, size=None, *, dtype=None, device=None, requires_grad
     if size is None and high is not None and isinstance(high, tuple | list):
         low, high, size = 0, low, high
     target = dtypes.to_dtype(dtype) if dtype is not None else dtypes.int64
-    data = RandomState.generator.integers(low, high, size=tuple(size)).astype(target.numpy)
+    data = RandomState.generator().integers(low, high, size=tuple(size)).astype(target.numpy)
     return _finish(data, requires_grad, device)
 
 

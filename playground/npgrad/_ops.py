@@ -10,8 +10,6 @@ import numpy as np
 
 from . import _dtype as dtypes
 from ._autograd import Node, new_sequence_number
-
-_next_sequence = new_sequence_number
 from ._grad_mode import GradMode
 from ._rules import RULES
 from ._tensor import (
@@ -21,7 +19,6 @@ from ._tensor import (
     bump_version,
     new_counter,
     shared_counter,
-    version_of,
 )
 
 # torch computes inf and nan silently where NumPy warns (overflow, 0/0). An errstate context per
@@ -29,6 +26,7 @@ from ._tensor import (
 np.seterr(all="ignore")
 
 _ndarray = np.ndarray
+_next_sequence = new_sequence_number
 _make = Tensor._make
 _new = object.__new__
 _NO_EDGE = (None, 0)
@@ -128,8 +126,7 @@ def _save(gates: tuple, edges: tuple, saved: tuple, out: Tensor) -> tuple[tuple,
     """
     items = []
     checks = []
-    index = 0
-    for item in saved:
+    for index, item in enumerate(saved):
         gate = gates[index]
         if gate is not None:
             for position in gate:
@@ -154,7 +151,6 @@ def _save(gates: tuple, edges: tuple, saved: tuple, out: Tensor) -> tuple[tuple,
             checks.append(counter[0])
             item = out._data
         items.append(item)
-        index += 1
     return tuple(items), tuple(checks)
 
 
@@ -192,7 +188,7 @@ def _operands(a: Tensor, b):
             _torch_dtype(a_data), a_data.ndim, _torch_dtype(b_data), b_data.ndim
         ).numpy
         return a_data.astype(target, copy=False), b_data.astype(target, copy=False)
-    if isinstance(b, _PY_SCALARS) or isinstance(b, np.generic):
+    if isinstance(b, (*_PY_SCALARS, np.generic)):
         target = dtypes.result_type_scalar(_torch_dtype(a_data), b).numpy
         if target != a_data.dtype:
             return a_data.astype(target), np.asarray(b, dtype=target)
@@ -322,7 +318,8 @@ def mul(self: Tensor, other) -> Tensor:
         data = a * b
     except ValueError:
         raise _broadcast_error(a.shape, np.shape(b)) from None
-    return _output("mul", data, (self, other_tensor), (self, other_tensor if other_tensor is not None else b))
+    saved_other = other_tensor if other_tensor is not None else b
+    return _output("mul", data, (self, other_tensor), (self, saved_other))
 
 
 def div(self: Tensor, other, *, rounding_mode=None) -> Tensor:
@@ -342,7 +339,8 @@ def div(self: Tensor, other, *, rounding_mode=None) -> Tensor:
         raise _broadcast_error(a.shape, np.shape(b)) from None
     if rounding_mode == "trunc":
         return _output("floor_divide", np.trunc(data), (self, other_tensor))
-    return _output("div", data, (self, other_tensor), (self, other_tensor if other_tensor is not None else b))
+    saved_other = other_tensor if other_tensor is not None else b
+    return _output("div", data, (self, other_tensor), (self, saved_other))
 
 
 def rdiv(self: Tensor, other) -> Tensor:
@@ -438,7 +436,9 @@ bitwise_xor = _logical(np.bitwise_xor)
 
 def bitwise_not(self: Tensor) -> Tensor:
     if self._data.dtype.kind == "f":
-        raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type tensors")
+        raise TypeError(
+            "~ (operator.invert) is only implemented on integer and Boolean-type tensors"
+        )
     return _make(np.invert(self._data))
 
 
@@ -950,7 +950,8 @@ def permute(self: Tensor, *dims) -> Tensor:
             f"equal to len(dims) = {len(dims)}"
         )
     dims = tuple(_wrap_dim(d, self.ndim) for d in dims)
-    return _output("permute", np.transpose(self._data, dims), (self,), (dims,), shared_counter(self), self)
+    data = np.transpose(self._data, dims)
+    return _output("permute", data, (self,), (dims,), shared_counter(self), self)
 
 
 def T(self: Tensor) -> Tensor:
@@ -992,8 +993,8 @@ def expand(self: Tensor, *sizes) -> Tensor:
     shape = self._data.shape
     if len(sizes) < len(shape):
         raise RuntimeError(
-            f"expand(torch.FloatTensor{{[{', '.join(map(str, shape))}]}}, size=[{', '.join(map(str, sizes))}]): "
-            "the number of sizes provided "
+            f"expand(torch.FloatTensor{{[{', '.join(map(str, shape))}]}}, "
+            f"size=[{', '.join(map(str, sizes))}]): the number of sizes provided "
             f"({len(sizes)}) must be greater or equal to the number of dimensions in the tensor "
             f"({len(shape)})"
         )
@@ -1037,7 +1038,8 @@ def select(self: Tensor, dim: int, index: int) -> Tensor:
         )
     index = index % size
     data = self._data[(slice(None),) * dim + (index,)]
-    return _output("select", data, (self,), (self._data.shape, dim, index), shared_counter(self), self)
+    saved = (self._data.shape, dim, index)
+    return _output("select", data, (self,), saved, shared_counter(self), self)
 
 
 def _slice(self: Tensor, dim: int, start: int, end: int, step: int) -> Tensor:
@@ -1147,8 +1149,9 @@ def stack(tensors, dim: int = 0) -> Tensor:
     for number, tensor in enumerate(tensors):
         if tensor.shape != first:
             raise RuntimeError(
-                f"stack expects each tensor to be equal size, but got [{', '.join(map(str, first))}] "
-                f"at entry 0 and [{', '.join(map(str, tensor.shape))}] at entry {number}"
+                "stack expects each tensor to be equal size, but got "
+                f"[{', '.join(map(str, first))}] at entry 0 and "
+                f"[{', '.join(map(str, tensor.shape))}] at entry {number}"
             )
     dim = _wrap_dim(dim, len(first) + 1)
     target = tensors[0].dtype

@@ -25,7 +25,7 @@ class Rule:
     saves: tuple[str, ...]
     texts: tuple[str, ...]
     variadic: bool = False
-    # torch wraps a Python number operand of mul/div in a tensor it saves (and frees) like any other.
+    # torch wraps a Python number operand of mul/div in a tensor it saves and frees like others.
     numbers_are_tensors: bool = False
     formulas: tuple = field(default=(), compare=False, repr=False)
     # For each saved name, the inputs whose formula reads it (torch saves only those).
@@ -84,8 +84,8 @@ TABLE: tuple[Rule, ...] = (
          "k.pow_exponent_grad(grad, self, exponent, result)"),
     _row("pow_scalar_base", "PowBackward2", "exponent", "self exponent result",
          "k.pow_exponent_grad(grad, self, exponent, result)"),
-    _row("floor_divide", "NotImplemented", "self other", "", "k.not_implemented('aten::floor_divide')",
-         "k.not_implemented('aten::floor_divide')"),
+    _row("floor_divide", "NotImplemented", "self other", "",
+         "k.not_implemented('aten::floor_divide')", "k.not_implemented('aten::floor_divide')"),
     _row("maximum", "MaximumBackward0", "self other", "self other",
          "k.where(self == other, grad / 2, grad) * (self >= other)",
          "k.where(self == other, grad / 2, grad) * (other >= self)"),
@@ -134,7 +134,8 @@ TABLE: tuple[Rule, ...] = (
     _row("var", "VarBackward0", "self", "self dims correction keepdim",
          "k.var_grad(grad, self, dims, correction, keepdim)"),
     _row("std", "StdBackward0", "self", "self dims correction keepdim result",
-         "k.var_grad(grad, self, dims, correction, keepdim) / (2 * k.restore_dims(result, dims, keepdim))"),
+         "k.var_grad(grad, self, dims, correction, keepdim)"
+         " / (2 * k.restore_dims(result, dims, keepdim))"),
     _row("softmax", "SoftmaxBackward0", "self", "result dim",
          "result * (grad - k.sum(grad * result, (dim,), True))"),
     _row("log_softmax", "LogSoftmaxBackward0", "self", "result dim",

@@ -6,8 +6,8 @@ without a case, so adding an op to the engine forces adding its comparison with 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 
 @dataclass(frozen=True)

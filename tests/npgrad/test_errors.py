@@ -70,8 +70,10 @@ s.sum().backward()
     "view of wrong size": "torch.ones(2, 3).view(4)",
     "view of a transposed tensor": "torch.ones(2, 3).t().view(6)",
     "reshape of wrong size": "torch.ones(3).reshape(2, 2)",
-    "gradient of the wrong shape": "(torch.ones(3, requires_grad=True) * 2).backward(torch.ones(2))",
-    "requires_grad=False on a non-leaf": "(torch.ones(2, requires_grad=True) * 2).requires_grad = False",
+    "gradient of the wrong shape":
+        "(torch.ones(3, requires_grad=True) * 2).backward(torch.ones(2))",
+    "requires_grad=False on a non-leaf":
+        "(torch.ones(2, requires_grad=True) * 2).requires_grad = False",
     "item of many elements": "torch.ones(3).item()",
     "index out of range": "torch.ones(3)[5]",
     "too many indices": "torch.ones(3)[0, 0]",

@@ -180,7 +180,8 @@ t = torch.from_numpy(a)
 a[0] = 5
 print(t, t.numpy().dtype)
 print(torch.rand(2, 3).shape, torch.randn(4).dtype, torch.randint(0, 10, (3,)).dtype)
-print(torch.ones(2, 3).size(), torch.ones(2, 3).size(1), torch.ones(2, 3).numel(), len(torch.ones(4, 2)))
+print(torch.ones(2, 3).size(), torch.ones(2, 3).size(1), torch.ones(2, 3).numel())
+print(len(torch.ones(4, 2)))
 """,
     "python conversions": """
 x = torch.tensor([1.5, -2.5, 3.25])

@@ -1,0 +1,109 @@
+"""Engine properties torch has no direct counterpart for: no recursion, imports, observers."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+
+def test_a_100000_op_chain_runs_backward_and_is_freed(engine):
+    x = engine.tensor([0.5, -0.5], dtype=engine.float64, requires_grad=True)
+    y = x
+    for _ in range(100_000):
+        y = y * 1.0000001
+    y.sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), [1.0000001**100_000] * 2, rtol=1e-9)
+    del y  # dropping the last tensor frees 100,000 nodes without a deep recursion
+
+
+def test_a_100000_op_chain_with_create_graph_and_grad(engine):
+    x = engine.tensor(1.0, dtype=engine.float64, requires_grad=True)
+    y = x
+    for _ in range(100_000):
+        y = y + x * 1e-6
+    (g,) = engine.autograd.grad(y, x)
+    assert g.item() == pytest.approx(1 + 0.1, rel=1e-9)
+
+
+def test_importing_the_engine_imports_neither_torch_nor_qt():
+    code = ("import sys, playground.npgrad; "
+            "print(sorted(m for m in ('torch', 'PySide6', 'pyqtgraph') if m in sys.modules))")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            check=True)
+    assert result.stdout.strip() == "[]"
+
+
+def test_observer_sees_every_step_with_gradients(engine):
+    x = engine.tensor([1.0, 2.0], requires_grad=True)
+    steps, started, finished = [], [], []
+    with engine.autograd.observe(steps.append, started.append, finished.append):
+        (x * 3).sum().backward()
+        (x * 3).sum().backward()
+    assert [s.node.name() for s in steps] == ["SumBackward0", "MulBackward0",
+                                               "torch::autograd::AccumulateGrad"] * 2
+    assert [kind for kind, _ in started] == ["backward", "backward"] and len(finished) == 2
+    mul = steps[1]
+    assert mul.incoming[0].tolist() == [1.0, 1.0]
+    assert mul.outgoing[0].tolist() == [3.0, 3.0] and mul.outgoing[1] is None
+    first, second = steps[2], steps[5]
+    assert first.grad_before is None and first.grad_after.tolist() == [3.0, 3.0]
+    assert second.grad_before.tolist() == [3.0, 3.0]
+    assert second.grad_after.tolist() == [6.0, 6.0]
+    (x * 3).sum().backward()  # outside the block: no more steps
+    assert len(steps) == 6
+
+
+def test_node_hooks_match_torch(torch, engine):
+    def run(module):
+        x = module.tensor([1.0, 2.0], requires_grad=True)
+        y = x * x
+        z = y.sum()
+        log = []
+        handle = y.grad_fn.register_hook(
+            lambda grad_inputs, grad_outputs: log.append(
+                ("post", [g.tolist() if g is not None else None for g in grad_inputs],
+                 [g.tolist() for g in grad_outputs])))
+        y.grad_fn.register_prehook(lambda grad_outputs: log.append(
+            ("pre", [g.tolist() for g in grad_outputs])))
+        z.grad_fn.register_prehook(lambda grad_outputs: (grad_outputs[0] * 10,))
+        z.backward(retain_graph=True)
+        handle.remove()
+        z.backward()
+        return log, x.grad.tolist()
+
+    assert run(engine) == run(torch)
+
+
+def test_backward_inputs_accumulates_only_into_them(torch, engine):
+    def run(module):
+        x = module.tensor([1.0, 2.0], requires_grad=True)
+        w = module.tensor([3.0, 4.0], requires_grad=True)
+        (x * w).sum().backward(inputs=[w])
+        return x.grad, w.grad.tolist()
+
+    assert run(engine) == run(torch)
+
+
+def test_saved_values_are_exposed_for_the_inspector(engine):
+    x = engine.tensor([1.0, 2.0], requires_grad=True)
+    w = engine.tensor([3.0, 4.0], requires_grad=True)
+    y = x * w
+    saved = y.grad_fn.saved_values()
+    assert saved["self"] is x and saved["other"] is w
+    e = x.exp()
+    assert e.grad_fn.saved_values()["result"].tolist() == pytest.approx(np.exp([1, 2]).tolist())
+    assert y.grad_fn.rule.describe() == (
+        "MulBackward0: grad_self = grad * other; grad_other = grad * self")
+
+
+def test_random_numbers_repeat_with_the_same_seed(engine):
+    engine.manual_seed(7)
+    first = engine.randn(3), engine.rand(2), engine.randint(0, 10, (4,))
+    engine.manual_seed(7)
+    second = engine.randn(3), engine.rand(2), engine.randint(0, 10, (4,))
+    for a, b in zip(first, second, strict=True):
+        assert a.tolist() == b.tolist()
+    assert first[0].dtype == engine.float32 and first[2].dtype == engine.int64
