@@ -66,8 +66,10 @@ class Node:
     # The next nodes live in slots, not in a tuple: a tuple of nodes would be one more object
     # per op for Python's garbage collector to walk, and that walk dominates long graphs.
     # ``arity`` (a class attribute) says which: 1 -> _n0, 2 -> _n0 and _n1, -1 -> the tuple _nx.
+    # _exact: every gradient this node sends already has its input's shape and dtype (set by
+    # the fast paths, which know it from the forward), so backward can skip checking.
     __slots__ = ("_n0", "_n1", "_nx", "_saved", "_versions", "_seq", "_shape", "_np_dtype",
-                 "_hooks", "_deps", "_pending", "__weakref__")
+                 "_hooks", "_deps", "_pending", "_exact", "__weakref__")
     rule: Any = None
     arity = 0
     # Rule-driven nodes are "plain"; AccumulateGrad and GraphRoot take the special step.
@@ -148,6 +150,7 @@ class AccumulateGrad(Node):
         self._np_dtype = variable._data.dtype
         self._hooks = None
         self._deps = None
+        self._exact = False
 
     def name(self) -> str:
         return "torch::autograd::AccumulateGrad"
@@ -170,6 +173,7 @@ class GraphRoot(Node):
         self._np_dtype = None
         self._hooks = None
         self._deps = None
+        self._exact = False
 
     def name(self) -> str:
         return "torch::autograd::GraphRoot"
@@ -473,10 +477,10 @@ def _apply_function(node: Node, grad, as_tensors: bool) -> tuple:
     if rule.variadic:
         formula = rule.formulas[0]
         for position, next_node in enumerate(node._next):
-            outputs.append(None if next_node is None else formula(kit, grad, *saved, position))
+            outputs.append(None if next_node is None else formula(kit, grad, saved, position))
         return tuple(outputs)
     for next_node, formula in zip(node._next, rule.formulas, strict=False):
-        outputs.append(None if next_node is None else formula(kit, grad, *saved))
+        outputs.append(None if next_node is None else formula(kit, grad, saved))
     return tuple(outputs)
 
 
@@ -590,7 +594,9 @@ def _execute_plain(root: Node, root_grad, keep_graph: bool) -> None:
             node._deps = None
             if node._hooks is not None or not node.plain:
                 edges, outputs = _special_step(node, grad, release)
+                exact = False
             else:
+                exact = node._exact
                 saved = node._saved
                 if saved is None:
                     raise RuntimeError(FREED_GRAPH_MESSAGE)
@@ -605,14 +611,14 @@ def _execute_plain(root: Node, root_grad, keep_graph: bool) -> None:
                 arity = node.arity
                 if arity == 1:
                     edges = (node._n0,)
-                    outputs = (node.formulas[0](kit, grad, *saved),)
+                    outputs = (node.formulas[0](kit, grad, saved),)
                 elif arity == 2:
                     first = node._n0
                     second = node._n1
                     edges = (first, second)
                     formulas = node.formulas
-                    outputs = (None if first is None else formulas[0](kit, grad, *saved),
-                               None if second is None else formulas[1](kit, grad, *saved))
+                    outputs = (None if first is None else formulas[0](kit, grad, saved),
+                               None if second is None else formulas[1](kit, grad, saved))
                 else:
                     edges = node._nx
                     outputs = _apply_function(node, grad, False)
@@ -622,7 +628,8 @@ def _execute_plain(root: Node, root_grad, keep_graph: bool) -> None:
                 if out is None:
                     _give_undefined(next_node, ready)
                     continue
-                if out.shape != next_node._shape or out.dtype != next_node._np_dtype:
+                if not exact and (out.shape != next_node._shape
+                                  or out.dtype != next_node._np_dtype):
                     out = _conform(out, next_node)
                 existing = next_node._pending
                 if existing is None:

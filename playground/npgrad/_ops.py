@@ -101,6 +101,7 @@ def _attach_node(out: Tensor, node_class, inputs: tuple, saved: tuple) -> None:
     node._np_dtype = data.dtype
     node._hooks = None
     node._deps = None
+    node._exact = False
     out._rg = True
     out.grad_fn = node
     if not saved:
@@ -1389,15 +1390,22 @@ def _fast_binary(op: str, ufunc, general):
         second = None
         if other_tensor is not None:
             second = other_tensor.grad_fn
-            if second is None:
-                second = _edge(other_tensor)
+            if second is None and other_tensor._rg:
+                # A leaf (a weight, usually): its AccumulateGrad, alive while any node uses it.
+                accumulator = other_tensor._grad_acc
+                second = accumulator() if accumulator is not None else None
+                if second is None:
+                    second = _edge(other_tensor)
         node._n0 = first
         node._n1 = second
         node._seq = _next_sequence()
-        node._shape = data.shape
-        node._np_dtype = data.dtype
+        shape = data.shape
+        node._shape = shape
+        node._np_dtype = dtype
         node._hooks = None
         node._deps = None
+        # Same dtypes by construction; same shapes unless the operands broadcast.
+        node._exact = other_tensor is None or a.shape == b.shape
         out._rg = True
         out.grad_fn = node
         if not saves_operands:
@@ -1464,6 +1472,7 @@ def _fast_unary(op: str, ufunc, general):
         node._np_dtype = data.dtype
         node._hooks = None
         node._deps = None
+        node._exact = True
         out._rg = True
         out.grad_fn = node
         if saves_result:
@@ -1511,8 +1520,10 @@ def _fast_rsub(self: Tensor, other) -> Tensor:
     if a.dtype not in _FAST_DTYPES or (
             other.__class__ is not float and other.__class__ is not int):
         return rsub(self, other)
-    data = _scalar_array(other, a.dtype) - a
-    return _output("rsub", data, (self,), _ALPHA_ONE)
+    result = _output("rsub", _scalar_array(other, a.dtype) - a, (self,), _ALPHA_ONE)
+    if result.grad_fn is not None:
+        result.grad_fn._exact = True
+    return result
 
 
 _ALPHA_ONE = (1,)

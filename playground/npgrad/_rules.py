@@ -46,9 +46,18 @@ class Rule:
         return f"{self.node_name}: " + "; ".join(parts)
 
 
+def _formula(rule: Rule, text: str):
+    """``f(k, grad, saved[, i])``: the saved tuple is unpacked into the rule's names."""
+    parameters = "k, grad, saved, i" if rule.variadic else "k, grad, saved"
+    unpack = f"    {', '.join(rule.saves)}, = saved\n" if rule.saves else ""
+    source = f"def formula({parameters}):\n{unpack}    return {text}\n"
+    namespace: dict = {}
+    exec(compile(source, f"<{rule.node_name} formula>", "exec"), _FORMULA_GLOBALS, namespace)
+    return namespace["formula"]
+
+
 def _compile(rule: Rule) -> Rule:
-    parameters = ", ".join(("k", "grad", *rule.saves, *(("i",) if rule.variadic else ())))
-    formulas = tuple(eval(f"lambda {parameters}: {text}", _FORMULA_GLOBALS) for text in rule.texts)
+    formulas = tuple(_formula(rule, text) for text in rule.texts)
     users = tuple(
         tuple(i for i, text in enumerate(rule.texts) if re.search(rf"\b{name}\b", text))
         for name in rule.saves

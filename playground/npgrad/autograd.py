@@ -56,6 +56,8 @@ def _make_grads(outputs: tuple, grads: tuple) -> list:
                 f"Mismatch in shape: grad_output[{index}] has a shape of {given.shape} and "
                 f"output[{index}] has a shape of {output.shape}."
             )
+        if given._data.dtype != output._data.dtype:
+            given = given.to(output.dtype)  # torch casts a root gradient to the output's dtype
         result.append(given)
     return result
 
