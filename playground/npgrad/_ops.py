@@ -17,6 +17,7 @@ from ._tensor import (
     Tensor,
     _wrap_dim,
     bump_version,
+    ZERO_VERSION,
     new_counter,
     shared_counter,
 )
@@ -112,7 +113,7 @@ def _attach_node(out: Tensor, node_class, inputs: tuple, saved: tuple) -> None:
         if counter is None:
             counter = out._vc = new_counter()
         node._saved = (data,)
-        node._versions = (0, counter, counter[0])
+        node._versions = (0, counter, bytes(counter))
     else:
         node._saved, node._versions = _save(node_class.rule.save_gates, edges, saved, out)
 
@@ -141,7 +142,7 @@ def _save(gates: tuple, edges: tuple, saved: tuple, out: Tensor) -> tuple[tuple,
                 counter = item._vc = new_counter()
             checks.append(index)
             checks.append(counter)
-            checks.append(counter[0])
+            checks.append(bytes(counter))
             item = item._data
         elif item is RESULT:
             counter = out._vc
@@ -149,7 +150,7 @@ def _save(gates: tuple, edges: tuple, saved: tuple, out: Tensor) -> tuple[tuple,
                 counter = out._vc = new_counter()
             checks.append(index)
             checks.append(counter)
-            checks.append(counter[0])
+            checks.append(bytes(counter))
             item = out._data
         items.append(item)
     return tuple(items), tuple(checks)
@@ -1340,7 +1341,8 @@ def _scalar_array(value: float | int, dtype) -> np.ndarray:
     return array
 
 
-def _fast_binary(op: str, ufunc, general):
+def _fast_binary(op: str, ufunc, general, reflected: bool = False):
+    """The fast ``self op other``; ``reflected`` is ``number op self`` (rsub: one edge)."""
     node_class = NODE_CLASSES[op]
     gates = node_class.rule.save_gates
     saves_operands = node_class.rule.saves == ("self", "other")
@@ -1354,7 +1356,7 @@ def _fast_binary(op: str, ufunc, general):
         scalars = _FAST_DTYPES.get(dtype)
         if scalars is None:
             return general(self, other)
-        if other.__class__ is Tensor:
+        if other.__class__ is Tensor and not reflected:
             b = other._data
             if dtype is not b.dtype:
                 return general(self, other)
@@ -1367,7 +1369,7 @@ def _fast_binary(op: str, ufunc, general):
         else:
             return general(self, other)
         try:
-            data = ufunc(a, b)
+            data = ufunc(b, a) if reflected else ufunc(a, b)
         except ValueError:
             raise _broadcast_error(a.shape, b.shape) from None
         if data.__class__ is not _ndarray:
@@ -1397,7 +1399,8 @@ def _fast_binary(op: str, ufunc, general):
                 if second is None:
                     second = _edge(other_tensor)
         node._n0 = first
-        node._n1 = second
+        if not reflected:
+            node._n1 = second
         node._seq = _next_sequence()
         shape = data.shape
         node._shape = shape
@@ -1417,6 +1420,9 @@ def _fast_binary(op: str, ufunc, general):
             self_counter = self._vc
             if self_counter is None:
                 self_counter = self._vc = new_counter()
+                self_version = ZERO_VERSION
+            else:
+                self_version = bytes(self_counter)
             saved_self = a
         saved_other = None
         other_counter = None
@@ -1426,15 +1432,16 @@ def _fast_binary(op: str, ufunc, general):
                 other_counter = other_tensor._vc
                 if other_counter is None:
                     other_counter = other_tensor._vc = new_counter()
+                    other_version = ZERO_VERSION
+                else:
+                    other_version = bytes(other_counter)
         node._saved = (saved_self, saved_other)
         if saved_self is None:
-            node._versions = () if other_counter is None else (
-                1, other_counter, other_counter[0])
+            node._versions = () if other_counter is None else (1, other_counter, other_version)
         elif other_counter is None:
-            node._versions = (0, self_counter, self_counter[0])
+            node._versions = (0, self_counter, self_version)
         else:
-            node._versions = (0, self_counter, self_counter[0],
-                              1, other_counter, other_counter[0])
+            node._versions = (0, self_counter, self_version, 1, other_counter, other_version)
         return out
 
     operator.__name__ = op
@@ -1478,14 +1485,17 @@ def _fast_unary(op: str, ufunc, general):
         if saves_result:
             counter = out._vc = new_counter()
             node._saved = (data,)
-            node._versions = (0, counter, 0)
+            node._versions = (0, counter, ZERO_VERSION)
         else:
             out._vc = None
             counter = self._vc
             if counter is None:
                 counter = self._vc = new_counter()
+                version = ZERO_VERSION
+            else:
+                version = bytes(counter)
             node._saved = (a,)
-            node._versions = (0, counter, counter[0])
+            node._versions = (0, counter, version)
         return out
 
     function.__name__ = op
@@ -1514,19 +1524,7 @@ def div(self: Tensor, other, *, rounding_mode=None) -> Tensor:
     return _fast_div(self, other)
 
 
-def _fast_rsub(self: Tensor, other) -> Tensor:
-    """``number - tensor`` for float tensors: RsubBackward1, without the general machinery."""
-    a = self._data
-    if a.dtype not in _FAST_DTYPES or (
-            other.__class__ is not float and other.__class__ is not int):
-        return rsub(self, other)
-    result = _output("rsub", _scalar_array(other, a.dtype) - a, (self,), _ALPHA_ONE)
-    if result.grad_fn is not None:
-        result.grad_fn._exact = True
-    return result
-
-
-_ALPHA_ONE = (1,)
+_fast_rsub = _fast_binary("rsub", np.subtract, rsub, reflected=True)
 _fast_add = _fast_binary("add", np.add, _general_add)
 _fast_sub = _fast_binary("sub", np.subtract, _general_sub)
 _fast_div = _fast_binary("div", np.true_divide, _general_div)

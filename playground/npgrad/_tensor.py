@@ -358,21 +358,26 @@ _new = object.__new__
 
 
 # Version counters (torch's in-place change detection) are created on first need: a tensor
-# with ``_vc`` None is at version 0 and shares its counter with nobody. A counter is a one-element
-# NumPy array rather than a list because arrays are invisible to Python's garbage collector.
-_ZERO_COUNTER = np.zeros(1, dtype=np.int64)
+# with ``_vc`` None is at version 0 and shares its counter with nobody. A counter is an 8-byte
+# little-endian bytearray: mutable and shareable like a list, but invisible to Python's garbage
+# collector, and a saved tensor's version is a bytes snapshot compared with ``!=``.
+ZERO_VERSION = bytes(8)
 
 
-def new_counter() -> np.ndarray:
-    return _ZERO_COUNTER.copy()
+def new_counter() -> bytearray:
+    return bytearray(8)
+
+
+def counter_value(counter) -> int:
+    return int.from_bytes(counter, "little")
 
 
 def version_of(tensor) -> int:
     counter = tensor._vc
-    return 0 if counter is None else int(counter[0])
+    return 0 if counter is None else counter_value(counter)
 
 
-def shared_counter(tensor) -> np.ndarray:
+def shared_counter(tensor) -> bytearray:
     """The tensor's counter, created now so a view or a saved output can share it."""
     counter = tensor._vc
     if counter is None:
@@ -381,7 +386,8 @@ def shared_counter(tensor) -> np.ndarray:
 
 
 def bump_version(tensor) -> None:
-    shared_counter(tensor)[0] += 1
+    counter = shared_counter(tensor)
+    counter[:] = (counter_value(counter) + 1).to_bytes(8, "little")
 
 
 def _wrap_dim(dim: int, ndim: int) -> int:
