@@ -670,6 +670,14 @@ def _special_step(node: Node, grad, release: bool) -> tuple:
     """AccumulateGrad, GraphRoot and nodes with hooks: the general code, one node at a time."""
     if type(node) is GraphRoot:
         return node._nx, node.grads
+    if type(node) is AccumulateGrad and node._hooks is None and not node.variable._hooks:
+        leaf = node.variable
+        if leaf._grad is None and _stealable(grad):
+            # Like torch, keep the incoming array itself as .grad when nothing else sees it.
+            leaf._grad = _tensor.Tensor._make(grad)
+        else:
+            _accumulate_into(leaf, grad, False)
+        return (), ()
     if node._hooks is not None:
         grad = _run_pre_hooks(node, grad, False)
     outputs = _execute_node(node, grad, False, True, ())
@@ -718,6 +726,13 @@ _IN_PLACE_MIN_SIZE = 1 << 14
 # References to a pending gradient when only the node holds it: the node's slot, the local name
 # in the loop, this function's argument and getrefcount's own (torch checks use_count() alike).
 _BUFFER_ONLY_REFERENCES = 4
+
+
+def _stealable(array) -> bool:
+    """Whether a gradient reaching AccumulateGrad is referenced only by the engine's frames
+    (the loop's name, _special_step's argument, this argument, getrefcount's own)."""
+    return (array.__class__ is np.ndarray and array.base is None and array.flags.writeable
+            and array.flags.c_contiguous and sys.getrefcount(array) <= 4)
 
 
 def _exclusively_pending(array: np.ndarray) -> bool:

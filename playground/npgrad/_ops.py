@@ -43,8 +43,20 @@ NODE_CLASSES: dict[str, type[Node]] = {
     for op, rule in RULES.items()
 }
 
-return_max = namedtuple("max", ["values", "indices"])
-return_min = namedtuple("min", ["values", "indices"])
+def _return_type(name: str):
+    """torch.return_types.max/min: a (values, indices) tuple with torch's repr."""
+
+    def __repr__(self) -> str:
+        return (f"torch.return_types.{name}(\nvalues={self.values!r},\n"
+                f"indices={self.indices!r})")
+
+    return type(name, (namedtuple(name, ["values", "indices"]),),
+                {"__slots__": (), "__repr__": __repr__, "__str__": __repr__,
+                 "__module__": "torch.return_types"})
+
+
+return_max = _return_type("max")
+return_min = _return_type("min")
 
 
 # ----- recording ------------------------------------------------------------------------------
@@ -1537,13 +1549,6 @@ cos = _fast_unary("cos", np.cos, cos)
 tanh = _fast_unary("tanh", np.tanh, tanh)
 
 
-def _reflected(function):
-    def reflected(self: Tensor, other):
-        return function(as_tensor_operand(other), self)
-
-    return reflected
-
-
 def _not_implemented_for_foreign(function):
     """Operators return NotImplemented for operand types they don't know, as Python expects."""
 
@@ -1560,6 +1565,43 @@ def _inplace_operator(function):
         return function(self, other)
 
     return operator
+
+
+def type_(self: Tensor, dtype=None, non_blocking=False):
+    """``x.type()`` names the legacy type ('torch.FloatTensor'); ``x.type(d)`` converts."""
+    if dtype is None:
+        return f"torch.{self.dtype.legacy_name}"
+    if isinstance(dtype, str):
+        name = dtype.rsplit(".", 1)[-1]
+        dtype = next(d for d in dtypes.ALL_DTYPES if d.legacy_name == name)
+    return to(self, dtype)
+
+
+def cpu(self: Tensor) -> Tensor:
+    return self
+
+
+def cuda(self: Tensor, device=None) -> Tensor:
+    raise RuntimeError(
+        "The NumPy engine runs on the CPU only; switch to the torch engine to use CUDA."
+    )
+
+
+def _new_factory(name: str):
+    def new(self: Tensor, *args, dtype=None, device=None, requires_grad=False):
+        from . import _factories
+
+        return getattr(_factories, name)(*args, dtype=dtype or self.dtype, device=device,
+                                         requires_grad=requires_grad)
+
+    new.__name__ = f"new_{name}"
+    return new
+
+
+def new_tensor(self: Tensor, data, dtype=None, device=None, requires_grad=False) -> Tensor:
+    from ._factories import tensor
+
+    return tensor(data, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
 
 
 _METHODS = {
@@ -1606,6 +1648,10 @@ _METHODS = {
     "add_": add_, "sub_": sub_, "mul_": mul_, "div_": div_, "pow_": pow_, "clamp_": clamp_,
     "zero_": zero_, "fill_": fill_, "copy_": copy_,
     "_check_inplace_view_message": _check_inplace_view_message,
+    # conversions and factories
+    "type": type_, "cpu": cpu, "cuda": cuda, "new_tensor": new_tensor,
+    "new_zeros": _new_factory("zeros"), "new_ones": _new_factory("ones"),
+    "new_empty": _new_factory("empty"), "new_full": _new_factory("full"),
 }
 
 

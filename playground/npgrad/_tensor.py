@@ -196,10 +196,6 @@ class Tensor:
     def element_size(self) -> int:
         return self._data.itemsize
 
-    @property
-    def is_floating_point_type(self) -> bool:
-        return self._data.dtype.kind == "f"
-
     def is_floating_point(self) -> bool:
         return self._data.dtype.kind == "f"
 

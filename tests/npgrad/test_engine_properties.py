@@ -107,3 +107,17 @@ def test_random_numbers_repeat_with_the_same_seed(engine):
     for a, b in zip(first, second, strict=True):
         assert a.tolist() == b.tolist()
     assert first[0].dtype == engine.float32 and first[2].dtype == engine.int64
+
+
+def test_gradients_never_alias_each_other_or_the_callers_array(engine):
+    """AccumulateGrad keeps an incoming array only when nothing else can see it."""
+    x = engine.tensor([1.0, 2.0], requires_grad=True)
+    w = engine.tensor([3.0, 4.0], requires_grad=True)
+    given = engine.tensor([10.0, 20.0])
+    (x + w).backward(given)
+    assert x.grad.tolist() == w.grad.tolist() == [10.0, 20.0]
+    x.grad.zero_()
+    assert w.grad.tolist() == [10.0, 20.0] and given.tolist() == [10.0, 20.0]
+    y = x * 2
+    (y + y).sum().backward()
+    assert x.grad.tolist() == [4.0, 4.0] and w.grad.tolist() == [10.0, 20.0]

@@ -251,3 +251,18 @@ except RuntimeError as error:
 print(w.grad)
 """
     assert run_printing(code, engine) == run_printing(code, torch)
+
+
+def test_named_results_conversions_and_new_tensors_match_torch(torch, engine):
+    code = """
+x = torch.tensor([[1., 5.], [4., 2.]], requires_grad=True)
+result = x.max(dim=1)
+print(result)
+print(x.min(0))
+values, indices = torch.max(x, 1)
+print(values, indices, result.values, result[1])
+print(x.type(), x.double().type(), torch.tensor([1, 2]).type(), x.type(torch.float64).dtype)
+print(x.cpu() is x, x.new_ones(2), x.new_zeros((1, 2)), x.new_tensor([1, 2]))
+print(x.new_full((2,), 3.), x.new_empty(2).shape, x.new_ones(2).requires_grad)
+"""
+    assert run_printing(code, engine) == run_printing(code, torch)
