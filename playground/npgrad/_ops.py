@@ -13,11 +13,11 @@ from ._autograd import Node, new_sequence_number
 from ._grad_mode import GradMode
 from ._rules import RULES
 from ._tensor import (
+    ZERO_VERSION,
     Size,
     Tensor,
     _wrap_dim,
     bump_version,
-    ZERO_VERSION,
     new_counter,
     shared_counter,
 )
@@ -46,12 +46,12 @@ NODE_CLASSES: dict[str, type[Node]] = {
 def _return_type(name: str):
     """torch.return_types.max/min: a (values, indices) tuple with torch's repr."""
 
-    def __repr__(self) -> str:
+    def text(self) -> str:
         return (f"torch.return_types.{name}(\nvalues={self.values!r},\n"
                 f"indices={self.indices!r})")
 
     return type(name, (namedtuple(name, ["values", "indices"]),),
-                {"__slots__": (), "__repr__": __repr__, "__str__": __repr__,
+                {"__slots__": (), "__repr__": text, "__str__": text,
                  "__module__": "torch.return_types"})
 
 
