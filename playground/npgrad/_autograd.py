@@ -261,7 +261,11 @@ def unpack_saved(node: Node, as_tensors: bool) -> list | tuple:
 def heap_push(items: list[Node], node: Node) -> None:
     """std::push_heap on a max-heap keyed by sequence number (libstdc++'s algorithm)."""
     items.append(node)
-    hole = len(items) - 1
+    _sift_up(items, len(items) - 1, node)
+
+
+def _sift_up(items: list[Node], hole: int, node: Node) -> None:
+    """std::__push_heap: move parents down until ``node`` fits at ``hole``."""
     key = node._seq
     while hole > 0:
         parent = (hole - 1) // 2
@@ -293,15 +297,7 @@ def heap_pop(items: list[Node]) -> Node:
         child = 2 * (child + 1)
         items[hole] = items[child - 1]
         hole = child - 1
-    key = value._seq
-    while hole > 0:
-        parent = (hole - 1) // 2
-        if items[parent]._seq < key:
-            items[hole] = items[parent]
-            hole = parent
-        else:
-            break
-    items[hole] = value
+    _sift_up(items, hole, value)
     return top
 
 

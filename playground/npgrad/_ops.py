@@ -65,15 +65,9 @@ def _output(op: str, data, inputs: tuple, saved: tuple = (), counter=None, base=
     """Wrap ``data`` as the op's result; record a node when grad mode is on and inputs need it."""
     if data.__class__ is not _ndarray:
         data = np.asarray(data)
-    out = _new(Tensor)
-    out._data = data
-    out._grad = None
-    out._vc = counter
-    out._base = base
-    out._grad_acc = None
-    out._hooks = None
-    out._rg = False
-    out.grad_fn = None
+    out = _make(data, None, counter)
+    if base is not None:
+        out._base = base
     if GradMode.enabled:
         for tensor in inputs:
             if tensor is not None and tensor._rg:
@@ -1386,16 +1380,8 @@ def _fast_binary(op: str, ufunc, general, reflected: bool = False):
             raise _broadcast_error(a.shape, b.shape) from None
         if data.__class__ is not _ndarray:
             data = np.asarray(data)
-        out = _new(Tensor)
-        out._data = data
-        out._grad = None
-        out._vc = None
-        out._base = None
-        out._grad_acc = None
-        out._hooks = None
+        out = _make(data)
         if not (GradMode.enabled and (self._rg or (other_tensor is not None and other_tensor._rg))):
-            out._rg = False
-            out.grad_fn = None
             return out
         node = _new(node_class)
         first = self.grad_fn
@@ -1472,16 +1458,8 @@ def _fast_unary(op: str, ufunc, general):
         data = ufunc(a)
         if data.__class__ is not _ndarray:
             data = np.asarray(data)
-        out = _new(Tensor)
-        out._data = data
-        out._grad = None
-        out._base = None
-        out._grad_acc = None
-        out._hooks = None
+        out = _make(data)
         if not (GradMode.enabled and self._rg):
-            out._vc = None
-            out._rg = False
-            out.grad_fn = None
             return out
         node = _new(node_class)
         first = self.grad_fn
@@ -1499,7 +1477,6 @@ def _fast_unary(op: str, ufunc, general):
             node._saved = (data,)
             node._versions = (0, counter, ZERO_VERSION)
         else:
-            out._vc = None
             counter = self._vc
             if counter is None:
                 counter = self._vc = new_counter()

@@ -20,19 +20,23 @@ def _graph_nodes(roots) -> list:
     return order
 
 
-def _torch_trace(torch, roots, run):
-    nodes = _graph_nodes(roots)
-    position = {id(n): i for i, n in enumerate(nodes)}
+def _recorder(roots):
+    """(record(node, incoming_grads), steps): steps name nodes by their place in the graph."""
+    position = {id(n): i for i, n in enumerate(_graph_nodes(roots))}
     steps = []
 
-    def recorder(node):
-        def hook(grad_outputs):
-            grads = [None if g is None else g.detach().numpy().copy() for g in grad_outputs]
-            steps.append((position[id(node)], node.name(), grads))
+    def record(node, grads) -> None:
+        arrays = [None if g is None else g.detach().numpy().copy() for g in grads]
+        steps.append((position[id(node)], node.name(), arrays))
 
-        return hook
+    return record, steps
 
-    handles = [node.register_prehook(recorder(node)) for node in nodes]
+
+def _torch_trace(torch, roots, run):
+    """torch's execution order, seen through Node pre-hooks on every node of the graph."""
+    record, steps = _recorder(roots)
+    handles = [node.register_prehook(lambda grads, node=node: record(node, grads))
+               for node in _graph_nodes(roots)]
     try:
         run()
     finally:
@@ -42,15 +46,9 @@ def _torch_trace(torch, roots, run):
 
 
 def _engine_trace(engine, roots, run):
-    nodes = _graph_nodes(roots)
-    position = {id(n): i for i, n in enumerate(nodes)}
-    steps = []
-
-    def on_step(step):
-        grads = [None if g is None else g.detach().numpy().copy() for g in step.incoming]
-        steps.append((position[id(step.node)], step.node.name(), grads))
-
-    with engine.autograd.observe(on_step):
+    """npgrad's execution order, seen through its observer."""
+    record, steps = _recorder(roots)
+    with engine.autograd.observe(lambda step: record(step.node, step.incoming)):
         run()
     return steps
 
