@@ -9,6 +9,10 @@ import importlib.machinery
 import sys
 from collections.abc import Iterator
 
+from playground.engines.base import Engine
+from playground.engines.graph_builder import EngineView
+from playground.engines.trace_recorder import LiveStep, LiveTrace, TraceRecorder
+
 ENGINE_PACKAGE = "playground.npgrad"
 
 
@@ -52,3 +56,46 @@ def torch_is_npgrad() -> Iterator[None]:
         for name in [n for n in sys.modules if n == "torch" or n.startswith("torch.")]:
             del sys.modules[name]
         sys.modules.update(set_aside)
+
+
+class NumpyEngine(Engine):
+    """The built-in engine: npgrad, on the CPU, no torch needed."""
+
+    name = "numpy"
+
+    def torch_module(self):
+        return importlib.import_module(ENGINE_PACKAGE)
+
+    def describe(self) -> str:
+        return "NumPy engine (npgrad) · cpu"
+
+    def activate(self):
+        return torch_is_npgrad()
+
+    def view(self) -> EngineView:
+        module = self.torch_module()
+        return EngineView(lambda value: isinstance(value, module.Tensor),
+                          lambda tensor: tensor.detach().numpy())
+
+    @contextlib.contextmanager
+    def record(self, recorder: TraceRecorder) -> Iterator[None]:
+        npgrad = self.torch_module()
+        current: list[LiveTrace] = []
+
+        def on_start(call) -> None:
+            kind, outputs = call
+            current.append(recorder.start(kind, [t._grad_edge()[0] for t in outputs]))
+
+        def on_step(step) -> None:
+            current[-1].steps.append(LiveStep(
+                step.node,
+                [recorder.optional_array(g) for g in step.incoming],
+                [recorder.optional_array(g) for g in step.outgoing],
+                recorder.optional_array(step.grad_before),
+                recorder.optional_array(step.grad_after)))
+
+        def on_finish(call) -> None:
+            current.pop()
+
+        with npgrad.autograd.observe(on_step, on_start, on_finish):
+            yield

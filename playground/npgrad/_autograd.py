@@ -691,6 +691,20 @@ def _conform(out, next_node: Node):
     return out
 
 
+def _conform_value(out, next_node: Node | None, as_tensors: bool):
+    if out is None or next_node is None:
+        return out
+    if not as_tensors:
+        if out.shape != next_node._shape or out.dtype != next_node._np_dtype:
+            return _conform(out, next_node)
+        return out
+    if tuple(out.shape) != next_node._shape:
+        out = _tensor.sum_to_shape(out, next_node._shape)
+    if out._data.dtype != next_node._np_dtype:
+        out = out.to(from_numpy_dtype(next_node._np_dtype))
+    return out
+
+
 def _give_undefined(next_node: Node, ready: list) -> None:
     """An undefined gradient still counts as arrived; a node that got only those is skipped."""
     stack = [next_node]
@@ -789,6 +803,11 @@ def _execute_node(node: Node, grad, as_tensors: bool, accumulate: bool, observer
                 callback(step)
         return ()
     outputs = _apply_function(node, grad, as_tensors)
+    if not node._exact:
+        # As torch validates outputs before post hooks: hooks and observers see each gradient
+        # already reduced to its input's shape and cast to its dtype.
+        outputs = tuple(_conform_value(out, next_node, as_tensors)
+                        for next_node, out in zip(node._next, outputs, strict=False))
     if node._hooks is not None and node._hooks.post:
         outputs = _run_post_hooks(node, grad, outputs, as_tensors)
     if observers:

@@ -27,7 +27,7 @@ class Kit:
         if isinstance(exponent, int | float):
             if exponent == 0:
                 return k.zeros_like(grad)
-            return grad * (exponent * base ** (exponent - 1))
+            return grad * k.times(base ** (exponent - 1), exponent)
         return k.where(exponent == 0, 0, grad * (exponent * base ** (exponent - 1)))
 
     def pow_exponent_grad(k, grad, base, exponent, result):
@@ -103,6 +103,9 @@ class NumpyKit(Kit):
     zeros_like = staticmethod(np.zeros_like)
 
     log = staticmethod(np.log)
+
+    def times(k, value, number):
+        return value * number
 
     def where(k, condition, a, b):
         return np.where(condition, a, b)
@@ -209,6 +212,10 @@ class TensorKit(Kit):
 
     def sign(k, value):
         return value.sign()
+
+    def times(k, value, number):
+        """``value * number`` recorded as torch's formulas record it (MulBackward1)."""
+        return k._ops().mul_scalar(value, number)
 
     def cos(k, value):
         return value.cos()

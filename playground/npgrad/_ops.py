@@ -162,6 +162,12 @@ def _save(gates: tuple, edges: tuple, saved: tuple, out: Tensor) -> tuple[tuple,
     return tuple(items), tuple(checks)
 
 
+def mul_scalar(self: Tensor, number) -> Tensor:
+    """torch's ``mul(Tensor, Scalar)``: only derivative formulas reach it (MulBackward1)."""
+    a = self._data
+    return _output("mul_scalar", a * np.asarray(number, a.dtype), (self,), (number,))
+
+
 def copy_for_grad(grad: Tensor) -> Tensor:
     """What a create_graph backward stores as a leaf's first .grad: a recorded copy."""
     return _output("copy", grad._data.copy(), (None, grad))
@@ -1095,6 +1101,9 @@ def getitem(self: Tensor, index) -> Tensor:
         raise IndexError(
             f"too many indices for tensor of dimension {self.ndim}"
         )
+    # torch slices for a lone slice even when it spans the whole dimension; inside a tuple it
+    # skips such slices, and an index that changes nothing gives an alias.
+    lone_slice = isinstance(index, slice)
     result, dim = self, 0
     for item in items:
         if item is Ellipsis:
@@ -1108,7 +1117,7 @@ def getitem(self: Tensor, index) -> Tensor:
                 raise ValueError("step must be greater than zero")
             start, stop, step = item.indices(size)
             stop = builtins.max(stop, start)
-            if not (start == 0 and stop == size and step == 1):
+            if lone_slice or not (start == 0 and stop == size and step == 1):
                 result = _slice(result, dim, start, stop, step)
             dim += 1
         else:
@@ -1117,11 +1126,8 @@ def getitem(self: Tensor, index) -> Tensor:
 
 
 def _alias(self: Tensor) -> Tensor:
-    """``x[:]``/``x[...]``: torch returns a new tensor sharing data and history."""
-    result = _make(self._data[...], self.grad_fn, shared_counter(self))
-    result._rg = self._rg
-    result._base = self
-    return result
+    """``x[...]``/``x[:, :]``: a new view of the same values (torch's AliasBackward0)."""
+    return _output("alias", self._data[...], (self,), (), shared_counter(self), self)
 
 
 def cat(tensors, dim: int = 0) -> Tensor:

@@ -86,6 +86,8 @@ TABLE: tuple[Rule, ...] = (
     _row("div", "DivBackward0", "self other", "self other",
          "grad / other", "-grad * self / (other * other)", numbers_are_tensors=True),
     _row("neg", "NegBackward0", "self", "", "-grad"),
+    # torch's mul(Tensor, Scalar): what its own formulas record when they scale by a number
+    _row("mul_scalar", "MulBackward1", "self", "other", "grad * other"),
     _row("pow", "PowBackward0", "self", "self exponent",
          "k.pow_self_grad(grad, self, exponent)"),
     _row("pow_tensor", "PowBackward1", "self exponent", "self exponent result",
@@ -159,6 +161,7 @@ TABLE: tuple[Rule, ...] = (
     _row("dot", "DotBackward0", "self tensor", "self tensor", "grad * tensor", "grad * self"),
     # shapes and views
     _row("view", "ViewBackward0", "self", "shape", "k.reshape(grad, shape)"),
+    _row("alias", "AliasBackward0", "self", "", "grad"),
     _row("unsafe_view", "UnsafeViewBackward0", "self", "shape", "k.reshape(grad, shape)"),
     _row("t", "TBackward0", "self", "", "k.mT(grad)"),
     _row("transpose", "TransposeBackward0", "self", "dim0 dim1", "k.swapaxes(grad, dim0, dim1)"),

@@ -1,0 +1,162 @@
+"""Turn the live tensors of a run into a model Graph (works on torch and npgrad alike).
+
+Both engines expose torch's graph API (``grad_fn``, ``next_functions``, ``AccumulateGrad
+.variable``), so one walk serves both; the engine only says how to read an array. The walk is
+iterative: a 100,000-node graph builds without recursion.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import numpy as np
+
+from playground.model import ArrayData, Graph, GraphEdge, GraphNode
+
+# Containers whose tensor items get names like ``weights[2]`` or ``params['w']``.
+_SEQUENCES = (list, tuple)
+
+
+class EngineView:
+    """What the builder needs from an engine: which objects are tensors, and their arrays."""
+
+    def __init__(self, is_tensor: Callable[[Any], bool],
+                 to_numpy: Callable[[Any], np.ndarray]) -> None:
+        self.is_tensor = is_tensor
+        self.to_numpy = to_numpy
+
+    def array(self, tensor) -> ArrayData:
+        return ArrayData.from_array(self.to_numpy(tensor), str(tensor.dtype))
+
+
+def _torch_saved(fn) -> dict[str, Any]:
+    """torch exposes what a node saved as ``_saved_<name>`` attributes (until they are freed)."""
+    values = {}
+    for attribute in dir(fn):
+        if attribute.startswith("_saved_"):
+            try:
+                values[attribute[len("_saved_"):]] = getattr(fn, attribute)
+            except RuntimeError:  # freed by a backward without retain_graph
+                continue
+    return values
+
+
+def named_tensors(variables: dict[str, Any], view: EngineView) -> list[tuple[str, Any]]:
+    """(name, tensor) for every tensor the user's variables hold, in namespace order."""
+    found = []
+    for name, value in variables.items():
+        if name.startswith("_"):
+            continue
+        if view.is_tensor(value):
+            found.append((name, value))
+        elif isinstance(value, _SEQUENCES):
+            found.extend((f"{name}[{i}]", item) for i, item in enumerate(value)
+                         if view.is_tensor(item))
+        elif isinstance(value, dict):
+            found.extend((f"{name}[{key!r}]", item) for key, item in value.items()
+                         if view.is_tensor(item))
+    return found
+
+
+class _Builder:
+    """Holds the walk's state: graph being built and the id given to each live object."""
+
+    def __init__(self, view: EngineView) -> None:
+        self.view = view
+        self.graph = Graph()
+        self.ids: dict[int, str] = {}
+        self.keep: list[Any] = []  # live objects whose id() is a key, so no id is reused
+
+    def _new_id(self, obj) -> str:
+        node_id = f"n{len(self.graph.nodes)}"
+        self.ids[id(obj)] = node_id
+        self.keep.append(obj)
+        return node_id
+
+    def tensor(self, tensor, name: str | None = None) -> str:
+        node_id = self.ids.get(id(tensor))
+        if node_id is not None:
+            node = self.graph.nodes[int(node_id[1:])]
+            if name is not None and name not in node.names:
+                node.names.append(name)
+            return node_id
+        node_id = self._new_id(tensor)
+        kind = "tensor" if tensor.grad_fn is not None else (
+            "leaf" if tensor.requires_grad else "constant")
+        grad = tensor.grad if kind == "leaf" or getattr(tensor, "retains_grad", False) else None
+        self.graph.nodes.append(GraphNode(
+            id=node_id, kind=kind, label=name or "", names=[name] if name else [],
+            shape=tuple(int(s) for s in tensor.shape), dtype=str(tensor.dtype),
+            device=str(tensor.device), requires_grad=bool(tensor.requires_grad),
+            is_leaf=bool(tensor.is_leaf), value=self.view.array(tensor),
+            grad=None if grad is None else self.view.array(grad),
+        ))
+        return node_id
+
+    def function(self, fn) -> tuple[str, bool]:
+        """The id of a grad_fn node, and whether it was new."""
+        node_id = self.ids.get(id(fn))
+        if node_id is not None:
+            return node_id, False
+        node_id = self._new_id(fn)
+        kind = "accumulate" if type(fn).__name__ == "AccumulateGrad" else "function"
+        self.graph.nodes.append(GraphNode(id=node_id, kind=kind, label=type(fn).__name__,
+                                          saved=self._saved(fn)))
+        return node_id, True
+
+    def _saved(self, fn) -> dict[str, ArrayData]:
+        values = fn.saved_values() if hasattr(fn, "saved_values") else _torch_saved(fn)
+        return {name: self.view.array(value) for name, value in values.items()
+                if self.view.is_tensor(value)}
+
+    def walk(self, start: list) -> None:
+        """Add every node reachable from the function nodes in ``start`` (no recursion)."""
+        stack = list(start)
+        while stack:
+            fn = stack.pop()
+            source = self.ids[id(fn)]
+            if type(fn).__name__ == "AccumulateGrad":
+                leaf = self.tensor(fn.variable)
+                self.graph.edges.append(GraphEdge(source, leaf, "accumulate"))
+                continue
+            pending = []
+            for position, (next_fn, _) in enumerate(fn.next_functions):
+                if next_fn is None:
+                    continue
+                target, is_new = self.function(next_fn)
+                self.graph.edges.append(GraphEdge(source, target, "next", position))
+                if is_new:
+                    pending.append(next_fn)
+            stack.extend(reversed(pending))
+
+
+def build_graph(variables: dict[str, Any], view: EngineView,
+                extra_functions: Iterable = ()) -> tuple[Graph, dict[int, str]]:
+    """The Graph of everything reachable from the variables (and from ``extra_functions``,
+    the nodes a recorded backward ran); also returns id(live object) -> graph node id."""
+    builder = _Builder(view)
+    roots = []
+    for name, tensor in named_tensors(variables, view):
+        tensor_id = builder.tensor(tensor, name)
+        fn = tensor.grad_fn
+        if fn is not None:
+            fn_id, is_new = builder.function(fn)
+            builder.graph.edges.append(GraphEdge(tensor_id, fn_id, "output"))
+            if is_new:
+                roots.append(fn)
+    for fn in extra_functions:
+        if fn is not None and builder.ids.get(id(fn)) is None:
+            builder.function(fn)
+            roots.append(fn)
+    builder.walk(list(reversed(roots)))
+    _label_unnamed(builder.graph)
+    return builder.graph, builder.ids
+
+
+def _label_unnamed(graph: Graph) -> None:
+    """A tensor's label is its plainest name (``w1`` over ``weights[0]``), else its kind."""
+    for node in graph.nodes:
+        if node.is_tensor:
+            plain = [name for name in node.names if "[" not in name]
+            node.label = (plain or node.names or [node.kind])[0]

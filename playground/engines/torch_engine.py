@@ -1,0 +1,164 @@
+"""The torch engine: real torch (imported only here, lazily), on CUDA when asked or available."""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+from collections.abc import Iterator
+
+from playground.engines.base import Engine, EngineError
+from playground.engines.graph_builder import EngineView
+from playground.engines.trace_recorder import LiveStep, LiveTrace, TraceRecorder
+
+DEVICES = ("auto", "cpu", "cuda")
+INSTALL_HINT = (
+    "The torch engine needs PyTorch, which is not installed: run `pip install torch` "
+    "(or `pip install autograd-playground[torch]`), or use the NumPy engine."
+)
+
+
+def import_torch():
+    """torch, or one clear sentence when it is missing or broken."""
+    try:
+        return importlib.import_module("torch")
+    except ImportError as error:
+        raise EngineError(INSTALL_HINT) from error
+
+
+class TorchEngine(Engine):
+    """Tutorial code on real torch; with CUDA, tensors made without a device land on the GPU."""
+
+    name = "torch"
+
+    def __init__(self, device: str = "auto") -> None:
+        if device not in DEVICES:
+            raise EngineError(f"Unknown device '{device}': choose one of {', '.join(DEVICES)}.")
+        self.torch = import_torch()
+        self.requested = device
+        self.device = self._resolve(device)
+
+    def _resolve(self, device: str) -> str:
+        cuda_available = bool(self.torch.cuda.is_available())
+        if device == "cuda" and not cuda_available:
+            raise EngineError(
+                "CUDA was asked for, but torch finds no CUDA device on this machine "
+                f"(torch {self.torch.__version__}); choose the CPU or 'auto'."
+            )
+        if device == "auto":
+            return "cuda" if cuda_available else "cpu"
+        return device
+
+    def torch_module(self):
+        return self.torch
+
+    def describe(self) -> str:
+        version = self.torch.__version__
+        if self.device == "cuda":
+            index = self.torch.cuda.current_device()
+            return f"torch {version} · cuda:{index} · {self.torch.cuda.get_device_name(index)}"
+        found = " (no CUDA found)" if self.requested == "auto" else ""
+        return f"torch {version} · CPU{found}"
+
+    @contextlib.contextmanager
+    def activate(self) -> Iterator[None]:
+        """On CUDA, make it the default device so tutorial code lands on the GPU unchanged."""
+        if self.device == "cpu":
+            yield
+            return
+        previous = self.torch.get_default_device()
+        self.torch.set_default_device(self.device)
+        try:
+            yield
+        finally:
+            self.torch.set_default_device(previous)
+
+    def view(self) -> EngineView:
+        torch = self.torch
+        return EngineView(lambda value: isinstance(value, torch.Tensor),
+                          lambda tensor: tensor.detach().cpu().numpy())
+
+    @contextlib.contextmanager
+    def record(self, recorder: TraceRecorder) -> Iterator[None]:
+        """Wrap torch.autograd.backward/grad (Tensor.backward calls the former) with hooks."""
+        autograd = self.torch.autograd
+        original_backward, original_grad = autograd.backward, autograd.grad
+        # The default-device mode (CUDA) dispatches autograd.grad through torch_function,
+        # which calls the public function again: record only the outermost call.
+        depth = [0]
+
+        def recorded(kind: str, original, tensors, args, kwargs):
+            if depth[0]:
+                return original(tensors, *args, **kwargs)
+            depth[0] += 1
+            try:
+                with _hooked(recorder, kind, tensors, self.torch):
+                    return original(tensors, *args, **kwargs)
+            finally:
+                depth[0] -= 1
+
+        def backward(tensors, *args, **kwargs):
+            return recorded("backward", original_backward, tensors, args, kwargs)
+
+        def grad(outputs, *args, **kwargs):
+            return recorded("grad", original_grad, outputs, args, kwargs)
+
+        autograd.backward, autograd.grad = backward, grad
+        try:
+            yield
+        finally:
+            autograd.backward, autograd.grad = original_backward, original_grad
+
+
+def _roots(tensors, torch) -> list:
+    tensors = [tensors] if isinstance(tensors, torch.Tensor) else list(tensors)
+    return [t.grad_fn for t in tensors if t.grad_fn is not None]
+
+
+def _reachable(roots: list) -> list:
+    seen: dict[int, object] = {}
+    stack = list(roots)
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen[id(node)] = node
+        stack.extend(next_node for next_node, _ in node.next_functions if next_node is not None)
+    return list(seen.values())
+
+
+@contextlib.contextmanager
+def _hooked(recorder: TraceRecorder, kind: str, tensors, torch) -> Iterator[None]:
+    """Node pre-hooks and hooks on the graph for the duration of one call, removed after."""
+    roots = _roots(tensors, torch)
+    trace = recorder.start(kind, roots)
+    handles = []
+    for node in _reachable(roots):
+        handles.append(node.register_prehook(_before(recorder, trace, node)))
+        handles.append(node.register_hook(_after(recorder, trace, node)))
+    try:
+        yield
+    finally:
+        for handle in handles:
+            handle.remove()
+
+
+def _leaf_grad(recorder: TraceRecorder, node):
+    variable = getattr(node, "variable", None)
+    return None if variable is None else recorder.optional_array(variable.grad)
+
+
+def _before(recorder: TraceRecorder, trace: LiveTrace, node):
+    def hook(grad_outputs):
+        trace.steps.append(LiveStep(node, [recorder.optional_array(g) for g in grad_outputs],
+                                    grad_before=_leaf_grad(recorder, node)))
+
+    return hook
+
+
+def _after(recorder: TraceRecorder, trace: LiveTrace, node):
+    def hook(grad_inputs, grad_outputs):
+        step = next(s for s in reversed(trace.steps) if s.node is node)
+        step.outgoing = [recorder.optional_array(g) for g in grad_inputs]
+        step.grad_after = _leaf_grad(recorder, node)
+
+    return hook

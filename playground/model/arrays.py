@@ -1,0 +1,94 @@
+"""ArrayData: a tensor's values as the model keeps them, summarised above a size limit."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+# Above this many elements only a summary (and the first elements) is kept.
+FULL_VALUES_LIMIT = 4096
+PREVIEW_ELEMENTS = 16
+
+
+@dataclass
+class ArrayData:
+    """Shape, dtype name and values of an array; ``values`` is None when summarised."""
+
+    shape: tuple[int, ...]
+    dtype: str
+    values: np.ndarray | None
+    preview: list[float]
+    minimum: float | None
+    maximum: float | None
+    mean: float | None
+
+    @classmethod
+    def from_array(cls, array: np.ndarray, dtype: str,
+                   limit: int = FULL_VALUES_LIMIT) -> ArrayData:
+        array = np.asarray(array)
+        flat = array.reshape(-1)
+        numeric = flat.astype(np.float64) if flat.size and flat.dtype.kind in "biuf" else None
+        finite = numeric[np.isfinite(numeric)] if numeric is not None else None
+        has_finite = finite is not None and finite.size > 0
+        return cls(
+            shape=tuple(int(s) for s in array.shape),
+            dtype=dtype,
+            values=array.copy() if array.size <= limit else None,
+            preview=[float(v) for v in flat[:PREVIEW_ELEMENTS].tolist()]
+            if numeric is not None else [],
+            minimum=float(finite.min()) if has_finite else None,
+            maximum=float(finite.max()) if has_finite else None,
+            mean=float(finite.mean()) if has_finite else None,
+        )
+
+    @property
+    def summarised(self) -> bool:
+        return self.values is None
+
+    def to_json(self) -> dict:
+        return {
+            "shape": list(self.shape),
+            "dtype": self.dtype,
+            "values": None if self.values is None else _jsonable(self.values.tolist()),
+            "preview": _jsonable(self.preview),
+            "min": _jsonable(self.minimum),
+            "max": _jsonable(self.maximum),
+            "mean": _jsonable(self.mean),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> ArrayData:
+        values = data["values"]
+        return cls(
+            shape=tuple(data["shape"]),
+            dtype=data["dtype"],
+            values=None if values is None else np.array(_from_jsonable(values)).reshape(
+                tuple(data["shape"])),
+            preview=_from_jsonable(data["preview"]),
+            minimum=_from_jsonable(data["min"]),
+            maximum=_from_jsonable(data["max"]),
+            mean=_from_jsonable(data["mean"]),
+        )
+
+
+_SPECIAL = {float("inf"): "inf", float("-inf"): "-inf"}
+
+
+def _jsonable(value):
+    """JSON has no inf/nan: they travel as the strings "inf", "-inf", "nan"."""
+    if isinstance(value, list):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, float):
+        if value != value:
+            return "nan"
+        return _SPECIAL.get(value, value)
+    return value
+
+
+def _from_jsonable(value):
+    if isinstance(value, list):
+        return [_from_jsonable(v) for v in value]
+    if isinstance(value, str) and value in ("inf", "-inf", "nan"):
+        return float(value)
+    return value

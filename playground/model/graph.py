@@ -1,0 +1,168 @@
+"""Graph: the tensors and grad_fn nodes of a run, with edges in the direction backward flows.
+
+JSON schema (``"schema": "autograd-playground/graph", "version": 1``)::
+
+    {"schema": ..., "version": 1,
+     "nodes": [{"id": "n0", "kind": "leaf" | "tensor" | "constant" | "function" | "accumulate",
+                "label": "x" | "MulBackward0" | "AccumulateGrad",
+                "names": ["x", "weights[2]"],          # variables bound to a tensor node
+                "shape": [2, 2], "dtype": "torch.float32", "device": "cpu",
+                "requires_grad": true, "is_leaf": true,
+                "value": ArrayData | null, "grad": ArrayData | null,
+                "saved": {"self": ArrayData, ...}},    # function nodes: tensors saved for backward
+               ...],
+     "edges": [{"source": "n0", "target": "n1", "kind": "output" | "next" | "accumulate",
+                "input": 0}, ...]}
+
+Edges follow the gradient: a tensor to the function that produced it ("output"), a function to
+the function of its input number ``input`` ("next"), an AccumulateGrad to its leaf
+("accumulate"). ArrayData is ``{"shape", "dtype", "values" (nested lists, or null when
+summarised), "preview", "min", "max", "mean"}`` with inf/nan as strings.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from playground.model.arrays import ArrayData
+
+SCHEMA = "autograd-playground/graph"
+VERSION = 1
+KINDS = ("leaf", "tensor", "constant", "function", "accumulate")
+EDGE_KINDS = ("output", "next", "accumulate")
+
+
+@dataclass
+class GraphNode:
+    """A tensor (leaf, named intermediate, constant) or a backward function node."""
+
+    id: str
+    kind: str
+    label: str
+    names: list[str] = field(default_factory=list)
+    shape: tuple[int, ...] | None = None
+    dtype: str | None = None
+    device: str | None = None
+    requires_grad: bool = False
+    is_leaf: bool = False
+    value: ArrayData | None = None
+    grad: ArrayData | None = None
+    saved: dict[str, ArrayData] = field(default_factory=dict)
+
+    @property
+    def is_tensor(self) -> bool:
+        return self.kind in ("leaf", "tensor", "constant")
+
+    def to_json(self) -> dict:
+        return {
+            "id": self.id, "kind": self.kind, "label": self.label, "names": list(self.names),
+            "shape": None if self.shape is None else list(self.shape), "dtype": self.dtype,
+            "device": self.device, "requires_grad": self.requires_grad, "is_leaf": self.is_leaf,
+            "value": None if self.value is None else self.value.to_json(),
+            "grad": None if self.grad is None else self.grad.to_json(),
+            "saved": {name: array.to_json() for name, array in self.saved.items()},
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> GraphNode:
+        return cls(
+            id=data["id"], kind=data["kind"], label=data["label"], names=list(data["names"]),
+            shape=None if data["shape"] is None else tuple(data["shape"]), dtype=data["dtype"],
+            device=data["device"], requires_grad=data["requires_grad"], is_leaf=data["is_leaf"],
+            value=None if data["value"] is None else ArrayData.from_json(data["value"]),
+            grad=None if data["grad"] is None else ArrayData.from_json(data["grad"]),
+            saved={name: ArrayData.from_json(a) for name, a in data["saved"].items()},
+        )
+
+
+@dataclass(frozen=True)
+class GraphEdge:
+    """Gradient flows from ``source`` to ``target``; ``input`` is the position at the source."""
+
+    source: str
+    target: str
+    kind: str
+    input: int = 0
+
+    def to_json(self) -> dict:
+        return {"source": self.source, "target": self.target, "kind": self.kind,
+                "input": self.input}
+
+    @classmethod
+    def from_json(cls, data: dict) -> GraphEdge:
+        return cls(data["source"], data["target"], data["kind"], data["input"])
+
+
+@dataclass
+class Graph:
+    """The nodes and edges of one run, in discovery order."""
+
+    nodes: list[GraphNode] = field(default_factory=list)
+    edges: list[GraphEdge] = field(default_factory=list)
+
+    def node(self, node_id: str) -> GraphNode:
+        return self._index()[node_id]
+
+    def _index(self) -> dict[str, GraphNode]:
+        return {node.id: node for node in self.nodes}
+
+    def by_name(self, name: str) -> GraphNode:
+        """The tensor node a variable of the user's code is bound to."""
+        for node in self.nodes:
+            if name in node.names:
+                return node
+        raise KeyError(name)
+
+    def successors(self, node_id: str) -> list[str]:
+        return [edge.target for edge in self.edges if edge.source == node_id]
+
+    def to_json(self) -> dict:
+        return {"schema": SCHEMA, "version": VERSION,
+                "nodes": [node.to_json() for node in self.nodes],
+                "edges": [edge.to_json() for edge in self.edges]}
+
+    def dumps(self) -> str:
+        return json.dumps(self.to_json())
+
+    @classmethod
+    def from_json(cls, data: dict) -> Graph:
+        if data.get("schema") != SCHEMA:
+            raise ValueError("not an Autograd Playground graph (missing or wrong 'schema')")
+        if data.get("version") != VERSION:
+            raise ValueError(f"graph schema version {data.get('version')} is not supported; "
+                             f"this version reads {VERSION}")
+        return cls([GraphNode.from_json(n) for n in data["nodes"]],
+                   [GraphEdge.from_json(e) for e in data["edges"]])
+
+    @classmethod
+    def loads(cls, text: str) -> Graph:
+        return cls.from_json(json.loads(text))
+
+    def to_dot(self) -> str:
+        """Graphviz DOT: output at the top, leaves at the bottom, seed-tutorial colours."""
+        lines = ["digraph autograd {", '  graph [rankdir=TB, fontname="Helvetica"];',
+                 '  node [fontname="Helvetica", fontsize=11];']
+        for node in self.nodes:
+            lines.append(f"  {node.id} [{_dot_attributes(node)}];")
+        for edge in self.edges:
+            lines.append(f"  {edge.source} -> {edge.target};")
+        lines.append("}")
+        return "\n".join(lines) + "\n"
+
+
+_DOT_STYLE = {
+    "leaf": 'shape=box, style="rounded,filled", fillcolor="#b9e4b0"',
+    "tensor": 'shape=box, style="rounded,filled", fillcolor="#fbe7a1"',
+    "constant": 'shape=box, style="rounded,dashed"',
+    "function": 'shape=box, style=filled, fillcolor="#d6e2f5"',
+    "accumulate": 'shape=box, style=filled, fillcolor="#e4e4e4"',
+}
+
+
+def _dot_attributes(node: GraphNode) -> str:
+    label = node.label
+    if node.is_tensor and node.shape is not None:
+        label += "\\n" + "(" + ", ".join(str(s) for s in node.shape) + ")"
+    label = label.replace('"', '\\"')
+    return f'label="{label}", {_DOT_STYLE[node.kind]}'

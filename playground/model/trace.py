@@ -1,0 +1,90 @@
+"""BackwardTrace: what one backward()/autograd.grad() call did, node by node, in order.
+
+JSON schema (``"schema": "autograd-playground/trace", "version": 1``)::
+
+    {"schema": ..., "version": 1, "traces": [
+        {"kind": "backward" | "grad", "roots": ["n3"],
+         "steps": [{"node": "n3", "name": "MulBackward0",
+                    "incoming": [ArrayData | null, ...],
+                    "outgoing": [ArrayData | null, ...],     # one per next edge, in order
+                    "grad_before": ArrayData | null,         # AccumulateGrad only
+                    "grad_after": ArrayData | null}, ...]}]}
+
+Node ids are those of the run's Graph, so a step can be drawn on it.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from playground.model.arrays import ArrayData
+
+SCHEMA = "autograd-playground/trace"
+VERSION = 1
+
+
+def _optional(array: ArrayData | None):
+    return None if array is None else array.to_json()
+
+
+def _optional_from(data):
+    return None if data is None else ArrayData.from_json(data)
+
+
+@dataclass
+class BackwardStep:
+    """One executed node: the gradient it received and what it sent along each edge."""
+
+    node: str
+    name: str
+    incoming: list[ArrayData | None]
+    outgoing: list[ArrayData | None]
+    grad_before: ArrayData | None = None
+    grad_after: ArrayData | None = None
+
+    def to_json(self) -> dict:
+        return {"node": self.node, "name": self.name,
+                "incoming": [_optional(a) for a in self.incoming],
+                "outgoing": [_optional(a) for a in self.outgoing],
+                "grad_before": _optional(self.grad_before),
+                "grad_after": _optional(self.grad_after)}
+
+    @classmethod
+    def from_json(cls, data: dict) -> BackwardStep:
+        return cls(data["node"], data["name"],
+                   [_optional_from(a) for a in data["incoming"]],
+                   [_optional_from(a) for a in data["outgoing"]],
+                   _optional_from(data["grad_before"]), _optional_from(data["grad_after"]))
+
+
+@dataclass
+class BackwardTrace:
+    """One backward() or autograd.grad() call of the user's code."""
+
+    kind: str
+    roots: list[str]
+    steps: list[BackwardStep] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        return {"kind": self.kind, "roots": list(self.roots),
+                "steps": [step.to_json() for step in self.steps]}
+
+    @classmethod
+    def from_json(cls, data: dict) -> BackwardTrace:
+        return cls(data["kind"], list(data["roots"]),
+                   [BackwardStep.from_json(s) for s in data["steps"]])
+
+
+def traces_to_json(traces: list[BackwardTrace]) -> dict:
+    return {"schema": SCHEMA, "version": VERSION, "traces": [t.to_json() for t in traces]}
+
+
+def traces_from_json(data: dict) -> list[BackwardTrace]:
+    if data.get("schema") != SCHEMA or data.get("version") != VERSION:
+        raise ValueError("not a version-1 Autograd Playground trace file")
+    return [BackwardTrace.from_json(t) for t in data["traces"]]
+
+
+def dumps(traces: list[BackwardTrace]) -> str:
+    return json.dumps(traces_to_json(traces))

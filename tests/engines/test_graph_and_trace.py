@@ -1,0 +1,164 @@
+"""Both engines give the same Graph and the same BackwardTraces for the same code."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from playground.engines.base import run_code
+from playground.engines.numpy_engine import NumpyEngine
+from playground.engines.torch_engine import TorchEngine
+from playground.model import Graph
+from tests.engines.compare import assert_same_graph, assert_same_traces
+from tests.seeds import code_cells, seed_files, uses_matplotlib
+
+PROGRAMS = {
+    "seed-style weights": """
+import torch
+a = torch.tensor([4.0])
+weights = [torch.tensor([i], requires_grad=True) for i in (2.0, 5.0, 9.0, 7.0)]
+w1, w2, w3, w4 = weights
+b = w1 * a
+c = w2 * a
+d = w3 * b + w4 * c
+L = (10 - d)
+L.backward()
+""",
+    "branching and a shared leaf": """
+import torch
+x = torch.tensor([0.5, -1.0, 2.0], requires_grad=True)
+w = torch.tensor([1.5, 2.0, -0.5], requires_grad=True)
+y = x * w
+z = (y.exp() + y * x - w.sin()).sum()
+z.backward()
+""",
+    "retain_graph and accumulation": """
+import torch
+x = torch.ones(2, 2, requires_grad=True)
+y = x + 2
+out = (y * y * 3).mean()
+out.backward(retain_graph=True)
+out.backward()
+""",
+    "autograd.grad and double backward": """
+import torch
+x = torch.tensor([0.5, 1.5], requires_grad=True)
+y = (x ** 3).sum()
+(g,) = torch.autograd.grad(y, x, create_graph=True)
+h = g.sum()
+h.backward()
+""",
+    "non-scalar backward": """
+import torch
+x = torch.tensor([3., 2., 1.], requires_grad=True)
+y = x * 2
+while y.data.norm() < 1000:
+    y = y * 2
+v = torch.tensor([0.1, 1.0, 0.0001], dtype=torch.float)
+y.backward(v)
+""",
+    "matrix layer": """
+import torch
+import torch.nn.functional as F
+inputs = torch.tensor([[1., 2.], [3., 4.], [5., 6.]])
+W = torch.tensor([[0.1, -0.2, 0.3], [0.4, 0.5, -0.6]], requires_grad=True)
+b = torch.zeros(3, requires_grad=True)
+logits = (inputs @ W + b).relu()
+loss = -F.log_softmax(logits, dim=1)[:, 0].mean()
+loss.backward()
+""",
+    "unnamed intermediates": """
+import torch
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+((x * 3).sin() * x).sum().backward()
+""",
+}
+
+
+def _both(code: str, torch_module, engine_module, monkeypatch=None):
+    return (run_code(code, NumpyEngine()), run_code(code, TorchEngine("cpu")))
+
+
+@pytest.mark.parametrize("name", list(PROGRAMS))
+def test_both_engines_give_the_same_graph_and_traces(name):
+    mine, theirs = _both(PROGRAMS[name], None, None)
+    assert mine.error is None and theirs.error is None, (mine.error, theirs.error)
+    assert_same_graph(mine.graph, theirs.graph)
+    assert_same_traces(mine.traces, theirs.traces)
+    assert mine.traces, "every program calls backward or grad"
+
+
+def test_graph_content_for_the_seed_weights_example():
+    run = run_code(PROGRAMS["seed-style weights"], NumpyEngine())
+    graph = run.graph
+    assert graph.by_name("L").label == "L" and graph.by_name("L").kind == "tensor"
+    assert graph.by_name("w1").kind == "leaf" and "weights[0]" in graph.by_name("w1").names
+    assert graph.by_name("a").kind == "constant"
+    assert graph.by_name("w3").grad.values.tolist() == [-8.0]
+    labels = [node.label for node in graph.nodes if node.kind == "function"]
+    assert labels.count("MulBackward0") == 4 and "RsubBackward1" in labels
+    assert sum(node.kind == "accumulate" for node in graph.nodes) == 4
+    (trace,) = run.traces
+    assert trace.steps[0].name == "RsubBackward1" and trace.steps[-1].name == "AccumulateGrad"
+
+
+def _seed_script(path) -> str:
+    return "\n".join(cell for cell in code_cells(path) if not uses_matplotlib(cell))
+
+
+def _fixed_randn(module):
+    stream = np.random.default_rng(99)
+
+    def randn(*size, **kwargs):
+        size = tuple(size[0]) if len(size) == 1 and isinstance(size[0], tuple | list) else size
+        return module.tensor(stream.standard_normal(size).astype(np.float32), **kwargs)
+
+    return randn
+
+
+@pytest.mark.skipif(not seed_files(), reason="../shared/seeds is not beside the repo")
+@pytest.mark.parametrize("path", seed_files(), ids=lambda p: p.name)
+def test_seed_tutorials_give_the_same_graph_and_traces(path, monkeypatch, torch, engine):
+    monkeypatch.setattr(engine, "randn", _fixed_randn(engine))
+    mine = run_code(_seed_script(path), NumpyEngine())
+    monkeypatch.setattr(torch, "randn", _fixed_randn(torch))
+    theirs = run_code(_seed_script(path), TorchEngine("cpu"))
+    assert mine.error is None and theirs.error is None, (mine.error, theirs.error)
+    assert_same_graph(mine.graph, theirs.graph)
+    assert_same_traces(mine.traces, theirs.traces)
+
+
+def test_graph_and_traces_round_trip_through_json():
+    from playground.model import trace as trace_model
+
+    run = run_code(PROGRAMS["branching and a shared leaf"], NumpyEngine())
+    again = Graph.loads(run.graph.dumps())
+    assert_same_graph(again, run.graph)
+    traces = trace_model.traces_from_json(trace_model.traces_to_json(run.traces))
+    assert_same_traces(traces, run.traces)
+
+
+def test_dot_output_names_every_node_and_edge():
+    graph = run_code(PROGRAMS["seed-style weights"], NumpyEngine()).graph
+    dot = graph.to_dot()
+    assert dot.startswith("digraph autograd {") and dot.rstrip().endswith("}")
+    assert dot.count(" -> ") == len(graph.edges)
+    assert 'label="MulBackward0"' in dot and 'label="w1\\n(1)"' in dot
+
+
+def test_a_100000_node_graph_builds():
+    code = """
+import torch
+x = torch.tensor([1.0], requires_grad=True)
+y = x
+for _ in range(100_000):
+    y = y * 1.0
+"""
+    graph = run_code(code, NumpyEngine()).graph
+    assert len(graph.nodes) == 100_003  # x, y, 100,000 MulBackward0, one AccumulateGrad
+
+
+def test_large_values_are_summarised():
+    graph = run_code("import torch\nbig = torch.arange(10000.)\n", NumpyEngine()).graph
+    value = graph.by_name("big").value
+    assert value.summarised and value.maximum == 9999.0 and value.preview[:3] == [0.0, 1.0, 2.0]

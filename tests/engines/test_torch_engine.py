@@ -1,0 +1,57 @@
+"""The torch engine: device choice, clear sentences for a missing torch or CUDA."""
+
+from __future__ import annotations
+
+import importlib
+
+import pytest
+
+from playground.engines import torch_engine
+from playground.engines.base import EngineError
+from playground.engines.torch_engine import TorchEngine
+
+
+def test_auto_device_falls_back_to_the_cpu_and_says_so(torch):
+    if torch.cuda.is_available():
+        pytest.skip("this machine has CUDA")
+    engine = TorchEngine("auto")
+    assert engine.device == "cpu"
+    assert engine.describe() == f"torch {torch.__version__} · CPU (no CUDA found)"
+    assert TorchEngine("cpu").describe() == f"torch {torch.__version__} · CPU"
+
+
+def test_asking_for_cuda_without_it_is_one_clear_sentence(torch):
+    if torch.cuda.is_available():
+        pytest.skip("this machine has CUDA")
+    with pytest.raises(EngineError, match=r"^CUDA was asked for, but torch finds no CUDA device"):
+        TorchEngine("cuda")
+
+
+def test_a_missing_torch_names_the_install_command(monkeypatch):
+    real_import = importlib.import_module
+
+    def without_torch(name, *args):
+        if name == "torch":
+            raise ModuleNotFoundError("No module named 'torch'")
+        return real_import(name, *args)
+
+    monkeypatch.setattr(torch_engine.importlib, "import_module", without_torch)
+    with pytest.raises(EngineError) as raised:
+        TorchEngine()
+    message = str(raised.value)
+    assert "pip install torch" in message and "\n" not in message
+
+
+def test_an_unknown_device_is_refused():
+    with pytest.raises(EngineError, match="Unknown device 'tpu'"):
+        TorchEngine("tpu")
+
+
+def test_recording_leaves_torch_as_it_was(torch):
+    from playground.engines.trace_recorder import TraceRecorder
+
+    engine = TorchEngine("cpu")
+    backward, grad = torch.autograd.backward, torch.autograd.grad
+    with engine.activate(), engine.record(TraceRecorder(engine.view().array)):
+        assert torch.autograd.backward is not backward
+    assert torch.autograd.backward is backward and torch.autograd.grad is grad
