@@ -68,7 +68,7 @@ def run_code(code: str, engine: Engine, filename: str = "<script>",
     with engine.activate(), engine.record(recorder):
         try:
             exec(compile(code, filename, "exec"), namespace)
-        except Exception as exception:  # noqa: BLE001 - reported to the caller, not handled
+        except (Exception, SystemExit) as exception:  # noqa: BLE001 - reported to the caller
             error = exception
     graph, ids = build_graph(namespace, view, recorder.nodes())
     return EngineRun(namespace, graph, recorder.to_model(ids), error)

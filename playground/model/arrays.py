@@ -46,11 +46,15 @@ class ArrayData:
     def summarised(self) -> bool:
         return self.values is None
 
-    def to_json(self) -> dict:
+    def to_json(self, raw: bool = False) -> dict:
+        """JSON-ready dict; with ``raw`` the values stay an ndarray (for the kernel's wire)."""
+        values = self.values
+        if values is not None and not raw:
+            values = _jsonable(values.tolist())
         return {
             "shape": list(self.shape),
             "dtype": self.dtype,
-            "values": None if self.values is None else _jsonable(self.values.tolist()),
+            "values": values,
             "preview": _jsonable(self.preview),
             "min": _jsonable(self.minimum),
             "max": _jsonable(self.maximum),
@@ -60,11 +64,12 @@ class ArrayData:
     @classmethod
     def from_json(cls, data: dict) -> ArrayData:
         values = data["values"]
+        if values is not None and not isinstance(values, np.ndarray):
+            values = np.array(_from_jsonable(values)).reshape(tuple(data["shape"]))
         return cls(
             shape=tuple(data["shape"]),
             dtype=data["dtype"],
-            values=None if values is None else np.array(_from_jsonable(values)).reshape(
-                tuple(data["shape"])),
+            values=values,
             preview=_from_jsonable(data["preview"]),
             minimum=_from_jsonable(data["min"]),
             maximum=_from_jsonable(data["max"]),

@@ -54,14 +54,14 @@ class GraphNode:
     def is_tensor(self) -> bool:
         return self.kind in ("leaf", "tensor", "constant")
 
-    def to_json(self) -> dict:
+    def to_json(self, raw: bool = False) -> dict:
         return {
             "id": self.id, "kind": self.kind, "label": self.label, "names": list(self.names),
             "shape": None if self.shape is None else list(self.shape), "dtype": self.dtype,
             "device": self.device, "requires_grad": self.requires_grad, "is_leaf": self.is_leaf,
-            "value": None if self.value is None else self.value.to_json(),
-            "grad": None if self.grad is None else self.grad.to_json(),
-            "saved": {name: array.to_json() for name, array in self.saved.items()},
+            "value": None if self.value is None else self.value.to_json(raw),
+            "grad": None if self.grad is None else self.grad.to_json(raw),
+            "saved": {name: array.to_json(raw) for name, array in self.saved.items()},
         }
 
     @classmethod
@@ -117,9 +117,10 @@ class Graph:
     def successors(self, node_id: str) -> list[str]:
         return [edge.target for edge in self.edges if edge.source == node_id]
 
-    def to_json(self) -> dict:
+    def to_json(self, raw: bool = False) -> dict:
+        """The documented schema; ``raw`` keeps arrays as ndarrays for the kernel's wire."""
         return {"schema": SCHEMA, "version": VERSION,
-                "nodes": [node.to_json() for node in self.nodes],
+                "nodes": [node.to_json(raw) for node in self.nodes],
                 "edges": [edge.to_json() for edge in self.edges]}
 
     def dumps(self) -> str:

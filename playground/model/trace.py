@@ -24,8 +24,8 @@ SCHEMA = "autograd-playground/trace"
 VERSION = 1
 
 
-def _optional(array: ArrayData | None):
-    return None if array is None else array.to_json()
+def _optional(array: ArrayData | None, raw: bool = False):
+    return None if array is None else array.to_json(raw)
 
 
 def _optional_from(data):
@@ -43,12 +43,12 @@ class BackwardStep:
     grad_before: ArrayData | None = None
     grad_after: ArrayData | None = None
 
-    def to_json(self) -> dict:
+    def to_json(self, raw: bool = False) -> dict:
         return {"node": self.node, "name": self.name,
-                "incoming": [_optional(a) for a in self.incoming],
-                "outgoing": [_optional(a) for a in self.outgoing],
-                "grad_before": _optional(self.grad_before),
-                "grad_after": _optional(self.grad_after)}
+                "incoming": [_optional(a, raw) for a in self.incoming],
+                "outgoing": [_optional(a, raw) for a in self.outgoing],
+                "grad_before": _optional(self.grad_before, raw),
+                "grad_after": _optional(self.grad_after, raw)}
 
     @classmethod
     def from_json(cls, data: dict) -> BackwardStep:
@@ -66,9 +66,9 @@ class BackwardTrace:
     roots: list[str]
     steps: list[BackwardStep] = field(default_factory=list)
 
-    def to_json(self) -> dict:
+    def to_json(self, raw: bool = False) -> dict:
         return {"kind": self.kind, "roots": list(self.roots),
-                "steps": [step.to_json() for step in self.steps]}
+                "steps": [step.to_json(raw) for step in self.steps]}
 
     @classmethod
     def from_json(cls, data: dict) -> BackwardTrace:
@@ -76,8 +76,9 @@ class BackwardTrace:
                    [BackwardStep.from_json(s) for s in data["steps"]])
 
 
-def traces_to_json(traces: list[BackwardTrace]) -> dict:
-    return {"schema": SCHEMA, "version": VERSION, "traces": [t.to_json() for t in traces]}
+def traces_to_json(traces: list[BackwardTrace], raw: bool = False) -> dict:
+    return {"schema": SCHEMA, "version": VERSION,
+            "traces": [t.to_json(raw) for t in traces]}
 
 
 def traces_from_json(data: dict) -> list[BackwardTrace]:

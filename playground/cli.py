@@ -1,0 +1,119 @@
+"""``playground run SCRIPT``: run a script in a kernel, headless, and export its graph/trace."""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from pathlib import Path
+
+from playground.kernel.client import Kernel, KernelError, default_memory_limit
+from playground.model import RunResult
+from playground.model.trace import dumps as traces_dumps
+
+GRAPH_FORMATS_NOW = (".json", ".dot")
+GRAPH_FORMATS_LATER = (".svg", ".png", ".pdf")
+_SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)i?b?\s*$", re.IGNORECASE)
+_UNITS = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
+
+
+class UsageError(Exception):
+    """A bad command line: one sentence, exit status 2."""
+
+
+def parse_size(text: str) -> int:
+    """'2G', '512M', '1.5g', '1000000' -> bytes; '0' means no limit."""
+    match = _SIZE.match(text)
+    if not match:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a size like 512M or 2G")
+    return int(float(match.group(1)) * _UNITS[match.group(2).lower()])
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="playground run",
+        description="Run a PyTorch-style script in a kernel process, as `python SCRIPT` would "
+                    "with torch, and write its autograd graph and backward traces.",
+        epilog="Exit status: the script's (0, or 1 on an exception, or its sys.exit code); 2 for "
+               "a bad command line or an unavailable engine; 124 on timeout; 137 when the "
+               "kernel process dies.")
+    parser.add_argument("script", help="the .py file to run")
+    parser.add_argument("--engine", choices=("numpy", "torch"), default="numpy",
+                        help="numpy: the built-in engine (default); torch: real torch")
+    parser.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto",
+                        help="for the torch engine: auto picks CUDA when present")
+    parser.add_argument("--graph", metavar="FILE",
+                        help="write the graph: .json (documented schema) or .dot (Graphviz)")
+    parser.add_argument("--trace", metavar="FILE", help="write the backward traces as JSON")
+    parser.add_argument("--timeout", type=float, metavar="S",
+                        help="stop the script after S seconds")
+    parser.add_argument("--memory-limit", type=parse_size, metavar="SIZE",
+                        default=default_memory_limit(),
+                        help="kernel memory cap, e.g. 2G (default: half the RAM; 0: none)")
+    return parser
+
+
+def _check_graph_path(path: str | None) -> None:
+    if path is None:
+        return
+    suffix = Path(path).suffix.lower()
+    if suffix in GRAPH_FORMATS_LATER:
+        raise UsageError(f"Graph export to {suffix} comes with the graph view; for now write "
+                         ".json or .dot.")
+    if suffix not in GRAPH_FORMATS_NOW:
+        raise UsageError(f"Unknown graph format '{suffix}': write .json or .dot.")
+
+
+def _read_script(path: str) -> str:
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise UsageError(f"No such script: {path}") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"{path} is not UTF-8 text, so it cannot be Python code.") from None
+
+
+def _write_outputs(result: RunResult, graph_path: str | None, trace_path: str | None) -> None:
+    if graph_path and result.graph is not None:
+        graph = result.graph
+        text = graph.dumps() if graph_path.lower().endswith(".json") else graph.to_dot()
+        Path(graph_path).write_text(text, encoding="utf-8")
+    if trace_path:
+        Path(trace_path).write_text(traces_dumps(result.traces), encoding="utf-8")
+
+
+def _report(result: RunResult) -> int:
+    """Print the error like Python would, or one sentence; return the exit status."""
+    error = result.error
+    if error is None:
+        return 0
+    if error.kind == "exit" and error.exception_type == "SystemExit":
+        return error.exit_code or 0
+    if error.kind in ("exception", "syntax", "memory") and error.traceback:
+        sys.stderr.write(error.traceback)
+        return 1
+    sys.stderr.write(f"playground: {error.message}\n")
+    return {"timeout": 124, "crash": 137, "interrupted": 130}.get(
+        error.kind, error.exit_code if error.kind == "exit" and error.exit_code else 1)
+
+
+def _stream(stream: str, text: str) -> None:
+    target = sys.stdout if stream == "stdout" else sys.stderr
+    target.write(text)
+    target.flush()
+
+
+def run_command(argv: list[str]) -> int:
+    arguments = build_parser().parse_args(argv)
+    try:
+        _check_graph_path(arguments.graph)
+        code = _read_script(arguments.script)
+        kernel = Kernel(arguments.engine, arguments.device, arguments.memory_limit)
+    except (UsageError, KernelError) as error:
+        sys.stderr.write(f"playground: {error}\n")
+        return 2
+    with kernel:
+        result = kernel.run(code, str(Path(arguments.script)), fresh=True, on_output=_stream,
+                            timeout=arguments.timeout)
+    _write_outputs(result, arguments.graph, arguments.trace)
+    return _report(result)

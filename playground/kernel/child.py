@@ -1,0 +1,131 @@
+"""The kernel process: runs user code on one engine, answers over its control pipe.
+
+Started by ``playground.kernel.client.Kernel`` as
+``python -m playground.kernel.child ENGINE DEVICE CONTROL_IN CONTROL_OUT MEMORY_LIMIT``.
+User code writes to this process's real stdout/stderr, which the parent streams.
+"""
+
+from __future__ import annotations
+
+import linecache
+import os
+import sys
+import time
+import traceback
+from pathlib import Path
+
+from playground.engines.base import EngineError, run_code
+from playground.kernel import wire
+from playground.model.trace import traces_to_json
+
+# Frames in these folders are the kernel's or the engine's, never shown to the user.
+_OWN_CODE = str(Path(__file__).resolve().parents[1])
+
+
+def make_engine(name: str, device: str):
+    if name == "numpy":
+        from playground.engines.numpy_engine import NumpyEngine
+
+        return NumpyEngine()
+    from playground.engines.torch_engine import TorchEngine
+
+    return TorchEngine(device)
+
+
+def limit_memory(limit_bytes: int) -> None:
+    """Past the limit, allocations fail with MemoryError instead of freezing the machine."""
+    if limit_bytes <= 0:
+        return
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_DATA, (limit_bytes, limit_bytes))
+
+
+def describe_exception(error: BaseException, filename: str) -> dict:
+    """The run's error as RunError fields, with a traceback like Python's own."""
+    if isinstance(error, SyntaxError):
+        text = "".join(traceback.format_exception_only(type(error), error))
+        return {"kind": "syntax", "message": f"{type(error).__name__}: {error.msg} "
+                f"(line {error.lineno}).", "exception_type": type(error).__name__,
+                "traceback": text, "line": error.lineno, "exit_code": None}
+    frames = traceback.extract_tb(error.__traceback__)
+    user_lines = [frame.lineno for frame in frames if frame.filename == filename]
+    # The kernel's frames (before user code) and the engine's (inside it) are not shown.
+    shown = traceback.TracebackException(type(error), error, error.__traceback__)
+    shown.stack = traceback.StackSummary.from_list(
+        [frame for frame in shown.stack if not frame.filename.startswith(_OWN_CODE)])
+    text = "".join(shown.format())
+    kind = "memory" if isinstance(error, MemoryError) else "exception"
+    line = user_lines[-1] if user_lines else None
+    where = f" (line {line})" if line else ""
+    summary = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
+    return {"kind": kind, "message": f"{summary}{where}.", "exception_type": type(error).__name__,
+            "traceback": text, "line": line, "exit_code": None}
+
+
+class Session:
+    """The engine and the namespace that cells share between runs."""
+
+    def __init__(self, engine) -> None:
+        self.engine = engine
+        self.namespace: dict = {"__name__": "__main__"}
+
+    def run(self, code: str, filename: str, fresh: bool) -> dict:
+        if fresh:
+            self.namespace = {"__name__": "__main__", "__file__": filename}
+        # Tracebacks quote the source lines even when the code comes from the editor.
+        linecache.cache[filename] = (len(code), None, code.splitlines(True), filename)
+        started = time.perf_counter()
+        try:
+            run = run_code(code, self.engine, filename, self.namespace)
+        except KeyboardInterrupt:
+            return {"engine": self.engine.name, "error": {
+                "kind": "interrupted", "message": "The run was interrupted.",
+                "exception_type": "KeyboardInterrupt", "traceback": "", "line": None,
+                "exit_code": None}, "graph": None, "traces": traces_to_json([]),
+                "elapsed": time.perf_counter() - started}
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        error = None if run.error is None else describe_exception(run.error, filename)
+        if isinstance(run.error, SystemExit):
+            code = run.error.code
+            error = {"kind": "exit", "message": f"The script called sys.exit({code!r}).",
+                     "exception_type": "SystemExit", "traceback": "", "line": None,
+                     "exit_code": code if isinstance(code, int) else (0 if code is None else 1)}
+        return {"engine": self.engine.name, "error": error,
+                "graph": run.graph.to_json(raw=True),
+                "traces": traces_to_json(run.traces, raw=True),
+                "elapsed": time.perf_counter() - started}
+
+
+def serve(control_in: int, control_out: int, session: Session) -> None:
+    while True:
+        try:
+            request = wire.receive(control_in)
+        except KeyboardInterrupt:  # an interrupt that arrived between runs: nothing to stop
+            continue
+        if request is None or request["op"] == "shutdown":
+            return
+        if request["op"] == "run":
+            reply = session.run(request["code"], request["filename"], request["fresh"])
+            wire.send(control_out, {"op": "result", "result": reply})
+
+
+def main(argv: list[str]) -> int:
+    engine_name, device, control_in, control_out, memory_limit = argv
+    control_in, control_out = int(control_in), int(control_out)
+    try:
+        engine = make_engine(engine_name, device)
+    except EngineError as error:
+        wire.send(control_out, {"op": "failed", "message": str(error)})
+        return 2
+    limit_memory(int(memory_limit))
+    wire.send(control_out, {"op": "ready", "engine": engine.name,
+                            "description": engine.describe(), "pid": os.getpid()})
+    serve(control_in, control_out, Session(engine))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

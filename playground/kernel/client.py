@@ -1,0 +1,215 @@
+"""The app's side of the kernel: start it, run code in it, stream its output, survive it.
+
+A crash, ``os._exit``, an endless loop or a memory blow-up in user code ends or stalls only the
+child process; every method here returns a RunResult saying what happened in one sentence.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+
+from playground.kernel import wire
+from playground.model import RunError, RunResult
+
+# What the kernel keeps of a run's output; the rest is still streamed, then dropped.
+OUTPUT_LIMIT = 1 << 20
+INTERRUPT_GRACE = 2.0
+
+
+def default_memory_limit() -> int:
+    """Half the machine's RAM: a blow-up fails with MemoryError long before the machine stalls."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 2
+    except (ValueError, OSError, AttributeError):
+        return 0
+
+
+class KernelError(RuntimeError):
+    """The kernel could not start (its engine is unavailable): one sentence."""
+
+
+class _Output:
+    """Collects streamed output up to OUTPUT_LIMIT and passes every chunk on."""
+
+    def __init__(self, on_output: Callable[[str, str], None] | None) -> None:
+        self.on_output = on_output
+        self.parts: list[str] = []
+        self.size = 0
+        self.truncated = False
+        self.lock = threading.Lock()
+
+    def add(self, stream: str, text: str) -> None:
+        with self.lock:
+            if self.on_output is not None:
+                self.on_output(stream, text)
+            if self.size + len(text) > OUTPUT_LIMIT:
+                text = text[: max(0, OUTPUT_LIMIT - self.size)]
+                self.truncated = True
+            self.parts.append(text)
+            self.size += len(text)
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
+
+
+class Kernel:
+    """A child process running user code on one engine ("numpy" or "torch")."""
+
+    def __init__(self, engine: str = "numpy", device: str = "auto",
+                 memory_limit: int | None = None) -> None:
+        self.engine = engine
+        self.device = device
+        self.memory_limit = default_memory_limit() if memory_limit is None else memory_limit
+        self.description = ""
+        self.process: subprocess.Popen | None = None
+        self._output: _Output | None = None
+        self._readers: list[threading.Thread] = []
+        self.start()
+
+    # ----- lifecycle -----------------------------------------------------------------------
+    def start(self) -> None:
+        to_child_read, to_child_write = os.pipe()
+        from_child_read, from_child_write = os.pipe()
+        environment = dict(os.environ, PYTHONUNBUFFERED="1", PYTHONIOENCODING="utf-8")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "playground.kernel.child", self.engine, self.device,
+             str(to_child_read), str(from_child_write), str(self.memory_limit)],
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            pass_fds=(to_child_read, from_child_write), env=environment,
+            start_new_session=True,  # a Ctrl+C in the terminal reaches us, not the kernel
+        )
+        os.close(to_child_read)
+        os.close(from_child_write)
+        self._control_out, self._control_in = to_child_write, from_child_read
+        for name, stream in (("stdout", self.process.stdout), ("stderr", self.process.stderr)):
+            reader = threading.Thread(target=self._pump, args=(name, stream), daemon=True)
+            reader.start()
+            self._readers.append(reader)
+        hello = wire.receive(self._control_in)
+        if hello is None or hello["op"] != "ready":
+            message = hello["message"] if hello else "The kernel process failed to start."
+            self.close()
+            raise KernelError(message)
+        self.description = hello["description"]
+
+    def _pump(self, name: str, stream) -> None:
+        for chunk in iter(lambda: stream.read1(65536), b""):
+            output = self._output
+            if output is not None:
+                output.add(name, chunk.decode("utf-8", errors="replace"))
+
+    def close(self) -> None:
+        process = self.process
+        if process is None:
+            return
+        if process.poll() is None:
+            with contextlib.suppress(OSError):  # the kernel may already be gone
+                wire.send(self._control_out, {"op": "shutdown"})
+            try:
+                process.wait(timeout=1.0)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+        for fd in (self._control_out, self._control_in):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        for reader in self._readers:
+            reader.join(timeout=1.0)
+        self._readers = []
+        self.process = None
+
+    def restart(self) -> None:
+        self.close()
+        self.start()
+
+    def interrupt(self) -> None:
+        """KeyboardInterrupt in user code; a kernel that ignores it is killed after 2 s."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+
+    def __enter__(self) -> Kernel:
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
+
+    # ----- running -------------------------------------------------------------------------
+    def run(self, code: str, filename: str = "<script>", fresh: bool = True,
+            on_output: Callable[[str, str], None] | None = None,
+            timeout: float | None = None) -> RunResult:
+        """Run ``code`` (a whole script, or a cell when ``fresh`` is False) and wait for it."""
+        if self.process is None or self.process.poll() is not None:
+            self.restart()
+        output = self._output = _Output(on_output)
+        started = time.perf_counter()
+        wire.send(self._control_out, {"op": "run", "code": code, "filename": filename,
+                                      "fresh": fresh})
+        reply, stop_reason = self._wait_for_reply(timeout)
+        elapsed = time.perf_counter() - started
+        self._drain()
+        self._output = None
+        result = self._result(reply, stop_reason, elapsed)
+        result.output = "".join(output.parts)
+        result.output_truncated = output.truncated
+        return result
+
+    def _wait_for_reply(self, timeout: float | None) -> tuple[dict | None, str | None]:
+        holder: dict = {}
+        receiver = threading.Thread(target=lambda: holder.update(
+            reply=wire.receive(self._control_in)), daemon=True)
+        receiver.start()
+        receiver.join(timeout)
+        if not receiver.is_alive():
+            return holder.get("reply"), None
+        self.interrupt()
+        receiver.join(INTERRUPT_GRACE)
+        if not receiver.is_alive():
+            return holder.get("reply"), "timeout"
+        self.process.kill()
+        self.process.wait()
+        receiver.join(1.0)
+        return None, "timeout"
+
+    def _drain(self) -> None:
+        """Let the readers pass on what the process wrote before it answered or died."""
+        if self.process is not None and self.process.poll() is not None:
+            for reader in self._readers:
+                reader.join(timeout=1.0)
+        else:
+            time.sleep(0.01)
+
+    def _result(self, reply: dict | None, stop_reason: str | None, elapsed: float) -> RunResult:
+        if reply is not None:
+            result = RunResult.from_json(reply["result"])
+            if stop_reason == "timeout" and result.error is not None:
+                result.error = RunError("timeout", "The run took longer than the time limit "
+                                        "and was stopped.")
+            return result
+        if stop_reason == "timeout":
+            self.restart()
+            return RunResult(self.engine, error=RunError(
+                "timeout", "The run took longer than the time limit and did not stop when "
+                "interrupted, so the kernel was restarted."), elapsed=elapsed)
+        return RunResult(self.engine, error=self._crash_error(), elapsed=elapsed)
+
+    def _crash_error(self) -> RunError:
+        code = self.process.wait()
+        if code < 0:
+            name = _signal_name(-code)
+            cause = {"SIGSEGV": "a segmentation fault", "SIGKILL": "it was killed (out of "
+                     "memory?)", "SIGABRT": "an abort"}.get(name, name)
+            return RunError("crash", f"The kernel process died of {cause} while running your "
+                            "code; it restarts for the next run.", exit_code=code)
+        return RunError("exit", f"The script ended the kernel process with exit code {code}; "
+                        "it restarts for the next run.", exit_code=code)

@@ -1,0 +1,66 @@
+"""RunResult: what one run of user code produced, as the views and the CLI receive it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from playground.model.graph import Graph
+from playground.model.trace import BackwardTrace, traces_from_json, traces_to_json
+
+# Why a run did not finish normally.
+ERROR_KINDS = ("exception", "syntax", "exit", "interrupted", "timeout", "crash", "memory")
+
+
+@dataclass
+class RunError:
+    """One sentence for the user, plus the traceback of user code where there is one."""
+
+    kind: str
+    message: str
+    exception_type: str | None = None
+    traceback: str = ""
+    line: int | None = None
+    exit_code: int | None = None
+
+    def to_json(self) -> dict:
+        return dict(self.__dict__)
+
+    @classmethod
+    def from_json(cls, data: dict) -> RunError:
+        return cls(**data)
+
+
+@dataclass
+class RunResult:
+    """Output (capped), error, graph, backward traces and timing of one run."""
+
+    engine: str
+    output: str = ""
+    output_truncated: bool = False
+    error: RunError | None = None
+    graph: Graph | None = None
+    traces: list[BackwardTrace] = field(default_factory=list)
+    elapsed: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+    def to_json(self, raw: bool = False) -> dict:
+        return {
+            "engine": self.engine, "output": self.output,
+            "output_truncated": self.output_truncated,
+            "error": None if self.error is None else self.error.to_json(),
+            "graph": None if self.graph is None else self.graph.to_json(raw),
+            "traces": traces_to_json(self.traces, raw), "elapsed": self.elapsed,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> RunResult:
+        return cls(
+            engine=data["engine"], output=data.get("output", ""),
+            output_truncated=data.get("output_truncated", False),
+            error=None if data["error"] is None else RunError.from_json(data["error"]),
+            graph=None if data["graph"] is None else Graph.from_json(data["graph"]),
+            traces=traces_from_json(data["traces"]), elapsed=data["elapsed"],
+        )

@@ -1,0 +1,108 @@
+"""The kernel process: results, streaming, cells, and surviving whatever user code does."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import numpy as np
+import pytest
+
+from playground.kernel import wire
+from playground.kernel.client import Kernel
+
+
+@pytest.fixture(scope="module")
+def kernel():
+    with Kernel("numpy", memory_limit=2 << 30) as running:
+        yield running
+
+
+TUTORIAL = """import torch
+x = torch.ones(2, 2, requires_grad=True)
+y = x + 2
+out = (y * y * 3).mean()
+out.backward()
+print(out)
+print(x.grad)
+"""
+
+
+def test_a_run_returns_output_graph_and_trace(kernel):
+    chunks = []
+    result = kernel.run(TUTORIAL, "tutorial.py", on_output=lambda s, t: chunks.append((s, t)))
+    assert result.ok and result.engine == "numpy"
+    expected = ("tensor(27., grad_fn=<MeanBackward0>)\n"
+                "tensor([[4.5000, 4.5000],\n        [4.5000, 4.5000]])\n")
+    assert result.output == expected and "".join(t for _, t in chunks) == expected
+    assert result.graph.by_name("x").grad.values.tolist() == [[4.5, 4.5], [4.5, 4.5]]
+    assert [step.name for step in result.traces[0].steps] == [
+        "MeanBackward0", "MulBackward0", "MulBackward0", "AddBackward0", "AccumulateGrad"]
+
+
+def test_cells_share_a_namespace_and_a_fresh_run_does_not(kernel):
+    kernel.run("import torch\nw = torch.tensor([2.0], requires_grad=True)\n", "cell1", fresh=True)
+    second = kernel.run("(w * 3).sum().backward()\nprint(w.grad)\n", "cell2", fresh=False)
+    assert second.output == "tensor([3.])\n"
+    fresh = kernel.run("print(w)\n", "script.py", fresh=True)
+    assert fresh.error.kind == "exception" and "NameError" in fresh.error.message
+
+
+FAULTS = {
+    "syntax error": ("x = (\n", "syntax", "SyntaxError"),
+    "exception with its line": ("import torch\nx = 1\ntorch.ones(3) @ torch.ones(2)\n",
+                                "exception", "line 3"),
+    "os._exit": ("import os\nos._exit(1)\n", "exit", "exit code 1"),
+    "segfault": ("import ctypes\nctypes.string_at(0)\n", "crash", "segmentation fault"),
+    "memory blow-up": ("import numpy\nblocks = [numpy.ones(10**8) for _ in range(100)]\n",
+                       "memory", "MemoryError"),
+    "deleting its own torch": ("import torch\ndel torch\ntorch.ones(1)\n", "exception",
+                               "NameError"),
+}
+
+
+@pytest.mark.parametrize("name", list(FAULTS))
+def test_the_kernel_survives_and_the_next_run_works(kernel, name):
+    code, kind, words = FAULTS[name]
+    result = kernel.run(code, "fault.py")
+    assert result.error is not None and result.error.kind == kind, result.error
+    assert words in result.error.message + result.error.traceback
+    assert kernel.run("print('next')\n", "next.py").output == "next\n"
+
+
+def test_an_endless_loop_is_stopped_by_the_time_limit(kernel):
+    started = time.perf_counter()
+    result = kernel.run("while True:\n    pass\n", "loop.py", timeout=0.5)
+    assert result.error.kind == "timeout" and time.perf_counter() - started < 5
+    assert kernel.run("print(1)\n", "next.py").output == "1\n"
+
+
+def test_interrupt_stops_a_running_script(kernel):
+    threading.Timer(0.5, kernel.interrupt).start()
+    result = kernel.run("import time\nwhile True:\n    time.sleep(0.01)\n", "sleepy.py")
+    assert result.error.kind == "interrupted"
+
+
+def test_a_million_lines_are_capped_and_said_so(kernel):
+    streamed = []
+    result = kernel.run("for i in range(10**6):\n    print(i)\n", "loud.py",
+                        on_output=lambda s, t: streamed.append(len(t)))
+    assert result.ok and result.output_truncated
+    assert len(result.output) == 1 << 20 and sum(streamed) == sum(len(f"{i}\n")
+                                                                   for i in range(10**6))
+
+
+def test_the_torch_engine_runs_in_a_kernel_too():
+    with Kernel("torch", "cpu") as torch_kernel:
+        result = torch_kernel.run(TUTORIAL, "tutorial.py")
+    assert result.ok and result.engine == "torch"
+    assert result.output.startswith("tensor(27., grad_fn=<MeanBackward0>)")
+    assert "torch" in torch_kernel.description
+
+
+def test_the_wire_carries_arrays_without_pickle():
+    message = {"op": "x", "values": np.arange(6.0).reshape(2, 3), "nested": [{"a": np.ones(2)}]}
+    back = wire.decode(wire.encode(message))
+    assert back["values"].tolist() == [[0, 1, 2], [3, 4, 5]] and back["nested"][0]["a"].sum() == 2
+    with pytest.raises(ValueError):
+        wire.encode({"objects": np.array([object()])})
