@@ -74,6 +74,7 @@ class Kernel:
         self.description = ""
         self.process: subprocess.Popen | None = None
         self._output: _Output | None = None
+        self._interrupted_at: float | None = None
         self._readers: list[threading.Thread] = []
         self.start()
 
@@ -134,9 +135,23 @@ class Kernel:
         self.start()
 
     def interrupt(self) -> None:
-        """KeyboardInterrupt in user code; a kernel that ignores it is killed after 2 s."""
+        """KeyboardInterrupt in user code; a kernel that ignores it is killed after 2 s
+        (``run`` then returns and the kernel restarts). Safe to call from any thread."""
         if self.process is not None and self.process.poll() is None:
+            self._interrupted_at = time.monotonic()
             self.process.send_signal(signal.SIGINT)
+
+    def switch(self, engine: str, device: str = "auto") -> None:
+        """Restart on another engine (or device); a failure leaves the old engine running."""
+        previous = (self.engine, self.device)
+        self.close()
+        self.engine, self.device = engine, device
+        try:
+            self.start()
+        except KernelError:
+            self.engine, self.device = previous
+            self.start()
+            raise
 
     def __enter__(self) -> Kernel:
         return self
@@ -152,6 +167,7 @@ class Kernel:
         if self.process is None or self.process.poll() is not None:
             self.restart()
         output = self._output = _Output(on_output)
+        self._interrupted_at = None
         started = time.perf_counter()
         wire.send(self._control_out, {"op": "run", "code": code, "filename": filename,
                                       "fresh": fresh})
@@ -165,21 +181,27 @@ class Kernel:
         return result
 
     def _wait_for_reply(self, timeout: float | None) -> tuple[dict | None, str | None]:
+        """The kernel's reply; on timeout interrupt it, and kill it 2 s after any interrupt."""
         holder: dict = {}
         receiver = threading.Thread(target=lambda: holder.update(
             reply=wire.receive(self._control_in)), daemon=True)
         receiver.start()
-        receiver.join(timeout)
-        if not receiver.is_alive():
-            return holder.get("reply"), None
-        self.interrupt()
-        receiver.join(INTERRUPT_GRACE)
-        if not receiver.is_alive():
-            return holder.get("reply"), "timeout"
-        self.process.kill()
-        self.process.wait()
-        receiver.join(1.0)
-        return None, "timeout"
+        deadline = None if timeout is None else time.monotonic() + timeout
+        reason = None
+        while receiver.is_alive():
+            receiver.join(0.05)
+            now = time.monotonic()
+            if deadline is not None and now > deadline and reason is None:
+                reason = "timeout"
+                self.interrupt()
+            interrupted_at = self._interrupted_at
+            if interrupted_at is not None and now - interrupted_at > INTERRUPT_GRACE:
+                reason = reason or "interrupt"
+                self.process.kill()
+                self.process.wait()
+                receiver.join(1.0)
+                return None, reason
+        return holder.get("reply"), reason
 
     def _drain(self) -> None:
         """Let the readers pass on what the process wrote before it answered or died."""
@@ -201,6 +223,11 @@ class Kernel:
             return RunResult(self.engine, error=RunError(
                 "timeout", "The run took longer than the time limit and did not stop when "
                 "interrupted, so the kernel was restarted."), elapsed=elapsed)
+        if stop_reason == "interrupt":
+            self.restart()
+            return RunResult(self.engine, error=RunError(
+                "interrupted", "The code did not stop within 2 seconds of the interrupt, so "
+                "the kernel was restarted."), elapsed=elapsed)
         return RunResult(self.engine, error=self._crash_error(), elapsed=elapsed)
 
     def _crash_error(self) -> RunError:

@@ -106,3 +106,23 @@ def test_the_wire_carries_arrays_without_pickle():
     assert back["values"].tolist() == [[0, 1, 2], [3, 4, 5]] and back["nested"][0]["a"].sum() == 2
     with pytest.raises(ValueError):
         wire.encode({"objects": np.array([object()])})
+
+
+def test_code_that_ignores_the_interrupt_is_killed_after_two_seconds(kernel):
+    stubborn = ("while True:\n    try:\n        while True:\n            pass\n"
+                "    except KeyboardInterrupt:\n        pass\n")
+    threading.Timer(0.3, kernel.interrupt).start()
+    started = time.perf_counter()
+    result = kernel.run(stubborn, "stubborn.py")
+    assert result.error.kind == "interrupted" and "restarted" in result.error.message
+    assert 2.0 < time.perf_counter() - started < 6
+    assert kernel.run("print('alive')\n", "next.py").output == "alive\n"
+
+
+def test_switching_engines_restarts_on_the_other_one():
+    with Kernel("numpy") as switching:
+        assert switching.run("import torch\nprint(torch.__name__)\n").output == (
+            "playground.npgrad\n")
+        switching.switch("torch", "cpu")
+        assert switching.run("import torch\nprint(torch.__name__)\n").output == "torch\n"
+        assert switching.description.startswith("torch ")
