@@ -144,7 +144,7 @@ class AccumulateGrad(Node):
     def __init__(self, variable) -> None:
         self.variable = variable
         self._saved = ()
-        self._versions = None
+        self._versions = ()
         self._seq = ACCUMULATE_GRAD_SEQUENCE
         self._shape = variable._data.shape
         self._np_dtype = variable._data.dtype
@@ -167,7 +167,7 @@ class GraphRoot(Node):
         self._nx = tuple(roots)
         self.grads = grads
         self._saved = ()
-        self._versions = None
+        self._versions = ()
         self._seq = next(_sequence_numbers)
         self._shape = None
         self._np_dtype = None
@@ -749,18 +749,6 @@ def _exclusively_pending(array: np.ndarray) -> bool:
     """Whether nothing but the waiting node sees this array, so adding in place is safe."""
     return (array.base is None and array.flags.writeable
             and sys.getrefcount(array) <= _BUFFER_ONLY_REFERENCES)
-
-
-class _HeapAdapter:
-    """Lets _skip_undefined push onto a bare heap list."""
-
-    __slots__ = ("items",)
-
-    def __init__(self, items: list) -> None:
-        self.items = items
-
-    def push(self, node: Node) -> None:
-        heap_push(self.items, node)
 
 
 def _run_post_hooks(node: Node, grad, outputs, as_tensors: bool):
