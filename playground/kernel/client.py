@@ -67,7 +67,11 @@ class Kernel:
     """A child process running user code on one engine ("numpy" or "torch")."""
 
     def __init__(self, engine: str = "numpy", device: str = "auto",
-                 memory_limit: int | None = None) -> None:
+                 memory_limit: int | None = None,
+                 on_death: Callable[[RunError], None] | None = None) -> None:
+        """``on_death`` hears at once, from a watcher thread, when the process dies between
+        runs (during a run, ``run`` itself returns the error)."""
+        self.on_death = on_death
         self.engine = engine
         self.device = device
         self.memory_limit = default_memory_limit() if memory_limit is None else memory_limit
@@ -103,6 +107,13 @@ class Kernel:
             self.close()
             raise KernelError(message)
         self.description = hello["description"]
+        watcher = threading.Thread(target=self._watch, args=(self.process,), daemon=True)
+        watcher.start()
+
+    def _watch(self, process: subprocess.Popen) -> None:
+        process.wait()
+        if self.on_death is not None and process is self.process and self._output is None:
+            self.on_death(self._crash_error())
 
     def _pump(self, name: str, stream) -> None:
         for chunk in iter(lambda: stream.read1(65536), b""):
@@ -234,9 +245,10 @@ class Kernel:
         code = self.process.wait()
         if code < 0:
             name = _signal_name(-code)
-            cause = {"SIGSEGV": "a segmentation fault", "SIGKILL": "it was killed (out of "
-                     "memory?)", "SIGABRT": "an abort"}.get(name, name)
-            return RunError("crash", f"The kernel process died of {cause} while running your "
-                            "code; it restarts for the next run.", exit_code=code)
+            what = {"SIGSEGV": "crashed with a segmentation fault",
+                    "SIGKILL": "was killed (out of memory, or by another program)",
+                    "SIGABRT": "aborted"}.get(name, f"died of {name}")
+            return RunError("crash", f"The kernel process {what}; it restarts for the next run.",
+                            exit_code=code)
         return RunError("exit", f"The script ended the kernel process with exit code {code}; "
                         "it restarts for the next run.", exit_code=code)

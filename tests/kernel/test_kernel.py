@@ -126,3 +126,19 @@ def test_switching_engines_restarts_on_the_other_one():
         switching.switch("torch", "cpu")
         assert switching.run("import torch\nprint(torch.__name__)\n").output == "torch\n"
         assert switching.description.startswith("torch ")
+
+
+def test_a_kernel_that_dies_between_runs_is_reported_at_once():
+    import os
+    import signal
+
+    deaths = []
+    with Kernel("numpy", on_death=deaths.append) as watched:
+        os.kill(watched.process.pid, signal.SIGKILL)
+        for _ in range(100):
+            if deaths:
+                break
+            time.sleep(0.02)
+        assert deaths and deaths[0].kind == "crash"
+        assert deaths[0].message.startswith("The kernel process was killed")
+        assert watched.run("print('restarted')\n").output == "restarted\n"
