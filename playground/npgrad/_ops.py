@@ -1260,7 +1260,7 @@ def mul_(self: Tensor, other) -> Tensor:
 
 
 def div_(self: Tensor, other) -> Tensor:
-    a, b = _float_operands(self, other)
+    a, b, _ = _float_operands(self, other)
     saved = (_original(self), other)
     return _inplace("div", self, _compute(np.true_divide, a, b, a.shape, None), other, saved)
 

@@ -146,6 +146,33 @@ print(x.grad)
 v = x.detach()[1:, ::2]
 print(v, v.shape, v.is_contiguous(), v.t().contiguous().is_contiguous())
 """,
+    "in-place arithmetic on graph tensors": """
+x = torch.tensor([1.5, -0.5, 2.0], requires_grad=True)
+y = x * 2
+y[0] = 5.
+y.mul_(3)
+(y ** 2).sum().backward()
+print(y, x.grad)
+x.grad = None
+w = x.clone()
+w += 1
+w.clamp_(0, 2)
+w.div_(2)
+w.sub_(x, alpha=0.5)
+(w * w).sum().backward()
+print(w, x.grad)
+q = x * 1
+q[1:] = torch.tensor([7., 8.])
+q.sum().backward()
+print(x.grad)
+i = torch.tensor([4, 6])
+i //= 2
+i *= 3
+f = torch.tensor([4., 6.])
+f /= 4
+f -= torch.tensor([1., 1.])
+print(i, i.dtype, f)
+""",
     "reductions with dims": """
 x = torch.tensor([[1., 5., 3.], [4., 2., 6.]], requires_grad=True)
 values, indices = x.max(dim=1)
