@@ -566,6 +566,7 @@ def _prepare_plain(root: Node) -> None:
         if arity:
             next_node = node._n0
             if next_node is not None:
+                # _count_edge, inlined for the one edge most nodes have.
                 deps = next_node._deps
                 if deps:
                     next_node._deps = deps + 1

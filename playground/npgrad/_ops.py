@@ -142,22 +142,13 @@ def _save(gates: tuple, edges: tuple, saved: tuple, out: Tensor) -> tuple[tuple,
                     break
             else:
                 item = None
-        if item.__class__ is Tensor:
-            counter = item._vc
+        if item.__class__ is Tensor or item is RESULT:
+            tensor = out if item is RESULT else item
+            counter = tensor._vc
             if counter is None:
-                counter = item._vc = new_counter()
-            checks.append(index)
-            checks.append(counter)
-            checks.append(bytes(counter))
-            item = item._data
-        elif item is RESULT:
-            counter = out._vc
-            if counter is None:
-                counter = out._vc = new_counter()
-            checks.append(index)
-            checks.append(counter)
-            checks.append(bytes(counter))
-            item = out._data
+                counter = tensor._vc = new_counter()
+            checks += (index, counter, bytes(counter))
+            item = tensor._data
         items.append(item)
     return tuple(items), tuple(checks)
 
