@@ -1,0 +1,51 @@
+"""The model is plain data: its JSON forms round-trip and refuse what they do not know."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+from playground.model import ArrayData, Graph, GraphEdge, GraphNode, RunError, RunResult
+from playground.model.trace import BackwardStep, BackwardTrace
+
+
+def test_array_data_keeps_small_arrays_and_summarises_big_ones():
+    small = ArrayData.from_array(np.array([[1.0, -2.0]]), "torch.float32")
+    assert small.values.tolist() == [[1.0, -2.0]] and not small.summarised
+    big = ArrayData.from_array(np.arange(5000.0), "torch.float64")
+    assert big.summarised and big.preview[:2] == [0.0, 1.0]
+    assert (big.minimum, big.maximum, big.mean) == (0.0, 4999.0, 2499.5)
+
+
+def test_inf_and_nan_survive_json():
+    data = ArrayData.from_array(np.array([1.0, math.inf, -math.inf, math.nan]), "torch.float32")
+    text = json.dumps(data.to_json())
+    back = ArrayData.from_json(json.loads(text))
+    assert back.values[0] == 1.0 and back.values[1] == math.inf and math.isnan(back.values[3])
+
+
+def test_graph_json_is_versioned():
+    graph = Graph([GraphNode("n0", "leaf", "x", ["x"], (2,), "torch.float32", "cpu", True, True),
+                   GraphNode("n1", "accumulate", "AccumulateGrad")],
+                  [GraphEdge("n1", "n0", "accumulate")])
+    data = graph.to_json()
+    assert data["schema"] == "autograd-playground/graph" and data["version"] == 1
+    assert Graph.from_json(data) == graph
+    with pytest.raises(ValueError, match="version 99 is not supported"):
+        Graph.from_json(dict(data, version=99))
+    with pytest.raises(ValueError, match="not an Autograd Playground graph"):
+        Graph.from_json({"nodes": []})
+
+
+def test_run_result_round_trips():
+    step = BackwardStep("n1", "MulBackward0",
+                        [ArrayData.from_array(np.ones(2), "torch.float32")], [None])
+    result = RunResult("numpy", "hello\n", False, RunError("exception", "ValueError: x (line 2).",
+                                                           "ValueError", "Traceback ...", 2),
+                       Graph(), [BackwardTrace("backward", ["n1"], [step])], 0.25)
+    back = RunResult.from_json(json.loads(json.dumps(result.to_json())))
+    assert back.error == result.error and back.output == "hello\n" and not back.ok
+    assert back.traces[0].steps[0].incoming[0].values.tolist() == [1.0, 1.0]
