@@ -1,5 +1,5 @@
-"""Command line entry: ``playground run SCRIPT ...`` runs a script headless in a kernel;
-``playground`` alone opens an interactive console on the NumPy engine (the window is issue 4's)."""
+"""Command line entry: ``playground [FILE]`` opens the window (a file is opened, never run);
+``playground run SCRIPT ...`` runs a script headless; ``playground --console`` a text console."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ BANNER = (
     "Try: x = torch.ones(2, 2, requires_grad=True); y = (x * 3).sum(); y.backward(); x.grad\n"
     "Run a script headless with: playground run SCRIPT (see playground run --help)"
 )
-USAGE = "usage: playground [run SCRIPT [options]]  (playground run --help for the options)\n"
+USAGE = ("usage: playground [FILE] | playground run SCRIPT [options] | playground --console\n"
+         "  (playground run --help lists the options)\n")
 
 
 def open_console() -> int:
@@ -26,21 +27,21 @@ def open_console() -> int:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    if not argv:
-        return open_console()
-    if argv[0] == "run":
+    if argv and argv[0] == "run":
         from playground.cli import run_command
 
         return run_command(argv[1:])
-    if argv[0] in ("-h", "--help"):
+    if argv and argv[0] == "--console":
+        return open_console()
+    if argv and argv[0] in ("-h", "--help"):
         sys.stdout.write(USAGE)
         return 0
-    if argv[0].endswith(".py"):
-        from playground.cli import run_command
+    if len(argv) > 1 or (argv and argv[0].startswith("-")):
+        sys.stderr.write(USAGE)
+        return 2
+    from playground.ui.main_window import launch
 
-        return run_command(argv)
-    sys.stderr.write(USAGE)
-    return 2
+    return launch(argv[0] if argv else None)
 
 
 if __name__ == "__main__":

@@ -47,7 +47,7 @@ def test_playground_runs_a_script_on_the_engine(tmp_path):
         print(x.grad)
         print("torch" in sys.modules, type(x).__module__)
     """))
-    result = subprocess.run([sys.executable, "-m", "playground", str(script)],
+    result = subprocess.run([sys.executable, "-m", "playground", "run", str(script)],
                             capture_output=True, text=True, check=True, timeout=60)
     assert result.stdout == (
         "tensor(27., grad_fn=<MeanBackward0>)\n"

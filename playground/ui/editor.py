@@ -1,0 +1,123 @@
+"""The code editor: line numbers, current-line highlight, spaces for tabs, Python colours."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QRect, QSize, Qt
+from PySide6.QtGui import QColor, QFontDatabase, QPainter, QTextCursor, QTextFormat
+from PySide6.QtWidgets import QPlainTextEdit, QTextEdit, QWidget
+
+from playground.ui.highlighter import PythonHighlighter
+
+INDENT = "    "
+
+
+class _LineNumbers(QWidget):
+    """The gutter: paints line numbers for the editor it belongs to."""
+
+    def __init__(self, editor: CodeEditor) -> None:
+        super().__init__(editor)
+        self.editor = editor
+
+    def sizeHint(self) -> QSize:  # noqa: N802 - Qt's name
+        return QSize(self.editor.gutter_width(), 0)
+
+    def paintEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        self.editor.paint_gutter(self, event)
+
+
+class CodeEditor(QPlainTextEdit):
+    """A plain-text editor for Python with the comforts of a small IDE."""
+
+    def __init__(self, parent: QWidget | None = None, dark: bool = False) -> None:
+        super().__init__(parent)
+        self.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.setTabStopDistance(self.fontMetrics().horizontalAdvance(" ") * 4)
+        self.highlighter = PythonHighlighter(self.document(), dark)
+        self.error_line: int | None = None
+        self._gutter = _LineNumbers(self)
+        self.blockCountChanged.connect(self._update_margins)
+        self.updateRequest.connect(self._scroll_gutter)
+        self.cursorPositionChanged.connect(self._highlight_lines)
+        self._update_margins()
+        self._highlight_lines()
+
+    # ----- gutter -------------------------------------------------------------------------
+    def gutter_width(self) -> int:
+        digits = len(str(max(1, self.blockCount())))
+        return 14 + self.fontMetrics().horizontalAdvance("9") * max(digits, 2)
+
+    def _update_margins(self, _count: int = 0) -> None:
+        self.setViewportMargins(self.gutter_width(), 0, 0, 0)
+
+    def _scroll_gutter(self, rect: QRect, dy: int) -> None:
+        if dy:
+            self._gutter.scroll(0, dy)
+        else:
+            self._gutter.update(0, rect.y(), self._gutter.width(), rect.height())
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        area = self.contentsRect()
+        self._gutter.setGeometry(QRect(area.left(), area.top(), self.gutter_width(),
+                                       area.height()))
+
+    def paint_gutter(self, gutter: QWidget, event) -> None:
+        painter = QPainter(gutter)
+        palette = self.palette()
+        painter.fillRect(event.rect(), palette.alternateBase())
+        block = self.firstVisibleBlock()
+        number = block.blockNumber()
+        top = round(self.blockBoundingGeometry(block).translated(self.contentOffset()).top())
+        height = round(self.blockBoundingRect(block).height())
+        while block.isValid() and top <= event.rect().bottom():
+            if block.isVisible() and top + height >= event.rect().top():
+                is_error = self.error_line == number + 1
+                painter.setPen(QColor("#d03030") if is_error else palette.placeholderText().color())
+                painter.drawText(0, top, gutter.width() - 6, height,
+                                 Qt.AlignmentFlag.AlignRight, ("● " if is_error else "")
+                                 + str(number + 1))
+            block = block.next()
+            top += height
+            height = round(self.blockBoundingRect(block).height())
+            number += 1
+
+    # ----- highlights -------------------------------------------------------------------------
+    def mark_error_line(self, line: int | None) -> None:
+        """Mark the line a traceback points at (None clears it)."""
+        self.error_line = line
+        self._highlight_lines()
+        self._gutter.update()
+
+    def _highlight_lines(self) -> None:
+        selections = []
+        current = QTextEdit.ExtraSelection()
+        current.format.setBackground(self.palette().alternateBase())
+        current.format.setProperty(QTextFormat.Property.FullWidthSelection, True)
+        current.cursor = self.textCursor()
+        current.cursor.clearSelection()
+        selections.append(current)
+        if self.error_line is not None:
+            block = self.document().findBlockByNumber(self.error_line - 1)
+            if block.isValid():
+                error = QTextEdit.ExtraSelection()
+                error.format.setBackground(QColor(208, 48, 48, 45))
+                error.format.setProperty(QTextFormat.Property.FullWidthSelection, True)
+                error.cursor = QTextCursor(block)
+                selections.append(error)
+        self.setExtraSelections(selections)
+
+    # ----- typing ---------------------------------------------------------------------------
+    def keyPressEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        if event.key() == Qt.Key.Key_Tab and not event.modifiers():
+            self.insertPlainText(INDENT)
+            return
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and not event.modifiers():
+            line = self.textCursor().block().text()
+            indent = line[: len(line) - len(line.lstrip())]
+            if line.rstrip().endswith(":"):
+                indent += INDENT
+            super().keyPressEvent(event)
+            self.insertPlainText(indent)
+            return
+        super().keyPressEvent(event)

@@ -1,0 +1,5 @@
+"""Qt tests run offscreen."""
+
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
