@@ -5,13 +5,15 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QSettings, QStandardPaths, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
+    QFileDialog,
     QLabel,
     QMainWindow,
+    QMessageBox,
     QSplitter,
     QToolBar,
 )
@@ -20,7 +22,11 @@ from playground.kernel.client import KernelError
 from playground.model import RunResult
 from playground.ui.console import Console
 from playground.ui.editor import CodeEditor
+from playground.ui.files import RecoveryStore, atomic_write
 from playground.ui.runner import KernelRunner
+
+AUTOSAVE_MS = 3000
+RECENT_LIMIT = 8
 
 ENGINES = (("NumPy", "numpy"), ("Torch", "torch"))
 STARTER = '''import torch
@@ -39,21 +45,26 @@ def is_dark(application: QApplication) -> bool:
 class MainWindow(QMainWindow):
     """One document, one kernel: write tensor code, run it, read what it printed."""
 
-    def __init__(self, path: str | None = None, engine: str = "numpy") -> None:
+    def __init__(self, path: str | None = None, engine: str = "numpy",
+                 settings: QSettings | None = None, recovery: RecoveryStore | None = None) -> None:
         super().__init__()
+        self.settings = settings or QSettings("AutogradPlayground", "Autograd Playground")
+        self.recovery = recovery or RecoveryStore(default_recovery_path())
         self.path = Path(path) if path else None
         self.runner = KernelRunner(engine)
         self.editor = CodeEditor(dark=is_dark(QApplication.instance()))
         self.console = Console()
         self._build_layout()
+        self._build_menus()
         self._build_toolbar()
         self._elapsed = QTimer(self, interval=100, timeout=self._tick)
         self._started_at = 0.0
         self.runner.output.connect(self.console.write)
         self.runner.finished.connect(self._finished)
-        self.editor.setPlainText(self.path.read_text(encoding="utf-8") if self.path else STARTER)
-        self.editor.document().setModified(False)
+        self._load_text(self.path.read_text(encoding="utf-8") if self.path else STARTER)
         self.editor.modificationChanged.connect(self._update_title)
+        self._autosave = QTimer(self, interval=AUTOSAVE_MS, timeout=self._save_recovery)
+        self._autosave.start()
         self._update_title()
         self.engine_label.setText(self.runner.kernel.description)
         self.statusBar().showMessage("Ready: Ctrl+Enter runs the script")
@@ -67,6 +78,19 @@ class MainWindow(QMainWindow):
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 2)
         self.setCentralWidget(splitter)
+
+    def _build_menus(self) -> None:
+        file_menu = self.menuBar().addMenu("&File")
+        for text, shortcut, slot in (("&New", QKeySequence.StandardKey.New, self.new_file),
+                                     ("&Open…", QKeySequence.StandardKey.Open, self.open_file),
+                                     ("&Save", QKeySequence.StandardKey.Save, self.save),
+                                     ("Save &As…", QKeySequence.StandardKey.SaveAs, self.save_as)):
+            file_menu.addAction(QAction(text, self, shortcut=shortcut, triggered=slot))
+        self.recent_menu = file_menu.addMenu("Open &Recent")
+        self._fill_recent()
+        file_menu.addSeparator()
+        file_menu.addAction(QAction("&Quit", self, shortcut=QKeySequence.StandardKey.Quit,
+                                    triggered=self.close))
 
     def _build_toolbar(self) -> None:
         toolbar = QToolBar("Run", self)
@@ -99,6 +123,7 @@ class MainWindow(QMainWindow):
 
     # ----- running --------------------------------------------------------------------------
     def run_all(self) -> None:
+        self._save_recovery()
         filename = str(self.path) if self.path else "<untitled>"
         if not self.runner.run(self.editor.toPlainText(), filename, fresh=True):
             self.statusBar().showMessage("A run is in progress: Stop it first")
@@ -141,9 +166,132 @@ class MainWindow(QMainWindow):
         self.engine_label.setText(description)
         self.run_all()
 
+    # ----- files ----------------------------------------------------------------------------
+    def _load_text(self, text: str, modified: bool = False) -> None:
+        self.editor.setPlainText(text)
+        self.editor.mark_error_line(None)
+        self.editor.document().setModified(modified)
+        self._update_title()
+
+    def ask_unsaved(self) -> str:
+        """'save', 'discard' or 'cancel' for a modified document (tests replace this)."""
+        answer = QMessageBox.question(
+            self, "Unsaved changes", "Save the changes to "
+            f"{self.path.name if self.path else 'this untitled script'} first?",
+            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
+            | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Save)
+        return {QMessageBox.StandardButton.Save: "save",
+                QMessageBox.StandardButton.Discard: "discard"}.get(answer, "cancel")
+
+    def ask_path(self, saving: bool) -> str | None:
+        """A file chosen in a dialog, or None (tests replace this)."""
+        chooser = QFileDialog.getSaveFileName if saving else QFileDialog.getOpenFileName
+        path, _ = chooser(self, "Save script" if saving else "Open script",
+                          str(self.path.parent if self.path else Path.home()),
+                          "Python scripts (*.py);;All files (*)")
+        return path or None
+
+    def may_discard(self) -> bool:
+        """True when the current text may be replaced (saved, or the user agreed)."""
+        if not self.editor.document().isModified():
+            return True
+        answer = self.ask_unsaved()
+        return answer == "discard" or (answer == "save" and self.save())
+
+    def new_file(self) -> None:
+        if self.may_discard():
+            self.path = None
+            self._load_text("")
+
+    def open_file(self, path: str | None = None) -> None:
+        if not self.may_discard():
+            return
+        path = path or self.ask_path(saving=False)
+        if not path:
+            return
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as error:
+            self.statusBar().showMessage(f"Could not open {path}: {error}")
+            return
+        self.path = Path(path)
+        self._load_text(text)  # opening never runs the file
+        self._remember(self.path)
+
+    def save(self) -> bool:
+        if self.path is None:
+            return self.save_as()
+        try:
+            atomic_write(self.path, self.editor.toPlainText())
+        except OSError as error:
+            self.statusBar().showMessage(f"Could not save {self.path}: {error}")
+            return False
+        self.editor.document().setModified(False)
+        self.statusBar().showMessage(f"Saved {self.path}")
+        self._remember(self.path)
+        return True
+
+    def save_as(self) -> bool:
+        path = self.ask_path(saving=True)
+        if not path:
+            return False
+        self.path = Path(path)
+        return self.save()
+
+    def _remember(self, path: Path) -> None:
+        recent = [str(path)] + [p for p in self._recent() if p != str(path)]
+        self.settings.setValue("recent_files", recent[:RECENT_LIMIT])
+        self._fill_recent()
+
+    def _recent(self) -> list[str]:
+        value = self.settings.value("recent_files", [])
+        return [value] if isinstance(value, str) else list(value or [])
+
+    def _fill_recent(self) -> None:
+        self.recent_menu.clear()
+        for path in self._recent():
+            self.recent_menu.addAction(path, lambda path=path: self.open_file(path))
+        self.recent_menu.setEnabled(bool(self._recent()))
+
+    # ----- never losing work -----------------------------------------------------------------
+    def _save_recovery(self) -> None:
+        if self.editor.document().isModified():
+            self.recovery.save(self.editor.toPlainText(), self.path)
+
+    def offer_recovery(self) -> bool:
+        """After a crash or a kill, offer the text autosaved a few seconds before."""
+        saved = self.recovery.load()
+        if saved is None or saved["text"] == self.editor.toPlainText():
+            return False
+        if self.ask_restore(saved) != "restore":
+            self.recovery.clear()
+            return False
+        self.path = Path(saved["path"]) if saved.get("path") else None
+        self._load_text(saved["text"], modified=True)
+        self.statusBar().showMessage("Restored the text you were editing")
+        return True
+
+    def ask_restore(self, saved: dict) -> str:
+        """'restore' or 'discard' (tests replace this)."""
+        answer = QMessageBox.question(
+            self, "Restore unsaved work?", "Autograd Playground did not close normally. "
+            "Restore the text you were editing?",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)
+        return "restore" if answer == QMessageBox.StandardButton.Yes else "discard"
+
     def closeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        if not self.may_discard():
+            event.ignore()
+            return
+        self._autosave.stop()
+        self.recovery.clear()
         self.runner.close()
         super().closeEvent(event)
+
+
+def default_recovery_path() -> Path:
+    folder = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation)
+    return Path(folder or Path.home() / ".autograd-playground") / "recovery.json"
 
 
 def launch(path: str | None = None) -> int:
@@ -151,4 +299,5 @@ def launch(path: str | None = None) -> int:
     application.setApplicationName("Autograd Playground")
     window = MainWindow(path)
     window.show()
+    window.offer_recovery()
     return application.exec()

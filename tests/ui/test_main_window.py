@@ -10,11 +10,17 @@ RUN_TIMEOUT_MS = 30_000
 
 
 @pytest.fixture
-def window(qtbot):
-    main = MainWindow()
+def window(qtbot, tmp_path):
+    from PySide6.QtCore import QSettings
+
+    from playground.ui.files import RecoveryStore
+
+    main = MainWindow(settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat),
+                      recovery=RecoveryStore(tmp_path / "recovery.json"))
     qtbot.addWidget(main)
     main.show()
     yield main
+    main.ask_unsaved = lambda: "discard"
     main.close()
 
 
@@ -73,10 +79,97 @@ def test_switching_engine_restarts_the_kernel_and_reruns(qtbot, window):
 def test_opening_a_file_shows_it_and_never_runs_it(qtbot, tmp_path):
     script = tmp_path / "lesson.py"
     script.write_text("raise SystemExit('must not run')\n")
-    main = MainWindow(str(script))
+    from PySide6.QtCore import QSettings
+
+    from playground.ui.files import RecoveryStore
+
+    main = MainWindow(str(script),
+                      settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat),
+                      recovery=RecoveryStore(tmp_path / "recovery.json"))
     qtbot.addWidget(main)
     assert main.editor.toPlainText() == "raise SystemExit('must not run')\n"
     assert main.windowTitle().startswith("lesson.py")
     qtbot.wait(300)
     assert main.console.toPlainText() == ""
     main.close()
+
+
+@pytest.fixture
+def isolated(tmp_path):
+    """Settings and recovery file of a window under test, kept out of the user's own."""
+    from PySide6.QtCore import QSettings
+
+    from playground.ui.files import RecoveryStore
+
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    return settings, RecoveryStore(tmp_path / "recovery.json")
+
+
+def test_save_and_open_round_trip(qtbot, tmp_path, isolated):
+    settings, recovery = isolated
+    main = MainWindow(settings=settings, recovery=recovery)
+    qtbot.addWidget(main)
+    main.editor.setPlainText("import torch\nprint(torch.ones(1))\n")
+    target = tmp_path / "saved.py"
+    main.ask_path = lambda saving: str(target)
+    assert main.save() is True
+    assert target.read_text() == "import torch\nprint(torch.ones(1))\n"
+    assert not main.editor.document().isModified() and "•" not in main.windowTitle()
+    main.new_file()
+    assert main.editor.toPlainText() == ""
+    main.open_file(str(target))
+    assert main.editor.toPlainText() == target.read_text() and main.path == target
+    assert str(target) in main._recent()
+    main.close()
+
+
+def test_unsaved_changes_are_asked_about(qtbot, isolated):
+    settings, recovery = isolated
+    main = MainWindow(settings=settings, recovery=recovery)
+    qtbot.addWidget(main)
+    main.editor.insertPlainText("precious work")  # typed: the document is modified
+    questions = []
+    main.ask_unsaved = lambda: questions.append(1) or "cancel"
+    main.new_file()
+    assert questions and main.editor.toPlainText().startswith("precious work")
+    main.ask_unsaved = lambda: "discard"
+    main.close()
+
+
+def test_recovery_after_a_simulated_crash(qtbot, isolated):
+    settings, recovery = isolated
+    crashed = MainWindow(settings=settings, recovery=recovery)
+    qtbot.addWidget(crashed)
+    crashed.editor.clear()
+    crashed.editor.insertPlainText("x = 'typed just before the crash'\n")
+    crashed._save_recovery()  # what the autosave timer does every few seconds
+    crashed.runner.close()  # the process dies here: no closeEvent, the recovery file stays
+    crashed.ask_unsaved = lambda: "discard"  # (for the test's own teardown)
+    crashed.recovery = type(recovery)(recovery.path.with_name("teardown.json"))
+    assert recovery.load()["text"] == "x = 'typed just before the crash'\n"
+    restarted = MainWindow(settings=settings, recovery=recovery)
+    qtbot.addWidget(restarted)
+    restarted.ask_restore = lambda saved: "restore"
+    assert restarted.offer_recovery() is True
+    assert restarted.editor.toPlainText() == "x = 'typed just before the crash'\n"
+    restarted.ask_unsaved = lambda: "discard"
+    restarted.close()
+    assert recovery.load() is None
+
+
+def test_saves_are_atomic(tmp_path, monkeypatch):
+    import os
+
+    from playground.ui.files import atomic_write
+
+    target = tmp_path / "script.py"
+    target.write_text("old version\n")
+
+    def fail(*_args):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(os, "replace", fail)
+    with pytest.raises(OSError):
+        atomic_write(target, "new version\n")
+    assert target.read_text() == "old version\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["script.py"]
