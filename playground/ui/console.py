@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor, QFontDatabase, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
@@ -9,10 +12,16 @@ from playground.model import RunResult
 
 ERROR_COLOUR = QColor("#d03030")
 NOTE_COLOUR = QColor("#7a7a7a")
+TRACEBACK_LINE = re.compile(r'File "(?P<file>[^"]+)", line (?P<line>\d+)')
 
 
 class Console(QPlainTextEdit):
-    """Read-only, selectable and copyable; stderr and errors in a distinct colour."""
+    """Read-only, selectable and copyable; stderr and errors in a distinct colour.
+
+    Clicking a traceback's ``File "...", line N`` emits ``line_clicked(file, N)``.
+    """
+
+    line_clicked = Signal(str, int)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -20,6 +29,15 @@ class Console(QPlainTextEdit):
         self.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.setUndoRedoEnabled(False)
         self.setMaximumBlockCount(20_000)  # keeps the pane fast when a script prints a lot
+
+    def mouseReleaseEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        super().mouseReleaseEvent(event)
+        if event.button() != Qt.MouseButton.LeftButton or self.textCursor().hasSelection():
+            return
+        text = self.cursorForPosition(event.position().toPoint()).block().text()
+        match = TRACEBACK_LINE.search(text)
+        if match:
+            self.line_clicked.emit(match["file"], int(match["line"]))
 
     def _append(self, text: str, colour: QColor | None = None) -> None:
         cursor = self.textCursor()

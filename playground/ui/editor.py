@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QPlainTextEdit, QTextEdit, QWidget
 from playground.ui.highlighter import PythonHighlighter
 
 INDENT = "    "
+CELL_MARK = "# %%"
 
 
 class _LineNumbers(QWidget):
@@ -81,6 +82,33 @@ class CodeEditor(QPlainTextEdit):
             top += height
             height = round(self.blockBoundingRect(block).height())
             number += 1
+
+    # ----- cells ----------------------------------------------------------------------------
+    def cell_bounds(self, line: int) -> tuple[int, int]:
+        """First and last line (0-based) of the ``# %%`` cell containing ``line``."""
+        lines = self.toPlainText().split("\n")
+        start = line
+        while start > 0 and not lines[start].lstrip().startswith(CELL_MARK):
+            start -= 1
+        end = line + 1
+        while end < len(lines) and not lines[end].lstrip().startswith(CELL_MARK):
+            end += 1
+        return start, end - 1
+
+    def paintEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        super().paintEvent(event)
+        painter = QPainter(self.viewport())
+        painter.setPen(QColor(128, 128, 128, 160))
+        block = self.firstVisibleBlock()
+        offset = self.contentOffset()
+        while block.isValid():
+            top = self.blockBoundingGeometry(block).translated(offset).top()
+            if top > event.rect().bottom():
+                break
+            if block.text().lstrip().startswith(CELL_MARK):
+                # A visible separator above every cell, as in VS Code, Spyder and jupytext.
+                painter.drawLine(0, round(top), self.viewport().width(), round(top))
+            block = block.next()
 
     # ----- highlights -------------------------------------------------------------------------
     def mark_error_line(self, line: int | None) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import time
 from pathlib import Path
 
@@ -60,6 +61,7 @@ class MainWindow(QMainWindow):
         self._elapsed = QTimer(self, interval=100, timeout=self._tick)
         self._started_at = 0.0
         self.runner.output.connect(self.console.write)
+        self.console.line_clicked.connect(self.go_to_line)
         self.runner.finished.connect(self._finished)
         self._load_text(self.path.read_text(encoding="utf-8") if self.path else STARTER)
         self.editor.modificationChanged.connect(self._update_title)
@@ -102,8 +104,19 @@ class MainWindow(QMainWindow):
         self.stop_action = QAction("■ Stop", self, shortcut=QKeySequence("Ctrl+."),
                                    triggered=self.runner.stop, enabled=False)
         self.stop_action.setToolTip("Interrupt the running code (Ctrl+.)")
+        self.cell_action = QAction("▶ Run cell", self, shortcut=QKeySequence("Shift+Return"),
+                                   triggered=self.run_cell)
+        self.cell_action.setToolTip("Run the # %% cell under the cursor in the current "
+                                    "namespace, then move to the next (Shift+Enter)")
+        self.restart_action = QAction("Restart kernel", self, triggered=self.restart_kernel)
         toolbar.addAction(self.run_action)
+        toolbar.addAction(self.cell_action)
         toolbar.addAction(self.stop_action)
+        run_menu = self.menuBar().addMenu("&Run")
+        for action in (self.run_action, self.cell_action, self.stop_action, self.restart_action):
+            run_menu.addAction(action)
+        help_menu = self.menuBar().addMenu("&Help")
+        help_menu.addAction(QAction("&About Autograd Playground", self, triggered=self.about))
         toolbar.addSeparator()
         toolbar.addWidget(QLabel(" Engine: "))
         self.engine_box = QComboBox()
@@ -123,17 +136,64 @@ class MainWindow(QMainWindow):
 
     # ----- running --------------------------------------------------------------------------
     def run_all(self) -> None:
+        self._start(self.editor.toPlainText(), fresh=True,
+                    title=f"Run all · {self.path.name if self.path else 'untitled'}")
+
+    def run_cell(self) -> None:
+        """Run the cell under the cursor in the kernel's current namespace, then move on."""
+        line = self.editor.textCursor().blockNumber()
+        first, last = self.editor.cell_bounds(line)
+        lines = self.editor.toPlainText().split("\n")
+        # Blank lines in front keep the traceback's line numbers those of the editor.
+        code = "\n" * first + "\n".join(lines[first:last + 1]) + "\n"
+        if self._start(code, fresh=False, title=f"Run cell · lines {first + 1}-{last + 1}"):
+            block = self.editor.document().findBlockByNumber(min(last + 1, len(lines) - 1))
+            cursor = self.editor.textCursor()
+            cursor.setPosition(block.position())
+            self.editor.setTextCursor(cursor)
+
+    def _start(self, code: str, fresh: bool, title: str) -> bool:
         self._save_recovery()
         filename = str(self.path) if self.path else "<untitled>"
-        if not self.runner.run(self.editor.toPlainText(), filename, fresh=True):
+        if not self.runner.run(code, filename, fresh=fresh):
             self.statusBar().showMessage("A run is in progress: Stop it first")
-            return
+            return False
         self.editor.mark_error_line(None)
-        self.console.begin_run(f"Run all · {self.path.name if self.path else 'untitled'}")
+        self.console.begin_run(title)
         self.run_action.setEnabled(False)
         self.stop_action.setEnabled(True)
         self._started_at = time.perf_counter()
         self._elapsed.start()
+        return True
+
+    def go_to_line(self, filename: str, line: int) -> None:
+        """Jump to a traceback's line when it is in this document."""
+        current = str(self.path) if self.path else "<untitled>"
+        if filename != current:
+            return
+        block = self.editor.document().findBlockByNumber(line - 1)
+        if block.isValid():
+            cursor = self.editor.textCursor()
+            cursor.setPosition(block.position())
+            self.editor.setTextCursor(cursor)
+            self.editor.setFocus()
+
+    def restart_kernel(self) -> None:
+        self.runner.kernel.restart()
+        self.console.begin_run("Kernel restarted: the namespace is empty")
+        self.statusBar().showMessage("Kernel restarted")
+
+    def about(self) -> None:
+        import numpy
+        from PySide6 import __version__ as pyside_version
+
+        from playground import __version__
+
+        QMessageBox.about(self, "About Autograd Playground",
+                          f"<b>Autograd Playground</b> {__version__}<br>Write PyTorch-style code, "
+                          "see what autograd builds and does.<br><br>"
+                          f"Engine: {self.runner.kernel.description}<br>NumPy {numpy.__version__}"
+                          f" · PySide6 {pyside_version} · Python {sys.version.split()[0]}")
 
     def _tick(self) -> None:
         self.statusBar().showMessage(f"Running… {time.perf_counter() - self._started_at:.1f} s")

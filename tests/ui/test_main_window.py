@@ -173,3 +173,46 @@ def test_saves_are_atomic(tmp_path, monkeypatch):
         atomic_write(target, "new version\n")
     assert target.read_text() == "old version\n"
     assert [p.name for p in tmp_path.iterdir()] == ["script.py"]
+
+
+def test_run_cell_runs_one_cell_in_the_shared_namespace_and_moves_on(qtbot, window):
+    window.editor.setPlainText("# %% first\nimport torch\nw = torch.ones(2, requires_grad=True)\n"
+                               "# %% second\n(w * 5).sum().backward()\nprint(w.grad)\n")
+    cursor = window.editor.textCursor()
+    cursor.setPosition(0)
+    window.editor.setTextCursor(cursor)
+    with qtbot.waitSignal(window.runner.finished, timeout=RUN_TIMEOUT_MS):
+        window.cell_action.trigger()
+    assert window.editor.textCursor().blockNumber() == 3
+    with qtbot.waitSignal(window.runner.finished, timeout=RUN_TIMEOUT_MS) as finished:
+        window.cell_action.trigger()
+    assert finished.args[0].output == "tensor([5., 5.])\n"
+
+
+def test_an_error_in_a_cell_marks_the_editor_line(qtbot, window):
+    window.editor.setPlainText("# %% a\nx = 1\n# %% b\ny = 2\nundefined_name\n")
+    cursor = window.editor.textCursor()
+    cursor.setPosition(window.editor.document().findBlockByNumber(3).position())
+    window.editor.setTextCursor(cursor)
+    with qtbot.waitSignal(window.runner.finished, timeout=RUN_TIMEOUT_MS) as finished:
+        window.cell_action.trigger()
+    assert finished.args[0].error.line == 5 and window.editor.error_line == 5
+
+
+def test_clicking_a_traceback_line_moves_the_editor_there(qtbot, window):
+    from PySide6.QtCore import QPoint, Qt
+
+    _run(qtbot, window, "x = 1\ny = 2\nz = x / 0\n")
+    console = window.console
+    block = next(b for b in _blocks(console.document()) if 'line 3' in b.text())
+    rect = console.blockBoundingGeometry(block).translated(console.contentOffset())
+    point = QPoint(20, round(rect.center().y()))
+    qtbot.mouseClick(console.viewport(), Qt.MouseButton.LeftButton, pos=point)
+    assert window.editor.textCursor().blockNumber() == 2
+
+
+def _blocks(document):
+    block = document.firstBlock()
+    while block.isValid():
+        yield block
+        block = block.next()
