@@ -11,8 +11,9 @@ BANNER = (
     "Try: x = torch.ones(2, 2, requires_grad=True); y = (x * 3).sum(); y.backward(); x.grad\n"
     "Run a script headless with: playground run SCRIPT (see playground run --help)"
 )
-USAGE = ("usage: playground [FILE] | playground run SCRIPT [options] | playground --console\n"
-         "  (playground run --help lists the options)\n")
+USAGE = ("usage: playground [FILE] [--dark|--light] | playground run SCRIPT [options]\n"
+         "       playground --screenshot FILE.png [SCRIPT] | playground --console\n"
+         "  (playground run --help lists the run options)\n")
 
 
 def open_console() -> int:
@@ -33,6 +34,17 @@ def main(argv: list[str] | None = None) -> int:
         return run_command(argv[1:])
     if argv and argv[0] == "--console":
         return open_console()
+    theme = "system"
+    if "--dark" in argv or "--light" in argv:
+        theme = "dark" if "--dark" in argv else "light"
+        argv = [a for a in argv if a not in ("--dark", "--light")]
+    if argv and argv[0] == "--screenshot":
+        if len(argv) not in (2, 3):
+            sys.stderr.write("usage: playground --screenshot FILE.png [SCRIPT] [--dark|--light]\n")
+            return 2
+        from playground.ui.main_window import screenshot
+
+        return screenshot(argv[1], argv[2] if len(argv) == 3 else None, theme)
     if argv and argv[0] in ("-h", "--help"):
         sys.stdout.write(USAGE)
         return 0
@@ -41,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     from playground.ui.main_window import launch
 
-    return launch(argv[0] if argv else None)
+    return launch(argv[0] if argv else None, theme)
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, QStandardPaths, Qt, QTimer
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction, QColor, QKeySequence, QPalette
 from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
@@ -354,10 +354,61 @@ def default_recovery_path() -> Path:
     return Path(folder or Path.home() / ".autograd-playground") / "recovery.json"
 
 
-def launch(path: str | None = None) -> int:
+def dark_palette() -> QPalette:
+    palette = QPalette()
+    colours = {
+        QPalette.ColorRole.Window: "#1f232a", QPalette.ColorRole.WindowText: "#e6e6e6",
+        QPalette.ColorRole.Base: "#181b20", QPalette.ColorRole.AlternateBase: "#262b33",
+        QPalette.ColorRole.Text: "#e6e6e6", QPalette.ColorRole.Button: "#2a2f38",
+        QPalette.ColorRole.ButtonText: "#e6e6e6", QPalette.ColorRole.Highlight: "#3d6fb6",
+        QPalette.ColorRole.HighlightedText: "#ffffff", QPalette.ColorRole.ToolTipBase: "#2a2f38",
+        QPalette.ColorRole.ToolTipText: "#e6e6e6", QPalette.ColorRole.PlaceholderText: "#7f8a99",
+    }
+    for role, colour in colours.items():
+        palette.setColor(role, QColor(colour))
+    for role in (QPalette.ColorRole.ButtonText, QPalette.ColorRole.WindowText,
+                 QPalette.ColorRole.Text):
+        palette.setColor(QPalette.ColorGroup.Disabled, role, QColor("#6b7380"))
+    return palette
+
+
+def make_application(theme: str = "system") -> QApplication:
+    """The application, in Fusion style, dark when the system (or ``theme``) says so."""
     application = QApplication.instance() or QApplication([])
     application.setApplicationName("Autograd Playground")
+    application.setStyle("Fusion")
+    scheme = application.styleHints().colorScheme()
+    if theme == "dark" or (theme == "system" and scheme == Qt.ColorScheme.Dark):
+        application.setPalette(dark_palette())
+    return application
+
+
+def launch(path: str | None = None, theme: str = "system") -> int:
+    application = make_application(theme)
     window = MainWindow(path)
     window.show()
     window.offer_recovery()
     return application.exec()
+
+
+def screenshot(output: str, script: str | None = None, theme: str = "system") -> int:
+    """Open ``script``, run it, wait for the run, save a PNG of the window, exit."""
+    application = make_application(theme)
+    window = MainWindow(script)
+    window.resize(1100, 720)
+    window.show()
+    finished = []
+    window.runner.finished.connect(finished.append)
+    if script:
+        window.run_all()
+    deadline = time.monotonic() + 60
+    while script and not finished and time.monotonic() < deadline:
+        application.processEvents()
+        time.sleep(0.01)
+    for _ in range(20):  # let the views settle and paint
+        application.processEvents()
+        time.sleep(0.01)
+    saved = window.grab().save(output)
+    window.editor.document().setModified(False)
+    window.close()
+    return 0 if saved else 1

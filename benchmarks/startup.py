@@ -1,0 +1,83 @@
+"""Time from `playground` start to its first painted window (NumPy engine), next to
+`python -c "import torch"`; medians over fresh processes.
+
+Targets (issue 4): under 1.0 s, and under half of torch's import.
+
+    python benchmarks/startup.py [--rounds 7]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+# Starts the app as `playground` does, prints the seconds until the window's first paint.
+PROBE = """
+import time
+started = time.perf_counter()
+from PySide6.QtCore import QEvent, QObject, QTimer
+from playground.ui.main_window import MainWindow, make_application
+application = make_application()
+window = MainWindow()
+
+class FirstPaint(QObject):
+    def eventFilter(self, watched, event):
+        if event.type() == QEvent.Type.Paint:
+            print(time.perf_counter() - started + {spawn})
+            QTimer.singleShot(0, application.quit)
+            watched.removeEventFilter(self)
+        return False
+
+watcher = FirstPaint()
+window.editor.viewport().installEventFilter(watcher)
+window.show()
+application.exec()
+window.editor.document().setModified(False)
+window.close()
+"""
+
+
+def _environment() -> dict:
+    environment = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    environment.setdefault("QT_QPA_PLATFORM", "offscreen")
+    return environment
+
+
+def interpreter_start() -> float:
+    started = time.perf_counter()
+    subprocess.run([sys.executable, "-c", "pass"], check=True, env=_environment())
+    return time.perf_counter() - started
+
+
+def first_paint(spawn: float) -> float:
+    output = subprocess.run([sys.executable, "-c", PROBE.format(spawn=spawn)], check=True,
+                            capture_output=True, text=True, env=_environment()).stdout
+    return float(output.split()[-1])
+
+
+def torch_import() -> float:
+    started = time.perf_counter()
+    subprocess.run([sys.executable, "-c", "import torch"], check=True, env=_environment())
+    return time.perf_counter() - started
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=7)
+    rounds = parser.parse_args().rounds
+    spawn = statistics.median(interpreter_start() for _ in range(rounds))
+    first_paint(spawn)  # writes bytecode caches
+    window = statistics.median(first_paint(spawn) for _ in range(rounds))
+    torch = statistics.median(torch_import() for _ in range(rounds))
+    print(f"playground start to first painted window: {window:.2f} s median (target < 1.0 s; "
+          f"includes {spawn:.2f} s interpreter start)")
+    print(f"python -c 'import torch': {torch:.2f} s median; window / torch = {window / torch:.2f} "
+          "(target < 0.5)")
+
+
+if __name__ == "__main__":
+    main()
