@@ -27,6 +27,7 @@ from playground.ui.files import RecoveryStore, atomic_write
 from playground.ui.runner import KernelRunner
 
 AUTOSAVE_MS = 3000
+EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
 RECENT_LIMIT = 8
 
 ENGINES = (("NumPy", "numpy"), ("Torch", "torch"))
@@ -93,6 +94,10 @@ class MainWindow(QMainWindow):
         file_menu.addSeparator()
         file_menu.addAction(QAction("&Quit", self, shortcut=QKeySequence.StandardKey.Quit,
                                     triggered=self.close))
+        examples_menu = self.menuBar().addMenu("&Examples")
+        for example in sorted(EXAMPLES.glob("*.py")):
+            title = example.stem.split("_", 1)[-1].replace("_", " ").capitalize()
+            examples_menu.addAction(title, lambda example=example: self.open_example(example))
 
     def _build_toolbar(self) -> None:
         toolbar = QToolBar("Run", self)
@@ -257,6 +262,12 @@ class MainWindow(QMainWindow):
             return True
         answer = self.ask_unsaved()
         return answer == "discard" or (answer == "save" and self.save())
+
+    def open_example(self, example: Path) -> None:
+        """An example opens as a new untitled document (saving it asks where)."""
+        if self.may_discard():
+            self.path = None
+            self._load_text(example.read_text(encoding="utf-8"))
 
     def new_file(self) -> None:
         if self.may_discard():

@@ -216,3 +216,13 @@ def _blocks(document):
     while block.isValid():
         yield block
         block = block.next()
+
+
+def test_examples_open_as_untitled_documents(qtbot, window):
+    from playground.ui.main_window import EXAMPLES
+
+    example = sorted(EXAMPLES.glob("*.py"))[0]
+    window.open_example(example)
+    assert window.path is None and window.editor.toPlainText() == example.read_text()
+    titles = [a.text() for a in window.menuBar().actions()]
+    assert "&Examples" in titles
