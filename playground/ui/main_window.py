@@ -27,6 +27,7 @@ from playground.ui.files import RecoveryStore, atomic_write
 from playground.ui.runner import KernelRunner
 
 AUTOSAVE_MS = 3000
+LIVE_DELAY_MS = 600
 EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
 RECENT_LIMIT = 8
 
@@ -64,14 +65,20 @@ class MainWindow(QMainWindow):
         self.runner.output.connect(self.console.write)
         self.console.line_clicked.connect(self.go_to_line)
         self.runner.finished.connect(self._finished)
+        self._live_timer = QTimer(self, singleShot=True, interval=LIVE_DELAY_MS,
+                                  timeout=self._live_run)
+        self._live_pending = False
+        self._loading = False
         self._load_text(self.path.read_text(encoding="utf-8") if self.path else STARTER)
         self.editor.modificationChanged.connect(self._update_title)
+        self.editor.textChanged.connect(self._typed)
+        self.resize(1100, 760)
+        self._restore_settings()
         self._autosave = QTimer(self, interval=AUTOSAVE_MS, timeout=self._save_recovery)
         self._autosave.start()
         self._update_title()
         self.engine_label.setText(self.runner.kernel.description)
         self.statusBar().showMessage("Ready: Ctrl+Enter runs the script")
-        self.resize(1100, 760)
 
     # ----- building -------------------------------------------------------------------------
     def _build_layout(self) -> None:
@@ -114,11 +121,15 @@ class MainWindow(QMainWindow):
         self.cell_action.setToolTip("Run the # %% cell under the cursor in the current "
                                     "namespace, then move to the next (Shift+Enter)")
         self.restart_action = QAction("Restart kernel", self, triggered=self.restart_kernel)
+        self.live_action = QAction("Live", self, checkable=True)
+        self.live_action.setToolTip("Re-run the whole script shortly after you stop typing")
         toolbar.addAction(self.run_action)
         toolbar.addAction(self.cell_action)
         toolbar.addAction(self.stop_action)
+        toolbar.addAction(self.live_action)
         run_menu = self.menuBar().addMenu("&Run")
-        for action in (self.run_action, self.cell_action, self.stop_action, self.restart_action):
+        for action in (self.run_action, self.cell_action, self.stop_action, self.restart_action,
+                       self.live_action):
             run_menu.addAction(action)
         help_menu = self.menuBar().addMenu("&Help")
         help_menu.addAction(QAction("&About Autograd Playground", self, triggered=self.about))
@@ -203,6 +214,20 @@ class MainWindow(QMainWindow):
     def _tick(self) -> None:
         self.statusBar().showMessage(f"Running… {time.perf_counter() - self._started_at:.1f} s")
 
+    # ----- live mode ----------------------------------------------------------------------
+    def _typed(self) -> None:
+        if self.live_action.isChecked() and not self._loading:
+            self._live_timer.start()  # restarts the wait: debounced
+
+    def _live_run(self) -> None:
+        """Run the latest text; a run still going is cancelled (interrupted), not queued."""
+        if self.runner.busy:
+            self._live_pending = True
+            self.runner.stop()
+            return
+        self._live_pending = False
+        self.run_all()
+
     def _finished(self, result: RunResult) -> None:
         self._elapsed.stop()
         self.run_action.setEnabled(True)
@@ -214,6 +239,8 @@ class MainWindow(QMainWindow):
         else:
             self.statusBar().showMessage(f"Done in {result.elapsed:.2f} s")
         self.last_result = result
+        if self._live_pending:
+            self._live_run()
 
     def _engine_chosen(self, index: int) -> None:
         name = self.engine_box.itemData(index)
@@ -233,7 +260,11 @@ class MainWindow(QMainWindow):
 
     # ----- files ----------------------------------------------------------------------------
     def _load_text(self, text: str, modified: bool = False) -> None:
-        self.editor.setPlainText(text)
+        self._loading = True  # text that a file brings never triggers Live
+        try:
+            self.editor.setPlainText(text)
+        finally:
+            self._loading = False
         self.editor.mark_error_line(None)
         self.editor.document().setModified(modified)
         self._update_title()
@@ -350,10 +381,28 @@ class MainWindow(QMainWindow):
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)
         return "restore" if answer == QMessageBox.StandardButton.Yes else "discard"
 
+    # ----- settings ---------------------------------------------------------------------------
+    def _restore_settings(self) -> None:
+        geometry = self.settings.value("geometry")
+        if geometry is not None:
+            self.restoreGeometry(geometry)
+        splitter = self.settings.value("splitter")
+        if splitter is not None:
+            self.centralWidget().restoreState(splitter)
+        self.live_action.setChecked(self.settings.value("live", False) in (True, "true"))
+
+    def _save_settings(self) -> None:
+        self.settings.setValue("geometry", self.saveGeometry())
+        self.settings.setValue("splitter", self.centralWidget().saveState())
+        self.settings.setValue("live", self.live_action.isChecked())
+        self.settings.setValue("engine", self.runner.kernel.engine)
+        self.settings.sync()
+
     def closeEvent(self, event) -> None:  # noqa: N802 - Qt's name
         if not self.may_discard():
             event.ignore()
             return
+        self._save_settings()
         self._autosave.stop()
         self.recovery.clear()
         self.runner.close()

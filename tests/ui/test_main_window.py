@@ -226,3 +226,43 @@ def test_examples_open_as_untitled_documents(qtbot, window):
     assert window.path is None and window.editor.toPlainText() == example.read_text()
     titles = [a.text() for a in window.menuBar().actions()]
     assert "&Examples" in titles
+
+
+def test_live_mode_cancels_a_stale_run_and_runs_the_latest_text(qtbot, window):
+    results = []
+    window.runner.finished.connect(results.append)
+    window.live_action.setChecked(True)
+    window.editor.clear()
+    qtbot.keyClicks(window.editor, "while True: pass")
+    qtbot.waitUntil(lambda: window.runner.busy, timeout=5000)  # debounced, then started
+    window.editor.selectAll()
+    qtbot.keyClicks(window.editor, "print('latest')")
+    qtbot.waitUntil(lambda: len(results) >= 2, timeout=RUN_TIMEOUT_MS)
+    assert results[0].error.kind == "interrupted"
+    assert results[-1].output == "latest\n"
+
+
+def test_opening_a_file_in_live_mode_does_not_run_it(qtbot, window, tmp_path):
+    script = tmp_path / "opened.py"
+    script.write_text("print('should not run')\n")
+    window.live_action.setChecked(True)
+    window.open_file(str(script))
+    qtbot.wait(1200)
+    assert not window.runner.busy and "should not run" not in window.console.toPlainText()
+
+
+def test_settings_are_remembered(qtbot, tmp_path):
+    from PySide6.QtCore import QSettings
+
+    from playground.ui.files import RecoveryStore
+
+    settings = QSettings(str(tmp_path / "kept.ini"), QSettings.Format.IniFormat)
+    first = MainWindow(settings=settings, recovery=RecoveryStore(tmp_path / "r.json"))
+    qtbot.addWidget(first)
+    first.live_action.setChecked(True)
+    first.close()
+    # (window geometry is saved too; the offscreen platform does not apply it faithfully)
+    assert settings.value("geometry") is not None and settings.value("splitter") is not None
+    second = MainWindow(settings=settings, recovery=RecoveryStore(tmp_path / "r.json"))
+    qtbot.addWidget(second)
+    assert second.live_action.isChecked()
