@@ -14,9 +14,11 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QLabel,
     QMainWindow,
+    QMenu,
     QMessageBox,
     QSplitter,
     QToolBar,
+    QToolButton,
 )
 
 from playground.kernel.client import KernelError
@@ -26,6 +28,15 @@ from playground.ui.editor import CodeEditor
 from playground.ui.files import RecoveryStore, atomic_write
 from playground.ui.runner import KernelRunner
 
+# The palette: the common steps of an autograd script, for users who don't know the API yet.
+SNIPPETS = (
+    ("A tensor that requires grad", "x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)\n"),
+    ("An operation", "y = (x * x + 2 * x).sum()\n"),
+    ("Backward", "y.backward()\n"),
+    ("Print the gradient", "print(x.grad)\n"),
+    ("Without recording", "with torch.no_grad():\n    x -= 0.1 * x.grad\n"),
+    ("Zero the gradient", "x.grad.zero_()\n"),
+)
 AUTOSAVE_MS = 3000
 LIVE_DELAY_MS = 600
 EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
@@ -127,6 +138,15 @@ class MainWindow(QMainWindow):
         toolbar.addAction(self.cell_action)
         toolbar.addAction(self.stop_action)
         toolbar.addAction(self.live_action)
+        toolbar.addSeparator()
+        insert = QToolButton(text="Insert ▾",
+                             popupMode=QToolButton.ToolButtonPopupMode.InstantPopup)
+        insert.setToolTip("Insert a common step at the cursor")
+        palette_menu = QMenu(insert)
+        for title, snippet in SNIPPETS:
+            palette_menu.addAction(title, lambda snippet=snippet: self.insert_snippet(snippet))
+        insert.setMenu(palette_menu)
+        toolbar.addWidget(insert)
         run_menu = self.menuBar().addMenu("&Run")
         for action in (self.run_action, self.cell_action, self.stop_action, self.restart_action,
                        self.live_action):
@@ -144,6 +164,18 @@ class MainWindow(QMainWindow):
         self.engine_label = QLabel()
         self.engine_label.setContentsMargins(10, 0, 0, 0)
         toolbar.addWidget(self.engine_label)
+
+    def insert_snippet(self, snippet: str) -> None:
+        """Insert on a line of its own at the cursor, keeping the cursor line's indent."""
+        cursor = self.editor.textCursor()
+        line = cursor.block().text()
+        indent = line[: len(line) - len(line.lstrip())]
+        if line.strip():
+            cursor.movePosition(cursor.MoveOperation.EndOfBlock)
+            cursor.insertText("\n")
+        cursor.insertText("".join(indent + part for part in snippet.splitlines(True)))
+        self.editor.setTextCursor(cursor)
+        self.editor.setFocus()
 
     def _update_title(self, _modified: bool = False) -> None:
         name = self.path.name if self.path else "untitled"

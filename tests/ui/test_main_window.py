@@ -266,3 +266,17 @@ def test_settings_are_remembered(qtbot, tmp_path):
     second = MainWindow(settings=settings, recovery=RecoveryStore(tmp_path / "r.json"))
     qtbot.addWidget(second)
     assert second.live_action.isChecked()
+
+
+def test_the_palette_builds_a_working_script(qtbot, window):
+    from playground.ui.main_window import SNIPPETS
+
+    window.editor.setPlainText("import torch\n")
+    cursor = window.editor.textCursor()
+    cursor.movePosition(cursor.MoveOperation.End)
+    window.editor.setTextCursor(cursor)
+    for _, snippet in SNIPPETS[:4]:
+        window.insert_snippet(snippet)
+    with qtbot.waitSignal(window.runner.finished, timeout=RUN_TIMEOUT_MS) as finished:
+        window.run_all()
+    assert finished.args[0].output == "tensor([4., 6., 8.])\n"
