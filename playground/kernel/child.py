@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import linecache
 import os
+import re
 import sys
+import threading
 import time
 import traceback
 from pathlib import Path
@@ -63,6 +65,28 @@ def describe_exception(error: BaseException, filename: str) -> dict:
             "traceback": text, "line": line, "exit_code": None}
 
 
+_JEDI = threading.Lock()
+_TORCH_IMPORT = re.compile(r"^\s*(import torch\b|from torch\b)")
+
+
+def completions(code: str, line: int, column: int, namespace: dict, torch_module) -> list:
+    """Names that complete the code at (line, column), from the live namespace (like Jupyter).
+
+    ``import torch`` lines are blanked: jedi would otherwise analyse the installed torch
+    package (seconds) instead of the engine module the namespace already holds.
+    """
+    import jedi
+
+    lines = ["" if _TORCH_IMPORT.match(text) else text for text in code.split("\n")]
+    names = {"torch": torch_module, **namespace}
+    try:
+        with _JEDI:  # jedi is not thread-safe, and the warm-up runs in its own thread
+            found = jedi.Interpreter("\n".join(lines), [names]).complete(line, column)
+    except Exception:  # noqa: BLE001 - completion must never break the kernel
+        return []
+    return [[item.name, item.type] for item in found if not item.name.startswith("__")][:200]
+
+
 class Session:
     """The engine and the namespace that cells share between runs."""
 
@@ -110,6 +134,10 @@ def serve(control_in: int, control_out: int, session: Session) -> None:
         if request["op"] == "run":
             reply = session.run(request["code"], request["filename"], request["fresh"])
             wire.send(control_out, {"op": "result", "result": reply})
+        elif request["op"] == "complete":
+            found = completions(request["code"], request["line"], request["column"],
+                                session.namespace, session.engine.torch_module())
+            wire.send(control_out, {"op": "completions", "items": found})
 
 
 def main(argv: list[str]) -> int:
@@ -123,6 +151,9 @@ def main(argv: list[str]) -> int:
     limit_memory(int(memory_limit))
     wire.send(control_out, {"op": "ready", "engine": engine.name,
                             "description": engine.describe(), "pid": os.getpid()})
+    # jedi's first completion takes seconds: warm it up while the user reads the window.
+    threading.Thread(target=completions, args=("x", 1, 1, {}, engine.torch_module()),
+                     daemon=True).start()
     serve(control_in, control_out, Session(engine))
     return 0
 

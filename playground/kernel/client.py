@@ -79,6 +79,7 @@ class Kernel:
         self.process: subprocess.Popen | None = None
         self._output: _Output | None = None
         self._interrupted_at: float | None = None
+        self._control = threading.RLock()
         self._readers: list[threading.Thread] = []
         self.start()
 
@@ -177,12 +178,13 @@ class Kernel:
         """Run ``code`` (a whole script, or a cell when ``fresh`` is False) and wait for it."""
         if self.process is None or self.process.poll() is not None:
             self.restart()
-        output = self._output = _Output(on_output)
-        self._interrupted_at = None
-        started = time.perf_counter()
-        wire.send(self._control_out, {"op": "run", "code": code, "filename": filename,
-                                      "fresh": fresh})
-        reply, stop_reason = self._wait_for_reply(timeout)
+        with self._control:  # one request at a time on the control pipe
+            output = self._output = _Output(on_output)
+            self._interrupted_at = None
+            started = time.perf_counter()
+            wire.send(self._control_out, {"op": "run", "code": code, "filename": filename,
+                                          "fresh": fresh})
+            reply, stop_reason = self._wait_for_reply(timeout)
         elapsed = time.perf_counter() - started
         self._drain()
         self._output = None
@@ -190,6 +192,20 @@ class Kernel:
         result.output = "".join(output.parts)
         result.output_truncated = output.truncated
         return result
+
+    def complete(self, code: str, line: int, column: int) -> list[tuple[str, str]]:
+        """(name, kind) completions at a 1-based line and 0-based column; [] while busy."""
+        if not self._control.acquire(blocking=False):
+            return []
+        try:
+            if self.process is None or self.process.poll() is not None:
+                return []
+            wire.send(self._control_out, {"op": "complete", "code": code, "line": line,
+                                          "column": column})
+            reply = wire.receive(self._control_in)
+        finally:
+            self._control.release()
+        return [] if reply is None else [tuple(item) for item in reply.get("items", [])]
 
     def _wait_for_reply(self, timeout: float | None) -> tuple[dict | None, str | None]:
         """The kernel's reply; on timeout interrupt it, and kill it 2 s after any interrupt."""

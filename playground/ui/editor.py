@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRect, QSize, Qt
+import threading
+from collections.abc import Callable
+
+from PySide6.QtCore import QRect, QSize, QStringListModel, Qt, Signal
 from PySide6.QtGui import QColor, QFontDatabase, QPainter, QTextCursor, QTextFormat
-from PySide6.QtWidgets import QPlainTextEdit, QTextEdit, QWidget
+from PySide6.QtWidgets import QCompleter, QPlainTextEdit, QTextEdit, QWidget
 
 from playground.ui.highlighter import PythonHighlighter
 
@@ -27,10 +30,24 @@ class _LineNumbers(QWidget):
 
 
 class CodeEditor(QPlainTextEdit):
-    """A plain-text editor for Python with the comforts of a small IDE."""
+    """A plain-text editor for Python with the comforts of a small IDE.
+
+    Completion: after a ``.`` or on Ctrl+Space, ``completion_source(code, line, column)`` (the
+    kernel's jedi, with the live namespace) is asked off the UI thread; its names pop up.
+    """
+
+    _completions_ready = Signal(int, list)
 
     def __init__(self, parent: QWidget | None = None, dark: bool = False) -> None:
         super().__init__(parent)
+        self.completion_source: Callable[[str, int, int], list] | None = None
+        # The model is kept here: a QCompleter does not keep a Python-made model alive.
+        self.completion_model = QStringListModel(self)
+        self.completer = QCompleter(self.completion_model, self)
+        self.completer.setWidget(self)
+        self.completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        self.completer.activated.connect(self._insert_completion)
+        self._completions_ready.connect(self._show_completions)
         self.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         self.setTabStopDistance(self.fontMetrics().horizontalAdvance(" ") * 4)
@@ -135,8 +152,54 @@ class CodeEditor(QPlainTextEdit):
                 selections.append(error)
         self.setExtraSelections(selections)
 
+    # ----- completion -----------------------------------------------------------------------
+    def _word_before_cursor(self) -> str:
+        cursor = self.textCursor()
+        text = cursor.block().text()[: cursor.positionInBlock()]
+        start = len(text)
+        while start and (text[start - 1].isalnum() or text[start - 1] == "_"):
+            start -= 1
+        return text[start:]
+
+    def request_completions(self) -> None:
+        if self.completion_source is None:
+            return
+        cursor = self.textCursor()
+        code, position = self.toPlainText(), cursor.position()
+        line, column = cursor.blockNumber() + 1, cursor.positionInBlock()
+        source = self.completion_source
+
+        def ask() -> None:
+            self._completions_ready.emit(position, [name for name, _ in
+                                                    source(code, line, column)])
+
+        threading.Thread(target=ask, daemon=True).start()
+
+    def _show_completions(self, position: int, names: list) -> None:
+        if position != self.textCursor().position() or not names:
+            return  # the user moved on while the kernel was thinking
+        self.completion_model.setStringList(names)
+        self.completer.setCompletionPrefix(self._word_before_cursor())
+        rect = self.cursorRect()
+        rect.setWidth(self.completer.popup().sizeHintForColumn(0) + 24)
+        self.completer.complete(rect)
+
+    def _insert_completion(self, name: str) -> None:
+        cursor = self.textCursor()
+        cursor.insertText(name[len(self._word_before_cursor()):])
+        self.setTextCursor(cursor)
+
     # ----- typing ---------------------------------------------------------------------------
     def keyPressEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        popup = self.completer.popup()
+        if popup.isVisible() and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter,
+                                                 Qt.Key.Key_Tab, Qt.Key.Key_Escape):
+            event.ignore()  # the completer takes these
+            return
+        control = event.modifiers() & Qt.KeyboardModifier.ControlModifier
+        if event.key() == Qt.Key.Key_Space and control:
+            self.request_completions()
+            return
         if event.key() == Qt.Key.Key_Tab and not event.modifiers():
             self.insertPlainText(INDENT)
             return
@@ -149,3 +212,7 @@ class CodeEditor(QPlainTextEdit):
             self.insertPlainText(indent)
             return
         super().keyPressEvent(event)
+        if event.text() == ".":
+            self.request_completions()
+        elif popup.isVisible():
+            self.completer.setCompletionPrefix(self._word_before_cursor())

@@ -68,6 +68,7 @@ class MainWindow(QMainWindow):
         self.runner = KernelRunner(engine)
         self.editor = CodeEditor(dark=is_dark(QApplication.instance()))
         self.console = Console()
+        self.editor.completion_source = self._complete
         self._build_layout()
         self._build_menus()
         self._build_toolbar()
@@ -164,6 +165,12 @@ class MainWindow(QMainWindow):
         self.engine_label = QLabel()
         self.engine_label.setContentsMargins(10, 0, 0, 0)
         toolbar.addWidget(self.engine_label)
+
+    def _complete(self, code: str, line: int, column: int) -> list:
+        """Completions from the kernel's live namespace; none while code is running."""
+        if self.runner.busy:
+            return []
+        return self.runner.kernel.complete(code, line, column)
 
     def insert_snippet(self, snippet: str) -> None:
         """Insert on a line of its own at the cursor, keeping the cursor line's indent."""

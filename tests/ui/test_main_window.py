@@ -280,3 +280,18 @@ def test_the_palette_builds_a_working_script(qtbot, window):
     with qtbot.waitSignal(window.runner.finished, timeout=RUN_TIMEOUT_MS) as finished:
         window.run_all()
     assert finished.args[0].output == "tensor([4., 6., 8.])\n"
+
+
+def test_completion_offers_the_live_namespace_and_torch(qtbot, window):
+    _run(qtbot, window, "import torch\nweights = torch.ones(2, requires_grad=True)\n")
+    qtbot.waitUntil(lambda: not window.runner.busy)
+    names = [name for name, _ in window._complete("weights.requires_gr", 1, 19)]
+    assert "requires_grad" in names and "requires_grad_" in names
+    window.editor.setPlainText("torch")
+    cursor = window.editor.textCursor()
+    cursor.movePosition(cursor.MoveOperation.End)
+    window.editor.setTextCursor(cursor)
+    qtbot.keyClick(window.editor, ".")
+    qtbot.waitUntil(lambda: window.editor.completer.popup().isVisible(), timeout=15000)
+    shown = window.editor.completion_model.stringList()
+    assert "tensor" in shown and "autograd" in shown
