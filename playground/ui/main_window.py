@@ -162,6 +162,13 @@ class MainWindow(QMainWindow):
         self.engine_box.setCurrentIndex([n for _, n in ENGINES].index(self.runner.kernel.engine))
         self.engine_box.currentIndexChanged.connect(self._engine_chosen)
         toolbar.addWidget(self.engine_box)
+        self.device_box = QComboBox()
+        for label, device in (("auto", "auto"), ("CPU", "cpu"), ("CUDA", "cuda")):
+            self.device_box.addItem(label, device)
+        self.device_box.setToolTip("Where the torch engine runs: auto picks CUDA when present")
+        self.device_box.setEnabled(self.runner.kernel.engine == "torch")
+        self.device_box.currentIndexChanged.connect(self._device_chosen)
+        toolbar.addWidget(self.device_box)
         self.engine_label = QLabel()
         self.engine_label.setContentsMargins(10, 0, 0, 0)
         toolbar.addWidget(self.engine_label)
@@ -283,17 +290,27 @@ class MainWindow(QMainWindow):
 
     def _engine_chosen(self, index: int) -> None:
         name = self.engine_box.itemData(index)
-        if name == self.runner.kernel.engine:
-            return
+        if name != self.runner.kernel.engine:
+            self._switch(name, self.device_box.currentData())
+
+    def _device_chosen(self, index: int) -> None:
+        if self.runner.kernel.engine == "torch":
+            self._switch("torch", self.device_box.itemData(index))
+
+    def _switch(self, engine: str, device: str) -> None:
+        """Restart the kernel on ``engine``; if it cannot start, say why and keep the old one."""
         try:
-            description = self.runner.switch(name)
+            description = self.runner.switch(engine, device)
         except KernelError as error:
-            self.engine_box.blockSignals(True)
-            self.engine_box.setCurrentIndex([n for _, n in ENGINES].index(
-                self.runner.kernel.engine))
-            self.engine_box.blockSignals(False)
+            for box, value in ((self.engine_box, self.runner.kernel.engine),
+                               (self.device_box, self.runner.kernel.device)):
+                box.blockSignals(True)
+                box.setCurrentIndex(box.findData(value))
+                box.blockSignals(False)
+            self.engine_box.setToolTip(str(error))  # e.g. how to install torch
             self.statusBar().showMessage(str(error))
             return
+        self.device_box.setEnabled(engine == "torch")
         self.engine_label.setText(description)
         self.run_all()
 

@@ -295,3 +295,15 @@ def test_completion_offers_the_live_namespace_and_torch(qtbot, window):
     qtbot.waitUntil(lambda: window.editor.completer.popup().isVisible(), timeout=15000)
     shown = window.editor.completion_model.stringList()
     assert "tensor" in shown and "autograd" in shown
+
+
+def test_asking_for_cuda_without_it_explains_and_keeps_the_engine(qtbot, window):
+    import torch
+
+    if torch.cuda.is_available():
+        pytest.skip("this machine has CUDA")
+    with qtbot.waitSignal(window.runner.finished, timeout=RUN_TIMEOUT_MS):
+        window.engine_box.setCurrentIndex(1)
+    window.device_box.setCurrentIndex(window.device_box.findData("cuda"))
+    assert "CUDA was asked for" in window.statusBar().currentMessage()
+    assert window.runner.kernel.engine == "torch" and window.device_box.currentData() == "auto"
