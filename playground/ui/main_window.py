@@ -140,7 +140,7 @@ class MainWindow(QMainWindow):
         toolbar.addAction(self.stop_action)
         toolbar.addAction(self.live_action)
         toolbar.addSeparator()
-        insert = QToolButton(text="Insert ▾",
+        insert = QToolButton(text="Insert",
                              popupMode=QToolButton.ToolButtonPopupMode.InstantPopup)
         insert.setToolTip("Insert a common step at the cursor")
         palette_menu = QMenu(insert)
