@@ -6,13 +6,25 @@ import threading
 from collections.abc import Callable
 
 from PySide6.QtCore import QRect, QSize, QStringListModel, Qt, Signal
-from PySide6.QtGui import QColor, QFontDatabase, QPainter, QTextCursor, QTextFormat
+from PySide6.QtGui import (
+    QColor,
+    QFontDatabase,
+    QPainter,
+    QTextCursor,
+    QTextDocument,
+    QTextFormat,
+)
 from PySide6.QtWidgets import QCompleter, QPlainTextEdit, QTextEdit, QWidget
 
 from playground.ui.highlighter import PythonHighlighter
 
 INDENT = "    "
 CELL_MARK = "# %%"
+
+
+def _dedent(text: str) -> str:
+    spaces = len(text) - len(text.lstrip(" "))
+    return text[min(spaces, len(INDENT)):]
 
 
 class _LineNumbers(QWidget):
@@ -152,6 +164,62 @@ class CodeEditor(QPlainTextEdit):
                 selections.append(error)
         self.setExtraSelections(selections)
 
+    # ----- editing commands -------------------------------------------------------------------
+    def _selected_blocks(self) -> tuple[int, int]:
+        cursor = self.textCursor()
+        document = self.document()
+        first = document.findBlock(cursor.selectionStart()).blockNumber()
+        last = document.findBlock(cursor.selectionEnd()).blockNumber()
+        if cursor.hasSelection() and document.findBlock(cursor.selectionEnd()).position() == (
+                cursor.selectionEnd()) and last > first:
+            last -= 1  # a selection ending at a line's start does not take that line
+        return first, last
+
+    def _edit_lines(self, change) -> None:
+        """Apply ``change(text) -> text`` to each selected line, as one undo step."""
+        first, last = self._selected_blocks()
+        cursor = self.textCursor()
+        cursor.beginEditBlock()
+        for number in range(first, last + 1):
+            block = self.document().findBlockByNumber(number)
+            line = QTextCursor(block)
+            line.movePosition(QTextCursor.MoveOperation.EndOfBlock,
+                              QTextCursor.MoveMode.KeepAnchor)
+            line.insertText(change(block.text()))
+        cursor.endEditBlock()
+
+    def indent_selection(self, direction: int) -> None:
+        """Tab / Shift+Tab on the selected lines."""
+        if direction > 0:
+            self._edit_lines(lambda text: INDENT + text if text else text)
+        else:
+            self._edit_lines(_dedent)
+
+    def toggle_comment(self) -> None:
+        """Ctrl+/: comment the selected lines, or uncomment them when all are comments."""
+        first, last = self._selected_blocks()
+        texts = [self.document().findBlockByNumber(n).text() for n in range(first, last + 1)]
+        code = [t for t in texts if t.strip()]
+        if code and all(t.lstrip().startswith("#") for t in code):
+            self._edit_lines(lambda t: t.replace("# ", "", 1) if t.lstrip().startswith("# ")
+                             else t.replace("#", "", 1))
+        else:
+            self._edit_lines(lambda t: "# " + t if t.strip() else t)
+
+    def find(self, text: str, backwards: bool = False) -> bool:
+        """Select the next occurrence of ``text``, wrapping at the end."""
+        flags = QTextDocument.FindFlag.FindBackward if backwards else QTextDocument.FindFlag(0)
+        if self.find_in_document(text, flags):
+            return True
+        cursor = self.textCursor()
+        cursor.movePosition(QTextCursor.MoveOperation.End if backwards
+                            else QTextCursor.MoveOperation.Start)
+        self.setTextCursor(cursor)
+        return self.find_in_document(text, flags)
+
+    def find_in_document(self, text: str, flags) -> bool:
+        return QPlainTextEdit.find(self, text, flags)
+
     # ----- completion -----------------------------------------------------------------------
     def _word_before_cursor(self) -> str:
         cursor = self.textCursor()
@@ -201,7 +269,13 @@ class CodeEditor(QPlainTextEdit):
             self.request_completions()
             return
         if event.key() == Qt.Key.Key_Tab and not event.modifiers():
-            self.insertPlainText(INDENT)
+            if self.textCursor().hasSelection():
+                self.indent_selection(1)
+            else:
+                self.insertPlainText(INDENT)
+            return
+        if event.key() == Qt.Key.Key_Backtab:
+            self.indent_selection(-1)
             return
         if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and not event.modifiers():
             line = self.textCursor().block().text()

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
     QFileDialog,
+    QInputDialog,
     QLabel,
     QMainWindow,
     QMenu,
@@ -81,6 +82,7 @@ class MainWindow(QMainWindow):
                                   timeout=self._live_run)
         self._live_pending = False
         self._loading = False
+        self._last_search = ""
         self._load_text(self.path.read_text(encoding="utf-8") if self.path else STARTER)
         self.editor.modificationChanged.connect(self._update_title)
         self.editor.textChanged.connect(self._typed)
@@ -152,6 +154,19 @@ class MainWindow(QMainWindow):
         for action in (self.run_action, self.cell_action, self.stop_action, self.restart_action,
                        self.live_action):
             run_menu.addAction(action)
+        edit_menu = self.menuBar().addMenu("&Edit")
+        edit_menu.addAction(QAction("&Undo", self, shortcut=QKeySequence.StandardKey.Undo,
+                                    triggered=self.editor.undo))
+        edit_menu.addAction(QAction("&Redo", self, shortcut=QKeySequence.StandardKey.Redo,
+                                    triggered=self.editor.redo))
+        edit_menu.addSeparator()
+        edit_menu.addAction(QAction("Toggle &comment", self, shortcut=QKeySequence("Ctrl+/"),
+                                    triggered=self.editor.toggle_comment))
+        edit_menu.addAction(QAction("&Find…", self, shortcut=QKeySequence.StandardKey.Find,
+                                    triggered=self.ask_find))
+        edit_menu.addAction(QAction("Find &next", self,
+                                    shortcut=QKeySequence.StandardKey.FindNext,
+                                    triggered=lambda: self.editor.find(self._last_search)))
         help_menu = self.menuBar().addMenu("&Help")
         help_menu.addAction(QAction("&About Autograd Playground", self, triggered=self.about))
         toolbar.addSeparator()
@@ -178,6 +193,13 @@ class MainWindow(QMainWindow):
         if self.runner.busy:
             return []
         return self.runner.kernel.complete(code, line, column)
+
+    def ask_find(self) -> None:
+        text, accepted = QInputDialog.getText(self, "Find", "Find:", text=self._last_search)
+        if accepted and text:
+            self._last_search = text
+            if not self.editor.find(text):
+                self.statusBar().showMessage(f"'{text}' is not in the script")
 
     def insert_snippet(self, snippet: str) -> None:
         """Insert on a line of its own at the cursor, keeping the cursor line's indent."""

@@ -307,3 +307,24 @@ def test_asking_for_cuda_without_it_explains_and_keeps_the_engine(qtbot, window)
     window.device_box.setCurrentIndex(window.device_box.findData("cuda"))
     assert "CUDA was asked for" in window.statusBar().currentMessage()
     assert window.runner.kernel.engine == "torch" and window.device_box.currentData() == "auto"
+
+
+def test_tab_comment_and_find_on_selections(qtbot, window):
+    from PySide6.QtCore import Qt
+
+    editor = window.editor
+    editor.setPlainText("a = 1\nb = 2\nc = 3\n")
+    editor.selectAll()
+    qtbot.keyClick(editor, "\t")
+    assert editor.toPlainText() == "    a = 1\n    b = 2\n    c = 3\n"
+    editor.selectAll()
+    qtbot.keyClick(editor, Qt.Key.Key_Backtab)
+    assert editor.toPlainText() == "a = 1\nb = 2\nc = 3\n"
+    editor.selectAll()
+    editor.toggle_comment()
+    assert editor.toPlainText() == "# a = 1\n# b = 2\n# c = 3\n"
+    editor.toggle_comment()
+    assert editor.toPlainText() == "a = 1\nb = 2\nc = 3\n"
+    editor.undo()
+    assert editor.toPlainText().startswith("# a")
+    assert editor.find("c = 3") and editor.textCursor().selectedText() == "c = 3"
