@@ -60,13 +60,13 @@ def is_dark(application: QApplication) -> bool:
 class MainWindow(QMainWindow):
     """One document, one kernel: write tensor code, run it, read what it printed."""
 
-    def __init__(self, path: str | None = None, engine: str = "numpy",
+    def __init__(self, path: str | None = None, engine: str | None = None,
                  settings: QSettings | None = None, recovery: RecoveryStore | None = None) -> None:
         super().__init__()
         self.settings = settings or QSettings("AutogradPlayground", "Autograd Playground")
         self.recovery = recovery or RecoveryStore(default_recovery_path())
         self.path = Path(path) if path else None
-        self.runner = KernelRunner(engine)
+        self.runner = self._start_runner(engine or str(self.settings.value("engine", "numpy")))
         self.editor = CodeEditor(dark=is_dark(QApplication.instance()))
         self.console = Console()
         self.editor.completion_source = self._complete
@@ -93,6 +93,13 @@ class MainWindow(QMainWindow):
         self._update_title()
         self.engine_label.setText(self.runner.kernel.description)
         self.statusBar().showMessage("Ready: Ctrl+Enter runs the script")
+
+    def _start_runner(self, engine: str) -> KernelRunner:
+        """The remembered engine, or the NumPy one when it cannot start (torch uninstalled)."""
+        try:
+            return KernelRunner(engine if engine in ("numpy", "torch") else "numpy")
+        except KernelError:
+            return KernelRunner("numpy")
 
     # ----- building -------------------------------------------------------------------------
     def _build_layout(self) -> None:
