@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from playground.engines.graph_builder import EngineView, build_graph
@@ -51,7 +51,6 @@ class EngineRun:
     graph: Graph
     traces: list[BackwardTrace]
     error: BaseException | None = None
-    printed: list[str] = field(default_factory=list)
 
 
 def run_code(code: str, engine: Engine, filename: str = "<script>",

@@ -114,9 +114,6 @@ class Graph:
                 return node
         raise KeyError(name)
 
-    def successors(self, node_id: str) -> list[str]:
-        return [edge.target for edge in self.edges if edge.source == node_id]
-
     def to_json(self, raw: bool = False) -> dict:
         """The documented schema; ``raw`` keeps arrays as ndarrays for the kernel's wire."""
         return {"schema": SCHEMA, "version": VERSION,
