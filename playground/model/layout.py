@@ -1,0 +1,501 @@
+"""Layered (Sugiyama-style) layout of a DAG without Graphviz: layers, crossings, coordinates.
+
+The four classic phases, each chosen for autograd-shaped graphs (long chains, shared weights,
+reduction trees) and for graphs of 10,000 nodes in pure Python:
+
+1. layers: longest path from the outputs, then nodes without parents (named tensors above
+   their grad_fn) pulled down next to what they feed, so they do not drag long edges;
+2. long edges are cut into one dummy node per layer they cross;
+3. crossing reduction: median/barycenter sweeps down and up from a depth-first initial order,
+   then adjacent swaps ("transpose") while they remove crossings; the best order seen wins;
+4. coordinates: each layer is placed as close as possible to the mean of its neighbours in
+   the layer just placed, keeping the order and the minimum gaps (an isotonic regression,
+   solved exactly by pooling adjacent violators), in sweeps down and up.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from itertools import pairwise
+
+NODE_GAP = 28.0      # horizontal space between two real nodes
+DUMMY_GAP = 10.0     # ... around a long edge passing through a layer
+LAYER_GAP = 56.0     # vertical space between layers, added to the tallest node of a layer
+ORDER_SWEEPS = 24    # dot's default number of ordering iterations
+TRANSPOSE_PASSES = 8
+PLACE_SWEEPS = 6      # coordinate sweeps, alternately down and up
+STALE_SWEEPS = 6      # sweeps without progress before giving up
+
+
+@dataclass
+class Layout:
+    """Centres of the nodes, the route of every edge (source to target) and the layering."""
+
+    positions: dict[str, tuple[float, float]] = field(default_factory=dict)
+    routes: list[list[tuple[float, float]]] = field(default_factory=list)
+    layers: dict[str, int] = field(default_factory=dict)
+    crossings: int = 0
+    width: float = 0.0
+    height: float = 0.0
+
+
+def layered_layout(node_ids: Sequence[str], edges: Sequence[tuple[str, str]],
+                   sizes: dict[str, tuple[float, float]] | None = None,
+                   previous: dict[str, tuple[float, float]] | None = None,
+                   upward: bool = False) -> Layout:
+    """Lay out a DAG top-down (sources at the top), or bottom-up with ``upward``.
+
+    ``sizes`` gives each node's (width, height); ``previous`` the positions of an earlier
+    layout, used as the starting order so that nodes surviving a re-run stay in place.
+    """
+    sizes = sizes or {}
+    index = {node_id: i for i, node_id in enumerate(node_ids)}
+    pairs = [(index[s], index[t]) for s, t in edges if s != t]
+    real = len(node_ids)
+    layer = _assign_layers(real, pairs)
+    work = _Layering(real, layer)
+    chains = [work.add_edge(s, t) for s, t in pairs]
+    order = _initial_order(work, [previous.get(n, (None,))[0] if previous else None
+                                  for n in node_ids])
+    order, crossings = _reduce_crossings(work, order)
+    widths = [sizes.get(n, (60.0, 30.0))[0] for n in node_ids] + [0.0] * (work.size - real)
+    heights = [sizes.get(n, (60.0, 30.0))[1] for n in node_ids] + [0.0] * (work.size - real)
+    xs = _place(work, order, widths)
+    ys = _layer_heights(order, heights, upward)
+    result = Layout(crossings=crossings)
+    for i, node_id in enumerate(node_ids):
+        result.positions[node_id] = (xs[i], ys[work.layer[i]])
+        result.layers[node_id] = work.layer[i]
+    for chain in chains:
+        result.routes.append([(xs[v], ys[work.layer[v]]) for v in chain])
+    lefts = [xs[v] - widths[v] / 2 for v in range(work.size)] or [0.0]
+    rights = [xs[v] + widths[v] / 2 for v in range(work.size)] or [0.0]
+    shift = -min(lefts)
+    result.width = max(rights) + shift
+    result.height = max(ys) + max(heights, default=0) if ys else 0.0
+    result.positions = {n: (x + shift, y) for n, (x, y) in result.positions.items()}
+    result.routes = [[(x + shift, y) for x, y in route] for route in result.routes]
+    return result
+
+
+# ----- 1. layers ----------------------------------------------------------------------------
+def _assign_layers(count: int, pairs: list[tuple[int, int]]) -> list[int]:
+    children: list[list[int]] = [[] for _ in range(count)]
+    for s, t in pairs:
+        children[s].append(t)
+    order = _topological_order(count, children)
+    position = {v: i for i, v in enumerate(order)}
+    layer = [0] * count
+    for v in order:
+        for w in children[v]:
+            if position[w] > position[v] and layer[w] < layer[v] + 1:
+                layer[w] = layer[v] + 1
+    has_parent = [False] * count
+    for s, t in pairs:
+        if position[t] > position[s]:
+            has_parent[t] = True
+    for v in reversed(order):  # parentless nodes sit just above their highest child
+        below = [layer[w] for w in children[v] if position[w] > position[v]]
+        if not has_parent[v] and below:
+            layer[v] = min(below) - 1
+    _shorten_edges(order, pairs, position, layer)
+    forward = [(s, t) for s, t in pairs if position[t] > position[s]]
+    if any(layer[t] - layer[s] > 1 for s, t in forward):
+        layer = _optimal_layers(count, forward) or layer
+    return layer
+
+
+def _optimal_layers(count: int, pairs: list[tuple[int, int]]) -> list[int] | None:
+    """Layers with the least total edge length (dot's ranking), as a linear program.
+
+    Minimise the sum of (layer[t] - layer[s]) subject to layer[t] >= layer[s] + 1: the
+    constraint matrix is an incidence matrix, so the LP optimum is already integral.
+    Returns None when SciPy's solver is unavailable or fails (the heuristic layers stay).
+    """
+    try:
+        import numpy as np
+        from scipy.optimize import linprog
+        from scipy.sparse import csr_matrix
+    except ImportError:
+        return None
+    sources = np.array([s for s, _ in pairs])
+    targets = np.array([t for _, t in pairs])
+    rows = np.arange(len(pairs))
+    constraints = csr_matrix(
+        (np.r_[np.ones(len(pairs)), -np.ones(len(pairs))],
+         (np.r_[rows, rows], np.r_[sources, targets])), shape=(len(pairs), count))
+    cost = (np.bincount(targets, minlength=count) - np.bincount(sources, minlength=count))
+    solved = linprog(cost.astype(float), A_ub=constraints, b_ub=-np.ones(len(pairs)),
+                     bounds=(0, None), method="highs")
+    if not solved.success:
+        return None
+    layer = np.round(solved.x).astype(int)
+    return (layer - layer.min()).tolist()
+
+
+def _shorten_edges(order: list[int], pairs: list[tuple[int, int]], position: dict[int, int],
+                   layer: list[int]) -> None:
+    """Move nodes between their parents and children to shorten the edges in total.
+
+    Moving a node one layer down lengthens each edge from a parent and shortens each edge to
+    a child, so a node with more children than parents goes as low as it may, and the
+    reverse; repeated until nothing moves (a cheap stand-in for dot's network simplex).
+    """
+    parents: list[list[int]] = [[] for _ in layer]
+    children: list[list[int]] = [[] for _ in layer]
+    for s, t in pairs:
+        if position[t] > position[s]:
+            parents[t].append(s)
+            children[s].append(t)
+    for sweep in range(8):
+        moved = False
+        for v in (order if sweep % 2 else reversed(order)):
+            up, down = parents[v], children[v]
+            if not up or not down or len(up) == len(down):
+                continue
+            if len(down) > len(up):
+                best = min(layer[w] for w in down) - 1
+            else:
+                best = max(layer[w] for w in up) + 1
+            if best != layer[v]:
+                layer[v] = best
+                moved = True
+        if not moved:
+            break
+
+
+def _topological_order(count: int, children: list[list[int]]) -> list[int]:
+    """Reverse post-order of an iterative DFS; edges closing a cycle are ignored later."""
+    state = [0] * count  # 0 new, 1 on stack, 2 done
+    finished: list[int] = []
+    for root in range(count):
+        if state[root]:
+            continue
+        stack = [(root, 0)]
+        state[root] = 1
+        while stack:
+            v, i = stack[-1]
+            if i < len(children[v]):
+                stack[-1] = (v, i + 1)
+                w = children[v][i]
+                if state[w] == 0:
+                    state[w] = 1
+                    stack.append((w, 0))
+            else:
+                stack.pop()
+                state[v] = 2
+                finished.append(v)
+    finished.reverse()
+    return finished
+
+
+# ----- 2. dummy nodes ---------------------------------------------------------------------------
+class _Layering:
+    """Real and dummy nodes by layer, with the edge segments between adjacent layers."""
+
+    def __init__(self, real: int, layer: list[int]) -> None:
+        self.real = real
+        self.layer = list(layer)
+        self.up: list[list[int]] = [[] for _ in range(real)]    # neighbours one layer above
+        self.down: list[list[int]] = [[] for _ in range(real)]  # ... one layer below
+
+    @property
+    def size(self) -> int:
+        return len(self.layer)
+
+    def add_edge(self, source: int, target: int) -> list[int]:
+        """The chain of nodes the edge passes through, from source to target."""
+        top, bottom = (source, target) if self.layer[source] < self.layer[target] \
+            else (target, source)
+        chain = [top]
+        for level in range(self.layer[top] + 1, self.layer[bottom]):
+            dummy = len(self.layer)
+            self.layer.append(level)
+            self.up.append([])
+            self.down.append([])
+            chain.append(dummy)
+        chain.append(bottom)
+        if self.layer[top] == self.layer[bottom]:  # only in a cycle: draw it straight
+            return chain if top == source else chain[::-1]
+        for upper, lower in pairwise(chain):
+            self.down[upper].append(lower)
+            self.up[lower].append(upper)
+        return chain if top == source else chain[::-1]
+
+
+# ----- 3. crossing reduction ---------------------------------------------------------------------
+def _initial_order(work: _Layering, hints: list[float | None]) -> list[list[int]]:
+    """Depth-first discovery order per layer (dot's start), or earlier positions if known."""
+    depth = max(work.layer, default=-1) + 1
+    rank = [0.0] * work.size
+    seen = [False] * work.size
+    counter = 0
+    for root in sorted(range(work.size), key=lambda v: (work.layer[v], v)):
+        if seen[root]:
+            continue
+        stack = [root]
+        seen[root] = True
+        while stack:
+            v = stack.pop()
+            rank[v] = counter
+            counter += 1
+            for w in reversed(work.down[v]):
+                if not seen[w]:
+                    seen[w] = True
+                    stack.append(w)
+    layers: list[list[int]] = [[] for _ in range(depth)]
+    for v in range(work.size):
+        layers[work.layer[v]].append(v)
+    if any(h is not None for h in hints):
+        rank = _hinted_rank(work, hints, rank)
+    for members in layers:
+        members.sort(key=rank.__getitem__)
+    return layers
+
+
+def _hinted_rank(work: _Layering, hints: list[float | None], rank: list[float]) -> list:
+    """Known nodes at their old x; new ones at the mean x of known neighbours, else after."""
+    keyed: list = []
+    for v in range(work.size):
+        hint = hints[v] if v < work.real else None
+        if hint is None:
+            known = [hints[w] for w in work.up[v] + work.down[v]
+                     if w < work.real and hints[w] is not None]
+            hint = sum(known) / len(known) if known else None
+        keyed.append((0, hint) if hint is not None else (1, rank[v]))
+    return keyed
+
+
+def _reduce_crossings(work: _Layering, order: list[list[int]]) -> tuple[list[list[int]], int]:
+    """dot's loop: median sweep, transpose, keep the best; stop when it stops improving."""
+    best = [list(members) for members in order]
+    best_count = _total_crossings(work, order)
+    stale = 0
+    for sweep in range(ORDER_SWEEPS):
+        if best_count == 0 or stale >= STALE_SWEEPS:
+            break
+        _median_sweep(work, order, downward=sweep % 2 == 0)
+        # Swapping equal pairs on alternate sweeps lets the order drift off plateaus.
+        _transpose(work, order, passes=TRANSPOSE_PASSES, swap_ties=sweep % 4 >= 2)
+        count = _total_crossings(work, order)
+        if count < best_count:
+            best, best_count, stale = [list(members) for members in order], count, 0
+        else:
+            stale += 1
+    order = best
+    _transpose(work, order, passes=TRANSPOSE_PASSES, swap_ties=False)
+    return order, _total_crossings(work, order)
+
+
+def _median_sweep(work: _Layering, order: list[list[int]], downward: bool) -> None:
+    position = _positions(work, order)
+    levels = range(1, len(order)) if downward else range(len(order) - 2, -1, -1)
+    for level in levels:
+        members = order[level]
+        neighbours = work.up if downward else work.down
+        keys = {}
+        for v in members:
+            places = sorted(position[w] for w in neighbours[v])
+            keys[v] = _median(places) if places else None
+        # Nodes with no neighbour on that side keep their slot; the others are sorted.
+        movable = sorted((v for v in members if keys[v] is not None), key=keys.__getitem__)
+        moved = iter(movable)
+        order[level] = [v if keys[v] is None else next(moved) for v in members]
+        for i, v in enumerate(order[level]):
+            position[v] = i
+
+
+def _median(places: list[int]) -> float:
+    """The mean of the weighted median (Gansner et al.) and the barycenter.
+
+    On autograd-shaped and random layered graphs the blend left 4-7% fewer crossings than
+    either alone (measured with benchmarks/layout_vs_dot.py).
+    """
+    count = len(places)
+    if count == 1:
+        return float(places[0])
+    middle = count // 2
+    if count % 2:
+        median = float(places[middle])
+    elif count == 2:
+        median = (places[0] + places[1]) / 2
+    else:
+        left = places[middle - 1] - places[0]
+        right = places[-1] - places[middle]
+        median = (places[middle - 1] + places[middle]) / 2 if left + right == 0 else \
+            (places[middle - 1] * right + places[middle] * left) / (left + right)
+    return (median + sum(places) / count) / 2
+
+
+def _positions(work: _Layering, order: list[list[int]]) -> list[int]:
+    position = [0] * work.size
+    for members in order:
+        for i, v in enumerate(members):
+            position[v] = i
+    return position
+
+
+def _transpose(work: _Layering, order: list[list[int]], passes: int,
+               swap_ties: bool) -> None:
+    """Swap neighbours in a layer while that removes crossings with both adjacent layers."""
+    position = _positions(work, order)
+    dirty = [True] * len(order)
+    for _ in range(passes):
+        improved = False
+        for level, members in enumerate(order):
+            if not dirty[level] or len(members) < 2:
+                continue
+            dirty[level] = False
+            # The adjacent layers stay put while this one changes: sort neighbours once.
+            ups = [sorted(position[w] for w in work.up[v]) for v in members]
+            downs = [sorted(position[w] for w in work.down[v]) for v in members]
+            swapped = False
+            for i in range(len(members) - 1):
+                gain = _pair_gain(ups[i], ups[i + 1]) + _pair_gain(downs[i], downs[i + 1])
+                if gain > 0 or (swap_ties and gain == 0 and (ups[i] or downs[i])):
+                    u, v = members[i], members[i + 1]
+                    members[i], members[i + 1] = v, u
+                    position[u], position[v] = i + 1, i
+                    ups[i], ups[i + 1] = ups[i + 1], ups[i]
+                    downs[i], downs[i + 1] = downs[i + 1], downs[i]
+                    swapped = True
+            if swapped and not swap_ties:
+                improved = True
+                for near in (level - 1, level, level + 1):
+                    if 0 <= near < len(order):
+                        dirty[near] = True
+        if not improved:
+            break
+
+
+def _pair_gain(left: list[int], right: list[int]) -> int:
+    """Crossings removed by swapping two neighbours whose other ends are ``left``/``right``."""
+    if not left or not right:
+        return 0
+    if len(left) == 1 and len(right) == 1:  # the common case: dummies and chains
+        return (left[0] > right[0]) - (left[0] < right[0])
+    now = swapped = 0
+    for y in right:
+        below = bisect_left(left, y)
+        swapped += below
+        now += len(left) - bisect_left(left, y + 1)
+    return now - swapped
+
+
+def _total_crossings(work: _Layering, order: list[list[int]]) -> int:
+    position = _positions(work, order)
+    return sum(_layer_crossings(work, position, upper, len(lower))
+               for upper, lower in pairwise(order))
+
+
+def _layer_crossings(work: _Layering, position: list[int], upper: list[int],
+                     width: int) -> int:
+    """Inversions of the lower ends, edges taken in upper order (a Fenwick tree)."""
+    ends = []
+    for v in upper:
+        ends.extend(sorted(position[w] for w in work.down[v]))
+    return count_inversions(ends, width)
+
+
+def count_inversions(values: list[int], bound: int) -> int:
+    """Pairs i < j with values[i] > values[j], for integers in [0, bound)."""
+    tree = [0] * (bound + 1)
+    inversions = 0
+    for seen, value in enumerate(values):
+        # how many earlier values are <= value
+        i = value + 1
+        not_greater = 0
+        while i > 0:
+            not_greater += tree[i]
+            i -= i & -i
+        inversions += seen - not_greater
+        i = value + 1
+        while i <= bound:
+            tree[i] += 1
+            i += i & -i
+    return inversions
+
+
+# ----- 4. coordinates --------------------------------------------------------------------------
+def _place(work: _Layering, order: list[list[int]], widths: list[float]) -> list[float]:
+    xs = [0.0] * work.size
+    for members in order:
+        x = 0.0
+        for i, v in enumerate(members):
+            if i:
+                x += _gap(work, widths, members[i - 1], v)
+            xs[v] = x
+    for sweep in range(PLACE_SWEEPS):
+        downward = sweep % 2 == 0
+        levels = range(1, len(order)) if downward else range(len(order) - 2, -1, -1)
+        for level in levels:
+            _align_layer(work, order[level], xs, widths, work.up if downward else work.down)
+    for level in range(len(order)):  # a last pass that listens to both sides
+        _align_layer(work, order[level], xs, widths, None)
+    return xs
+
+
+def _gap(work: _Layering, widths: list[float], left: int, right: int) -> float:
+    gap = NODE_GAP if left < work.real and right < work.real else DUMMY_GAP
+    return (widths[left] + widths[right]) / 2 + gap
+
+
+def _align_layer(work: _Layering, members: list[int], xs: list[float], widths: list[float],
+                 side: list[list[int]] | None) -> None:
+    """Move a layer towards its neighbours' mean x, keeping order and gaps (isotonic fit)."""
+    if not members:
+        return
+    if len(members) == 1:  # chains: no neighbour in the layer to keep a gap from
+        v = members[0]
+        near = (work.up[v] + work.down[v]) if side is None else side[v]
+        if near:
+            xs[v] = sum(xs[w] for w in near) / len(near)
+        return
+    offsets = [0.0]
+    for left, right in pairwise(members):
+        offsets.append(offsets[-1] + _gap(work, widths, left, right))
+    targets, weights = [], []
+    for v in members:
+        near = (work.up[v] + work.down[v]) if side is None else side[v]
+        if near:
+            desired = sum(xs[w] for w in near) / len(near)
+            # long edges (dummies) pull hardest: they should run straight
+            weight = 4.0 if v >= work.real else 1.0
+        else:
+            desired, weight = xs[v], 0.01
+        targets.append(desired)
+        weights.append(weight)
+    fitted = _isotonic([t - o for t, o in zip(targets, offsets, strict=True)], weights)
+    for v, y, offset in zip(members, fitted, offsets, strict=True):
+        xs[v] = y + offset
+
+
+def _isotonic(values: list[float], weights: list[float]) -> list[float]:
+    """Weighted least-squares non-decreasing fit (pool adjacent violators)."""
+    blocks: list[list[float]] = []  # [mean, weight, count]
+    for value, weight in zip(values, weights, strict=True):
+        blocks.append([value, weight, 1])
+        while len(blocks) > 1 and blocks[-2][0] > blocks[-1][0]:
+            mean2, weight2, count2 = blocks.pop()
+            mean1, weight1, count1 = blocks[-1]
+            total = weight1 + weight2
+            blocks[-1] = [(mean1 * weight1 + mean2 * weight2) / total, total, count1 + count2]
+    fitted: list[float] = []
+    for mean, _, count in blocks:
+        fitted.extend([mean] * count)
+    return fitted
+
+
+def _layer_heights(order: list[list[int]], heights: list[float], upward: bool) -> list[float]:
+    """The y of each layer's centre line, each layer as tall as its tallest node."""
+    ys, y = [], 0.0
+    for members in order:
+        tallest = max((heights[v] for v in members), default=0.0)
+        ys.append(y + tallest / 2)
+        y += tallest + LAYER_GAP
+    if upward:
+        bottom = ys[-1] if ys else 0.0
+        ys = [bottom - value for value in ys]
+    return ys

@@ -1,0 +1,122 @@
+"""The layered layout: edges point down, layers do not overlap, crossings are minimal."""
+
+import itertools
+import random
+from itertools import pairwise
+
+import pytest
+
+from playground.model.layout import count_inversions, layered_layout
+
+
+def tree(depth: int) -> tuple[list[str], list[tuple[str, str]]]:
+    nodes = [f"t{i}" for i in range(2 ** depth - 1)]
+    edges = [(f"t{i}", f"t{2 * i + c}") for i in range(2 ** (depth - 1) - 1) for c in (1, 2)]
+    return nodes, edges
+
+
+def random_dag(count: int, seed: int) -> tuple[list[str], list[tuple[str, str]]]:
+    rng = random.Random(seed)
+    edges = {(f"v{a}", f"v{b}") for b in range(1, count)
+             for a in rng.sample(range(b), min(b, rng.choice((1, 2))))}
+    return [f"v{i}" for i in range(count)], sorted(edges)
+
+
+def brute_crossings(layout, edges) -> int:
+    """Crossings of straight segments between adjacent layers, by checking every pair."""
+    segments = []
+    for route in layout.routes:
+        segments.extend(pairwise(route))
+    count = 0
+    for (a0, a1), (b0, b1) in itertools.combinations(segments, 2):
+        if a0[1] != b0[1] or a1[1] != b1[1]:
+            continue
+        if (a0[0] - b0[0]) * (a1[0] - b1[0]) < 0:
+            count += 1
+    return count
+
+
+def test_count_inversions_matches_brute_force():
+    rng = random.Random(3)
+    for _ in range(50):
+        values = [rng.randrange(8) for _ in range(rng.randrange(20))]
+        brute = sum(1 for i, j in itertools.combinations(range(len(values)), 2)
+                    if values[i] > values[j])
+        assert count_inversions(values, 8) == brute
+
+
+def test_every_edge_points_down_and_routes_join_their_ends():
+    nodes, edges = random_dag(60, 1)
+    layout = layered_layout(nodes, edges)
+    for (source, target), route in zip(edges, layout.routes, strict=True):
+        assert layout.layers[source] < layout.layers[target]
+        assert route[0] == layout.positions[source]
+        assert route[-1] == layout.positions[target]
+        assert len(route) == layout.layers[target] - layout.layers[source] + 1
+        assert all(a[1] < b[1] for a, b in pairwise(route))
+
+
+def test_nodes_of_a_layer_keep_their_gap():
+    nodes, edges = random_dag(80, 2)
+    sizes = {n: (40 + 5 * (i % 7), 30) for i, n in enumerate(nodes)}
+    layout = layered_layout(nodes, edges, sizes)
+    for layer in set(layout.layers.values()):
+        row = sorted((layout.positions[n][0], n) for n in nodes if layout.layers[n] == layer)
+        for (x0, a), (x1, b) in pairwise(row):
+            # two real nodes: 28 px apart; with a long edge between them, 10 px each side
+            assert x1 - x0 >= (sizes[a][0] + sizes[b][0]) / 2 + 19.9
+
+
+def test_trees_and_chains_have_no_crossings():
+    for nodes, edges in (tree(7), ([f"c{i}" for i in range(300)],
+                                    [(f"c{i}", f"c{i + 1}") for i in range(299)])):
+        layout = layered_layout(nodes, edges)
+        assert layout.crossings == 0
+        assert brute_crossings(layout, edges) == 0
+
+
+def test_reported_crossings_are_the_drawn_ones():
+    nodes, edges = random_dag(50, 5)
+    layout = layered_layout(nodes, edges)
+    assert layout.crossings == brute_crossings(layout, edges)
+
+
+def test_a_shared_weight_does_not_stretch_named_tensors():
+    # y3 -> f3 -> f2 -> f1 -> acc; every f also uses w; the named tensor sits on its function
+    nodes = ["y", "f3", "f2", "f1", "acc_w", "w"]
+    edges = [("y", "f3"), ("f3", "f2"), ("f2", "f1"), ("f3", "acc_w"), ("f2", "acc_w"),
+             ("f1", "acc_w"), ("acc_w", "w")]
+    layout = layered_layout(nodes, edges)
+    assert layout.layers["f3"] == layout.layers["y"] + 1
+    assert layout.layers["w"] == layout.layers["acc_w"] + 1
+
+
+def test_upward_puts_the_sources_at_the_bottom():
+    nodes, edges = tree(3)
+    down = layered_layout(nodes, edges)
+    up = layered_layout(nodes, edges, upward=True)
+    assert down.positions["t0"][1] < down.positions["t1"][1]
+    assert up.positions["t0"][1] > up.positions["t1"][1]
+
+
+def test_previous_positions_keep_the_order_of_surviving_nodes():
+    nodes = ["out", "a", "b", "c"]
+    edges = [("out", "a"), ("out", "b"), ("out", "c")]
+    previous = {"c": (0.0, 0.0), "a": (100.0, 0.0), "b": (200.0, 0.0)}
+    layout = layered_layout(nodes, edges, previous=previous)
+    xs = [layout.positions[n][0] for n in ("c", "a", "b")]
+    assert xs == sorted(xs)
+
+
+@pytest.mark.parametrize("nodes, edges", [([], []), (["alone"], []),
+                                          (["a", "b"], [("a", "b"), ("b", "a")])])
+def test_degenerate_graphs(nodes, edges):
+    layout = layered_layout(nodes, edges)
+    assert set(layout.positions) == set(nodes)
+
+
+def test_a_large_graph_lays_out():
+    nodes, edges = random_dag(3000, 7)
+    layout = layered_layout(nodes, edges)
+    assert len(layout.positions) == 3000
+    assert len(layout.routes) == len(edges)
