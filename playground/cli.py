@@ -11,8 +11,9 @@ from playground.kernel.client import Kernel, KernelError, default_memory_limit
 from playground.model import RunResult
 from playground.model.trace import dumps as traces_dumps
 
-GRAPH_FORMATS_NOW = (".json", ".dot")
-GRAPH_FORMATS_LATER = (".svg", ".png", ".pdf")
+GRAPH_FORMATS = (".json", ".dot", ".svg", ".png", ".pdf")
+DRAWN_GRAPH_FORMATS = (".svg", ".png", ".pdf")  # drawn by the window's own view, offscreen
+PLOT_FORMATS = (".png", ".svg", ".csv")
 _SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)i?b?\s*$", re.IGNORECASE)
 _UNITS = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
 
@@ -43,7 +44,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto",
                         help="for the torch engine: auto picks CUDA when present")
     parser.add_argument("--graph", metavar="FILE",
-                        help="write the graph: .json (documented schema) or .dot (Graphviz)")
+                        help="write the graph: .svg, .png, .pdf (drawn as in the window), "
+                             ".json (documented schema) or .dot (Graphviz)")
+    parser.add_argument("--plot", metavar="FILE",
+                        help="write the value-vs-gradient plots: .png, .svg or .csv")
+    parser.add_argument("--scale", type=float, default=2.0,
+                        help="pixels per point for --graph .png (default 2)")
     parser.add_argument("--trace", metavar="FILE", help="write the backward traces as JSON")
     parser.add_argument("--timeout", type=float, metavar="S",
                         help="stop the script after S seconds")
@@ -53,15 +59,15 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _check_graph_path(path: str | None) -> None:
-    if path is None:
-        return
-    suffix = Path(path).suffix.lower()
-    if suffix in GRAPH_FORMATS_LATER:
-        raise UsageError(f"Graph export to {suffix} comes with the graph view; for now write "
-                         ".json or .dot.")
-    if suffix not in GRAPH_FORMATS_NOW:
-        raise UsageError(f"Unknown graph format '{suffix}': write .json or .dot.")
+def _check_outputs(graph_path: str | None, plot_path: str | None) -> None:
+    for path, formats, what in ((graph_path, GRAPH_FORMATS, "graph"),
+                                (plot_path, PLOT_FORMATS, "plot")):
+        if path is None:
+            continue
+        suffix = Path(path).suffix.lower()
+        if suffix not in formats:
+            raise UsageError(f"Unknown {what} format '{suffix}': write "
+                             f"{', '.join(formats[:-1])} or {formats[-1]}.")
 
 
 def _read_script(path: str) -> str:
@@ -73,13 +79,38 @@ def _read_script(path: str) -> str:
         raise UsageError(f"{path} is not UTF-8 text, so it cannot be Python code.") from None
 
 
-def _write_outputs(result: RunResult, graph_path: str | None, trace_path: str | None) -> None:
-    if graph_path and result.graph is not None:
-        graph = result.graph
-        text = graph.dumps() if graph_path.lower().endswith(".json") else graph.to_dot()
-        Path(graph_path).write_text(text, encoding="utf-8")
-    if trace_path:
-        Path(trace_path).write_text(traces_dumps(result.traces), encoding="utf-8")
+def _write_outputs(result: RunResult, arguments: argparse.Namespace) -> None:
+    graph = result.graph
+    suffix = Path(arguments.graph).suffix.lower() if arguments.graph else ""
+    if graph is not None and suffix == ".json":
+        Path(arguments.graph).write_text(graph.dumps(), encoding="utf-8")
+    elif graph is not None and suffix == ".dot":
+        Path(arguments.graph).write_text(graph.to_dot(), encoding="utf-8")
+    drawn = arguments.graph if suffix in DRAWN_GRAPH_FORMATS else None
+    if drawn or arguments.plot:
+        _draw_outputs(result, drawn, arguments.plot, arguments.scale)
+    if arguments.trace:
+        Path(arguments.trace).write_text(traces_dumps(result.traces), encoding="utf-8")
+
+
+def _draw_outputs(result: RunResult, graph_path: str | None, plot_path: str | None,
+                  scale: float) -> None:
+    """SVG/PNG/PDF graphs and the plots, rendered offscreen by the window's own widgets."""
+    import os
+
+    from playground.model import Graph
+
+    if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from playground.ui.exporters import render_graph_file, render_plots_file
+    from playground.ui.main_window import make_application
+
+    make_application("light")
+    graph = result.graph or Graph()
+    if graph_path and Path(graph_path).suffix.lower() in DRAWN_GRAPH_FORMATS:
+        render_graph_file(graph, graph_path, scale)
+    if plot_path:
+        render_plots_file(graph, plot_path)
 
 
 def _report(result: RunResult) -> int:
@@ -106,7 +137,7 @@ def _stream(stream: str, text: str) -> None:
 def run_command(argv: list[str]) -> int:
     arguments = build_parser().parse_args(argv)
     try:
-        _check_graph_path(arguments.graph)
+        _check_outputs(arguments.graph, arguments.plot)
         code = _read_script(arguments.script)
         kernel = Kernel(arguments.engine, arguments.device, arguments.memory_limit)
     except (UsageError, KernelError) as error:
@@ -115,5 +146,5 @@ def run_command(argv: list[str]) -> int:
     with kernel:
         result = kernel.run(code, str(Path(arguments.script)), fresh=True, on_output=_stream,
                             timeout=arguments.timeout)
-    _write_outputs(result, arguments.graph, arguments.trace)
+    _write_outputs(result, arguments)
     return _report(result)

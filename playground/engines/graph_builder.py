@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from playground.model import ArrayData, Graph, GraphEdge, GraphNode
+from playground.npgrad.autograd import describe_rule
 
 # Containers whose tensor items get names like ``weights[2]`` or ``params['w']``.
 _SEQUENCES = (list, tuple)
@@ -100,9 +101,12 @@ class _Builder:
         if node_id is not None:
             return node_id, False
         node_id = self._new_id(fn)
-        kind = "accumulate" if type(fn).__name__ == "AccumulateGrad" else "function"
-        self.graph.nodes.append(GraphNode(id=node_id, kind=kind, label=type(fn).__name__,
-                                          saved=self._saved(fn)))
+        name = type(fn).__name__
+        kind = "accumulate" if name == "AccumulateGrad" else "function"
+        rule = getattr(fn, "rule", None)  # npgrad's own row; torch's nodes by their name
+        self.graph.nodes.append(GraphNode(
+            id=node_id, kind=kind, label=name, saved=self._saved(fn),
+            rule=rule.describe() if rule is not None else describe_rule(name)))
         return node_id, True
 
     def _saved(self, fn) -> dict[str, ArrayData]:

@@ -9,7 +9,8 @@ JSON schema (``"schema": "autograd-playground/graph", "version": 1``)::
                 "shape": [2, 2], "dtype": "torch.float32", "device": "cpu",
                 "requires_grad": true, "is_leaf": true,
                 "value": ArrayData | null, "grad": ArrayData | null,
-                "saved": {"self": ArrayData, ...}},    # function nodes: tensors saved for backward
+                "saved": {"self": ArrayData, ...},     # function nodes: tensors saved for backward
+                "rule": "MulBackward0: grad_self = grad * other; ..." | null},  # function nodes
                ...],
      "edges": [{"source": "n0", "target": "n1", "kind": "output" | "next" | "accumulate",
                 "input": 0}, ...]}
@@ -49,6 +50,7 @@ class GraphNode:
     value: ArrayData | None = None
     grad: ArrayData | None = None
     saved: dict[str, ArrayData] = field(default_factory=dict)
+    rule: str | None = None
 
     @property
     def is_tensor(self) -> bool:
@@ -62,6 +64,7 @@ class GraphNode:
             "value": None if self.value is None else self.value.to_json(raw),
             "grad": None if self.grad is None else self.grad.to_json(raw),
             "saved": {name: array.to_json(raw) for name, array in self.saved.items()},
+            "rule": self.rule,
         }
 
     @classmethod
@@ -73,6 +76,7 @@ class GraphNode:
             value=None if data["value"] is None else ArrayData.from_json(data["value"]),
             grad=None if data["grad"] is None else ArrayData.from_json(data["grad"]),
             saved={name: ArrayData.from_json(a) for name, a in data["saved"].items()},
+            rule=data.get("rule"),
         )
 
 

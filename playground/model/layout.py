@@ -22,7 +22,7 @@ from itertools import pairwise
 
 NODE_GAP = 28.0      # horizontal space between two real nodes
 DUMMY_GAP = 10.0     # ... around a long edge passing through a layer
-LAYER_GAP = 56.0     # vertical space between layers, added to the tallest node of a layer
+LAYER_GAP = 44.0     # vertical space between layers, added to the tallest node of a layer
 ORDER_SWEEPS = 24    # dot's default number of ordering iterations
 TRANSPOSE_PASSES = 8
 PLACE_SWEEPS = 6      # coordinate sweeps, alternately down and up

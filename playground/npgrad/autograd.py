@@ -187,3 +187,18 @@ class graph:
 
 
 __all__ += ["AccumulateGrad", "graph"]
+
+
+ACCUMULATE_RULE = "AccumulateGrad: leaf.grad = leaf.grad + grad"
+
+
+def describe_rule(node_name: str) -> str | None:
+    """The derivative rule a backward node of this name applies, as the table states it."""
+    if node_name == "AccumulateGrad":
+        return ACCUMULATE_RULE
+    from ._rules import TABLE
+
+    for rule in TABLE:
+        if rule.node_name == node_name:
+            return rule.describe()
+    return None

@@ -1,4 +1,4 @@
-"""The main window: editor above the console, a toolbar to run, stop and pick the engine."""
+"""The main window: editor and console on the left, graph, plots and inspector on the right."""
 
 from __future__ import annotations
 
@@ -18,8 +18,12 @@ from PySide6.QtWidgets import (
     QMenu,
     QMessageBox,
     QSplitter,
+    QTabWidget,
     QToolBar,
     QToolButton,
+    QVBoxLayout,
+    QWidget,
+    QWidgetAction,
 )
 
 from playground.kernel.client import KernelError
@@ -27,6 +31,8 @@ from playground.model import RunResult
 from playground.ui.console import Console
 from playground.ui.editor import CodeEditor
 from playground.ui.files import RecoveryStore, atomic_write
+from playground.ui.graph_view import GraphView, legend_html
+from playground.ui.inspector import Inspector
 from playground.ui.runner import KernelRunner
 
 # The palette: the common steps of an autograd script, for users who don't know the API yet.
@@ -69,6 +75,10 @@ class MainWindow(QMainWindow):
         self.runner = self._start_runner(engine or str(self.settings.value("engine", "numpy")))
         self.editor = CodeEditor(dark=is_dark(QApplication.instance()))
         self.console = Console()
+        self.graph_view = GraphView()
+        self.inspector = Inspector()
+        self.plots = None  # made just after the first paint: pyqtgraph takes ~0.8 s to import
+        self.last_result: RunResult | None = None
         self.editor.completion_source = self._complete
         self._build_layout()
         self._build_menus()
@@ -86,13 +96,14 @@ class MainWindow(QMainWindow):
         self._load_text(self.path.read_text(encoding="utf-8") if self.path else STARTER)
         self.editor.modificationChanged.connect(self._update_title)
         self.editor.textChanged.connect(self._typed)
-        self.resize(1100, 760)
+        self.resize(1280, 800)
         self._restore_settings()
         self._autosave = QTimer(self, interval=AUTOSAVE_MS, timeout=self._save_recovery)
         self._autosave.start()
         self._update_title()
         self.engine_label.setText(self.runner.kernel.description)
         self.statusBar().showMessage("Ready: Ctrl+Enter runs the script")
+        QTimer.singleShot(0, self._make_plots)
 
     def _start_runner(self, engine: str) -> KernelRunner:
         """The remembered engine, or the NumPy one when it cannot start (torch uninstalled)."""
@@ -103,12 +114,99 @@ class MainWindow(QMainWindow):
 
     # ----- building -------------------------------------------------------------------------
     def _build_layout(self) -> None:
-        splitter = QSplitter(Qt.Orientation.Vertical)
-        splitter.addWidget(self.editor)
-        splitter.addWidget(self.console)
-        splitter.setStretchFactor(0, 3)
-        splitter.setStretchFactor(1, 2)
-        self.setCentralWidget(splitter)
+        code = QSplitter(Qt.Orientation.Vertical)
+        code.addWidget(self.editor)
+        code.addWidget(self.console)
+        code.setStretchFactor(0, 3)
+        code.setStretchFactor(1, 2)
+        self.views = QTabWidget()
+        self.views.setDocumentMode(True)
+        self.plots_page = QWidget()
+        QVBoxLayout(self.plots_page).setContentsMargins(0, 0, 0, 0)
+        self.views.addTab(self.plots_page, "Plots")
+        self.views.addTab(self.inspector, "Inspector")
+        views = QSplitter(Qt.Orientation.Vertical)
+        views.addWidget(self._graph_pane())
+        views.addWidget(self.views)
+        views.setStretchFactor(0, 3)
+        views.setStretchFactor(1, 2)
+        main = QSplitter(Qt.Orientation.Horizontal)
+        main.addWidget(code)
+        main.addWidget(views)
+        main.setStretchFactor(0, 1)
+        main.setStretchFactor(1, 1)
+        main.setSizes([560, 720])
+        views.setSizes([470, 300])
+        code.setSizes([470, 300])
+        self.splitters = {"main": main, "code": code, "views": views}
+        self.setCentralWidget(main)
+        self.graph_view.node_selected.connect(self._node_selected)
+        self.graph_view.paths_selected.connect(self._paths_selected)
+
+    def _graph_pane(self) -> QWidget:
+        """The graph with its own small toolbar and the colour legend."""
+        pane = QWidget()
+        layout = QVBoxLayout(pane)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        bar = QToolBar("Graph")
+        bar.setStyleSheet("QToolBar { border: 0; padding: 0 4px; }")
+        title = QLabel("<b>Graph</b>")
+        title.setContentsMargins(4, 0, 8, 0)
+        bar.addWidget(title)
+        self.fit_action = QAction("Fit", self, shortcut=QKeySequence("Ctrl+0"),
+                                  triggered=self.graph_view.fit)
+        self.fit_action.setToolTip("Fit the whole graph in view (Ctrl+0, or F in the graph)")
+        self.upward_action = QAction("Leaves on top", self, checkable=True,
+                                     toggled=self.graph_view.set_upward)
+        self.upward_action.setToolTip("Draw the leaves at the top and the output at the bottom")
+        self.fold_action = QAction("Fold repeats", self, triggered=self._fold_all)
+        self.fold_action.setToolTip("Fold runs of identical nodes into one ×N node again "
+                                    "(double-click a ×N node to unfold it)")
+        legend = QToolButton(text="Legend", popupMode=QToolButton.ToolButtonPopupMode.InstantPopup)
+        legend_menu = QMenu(legend)
+        key = QLabel(legend_html())
+        key.setContentsMargins(8, 8, 8, 8)
+        holder = QWidgetAction(legend_menu)
+        holder.setDefaultWidget(key)
+        legend_menu.addAction(holder)
+        legend.setMenu(legend_menu)
+        for action in (self.fit_action, self.upward_action, self.fold_action):
+            bar.addAction(action)
+        bar.addWidget(legend)
+        layout.addWidget(bar)
+        layout.addWidget(self.graph_view, 1)
+        return pane
+
+    def _make_plots(self) -> None:
+        from playground.ui.plots import PlotsPanel, install_defaults
+
+        if self.plots is not None:
+            return
+        install_defaults()
+        self.plots = PlotsPanel()
+        self.plots_page.layout().addWidget(self.plots)
+        if self.last_result is not None:
+            self.plots.show_graph(self.last_result.graph)
+
+    def _node_selected(self, node_id: str) -> None:
+        graph = self.graph_view.graph
+        display = self.graph_view.current.display if self.graph_view.current else None
+        node = display.node(node_id) if display is not None and node_id else None
+        self.inspector.show_node(graph, node)
+        if node is not None:
+            self.views.setCurrentWidget(self.inspector)
+        if self.plots is not None:
+            self.plots.select(node_id)
+
+    def _paths_selected(self, paths) -> None:
+        if paths is not None and self.graph_view.graph is not None:
+            self.inspector.show_paths(self.graph_view.graph, paths)
+            self.views.setCurrentWidget(self.inspector)
+
+    def _fold_all(self) -> None:
+        self.graph_view.expanded.clear()
+        self.graph_view.show_graph(self.graph_view.graph)
 
     def _build_menus(self) -> None:
         file_menu = self.menuBar().addMenu("&File")
@@ -119,6 +217,12 @@ class MainWindow(QMainWindow):
             file_menu.addAction(QAction(text, self, shortcut=shortcut, triggered=slot))
         self.recent_menu = file_menu.addMenu("Open &Recent")
         self._fill_recent()
+        file_menu.addSeparator()
+        file_menu.addAction(QAction("Export &graph…", self, shortcut=QKeySequence("Ctrl+E"),
+                                    triggered=self.export_graph))
+        file_menu.addAction(QAction("Export &plots…", self,
+                                    shortcut=QKeySequence("Ctrl+Shift+E"),
+                                    triggered=self.export_plots))
         file_menu.addSeparator()
         file_menu.addAction(QAction("&Quit", self, shortcut=QKeySequence.StandardKey.Quit,
                                     triggered=self.close))
@@ -174,6 +278,9 @@ class MainWindow(QMainWindow):
         edit_menu.addAction(QAction("Find &next", self,
                                     shortcut=QKeySequence.StandardKey.FindNext,
                                     triggered=lambda: self.editor.find(self._last_search)))
+        view_menu = self.menuBar().addMenu("&View")
+        for action in (self.fit_action, self.upward_action, self.fold_action):
+            view_menu.addAction(action)
         help_menu = self.menuBar().addMenu("&Help")
         help_menu.addAction(QAction("&About Autograd Playground", self, triggered=self.about))
         toolbar.addSeparator()
@@ -314,6 +421,10 @@ class MainWindow(QMainWindow):
         else:
             self.statusBar().showMessage(f"Done in {result.elapsed:.2f} s")
         self.last_result = result
+        self.graph_view.show_graph(result.graph)
+        self.inspector.show_node(None, None)
+        if self.plots is not None:
+            self.plots.show_graph(result.graph)
         if self._live_pending:
             self._live_run()
 
@@ -342,6 +453,46 @@ class MainWindow(QMainWindow):
         self.device_box.setEnabled(engine == "torch")
         self.engine_label.setText(description)
         self.run_all()
+
+    # ----- exports ----------------------------------------------------------------------------
+    def ask_export_path(self, title: str, filters: str, suggested: str) -> str | None:
+        """A file to export to, or None (tests replace this)."""
+        folder = self.path.parent if self.path else Path.home()
+        path, _ = QFileDialog.getSaveFileName(self, title, str(folder / suggested), filters)
+        return path or None
+
+    def export_graph(self) -> None:
+        from playground.ui.exporters import ExportError, export_graph
+
+        path = self.ask_export_path(
+            "Export graph", "SVG (*.svg);;PNG image (*.png);;PDF (*.pdf);;Graphviz DOT (*.dot)"
+            ";;JSON (*.json)", self._export_stem() + "-graph.svg")
+        if not path:
+            return
+        try:
+            export_graph(self.graph_view, path)
+        except (ExportError, OSError) as error:
+            self.statusBar().showMessage(f"Could not export the graph: {error}")
+            return
+        self.statusBar().showMessage(f"Exported the graph to {path}")
+
+    def export_plots(self) -> None:
+        from playground.ui.exporters import ExportError, export_plots
+
+        self._make_plots()
+        path = self.ask_export_path("Export plots", "PNG image (*.png);;SVG (*.svg);;"
+                                    "CSV points (*.csv)", self._export_stem() + "-plots.png")
+        if not path:
+            return
+        try:
+            export_plots(self.plots, path)
+        except (ExportError, OSError) as error:
+            self.statusBar().showMessage(f"Could not export the plots: {error}")
+            return
+        self.statusBar().showMessage(f"Exported the plots to {path}")
+
+    def _export_stem(self) -> str:
+        return self.path.stem if self.path else "untitled"
 
     # ----- files ----------------------------------------------------------------------------
     def _load_text(self, text: str, modified: bool = False) -> None:
@@ -471,14 +622,19 @@ class MainWindow(QMainWindow):
         geometry = self.settings.value("geometry")
         if geometry is not None:
             self.restoreGeometry(geometry)
-        splitter = self.settings.value("splitter")
-        if splitter is not None:
-            self.centralWidget().restoreState(splitter)
+        for name, splitter in self.splitters.items():
+            state = self.settings.value(f"splitter/{name}")
+            if state is not None:
+                splitter.restoreState(state)
+        self.upward_action.setChecked(self.settings.value("leaves_on_top", False)
+                                      in (True, "true"))
         self.live_action.setChecked(self.settings.value("live", False) in (True, "true"))
 
     def _save_settings(self) -> None:
         self.settings.setValue("geometry", self.saveGeometry())
-        self.settings.setValue("splitter", self.centralWidget().saveState())
+        for name, splitter in self.splitters.items():
+            self.settings.setValue(f"splitter/{name}", splitter.saveState())
+        self.settings.setValue("leaves_on_top", self.upward_action.isChecked())
         self.settings.setValue("live", self.live_action.isChecked())
         self.settings.setValue("engine", self.runner.kernel.engine)
         self.settings.sync()
@@ -537,20 +693,21 @@ def launch(path: str | None = None, theme: str = "system") -> int:
 
 
 def screenshot(output: str, script: str | None = None, theme: str = "system") -> int:
-    """Open ``script``, run it, wait for the run, save a PNG of the window, exit."""
+    """Open ``script``, run it, wait for the run and the views, save a PNG of the window."""
     application = make_application(theme)
     window = MainWindow(script)
-    window.resize(1100, 720)
+    window.resize(1400, 860)
     window.show()
     finished = []
     window.runner.finished.connect(finished.append)
     if script:
         window.run_all()
     deadline = time.monotonic() + 60
-    while script and not finished and time.monotonic() < deadline:
+    while time.monotonic() < deadline and (
+            (script and not finished) or window.plots is None or window.graph_view.busy):
         application.processEvents()
         time.sleep(0.01)
-    for _ in range(20):  # let the views settle and paint
+    for _ in range(40):  # let the views settle and paint (the graph's glide included)
         application.processEvents()
         time.sleep(0.01)
     saved = window.grab().save(output)

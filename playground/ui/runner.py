@@ -22,16 +22,20 @@ class KernelRunner(QObject):
         super().__init__()
         self.kernel = Kernel(engine, device)
         self._thread: threading.Thread | None = None
+        self._running = False
 
     @property
     def busy(self) -> bool:
-        return self._thread is not None and self._thread.is_alive()
+        # Not the thread's liveness: the thread is still returning when the UI thread gets
+        # ``finished``, and a run started from that slot must not be refused.
+        return self._running
 
     def run(self, code: str, filename: str, fresh: bool = True) -> bool:
         """Start a run unless one is going; False when busy."""
         if self.busy:
             return False
         self.started.emit()
+        self._running = True
         self._thread = threading.Thread(target=self._work, args=(code, filename, fresh),
                                         daemon=True)
         self._thread.start()
@@ -43,6 +47,7 @@ class KernelRunner(QObject):
                                      on_output=lambda stream, text: self.output.emit(stream, text))
         except (KernelError, OSError) as error:
             result = RunResult(self.kernel.engine, error=RunError("crash", str(error)))
+        self._running = False
         self.finished.emit(result)
 
     def stop(self) -> None:
@@ -55,7 +60,7 @@ class KernelRunner(QObject):
         return self.kernel.description
 
     def close(self) -> None:
-        if self.busy:
+        if self._thread is not None and self._thread.is_alive():
             self.kernel.interrupt()
             self._thread.join(timeout=3)
         self.kernel.close()

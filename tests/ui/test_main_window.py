@@ -260,12 +260,19 @@ def test_settings_are_remembered(qtbot, tmp_path):
     first = MainWindow(settings=settings, recovery=RecoveryStore(tmp_path / "r.json"))
     qtbot.addWidget(first)
     first.live_action.setChecked(True)
+    first.upward_action.setChecked(True)
+    first.show()
+    first.splitters["main"].setSizes([300, 900])
+    sizes = first.splitters["main"].sizes()
     first.close()
     # (window geometry is saved too; the offscreen platform does not apply it faithfully)
-    assert settings.value("geometry") is not None and settings.value("splitter") is not None
+    assert settings.value("geometry") is not None
     second = MainWindow(settings=settings, recovery=RecoveryStore(tmp_path / "r.json"))
     qtbot.addWidget(second)
-    assert second.live_action.isChecked()
+    second.show()
+    assert second.live_action.isChecked() and second.upward_action.isChecked()
+    left, right = second.splitters["main"].sizes()  # the window's width may differ offscreen
+    assert abs(left / (left + right) - sizes[0] / sum(sizes)) < 0.02
 
 
 def test_the_palette_builds_a_working_script(qtbot, window):

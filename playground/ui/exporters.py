@@ -1,0 +1,214 @@
+"""Exports of the graph (SVG, PNG, PDF, DOT, JSON) and of the plots (PNG, SVG, CSV)."""
+
+from __future__ import annotations
+
+import csv
+import time
+from pathlib import Path
+
+from PySide6.QtCore import QMarginsF, QRectF, QSize
+from PySide6.QtGui import QColor, QImage, QPageSize, QPainter, QPdfWriter, QTextDocument
+from PySide6.QtWidgets import QApplication
+
+from playground.model import Graph
+from playground.ui.files import atomic_write
+from playground.ui.graph_view import GraphView, legend_html
+
+GRAPH_FORMATS = (".svg", ".png", ".pdf", ".dot", ".json")
+PLOT_FORMATS = (".png", ".svg", ".csv")
+MARGIN = 24.0
+
+
+class ExportError(Exception):
+    """A file could not be written; the message says which and why."""
+
+
+def export_graph(view: GraphView, path: str | Path, scale: float = 2.0) -> Path:
+    """Write the view's graph as the file's suffix says; PNG at ``scale`` × scene size."""
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix not in GRAPH_FORMATS:
+        raise ExportError(f"cannot export a graph as '{suffix}': use one of "
+                          f"{', '.join(GRAPH_FORMATS)}")
+    if view.graph is None:
+        raise ExportError("there is no graph to export: run a script first")
+    if suffix == ".json":
+        atomic_write(path, view.graph.dumps())
+    elif suffix == ".dot":
+        atomic_write(path, view.graph.to_dot())
+    elif suffix == ".png":
+        _graph_png(view, path, scale)
+    elif suffix == ".svg":
+        _graph_svg(view, path)
+    else:
+        _graph_pdf(view, path)
+    return path
+
+
+def _page(view: GraphView) -> tuple[QRectF, QTextDocument]:
+    """The scene's drawing and the legend above it."""
+    legend = QTextDocument()
+    legend.setHtml(legend_html())
+    legend.setTextWidth(legend.idealWidth())
+    source = view.scene().itemsBoundingRect()
+    return source, legend
+
+
+def _size(source: QRectF, legend: QTextDocument) -> tuple[float, float]:
+    width = max(source.width(), legend.size().width()) + 2 * MARGIN
+    height = source.height() + legend.size().height() + 3 * MARGIN
+    return width, height
+
+
+def _paint(painter: QPainter, view: GraphView, source: QRectF, legend: QTextDocument,
+           scale: float) -> None:
+    painter.scale(scale, scale)
+    painter.translate(MARGIN, MARGIN)
+    legend.drawContents(painter)
+    top = legend.size().height() + MARGIN
+    target = QRectF(0, top, source.width(), source.height())
+    view.scene().render(painter, target, source)
+
+
+def _graph_png(view: GraphView, path: Path, scale: float) -> None:
+    source, legend = _page(view)
+    width, height = _size(source, legend)
+    image = QImage(QSize(int(width * scale), int(height * scale)), QImage.Format.Format_ARGB32)
+    image.fill(QColor("white"))
+    painter = QPainter(image)
+    painter.setRenderHints(QPainter.RenderHint.Antialiasing
+                           | QPainter.RenderHint.TextAntialiasing)
+    _paint(painter, view, source, legend, scale)
+    painter.end()
+    _save_image(image, path)
+
+
+def _graph_svg(view: GraphView, path: Path) -> None:
+    from PySide6.QtSvg import QSvgGenerator
+
+    source, legend = _page(view)
+    width, height = _size(source, legend)
+    temporary = path.with_name(path.name + ".partial")
+    generator = QSvgGenerator()
+    generator.setFileName(str(temporary))
+    generator.setSize(QSize(int(width), int(height)))
+    generator.setViewBox(QRectF(0, 0, width, height))
+    generator.setTitle("Autograd graph")
+    painter = QPainter(generator)
+    _paint(painter, view, source, legend, 1.0)
+    painter.end()
+    temporary.replace(path)
+
+
+def _graph_pdf(view: GraphView, path: Path) -> None:
+    source, legend = _page(view)
+    width, height = _size(source, legend)
+    temporary = path.with_name(path.name + ".partial")
+    writer = QPdfWriter(str(temporary))
+    writer.setResolution(72)
+    writer.setPageSize(QPageSize(QRectF(0, 0, width, height).size(), QPageSize.Unit.Point))
+    writer.setPageMargins(QMarginsF(0, 0, 0, 0))
+    painter = QPainter(writer)
+    _paint(painter, view, source, legend, 1.0)
+    painter.end()
+    temporary.replace(path)
+
+
+def _save_image(image: QImage, path: Path) -> None:
+    temporary = path.with_name(path.name + ".partial")
+    if not image.save(str(temporary), "PNG"):
+        raise ExportError(f"could not write {path}")
+    temporary.replace(path)
+
+
+def export_plots(panel, path: str | Path, scale: float = 2.0) -> Path:
+    """Write the plots panel as PNG or SVG (pyqtgraph's exporters) or as CSV points."""
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix not in PLOT_FORMATS:
+        raise ExportError(f"cannot export plots as '{suffix}': use one of "
+                          f"{', '.join(PLOT_FORMATS)}")
+    if suffix == ".csv":
+        temporary = path.with_name(path.name + ".partial")
+        with open(temporary, "w", newline="", encoding="utf-8") as handle:
+            writer = csv.writer(handle)
+            writer.writerow(["tensor", "index", "value", "gradient"])
+            writer.writerows(panel.csv_rows())
+        temporary.replace(path)
+        return path
+    scene = panel.canvas.scene()
+    temporary = path.with_name(path.stem + ".partial" + suffix)
+    if suffix == ".png":
+        from pyqtgraph import exporters
+
+        exporter = exporters.ImageExporter(scene)
+        exporter.parameters()["width"] = int(panel.canvas.width() * scale)
+        exporter.export(str(temporary))
+    else:
+        # pyqtgraph's SVGExporter fails on the paths Qt 6.8+ writes (pyqtgraph issue #3485):
+        # Qt's own SVG generator draws the same scene.
+        from PySide6.QtSvg import QSvgGenerator
+
+        source = scene.sceneRect()
+        generator = QSvgGenerator()
+        generator.setFileName(str(temporary))
+        generator.setSize(QSize(int(source.width()), int(source.height())))
+        generator.setViewBox(QRectF(0, 0, source.width(), source.height()))
+        generator.setTitle("Value against gradient")
+        painter = QPainter(generator)
+        scene.render(painter, QRectF(0, 0, source.width(), source.height()), source)
+        painter.end()
+    temporary.replace(path)
+    return path
+
+
+def wait_until(condition, seconds: float = 60.0) -> bool:
+    """Spin the event loop until ``condition()`` holds (headless exports, screenshots)."""
+    application = QApplication.instance()
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        application.processEvents()
+        time.sleep(0.005)
+    return True
+
+
+def render_graph_file(graph: Graph, path: str | Path, scale: float = 2.0) -> Path:
+    """Headless: lay out ``graph`` as the window does and write it (used by the CLI)."""
+    view = GraphView()
+    view.resize(1200, 900)
+    ready = []
+    view.graph_ready.connect(lambda: ready.append(True))
+    view.show_graph(graph)
+    try:
+        if graph.nodes and not wait_until(lambda: bool(ready)):
+            raise ExportError("laying out the graph took too long")
+        return export_graph(view, path, scale)
+    finally:
+        _dispose(view)
+
+
+def render_plots_file(graph: Graph, path: str | Path, combined: bool = False) -> Path:
+    """Headless: draw the value-vs-gradient plots of ``graph`` and write them."""
+    from playground.ui.plots import PlotsPanel
+
+    panel = PlotsPanel()
+    panel.resize(1000, 700 if len(graph.nodes) > 1 else 500)
+    panel.combined.setChecked(combined)
+    panel.show_graph(graph)
+    panel.show()
+    wait_until(lambda: False, 0.05)
+    try:
+        return export_plots(panel, path)
+    finally:
+        _dispose(panel)
+
+
+def _dispose(widget) -> None:
+    """Delete a headless widget now: left to interpreter shutdown, Qt may crash on exit."""
+    widget.hide()
+    widget.deleteLater()
+    QApplication.instance().sendPostedEvents(None, 0)  # 0: QEvent::DeferredDelete included
+    QApplication.instance().processEvents()
+

@@ -1,0 +1,532 @@
+"""The graph view: the run's tensors and grad_fn nodes in layers, with names, values, grads."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+
+from PySide6.QtCore import QObject, QPointF, QRectF, Qt, QTimer, QVariantAnimation, Signal
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QFont,
+    QFontMetricsF,
+    QPainter,
+    QPainterPath,
+    QPen,
+    QPolygonF,
+)
+from PySide6.QtWidgets import (
+    QGraphicsItem,
+    QGraphicsPathItem,
+    QGraphicsScene,
+    QGraphicsView,
+    QLabel,
+    QStyleOptionGraphicsItem,
+)
+
+from playground.model import Graph, GraphNode
+from playground.model.display import DisplayGraph, Group, fold, paths_between, stable_keys
+from playground.model.layout import Layout, layered_layout
+from playground.ui.formatting import node_tooltip, shape_text, short_values
+
+# Fill colours: the seed tutorials draw leaves green and intermediate tensors yellow.
+FILLS = {"leaf": "#b9e4b0", "tensor": "#fbe7a1", "constant": "#f4f4f4",
+         "function": "#d6e2f5", "accumulate": "#e2e2e2", "group": "#c3d3f2"}
+LEGEND = (("leaf", "leaf tensor (requires_grad, is_leaf)"), ("tensor", "intermediate tensor"),
+          ("constant", "tensor without grad"), ("function", "grad_fn node (backward function)"),
+          ("accumulate", "AccumulateGrad (writes .grad)"), ("group", "repeated nodes ×N"))
+TEXT = QColor("#1b1f24")
+SELECTED = QColor("#2f6fd0")
+PATH = QColor("#e8590c")
+BATCH = 1500            # items created per event-loop turn: big graphs never freeze the window
+DETAIL_SCALE = 0.45     # below this zoom, nodes drop their text
+READABLE_SCALE = 0.75   # fitting a graph of up to 80 nodes never shrinks it below this
+MOVE_MS = 260
+
+
+@dataclass
+class NodeLook:
+    """What a node item shows: its kind's colour and up to three lines of text."""
+
+    kind: str
+    lines: list[str]
+    tooltip: str
+    dashed: bool = False
+
+
+class NodeItem(QGraphicsItem):
+    """A rounded box (tensors) or a plain box (functions) with its lines of text."""
+
+    def __init__(self, node_id: str, look: NodeLook, size: tuple[float, float]) -> None:
+        super().__init__()
+        self.node_id = node_id
+        self.look = look
+        self.width, self.height = size
+        self.selected = False
+        self.on_path = False
+        self.state = ""  # the backward player's: "", "waiting", "running", "done"
+        self.note = ""   # a line the player adds (a rule with numbers, a .grad update)
+        self.setToolTip(look.tooltip)
+        self.setAcceptHoverEvents(True)
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
+
+    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt's name
+        return QRectF(-self.width / 2 - 4, -self.height / 2 - 4, self.width + 8,
+                      self.height + 8)
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
+        rect = QRectF(-self.width / 2, -self.height / 2, self.width, self.height)
+        fill = QColor(FILLS[self.look.kind])
+        if self.state == "waiting":
+            fill = fill.lighter(108)
+            fill.setAlpha(150)
+        painter.setBrush(QBrush(fill))
+        painter.setPen(self._border())
+        radius = 9.0 if self.look.kind in ("leaf", "tensor", "constant") else 2.0
+        painter.drawRoundedRect(rect, radius, radius)
+        if self.look.kind == "group":
+            painter.drawRoundedRect(rect.adjusted(3, 3, -3, -3), radius, radius)
+        detail = option.levelOfDetailFromTransform(painter.worldTransform())
+        if detail < DETAIL_SCALE:
+            return
+        painter.setPen(TEXT)
+        lines = self.look.lines + ([self.note] if self.note else [])
+        step = rect.height() / (len(lines) + 0.0)
+        for number, line in enumerate(lines):
+            painter.setFont(_BOLD if number == 0 else _PLAIN)
+            band = QRectF(rect.left() + 4, rect.top() + number * step, rect.width() - 8, step)
+            painter.drawText(band, Qt.AlignmentFlag.AlignCenter, line)
+
+    def _border(self) -> QPen:
+        if self.selected:
+            return QPen(SELECTED, 3)
+        if self.state == "running":
+            return QPen(PATH, 3.5)
+        if self.on_path:
+            return QPen(PATH, 2.5)
+        pen = QPen(QColor("#5b6470"), 1.2)
+        if self.look.dashed:
+            pen.setStyle(Qt.PenStyle.DashLine)
+        return pen
+
+    def refresh(self) -> None:
+        self.update()
+
+
+class EdgeItem(QGraphicsPathItem):
+    """An edge along its route (through the layers it crosses), arrow at the target."""
+
+    def __init__(self, source: str, target: str, colour: QColor) -> None:
+        super().__init__()
+        self.source, self.target = source, target
+        self.colour = colour
+        self.highlighted = False
+        self.setZValue(-1)
+        self._apply_pen()
+
+    def set_route(self, points: list[QPointF], target_top: float) -> None:
+        if len(points) < 2:
+            return
+        end = QPointF(points[-1].x(), target_top)
+        points = [*points[:-1], end]
+        path = QPainterPath(points[0])
+        if len(points) == 2:
+            path.lineTo(points[1])
+        else:  # a smooth curve through the dummy points of a long edge
+            for a, b in zip(points[:-1], points[1:], strict=True):
+                middle = (a.y() + b.y()) / 2
+                path.cubicTo(QPointF(a.x(), middle), QPointF(b.x(), middle), b)
+        path.addPolygon(_arrow(points[-2], end))
+        self.setPath(path)
+
+    def set_highlighted(self, on: bool) -> None:
+        self.highlighted = on
+        self._apply_pen()
+
+    def _apply_pen(self) -> None:
+        pen = QPen(PATH if self.highlighted else self.colour, 2.4 if self.highlighted else 1.3)
+        self.setPen(pen)
+        self.setBrush(QBrush(pen.color()))
+
+
+def _arrow(before: QPointF, tip: QPointF) -> QPolygonF:
+    direction = tip - before
+    length = max((direction.x() ** 2 + direction.y() ** 2) ** 0.5, 1e-6)
+    ux, uy = direction.x() / length, direction.y() / length
+    base = QPointF(tip.x() - 8 * ux, tip.y() - 8 * uy)
+    return QPolygonF([tip, QPointF(base.x() - 4 * uy, base.y() + 4 * ux),
+                      QPointF(base.x() + 4 * uy, base.y() - 4 * ux), tip])
+
+
+_PLAIN = QFont()
+_PLAIN.setPointSizeF(9.0)
+_BOLD = QFont(_PLAIN)
+_BOLD.setBold(True)
+
+
+def node_look(item: GraphNode | Group) -> NodeLook:
+    if isinstance(item, Group):
+        return NodeLook("group", [item.title, "double-click to expand"],
+                        f"<b>{item.title}</b><br>{len(item.members)} identical nodes in a row; "
+                        "double-click to show them")
+    if item.is_tensor:
+        lines = [item.label, shape_text(item.shape)]
+        value = short_values(item.value)
+        if value:
+            lines.append(value)
+        if item.grad is not None:
+            lines.append("grad " + short_values(item.grad))
+        return NodeLook(item.kind, lines, node_tooltip(item), dashed=item.kind == "constant")
+    return NodeLook(item.kind, [item.label], node_tooltip(item))
+
+
+def measure(look: NodeLook) -> tuple[float, float]:
+    bold, plain = QFontMetricsF(_BOLD), QFontMetricsF(_PLAIN)
+    width = max([bold.horizontalAdvance(look.lines[0])]
+                + [plain.horizontalAdvance(line) for line in look.lines[1:]])
+    return max(width + 20, 56.0), 8 + 15 * len(look.lines) + (10 if look.kind == "group" else 0)
+
+
+class _LayoutSignals(QObject):
+    done = Signal(int, object)
+
+
+@dataclass
+class _Scene:
+    """One laid-out display graph and its items."""
+
+    display: DisplayGraph
+    keys: dict[str, str]
+    looks: dict[str, NodeLook]
+    sizes: dict[str, tuple[float, float]]
+    layout: Layout | None = None
+    nodes: dict[str, NodeItem] = field(default_factory=dict)
+    edges: list[EdgeItem] = field(default_factory=list)
+
+
+class GraphView(QGraphicsView):
+    """Shows a Graph; click selects, Ctrl+click a second node shows the paths between them."""
+
+    node_selected = Signal(str)            # a graph node id (or a group id), "" when cleared
+    paths_selected = Signal(object)        # model.display.Paths or None
+    graph_ready = Signal()                 # the items of the last graph are all on screen
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.setScene(QGraphicsScene(self))
+        self.setRenderHints(QPainter.RenderHint.Antialiasing
+                            | QPainter.RenderHint.TextAntialiasing)
+        self.setDragMode(QGraphicsView.DragMode.ScrollHandDrag)
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
+        self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.SmartViewportUpdate)
+        self.viewport().grabGesture(Qt.GestureType.PinchGesture)
+        # Panning is by dragging: scroll bars would only take room from the graph.
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.upward = False
+        self.graph: Graph | None = None
+        self.current: _Scene | None = None
+        self.expanded: set[str] = set()
+        self.selection: list[str] = []
+        self._generation = 0
+        self._shown = 0  # the generation on screen; differs from _generation while laying out
+        self._positions: dict[str, tuple[float, float]] = {}  # by stable key, last layout
+        self._signals = _LayoutSignals()
+        self._signals.done.connect(self._laid_out)
+        self._pending_items: list = []
+        self._builder = QTimer(self, interval=0, timeout=self._build_batch)
+        self._mover: QVariantAnimation | None = None
+        self.message = QLabel(self.viewport())
+        self.message.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.message.setStyleSheet("color: palette(placeholder-text); font-size: 13px;")
+        self.message.setWordWrap(True)
+        self._say("Run a script: its autograd graph appears here.\n"
+                  "Leaves at the bottom, the output at the top, gradients flowing down.")
+
+    # ----- public -----------------------------------------------------------------------------
+    def show_graph(self, graph: Graph | None) -> None:
+        """Lay out ``graph`` off the UI thread; the old drawing stays until the new is ready."""
+        self.graph = graph
+        self._generation += 1
+        if graph is None or not graph.nodes:
+            self._shown = self._generation
+            self._clear()
+            self._say("This run left no tensors to draw.\n"
+                      "Tensors bound to variables appear here with their grad_fn graph.")
+            return
+        display = fold(graph, self.expanded)
+        looks = {node_id: node_look(display.node(node_id)) for node_id in display.node_ids}
+        scene = _Scene(display, stable_keys(graph), looks,
+                       {node_id: measure(look) for node_id, look in looks.items()})
+        previous = {node_id: self._positions[key] for node_id, key in scene.keys.items()
+                    if key in self._positions}
+        for group in display.groups.values():
+            key = scene.keys.get(group.members[0])
+            if key in self._positions:
+                previous[group.id] = self._positions[key]
+        generation = self._generation
+        edges = [(e.source, e.target) for e in display.edges]
+        if len(display.node_ids) > 400:
+            self._say(f"Laying out {len(display.node_ids):,} nodes…")
+        threading.Thread(target=self._layout_worker, daemon=True, name="graph-layout",
+                         args=(generation, scene, edges, previous)).start()
+
+    def set_upward(self, upward: bool) -> None:
+        """Leaves at the top (output at the bottom) or the reverse; lays the graph out again."""
+        if upward != self.upward:
+            self.upward = upward
+            self._positions.clear()
+            self.show_graph(self.graph)
+
+    def toggle_group(self, group_id: str) -> None:
+        self.expanded.symmetric_difference_update({group_id})
+        self.show_graph(self.graph)
+
+    def fit(self) -> None:
+        rect = self.scene().itemsBoundingRect().adjusted(-20, -20, 20, 20)
+        if rect.isEmpty():
+            return
+        self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
+        scale = self.transform().m11()
+        readable = READABLE_SCALE if len(self.current.nodes if self.current else ()) <= 80 \
+            else scale
+        if scale > 1.4 or scale < readable:
+            # small graphs: not blown up; mid-sized ones: text stays readable, the output
+            # (the top) in view and the rest a drag away
+            scale = min(max(scale, readable), 1.4)
+            self.resetTransform()
+            self.scale(scale, scale)
+            top = QPointF(rect.center().x(), rect.top() + self.viewport().height() / 2 / scale)
+            self.centerOn(rect.center() if scale == 1.4 else top)
+
+    def select(self, node_ids: list[str]) -> None:
+        """Select one node (inspector) or two (the paths between them)."""
+        self.selection = [n for n in node_ids if self.current and n in self.current.nodes][:2]
+        paths = None
+        if len(self.selection) == 2 and self.graph is not None:
+            paths = paths_between(self.graph, *self.selection)
+        self._paint_selection(paths)
+        self.node_selected.emit(self.selection[-1] if self.selection else "")
+        self.paths_selected.emit(paths)
+
+    def node_item(self, node_id: str) -> NodeItem | None:
+        return self.current.nodes.get(node_id) if self.current else None
+
+    def edge_items(self) -> list[EdgeItem]:
+        return self.current.edges if self.current else []
+
+    @property
+    def busy(self) -> bool:
+        return self._builder.isActive() or self._generation != self._shown
+
+    # ----- layout off the UI thread --------------------------------------------------------------
+    def _layout_worker(self, generation: int, scene: _Scene, edges, previous) -> None:
+        scene.layout = layered_layout(scene.display.node_ids, edges, scene.sizes, previous,
+                                      upward=self.upward)
+        self._signals.done.emit(generation, scene)
+
+    def _laid_out(self, generation: int, scene: _Scene) -> None:
+        if generation != self._generation:
+            return  # a newer run's graph is on its way
+        old = self.current
+        old_positions = {scene_key: item.pos() for scene_key, item in
+                         self._items_by_key(old).items()} if old else {}
+        self._clear(keep_message=True)
+        self.current = scene
+        self._pending_items = [("node", node_id) for node_id in scene.display.node_ids] + \
+            [("edge", index) for index in range(len(scene.display.edges))]
+        self._old_positions = old_positions
+        self._build_batch()
+        if self._pending_items:
+            self._builder.start()
+
+    def _build_batch(self) -> None:
+        scene = self.current
+        batch, self._pending_items = self._pending_items[:BATCH], self._pending_items[BATCH:]
+        for kind, ref in batch:
+            if kind == "node":
+                item = NodeItem(ref, scene.looks[ref], scene.sizes[ref])
+                x, y = scene.layout.positions[ref]
+                item.setPos(x, y)
+                self.scene().addItem(item)
+                scene.nodes[ref] = item
+            else:
+                edge = scene.display.edges[ref]
+                item = EdgeItem(edge.source, edge.target, self._edge_colour())
+                item.set_route([QPointF(x, y) for x, y in scene.layout.routes[ref]],
+                               self._target_top(scene, edge.target, ref))
+                self.scene().addItem(item)
+                scene.edges.append(item)
+        if not self._pending_items:
+            self._builder.stop()
+            self._finish()
+
+    def _target_top(self, scene: _Scene, target: str, index: int) -> float:
+        route = scene.layout.routes[index]
+        height = scene.sizes[target][1]
+        going_down = route[-1][1] >= route[0][1]
+        return route[-1][1] + (-height / 2 - 2 if going_down else height / 2 + 2)
+
+    def _finish(self) -> None:
+        scene = self.current
+        self._shown = self._generation
+        self.message.hide()
+        self.setSceneRect(self.scene().itemsBoundingRect().adjusted(-400, -400, 400, 400))
+        moved = self._animate_survivors(scene)
+        self._positions = {scene.keys.get(n, n): scene.layout.positions[n] for n in scene.nodes}
+        for group in scene.display.groups.values():
+            self._positions[scene.keys[group.members[0]]] = scene.layout.positions[group.id]
+        if not moved:
+            self.fit()
+        self.selection = [n for n in self.selection if n in scene.nodes]
+        self._paint_selection(None if len(self.selection) < 2 else
+                              paths_between(self.graph, *self.selection))
+        self.graph_ready.emit()
+
+    def _animate_survivors(self, scene: _Scene) -> bool:
+        """Nodes that were on screen before glide from their old place to the new one."""
+        keys = self._items_by_key(scene)
+        starts = {key: self._old_positions[key] for key in keys if key in self._old_positions}
+        if not starts or len(starts) < len(keys) / 3:
+            return False
+        if self._mover is not None:
+            self._mover.stop()
+        ends = {key: keys[key].pos() for key in starts}
+        self._mover = QVariantAnimation(self, startValue=0.0, endValue=1.0, duration=MOVE_MS)
+
+        def step(t) -> None:
+            for key, start in starts.items():
+                end = ends[key]
+                keys[key].setPos(start + (end - start) * float(t))
+
+        for edge in scene.edges:
+            edge.setVisible(False)
+        self._mover.valueChanged.connect(step)
+        self._mover.finished.connect(lambda: [e.setVisible(True) for e in scene.edges])
+        step(0.0)
+        self._mover.start()
+        return True
+
+    def _items_by_key(self, scene: _Scene | None) -> dict[str, NodeItem]:
+        if scene is None:
+            return {}
+        found = {}
+        for node_id, item in scene.nodes.items():
+            if node_id in scene.display.groups:
+                key = scene.keys.get(scene.display.groups[node_id].members[0])
+            else:
+                key = scene.keys.get(node_id)
+            if key:
+                found[key] = item
+        return found
+
+    # ----- drawing state ------------------------------------------------------------------------
+    def _paint_selection(self, paths) -> None:
+        if self.current is None:
+            return
+        on_path_nodes = paths.nodes if paths else set()
+        on_path_edges = paths.edges if paths else set()
+        group_of = self.current.display.group_of
+        for node_id, item in self.current.nodes.items():
+            item.selected = node_id in self.selection
+            item.on_path = node_id in on_path_nodes or any(
+                group_of.get(m) == node_id for m in on_path_nodes)
+            item.update()
+        for edge in self.current.edges:
+            edge.set_highlighted((edge.source, edge.target) in on_path_edges)
+
+    def _edge_colour(self) -> QColor:
+        colour = self.palette().text().color()
+        colour.setAlpha(150)
+        return colour
+
+    def _clear(self, keep_message: bool = False) -> None:
+        self._builder.stop()
+        self._pending_items = []
+        self.scene().clear()
+        self.current = None
+        if not keep_message:
+            self.message.show()
+
+    def _say(self, text: str) -> None:
+        self.message.setText(text)
+        self.message.show()
+        self._place_message()
+
+    def _place_message(self) -> None:
+        self.message.setGeometry(self.viewport().rect().adjusted(20, 20, -20, -20))
+
+    # ----- interaction --------------------------------------------------------------------------
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        self._place_message()
+
+    def wheelEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        if event.modifiers() & Qt.KeyboardModifier.ShiftModifier:
+            super().wheelEvent(event)  # shift+wheel scrolls sideways
+            return
+        self.zoom(1.0015 ** event.angleDelta().y())
+
+    def zoom(self, factor: float) -> None:
+        scale = self.transform().m11() * factor
+        if 0.02 < scale < 8:
+            self.scale(factor, factor)
+
+    def viewportEvent(self, event) -> bool:  # noqa: N802 - Qt's name
+        if event.type() == event.Type.Gesture:
+            pinch = event.gesture(Qt.GestureType.PinchGesture)
+            if pinch is not None:
+                self.zoom(pinch.scaleFactor())
+                return True
+        if event.type() == event.Type.NativeGesture and \
+                event.gestureType() == Qt.NativeGestureType.ZoomNativeGesture:
+            self.zoom(1.0 + event.value())
+            return True
+        return super().viewportEvent(event)
+
+    def mousePressEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        item = self._node_at(event.position().toPoint())
+        if event.button() == Qt.MouseButton.LeftButton and item is not None:
+            adding = event.modifiers() & (Qt.KeyboardModifier.ControlModifier
+                                          | Qt.KeyboardModifier.ShiftModifier)
+            if adding and self.selection and item.node_id not in self.selection:
+                self.select([self.selection[-1], item.node_id])
+            else:
+                self.select([item.node_id])
+            event.accept()
+            return
+        if event.button() == Qt.MouseButton.LeftButton and self.selection:
+            self.select([])
+        super().mousePressEvent(event)
+
+    def mouseDoubleClickEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        item = self._node_at(event.position().toPoint())
+        if item is not None and item.look.kind == "group":
+            self.toggle_group(item.node_id)
+            return
+        super().mouseDoubleClickEvent(event)
+
+    def keyPressEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        if event.key() == Qt.Key.Key_F:
+            self.fit()
+        elif event.key() in (Qt.Key.Key_Plus, Qt.Key.Key_Equal):
+            self.zoom(1.25)
+        elif event.key() == Qt.Key.Key_Minus:
+            self.zoom(0.8)
+        else:
+            super().keyPressEvent(event)
+
+    def _node_at(self, point) -> NodeItem | None:
+        for item in self.items(point):
+            if isinstance(item, NodeItem):
+                return item
+        return None
+
+
+def legend_html() -> str:
+    """The colour key, as the overlay and the exports show it."""
+    rows = "".join(
+        f"<tr><td style='background:{FILLS[kind]}; border:1px solid #5b6470'>&nbsp;&nbsp;&nbsp;"
+        f"&nbsp;</td><td>&nbsp;{text}</td></tr>" for kind, text in LEGEND)
+    return f"<table cellspacing=3>{rows}</table>"

@@ -1,0 +1,86 @@
+"""The inspector: everything about the selected node, and the chain-rule paths between two."""
+
+from __future__ import annotations
+
+import html
+
+from PySide6.QtWidgets import QTextBrowser
+
+from playground.model import Graph
+from playground.model.display import Group, Paths
+from playground.ui.formatting import full_values, readable_rule, shape_text
+
+HINT = ("<p style='color:gray'>Click a node of the graph to see its values, gradient and "
+        "rule here.<br>Ctrl+click a second node (an output and a leaf) to see every path "
+        "between them: the chain rule multiplies along a path and adds the paths.</p>")
+
+
+class Inspector(QTextBrowser):
+    """Read-only details of one node; selectable and copyable."""
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.setOpenLinks(False)
+        self.setHtml(HINT)
+
+    def show_node(self, graph: Graph | None, node: object | None) -> None:
+        if graph is None or node is None:
+            self.setHtml(HINT)
+        elif isinstance(node, Group):
+            self.setHtml(f"<h3>{html.escape(node.title)}</h3><p>{len(node.members)} "
+                         f"{html.escape(node.label)} nodes in a row, folded. Double-click the "
+                         "node in the graph to show them one by one.</p>")
+        else:
+            self.setHtml(node_html(graph, node))
+
+    def show_paths(self, graph: Graph, paths: Paths) -> None:
+        start, end = graph.node(paths.start), graph.node(paths.end)
+        lines = [f"<h3>{paths.count} path{'s' if paths.count != 1 else ''} from "
+                 f"{html.escape(start.label)} to {html.escape(end.label)}</h3>",
+                 "<p>The gradient of the one with respect to the other is the sum over these "
+                 "paths of the product of the local derivatives along each path.</p><ol>"]
+        for path in paths.examples:
+            lines.append("<li>" + " → ".join(html.escape(graph.node(n).label) for n in path)
+                         + "</li>")
+        lines.append("</ol>")
+        if paths.count > len(paths.examples):
+            lines.append(f"<p>… and {paths.count - len(paths.examples)} more.</p>")
+        self.setHtml("".join(lines))
+
+
+def node_html(graph: Graph, node) -> str:
+    rows = []
+
+    def row(name: str, value: str, pre: bool = False) -> None:
+        body = f"<pre>{html.escape(value)}</pre>" if pre else html.escape(value)
+        rows.append(f"<tr><td valign=top><b>{name}</b></td><td>{body}</td></tr>")
+
+    if node.is_tensor:
+        title = ", ".join(node.names) or f"unnamed {node.kind} tensor"
+        row("kind", {"leaf": "leaf tensor", "tensor": "intermediate tensor",
+                     "constant": "tensor that does not require grad"}[node.kind])
+        row("shape", shape_text(node.shape))
+        row("dtype", node.dtype or "")
+        row("device", node.device or "")
+        row("requires_grad", str(node.requires_grad))
+        row("is_leaf", str(node.is_leaf))
+        producer = [graph.node(e.target).label for e in graph.edges
+                    if e.source == node.id and e.kind == "output"]
+        row("grad_fn", f"<{producer[0]}>" if producer else "None")
+        row("value", full_values(node.value), pre=True)
+        row(".grad", full_values(node.grad) if node.grad is not None else
+            ("None (not a leaf: call retain_grad() to keep it)" if node.kind == "tensor"
+             else "None"), pre=True)
+    else:
+        title = node.label
+        row("kind", "AccumulateGrad: adds the incoming gradient into a leaf's .grad"
+            if node.kind == "accumulate" else "backward function (grad_fn)")
+        if node.rule:
+            row("rule", readable_rule(node.rule))
+        inputs = [graph.node(e.target).label for e in graph.edges if e.source == node.id]
+        row("next functions", ", ".join(inputs) or "none")
+        for name, array in node.saved.items():
+            row(f"saved {name}", full_values(array), pre=True)
+        if not node.saved and node.kind == "function":
+            row("saved", "nothing (or freed by a backward without retain_graph)")
+    return f"<h3>{html.escape(title)}</h3><table cellspacing=4>{''.join(rows)}</table>"

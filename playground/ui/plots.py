@@ -1,0 +1,159 @@
+"""Value-vs-gradient scatter plots (pyqtgraph) of every tensor of a run that has a gradient."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
+
+from playground.model import ArrayData, Graph, GraphNode
+from playground.ui.formatting import shape_text
+
+COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b",
+           "#e377c2")
+MAX_PLOTS = 12  # more tensors than this: the first twelve, and a note saying so
+
+
+def _flat(array: ArrayData | None) -> np.ndarray | None:
+    if array is None:
+        return None
+    if array.values is not None:
+        return np.asarray(array.values, dtype=np.float64).reshape(-1)
+    return np.asarray(array.preview, dtype=np.float64)  # summarised: the first elements
+
+
+class PlotSeries:
+    """One tensor's points: x its values, y its gradient, with the element index."""
+
+    def __init__(self, node: GraphNode, grad: ArrayData) -> None:
+        self.node_id = node.id
+        self.name = node.label
+        self.title = f"{node.label} {shape_text(node.shape)}"
+        values, grads = _flat(node.value), _flat(grad)
+        count = min(len(values), len(grads)) if values is not None and grads is not None else 0
+        self.x = values[:count] if count else np.zeros(0)
+        self.y = grads[:count] if count else np.zeros(0)
+        self.summarised = node.value is not None and node.value.values is None
+
+
+class PlotsPanel(QWidget):
+    """One plot per tensor (or all in one with a legend); follows runs and the player."""
+
+    point_hovered = Signal(str)
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.combined = QCheckBox("One plot")
+        self.combined.setToolTip("All tensors in one plot with a legend, or one plot each")
+        self.combined.toggled.connect(lambda _: self._draw())
+        self.note = QLabel()
+        self.note.setStyleSheet("color: palette(placeholder-text);")
+        top = QHBoxLayout()
+        top.setContentsMargins(6, 2, 6, 0)
+        top.addWidget(QLabel("<b>value</b> (x) against <b>gradient</b> (y)"))
+        top.addStretch(1)
+        top.addWidget(self.note)
+        top.addWidget(self.combined)
+        self.canvas = pg.GraphicsLayoutWidget()
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(top)
+        layout.addWidget(self.canvas, 1)
+        self.graph: Graph | None = None
+        self.series: list[PlotSeries] = []
+        self.items: dict[str, pg.ScatterPlotItem] = {}
+        self.plots: list[pg.PlotItem] = []
+        self.selected = ""
+        self._apply_theme()
+
+    def show_graph(self, graph: Graph | None,
+                   grads: dict[str, ArrayData | None] | None = None) -> None:
+        """Plot the tensors of ``graph`` with their .grad, or with ``grads`` (the player's)."""
+        self.graph = graph
+        self.series = []
+        if graph is not None:
+            for node in graph.nodes:
+                if not node.is_tensor:
+                    continue
+                grad = grads.get(node.id, node.grad) if grads is not None else node.grad
+                if grad is not None and node.value is not None:
+                    self.series.append(PlotSeries(node, grad))
+        self._draw()
+
+    def select(self, node_id: str) -> None:
+        """Make one tensor's points stand out (the graph's or inspector's selection)."""
+        self.selected = node_id
+        for series_id, item in self.items.items():
+            chosen = series_id == node_id
+            faded = bool(node_id) and not chosen and self.combined.isChecked()
+            item.setSize(11 if chosen else 8)
+            item.setPen(pg.mkPen("#000000" if chosen else None, width=1.5))
+            item.setOpacity(0.3 if faded else 1.0)
+
+    def series_for(self, node_id: str) -> PlotSeries | None:
+        return next((s for s in self.series if s.node_id == node_id), None)
+
+    # ----- drawing ----------------------------------------------------------------------------
+    def _draw(self) -> None:
+        self.canvas.clear()
+        self.items, self.plots = {}, []
+        shown = self.series[:MAX_PLOTS]
+        hidden = len(self.series) - len(shown)
+        self.note.setText(f"{hidden} more tensors not shown" if hidden else "")
+        if not shown:
+            label = self.canvas.addLabel(
+                "No tensor has a gradient yet: call backward() and the values of each tensor "
+                "with a .grad are plotted against it here.", color=self._foreground())
+            label.setMaximumWidth(420)
+            return
+        if self.combined.isChecked():
+            plot = self._new_plot(0, 0, "all tensors")
+            plot.addLegend(offset=(10, 10))
+            for number, series in enumerate(shown):
+                self._scatter(plot, series, COLOURS[number % len(COLOURS)])
+        else:
+            columns = 1 if len(shown) == 1 else 2
+            for number, series in enumerate(shown):
+                plot = self._new_plot(number // columns, number % columns, series.title)
+                self._scatter(plot, series, COLOURS[number % len(COLOURS)])
+        self.select(self.selected)
+
+    def _new_plot(self, row: int, column: int, title: str) -> pg.PlotItem:
+        plot = self.canvas.addPlot(row=row, col=column, title=title)
+        plot.showGrid(x=True, y=True, alpha=0.25)
+        plot.setLabel("bottom", "value")
+        plot.setLabel("left", "gradient")
+        self.plots.append(plot)
+        return plot
+
+    def _scatter(self, plot: pg.PlotItem, series: PlotSeries, colour: str) -> None:
+        name = series.name
+
+        def tip(x, y, data) -> str:
+            return f"{name}[{int(data)}]\nvalue {x:.6g}\ngradient {y:.6g}"
+
+        item = pg.ScatterPlotItem(series.x, series.y, data=np.arange(len(series.x)), size=8,
+                                  brush=pg.mkBrush(colour), pen=None, hoverable=True, tip=tip,
+                                  hoverSize=12, name=series.title)
+        plot.addItem(item)
+        self.items[series.node_id] = item
+
+    def _foreground(self) -> str:
+        return self.palette().text().color().name()
+
+    def _apply_theme(self) -> None:
+        background = self.palette().base().color()
+        self.canvas.setBackground(background)
+        pg.setConfigOption("foreground", self._foreground())
+
+    def csv_rows(self) -> list[tuple[str, int, float, float]]:
+        """(tensor, element index, value, gradient) for every point plotted."""
+        return [(s.name, i, float(x), float(y)) for s in self.series
+                for i, (x, y) in enumerate(zip(s.x, s.y, strict=True))]
+
+
+def install_defaults() -> None:
+    """Antialiased plots; called once before the first panel is made."""
+    pg.setConfigOptions(antialias=True)
+
