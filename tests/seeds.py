@@ -25,3 +25,17 @@ def code_cells(path: Path) -> list[str]:
 
 def uses_matplotlib(cell: str) -> bool:
     return "matplotlib" in cell or "plt." in cell
+
+
+def fixed_randn(module):
+    """``randn`` for an engine module drawing from one fixed NumPy stream, so that torch and
+    npgrad see the same random numbers (and a seed's ``while`` loop runs as often on both)."""
+    import numpy as np
+
+    stream = np.random.default_rng(99)
+
+    def randn(*size, **kwargs):
+        size = tuple(size[0]) if len(size) == 1 and isinstance(size[0], tuple | list) else size
+        return module.tensor(stream.standard_normal(size).astype(np.float32), **kwargs)
+
+    return randn

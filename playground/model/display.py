@@ -42,10 +42,11 @@ def repeated_chains(graph: Graph) -> list[list[str]]:
     """Maximal runs of identical function nodes, each the only child of the one before."""
     nodes = {node.id: node for node in graph.nodes}
     outgoing: dict[str, list[str]] = {node.id: [] for node in graph.nodes}
-    incoming: dict[str, int] = {node.id: 0 for node in graph.nodes}
+    parents: dict[str, list[str]] = {node.id: [] for node in graph.nodes}
     for edge in graph.edges:
         outgoing[edge.source].append(edge.target)
-        incoming[edge.target] += 1
+        parents[edge.target].append(edge.source)
+    incoming = {node_id: len(sources) for node_id, sources in parents.items()}
 
     def continues(a: str, b: str) -> bool:
         return (len(outgoing[a]) == 1 and incoming[b] == 1 and nodes[b].kind == "function"
@@ -57,9 +58,7 @@ def repeated_chains(graph: Graph) -> list[list[str]]:
         if node.kind != "function" or start in taken:
             continue
         # only start where the run really begins
-        parents = [e.source for e in graph.edges if e.target == start] if incoming[start] == 1 \
-            else []
-        if parents and continues(parents[0], start):
+        if incoming[start] == 1 and continues(parents[start][0], start):
             continue
         run = [start]
         while outgoing[run[-1]] and continues(run[-1], outgoing[run[-1]][0]):

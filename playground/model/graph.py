@@ -109,7 +109,12 @@ class Graph:
         return self._index()[node_id]
 
     def _index(self) -> dict[str, GraphNode]:
-        return {node.id: node for node in self.nodes}
+        """id -> node, rebuilt only when nodes were added (views look nodes up per item)."""
+        index = self.__dict__.get("_by_id")
+        if index is None or len(index) != len(self.nodes):
+            index = {node.id: node for node in self.nodes}
+            self.__dict__["_by_id"] = index
+        return index
 
     def by_name(self, name: str) -> GraphNode:
         """The tensor node a variable of the user's code is bound to."""

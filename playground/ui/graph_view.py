@@ -318,7 +318,9 @@ class GraphView(QGraphicsView):
 
     @property
     def busy(self) -> bool:
-        return self._builder.isActive() or self._generation != self._shown
+        gliding = self._mover is not None and \
+            self._mover.state() == QVariantAnimation.State.Running
+        return self._builder.isActive() or self._generation != self._shown or gliding
 
     # ----- layout off the UI thread --------------------------------------------------------------
     def _layout_worker(self, generation: int, scene: _Scene, edges, previous) -> None:

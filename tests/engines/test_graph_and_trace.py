@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 from playground.engines.base import run_code
@@ -10,7 +9,7 @@ from playground.engines.numpy_engine import NumpyEngine
 from playground.engines.torch_engine import TorchEngine
 from playground.model import Graph
 from tests.engines.compare import assert_same_graph, assert_same_traces
-from tests.seeds import code_cells, seed_files, uses_matplotlib
+from tests.seeds import code_cells, fixed_randn, seed_files, uses_matplotlib
 
 PROGRAMS = {
     "seed-style weights": """
@@ -106,22 +105,12 @@ def _seed_script(path) -> str:
     return "\n".join(cell for cell in code_cells(path) if not uses_matplotlib(cell))
 
 
-def _fixed_randn(module):
-    stream = np.random.default_rng(99)
-
-    def randn(*size, **kwargs):
-        size = tuple(size[0]) if len(size) == 1 and isinstance(size[0], tuple | list) else size
-        return module.tensor(stream.standard_normal(size).astype(np.float32), **kwargs)
-
-    return randn
-
-
 @pytest.mark.skipif(not seed_files(), reason="../shared/seeds is not beside the repo")
 @pytest.mark.parametrize("path", seed_files(), ids=lambda p: p.name)
 def test_seed_tutorials_give_the_same_graph_and_traces(path, monkeypatch, torch, engine):
-    monkeypatch.setattr(engine, "randn", _fixed_randn(engine))
+    monkeypatch.setattr(engine, "randn", fixed_randn(engine))
     mine = run_code(_seed_script(path), NumpyEngine())
-    monkeypatch.setattr(torch, "randn", _fixed_randn(torch))
+    monkeypatch.setattr(torch, "randn", fixed_randn(torch))
     theirs = run_code(_seed_script(path), TorchEngine("cpu"))
     assert mine.error is None and theirs.error is None, (mine.error, theirs.error)
     assert_same_graph(mine.graph, theirs.graph)

@@ -1,0 +1,281 @@
+"""The graph view, plots, inspector and exports, fed with graphs real runs produced."""
+
+import time
+import xml.dom.minidom
+
+import pytest
+from PySide6.QtCore import QPointF, QTimer
+from PySide6.QtGui import QImage
+
+from playground.engines.base import run_code
+from playground.engines.numpy_engine import NumpyEngine
+from playground.model import Graph, GraphEdge, GraphNode
+from playground.model.display import fold
+from playground.ui.exporters import ExportError, export_graph, export_plots
+from playground.ui.graph_view import FILLS, GraphView
+from playground.ui.inspector import Inspector
+from tests.seeds import code_cells, fixed_randn, seed_files, uses_matplotlib
+
+CHAIN_RULE = """
+import torch
+a = torch.tensor([4.0])
+w1 = torch.tensor([2.0], requires_grad=True)
+w2 = torch.tensor([5.0], requires_grad=True)
+b = w1 * a
+c = w2 * a
+L = 10 - (b * c + w2)
+L.backward(retain_graph=True)
+"""
+
+
+def graph_of(code: str, engine=None) -> Graph:
+    run = run_code(code, engine or NumpyEngine())
+    assert run.error is None, run.error
+    return run.graph
+
+
+def shown(qtbot, view: GraphView, graph: Graph | None) -> GraphView:
+    view.show_graph(graph)
+    qtbot.waitUntil(lambda: not view.busy, timeout=60000)
+    return view
+
+
+@pytest.fixture
+def view(qtbot):
+    widget = GraphView()
+    widget.resize(900, 700)
+    qtbot.addWidget(widget)
+    widget.show()
+    return widget
+
+
+def first_line(item) -> str:
+    return item.look.lines[0]
+
+
+def test_nodes_show_names_shapes_values_and_kind_colours(qtbot, view):
+    shown(qtbot, view, graph_of(CHAIN_RULE))
+    by_label = {first_line(item): item for item in view.current.nodes.values()}
+    assert by_label["w1"].look.kind == "leaf" and FILLS["leaf"] == "#b9e4b0"
+    assert by_label["w1"].look.lines == ["w1", "(1)", "[2.0]", "grad [-80.0]"]
+    assert by_label["b"].look.kind == "tensor" and by_label["a"].look.kind == "constant"
+    assert by_label["L"].look.lines[:3] == ["L", "(1)", "[-155.0]"]
+    assert by_label["RsubBackward1"].look.kind == "function"
+    kinds = sorted(item.look.kind for item in view.current.nodes.values())
+    assert kinds.count("accumulate") == 2
+    assert "grad = " in by_label["w1"].toolTip() or ".grad" in by_label["w1"].toolTip()
+    # the output is drawn above the leaves, and every edge has an arrow path
+    assert by_label["L"].pos().y() < by_label["w1"].pos().y()
+    assert len(view.edge_items()) == len(view.graph.edges)
+    assert all(not edge.path().isEmpty() for edge in view.edge_items())
+
+
+def test_leaves_on_top_flips_the_drawing(qtbot, view):
+    shown(qtbot, view, graph_of(CHAIN_RULE))
+    view.set_upward(True)
+    qtbot.waitUntil(lambda: not view.busy, timeout=60000)
+    by_label = {first_line(item): item for item in view.current.nodes.values()}
+    assert by_label["L"].pos().y() > by_label["w1"].pos().y()
+
+
+@pytest.mark.skipif(not seed_files(), reason="../shared/seeds is not beside the repo")
+@pytest.mark.parametrize("path", seed_files(), ids=lambda p: p.name)
+def test_seed_graphs_draw_every_node_of_torchs_graph(qtbot, view, path, monkeypatch):
+    import torch
+
+    import playground.npgrad as npgrad
+    from playground.engines.torch_engine import TorchEngine
+
+    code = "\n".join(c for c in code_cells(path) if not uses_matplotlib(c))
+    monkeypatch.setattr(torch, "randn", fixed_randn(torch))  # same numbers, same loop counts
+    theirs = graph_of(code, TorchEngine("cpu"))
+    monkeypatch.setattr(npgrad, "randn", fixed_randn(npgrad))
+    shown(qtbot, view, graph_of(code))
+    display = fold(theirs)
+    drawn = sorted((item.look.kind, first_line(item)) for item in view.current.nodes.values())
+    expected = []
+    for node_id in display.node_ids:
+        node = display.node(node_id)
+        if node_id in display.groups:
+            expected.append(("group", node.title))
+        else:
+            expected.append((node.kind, node.label))
+    assert drawn == sorted(expected)
+    for item in view.current.nodes.values():
+        assert item.look.kind in FILLS
+
+
+def test_a_while_loop_folds_into_one_node_that_expands(qtbot, view):
+    graph = graph_of("import torch\nx = torch.ones(3, requires_grad=True)\ny = x * 2\n"
+                     "while y.data.norm() < 1000:\n    y = y * 2\ny.sum().backward()\n")
+    shown(qtbot, view, graph)
+    groups = [item for item in view.current.nodes.values() if item.look.kind == "group"]
+    assert [first_line(g) for g in groups] == ["MulBackward0 ×10"]
+    view.toggle_group(groups[0].node_id)
+    qtbot.waitUntil(lambda: not view.busy, timeout=60000)
+    labels = [first_line(item) for item in view.current.nodes.values()]
+    assert labels.count("MulBackward0") == 10 and not any("×" in label for label in labels)
+
+
+def test_an_empty_graph_and_no_graph_say_so(qtbot, view):
+    shown(qtbot, view, Graph())
+    assert view.message.isVisible() and "no tensors" in view.message.text()
+    shown(qtbot, view, None)
+    assert view.current is None and view.scene().items() == []
+
+
+def test_a_run_that_errors_still_draws_what_it_built(qtbot, view):
+    run = run_code("import torch\nx = torch.ones(2, requires_grad=True)\ny = x * 3\n"
+                   "y.backward()\n", NumpyEngine())
+    assert run.error is not None  # grad can be implicitly created only for scalar outputs
+    shown(qtbot, view, run.graph)
+    assert {first_line(i) for i in view.current.nodes.values()} >= {"x", "y", "MulBackward0"}
+
+
+def test_surviving_nodes_keep_their_place_on_a_rerun(qtbot, view):
+    shown(qtbot, view, graph_of(CHAIN_RULE))
+    before = {first_line(i): i.pos() for i in view.current.nodes.values()}
+    transform = view.transform()
+    shown(qtbot, view, graph_of(CHAIN_RULE.replace("10 - ", "11 - ")))
+    qtbot.wait(400)  # the glide
+    after = {first_line(i): i.pos() for i in view.current.nodes.values()}
+    for name in ("w1", "w2", "a", "b", "c", "L"):
+        assert abs(after[name].x() - before[name].x()) < 1 and \
+            abs(after[name].y() - before[name].y()) < 1, name
+    assert view.transform() == transform  # the view did not jump either
+
+
+def test_selecting_a_node_fills_the_inspector(qtbot, view):
+    shown(qtbot, view, graph_of(CHAIN_RULE))
+    inspector = Inspector()
+    qtbot.addWidget(inspector)
+    view.node_selected.connect(lambda node_id: inspector.show_node(
+        view.graph, view.current.display.node(node_id) if node_id else None))
+    leaf = next(i for i in view.current.nodes.values() if first_line(i) == "w1")
+    qtbot.mouseClick(view.viewport(), qtbot_left(),
+                     pos=view.mapFromScene(leaf.scenePos()))
+    assert view.selection == [leaf.node_id] and leaf.selected
+    text = inspector.toPlainText()
+    for expected in ("w1", "leaf tensor", "torch.float32", "requires_grad", "True", "is_leaf",
+                     "[-80.]", "cpu"):
+        assert expected in text, expected
+    mul = next(n for n in view.graph.nodes if n.label == "MulBackward0")
+    view.select([mul.id])
+    assert "grad_self = grad · other" in inspector.toPlainText()
+    assert "saved other" in inspector.toPlainText()
+
+
+def qtbot_left():
+    from PySide6.QtCore import Qt
+
+    return Qt.MouseButton.LeftButton
+
+
+def test_two_nodes_highlight_every_path_between_them(qtbot, view):
+    shown(qtbot, view, graph_of(CHAIN_RULE))
+    graph = view.graph
+    received = []
+    view.paths_selected.connect(received.append)
+    view.select([graph.by_name("L").id, graph.by_name("w2").id])
+    paths = received[-1]
+    assert paths.count == 2  # L -> ... -> c -> w2, and L -> ... -> w2 directly
+    highlighted = [e for e in view.edge_items() if e.highlighted]
+    assert len(highlighted) == len(paths.edges) > 0
+    assert view.node_item(graph.by_name("w1").id).on_path is False
+    inspector = Inspector()
+    inspector.show_paths(graph, paths)
+    assert "2 paths from L to w2" in inspector.toPlainText()
+
+
+def test_ten_thousand_nodes_do_not_freeze_the_window(qtbot, view):
+    nodes = [GraphNode(f"n{i}", "function", "AddBackward0") for i in range(10_000)]
+    edges = [GraphEdge(f"n{i}", f"n{j}", "next") for i in range(1, 10_000)
+             for j in {(i - 1) // 2, (i - 1) // 3} if j != i]
+    graph = Graph(nodes, [GraphEdge(e.target, e.source, "next") for e in edges])
+    gaps, last = [], [time.perf_counter()]
+
+    def tick() -> None:
+        now = time.perf_counter()
+        gaps.append(now - last[0])
+        last[0] = now
+
+    timer = QTimer(interval=20, timeout=tick)
+    timer.start()
+    started = time.perf_counter()
+    shown(qtbot, view, graph)
+    timer.stop()
+    assert len(view.current.nodes) == 10_000
+    assert len(gaps) > 10, "the event loop did not run while the graph was laid out"
+    # the window kept answering: no gap between timer ticks near the total time
+    assert max(gaps) < max(1.0, (time.perf_counter() - started) / 4), max(gaps)
+    view.fit()
+    view.viewport().grab()  # level of detail: painting 10,000 nodes zoomed out works
+
+
+def test_exports_write_valid_files(qtbot, view, tmp_path):
+    import pydot
+
+    shown(qtbot, view, graph_of(CHAIN_RULE))
+    svg = export_graph(view, tmp_path / "g.svg")
+    xml.dom.minidom.parse(str(svg))
+    png = export_graph(view, tmp_path / "g.png", scale=3.0)
+    image = QImage(str(png))
+    source = view.scene().itemsBoundingRect()
+    assert image.width() >= 3 * source.width() and image.height() >= 3 * source.height()
+    assert export_graph(view, tmp_path / "g.pdf").read_bytes().startswith(b"%PDF")
+    (dot,) = pydot.graph_from_dot_file(str(export_graph(view, tmp_path / "g.dot")))
+    assert len(dot.get_nodes()) - sum(n.get_name() in ("node", "graph", "edge")
+                                      for n in dot.get_nodes()) == len(view.graph.nodes)
+    assert len(dot.get_edges()) == len(view.graph.edges)
+    assert Graph.loads(export_graph(view, tmp_path / "g.json").read_text()).edges == \
+        view.graph.edges
+    with pytest.raises(ExportError, match="cannot export a graph as '.gif'"):
+        export_graph(view, tmp_path / "g.gif")
+
+
+def test_plots_show_each_tensor_with_a_gradient(qtbot, tmp_path):
+    from playground.ui.plots import PlotsPanel
+
+    panel = PlotsPanel()
+    qtbot.addWidget(panel)
+    panel.resize(800, 600)
+    panel.show()
+    graph = graph_of("import torch\nx = torch.tensor([1., 2., 3.], requires_grad=True)\n"
+                     "w = torch.tensor([0.5, -1.0], requires_grad=True)\n"
+                     "(x * x).sum().backward()\n(w ** 3).sum().backward()\n")
+    panel.show_graph(graph)
+    assert [s.name for s in panel.series] == ["x", "w"]
+    x_points = panel.items[graph.by_name("x").id]
+    assert list(x_points.data["x"]) == [1, 2, 3] and list(x_points.data["y"]) == [2, 4, 6]
+    assert "x[1]" in x_points.opts["tip"](2.0, 4.0, 1)
+    panel.select(graph.by_name("w").id)
+    assert panel.items[graph.by_name("w").id].opts["size"] == 11
+    panel.combined.setChecked(True)
+    assert len(panel.plots) == 1 and len(panel.items) == 2
+    rows = export_plots(panel, tmp_path / "p.csv").read_text().splitlines()
+    assert rows[0] == "tensor,index,value,gradient" and rows[1] == "x,0,1.0,2.0"
+    image = QImage(str(export_plots(panel, tmp_path / "p.png")))
+    assert image.width() > 800
+    xml.dom.minidom.parse(str(export_plots(panel, tmp_path / "p.svg")))
+
+
+def test_the_window_feeds_the_views_after_a_run(qtbot, tmp_path):
+    from playground.ui.files import RecoveryStore
+    from playground.ui.main_window import MainWindow
+
+    window = MainWindow(recovery=RecoveryStore(tmp_path / "r.json"))
+    qtbot.addWidget(window)
+    window.show()
+    window.editor.setPlainText(CHAIN_RULE)
+    with qtbot.waitSignal(window.runner.finished, timeout=30000):
+        window.run_all()
+    qtbot.waitUntil(lambda: window.graph_view.current is not None
+                    and not window.graph_view.busy, timeout=30000)
+    qtbot.waitUntil(lambda: window.plots is not None and bool(window.plots.series),
+                    timeout=30000)
+    leaf = window.graph_view.graph.by_name("w2")
+    window.graph_view.select([leaf.id])
+    assert window.views.currentWidget() is window.inspector
+    assert "w2" in window.inspector.toPlainText()
+    view_point = window.graph_view.mapFromScene(QPointF(0, 0))
+    assert view_point is not None
