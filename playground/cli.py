@@ -102,15 +102,24 @@ def _draw_outputs(result: RunResult, graph_path: str | None, plot_path: str | No
 
     if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtCore import qInstallMessageHandler
+
     from playground.ui.exporters import render_graph_file, render_plots_file
     from playground.ui.main_window import make_application
 
+    qInstallMessageHandler(_quiet_qt)
     make_application("light")
     graph = result.graph or Graph()
     if graph_path and Path(graph_path).suffix.lower() in DRAWN_GRAPH_FORMATS:
         render_graph_file(graph, graph_path, scale)
     if plot_path:
         render_plots_file(graph, plot_path)
+
+
+def _quiet_qt(kind, context, message: str) -> None:
+    """Qt's warnings about the offscreen platform are not the user's business."""
+    if "propagateSizeHints" not in message:
+        sys.stderr.write(f"qt: {message}\n")
 
 
 def _report(result: RunResult) -> int:

@@ -46,6 +46,7 @@ SNIPPETS = (
 )
 AUTOSAVE_MS = 3000
 LIVE_DELAY_MS = 600
+PLOTS_DELAY_MS = 400
 EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
 RECENT_LIMIT = 8
 
@@ -103,7 +104,8 @@ class MainWindow(QMainWindow):
         self._update_title()
         self.engine_label.setText(self.runner.kernel.description)
         self.statusBar().showMessage("Ready: Ctrl+Enter runs the script")
-        QTimer.singleShot(0, self._make_plots)
+        # after the first paint: pyqtgraph costs ~0.8 s of import that the window need not wait for
+        QTimer.singleShot(PLOTS_DELAY_MS, self._make_plots)
 
     def _start_runner(self, engine: str) -> KernelRunner:
         """The remembered engine, or the NumPy one when it cannot start (torch uninstalled)."""

@@ -45,8 +45,27 @@ def test_graph_and_trace_files(tutorial, tmp_path):
     assert json.loads(trace.read_text())["traces"][0]["kind"] == "backward"
     assert _run(tutorial, "--graph", graph_dot).returncode == 0
     assert graph_dot.read_text().startswith("digraph")
-    refused = _run(tutorial, "--graph", tmp_path / "g.svg")
-    assert refused.returncode == 2 and "for now write .json or .dot" in refused.stderr
+    refused = _run(tutorial, "--graph", tmp_path / "g.gif")
+    assert refused.returncode == 2 and "Unknown graph format '.gif'" in refused.stderr
+
+
+def test_drawn_graphs_and_plots_headless(tutorial, tmp_path):
+    import xml.dom.minidom
+
+    svg, png, pdf = (tmp_path / n for n in ("g.svg", "g.png", "g.pdf"))
+    plot_png, plot_csv = tmp_path / "p.png", tmp_path / "p.csv"
+    done = _run(tutorial, "--graph", svg, "--plot", plot_png)
+    assert done.returncode == 0, done.stderr
+    assert "propagateSizeHints" not in done.stderr  # Qt's offscreen chatter stays quiet
+    xml.dom.minidom.parse(str(svg))
+    assert plot_png.read_bytes().startswith(b"\x89PNG")
+    assert _run(tutorial, "--graph", png, "--scale", "1", "--plot", plot_csv).returncode == 0
+    assert png.read_bytes().startswith(b"\x89PNG")
+    assert plot_csv.read_text().splitlines()[1] == "x,0,1.0,4.5"  # d mean(3(x+2)^2) / dx at 1
+    assert _run(tutorial, "--graph", pdf).returncode == 0
+    assert pdf.read_bytes().startswith(b"%PDF")
+    refused = _run(tutorial, "--plot", tmp_path / "p.pdf")
+    assert refused.returncode == 2 and "Unknown plot format '.pdf'" in refused.stderr
 
 
 def test_an_exception_prints_the_users_traceback_and_exits_1(tmp_path):
