@@ -12,6 +12,10 @@ from typing import Any
 
 from playground.model import ArrayData, BackwardStep, BackwardTrace
 
+# A training loop calls backward() once per step: only the latest calls are kept, so the
+# graph shows their nodes (not 200 copies of the loss graph) and the run's result stays small.
+KEPT_TRACES = 8
+
 
 @dataclass
 class LiveStep:
@@ -34,9 +38,11 @@ class LiveTrace:
 class TraceRecorder:
     """Collects the traces of one run; ``array`` turns an engine tensor into ArrayData."""
 
-    def __init__(self, array: Callable[[Any], ArrayData]) -> None:
+    def __init__(self, array: Callable[[Any], ArrayData], keep: int = KEPT_TRACES) -> None:
         self.array = array
+        self.keep = keep
         self.traces: list[LiveTrace] = []
+        self.dropped = 0  # earlier calls no longer kept
 
     def optional_array(self, tensor) -> ArrayData | None:
         return None if tensor is None else self.array(tensor)
@@ -44,12 +50,28 @@ class TraceRecorder:
     def start(self, kind: str, roots: list) -> LiveTrace:
         trace = LiveTrace(kind, list(roots))
         self.traces.append(trace)
+        if len(self.traces) > self.keep:
+            del self.traces[0]
+            self.dropped += 1
         return trace
 
-    def nodes(self) -> list:
-        """Every node a trace names: the graph builder includes them all."""
-        seen: dict[int, Any] = {}
+    def kept(self) -> list[LiveTrace]:
+        """The traces worth showing: of consecutive calls that ran the same node names (a
+        training loop's backward() each step), only the last."""
+        kept: list[LiveTrace] = []
         for trace in self.traces:
+            if kept and _signature(kept[-1]) == _signature(trace):
+                kept[-1] = trace
+                self.dropped += 1
+            else:
+                kept.append(trace)
+        self.traces = kept
+        return kept
+
+    def nodes(self) -> list:
+        """Every node a kept trace names: the graph builder includes them all."""
+        seen: dict[int, Any] = {}
+        for trace in self.kept():
             for node in [*trace.roots, *(step.node for step in trace.steps)]:
                 seen.setdefault(id(node), node)
         return list(seen.values())
@@ -60,5 +82,9 @@ class TraceRecorder:
                 BackwardStep(ids[id(step.node)], type(step.node).__name__, step.incoming,
                              step.outgoing, step.grad_before, step.grad_after)
                 for step in trace.steps])
-            for trace in self.traces
+            for trace in self.kept()
         ]
+
+
+def _signature(trace: LiveTrace) -> tuple:
+    return trace.kind, tuple(type(step.node).__name__ for step in trace.steps)

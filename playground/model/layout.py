@@ -23,6 +23,8 @@ from itertools import pairwise
 NODE_GAP = 28.0      # horizontal space between two real nodes
 DUMMY_GAP = 10.0     # ... around a long edge passing through a layer
 LAYER_GAP = 44.0     # vertical space between layers, added to the tallest node of a layer
+PART_GAP = 60.0      # space between disconnected parts of a graph
+DEFAULT_SIZE = (60.0, 30.0)
 ORDER_SWEEPS = 24    # dot's default number of ordering iterations
 TRANSPOSE_PASSES = 8
 PLACE_SWEEPS = 6      # coordinate sweeps, alternately down and up
@@ -49,19 +51,90 @@ def layered_layout(node_ids: Sequence[str], edges: Sequence[tuple[str, str]],
 
     ``sizes`` gives each node's (width, height); ``previous`` the positions of an earlier
     layout, used as the starting order so that nodes surviving a re-run stay in place.
+    Disconnected parts are laid out one by one and packed in rows, reading order kept.
     """
     sizes = sizes or {}
+    parts = _components(node_ids, edges)
+    if len(parts) <= 1:
+        return _layout_part(list(node_ids), list(edges), sizes, previous, upward)
+    laid = [(_layout_part([node_ids[i] for i in members], [edges[e] for e in edge_numbers],
+                          sizes, previous, upward), edge_numbers)
+            for members, edge_numbers in parts]
+    return _pack(laid, len(edges), sizes)
+
+
+def _components(node_ids: Sequence[str], edges: Sequence[tuple[str, str]]):
+    """(node numbers, edge numbers) of each connected part, in the order of first nodes."""
     index = {node_id: i for i, node_id in enumerate(node_ids)}
-    pairs = [(index[s], index[t]) for s, t in edges if s != t]
+    parent = list(range(len(node_ids)))
+
+    def root(v: int) -> int:
+        while parent[v] != v:
+            parent[v] = parent[parent[v]]
+            v = parent[v]
+        return v
+
+    for source, target in edges:
+        a, b = root(index[source]), root(index[target])
+        if a != b:
+            parent[max(a, b)] = min(a, b)
+    members: dict[int, list[int]] = {}
+    for v in range(len(node_ids)):
+        members.setdefault(root(v), []).append(v)
+    edge_numbers: dict[int, list[int]] = {key: [] for key in members}
+    for number, (source, _) in enumerate(edges):
+        edge_numbers[root(index[source])].append(number)
+    return [(members[key], edge_numbers[key]) for key in sorted(members)]
+
+
+def _pack(laid: list[tuple[Layout, list[int]]], edge_count: int,
+          sizes: dict[str, tuple[float, float]]) -> Layout:
+    """Rows of parts, left to right, no row much wider than the whole is tall."""
+    boxes = [_bounds(layout, sizes) for layout, _ in laid]
+    area = sum((right - left) * (bottom - top) for left, top, right, bottom in boxes)
+    widest = max(right - left for left, _, right, _ in boxes)
+    row_width = max(widest, (area ** 0.5) * 1.6)
+    result = Layout(routes=[[] for _ in range(edge_count)])
+    x = y = row_height = 0.0
+    for (layout, edge_numbers), (left, top, right, bottom) in zip(laid, boxes, strict=True):
+        if x > 0 and x + (right - left) > row_width:
+            x, y, row_height = 0.0, y + row_height + PART_GAP, 0.0
+        dx, dy = x - left, y - top
+        for node_id, (px, py) in layout.positions.items():
+            result.positions[node_id] = (px + dx, py + dy)
+        result.layers.update(layout.layers)
+        for number, route in zip(edge_numbers, layout.routes, strict=True):
+            result.routes[number] = [(px + dx, py + dy) for px, py in route]
+        result.crossings += layout.crossings
+        x += right - left + PART_GAP
+        row_height = max(row_height, bottom - top)
+        result.width = max(result.width, x - PART_GAP)
+    result.height = y + row_height
+    return result
+
+
+def _bounds(layout: Layout, sizes: dict[str, tuple[float, float]]):
+    boxes = [(x - sizes.get(n, DEFAULT_SIZE)[0] / 2, y - sizes.get(n, DEFAULT_SIZE)[1] / 2,
+              x + sizes.get(n, DEFAULT_SIZE)[0] / 2, y + sizes.get(n, DEFAULT_SIZE)[1] / 2)
+             for n, (x, y) in layout.positions.items()]
+    return (min(b[0] for b in boxes), min(b[1] for b in boxes),
+            max(b[2] for b in boxes), max(b[3] for b in boxes))
+
+
+def _layout_part(node_ids: list[str], edges: list[tuple[str, str]],
+                 sizes: dict[str, tuple[float, float]],
+                 previous: dict[str, tuple[float, float]] | None, upward: bool) -> Layout:
+    index = {node_id: i for i, node_id in enumerate(node_ids)}
+    pairs = [(index[s], index[t]) for s, t in edges]
     real = len(node_ids)
-    layer = _assign_layers(real, pairs)
+    layer = _assign_layers(real, [(s, t) for s, t in pairs if s != t])
     work = _Layering(real, layer)
-    chains = [work.add_edge(s, t) for s, t in pairs]
+    chains = [work.add_edge(s, t) if s != t else [s, s] for s, t in pairs]
     order = _initial_order(work, [previous.get(n, (None,))[0] if previous else None
                                   for n in node_ids])
     order, crossings = _reduce_crossings(work, order)
-    widths = [sizes.get(n, (60.0, 30.0))[0] for n in node_ids] + [0.0] * (work.size - real)
-    heights = [sizes.get(n, (60.0, 30.0))[1] for n in node_ids] + [0.0] * (work.size - real)
+    widths = [sizes.get(n, DEFAULT_SIZE)[0] for n in node_ids] + [0.0] * (work.size - real)
+    heights = [sizes.get(n, DEFAULT_SIZE)[1] for n in node_ids] + [0.0] * (work.size - real)
     xs = _place(work, order, widths)
     ys = _layer_heights(order, heights, upward)
     result = Layout(crossings=crossings)

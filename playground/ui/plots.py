@@ -66,6 +66,7 @@ class PlotsPanel(QWidget):
         self.plots: list[pg.PlotItem] = []
         self.selected = ""
         self._apply_theme()
+        self._draw()
 
     def show_graph(self, graph: Graph | None,
                    grads: dict[str, ArrayData | None] | None = None) -> None:
