@@ -194,9 +194,10 @@ def render_plots_file(graph: Graph, path: str | Path, combined: bool = False) ->
     from playground.ui.plots import PlotsPanel
 
     panel = PlotsPanel()
-    panel.resize(1000, 700 if len(graph.nodes) > 1 else 500)
     panel.combined.setChecked(combined)
     panel.show_graph(graph)
+    rows = 1 if combined else (min(len(panel.series), 12) + 1) // 2
+    panel.resize(1000, max(500, 300 * rows))
     panel.show()
     wait_until(lambda: False, 0.05)
     try:

@@ -28,8 +28,9 @@ class PlotSeries:
 
     def __init__(self, node: GraphNode, grad: ArrayData) -> None:
         self.node_id = node.id
-        self.name = node.label
-        self.title = f"{node.label} {shape_text(node.shape)}"
+        # an unnamed tensor (a temporary's leaf) is told apart by its node id
+        self.name = node.label if node.names else f"{node.label}#{node.id}"
+        self.title = f"{self.name} {shape_text(node.shape)}"
         values, grads = _flat(node.value), _flat(grad)
         count = min(len(values), len(grads)) if values is not None and grads is not None else 0
         self.x = values[:count] if count else np.zeros(0)
