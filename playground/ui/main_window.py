@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 import time
+from importlib.resources import files
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, QStandardPaths, Qt, QTimer
@@ -47,7 +48,7 @@ SNIPPETS = (
 AUTOSAVE_MS = 3000
 LIVE_DELAY_MS = 600
 PLOTS_DELAY_MS = 400
-EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
+EXAMPLES = Path(str(files("playground.resources") / "examples"))
 RECENT_LIMIT = 8
 
 ENGINES = (("NumPy", "numpy"), ("Torch", "torch"))

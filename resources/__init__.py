@@ -1,0 +1,1 @@
+"""The files the app ships: the Examples menu's tutorials and the icon."""
