@@ -33,6 +33,9 @@ class Inspector(QTextBrowser):
         else:
             self.setHtml(node_html(graph, node))
 
+    def show_step(self, state) -> None:
+        self.setHtml(step_html(state))
+
     def show_paths(self, graph: Graph, paths: Paths) -> None:
         start, end = graph.node(paths.start), graph.node(paths.end)
         lines = [f"<h3>{paths.count} path{'s' if paths.count != 1 else ''} from "
@@ -84,3 +87,9 @@ def node_html(graph: Graph, node) -> str:
         if not node.saved and node.kind == "function":
             row("saved", "nothing (or freed by a backward without retain_graph)")
     return f"<h3>{html.escape(title)}</h3><table cellspacing=4>{''.join(rows)}</table>"
+
+
+def step_html(state) -> str:
+    """The backward player's running step, in words and numbers."""
+    lines = "".join(f"<li><code>{html.escape(line)}</code></li>" for line in state.explanation)
+    return f"<h3>{html.escape(state.title)}</h3><ul>{lines}</ul>"

@@ -8,7 +8,7 @@ from importlib.resources import files
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, QStandardPaths, Qt, QTimer
-from PySide6.QtGui import QAction, QColor, QKeySequence, QPalette
+from PySide6.QtGui import QAction, QColor, QKeySequence, QPalette, QShortcut
 from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
@@ -34,6 +34,7 @@ from playground.ui.editor import CodeEditor
 from playground.ui.files import RecoveryStore, atomic_write
 from playground.ui.graph_view import GraphView, legend_html
 from playground.ui.inspector import Inspector
+from playground.ui.player import PlayerBar
 from playground.ui.runner import KernelRunner
 
 # The palette: the common steps of an autograd script, for users who don't know the API yet.
@@ -79,6 +80,8 @@ class MainWindow(QMainWindow):
         self.console = Console()
         self.graph_view = GraphView()
         self.inspector = Inspector()
+        self.player = PlayerBar()
+        self.step_state = None
         self.plots = None  # made just after the first paint: pyqtgraph takes ~0.8 s to import
         self.last_result: RunResult | None = None
         self.editor.completion_source = self._complete
@@ -179,7 +182,32 @@ class MainWindow(QMainWindow):
         bar.addWidget(legend)
         layout.addWidget(bar)
         layout.addWidget(self.graph_view, 1)
+        layout.addWidget(self.player)
+        keys = ((Qt.Key.Key_Right, lambda: self.player.go(self.player.position + 1)),
+                (Qt.Key.Key_Left, lambda: self.player.go(self.player.position - 1)),
+                (Qt.Key.Key_Space, self.player.toggle_play),
+                (Qt.Key.Key_Home, lambda: self.player.go(0)),
+                (Qt.Key.Key_End, self.player.go_to_end))
+        for key, slot in keys:  # only while the graph pane has the focus: the editor keeps them
+            QShortcut(QKeySequence(key), pane, slot,
+                      context=Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        self.player.state_changed.connect(self._step_shown)
+        self.graph_view.graph_ready.connect(self._redraw_step)
         return pane
+
+    def _step_shown(self, state) -> None:
+        """The player moved: graph, plots and inspector follow its step."""
+        self.step_state = state
+        self.graph_view.show_step(state, self.player.travel_ms())
+        if self.plots is not None:
+            self.plots.follow(state.leaf_grads if state is not None else None)
+        if state is not None and state.position > 0:
+            self.inspector.show_step(state)
+
+    def _redraw_step(self) -> None:
+        """A graph finished drawing: put the player's state back on it."""
+        if self.step_state is not None:
+            self.graph_view.show_step(self.step_state)
 
     def _make_plots(self) -> None:
         from playground.ui.plots import PlotsPanel, install_defaults
@@ -401,6 +429,8 @@ class MainWindow(QMainWindow):
 
     # ----- live mode ----------------------------------------------------------------------
     def _typed(self) -> None:
+        if not self._loading:
+            self.player.reset()  # the recorded backward no longer matches the text
         if self.live_action.isChecked() and not self._loading:
             self._live_timer.start()  # restarts the wait: debounced
 
@@ -428,6 +458,7 @@ class MainWindow(QMainWindow):
         self.inspector.show_node(None, None)
         if self.plots is not None:
             self.plots.show_graph(result.graph)
+        self.player.load(result)
         if self._live_pending:
             self._live_run()
 

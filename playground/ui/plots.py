@@ -93,6 +93,26 @@ class PlotsPanel(QWidget):
             item.setPen(pg.mkPen("#000000" if chosen else None, width=1.5))
             item.setOpacity(0.3 if faded else 1.0)
 
+    def follow(self, grads: dict[str, ArrayData | None] | None) -> None:
+        """The backward player's step: move each tensor's points to its .grad at that step
+        (no points while it is None). ``None`` goes back to the run's final gradients."""
+        if self.graph is None:
+            return
+        for series in self.series:
+            node = self.graph.node(series.node_id)
+            grad = node.grad if grads is None else grads.get(series.node_id, node.grad)
+            values = _flat(node.value)
+            gradient = _flat(grad)
+            item = self.items.get(series.node_id)
+            if item is None or values is None:
+                continue
+            if gradient is None:
+                item.setData(x=[], y=[], data=[])
+            else:
+                count = min(len(values), len(gradient))
+                item.setData(x=values[:count], y=gradient[:count], data=np.arange(count))
+        self.select(self.selected)
+
     def series_for(self, node_id: str) -> PlotSeries | None:
         return next((s for s in self.series if s.node_id == node_id), None)
 
