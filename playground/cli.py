@@ -48,6 +48,9 @@ def build_parser() -> argparse.ArgumentParser:
                              ".json (documented schema) or .dot (Graphviz)")
     parser.add_argument("--plot", metavar="FILE",
                         help="write the value-vs-gradient plots: .png, .svg or .csv")
+    parser.add_argument("--animation", metavar="FILE_OR_FOLDER",
+                        help="write the backward animation: an animated .gif, or a folder of "
+                             "numbered PNGs (one per step)")
     parser.add_argument("--scale", type=float, default=2.0,
                         help="pixels per point for --graph .png (default 2)")
     parser.add_argument("--trace", metavar="FILE", help="write the backward traces as JSON")
@@ -87,14 +90,14 @@ def _write_outputs(result: RunResult, arguments: argparse.Namespace) -> None:
     elif graph is not None and suffix == ".dot":
         Path(arguments.graph).write_text(graph.to_dot(), encoding="utf-8")
     drawn = arguments.graph if suffix in DRAWN_GRAPH_FORMATS else None
-    if drawn or arguments.plot:
-        _draw_outputs(result, drawn, arguments.plot, arguments.scale)
+    if drawn or arguments.plot or arguments.animation:
+        _draw_outputs(result, drawn, arguments.plot, arguments.scale, arguments.animation)
     if arguments.trace:
         Path(arguments.trace).write_text(traces_dumps(result.traces), encoding="utf-8")
 
 
 def _draw_outputs(result: RunResult, graph_path: str | None, plot_path: str | None,
-                  scale: float) -> None:
+                  scale: float, animation_path: str | None = None) -> None:
     """SVG/PNG/PDF graphs and the plots, rendered offscreen by the window's own widgets."""
     import os
 
@@ -114,6 +117,13 @@ def _draw_outputs(result: RunResult, graph_path: str | None, plot_path: str | No
         render_graph_file(graph, graph_path, scale)
     if plot_path:
         render_plots_file(graph, plot_path)
+    if animation_path:
+        from playground.ui.animation import AnimationError, render_animation_file
+
+        try:
+            render_animation_file(graph, result.traces, animation_path)
+        except AnimationError as error:
+            sys.stderr.write(f"playground: no animation written: {error}\n")
 
 
 def _quiet_qt(kind, context, message: str) -> None:

@@ -15,6 +15,7 @@ from playground.model import ArrayData, BackwardStep, BackwardTrace
 # A training loop calls backward() once per step: only the latest calls are kept, so the
 # graph shows their nodes (not 200 copies of the loss graph) and the run's result stays small.
 KEPT_TRACES = 8
+LOOP_CALLS = 3
 
 
 @dataclass
@@ -56,15 +57,20 @@ class TraceRecorder:
         return trace
 
     def kept(self) -> list[LiveTrace]:
-        """The traces worth showing: of consecutive calls that ran the same node names (a
-        training loop's backward() each step), only the last."""
+        """The traces worth showing: of a loop's calls (three or more in a row that ran the
+        same node names, like a training loop's backward() each step) only the last."""
         kept: list[LiveTrace] = []
-        for trace in self.traces:
-            if kept and _signature(kept[-1]) == _signature(trace):
-                kept[-1] = trace
-                self.dropped += 1
+        run: list[LiveTrace] = []
+        for trace in [*self.traces, None]:
+            if trace is not None and run and _signature(run[-1]) == _signature(trace):
+                run.append(trace)
+                continue
+            if len(run) >= LOOP_CALLS:
+                kept.append(run[-1])
+                self.dropped += len(run) - 1
             else:
-                kept.append(trace)
+                kept.extend(run)
+            run = [trace] if trace is not None else []
         self.traces = kept
         return kept
 

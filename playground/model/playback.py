@@ -8,6 +8,7 @@ exactly the earlier state.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from playground.model.arrays import ArrayData
@@ -144,7 +145,14 @@ def _formulas(rule: str | None) -> list[str]:
     """``MulBackward0: grad_self = grad * other; ...`` -> ``["grad_self = grad · other", …]``."""
     if not rule or ": " not in rule:
         return []
-    return [part.strip().replace(" * ", " · ") for part in rule.split(": ", 1)[1].split("; ")]
+    return [readable(part.strip()) for part in rule.split(": ", 1)[1].split("; ")]
+
+
+def readable(formula: str) -> str:
+    """The table's helper calls as a student writes them: ``scale(grad, alpha)`` is
+    ``alpha · grad``; products get a dot."""
+    formula = re.sub(r"scale\((.+?), alpha\)", r"alpha · \1", formula)
+    return formula.replace(" * ", " · ")
 
 
 def brief(array: ArrayData | None, limit: int = 4) -> str:

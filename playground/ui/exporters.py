@@ -186,7 +186,7 @@ def render_graph_file(graph: Graph, path: str | Path, scale: float = 2.0) -> Pat
             raise ExportError("laying out the graph took too long")
         return export_graph(view, path, scale)
     finally:
-        _dispose(view)
+        dispose(view)
 
 
 def render_plots_file(graph: Graph, path: str | Path, combined: bool = False) -> Path:
@@ -203,10 +203,10 @@ def render_plots_file(graph: Graph, path: str | Path, combined: bool = False) ->
     try:
         return export_plots(panel, path)
     finally:
-        _dispose(panel)
+        dispose(panel)
 
 
-def _dispose(widget) -> None:
+def dispose(widget) -> None:
     """Delete a headless widget now: left to interpreter shutdown, Qt may crash on exit."""
     widget.hide()
     widget.deleteLater()

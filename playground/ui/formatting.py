@@ -70,4 +70,6 @@ def node_tooltip(node: GraphNode) -> str:
 
 def readable_rule(rule: str) -> str:
     """The derivative table's text with a multiplication dot, as the tutorials write it."""
-    return rule.replace(" * ", " · ")
+    from playground.model.playback import readable
+
+    return readable(rule)

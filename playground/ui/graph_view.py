@@ -45,6 +45,7 @@ BATCH = 1500            # items created per event-loop turn: big graphs never fr
 DETAIL_SCALE = 0.45     # below this zoom, nodes drop their text
 READABLE_SCALE = 0.75   # fitting a graph of up to 80 nodes never shrinks it below this
 MOVE_MS = 260
+ARRIVED_AT = 0.62       # where on its edge a gradient's label rests (0: source, 1: target)
 
 
 @dataclass
@@ -500,7 +501,7 @@ class GraphView(QGraphicsView):
         return found
 
     # ----- the backward player ------------------------------------------------------------------
-    def show_step(self, state, travel_ms: int = 0) -> None:
+    def show_step(self, state, travel_ms: int = 0, travel_at: float | None = None) -> None:
         """Draw a player state (model.playback.StepState), or clear it with None.
 
         Node looks change only where they differ from the last state, and only gradients that
@@ -539,9 +540,10 @@ class GraphView(QGraphicsView):
         pending = [f for f in state.arrived
                    if wanted.get(group_of.get(f.target, f.target)) in ("waiting", "running")]
         for flow in pending:
-            self._place_label(flow, moving=False, at=0.62)
-        moving = [self._place_label(flow, moving=True, at=0.0 if travel_ms else 0.62)
-                  for flow in state.moving]
+            self._place_label(flow, moving=False, at=ARRIVED_AT)
+        if travel_at is None:
+            travel_at = 0.0 if travel_ms else ARRIVED_AT
+        moving = [self._place_label(flow, moving=True, at=travel_at) for flow in state.moving]
         moving = [m for m in moving if m is not None]
         if travel_ms and moving:
             self._travel(moving, travel_ms)
@@ -586,7 +588,7 @@ class GraphView(QGraphicsView):
 
     def _travel(self, moving: list, duration: int) -> None:
         """Outgoing gradients glide along their edges, from the node to its inputs."""
-        self._traveller = QVariantAnimation(self, startValue=0.0, endValue=0.62,
+        self._traveller = QVariantAnimation(self, startValue=0.0, endValue=ARRIVED_AT,
                                             duration=duration)
 
         def step(t) -> None:

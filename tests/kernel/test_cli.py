@@ -124,3 +124,18 @@ def test_seed_tutorials_run_on_both_engines(path, tmp_path):
     assert [(n.kind, n.label, n.names) for n in numpy_graph.nodes] == [
         (n.kind, n.label, n.names) for n in torch_graph.nodes]
     assert numpy_graph.edges == torch_graph.edges
+
+
+def test_backward_animation_headless(tutorial, tmp_path):
+    from PIL import Image
+
+    gif, folder = tmp_path / "backward.gif", tmp_path / "frames"
+    assert _run(tutorial, "--animation", gif).returncode == 0
+    with Image.open(gif) as animation:
+        assert animation.n_frames > 8  # 7 steps, and travelling frames between them
+    assert _run(tutorial, "--animation", folder).returncode == 0
+    assert sorted(p.name for p in folder.iterdir())[:2] == ["step-000.png", "step-001.png"]
+    nothing = tmp_path / "forward_only.py"
+    nothing.write_text("import torch\nx = torch.ones(2, requires_grad=True) * 2\n")
+    refused = _run(nothing, "--animation", tmp_path / "none.gif")
+    assert refused.returncode == 0 and "nothing to replay" in refused.stderr

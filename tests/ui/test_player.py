@@ -1,0 +1,191 @@
+"""The backward player: torch's order, exact stepping back, accumulation, exports."""
+
+import pytest
+from PySide6.QtCore import Qt
+
+from playground.engines.base import run_code
+from playground.engines.numpy_engine import NumpyEngine
+from playground.model import RunResult
+from playground.model.playback import Playback
+from playground.ui.animation import export_gif, export_png_sequence
+from playground.ui.graph_view import GraphView
+from playground.ui.player import PlayerBar
+from tests.seeds import code_cells, fixed_randn, seed_files, uses_matplotlib
+
+ACCUMULATE = """
+import torch
+w = torch.tensor([1.0, -1.0], requires_grad=True)
+y = w * 3
+y.sum().backward(retain_graph=True)
+t = w * w
+t.sum().backward()
+"""
+
+
+def result_of(code: str, engine=None) -> RunResult:
+    run = run_code(code, engine or NumpyEngine())
+    assert run.error is None, run.error
+    return RunResult("numpy", graph=run.graph, traces=run.traces)
+
+
+@pytest.fixture
+def rig(qtbot):
+    """A graph view with a player driving it, as the window wires them."""
+    view = GraphView()
+    view.resize(900, 700)
+    player = PlayerBar()
+    qtbot.addWidget(view)
+    qtbot.addWidget(player)
+    view.show()
+    player.state_changed.connect(lambda state: view.show_step(state))
+
+    def load(result: RunResult):
+        view.show_graph(result.graph)
+        qtbot.waitUntil(lambda: not view.busy, timeout=60000)
+        player.load(result)
+        return view, player
+
+    return load
+
+
+@pytest.mark.skipif(not seed_files(), reason="../shared/seeds is not beside the repo")
+@pytest.mark.parametrize("path", seed_files(), ids=lambda p: p.name)
+def test_seed_steps_follow_torchs_own_trace(rig, path, monkeypatch):
+    import torch
+
+    import playground.npgrad as npgrad
+    from playground.engines.torch_engine import TorchEngine
+
+    code = "\n".join(c for c in code_cells(path) if not uses_matplotlib(c))
+    monkeypatch.setattr(torch, "randn", fixed_randn(torch))
+    theirs = run_code(code, TorchEngine("cpu"))
+    monkeypatch.setattr(npgrad, "randn", fixed_randn(npgrad))
+    view, player = rig(result_of(code))
+    assert player.calls.count() == len([t for t in theirs.traces if t.steps])
+    for call, trace in enumerate(t for t in theirs.traces if t.steps):
+        player.calls.setCurrentIndex(call)
+        shown = []
+        for position in range(1, player.playback.count + 1):
+            player.go(position)
+            state = player.playback.state(position)
+            shown.append((state.running, state.step.name))
+            assert player.counter.text().startswith(f"step {position} of {len(trace.steps)}")
+        assert shown == [(step.node, step.name) for step in trace.steps]
+
+
+def test_stepping_forward_then_back_restores_the_exact_state(rig, qtbot):
+    view, player = rig(result_of(ACCUMULATE))
+    snapshots = []
+    for position in range(player.playback.count + 1):
+        player.go(position)
+        snapshots.append(view.snapshot())
+    for position in reversed(range(player.playback.count + 1)):
+        player.go(position)
+        assert view.snapshot() == snapshots[position], position
+    assert snapshots[0]["states"] and all(s == "waiting" for s in
+                                         snapshots[0]["states"].values())
+    player.go(2)
+    assert sorted(view.snapshot()["states"].values()).count("running") == 1
+
+
+def test_the_accumulate_step_shows_before_plus_incoming_after_two_calls():
+    result = result_of(ACCUMULATE)
+    first, second = (Playback(result.graph, trace) for trace in result.traces)
+    leaf = result.graph.by_name("w").id
+
+    def accumulate_states(playback):
+        return [playback.state(p) for p in range(1, playback.count + 1)
+                if playback.state(p).step.name == "AccumulateGrad"]
+
+    (once,) = accumulate_states(first)
+    assert "w.grad = None + [3.0, 3.0] = [3.0, 3.0]" in once.explanation
+    # w * w: two gradients reach AccumulateGrad in one step, summed: 2w = [2, -2]
+    (twice,) = accumulate_states(second)
+    assert "w.grad = [3.0, 3.0] + [2.0, -2.0] = [5.0, 1.0]" in twice.explanation
+    assert second.state(0).leaf_grads[leaf].values.tolist() == [3.0, 3.0]
+    assert second.state(second.count).leaf_grads[leaf].values.tolist() == [5.0, 1.0]
+
+
+def test_a_step_shows_its_rule_with_numbers_and_the_gradients_in_flight(rig):
+    view, player = rig(result_of(ACCUMULATE))
+    player.calls.setCurrentIndex(1)
+    player.go(2)  # MulBackward0 of t = w * w
+    state = player.playback.state(2)
+    assert state.step.name == "MulBackward0"
+    assert "grad_self = grad · other = [1.0, -1.0] → AccumulateGrad" in state.explanation
+    texts = [label[0] for label in view.snapshot()["labels"]]
+    assert any("grad_self = grad · other" in text for text in texts)  # the callout
+    assert texts.count("[1.0, -1.0]") == 2  # both inputs' gradients in flight
+    leaf_item = view.node_item(view.graph.by_name("w").id)
+    assert leaf_item.look.lines[-1] == "grad [3.0, 3.0]"  # not yet accumulated
+    player.go_to_end()
+    assert leaf_item.look.lines[-1] == "grad [5.0, 1.0]"
+    player.load(None)
+    assert leaf_item.look.lines == leaf_item.final_lines and not view.snapshot()["states"]
+
+
+def test_play_advances_on_its_own_and_stops_at_the_end(rig, qtbot):
+    view, player = rig(result_of(ACCUMULATE))
+    player.speed.setCurrentIndex(player.speed.count() - 1)  # fastest
+    player.toggle_play()
+    qtbot.waitUntil(lambda: player.position == player.playback.count, timeout=10000)
+    qtbot.waitUntil(lambda: not player.timer.isActive(), timeout=3000)
+
+
+def test_plots_follow_the_step(qtbot):
+    from playground.ui.plots import PlotsPanel
+
+    result = result_of(ACCUMULATE)
+    panel = PlotsPanel()
+    qtbot.addWidget(panel)
+    panel.show_graph(result.graph)
+    playback = Playback(result.graph, result.traces[0])
+    leaf = result.graph.by_name("w").id
+    panel.follow(playback.state(0).leaf_grads)
+    assert len(panel.items[leaf].data) == 0  # no .grad before the first call's accumulation
+    panel.follow(playback.state(playback.count).leaf_grads)
+    assert list(panel.items[leaf].data["y"]) == [3.0, 3.0]
+    panel.follow(None)
+    assert list(panel.items[leaf].data["y"]) == [5.0, 1.0]
+
+
+def test_gif_and_png_sequence_exports(rig, tmp_path):
+    from PIL import Image
+
+    view, player = rig(result_of(ACCUMULATE))
+    result = result_of(ACCUMULATE)
+    gif = export_gif(view, result.traces, tmp_path / "backward.gif", in_between=3)
+    expected = 0
+    for trace in result.traces:
+        playback = Playback(result.graph, trace)
+        moving = sum(bool(playback.state(p).moving) for p in range(1, playback.count + 1))
+        expected += 1 + playback.count + 3 * moving
+    with Image.open(gif) as animation:
+        assert animation.n_frames == expected
+    pictures = export_png_sequence(view, result.traces, tmp_path / "steps", scale=1.0)
+    assert len(pictures) == sum(len(t.steps) + 1 for t in result.traces)
+    assert [p.name for p in pictures[:2]] == ["step-000.png", "step-001.png"]
+
+
+def test_the_window_wires_the_player_and_resets_it_on_edit(qtbot, tmp_path):
+    from playground.ui.files import RecoveryStore
+    from playground.ui.main_window import MainWindow
+
+    window = MainWindow(recovery=RecoveryStore(tmp_path / "r.json"))
+    qtbot.addWidget(window)
+    window.show()
+    window.editor.setPlainText(ACCUMULATE)
+    with qtbot.waitSignal(window.runner.finished, timeout=30000):
+        window.run_all()
+    qtbot.waitUntil(lambda: window.graph_view.current is not None
+                    and not window.graph_view.busy and window.player.playback is not None,
+                    timeout=30000)
+    window.graph_view.setFocus()
+    qtbot.keyClick(window.graph_view, Qt.Key.Key_Right)
+    qtbot.keyClick(window.graph_view, Qt.Key.Key_Right)
+    assert window.player.position == 2
+    assert "step 2 of" in window.inspector.toPlainText()
+    qtbot.keyClick(window.graph_view, Qt.Key.Key_Left)
+    assert window.player.position == 1
+    window.editor.insertPlainText("# an edit\n")
+    assert window.player.playback is None and not window.graph_view.snapshot()["states"]
