@@ -254,6 +254,8 @@ class MainWindow(QMainWindow):
         file_menu.addAction(QAction("Export &plots…", self,
                                     shortcut=QKeySequence("Ctrl+Shift+E"),
                                     triggered=self.export_plots))
+        file_menu.addAction(QAction("Export backward &animation…", self,
+                                    triggered=self.export_animation))
         file_menu.addSeparator()
         file_menu.addAction(QAction("&Quit", self, shortcut=QKeySequence.StandardKey.Quit,
                                     triggered=self.close))
@@ -524,6 +526,29 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(f"Could not export the plots: {error}")
             return
         self.statusBar().showMessage(f"Exported the plots to {path}")
+
+    def export_animation(self) -> None:
+        """An animated GIF of every backward call, or (a folder chosen) one PNG per step."""
+        from playground.ui.animation import AnimationError, export_gif, export_png_sequence
+
+        path = self.ask_export_path("Export backward animation", "Animated GIF (*.gif);;"
+                                    "Folder of PNG frames (*)",
+                                    self._export_stem() + "-backward.gif")
+        if not path:
+            return
+        traces = self.last_result.traces if self.last_result is not None else []
+        self.player.stop()
+        try:
+            if path.lower().endswith(".gif"):
+                export_gif(self.graph_view, traces, path)
+            else:
+                export_png_sequence(self.graph_view, traces, path)
+        except (AnimationError, OSError) as error:
+            self.statusBar().showMessage(f"Could not export the animation: {error}")
+            return
+        finally:
+            self._redraw_step()
+        self.statusBar().showMessage(f"Exported the backward animation to {path}")
 
     def _export_stem(self) -> str:
         return self.path.stem if self.path else "untitled"

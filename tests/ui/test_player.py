@@ -189,3 +189,24 @@ def test_the_window_wires_the_player_and_resets_it_on_edit(qtbot, tmp_path):
     assert window.player.position == 1
     window.editor.insertPlainText("# an edit\n")
     assert window.player.playback is None and not window.graph_view.snapshot()["states"]
+
+
+def test_the_window_exports_the_animation(qtbot, tmp_path, monkeypatch):
+    from playground.ui.files import RecoveryStore
+    from playground.ui.main_window import MainWindow
+
+    window = MainWindow(recovery=RecoveryStore(tmp_path / "r.json"))
+    qtbot.addWidget(window)
+    window.show()
+    window.editor.setPlainText(ACCUMULATE)
+    with qtbot.waitSignal(window.runner.finished, timeout=30000):
+        window.run_all()
+    qtbot.waitUntil(lambda: window.graph_view.current is not None
+                    and not window.graph_view.busy, timeout=30000)
+    window.player.go(2)
+    qtbot.wait(600)  # the gradients' glide along their edges
+    before = window.graph_view.snapshot()
+    monkeypatch.setattr(window, "ask_export_path", lambda *a: str(tmp_path / "anim.gif"))
+    window.export_animation()
+    assert (tmp_path / "anim.gif").stat().st_size > 0
+    assert window.graph_view.snapshot() == before  # the player's step is back on screen
