@@ -41,7 +41,7 @@ class StepState:
     running: str | None = None              # node id of the step being shown
     title: str = ""                         # "step 4 of 11 · MulBackward0"
     states: dict[str, str] = field(default_factory=dict)   # node id -> done/running/waiting
-    arrived: list[EdgeFlow] = field(default_factory=list)  # gradients that reached nodes
+    arrived: list[EdgeFlow] = field(default_factory=list)  # sent, target not run yet
     moving: list[EdgeFlow] = field(default_factory=list)   # the running step's outputs
     explanation: list[str] = field(default_factory=list)   # the running step, in words
     leaf_grads: dict[str, ArrayData | None] = field(default_factory=dict)  # leaf id -> .grad
@@ -64,6 +64,18 @@ class Playback:
         for edges in self.next_edges.values():
             edges.sort(key=lambda e: e.input)
         self.members = {step.node for step in trace.steps}
+        # Precomputed once, so that a step costs the same at step 5 and at step 800.
+        steps = trace.steps
+        self._step_flows = [self._flows(step) for step in steps]
+        runs_at: dict[str, int] = {}
+        for index, step in enumerate(steps):
+            runs_at.setdefault(step.node, index)
+        # each gradient is on its way from the step after its sender to the step its target runs
+        self._in_flight = [(sent, runs_at.get(flow.target, len(steps)), flow)
+                           for sent, flows in enumerate(self._step_flows) for flow in flows]
+        self._accumulations = [(index, self.leaf_of[step.node], step)
+                               for index, step in enumerate(steps)
+                               if step.name == "AccumulateGrad" and step.node in self.leaf_of]
 
     @property
     def count(self) -> int:
@@ -85,13 +97,14 @@ class Playback:
             state.title = f"ready: {self.count} steps · press → or Space"
             state.explanation = [ORDER_EXPLAINED]
             return state
-        step = steps[position - 1]
+        now = position - 1
+        step = steps[now]
         state.step = step
         state.running = step.node
         state.title = f"step {position} of {self.count} · {step.name}"
-        for done in steps[:position - 1]:
-            state.arrived.extend(self._flows(done))
-        state.moving = self._flows(step)
+        state.arrived = [flow for sent, arrives, flow in self._in_flight
+                         if sent < now <= arrives]
+        state.moving = self._step_flows[now]
         state.explanation = self._explain(step)
         return state
 
@@ -106,10 +119,7 @@ class Playback:
     def _leaf_grads(self, position: int) -> dict[str, ArrayData | None]:
         """Each leaf's .grad as it stands after ``position`` steps (before: as before)."""
         grads: dict[str, ArrayData | None] = {}
-        for index, step in enumerate(self.trace.steps):
-            leaf = self.leaf_of.get(step.node)
-            if leaf is None or step.name != "AccumulateGrad":
-                continue
+        for index, leaf, step in self._accumulations:
             if index < position:
                 grads[leaf] = step.grad_after
             else:

@@ -70,6 +70,9 @@ class NodeItem(QGraphicsItem):
         self.on_path = False
         self.state = ""  # the backward player's: "", "waiting", "running", "done"
         self.final_lines = list(look.lines)  # what the run left; the player shows earlier
+        self.grad_shown: object = self  # the .grad the text shows; itself: the run's final
+        # Painting is Python: cache each node as a pixmap, redrawn only when it changes.
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.setToolTip(look.tooltip)
         self.setAcceptHoverEvents(True)
         self.setCursor(Qt.CursorShape.PointingHandCursor)
@@ -537,9 +540,7 @@ class GraphView(QGraphicsView):
                 callout.setPos(item.pos().x() + item.width / 2 + 14, item.pos().y())
                 self.scene().addItem(callout)
                 self._labels.append(callout)
-        pending = [f for f in state.arrived
-                   if wanted.get(group_of.get(f.target, f.target)) in ("waiting", "running")]
-        for flow in pending:
+        for flow in state.arrived:
             self._place_label(flow, moving=False, at=ARRIVED_AT)
         if travel_at is None:
             travel_at = 0.0 if travel_ms else ARRIVED_AT
@@ -553,6 +554,10 @@ class GraphView(QGraphicsView):
         for node_id, item in self.current.nodes.items():
             if item.look.kind != "leaf":
                 continue
+            shown = grads[node_id] if node_id in grads else item  # item: "the final text"
+            if item.grad_shown is shown:
+                continue  # the same ArrayData as last step: nothing to redo
+            item.grad_shown = shown
             lines = item.final_lines
             if node_id in grads:
                 grad = grads[node_id]

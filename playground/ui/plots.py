@@ -36,6 +36,7 @@ class PlotSeries:
         self.x = values[:count] if count else np.zeros(0)
         self.y = grads[:count] if count else np.zeros(0)
         self.summarised = node.value is not None and node.value.values is None
+        self.shown = grad  # the gradient the points show now (the player moves them)
 
 
 class PlotsPanel(QWidget):
@@ -99,8 +100,13 @@ class PlotsPanel(QWidget):
         if self.graph is None:
             return
         for series in self.series:
+            if series.node_id not in self.items:
+                continue  # not drawn (more tensors than plots)
             node = self.graph.node(series.node_id)
             grad = node.grad if grads is None else grads.get(series.node_id, node.grad)
+            if series.shown is grad:
+                continue
+            series.shown = grad
             values = _flat(node.value)
             gradient = _flat(grad)
             item = self.items.get(series.node_id)
