@@ -5,7 +5,8 @@ gradient labels and rule callout updated, the plots moved to the step's gradient
 inspector refilled, and then the event loop run once so that Qt repaints what changed
 (nodes are cached as pixmaps, so only the changed ones are drawn again).
 Target (issue 6): median under 16 ms, so that playing at 60 steps a second stays smooth.
-Measured at two zooms: the whole graph fitted in view (text dropped by level of detail) and 1:1 around the running node.
+Measured at two zooms: the whole graph fitted in view (text dropped by level of detail)
+and 1:1 around the running node.
 
     python benchmarks/player_step.py [--layers 200]
 """
