@@ -554,7 +554,7 @@ class GraphView(QGraphicsView):
         for node_id, item in self.current.nodes.items():
             if item.look.kind != "leaf":
                 continue
-            shown = grads[node_id] if node_id in grads else item  # item: "the final text"
+            shown = grads.get(node_id, item)  # the item itself stands for "the final text"
             if item.grad_shown is shown:
                 continue  # the same ArrayData as last step: nothing to redo
             item.grad_shown = shown
