@@ -534,9 +534,15 @@ class GraphView(QGraphicsView):
         if state is None:
             return
         if state.running is not None and state.explanation:
-            item = self.current.nodes.get(group_of.get(state.running, state.running))
+            shown_id = group_of.get(state.running, state.running)
+            item = self.current.nodes.get(shown_id)
             if item is not None:
-                callout = Callout(state.explanation)
+                lines = list(state.explanation)
+                if shown_id in self.current.display.groups:
+                    members = self.current.display.groups[shown_id].members
+                    lines.insert(0, f"inside the folded ×{len(members)}: node "
+                                    f"{members.index(state.running) + 1} of {len(members)}")
+                callout = Callout(lines)
                 callout.setPos(item.pos().x() + item.width / 2 + 14, item.pos().y())
                 self.scene().addItem(callout)
                 self._labels.append(callout)
