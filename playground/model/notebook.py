@@ -1,0 +1,234 @@
+"""Notebooks as cells: read and write .ipynb, markdown notebooks, dumps and percent scripts.
+
+The editor holds a notebook as a percent script (``# %%`` code cells, ``# %% [markdown]``
+cells whose lines are ``# text``), the convention of VS Code, Spyder and jupytext. Formats:
+
+- ``ipynb``: Jupyter notebooks, through nbformat (any version it can upgrade to v4);
+- ``markdown``: text with fenced ```python blocks (jupytext's markdown, nbconvert's export,
+  blog posts); the text between blocks becomes markdown cells, YAML front matter is kept;
+- ``dump``: notebook text dumps, each code cell after an ``In [n]:`` line;
+- ``percent``: a ``.py`` script, cells split at ``# %%`` lines (one cell if there are none).
+
+Nothing here runs code: opening a notebook only reads text.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+
+CELL_MARK = re.compile(r"^# %%(.*)$")
+_FENCE = re.compile(r"^```[ \t]*(python|py|python3|ipython3?)?[ \t]*$")
+_PROMPT = re.compile(r"^In \[\s*\d*\s*\]:\s*$")
+_FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.DOTALL)
+
+
+class NotebookError(ValueError):
+    """The file is not a notebook this app reads; the message says why in one sentence."""
+
+
+@dataclass
+class Cell:
+    """A code or markdown cell; ``output`` is the text the code printed when last run."""
+
+    kind: str
+    source: str
+    output: str = ""
+    id: str = ""  # a Jupyter cell id, kept from the file; made up (stably) when new
+
+
+@dataclass
+class Notebook:
+    cells: list[Cell] = field(default_factory=list)
+    metadata: dict = field(default_factory=dict)
+    front_matter: str = ""
+
+    def code(self) -> list[str]:
+        return [cell.source for cell in self.cells if cell.kind == "code"]
+
+
+# ----- detecting -----------------------------------------------------------------------------------
+def format_of(name: str, text: str) -> str:
+    """'ipynb', 'markdown', 'dump' or 'percent', from the file's name and its text."""
+    lowered = name.lower()
+    if lowered.endswith(".ipynb"):
+        return "ipynb"
+    if lowered.endswith((".md", ".markdown", ".txt")) or not lowered.endswith(".py"):
+        lines = text.splitlines()
+        if any(_FENCE.match(line) and _FENCE.match(line).group(1) for line in lines):
+            return "markdown"
+        if any(_PROMPT.match(line) for line in lines):
+            return "dump"
+        if lowered.endswith((".md", ".markdown")):
+            return "markdown"
+    return "percent"
+
+
+def read(name: str, text: str) -> Notebook:
+    """The cells of a file's text, whatever its format (see :func:`format_of`)."""
+    return {"ipynb": from_ipynb, "markdown": from_markdown, "dump": from_dump,
+            "percent": from_percent}[format_of(name, text)](text)
+
+
+def write(notebook: Notebook, name: str) -> str:
+    """The text of ``notebook`` in the format the file name's suffix asks for."""
+    lowered = name.lower()
+    if lowered.endswith(".ipynb"):
+        return to_ipynb(notebook)
+    if lowered.endswith((".md", ".markdown", ".txt")):
+        return to_markdown(notebook)
+    return to_percent(notebook)
+
+
+# ----- percent scripts --------------------------------------------------------------------------------
+def from_percent(text: str) -> Notebook:
+    notebook = Notebook()
+    kind, lines, started = "code", [], False
+    for line in text.split("\n"):
+        mark = CELL_MARK.match(line)
+        if mark:
+            if started or any(part.strip() for part in lines):
+                notebook.cells.append(_percent_cell(kind, lines))
+            kind = "markdown" if "[markdown]" in mark.group(1) else "code"
+            lines, started = [], True
+        else:
+            lines.append(line)
+    if started or any(part.strip() for part in lines):
+        notebook.cells.append(_percent_cell(kind, lines))
+    return notebook
+
+
+def _percent_cell(kind: str, lines: list[str]) -> Cell:
+    if lines and lines[-1] == "":
+        lines = lines[:-1]  # the blank line that separates cells is not the cell's
+    if kind == "markdown":
+        lines = [line[2:] if line.startswith("# ") else line.lstrip("#") for line in lines]
+    return Cell(kind, "\n".join(lines))
+
+
+def to_percent(notebook: Notebook) -> str:
+    parts = []
+    for cell in notebook.cells:
+        if cell.kind == "markdown":
+            body = "\n".join(f"# {line}" if line else "#" for line in cell.source.split("\n"))
+            parts.append("# %% [markdown]\n" + body)
+        else:
+            parts.append("# %%\n" + cell.source)
+    return "\n\n".join(parts) + "\n"
+
+
+# ----- ipynb ----------------------------------------------------------------------------------------
+def from_ipynb(text: str) -> Notebook:
+    import nbformat
+
+    try:
+        document = nbformat.reads(text, as_version=4)
+    except (json.JSONDecodeError, nbformat.reader.NotJSONError) as error:
+        raise NotebookError(f"this .ipynb is not valid JSON, so it cannot be read as a "
+                            f"notebook ({error})") from None
+    except Exception as error:  # noqa: BLE001 - nbformat raises many kinds for bad files
+        raise NotebookError(f"this .ipynb is not a notebook nbformat can read: {error}") \
+            from None
+    notebook = Notebook(metadata=dict(document.get("metadata", {})))
+    for cell in document.cells:
+        identity = cell.get("id", "")
+        if cell.cell_type not in ("code", "markdown"):  # raw cells read as text
+            notebook.cells.append(Cell("markdown", cell.source, id=identity))
+            continue
+        output = "".join(_output_text(o) for o in cell.get("outputs", []))
+        notebook.cells.append(Cell(cell.cell_type, cell.source, output, identity))
+    return notebook
+
+
+def _output_text(output) -> str:
+    if output.get("output_type") == "stream":
+        return output.get("text", "")
+    data = output.get("data", {})
+    if "text/plain" in data:
+        return data["text/plain"] + "\n"
+    return ""
+
+
+def to_ipynb(notebook: Notebook) -> str:
+    import nbformat
+    from nbformat import v4
+
+    document = v4.new_notebook(metadata=notebook.metadata or {
+        "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}})
+    count = 0
+    for number, cell in enumerate(notebook.cells):
+        identity = cell.id or f"cell-{number}"
+        if cell.kind == "markdown":
+            document.cells.append(v4.new_markdown_cell(cell.source, id=identity))
+            continue
+        outputs = [v4.new_output("stream", name="stdout", text=cell.output)] \
+            if cell.output else []
+        count += 1 if cell.output else 0
+        document.cells.append(v4.new_code_cell(cell.source, outputs=outputs, id=identity,
+                                               execution_count=count if cell.output else None))
+    nbformat.validate(document)
+    return nbformat.writes(document) + "\n"
+
+
+# ----- markdown notebooks ---------------------------------------------------------------------
+def from_markdown(text: str) -> Notebook:
+    notebook = Notebook()
+    front = _FRONT_MATTER.match(text)
+    if front:
+        notebook.front_matter = front.group(0)
+        text = text[front.end():]
+    prose: list[str] = []
+    code: list[str] | None = None
+    for line in text.split("\n"):
+        fence = _FENCE.match(line)
+        if code is None and fence and fence.group(1):
+            _add_prose(notebook, prose)
+            prose, code = [], []
+        elif code is not None and fence and not fence.group(1):
+            notebook.cells.append(Cell("code", "\n".join(code)))
+            code = None
+        elif code is not None:
+            code.append(line)
+        else:
+            prose.append(line)
+    if code is not None:  # an unclosed fence: the rest is code
+        notebook.cells.append(Cell("code", "\n".join(code)))
+    _add_prose(notebook, prose)
+    return notebook
+
+
+def _add_prose(notebook: Notebook, lines: list[str]) -> None:
+    text = "\n".join(lines).strip("\n")
+    if text.strip():
+        notebook.cells.append(Cell("markdown", text))
+
+
+def to_markdown(notebook: Notebook) -> str:
+    parts = [f"```python\n{cell.source}\n```" if cell.kind == "code" else cell.source
+             for cell in notebook.cells]
+    return notebook.front_matter + "\n\n".join(parts) + "\n"
+
+
+# ----- notebook text dumps ----------------------------------------------------------------------
+def from_dump(text: str) -> Notebook:
+    """``In [n]:`` then the code up to the first blank line; the rest reads as text."""
+    notebook = Notebook()
+    lines = text.split("\n")
+    prose: list[str] = []
+    index = 0
+    while index < len(lines):
+        if _PROMPT.match(lines[index]):
+            _add_prose(notebook, prose)
+            prose = []
+            index += 1
+            code = []
+            while index < len(lines) and lines[index].strip():
+                code.append(lines[index])
+                index += 1
+            notebook.cells.append(Cell("code", "\n".join(code)))
+        else:
+            prose.append(lines[index])
+            index += 1
+    _add_prose(notebook, prose)
+    return notebook

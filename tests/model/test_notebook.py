@@ -1,0 +1,81 @@
+"""Notebook formats: every seed reads as its cells; .ipynb, markdown and percent round trips."""
+
+import json
+
+import pytest
+
+from playground.model import notebook
+from playground.model.notebook import Cell, Notebook, NotebookError
+from tests.seeds import code_cells, seed_files
+
+SAMPLE = Notebook([
+    Cell("markdown", "# Gradients\nEach `backward()` *adds* into `.grad`."),
+    Cell("code", "import torch\nx = torch.ones(2, requires_grad=True)", "x made\n"),
+    Cell("code", "for _ in range(2):\n    (x * 3).sum().backward()\n    "),
+    Cell("markdown", "Now `x.grad` is 6:\n\n- once 3\n- twice 6"),
+    Cell("code", "print(x.grad)\n", "tensor([6., 6.])\n"),
+])
+
+
+def cells(book: Notebook) -> list[tuple[str, str]]:
+    return [(cell.kind, cell.source) for cell in book.cells]
+
+
+@pytest.mark.parametrize("name", ["lesson.ipynb", "lesson.md", "lesson.py"])
+def test_round_trips_keep_cells_order_and_sources(name):
+    text = notebook.write(SAMPLE, name)
+    again = notebook.read(name, text)
+    assert cells(again) == cells(SAMPLE)
+    assert notebook.write(again, name) == text
+
+
+def test_ipynb_keeps_what_each_cell_printed():
+    document = json.loads(notebook.to_ipynb(SAMPLE))
+    assert document["nbformat"] == 4
+    outputs = [c.get("outputs") for c in document["cells"] if c["cell_type"] == "code"]
+    (stream,) = outputs[2]
+    assert (stream["output_type"], stream["name"], "".join(stream["text"])) == \
+        ("stream", "stdout", "tensor([6., 6.])\n")
+    assert notebook.from_ipynb(notebook.to_ipynb(SAMPLE)).cells[4].output == \
+        "tensor([6., 6.])\n"
+
+
+def test_percent_text_is_what_the_editor_shows():
+    text = notebook.to_percent(SAMPLE)
+    assert text.startswith("# %% [markdown]\n# # Gradients\n# Each `backward()`")
+    assert "# %%\nimport torch\n" in text
+
+
+def test_markdown_keeps_front_matter_and_other_fences():
+    text = "---\ntitle: t\n---\nIntro\n```bash\npip install torch\n```\n```python\nx = 1\n```\n"
+    book = notebook.read("t.md", text)
+    assert book.front_matter == "---\ntitle: t\n---\n"
+    assert cells(book) == [("markdown", "Intro\n```bash\npip install torch\n```"),
+                           ("code", "x = 1")]
+    assert notebook.to_markdown(book) == text.replace("```\n```python", "```\n\n```python")
+
+
+@pytest.mark.skipif(not seed_files(), reason="../shared/seeds is not beside the repo")
+@pytest.mark.parametrize("path", seed_files(), ids=lambda p: p.name)
+def test_every_seed_reads_as_its_code_cells(path):
+    text = path.read_text(encoding="utf-8")
+    book = notebook.read(path.name, text)
+    assert [c for c in book.code() if c.strip()] == [c.rstrip("\n") for c in code_cells(path)]
+    assert any(cell.kind == "markdown" for cell in book.cells)
+    for name in ("copy.ipynb", "copy.py", "copy.md"):
+        assert cells(notebook.read(name, notebook.write(book, name))) == cells(book), name
+
+
+def test_formats_are_told_apart():
+    assert notebook.format_of("a.ipynb", "{}") == "ipynb"
+    assert notebook.format_of("a.txt", "In [1]:\nimport torch\n") == "dump"
+    assert notebook.format_of("a.txt", "text\n```python\nx\n```\n") == "markdown"
+    assert notebook.format_of("a.py", "```python\n") == "percent"
+    assert notebook.format_of("a.txt", "x = 1\n") == "percent"
+
+
+@pytest.mark.parametrize("text, words", [("{not json", "not valid JSON"),
+                                         ('{"cells": 3}', "not a notebook")])
+def test_broken_notebooks_get_one_sentence(text, words):
+    with pytest.raises(NotebookError, match=words):
+        notebook.read("broken.ipynb", text)
