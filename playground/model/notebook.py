@@ -48,7 +48,7 @@ class Notebook:
         return [cell.source for cell in self.cells if cell.kind == "code"]
 
 
-# ----- detecting -----------------------------------------------------------------------------------
+# ----- detecting ---------------------------------------------------------------------------------
 def format_of(name: str, text: str) -> str:
     """'ipynb', 'markdown', 'dump' or 'percent', from the file's name and its text."""
     lowered = name.lower()
@@ -81,7 +81,7 @@ def write(notebook: Notebook, name: str) -> str:
     return to_percent(notebook)
 
 
-# ----- percent scripts --------------------------------------------------------------------------------
+# ----- percent scripts ---------------------------------------------------------------------------
 def from_percent(text: str) -> Notebook:
     notebook = Notebook()
     kind, lines, started = "code", [], False
@@ -118,7 +118,7 @@ def to_percent(notebook: Notebook) -> str:
     return "\n\n".join(parts) + "\n"
 
 
-# ----- ipynb ----------------------------------------------------------------------------------------
+# ----- ipynb -------------------------------------------------------------------------------------
 def from_ipynb(text: str) -> Notebook:
     import nbformat
 
