@@ -8,7 +8,8 @@ import sys
 from pathlib import Path
 
 from playground.kernel.client import Kernel, KernelError, default_memory_limit
-from playground.model import RunResult
+from playground.model import RunResult, notebook
+from playground.model.notebook import NotebookError
 from playground.model.trace import dumps as traces_dumps
 
 GRAPH_FORMATS = (".json", ".dot", ".svg", ".png", ".pdf")
@@ -38,7 +39,8 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Exit status: the script's (0, or 1 on an exception, or its sys.exit code); 2 for "
                "a bad command line or an unavailable engine; 124 on timeout; 137 when the "
                "kernel process dies.")
-    parser.add_argument("script", help="the .py file to run")
+    parser.add_argument("script", help="the .py file to run, or a notebook (.ipynb, markdown "
+                                       "with ```python blocks): its code cells in order")
     parser.add_argument("--engine", choices=("numpy", "torch"), default="numpy",
                         help="numpy: the built-in engine (default); torch: real torch")
     parser.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto",
@@ -47,7 +49,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="write the graph: .svg, .png, .pdf (drawn as in the window), "
                              ".json (documented schema) or .dot (Graphviz)")
     parser.add_argument("--plot", metavar="FILE",
-                        help="write the value-vs-gradient plots: .png, .svg or .csv")
+                        help="write the figures the script drew with matplotlib.pyplot (or, "
+                             "if none, the value-vs-gradient plots): .png, .svg; .csv: the "
+                             "value-vs-gradient points")
     parser.add_argument("--animation", metavar="FILE_OR_FOLDER",
                         help="write the backward animation: an animated .gif, or a folder of "
                              "numbered PNGs (one per step)")
@@ -74,12 +78,19 @@ def _check_outputs(graph_path: str | None, plot_path: str | None) -> None:
 
 
 def _read_script(path: str) -> str:
+    """A script as it is; a notebook (.ipynb, markdown, a text dump) as its cells in order."""
     try:
-        return Path(path).read_text(encoding="utf-8")
+        text = Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
         raise UsageError(f"No such script: {path}") from None
     except UnicodeDecodeError:
         raise UsageError(f"{path} is not UTF-8 text, so it cannot be Python code.") from None
+    if Path(path).suffix.lower() == ".py" or notebook.format_of(path, text) == "percent":
+        return text
+    try:
+        return notebook.to_percent(notebook.read(path, text))
+    except NotebookError as error:
+        raise UsageError(f"{path}: {error}") from None
 
 
 def _write_outputs(result: RunResult, arguments: argparse.Namespace) -> None:
@@ -90,7 +101,8 @@ def _write_outputs(result: RunResult, arguments: argparse.Namespace) -> None:
     elif graph is not None and suffix == ".dot":
         Path(arguments.graph).write_text(graph.to_dot(), encoding="utf-8")
     drawn = arguments.graph if suffix in DRAWN_GRAPH_FORMATS else None
-    if drawn or arguments.plot or arguments.animation:
+    saved = any(figure.saved for figure in result.figures)
+    if drawn or arguments.plot or arguments.animation or saved:
         _draw_outputs(result, drawn, arguments.plot, arguments.scale, arguments.animation)
     if arguments.trace:
         Path(arguments.trace).write_text(traces_dumps(result.traces), encoding="utf-8")
@@ -115,8 +127,14 @@ def _draw_outputs(result: RunResult, graph_path: str | None, plot_path: str | No
     graph = result.graph or Graph()
     if graph_path and Path(graph_path).suffix.lower() in DRAWN_GRAPH_FORMATS:
         render_graph_file(graph, graph_path, scale)
-    if plot_path:
+    figures_path = plot_path if plot_path and result.figures and \
+        not plot_path.lower().endswith(".csv") else None
+    if plot_path and figures_path is None:
         render_plots_file(graph, plot_path)
+    if result.figures:  # what the script drew with pyplot, and its savefig() files
+        from playground.ui.exporters import render_figures
+
+        render_figures(result.figures, figures_path)
     if animation_path:
         from playground.ui.animation import AnimationError, render_animation_file
 

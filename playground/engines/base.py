@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import contextlib
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from playground.engines import pyplot
 from playground.engines.graph_builder import EngineView, build_graph
 from playground.engines.trace_recorder import TraceRecorder
 from playground.model import Graph
+from playground.model.figure import Figure
 from playground.model.trace import BackwardTrace
 
 
@@ -51,6 +53,7 @@ class EngineRun:
     graph: Graph
     traces: list[BackwardTrace]
     error: BaseException | None = None
+    figures: list[Figure] = field(default_factory=list)
 
 
 def run_code(code: str, engine: Engine, filename: str = "<script>",
@@ -64,10 +67,12 @@ def run_code(code: str, engine: Engine, filename: str = "<script>",
     view = engine.view()
     recorder = TraceRecorder(view.array)
     error = None
-    with engine.activate(), engine.record(recorder):
+    with engine.activate(), engine.record(recorder), pyplot.stand_in():
         try:
             exec(compile(code, filename, "exec"), namespace)
         except (Exception, SystemExit) as exception:  # noqa: BLE001 - reported to the caller
             error = exception
+        finally:
+            figures = pyplot.take_figures()
     graph, ids = build_graph(namespace, view, recorder.nodes())
-    return EngineRun(namespace, graph, recorder.to_model(ids), error)
+    return EngineRun(namespace, graph, recorder.to_model(ids), error, figures)

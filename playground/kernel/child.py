@@ -107,7 +107,7 @@ class Session:
                 "kind": "interrupted", "message": "The run was interrupted.",
                 "exception_type": "KeyboardInterrupt", "traceback": "", "line": None,
                 "exit_code": None}, "graph": None, "traces": traces_to_json([]),
-                "elapsed": time.perf_counter() - started}
+                "figures": [], "elapsed": time.perf_counter() - started}
         finally:
             sys.stdout.flush()
             sys.stderr.flush()
@@ -120,6 +120,7 @@ class Session:
         return {"engine": self.engine.name, "error": error,
                 "graph": run.graph.to_json(raw=True),
                 "traces": traces_to_json(run.traces, raw=True),
+                "figures": [figure.to_json(raw=True) for figure in run.figures],
                 "elapsed": time.perf_counter() - started}
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from playground.model.figure import Figure
 from playground.model.graph import Graph
 from playground.model.trace import BackwardTrace, traces_from_json, traces_to_json
 
@@ -40,6 +41,7 @@ class RunResult:
     error: RunError | None = None
     graph: Graph | None = None
     traces: list[BackwardTrace] = field(default_factory=list)
+    figures: list[Figure] = field(default_factory=list)  # what the pyplot stand-in drew
     elapsed: float = 0.0
 
     @property
@@ -52,7 +54,9 @@ class RunResult:
             "output_truncated": self.output_truncated,
             "error": None if self.error is None else self.error.to_json(),
             "graph": None if self.graph is None else self.graph.to_json(raw),
-            "traces": traces_to_json(self.traces, raw), "elapsed": self.elapsed,
+            "traces": traces_to_json(self.traces, raw),
+            "figures": [figure.to_json(raw) for figure in self.figures],
+            "elapsed": self.elapsed,
         }
 
     @classmethod
@@ -62,5 +66,7 @@ class RunResult:
             output_truncated=data.get("output_truncated", False),
             error=None if data["error"] is None else RunError.from_json(data["error"]),
             graph=None if data["graph"] is None else Graph.from_json(data["graph"]),
-            traces=traces_from_json(data["traces"]), elapsed=data["elapsed"],
+            traces=traces_from_json(data["traces"]),
+            figures=[Figure.from_json(f) for f in data.get("figures", [])],
+            elapsed=data["elapsed"],
         )

@@ -13,6 +13,7 @@ from PySide6.QtGui import (
     QTextCursor,
     QTextDocument,
     QTextFormat,
+    QTextOption,
 )
 from PySide6.QtWidgets import QCompleter, QPlainTextEdit, QTextEdit, QWidget
 
@@ -61,7 +62,10 @@ class CodeEditor(QPlainTextEdit):
         self.completer.activated.connect(self._insert_completion)
         self._completions_ready.connect(self._show_completions)
         self.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        self.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        # Notebooks' markdown cells are paragraphs on one line: wrap them (and long code) at
+        # the window's edge rather than hide the end of every sentence.
+        self.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        self.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
         self.setTabStopDistance(self.fontMetrics().horizontalAdvance(" ") * 4)
         self.highlighter = PythonHighlighter(self.document(), dark)
         self.error_line: int | None = None

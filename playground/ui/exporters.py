@@ -136,13 +136,19 @@ def export_plots(panel, path: str | Path, scale: float = 2.0) -> Path:
             writer.writerows(panel.csv_rows())
         temporary.replace(path)
         return path
-    scene = panel.canvas.scene()
+    return export_scene(panel.canvas, path, scale)
+
+
+def export_scene(canvas, path: Path, scale: float = 2.0) -> Path:
+    """A pyqtgraph canvas as PNG (pyqtgraph's ImageExporter) or SVG (Qt's generator)."""
+    scene = canvas.scene()
+    suffix = path.suffix.lower()
     temporary = path.with_name(path.stem + ".partial" + suffix)
     if suffix == ".png":
         from pyqtgraph import exporters
 
         exporter = exporters.ImageExporter(scene)
-        exporter.parameters()["width"] = int(panel.canvas.width() * scale)
+        exporter.parameters()["width"] = int(canvas.width() * scale)
         exporter.export(str(temporary))
     else:
         # pyqtgraph's SVGExporter fails on the paths Qt 6.8+ writes (pyqtgraph issue #3485):
@@ -154,12 +160,39 @@ def export_plots(panel, path: str | Path, scale: float = 2.0) -> Path:
         generator.setFileName(str(temporary))
         generator.setSize(QSize(int(source.width()), int(source.height())))
         generator.setViewBox(QRectF(0, 0, source.width(), source.height()))
-        generator.setTitle("Value against gradient")
+        generator.setTitle("Autograd Playground plot")
         painter = QPainter(generator)
         scene.render(painter, QRectF(0, 0, source.width(), source.height()), source)
         painter.end()
     temporary.replace(path)
     return path
+
+
+def render_figures(figures, path: str | Path | None = None) -> list[Path]:
+    """Draw the pyplot stand-in's figures offscreen and write them: each to the files its
+    savefig() named, and all to ``path`` (``out.png``, or ``out-1.png``, ``out-2.png``…)."""
+    from playground.ui.figures import FigureCanvas
+
+    written = []
+    for number, figure in enumerate(figures, start=1):
+        canvas = FigureCanvas(figure)
+        canvas.resize(int(figure.size[0] * 80), int(figure.size[1] * 80))
+        canvas.show()
+        wait_until(lambda: False, 0.05)
+        targets = [Path(p) for p in figure.saved]
+        if path is not None:
+            path = Path(path)
+            targets.append(path if len(figures) == 1 else
+                           path.with_name(f"{path.stem}-{number}{path.suffix}"))
+        try:
+            for target in targets:
+                if target.suffix.lower() not in (".png", ".svg"):
+                    raise ExportError(f"cannot write a figure as '{target.suffix}': use .png "
+                                      "or .svg")
+                written.append(export_scene(canvas, target, scale=1.5))
+        finally:
+            dispose(canvas)
+    return written
 
 
 def wait_until(condition, seconds: float = 60.0) -> bool:

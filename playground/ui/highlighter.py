@@ -21,6 +21,7 @@ STYLE = {
 
 
 INSIDE_STRING = 1
+IN_MARKDOWN = 2  # a line of a ``# %% [markdown]`` cell: prose, not code
 
 
 def _format(colour: str, bold: bool, italic: bool) -> QTextCharFormat:
@@ -41,6 +42,18 @@ class PythonHighlighter(QSyntaxHighlighter):
         column = 1 if dark else 0
         self.formats = {token: _format(style[column], style[2], style[3])
                         for token, style in STYLE.items()}
+        # Markdown cells read as text: a proportional font in the normal text colour, the
+        # comment marks faint, headings bold.
+        self.prose = QTextCharFormat()
+        self.prose.setFontFamilies(["Noto Sans", "DejaVu Sans", "Helvetica", "Arial",
+                                    "sans-serif"])
+        self.prose.setFontPointSize(10.5)
+        self.prose.setForeground(QColor("#d0d4da" if dark else "#24292f"))
+        self.heading = QTextCharFormat(self.prose)
+        self.heading.setFontWeight(QFont.Weight.Bold)
+        self.heading.setFontPointSize(12)
+        self.marks = _format("#5c6370" if dark else "#b0b6bd", False, False)
+        self.cell_mark = _format("#7f8a99" if dark else "#8a8f96", True, False)
 
     def _format_for(self, token):
         while token is not Token:
@@ -51,8 +64,18 @@ class PythonHighlighter(QSyntaxHighlighter):
         return None
 
     def highlightBlock(self, text: str) -> None:  # noqa: N802 - Qt's name
+        previous = max(self.previousBlockState(), 0)
+        stripped = text.lstrip()
+        if stripped.startswith("# %%"):
+            self.setFormat(0, len(text), self.cell_mark)
+            self.setCurrentBlockState(IN_MARKDOWN if "[markdown]" in stripped else 0)
+            return
+        if previous & IN_MARKDOWN:
+            self._prose(text)
+            self.setCurrentBlockState(IN_MARKDOWN)
+            return
         # A block inside a triple-quoted string is lexed as if the string opened on it.
-        inside = self.previousBlockState() == INSIDE_STRING
+        inside = previous == INSIDE_STRING
         prefix = '"""' if inside else ""
         position = -len(prefix)
         for token, value in self.lexer.get_tokens(prefix + text):
@@ -63,3 +86,11 @@ class PythonHighlighter(QSyntaxHighlighter):
             position += len(value)
         opens = (text.count('"""') + text.count("\'\'\'")) % 2 == 1
         self.setCurrentBlockState(INSIDE_STRING if inside != opens else 0)
+
+    def _prose(self, text: str) -> None:
+        """``# ## Title`` and ``# some text``: the marks faint, the words as prose."""
+        marks = len(text) - len(text.lstrip("# "))
+        words = text[marks:]
+        self.setFormat(0, marks, self.marks)
+        heading = text.lstrip().startswith("# #")
+        self.setFormat(marks, len(words), self.heading if heading else self.prose)

@@ -28,7 +28,8 @@ from PySide6.QtWidgets import (
 )
 
 from playground.kernel.client import KernelError
-from playground.model import RunResult
+from playground.model import RunResult, notebook
+from playground.model.notebook import NotebookError
 from playground.ui.console import Console
 from playground.ui.editor import CodeEditor
 from playground.ui.files import RecoveryStore, atomic_write
@@ -53,6 +54,7 @@ EXAMPLES = Path(str(files("playground.resources") / "examples"))
 RECENT_LIMIT = 8
 
 ENGINES = (("NumPy", "numpy"), ("Torch", "torch"))
+NOTEBOOK_SUFFIXES = (".ipynb", ".md", ".markdown", ".txt")
 STARTER = '''import torch
 
 x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
@@ -83,6 +85,7 @@ class MainWindow(QMainWindow):
         self.player = PlayerBar()
         self.step_state = None
         self.plots = None  # made just after the first paint: pyqtgraph takes ~0.8 s to import
+        self.figures = None
         self.last_result: RunResult | None = None
         self.editor.completion_source = self._complete
         self._build_layout()
@@ -98,7 +101,14 @@ class MainWindow(QMainWindow):
         self._live_pending = False
         self._loading = False
         self._last_search = ""
-        self._load_text(self.path.read_text(encoding="utf-8") if self.path else STARTER)
+        self.cell_outputs: dict[str, str] = {}  # cell source -> what it printed, for .ipynb
+        self._running_cell: str | None = None
+        self._cell_queue: list[tuple[int, int]] = []
+        self._cell_total = 0
+        self._front_matter = ""
+        self._load_text(STARTER)
+        if self.path is not None:
+            self._read_into_editor(self.path)
         self.editor.modificationChanged.connect(self._update_title)
         self.editor.textChanged.connect(self._typed)
         self.resize(1280, 800)
@@ -131,6 +141,9 @@ class MainWindow(QMainWindow):
         QVBoxLayout(self.plots_page).setContentsMargins(0, 0, 0, 0)
         self.views.addTab(self.plots_page, "Plots")
         self.views.addTab(self.inspector, "Inspector")
+        self.figures_page = QWidget()  # what user code drew with matplotlib.pyplot
+        QVBoxLayout(self.figures_page).setContentsMargins(0, 0, 0, 0)
+        self.views.addTab(self.figures_page, "Figures")
         views = QSplitter(Qt.Orientation.Vertical)
         views.addWidget(self._graph_pane())
         views.addWidget(self.views)
@@ -214,11 +227,16 @@ class MainWindow(QMainWindow):
 
         if self.plots is not None:
             return
+        from playground.ui.figures import FiguresPanel
+
         install_defaults()
         self.plots = PlotsPanel()
         self.plots_page.layout().addWidget(self.plots)
+        self.figures = FiguresPanel()
+        self.figures_page.layout().addWidget(self.figures)
         if self.last_result is not None:
             self.plots.show_graph(self.last_result.graph)
+            self.figures.show_figures(self.last_result.figures)
 
     def _node_selected(self, node_id: str) -> None:
         graph = self.graph_view.graph
@@ -278,6 +296,12 @@ class MainWindow(QMainWindow):
                                    triggered=self.run_cell)
         self.cell_action.setToolTip("Run the # %% cell under the cursor in the current "
                                     "namespace, then move to the next (Shift+Enter)")
+        self.cells_action = QAction("Run all cells", self,
+                                    shortcut=QKeySequence("Ctrl+Shift+Return"),
+                                    triggered=self.run_all_cells)
+        self.cells_action.setToolTip("Run every cell in order in a fresh namespace, each with "
+                                     "its own output; stop at the first error "
+                                     "(Ctrl+Shift+Enter)")
         self.restart_action = QAction("Restart kernel", self, triggered=self.restart_kernel)
         self.live_action = QAction("Live", self, checkable=True)
         self.live_action.setToolTip("Re-run the whole script shortly after you stop typing")
@@ -295,8 +319,8 @@ class MainWindow(QMainWindow):
         insert.setMenu(palette_menu)
         toolbar.addWidget(insert)
         run_menu = self.menuBar().addMenu("&Run")
-        for action in (self.run_action, self.cell_action, self.stop_action, self.restart_action,
-                       self.live_action):
+        for action in (self.run_action, self.cell_action, self.cells_action, self.stop_action,
+                       self.restart_action, self.live_action):
             run_menu.addAction(action)
         edit_menu = self.menuBar().addMenu("&Edit")
         edit_menu.addAction(QAction("&Undo", self, shortcut=QKeySequence.StandardKey.Undo,
@@ -375,20 +399,65 @@ class MainWindow(QMainWindow):
         line = self.editor.textCursor().blockNumber()
         first, last = self.editor.cell_bounds(line)
         lines = self.editor.toPlainText().split("\n")
-        # Blank lines in front keep the traceback's line numbers those of the editor.
-        code = "\n" * first + "\n".join(lines[first:last + 1]) + "\n"
-        if self._start(code, fresh=False, title=f"Run cell · lines {first + 1}-{last + 1}"):
+        number = sum(1 for f, _, kind in self.cells() if kind == "code" and f <= first)
+        if self._start(self._cell_code(first, last), fresh=False,
+                       title=f"Cell {max(number, 1)} · lines {first + 1}-{last + 1}",
+                       cell=self._cell_source(first, last)):
             block = self.editor.document().findBlockByNumber(min(last + 1, len(lines) - 1))
             cursor = self.editor.textCursor()
             cursor.setPosition(block.position())
             self.editor.setTextCursor(cursor)
 
-    def _start(self, code: str, fresh: bool, title: str) -> bool:
+    def cells(self) -> list[tuple[int, int, str]]:
+        """(first line, last line, "code" or "markdown") of each ``# %%`` cell (0-based)."""
+        lines = self.editor.toPlainText().split("\n")
+        found, line = [], 0
+        while line < len(lines):
+            first, last = self.editor.cell_bounds(line)
+            marker = lines[first].lstrip()
+            kind = "markdown" if marker.startswith("# %%") and "[markdown]" in marker else "code"
+            found.append((first, last, kind))
+            line = last + 1
+        return found
+
+    def _cell_code(self, first: int, last: int) -> str:
+        lines = self.editor.toPlainText().split("\n")
+        # Blank lines in front keep the traceback's line numbers those of the editor.
+        return "\n" * first + "\n".join(lines[first:last + 1]) + "\n"
+
+    def _cell_source(self, first: int, last: int) -> str:
+        """The cell's source as a saved notebook holds it (the key of its output)."""
+        lines = self.editor.toPlainText().split("\n")
+        cells = notebook.from_percent("\n".join(lines[first:last + 1])).cells
+        return cells[0].source if cells else ""
+
+    def run_all_cells(self) -> None:
+        """Every code cell in order, each a run of its own in one fresh namespace, so the
+        console shows what each printed; the first error stops the rest and is marked."""
+        queue = [(first, last) for first, last, kind in self.cells() if kind == "code"
+                 and self._cell_source(first, last).strip()]
+        if not queue or self.runner.busy:
+            return
+        self._cell_queue = queue
+        self._cell_total = len(queue)
+        self._next_cell(fresh=True)
+
+    def _next_cell(self, fresh: bool = False) -> None:
+        first, last = self._cell_queue.pop(0)
+        number = self._cell_total - len(self._cell_queue)
+        if not self._start(self._cell_code(first, last), fresh=fresh,
+                           title=f"Cell {number} of {self._cell_total} · lines "
+                                 f"{first + 1}-{last + 1}",
+                           cell=self._cell_source(first, last)):
+            self._cell_queue = []
+
+    def _start(self, code: str, fresh: bool, title: str, cell: str | None = None) -> bool:
         self._save_recovery()
         filename = str(self.path) if self.path else "<untitled>"
         if not self.runner.run(code, filename, fresh=fresh):
             self.statusBar().showMessage("A run is in progress: Stop it first")
             return False
+        self._running_cell = cell
         self.editor.mark_error_line(None)
         self.console.begin_run(title)
         self.run_action.setEnabled(False)
@@ -456,13 +525,39 @@ class MainWindow(QMainWindow):
         else:
             self.statusBar().showMessage(f"Done in {result.elapsed:.2f} s")
         self.last_result = result
+        if self._running_cell is not None:
+            self.cell_outputs[self._running_cell] = result.output
+        if self._cell_queue and result.error is None:
+            QTimer.singleShot(0, self._next_cell)
+        elif self._cell_queue:
+            failed = self._cell_total - len(self._cell_queue)
+            self._cell_queue = []
+            self.statusBar().showMessage(f"Stopped at cell {failed} of {self._cell_total}: "
+                                         f"{result.error.message}")
         self.graph_view.show_graph(result.graph)
         self.inspector.show_node(None, None)
         if self.plots is not None:
             self.plots.show_graph(result.graph)
+            self.figures.show_figures(result.figures)
+            if result.figures:
+                self.views.setCurrentWidget(self.figures_page)
+        self._write_saved_figures(result)
         self.player.load(result)
         if self._live_pending:
             self._live_run()
+
+    def _write_saved_figures(self, result: RunResult) -> None:
+        """The files user code asked for with plt.savefig(), drawn here after the run."""
+        if not any(figure.saved for figure in result.figures):
+            return
+        from playground.ui.exporters import ExportError, render_figures
+
+        try:
+            written = render_figures(result.figures)
+        except (ExportError, OSError) as error:
+            self.console.write("stderr", f"savefig: {error}\n")
+            return
+        self.console.write("stdout", "".join(f"[saved {path}]\n" for path in written))
 
     def _engine_chosen(self, index: int) -> None:
         name = self.engine_box.itemData(index)
@@ -579,7 +674,9 @@ class MainWindow(QMainWindow):
         chooser = QFileDialog.getSaveFileName if saving else QFileDialog.getOpenFileName
         path, _ = chooser(self, "Save script" if saving else "Open script",
                           str(self.path.parent if self.path else Path.home()),
-                          "Python scripts (*.py);;All files (*)")
+                          "Scripts and notebooks (*.py *.ipynb *.md *.txt);;Python scripts (*.py)"
+                          ";;Jupyter notebooks (*.ipynb);;Markdown notebooks (*.md *.txt)"
+                          ";;All files (*)")
         return path or None
 
     def may_discard(self) -> bool:
@@ -593,11 +690,13 @@ class MainWindow(QMainWindow):
         """An example opens as a new untitled document (saving it asks where)."""
         if self.may_discard():
             self.path = None
+            self.cell_outputs, self._front_matter = {}, ""
             self._load_text(example.read_text(encoding="utf-8"))
 
     def new_file(self) -> None:
         if self.may_discard():
             self.path = None
+            self.cell_outputs, self._front_matter = {}, ""
             self._load_text("")
 
     def open_file(self, path: str | None = None) -> None:
@@ -606,27 +705,48 @@ class MainWindow(QMainWindow):
         path = path or self.ask_path(saving=False)
         if not path:
             return
+        if self._read_into_editor(Path(path)):
+            self._remember(self.path)
+
+    def _read_into_editor(self, path: Path) -> bool:
+        """Show a file (a notebook as cells); on failure say why and keep the text shown."""
         try:
-            text = Path(path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as error:
+            text, front_matter = editor_text(path)
+        except (OSError, UnicodeDecodeError, NotebookError) as error:
             self.statusBar().showMessage(f"Could not open {path}: {error}")
-            return
-        self.path = Path(path)
-        self._load_text(text)  # opening never runs the file
-        self._remember(self.path)
+            self.path = None if self.path == path else self.path
+            return False
+        self.path = path
+        self.cell_outputs = {}
+        self._front_matter = front_matter
+        self._load_text(text)  # opening never runs the file, notebooks included
+        return True
 
     def save(self) -> bool:
         if self.path is None:
             return self.save_as()
         try:
-            atomic_write(self.path, self.editor.toPlainText())
-        except OSError as error:
+            atomic_write(self.path, self._file_text(self.path))
+        except (OSError, ValueError) as error:
             self.statusBar().showMessage(f"Could not save {self.path}: {error}")
             return False
         self.editor.document().setModified(False)
         self.statusBar().showMessage(f"Saved {self.path}")
         self._remember(self.path)
         return True
+
+    def _file_text(self, path: Path) -> str:
+        """The editor's text as the file's format: a notebook gets its cells (and what each
+        printed when last run); a .py file is the text itself."""
+        text = self.editor.toPlainText()
+        if path.suffix.lower() not in NOTEBOOK_SUFFIXES:
+            return text
+        book = notebook.from_percent(text)
+        for cell in book.cells:
+            cell.output = self.cell_outputs.get(cell.source, "")
+        if self._front_matter and path.suffix.lower() != ".ipynb":
+            book.front_matter = self._front_matter
+        return notebook.write(book, path.name)
 
     def save_as(self) -> bool:
         path = self.ask_path(saving=True)
@@ -707,6 +827,16 @@ class MainWindow(QMainWindow):
         self.recovery.clear()
         self.runner.close()
         super().closeEvent(event)
+
+
+def editor_text(path: Path) -> tuple[str, str]:
+    """What the editor shows for a file, a notebook as ``# %%`` cells and a script as it is;
+    and a markdown notebook's YAML front matter, kept aside for saving it back."""
+    text = path.read_text(encoding="utf-8")
+    if path.suffix.lower() == ".py" or notebook.format_of(path.name, text) == "percent":
+        return text, ""
+    book = notebook.read(path.name, text)
+    return notebook.to_percent(book), book.front_matter
 
 
 def default_recovery_path() -> Path:

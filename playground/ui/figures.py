@@ -1,0 +1,94 @@
+"""Figures drawn by user code through the pyplot stand-in, drawn here with pyqtgraph."""
+
+from __future__ import annotations
+
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel, QScrollArea, QVBoxLayout, QWidget
+
+from playground.model.figure import Axes, Figure, Series
+
+CYCLE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
+         "#7f7f7f", "#bcbd22", "#17becf")  # matplotlib's default colour cycle
+NAMED = {"blue": "#1f77b4", "green": "#2ca02c", "red": "#d62728", "cyan": "#17becf",
+         "magenta": "#e377c2", "yellow": "#bcbd22", "black": "#000000", "white": "#ffffff"}
+SYMBOLS = {"o": "o", ".": "o", ",": "o", "s": "s", "^": "t1", "v": "t", "<": "t3", ">": "t2",
+           "d": "d", "D": "d", "+": "+", "x": "x", "*": "star", "p": "p", "h": "h",
+           "|": "|", "_": "-"}
+LINES = {"-": Qt.PenStyle.SolidLine, "--": Qt.PenStyle.DashLine, ":": Qt.PenStyle.DotLine,
+         "-.": Qt.PenStyle.DashDotLine}
+PIXELS_PER_INCH = 80
+
+
+class FigureCanvas(pg.GraphicsLayoutWidget):
+    """One Figure: its subplots on their grid, titles, labels, limits, legends."""
+
+    def __init__(self, figure: Figure, parent=None) -> None:
+        super().__init__(parent)
+        self.figure = figure
+        self.setBackground("w")
+        self.plots: list[pg.PlotItem] = []
+        self.setMinimumHeight(int(figure.size[1] * PIXELS_PER_INCH * 0.6))
+        for axes in figure.axes:
+            self._draw_axes(axes)
+
+    def _draw_axes(self, axes: Axes) -> None:
+        rows, columns, index = axes.grid
+        plot = self.addPlot(row=(index - 1) // columns, col=(index - 1) % columns)
+        if axes.title:
+            plot.setTitle(axes.title, color="#222222", size="12pt")
+        for axis in ("left", "bottom"):
+            plot.getAxis(axis).setPen("#333333")
+            plot.getAxis(axis).setTextPen("#333333")
+        if axes.xlabel:
+            plot.setLabel("bottom", axes.xlabel, color="#333333")
+        if axes.ylabel:
+            plot.setLabel("left", axes.ylabel, color="#333333")
+        if axes.show_grid:
+            plot.showGrid(x=True, y=True, alpha=0.3)
+        if axes.legend:
+            plot.addLegend(offset=(10, 10), labelTextColor="#333333")
+        for number, series in enumerate(axes.series):
+            plot.addItem(self._item(series, CYCLE[number % len(CYCLE)]))
+        if axes.xlim:
+            plot.setXRange(*axes.xlim, padding=0)
+        if axes.ylim:
+            plot.setYRange(*axes.ylim, padding=0)
+        self.plots.append(plot)
+
+    def _item(self, series: Series, default: str) -> pg.PlotDataItem:
+        colour = NAMED.get(series.colour or "", series.colour) or default
+        pen = None
+        if series.kind == "line" and series.line:
+            pen = pg.mkPen(colour, width=2, style=LINES.get(series.line, Qt.PenStyle.SolidLine))
+        symbol = SYMBOLS.get(series.marker or "", "o") if series.marker or \
+            series.kind == "points" else None
+        return pg.PlotDataItem(series.x, series.y, pen=pen, symbol=symbol,
+                               symbolBrush=colour if symbol else None,
+                               symbolPen=colour if symbol else None,
+                               symbolSize=series.size or 8, name=series.label)
+
+
+class FiguresPanel(QScrollArea):
+    """Every figure of the last run, one under another."""
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.setWidgetResizable(True)
+        self.canvases: list[FigureCanvas] = []
+        self.show_figures([])
+
+    def show_figures(self, figures: list[Figure]) -> None:
+        holder = QWidget()
+        layout = QVBoxLayout(holder)
+        self.canvases = [FigureCanvas(figure) for figure in figures]
+        for canvas in self.canvases:
+            layout.addWidget(canvas)
+        if not figures:
+            hint = QLabel("Figures that your code draws with matplotlib.pyplot (plot, scatter, "
+                          "subplot, title…) appear here.")
+            hint.setWordWrap(True)
+            hint.setStyleSheet("color: palette(placeholder-text);")
+            layout.addWidget(hint)
+        layout.addStretch(1)
+        self.setWidget(holder)

@@ -1,0 +1,167 @@
+"""Notebooks in the window, seeds cell by cell on both engines, and the pyplot stand-in."""
+
+import json
+
+import numpy as np
+import pytest
+
+from playground.kernel.client import Kernel
+from playground.model import notebook
+from playground.model.notebook import Cell, Notebook
+from playground.ui.files import RecoveryStore
+from playground.ui.main_window import MainWindow
+from tests.seeds import seed_files
+
+RUN_MS = 60000
+LESSON = Notebook([
+    Cell("markdown", "# Accumulation\nEach backward() adds into .grad."),
+    Cell("code", "import torch\nw = torch.tensor([1.0, -1.0], requires_grad=True)"),
+    Cell("code", "(w * 3).sum().backward()\nprint(w.grad)"),
+    Cell("code", "print(undefined_name)"),
+    Cell("code", "print('never reached')"),
+])
+
+
+@pytest.fixture
+def window(qtbot, tmp_path):
+    made = MainWindow(recovery=RecoveryStore(tmp_path / "recovery.json"))
+    qtbot.addWidget(made)
+    made.show()
+    return made
+
+
+def run_cells(qtbot, window) -> None:
+    window.run_all_cells()
+    # the last cell's result has reached the window (Run all is enabled again only then)
+    qtbot.waitUntil(lambda: not window._cell_queue and not window.runner.busy
+                    and window.run_action.isEnabled(), timeout=RUN_MS)
+
+
+def test_an_ipynb_opens_as_cells_without_running(qtbot, window, tmp_path):
+    path = tmp_path / "lesson.ipynb"
+    path.write_text(notebook.to_ipynb(LESSON))
+    window.live_action.setChecked(True)  # Live never runs what a file brings
+    window.open_file(str(path))
+    qtbot.wait(1200)
+    assert not window.runner.busy and window.console.toPlainText() == ""
+    text = window.editor.toPlainText()
+    assert text.startswith("# %% [markdown]\n# # Accumulation\n# Each backward() adds")
+    assert [kind for _, _, kind in window.cells()] == ["markdown"] + ["code"] * 4
+    # markdown lines are drawn as prose, not as code comments
+    block = window.editor.document().findBlockByNumber(2)
+    formats = block.layout().formats()
+    assert any("Sans" in " ".join(f.format.fontFamilies() or []) for f in formats)
+
+
+def test_run_all_cells_stops_at_the_first_error_and_marks_it(qtbot, window, tmp_path):
+    path = tmp_path / "lesson.ipynb"
+    path.write_text(notebook.to_ipynb(LESSON))
+    window.open_file(str(path))
+    run_cells(qtbot, window)
+    console = window.console.toPlainText()
+    assert "Cell 1 of 4" in console and "Cell 3 of 4" in console and "Cell 4 of 4" not in console
+    assert "tensor([3., 3.])" in console and "never reached" not in console
+    error_line = window.editor.error_line
+    assert window.editor.document().findBlockByNumber(error_line - 1).text() == \
+        "print(undefined_name)"
+    assert "Stopped at cell 3 of 4" in window.statusBar().currentMessage()
+
+
+def test_saving_an_ipynb_keeps_cells_and_what_each_printed(qtbot, window, tmp_path):
+    path = tmp_path / "lesson.ipynb"
+    path.write_text(notebook.to_ipynb(LESSON))
+    window.open_file(str(path))
+    run_cells(qtbot, window)
+    assert window.save()
+    saved = notebook.from_ipynb(path.read_text())
+    assert [(c.kind, c.source) for c in saved.cells] == [(c.kind, c.source)
+                                                       for c in LESSON.cells]
+    assert saved.cells[2].output == "tensor([3., 3.])\n"
+    assert json.loads(path.read_text())["nbformat"] == 4
+    percent = tmp_path / "lesson.py"
+    window.path = percent
+    assert window.save()
+    assert notebook.from_percent(percent.read_text()).cells[1].source == LESSON.cells[1].source
+
+
+def test_a_broken_notebook_says_why_and_keeps_the_text(qtbot, window, tmp_path):
+    window.editor.setPlainText("x = 1\n")
+    window.editor.document().setModified(False)
+    broken = tmp_path / "broken.ipynb"
+    broken.write_text("{ this is not json")
+    window.open_file(str(broken))
+    assert window.editor.toPlainText() == "x = 1\n"
+    assert "not valid JSON" in window.statusBar().currentMessage()
+
+
+@pytest.mark.skipif(not seed_files(), reason="../shared/seeds is not beside the repo")
+@pytest.mark.parametrize("engine", ["numpy", "torch"])
+def test_every_seed_runs_cell_by_cell(engine):
+    with Kernel(engine, "cpu") as kernel:
+        for path in seed_files():
+            book = notebook.read(path.name, path.read_text(encoding="utf-8"))
+            for number, code in enumerate(c for c in book.code() if c.strip()):
+                result = kernel.run(code, str(path), fresh=number == 0)
+                assert result.error is None, (path.name, number, code, result.error)
+
+
+@pytest.mark.skipif(not seed_files(), reason="../shared/seeds is not beside the repo")
+def test_seed_000s_plot_cell_draws_its_two_scatter_plots(qtbot, window):
+    seed = next(p for p in seed_files() if p.name.startswith("000"))
+    window.open_file(str(seed))
+    qtbot.waitUntil(lambda: window.figures is not None, timeout=RUN_MS)
+    run_cells(qtbot, window)
+    assert window.views.currentWidget() is window.figures_page
+    (canvas,) = window.figures.canvases
+    left, right = canvas.plots
+    assert left.titleLabel.text == "Gradients of a" and right.titleLabel.text == "Gradients of x"
+    points = sorted(zip(*np.concatenate([np.stack(item.getData(), axis=1)
+                                         for item in left.listDataItems()]).T, strict=True))
+    assert points == [(1.0, 4.5), (2.0, 6.0), (3.0, 7.5), (4.0, 9.0)]
+    (x_item,) = right.listDataItems()
+    x, gradient = x_item.getData()
+    assert x.tolist() == [3.0, 2.0, 1.0]
+    assert np.allclose(gradient, [51.2, 512.0, 0.0512])
+    assert left.getAxis("bottom").labelText == "a" and left.getAxis("left").labelText == "da"
+
+
+def test_pyplot_stand_in_formats_errors_and_savefig(tmp_path):
+    from playground.engines.base import run_code
+    from playground.engines.numpy_engine import NumpyEngine
+
+    code = f"""
+import torch
+import matplotlib.pyplot as plt
+x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+try:
+    plt.plot(x, x)
+except RuntimeError as error:
+    message = str(error)
+plt.plot([0, 1, 2], [0, 1, 4], 'g--', label='square')
+plt.scatter([1, 2], [2, 1], color='red')
+plt.title('t'); plt.xlabel('x'); plt.ylabel('y'); plt.legend(); plt.grid(True)
+plt.xlim(0, 3); plt.ylim((0, 5))
+plt.savefig({str(tmp_path / 'figure.png')!r})
+try:
+    plt.hist([1, 2, 3])
+except NotImplementedError as error:
+    unsupported = str(error)
+"""
+    run = run_code(code, NumpyEngine())
+    assert run.error is None, run.error
+    assert run.namespace["message"] == ("Can't call numpy() on Tensor that requires grad. "
+                                        "Use tensor.detach().numpy() instead.")
+    assert run.namespace["unsupported"].startswith(
+        "matplotlib.pyplot.hist() is not supported by Autograd Playground's plotting stand-in")
+    (figure,) = run.figures
+    (axes,) = figure.axes
+    line, points = axes.series
+    assert (line.colour, line.line, line.marker, line.label) == ("green", "--", None, "square")
+    assert points.kind == "points" and points.colour == "red"
+    assert (axes.title, axes.xlim, axes.ylim, axes.show_grid, axes.legend) == \
+        ("t", (0.0, 3.0), (0.0, 5.0), True, True)
+    assert figure.saved == [str(tmp_path / "figure.png")]
+    from playground.ui.exporters import render_figures
+
+    (written,) = render_figures(run.figures)
+    assert written.read_bytes().startswith(b"\x89PNG")
