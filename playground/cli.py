@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 
 from playground.kernel.client import Kernel, KernelError, default_memory_limit
-from playground.model import RunResult, notebook
-from playground.model.notebook import NotebookError
+from playground.model import RunResult
+from playground.model.source_file import SourceError, read_source
 from playground.model.trace import dumps as traces_dumps
 
 GRAPH_FORMATS = (".json", ".dot", ".svg", ".png", ".pdf")
@@ -80,17 +80,9 @@ def _check_outputs(graph_path: str | None, plot_path: str | None) -> None:
 def _read_script(path: str) -> str:
     """A script as it is; a notebook (.ipynb, markdown, a text dump) as its cells in order."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise UsageError(f"No such script: {path}") from None
-    except UnicodeDecodeError:
-        raise UsageError(f"{path} is not UTF-8 text, so it cannot be Python code.") from None
-    if Path(path).suffix.lower() == ".py" or notebook.format_of(path, text) == "percent":
-        return text
-    try:
-        return notebook.to_percent(notebook.read(path, text))
-    except NotebookError as error:
-        raise UsageError(f"{path}: {error}") from None
+        return read_source(Path(path), text_limit=None)[0]
+    except SourceError as error:
+        raise UsageError(str(error)) from None
 
 
 def _write_outputs(result: RunResult, arguments: argparse.Namespace) -> None:
@@ -159,7 +151,10 @@ def _report(result: RunResult) -> int:
         return error.exit_code or 0
     if error.kind in ("exception", "syntax", "memory") and error.traceback:
         sys.stderr.write(error.traceback)
-        return 1
+        if error.kind == "memory" and "kernel's limit" in error.message:
+            sys.stderr.write(f"playground: {error.message} --memory-limit raises it.\n")
+        # python ends with 130 (killed by SIGINT) on a KeyboardInterrupt nobody caught
+        return 130 if error.exception_type == "KeyboardInterrupt" else 1
     sys.stderr.write(f"playground: {error.message}\n")
     return {"timeout": 124, "crash": 137, "interrupted": 130}.get(
         error.kind, error.exit_code if error.kind == "exit" and error.exit_code else 1)

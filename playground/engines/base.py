@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import builtins
 import contextlib
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
@@ -67,12 +68,22 @@ def run_code(code: str, engine: Engine, filename: str = "<script>",
     view = engine.view()
     recorder = TraceRecorder(view.array)
     error = None
+    kept_builtins = dict(builtins.__dict__)
     with engine.activate(), engine.record(recorder), pyplot.stand_in():
         try:
             exec(compile(code, filename, "exec"), namespace)
-        except (Exception, SystemExit) as exception:  # noqa: BLE001 - reported to the caller
-            error = exception
+        except KeyboardInterrupt:
+            raise  # the kernel's Stop: the caller reports it
+        except BaseException as exception:  # noqa: BLE001 - any ending is reported, even
+            error = exception                # GeneratorExit raised by hand
         finally:
-            figures = pyplot.take_figures()
+            _restore(builtins.__dict__, kept_builtins)  # a script that deleted len or
+            figures = pyplot.take_figures()             # replaced print breaks nothing here
     graph, ids = build_graph(namespace, view, recorder.nodes())
     return EngineRun(namespace, graph, recorder.to_model(ids), error, figures)
+
+
+def _restore(current: dict, kept: dict) -> None:
+    if current != kept:
+        current.clear()
+        current.update(kept)

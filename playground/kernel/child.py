@@ -7,9 +7,11 @@ User code writes to this process's real stdout/stderr, which the parent streams.
 
 from __future__ import annotations
 
+import builtins
 import linecache
 import os
 import re
+import signal
 import sys
 import threading
 import time
@@ -17,9 +19,11 @@ import traceback
 from pathlib import Path
 
 from playground.engines.base import EngineError, run_code
-from playground.kernel import wire
+from playground.kernel import streams, wire
 from playground.model.trace import traces_to_json
 
+MESSAGE_LIMIT = 500        # characters of an exception's text in the one-sentence message
+TRACEBACK_LIMIT = 64 * 1024
 # Frames in these folders are the kernel's or the engine's, never shown to the user.
 _OWN_CODE = str(Path(__file__).resolve().parents[1])
 
@@ -34,10 +38,15 @@ def make_engine(name: str, device: str):
     return TorchEngine(device)
 
 
+_memory_limit = 0  # bytes; 0: none
+
+
 def limit_memory(limit_bytes: int) -> None:
     """Past the limit, allocations fail with MemoryError instead of freezing the machine."""
+    global _memory_limit
     if limit_bytes <= 0:
         return
+    _memory_limit = limit_bytes
     import resource
 
     resource.setrlimit(resource.RLIMIT_DATA, (limit_bytes, limit_bytes))
@@ -51,18 +60,40 @@ def describe_exception(error: BaseException, filename: str) -> dict:
                 f"(line {error.lineno}).", "exception_type": type(error).__name__,
                 "traceback": text, "line": error.lineno, "exit_code": None}
     frames = traceback.extract_tb(error.__traceback__)
+    # A 5 MB exception message still makes one sentence and a readable traceback.
+    error_text = str(error)
+    if len(error_text) > MESSAGE_LIMIT:
+        error_text = error_text[:MESSAGE_LIMIT] + f"… ({len(error_text):,} characters)"
     user_lines = [frame.lineno for frame in frames if frame.filename == filename]
     # The kernel's frames (before user code) and the engine's (inside it) are not shown.
     shown = traceback.TracebackException(type(error), error, error.__traceback__)
     shown.stack = traceback.StackSummary.from_list(
         [frame for frame in shown.stack if not frame.filename.startswith(_OWN_CODE)])
-    text = "".join(shown.format())
+    text = _shorten("".join(shown.format()))
     kind = "memory" if isinstance(error, MemoryError) else "exception"
     line = user_lines[-1] if user_lines else None
     where = f" (line {line})" if line else ""
-    summary = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
+    if kind == "memory" and not error_text and _memory_limit:
+        error_text = (f"the code asked for more memory than the kernel's limit of "
+                      f"{_memory_limit / (1 << 30):.1f} GB")
+    summary = f"{type(error).__name__}: {error_text}" if error_text else type(error).__name__
     return {"kind": kind, "message": f"{summary}{where}.", "exception_type": type(error).__name__,
             "traceback": text, "line": line, "exit_code": None}
+
+
+def _shorten(text: str) -> str:
+    """A traceback of at most TRACEBACK_LIMIT characters whose last line is still the error's."""
+    if len(text) <= TRACEBACK_LIMIT:
+        return text
+    lines = text.splitlines(keepends=True)
+    for index, line in enumerate(lines):
+        if len(line) > MESSAGE_LIMIT:  # a huge message (or value) on one line
+            lines[index] = f"{line[:MESSAGE_LIMIT]}… ({len(line):,} characters)\n"
+    text = "".join(lines)
+    if len(text) <= TRACEBACK_LIMIT:
+        return text
+    half = TRACEBACK_LIMIT // 2
+    return f"{text[:half]}\n[… traceback shortened …]\n{text[-half:]}"
 
 
 _JEDI = threading.Lock()
@@ -93,24 +124,52 @@ class Session:
     def __init__(self, engine) -> None:
         self.engine = engine
         self.namespace: dict = {"__name__": "__main__"}
+        # User code may replace print, delete len or close sys.stdout; the kernel needs them.
+        self._builtins = dict(builtins.__dict__)
+        self._streams = {"stdout": sys.stdout, "stderr": sys.stderr}
+
+    def restore(self) -> None:
+        """Put back the builtins and standard streams that user code changed."""
+        if builtins.__dict__ != self._builtins:
+            builtins.__dict__.clear()
+            builtins.__dict__.update(self._builtins)
+        for name, fd in (("stdout", 1), ("stderr", 2)):
+            stream = self._streams[name]
+            if stream.closed:  # closing sys.stdout leaves file descriptor 1 open
+                stream = self._streams[name] = streams.BatchedStream(fd)
+            setattr(sys, name, stream)
 
     def run(self, code: str, filename: str, fresh: bool) -> dict:
+        try:
+            return self._run(code, filename, fresh)
+        finally:
+            self.restore()
+
+    def _reply_error(self, error: dict, started: float) -> dict:
+        """A reply for a run that never got to building its graph."""
+        return {"engine": self.engine.name, "error": error, "graph": None,
+                "traces": traces_to_json([]), "figures": [],
+                "elapsed": time.perf_counter() - started}
+
+    def _run(self, code: str, filename: str, fresh: bool) -> dict:
         if fresh:
             self.namespace = {"__name__": "__main__", "__file__": filename}
         # Tracebacks quote the source lines even when the code comes from the editor.
         linecache.cache[filename] = (len(code), None, code.splitlines(True), filename)
         started = time.perf_counter()
+        _Stop.requested = False
         try:
             run = run_code(code, self.engine, filename, self.namespace)
-        except KeyboardInterrupt:
-            return {"engine": self.engine.name, "error": {
+        except KeyboardInterrupt as interrupt:
+            if not _Stop.requested:  # raised by the script itself: an ordinary exception
+                return self._reply_error(describe_exception(interrupt, filename), started)
+            return self._reply_error({
                 "kind": "interrupted", "message": "The run was interrupted.",
                 "exception_type": "KeyboardInterrupt", "traceback": "", "line": None,
-                "exit_code": None}, "graph": None, "traces": traces_to_json([]),
-                "figures": [], "elapsed": time.perf_counter() - started}
+                "exit_code": None}, started)
         finally:
-            sys.stdout.flush()
-            sys.stderr.flush()
+            self.restore()
+            streams.flush_all()
         error = None if run.error is None else describe_exception(run.error, filename)
         if isinstance(run.error, SystemExit):
             code = run.error.code
@@ -122,6 +181,17 @@ class Session:
                 "traces": traces_to_json(run.traces, raw=True),
                 "figures": [figure.to_json(raw=True) for figure in run.figures],
                 "elapsed": time.perf_counter() - started}
+
+
+class _Stop:
+    """Whether the KeyboardInterrupt of this run came from the parent's Stop (SIGINT)."""
+
+    requested = False
+
+    @classmethod
+    def on_signal(cls, number, frame) -> None:
+        cls.requested = True
+        raise KeyboardInterrupt
 
 
 def serve(control_in: int, control_out: int, session: Session) -> None:
@@ -150,6 +220,8 @@ def main(argv: list[str]) -> int:
         wire.send(control_out, {"op": "failed", "message": str(error)})
         return 2
     limit_memory(int(memory_limit))
+    streams.install()
+    signal.signal(signal.SIGINT, _Stop.on_signal)
     wire.send(control_out, {"op": "ready", "engine": engine.name,
                             "description": engine.describe(), "pid": os.getpid()})
     # jedi's first completion takes seconds: warm it up while the user reads the window.

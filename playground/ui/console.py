@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFontDatabase, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
@@ -13,6 +13,9 @@ from playground.model import RunResult
 ERROR_COLOUR = QColor("#d03030")
 NOTE_COLOUR = QColor("#7a7a7a")
 TRACEBACK_LINE = re.compile(r'File "(?P<file>[^"]+)", line (?P<line>\d+)')
+# A run's output is shown up to this many characters (what the kernel keeps of it too).
+SHOWN_LIMIT = 1 << 20
+FLUSH_MS = 50  # streamed output is drawn in batches: a flood of lines never freezes the window
 
 
 class Console(QPlainTextEdit):
@@ -29,6 +32,10 @@ class Console(QPlainTextEdit):
         self.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.setUndoRedoEnabled(False)
         self.setMaximumBlockCount(20_000)  # keeps the pane fast when a script prints a lot
+        self._pending: list[tuple[str, str]] = []
+        self._shown = 0  # characters of this run's output shown so far
+        self._flush_timer = QTimer(self, singleShot=True, interval=FLUSH_MS,
+                                   timeout=self.flush)
 
     def mouseReleaseEvent(self, event) -> None:  # noqa: N802 - Qt's name
         super().mouseReleaseEvent(event)
@@ -51,18 +58,39 @@ class Console(QPlainTextEdit):
 
     def begin_run(self, title: str) -> None:
         """A separator line, so each run's output stands apart."""
+        self.flush()
+        self._shown = 0
         if not self.document().isEmpty():
             self._append("\n")
         self._append(f"── {title} ──\n", NOTE_COLOUR)
 
     def write(self, stream: str, text: str) -> None:
-        self._append(text, ERROR_COLOUR if stream == "stderr" else None)
+        """Queue streamed output; it is drawn within FLUSH_MS."""
+        if self._shown >= SHOWN_LIMIT:
+            return
+        text = text[:SHOWN_LIMIT - self._shown]
+        self._shown += len(text)
+        if self._pending and self._pending[-1][0] == stream:
+            self._pending[-1] = (stream, self._pending[-1][1] + text)
+        else:
+            self._pending.append((stream, text))
+        if not self._flush_timer.isActive():
+            self._flush_timer.start()
+
+    def flush(self) -> None:
+        """Draw the queued output now."""
+        pending, self._pending = self._pending, []
+        for stream, text in pending:
+            self._append(text, ERROR_COLOUR if stream == "stderr" else None)
+        if pending and self._shown >= SHOWN_LIMIT:
+            self._append("\n(output longer than 1 MiB: the rest is not shown)\n", NOTE_COLOUR)
 
     def finish_run(self, result: RunResult) -> None:
+        self.flush()
         error = result.error
         if error is not None:
             self._append(error.traceback or f"{error.message}\n", ERROR_COLOUR)
-        if result.output_truncated:
+        if result.output_truncated and self._shown < SHOWN_LIMIT:
             self._append("(output longer than 1 MiB: the rest was not kept)\n", NOTE_COLOUR)
         status = "done" if error is None else error.kind
         self._append(f"[{status} in {result.elapsed:.2f} s]\n", NOTE_COLOUR)

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 
 from PySide6.QtCore import QObject, QPointF, QRectF, Qt, QTimer, QVariantAnimation, Signal
 from PySide6.QtGui import (
@@ -43,6 +45,7 @@ DONE = QColor("#2f9e44")
 GRADIENT = QColor("#c2255c")
 BATCH = 1500            # items created per event-loop turn: big graphs never freeze the window
 DETAIL_SCALE = 0.45     # below this zoom, nodes drop their text
+CACHED_NODES = 3000     # up to this many nodes, each is painted once into a cached pixmap
 READABLE_SCALE = 0.75   # fitting a graph of up to 80 nodes never shrinks it below this
 MOVE_MS = 260
 ARRIVED_AT = 0.62       # where on its edge a gradient's label rests (0: source, 1: target)
@@ -54,7 +57,7 @@ class NodeLook:
 
     kind: str
     lines: list[str]
-    tooltip: str
+    tooltip: Callable[[], str]  # made on first hover: 20,000 tooltips up front take seconds
     dashed: bool = False
 
 
@@ -71,11 +74,13 @@ class NodeItem(QGraphicsItem):
         self.state = ""  # the backward player's: "", "waiting", "running", "done"
         self.final_lines = list(look.lines)  # what the run left; the player shows earlier
         self.grad_shown: object = self  # the .grad the text shows; itself: the run's final
-        # Painting is Python: cache each node as a pixmap, redrawn only when it changes.
-        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
-        self.setToolTip(look.tooltip)
         self.setAcceptHoverEvents(True)
         self.setCursor(Qt.CursorShape.PointingHandCursor)
+
+    def hoverEnterEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        if not self.toolTip():
+            self.setToolTip(self.look.tooltip())
+        super().hoverEnterEvent(event)
 
     def boundingRect(self) -> QRectF:  # noqa: N802 - Qt's name
         return QRectF(-self.width / 2 - 4, -self.height / 2 - 4, self.width + 8,
@@ -241,9 +246,9 @@ _BOLD.setBold(True)
 
 def node_look(item: GraphNode | Group) -> NodeLook:
     if isinstance(item, Group):
-        return NodeLook("group", [item.title, "double-click to expand"],
-                        f"<b>{item.title}</b><br>{len(item.members)} identical nodes in a row; "
-                        "double-click to show them")
+        text = (f"<b>{item.title}</b><br>{len(item.members)} identical nodes in a row; "
+                "double-click to show them")
+        return NodeLook("group", [item.title, "double-click to expand"], lambda: text)
     if item.is_tensor:
         lines = [item.label, shape_text(item.shape)]
         value = short_values(item.value)
@@ -251,8 +256,9 @@ def node_look(item: GraphNode | Group) -> NodeLook:
             lines.append(value)
         if item.grad is not None:
             lines.append("grad " + short_values(item.grad))
-        return NodeLook(item.kind, lines, node_tooltip(item), dashed=item.kind == "constant")
-    return NodeLook(item.kind, [item.label], node_tooltip(item))
+        return NodeLook(item.kind, lines, partial(node_tooltip, item),
+                        dashed=item.kind == "constant")
+    return NodeLook(item.kind, [item.label], partial(node_tooltip, item))
 
 
 def measure(look: NodeLook) -> tuple[float, float]:
@@ -424,9 +430,14 @@ class GraphView(QGraphicsView):
     def _build_batch(self) -> None:
         scene = self.current
         batch, self._pending_items = self._pending_items[:BATCH], self._pending_items[BATCH:]
+        # Painting is Python: a node cached as a pixmap is redrawn only when it changes. Past
+        # CACHED_NODES, making the pixmaps of a whole zoomed-out graph costs more than it saves.
+        cached = len(scene.looks) <= CACHED_NODES
         for kind, ref in batch:
             if kind == "node":
                 item = NodeItem(ref, scene.looks[ref], scene.sizes[ref])
+                if cached:
+                    item.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
                 x, y = scene.layout.positions[ref]
                 item.setPos(x, y)
                 self.scene().addItem(item)

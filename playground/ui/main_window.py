@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 
 from playground.kernel.client import KernelError
 from playground.model import RunResult, notebook
-from playground.model.notebook import NotebookError
+from playground.model.source_file import SourceError, read_source
 from playground.ui.console import Console
 from playground.ui.editor import CodeEditor
 from playground.ui.files import RecoveryStore, atomic_write
@@ -711,9 +711,9 @@ class MainWindow(QMainWindow):
     def _read_into_editor(self, path: Path) -> bool:
         """Show a file (a notebook as cells); on failure say why and keep the text shown."""
         try:
-            text, front_matter = editor_text(path)
-        except (OSError, UnicodeDecodeError, NotebookError) as error:
-            self.statusBar().showMessage(f"Could not open {path}: {error}")
+            text, front_matter = read_source(path)
+        except SourceError as error:
+            self.statusBar().showMessage(f"Could not open: {error}")
             self.path = None if self.path == path else self.path
             return False
         self.path = path
@@ -827,16 +827,6 @@ class MainWindow(QMainWindow):
         self.recovery.clear()
         self.runner.close()
         super().closeEvent(event)
-
-
-def editor_text(path: Path) -> tuple[str, str]:
-    """What the editor shows for a file, a notebook as ``# %%`` cells and a script as it is;
-    and a markdown notebook's YAML front matter, kept aside for saving it back."""
-    text = path.read_text(encoding="utf-8")
-    if path.suffix.lower() == ".py" or notebook.format_of(path.name, text) == "percent":
-        return text, ""
-    book = notebook.read(path.name, text)
-    return notebook.to_percent(book), book.front_matter
 
 
 def default_recovery_path() -> Path:

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from playground.model import ArrayData, Graph, GraphEdge, GraphNode, RunError, RunResult
+from playground.model.figure import Axes, Figure, Series
 from playground.model.trace import BackwardStep, BackwardTrace
 
 
@@ -45,7 +46,12 @@ def test_run_result_round_trips():
                         [ArrayData.from_array(np.ones(2), "torch.float32")], [None])
     result = RunResult("numpy", "hello\n", False, RunError("exception", "ValueError: x (line 2).",
                                                            "ValueError", "Traceback ...", 2),
-                       Graph(), [BackwardTrace("backward", ["n1"], [step])], 0.25)
+                       Graph(), [BackwardTrace("backward", ["n1"], [step])],
+                       figures=[Figure(2, axes=[Axes(title="loss", series=[
+                           Series(np.arange(3.0), np.array([3.0, 2.0, 1.0]), label="loss")])])],
+                       elapsed=0.25)
     back = RunResult.from_json(json.loads(json.dumps(result.to_json())))
     assert back.error == result.error and back.output == "hello\n" and not back.ok
+    assert back.elapsed == 0.25 and back.figures[0].number == 2
+    assert back.figures[0].axes[0].series[0].y.tolist() == [3.0, 2.0, 1.0]
     assert back.traces[0].steps[0].incoming[0].values.tolist() == [1.0, 1.0]

@@ -1,0 +1,82 @@
+"""Reading a file the user opens as code: encoding, size and notebook checks, one sentence each.
+
+Binary files, text in an encoding the file does not declare, files too big for the editor and
+broken notebooks are refused with a SourceError that says why; nothing is ever run.
+"""
+
+from __future__ import annotations
+
+import io
+import tokenize
+from pathlib import Path
+
+from playground.model import notebook
+from playground.model.notebook import NotebookError
+
+FILE_LIMIT = 64 << 20    # bytes read at all (a notebook with images may be tens of MB)
+EDITOR_LIMIT = 2 << 20   # characters of code the editor takes: highlighting more freezes it
+
+
+class SourceError(ValueError):
+    """The file cannot be opened as code; the message is one sentence naming the file."""
+
+
+def read_source(path: Path, text_limit: int | None = EDITOR_LIMIT) -> tuple[str, str]:
+    """The code a file holds as editor text (a notebook as ``# %%`` cells), and a markdown
+    notebook's YAML front matter, kept aside so saving can put it back."""
+    name = path.name
+    data = _read_bytes(path)
+    if b"\0" in data[:1 << 16]:
+        raise SourceError(f"{name} is a binary file, not a Python script or a notebook.")
+    text = _decode(data, name, python=path.suffix.lower() in (".py", ""))
+    front_matter = ""
+    if path.suffix.lower() != ".py" and notebook.format_of(name, text) != "percent":
+        try:
+            book = notebook.read(name, text)
+        except NotebookError as error:
+            raise SourceError(f"{name}: {error}.") from None
+        text, front_matter = notebook.to_percent(book), book.front_matter
+    if text_limit is not None and len(text) > text_limit:
+        raise SourceError(f"{name} holds {_size(len(text))} of code, more than the editor's "
+                          f"{_size(text_limit)}: split it, or run it with `playground run`.")
+    return text, front_matter
+
+
+def _read_bytes(path: Path) -> bytes:
+    try:
+        if path.is_dir():
+            raise SourceError(f"{path.name} is a folder, not a file.")
+        size = path.stat().st_size
+        if size > FILE_LIMIT:
+            raise SourceError(f"{path.name} is {_size(size)}, too big to be a script or a "
+                              f"notebook (the limit is {_size(FILE_LIMIT)}).")
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise SourceError(f"{path} does not exist.") from None
+    except PermissionError:
+        raise SourceError(f"{path.name} cannot be read: permission denied.") from None
+    except OSError as error:
+        raise SourceError(f"{path.name} cannot be read: {error.strerror or error}.") from None
+
+
+def _decode(data: bytes, name: str, python: bool) -> str:
+    """UTF-8 (with or without a BOM); a Python file may declare another encoding (PEP 263)."""
+    encoding = "utf-8-sig"
+    if python:
+        try:
+            encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        except SyntaxError as error:
+            if "unknown encoding" in error.msg:  # a coding line naming no known codec
+                raise SourceError(f"{name}: {error.msg}.") from None
+            encoding = "utf-8"  # undeclared and not UTF-8: said below, with the byte
+    try:
+        text = data.decode(encoding)
+    except UnicodeDecodeError as error:
+        raise SourceError(f"{name} is not UTF-8 text (byte 0x{data[error.start]:02x} at "
+                          f"position {error.start:,}): save it as UTF-8, or declare its "
+                          "encoding in a '# -*- coding: … -*-' line.") from None
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _size(count: int) -> str:
+    return f"{count / (1 << 20):.1f} MB" if count >= 1 << 20 else f"{count / 1024:.0f} KB"

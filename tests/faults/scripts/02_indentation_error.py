@@ -1,0 +1,5 @@
+# expect: syntax
+# error: IndentationError
+import torch
+if True:
+print('no indent')

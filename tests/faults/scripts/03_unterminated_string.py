@@ -1,0 +1,3 @@
+# expect: syntax
+# error: SyntaxError
+s = 'never closed

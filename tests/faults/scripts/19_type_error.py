@@ -1,0 +1,4 @@
+# expect: exception
+# error: TypeError
+import torch
+torch.ones(2) + 'text'

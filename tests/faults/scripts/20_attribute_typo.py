@@ -1,0 +1,4 @@
+# expect: exception
+# error: AttributeError
+import torch
+torch.ones(2).gradd

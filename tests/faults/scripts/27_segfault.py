@@ -1,0 +1,4 @@
+# expect: crash
+# message: crashed
+import ctypes
+ctypes.string_at(0)

@@ -1,0 +1,6 @@
+# expect: memory
+# error: MemoryError
+# message: more memory than the kernel
+blocks = []
+while True:
+    blocks.append(bytearray(256 * 1024 * 1024))

@@ -1,0 +1,3 @@
+# expect: ok
+import torch
+print(torch.ones(1000, 1000))

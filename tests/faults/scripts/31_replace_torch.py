@@ -1,0 +1,5 @@
+# expect: exception
+# error: AttributeError
+import torch
+torch = None
+torch.ones(2)

@@ -1,0 +1,4 @@
+# expect: exception
+# status: 130
+# error: KeyboardInterrupt
+raise KeyboardInterrupt

@@ -1,0 +1,3 @@
+# expect: exception
+# error: GeneratorExit
+raise GeneratorExit('odd')

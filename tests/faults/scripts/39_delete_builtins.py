@@ -1,0 +1,4 @@
+# expect: exception
+import builtins
+del builtins.len
+len([1])

@@ -1,0 +1,3 @@
+# expect: ok
+import sys
+sys.stdout.close()

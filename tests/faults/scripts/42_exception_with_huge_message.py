@@ -1,0 +1,3 @@
+# expect: exception
+# error: ValueError
+raise ValueError('x' * 5_000_000)

@@ -1,0 +1,154 @@
+"""Files that are not what they claim, opened in the window and given to ``playground run``.
+
+Opening never runs anything. A file the editor cannot take is refused with one sentence and the
+text already in the editor stays; a file it can take (a declared encoding, CRLF, a BOM, a big
+notebook whose code is small) opens. ``playground run`` refuses the same files with exit
+status 2, and runs a 10 MB script the editor will not hold.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.faults.test_corpus import MEMORY
+
+REFUSED = {
+    # name: (bytes, words of the sentence)
+    "binary.py": (bytes(range(256)) * 64, "binary file"),
+    "picture.png": (b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR" + bytes(200), "binary file"),
+    "latin1.py": ("print('café')\n".encode("latin-1"), "not UTF-8 text"),
+    "unknown_coding.py": (b"# -*- coding: klingon -*-\nprint(1)\n", "unknown encoding"),
+    "broken.ipynb": (b'{"cells": [', "not valid JSON"),
+    "not_a_notebook.ipynb": (b'{"cells": 3}', "not a notebook"),
+    "cp1252.md": ("```python\nprint('naïve')\n```\n".encode("cp1252"), "not UTF-8 text"),
+}
+
+
+def big_script() -> bytes:
+    """10 MB of Python: a table of numbers in a string, then a few lines of autograd on it."""
+    rows = "\n".join(" ".join(f"{(row * 10 + column) % 997 / 997:.6f}" for column in range(10))
+                     for row in range(125_000))
+    return (f'TABLE = """\n{rows}\n"""\n'
+            "import torch\n"
+            "data = [float(value) for value in TABLE.split()]\n"
+            "x = torch.tensor(data[:4], requires_grad=True)\n"
+            "(x * x).sum().backward()\n"
+            "print(len(data), x.grad)\n").encode()
+
+
+OPENED = {
+    # name: (bytes, the editor text it opens as)
+    "declared.py": ("# -*- coding: latin-1 -*-\nprint('café')\n".encode("latin-1"),
+                    "# -*- coding: latin-1 -*-\nprint('café')\n"),
+    "windows.py": (b"x = 1\r\nprint(x)\r\n", "x = 1\nprint(x)\n"),
+    "bom.py": (b"\xef\xbb\xbfprint('bom')\n", "print('bom')\n"),
+    "empty.py": (b"", ""),
+    "prose.md": (b"# Only words\n\nNo code here.\n", "# %% [markdown]\n# # Only words\n#\n"
+                                                     "# No code here.\n"),
+}
+
+
+def big_notebook() -> bytes:
+    """A notebook of 10 MB, nearly all of it a picture in an output; its code is one line."""
+    picture = "A" * (10 << 20)
+    return json.dumps({"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [{
+        "cell_type": "code", "id": "c1", "metadata": {}, "execution_count": 1,
+        "source": "print('small code')",
+        "outputs": [{"output_type": "display_data", "metadata": {},
+                     "data": {"image/png": picture}}]}]}).encode()
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory) -> Path:
+    tmp_path = tmp_path_factory.mktemp("files")
+    for name, (data, _) in {**REFUSED, **OPENED}.items():
+        (tmp_path / name).write_bytes(data)
+    (tmp_path / "big.py").write_bytes(big_script())
+    (tmp_path / "big.ipynb").write_bytes(big_notebook())
+    (tmp_path / "folder.py").mkdir()
+    return tmp_path
+
+
+@pytest.fixture
+def window(qtbot, tmp_path):
+    from PySide6.QtCore import QSettings
+
+    from playground.ui.files import RecoveryStore
+    from playground.ui.main_window import MainWindow
+
+    made = MainWindow(settings=QSettings(str(tmp_path / "settings.ini"),
+                                         QSettings.Format.IniFormat),
+                      recovery=RecoveryStore(tmp_path / "recovery.json"))
+    qtbot.addWidget(made)
+    made.show()
+    made.live_action.setChecked(True)  # Live reacts to typing, never to what a file brings
+    return made
+
+
+def _run(qtbot, window) -> list:
+    results = []
+    window.runner.finished.connect(results.append)
+    window.run_all()
+    qtbot.waitUntil(lambda: bool(results), timeout=60000)
+    window.runner.finished.disconnect(results.append)
+    return results
+
+
+def test_files_the_editor_cannot_take_are_refused_in_one_sentence(qtbot, window, files):
+    with qtbot.waitSignal(window.runner.finished, timeout=60000):  # Live runs the typing
+        window.editor.setPlainText("kept = 'my work'\n")
+    title = window.windowTitle()
+    started = []
+    window.runner.started.connect(lambda: started.append(True))
+    for name, words in [(name, words) for name, (_, words) in REFUSED.items()] + [
+            ("big.py", "more than the editor's 2.0 MB"), ("folder.py", "is a folder"),
+            ("missing.py", "does not exist")]:
+        window.open_file(str(files / name))
+        message = window.statusBar().currentMessage()
+        assert words in message and name in message and "\n" not in message, message
+        assert window.editor.toPlainText() == "kept = 'my work'\n"
+        assert window.windowTitle() == title and window.path is None
+    qtbot.wait(900)  # longer than Live's wait: nothing may start
+    assert not started
+    window.live_action.setChecked(False)
+    window.editor.setPlainText("kept = 'my work'\nprint(kept)\n")
+    assert _run(qtbot, window)[0].output == "my work\n"  # and the next run works
+
+
+def test_files_the_editor_can_take_open_and_never_run(qtbot, window, files):
+    started = []
+    window.runner.started.connect(lambda: started.append(True))
+    for name, (_, text) in OPENED.items():
+        window.open_file(str(files / name))
+        assert window.editor.toPlainText() == text, name
+        assert window.path == files / name
+    window.open_file(str(files / "big.ipynb"))
+    assert window.editor.toPlainText() == "# %%\nprint('small code')\n"
+    qtbot.wait(900)
+    assert not started
+    window.open_file(str(files / "declared.py"))
+    assert _run(qtbot, window)[0].output == "café\n"
+
+
+def _cli(path: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "playground", "run", str(path), "--memory-limit",
+                           MEMORY], capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.parametrize("name", [*REFUSED, "folder.py", "missing.py"])
+def test_playground_run_refuses_the_same_files(files, name):
+    done = _cli(files / name)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith("playground: ") and done.stderr.count("\n") == 1, done.stderr
+
+
+def test_playground_run_runs_a_10_mb_script_and_declared_encodings(files):
+    done = _cli(files / "big.py")
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.startswith("1250000 tensor([0.0000, 0.0020, 0.0040, 0.0060])")
+    assert _cli(files / "declared.py").stdout == "café\n"
