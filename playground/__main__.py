@@ -13,6 +13,7 @@ BANNER = (
 )
 USAGE = ("usage: playground [FILE] [--dark|--light] | playground run SCRIPT [options]\n"
          "       playground --screenshot FILE.png [SCRIPT] | playground --console\n"
+         "       playground --install-desktop (adds the app to your desktop's menu)\n"
          "  (playground run --help lists the run options)\n")
 
 
@@ -34,6 +35,12 @@ def main(argv: list[str] | None = None) -> int:
         return run_command(argv[1:])
     if argv and argv[0] == "--console":
         return open_console()
+    if argv and argv[0] == "--install-desktop":
+        from playground.desktop_entry import install
+
+        for path in install():
+            sys.stdout.write(f"wrote {path}\n")
+        return 0
     theme = "system"
     if "--dark" in argv or "--light" in argv:
         theme = "dark" if "--dark" in argv else "light"

@@ -1,9 +1,40 @@
-"""Every test keeps its settings and recovery files away from the user's own."""
+"""Every test keeps its settings and recovery files away from the user's own, Qt runs
+offscreen, and a modal dialog a test did not expect fails it instead of hanging it."""
 
 import os
 import tempfile
+
+import pytest
 
 # Read by Qt for a window's settings and data folders, and by the subprocesses tests start.
 _HOME = tempfile.mkdtemp(prefix="playground-tests-")
 os.environ["XDG_CONFIG_HOME"] = os.path.join(_HOME, "config")
 os.environ["XDG_DATA_HOME"] = os.path.join(_HOME, "data")
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+
+@pytest.fixture(autouse=True)
+def no_modal_dialogs(monkeypatch):
+    try:
+        from PySide6.QtWidgets import QFileDialog, QMessageBox
+    except ImportError:  # no Qt here: nothing can ask
+        return
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a modal dialog opened during a test")
+
+    for name in ("question", "information", "warning", "critical", "about"):
+        monkeypatch.setattr(QMessageBox, name, refuse)
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", refuse)
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", refuse)
+
+
+@pytest.fixture(autouse=True)
+def quiet_window_questions(monkeypatch, no_modal_dialogs):
+    """Windows closing at teardown discard their text unless a test says otherwise."""
+    try:
+        from playground.ui.main_window import MainWindow
+    except ImportError:
+        return
+    monkeypatch.setattr(MainWindow, "ask_unsaved", lambda self: "discard")
+    monkeypatch.setattr(MainWindow, "ask_restore", lambda self, saved: "discard")

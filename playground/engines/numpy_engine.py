@@ -43,7 +43,7 @@ def torch_is_npgrad() -> Iterator[None]:
     Modules named ``torch*`` already imported are set aside and restored, so a process that
     also uses real torch (the tests do) sees no difference outside the block.
     """
-    set_aside = {name: module for name, module in sys.modules.items()
+    set_aside = {name: module for name, module in list(sys.modules.items())
                  if name == "torch" or name.startswith("torch.")}
     for name in set_aside:
         del sys.modules[name]
@@ -53,8 +53,8 @@ def torch_is_npgrad() -> Iterator[None]:
         yield
     finally:
         sys.meta_path.remove(finder)
-        for name in [n for n in sys.modules if n == "torch" or n.startswith("torch.")]:
-            del sys.modules[name]
+        for name in [n for n in list(sys.modules) if n == "torch" or n.startswith("torch.")]:
+            sys.modules.pop(name, None)
         sys.modules.update(set_aside)
 
 

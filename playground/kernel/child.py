@@ -204,6 +204,7 @@ def serve(control_in: int, control_out: int, session: Session) -> None:
             return
         if request["op"] == "run":
             reply = session.run(request["code"], request["filename"], request["fresh"])
+            streams.mark_end(request.get("marker", ""))
             wire.send(control_out, {"op": "result", "result": reply})
         elif request["op"] == "complete":
             found = completions(request["code"], request["line"], request["column"],

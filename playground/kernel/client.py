@@ -6,8 +6,10 @@ child process; every method here returns a RunResult saying what happened in one
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import os
+import secrets
 import signal
 import subprocess
 import sys
@@ -21,6 +23,7 @@ from playground.model import RunError, RunResult
 # What the kernel keeps of a run's output; the rest is still streamed, then dropped.
 OUTPUT_LIMIT = 1 << 20
 INTERRUPT_GRACE = 2.0
+DRAIN_S = 2.0  # the longest wait for the end of a run's output after its reply
 
 
 def default_memory_limit() -> int:
@@ -36,9 +39,15 @@ class KernelError(RuntimeError):
 
 
 class _Output:
-    """Collects streamed output up to OUTPUT_LIMIT and passes every chunk on."""
+    """Collects streamed output up to OUTPUT_LIMIT and passes every chunk on.
+
+    The kernel ends each run's stdout and stderr with ``marker``; seeing it on both, the
+    parent knows it has every byte the run printed before it hands the result on.
+    """
 
     def __init__(self, on_output: Callable[[str, str], None] | None) -> None:
+        self.marker = f"\0end of run {secrets.token_hex(8)}\0"
+        self.ended = {"stdout": threading.Event(), "stderr": threading.Event()}
         self.on_output = on_output
         self.parts: list[str] = []
         self.size = 0
@@ -46,6 +55,8 @@ class _Output:
         self.lock = threading.Lock()
 
     def add(self, stream: str, text: str) -> None:
+        if not text:
+            return
         with self.lock:
             if self.on_output is not None:
                 self.on_output(stream, text)
@@ -117,10 +128,26 @@ class Kernel:
             self.on_death(self._crash_error())
 
     def _pump(self, name: str, stream) -> None:
+        """Pass a stream's output on as it comes, up to the run's end-of-output marker."""
+        decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")  # a character may
+        held = ""                                                          # span two reads
         for chunk in iter(lambda: stream.read1(65536), b""):
             output = self._output
-            if output is not None:
-                output.add(name, chunk.decode("utf-8", errors="replace"))
+            text = held + decoder.decode(chunk)
+            held = ""
+            if output is None:
+                continue
+            marker = output.marker
+            at = text.find(marker)
+            if at >= 0:
+                text = text[:at] + text[at + len(marker):]
+                output.add(name, text)
+                output.ended[name].set()
+                continue
+            start = text.rfind(marker[0])  # the marker may have begun at the end of this read
+            if start >= 0 and marker.startswith(text[start:]):
+                text, held = text[:start], text[start:]
+            output.add(name, text)
 
     def close(self) -> None:
         process = self.process
@@ -183,10 +210,10 @@ class Kernel:
             self._interrupted_at = None
             started = time.perf_counter()
             wire.send(self._control_out, {"op": "run", "code": code, "filename": filename,
-                                          "fresh": fresh})
+                                          "fresh": fresh, "marker": output.marker})
             reply, stop_reason = self._wait_for_reply(timeout)
         elapsed = time.perf_counter() - started
-        self._drain()
+        self._drain(output)
         self._output = None
         result = self._result(reply, stop_reason, elapsed)
         result.output = "".join(output.parts)
@@ -230,13 +257,19 @@ class Kernel:
                 return None, reason
         return holder.get("reply"), reason
 
-    def _drain(self) -> None:
+    def _drain(self, output: _Output) -> None:
         """Let the readers pass on what the process wrote before it answered or died."""
-        if self.process is not None and self.process.poll() is not None:
-            for reader in self._readers:
-                reader.join(timeout=1.0)
-        else:
-            time.sleep(0.01)
+        deadline = time.monotonic() + DRAIN_S
+        for ended in output.ended.values():
+            while not ended.wait(0.05):
+                # a dead kernel writes no marker (its readers end instead); user code that
+                # closed file descriptor 1 or 2 leaves none either: wait a little, then go on
+                if self.process is None or self.process.poll() is not None:
+                    for reader in self._readers:
+                        reader.join(timeout=1.0)
+                    return
+                if time.monotonic() > deadline:
+                    return
 
     def _result(self, reply: dict | None, stop_reason: str | None, elapsed: float) -> RunResult:
         if reply is not None:

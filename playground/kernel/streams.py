@@ -68,6 +68,17 @@ def flush_all() -> None:
             stream.flush()
 
 
+def mark_end(marker: str) -> None:
+    """Write the run's end-of-output marker on both streams, after all they hold."""
+    flush_all()
+    if not marker:
+        return
+    data = marker.encode("utf-8")
+    for fd in (1, 2):
+        with contextlib.suppress(OSError):  # user code closed the descriptor: no marker
+            os.write(fd, data)
+
+
 def _flush_forever() -> None:
     while True:
         time.sleep(TICK_S)

@@ -3,16 +3,25 @@
 from __future__ import annotations
 
 import contextlib
+import glob
 import json
 import os
 import tempfile
 import time
 from pathlib import Path
 
+USER_ONLY = 0o600
+STALE_S = 60.0
 
-def atomic_write(path: Path, text: str) -> None:
-    """Write a temporary file beside ``path``, then replace: the file is old or new, never half."""
+
+def atomic_write(path: Path, text: str, mode: int | None = None) -> None:
+    """Write a temporary file beside ``path``, then replace: the file is old or new, never half.
+
+    ``mode``: the new file's permissions; by default an existing file's are kept and a new file
+    gets the usual ones (0666 less the umask). The temporary file is user-only throughout.
+    """
     path = Path(path)
+    _remove_stale_temporaries(path)
     descriptor, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp",
                                              dir=path.parent)
     try:
@@ -20,13 +29,38 @@ def atomic_write(path: Path, text: str) -> None:
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())
-        if path.exists():
-            os.chmod(temporary, path.stat().st_mode & 0o777)
+        os.chmod(temporary, _permissions(path) if mode is None else mode)
         os.replace(temporary, path)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
         raise
+
+
+def _remove_stale_temporaries(path: Path) -> None:
+    """Temporary files a killed save left beside ``path`` (older than a minute: another
+    window may be saving the same file right now)."""
+    now = time.time()
+    for leftover in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):
+        with contextlib.suppress(OSError):
+            if now - leftover.stat().st_mtime > STALE_S:
+                leftover.unlink()
+
+
+def _permissions(path: Path) -> int:
+    try:
+        return path.stat().st_mode & 0o777
+    except FileNotFoundError:
+        return 0o666 & ~_umask()
+
+
+def _umask() -> int:
+    """The process's umask, read without changing it (os.umask would, for every thread)."""
+    with contextlib.suppress(OSError, ValueError):
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    return 0o022
 
 
 class RecoveryStore:
@@ -36,11 +70,10 @@ class RecoveryStore:
         self.path = Path(path)
 
     def save(self, text: str, document_path: Path | None) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         payload = json.dumps({"text": text, "path": str(document_path) if document_path else None,
                               "saved_at": time.time()})
-        atomic_write(self.path, payload)
-        os.chmod(self.path, 0o600)
+        atomic_write(self.path, payload, mode=USER_ONLY)
 
     def load(self) -> dict | None:
         try:

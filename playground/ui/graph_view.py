@@ -51,6 +51,11 @@ MOVE_MS = 260
 ARRIVED_AT = 0.62       # where on its edge a gradient's label rests (0: source, 1: target)
 
 
+# What a leaf shows when the player is not replaying: the .grad the run ended with. (Not the
+# item itself: an item that refers to itself is a cycle, freed only by a full collection.)
+FINAL_GRAD = object()
+
+
 @dataclass
 class NodeLook:
     """What a node item shows: its kind's colour and up to three lines of text."""
@@ -73,7 +78,7 @@ class NodeItem(QGraphicsItem):
         self.on_path = False
         self.state = ""  # the backward player's: "", "waiting", "running", "done"
         self.final_lines = list(look.lines)  # what the run left; the player shows earlier
-        self.grad_shown: object = self  # the .grad the text shows; itself: the run's final
+        self.grad_shown: object = FINAL_GRAD  # the .grad the text shows
         self.setAcceptHoverEvents(True)
         self.setCursor(Qt.CursorShape.PointingHandCursor)
 
@@ -285,6 +290,14 @@ class _Scene:
     edges: list[EdgeItem] = field(default_factory=list)
 
 
+def _retire(animation: QVariantAnimation | None) -> None:
+    """Stop an animation that is being replaced and let Qt delete it: as a child of the view it
+    would otherwise live (with its closure over a whole old scene) as long as the window."""
+    if animation is not None:
+        animation.stop()
+        animation.deleteLater()
+
+
 class GraphView(QGraphicsView):
     """Shows a Graph; click selects, Ctrl+click a second node shows the paths between them."""
 
@@ -483,8 +496,7 @@ class GraphView(QGraphicsView):
         starts = {key: self._old_positions[key] for key in keys if key in self._old_positions}
         if not starts or len(starts) < len(keys) / 3:
             return False
-        if self._mover is not None:
-            self._mover.stop()
+        _retire(self._mover)
         ends = {key: keys[key].pos() for key in starts}
         self._mover = QVariantAnimation(self, startValue=0.0, endValue=1.0, duration=MOVE_MS)
 
@@ -571,7 +583,7 @@ class GraphView(QGraphicsView):
         for node_id, item in self.current.nodes.items():
             if item.look.kind != "leaf":
                 continue
-            shown = grads.get(node_id, item)  # the item itself stands for "the final text"
+            shown = grads.get(node_id, FINAL_GRAD)
             if item.grad_shown is shown:
                 continue  # the same ArrayData as last step: nothing to redo
             item.grad_shown = shown
@@ -610,6 +622,7 @@ class GraphView(QGraphicsView):
 
     def _travel(self, moving: list, duration: int) -> None:
         """Outgoing gradients glide along their edges, from the node to its inputs."""
+        _retire(self._traveller)
         self._traveller = QVariantAnimation(self, startValue=0.0, endValue=ARRIVED_AT,
                                             duration=duration)
 

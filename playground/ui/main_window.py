@@ -7,8 +7,8 @@ import time
 from importlib.resources import files
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, QStandardPaths, Qt, QTimer
-from PySide6.QtGui import QAction, QColor, QKeySequence, QPalette, QShortcut
+from PySide6.QtCore import QStandardPaths, Qt, QTimer
+from PySide6.QtGui import QAction, QColor, QIcon, QKeySequence, QPalette, QShortcut
 from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
@@ -35,8 +35,10 @@ from playground.ui.editor import CodeEditor
 from playground.ui.files import RecoveryStore, atomic_write
 from playground.ui.graph_view import GraphView, legend_html
 from playground.ui.inspector import Inspector
+from playground.ui.memory import release_free_memory
 from playground.ui.player import PlayerBar
 from playground.ui.runner import KernelRunner
+from playground.ui.settings import Settings, default_settings_path
 
 # The palette: the common steps of an autograd script, for users who don't know the API yet.
 SNIPPETS = (
@@ -48,9 +50,13 @@ SNIPPETS = (
     ("Zero the gradient", "x.grad.zero_()\n"),
 )
 AUTOSAVE_MS = 3000
+RELEASE_MEMORY_MS = 1000  # after a run, when its graph is built (a trim costs ~4 ms)
 LIVE_DELAY_MS = 600
 PLOTS_DELAY_MS = 400
 EXAMPLES = Path(str(files("playground.resources") / "examples"))
+ICON = Path(str(files("playground.resources") / "icon.svg"))
+# The name of resources/autograd-playground.desktop: lets the desktop match windows to the entry.
+DESKTOP_FILE_NAME = "autograd-playground"
 RECENT_LIMIT = 8
 
 ENGINES = (("NumPy", "numpy"), ("Torch", "torch"))
@@ -72,9 +78,9 @@ class MainWindow(QMainWindow):
     """One document, one kernel: write tensor code, run it, read what it printed."""
 
     def __init__(self, path: str | None = None, engine: str | None = None,
-                 settings: QSettings | None = None, recovery: RecoveryStore | None = None) -> None:
+                 settings: Settings | None = None, recovery: RecoveryStore | None = None) -> None:
         super().__init__()
-        self.settings = settings or QSettings("AutogradPlayground", "Autograd Playground")
+        self.settings = settings or Settings(default_settings_path())
         self.recovery = recovery or RecoveryStore(default_recovery_path())
         self.path = Path(path) if path else None
         self.runner = self._start_runner(engine or str(self.settings.value("engine", "numpy")))
@@ -114,6 +120,9 @@ class MainWindow(QMainWindow):
         self.resize(1280, 800)
         self._restore_settings()
         self._autosave = QTimer(self, interval=AUTOSAVE_MS, timeout=self._save_recovery)
+        # once the views of a run have been rebuilt and things are quiet, give freed memory back
+        self._release_memory = QTimer(self, singleShot=True, interval=RELEASE_MEMORY_MS,
+                                      timeout=release_free_memory)
         self._autosave.start()
         self._update_title()
         self.engine_label.setText(self.runner.kernel.description)
@@ -448,10 +457,11 @@ class MainWindow(QMainWindow):
         if not self._start(self._cell_code(first, last), fresh=fresh,
                            title=f"Cell {number} of {self._cell_total} · lines "
                                  f"{first + 1}-{last + 1}",
-                           cell=self._cell_source(first, last)):
+                           cell=self._cell_source(first, last), continues=not fresh):
             self._cell_queue = []
 
-    def _start(self, code: str, fresh: bool, title: str, cell: str | None = None) -> bool:
+    def _start(self, code: str, fresh: bool, title: str, cell: str | None = None,
+               continues: bool = False) -> bool:
         self._save_recovery()
         filename = str(self.path) if self.path else "<untitled>"
         if not self.runner.run(code, filename, fresh=fresh):
@@ -459,7 +469,7 @@ class MainWindow(QMainWindow):
             return False
         self._running_cell = cell
         self.editor.mark_error_line(None)
-        self.console.begin_run(title)
+        self.console.begin_run(title, continues)
         self.run_action.setEnabled(False)
         self.stop_action.setEnabled(True)
         self._started_at = time.perf_counter()
@@ -516,6 +526,8 @@ class MainWindow(QMainWindow):
 
     def _finished(self, result: RunResult) -> None:
         self._elapsed.stop()
+        if not self._release_memory.isActive():  # at most once a second, even run after run
+            self._release_memory.start()
         self.run_action.setEnabled(True)
         self.stop_action.setEnabled(False)
         self.console.finish_run(result)
@@ -856,6 +868,8 @@ def make_application(theme: str = "system") -> QApplication:
     """The application, in Fusion style, dark when the system (or ``theme``) says so."""
     application = QApplication.instance() or QApplication([])
     application.setApplicationName("Autograd Playground")
+    application.setDesktopFileName(DESKTOP_FILE_NAME)
+    application.setWindowIcon(QIcon(str(ICON)))
     application.setStyle("Fusion")
     scheme = application.styleHints().colorScheme()
     if theme == "dark" or (theme == "system" and scheme == Qt.ColorScheme.Dark):

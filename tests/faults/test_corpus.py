@@ -81,18 +81,16 @@ def test_playground_run(path):
 # ----- in the window ----------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def window(qapp, tmp_path_factory):
-    from PySide6.QtCore import QSettings
-
     from playground.kernel import client
     from playground.ui.files import RecoveryStore
     from playground.ui.main_window import MainWindow
+    from playground.ui.settings import Settings
 
     folder = tmp_path_factory.mktemp("window")
     original = client.default_memory_limit
     client.default_memory_limit = lambda: 1 << 30  # the blow-up stops at 1 GiB, not at 12
     try:
-        made = MainWindow(settings=QSettings(str(folder / "settings.ini"),
-                                             QSettings.Format.IniFormat),
+        made = MainWindow(settings=Settings(folder / "settings.json"),
                           recovery=RecoveryStore(folder / "recovery.json"))
     finally:
         client.default_memory_limit = original

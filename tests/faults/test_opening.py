@@ -76,13 +76,11 @@ def files(tmp_path_factory) -> Path:
 
 @pytest.fixture
 def window(qtbot, tmp_path):
-    from PySide6.QtCore import QSettings
-
     from playground.ui.files import RecoveryStore
     from playground.ui.main_window import MainWindow
+    from playground.ui.settings import Settings
 
-    made = MainWindow(settings=QSettings(str(tmp_path / "settings.ini"),
-                                         QSettings.Format.IniFormat),
+    made = MainWindow(settings=Settings(tmp_path / "settings.json"),
                       recovery=RecoveryStore(tmp_path / "recovery.json"))
     qtbot.addWidget(made)
     made.show()

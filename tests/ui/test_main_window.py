@@ -11,11 +11,10 @@ RUN_TIMEOUT_MS = 30_000
 
 @pytest.fixture
 def window(qtbot, tmp_path):
-    from PySide6.QtCore import QSettings
-
     from playground.ui.files import RecoveryStore
+    from playground.ui.settings import Settings
 
-    main = MainWindow(settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat),
+    main = MainWindow(settings=Settings(tmp_path / "s.json"),
                       recovery=RecoveryStore(tmp_path / "recovery.json"))
     qtbot.addWidget(main)
     main.show()
@@ -79,12 +78,11 @@ def test_switching_engine_restarts_the_kernel_and_reruns(qtbot, window):
 def test_opening_a_file_shows_it_and_never_runs_it(qtbot, tmp_path):
     script = tmp_path / "lesson.py"
     script.write_text("raise SystemExit('must not run')\n")
-    from PySide6.QtCore import QSettings
-
     from playground.ui.files import RecoveryStore
+    from playground.ui.settings import Settings
 
     main = MainWindow(str(script),
-                      settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat),
+                      settings=Settings(tmp_path / "s.json"),
                       recovery=RecoveryStore(tmp_path / "recovery.json"))
     qtbot.addWidget(main)
     assert main.editor.toPlainText() == "raise SystemExit('must not run')\n"
@@ -97,11 +95,10 @@ def test_opening_a_file_shows_it_and_never_runs_it(qtbot, tmp_path):
 @pytest.fixture
 def isolated(tmp_path):
     """Settings and recovery file of a window under test, kept out of the user's own."""
-    from PySide6.QtCore import QSettings
-
     from playground.ui.files import RecoveryStore
+    from playground.ui.settings import Settings
 
-    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    settings = Settings(tmp_path / "settings.json")
     return settings, RecoveryStore(tmp_path / "recovery.json")
 
 
@@ -252,11 +249,10 @@ def test_opening_a_file_in_live_mode_does_not_run_it(qtbot, window, tmp_path):
 
 
 def test_settings_are_remembered(qtbot, tmp_path):
-    from PySide6.QtCore import QSettings
-
     from playground.ui.files import RecoveryStore
+    from playground.ui.settings import Settings
 
-    settings = QSettings(str(tmp_path / "kept.ini"), QSettings.Format.IniFormat)
+    settings = Settings(tmp_path / "kept.json")
     first = MainWindow(settings=settings, recovery=RecoveryStore(tmp_path / "r.json"))
     qtbot.addWidget(first)
     first.live_action.setChecked(True)
@@ -340,3 +336,23 @@ def test_tab_comment_and_find_on_selections(qtbot, window):
     editor.undo()
     assert editor.toPlainText().startswith("# a")
     assert editor.find("c = 3") and editor.textCursor().selectedText() == "c = 3"
+
+
+def test_the_console_keeps_the_last_runs_and_a_run_all_cells_as_one(qtbot):
+    from playground.ui.console import KEPT_RUNS, Console
+
+    console = Console()
+    qtbot.addWidget(console)
+    for number in range(KEPT_RUNS + 5):
+        console.begin_run(f"Run {number}")
+        console.write("stdout", f"printed by run {number}\n")
+    console.begin_run("Cell 1 of 3")
+    for cell in (2, 3):
+        console.begin_run(f"Cell {cell} of 3", continues=True)
+        console.write("stdout", f"printed by cell {cell}\n")
+    console.flush()
+    text = console.toPlainText()
+    assert console.run_count() == KEPT_RUNS
+    assert text.startswith("── Run 6 ──\nprinted by run 6\n")
+    assert "Run 5 ──" not in text
+    assert text.endswith("── Cell 3 of 3 ──\nprinted by cell 3\n")

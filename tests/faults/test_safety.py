@@ -1,0 +1,280 @@
+"""No data loss and no surprises: SIGKILL while typing and while saving, user-only files,
+nothing unpickled, no listening sockets."""
+
+from __future__ import annotations
+
+import ast
+import os
+import random
+import signal
+import stat
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from playground.ui.files import RecoveryStore, atomic_write
+from playground.ui.settings import Settings
+
+ROOT = Path(__file__).resolve().parents[2]
+AUTOSAVE_S = 3.0  # the window's autosave interval (AUTOSAVE_MS)
+
+TYPIST = r"""
+import sys, time
+from pathlib import Path
+from PySide6.QtCore import QTimer
+from playground.ui.files import RecoveryStore
+from playground.ui.main_window import MainWindow, make_application
+from playground.ui.settings import Settings
+
+folder, text = Path(sys.argv[1]), Path(sys.argv[2]).read_text()
+application = make_application("light")
+window = MainWindow(settings=Settings(folder / "settings.json"),
+                    recovery=RecoveryStore(folder / "recovery.json"))
+window.show()
+window.editor.clear()  # the new document's starter script goes; the typing is all there is
+log = open(folder / "typed.log", "w")
+log.write(f"kernel {window.runner.kernel.process.pid}\n")
+typed = [0]
+
+def type_one():
+    window.editor.insertPlainText(text[typed[0]])
+    typed[0] += 1
+    log.write(f"{time.monotonic()} {typed[0]}\n")
+    log.flush()
+
+QTimer(window, interval=15, timeout=type_one).start()
+application.exec()
+"""
+
+SAVER = r"""
+import sys
+from pathlib import Path
+from playground.ui.files import atomic_write
+
+target = Path(sys.argv[1])
+versions = [Path(sys.argv[2]).read_text(), Path(sys.argv[3]).read_text()]
+count = 0
+while True:
+    atomic_write(target, versions[count % 2])
+    count += 1
+    if count == 1:
+        print("saving", flush=True)
+"""
+
+
+def _environment(folder: Path) -> dict:
+    return dict(os.environ, QT_QPA_PLATFORM="offscreen", PYTHONPATH=str(ROOT),
+                XDG_CONFIG_HOME=str(folder / "config"), XDG_DATA_HOME=str(folder / "data"))
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def test_killed_while_typing_loses_at_most_the_last_seconds(qtbot, tmp_path):
+    text = "".join(f"w{n} = torch.tensor([{n}.0], requires_grad=True)\n" for n in range(400))
+    (tmp_path / "text.txt").write_text(text)
+    app = subprocess.Popen([sys.executable, "-c", TYPIST, str(tmp_path), str(tmp_path /
+                           "text.txt")], env=_environment(tmp_path))
+    log = tmp_path / "typed.log"
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:  # type for 7 s: two autosaves at least
+            lines = log.read_text().splitlines() if log.exists() else []
+            if len(lines) > 2 and float(lines[-1].split()[0]) - float(lines[1].split()[0]) > 7:
+                break
+            time.sleep(0.1)
+        app.send_signal(signal.SIGKILL)
+        app.wait(10)
+    finally:
+        if app.poll() is None:
+            app.kill()
+    lines = log.read_text().splitlines()
+    kernel = int(lines[0].split()[1])
+    typed = [(float(t), int(n)) for t, n in (line.split() for line in lines[1:] if line)]
+    killed_at, count = typed[-1]
+    recovered = RecoveryStore(tmp_path / "recovery.json").load()
+    assert recovered is not None, "nothing was autosaved"
+    assert text[:count].startswith(recovered["text"])
+    # everything typed up to one autosave interval (and a little) before the kill is there
+    kept_by = max(n for t, n in typed if t <= killed_at - AUTOSAVE_S - 0.5)
+    assert len(recovered["text"]) >= kept_by
+    # the orphaned kernel notices its parent is gone and ends: no leaked process
+    deadline = time.monotonic() + 10
+    while _alive(kernel) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not _alive(kernel)
+    # and the next start offers the text back
+    from playground.ui.main_window import MainWindow
+
+    restarted = MainWindow(settings=Settings(tmp_path / "settings.json"),
+                           recovery=RecoveryStore(tmp_path / "recovery.json"))
+    qtbot.addWidget(restarted)
+    restarted.ask_restore = lambda saved: "restore"
+    assert restarted.offer_recovery()
+    assert restarted.editor.toPlainText() == recovered["text"]
+
+
+def test_killed_while_saving_leaves_the_old_or_the_new_file(tmp_path):
+    target = tmp_path / "lesson.py"
+    first, second = "a = 1\n" * 700_000, "b = 2\n" * 700_000  # 4 MB each: writes take a while
+    (tmp_path / "first.txt").write_text(first)
+    (tmp_path / "second.txt").write_text(second)
+    target.write_text("original\n")
+    chooser = random.Random(8)
+    for _ in range(8):
+        saver = subprocess.Popen([sys.executable, "-c", SAVER, str(target), str(tmp_path /
+                                 "first.txt"), str(tmp_path / "second.txt")],
+                                 env=_environment(tmp_path), stdout=subprocess.PIPE, text=True)
+        assert saver.stdout.readline() == "saving\n"
+        time.sleep(chooser.uniform(0.0, 0.3))
+        saver.send_signal(signal.SIGKILL)
+        saver.wait(10)
+        saver.stdout.close()
+        content = target.read_text()
+        assert content in (first, second), f"a mix of {len(content)} characters"
+    # killed mid-write, a hidden temporary file may stay; a later save clears it
+    for leftover in tmp_path.glob(".lesson.py.*.tmp"):
+        os.utime(leftover, (time.time() - 120, time.time() - 120))  # a while ago
+    atomic_write(target, "final\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["first.txt", "lesson.py",
+                                                          "second.txt"]
+
+
+def test_settings_and_recovery_files_are_the_users_only(qtbot, tmp_path):
+    from playground.ui.main_window import MainWindow
+
+    settings = Settings(tmp_path / "config" / "settings.json")
+    recovery = RecoveryStore(tmp_path / "data" / "recovery.json")
+    window = MainWindow(settings=settings, recovery=recovery)
+    qtbot.addWidget(window)
+    window.editor.insertPlainText("secret = 'only mine'\n")
+    window._save_recovery()
+    window._save_settings()
+    for path in (settings.path, recovery.path):
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600, path
+        assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700, path.parent
+    # a user's own file keeps its permissions when saved, and a new one gets the usual ones
+    shared = tmp_path / "shared.py"
+    shared.write_text("x = 1\n")
+    shared.chmod(0o644)
+    atomic_write(shared, "x = 2\n")
+    assert stat.S_IMODE(shared.stat().st_mode) == 0o644
+    atomic_write(tmp_path / "new.py", "y = 1\n")
+    assert stat.S_IMODE((tmp_path / "new.py").stat().st_mode) == 0o666 & ~_umask()
+
+
+def _umask() -> int:
+    current = os.umask(0)
+    os.umask(current)
+    return current
+
+
+def test_settings_are_plain_json_and_a_bad_file_means_defaults(tmp_path):
+    path = tmp_path / "settings.json"
+    path.write_text("@Variant(\\0\\0\\0\\x7fPySide::PyObjectWrapper ... not json")
+    assert Settings(path).value("engine", "numpy") == "numpy"
+    settings = Settings(path)
+    settings.setValue("geometry", b"\x01\x02")
+    settings.setValue("recent_files", ["/a.py"])
+    with pytest.raises(TypeError):
+        settings.setValue("object", object())  # only what JSON holds: nothing to unpickle
+    settings.sync()
+    again = Settings(path)
+    assert bytes(again.value("geometry")) == b"\x01\x02"
+    assert again.value("recent_files") == ["/a.py"]
+
+
+UNSAFE_MODULES = {"pickle", "cPickle", "dill", "cloudpickle", "shelve", "marshal", "socket",
+                  "socketserver", "http.server", "xmlrpc.server"}
+UNSAFE_NAMES = {"QSettings", "QTcpServer", "QLocalServer", "QUdpSocket"}  # QSettings unpickles
+
+
+def _unsafe_uses(tree: ast.AST) -> list[str]:
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [alias.name for alias in node.names if alias.name in UNSAFE_MODULES]
+        elif isinstance(node, ast.ImportFrom) and node.module in UNSAFE_MODULES:
+            found.append(node.module)
+        elif isinstance(node, ast.Name | ast.alias) and getattr(
+                node, "id", getattr(node, "name", "")) in UNSAFE_NAMES:
+            found.append(getattr(node, "id", getattr(node, "name", "")))
+        elif isinstance(node, ast.Attribute) and node.attr in UNSAFE_NAMES:
+            found.append(node.attr)
+        elif isinstance(node, ast.Call):
+            call = ast.unparse(node.func)
+            if call in ("torch.load", "np.load", "numpy.load") and not any(
+                    k.arg == "allow_pickle" and isinstance(k.value, ast.Constant)
+                    and k.value.value is False for k in node.keywords):
+                found.append(f"{call} without allow_pickle=False")
+    return found
+
+
+def test_no_code_path_unpickles_or_opens_sockets():
+    offenders = []
+    for source in sorted((ROOT / "playground").rglob("*.py")):
+        tree = ast.parse(source.read_text(encoding="utf-8"))
+        offenders += [f"{source.relative_to(ROOT)}: {use}" for use in _unsafe_uses(tree)]
+    assert offenders == []
+    assert _unsafe_uses(ast.parse("import pickle\nfrom PySide6.QtCore import QSettings\n"
+                                  "np.load(f)\n")) == ["pickle", "QSettings",
+                                                        "np.load without allow_pickle=False"]
+
+
+def _listening_inodes() -> set[str]:
+    """Socket inodes in the LISTEN state (TCP/UDP bound for listening, or unix listening)."""
+    found = set()
+    for table in ("tcp", "tcp6"):
+        path = Path("/proc/net") / table
+        if path.exists():
+            for row in path.read_text().splitlines()[1:]:
+                fields = row.split()
+                if fields[3] == "0A":
+                    found.add(fields[9])
+    for table in ("udp", "udp6"):
+        path = Path("/proc/net") / table
+        if path.exists():
+            found.update(row.split()[9] for row in path.read_text().splitlines()[1:])
+    unix = Path("/proc/net/unix")
+    if unix.exists():
+        for row in unix.read_text().splitlines()[1:]:
+            fields = row.split()
+            if int(fields[3], 16) & 0x10000:  # __SO_ACCEPTCON: listening
+                found.add(fields[6])
+    return found
+
+
+def _socket_inodes(pid: int) -> set[str]:
+    inodes = set()
+    for fd in os.listdir(f"/proc/{pid}/fd"):
+        try:
+            target = os.readlink(f"/proc/{pid}/fd/{fd}")
+        except OSError:
+            continue
+        if target.startswith("socket:["):
+            inodes.add(target[8:-1])
+    return inodes
+
+
+def test_neither_the_app_nor_its_kernel_listens_on_a_socket(qtbot, tmp_path):
+    from playground.ui.main_window import MainWindow
+
+    window = MainWindow(settings=Settings(tmp_path / "s.json"),
+                        recovery=RecoveryStore(tmp_path / "r.json"))
+    qtbot.addWidget(window)
+    window.show()
+    with qtbot.waitSignal(window.runner.finished, timeout=60000):
+        window.editor.setPlainText("import torch\nx = torch.ones(2, requires_grad=True)\n"
+                                   "(x * 2).sum().backward()\n")
+        window.run_all()
+    listening = _listening_inodes()
+    for pid in (os.getpid(), window.runner.kernel.process.pid):
+        assert not _socket_inodes(pid) & listening, f"process {pid} listens on a socket"
