@@ -1,4 +1,4 @@
-"""Every test keeps its settings and recovery files away from the user's own, Qt runs
+"""Every test keeps its settings, recovery and cache files away from the user's own, Qt runs
 offscreen, and a modal dialog a test did not expect fails it instead of hanging it."""
 
 import os
@@ -10,6 +10,7 @@ import pytest
 _HOME = tempfile.mkdtemp(prefix="playground-tests-")
 os.environ["XDG_CONFIG_HOME"] = os.path.join(_HOME, "config")
 os.environ["XDG_DATA_HOME"] = os.path.join(_HOME, "data")
+os.environ["XDG_CACHE_HOME"] = os.path.join(_HOME, "cache")  # jedi's, among others
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 

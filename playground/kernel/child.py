@@ -106,8 +106,7 @@ def completions(code: str, line: int, column: int, namespace: dict, torch_module
     ``import torch`` lines are blanked: jedi would otherwise analyse the installed torch
     package (seconds) instead of the engine module the namespace already holds.
     """
-    import jedi
-
+    jedi = _jedi()
     lines = ["" if _TORCH_IMPORT.match(text) else text for text in code.split("\n")]
     names = {"torch": torch_module, **namespace}
     try:
@@ -116,6 +115,27 @@ def completions(code: str, line: int, column: int, namespace: dict, torch_module
     except Exception:  # noqa: BLE001 - completion must never break the kernel
         return []
     return [[item.name, item.type] for item in found if not item.name.startswith("__")][:200]
+
+
+def _jedi():
+    """jedi, with parso's parse cache kept in this process's memory only.
+
+    parso pickles every module it parses to the user's cache folder and unpickles it on the
+    next start. Nothing from disk may be unpickled here, and a kernel killed while parso
+    writes (Restart, an engine switch) left a truncated file that broke completion for good.
+    Without the disk cache each kernel parses anew: the warm-up thread pays for it.
+    """
+    import jedi
+    import parso.cache
+
+    # parso's own switch (pickling=False) is not reachable through jedi's API.
+    parso.cache._load_from_file_system = _no_disk_cache  # "not cached": parse the file
+    parso.cache._save_to_file_system = _no_disk_cache   # the memory cache is filled first
+    return jedi
+
+
+def _no_disk_cache(*_arguments, **_options) -> None:
+    return None
 
 
 class Session:

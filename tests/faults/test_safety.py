@@ -229,6 +229,34 @@ def test_no_code_path_unpickles_or_opens_sockets():
                                                         "np.load without allow_pickle=False"]
 
 
+COMPLETER = r"""
+import pickle
+import sys
+
+def refuse(*args, **kwargs):
+    raise AssertionError("unpickled")
+
+pickle.load = pickle.loads = refuse
+import playground.npgrad as torch
+from playground.kernel.child import completions
+
+weights = torch.ones(2, requires_grad=True)
+found = completions("weights.requires_gr", 1, 19, {"weights": weights}, torch)
+print(" ".join(name for name, _ in found))
+"""
+
+
+def test_completion_neither_unpickles_nor_writes_a_parse_cache(tmp_path):
+    """jedi's parser (parso) would pickle parsed modules to the cache folder and load them
+    back in the next kernel; a kernel killed mid-write left a truncated file behind."""
+    environment = dict(_environment(tmp_path), XDG_CACHE_HOME=str(tmp_path / "cache"))
+    for _ in range(2):  # the second kernel would find the first one's cache
+        done = subprocess.run([sys.executable, "-c", COMPLETER], env=environment,
+                              capture_output=True, text=True, timeout=120, check=True)
+        assert "requires_grad" in done.stdout.split(), done.stderr
+    assert list((tmp_path / "cache").rglob("*.pkl")) == []
+
+
 def _listening_inodes() -> set[str]:
     """Socket inodes in the LISTEN state (TCP/UDP bound for listening, or unix listening)."""
     found = set()
