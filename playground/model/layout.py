@@ -7,7 +7,9 @@ reduction trees) and for graphs of 10,000 nodes in pure Python:
    their grad_fn) pulled down next to what they feed, so they do not drag long edges;
 2. long edges are cut into one dummy node per layer they cross;
 3. crossing reduction: median/barycenter sweeps down and up from a depth-first initial order,
-   then adjacent swaps ("transpose") while they remove crossings; the best order seen wins;
+   then adjacent swaps ("transpose") while they remove crossings; the best order seen wins.
+   On large graphs the swaps are made odd-even, every second pair of every second layer at
+   once with NumPy: faster, and it left fewer crossings than the one-by-one swaps;
 4. coordinates: each layer is placed as close as possible to the mean of its neighbours in
    the layer just placed, keeping the order and the minimum gaps (an isotonic regression,
    solved exactly by pooling adjacent violators), in sweeps down and up.
@@ -20,6 +22,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 
+import numpy as np
+
 NODE_GAP = 28.0      # horizontal space between two real nodes
 DUMMY_GAP = 10.0     # ... around a long edge passing through a layer
 LAYER_GAP = 44.0     # vertical space between layers, added to the tallest node of a layer
@@ -27,6 +31,7 @@ PART_GAP = 60.0      # space between disconnected parts of a graph
 DEFAULT_SIZE = (60.0, 30.0)
 ORDER_SWEEPS = 24    # dot's default number of ordering iterations
 TRANSPOSE_PASSES = 8
+ODD_EVEN_FROM = 400   # nodes (dummies included) from which transpose runs odd-even in NumPy
 PLACE_SWEEPS = 6      # coordinate sweeps, alternately down and up
 STALE_SWEEPS = 6      # sweeps without progress before giving up
 
@@ -188,7 +193,6 @@ def _optimal_layers(count: int, pairs: list[tuple[int, int]]) -> list[int] | Non
     Returns None when SciPy's solver is unavailable or fails (the heuristic layers stay).
     """
     try:
-        import numpy as np
         from scipy.optimize import linprog
         from scipy.sparse import csr_matrix
     except ImportError:
@@ -273,15 +277,23 @@ class _Layering:
         self.layer = list(layer)
         self.up: list[list[int]] = [[] for _ in range(real)]    # neighbours one layer above
         self.down: list[list[int]] = [[] for _ in range(real)]  # ... one layer below
+        self._arrays: tuple | None = None
 
     @property
     def size(self) -> int:
         return len(self.layer)
 
+    def neighbour_arrays(self) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
+        """``up`` and ``down`` as (pointers, targets) arrays (CSR), once all edges are in."""
+        if self._arrays is None:
+            self._arrays = tuple(_compressed(lists) for lists in (self.up, self.down))
+        return self._arrays
+
     def add_edge(self, source: int, target: int) -> list[int]:
         """The chain of nodes the edge passes through, from source to target."""
         top, bottom = (source, target) if self.layer[source] < self.layer[target] \
             else (target, source)
+        self._arrays = None
         chain = [top]
         for level in range(self.layer[top] + 1, self.layer[bottom]):
             dummy = len(self.layer)
@@ -296,6 +308,13 @@ class _Layering:
             self.down[upper].append(lower)
             self.up[lower].append(upper)
         return chain if top == source else chain[::-1]
+
+
+def _compressed(lists: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
+    pointers = np.zeros(len(lists) + 1, np.int64)
+    np.cumsum([len(items) for items in lists], out=pointers[1:])
+    targets = np.fromiter((w for items in lists for w in items), np.int64, int(pointers[-1]))
+    return pointers, targets
 
 
 # ----- 3. crossing reduction ---------------------------------------------------------------------
@@ -358,7 +377,8 @@ def _reduce_crossings(work: _Layering, order: list[list[int]]) -> tuple[list[lis
         else:
             stale += 1
     order = best
-    _transpose(work, order, passes=TRANSPOSE_PASSES, swap_ties=False)
+    if best_count:
+        _transpose(work, order, passes=TRANSPOSE_PASSES, swap_ties=False)
     return order, _total_crossings(work, order)
 
 
@@ -413,6 +433,14 @@ def _positions(work: _Layering, order: list[list[int]]) -> list[int]:
 def _transpose(work: _Layering, order: list[list[int]], passes: int,
                swap_ties: bool) -> None:
     """Swap neighbours in a layer while that removes crossings with both adjacent layers."""
+    if work.size >= ODD_EVEN_FROM:
+        _transpose_odd_even(work, order, passes, swap_ties)
+    else:
+        _transpose_one_by_one(work, order, passes, swap_ties)
+
+
+def _transpose_one_by_one(work: _Layering, order: list[list[int]], passes: int,
+                          swap_ties: bool) -> None:
     position = _positions(work, order)
     dirty = [True] * len(order)
     for _ in range(passes):
@@ -441,6 +469,66 @@ def _transpose(work: _Layering, order: list[list[int]], passes: int,
                         dirty[near] = True
         if not improved:
             break
+
+
+def _transpose_odd_even(work: _Layering, order: list[list[int]], passes: int,
+                        swap_ties: bool) -> None:
+    """Transpose in rounds of disjoint pairs whose other ends stay put, each round at once.
+
+    A round takes the pairs at even (then odd) slots of the even (then odd) layers: no two
+    share a node and none has a neighbour that moves, so every gain is exact when it is used.
+    """
+    up, down = work.neighbour_arrays()
+    flat = np.fromiter((v for members in order for v in members), np.int64, work.size)
+    level = np.repeat(np.arange(len(order)), [len(members) for members in order])
+    starts = np.searchsorted(level, np.arange(len(order)))
+    slot = np.arange(work.size) - starts[level]
+    position = np.empty(work.size, np.int64)
+    position[flat] = slot
+    paired = np.zeros(work.size, bool)
+    paired[:-1] = level[:-1] == level[1:]
+    rounds = [np.flatnonzero(paired & (level % 2 == odd_layer) & (slot % 2 == odd_slot))
+              for odd_layer in (0, 1) for odd_slot in (0, 1)]
+    connected = (np.diff(up[0]) + np.diff(down[0])) > 0
+    for _ in range(passes * 4):  # a pair moves one slot a round: more rounds than passes
+        improved = False
+        for left in rounds:
+            u, v = flat[left], flat[left + 1]
+            gain = _pair_gains(u, v, up, position) + _pair_gains(u, v, down, position)
+            swap = gain > 0
+            improved = improved or bool(swap.any())
+            if swap_ties:
+                swap |= (gain == 0) & connected[u]
+            left = left[swap]
+            u, v = flat[left], flat[left + 1]
+            flat[left], flat[left + 1] = v, u
+            position[u] += 1
+            position[v] -= 1
+        if not improved:
+            break
+    for level_number, members in enumerate(order):
+        members[:] = flat[starts[level_number]:starts[level_number] + len(members)].tolist()
+
+
+def _pair_gains(u: np.ndarray, v: np.ndarray, neighbours: tuple[np.ndarray, np.ndarray],
+                position: np.ndarray) -> np.ndarray:
+    """For each pair (u left of v): crossings removed by swapping them, on one side.
+
+    Every neighbour of u is compared with every neighbour of v, all pairs in one flat array.
+    """
+    pointers, targets = neighbours
+    u_count = pointers[u + 1] - pointers[u]
+    v_count = pointers[v + 1] - pointers[v]
+    combinations = u_count * v_count
+    total = int(combinations.sum())
+    if total == 0:
+        return np.zeros(len(u))
+    pair = np.repeat(np.arange(len(u)), combinations)
+    k = np.arange(total) - np.repeat(np.cumsum(combinations) - combinations, combinations)
+    v_repeated = np.repeat(v_count, combinations)
+    a = position[targets[np.repeat(pointers[u], combinations) + k // v_repeated]]
+    b = position[targets[np.repeat(pointers[v], combinations) + k % v_repeated]]
+    return np.bincount(pair, weights=(a > b).astype(float) - (a < b), minlength=len(u))
 
 
 def _pair_gain(left: list[int], right: list[int]) -> int:

@@ -120,3 +120,47 @@ def test_a_large_graph_lays_out():
     layout = layered_layout(nodes, edges)
     assert len(layout.positions) == 3000
     assert len(layout.routes) == len(edges)
+
+
+def layered_random(count: int, width: int, seed: int) -> tuple[list[str], list[tuple[str, str]]]:
+    """Each node feeds 1-3 nodes one to three layers further down (autograd-like)."""
+    rng = random.Random(seed)
+    layers = [list(range(i, min(i + width, count))) for i in range(0, count, width)]
+    edges = set()
+    for depth, members in enumerate(layers[:-1]):
+        for v in members:
+            for _ in range(rng.choice((1, 2, 3))):
+                below = layers[min(depth + rng.choice((1, 1, 2, 3)), len(layers) - 1)]
+                edges.add((f"v{v}", f"v{rng.choice(below)}"))
+    return [f"v{i}" for i in range(count)], sorted(edges)
+
+
+@pytest.mark.parametrize("transpose", ["_transpose_one_by_one", "_transpose_odd_even"])
+def test_transpose_leaves_no_swap_that_removes_crossings(transpose):
+    from playground.model import layout as module
+
+    nodes, edges = layered_random(300, 12, 4)
+    index = {name: i for i, name in enumerate(nodes)}
+    pairs = [(index[s], index[t]) for s, t in edges]
+    work = module._Layering(len(nodes), module._assign_layers(len(nodes), pairs))
+    for s, t in pairs:
+        work.add_edge(s, t)
+    order = module._initial_order(work, [None] * len(nodes))
+    before = module._total_crossings(work, order)
+    getattr(module, transpose)(work, order, passes=100, swap_ties=False)
+    after = module._total_crossings(work, order)
+    assert sorted(v for members in order for v in members) == list(range(work.size))
+    assert after < before
+    position = module._positions(work, order)
+    for members in order:
+        for u, v in pairwise(members):
+            gain = sum(module._pair_gain(sorted(position[w] for w in side[u]),
+                                         sorted(position[w] for w in side[v]))
+                       for side in (work.up, work.down))
+            assert gain <= 0, "a swap left undone would remove crossings"
+
+
+def test_large_graphs_reach_their_crossings_with_the_odd_even_transpose():
+    nodes, edges = layered_random(1200, 30, 7)
+    layout = layered_layout(nodes, edges)
+    assert layout.crossings == brute_crossings(layout, edges)
