@@ -33,6 +33,7 @@ ORDER_SWEEPS = 24    # dot's default number of ordering iterations
 TRANSPOSE_PASSES = 8
 ODD_EVEN_FROM = 400   # nodes (dummies included) from which transpose runs odd-even in NumPy
 PLACE_SWEEPS = 6      # coordinate sweeps, alternately down and up
+SETTLED_PX = 0.5      # ... until none moves a node further than this
 STALE_SWEEPS = 6      # sweeps without progress before giving up
 
 
@@ -376,10 +377,10 @@ def _reduce_crossings(work: _Layering, order: list[list[int]]) -> tuple[list[lis
             best, best_count, stale = [list(members) for members in order], count, 0
         else:
             stale += 1
-    order = best
-    if best_count:
-        _transpose(work, order, passes=TRANSPOSE_PASSES, swap_ties=False)
-    return order, _total_crossings(work, order)
+    if best_count == 0:
+        return best, 0
+    _transpose(work, best, passes=TRANSPOSE_PASSES, swap_ties=False)
+    return best, _total_crossings(work, best)
 
 
 def _median_sweep(work: _Layering, order: list[list[int]], downward: bool) -> None:
@@ -547,8 +548,9 @@ def _pair_gain(left: list[int], right: list[int]) -> int:
 
 def _total_crossings(work: _Layering, order: list[list[int]]) -> int:
     position = _positions(work, order)
+    # Edges from a single node, or into one, cannot cross: chains cost nothing here.
     return sum(_layer_crossings(work, position, upper, len(lower))
-               for upper, lower in pairwise(order))
+               for upper, lower in pairwise(order) if len(upper) > 1 and len(lower) > 1)
 
 
 def _layer_crossings(work: _Layering, position: list[int], upper: list[int],
@@ -591,8 +593,11 @@ def _place(work: _Layering, order: list[list[int]], widths: list[float]) -> list
     for sweep in range(PLACE_SWEEPS):
         downward = sweep % 2 == 0
         levels = range(1, len(order)) if downward else range(len(order) - 2, -1, -1)
+        before = list(xs)
         for level in levels:
             _align_layer(work, order[level], xs, widths, work.up if downward else work.down)
+        if sweep and max(map(abs, map(float.__sub__, xs, before)), default=0.0) < SETTLED_PX:
+            break  # chains and trees settle in two sweeps
     for level in range(len(order)):  # a last pass that listens to both sides
         _align_layer(work, order[level], xs, widths, None)
     return xs
