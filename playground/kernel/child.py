@@ -8,6 +8,7 @@ User code writes to this process's real stdout/stderr, which the parent streams.
 from __future__ import annotations
 
 import builtins
+import functools
 import linecache
 import os
 import re
@@ -117,6 +118,7 @@ def completions(code: str, line: int, column: int, namespace: dict, torch_module
     return [[item.name, item.type] for item in found if not item.name.startswith("__")][:200]
 
 
+@functools.cache  # patch parso once, not at every completion
 def _jedi():
     """jedi, with parso's parse cache kept in this process's memory only.
 

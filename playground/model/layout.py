@@ -1,7 +1,7 @@
 """Layered (Sugiyama-style) layout of a DAG without Graphviz: layers, crossings, coordinates.
 
 The four classic phases, each chosen for autograd-shaped graphs (long chains, shared weights,
-reduction trees) and for graphs of 10,000 nodes in pure Python:
+reduction trees) and for graphs of 10,000 nodes in Python and NumPy:
 
 1. layers: longest path from the outputs, then nodes without parents (named tensors above
    their grad_fn) pulled down next to what they feed, so they do not drag long edges;
