@@ -4,7 +4,8 @@ The four classic phases, each chosen for autograd-shaped graphs (long chains, sh
 reduction trees) and for graphs of 10,000 nodes in Python and NumPy:
 
 1. layers: longest path from the outputs, then nodes without parents (named tensors above
-   their grad_fn) pulled down next to what they feed, so they do not drag long edges;
+   their grad_fn) pulled down next to what they feed, so they do not drag long edges; where
+   edges still skip layers, the layering of least total edge length (ranking.py);
 2. long edges are cut into one dummy node per layer they cross;
 3. crossing reduction: median/barycenter sweeps down and up from a depth-first initial order,
    then adjacent swaps ("transpose") while they remove crossings; the best order seen wins.
@@ -12,17 +13,22 @@ reduction trees) and for graphs of 10,000 nodes in Python and NumPy:
    once with NumPy: faster, and it left fewer crossings than the one-by-one swaps;
 4. coordinates: each layer is placed as close as possible to the mean of its neighbours in
    the layer just placed, keeping the order and the minimum gaps (an isotonic regression,
-   solved exactly by pooling adjacent violators), in sweeps down and up.
+   solved exactly by pooling adjacent violators), in sweeps down and up; wide layers gather
+   their neighbours with NumPy, narrow ones (chains) stay in plain Python.
 """
 
 from __future__ import annotations
 
+import gc
+import itertools
 from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 
 import numpy as np
+
+from playground.model.ranking import optimal_layers
 
 NODE_GAP = 28.0      # horizontal space between two real nodes
 DUMMY_GAP = 10.0     # ... around a long edge passing through a layer
@@ -34,7 +40,9 @@ TRANSPOSE_PASSES = 8
 ODD_EVEN_FROM = 400   # nodes (dummies included) from which transpose runs odd-even in NumPy
 PLACE_SWEEPS = 6      # coordinate sweeps, alternately down and up
 SETTLED_PX = 0.5      # ... until none moves a node further than this
+NARROW_ROW = 6        # layers up to this many nodes are placed without NumPy
 STALE_SWEEPS = 6      # sweeps without progress before giving up
+SCIPY_PARTS_FROM = 300  # nodes from which SciPy finds the connected parts
 
 
 @dataclass
@@ -59,104 +67,131 @@ def layered_layout(node_ids: Sequence[str], edges: Sequence[tuple[str, str]],
     layout, used as the starting order so that nodes surviving a re-run stay in place.
     Disconnected parts are laid out one by one and packed in rows, reading order kept.
     """
-    sizes = sizes or {}
-    parts = _components(node_ids, edges)
-    if len(parts) <= 1:
-        return _layout_part(list(node_ids), list(edges), sizes, previous, upward)
-    laid = [(_layout_part([node_ids[i] for i in members], [edges[e] for e in edge_numbers],
-                          sizes, previous, upward), edge_numbers)
-            for members, edge_numbers in parts]
-    return _pack(laid, len(edges), sizes)
+    collecting = gc.isenabled()
+    gc.disable()  # the layout makes many small lists; collections cost a fifth of its time
+    try:
+        return _layered_layout(node_ids, edges, sizes or {}, previous, upward)
+    finally:
+        if collecting:
+            gc.enable()
 
 
-def _components(node_ids: Sequence[str], edges: Sequence[tuple[str, str]]):
-    """(node numbers, edge numbers) of each connected part, in the order of first nodes."""
+def _layered_layout(node_ids: Sequence[str], edges: Sequence[tuple[str, str]],
+                    sizes: dict[str, tuple[float, float]],
+                    previous: dict[str, tuple[float, float]] | None, upward: bool) -> Layout:
     index = {node_id: i for i, node_id in enumerate(node_ids)}
-    parent = list(range(len(node_ids)))
-
-    def root(v: int) -> int:
-        while parent[v] != v:
-            parent[v] = parent[parent[v]]
-            v = parent[v]
-        return v
-
-    for source, target in edges:
-        a, b = root(index[source]), root(index[target])
-        if a != b:
-            parent[max(a, b)] = min(a, b)
-    members: dict[int, list[int]] = {}
-    for v in range(len(node_ids)):
-        members.setdefault(root(v), []).append(v)
-    edge_numbers: dict[int, list[int]] = {key: [] for key in members}
-    for number, (source, _) in enumerate(edges):
-        edge_numbers[root(index[source])].append(number)
-    return [(members[key], edge_numbers[key]) for key in sorted(members)]
-
-
-def _pack(laid: list[tuple[Layout, list[int]]], edge_count: int,
-          sizes: dict[str, tuple[float, float]]) -> Layout:
-    """Rows of parts, left to right, no row much wider than the whole is tall."""
-    boxes = [_bounds(layout, sizes) for layout, _ in laid]
-    area = sum((right - left) * (bottom - top) for left, top, right, bottom in boxes)
-    widest = max(right - left for left, _, right, _ in boxes)
-    row_width = max(widest, (area ** 0.5) * 1.6)
-    result = Layout(routes=[[] for _ in range(edge_count)])
+    pairs = [(index[s], index[t]) for s, t in edges]
+    boxes = [sizes.get(node_id, DEFAULT_SIZE) for node_id in node_ids]
+    hints = [previous.get(node_id, (None,))[0] for node_id in node_ids] if previous else None
+    parts = _components(len(node_ids), pairs)
+    drawn = [_draw_part(members, [pairs[e] for e in edge_numbers], boxes, hints, upward)
+             for members, edge_numbers in parts]
+    result = Layout(routes=[[] for _ in edges])
     x = y = row_height = 0.0
-    for (layout, edge_numbers), (left, top, right, bottom) in zip(laid, boxes, strict=True):
-        if x > 0 and x + (right - left) > row_width:
+    row_width = _row_width(drawn)
+    for (members, edge_numbers), part in zip(parts, drawn, strict=True):
+        if x > 0 and x + part.width > row_width:
             x, y, row_height = 0.0, y + row_height + PART_GAP, 0.0
-        dx, dy = x - left, y - top
-        for node_id, (px, py) in layout.positions.items():
-            result.positions[node_id] = (px + dx, py + dy)
-        result.layers.update(layout.layers)
-        for number, route in zip(edge_numbers, layout.routes, strict=True):
+        dx, dy = x - part.left, y - part.top
+        for v, px, py, level in zip(members, part.xs, part.ys, part.layers, strict=True):
+            result.positions[node_ids[v]] = (px + dx, py + dy)
+            result.layers[node_ids[v]] = level
+        for number, route in zip(edge_numbers, part.routes, strict=True):
             result.routes[number] = [(px + dx, py + dy) for px, py in route]
-        result.crossings += layout.crossings
-        x += right - left + PART_GAP
-        row_height = max(row_height, bottom - top)
+        result.crossings += part.crossings
+        x += part.width + PART_GAP
+        row_height = max(row_height, part.height)
         result.width = max(result.width, x - PART_GAP)
     result.height = y + row_height
     return result
 
 
-def _bounds(layout: Layout, sizes: dict[str, tuple[float, float]]):
-    boxes = [(x - sizes.get(n, DEFAULT_SIZE)[0] / 2, y - sizes.get(n, DEFAULT_SIZE)[1] / 2,
-              x + sizes.get(n, DEFAULT_SIZE)[0] / 2, y + sizes.get(n, DEFAULT_SIZE)[1] / 2)
-             for n, (x, y) in layout.positions.items()]
-    return (min(b[0] for b in boxes), min(b[1] for b in boxes),
-            max(b[2] for b in boxes), max(b[3] for b in boxes))
+@dataclass
+class _Part:
+    """One connected part, drawn in its own frame: centres of its members and edge routes."""
+
+    xs: list[float]
+    ys: list[float]
+    layers: list[int]
+    routes: list[list[tuple[float, float]]]
+    crossings: int
+    left: float
+    top: float
+    width: float
+    height: float
 
 
-def _layout_part(node_ids: list[str], edges: list[tuple[str, str]],
-                 sizes: dict[str, tuple[float, float]],
-                 previous: dict[str, tuple[float, float]] | None, upward: bool) -> Layout:
-    index = {node_id: i for i, node_id in enumerate(node_ids)}
-    pairs = [(index[s], index[t]) for s, t in edges]
-    real = len(node_ids)
+def _components(count: int, pairs: list[tuple[int, int]]) -> list[tuple[list[int], list[int]]]:
+    """(node numbers, edge numbers) of each connected part, in the order of first nodes."""
+    label = _part_labels(count, pairs)
+    parts: dict[int, tuple[list[int], list[int]]] = {}
+    for v, part in enumerate(label):  # parts are numbered by their first node
+        parts.setdefault(part, ([], []))[0].append(v)
+    for number, (source, _) in enumerate(pairs):
+        parts[label[source]][1].append(number)
+    return list(parts.values())
+
+
+def _part_labels(count: int, pairs: list[tuple[int, int]]) -> list[int]:
+    """A connected part's number for each node: SciPy on large graphs, a search on small."""
+    if count >= SCIPY_PARTS_FROM:
+        # Imported here: SciPy takes a while to load and the window should not wait for it.
+        from scipy.sparse import coo_array
+        from scipy.sparse.csgraph import connected_components
+
+        ends = np.fromiter(itertools.chain.from_iterable(pairs), np.int64, 2 * len(pairs))
+        graph = coo_array((np.ones(len(pairs), np.int8), (ends[0::2], ends[1::2])),
+                          shape=(count, count))
+        return connected_components(graph, directed=True, connection="weak")[1].tolist()
+    neighbours: list[list[int]] = [[] for _ in range(count)]
+    for source, target in pairs:
+        neighbours[source].append(target)
+        neighbours[target].append(source)
+    label = [-1] * count
+    for root in range(count):
+        if label[root] < 0:
+            label[root] = root
+            stack = [root]
+            while stack:
+                for w in neighbours[stack.pop()]:
+                    if label[w] < 0:
+                        label[w] = root
+                        stack.append(w)
+    return label
+
+
+def _row_width(drawn: list[_Part]) -> float:
+    """Rows of parts, none much wider than the whole is tall."""
+    area = sum(part.width * part.height for part in drawn)
+    return max(max((part.width for part in drawn), default=0.0), (area ** 0.5) * 1.6)
+
+
+def _draw_part(members: list[int], pairs: list[tuple[int, int]],
+               boxes: list[tuple[float, float]], hints: list[float | None] | None,
+               upward: bool) -> _Part:
+    local = {v: i for i, v in enumerate(members)} if len(members) != len(boxes) else None
+    if local is not None:
+        pairs = [(local[s], local[t]) for s, t in pairs]
+    real = len(members)
     layer = _assign_layers(real, [(s, t) for s, t in pairs if s != t])
     work = _Layering(real, layer)
     chains = [work.add_edge(s, t) if s != t else [s, s] for s, t in pairs]
-    order = _initial_order(work, [previous.get(n, (None,))[0] if previous else None
-                                  for n in node_ids])
+    member_hints = [hints[v] for v in members] if hints else [None] * real
+    order = _initial_order(work, member_hints)
     order, crossings = _reduce_crossings(work, order)
-    widths = [sizes.get(n, DEFAULT_SIZE)[0] for n in node_ids] + [0.0] * (work.size - real)
-    heights = [sizes.get(n, DEFAULT_SIZE)[1] for n in node_ids] + [0.0] * (work.size - real)
+    padding = [0.0] * (work.size - real)
+    widths = [boxes[v][0] for v in members] + padding
+    heights = [boxes[v][1] for v in members] + padding
     xs = _place(work, order, widths)
     ys = _layer_heights(order, heights, upward)
-    result = Layout(crossings=crossings)
-    for i, node_id in enumerate(node_ids):
-        result.positions[node_id] = (xs[i], ys[work.layer[i]])
-        result.layers[node_id] = work.layer[i]
-    for chain in chains:
-        result.routes.append([(xs[v], ys[work.layer[v]]) for v in chain])
-    lefts = [xs[v] - widths[v] / 2 for v in range(work.size)] or [0.0]
-    rights = [xs[v] + widths[v] / 2 for v in range(work.size)] or [0.0]
-    shift = -min(lefts)
-    result.width = max(rights) + shift
-    result.height = max(ys) + max(heights, default=0) if ys else 0.0
-    result.positions = {n: (x + shift, y) for n, (x, y) in result.positions.items()}
-    result.routes = [[(x + shift, y) for x, y in route] for route in result.routes]
-    return result
+    y_of = [ys[level] for level in work.layer]
+    routes = [[(xs[v], y_of[v]) for v in chain] for chain in chains]
+    left = min(x - w / 2 for x, w in zip(xs, widths, strict=True))
+    right = max(x + w / 2 for x, w in zip(xs, widths, strict=True))
+    top = min(y - h / 2 for y, h in zip(y_of, heights, strict=True))
+    bottom = max(y + h / 2 for y, h in zip(y_of, heights, strict=True))
+    return _Part(xs[:real], y_of[:real], work.layer[:real], routes, crossings,
+                 left, top, right - left, bottom - top)
 
 
 # ----- 1. layers ----------------------------------------------------------------------------
@@ -182,35 +217,8 @@ def _assign_layers(count: int, pairs: list[tuple[int, int]]) -> list[int]:
     _shorten_edges(order, pairs, position, layer)
     forward = [(s, t) for s, t in pairs if position[t] > position[s]]
     if any(layer[t] - layer[s] > 1 for s, t in forward):
-        layer = _optimal_layers(count, forward) or layer
+        layer = optimal_layers(count, forward, layer)
     return layer
-
-
-def _optimal_layers(count: int, pairs: list[tuple[int, int]]) -> list[int] | None:
-    """Layers with the least total edge length (dot's ranking), as a linear program.
-
-    Minimise the sum of (layer[t] - layer[s]) subject to layer[t] >= layer[s] + 1: the
-    constraint matrix is an incidence matrix, so the LP optimum is already integral.
-    Returns None when SciPy's solver is unavailable or fails (the heuristic layers stay).
-    """
-    try:
-        from scipy.optimize import linprog
-        from scipy.sparse import csr_matrix
-    except ImportError:
-        return None
-    sources = np.array([s for s, _ in pairs])
-    targets = np.array([t for _, t in pairs])
-    rows = np.arange(len(pairs))
-    constraints = csr_matrix(
-        (np.r_[np.ones(len(pairs)), -np.ones(len(pairs))],
-         (np.r_[rows, rows], np.r_[sources, targets])), shape=(len(pairs), count))
-    cost = (np.bincount(targets, minlength=count) - np.bincount(sources, minlength=count))
-    solved = linprog(cost.astype(float), A_ub=constraints, b_ub=-np.ones(len(pairs)),
-                     bounds=(0, None), method="highs")
-    if not solved.success:
-        return None
-    layer = np.round(solved.x).astype(int)
-    return (layer - layer.min()).tolist()
 
 
 def _shorten_edges(order: list[int], pairs: list[tuple[int, int]], position: dict[int, int],
@@ -583,73 +591,127 @@ def count_inversions(values: list[int], bound: int) -> int:
 
 # ----- 4. coordinates --------------------------------------------------------------------------
 def _place(work: _Layering, order: list[list[int]], widths: list[float]) -> list[float]:
+    rows = [_Row(work, members, widths) for members in order]
     xs = [0.0] * work.size
-    for members in order:
-        x = 0.0
-        for i, v in enumerate(members):
-            if i:
-                x += _gap(work, widths, members[i - 1], v)
-            xs[v] = x
+    for row in rows:
+        for v, offset in zip(row.members, row.offsets, strict=True):
+            xs[v] = offset
     for sweep in range(PLACE_SWEEPS):
         downward = sweep % 2 == 0
-        levels = range(1, len(order)) if downward else range(len(order) - 2, -1, -1)
+        side = 0 if downward else 1
         before = list(xs)
-        for level in levels:
-            _align_layer(work, order[level], xs, widths, work.up if downward else work.down)
+        for row in (rows[1:] if downward else rows[-2::-1]):
+            row.align(xs, side)
         if sweep and max(map(abs, map(float.__sub__, xs, before)), default=0.0) < SETTLED_PX:
             break  # chains and trees settle in two sweeps
-    for level in range(len(order)):  # a last pass that listens to both sides
-        _align_layer(work, order[level], xs, widths, None)
+    for row in rows:  # a last pass that listens to both sides
+        row.align(xs, 2)
     return xs
 
 
-def _gap(work: _Layering, widths: list[float], left: int, right: int) -> float:
-    gap = NODE_GAP if left < work.real and right < work.real else DUMMY_GAP
-    return (widths[left] + widths[right]) / 2 + gap
+class _Row:
+    """One layer for placement: its order, minimum offsets and neighbours on each side.
+
+    ``align`` moves the layer towards its neighbours' mean x, keeping the order and the
+    gaps (a weighted isotonic fit); sides are 0 (above), 1 (below) and 2 (both). Narrow
+    layers (chains) are done in plain Python, where NumPy's call overhead would dominate.
+    """
+
+    def __init__(self, work: _Layering, members: list[int], widths: list[float]) -> None:
+        self.members = members
+        if len(members) == 1:  # most layers of a chain: nothing to keep apart
+            v = members[0]
+            self.offsets, self.pull = [0.0], [1.0]
+            self.sides = (work.up[v], work.down[v], work.up[v] + work.down[v])
+            self.align = self._align_one
+            return
+        offsets = [0.0]
+        for a, b in pairwise(members):
+            gap = NODE_GAP if a < work.real and b < work.real else DUMMY_GAP
+            offsets.append(offsets[-1] + (widths[a] + widths[b]) / 2 + gap)
+        self.offsets = offsets
+        # long edges (dummies) pull hardest: they should run straight
+        pull = [4.0 if v >= work.real else 1.0 for v in members]
+        if len(members) <= NARROW_ROW:
+            self.pull = pull
+            self.sides = ([work.up[v] for v in members], [work.down[v] for v in members],
+                          [work.up[v] + work.down[v] for v in members])
+            self.align = self._align_narrow
+            return
+        self.pull = np.array(pull)
+        up, down = work.neighbour_arrays()
+        index = np.array(members, np.int64)
+        above, below = _gather(up, index), _gather(down, index)
+        self.sides = tuple((segment, neighbours.tolist(), counts)
+                           for segment, neighbours, counts in (above, below, _merge(above, below)))
+
+    def align(self, xs: list[float], side: int) -> None:
+        segment, neighbours, counts = self.sides[side]
+        size = len(self.members)
+        near = counts > 0
+        sums = np.bincount(segment, minlength=size,
+                           weights=np.fromiter(map(xs.__getitem__, neighbours), float,
+                                               len(neighbours)))
+        current = np.fromiter(map(xs.__getitem__, self.members), float, size)
+        desired = np.where(near, sums / np.maximum(counts, 1), current)
+        weights = np.where(near, self.pull, 0.01)
+        fitted = _isotonic((desired - self.offsets).tolist(), weights.tolist())
+        for v, x in zip(self.members, np.add(fitted, self.offsets).tolist(), strict=True):
+            xs[v] = x
+
+    def _align_one(self, xs: list[float], side: int) -> None:
+        near = self.sides[side]
+        if near:
+            xs[self.members[0]] = sum(map(xs.__getitem__, near)) / len(near)
+
+    def _align_narrow(self, xs: list[float], side: int) -> None:
+        values, weights = [], []
+        for v, near, offset, pull in zip(self.members, self.sides[side], self.offsets,
+                                         self.pull, strict=True):
+            if near:
+                values.append(sum(map(xs.__getitem__, near)) / len(near) - offset)
+                weights.append(pull)
+            else:
+                values.append(xs[v] - offset)
+                weights.append(0.01)
+        for v, fitted, offset in zip(self.members, _isotonic(values, weights), self.offsets,
+                                     strict=True):
+            xs[v] = fitted + offset
 
 
-def _align_layer(work: _Layering, members: list[int], xs: list[float], widths: list[float],
-                 side: list[list[int]] | None) -> None:
-    """Move a layer towards its neighbours' mean x, keeping order and gaps (isotonic fit)."""
-    if not members:
-        return
-    if len(members) == 1:  # chains: no neighbour in the layer to keep a gap from
-        v = members[0]
-        near = (work.up[v] + work.down[v]) if side is None else side[v]
-        if near:
-            xs[v] = sum(xs[w] for w in near) / len(near)
-        return
-    offsets = [0.0]
-    for left, right in pairwise(members):
-        offsets.append(offsets[-1] + _gap(work, widths, left, right))
-    targets, weights = [], []
-    for v in members:
-        near = (work.up[v] + work.down[v]) if side is None else side[v]
-        if near:
-            desired = sum(xs[w] for w in near) / len(near)
-            # long edges (dummies) pull hardest: they should run straight
-            weight = 4.0 if v >= work.real else 1.0
-        else:
-            desired, weight = xs[v], 0.01
-        targets.append(desired)
-        weights.append(weight)
-    fitted = _isotonic([t - o for t, o in zip(targets, offsets, strict=True)], weights)
-    for v, y, offset in zip(members, fitted, offsets, strict=True):
-        xs[v] = y + offset
+def _gather(neighbours: tuple[np.ndarray, np.ndarray], members: np.ndarray):
+    """(member slot, neighbour, count per member) of the members' neighbours on one side."""
+    pointers, targets = neighbours
+    counts = pointers[members + 1] - pointers[members]
+    total = int(counts.sum())
+    starts = np.repeat(pointers[members] - np.cumsum(counts) + counts, counts)
+    segment = np.repeat(np.arange(len(members)), counts)
+    return segment, targets[starts + np.arange(total)], counts
+
+
+def _merge(above, below):
+    segment = np.concatenate((above[0], below[0]))
+    keep = np.argsort(segment, kind="stable")
+    return segment[keep], np.concatenate((above[1], below[1]))[keep], above[2] + below[2]
 
 
 def _isotonic(values: list[float], weights: list[float]) -> list[float]:
     """Weighted least-squares non-decreasing fit (pool adjacent violators)."""
-    blocks: list[list[float]] = []  # [mean, weight, count]
+    means: list[float] = []
+    totals: list[float] = []
+    counts: list[int] = []
     for value, weight in zip(values, weights, strict=True):
-        blocks.append([value, weight, 1])
-        while len(blocks) > 1 and blocks[-2][0] > blocks[-1][0]:
-            mean2, weight2, count2 = blocks.pop()
-            mean1, weight1, count1 = blocks[-1]
-            total = weight1 + weight2
-            blocks[-1] = [(mean1 * weight1 + mean2 * weight2) / total, total, count1 + count2]
+        mean, total, count = value, weight, 1
+        while means and means[-1] > mean:
+            before = totals.pop()
+            mean = (means.pop() * before + mean * total) / (before + total)
+            total += before
+            count += counts.pop()
+        means.append(mean)
+        totals.append(total)
+        counts.append(count)
     fitted: list[float] = []
-    for mean, _, count in blocks:
+    for mean, count in zip(means, counts, strict=True):
         fitted.extend([mean] * count)
     return fitted
 
@@ -658,7 +720,7 @@ def _layer_heights(order: list[list[int]], heights: list[float], upward: bool) -
     """The y of each layer's centre line, each layer as tall as its tallest node."""
     ys, y = [], 0.0
     for members in order:
-        tallest = max((heights[v] for v in members), default=0.0)
+        tallest = max(map(heights.__getitem__, members), default=0.0)
         ys.append(y + tallest / 2)
         y += tallest + LAYER_GAP
     if upward:

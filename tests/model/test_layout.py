@@ -164,3 +164,51 @@ def test_large_graphs_reach_their_crossings_with_the_odd_even_transpose():
     nodes, edges = layered_random(1200, 30, 7)
     layout = layered_layout(nodes, edges)
     assert layout.crossings == brute_crossings(layout, edges)
+
+
+def test_wide_layers_are_placed_as_the_plain_python_placement_would(monkeypatch):
+    from playground.model import layout as module
+
+    nodes, edges = layered_random(400, 20, 3)
+    numpy_rows = module.layered_layout(nodes, edges)
+    monkeypatch.setattr(module, "NARROW_ROW", 10 ** 9)  # every layer the plain-Python way
+    python_rows = module.layered_layout(nodes, edges)
+    assert max(len(members) for members in _layers_of(numpy_rows).values()) > 6
+    for name in nodes:
+        assert numpy_rows.positions[name] == pytest.approx(python_rows.positions[name])
+
+
+def _layers_of(layout) -> dict[int, list[str]]:
+    layers: dict[int, list[str]] = {}
+    for name, level in layout.layers.items():
+        layers.setdefault(level, []).append(name)
+    return layers
+
+
+def test_connected_parts_are_the_same_found_either_way(monkeypatch):
+    from playground.model import layout as module
+
+    rng = random.Random(8)
+    count = 500
+    pairs = [(a, b) for a, b in ((rng.randrange(count), rng.randrange(count))
+                                 for _ in range(300)) if a != b]
+    by_scipy = module._components(count, pairs)
+    monkeypatch.setattr(module, "SCIPY_PARTS_FROM", count + 1)
+    by_search = module._components(count, pairs)
+    assert len(by_scipy) > 100
+    assert by_scipy == by_search
+    firsts = [members[0] for members, _ in by_scipy]
+    assert firsts == sorted(firsts)  # reading order: parts by their first node
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_the_layout_leaves_garbage_collection_as_it_found_it(enabled):
+    import gc
+
+    was = gc.isenabled()
+    (gc.enable if enabled else gc.disable)()
+    try:
+        layered_layout(*tree(5))
+        assert gc.isenabled() == enabled
+    finally:
+        (gc.enable if was else gc.disable)()

@@ -1,0 +1,56 @@
+"""Optimal layering: the min-cut descent reaches the linear program's optimum."""
+
+import random
+
+import pytest
+
+from playground.model.ranking import _descend, _linear_program, cheapest_closed_set
+
+
+def random_dag(count: int, seed: int) -> list[tuple[int, int]]:
+    rng = random.Random(seed)
+    pairs = {(a, b) for b in range(1, count) for a in rng.sample(range(b), min(b, 1 + b % 3))}
+    return sorted(pairs)
+
+
+def longest_path_layers(count: int, pairs: list[tuple[int, int]]) -> list[int]:
+    layer = [0] * count
+    for source, target in sorted(pairs, key=lambda pair: pair[1]):  # sources numbered first
+        layer[target] = max(layer[target], layer[source] + 1)
+    return layer
+
+
+def total_length(layer: list[int], pairs: list[tuple[int, int]]) -> int:
+    return sum(layer[t] - layer[s] for s, t in pairs)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_descent_reaches_the_linear_programs_optimum(seed):
+    count = 15 + 17 * seed
+    pairs = random_dag(count, seed)
+    start = longest_path_layers(count, pairs)
+    layer = _descend(count, pairs, list(start))
+    assert all(layer[t] - layer[s] >= 1 for s, t in pairs)
+    assert min(layer) == 0
+    optimum = _linear_program(count, pairs)
+    assert total_length(layer, pairs) == total_length(optimum, pairs)
+    assert total_length(layer, pairs) <= total_length(start, pairs)
+
+
+def test_cheapest_closed_set_matches_every_subset():
+    rng = random.Random(5)
+    for _ in range(40):
+        count = rng.randrange(1, 8)
+        weight = [rng.randrange(-3, 4) for _ in range(count)]
+        arcs = [(a, b) for a in range(count) for b in range(count)
+                if a != b and rng.random() < 0.2]
+        best = 0
+        for mask in range(1 << count):
+            inside = [(mask >> v) & 1 for v in range(count)]
+            if all(inside[b] for a, b in arcs if inside[a]):
+                best = min(best, sum(w for w, i in zip(weight, inside, strict=True) if i))
+        members, total = cheapest_closed_set(count, weight, arcs)
+        assert total == best
+        assert total == sum(weight[v] for v in members)
+        chosen = set(members)
+        assert all(b in chosen for a, b in arcs if a in chosen)
