@@ -169,8 +169,8 @@ def _row_width(drawn: list[_Part]) -> float:
 def _draw_part(members: list[int], pairs: list[tuple[int, int]],
                boxes: list[tuple[float, float]], hints: list[float | None] | None,
                upward: bool) -> _Part:
-    local = {v: i for i, v in enumerate(members)} if len(members) != len(boxes) else None
-    if local is not None:
+    if len(members) != len(boxes):  # one part of several: number its nodes from 0
+        local = {v: i for i, v in enumerate(members)}
         pairs = [(local[s], local[t]) for s, t in pairs]
     real = len(members)
     layer = _assign_layers(real, [(s, t) for s, t in pairs if s != t])
@@ -612,16 +612,17 @@ def _place(work: _Layering, order: list[list[int]], widths: list[float]) -> list
 class _Row:
     """One layer for placement: its order, minimum offsets and neighbours on each side.
 
-    ``align`` moves the layer towards its neighbours' mean x, keeping the order and the
-    gaps (a weighted isotonic fit); sides are 0 (above), 1 (below) and 2 (both). Narrow
-    layers (chains) are done in plain Python, where NumPy's call overhead would dominate.
+    ``align(xs, side)`` moves the layer towards its neighbours' mean x, keeping the order and
+    the gaps (a weighted isotonic fit); sides are 0 (above), 1 (below) and 2 (both). It is
+    bound once to the way that suits the layer's width: narrow layers (chains) are done in
+    plain Python, where NumPy's call overhead would dominate.
     """
 
     def __init__(self, work: _Layering, members: list[int], widths: list[float]) -> None:
         self.members = members
         if len(members) == 1:  # most layers of a chain: nothing to keep apart
             v = members[0]
-            self.offsets, self.pull = [0.0], [1.0]
+            self.offsets = [0.0]
             self.sides = (work.up[v], work.down[v], work.up[v] + work.down[v])
             self.align = self._align_one
             return
@@ -644,8 +645,9 @@ class _Row:
         above, below = _gather(up, index), _gather(down, index)
         self.sides = tuple((segment, neighbours.tolist(), counts)
                            for segment, neighbours, counts in (above, below, _merge(above, below)))
+        self.align = self._align_wide
 
-    def align(self, xs: list[float], side: int) -> None:
+    def _align_wide(self, xs: list[float], side: int) -> None:
         segment, neighbours, counts = self.sides[side]
         size = len(self.members)
         near = counts > 0
@@ -690,9 +692,9 @@ def _gather(neighbours: tuple[np.ndarray, np.ndarray], members: np.ndarray):
 
 
 def _merge(above, below):
-    segment = np.concatenate((above[0], below[0]))
-    keep = np.argsort(segment, kind="stable")
-    return segment[keep], np.concatenate((above[1], below[1]))[keep], above[2] + below[2]
+    """Both sides at once; the sums per member do not depend on the order of the entries."""
+    return (np.concatenate((above[0], below[0])), np.concatenate((above[1], below[1])),
+            above[2] + below[2])
 
 
 def _isotonic(values: list[float], weights: list[float]) -> list[float]:

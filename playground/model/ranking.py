@@ -78,8 +78,8 @@ def cheapest_closed_set(count: int, weight: list[int],
     for a, b in arcs:
         link(a, b, unbounded)
     while True:
-        through = _augmenting_path(source, sink, heads, capacity, leaving)
-        if through is None:
+        through = _residual_search(source, sink, heads, capacity, leaving)
+        if sink not in through:
             break
         path, v = [], sink
         while v != source:
@@ -90,14 +90,15 @@ def cheapest_closed_set(count: int, weight: list[int],
         for arc in path:
             capacity[arc] -= amount
             capacity[arc ^ 1] += amount
-    members = [v for v in _reachable(source, heads, capacity, leaving) if v < count]
+    # The last search found no path: what it reached is the source side of a minimum cut.
+    members = [v for v in through if v < count]
     total = sum(weight[v] for v in members)
     return (members, total) if total < 0 else ([], 0)
 
 
-def _augmenting_path(source: int, sink: int, heads: list[int], capacity: list[int],
-                     leaving: list[list[int]]) -> dict[int, int] | None:
-    """Breadth-first search in the residual graph: the arc used to reach each node."""
+def _residual_search(source: int, sink: int, heads: list[int], capacity: list[int],
+                     leaving: list[list[int]]) -> dict[int, int]:
+    """Breadth-first search in the residual graph, up to the sink: the arc into each node."""
     through = {source: -1}
     queue = deque([source])
     while queue:
@@ -109,21 +110,7 @@ def _augmenting_path(source: int, sink: int, heads: list[int], capacity: list[in
                 if w == sink:
                     return through
                 queue.append(w)
-    return None
-
-
-def _reachable(source: int, heads: list[int], capacity: list[int],
-               leaving: list[list[int]]) -> list[int]:
-    seen = {source}
-    stack = [source]
-    while stack:
-        v = stack.pop()
-        for arc in leaving[v]:
-            w = heads[arc]
-            if capacity[arc] > 0 and w not in seen:
-                seen.add(w)
-                stack.append(w)
-    return list(seen)
+    return through
 
 
 def _linear_program(count: int, pairs: list[tuple[int, int]]) -> list[int] | None:
