@@ -20,10 +20,10 @@ reduction trees) and for graphs of 10,000 nodes in Python and NumPy:
 from __future__ import annotations
 
 import gc
-import itertools
-from bisect import bisect_left
-from collections.abc import Sequence
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from itertools import pairwise
 
 import numpy as np
@@ -42,7 +42,7 @@ PLACE_SWEEPS = 6      # coordinate sweeps, alternately down and up
 SETTLED_PX = 0.5      # ... until none moves a node further than this
 NARROW_ROW = 6        # layers up to this many nodes are placed without NumPy
 STALE_SWEEPS = 6      # sweeps without progress before giving up
-SCIPY_PARTS_FROM = 300  # nodes from which SciPy finds the connected parts
+INSERTION_COUNT_UP_TO = 4000  # segments per layer gap counted by sorted insertion
 
 
 @dataclass
@@ -93,11 +93,14 @@ def _layered_layout(node_ids: Sequence[str], edges: Sequence[tuple[str, str]],
         if x > 0 and x + part.width > row_width:
             x, y, row_height = 0.0, y + row_height + PART_GAP, 0.0
         dx, dy = x - part.left, y - part.top
-        for v, px, py, level in zip(members, part.xs, part.ys, part.layers, strict=True):
-            result.positions[node_ids[v]] = (px + dx, py + dy)
-            result.layers[node_ids[v]] = level
-        for number, route in zip(edge_numbers, part.routes, strict=True):
-            result.routes[number] = [(px + dx, py + dy) for px, py in route]
+        xs = [px + dx for px in part.xs]
+        ys = [py + dy for py in part.ys]
+        names = [node_ids[v] for v in members]
+        # xs and ys go on past the members with the dummies: the names end first
+        result.positions.update(zip(names, zip(xs, ys, strict=True), strict=False))
+        result.layers.update(zip(names, part.layers, strict=True))
+        for number, chain in zip(edge_numbers, part.chains, strict=True):
+            result.routes[number] = [(xs[v], ys[v]) for v in chain]
         result.crossings += part.crossings
         x += part.width + PART_GAP
         row_height = max(row_height, part.height)
@@ -108,12 +111,12 @@ def _layered_layout(node_ids: Sequence[str], edges: Sequence[tuple[str, str]],
 
 @dataclass
 class _Part:
-    """One connected part, drawn in its own frame: centres of its members and edge routes."""
+    """One connected part, drawn in its own frame: centres of its members and dummies."""
 
-    xs: list[float]
+    xs: list[float]    # members first, then the dummies of long edges
     ys: list[float]
-    layers: list[int]
-    routes: list[list[tuple[float, float]]]
+    layers: list[int]  # of the members
+    chains: list[list[int]]  # each edge's route: the nodes it passes, members and dummies
     crossings: int
     left: float
     top: float
@@ -124,6 +127,8 @@ class _Part:
 def _components(count: int, pairs: list[tuple[int, int]]) -> list[tuple[list[int], list[int]]]:
     """(node numbers, edge numbers) of each connected part, in the order of first nodes."""
     label = _part_labels(count, pairs)
+    if count and not any(label):  # one part, the usual case
+        return [(list(range(count)), list(range(len(pairs))))]
     parts: dict[int, tuple[list[int], list[int]]] = {}
     for v, part in enumerate(label):  # parts are numbered by their first node
         parts.setdefault(part, ([], []))[0].append(v)
@@ -133,31 +138,20 @@ def _components(count: int, pairs: list[tuple[int, int]]) -> list[tuple[list[int
 
 
 def _part_labels(count: int, pairs: list[tuple[int, int]]) -> list[int]:
-    """A connected part's number for each node: SciPy on large graphs, a search on small."""
-    if count >= SCIPY_PARTS_FROM:
-        # Imported here: SciPy takes a while to load and the window should not wait for it.
-        from scipy.sparse import coo_array
-        from scipy.sparse.csgraph import connected_components
-
-        ends = np.fromiter(itertools.chain.from_iterable(pairs), np.int64, 2 * len(pairs))
-        graph = coo_array((np.ones(len(pairs), np.int8), (ends[0::2], ends[1::2])),
-                          shape=(count, count))
-        return connected_components(graph, directed=True, connection="weak")[1].tolist()
-    neighbours: list[list[int]] = [[] for _ in range(count)]
-    for source, target in pairs:
-        neighbours[source].append(target)
-        neighbours[target].append(source)
-    label = [-1] * count
-    for root in range(count):
-        if label[root] < 0:
-            label[root] = root
-            stack = [root]
-            while stack:
-                for w in neighbours[stack.pop()]:
-                    if label[w] < 0:
-                        label[w] = root
-                        stack.append(w)
-    return label
+    """Each node's connected part, named by its first node (union-find, halving paths)."""
+    root = list(range(count))
+    for a, b in pairs:
+        while root[a] != a:
+            root[a] = a = root[root[a]]
+        while root[b] != b:
+            root[b] = b = root[root[b]]
+        if a < b:  # the smaller number is the root: it names the part
+            root[b] = a
+        elif b < a:
+            root[a] = b
+    for v in range(count):  # roots precede their members, so one look-up each suffices
+        root[v] = root[root[v]]
+    return root
 
 
 def _row_width(drawn: list[_Part]) -> float:
@@ -185,12 +179,11 @@ def _draw_part(members: list[int], pairs: list[tuple[int, int]],
     xs = _place(work, order, widths)
     ys = _layer_heights(order, heights, upward)
     y_of = [ys[level] for level in work.layer]
-    routes = [[(xs[v], y_of[v]) for v in chain] for chain in chains]
-    left = min(x - w / 2 for x, w in zip(xs, widths, strict=True))
-    right = max(x + w / 2 for x, w in zip(xs, widths, strict=True))
-    top = min(y - h / 2 for y, h in zip(y_of, heights, strict=True))
-    bottom = max(y + h / 2 for y, h in zip(y_of, heights, strict=True))
-    return _Part(xs[:real], y_of[:real], work.layer[:real], routes, crossings,
+    left = min(map(float.__sub__, xs, [w / 2 for w in widths]))
+    right = max(map(float.__add__, xs, [w / 2 for w in widths]))
+    top = min(map(float.__sub__, y_of, [h / 2 for h in heights]))
+    bottom = max(map(float.__add__, y_of, [h / 2 for h in heights]))
+    return _Part(xs, y_of, work.layer[:real], chains, crossings,
                  left, top, right - left, bottom - top)
 
 
@@ -200,28 +193,31 @@ def _assign_layers(count: int, pairs: list[tuple[int, int]]) -> list[int]:
     for s, t in pairs:
         children[s].append(t)
     order = _topological_order(count, children)
-    position = {v: i for i, v in enumerate(order)}
+    position = [0] * count
+    for i, v in enumerate(order):
+        position[v] = i
+    forward = [(s, t) for s, t in pairs if position[t] > position[s]]  # no cycle-closing edge
+    parents: list[list[int]] = [[] for _ in range(count)]
+    below: list[list[int]] = [[] for _ in range(count)]
+    for s, t in forward:
+        parents[t].append(s)
+        below[s].append(t)
     layer = [0] * count
     for v in order:
-        for w in children[v]:
-            if position[w] > position[v] and layer[w] < layer[v] + 1:
-                layer[w] = layer[v] + 1
-    has_parent = [False] * count
-    for s, t in pairs:
-        if position[t] > position[s]:
-            has_parent[t] = True
+        step = layer[v] + 1
+        for w in below[v]:
+            if layer[w] < step:
+                layer[w] = step
     for v in reversed(order):  # parentless nodes sit just above their highest child
-        below = [layer[w] for w in children[v] if position[w] > position[v]]
-        if not has_parent[v] and below:
-            layer[v] = min(below) - 1
-    _shorten_edges(order, pairs, position, layer)
-    forward = [(s, t) for s, t in pairs if position[t] > position[s]]
+        if below[v] and not parents[v]:
+            layer[v] = min(map(layer.__getitem__, below[v])) - 1
+    _shorten_edges(order, parents, below, layer)
     if any(layer[t] - layer[s] > 1 for s, t in forward):
         layer = optimal_layers(count, forward, layer)
     return layer
 
 
-def _shorten_edges(order: list[int], pairs: list[tuple[int, int]], position: dict[int, int],
+def _shorten_edges(order: list[int], parents: list[list[int]], children: list[list[int]],
                    layer: list[int]) -> None:
     """Move nodes between their parents and children to shorten the edges in total.
 
@@ -229,22 +225,17 @@ def _shorten_edges(order: list[int], pairs: list[tuple[int, int]], position: dic
     a child, so a node with more children than parents goes as low as it may, and the
     reverse; repeated until nothing moves (a cheap stand-in for dot's network simplex).
     """
-    parents: list[list[int]] = [[] for _ in layer]
-    children: list[list[int]] = [[] for _ in layer]
-    for s, t in pairs:
-        if position[t] > position[s]:
-            parents[t].append(s)
-            children[s].append(t)
+    # Only nodes with parents and children, in different numbers, can gain by moving.
+    movable = [v for v in order
+               if parents[v] and children[v] and len(parents[v]) != len(children[v])]
     for sweep in range(8):
         moved = False
-        for v in (order if sweep % 2 else reversed(order)):
+        for v in (movable if sweep % 2 else reversed(movable)):
             up, down = parents[v], children[v]
-            if not up or not down or len(up) == len(down):
-                continue
             if len(down) > len(up):
-                best = min(layer[w] for w in down) - 1
+                best = min(map(layer.__getitem__, down)) - 1
             else:
-                best = max(layer[w] for w in up) + 1
+                best = max(map(layer.__getitem__, up)) + 1
             if best != layer[v]:
                 layer[v] = best
                 moved = True
@@ -254,24 +245,22 @@ def _shorten_edges(order: list[int], pairs: list[tuple[int, int]], position: dic
 
 def _topological_order(count: int, children: list[list[int]]) -> list[int]:
     """Reverse post-order of an iterative DFS; edges closing a cycle are ignored later."""
-    state = [0] * count  # 0 new, 1 on stack, 2 done
+    seen = [False] * count
     finished: list[int] = []
     for root in range(count):
-        if state[root]:
+        if seen[root]:
             continue
-        stack = [(root, 0)]
-        state[root] = 1
+        seen[root] = True
+        stack = [(root, iter(children[root]))]
         while stack:
-            v, i = stack[-1]
-            if i < len(children[v]):
-                stack[-1] = (v, i + 1)
-                w = children[v][i]
-                if state[w] == 0:
-                    state[w] = 1
-                    stack.append((w, 0))
+            v, unvisited = stack[-1]
+            for w in unvisited:
+                if not seen[w]:
+                    seen[w] = True
+                    stack.append((w, iter(children[w])))
+                    break
             else:
                 stack.pop()
-                state[v] = 2
                 finished.append(v)
     finished.reverse()
     return finished
@@ -287,6 +276,7 @@ class _Layering:
         self.up: list[list[int]] = [[] for _ in range(real)]    # neighbours one layer above
         self.down: list[list[int]] = [[] for _ in range(real)]  # ... one layer below
         self._arrays: tuple | None = None
+        self._gaps: list | None = None
 
     @property
     def size(self) -> int:
@@ -298,20 +288,39 @@ class _Layering:
             self._arrays = tuple(_compressed(lists) for lists in (self.up, self.down))
         return self._arrays
 
+    def gap_segments(self, order: list[list[int]]) -> list[tuple[list[int], list[int], int]]:
+        """(upper ends, lower ends, lower width) of the segments between adjacent layers.
+
+        Layers keep their members while their order changes, so this is made once. Gaps
+        where either layer has a single node are left out: their segments cannot cross.
+        """
+        if self._gaps is None:
+            self._gaps = []
+            for upper, lower in pairwise(order):
+                if len(upper) > 1 and len(lower) > 1:
+                    tops = [v for v in upper for _ in self.down[v]]
+                    bottoms = [w for v in upper for w in self.down[v]]
+                    self._gaps.append((tops, bottoms, len(lower)))
+        return self._gaps
+
     def add_edge(self, source: int, target: int) -> list[int]:
         """The chain of nodes the edge passes through, from source to target."""
-        top, bottom = (source, target) if self.layer[source] < self.layer[target] \
-            else (target, source)
+        layer = self.layer
+        top, bottom = (source, target) if layer[source] < layer[target] else (target, source)
         self._arrays = None
+        if layer[bottom] - layer[top] == 1:  # most edges: no dummy
+            self.down[top].append(bottom)
+            self.up[bottom].append(top)
+            return [source, target]
         chain = [top]
-        for level in range(self.layer[top] + 1, self.layer[bottom]):
-            dummy = len(self.layer)
-            self.layer.append(level)
+        for level in range(layer[top] + 1, layer[bottom]):
+            dummy = len(layer)
+            layer.append(level)
             self.up.append([])
             self.down.append([])
             chain.append(dummy)
         chain.append(bottom)
-        if self.layer[top] == self.layer[bottom]:  # only in a cycle: draw it straight
+        if layer[top] == layer[bottom]:  # only in a cycle: draw it straight
             return chain if top == source else chain[::-1]
         for upper, lower in pairwise(chain):
             self.down[upper].append(lower)
@@ -333,7 +342,7 @@ def _initial_order(work: _Layering, hints: list[float | None]) -> list[list[int]
     rank = [0.0] * work.size
     seen = [False] * work.size
     counter = 0
-    for root in sorted(range(work.size), key=lambda v: (work.layer[v], v)):
+    for root in sorted(range(work.size), key=work.layer.__getitem__):  # stable: v breaks ties
         if seen[root]:
             continue
         stack = [root]
@@ -393,19 +402,28 @@ def _reduce_crossings(work: _Layering, order: list[list[int]]) -> tuple[list[lis
 
 def _median_sweep(work: _Layering, order: list[list[int]], downward: bool) -> None:
     position = _positions(work, order)
+    neighbours = work.up if downward else work.down
     levels = range(1, len(order)) if downward else range(len(order) - 2, -1, -1)
     for level in levels:
         members = order[level]
-        neighbours = work.up if downward else work.down
-        keys = {}
-        for v in members:
-            places = sorted(position[w] for w in neighbours[v])
-            keys[v] = _median(places) if places else None
-        # Nodes with no neighbour on that side keep their slot; the others are sorted.
-        movable = sorted((v for v in members if keys[v] is not None), key=keys.__getitem__)
-        moved = iter(movable)
-        order[level] = [v if keys[v] is None else next(moved) for v in members]
-        for i, v in enumerate(order[level]):
+        if len(members) < 2:
+            continue
+        keyed = []
+        for slot, v in enumerate(members):
+            near = neighbours[v]
+            if len(near) == 1:  # chains and dummies: the common case
+                keyed.append((position[near[0]], slot, v))
+            elif near:
+                keyed.append((_median(sorted(map(position.__getitem__, near))), slot, v))
+        if not keyed:
+            continue
+        keyed.sort()  # ties keep their order: the slot breaks them
+        if len(keyed) == len(members):
+            members[:] = [v for _, _, v in keyed]
+        else:  # nodes with no neighbour on that side keep their slot; the others are sorted
+            moved = iter(keyed)
+            members[:] = [next(moved)[2] if neighbours[v] else v for v in members]
+        for i, v in enumerate(members):
             position[v] = i
 
 
@@ -458,26 +476,32 @@ def _transpose_one_by_one(work: _Layering, order: list[list[int]], passes: int,
             if not dirty[level] or len(members) < 2:
                 continue
             dirty[level] = False
-            # The adjacent layers stay put while this one changes: sort neighbours once.
-            ups = [sorted(position[w] for w in work.up[v]) for v in members]
-            downs = [sorted(position[w] for w in work.down[v]) for v in members]
-            swapped = False
-            for i in range(len(members) - 1):
-                gain = _pair_gain(ups[i], ups[i + 1]) + _pair_gain(downs[i], downs[i + 1])
-                if gain > 0 or (swap_ties and gain == 0 and (ups[i] or downs[i])):
-                    u, v = members[i], members[i + 1]
-                    members[i], members[i + 1] = v, u
-                    position[u], position[v] = i + 1, i
-                    ups[i], ups[i + 1] = ups[i + 1], ups[i]
-                    downs[i], downs[i + 1] = downs[i + 1], downs[i]
-                    swapped = True
-            if swapped and not swap_ties:
+            if _transpose_layer(work, members, position, swap_ties):
                 improved = True
                 for near in (level - 1, level, level + 1):
                     if 0 <= near < len(order):
                         dirty[near] = True
         if not improved:
             break
+
+
+def _transpose_layer(work: _Layering, members: list[int], position: list[int],
+                     swap_ties: bool) -> bool:
+    """One left-to-right pass of swaps over a layer; whether a swap removed crossings."""
+    # The adjacent layers stay put while this one changes: sort neighbours once.
+    ups = [sorted(map(position.__getitem__, work.up[v])) for v in members]
+    downs = [sorted(map(position.__getitem__, work.down[v])) for v in members]
+    improved = False
+    for i in range(len(members) - 1):
+        gain = _pair_gain(ups[i], ups[i + 1]) + _pair_gain(downs[i], downs[i + 1])
+        if gain > 0 or (swap_ties and gain == 0 and (ups[i] or downs[i])):
+            u, v = members[i], members[i + 1]
+            members[i], members[i + 1] = v, u
+            position[u], position[v] = i + 1, i
+            ups[i], ups[i + 1] = ups[i + 1], ups[i]
+            downs[i], downs[i + 1] = downs[i + 1], downs[i]
+            improved = improved or gain > 0
+    return improved
 
 
 def _transpose_odd_even(work: _Layering, order: list[list[int]], passes: int,
@@ -542,36 +566,48 @@ def _pair_gains(u: np.ndarray, v: np.ndarray, neighbours: tuple[np.ndarray, np.n
 
 def _pair_gain(left: list[int], right: list[int]) -> int:
     """Crossings removed by swapping two neighbours whose other ends are ``left``/``right``."""
-    if not left or not right:
-        return 0
     if len(left) == 1 and len(right) == 1:  # the common case: dummies and chains
         return (left[0] > right[0]) - (left[0] < right[0])
+    if not left or not right:
+        return 0
     now = swapped = 0
     for y in right:
         below = bisect_left(left, y)
         swapped += below
-        now += len(left) - bisect_left(left, y + 1)
+        now += len(left) - bisect_right(left, y)
     return now - swapped
 
 
 def _total_crossings(work: _Layering, order: list[list[int]]) -> int:
     position = _positions(work, order)
-    # Edges from a single node, or into one, cannot cross: chains cost nothing here.
-    return sum(_layer_crossings(work, position, upper, len(lower))
-               for upper, lower in pairwise(order) if len(upper) > 1 and len(lower) > 1)
+    total = 0
+    for tops, bottoms, width in work.gap_segments(order):
+        # edges taken in upper order (lower order among one node's), lower ends inverted
+        ends = sorted(zip(map(position.__getitem__, tops), map(position.__getitem__, bottoms),
+                          strict=True))
+        total += count_inversions([low for _, low in ends], width)
+    return total
 
 
-def _layer_crossings(work: _Layering, position: list[int], upper: list[int],
-                     width: int) -> int:
-    """Inversions of the lower ends, edges taken in upper order (a Fenwick tree)."""
-    ends = []
-    for v in upper:
-        ends.extend(sorted(position[w] for w in work.down[v]))
-    return count_inversions(ends, width)
+def count_inversions(values: list[int], bound: int = 0) -> int:
+    """Pairs i < j with values[i] > values[j].
+
+    Insertion into a sorted list: its moves are memmoves, faster in Python than a Fenwick
+    tree up to thousands of values; above that (``bound`` known) the tree's log n wins.
+    """
+    if bound and len(values) > INSERTION_COUNT_UP_TO:
+        return _fenwick_inversions(values, bound)
+    seen: list[int] = []
+    inversions = 0
+    for value in values:
+        slot = bisect_right(seen, value)
+        inversions += len(seen) - slot
+        seen.insert(slot, value)
+    return inversions
 
 
-def count_inversions(values: list[int], bound: int) -> int:
-    """Pairs i < j with values[i] > values[j], for integers in [0, bound)."""
+def _fenwick_inversions(values: list[int], bound: int) -> int:
+    """The same count for integers in [0, bound), with a Fenwick tree."""
     tree = [0] * (bound + 1)
     inversions = 0
     for seen, value in enumerate(values):
@@ -591,22 +627,59 @@ def count_inversions(values: list[int], bound: int) -> int:
 
 # ----- 4. coordinates --------------------------------------------------------------------------
 def _place(work: _Layering, order: list[list[int]], widths: list[float]) -> list[float]:
-    rows = [_Row(work, members, widths) for members in order]
+    rows = [_Row(work, members, widths) if len(members) > 1 else None for members in order]
     xs = [0.0] * work.size
     for row in rows:
-        for v, offset in zip(row.members, row.offsets, strict=True):
-            xs[v] = offset
+        if row is not None:
+            for v, offset in zip(row.members, row.offsets, strict=True):
+                xs[v] = offset
+    down = _placement_steps(work, order, rows, range(1, len(order)), 0)
+    up = _placement_steps(work, order, rows, range(len(order) - 2, -1, -1), 1)
     for sweep in range(PLACE_SWEEPS):
-        downward = sweep % 2 == 0
-        side = 0 if downward else 1
         before = list(xs)
-        for row in (rows[1:] if downward else rows[-2::-1]):
-            row.align(xs, side)
+        for step in (up if sweep % 2 else down):
+            step(xs)
         if sweep and max(map(abs, map(float.__sub__, xs, before)), default=0.0) < SETTLED_PX:
             break  # chains and trees settle in two sweeps
-    for row in rows:  # a last pass that listens to both sides
-        row.align(xs, 2)
+    for step in _placement_steps(work, order, rows, range(len(order)), 2):
+        step(xs)  # a last pass that listens to both sides
     return xs
+
+
+def _placement_steps(work: _Layering, order: list[list[int]], rows: list[_Row | None],
+                     levels: range, side: int) -> list[Callable[[list[float]], None]]:
+    """The aligning calls of one sweep, in order; runs of one-node layers share one call."""
+    steps: list[Callable[[list[float]], None]] = []
+    run: list[int] = []
+    for level in levels:
+        row = rows[level]
+        if row is None:  # one node: most layers of a chain
+            run.append(order[level][0])
+            continue
+        if run:
+            steps.append(_singles_step(work, run, side))
+            run = []
+        steps.append(partial(row.align, side=side))
+    if run:
+        steps.append(_singles_step(work, run, side))
+    return steps
+
+
+def _singles_step(work: _Layering, run: list[int], side: int) -> Callable[[list[float]], None]:
+    if side == 2:
+        nears = [work.up[v] + work.down[v] for v in run]
+    else:
+        nears = list(map((work.up, work.down)[side].__getitem__, run))
+    return partial(_align_singles, run, nears)
+
+
+def _align_singles(run: list[int], nears: list[list[int]], xs: list[float]) -> None:
+    """One-node layers in a row: each goes to its neighbours' mean x."""
+    for v, near in zip(run, nears, strict=True):
+        if len(near) == 1:
+            xs[v] = xs[near[0]]
+        elif near:
+            xs[v] = sum(map(xs.__getitem__, near)) / len(near)
 
 
 class _Row:
@@ -620,12 +693,6 @@ class _Row:
 
     def __init__(self, work: _Layering, members: list[int], widths: list[float]) -> None:
         self.members = members
-        if len(members) == 1:  # most layers of a chain: nothing to keep apart
-            v = members[0]
-            self.offsets = [0.0]
-            self.sides = (work.up[v], work.down[v], work.up[v] + work.down[v])
-            self.align = self._align_one
-            return
         offsets = [0.0]
         for a, b in pairwise(members):
             gap = NODE_GAP if a < work.real and b < work.real else DUMMY_GAP
@@ -661,23 +728,14 @@ class _Row:
         for v, x in zip(self.members, np.add(fitted, self.offsets).tolist(), strict=True):
             xs[v] = x
 
-    def _align_one(self, xs: list[float], side: int) -> None:
-        near = self.sides[side]
-        if near:
-            xs[self.members[0]] = sum(map(xs.__getitem__, near)) / len(near)
-
     def _align_narrow(self, xs: list[float], side: int) -> None:
-        values, weights = [], []
-        for v, near, offset, pull in zip(self.members, self.sides[side], self.offsets,
-                                         self.pull, strict=True):
-            if near:
-                values.append(sum(map(xs.__getitem__, near)) / len(near) - offset)
-                weights.append(pull)
-            else:
-                values.append(xs[v] - offset)
-                weights.append(0.01)
-        for v, fitted, offset in zip(self.members, _isotonic(values, weights), self.offsets,
-                                     strict=True):
+        sides = self.sides[side]
+        values = [sum(map(xs.__getitem__, near)) / len(near) - offset if near else xs[v] - offset
+                  for v, near, offset in zip(self.members, sides, self.offsets, strict=True)]
+        if any(map(float.__gt__, values, values[1:])):  # the gaps would be broken: pool
+            values = _isotonic(values, [pull if near else 0.01
+                                        for near, pull in zip(sides, self.pull, strict=True)])
+        for v, fitted, offset in zip(self.members, values, self.offsets, strict=True):
             xs[v] = fitted + offset
 
 
@@ -722,7 +780,8 @@ def _layer_heights(order: list[list[int]], heights: list[float], upward: bool) -
     """The y of each layer's centre line, each layer as tall as its tallest node."""
     ys, y = [], 0.0
     for members in order:
-        tallest = max(map(heights.__getitem__, members), default=0.0)
+        tallest = heights[members[0]] if len(members) == 1 else \
+            max(map(heights.__getitem__, members), default=0.0)
         ys.append(y + tallest / 2)
         y += tallest + LAYER_GAP
     if upward:

@@ -4,13 +4,16 @@ Minimise the sum of (layer[t] - layer[s]) over the edges, subject to layer[t] >=
 Written as a cost per node, layer[v] weighs (edges into v) - (edges out of v). Two exact
 solvers share the work:
 
-- small graphs: steepest descent from a feasible layering. A step moves a set of nodes one
-  layer down (or up) together; the set must take along every node at the far end of a tight
-  edge (length 1), and the best such set is a minimum cut (a closure problem), found with
-  augmenting paths. The objective is L-natural convex, so when no set improves, the layering
-  is optimal; from a good start it takes a few steps, and often none.
-- large graphs: the linear program with SciPy's HiGHS. Its constraint matrix is an
-  incidence matrix, so the LP optimum is already integral.
+- from the heuristic layering, steepest descent. A step moves a set of nodes down (or up)
+  together; the set must take along every node at the far end of a tight edge (length 1),
+  and the best such set is a minimum cut (a closure problem), found with Dinic's blocking
+  flows. The gain is the same for each layer moved, so the set moves as far as its slack
+  allows. The objective is L-natural convex: when no set improves, the layering is optimal.
+  On autograd graphs the start is usually optimal already and the check costs two cuts.
+- when the descent would take more than a couple of steps (a poor start: random graphs
+  took dozens, each a cut of the whole graph) or the graph is large: the linear program
+  with SciPy's HiGHS. Its constraint matrix is an incidence matrix, so the LP optimum is
+  already integral.
 """
 
 from __future__ import annotations
@@ -20,16 +23,21 @@ from collections import deque
 import numpy as np
 
 DESCENT_UP_TO = 400  # nodes; above this the LP solver is faster than Python min cuts
+DESCENT_STEPS = 2    # steps tried before handing over to the LP: a bad start needs dozens
 
 
 def optimal_layers(count: int, pairs: list[tuple[int, int]], start: list[int]) -> list[int]:
     """The layering of least total edge length; ``start`` must satisfy every edge."""
     if count <= DESCENT_UP_TO:
-        return _descend(count, pairs, list(start))
-    return _linear_program(count, pairs) or list(start)
+        layer = _descend(count, pairs, list(start), DESCENT_STEPS)
+        if layer is not None:
+            return layer
+    return _linear_program(count, pairs) or _descend(count, pairs, list(start))
 
 
-def _descend(count: int, pairs: list[tuple[int, int]], layer: list[int]) -> list[int]:
+def _descend(count: int, pairs: list[tuple[int, int]], layer: list[int],
+             steps: int | None = None) -> list[int] | None:
+    """Steepest descent to the optimum; None if it takes more than ``steps`` steps."""
     weight = [0] * count
     for source, target in pairs:
         weight[target] += 1
@@ -41,9 +49,19 @@ def _descend(count: int, pairs: list[tuple[int, int]], layer: list[int]) -> list
         up, up_gain = cheapest_closed_set(count, flipped, [(t, s) for s, t in tight])
         if not down and not up:
             break
+        if steps is not None:
+            if steps == 0:
+                return None
+            steps -= 1
         moved, step = (down, 1) if down_gain <= up_gain else (up, -1)
+        inside = set(moved)
+        # The gain is the same for every layer the set moves, so it moves as far as the
+        # slack of the edges it pulls on allows (at least one layer: none of them is tight).
+        slack = [layer[t] - layer[s] - 1 for s, t in pairs
+                 if (s in inside) != (t in inside) and (s in inside) == (step == 1)]
+        distance = step * min(slack, default=1)
         for v in moved:
-            layer[v] += step
+            layer[v] += distance
     low = min(layer, default=0)
     return [value - low for value in layer]
 
@@ -53,64 +71,94 @@ def cheapest_closed_set(count: int, weight: list[int],
     """The set X with the least weight sum (if negative) such that (a in X) implies (b in X).
 
     The classic reduction: a source feeds every negative node, every positive node feeds a
-    sink, arcs have unbounded capacity; X is the source side of a minimum cut. Returns
-    ([], 0) when no set has a negative sum.
+    sink, arcs have unbounded capacity; X is the source side of a minimum cut, found with
+    Dinic's blocking flows. Returns ([], 0) when no set has a negative sum.
     """
+    network = _Network(count + 2)
     source, sink = count, count + 1
-    heads: list[int] = []
-    capacity: list[int] = []
-    leaving: list[list[int]] = [[] for _ in range(count + 2)]
-
-    def link(a: int, b: int, amount: int) -> None:
-        leaving[a].append(len(heads))
-        heads.append(b)
-        capacity.append(amount)
-        leaving[b].append(len(heads))  # the reverse arc, at index ^ 1
-        heads.append(a)
-        capacity.append(0)
-
     unbounded = sum(abs(w) for w in weight) + 1
     for v, w in enumerate(weight):
         if w < 0:
-            link(source, v, -w)
+            network.link(source, v, -w)
         elif w > 0:
-            link(v, sink, w)
+            network.link(v, sink, w)
     for a, b in arcs:
-        link(a, b, unbounded)
+        network.link(a, b, unbounded)
     while True:
-        through = _residual_search(source, sink, heads, capacity, leaving)
-        if sink not in through:
+        level = network.levels(source, sink)
+        if level[sink] < 0:
             break
-        path, v = [], sink
-        while v != source:
-            arc = through[v]
-            path.append(arc)
-            v = heads[arc ^ 1]
-        amount = min(capacity[arc] for arc in path)
-        for arc in path:
-            capacity[arc] -= amount
-            capacity[arc ^ 1] += amount
-    # The last search found no path: what it reached is the source side of a minimum cut.
-    members = [v for v in through if v < count]
+        network.block(source, sink, level)
+    # The last search did not reach the sink: what it reached is a minimum cut's source side.
+    members = [v for v in range(count) if level[v] >= 0]
     total = sum(weight[v] for v in members)
     return (members, total) if total < 0 else ([], 0)
 
 
-def _residual_search(source: int, sink: int, heads: list[int], capacity: list[int],
-                     leaving: list[list[int]]) -> dict[int, int]:
-    """Breadth-first search in the residual graph, up to the sink: the arc into each node."""
-    through = {source: -1}
-    queue = deque([source])
-    while queue:
-        v = queue.popleft()
-        for arc in leaving[v]:
-            w = heads[arc]
-            if capacity[arc] > 0 and w not in through:
-                through[w] = arc
-                if w == sink:
-                    return through
-                queue.append(w)
-    return through
+class _Network:
+    """A flow network as arc arrays; arc i ^ 1 is the reverse of arc i."""
+
+    def __init__(self, size: int) -> None:
+        self.heads: list[int] = []
+        self.capacity: list[int] = []
+        self.leaving: list[list[int]] = [[] for _ in range(size)]
+
+    def link(self, a: int, b: int, amount: int) -> None:
+        self.leaving[a].append(len(self.heads))
+        self.heads.append(b)
+        self.capacity.append(amount)
+        self.leaving[b].append(len(self.heads))
+        self.heads.append(a)
+        self.capacity.append(0)
+
+    def levels(self, source: int, sink: int) -> list[int]:
+        """Breadth-first distance from the source in the residual network (-1: unreached)."""
+        heads, capacity, leaving = self.heads, self.capacity, self.leaving
+        level = [-1] * len(leaving)
+        level[source] = 0
+        queue = deque([source])
+        while queue:
+            v = queue.popleft()
+            if 0 <= level[sink] <= level[v]:  # nothing further is on a shortest path
+                break
+            for arc in leaving[v]:
+                w = heads[arc]
+                if level[w] < 0 and capacity[arc] > 0:
+                    level[w] = level[v] + 1
+                    queue.append(w)
+        return level
+
+    def block(self, source: int, sink: int, level: list[int]) -> None:
+        """Saturate every shortest augmenting path (a blocking flow), depth first."""
+        heads, capacity, leaving = self.heads, self.capacity, self.leaving
+        cursor = [0] * len(leaving)  # arcs before the cursor are used up for this phase
+        path: list[int] = []  # arcs from the source
+        v = source
+        while True:
+            if v == sink:
+                amount = min(capacity[arc] for arc in path)
+                for arc in path:
+                    capacity[arc] -= amount
+                    capacity[arc ^ 1] += amount
+                path.clear()  # restart from the source; saturated arcs fail the test below
+                v = source
+                continue
+            arcs = leaving[v]
+            while cursor[v] < len(arcs):
+                arc = arcs[cursor[v]]
+                w = heads[arc]
+                if capacity[arc] > 0 and level[w] == level[v] + 1:
+                    break
+                cursor[v] += 1
+            if cursor[v] < len(arcs):  # advance
+                path.append(arcs[cursor[v]])
+                v = heads[path[-1]]
+            elif v == source:
+                return
+            else:  # retreat: v is a dead end in this phase
+                level[v] = -1
+                v = heads[path.pop() ^ 1]
+                cursor[v] += 1
 
 
 def _linear_program(count: int, pairs: list[tuple[int, int]]) -> list[int] | None:

@@ -185,20 +185,33 @@ def _layers_of(layout) -> dict[int, list[str]]:
     return layers
 
 
-def test_connected_parts_are_the_same_found_either_way(monkeypatch):
+def test_connected_parts_match_a_plain_search():
     from playground.model import layout as module
 
     rng = random.Random(8)
     count = 500
     pairs = [(a, b) for a, b in ((rng.randrange(count), rng.randrange(count))
                                  for _ in range(300)) if a != b]
-    by_scipy = module._components(count, pairs)
-    monkeypatch.setattr(module, "SCIPY_PARTS_FROM", count + 1)
-    by_search = module._components(count, pairs)
-    assert len(by_scipy) > 100
-    assert by_scipy == by_search
-    firsts = [members[0] for members, _ in by_scipy]
-    assert firsts == sorted(firsts)  # reading order: parts by their first node
+    neighbours = {v: set() for v in range(count)}
+    for a, b in pairs:
+        neighbours[a].add(b)
+        neighbours[b].add(a)
+    expected, seen = [], set()
+    for root in range(count):
+        if root not in seen:
+            part, frontier = {root}, [root]
+            while frontier:
+                for w in neighbours[frontier.pop()] - part:
+                    part.add(w)
+                    frontier.append(w)
+            seen |= part
+            expected.append(sorted(part))
+    parts = module._components(count, pairs)
+    assert len(parts) > 100
+    assert [members for members, _ in parts] == expected  # reading order: by first node
+    for members, edge_numbers in parts:
+        assert all(pairs[e][0] in members for e in edge_numbers)
+    assert sorted(e for _, numbers in parts for e in numbers) == list(range(len(pairs)))
 
 
 @pytest.mark.parametrize("enabled", [True, False])
