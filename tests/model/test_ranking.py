@@ -4,7 +4,12 @@ import random
 
 import pytest
 
-from playground.model.ranking import _descend, _linear_program, cheapest_closed_set
+from playground.model.ranking import (
+    _descend,
+    _linear_program,
+    cheapest_closed_set,
+    optimal_layers,
+)
 
 
 def random_dag(count: int, seed: int) -> list[tuple[int, int]]:
@@ -54,3 +59,20 @@ def test_cheapest_closed_set_matches_every_subset():
         assert total == sum(weight[v] for v in members)
         chosen = set(members)
         assert all(b in chosen for a, b in arcs if a in chosen)
+
+
+def test_a_step_moves_a_set_as_far_as_its_slack_allows():
+    # 5 feeds the end of a chain 0 -> 4 from layer 0: one step takes it down three layers.
+    pairs = [(0, 1), (1, 2), (2, 3), (3, 4), (5, 4)]
+    layer = _descend(6, pairs, [0, 1, 2, 3, 4, 0], steps=1)
+    assert layer == [0, 1, 2, 3, 4, 3]
+
+
+def test_a_poor_start_is_handed_to_the_linear_program():
+    count = 120
+    pairs = random_dag(count, 3)
+    start = longest_path_layers(count, pairs)
+    assert _descend(count, pairs, list(start), steps=1) is None  # needs more than one step
+    layer = optimal_layers(count, pairs, start)
+    assert all(layer[t] - layer[s] >= 1 for s, t in pairs)
+    assert total_length(layer, pairs) == total_length(_linear_program(count, pairs), pairs)
