@@ -54,16 +54,38 @@ def _descend(count: int, pairs: list[tuple[int, int]], layer: list[int],
                 return None
             steps -= 1
         moved, step = (down, 1) if down_gain <= up_gain else (up, -1)
-        inside = set(moved)
-        # The gain is the same for every layer the set moves, so it moves as far as the
-        # slack of the edges it pulls on allows (at least one layer: none of them is tight).
-        slack = [layer[t] - layer[s] - 1 for s, t in pairs
-                 if (s in inside) != (t in inside) and (s in inside) == (step == 1)]
-        distance = step * min(slack, default=1)
-        for v in moved:
-            layer[v] += distance
+        _move_apart(moved, step, pairs, layer)
     low = min(layer, default=0)
     return [value - low for value in layer]
+
+
+def _move_apart(moved: list[int], step: int, pairs: list[tuple[int, int]],
+                layer: list[int]) -> None:
+    """Move a minimum-cut set by ``step`` layers, as far as each of its parts can go.
+
+    The parts (joined by no edge) are closed sets of their own, none with a positive gain,
+    so each moves alone. A part's gain is the same for every layer it moves, so it goes as
+    far as the slack of the edges it pulls on allows (at least one layer: none is tight).
+    """
+    part = {v: v for v in moved}
+
+    def find(v: int) -> int:
+        while part[v] != v:
+            part[v] = v = part[part[v]]
+        return v
+
+    pulled = []  # (member, slack) for edges that the move shortens
+    for s, t in pairs:
+        if s in part and t in part:
+            part[find(s)] = find(t)
+        elif (s in part) == (step == 1) and (s in part or t in part):
+            pulled.append((s if step == 1 else t, layer[t] - layer[s] - 1))
+    room: dict[int, int] = {}
+    for member, slack in pulled:
+        key = find(member)
+        room[key] = min(room.get(key, slack), slack)
+    for v in moved:
+        layer[v] += step * room.get(find(v), 1)
 
 
 def cheapest_closed_set(count: int, weight: list[int],

@@ -61,11 +61,11 @@ def test_cheapest_closed_set_matches_every_subset():
         assert all(b in chosen for a, b in arcs if a in chosen)
 
 
-def test_a_step_moves_a_set_as_far_as_its_slack_allows():
-    # 5 feeds the end of a chain 0 -> 4 from layer 0: one step takes it down three layers.
-    pairs = [(0, 1), (1, 2), (2, 3), (3, 4), (5, 4)]
-    layer = _descend(6, pairs, [0, 1, 2, 3, 4, 0], steps=1)
-    assert layer == [0, 1, 2, 3, 4, 3]
+def test_a_step_moves_each_part_of_the_set_as_far_as_its_slack_allows():
+    # 5 and 6 hang from layer 0 into a chain 0 -> 4: one step takes each down to its child.
+    pairs = [(0, 1), (1, 2), (2, 3), (3, 4), (5, 4), (6, 2)]
+    layer = _descend(7, pairs, [0, 1, 2, 3, 4, 0, 0], steps=1)
+    assert layer == [0, 1, 2, 3, 4, 3, 1]
 
 
 def test_a_poor_start_is_handed_to_the_linear_program():
