@@ -15,6 +15,7 @@ from PySide6.QtGui import (
     QFontMetricsF,
     QPainter,
     QPainterPath,
+    QPainterPathStroker,
     QPen,
     QPolygonF,
 )
@@ -139,7 +140,11 @@ class NodeItem(QGraphicsItem):
 
 
 class EdgeItem(QGraphicsPathItem):
-    """An edge along its route (through the layers it crosses), arrow at the target."""
+    """An edge along its route (through the layers it crosses), arrow at the target.
+
+    The route is stroked and only the arrowhead filled: filling a curved route would close
+    it and paint the area between the curve and its chord.
+    """
 
     def __init__(self, source: str, target: str, colour: QColor) -> None:
         super().__init__()
@@ -148,6 +153,7 @@ class EdgeItem(QGraphicsPathItem):
         self.colour = colour
         self.highlighted = False
         self.route = QPainterPath()
+        self.head = QPolygonF()
         self.setZValue(-1)
         self._apply_pen()
 
@@ -164,8 +170,23 @@ class EdgeItem(QGraphicsPathItem):
                 middle = (a.y() + b.y()) / 2
                 path.cubicTo(QPointF(a.x(), middle), QPointF(b.x(), middle), b)
         self.route = QPainterPath(path)  # without the arrow: what a travelling gradient follows
-        path.addPolygon(_arrow(points[-2], end))
-        self.setPath(path)
+        self.head = _arrow(points[-2], end)
+        path.addPolygon(self.head)
+        self.setPath(path)  # route and head: the bounds
+
+    def paint(self, painter: QPainter, option, widget=None) -> None:
+        painter.setPen(self.pen())
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawPath(self.route)
+        painter.setBrush(self.brush())
+        painter.drawPolygon(self.head)
+
+    def shape(self) -> QPainterPath:
+        stroker = QPainterPathStroker()
+        stroker.setWidth(self.pen().widthF() + 4)
+        outline = stroker.createStroke(self.route)
+        outline.addPolygon(self.head)
+        return outline
 
     def set_highlighted(self, on: bool) -> None:
         self.highlighted = on

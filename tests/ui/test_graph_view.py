@@ -283,3 +283,27 @@ def test_the_window_feeds_the_views_after_a_run(qtbot, tmp_path):
     assert "w2" in window.inspector.toPlainText()
     view_point = window.graph_view.mapFromScene(QPointF(0, 0))
     assert view_point is not None
+
+
+def test_a_curved_edge_is_stroked_not_filled(qtbot):
+    from PySide6.QtGui import QColor, QPainter
+    from PySide6.QtWidgets import QGraphicsScene
+
+    from playground.ui.graph_view import EdgeItem
+
+    edge = EdgeItem("a", "b", QColor("black"))
+    edge.set_route([QPointF(10, 10), QPointF(110, 60), QPointF(10, 110)], 110)
+    scene = QGraphicsScene(0, 0, 130, 130)
+    scene.addItem(edge)
+    image = QImage(130, 130, QImage.Format.Format_ARGB32)
+    image.fill(QColor("white"))
+    painter = QPainter(image)
+    scene.render(painter)
+    painter.end()
+    # Between the curve and its chord (x = 10) there is only background ...
+    assert image.pixelColor(45, 60) == QColor("white")
+    assert not edge.shape().contains(QPointF(45, 60))
+    # ... while the curve itself and the arrowhead are drawn.
+    curve = [image.pixelColor(x, 60).lightness() for x in range(60, 120)]
+    assert min(curve) < 128
+    assert image.pixelColor(10, 106).lightness() < 128
