@@ -5,7 +5,15 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
 
 from playground.model import ArrayData, Graph, GraphNode
 from playground.ui.formatting import shape_text
@@ -13,6 +21,7 @@ from playground.ui.formatting import shape_text
 COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b",
            "#e377c2")
 MAX_PLOTS = 12  # more tensors than this: the first twelve, and a note saying so
+PLOT_HEIGHT = 170  # least height of one plot; more plots than fit scroll
 
 
 def _flat(array: ArrayData | None) -> np.ndarray | None:
@@ -58,10 +67,15 @@ class PlotsPanel(QWidget):
         top.addWidget(self.note)
         top.addWidget(self.combined)
         self.canvas = pg.GraphicsLayoutWidget()
+        # Plots squeezed below a readable height lose their axes: scroll instead.
+        self.scroller = QScrollArea()
+        self.scroller.setWidgetResizable(True)
+        self.scroller.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroller.setWidget(self.canvas)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(top)
-        layout.addWidget(self.canvas, 1)
+        layout.addWidget(self.scroller, 1)
         self.graph: Graph | None = None
         self.series: list[PlotSeries] = []
         self.items: dict[str, pg.ScatterPlotItem] = {}
@@ -129,6 +143,9 @@ class PlotsPanel(QWidget):
         shown = self.series[:MAX_PLOTS]
         hidden = len(self.series) - len(shown)
         self.note.setText(f"{hidden} more tensors not shown" if hidden else "")
+        columns = 1 if len(shown) == 1 else 2
+        rows = 1 if self.combined.isChecked() else -(-len(shown) // columns)
+        self.canvas.setMinimumHeight(rows * PLOT_HEIGHT if shown else 0)
         if not shown:
             label = self.canvas.addLabel(
                 "No tensor has a gradient yet: call backward() and the values of each tensor "
@@ -141,7 +158,6 @@ class PlotsPanel(QWidget):
             for number, series in enumerate(shown):
                 self._scatter(plot, series, COLOURS[number % len(COLOURS)])
         else:
-            columns = 1 if len(shown) == 1 else 2
             for number, series in enumerate(shown):
                 plot = self._new_plot(number // columns, number % columns, series.title)
                 self._scatter(plot, series, COLOURS[number % len(COLOURS)])

@@ -263,6 +263,28 @@ def test_plots_show_each_tensor_with_a_gradient(qtbot, tmp_path):
     xml.dom.minidom.parse(str(export_plots(panel, tmp_path / "p.svg")))
 
 
+def test_many_plots_keep_a_readable_height_and_scroll(qtbot, tmp_path):
+    from playground.ui.plots import PLOT_HEIGHT, PlotsPanel
+
+    panel = PlotsPanel()
+    qtbot.addWidget(panel)
+    panel.resize(700, 320)
+    panel.show()
+    qtbot.waitExposed(panel)
+    code = "import torch\n" + "".join(
+        f"t{i} = torch.ones({i + 2}, requires_grad=True)\n(t{i} * {i + 1}).sum().backward()\n"
+        for i in range(6))
+    panel.show_graph(graph_of(code))
+    qtbot.waitUntil(lambda: panel.scroller.verticalScrollBar().maximum() > 0, timeout=5000)
+    assert len(panel.plots) == 6
+    assert min(plot.height() for plot in panel.plots) >= PLOT_HEIGHT * 0.8
+    # every plot is in the exported picture, not only those scrolled into view
+    image = QImage(str(export_plots(panel, tmp_path / "all.png")))
+    assert image.height() >= 3 * PLOT_HEIGHT
+    panel.combined.setChecked(True)  # one plot fits: no scrolling
+    qtbot.waitUntil(lambda: panel.scroller.verticalScrollBar().maximum() == 0, timeout=5000)
+
+
 def test_the_window_feeds_the_views_after_a_run(qtbot, tmp_path):
     from playground.ui.files import RecoveryStore
     from playground.ui.main_window import MainWindow
