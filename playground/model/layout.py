@@ -169,7 +169,7 @@ def _draw_part(members: list[int], pairs: list[tuple[int, int]],
     real = len(members)
     layer = _assign_layers(real, [(s, t) for s, t in pairs if s != t])
     work = _Layering(real, layer)
-    chains = [work.add_edge(s, t) if s != t else [s, s] for s, t in pairs]
+    chains = work.add_edges(pairs)
     member_hints = [hints[v] for v in members] if hints else [None] * real
     order = _initial_order(work, member_hints)
     order, crossings = _reduce_crossings(work, order)
@@ -303,15 +303,26 @@ class _Layering:
                     self._gaps.append((tops, bottoms, len(lower)))
         return self._gaps
 
+    def add_edges(self, pairs: list[tuple[int, int]]) -> list[list[int]]:
+        """Each edge's chain of nodes, from source to target (a self-loop stays [v, v])."""
+        layer, up, down = self.layer, self.up, self.down
+        chains = []
+        for source, target in pairs:
+            if layer[target] - layer[source] == 1:  # most edges: no dummy
+                down[source].append(target)
+                up[target].append(source)
+                chains.append([source, target])
+            else:
+                chains.append(self.add_edge(source, target) if source != target
+                              else [source, source])
+        self._arrays = None
+        return chains
+
     def add_edge(self, source: int, target: int) -> list[int]:
         """The chain of nodes the edge passes through, from source to target."""
         layer = self.layer
         top, bottom = (source, target) if layer[source] < layer[target] else (target, source)
         self._arrays = None
-        if layer[bottom] - layer[top] == 1:  # most edges: no dummy
-            self.down[top].append(bottom)
-            self.up[bottom].append(top)
-            return [source, target]
         chain = [top]
         for level in range(layer[top] + 1, layer[bottom]):
             dummy = len(layer)
