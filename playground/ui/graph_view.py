@@ -165,12 +165,14 @@ class EdgeItem(QGraphicsPathItem):
         path = QPainterPath(points[0])
         if len(points) == 2:
             path.lineTo(points[1])
-        else:  # a smooth curve through the dummy points of a long edge
-            for a, b in zip(points[:-1], points[1:], strict=True):
-                middle = (a.y() + b.y()) / 2
-                path.cubicTo(QPointF(a.x(), middle), QPointF(b.x(), middle), b)
+            self.head = _arrow(points[0], end)
+        else:  # a long edge: one smooth curve through the points where it crosses layers
+            tangents = _tangents(points)
+            for a, b, ta, tb in zip(points[:-1], points[1:], tangents[:-1], tangents[1:],
+                                    strict=True):
+                path.cubicTo(a + ta / 3, b - tb / 3, b)
+            self.head = _arrow(end - tangents[-1], end)
         self.route = QPainterPath(path)  # without the arrow: what a travelling gradient follows
-        self.head = _arrow(points[-2], end)
         path.addPolygon(self.head)
         self.setPath(path)  # route and head: the bounds
 
@@ -253,6 +255,15 @@ class Callout(QGraphicsItem):
         for number, line in enumerate(self.lines):
             painter.drawText(QRectF(8, box.top() + 4 + 16 * number, self.width - 8, 16),
                              Qt.AlignmentFlag.AlignVCenter, line)
+
+
+def _tangents(points: list[QPointF]) -> list[QPointF]:
+    """Catmull-Rom tangents, vertical at both ends: a long edge leaves and enters its nodes
+    straight, and runs straight wherever its points are in line (no S-bend per layer)."""
+    inner = [(after - before) / 2 for before, after in zip(points[:-2], points[2:], strict=True)]
+    first = QPointF(0.0, points[1].y() - points[0].y())
+    last = QPointF(0.0, points[-1].y() - points[-2].y())
+    return [first, *inner, last]
 
 
 def _arrow(before: QPointF, tip: QPointF) -> QPolygonF:

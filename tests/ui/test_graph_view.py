@@ -329,3 +329,23 @@ def test_a_curved_edge_is_stroked_not_filled(qtbot):
     curve = [image.pixelColor(x, 60).lightness() for x in range(60, 120)]
     assert min(curve) < 128
     assert image.pixelColor(10, 106).lightness() < 128
+
+
+def test_a_long_edge_runs_straight_through_points_in_line(qtbot):
+    from PySide6.QtGui import QColor
+
+    from playground.ui.graph_view import EdgeItem
+
+    edge = EdgeItem("a", "b", QColor("black"))
+    edge.set_route([QPointF(10 * k, 50 * k) for k in range(5)], 200)
+    route = edge.route
+    samples = [route.pointAtPercent(step / 400) for step in range(401)]
+    # Through the middle points the edge keeps the slope of the line (dx/dy = 0.2): no
+    # S-bend per layer, which would make it vertical there.
+    for middle in (50, 100, 150):
+        k = min(range(1, 400), key=lambda i: abs(samples[i].y() - middle))
+        before, after = samples[k - 1], samples[k + 1]
+        assert abs((after.x() - before.x()) / (after.y() - before.y()) - 0.2) < 0.05
+    # It leaves and enters its nodes straight down, and the arrow points down.
+    assert abs(samples[1].x() - samples[0].x()) < 0.05 * (samples[1].y() - samples[0].y())
+    assert edge.head.boundingRect().center().x() == pytest.approx(40, abs=0.5)
