@@ -42,6 +42,7 @@ PLACE_SWEEPS = 6      # coordinate sweeps, alternately down and up
 SETTLED_PX = 0.5      # ... until none moves a node further than this
 NARROW_ROW = 6        # layers up to this many nodes are placed without NumPy
 STALE_SWEEPS = 6      # sweeps without progress before giving up
+SECOND_START_FROM = 10  # crossings left from which small graphs try a second start
 INSERTION_COUNT_UP_TO = 4000  # segments per layer gap counted by sorted insertion
 
 
@@ -171,8 +172,13 @@ def _draw_part(members: list[int], pairs: list[tuple[int, int]],
     work = _Layering(real, layer)
     chains = work.add_edges(pairs)
     member_hints = [hints[v] for v in members] if hints else [None] * real
-    order = _initial_order(work, member_hints)
-    order, crossings = _reduce_crossings(work, order)
+    order, crossings = _reduce_crossings(work, _initial_order(work, member_hints))
+    if crossings >= SECOND_START_FROM and work.size < ODD_EVEN_FROM and hints is None:
+        # dot's habit: a second start from the other end. On small random DAGs it brought
+        # crossings from 1.03x to 1.00x dot's; lesson graphs (few crossings) skip the cost.
+        other, fewer = _reduce_crossings(work, _initial_order(work, member_hints, True))
+        if fewer < crossings:
+            order, crossings = other, fewer
     padding = [0.0] * (work.size - real)
     widths = [boxes[v][0] for v in members] + padding
     heights = [boxes[v][1] for v in members] + padding
@@ -347,13 +353,22 @@ def _compressed(lists: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
 
 
 # ----- 3. crossing reduction ---------------------------------------------------------------------
-def _initial_order(work: _Layering, hints: list[float | None]) -> list[list[int]]:
-    """Depth-first discovery order per layer (dot's start), or earlier positions if known."""
+def _initial_order(work: _Layering, hints: list[float | None],
+                   from_bottom: bool = False) -> list[list[int]]:
+    """Depth-first discovery order per layer (dot's start), or earlier positions if known.
+
+    The search starts in the top layer and follows edges down, or ``from_bottom`` the
+    reverse: the second start tried on busy drawings.
+    """
     depth = max(work.layer, default=-1) + 1
     rank = [0.0] * work.size
     seen = [False] * work.size
     counter = 0
-    for root in sorted(range(work.size), key=work.layer.__getitem__):  # stable: v breaks ties
+    roots = sorted(range(work.size), key=work.layer.__getitem__)  # stable: v breaks ties
+    if from_bottom:
+        roots = sorted(range(work.size), key=lambda v: -work.layer[v])
+    onward = work.up if from_bottom else work.down
+    for root in roots:
         if seen[root]:
             continue
         stack = [root]
@@ -362,7 +377,7 @@ def _initial_order(work: _Layering, hints: list[float | None]) -> list[list[int]
             v = stack.pop()
             rank[v] = counter
             counter += 1
-            for w in reversed(work.down[v]):
+            for w in reversed(onward[v]):
                 if not seen[w]:
                     seen[w] = True
                     stack.append(w)

@@ -160,6 +160,29 @@ def test_transpose_leaves_no_swap_that_removes_crossings(transpose):
             assert gain <= 0, "a swap left undone would remove crossings"
 
 
+def test_a_busy_small_graph_keeps_the_better_of_two_starts(monkeypatch):
+    from playground.model import layout as module
+
+    starts = []
+    initial = module._initial_order
+
+    def spy(work, hints, from_bottom=False):
+        starts.append(from_bottom)
+        return initial(work, hints, from_bottom)
+
+    monkeypatch.setattr(module, "_initial_order", spy)
+    nodes, edges = layered_random(120, 7, 4)
+    both = layered_layout(nodes, edges)
+    assert starts == [False, True]  # busy enough: the bottom start was tried too
+    monkeypatch.setattr(module, "SECOND_START_FROM", 10**9)
+    top_only = layered_layout(nodes, edges)
+    assert both.crossings <= top_only.crossings
+    assert both.crossings == brute_crossings(both, edges)
+    starts.clear()
+    layered_layout(*tree(4), previous=both.positions)  # few crossings: one start
+    assert starts == [False]
+
+
 def test_large_graphs_reach_their_crossings_with_the_odd_even_transpose():
     nodes, edges = layered_random(1200, 30, 7)
     layout = layered_layout(nodes, edges)
