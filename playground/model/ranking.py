@@ -10,8 +10,9 @@ solvers share the work:
   flows. The gain is the same for each layer moved, so the set moves as far as its slack
   allows. The objective is L-natural convex: when no set improves, the layering is optimal.
   On autograd graphs the start is usually optimal already and the check costs two cuts.
-- when the descent would take more than a couple of steps (a poor start: random graphs
-  took dozens, each a cut of the whole graph) or the graph is large: the linear program
+- when the descent would take more steps than its budget (240 / nodes, at least one; a
+  poor start on a random graph took dozens, each a cut of the whole graph) or the graph
+  is large: the linear program
   with SciPy's HiGHS. Its constraint matrix is an incidence matrix, so the LP optimum is
   already integral.
 """
@@ -23,13 +24,14 @@ from collections import deque
 import numpy as np
 
 DESCENT_UP_TO = 400  # nodes; above this the LP solver is faster than Python min cuts
-DESCENT_STEPS = 2    # steps tried before handing over to the LP: a bad start needs dozens
+DESCENT_WORK = 240   # steps x nodes tried before handing over to the LP: a bad start needs
+                     # dozens of steps; a small lesson graph a few, cheaper than the LP
 
 
 def optimal_layers(count: int, pairs: list[tuple[int, int]], start: list[int]) -> list[int]:
     """The layering of least total edge length; ``start`` must satisfy every edge."""
     if count <= DESCENT_UP_TO:
-        layer = _descend(count, pairs, list(start), DESCENT_STEPS)
+        layer = _descend(count, pairs, list(start), max(1, DESCENT_WORK // max(count, 1)))
         if layer is not None:
             return layer
     return _linear_program(count, pairs) or _descend(count, pairs, list(start))
