@@ -144,9 +144,10 @@ TABLE: tuple[Rule, ...] = (
          "k.norm_grad(grad, self, ord, dims, keepdim, result)"),
     _row("var", "VarBackward0", "self", "self dims correction keepdim",
          "k.var_grad(grad, self, dims, correction, keepdim)"),
+    # torch zeroes the gradient where the std is 0 (a constant input) instead of dividing by it
     _row("std", "StdBackward0", "self", "self dims correction keepdim result",
-         "k.var_grad(grad, self, dims, correction, keepdim)"
-         " / (2 * k.restore_dims(result, dims, keepdim))"),
+         "k.var_grad(k.where(result == 0, 0, grad / (2 * result)), self, dims, correction,"
+         " keepdim)"),
     _row("softmax", "SoftmaxBackward0", "self", "result dim",
          "result * (grad - k.sum(grad * result, (dim,), True))"),
     _row("log_softmax", "LogSoftmaxBackward0", "self", "result dim",

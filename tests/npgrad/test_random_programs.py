@@ -88,3 +88,17 @@ def test_random_programs_float64(program, seeds, torch, engine):
 @given(program=programs, seeds=st.lists(st.integers(0, 2**16), min_size=2, max_size=3))
 def test_random_programs_float32(program, seeds, torch, engine):
     _compare(torch, engine, "float32", seeds, program, rtol=2e-4, atol=1e-5)
+
+
+def test_std_of_a_constant_has_torchs_zero_gradient(torch, engine):
+    # Found by the float32 property test: x - x, then a / (1 + a.std()). torch zeroes the
+    # gradient where the std is 0 instead of dividing by it.
+    _compare(torch, engine, "float32", [0, 0], [("sub", 0, 0), ("std_scale", 2, 0)],
+             rtol=2e-4, atol=1e-5)
+    for reduce in (lambda t: t.std(), lambda t: t.std(dim=1), lambda t: t.std(0, keepdim=True)):
+        grads = []
+        for module in (torch, engine):
+            x = module.ones(3, 4, dtype=module.float64, requires_grad=True)
+            reduce(x).sum().backward()
+            grads.append(x.grad.numpy())
+        np.testing.assert_array_equal(grads[1], grads[0])
