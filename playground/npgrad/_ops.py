@@ -543,7 +543,7 @@ def abs(self: Tensor) -> Tensor:
 
 
 def sign(self: Tensor) -> Tensor:
-    return _make(np.sign(self._data))
+    return _output("sign", np.sign(self._data), (self,))
 
 
 def clamp(self: Tensor, min=None, max=None) -> Tensor:

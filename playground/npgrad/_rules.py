@@ -107,6 +107,7 @@ TABLE: tuple[Rule, ...] = (
          "k.where(condition, grad, 0)", "k.where(condition, 0, grad)"),
     # elementwise functions
     _row("abs", "AbsBackward0", "self", "self", "grad * k.sign(self)"),
+    _row("sign", "SignBackward0", "self", "", "k.zeros_like(grad)"),
     _row("exp", "ExpBackward0", "self", "result", "grad * result"),
     _row("log", "LogBackward0", "self", "self", "grad / self"),
     _row("log1p", "Log1PBackward0", "self", "self", "grad / (self + 1)"),

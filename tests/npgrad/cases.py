@@ -78,6 +78,7 @@ CASES = [
     Case("minimum", ((2, 3), (2, 3)), lambda m, a, b: m.minimum(a, b)),
     Case("where", ((2, 3), (2, 3)), lambda m, a, b: m.where(a > 0, a, b)),
     Case("abs", ((2, 3),), lambda m, a: a.abs()),
+    Case("sign", ((2, 3),), lambda m, a: a.sign()),
     Case("exp", ((2, 3),), lambda m, a: a.exp()),
     Case("log", ((2, 3),), lambda m, a: a.log(), domain="positive"),
     Case("log1p", ((2, 3),), lambda m, a: m.log1p(a), domain="positive"),
