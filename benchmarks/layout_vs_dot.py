@@ -197,7 +197,7 @@ def main() -> None:
         if arguments.only and arguments.only not in name:
             continue
         timings = []
-        for _ in range(3):  # median of 3; the first graph also pays SciPy's import
+        for _ in range(3):  # median of 3; the first LP also pays SciPy's import
             started = time.perf_counter()
             ours = layered_layout(nodes, edges)
             timings.append(time.perf_counter() - started)

@@ -9,6 +9,7 @@ reduction trees) and for graphs of 10,000 nodes in Python and NumPy:
 2. long edges are cut into one dummy node per layer they cross;
 3. crossing reduction: median/barycenter sweeps down and up from a depth-first initial order,
    then adjacent swaps ("transpose") while they remove crossings; the best order seen wins.
+   Small graphs left with many crossings try again from the bottom layer's order.
    On large graphs the swaps are made odd-even, every second pair of every second layer at
    once with NumPy: faster, and it left fewer crossings than the one-by-one swaps;
 4. coordinates: each layer is placed as close as possible to the mean of its neighbours in
