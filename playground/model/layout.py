@@ -29,6 +29,7 @@ from itertools import pairwise
 
 import numpy as np
 
+from playground.model.parts import part_labels
 from playground.model.ranking import optimal_layers
 
 NODE_GAP = 28.0      # horizontal space between two real nodes
@@ -128,7 +129,7 @@ class _Part:
 
 def _components(count: int, pairs: list[tuple[int, int]]) -> list[tuple[list[int], list[int]]]:
     """(node numbers, edge numbers) of each connected part, in the order of first nodes."""
-    label = _part_labels(count, pairs)
+    label = part_labels(count, pairs)
     if count and not any(label):  # one part, the usual case
         return [(list(range(count)), list(range(len(pairs))))]
     parts: dict[int, tuple[list[int], list[int]]] = {}
@@ -137,23 +138,6 @@ def _components(count: int, pairs: list[tuple[int, int]]) -> list[tuple[list[int
     for number, (source, _) in enumerate(pairs):
         parts[label[source]][1].append(number)
     return list(parts.values())
-
-
-def _part_labels(count: int, pairs: list[tuple[int, int]]) -> list[int]:
-    """Each node's connected part, named by its first node (union-find, halving paths)."""
-    root = list(range(count))
-    for a, b in pairs:
-        while root[a] != a:
-            root[a] = a = root[root[a]]
-        while root[b] != b:
-            root[b] = b = root[root[b]]
-        if a < b:  # the smaller number is the root: it names the part
-            root[b] = a
-        elif b < a:
-            root[a] = b
-    for v in range(count):  # roots precede their members, so one look-up each suffices
-        root[v] = root[root[v]]
-    return root
 
 
 def _row_width(drawn: list[_Part]) -> float:
@@ -186,10 +170,12 @@ def _draw_part(members: list[int], pairs: list[tuple[int, int]],
     xs = _place(work, order, widths)
     ys = _layer_heights(order, heights, upward)
     y_of = [ys[level] for level in work.layer]
-    left = min(map(float.__sub__, xs, [w / 2 for w in widths]))
-    right = max(map(float.__add__, xs, [w / 2 for w in widths]))
-    top = min(map(float.__sub__, y_of, [h / 2 for h in heights]))
-    bottom = max(map(float.__add__, y_of, [h / 2 for h in heights]))
+    half_widths = [w / 2 for w in widths]
+    half_heights = [h / 2 for h in heights]
+    left = min(map(float.__sub__, xs, half_widths))
+    right = max(map(float.__add__, xs, half_widths))
+    top = min(map(float.__sub__, y_of, half_heights))
+    bottom = max(map(float.__add__, y_of, half_heights))
     return _Part(xs, y_of, work.layer[:real], chains, crossings,
                  left, top, right - left, bottom - top)
 
@@ -295,6 +281,12 @@ class _Layering:
             self._arrays = tuple(_compressed(lists) for lists in (self.up, self.down))
         return self._arrays
 
+    def near(self, members: list[int], side: int) -> list[list[int]]:
+        """Each member's neighbours above (side 0), below (1) or on both sides (2)."""
+        if side == 2:
+            return [self.up[v] + self.down[v] for v in members]
+        return list(map((self.up, self.down)[side].__getitem__, members))
+
     def gap_segments(self, order: list[list[int]]) -> list[tuple[list[int], list[int], int]]:
         """(upper ends, lower ends, lower width) of the segments between adjacent layers.
 
@@ -365,9 +357,9 @@ def _initial_order(work: _Layering, hints: list[float | None],
     rank = [0.0] * work.size
     seen = [False] * work.size
     counter = 0
-    roots = sorted(range(work.size), key=work.layer.__getitem__)  # stable: v breaks ties
-    if from_bottom:
-        roots = sorted(range(work.size), key=lambda v: -work.layer[v])
+    # stable sorts: within a layer, node numbers break ties
+    roots = sorted(range(work.size), key=lambda v: -work.layer[v]) if from_bottom else \
+        sorted(range(work.size), key=work.layer.__getitem__)
     onward = work.up if from_bottom else work.down
     for root in roots:
         if seen[root]:
@@ -684,20 +676,14 @@ def _placement_steps(work: _Layering, order: list[list[int]], rows: list[_Row | 
             run.append(order[level][0])
             continue
         if run:
-            steps.append(_singles_step(work, run, side))
+            steps.append(partial(_align_singles, run, work.near(run, side)))
             run = []
         steps.append(partial(row.align, side=side))
     if run:
-        steps.append(_singles_step(work, run, side))
+        steps.append(partial(_align_singles, run, work.near(run, side)))
     return steps
 
 
-def _singles_step(work: _Layering, run: list[int], side: int) -> Callable[[list[float]], None]:
-    if side == 2:
-        nears = [work.up[v] + work.down[v] for v in run]
-    else:
-        nears = list(map((work.up, work.down)[side].__getitem__, run))
-    return partial(_align_singles, run, nears)
 
 
 def _align_singles(run: list[int], nears: list[list[int]], xs: list[float]) -> None:
@@ -729,8 +715,7 @@ class _Row:
         pull = [4.0 if v >= work.real else 1.0 for v in members]
         if len(members) <= NARROW_ROW:
             self.pull = pull
-            self.sides = ([work.up[v] for v in members], [work.down[v] for v in members],
-                          [work.up[v] + work.down[v] for v in members])
+            self.sides = tuple(work.near(members, side) for side in (0, 1, 2))
             self.align = self._align_narrow
             return
         self.pull = np.array(pull)

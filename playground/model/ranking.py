@@ -23,6 +23,8 @@ from collections import deque
 
 import numpy as np
 
+from playground.model.parts import part_labels
+
 DESCENT_UP_TO = 400  # nodes; above this the LP solver is faster than Python min cuts
 DESCENT_WORK = 240   # steps x nodes tried before handing over to the LP: a bad start needs
                      # dozens of steps; a small lesson graph a few, cheaper than the LP
@@ -69,25 +71,21 @@ def _move_apart(moved: list[int], step: int, pairs: list[tuple[int, int]],
     so each moves alone. A part's gain is the same for every layer it moves, so it goes as
     far as the slack of the edges it pulls on allows (at least one layer: none is tight).
     """
-    part = {v: v for v in moved}
-
-    def find(v: int) -> int:
-        while part[v] != v:
-            part[v] = v = part[part[v]]
-        return v
-
-    pulled = []  # (member, slack) for edges that the move shortens
+    local = {v: i for i, v in enumerate(moved)}
+    inner = []   # edges within the set, between local numbers
+    pulled = []  # (local member, slack) for edges that the move shortens
     for s, t in pairs:
-        if s in part and t in part:
-            part[find(s)] = find(t)
-        elif (s in part) == (step == 1) and (s in part or t in part):
-            pulled.append((s if step == 1 else t, layer[t] - layer[s] - 1))
+        a, b = local.get(s), local.get(t)
+        if a is not None and b is not None:
+            inner.append((a, b))
+        elif (a is not None) == (step == 1) and (a is not None or b is not None):
+            pulled.append((a if step == 1 else b, layer[t] - layer[s] - 1))
+    label = part_labels(len(moved), inner)
     room: dict[int, int] = {}
     for member, slack in pulled:
-        key = find(member)
-        room[key] = min(room.get(key, slack), slack)
-    for v in moved:
-        layer[v] += step * room.get(find(v), 1)
+        room[label[member]] = min(room.get(label[member], slack), slack)
+    for member, v in enumerate(moved):
+        layer[v] += step * room.get(label[member], 1)
 
 
 def cheapest_closed_set(count: int, weight: list[int],
