@@ -2,8 +2,10 @@
 
 Minimise the sum of (layer[t] - layer[s]) over the edges, subject to layer[t] >= layer[s] + 1.
 Written as a cost per node, layer[v] weighs (edges into v) - (edges out of v). Two exact
-solvers share the work:
+solvers share the work, after a cheap proof that often makes both unnecessary:
 
+- a forest of tight edges that carries the LP's dual flow (network simplex's cut values)
+  certifies the start optimal; autograd graphs usually have one;
 - from the heuristic layering, steepest descent. A step moves a set of nodes down (or up)
   together; the set must take along every node at the far end of a tight edge (length 1),
   and the best such set is a minimum cut (a closure problem), found with Dinic's blocking

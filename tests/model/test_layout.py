@@ -248,3 +248,25 @@ def test_the_layout_leaves_garbage_collection_as_it_found_it(enabled):
         assert gc.isenabled() == enabled
     finally:
         (gc.enable if was else gc.disable)()
+
+
+def test_one_node_layers_split_the_ordering_into_runs():
+    from playground.model import layout as module
+
+    order = [[0, 1], [2], [3, 4], [5, 6, 7], [8, 9], [10], [11, 12], [13]]
+    runs = module._crossing_runs(order)
+    assert runs == [slice(2, 5)]  # [0, 1] and [11, 12] have no gap of two wide layers
+    assert module._crossing_runs([[0, 1], [2, 3]]) == [slice(0, 2)]
+
+
+def test_runs_ordered_apart_draw_the_crossings_they_report():
+    # two busy random parts joined through a single node: two runs, counted apart
+    upper, upper_edges = layered_random(60, 5, 2)
+    lower, lower_edges = layered_random(60, 5, 3)
+    lower = [name.replace("v", "w") for name in lower]
+    lower_edges = [(s.replace("v", "w"), t.replace("v", "w")) for s, t in lower_edges]
+    edges = upper_edges + lower_edges + [(name, "hub") for name in upper[-5:]] + \
+        [("hub", name) for name in lower[:5]]
+    layout = layered_layout(upper + ["hub"] + lower, edges)
+    assert layout.crossings > 0
+    assert layout.crossings == brute_crossings(layout, edges)
