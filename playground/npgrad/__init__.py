@@ -83,6 +83,23 @@ exp, log, log1p, sqrt, rsqrt = _ops.exp, _ops.log, _ops.log1p, _ops.sqrt, _ops.r
 reciprocal, sin, cos, tanh, sigmoid = _ops.reciprocal, _ops.sin, _ops.cos, _ops.tanh, _ops.sigmoid
 relu, abs, absolute, sign = _ops.relu, _ops.abs, _ops.abs, _ops.sign
 clamp = clip = _ops.clamp
+fmod = _ops.fmod
+tan, sinh, cosh, log2, log10 = _ops.tan, _ops.sinh, _ops.cosh, _ops.log2, _ops.log10
+asin = arcsin = _ops.asin
+acos = arccos = _ops.acos
+atan = arctan = _ops.atan
+exp2, expm1 = _ops.exp2, _ops.expm1
+floor, ceil, frac, round = _ops.floor, _ops.ceil, _ops.frac, _ops.round
+trunc = fix = _ops.trunc
+clamp_min, clamp_max, masked_fill = _ops.clamp_min, _ops.clamp_max, _ops.masked_fill
+amax, amin, logsumexp, cumsum = _ops.amax, _ops.amin, _ops.logsumexp, _ops.cumsum
+tril, triu = _ops.tril, _ops.triu
+
+
+def flip(input: Tensor, dims) -> Tensor:
+    return input.flip(dims)
+
+
 clone = _ops.clone
 sum, mean, prod = _ops.sum, _ops.mean, _ops.prod
 max, min, argmax, argmin = _ops.max, _ops.min, _ops.argmax, _ops.argmin
@@ -121,3 +138,12 @@ class cuda:
 
 
 __all__ = [name for name in dir() if not name.startswith("_")]
+
+MISSING_HINT = "in the built-in NumPy engine; if real torch has it, switch the engine to torch"
+
+
+def __getattr__(name: str):
+    """Code written for torch may call what this engine lacks: say so, and what to do."""
+    if name.startswith("__"):
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    raise AttributeError(f"module 'torch' has no attribute {name!r} {MISSING_HINT}")

@@ -81,6 +81,12 @@ class Kit:
             return difference * (grad / _count(difference.shape, None))
         return difference * grad
 
+    def share_extremes(k, grad, value, dims, keepdim, result):
+        """amax/amin: the elements equal to the extreme share its gradient evenly."""
+        mask = value == k.restore_dims(result, dims, keepdim)
+        return k.where(mask, k.restore_dims(grad, dims, keepdim) / k.sum(mask * 1.0, dims, True),
+                       0)
+
     def not_implemented(k, name):
         raise RuntimeError(f"derivative for {name} is not implemented")
 
@@ -103,6 +109,18 @@ class NumpyKit(Kit):
     zeros_like = staticmethod(np.zeros_like)
 
     log = staticmethod(np.log)
+    floor_divide = staticmethod(np.floor_divide)
+    tril = staticmethod(np.tril)
+    triu = staticmethod(np.triu)
+
+    def trunc_divide(k, a, b):
+        return np.trunc(a / b)
+
+    def reverse_cumsum(k, grad, dim):
+        return np.flip(np.cumsum(np.flip(grad, dim), axis=dim), dim)
+
+    def flip(k, grad, dims):
+        return np.flip(grad, dims)
 
     def times(k, value, number):
         return value * number
@@ -234,6 +252,25 @@ class TensorKit(Kit):
 
     def matmul(k, a, b):
         return a.matmul(b)
+
+    # floor and trunc division are flat: constants, as torch's formulas treat them
+    def floor_divide(k, a, b):
+        return a.div(b, rounding_mode="floor").detach()
+
+    def trunc_divide(k, a, b):
+        return a.div(b, rounding_mode="trunc").detach()
+
+    def reverse_cumsum(k, grad, dim):
+        return grad.flip(dim).cumsum(dim).flip(dim)
+
+    def flip(k, grad, dims):
+        return grad.flip(dims)
+
+    def tril(k, grad, diagonal):
+        return grad.tril(diagonal)
+
+    def triu(k, grad, diagonal):
+        return grad.triu(diagonal)
 
     def outer(k, a, b):
         return a.unsqueeze(1) * b.unsqueeze(0)

@@ -364,8 +364,37 @@ def rfloordiv(self: Tensor, other) -> Tensor:
 
 
 def remainder(self: Tensor, other) -> Tensor:
+    """Python's ``%``: the result takes the divisor's sign (torch.remainder)."""
+    return _modulo("remainder", _floored_remainder, self, other)
+
+
+def _floored_remainder(a, b):
+    """torch's way: fmod, moved by the divisor when the signs differ. An exact division
+    leaves fmod's zero, signed like the dividend (NumPy's remainder signs it like b)."""
+    if np.result_type(a, b).kind != "f":
+        return np.remainder(a, b)
+    mod = np.fmod(a, b)
+    return np.where((mod != 0) & ((np.asarray(b) < 0) != (mod < 0)), mod + b, mod)
+
+
+def rremainder(self: Tensor, other) -> Tensor:
+    """``number % tensor``: torch records a node whose backward raises."""
     a, b = _operands(self, other)
-    return _make(np.asarray(_compute(np.remainder, a, b, a.shape, None)))
+    return _output("rremainder", np.asarray(_compute(_floored_remainder, b, a, a.shape, None)),
+                   (self,))
+
+
+def fmod(self: Tensor, other) -> Tensor:
+    """C's ``fmod``: the result takes the dividend's sign."""
+    return _modulo("fmod", np.fmod, self, other)
+
+
+def _modulo(op: str, function, self: Tensor, other) -> Tensor:
+    a, b = _operands(self, other)
+    data = np.asarray(_compute(function, a, b, a.shape, None))
+    if other.__class__ is not Tensor:  # a number: the gradient passes straight through
+        return _output(op, data, (self,))
+    return _output(f"{op}_tensor", data, (self, other), (self, other))
 
 
 def neg(self: Tensor) -> Tensor:
@@ -521,6 +550,65 @@ reciprocal = _unary("reciprocal", np.reciprocal, True)
 sin = _unary("sin", np.sin, False)
 cos = _unary("cos", np.cos, False)
 tanh = _unary("tanh", np.tanh, True)
+
+
+tan = _unary("tan", np.tan, True)
+asin = _unary("asin", np.arcsin, False)
+acos = _unary("acos", np.arccos, False)
+atan = _unary("atan", np.arctan, False)
+sinh = _unary("sinh", np.sinh, False)
+cosh = _unary("cosh", np.cosh, False)
+log2 = _unary("log2", np.log2, False)
+log10 = _unary("log10", np.log10, False)
+exp2 = _unary("exp2", np.exp2, True)
+expm1 = _unary("expm1", np.expm1, True)
+
+
+def _rounding(op: str, function):
+    """floor, ceil, trunc, frac: integer tensors come back as they are, as in torch."""
+
+    def apply(self: Tensor) -> Tensor:
+        if self._data.dtype.kind != "f":
+            return _make(self._data.copy())
+        return _output(op, function(self._data), (self,))
+
+    apply.__name__ = op
+    return apply
+
+
+floor = _rounding("floor", np.floor)
+ceil = _rounding("ceil", np.ceil)
+trunc = _rounding("trunc", np.trunc)
+frac = _rounding("frac", lambda data: data - np.trunc(data))
+
+
+def round(self: Tensor, *, decimals: int = 0) -> Tensor:
+    """Halves to even, as NumPy and torch both round."""
+    if self._data.dtype.kind != "f":
+        return _make(self._data.copy())
+    if decimals == 0:
+        return _output("round", np.round(self._data), (self,))
+    return _output("round_decimals", np.round(self._data, decimals), (self,))
+
+
+def clamp_min(self: Tensor, min) -> Tensor:
+    data = np.asarray(np.maximum(self._data, min)).astype(self._data.dtype, copy=False)
+    return _output("clamp_min", data, (self,), (self, min))
+
+
+def clamp_max(self: Tensor, max) -> Tensor:
+    data = np.asarray(np.minimum(self._data, max)).astype(self._data.dtype, copy=False)
+    return _output("clamp_max", data, (self,), (self, max))
+
+
+def masked_fill(self: Tensor, mask: Tensor, value) -> Tensor:
+    value = value.item() if isinstance(value, Tensor) else value
+    mask_data = mask._data if isinstance(mask, Tensor) else np.asarray(mask)
+    if mask_data.dtype != np.bool_:
+        raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype "
+                           f"{mask.dtype if isinstance(mask, Tensor) else mask_data.dtype}")
+    data = np.where(mask_data, np.asarray(value, dtype=self._data.dtype), self._data)
+    return _output("masked_fill", data, (self,), (mask_data,))
 
 
 def rsqrt(self: Tensor) -> Tensor:
@@ -724,6 +812,46 @@ def std(self: Tensor, dim=None, unbiased=None, keepdim=False, *, correction=None
     result = np.std(data, axis=dims, ddof=correction, keepdims=keepdim)
     return _output("std", np.asarray(result, dtype=data.dtype), (self,),
                    (self, dims, correction, keepdim, RESULT))
+
+
+def _extremes(op: str, function):
+    """amax and amin: the gradient is shared evenly by the elements that reach the extreme."""
+
+    def apply(self: Tensor, dim=(), keepdim=False) -> Tensor:
+        dims = _dims(dim, self._data.ndim) or None  # () means every dimension, as None does
+        if self._data.size == 0:
+            raise IndexError(f"{op}(): Expected reduction dim to be specified for input.numel() "
+                             "== 0. Specify the reduction dim with the 'dim' argument.")
+        result = np.asarray(function(self._data, axis=dims, keepdims=keepdim))
+        return _output(op, result, (self,), (self, dims, keepdim, RESULT))
+
+    apply.__name__ = op
+    return apply
+
+
+amax = _extremes("amax", np.max)
+amin = _extremes("amin", np.min)
+
+
+def logsumexp(self: Tensor, dim, keepdim=False) -> Tensor:
+    data = _floating(self)
+    dims = _dims(dim, data.ndim)
+    peak = np.max(data, axis=dims, keepdims=True)
+    peak = np.where(np.isfinite(peak), peak, 0)  # all -inf (or an inf) stays exact
+    result = np.log(np.sum(np.exp(data - peak), axis=dims, keepdims=True)) + peak
+    if not keepdim:
+        result = np.squeeze(result, axis=dims)
+    return _output("logsumexp", np.asarray(result, dtype=data.dtype), (self,),
+                   (self, dims, keepdim, RESULT))
+
+
+def cumsum(self: Tensor, dim: int, *, dtype=None) -> Tensor:
+    data = self._data
+    dim = _wrap_dim(dim, data.ndim)
+    target = dtype.numpy if dtype is not None else _sum_dtype(self)
+    result = np.cumsum(data, axis=dim, dtype=target) if data.ndim else data.astype(
+        target or data.dtype)
+    return _output("cumsum", np.asarray(result), (self,), (dim,))
 
 
 def softmax(self: Tensor, dim: int, dtype=None) -> Tensor:
@@ -1056,6 +1184,28 @@ def _slice(self: Tensor, dim: int, start: int, end: int, step: int) -> Tensor:
 def narrow(self: Tensor, dim: int, start: int, length: int) -> Tensor:
     dim = _wrap_dim(dim, self.ndim)
     return _slice(self, dim, start, start + length, 1)
+
+
+def flip(self: Tensor, *dims) -> Tensor:
+    """``x.flip(0, 1)``, ``x.flip([0, 1])`` and ``torch.flip(x, dims)``: a copy, as in torch."""
+    if len(dims) == 1 and isinstance(dims[0], list | tuple):
+        dims = tuple(dims[0])
+    axes = tuple(_wrap_dim(d, self.ndim) for d in dims)
+    return _output("flip", np.flip(self._data, axes).copy(), (self,), (axes,))
+
+
+def _triangle(op: str, function):
+    def apply(self: Tensor, diagonal: int = 0) -> Tensor:
+        if self.ndim < 2:
+            raise RuntimeError(f"{op}: input tensor must have at least 2 dimensions")
+        return _output(op, function(self._data, diagonal), (self,), (diagonal,))
+
+    apply.__name__ = op
+    return apply
+
+
+tril = _triangle("tril", np.tril)
+triu = _triangle("triu", np.triu)
 
 
 def _is_basic(item) -> bool:
@@ -1599,17 +1749,24 @@ _METHODS = {
     "neg": neg, "negative": neg, "pow": pow, "square": square,
     "eq": eq, "ne": ne, "lt": lt, "le": le, "gt": gt, "ge": ge, "greater": gt, "less": lt,
     "equal": equal, "allclose": allclose, "isclose": isclose,
+    "fmod": fmod, "__rmod__": _not_implemented_for_foreign(rremainder),
     "maximum": maximum, "minimum": minimum, "logical_not": logical_not,
     "where": lambda self, condition, other: where(condition, self, other),
     # elementwise
     "exp": exp, "log": log, "log1p": log1p, "sqrt": sqrt, "rsqrt": rsqrt,
     "reciprocal": reciprocal, "sin": sin, "cos": cos, "tanh": tanh, "sigmoid": sigmoid,
     "relu": relu, "abs": abs, "absolute": abs, "sign": sign, "clamp": clamp, "clip": clamp,
+    "tan": tan, "asin": asin, "arcsin": asin, "acos": acos, "arccos": acos, "atan": atan,
+    "arctan": atan, "sinh": sinh, "cosh": cosh, "log2": log2, "log10": log10, "exp2": exp2,
+    "expm1": expm1, "floor": floor, "ceil": ceil, "trunc": trunc, "fix": trunc, "frac": frac,
+    "round": round, "clamp_min": clamp_min, "clamp_max": clamp_max,
+    "masked_fill": masked_fill,
     "clone": clone, "to": to,
     # reductions
     "sum": sum, "mean": mean, "prod": prod, "max": max, "min": min, "argmax": argmax,
     "argmin": argmin, "norm": norm, "var": var, "std": std, "softmax": softmax,
-    "log_softmax": log_softmax, "all": all, "any": any,
+    "log_softmax": log_softmax, "all": all, "any": any, "amax": amax, "amin": amin,
+    "logsumexp": logsumexp, "cumsum": cumsum,
     # linear algebra
     "mm": mm, "mv": mv, "dot": dot, "bmm": bmm, "matmul": matmul, "outer": outer,
     # shapes
@@ -1617,7 +1774,7 @@ _METHODS = {
     "flatten": flatten, "t": t, "transpose": transpose, "swapaxes": transpose,
     "permute": permute, "squeeze": squeeze, "unsqueeze": unsqueeze, "expand": expand,
     "expand_as": expand_as, "contiguous": contiguous, "is_contiguous": is_contiguous,
-    "select": select, "narrow": narrow,
+    "select": select, "narrow": narrow, "flip": flip, "tril": tril, "triu": triu,
     # in place
     "add_": add_, "sub_": sub_, "mul_": mul_, "div_": div_, "pow_": pow_, "clamp_": clamp_,
     "zero_": zero_, "fill_": fill_, "copy_": copy_,

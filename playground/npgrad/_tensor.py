@@ -93,6 +93,13 @@ class Tensor:
         tensor._hooks = None
         return tensor
 
+    def __getattr__(self, name: str):
+        """Only for names no lookup found: torch tensor methods this engine lacks, or typos."""
+        if name.startswith("__"):
+            raise AttributeError(f"'Tensor' object has no attribute {name!r}")
+        raise AttributeError(f"'Tensor' object has no attribute {name!r} in the built-in NumPy "
+                             "engine; if real torch has it, switch the engine to torch")
+
     def __init__(self, *args, **kwargs) -> None:
         from ._factories import legacy_constructor
 

@@ -15,7 +15,7 @@ class Case:
     op: str
     shapes: tuple
     call: Callable
-    domain: str = "any"  # "positive" for log/sqrt-like ops, "distinct" to avoid ties
+    domain: str = "any"  # "positive" for log/sqrt-like ops, "unit" for asin, "distinct": no ties
     label: str = ""
 
     @property
@@ -42,6 +42,17 @@ def _fill(m, a):
 def _double_backward(index):
     def call(m, a):
         (grad,) = m.autograd.grad((a[index] ** 2).sum(), a, create_graph=True)
+        return grad
+
+    return call
+
+
+def _second(function):
+    """The gradient of (function(a) ** 2).sum(), kept differentiable: the next backward runs
+    the op's formula through the engine's own ops (the tensor kit)."""
+
+    def call(m, a):
+        (grad,) = m.autograd.grad((function(m, a) ** 2).sum(), a, create_graph=True)
         return grad
 
     return call
@@ -74,6 +85,12 @@ CASES = [
     Case("pow_tensor", ((2, 3), (2, 3)), lambda m, a, b: a**b, domain="positive"),
     Case("pow_scalar_base", ((3,),), lambda m, a: 2**a),
     Case("floor_divide", ((3,),), lambda m, a: a // 2, label="name-only"),
+    Case("remainder", ((2, 3),), lambda m, a: a % 0.7),
+    Case("remainder", ((2, 3),), lambda m, a: m.remainder(a, -0.7), label="negative"),
+    Case("remainder_tensor", ((2, 3), (3,)), lambda m, a, b: a % b, label="broadcast"),
+    Case("rremainder", ((3,),), lambda m, a: 2.0 % a, label="name-only"),
+    Case("fmod", ((2, 3),), lambda m, a: a.fmod(0.7)),
+    Case("fmod_tensor", ((2, 3), (2, 3)), lambda m, a, b: m.fmod(a, b)),
     Case("maximum", ((2, 3), (2, 3)), lambda m, a, b: m.maximum(a, b)),
     Case("minimum", ((2, 3), (2, 3)), lambda m, a, b: m.minimum(a, b)),
     Case("where", ((2, 3), (2, 3)), lambda m, a, b: m.where(a > 0, a, b)),
@@ -92,6 +109,31 @@ CASES = [
     Case("sigmoid", ((2, 3),), lambda m, a: m.sigmoid(a)),
     Case("relu", ((2, 3),), lambda m, a: a.relu()),
     Case("relu", ((2, 3),), lambda m, a: m.nn.functional.relu(a), label="functional"),
+    Case("tan", ((2, 3),), lambda m, a: a.tan(), domain="unit"),
+    Case("asin", ((2, 3),), lambda m, a: a.asin(), domain="unit"),
+    Case("acos", ((2, 3),), lambda m, a: m.acos(a), domain="unit"),
+    Case("atan", ((2, 3),), lambda m, a: m.arctan(a)),
+    Case("sinh", ((2, 3),), lambda m, a: a.sinh()),
+    Case("cosh", ((2, 3),), lambda m, a: m.cosh(a)),
+    Case("log2", ((2, 3),), lambda m, a: a.log2(), domain="positive"),
+    Case("log10", ((2, 3),), lambda m, a: m.log10(a), domain="positive"),
+    Case("exp2", ((2, 3),), lambda m, a: a.exp2()),
+    Case("expm1", ((2, 3),), lambda m, a: m.expm1(a)),
+    Case("floor", ((2, 3),), lambda m, a: (a * 3).floor()),
+    Case("ceil", ((2, 3),), lambda m, a: m.ceil(a * 3)),
+    Case("trunc", ((2, 3),), lambda m, a: (a * 3).trunc()),
+    Case("round", ((2, 3),), lambda m, a: m.round(a * 3)),
+    Case("round_decimals", ((2, 3),), lambda m, a: a.round(decimals=1)),
+    Case("frac", ((2, 3),), lambda m, a: (a * 3).frac()),
+    Case("tan", ((2, 3),), _second(lambda m, a: a.tan()), domain="unit", label="second"),
+    Case("asin", ((2, 3),), _second(lambda m, a: a.asin()), domain="unit", label="second"),
+    Case("sinh", ((2, 3),), _second(lambda m, a: a.sinh()), label="second"),
+    Case("exp2", ((2, 3),), _second(lambda m, a: a.exp2()), label="second"),
+    Case("remainder_tensor", ((2, 3),), _second(lambda m, a: a % (a.detach() * 0 + 0.7)),
+         label="second"),
+    Case("clamp_min", ((2, 3),), lambda m, a: a.clamp_min(0.1)),
+    Case("clamp_max", ((2, 3),), lambda m, a: m.clamp_max(a, 0.1)),
+    Case("masked_fill", ((2, 3),), lambda m, a: a.masked_fill(a > 0.2, -1.0)),
     Case("clamp", ((2, 3),), lambda m, a: a.clamp(-0.5, 0.5), label="both"),
     Case("clamp", ((2, 3),), lambda m, a: a.clamp(min=0), label="min"),
     Case("to", ((2, 3),), lambda m, a: a.double() if a.dtype == m.float32 else a.float()),
@@ -108,6 +150,16 @@ CASES = [
     Case("max", ((2, 3),), lambda m, a: a.max(), domain="distinct"),
     Case("min", ((2, 3),), lambda m, a: a.min(), domain="distinct"),
     Case("max_dim", ((2, 3),), lambda m, a: a.max(1)[0], domain="distinct"),
+    Case("amax", ((2, 3),), lambda m, a: a.amax()),
+    Case("amax", ((2, 3),), lambda m, a: (a * 2).round().amax(1, keepdim=True), label="ties"),
+    Case("amin", ((2, 3),), lambda m, a: m.amin(a, (0,)), label="dim"),
+    Case("logsumexp", ((2, 3),), lambda m, a: a.logsumexp(1)),
+    Case("logsumexp", ((2, 3),), lambda m, a: m.logsumexp(a, (0, 1), keepdim=True),
+         label="dims"),
+    Case("cumsum", ((2, 3),), lambda m, a: a.cumsum(1)),
+    Case("cumsum", ((2, 3),), lambda m, a: m.cumsum(a, dim=-2), label="negative-dim"),
+    Case("cumsum", ((2, 3),), _second(lambda m, a: a.cumsum(1)), label="second"),
+    Case("logsumexp", ((2, 3),), _second(lambda m, a: a.logsumexp(1)), label="second"),
     Case("min_dim", ((2, 3),), lambda m, a: a.min(0, keepdim=True).values, domain="distinct"),
     Case("norm", ((2, 3),), lambda m, a: a.norm(), label="all"),
     Case("norm", ((2, 3),), lambda m, a: a.norm(dim=1), label="dim"),
@@ -148,6 +200,10 @@ CASES = [
     Case("slice", ((4, 3),), lambda m, a: a[..., ::2], label="step"),
     Case("index", ((4, 3),), lambda m, a: a[[0, 2, 0]]),
     Case("index", ((4, 3),), lambda m, a: a[a > 0], label="mask"),
+    Case("flip", ((2, 3),), lambda m, a: a.flip(0, 1)),
+    Case("flip", ((2, 3),), lambda m, a: m.flip(a, [-1]), label="function"),
+    Case("tril", ((3, 3),), lambda m, a: a.tril()),
+    Case("triu", ((2, 3, 3),), lambda m, a: m.triu(a, 1), label="batched"),
     Case("cat", ((2, 3), (1, 3)), lambda m, a, b: m.cat([a, b])),
     Case("cat", ((2, 3), (2, 1)), lambda m, a, b: m.cat((a, b), dim=1), label="dim1"),
     Case("stack", ((2, 3), (2, 3)), lambda m, a, b: m.stack([a, b], dim=1)),

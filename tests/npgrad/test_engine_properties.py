@@ -121,3 +121,15 @@ def test_gradients_never_alias_each_other_or_the_callers_array(engine):
     y = x * 2
     (y + y).sum().backward()
     assert x.grad.tolist() == [4.0, 4.0] and w.grad.tolist() == [10.0, 20.0]
+
+
+def test_what_the_engine_lacks_is_named_with_a_way_out(engine):
+    x = engine.ones(2)
+    lacking = "'Tensor' object has no attribute 'sort' in the built-in NumPy engine; .* torch"
+    with pytest.raises(AttributeError, match=lacking):
+        x.sort()
+    with pytest.raises(AttributeError, match="module 'torch' has no attribute 'einsum' in the "
+                                             "built-in NumPy engine"):
+        engine.einsum("i,i->", x, x)
+    assert not hasattr(x, "__array_interface__")  # dunder probes stay plain misses
+    assert hasattr(engine, "cumsum") and hasattr(x, "logsumexp")
