@@ -57,7 +57,20 @@ def named_tensors(variables: dict[str, Any], view: EngineView) -> list[tuple[str
         elif isinstance(value, dict):
             found.extend((f"{name}[{key!r}]", item) for key, item in value.items()
                          if view.is_tensor(item))
+        else:
+            found.extend((f"{name}.{key}", item) for key, item in _module_parameters(value)
+                         if view.is_tensor(item))
     return found
+
+
+def _module_parameters(value) -> list[tuple[str, Any]]:
+    """An nn.Module's parameters (either engine's, recognised by their method), else none."""
+    if isinstance(value, type) or not callable(getattr(value, "named_parameters", None)):
+        return []
+    try:
+        return list(value.named_parameters())
+    except Exception:  # a user's object with a method of that name: not a module after all
+        return []
 
 
 class _Builder:

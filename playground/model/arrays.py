@@ -35,8 +35,8 @@ class ArrayData:
             shape=tuple(int(s) for s in array.shape),
             dtype=dtype,
             values=array.copy() if array.size <= limit else None,
-            preview=[float(v) for v in flat[:PREVIEW_ELEMENTS].tolist()]
-            if numeric is not None else [],
+            # Python ints and bools stay what they are: labels show 2, not 2.0
+            preview=flat[:PREVIEW_ELEMENTS].tolist() if numeric is not None else [],
             minimum=float(finite.min()) if has_finite else None,
             maximum=float(finite.max()) if has_finite else None,
             mean=float(finite.mean()) if has_finite else None,
@@ -75,6 +75,20 @@ class ArrayData:
             maximum=_from_jsonable(data["max"]),
             mean=_from_jsonable(data["mean"]),
         )
+
+
+def format_number(value) -> str:
+    """One element for a label: integer-valued floats as ``2.0``, ints as ``2``, else 4 digits."""
+    if value is None:
+        return "–"
+    if isinstance(value, bool | int | np.integer | np.bool_):
+        return str(value)
+    value = float(value)
+    if value != value or value in (float("inf"), float("-inf")):
+        return str(value)
+    if value == int(value) and abs(value) < 1e6:
+        return f"{value:.1f}"
+    return f"{value:.4g}"
 
 
 _SPECIAL = {float("inf"): "inf", float("-inf"): "-inf"}

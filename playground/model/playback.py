@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from playground.model.arrays import ArrayData
+from playground.model.arrays import ArrayData, format_number
 from playground.model.graph import Graph
 from playground.model.trace import BackwardStep, BackwardTrace
 
@@ -170,19 +170,10 @@ def brief(array: ArrayData | None, limit: int = 4) -> str:
     if array is None:
         return "None"
     values = array.preview[:limit]
-    text = ", ".join(_number(v) for v in values)
+    text = ", ".join(format_number(v) for v in values)
     size = 1
     for extent in array.shape:
         size *= extent
     if not array.shape:
         return text
     return f"[{text}{', …' if size > limit else ''}]"
-
-
-def _number(value: float) -> str:
-    value = float(value)
-    if value != value or value in (float("inf"), float("-inf")):
-        return str(value)
-    if value == int(value) and abs(value) < 1e6:
-        return f"{value:.1f}"
-    return f"{value:.4g}"

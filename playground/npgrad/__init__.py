@@ -61,7 +61,7 @@ from ._factories import (
 from ._grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 from ._printing import get_printoptions, set_printoptions
 
-from . import autograd, nn  # isort: skip
+from . import autograd, nn, optim  # isort: skip
 
 __version__ = "0.1.0"
 
@@ -94,6 +94,7 @@ trunc = fix = _ops.trunc
 clamp_min, clamp_max, masked_fill = _ops.clamp_min, _ops.clamp_max, _ops.masked_fill
 amax, amin, logsumexp, cumsum = _ops.amax, _ops.amin, _ops.logsumexp, _ops.cumsum
 tril, triu = _ops.tril, _ops.triu
+addmm = _ops.addmm
 
 
 def flip(input: Tensor, dims) -> Tensor:

@@ -464,10 +464,14 @@ def _accumulate_into(tensor, grad, as_tensors: bool, retain: bool = False) -> No
         _tensor.bump_version(current)
 
 
-def _apply_function(node: Node, grad, as_tensors: bool) -> tuple:
-    """Run one rule-driven node: one formula per input that needs a gradient."""
+def _apply_function(node: Node, grad, as_tensors: bool, saved=None) -> tuple:
+    """Run one rule-driven node: one formula per input that needs a gradient.
+
+    ``saved`` is given by a caller that has already unpacked (and maybe released) it.
+    """
     rule = node.rule
-    saved = unpack_saved(node, as_tensors) if rule.saves else ()
+    if saved is None:
+        saved = unpack_saved(node, as_tensors) if rule.saves else ()
     kit = _kits.TENSOR_KIT if as_tensors else _kits.NUMPY_KIT
     outputs = []
     if rule.variadic:
@@ -632,9 +636,9 @@ def _execute_plain(root: Node, root_grad, keep_graph: bool) -> None:
                     formulas = node.formulas
                     outputs = (None if first is None else formulas[0](kit, grad, saved),
                                None if second is None else formulas[1](kit, grad, saved))
-                else:
+                else:  # saved may be released already: pass the values unpacked above
                     edges = node._nx
-                    outputs = _apply_function(node, grad, False)
+                    outputs = _apply_function(node, grad, False, saved)
             for next_node, out in zip(edges, outputs, strict=True):
                 if next_node is None:
                     continue

@@ -87,6 +87,12 @@ class Kit:
         return k.where(mask, k.restore_dims(grad, dims, keepdim) / k.sum(mask * 1.0, dims, True),
                        0)
 
+    def nll_grad(k, grad, chosen, reduction, count):
+        """-grad at each row's target class (``chosen`` is 1 there), over the count for mean."""
+        if reduction == "none" and chosen.ndim == 2:
+            grad = k.unsqueeze(grad, 1)
+        return grad * (chosen * (-1.0 / count))
+
     def not_implemented(k, name):
         raise RuntimeError(f"derivative for {name} is not implemented")
 

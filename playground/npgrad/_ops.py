@@ -1208,6 +1208,18 @@ tril = _triangle("tril", np.tril)
 triu = _triangle("triu", np.triu)
 
 
+def addmm(self: Tensor, mat1: Tensor, mat2: Tensor) -> Tensor:
+    """``self + mat1 @ mat2`` as one node: what nn.Linear records for a batch of rows."""
+    if mat1.ndim != 2 or mat2.ndim != 2:
+        raise RuntimeError(f"mat1 must be a matrix, got {mat1.ndim}-D tensor" if mat1.ndim != 2
+                           else f"mat2 must be a matrix, got {mat2.ndim}-D tensor")
+    if mat1.shape[1] != mat2.shape[0]:
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({mat1.shape[0]}x"
+                           f"{mat1.shape[1]} and {mat2.shape[0]}x{mat2.shape[1]})")
+    data = np.asarray(self._data + mat1._data @ mat2._data)
+    return _output("addmm", data, (self, mat1, mat2), (mat1, mat2))
+
+
 def _is_basic(item) -> bool:
     if item is None or item is Ellipsis or isinstance(item, slice):
         return True
@@ -1769,6 +1781,7 @@ _METHODS = {
     "logsumexp": logsumexp, "cumsum": cumsum,
     # linear algebra
     "mm": mm, "mv": mv, "dot": dot, "bmm": bmm, "matmul": matmul, "outer": outer,
+    "addmm": addmm,
     # shapes
     "view": view, "reshape": reshape, "view_as": view_as, "reshape_as": reshape_as,
     "flatten": flatten, "t": t, "transpose": transpose, "swapaxes": transpose,

@@ -172,4 +172,5 @@ def tensor_repr(tensor) -> str:
         suffixes.append(f"grad_fn=<{type(tensor.grad_fn).__name__}>")
     elif tensor._rg:
         suffixes.append("requires_grad=True")
-    return _add_suffixes(prefix + body, suffixes, indent)
+    text = _add_suffixes(prefix + body, suffixes, indent)
+    return "Parameter containing:\n" + text if tensor._parameter else text

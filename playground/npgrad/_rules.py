@@ -152,6 +152,8 @@ TABLE: tuple[Rule, ...] = (
     _row("mse_loss", "MseLossBackward0", "self target", "self target reduction",
          "k.mse_grad(grad, self, target, reduction)",
          "-k.mse_grad(grad, self, target, reduction)"),
+    _row("nll_loss", "NllLossBackward0", "self", "chosen reduction count",
+         "k.nll_grad(grad, chosen, reduction, count)"),
     # reductions
     _row("sum", "SumBackward0", "self", "shape", "k.expand(grad, shape)"),
     _row("sum_dim", "SumBackward1", "self", "shape dims keepdim",
@@ -193,6 +195,8 @@ TABLE: tuple[Rule, ...] = (
          "k.matmul(grad, k.mT(mat2))", "k.matmul(k.mT(self), grad)"),
     _row("bmm", "BmmBackward0", "self mat2", "self mat2",
          "k.matmul(grad, k.mT(mat2))", "k.matmul(k.mT(self), grad)"),
+    _row("addmm", "AddmmBackward0", "self mat1 mat2", "mat1 mat2",
+         "grad", "k.matmul(grad, k.mT(mat2))", "k.matmul(k.mT(mat1), grad)"),
     _row("mv", "MvBackward0", "self vec", "self vec",
          "k.outer(grad, vec)", "k.matmul(k.mT(self), grad)"),
     _row("dot", "DotBackward0", "self tensor", "self tensor", "grad * tensor", "grad * self"),

@@ -74,8 +74,9 @@ class Size(tuple):
 class Tensor:
     """A multi-dimensional array that records the operations applied to it for autograd."""
 
+    # _parameter is set only on nn.Parameter tensors; elsewhere reading it misses (False).
     __slots__ = ("_data", "_rg", "grad_fn", "_grad", "_vc", "_base", "_grad_acc", "_hooks",
-                 "__weakref__")
+                 "_parameter", "__weakref__")
     # Make NumPy defer to our reflected operators in ``ndarray * tensor``.
     __array_priority__ = 1000
 
@@ -95,6 +96,8 @@ class Tensor:
 
     def __getattr__(self, name: str):
         """Only for names no lookup found: torch tensor methods this engine lacks, or typos."""
+        if name == "_parameter":
+            return False
         if name.startswith("__"):
             raise AttributeError(f"'Tensor' object has no attribute {name!r}")
         raise AttributeError(f"'Tensor' object has no attribute {name!r} in the built-in NumPy "

@@ -7,6 +7,7 @@ import html
 import numpy as np
 
 from playground.model import ArrayData, GraphNode
+from playground.model.arrays import format_number
 
 
 def shape_text(shape) -> str:
@@ -20,7 +21,7 @@ def short_values(array: ArrayData | None, limit: int = 3) -> str:
     values = array.preview
     if not values:
         return ""
-    shown = ", ".join(_number(v) for v in values[:limit])
+    shown = ", ".join(format_number(v) for v in values[:limit])
     total = int(np.prod(array.shape)) if array.shape else 1
     if total == 1 and not array.shape:
         return shown
@@ -33,22 +34,11 @@ def full_values(array: ArrayData | None) -> str:
         return "None"
     if array.values is None:
         count = int(np.prod(array.shape))
-        return (f"{count:,} elements (summarised): min {_number(array.minimum)}, "
-                f"max {_number(array.maximum)}, mean {_number(array.mean)}\n"
-                f"first: {', '.join(_number(v) for v in array.preview)} …")
+        return (f"{count:,} elements (summarised): min {format_number(array.minimum)}, "
+                f"max {format_number(array.maximum)}, mean {format_number(array.mean)}\n"
+                f"first: {', '.join(format_number(v) for v in array.preview)} …")
     return np.array2string(np.asarray(array.values), precision=4, threshold=200,
                            max_line_width=88, suppress_small=False)
-
-
-def _number(value) -> str:
-    if value is None:
-        return "–"
-    value = float(value)
-    if value != value or value in (float("inf"), float("-inf")):
-        return str(value)
-    if value == int(value) and abs(value) < 1e6:
-        return f"{value:.1f}"
-    return f"{value:.4g}"
 
 
 def node_tooltip(node: GraphNode) -> str:

@@ -66,6 +66,18 @@ logits = (inputs @ W + b).relu()
 loss = -F.log_softmax(logits, dim=1)[:, 0].mean()
 loss.backward()
 """,
+    "an nn.Module and one SGD step": """
+import torch
+model = torch.nn.Sequential(torch.nn.Linear(2, 3), torch.nn.Tanh(), torch.nn.Linear(3, 1))
+with torch.no_grad():
+    for number, p in enumerate(model.parameters()):
+        p.copy_(torch.linspace(-0.5, 0.4 + number / 10, p.numel()).reshape(p.shape))
+x = torch.tensor([[0.5, -1.0], [1.5, 0.25]])
+loss = torch.nn.functional.mse_loss(model(x), torch.tensor([[1.0], [0.0]]))
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+loss.backward()
+optimizer.step()
+""",
     "unnamed intermediates": """
 import torch
 x = torch.tensor([1.0, 2.0], requires_grad=True)
@@ -85,6 +97,14 @@ def test_both_engines_give_the_same_graph_and_traces(name):
     assert_same_graph(mine.graph, theirs.graph)
     assert_same_traces(mine.traces, theirs.traces)
     assert mine.traces, "every program calls backward or grad"
+
+
+def test_a_models_parameters_are_named_after_it():
+    result = run_code(PROGRAMS["an nn.Module and one SGD step"], NumpyEngine())
+    labels = {node.label for node in result.graph.nodes if node.is_tensor}
+    assert {"model.0.weight", "model.0.bias", "model.2.weight", "model.2.bias"} <= labels
+    kinds = {node.label: node.kind for node in result.graph.nodes}
+    assert kinds["AddmmBackward0"] == "function" and kinds["model.0.weight"] == "leaf"
 
 
 def test_graph_content_for_the_seed_weights_example():

@@ -55,3 +55,15 @@ def test_run_result_round_trips():
     assert back.elapsed == 0.25 and back.figures[0].number == 2
     assert back.figures[0].axes[0].series[0].y.tolist() == [3.0, 2.0, 1.0]
     assert back.traces[0].steps[0].incoming[0].values.tolist() == [1.0, 1.0]
+
+
+def test_integer_and_bool_previews_keep_their_type_through_json():
+    from playground.model.arrays import format_number
+
+    labels = ArrayData.from_array(np.array([1, 0, 2, 2]), "torch.int64")
+    mask = ArrayData.from_array(np.array([True, False]), "torch.bool")
+    floats = ArrayData.from_array(np.array([1.0, 0.25], np.float32), "torch.float32")
+    for array, shown in ((labels, ["1", "0", "2", "2"]), (mask, ["True", "False"]),
+                         (floats, ["1.0", "0.25"])):
+        again = ArrayData.from_json(json.loads(json.dumps(array.to_json())))
+        assert [format_number(v) for v in again.preview] == shown

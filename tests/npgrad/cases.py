@@ -204,6 +204,17 @@ CASES = [
     Case("flip", ((2, 3),), lambda m, a: m.flip(a, [-1]), label="function"),
     Case("tril", ((3, 3),), lambda m, a: a.tril()),
     Case("triu", ((2, 3, 3),), lambda m, a: m.triu(a, 1), label="batched"),
+    Case("addmm", ((3,), (2, 4), (4, 3)), lambda m, b, x, w: m.addmm(b, x, w)),
+    Case("addmm", ((2, 4), (3, 4), (3,)), lambda m, x, w, b: m.nn.functional.linear(x, w, b),
+         label="linear"),
+    Case("nll_loss", ((4, 3),),
+         lambda m, a: m.nn.functional.nll_loss(a.log_softmax(1), m.tensor([0, 2, 1, 2]))),
+    Case("nll_loss", ((4, 3),), lambda m, a: m.nn.functional.nll_loss(
+        a, m.tensor([1, 0, 2, 2]), reduction="none"), label="none"),
+    Case("nll_loss", ((4, 3),), lambda m, a: m.nn.functional.cross_entropy(
+        a, m.tensor([0, 2, -100, 1]), reduction="sum"), label="cross-entropy-ignored"),
+    Case("nll_loss", ((3,),), lambda m, a: m.nn.functional.cross_entropy(a, m.tensor(1)),
+         label="one-row"),
     Case("cat", ((2, 3), (1, 3)), lambda m, a, b: m.cat([a, b])),
     Case("cat", ((2, 3), (2, 1)), lambda m, a, b: m.cat((a, b), dim=1), label="dim1"),
     Case("stack", ((2, 3), (2, 3)), lambda m, a, b: m.stack([a, b], dim=1)),

@@ -7,7 +7,62 @@ import pytest
 
 from tests.oracle import run_printing
 
+_FIXED_WEIGHTS = """
+with torch.no_grad():
+    for number, p in enumerate(model.parameters()):
+        p.copy_(torch.linspace(-0.6, 0.5 + number / 10, p.numel()).reshape(p.shape))
+"""
+
 SCRIPTS = {
+    "nn.Module, Linear, Sequential and SGD with momentum": """
+class Net(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.body = torch.nn.Sequential(torch.nn.Linear(2, 4), torch.nn.Tanh())
+        self.head = torch.nn.Linear(4, 1)
+
+    def forward(self, x):
+        return self.head(self.body(x))
+
+model = Net()
+print(model)
+print([(name, tuple(p.shape)) for name, p in model.named_parameters()])
+""" + _FIXED_WEIGHTS + """
+print(model.head.bias, isinstance(model.head.weight, torch.nn.Parameter), model.head.weight.is_leaf)
+x = torch.tensor([[0.5, -1.0], [1.5, 0.25], [-0.75, 2.0]])
+y = torch.tensor([[1.0], [-0.5], [0.25]])
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9, weight_decay=0.01)
+loss_fn = torch.nn.MSELoss()
+for step in range(5):
+    optimizer.zero_grad()
+    loss = loss_fn(model(x), y)
+    loss.backward()
+    optimizer.step()
+    print(step, f"{loss.item():.5f}", loss.grad_fn.name())
+fn = model(x).grad_fn
+print(fn.name(), [type(n).__name__ for n, _ in fn.next_functions])
+print(model.head(torch.tensor([0.5, 1.0, -1.0, 2.0])).grad_fn.name())
+print(model.head.weight.grad is not None, optimizer.param_groups[0]["lr"])
+model.zero_grad()
+print(model.head.weight.grad, model.training, model.eval().training, model.body[0])
+""",
+    "cross_entropy and Adam on a small classifier": """
+model = torch.nn.Sequential(torch.nn.Linear(3, 5), torch.nn.ReLU(), torch.nn.Linear(5, 3))
+""" + _FIXED_WEIGHTS + """
+x = torch.tensor([[0.2, -1.0, 0.5], [1.0, 0.3, -0.2], [-0.5, 0.8, 1.2], [0.0, -0.3, 0.9]])
+labels = torch.tensor([0, 2, 1, 2])
+optimizer = torch.optim.Adam(model.parameters(), lr=0.05)
+for step in range(4):
+    optimizer.zero_grad()
+    loss = torch.nn.functional.cross_entropy(model(x), labels)
+    loss.backward()
+    optimizer.step()
+    print(step, f"{loss.item():.5f}")
+print(loss.grad_fn, loss.grad_fn.next_functions[0][0].name())
+print(torch.nn.CrossEntropyLoss(reduction="sum")(model(x), labels).grad_fn.name())
+print(torch.nn.functional.nll_loss(model(x).log_softmax(1), labels, reduction="none").shape)
+print(model[0].weight.grad.abs().sum() > 0, len(model), model[-1])
+""",
     "accumulation across two backward calls": """
 x = torch.ones(2, 2, requires_grad=True)
 i = torch.ones(2, 2)

@@ -1,5 +1,23 @@
-"""``torch.nn``: only the functional namespace exists in the NumPy engine."""
+"""``torch.nn``: the functional namespace and the modules small models are built from."""
 
 from . import functional
+from .modules import (
+    CrossEntropyLoss,
+    Flatten,
+    Identity,
+    Linear,
+    LogSoftmax,
+    Module,
+    MSELoss,
+    NLLLoss,
+    Parameter,
+    ReLU,
+    Sequential,
+    Sigmoid,
+    Softmax,
+    Tanh,
+)
 
-__all__ = ["functional"]
+__all__ = ["functional", "CrossEntropyLoss", "Flatten", "Identity", "Linear", "LogSoftmax",
+           "Module", "MSELoss", "NLLLoss", "Parameter", "ReLU", "Sequential", "Sigmoid",
+           "Softmax", "Tanh"]

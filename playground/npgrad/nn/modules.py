@@ -1,0 +1,402 @@
+"""``torch.nn``'s building blocks of small models: Parameter, Module, Linear, losses."""
+
+from __future__ import annotations
+
+import math
+from collections import OrderedDict
+from collections.abc import Iterator
+
+from .. import _factories, _ops
+from .._grad_mode import no_grad
+from .._tensor import Tensor
+from . import functional
+
+
+class _ParameterType(type):
+    """``isinstance(x, nn.Parameter)`` asks the tensor's mark (see Parameter)."""
+
+    def __instancecheck__(cls, obj) -> bool:
+        return isinstance(obj, Tensor) and obj._parameter
+
+
+class Parameter(metaclass=_ParameterType):
+    """A leaf tensor that requires grad and that a Module registers when assigned to it.
+
+    It is a marked Tensor rather than a subclass: the engine's fast paths test for Tensor by
+    identity of class. It prints as torch prints a parameter ("Parameter containing:").
+    """
+
+    def __new__(cls, data: Tensor | None = None, requires_grad: bool = True) -> Tensor:
+        if data is None:
+            data = _factories.empty(0)
+        tensor = data.detach()  # shares the values and their version counter, as in torch
+        tensor.requires_grad_(requires_grad)
+        tensor._parameter = True
+        return tensor
+
+
+def _indented(text: str, spaces: int) -> str:
+    """Indent every line but the first: a child's repr inside its parent's."""
+    first, *rest = text.split("\n")
+    return "\n".join([first] + [" " * spaces + line for line in rest])
+
+
+class Module:
+    """Base class of models: parameters and sub-modules assigned as attributes are tracked."""
+
+    training: bool
+
+    def __init__(self) -> None:
+        object.__setattr__(self, "_parameters", OrderedDict())
+        object.__setattr__(self, "_modules", OrderedDict())
+        object.__setattr__(self, "training", True)
+
+    # ----- attributes ----------------------------------------------------------------------
+    def __setattr__(self, name: str, value) -> None:
+        parameters = self.__dict__.get("_parameters")
+        if isinstance(value, Parameter):
+            if parameters is None:
+                raise AttributeError("cannot assign parameters before Module.__init__() call")
+            self.register_parameter(name, value)
+        elif isinstance(value, Module):
+            if parameters is None:
+                raise AttributeError("cannot assign module before Module.__init__() call")
+            self.add_module(name, value)
+        elif parameters is not None and name in parameters:
+            if value is not None:
+                raise TypeError(f"cannot assign '{_type_name(value)}' as parameter '{name}' "
+                                "(torch.nn.Parameter or None expected)")
+            parameters[name] = None
+        elif parameters is not None and name in self._modules:
+            if value is not None:
+                raise TypeError(f"cannot assign '{_type_name(value)}' as child module '{name}' "
+                                "(torch.nn.Module or None expected)")
+            self._modules[name] = None
+        else:
+            object.__setattr__(self, name, value)
+
+    def __getattr__(self, name: str):
+        for table in ("_parameters", "_modules"):
+            members = self.__dict__.get(table)
+            if members is not None and name in members:
+                return members[name]
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def __delattr__(self, name: str) -> None:
+        for table in (self._parameters, self._modules):
+            if name in table:
+                del table[name]
+                return
+        object.__delattr__(self, name)
+
+    def register_parameter(self, name: str, param: Tensor | None) -> None:
+        if param is not None and not isinstance(param, Parameter):
+            raise TypeError(f"cannot assign '{_type_name(param)}' object to parameter '{name}' "
+                            "(torch.nn.Parameter or None required)")
+        self.__dict__.pop(name, None)
+        self._modules.pop(name, None)
+        self._parameters[name] = param
+
+    def add_module(self, name: str, module: Module | None) -> None:
+        if module is not None and not isinstance(module, Module):
+            raise TypeError(f"{_type_name(module)} is not a Module subclass")
+        self.__dict__.pop(name, None)
+        self._parameters.pop(name, None)
+        self._modules[name] = module
+
+    register_module = add_module
+
+    # ----- running ---------------------------------------------------------------------------
+    def __call__(self, *args, **kwargs):
+        return self.forward(*args, **kwargs)
+
+    def forward(self, *args, **kwargs):
+        raise NotImplementedError(
+            f'Module [{type(self).__name__}] is missing the required "forward" function')
+
+    # ----- walking -----------------------------------------------------------------------------
+    def named_modules(self, prefix: str = "") -> Iterator[tuple[str, Module]]:
+        seen: set[int] = set()
+        stack = [(prefix, self)]
+        while stack:  # depth first, children in order, each module once
+            name, module = stack.pop()
+            if id(module) in seen:
+                continue
+            seen.add(id(module))
+            yield name, module
+            children = [(f"{name}.{key}" if name else key, child)
+                        for key, child in module._modules.items() if child is not None]
+            stack.extend(reversed(children))
+
+    def modules(self) -> Iterator[Module]:
+        return (module for _, module in self.named_modules())
+
+    def named_children(self) -> Iterator[tuple[str, Module]]:
+        return ((name, child) for name, child in self._modules.items() if child is not None)
+
+    def children(self) -> Iterator[Module]:
+        return (child for _, child in self.named_children())
+
+    def named_parameters(self, prefix: str = "", recurse: bool = True
+                         ) -> Iterator[tuple[str, Tensor]]:
+        seen: set[int] = set()
+        modules = self.named_modules(prefix) if recurse else iter([(prefix, self)])
+        for module_name, module in modules:
+            for name, param in module._parameters.items():
+                if param is None or id(param) in seen:
+                    continue
+                seen.add(id(param))
+                yield (f"{module_name}.{name}" if module_name else name), param
+
+    def parameters(self, recurse: bool = True) -> Iterator[Tensor]:
+        return (param for _, param in self.named_parameters(recurse=recurse))
+
+    def apply(self, function) -> Module:
+        for child in self.children():
+            child.apply(function)
+        function(self)
+        return self
+
+    # ----- state -------------------------------------------------------------------------------
+    def zero_grad(self, set_to_none: bool = True) -> None:
+        for param in self.parameters():
+            if param.grad is None:
+                continue
+            if set_to_none:
+                param.grad = None
+            else:
+                param.grad = param.grad.detach()
+                param.grad.zero_()
+
+    def train(self, mode: bool = True) -> Module:
+        if not isinstance(mode, bool):
+            raise ValueError("training mode is expected to be boolean")
+        for module in self.modules():
+            object.__setattr__(module, "training", mode)
+        return self
+
+    def eval(self) -> Module:
+        return self.train(False)
+
+    def requires_grad_(self, requires_grad: bool = True) -> Module:
+        for param in self.parameters():
+            param.requires_grad_(requires_grad)
+        return self
+
+    def state_dict(self) -> OrderedDict:
+        return OrderedDict((name, param.detach()) for name, param in self.named_parameters())
+
+    def load_state_dict(self, state_dict: dict, strict: bool = True):
+        own = dict(self.named_parameters())
+        missing = [name for name in own if name not in state_dict]
+        unexpected = [name for name in state_dict if name not in own]
+        if strict and (missing or unexpected):
+            raise RuntimeError(f"Error(s) in loading state_dict for {type(self).__name__}: "
+                               f"missing keys {missing}, unexpected keys {unexpected}")
+        with no_grad():
+            for name, param in own.items():
+                if name in state_dict:
+                    param.copy_(state_dict[name])
+        return missing, unexpected
+
+    def to(self, *args, **kwargs) -> Module:
+        """Only the CPU exists here; a dtype converts the parameters in place."""
+        dtype = kwargs.get("dtype") or next((a for a in args if hasattr(a, "is_floating_point")),
+                                            None)
+        if dtype is not None:
+            with no_grad():
+                for param in self.parameters():
+                    param._data = param._data.astype(dtype.numpy)
+        return self
+
+    def cpu(self) -> Module:
+        return self
+
+    def double(self) -> Module:
+        from .. import float64
+
+        return self.to(float64)
+
+    def float(self) -> Module:
+        from .. import float32
+
+        return self.to(float32)
+
+    # ----- printing ----------------------------------------------------------------------------
+    def extra_repr(self) -> str:
+        return ""
+
+    def __repr__(self) -> str:
+        extra = self.extra_repr()
+        extra_lines = extra.split("\n") if extra else []
+        child_lines = [f"({name}): {_indented(repr(child), 2)}"
+                       for name, child in self._modules.items()]
+        lines = extra_lines + child_lines
+        body = ""
+        if len(extra_lines) == 1 and not child_lines:
+            body = extra_lines[0]
+        elif lines:
+            body = "\n  " + "\n  ".join(lines) + "\n"
+        return f"{type(self).__name__}({body})"
+
+
+def _type_name(value) -> str:
+    """torch.typename: tensors by their legacy type (torch.FloatTensor)."""
+    return value.type() if isinstance(value, Tensor) else type(value).__name__
+
+
+class Linear(Module):
+    """``y = x @ weight.T + bias``, initialised as torch does: uniform in ±1/sqrt(in_features)."""
+
+    def __init__(self, in_features: int, out_features: int, bias: bool = True,
+                 device=None, dtype=None) -> None:
+        super().__init__()
+        self.in_features = in_features
+        self.out_features = out_features
+        bound = 1 / math.sqrt(in_features) if in_features else 0.0
+        self.weight = Parameter(_uniform((out_features, in_features), bound, dtype))
+        if bias:
+            self.bias = Parameter(_uniform((out_features,), bound, dtype))
+        else:
+            self.register_parameter("bias", None)
+
+    def forward(self, input: Tensor) -> Tensor:
+        return functional.linear(input, self.weight, self.bias)
+
+    def extra_repr(self) -> str:
+        return (f"in_features={self.in_features}, out_features={self.out_features}, "
+                f"bias={self.bias is not None}")
+
+
+def _uniform(shape: tuple, bound: float, dtype) -> Tensor:
+    return _factories.rand(*shape, dtype=dtype) * (2 * bound) - bound
+
+
+class _Activation(Module):
+    function = staticmethod(_ops.relu)
+
+    def forward(self, input: Tensor) -> Tensor:
+        return self.function(input)
+
+
+class ReLU(_Activation):
+    function = staticmethod(_ops.relu)
+
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__()
+        self.inplace = inplace
+
+    def extra_repr(self) -> str:
+        return "inplace=True" if self.inplace else ""
+
+
+class Tanh(_Activation):
+    function = staticmethod(_ops.tanh)
+
+
+class Sigmoid(_Activation):
+    function = staticmethod(_ops.sigmoid)
+
+
+class Identity(Module):
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__()
+
+    def forward(self, input: Tensor) -> Tensor:
+        return input
+
+
+class _Along(Module):
+    """Softmax and LogSoftmax: a function along one dimension."""
+
+    def __init__(self, dim: int | None = None) -> None:
+        super().__init__()
+        self.dim = dim
+
+    def extra_repr(self) -> str:
+        return f"dim={self.dim}"
+
+
+class Softmax(_Along):
+    def forward(self, input: Tensor) -> Tensor:
+        return _ops.softmax(input, self.dim)
+
+
+class LogSoftmax(_Along):
+    def forward(self, input: Tensor) -> Tensor:
+        return _ops.log_softmax(input, self.dim)
+
+
+class Flatten(Module):
+    def __init__(self, start_dim: int = 1, end_dim: int = -1) -> None:
+        super().__init__()
+        self.start_dim, self.end_dim = start_dim, end_dim
+
+    def forward(self, input: Tensor) -> Tensor:
+        return input.flatten(self.start_dim, self.end_dim)
+
+    def extra_repr(self) -> str:
+        return f"start_dim={self.start_dim}, end_dim={self.end_dim}"
+
+
+class Sequential(Module):
+    """Modules applied one after another; numbered 0, 1, ... unless given an OrderedDict."""
+
+    def __init__(self, *modules) -> None:
+        super().__init__()
+        if len(modules) == 1 and isinstance(modules[0], OrderedDict):
+            for name, module in modules[0].items():
+                self.add_module(name, module)
+        else:
+            for number, module in enumerate(modules):
+                self.add_module(str(number), module)
+
+    def forward(self, input):
+        for module in self._modules.values():
+            input = module(input)
+        return input
+
+    def __getitem__(self, index):
+        items = list(self._modules.items())
+        if isinstance(index, slice):
+            return Sequential(OrderedDict(items[index]))
+        if not -len(items) <= index < len(items):
+            raise IndexError(f"index {index} is out of range")
+        return items[index][1]
+
+    def __len__(self) -> int:
+        return len(self._modules)
+
+    def __iter__(self) -> Iterator[Module]:
+        return iter(self._modules.values())
+
+    def append(self, module: Module) -> Sequential:
+        self.add_module(str(len(self)), module)
+        return self
+
+
+class _Loss(Module):
+    def __init__(self, reduction: str = "mean") -> None:
+        super().__init__()
+        self.reduction = reduction
+
+
+class MSELoss(_Loss):
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return functional.mse_loss(input, target, reduction=self.reduction)
+
+
+class NLLLoss(_Loss):
+    def __init__(self, weight=None, ignore_index: int = -100, reduction: str = "mean") -> None:
+        super().__init__(reduction)
+        self.weight, self.ignore_index = weight, ignore_index
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return functional.nll_loss(input, target, self.weight, self.ignore_index,
+                                   self.reduction)
+
+
+class CrossEntropyLoss(NLLLoss):
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return functional.cross_entropy(input, target, self.weight, self.ignore_index,
+                                        self.reduction)

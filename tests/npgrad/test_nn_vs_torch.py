@@ -1,0 +1,89 @@
+"""nn modules and optimizers: the same parameters after the same steps as torch's."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+OPTIMIZERS = {
+    "sgd": lambda m, params: m.optim.SGD(params, lr=0.1),
+    "sgd-nesterov-decay": lambda m, params: m.optim.SGD(
+        params, lr=0.05, momentum=0.9, nesterov=True, weight_decay=0.01),
+    "sgd-dampening-maximize": lambda m, params: m.optim.SGD(
+        params, lr=0.05, momentum=0.5, dampening=0.1, maximize=True),
+    "adam": lambda m, params: m.optim.Adam(params),
+    "adam-decay-betas": lambda m, params: m.optim.Adam(
+        params, lr=0.02, betas=(0.8, 0.99), weight_decay=0.05),
+}
+
+
+def _trained(module, make_optimizer, dtype_name: str) -> list[np.ndarray]:
+    dtype = getattr(module, dtype_name)
+    model = module.nn.Sequential(module.nn.Linear(3, 4), module.nn.Sigmoid(),
+                                 module.nn.Linear(4, 2))
+    with module.no_grad():
+        for number, param in enumerate(model.parameters()):
+            # NumPy's values: torch's linspace differs from ours in the last float32 bit
+            param.copy_(module.tensor(np.linspace(-0.7, 0.6 + number / 7, param.numel())
+                                      .reshape(tuple(param.shape)), dtype=param.dtype))
+    model.to(dtype)
+    inputs = module.tensor([[0.3, -1.2, 0.8], [1.1, 0.4, -0.6], [-0.2, 0.9, 1.5]], dtype=dtype)
+    labels = module.tensor([1, 0, 1])
+    optimizer = make_optimizer(module, model.parameters())
+    for _ in range(6):
+        optimizer.zero_grad()
+        module.nn.functional.cross_entropy(model(inputs), labels).backward()
+        optimizer.step()
+    return [param.detach().numpy() for param in model.parameters()]
+
+
+@pytest.mark.parametrize("dtype_name", ["float32", "float64"])
+@pytest.mark.parametrize("name", list(OPTIMIZERS))
+def test_optimizers_step_as_torchs_do(name, dtype_name, torch, engine):
+    expected = _trained(torch, OPTIMIZERS[name], dtype_name)
+    actual = _trained(engine, OPTIMIZERS[name], dtype_name)
+    for mine, theirs in zip(actual, expected, strict=True):
+        assert mine.dtype == theirs.dtype
+        np.testing.assert_allclose(mine, theirs, rtol=1e-5 if dtype_name == "float32" else 1e-12,
+                                   atol=1e-6 if dtype_name == "float32" else 1e-12)
+
+
+def _message(call) -> tuple[type, str]:
+    try:
+        call()
+    except Exception as error:  # noqa: BLE001 - the type is compared too
+        return type(error), str(error)
+    return type(None), ""
+
+
+@pytest.mark.parametrize("action", ["missing attribute", "tensor as parameter", "no forward",
+                                    "empty optimizer"])
+def test_module_mistakes_fail_as_in_torch(action, torch, engine):
+    def attempt(m):
+        model = m.nn.Linear(2, 1)
+        if action == "missing attribute":
+            return model.weights
+        if action == "tensor as parameter":
+            model.bias = m.ones(1)
+        if action == "no forward":
+            return m.nn.Module()(m.ones(1))
+        if action == "empty optimizer":
+            return m.optim.SGD([], lr=0.1)
+        return None
+
+    assert _message(lambda: attempt(engine)) == _message(lambda: attempt(torch))
+
+
+def test_parameters_print_and_register_as_torchs(torch, engine):
+    outputs = []
+    for m in (torch, engine):
+        layer = m.nn.Linear(2, 2, bias=False)
+        with m.no_grad():
+            layer.weight.copy_(m.tensor([[1.0, -2.0], [0.5, 3.0]]))
+        layer.scale = m.nn.Parameter(m.tensor([2.0]))
+        outputs.append((repr(layer.weight), repr(layer.scale), layer.bias,
+                        [name for name, _ in layer.named_parameters()], repr(layer),
+                        repr(m.nn.Sequential(layer, m.nn.ReLU(), m.nn.Softmax(dim=1))),
+                        isinstance(layer.scale, m.nn.Parameter), isinstance(m.ones(1),
+                                                                            m.nn.Parameter)))
+    assert outputs[0] == outputs[1]
