@@ -45,6 +45,10 @@ class Engine(ABC):
     def view(self) -> EngineView:
         """How the graph builder recognises and reads this engine's tensors."""
 
+    def explain(self, error: BaseException) -> str | None:
+        """A sentence to add to a user's error that this engine can shed light on."""
+        return None
+
 
 @dataclass
 class EngineRun:

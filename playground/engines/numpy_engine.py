@@ -77,6 +77,14 @@ class NumpyEngine(Engine):
         return EngineView(lambda value: isinstance(value, module.Tensor),
                           lambda tensor: tensor.detach().numpy())
 
+    def explain(self, error: BaseException) -> str | None:
+        """A tensor method torch has and npgrad lacks: say so, and how to run the code."""
+        if isinstance(error, AttributeError) and isinstance(
+                getattr(error, "obj", None), self.torch_module().Tensor):
+            return (f"The built-in NumPy engine has no Tensor.{error.name}; if real torch has "
+                    "it, switch the engine to torch.")
+        return None
+
     @contextlib.contextmanager
     def record(self, recorder: TraceRecorder) -> Iterator[None]:
         npgrad = self.torch_module()

@@ -173,4 +173,6 @@ def tensor_repr(tensor) -> str:
     elif tensor._rg:
         suffixes.append("requires_grad=True")
     text = _add_suffixes(prefix + body, suffixes, indent)
-    return "Parameter containing:\n" + text if tensor._parameter else text
+    from ._tensor import is_parameter
+
+    return "Parameter containing:\n" + text if is_parameter(tensor) else text

@@ -71,12 +71,27 @@ class Size(tuple):
         return Size(result) if isinstance(item, slice) else result
 
 
+# nn.Parameter tensors: plain Tensors (the fast paths test the class by identity), known by
+# id here so that isinstance(x, nn.Parameter) and printing can tell them apart. (A WeakSet
+# would compare tensors with ==, which is elementwise.)
+_PARAMETERS: dict[int, weakref.ref] = {}
+
+
+def mark_parameter(tensor: Tensor) -> None:
+    key = id(tensor)
+    _PARAMETERS[key] = weakref.ref(tensor, lambda _: _PARAMETERS.pop(key, None))
+
+
+def is_parameter(tensor: Tensor) -> bool:
+    known = _PARAMETERS.get(id(tensor))
+    return known is not None and known() is tensor
+
+
 class Tensor:
     """A multi-dimensional array that records the operations applied to it for autograd."""
 
-    # _parameter is set only on nn.Parameter tensors; elsewhere reading it misses (False).
     __slots__ = ("_data", "_rg", "grad_fn", "_grad", "_vc", "_base", "_grad_acc", "_hooks",
-                 "_parameter", "__weakref__")
+                 "__weakref__")
     # Make NumPy defer to our reflected operators in ``ndarray * tensor``.
     __array_priority__ = 1000
 
@@ -93,15 +108,6 @@ class Tensor:
         tensor._grad_acc = None
         tensor._hooks = None
         return tensor
-
-    def __getattr__(self, name: str):
-        """Only for names no lookup found: torch tensor methods this engine lacks, or typos."""
-        if name == "_parameter":
-            return False
-        if name.startswith("__"):
-            raise AttributeError(f"'Tensor' object has no attribute {name!r}")
-        raise AttributeError(f"'Tensor' object has no attribute {name!r} in the built-in NumPy "
-                             "engine; if real torch has it, switch the engine to torch")
 
     def __init__(self, *args, **kwargs) -> None:
         from ._factories import legacy_constructor

@@ -78,6 +78,16 @@ def test_an_exception_prints_the_users_traceback_and_exits_1(tmp_path):
     assert "playground/" not in result.stderr.replace(str(tmp_path), "")
 
 
+def test_a_tensor_method_the_numpy_engine_lacks_names_the_way_out(tmp_path):
+    script = tmp_path / "lacking.py"
+    script.write_text("import torch\nx = torch.ones(3)\nx.sort()\n")
+    result = _run(script)
+    assert result.returncode == 1
+    assert "AttributeError: 'Tensor' object has no attribute 'sort'\n" \
+        "The built-in NumPy engine has no Tensor.sort; if real torch has it, switch the " \
+        "engine to torch." in result.stderr
+
+
 @pytest.mark.parametrize(("code", "status", "words"), [
     ("import os\nos._exit(3)\n", 3, "exit code 3"),
     ("import ctypes\nctypes.string_at(0)\n", 137, "segmentation fault"),

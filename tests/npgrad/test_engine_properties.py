@@ -124,12 +124,7 @@ def test_gradients_never_alias_each_other_or_the_callers_array(engine):
 
 
 def test_what_the_engine_lacks_is_named_with_a_way_out(engine):
-    x = engine.ones(2)
-    lacking = "'Tensor' object has no attribute 'sort' in the built-in NumPy engine; .* torch"
-    with pytest.raises(AttributeError, match=lacking):
-        x.sort()
     with pytest.raises(AttributeError, match="module 'torch' has no attribute 'einsum' in the "
                                              "built-in NumPy engine"):
-        engine.einsum("i,i->", x, x)
-    assert not hasattr(x, "__array_interface__")  # dunder probes stay plain misses
-    assert hasattr(engine, "cumsum") and hasattr(x, "logsumexp")
+        engine.einsum("i,i->", engine.ones(2), engine.ones(2))
+    assert hasattr(engine, "cumsum") and hasattr(engine.ones(1), "logsumexp")

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 from .. import _factories, _ops
 from .._grad_mode import no_grad
-from .._tensor import Tensor
+from .._tensor import Tensor, is_parameter, mark_parameter
 from . import functional
 
 
@@ -16,14 +16,14 @@ class _ParameterType(type):
     """``isinstance(x, nn.Parameter)`` asks the tensor's mark (see Parameter)."""
 
     def __instancecheck__(cls, obj) -> bool:
-        return isinstance(obj, Tensor) and obj._parameter
+        return isinstance(obj, Tensor) and is_parameter(obj)
 
 
 class Parameter(metaclass=_ParameterType):
     """A leaf tensor that requires grad and that a Module registers when assigned to it.
 
-    It is a marked Tensor rather than a subclass: the engine's fast paths test for Tensor by
-    identity of class. It prints as torch prints a parameter ("Parameter containing:").
+    It is a registered Tensor rather than a subclass: the engine's fast paths test for Tensor
+    by identity of class. It prints as torch prints a parameter ("Parameter containing:").
     """
 
     def __new__(cls, data: Tensor | None = None, requires_grad: bool = True) -> Tensor:
@@ -31,7 +31,7 @@ class Parameter(metaclass=_ParameterType):
             data = _factories.empty(0)
         tensor = data.detach()  # shares the values and their version counter, as in torch
         tensor.requires_grad_(requires_grad)
-        tensor._parameter = True
+        mark_parameter(tensor)
         return tensor
 
 
