@@ -9,6 +9,18 @@ from ._grad_mode import no_grad
 from ._tensor import Tensor
 
 
+def clear_grads(params, set_to_none: bool = True) -> None:
+    """What zero_grad does for optimizers and modules: drop each .grad, or zero it in place."""
+    for param in params:
+        if param.grad is None:
+            continue
+        if set_to_none:
+            param.grad = None
+        else:
+            param.grad = param.grad.detach()
+            param.grad.zero_()
+
+
 class Optimizer:
     """Parameter groups (a list of tensors, or of dicts with their own settings) and state."""
 
@@ -26,15 +38,8 @@ class Optimizer:
         self.state: dict = {}
 
     def zero_grad(self, set_to_none: bool = True) -> None:
-        for group in self.param_groups:
-            for param in group["params"]:
-                if param.grad is None:
-                    continue
-                if set_to_none:
-                    param.grad = None
-                else:
-                    param.grad = param.grad.detach()
-                    param.grad.zero_()
+        clear_grads((param for group in self.param_groups for param in group["params"]),
+                    set_to_none)
 
     def step(self, closure=None):
         loss = None
@@ -53,6 +58,14 @@ class Optimizer:
 
     def _update(self, param: Tensor, grad: Tensor, group: dict, state: dict) -> None:
         raise NotImplementedError
+
+    @staticmethod
+    def _descent_direction(param: Tensor, grad: Tensor, group: dict) -> Tensor:
+        """The gradient to step against: negated to maximize, plus weight decay (L2)."""
+        grad = -grad if group["maximize"] else grad
+        if group["weight_decay"]:
+            grad = grad.add(param, alpha=group["weight_decay"])
+        return grad
 
     def __repr__(self) -> str:
         lines = [f"{type(self).__name__} ("]
@@ -76,9 +89,7 @@ class SGD(Optimizer):
                                   "maximize": maximize})
 
     def _update(self, param: Tensor, grad: Tensor, group: dict, state: dict) -> None:
-        grad = -grad if group["maximize"] else grad
-        if group["weight_decay"]:
-            grad = grad.add(param, alpha=group["weight_decay"])
+        grad = self._descent_direction(param, grad, group)
         momentum = group["momentum"]
         if momentum:
             buffer = state.get("momentum_buffer")
@@ -106,9 +117,7 @@ class Adam(Optimizer):
                                   "maximize": maximize})
 
     def _update(self, param: Tensor, grad: Tensor, group: dict, state: dict) -> None:
-        grad = -grad if group["maximize"] else grad
-        if group["weight_decay"]:
-            grad = grad.add(param, alpha=group["weight_decay"])
+        grad = self._descent_direction(param, grad, group)
         if not state:
             state["step"] = 0
             state["exp_avg"] = _ops.zeros_like(param)

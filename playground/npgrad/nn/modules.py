@@ -159,14 +159,9 @@ class Module:
 
     # ----- state -------------------------------------------------------------------------------
     def zero_grad(self, set_to_none: bool = True) -> None:
-        for param in self.parameters():
-            if param.grad is None:
-                continue
-            if set_to_none:
-                param.grad = None
-            else:
-                param.grad = param.grad.detach()
-                param.grad.zero_()
+        from ..optim import clear_grads
+
+        clear_grads(self.parameters(), set_to_none)
 
     def train(self, mode: bool = True) -> Module:
         if not isinstance(mode, bool):
