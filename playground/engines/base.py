@@ -46,7 +46,7 @@ class Engine(ABC):
         """How the graph builder recognises and reads this engine's tensors."""
 
     def explain(self, error: BaseException) -> str | None:
-        """A sentence to add to a user's error that this engine can shed light on."""
+        """A clearer message for a user's error that this engine can shed light on."""
         return None
 
 

@@ -78,12 +78,16 @@ class NumpyEngine(Engine):
                           lambda tensor: tensor.detach().numpy())
 
     def explain(self, error: BaseException) -> str | None:
-        """A tensor method torch has and npgrad lacks: say so, and how to run the code."""
-        if isinstance(error, AttributeError) and isinstance(
-                getattr(error, "obj", None), self.torch_module().Tensor):
-            return (f"The built-in NumPy engine has no Tensor.{error.name}; if real torch has "
-                    "it, switch the engine to torch.")
-        return None
+        """A tensor method torch may have and npgrad lacks: say so, and how to run the code.
+
+        The engine cannot tell such a method from a typo without importing torch, so the
+        message says "if real torch has it".
+        """
+        tensor = getattr(error, "obj", None) if isinstance(error, AttributeError) else None
+        if not isinstance(tensor, self.torch_module().Tensor) or not error.name:
+            return None
+        return (f"'Tensor' object has no attribute {error.name!r} in the built-in NumPy engine; "
+                "if real torch has it, switch the engine to torch")
 
     @contextlib.contextmanager
     def record(self, recorder: TraceRecorder) -> Iterator[None]:

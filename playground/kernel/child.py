@@ -78,9 +78,7 @@ def describe_exception(error: BaseException, filename: str) -> dict:
         error_text = (f"the code asked for more memory than the kernel's limit of "
                       f"{_memory_limit / (1 << 30):.1f} GB")
     summary = f"{type(error).__name__}: {error_text}" if error_text else type(error).__name__
-    notes = "".join(f" {note}" for note in getattr(error, "__notes__", ()))
-    return {"kind": kind, "message": f"{summary}{where}.{notes}",
-            "exception_type": type(error).__name__,
+    return {"kind": kind, "message": f"{summary}{where}.", "exception_type": type(error).__name__,
             "traceback": text, "line": line, "exit_code": None}
 
 
@@ -194,8 +192,8 @@ class Session:
         finally:
             self.restore()
             streams.flush_all()
-        if run.error is not None and (note := self.engine.explain(run.error)):
-            run.error.add_note(note)
+        if run.error is not None and (clearer := self.engine.explain(run.error)):
+            run.error.args = (clearer,)
         error = None if run.error is None else describe_exception(run.error, filename)
         if isinstance(run.error, SystemExit):
             code = run.error.code
