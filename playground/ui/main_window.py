@@ -48,6 +48,11 @@ SNIPPETS = (
     ("Print the gradient", "print(x.grad)\n"),
     ("Without recording", "with torch.no_grad():\n    x -= 0.1 * x.grad\n"),
     ("Zero the gradient", "x.grad.zero_()\n"),
+    ("A small model", "model = torch.nn.Sequential(torch.nn.Linear(3, 4), torch.nn.Tanh(), "
+                      "torch.nn.Linear(4, 1))\n"),
+    ("A training step", "optimizer = torch.optim.SGD(model.parameters(), lr=0.1)\n"
+                        "loss = model(torch.randn(8, 3)).pow(2).mean()\n"
+                        "optimizer.zero_grad()\nloss.backward()\noptimizer.step()\n"),
 )
 AUTOSAVE_MS = 3000
 RELEASE_MEMORY_MS = 1000  # after a run, when its graph is built (a trim costs ~4 ms)

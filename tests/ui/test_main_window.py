@@ -285,6 +285,23 @@ def test_the_palette_builds_a_working_script(qtbot, window):
     assert finished.args[0].output == "tensor([4., 6., 8.])\n"
 
 
+def test_the_palettes_model_and_training_step_run(qtbot, window):
+    from playground.ui.main_window import SNIPPETS
+
+    window.editor.setPlainText("import torch\n")
+    cursor = window.editor.textCursor()
+    cursor.movePosition(cursor.MoveOperation.End)
+    window.editor.setTextCursor(cursor)
+    for _, snippet in SNIPPETS[-2:]:
+        window.insert_snippet(snippet)
+    with qtbot.waitSignal(window.runner.finished, timeout=RUN_TIMEOUT_MS) as finished:
+        window.run_all()
+    result = finished.args[0]
+    assert result.error is None
+    labels = {node.label for node in result.graph.nodes}
+    assert {"AddmmBackward0", "model.0.weight", "model.2.bias", "loss"} <= labels
+
+
 def test_completion_offers_the_live_namespace_and_torch(qtbot, window):
     _run(qtbot, window, "import torch\nweights = torch.ones(2, requires_grad=True)\n")
     qtbot.waitUntil(lambda: not window.runner.busy)
