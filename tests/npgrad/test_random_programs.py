@@ -42,6 +42,14 @@ OPS = {
     "stack_mean": (2, lambda m, a, b: m.stack([a, b]).mean(dim=0)),
     "std_scale": (1, lambda m, a: a / (1 + a.std())),
     "prod_row": (1, lambda m, a: a * (a.tanh() + 2).prod(dim=1, keepdim=True) / 16),
+    "atan": (1, lambda m, a: a.atan()),
+    "sinh_small": (1, lambda m, a: a.tanh().sinh()),
+    "expm1_small": (1, lambda m, a: m.expm1(a.tanh())),
+    "logsumexp_shift": (1, lambda m, a: a - a.logsumexp(dim=1, keepdim=True)),
+    "cumsum": (1, lambda m, a: a.cumsum(dim=1) / 4),
+    "flip": (1, lambda m, a: a.flip(1) * a),
+    "amax_scale": (1, lambda m, a: a / (1 + a.abs().amax(dim=0))),
+    "linear": (2, lambda m, a, b: m.nn.functional.linear(a, (b.t() @ b) / 8, b[0])),
 }
 
 step = st.tuples(st.sampled_from(sorted(OPS)), st.integers(0, 10**6), st.integers(0, 10**6))
