@@ -95,6 +95,8 @@ clamp_min, clamp_max, masked_fill = _ops.clamp_min, _ops.clamp_max, _ops.masked_
 amax, amin, logsumexp, cumsum = _ops.amax, _ops.amin, _ops.logsumexp, _ops.cumsum
 tril, triu = _ops.tril, _ops.triu
 addmm = _ops.addmm
+gather, scatter_add, index_select, index_add = (_ops.gather, _ops.scatter_add, _ops.index_select,
+                                                _ops.index_add)
 
 
 def flip(input: Tensor, dims) -> Tensor:

@@ -87,6 +87,13 @@ class Kit:
         return k.where(mask, k.restore_dims(grad, dims, keepdim) / k.sum(mask * 1.0, dims, True),
                        0)
 
+    def unrepeat(k, grad, shape, repeats):
+        """repeat's gradient: the tiles summed back onto one (each dim split into tiles)."""
+        padded = (1,) * (len(repeats) - len(shape)) + tuple(shape)
+        split = [extent for pair in zip(repeats, padded, strict=True) for extent in pair]
+        summed = k.sum(k.reshape(grad, tuple(split)), tuple(range(0, len(split), 2)), False)
+        return k.reshape(summed, tuple(shape))
+
     def nll_grad(k, grad, chosen, reduction, count):
         """-grad at each row's target class (``chosen`` is 1 there), over the count for mean."""
         if reduction == "none" and chosen.ndim == 2:
@@ -121,6 +128,32 @@ class NumpyKit(Kit):
 
     def trunc_divide(k, a, b):
         return np.trunc(a / b)
+
+    def clamp_min(k, value, low):
+        return np.maximum(value, low)
+
+    def sigmoid(k, value):
+        return 1 / (1 + np.exp(-value))
+
+    def gather(k, grad, dim, index):
+        from ._ops import _along_axis
+
+        return grad[_along_axis(index, dim)]
+
+    def scatter_add_into(k, grad, shape, dim, index):
+        from ._ops import _along_axis
+
+        result = k._zeros(grad, shape)
+        np.add.at(result, _along_axis(index, dim), grad)
+        return result
+
+    def index_select(k, grad, dim, index):
+        return np.take(grad, index, axis=dim)
+
+    def index_add_into(k, grad, shape, dim, index):
+        result = k._zeros(grad, shape)
+        np.add.at(result, (slice(None),) * dim + (index,), grad)
+        return result
 
     def reverse_cumsum(k, grad, dim):
         return np.flip(np.cumsum(np.flip(grad, dim), axis=dim), dim)
@@ -268,6 +301,29 @@ class TensorKit(Kit):
 
     def reverse_cumsum(k, grad, dim):
         return grad.flip(dim).cumsum(dim).flip(dim)
+
+    def clamp_min(k, value, low):
+        return value.clamp_min(low)
+
+    def sigmoid(k, value):
+        return value.sigmoid()
+
+    def _index(k, index):
+        return k._ops().tensor_from_array(index)
+
+    def gather(k, grad, dim, index):
+        return grad.gather(dim, k._index(index))
+
+    def scatter_add_into(k, grad, shape, dim, index):
+        zeros = k._ops().tensor_from_array(np.zeros(shape, grad._data.dtype))
+        return zeros.scatter_add(dim, k._index(index), grad)
+
+    def index_select(k, grad, dim, index):
+        return grad.index_select(dim, k._index(index))
+
+    def index_add_into(k, grad, shape, dim, index):
+        zeros = k._ops().tensor_from_array(np.zeros(shape, grad._data.dtype))
+        return zeros.index_add(dim, k._index(index), grad)
 
     def flip(k, grad, dims):
         return grad.flip(dims)

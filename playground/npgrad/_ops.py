@@ -1220,6 +1220,63 @@ def addmm(self: Tensor, mat1: Tensor, mat2: Tensor) -> Tensor:
     return _output("addmm", data, (self, mat1, mat2), (mat1, mat2))
 
 
+def _index_data(index) -> np.ndarray:
+    data = index._data if isinstance(index, Tensor) else np.asarray(index)
+    if data.dtype.kind not in "iu":
+        raise RuntimeError(f"gather(): Expected dtype int64 for index, got {data.dtype}")
+    return data.astype(np.int64, copy=False)
+
+
+def _along_axis(index: np.ndarray, dim: int) -> tuple:
+    """Index arrays that address element (..., index[i], ...) of each position i, on ``dim``."""
+    grid = list(np.indices(index.shape, sparse=True))
+    grid[dim] = index
+    return tuple(grid)
+
+
+def gather(self: Tensor, dim: int, index) -> Tensor:
+    """out[i][j] = self[i][index[i][j]] (for dim 1): values picked along one dimension."""
+    dim = _wrap_dim(dim, self.ndim)
+    positions = _index_data(index)
+    data = self._data[_along_axis(positions, dim)]
+    return _output("gather", np.asarray(data), (self,), (self.shape, dim, positions))
+
+
+def scatter_add(self: Tensor, dim: int, index, src: Tensor) -> Tensor:
+    """A copy of self with src added at the positions index names along ``dim``."""
+    dim = _wrap_dim(dim, self.ndim)
+    positions = _index_data(index)
+    data = self._data.copy()
+    source = src._data[tuple(slice(0, n) for n in positions.shape)]
+    np.add.at(data, _along_axis(positions, dim), source.astype(data.dtype, copy=False))
+    return _output("scatter_add", data, (self, src), (dim, positions))
+
+
+def index_select(self: Tensor, dim: int, index) -> Tensor:
+    dim = _wrap_dim(dim, self.ndim)
+    positions = _index_data(index).reshape(-1)
+    data = np.take(self._data, positions, axis=dim)
+    return _output("index_select", data, (self,), (self.shape, dim, positions))
+
+
+def index_add(self: Tensor, dim: int, index, source: Tensor, *, alpha=1) -> Tensor:
+    dim = _wrap_dim(dim, self.ndim)
+    positions = _index_data(index).reshape(-1)
+    data = self._data.copy()
+    added = source._data if alpha == 1 else source._data * alpha
+    np.add.at(data, (slice(None),) * dim + (positions,), added.astype(data.dtype, copy=False))
+    return _output("index_add", data, (self, source), (dim, positions, alpha))
+
+
+def repeat(self: Tensor, *sizes) -> Tensor:
+    if len(sizes) == 1 and isinstance(sizes[0], list | tuple):
+        sizes = tuple(sizes[0])
+    if len(sizes) < self.ndim:
+        raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number "
+                           "of dimensions of tensor")
+    return _output("repeat", np.tile(self._data, sizes), (self,), (self.shape, tuple(sizes)))
+
+
 def _is_basic(item) -> bool:
     if item is None or item is Ellipsis or isinstance(item, slice):
         return True
@@ -1788,6 +1845,8 @@ _METHODS = {
     "permute": permute, "squeeze": squeeze, "unsqueeze": unsqueeze, "expand": expand,
     "expand_as": expand_as, "contiguous": contiguous, "is_contiguous": is_contiguous,
     "select": select, "narrow": narrow, "flip": flip, "tril": tril, "triu": triu,
+    "gather": gather, "scatter_add": scatter_add, "index_select": index_select,
+    "index_add": index_add, "repeat": repeat,
     # in place
     "add_": add_, "sub_": sub_, "mul_": mul_, "div_": div_, "pow_": pow_, "clamp_": clamp_,
     "zero_": zero_, "fill_": fill_, "copy_": copy_,

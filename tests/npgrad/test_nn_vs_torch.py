@@ -87,3 +87,13 @@ def test_parameters_print_and_register_as_torchs(torch, engine):
                         isinstance(layer.scale, m.nn.Parameter), isinstance(m.ones(1),
                                                                             m.nn.Parameter)))
     assert outputs[0] == outputs[1]
+
+
+def test_module_reprs_match_torchs(torch, engine):
+    def reprs(m):
+        return [repr(module) for module in (
+            m.nn.LeakyReLU(0.2), m.nn.LeakyReLU(), m.nn.Softplus(), m.nn.Softplus(beta=2),
+            m.nn.BCELoss(), m.nn.BCEWithLogitsLoss(), m.nn.CrossEntropyLoss(), m.nn.MSELoss(),
+            m.nn.Flatten(), m.nn.Identity(), m.nn.LogSoftmax(dim=1), m.nn.ReLU(inplace=True))]
+
+    assert reprs(engine) == reprs(torch)

@@ -50,6 +50,9 @@ OPS = {
     "flip": (1, lambda m, a: a.flip(1) * a),
     "amax_scale": (1, lambda m, a: a / (1 + a.abs().amax(dim=0))),
     "linear": (2, lambda m, a, b: m.nn.functional.linear(a, (b.t() @ b) / 8, b[0])),
+    "gather": (1, lambda m, a: a.gather(1, m.tensor([[3, 0, 0, 1], [2, 2, 1, 0], [0, 1, 3, 3]]))),
+    "index_select": (1, lambda m, a: a.index_select(1, m.tensor([3, 0, 1, 1]))),
+    "repeat_crop": (1, lambda m, a: a.repeat(1, 2)[:, 1:5]),
 }
 
 step = st.tuples(st.sampled_from(sorted(OPS)), st.integers(0, 10**6), st.integers(0, 10**6))

@@ -2,9 +2,12 @@
 
 from . import functional
 from .modules import (
+    BCELoss,
+    BCEWithLogitsLoss,
     CrossEntropyLoss,
     Flatten,
     Identity,
+    LeakyReLU,
     Linear,
     LogSoftmax,
     Module,
@@ -15,9 +18,10 @@ from .modules import (
     Sequential,
     Sigmoid,
     Softmax,
+    Softplus,
     Tanh,
 )
 
-__all__ = ["functional", "CrossEntropyLoss", "Flatten", "Identity", "Linear", "LogSoftmax",
-           "Module", "MSELoss", "NLLLoss", "Parameter", "ReLU", "Sequential", "Sigmoid",
-           "Softmax", "Tanh"]
+__all__ = ["functional", "BCELoss", "BCEWithLogitsLoss", "CrossEntropyLoss", "Flatten",
+           "Identity", "LeakyReLU", "Linear", "LogSoftmax", "Module", "MSELoss", "NLLLoss",
+           "Parameter", "ReLU", "Sequential", "Sigmoid", "Softmax", "Softplus", "Tanh"]

@@ -35,6 +35,68 @@ def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
     return _ops._output("mse_loss", data, (input, target), (input, target, reduction))
 
 
+def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
+    data = input._data
+    result = np.where(data > 0, data, data * np.asarray(negative_slope, data.dtype))
+    return _ops._output("leaky_relu", result, (input,), (input, negative_slope))
+
+
+def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
+    """log(1 + exp(beta x)) / beta, and x itself where beta x is past the threshold."""
+    data = input._data
+    scaled = data * np.asarray(beta, data.dtype)
+    smooth = np.log1p(np.exp(np.minimum(scaled, threshold))) / np.asarray(beta, data.dtype)
+    result = np.where(scaled > threshold, data, smooth).astype(data.dtype, copy=False)
+    return _ops._output("softplus", result, (input,), (input, beta, threshold))
+
+
+def _reduced(losses: np.ndarray, reduction: str, dtype) -> tuple[np.ndarray, int]:
+    """The loss after ``reduction``, and what the gradient is divided by."""
+    if reduction == "mean":
+        return np.asarray(losses.mean(), dtype=dtype), max(losses.size, 1)
+    if reduction == "sum":
+        return np.asarray(losses.sum(), dtype=dtype), 1
+    if reduction == "none":
+        return losses.astype(dtype, copy=False), 1
+    raise ValueError(f"{reduction} is not a valid value for reduction")
+
+
+def _without_weights(name: str, *weights) -> None:
+    if any(weight is not None for weight in weights):
+        raise NotImplementedError(f"{name} with weights is not in the built-in NumPy engine; "
+                                  "switch the engine to torch")
+
+
+def binary_cross_entropy(input: Tensor, target: Tensor, weight=None,
+                         reduction: str = "mean") -> Tensor:
+    """-(t log p + (1 - t) log(1 - p)), each log clamped at -100 as torch does."""
+    _without_weights("binary_cross_entropy", weight)
+    p, t = input._data, target._data
+    if p.shape != t.shape:
+        raise ValueError(f"Using a target size ({target.shape}) that is different to the input "
+                         f"size ({input.shape}) is deprecated. Please ensure they have the same "
+                         "size.")
+    if np.any((p < 0) | (p > 1)):
+        raise RuntimeError("all elements of input should be between 0 and 1")
+    losses = -(t * np.maximum(np.log(p), -100) + (1 - t) * np.maximum(np.log1p(-p), -100))
+    data, count = _reduced(losses, reduction, p.dtype)
+    return _ops._output("binary_cross_entropy", data, (input, target), (input, target, count))
+
+
+def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight=None,
+                                     reduction: str = "mean", pos_weight=None) -> Tensor:
+    """The same on logits, computed stably: max(x, 0) - x t + log(1 + exp(-|x|))."""
+    _without_weights("binary_cross_entropy_with_logits", weight, pos_weight)
+    x, t = input._data, target._data
+    if x.shape != t.shape:
+        raise ValueError(f"Target size ({target.shape}) must be the same as input size "
+                         f"({input.shape})")
+    losses = np.maximum(x, 0) - x * t + np.log1p(np.exp(-np.abs(x)))
+    data, count = _reduced(losses, reduction, x.dtype)
+    return _ops._output("binary_cross_entropy_with_logits", data, (input, target),
+                        (input, target, count))
+
+
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """``input @ weight.T + bias`` recorded as torch records it: one AddmmBackward0 for a
     batch of rows, wrapped in views for other shapes; MmBackward0 without a bias."""
@@ -93,4 +155,5 @@ def cross_entropy(input: Tensor, target: Tensor, weight=None, ignore_index: int 
 
 
 __all__ = ["relu", "sigmoid", "tanh", "softmax", "log_softmax", "mse_loss", "linear",
-           "nll_loss", "cross_entropy"]
+           "nll_loss", "cross_entropy", "leaky_relu", "softplus", "binary_cross_entropy",
+           "binary_cross_entropy_with_logits"]

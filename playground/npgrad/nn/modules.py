@@ -293,6 +293,30 @@ class Sigmoid(_Activation):
     function = staticmethod(_ops.sigmoid)
 
 
+class LeakyReLU(Module):
+    def __init__(self, negative_slope: float = 0.01, inplace: bool = False) -> None:
+        super().__init__()
+        self.negative_slope, self.inplace = negative_slope, inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        return functional.leaky_relu(input, self.negative_slope)
+
+    def extra_repr(self) -> str:
+        return f"negative_slope={self.negative_slope}" + (", inplace=True" if self.inplace else "")
+
+
+class Softplus(Module):
+    def __init__(self, beta: float = 1.0, threshold: float = 20.0) -> None:
+        super().__init__()
+        self.beta, self.threshold = beta, threshold
+
+    def forward(self, input: Tensor) -> Tensor:
+        return functional.softplus(input, self.beta, self.threshold)
+
+    def extra_repr(self) -> str:
+        return f"beta={self.beta}, threshold={self.threshold}"
+
+
 class Identity(Module):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__()
@@ -395,3 +419,14 @@ class CrossEntropyLoss(NLLLoss):
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return functional.cross_entropy(input, target, self.weight, self.ignore_index,
                                         self.reduction)
+
+
+class BCELoss(_Loss):
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return functional.binary_cross_entropy(input, target, reduction=self.reduction)
+
+
+class BCEWithLogitsLoss(_Loss):
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return functional.binary_cross_entropy_with_logits(input, target,
+                                                           reduction=self.reduction)
