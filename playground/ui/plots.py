@@ -147,10 +147,10 @@ class PlotsPanel(QWidget):
         rows = 1 if self.combined.isChecked() else -(-len(shown) // columns)
         self.canvas.setMinimumHeight(rows * PLOT_HEIGHT if shown else 0)
         if not shown:
-            label = self.canvas.addLabel(
-                "No tensor has a gradient yet: call backward() and the values of each tensor "
-                "with a .grad are plotted against it here.", color=self._foreground())
-            label.setMaximumWidth(420)
+            # short lines: a label item does not wrap, and a long line was cut at both ends
+            self.canvas.addLabel("No tensor has a gradient yet.<br>Call backward(): each tensor "
+                                 "with a .grad<br>is plotted here, values against gradients.",
+                                 color=self._foreground())
             return
         if self.combined.isChecked():
             plot = self._new_plot(0, 0, "all tensors")

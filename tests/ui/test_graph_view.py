@@ -285,6 +285,22 @@ def test_many_plots_keep_a_readable_height_and_scroll(qtbot, tmp_path):
     qtbot.waitUntil(lambda: panel.scroller.verticalScrollBar().maximum() == 0, timeout=5000)
 
 
+def test_the_empty_plots_hint_fits_a_narrow_panel(qtbot):
+    from playground.ui.plots import PlotsPanel
+
+    panel = PlotsPanel()
+    qtbot.addWidget(panel)
+    panel.resize(480, 300)
+    panel.show()
+    qtbot.waitExposed(panel)
+    panel.show_graph(None)
+    label = panel.canvas.ci.getItem(0, 0)
+    qtbot.waitUntil(lambda: label.boundingRect().width() > 0, timeout=5000)
+    shown = label.mapRectToScene(label.item.boundingRect())
+    assert "No tensor has a gradient yet" in label.text
+    assert shown.left() >= 0 and shown.right() <= panel.canvas.width()  # not cut at either end
+
+
 def test_the_window_feeds_the_views_after_a_run(qtbot, tmp_path):
     from playground.ui.files import RecoveryStore
     from playground.ui.main_window import MainWindow
