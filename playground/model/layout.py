@@ -295,6 +295,13 @@ class _Layering:
             return [self.up[v] + self.down[v] for v in members]
         return list(map((self.up, self.down)[side].__getitem__, members))
 
+    def by_layer(self) -> list[list[int]]:
+        """Each layer's nodes (real and dummy), in number order; new lists every call."""
+        members: list[list[int]] = [[] for _ in range(max(self.layer, default=-1) + 1)]
+        for v, level in enumerate(self.layer):
+            members[level].append(v)
+        return members
+
     def gap_segments(self) -> dict[int, tuple[list[int], list[int], int]]:
         """Upper layer -> (upper ends, lower ends, lower width) of the segments below it.
 
@@ -302,11 +309,8 @@ class _Layering:
         where either layer has a single node are left out: their segments cannot cross.
         """
         if self._gaps is None:
-            members: list[list[int]] = [[] for _ in range(max(self.layer, default=-1) + 1)]
-            for v, level in enumerate(self.layer):
-                members[level].append(v)
             self._gaps = {}
-            for level, (upper, lower) in enumerate(pairwise(members)):
+            for level, (upper, lower) in enumerate(pairwise(self.by_layer())):
                 if len(upper) > 1 and len(lower) > 1:
                     tops = [v for v in upper for _ in self.down[v]]
                     bottoms = [w for v in upper for w in self.down[v]]
@@ -364,13 +368,12 @@ def _initial_order(work: _Layering, hints: list[float | None],
     The search starts in the top layer and follows edges down, or ``from_bottom`` the
     reverse: the second start tried on busy drawings.
     """
-    depth = max(work.layer, default=-1) + 1
+    layers = work.by_layer()
     rank = [0.0] * work.size
     seen = [False] * work.size
     counter = 0
-    # stable sorts: within a layer, node numbers break ties
-    roots = sorted(range(work.size), key=lambda v: -work.layer[v]) if from_bottom else \
-        sorted(range(work.size), key=work.layer.__getitem__)
+    # layer by layer from the starting end; within a layer, node numbers break ties
+    roots = [v for members in (layers[::-1] if from_bottom else layers) for v in members]
     onward = work.up if from_bottom else work.down
     for root in roots:
         if seen[root]:
@@ -385,9 +388,6 @@ def _initial_order(work: _Layering, hints: list[float | None],
                 if not seen[w]:
                     seen[w] = True
                     stack.append(w)
-    layers: list[list[int]] = [[] for _ in range(depth)]
-    for v in range(work.size):
-        layers[work.layer[v]].append(v)
     if any(h is not None for h in hints):
         rank = _hinted_rank(work, hints, rank)
     for members in layers:

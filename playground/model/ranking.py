@@ -35,8 +35,7 @@ DESCENT_WORK = 240   # steps x nodes tried before handing over to the LP: a bad 
 def optimal_layers(count: int, pairs: list[tuple[int, int]], start: list[int]) -> list[int]:
     """The layering of least total edge length; ``start`` must satisfy every edge."""
     if is_certified_optimal(count, pairs, start):  # most autograd graphs: no cut needed
-        low = min(start, default=0)
-        return [value - low for value in start]
+        return _from_zero(start)
     if count <= DESCENT_UP_TO:
         layer = _descend(count, pairs, list(start), max(1, DESCENT_WORK // max(count, 1)))
         if layer is not None:
@@ -112,6 +111,11 @@ def _descend(count: int, pairs: list[tuple[int, int]], layer: list[int],
             steps -= 1
         moved, step = (down, 1) if down_gain <= up_gain else (up, -1)
         _move_apart(moved, step, pairs, layer)
+    return _from_zero(layer)
+
+
+def _from_zero(layer: list[int]) -> list[int]:
+    """The same layering, shifted so that its top layer is 0."""
     low = min(layer, default=0)
     return [value - low for value in layer]
 

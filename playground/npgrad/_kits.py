@@ -311,19 +311,20 @@ class TensorKit(Kit):
     def _index(k, index):
         return k._ops().tensor_from_array(index)
 
+    def _zeros(k, grad, shape):
+        return k._ops().tensor_from_array(np.zeros(shape, grad._data.dtype))
+
     def gather(k, grad, dim, index):
         return grad.gather(dim, k._index(index))
 
     def scatter_add_into(k, grad, shape, dim, index):
-        zeros = k._ops().tensor_from_array(np.zeros(shape, grad._data.dtype))
-        return zeros.scatter_add(dim, k._index(index), grad)
+        return k._zeros(grad, shape).scatter_add(dim, k._index(index), grad)
 
     def index_select(k, grad, dim, index):
         return grad.index_select(dim, k._index(index))
 
     def index_add_into(k, grad, shape, dim, index):
-        zeros = k._ops().tensor_from_array(np.zeros(shape, grad._data.dtype))
-        return zeros.index_add(dim, k._index(index), grad)
+        return k._zeros(grad, shape).index_add(dim, k._index(index), grad)
 
     def flip(k, grad, dims):
         return grad.flip(dims)

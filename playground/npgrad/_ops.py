@@ -592,13 +592,11 @@ def round(self: Tensor, *, decimals: int = 0) -> Tensor:
 
 
 def clamp_min(self: Tensor, min) -> Tensor:
-    data = np.asarray(np.maximum(self._data, min)).astype(self._data.dtype, copy=False)
-    return _output("clamp_min", data, (self,), (self, min))
+    return _output("clamp_min", _clamped(self._data, min, None), (self,), (self, min))
 
 
 def clamp_max(self: Tensor, max) -> Tensor:
-    data = np.asarray(np.minimum(self._data, max)).astype(self._data.dtype, copy=False)
-    return _output("clamp_max", data, (self,), (self, max))
+    return _output("clamp_max", _clamped(self._data, None, max), (self,), (self, max))
 
 
 def masked_fill(self: Tensor, mask: Tensor, value) -> Tensor:
@@ -637,13 +635,17 @@ def sign(self: Tensor) -> Tensor:
 def clamp(self: Tensor, min=None, max=None) -> Tensor:
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
-    data = self._data
-    if min is not None:
-        data = np.maximum(data, min)
-    if max is not None:
-        data = np.minimum(data, max)
-    data = np.asarray(data).astype(self._data.dtype, copy=False)
-    return _output("clamp", data, (self,), (self, min, max))
+    return _output("clamp", _clamped(self._data, min, max), (self,), (self, min, max))
+
+
+def _clamped(data: np.ndarray, low, high) -> np.ndarray:
+    """``data`` within [low, high] (either may be None), in its own dtype."""
+    result = data
+    if low is not None:
+        result = np.maximum(result, low)
+    if high is not None:
+        result = np.minimum(result, high)
+    return np.asarray(result).astype(data.dtype, copy=False)
 
 
 def clone(self: Tensor) -> Tensor:

@@ -50,10 +50,13 @@ def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tenso
     return _ops._output("softplus", result, (input,), (input, beta, threshold))
 
 
-def _reduced(losses: np.ndarray, reduction: str, dtype) -> tuple[np.ndarray, int]:
-    """The loss after ``reduction``, and what the gradient is divided by."""
+def _reduced(losses: np.ndarray, reduction: str, dtype,
+             counted: int | None = None) -> tuple[np.ndarray, int]:
+    """The loss after ``reduction``, and what the gradient is divided by: for a mean, the
+    ``counted`` elements (nll_loss leaves out ignored targets), else all of them."""
     if reduction == "mean":
-        return np.asarray(losses.mean(), dtype=dtype), max(losses.size, 1)
+        count = max(losses.size, 1) if counted is None else counted
+        return np.asarray(losses.sum() / count, dtype=dtype), count
     if reduction == "sum":
         return np.asarray(losses.sum(), dtype=dtype), 1
     if reduction == "none":
@@ -132,14 +135,8 @@ def nll_loss(input: Tensor, target: Tensor, weight=None, ignore_index: int = -10
     chosen = np.zeros_like(rows)
     chosen[np.flatnonzero(kept), labels[kept]] = 1
     picked = -(rows * chosen).sum(axis=1)
-    count = 1
-    if reduction == "mean":
-        count = int(kept.sum())
-        data = np.asarray(picked.sum() / count, dtype=values.dtype)
-    elif reduction == "sum":
-        data = np.asarray(picked.sum(), dtype=values.dtype)
-    else:
-        data = picked if batched else picked.reshape(())
+    data, count = _reduced(picked if batched else picked.reshape(()), reduction, values.dtype,
+                           int(kept.sum()))
     chosen = chosen if batched else chosen[0]
     return _ops._output("nll_loss", data, (input,), (chosen, reduction, count))
 

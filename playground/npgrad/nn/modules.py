@@ -268,7 +268,9 @@ def _uniform(shape: tuple, bound: float, dtype) -> Tensor:
 
 
 class _Activation(Module):
-    function = staticmethod(_ops.relu)
+    """An elementwise function as a module; subclasses name it."""
+
+    function: staticmethod
 
     def forward(self, input: Tensor) -> Tensor:
         return self.function(input)
