@@ -6,7 +6,7 @@ NumPy engine. Per graph and in total: layout time (ours median of 5, in-process;
 as a subprocess, its start included) and edge crossings counted the same way on both
 drawings. Small graphs are where crossings are easiest to see.
 
-    python benchmarks/layout_small_graphs.py
+    python benchmarks/layout_small_graphs.py [--python]
 """
 
 from __future__ import annotations
@@ -53,6 +53,7 @@ def graphs():
 def main() -> None:
     shared.ensure_dot()
     print(subprocess.run(["dot", "-V"], capture_output=True, text=True).stderr.strip())
+    print(f"our layout: {shared.use_core('--python' not in sys.argv)}")
     header = (f"{'graph':32} {'nodes':>6} | {'ours ms':>8} {'dot ms':>8} | "
               f"{'ours X':>7} {'dot X':>7}")
     print(header)

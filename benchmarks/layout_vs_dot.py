@@ -8,7 +8,10 @@ drawings: every edge is followed through each rank it passes, and two edges cros
 adjacent ranks when their order flips. Target (issue 5): crossings <= 1.1x dot's, time >= 10x
 faster.
 
-    python benchmarks/layout_vs_dot.py [--dot-timeout 300] [--only NAME]
+    python benchmarks/layout_vs_dot.py [--dot-timeout 300] [--only NAME] [--python]
+
+Our layout runs its hot loops in C (playground/model/_layout_core.c) when that built at
+install time; ``--python`` measures the Python code that stands in for it otherwise.
 
 Needs ``dot``: installs Debian's ``graphviz`` with apt-get when it is missing.
 """
@@ -30,6 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import playground.npgrad as torch  # noqa: E402
 from playground.engines.graph_builder import build_graph  # noqa: E402
 from playground.engines.numpy_engine import NumpyEngine  # noqa: E402
+from playground.model import layout, ranking  # noqa: E402
 from playground.model.layout import count_inversions, layered_layout  # noqa: E402
 
 
@@ -182,13 +186,25 @@ def ensure_dot() -> None:
                        stdout=subprocess.DEVNULL)
 
 
+def use_core(compiled: bool) -> str:
+    """Lay out with the C core (when it built) or with its Python twin; says which."""
+    if not compiled:
+        layout.compiled = ranking.compiled = None
+    if ranking.compiled is None:
+        return "Python (" + ("--python" if not compiled else "the C core did not build") + ")"
+    return "C core (playground/model/_layout_core.c)"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dot-timeout", type=float, default=300.0)
     parser.add_argument("--only", help="run only graphs whose name contains this")
+    parser.add_argument("--python", action="store_true",
+                        help="lay out with the Python code, not the C core")
     arguments = parser.parse_args()
     ensure_dot()
     print(subprocess.run(["dot", "-V"], capture_output=True, text=True).stderr.strip())
+    print(f"our layout: {use_core(not arguments.python)}")
     header = (f"{'graph':38} {'nodes':>6} {'edges':>6} | {'ours s':>8} {'dot s':>8} "
               f"{'speed-up':>9} | {'ours X':>7} {'dot X':>7} {'ratio':>6}")
     print(header)

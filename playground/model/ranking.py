@@ -1,8 +1,10 @@
 """Layers of a DAG with the least total edge length (dot's ranking), exactly.
 
 Minimise the sum of (layer[t] - layer[s]) over the edges, subject to layer[t] >= layer[s] + 1.
-Written as a cost per node, layer[v] weighs (edges into v) - (edges out of v). Two exact
-solvers share the work, after a cheap proof that often makes both unnecessary:
+Written as a cost per node, layer[v] weighs (edges into v) - (edges out of v). After a cheap
+proof that often settles it, the C core (_layout_core.c, when it built) runs dot's network
+simplex, or the descent below for a graph in several parts. Without it, two exact solvers in
+Python share the work:
 
 - a forest of tight edges that carries the LP's dual flow (network simplex's cut values)
   certifies the start optimal; autograd graphs usually have one;
@@ -27,6 +29,21 @@ import numpy as np
 
 from playground.model.parts import part_labels
 
+CORE_API = 1  # what layout.py and this module expect of _layout_core.c
+
+
+def _load_core():
+    """The C core of the layout, when setup.py built it (a current build) here."""
+    try:
+        from playground.model import _layout_core
+    except ImportError:  # no C compiler at install time: the Python code does the same
+        return None
+    # a build left over from older sources: rebuild with `pip install -e .`; Python meanwhile
+    return _layout_core if getattr(_layout_core, "API", None) == CORE_API else None
+
+
+compiled = _load_core()
+
 DESCENT_UP_TO = 400  # nodes; above this the LP solver is faster than Python min cuts
 DESCENT_WORK = 240   # steps x nodes tried before handing over to the LP: a bad start needs
                      # dozens of steps; a small lesson graph a few, cheaper than the LP
@@ -36,6 +53,10 @@ def optimal_layers(count: int, pairs: list[tuple[int, int]], start: list[int]) -
     """The layering of least total edge length; ``start`` must satisfy every edge."""
     if is_certified_optimal(count, pairs, start):  # most autograd graphs: no cut needed
         return _from_zero(start)
+    if compiled is not None:  # in C: dot's network simplex, else the descent below
+        sources, targets = [s for s, _ in pairs], [t for _, t in pairs]
+        return compiled.simplex(count, sources, targets, list(start)) or \
+            compiled.descend(count, sources, targets, list(start))
     if count <= DESCENT_UP_TO:
         layer = _descend(count, pairs, list(start), max(1, DESCENT_WORK // max(count, 1)))
         if layer is not None:

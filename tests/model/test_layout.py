@@ -8,6 +8,9 @@ import pytest
 
 from playground.model.layout import count_inversions, layered_layout
 
+# every property below holds for the C core and for its Python twin
+pytestmark = pytest.mark.usefixtures("layout_core")
+
 
 def tree(depth: int) -> tuple[list[str], list[tuple[str, str]]]:
     nodes = [f"t{i}" for i in range(2 ** depth - 1)]
@@ -135,6 +138,7 @@ def layered_random(count: int, width: int, seed: int) -> tuple[list[str], list[t
     return [f"v{i}" for i in range(count)], sorted(edges)
 
 
+@pytest.mark.parametrize("layout_core", ["python"], indirect=True)  # Python's own helpers
 @pytest.mark.parametrize("transpose", ["_transpose_one_by_one", "_transpose_odd_even"])
 def test_transpose_leaves_no_swap_that_removes_crossings(transpose):
     from playground.model import layout as module
@@ -189,6 +193,7 @@ def test_large_graphs_reach_their_crossings_with_the_odd_even_transpose():
     assert layout.crossings == brute_crossings(layout, edges)
 
 
+@pytest.mark.parametrize("layout_core", ["python"], indirect=True)  # two Python placements
 def test_wide_layers_are_placed_as_the_plain_python_placement_would(monkeypatch):
     from playground.model import layout as module
 
