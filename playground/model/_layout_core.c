@@ -18,6 +18,19 @@ typedef struct {   /* lists of ints, compressed: items of entry i are idx[ptr[i]
     int *idx;
 } Lists;
 
+/* Free every block listed (PyMem_RawFree ignores NULL: blocks never allocated). */
+static void free_blocks(void *const *blocks, size_t count)
+{
+    for (size_t i = 0; i < count; i++)
+        PyMem_RawFree(blocks[i]);
+}
+
+#define FREE_ALL(...)                                                                  \
+    do {                                                                               \
+        void *const blocks_[] = {__VA_ARGS__};                                         \
+        free_blocks(blocks_, sizeof(blocks_) / sizeof(blocks_[0]));                    \
+    } while (0)
+
 static void lists_free(Lists *lists)
 {
     PyMem_RawFree(lists->ptr);
@@ -66,6 +79,22 @@ static int lists_from(PyObject *object, Lists *out)
     }
     out->ptr[count] = k;
     return 0;
+}
+
+/* A run's layers and every node's neighbours above and below, as compressed lists. */
+static int layered_from(PyObject *order, PyObject *up, PyObject *down, Lists *layers,
+                        Lists *above, Lists *below)
+{
+    if (lists_from(order, layers) < 0 || lists_from(up, above) < 0)
+        return -1;
+    return lists_from(down, below);
+}
+
+static void layered_free(Lists *layers, Lists *above, Lists *below)
+{
+    lists_free(layers);
+    lists_free(above);
+    lists_free(below);
 }
 
 static PyObject *lists_to(const Lists *lists)
@@ -162,14 +191,8 @@ static int network_init(Network *net, int nodes, int arcs)
 
 static void network_free(Network *net)
 {
-    PyMem_RawFree(net->head);
-    PyMem_RawFree(net->next);
-    PyMem_RawFree(net->capacity);
-    PyMem_RawFree(net->first);
-    PyMem_RawFree(net->level);
-    PyMem_RawFree(net->cursor);
-    PyMem_RawFree(net->queue);
-    PyMem_RawFree(net->path);
+    FREE_ALL(net->head, net->next, net->capacity, net->first, net->level, net->cursor, net->queue,
+             net->path);
 }
 
 static void network_link(Network *net, int a, int b, long long amount)
@@ -443,15 +466,8 @@ static PyObject *descend(PyObject *self, PyObject *args)
     from_zero(d.layer, d.count);
     result = ints_to(d.layer, d.count);
 done:
-    PyMem_RawFree(d.sources);
-    PyMem_RawFree(d.targets);
-    PyMem_RawFree(d.layer);
-    PyMem_RawFree(d.weight);
-    PyMem_RawFree(d.tails);
-    PyMem_RawFree(d.heads);
-    PyMem_RawFree(d.down);
-    PyMem_RawFree(d.up);
-    PyMem_RawFree(d.scratch);
+    FREE_ALL(d.sources, d.targets, d.layer, d.weight, d.tails, d.heads, d.down, d.up,
+             d.scratch);
     return result;
 }
 
@@ -771,20 +787,8 @@ static PyObject *simplex(PyObject *self, PyObject *args)
     from_zero(x.layer, count);
     result = ints_to(x.layer, count);
 done:
-    PyMem_RawFree(sources);
-    PyMem_RawFree(targets);
-    PyMem_RawFree(x.layer);
-    PyMem_RawFree(x.weight);
-    PyMem_RawFree(x.incident_ptr);
-    PyMem_RawFree(x.incident);
-    PyMem_RawFree(x.in_tree);
-    PyMem_RawFree(x.tree_edge);
-    PyMem_RawFree(x.parent_edge);
-    PyMem_RawFree(x.size);
-    PyMem_RawFree(x.mark);
-    PyMem_RawFree(x.stack);
-    PyMem_RawFree(x.cursor);
-    PyMem_RawFree(x.subtree);
+    FREE_ALL(sources, targets, x.layer, x.weight, x.incident_ptr, x.incident, x.in_tree,
+             x.tree_edge, x.parent_edge, x.size, x.mark, x.stack, x.cursor, x.subtree);
     return result;
 }
 
@@ -1119,8 +1123,7 @@ static PyObject *reduce_crossings(PyObject *self, PyObject *args)
     memset(&o, 0, sizeof(o));
     Lists best = {0, NULL, NULL};
     PyObject *result = NULL;
-    if (lists_from(order_list, &o.order) < 0 || lists_from(up_list, &o.up) < 0 ||
-        lists_from(down_list, &o.down) < 0)
+    if (layered_from(order_list, up_list, down_list, &o.order, &o.up, &o.down) < 0)
         goto done;
     Py_ssize_t size = o.up.count, members = o.order.ptr[o.order.count];
     for (Py_ssize_t k = 0; k < members; k++) {
@@ -1164,18 +1167,9 @@ static PyObject *reduce_crossings(PyObject *self, PyObject *args)
     if (layers)
         result = Py_BuildValue("(NL)", layers, best_count);
 done:
-    lists_free(&o.order);
-    lists_free(&o.up);
-    lists_free(&o.down);
-    PyMem_RawFree(o.position);
-    PyMem_RawFree(o.fenwick);
-    PyMem_RawFree(o.changes);
-    PyMem_RawFree(o.settled);
-    PyMem_RawFree(o.keys);
-    PyMem_RawFree(o.slots);
-    PyMem_RawFree(o.buffer);
-    PyMem_RawFree(o.scratch);
-    PyMem_RawFree(best.idx);
+    layered_free(&o.order, &o.up, &o.down);
+    FREE_ALL(o.position, o.fenwick, o.changes, o.settled, o.keys, o.slots, o.buffer, o.scratch,
+             best.idx);
     return result;
 }
 
@@ -1311,8 +1305,7 @@ static PyObject *place(PyObject *self, PyObject *args)
     Placement p;
     memset(&p, 0, sizeof(p));
     PyObject *result = NULL;
-    if (lists_from(order_list, &p.order) < 0 || lists_from(up_list, &p.up) < 0 ||
-        lists_from(down_list, &p.down) < 0)
+    if (layered_from(order_list, up_list, down_list, &p.order, &p.up, &p.down) < 0)
         goto done;
     Py_ssize_t size = p.up.count, members = p.order.ptr[p.order.count];
     if (PyList_GET_SIZE(width_list) != size || p.down.count != size) {
@@ -1367,18 +1360,9 @@ static PyObject *place(PyObject *self, PyObject *args)
         PyList_SET_ITEM(result, v, x);
     }
 done:
-    lists_free(&p.order);
-    lists_free(&p.up);
-    lists_free(&p.down);
-    PyMem_RawFree(p.widths);
-    PyMem_RawFree(p.xs);
-    PyMem_RawFree(p.before);
-    PyMem_RawFree(p.offsets);
-    PyMem_RawFree(p.values);
-    PyMem_RawFree(p.weights);
-    PyMem_RawFree(p.means);
-    PyMem_RawFree(p.totals);
-    PyMem_RawFree(p.counts);
+    layered_free(&p.order, &p.up, &p.down);
+    FREE_ALL(p.widths, p.xs, p.before, p.offsets, p.values, p.weights, p.means, p.totals,
+             p.counts);
     return result;
 }
 

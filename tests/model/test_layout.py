@@ -7,6 +7,7 @@ from itertools import pairwise
 import pytest
 
 from playground.model.layout import count_inversions, layered_layout
+from tests.model.graphs import layered_random
 
 # every property below holds for the C core and for its Python twin
 pytestmark = pytest.mark.usefixtures("layout_core")
@@ -123,19 +124,6 @@ def test_a_large_graph_lays_out():
     layout = layered_layout(nodes, edges)
     assert len(layout.positions) == 3000
     assert len(layout.routes) == len(edges)
-
-
-def layered_random(count: int, width: int, seed: int) -> tuple[list[str], list[tuple[str, str]]]:
-    """Each node feeds 1-3 nodes one to three layers further down (autograd-like)."""
-    rng = random.Random(seed)
-    layers = [list(range(i, min(i + width, count))) for i in range(0, count, width)]
-    edges = set()
-    for depth, members in enumerate(layers[:-1]):
-        for v in members:
-            for _ in range(rng.choice((1, 2, 3))):
-                below = layers[min(depth + rng.choice((1, 1, 2, 3)), len(layers) - 1)]
-                edges.add((f"v{v}", f"v{rng.choice(below)}"))
-    return [f"v{i}" for i in range(count)], sorted(edges)
 
 
 @pytest.mark.parametrize("layout_core", ["python"], indirect=True)  # Python's own helpers

@@ -6,6 +6,7 @@ import pytest
 
 from playground.model import layout, ranking
 from playground.model.layout import layered_layout
+from tests.model.graphs import layered_random, longest_path_layers, total_length
 
 core = pytest.importorskip("playground.model._layout_core",
                            reason="the C layout core did not build (no C compiler)")
@@ -22,17 +23,6 @@ def random_pairs(count: int, seed: int) -> list[tuple[int, int]]:
     return listed + listed[: seed % 3]  # some repeated edges, as `x * x` records
 
 
-def longest_path(count: int, pairs: list[tuple[int, int]]) -> list[int]:
-    layer = [0] * count
-    for source, target in sorted(pairs, key=lambda pair: pair[1]):  # sources numbered first
-        layer[target] = max(layer[target], layer[source] + 1)
-    return layer
-
-
-def total_length(layer: list[int], pairs: list[tuple[int, int]]) -> int:
-    return sum(layer[t] - layer[s] for s, t in pairs)
-
-
 def split(pairs):
     return [s for s, _ in pairs], [t for _, t in pairs]
 
@@ -41,7 +31,7 @@ def split(pairs):
 def test_the_descent_moves_exactly_as_the_python_one(seed):
     count = 2 + 5 * seed
     pairs = random_pairs(count, seed)
-    start = longest_path(count, pairs)
+    start = longest_path_layers(count, pairs)
     assert core.descend(count, *split(pairs), list(start)) == \
         ranking._descend(count, pairs, list(start))
 
@@ -50,7 +40,7 @@ def test_the_descent_moves_exactly_as_the_python_one(seed):
 def test_network_simplex_reaches_the_optimum(seed):
     count = 2 + 7 * seed
     pairs = random_pairs(count, seed)
-    start = longest_path(count, pairs)
+    start = longest_path_layers(count, pairs)
     layer = core.simplex(count, *split(pairs), list(start))
     assert all(layer[t] - layer[s] >= 1 for s, t in pairs)
     assert min(layer) == 0
@@ -63,18 +53,6 @@ def test_network_simplex_leaves_disconnected_graphs_to_the_descent():
     assert core.simplex(4, *split(pairs), [0, 1, 0, 1]) is None
     layer = ranking.optimal_layers(4, pairs, [0, 2, 0, 1])  # the C descent instead
     assert [layer[t] - layer[s] for s, t in pairs] == [1, 1]
-
-
-def autograd_like(count: int, width: int, seed: int) -> tuple[list[str], list[tuple[str, str]]]:
-    rng = random.Random(seed)
-    layers = [list(range(i, min(i + width, count))) for i in range(0, count, width)]
-    edges = set()
-    for depth, members in enumerate(layers[:-1]):
-        for v in members:
-            for _ in range(rng.choice((1, 2, 3))):
-                below = layers[min(depth + rng.choice((1, 1, 2, 3)), len(layers) - 1)]
-                edges.add((f"v{v}", f"v{rng.choice(below)}"))
-    return [f"v{i}" for i in range(count)], sorted(edges)
 
 
 def any_graph(seed: int) -> tuple[list[str], list[tuple[str, str]]]:
@@ -119,11 +97,11 @@ def test_any_graph_is_drawn_the_same(monkeypatch, seed):
 @pytest.mark.parametrize(("count", "width", "seed"), [(60, 4, 1), (150, 8, 2), (500, 20, 3)])
 def test_busy_graphs_are_drawn_the_same(monkeypatch, count, width, seed):
     # 500 nodes and their dummies take the odd-even transpose
-    assert_same(*both_ways(monkeypatch, *autograd_like(count, width, seed)))
+    assert_same(*both_ways(monkeypatch, *layered_random(count, width, seed)))
 
 
 def test_previous_positions_are_kept_the_same_way(monkeypatch):
-    nodes, edges = autograd_like(80, 5, 4)
+    nodes, edges = layered_random(80, 5, 4)
     first = layered_layout(nodes, edges)
     survivors = {name: first.positions[name] for name in nodes[::2]}
     assert_same(*both_ways(monkeypatch, nodes, edges, previous=survivors))

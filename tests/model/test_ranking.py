@@ -11,23 +11,13 @@ from playground.model.ranking import (
     is_certified_optimal,
     optimal_layers,
 )
+from tests.model.graphs import longest_path_layers, total_length
 
 
 def random_dag(count: int, seed: int) -> list[tuple[int, int]]:
     rng = random.Random(seed)
     pairs = {(a, b) for b in range(1, count) for a in rng.sample(range(b), min(b, 1 + b % 3))}
     return sorted(pairs)
-
-
-def longest_path_layers(count: int, pairs: list[tuple[int, int]]) -> list[int]:
-    layer = [0] * count
-    for source, target in sorted(pairs, key=lambda pair: pair[1]):  # sources numbered first
-        layer[target] = max(layer[target], layer[source] + 1)
-    return layer
-
-
-def total_length(layer: list[int], pairs: list[tuple[int, int]]) -> int:
-    return sum(layer[t] - layer[s] for s, t in pairs)
 
 
 @pytest.mark.parametrize("seed", range(12))
