@@ -95,6 +95,10 @@ clamp_min, clamp_max, masked_fill = _ops.clamp_min, _ops.clamp_max, _ops.masked_
 amax, amin, logsumexp, cumsum = _ops.amax, _ops.amin, _ops.logsumexp, _ops.cumsum
 tril, triu = _ops.tril, _ops.triu
 addmm = _ops.addmm
+erf, erfc, isnan, isinf, isfinite = _ops.erf, _ops.erfc, _ops.isnan, _ops.isinf, _ops.isfinite
+atan2 = arctan2 = _ops.atan2
+hypot, lerp, addcmul, addcdiv = _ops.hypot, _ops.lerp, _ops.addcmul, _ops.addcdiv
+sort, argsort, topk, roll, scatter = _ops.sort, _ops.argsort, _ops.topk, _ops.roll, _ops.scatter
 gather, scatter_add, index_select, index_add = (_ops.gather, _ops.scatter_add, _ops.index_select,
                                                 _ops.index_add)
 

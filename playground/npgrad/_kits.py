@@ -104,6 +104,11 @@ class Kit:
         raise RuntimeError(f"derivative for {name} is not implemented")
 
 
+def _negated(shifts):
+    """The shifts that undo a roll by ``shifts`` (one number or one per dimension)."""
+    return tuple(-shift for shift in shifts) if isinstance(shifts, tuple) else -shifts
+
+
 def _count(shape: tuple, dims) -> int:
     dims = _normalize_dims(dims, len(shape))
     return int(np.prod([shape[d] for d in dims])) if dims else 1
@@ -147,6 +152,20 @@ class NumpyKit(Kit):
         np.add.at(result, _along_axis(index, dim), grad)
         return result
 
+    def scatter_into(k, grad, shape, dim, index):
+        from ._ops import _along_axis
+
+        result = k._zeros(grad, shape)
+        result[_along_axis(index, dim)] = grad
+        return result
+
+    def scatter_fill(k, grad, dim, index, value):
+        from ._ops import _along_axis
+
+        result = grad.copy()
+        result[_along_axis(index, dim)] = value
+        return result
+
     def index_select(k, grad, dim, index):
         return np.take(grad, index, axis=dim)
 
@@ -160,6 +179,9 @@ class NumpyKit(Kit):
 
     def flip(k, grad, dims):
         return np.flip(grad, dims)
+
+    def unroll(k, grad, shifts, dims):
+        return np.roll(grad, _negated(shifts), axis=dims)
 
     def times(k, value, number):
         return value * number
@@ -320,6 +342,12 @@ class TensorKit(Kit):
     def scatter_add_into(k, grad, shape, dim, index):
         return k._zeros(grad, shape).scatter_add(dim, k._index(index), grad)
 
+    def scatter_into(k, grad, shape, dim, index):
+        return k._zeros(grad, shape).scatter(dim, k._index(index), grad)
+
+    def scatter_fill(k, grad, dim, index, value):
+        return grad.scatter(dim, k._index(index), value)
+
     def index_select(k, grad, dim, index):
         return grad.index_select(dim, k._index(index))
 
@@ -328,6 +356,9 @@ class TensorKit(Kit):
 
     def flip(k, grad, dims):
         return grad.flip(dims)
+
+    def unroll(k, grad, shifts, dims):
+        return grad.roll(_negated(shifts), dims)
 
     def tril(k, grad, diagonal):
         return grad.tril(diagonal)

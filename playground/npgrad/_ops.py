@@ -57,6 +57,8 @@ def _return_type(name: str):
 
 return_max = _return_type("max")
 return_min = _return_type("min")
+return_sort = _return_type("sort")
+return_topk = _return_type("topk")
 
 
 # ----- recording ------------------------------------------------------------------------------
@@ -504,6 +506,48 @@ def minimum(self: Tensor, other: Tensor) -> Tensor:
     return _output("minimum", data, (self, other), (self, other))
 
 
+def atan2(self: Tensor, other: Tensor) -> Tensor:
+    """The angle of the point (other, self): atan(self / other) in the right quadrant."""
+    a, b, _ = _float_operands(self, other)
+    data = _compute(np.arctan2, a, b, a.shape, None)
+    return _output("atan2", data, (self, other), (self, other))
+
+
+def hypot(self: Tensor, other: Tensor) -> Tensor:
+    a, b, _ = _float_operands(self, other)
+    data = _compute(np.hypot, a, b, a.shape, None)
+    return _output("hypot", data, (self, other), (self, other, RESULT))
+
+
+def lerp(self: Tensor, end: Tensor, weight) -> Tensor:
+    """self + weight * (end - self), computed from the nearer end as torch does."""
+    a, b = _operands(self, end)
+    w = weight._data if isinstance(weight, Tensor) else weight
+    data = np.asarray(np.where(np.abs(w) < 0.5, a + w * (b - a), b - (b - a) * (1 - w)),
+                      dtype=a.dtype)
+    if isinstance(weight, Tensor):
+        return _output("lerp_tensor", data, (self, end, weight), (self, end, weight))
+    return _output("lerp", data, (self, end), (weight,))
+
+
+def _pointwise_with(op: str, combine):
+    """addcmul and addcdiv: self + value * combine(tensor1, tensor2)."""
+
+    def apply(self: Tensor, tensor1: Tensor, tensor2: Tensor, *, value=1) -> Tensor:
+        a, b = _operands(self, tensor1)
+        a, c = _operands(_make(a), tensor2)
+        b = b.astype(a.dtype, copy=False)
+        data = np.asarray(a + combine(value * b, c), dtype=a.dtype)
+        return _output(op, data, (self, tensor1, tensor2), (tensor1, tensor2, value))
+
+    apply.__name__ = op
+    return apply
+
+
+addcmul = _pointwise_with("addcmul", np.multiply)
+addcdiv = _pointwise_with("addcdiv", np.divide)
+
+
 def where(condition: Tensor, input, other) -> Tensor:
     """Elements of ``input`` where ``condition`` holds, else of ``other``."""
     mask = condition._data if isinstance(condition, Tensor) else np.asarray(condition)
@@ -556,6 +600,28 @@ tan = _unary("tan", np.tan, True)
 asin = _unary("asin", np.arcsin, False)
 acos = _unary("acos", np.arccos, False)
 atan = _unary("atan", np.arctan, False)
+
+
+def _elementwise(function):
+    """A math-module function over an array (NumPy has no erf), keeping its dtype."""
+    each = np.frompyfunc(function, 1, 1)
+    return lambda data: np.asarray(each(data), dtype=data.dtype)
+
+
+erf = _unary("erf", _elementwise(math.erf), False)
+erfc = _unary("erfc", _elementwise(math.erfc), False)
+
+
+def isnan(self: Tensor) -> Tensor:
+    return _make(np.isnan(self._data))
+
+
+def isinf(self: Tensor) -> Tensor:
+    return _make(np.isinf(self._data))
+
+
+def isfinite(self: Tensor) -> Tensor:
+    return _make(np.isfinite(self._data))
 sinh = _unary("sinh", np.sinh, False)
 cosh = _unary("cosh", np.cosh, False)
 log2 = _unary("log2", np.log2, False)
@@ -854,6 +920,58 @@ def cumsum(self: Tensor, dim: int, *, dtype=None) -> Tensor:
     result = np.cumsum(data, axis=dim, dtype=target) if data.ndim else data.astype(
         target or data.dtype)
     return _output("cumsum", np.asarray(result), (self,), (dim,))
+
+
+def _sorting_order(data: np.ndarray, dim: int, descending: bool) -> np.ndarray:
+    """Indices that sort ``data`` along ``dim``, ties in their order; NaN counts as largest."""
+    if data.ndim == 0:
+        return np.zeros((), np.int64)
+    keys = np.moveaxis(data, dim, -1)
+    if keys.dtype.kind in "bu":
+        keys = keys.astype(np.int64)
+    if descending:
+        numbers = ~np.isnan(keys) if keys.dtype.kind == "f" else np.ones(keys.shape, bool)
+        order = np.lexsort((-keys, numbers), axis=-1)  # NaN first, then largest first
+    else:
+        order = np.argsort(keys, axis=-1, kind="stable")
+    return np.moveaxis(order, -1, dim).astype(np.int64)
+
+
+def _picked(self: Tensor, op: str, order: np.ndarray, dim: int) -> Tensor:
+    """The values at ``order`` along ``dim``, recorded so that gradients go back there."""
+    data = self._data
+    values = np.take_along_axis(data, order, axis=dim) if data.ndim else data.copy()
+    return _output(op, values, (self,), (data.shape, dim, order))
+
+
+def sort(self: Tensor, dim: int = -1, descending: bool = False, stable: bool = False):
+    dim = _wrap_dim(dim, self.ndim)
+    order = _sorting_order(self._data, dim, descending)
+    return return_sort(_picked(self, "sort", order, dim), _make(order))
+
+
+def argsort(self: Tensor, dim: int = -1, descending: bool = False, stable: bool = False):
+    return _make(_sorting_order(self._data, _wrap_dim(dim, self.ndim), descending))
+
+
+def topk(self: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = True):
+    dim = _wrap_dim(dim, self.ndim)
+    size = self._data.shape[dim] if self.ndim else 1
+    if not 0 <= k <= size:
+        raise RuntimeError("selected index k out of range")
+    order = _sorting_order(self._data, dim, largest)
+    order = np.take(order, np.arange(k), axis=dim) if self.ndim else order
+    return return_topk(_picked(self, "topk", order, dim), _make(order))
+
+
+def roll(self: Tensor, shifts, dims=None) -> Tensor:
+    """Elements shifted along ``dims`` (the flattened tensor without), wrapping round."""
+    if dims is not None:
+        dims = tuple(_wrap_dim(d, self.ndim) for d in (dims if isinstance(dims, list | tuple)
+                                                        else (dims,)))
+    shifts = tuple(shifts) if isinstance(shifts, list | tuple) else shifts
+    data = np.roll(self._data, shifts, axis=dims)
+    return _output("roll", np.asarray(data), (self,), (shifts, dims))
 
 
 def softmax(self: Tensor, dim: int, dtype=None) -> Tensor:
@@ -1242,6 +1360,20 @@ def gather(self: Tensor, dim: int, index) -> Tensor:
     positions = _index_data(index)
     data = self._data[_along_axis(positions, dim)]
     return _output("gather", np.asarray(data), (self,), (self.shape, dim, positions))
+
+
+def scatter(self: Tensor, dim: int, index, src=None, *, value=None) -> Tensor:
+    """A copy of self with src's values (or one number) written where index points."""
+    dim = _wrap_dim(dim, self.ndim)
+    positions = _index_data(index)
+    data = self._data.copy()
+    where = _along_axis(positions, dim)
+    if isinstance(src, Tensor):
+        source = src._data[tuple(slice(0, n) for n in positions.shape)]
+        data[where] = source.astype(data.dtype, copy=False)
+        return _output("scatter", data, (self, src), (dim, positions))
+    data[where] = src if value is None else value
+    return _output("scatter_value", data, (self,), (dim, positions))
 
 
 def scatter_add(self: Tensor, dim: int, index, src: Tensor) -> Tensor:
@@ -1831,13 +1963,15 @@ _METHODS = {
     "arctan": atan, "sinh": sinh, "cosh": cosh, "log2": log2, "log10": log10, "exp2": exp2,
     "expm1": expm1, "floor": floor, "ceil": ceil, "trunc": trunc, "fix": trunc, "frac": frac,
     "round": round, "clamp_min": clamp_min, "clamp_max": clamp_max,
-    "masked_fill": masked_fill,
+    "masked_fill": masked_fill, "erf": erf, "erfc": erfc, "isnan": isnan, "isinf": isinf,
+    "isfinite": isfinite, "atan2": atan2, "arctan2": atan2, "hypot": hypot, "lerp": lerp,
+    "addcmul": addcmul, "addcdiv": addcdiv,
     "clone": clone, "to": to,
     # reductions
     "sum": sum, "mean": mean, "prod": prod, "max": max, "min": min, "argmax": argmax,
     "argmin": argmin, "norm": norm, "var": var, "std": std, "softmax": softmax,
     "log_softmax": log_softmax, "all": all, "any": any, "amax": amax, "amin": amin,
-    "logsumexp": logsumexp, "cumsum": cumsum,
+    "logsumexp": logsumexp, "cumsum": cumsum, "sort": sort, "argsort": argsort, "topk": topk,
     # linear algebra
     "mm": mm, "mv": mv, "dot": dot, "bmm": bmm, "matmul": matmul, "outer": outer,
     "addmm": addmm,
@@ -1847,8 +1981,8 @@ _METHODS = {
     "permute": permute, "squeeze": squeeze, "unsqueeze": unsqueeze, "expand": expand,
     "expand_as": expand_as, "contiguous": contiguous, "is_contiguous": is_contiguous,
     "select": select, "narrow": narrow, "flip": flip, "tril": tril, "triu": triu,
-    "gather": gather, "scatter_add": scatter_add, "index_select": index_select,
-    "index_add": index_add, "repeat": repeat,
+    "gather": gather, "scatter": scatter, "scatter_add": scatter_add, "index_select": index_select,
+    "index_add": index_add, "repeat": repeat, "roll": roll,
     # in place
     "add_": add_, "sub_": sub_, "mul_": mul_, "div_": div_, "pow_": pow_, "clamp_": clamp_,
     "zero_": zero_, "fill_": fill_, "copy_": copy_,

@@ -239,6 +239,21 @@ print(x.softmax(1), x.log_softmax(0), x.argmax(), x.argmax(1))
 (values.sum() + m.values.sum() + x.norm()).backward()
 print(x.grad)
 """,
+    "sorting, picking and checks": """
+x = torch.tensor([[0.3, -1.2, 0.5], [2.0, 0.1, -0.4]], requires_grad=True)
+s = torch.sort(x, 1)
+print(s)
+values, indices = x.topk(2, dim=1)
+print(values, indices, x.argsort(dim=1, descending=True), torch.argsort(x, 0))
+print(torch.tensor([1., float("nan"), 3., 2.]).sort(descending=True))
+print(torch.tensor([3, 1, 2]).sort(), torch.topk(torch.tensor([1., 4., 2.]), 1))
+(s.values[:, 0].sum() + values.sum() * 2).backward()
+print(x.grad)
+y = torch.tensor([0., float("inf"), float("nan"), -2.])
+print(y.isnan(), torch.isinf(y), torch.isfinite(y))
+print(torch.roll(x, 1), x.roll(-1, 1), torch.atan2(x, x + 3), torch.hypot(x, x))
+print(torch.erf(x), x.erfc(), torch.lerp(x, x * 2, 0.3), torch.addcmul(x, x, x, value=0.5))
+""",
     "type promotion": """
 i = torch.tensor([1, 2, 3])
 f = torch.tensor([0.5, 1.5, 2.5])
