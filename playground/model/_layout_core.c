@@ -956,20 +956,26 @@ static int has_neighbours(Ordering *o, int v)
     return o->up.ptr[v + 1] > o->up.ptr[v] || o->down.ptr[v + 1] > o->down.ptr[v];
 }
 
+/* Swap members i and i + 1 when that removes crossings (or, with swap_ties, leaves them as
+ * they are and the left one has neighbours). Returns 1 if it swapped, 2 if that removed any. */
+static int swap_if_better(Ordering *o, int *members, Py_ssize_t i, int swap_ties)
+{
+    int u = members[i], v = members[i + 1];
+    long long gain = pair_gain(o, &o->up, u, v) + pair_gain(o, &o->down, u, v);
+    if (gain < 0 || (gain == 0 && !(swap_ties && has_neighbours(o, u))))
+        return 0;
+    members[i] = v;
+    members[i + 1] = u;
+    o->position[u] += 1;
+    o->position[v] -= 1;
+    return gain > 0 ? 2 : 1;
+}
+
 static int transpose_layer(Ordering *o, int *members, Py_ssize_t width, int swap_ties)
 {
     int improved = 0;
-    for (Py_ssize_t i = 0; i + 1 < width; i++) {
-        int u = members[i], v = members[i + 1];
-        long long gain = pair_gain(o, &o->up, u, v) + pair_gain(o, &o->down, u, v);
-        if (gain > 0 || (swap_ties && gain == 0 && has_neighbours(o, u))) {
-            members[i] = v;
-            members[i + 1] = u;
-            o->position[u] = (int)i + 1;
-            o->position[v] = (int)i;
-            improved |= gain > 0;
-        }
-    }
+    for (Py_ssize_t i = 0; i + 1 < width; i++)
+        improved |= swap_if_better(o, members, i, swap_ties) == 2;
     return improved;
 }
 
@@ -1023,16 +1029,9 @@ static void transpose_odd_even(Ordering *o, Lists *order, int passes, int swap_t
                 Py_ssize_t width = order->ptr[level + 1] - order->ptr[level];
                 long long swaps = 0;
                 for (Py_ssize_t i = odd_slot; i + 1 < width; i += 2) {
-                    int u = members[i], v = members[i + 1];
-                    long long gain = pair_gain(o, &o->up, u, v) + pair_gain(o, &o->down, u, v);
-                    improved |= gain > 0;
-                    if (gain > 0 || (swap_ties && gain == 0 && has_neighbours(o, u))) {
-                        members[i] = v;
-                        members[i + 1] = u;
-                        o->position[u] += 1;
-                        o->position[v] -= 1;
-                        swaps++;
-                    }
+                    int swapped = swap_if_better(o, members, i, swap_ties);
+                    improved |= swapped == 2;
+                    swaps += swapped > 0;
                 }
                 changes[level] += swaps;
                 settled[2 * level + odd_slot] = swaps ? -1 : around;

@@ -55,8 +55,8 @@ def optimal_layers(count: int, pairs: list[tuple[int, int]], start: list[int]) -
         return _from_zero(start)
     if compiled is not None:  # in C: dot's network simplex, else the descent below
         sources, targets = [s for s, _ in pairs], [t for _, t in pairs]
-        return compiled.simplex(count, sources, targets, list(start)) or \
-            compiled.descend(count, sources, targets, list(start))
+        return compiled.simplex(count, sources, targets, start) or \
+            compiled.descend(count, sources, targets, start)  # both copy what they read
     if count <= DESCENT_UP_TO:
         layer = _descend(count, pairs, list(start), max(1, DESCENT_WORK // max(count, 1)))
         if layer is not None:
