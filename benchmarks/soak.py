@@ -149,7 +149,7 @@ def summary(samples: list[Sample], warm_up: int) -> dict:
 def main() -> None:
     import tempfile
 
-    from playground.ui.main_window import make_application
+    from playground.ui.app import make_application
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=1000)

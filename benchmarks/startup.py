@@ -20,7 +20,8 @@ PROBE = """
 import time
 started = time.perf_counter()
 from PySide6.QtCore import QEvent, QObject, QTimer
-from playground.ui.main_window import MainWindow, make_application
+from playground.ui.app import make_application
+from playground.ui.main_window import MainWindow
 application = make_application()
 window = MainWindow()
 

@@ -49,7 +49,7 @@ def main(argv: list[str] | None = None) -> int:
         if len(argv) not in (2, 3):
             sys.stderr.write("usage: playground --screenshot FILE.png [SCRIPT] [--dark|--light]\n")
             return 2
-        from playground.ui.main_window import screenshot
+        from playground.ui.app import screenshot
 
         return screenshot(argv[1], argv[2] if len(argv) == 3 else None, theme)
     if argv and argv[0] in ("-h", "--help"):
@@ -58,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
     if len(argv) > 1 or (argv and argv[0].startswith("-")):
         sys.stderr.write(USAGE)
         return 2
-    from playground.ui.main_window import launch
+    from playground.ui.app import launch
 
     return launch(argv[0] if argv else None, theme)
 

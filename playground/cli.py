@@ -111,8 +111,8 @@ def _draw_outputs(result: RunResult, graph_path: str | None, plot_path: str | No
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtCore import qInstallMessageHandler
 
+    from playground.ui.app import make_application
     from playground.ui.exporters import render_graph_file, render_plots_file
-    from playground.ui.main_window import make_application
 
     qInstallMessageHandler(_quiet_qt)
     make_application("light")

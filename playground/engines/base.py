@@ -59,6 +59,7 @@ class EngineRun:
     traces: list[BackwardTrace]
     error: BaseException | None = None
     figures: list[Figure] = field(default_factory=list)
+    dropped_calls: int = 0  # backward calls beyond what the recorder keeps
 
 
 def run_code(code: str, engine: Engine, filename: str = "<script>",
@@ -84,7 +85,7 @@ def run_code(code: str, engine: Engine, filename: str = "<script>",
             _restore(builtins.__dict__, kept_builtins)  # a script that deleted len or
             figures = pyplot.take_figures()             # replaced print breaks nothing here
     graph, ids = build_graph(namespace, view, recorder.nodes())
-    return EngineRun(namespace, graph, recorder.to_model(ids), error, figures)
+    return EngineRun(namespace, graph, recorder.to_model(ids), error, figures, recorder.dropped)
 
 
 def _restore(current: dict, kept: dict) -> None:

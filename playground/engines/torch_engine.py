@@ -38,7 +38,7 @@ class TorchEngine(Engine):
         self.device = self._resolve(device)
 
     def _resolve(self, device: str) -> str:
-        cuda_available = bool(self.torch.cuda.is_available())
+        cuda_available = self.cuda_available = bool(self.torch.cuda.is_available())
         if device == "cuda" and not cuda_available:
             raise EngineError(
                 "CUDA was asked for, but torch finds no CUDA device on this machine "

@@ -12,10 +12,10 @@ from typing import Any
 
 from playground.model import ArrayData, BackwardStep, BackwardTrace
 
-# A training loop calls backward() once per step: only the latest calls are kept, so the
-# graph shows their nodes (not 200 copies of the loss graph) and the run's result stays small.
-KEPT_TRACES = 8
-LOOP_CALLS = 3
+# A training loop calls backward() once per step: every call is kept (the player lists each
+# iteration) up to these limits, the latest ones; the run's result says how many were dropped.
+KEPT_TRACES = 300
+KEPT_STEPS = 30_000
 
 
 @dataclass
@@ -31,65 +31,75 @@ class LiveStep:
 
 @dataclass
 class LiveTrace:
+    """One call's steps. ``follows``: a later call that ran the same nodes' kinds in the same
+    order (the next iteration of a loop); this call is drawn on that one's nodes, so the graph
+    holds one copy of a loop's graph, not one per iteration, and no old graph is kept alive."""
+
     kind: str
     roots: list[Any]
     steps: list[LiveStep] = field(default_factory=list)
+    follows: LiveTrace | None = None
 
 
 class TraceRecorder:
     """Collects the traces of one run; ``array`` turns an engine tensor into ArrayData."""
 
-    def __init__(self, array: Callable[[Any], ArrayData], keep: int = KEPT_TRACES) -> None:
+    def __init__(self, array: Callable[[Any], ArrayData], keep: int = KEPT_TRACES,
+                 keep_steps: int = KEPT_STEPS) -> None:
         self.array = array
         self.keep = keep
+        self.keep_steps = keep_steps
         self.traces: list[LiveTrace] = []
         self.dropped = 0  # earlier calls no longer kept
+        self._steps = 0
 
     def optional_array(self, tensor) -> ArrayData | None:
         return None if tensor is None else self.array(tensor)
 
     def start(self, kind: str, roots: list) -> LiveTrace:
+        if len(self.traces) >= 2:
+            self._fold_into_next(self.traces[-2], self.traces[-1])
         trace = LiveTrace(kind, list(roots))
         self.traces.append(trace)
-        if len(self.traces) > self.keep:
+        self._steps = sum(len(t.steps) for t in self.traces)
+        while len(self.traces) > self.keep or (self._steps > self.keep_steps
+                                               and len(self.traces) > 1):
+            self._steps -= len(self.traces[0].steps)
             del self.traces[0]
             self.dropped += 1
         return trace
 
-    def kept(self) -> list[LiveTrace]:
-        """The traces worth showing: of a loop's calls (three or more in a row that ran the
-        same node names, like a training loop's backward() each step) only the last."""
-        kept: list[LiveTrace] = []
-        run: list[LiveTrace] = []
-        for trace in [*self.traces, None]:
-            if trace is not None and run and _signature(run[-1]) == _signature(trace):
-                run.append(trace)
-                continue
-            if len(run) >= LOOP_CALLS:
-                kept.append(run[-1])
-                self.dropped += len(run) - 1
-            else:
-                kept.extend(run)
-            run = [trace] if trace is not None else []
-        self.traces = kept
-        return kept
+    @staticmethod
+    def _fold_into_next(earlier: LiveTrace, later: LiveTrace) -> None:
+        """Let a loop's earlier call point at the next one's nodes instead of its own."""
+        if earlier.follows is None and _signature(earlier) == _signature(later):
+            earlier.follows = later
+            earlier.roots = []
+            for step in earlier.steps:
+                step.node = None
 
     def nodes(self) -> list:
-        """Every node a kept trace names: the graph builder includes them all."""
+        """Every node a trace names itself: the graph builder includes them all."""
         seen: dict[int, Any] = {}
-        for trace in self.kept():
-            for node in [*trace.roots, *(step.node for step in trace.steps)]:
-                seen.setdefault(id(node), node)
+        for trace in self.traces:
+            if trace.follows is None:
+                for node in [*trace.roots, *(step.node for step in trace.steps)]:
+                    seen.setdefault(id(node), node)
         return list(seen.values())
 
     def to_model(self, ids: dict[int, str]) -> list[BackwardTrace]:
-        return [
-            BackwardTrace(trace.kind, [ids[id(root)] for root in trace.roots], [
-                BackwardStep(ids[id(step.node)], type(step.node).__name__, step.incoming,
-                             step.outgoing, step.grad_before, step.grad_after)
-                for step in trace.steps])
-            for trace in self.kept()
-        ]
+        return [self._model(trace, ids) for trace in self.traces]
+
+    @staticmethod
+    def _model(trace: LiveTrace, ids: dict[int, str]) -> BackwardTrace:
+        drawn_on = trace
+        while drawn_on.follows is not None:
+            drawn_on = drawn_on.follows
+        names = [type(step.node).__name__ for step in drawn_on.steps]
+        return BackwardTrace(trace.kind, [ids[id(root)] for root in drawn_on.roots], [
+            BackwardStep(ids[id(on.node)], name, step.incoming, step.outgoing,
+                         step.grad_before, step.grad_after)
+            for step, on, name in zip(trace.steps, drawn_on.steps, names, strict=True)])
 
 
 def _signature(trace: LiveTrace) -> tuple:

@@ -107,10 +107,10 @@ def completions(code: str, line: int, column: int, namespace: dict, torch_module
     ``import torch`` lines are blanked: jedi would otherwise analyse the installed torch
     package (seconds) instead of the engine module the namespace already holds.
     """
-    jedi = _jedi()
     lines = ["" if _TORCH_IMPORT.match(text) else text for text in code.split("\n")]
     names = {"torch": torch_module, **namespace}
     try:
+        jedi = _jedi()  # imported while user code may be importing too: never fatal
         with _JEDI:  # jedi is not thread-safe, and the warm-up runs in its own thread
             found = jedi.Interpreter("\n".join(lines), [names]).complete(line, column)
     except Exception:  # noqa: BLE001 - completion must never break the kernel
@@ -204,7 +204,7 @@ class Session:
                 "graph": run.graph.to_json(raw=True),
                 "traces": traces_to_json(run.traces, raw=True),
                 "figures": [figure.to_json(raw=True) for figure in run.figures],
-                "elapsed": time.perf_counter() - started}
+                "elapsed": time.perf_counter() - started, "dropped_calls": run.dropped_calls}
 
 
 class _Stop:
@@ -248,7 +248,8 @@ def main(argv: list[str]) -> int:
     streams.install()
     signal.signal(signal.SIGINT, _Stop.on_signal)
     wire.send(control_out, {"op": "ready", "engine": engine.name,
-                            "description": engine.describe(), "pid": os.getpid()})
+                            "description": engine.describe(), "pid": os.getpid(),
+                            "cuda": bool(getattr(engine, "cuda_available", False))})
     # jedi's first completion takes seconds: warm it up while the user reads the window.
     threading.Thread(target=completions, args=("x", 1, 1, {}, engine.torch_module()),
                      daemon=True).start()

@@ -26,6 +26,17 @@ INTERRUPT_GRACE = 2.0
 DRAIN_S = 2.0  # the longest wait for the end of a run's output after its reply
 
 
+def cuda_driver_found() -> bool:
+    """Whether this machine has an NVIDIA driver, without importing torch (seconds): with
+    none, CUDA cannot be chosen."""
+    if sys.platform.startswith("linux"):
+        return os.path.exists("/proc/driver/nvidia/version") or os.path.exists("/dev/nvidia0")
+    if sys.platform == "win32":
+        system = os.path.join(os.environ.get("SYSTEMROOT", r"C:\Windows"), "System32")
+        return os.path.exists(os.path.join(system, "nvcuda.dll"))
+    return False  # macOS: no CUDA since 10.14
+
+
 def default_memory_limit() -> int:
     """Half the machine's RAM: a blow-up fails with MemoryError long before the machine stalls."""
     try:
@@ -79,20 +90,24 @@ class Kernel:
 
     def __init__(self, engine: str = "numpy", device: str = "auto",
                  memory_limit: int | None = None,
-                 on_death: Callable[[RunError], None] | None = None) -> None:
+                 on_death: Callable[[RunError], None] | None = None,
+                 autostart: bool = True) -> None:
         """``on_death`` hears at once, from a watcher thread, when the process dies between
-        runs (during a run, ``run`` itself returns the error)."""
+        runs (during a run, ``run`` itself returns the error). Without ``autostart`` the
+        caller starts it (the window does, off its UI thread)."""
         self.on_death = on_death
         self.engine = engine
         self.device = device
         self.memory_limit = default_memory_limit() if memory_limit is None else memory_limit
         self.description = ""
+        self.cuda = False  # whether the engine found a CUDA device (torch only)
         self.process: subprocess.Popen | None = None
         self._output: _Output | None = None
         self._interrupted_at: float | None = None
         self._control = threading.RLock()
         self._readers: list[threading.Thread] = []
-        self.start()
+        if autostart:
+            self.start()
 
     # ----- lifecycle -----------------------------------------------------------------------
     def start(self) -> None:
@@ -119,6 +134,7 @@ class Kernel:
             self.close()
             raise KernelError(message)
         self.description = hello["description"]
+        self.cuda = bool(hello.get("cuda", False))
         watcher = threading.Thread(target=self._watch, args=(self.process,), daemon=True)
         watcher.start()
 

@@ -108,6 +108,9 @@ class Graph:
     def node(self, node_id: str) -> GraphNode:
         return self._index()[node_id]
 
+    def node_ids(self) -> set[str]:
+        return set(self._index())
+
     def _index(self) -> dict[str, GraphNode]:
         """id -> node, rebuilt only when nodes were added (views look nodes up per item)."""
         index = self.__dict__.get("_by_id")

@@ -43,6 +43,7 @@ class RunResult:
     traces: list[BackwardTrace] = field(default_factory=list)
     figures: list[Figure] = field(default_factory=list)  # what the pyplot stand-in drew
     elapsed: float = 0.0
+    dropped_calls: int = 0  # earlier backward calls the kernel did not keep (a long loop)
 
     @property
     def ok(self) -> bool:
@@ -56,7 +57,7 @@ class RunResult:
             "graph": None if self.graph is None else self.graph.to_json(raw),
             "traces": traces_to_json(self.traces, raw),
             "figures": [figure.to_json(raw) for figure in self.figures],
-            "elapsed": self.elapsed,
+            "elapsed": self.elapsed, "dropped_calls": self.dropped_calls,
         }
 
     @classmethod
@@ -68,5 +69,5 @@ class RunResult:
             graph=None if data["graph"] is None else Graph.from_json(data["graph"]),
             traces=traces_from_json(data["traces"]),
             figures=[Figure.from_json(f) for f in data.get("figures", [])],
-            elapsed=data["elapsed"],
+            elapsed=data["elapsed"], dropped_calls=int(data.get("dropped_calls", 0)),
         )

@@ -30,7 +30,7 @@ class Console(QPlainTextEdit):
 
     line_clicked = Signal(str, int)
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, state=None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setReadOnly(True)
         self.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
@@ -40,6 +40,20 @@ class Console(QPlainTextEdit):
         self._shown = 0  # characters of this run's output shown so far
         self._flush_timer = QTimer(self, singleShot=True, interval=FLUSH_MS,
                                    timeout=self.flush)
+        if state is not None:  # a new document or engine starts with an empty console
+            state.events.reset.connect(self.clear_all)
+
+    def clear_all(self) -> None:
+        self._pending = []
+        self._shown = 0
+        self.clear()
+
+    def note(self, text: str) -> None:
+        """A line of the app's own (the kernel starting, ready), set apart in grey."""
+        self.flush()
+        if not self.document().isEmpty() and not self.toPlainText().endswith("\n"):
+            self._append("\n")
+        self._append(f"{text}\n", NOTE_COLOUR)
 
     def mouseReleaseEvent(self, event) -> None:  # noqa: N802 - Qt's name
         super().mouseReleaseEvent(event)

@@ -72,11 +72,20 @@ class FigureCanvas(pg.GraphicsLayoutWidget):
 class FiguresPanel(QScrollArea):
     """Every figure of the last run, one under another."""
 
-    def __init__(self, parent=None) -> None:
+    def __init__(self, state=None, parent=None) -> None:
         super().__init__(parent)
         self.setWidgetResizable(True)
         self.canvases: list[FigureCanvas] = []
         self.show_figures([])
+        if state is not None:
+            self.bind(state)
+
+    def bind(self, state) -> None:
+        """Follow a model.view_state.ViewState: the figures of its last run."""
+        state.events.result.connect(lambda result: self.show_figures(result.figures))
+        state.events.reset.connect(lambda: self.show_figures([]))
+        if state.result is not None:
+            self.show_figures(state.result.figures)
 
     def show_figures(self, figures: list[Figure]) -> None:
         holder = QWidget()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -45,9 +46,12 @@ PATH = QColor("#e8590c")
 DONE = QColor("#2f9e44")
 GRADIENT = QColor("#c2255c")
 BATCH = 1500            # items created per event-loop turn: big graphs never freeze the window
-DETAIL_SCALE = 0.45     # below this zoom, nodes drop their text
+DETAIL_SCALE = 0.45     # below this zoom, nodes show their name only, enlarged to fit the box
+NAME_PIXELS = 6.5       # a name smaller than this on screen is not drawn
+NAME_GROWTH = 2.6       # how much a name may grow to fill its box when zoomed out
 CACHED_NODES = 3000     # up to this many nodes, each is painted once into a cached pixmap
-READABLE_SCALE = 0.75   # fitting a graph of up to 80 nodes never shrinks it below this
+FIT_LARGEST = 1.4       # fitting never blows a small graph up more than this
+SCENE_MARGIN = 40.0     # room around the graph: scroll bars appear only when it is larger
 MOVE_MS = 260
 ARRIVED_AT = 0.62       # where on its edge a gradient's label rests (0: source, 1: target)
 
@@ -105,9 +109,10 @@ class NodeItem(QGraphicsItem):
         if self.look.kind == "group":
             painter.drawRoundedRect(rect.adjusted(3, 3, -3, -3), radius, radius)
         detail = option.levelOfDetailFromTransform(painter.worldTransform())
-        if detail < DETAIL_SCALE:
-            return
         painter.setPen(TEXT)
+        if detail < DETAIL_SCALE:
+            self._paint_name(painter, rect, detail)
+            return
         lines = self.look.lines
         step = rect.height() / len(lines)
         for number, line in enumerate(lines):
@@ -122,6 +127,23 @@ class NodeItem(QGraphicsItem):
             tick = QPointF(rect.right() - 1, rect.top() + 1)
             painter.drawPolyline([tick + QPointF(-3, 0), tick + QPointF(-1, 2.5),
                                   tick + QPointF(3, -2.5)])
+
+    def _paint_name(self, painter: QPainter, rect: QRectF, detail: float) -> None:
+        """Zoomed out: the name alone, as large as the box allows, when that is readable."""
+        name = compact_name(self.look)
+        metrics = QFontMetricsF(_BOLD)
+        growth = min(NAME_GROWTH, (rect.width() - 8) / max(metrics.horizontalAdvance(name), 1),
+                     rect.height() * 0.8 / metrics.height())
+        if metrics.height() * growth * detail < NAME_PIXELS:
+            return
+        painter.save()
+        painter.translate(rect.center())
+        painter.scale(growth, growth)
+        painter.setFont(_BOLD)
+        width, height = rect.width() / growth, rect.height() / growth
+        painter.drawText(QRectF(-width / 2, -height / 2, width, height),
+                         Qt.AlignmentFlag.AlignCenter, name)
+        painter.restore()
 
     def _border(self) -> QPen:
         if self.selected:
@@ -231,30 +253,51 @@ class GradientLabel(QGraphicsItem):
 
 
 class Callout(QGraphicsItem):
-    """The running step's rule with its numbers, in a box beside the node."""
+    """The running step's rule with its numbers, in a box beside the node.
 
-    def __init__(self, lines: list[str]) -> None:
+    The item's origin is the tip of its pointer, which touches the node; ``side`` says where
+    the box lies from there ("right", "left", "above" or "below").
+    """
+
+    GAP = 9.0  # the pointer's length
+
+    def __init__(self, lines: list[str], side: str = "right") -> None:
         super().__init__()
         self.lines = lines
+        self.side = side
         metrics = QFontMetricsF(_PLAIN)
         self.width = max(metrics.horizontalAdvance(line) for line in lines) + 16
         self.height = 16 * len(lines) + 8
         self.setZValue(3)
 
+    def box(self) -> QRectF:
+        """The box in item coordinates."""
+        width, height, gap = self.width, self.height, self.GAP
+        return {"right": QRectF(gap, -height / 2, width, height),
+                "left": QRectF(-gap - width, -height / 2, width, height),
+                "above": QRectF(-width / 2, -gap - height, width, height),
+                "below": QRectF(-width / 2, gap, width, height)}[self.side]
+
     def boundingRect(self) -> QRectF:  # noqa: N802 - Qt's name
-        return QRectF(-10, -self.height / 2 - 1, self.width + 12, self.height + 2)
+        return self.box().united(QRectF(-6, -6, 12, 12)).adjusted(-2, -2, 2, 2)
 
     def paint(self, painter: QPainter, option, widget=None) -> None:
-        box = QRectF(0, -self.height / 2, self.width, self.height)
+        box = self.box()
         painter.setBrush(QBrush(QColor("#fff4e6")))
         painter.setPen(QPen(PATH, 1.4))
         painter.drawRoundedRect(box, 6, 6)
-        painter.drawPolygon(QPolygonF([QPointF(-9, 0), QPointF(0, -6), QPointF(0, 6)]))
+        painter.drawPolygon(self._pointer())
         painter.setFont(_PLAIN)
         painter.setPen(TEXT)
         for number, line in enumerate(self.lines):
-            painter.drawText(QRectF(8, box.top() + 4 + 16 * number, self.width - 8, 16),
-                             Qt.AlignmentFlag.AlignVCenter, line)
+            painter.drawText(QRectF(box.left() + 8, box.top() + 4 + 16 * number,
+                                    self.width - 8, 16), Qt.AlignmentFlag.AlignVCenter, line)
+
+    def _pointer(self) -> QPolygonF:
+        gap = self.GAP
+        ends = {"right": ((gap, -6), (gap, 6)), "left": ((-gap, -6), (-gap, 6)),
+                "above": ((-6, -gap), (6, -gap)), "below": ((-6, gap), (6, gap))}[self.side]
+        return QPolygonF([QPointF(0, 0), QPointF(*ends[0]), QPointF(*ends[1])])
 
 
 def _tangents(points: list[QPointF]) -> list[QPointF]:
@@ -279,6 +322,14 @@ _PLAIN = QFont()
 _PLAIN.setPointSizeF(9.0)
 _BOLD = QFont(_PLAIN)
 _BOLD.setBold(True)
+
+
+def compact_name(look: NodeLook) -> str:
+    """A node's name when zoomed out: ``Mul`` for ``MulBackward0`` (the colour says grad_fn)."""
+    name = look.lines[0]
+    if look.kind == "function":
+        return re.sub(r"Backward\d*$", "", name) or name
+    return name
 
 
 def node_look(item: GraphNode | Group) -> NodeLook:
@@ -321,6 +372,21 @@ class _Scene:
     nodes: dict[str, NodeItem] = field(default_factory=dict)
     edges: list[EdgeItem] = field(default_factory=list)
 
+    def structure(self) -> tuple:
+        """What a user recognises as "the same graph": its nodes and edges, by stable key."""
+        key = self.keys.get
+        return (tuple(sorted(key(n, n) for n in self.display.node_ids)),
+                tuple(sorted((key(e.source, e.source), key(e.target, e.target))
+                             for e in self.display.edges)))
+
+    def bounds(self) -> QRectF:
+        """The laid-out graph's rectangle (where the nodes end up, gliding or not)."""
+        rect = QRectF()
+        for node_id, (x, y) in self.layout.positions.items():
+            width, height = self.sizes.get(node_id, (0.0, 0.0))
+            rect = rect.united(QRectF(x - width / 2, y - height / 2, width, height))
+        return rect
+
 
 def _retire(animation: QVariantAnimation | None) -> None:
     """Stop an animation that is being replaced and let Qt delete it: as a child of the view it
@@ -331,13 +397,16 @@ def _retire(animation: QVariantAnimation | None) -> None:
 
 
 class GraphView(QGraphicsView):
-    """Shows a Graph; click selects, Ctrl+click a second node shows the paths between them."""
+    """Shows a Graph; click selects, Ctrl+click a second node shows the paths between them.
+
+    Given a ViewState it follows it: its graph, the replay's steps and the selection.
+    """
 
     node_selected = Signal(str)            # a graph node id (or a group id), "" when cleared
     paths_selected = Signal(object)        # model.display.Paths or None
     graph_ready = Signal()                 # the items of the last graph are all on screen
 
-    def __init__(self, parent=None) -> None:
+    def __init__(self, state=None, parent=None) -> None:
         super().__init__(parent)
         self.setScene(QGraphicsScene(self))
         self.setRenderHints(QPainter.RenderHint.Antialiasing
@@ -346,10 +415,13 @@ class GraphView(QGraphicsView):
         self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
         self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.SmartViewportUpdate)
         self.viewport().grabGesture(Qt.GestureType.PinchGesture)
-        # Panning is by dragging: scroll bars would only take room from the graph.
-        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        # Scroll bars appear only when the graph is larger than the view: they say there is more.
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+        self.state = None
         self.upward = False
+        self._structure: tuple | None = None
+        self._user_zoomed = False  # since the last fit
         self.graph: Graph | None = None
         self.current: _Scene | None = None
         self.expanded: set[str] = set()
@@ -370,8 +442,34 @@ class GraphView(QGraphicsView):
         self.message.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.message.setStyleSheet("color: palette(placeholder-text); font-size: 13px;")
         self.message.setWordWrap(True)
-        self._say("Run a script: its autograd graph appears here.\n"
-                  "Leaves at the bottom, the output at the top, gradients flowing down.")
+        self._say(EMPTY_HINT)
+        if state is not None:
+            self.bind(state)
+
+    def bind(self, state) -> None:
+        """Follow a model.view_state.ViewState."""
+        self.state = state
+        state.events.graph.connect(self.show_graph)
+        state.events.step.connect(self._follow_step)
+        state.events.selection.connect(self._follow_selection)
+        state.events.reset.connect(self._follow_reset)
+        self.graph_ready.connect(lambda: self.show_step(state.step_state()))
+        if state.graph is not None:
+            self.show_graph(state.graph)
+
+    def _follow_step(self, step) -> None:
+        self.show_step(step, self.state.glide_ms if step is not None else 0)
+
+    def _follow_selection(self, node_ids: list[str]) -> None:
+        if node_ids != self.selection:
+            self.selection = [n for n in node_ids if self.current and n in self.current.nodes]
+            self._paint_selection(self.state.paths)
+
+    def _follow_reset(self) -> None:
+        self.expanded.clear()
+        self._positions.clear()
+        self._structure = None
+        self._say(self.state.note or EMPTY_HINT)
 
     # ----- public -----------------------------------------------------------------------------
     def show_graph(self, graph: Graph | None) -> None:
@@ -381,7 +479,9 @@ class GraphView(QGraphicsView):
         if graph is None or not graph.nodes:
             self._shown = self._generation
             self._clear()
-            self._say("This run left no tensors to draw.\n"
+            self._structure = None
+            self._say(EMPTY_HINT if graph is None else
+                      "This run left no tensors to draw.\n"
                       "Tensors bound to variables appear here with their grad_fn graph.")
             return
         display = fold(graph, self.expanded)
@@ -406,6 +506,7 @@ class GraphView(QGraphicsView):
         if upward != self.upward:
             self.upward = upward
             self._positions.clear()
+            self._structure = None  # drawn the other way up: fit it again
             self.show_graph(self.graph)
 
     def toggle_group(self, group_id: str) -> None:
@@ -413,21 +514,23 @@ class GraphView(QGraphicsView):
         self.show_graph(self.graph)
 
     def fit(self) -> None:
-        rect = self.scene().itemsBoundingRect().adjusted(-20, -20, 20, 20)
+        """The whole graph in view; a small graph is not blown up past FIT_LARGEST."""
+        if self.current is None or self.current.layout is None:
+            return
+        margin = SCENE_MARGIN - 1  # inside the scroll area: no scroll bar when all is shown
+        rect = self.current.bounds().adjusted(-margin, -margin, margin, margin)
         if rect.isEmpty():
             return
+        self._user_zoomed = False
         self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
-        scale = self.transform().m11()
-        readable = READABLE_SCALE if len(self.current.nodes if self.current else ()) <= 80 \
-            else scale
-        if scale > 1.4 or scale < readable:
-            # small graphs: not blown up; mid-sized ones: text stays readable, the output
-            # (the top) in view and the rest a drag away
-            scale = min(max(scale, readable), 1.4)
+        if self.transform().m11() > FIT_LARGEST:
             self.resetTransform()
-            self.scale(scale, scale)
-            top = QPointF(rect.center().x(), rect.top() + self.viewport().height() / 2 / scale)
-            self.centerOn(rect.center() if scale == 1.4 else top)
+            self.scale(FIT_LARGEST, FIT_LARGEST)
+            self.centerOn(rect.center())
+
+    def visible_rect(self) -> QRectF:
+        """The part of the scene inside the viewport."""
+        return self.mapToScene(self.viewport().rect()).boundingRect()
 
     def select(self, node_ids: list[str]) -> None:
         """Select one node (inspector) or two (the paths between them)."""
@@ -436,6 +539,9 @@ class GraphView(QGraphicsView):
         if len(self.selection) == 2 and self.graph is not None:
             paths = paths_between(self.graph, *self.selection)
         self._paint_selection(paths)
+        if self.state is not None:
+            shown = self.current.display.node(self.selection[-1]) if self.selection else None
+            self.state.select(self.selection, shown, paths)
         self.node_selected.emit(self.selection[-1] if self.selection else "")
         self.paths_selected.emit(paths)
 
@@ -510,17 +616,29 @@ class GraphView(QGraphicsView):
         scene = self.current
         self._shown = self._generation
         self.message.hide()
-        self.setSceneRect(self.scene().itemsBoundingRect().adjusted(-400, -400, 400, 400))
-        moved = self._animate_survivors(scene)
+        self._fit_scene_rect()
+        self._animate_survivors(scene)
         self._positions = {scene.keys.get(n, n): scene.layout.positions[n] for n in scene.nodes}
         for group in scene.display.groups.values():
             self._positions[scene.keys[group.members[0]]] = scene.layout.positions[group.id]
-        if not moved:
-            self.fit()
+        structure = scene.structure()
+        if structure != self._structure or not self._user_zoomed:
+            self.fit()  # a new graph is shown whole; the user's zoom survives a re-run only
+        self._structure = structure
         self.selection = [n for n in self.selection if n in scene.nodes]
         self._paint_selection(None if len(self.selection) < 2 else
                               paths_between(self.graph, *self.selection))
         self.graph_ready.emit()
+
+    def _fit_scene_rect(self, extra: QRectF | None = None) -> None:
+        """The scrollable area: the graph (and a callout sticking out of it) with a margin."""
+        if self.current is None or self.current.layout is None:
+            return
+        rect = self.current.bounds()
+        if extra is not None:
+            rect = rect.united(extra)
+        self.setSceneRect(rect.adjusted(-SCENE_MARGIN, -SCENE_MARGIN,
+                                        SCENE_MARGIN, SCENE_MARGIN))
 
     def _animate_survivors(self, scene: _Scene) -> bool:
         """Nodes that were on screen before glide from their old place to the new one."""
@@ -588,6 +706,7 @@ class GraphView(QGraphicsView):
         self._show_leaf_grads(state.leaf_grads if state is not None else {})
         if state is None:
             return
+        callout = None
         if state.running is not None and state.explanation:
             shown_id = group_of.get(state.running, state.running)
             item = self.current.nodes.get(shown_id)
@@ -597,10 +716,7 @@ class GraphView(QGraphicsView):
                     members = self.current.display.groups[shown_id].members
                     lines.insert(0, f"inside the folded ×{len(members)}: node "
                                     f"{members.index(state.running) + 1} of {len(members)}")
-                callout = Callout(lines)
-                callout.setPos(item.pos().x() + item.width / 2 + 14, item.pos().y())
-                self.scene().addItem(callout)
-                self._labels.append(callout)
+                callout = self._place_callout(item, lines)
         for flow in state.arrived:
             self._place_label(flow, moving=False, at=ARRIVED_AT)
         if travel_at is None:
@@ -609,6 +725,51 @@ class GraphView(QGraphicsView):
         moving = [m for m in moving if m is not None]
         if travel_ms and moving:
             self._travel(moving, travel_ms)
+        if state.running is not None:
+            self._keep_in_view(group_of.get(state.running, state.running), callout,
+                               [edge for _, edge in moving])
+
+    def _place_callout(self, item: NodeItem, lines: list[str]) -> Callout:
+        """The explanation beside its node on the side where it covers the fewest nodes."""
+        best = None
+        for side in ("right", "left", "below", "above"):
+            callout = Callout(lines, side)
+            half_w, half_h = item.width / 2 + 2, item.height / 2 + 2
+            offset = {"right": (half_w, 0), "left": (-half_w, 0),
+                      "below": (0, half_h), "above": (0, -half_h)}[side]
+            callout.setPos(item.pos() + QPointF(*offset))
+            box = callout.mapRectToScene(callout.box())
+            covered = sum(_overlap(box, other.sceneBoundingRect())
+                          for other in self.scene().items(box)
+                          if isinstance(other, NodeItem) and other is not item)
+            if best is None or covered < best[0]:
+                best = (covered, callout)
+            if covered == 0:
+                break
+        callout = best[1]
+        self.scene().addItem(callout)
+        self._labels.append(callout)
+        self._fit_scene_rect(callout.sceneBoundingRect())
+        return callout
+
+    def _keep_in_view(self, node_id: str, callout: Callout | None, edges: list) -> None:
+        """Pan so that the running node, its explanation and its edges are on screen."""
+        item = self.current.nodes.get(node_id) if self.current else None
+        if item is None:
+            return
+        must = item.sceneBoundingRect()
+        if callout is not None:
+            must = must.united(callout.sceneBoundingRect())
+        wanted = QRectF(must)
+        for edge in edges:
+            wanted = wanted.united(edge.sceneBoundingRect())
+        visible = self.visible_rect()
+        if visible.contains(wanted):
+            return
+        target = wanted if wanted.width() <= visible.width() and \
+            wanted.height() <= visible.height() else must
+        if not visible.contains(target):
+            self.centerOn(target.center())
 
     def _show_leaf_grads(self, grads: dict) -> None:
         """A leaf's text shows its .grad as of the player's step (or the final one)."""
@@ -699,8 +860,10 @@ class GraphView(QGraphicsView):
     def _clear(self, keep_message: bool = False) -> None:
         self._builder.stop()
         self._pending_items = []
-        if self._traveller is not None:
-            self._traveller.stop()
+        # Their closures hold items of the scene being cleared: stopped, they touch none.
+        _retire(self._mover)
+        _retire(self._traveller)
+        self._mover = self._traveller = None
         self._labels = []
         self._step_states = {}
         self._edges_between = {}
@@ -732,6 +895,7 @@ class GraphView(QGraphicsView):
         scale = self.transform().m11() * factor
         if 0.02 < scale < 8:
             self.scale(factor, factor)
+            self._user_zoomed = True
 
     def viewportEvent(self, event) -> bool:  # noqa: N802 - Qt's name
         if event.type() == event.Type.Gesture:
@@ -782,6 +946,15 @@ class GraphView(QGraphicsView):
             if isinstance(item, NodeItem):
                 return item
         return None
+
+
+EMPTY_HINT = ("Run a script: its autograd graph appears here.\n"
+              "Leaves at the bottom, the output at the top, gradients flowing down.")
+
+
+def _overlap(a: QRectF, b: QRectF) -> float:
+    common = a.intersected(b)
+    return 0.0 if common.isEmpty() else common.width() * common.height()
 
 
 def _merge_state(old: str | None, new: str) -> str:

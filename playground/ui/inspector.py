@@ -18,10 +18,33 @@ HINT = ("<p style='color:gray'>Click a node of the graph to see its values, grad
 class Inspector(QTextBrowser):
     """Read-only details of one node; selectable and copyable."""
 
-    def __init__(self, parent=None) -> None:
+    def __init__(self, state=None, parent=None) -> None:
         super().__init__(parent)
         self.setOpenLinks(False)
         self.setHtml(HINT)
+        self.state = None
+        if state is not None:
+            self.bind(state)
+
+    def bind(self, state) -> None:
+        """Follow a model.view_state.ViewState: the selected node, or the replay's step."""
+        self.state = state
+        state.events.selection.connect(lambda _ids: self._show_selection())
+        state.events.step.connect(self._show_step_or_selection)
+        state.events.reset.connect(lambda: self.setHtml(HINT))
+
+    def _show_selection(self) -> None:
+        state = self.state
+        if len(state.selection) == 2 and state.paths is not None and state.graph is not None:
+            self.show_paths(state.graph, state.paths)
+        else:
+            self.show_node(state.graph, state.selected_object if state.selection else None)
+
+    def _show_step_or_selection(self, step) -> None:
+        if step is not None and step.position > 0:
+            self.show_step(step)
+        else:
+            self._show_selection()
 
     def show_node(self, graph: Graph | None, node: object | None) -> None:
         if graph is None or node is None:

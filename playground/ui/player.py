@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
     QLabel,
+    QSizePolicy,
     QSlider,
     QStyle,
     QToolButton,
@@ -14,38 +15,44 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from playground.model import Graph, RunResult
-from playground.model.playback import ORDER_EXPLAINED, Playback, StepState
+from playground.model import RunResult
+from playground.model.playback import ORDER_EXPLAINED, Playback
+from playground.model.view_state import ViewState
 
 SPEEDS = (("0.25×", 0.25), ("0.5×", 0.5), ("1×", 1.0), ("2×", 2.0), ("4×", 4.0))
 STEP_MS = 1100  # one step at 1×: long enough to read the rule with its numbers
+STILL_GLIDE_MS = 350  # a gradient's glide when stepping by hand
 
 
 class PlayerBar(QWidget):
-    """⏮ ◀ ▶ ▶| ⏭, speed, "step 4 of 11 · MulBackward0", a scrubber and the call to replay."""
+    """⏮ ◀ ▶ ▶| ⏭ ■, speed, "step 4 of 11 · MulBackward0", a scrubber and the call to replay.
 
-    state_changed = Signal(object)  # StepState, or None when there is nothing to replay
+    It drives the ViewState's replay; the graph, plots and inspector follow the state. Until
+    the user asks for a replay (▶, → or a step button) every view shows the run's final state,
+    and the replay ends back there.
+    """
 
-    def __init__(self, parent=None) -> None:
+    def __init__(self, state: ViewState | None = None, parent=None) -> None:
         super().__init__(parent)
-        self.playback: Playback | None = None
-        self.graph: Graph | None = None
-        self.traces = []
-        self.position = 0
+        self.state = state or ViewState()
         self.calls = QComboBox()
         self.calls.setToolTip("Which backward() or autograd.grad() call of the run to replay")
+        self.calls.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.calls.setMinimumContentsLength(14)
         self.calls.currentIndexChanged.connect(self._call_chosen)
         icon = QStyle.StandardPixmap
         self.to_start = self._button(icon.SP_MediaSkipBackward, "To the start (Home)",
                                      lambda: self.go(0))
         self.back = self._button(icon.SP_MediaSeekBackward, "Step back (←)",
-                                 lambda: self.go(self.position - 1))
-        self.play_button = self._button(icon.SP_MediaPlay, "Play / pause (Space)",
-                                        self.toggle_play)
+                                 lambda: self.step(-1))
+        self.play_button = self._button(icon.SP_MediaPlay, "Replay the backward pass / pause "
+                                         "(Space)", self.toggle_play)
         self.forward = self._button(icon.SP_MediaSeekForward, "Step forward (→)",
-                                    lambda: self.go(self.position + 1))
-        self.to_end = self._button(icon.SP_MediaSkipForward, "To the end (End)",
+                                    lambda: self.step(1))
+        self.to_end = self._button(icon.SP_MediaSkipForward, "To the last step (End)",
                                    self.go_to_end)
+        self.final = self._button(icon.SP_MediaStop, "End the replay: show the run's final "
+                                  "gradients (Esc)", self.finish)
         self.speed = QComboBox()
         for label, factor in SPEEDS:
             self.speed.addItem(label, factor)
@@ -56,7 +63,9 @@ class PlayerBar(QWidget):
         self.scrubber.setMinimum(0)
         self.scrubber.valueChanged.connect(self.go)
         self.counter = QLabel()
-        self.counter.setMinimumWidth(190)
+        self.counter.setMinimumWidth(80)
+        # a long hint is elided by the layout rather than widening the window
+        self.counter.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         why = QLabel("<a href='#'>why this order?</a>")
         why.setToolTip(ORDER_EXPLAINED)
         why.linkActivated.connect(lambda _: why.setToolTip(ORDER_EXPLAINED))
@@ -66,7 +75,8 @@ class PlayerBar(QWidget):
         rows.setSpacing(0)
         layout = QHBoxLayout()
         layout.addWidget(QLabel("<b>Backward</b>"))
-        for button in (self.to_start, self.back, self.play_button, self.forward, self.to_end):
+        for button in (self.to_start, self.back, self.play_button, self.forward, self.to_end,
+                       self.final):
             layout.addWidget(button)
         layout.addWidget(self.speed)
         layout.addWidget(self.counter, 1)
@@ -74,7 +84,10 @@ class PlayerBar(QWidget):
         layout.addWidget(why)
         rows.addLayout(layout)
         rows.addWidget(self.scrubber)
-        self.load(None)
+        self.state.events.calls.connect(self._calls_changed)
+        self.state.events.step.connect(self._step_shown)
+        self.state.events.reset.connect(self.stop)
+        self._calls_changed(self.state.calls)
 
     def _button(self, icon, tip: str, slot) -> QToolButton:
         button = QToolButton()
@@ -84,80 +97,101 @@ class PlayerBar(QWidget):
         button.clicked.connect(slot)
         return button
 
-    # ----- loading ------------------------------------------------------------------------------
+    # ----- what the state says ----------------------------------------------------------------
+    @property
+    def playback(self) -> Playback | None:
+        return self.state.playback
+
+    @property
+    def position(self) -> int:
+        return self.state.position
+
     def load(self, result: RunResult | None) -> None:
-        """A new run: offer its backward calls, positioned before the first step."""
+        """A run on its own (tests, benchmarks): its final state, its calls offered."""
+        if result is None:
+            self.state.reset()
+        else:
+            self.state.show_result(result)
+
+    def _calls_changed(self, calls) -> None:
         self.stop()
-        self.graph = result.graph if result is not None else None
-        self.traces = [t for t in (result.traces if result is not None else []) if t.steps]
+        total = len(calls) + self.state.dropped_calls
         self.calls.blockSignals(True)
         self.calls.clear()
-        for number, trace in enumerate(self.traces, start=1):
-            roots = ", ".join(self._root_name(r) for r in trace.roots)
-            call = "backward()" if trace.kind == "backward" else "autograd.grad()"
-            self.calls.addItem(f"{number} of {len(self.traces)}: {call} from {roots}")
+        for number, call in enumerate(calls, start=self.state.dropped_calls + 1):
+            roots = ", ".join(self._root_name(call, root) for root in call.trace.roots)
+            where = f" · {call.where}" if call.where else ""
+            self.calls.addItem(f"{number} of {total}: {call.call} from {roots}{where}")
+        self.calls.setCurrentIndex(self.state.call_index)
         self.calls.blockSignals(False)
-        self.calls.setEnabled(len(self.traces) > 1)
-        self.calls.setVisible(bool(self.traces))
-        self._call_chosen(0)
+        self.calls.setEnabled(len(calls) > 1)
+        self.calls.setVisible(bool(calls))
+        if self.state.dropped_calls:
+            self.calls.setToolTip(f"The last {len(calls)} of {total:,} backward calls are kept "
+                                  "for replay")
+        self._step_shown(self.state.step_state())
 
-    def reset(self) -> None:
-        """The code changed: the recorded run no longer matches it."""
-        if self.playback is not None:
-            self.load(None)
-            self.counter.setText("code changed: run it to replay backward")
-
-    def _root_name(self, node_id: str) -> str:
-        if self.graph is None:
-            return node_id
-        for edge in self.graph.edges:  # the tensor whose grad_fn the root is
+    @staticmethod
+    def _root_name(call, node_id: str) -> str:
+        graph = call.graph
+        for edge in graph.edges:  # the tensor whose grad_fn the root is
             if edge.target == node_id and edge.kind == "output":
-                return self.graph.node(edge.source).label
-        return self.graph.node(node_id).label
+                return graph.node(edge.source).label
+        return graph.node(node_id).label
 
-    def _call_chosen(self, index: int) -> None:
-        self.stop()
-        if self.graph is None or not self.traces or index < 0:
-            self.playback = None
-        else:
-            self.playback = Playback(self.graph, self.traces[index])
-        count = self.playback.count if self.playback else 0
+    def _step_shown(self, step) -> None:
+        count = self.playback.count if self.playback is not None else \
+            self.state.calls_count_of_current()
         self.scrubber.blockSignals(True)
         self.scrubber.setMaximum(count)
-        self.scrubber.setValue(0)
+        self.scrubber.setValue(step.position if step is not None else count)
         self.scrubber.blockSignals(False)
         for widget in (self.to_start, self.back, self.play_button, self.forward, self.to_end,
                        self.scrubber, self.speed):
             widget.setEnabled(count > 0)
-        self.position = 0
-        if self.playback is None:
-            self.counter.setText("no backward() in this run" if self.graph is not None
-                                 else "run a script that calls backward()")
-            self.state_changed.emit(None)
-        else:
-            self._show()
+        self.final.setEnabled(step is not None)
+        self.counter.setText(step.title if step is not None else self._idle_text(count))
+        self.counter.setToolTip(self.counter.text())
+        if step is None:
+            self.stop()
+
+    def _idle_text(self, count: int) -> str:
+        if count:
+            return f"final gradients · ▶ replays {count} steps"
+        if self.state.note:
+            return self.state.note
+        if self.state.result is not None:
+            return "no backward() in this run"
+        return "run a script that calls backward()"
 
     # ----- moving -------------------------------------------------------------------------------
     def go(self, position: int) -> None:
-        if self.playback is None:
-            return
-        position = max(0, min(position, self.playback.count))
-        if position == self.position and self.scrubber.value() == position:
-            return
-        self.position = position
-        self._show()
+        self.state.glide_ms = self.travel_ms()
+        self.state.step_to(position)
+
+    def step(self, delta: int) -> None:
+        """One step back or on; on past the last step ends the replay."""
+        self.state.glide_ms = self.travel_ms()
+        self.state.step_by(delta)
 
     def go_to_end(self) -> None:
-        if self.playback is not None:
-            self.go(self.playback.count)
+        self.go(self.state.calls_count_of_current())
+
+    def finish(self) -> None:
+        self.stop()
+        self.state.stop_replay()
+
+    def _call_chosen(self, index: int) -> None:
+        self.stop()
+        self.state.choose_call(index)
+        self._step_shown(self.state.step_state())
 
     def toggle_play(self) -> None:
         if self.timer.isActive():
             self.stop()
-        elif self.playback is not None:
-            if self.position >= self.playback.count:
-                self.position = 0
-                self._show()
+        elif self.state.calls:
+            if self.playback is None or self.position >= self.playback.count:
+                self.go(0)
             self.play_button.setIcon(
                 self.style().standardIcon(QStyle.StandardPixmap.SP_MediaPause))
             self.timer.start(self._interval())
@@ -167,26 +201,20 @@ class PlayerBar(QWidget):
         self.play_button.setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_MediaPlay))
 
     def _advance(self) -> None:
-        if self.playback is None or self.position >= self.playback.count:
+        """One step on; after the last step the replay ends on the final state."""
+        if self.playback is None:
             self.stop()
             return
-        self.go(self.position + 1)
+        self.state.glide_ms = self.travel_ms()
+        self.state.step_by(1)
 
     def _interval(self) -> int:
         return int(STEP_MS / float(self.speed.currentData()))
 
     def travel_ms(self) -> int:
         """How long a gradient takes along its edge: most of a step while playing."""
-        return int(self._interval() * 0.6) if self.timer.isActive() else 350
+        return int(self._interval() * 0.6) if self.timer.isActive() else STILL_GLIDE_MS
 
     def _speed_changed(self, _index: int) -> None:
         if self.timer.isActive():
             self.timer.setInterval(self._interval())
-
-    def _show(self) -> None:
-        state: StepState = self.playback.state(self.position)
-        self.scrubber.blockSignals(True)
-        self.scrubber.setValue(self.position)
-        self.scrubber.blockSignals(False)
-        self.counter.setText(state.title)
-        self.state_changed.emit(state)

@@ -53,7 +53,7 @@ class PlotsPanel(QWidget):
 
     point_hovered = Signal(str)
 
-    def __init__(self, parent=None) -> None:
+    def __init__(self, state=None, parent=None) -> None:
         super().__init__(parent)
         self.combined = QCheckBox("One plot")
         self.combined.setToolTip("All tensors in one plot with a legend, or one plot each")
@@ -83,6 +83,19 @@ class PlotsPanel(QWidget):
         self.selected = ""
         self._apply_theme()
         self._draw()
+        if state is not None:
+            self.bind(state)
+
+    def bind(self, state) -> None:
+        """Follow a model.view_state.ViewState: its graph, the replay's step, the selection."""
+        state.events.graph.connect(self.show_graph)
+        state.events.step.connect(
+            lambda step: self.follow(step.leaf_grads if step is not None else None))
+        state.events.selection.connect(lambda ids: self.select(ids[-1] if ids else ""))
+        self.show_graph(state.graph)
+        step = state.step_state()
+        if step is not None:
+            self.follow(step.leaf_grads)
 
     def show_graph(self, graph: Graph | None,
                    grads: dict[str, ArrayData | None] | None = None) -> None:

@@ -1,8 +1,13 @@
-"""Runs code in the kernel off the UI thread and reports back through Qt signals."""
+"""Runs code in the kernel off the UI thread and reports back through Qt signals.
+
+Starting a kernel (torch: seconds), restarting it and switching engines happen off the UI
+thread too: the window keeps painting, and a run asked for meanwhile waits for the kernel.
+"""
 
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 
 from PySide6.QtCore import QObject, Signal
 
@@ -17,50 +22,138 @@ class KernelRunner(QObject):
     finished = Signal(object)
     started = Signal()
     engine_changed = Signal(str)
+    starting = Signal(str)   # "Starting torch…": a kernel is on its way
+    ready = Signal(str)      # its description: the kernel (re)started
+    failed = Signal(str)     # why it could not start; the engine before it runs again
 
-    def __init__(self, engine: str = "numpy", device: str = "auto") -> None:
+    def __init__(self, engine: str = "numpy", device: str = "auto",
+                 background: bool = False) -> None:
         super().__init__()
-        self.kernel = Kernel(engine, device)
+        self.kernel = Kernel(engine, device, autostart=not background)
         self._thread: threading.Thread | None = None
         self._running = False
+        self._jobs = 0  # kernel starts/restarts/switches queued or under way
+        self._jobs_lock = threading.Lock()
+        # One thing at a time on the kernel: a run, a start, a restart or a switch.
+        self._lifecycle = threading.Lock()
+        self._waiting_run: tuple | None = None
+        self._starter: threading.Thread | None = None
+        self._closed = False  # signals queued before close() must not start anything after
+        self.ready.connect(self._run_waiting)
+        self.failed.connect(self._run_waiting)
+        if background:
+            self._in_background(self.kernel.start, f"Starting the {self._name(engine)} engine…")
 
     @property
     def busy(self) -> bool:
         # Not the thread's liveness: the thread is still returning when the UI thread gets
         # ``finished``, and a run started from that slot must not be refused.
-        return self._running
+        return self._running or self._waiting_run is not None
+
+    @property
+    def is_starting(self) -> bool:
+        return self._jobs > 0
 
     def run(self, code: str, filename: str, fresh: bool = True) -> bool:
-        """Start a run unless one is going; False when busy."""
-        if self.busy:
+        """Start a run unless one is going (False); while a kernel starts, it waits for it."""
+        if self.busy or self._closed:
             return False
         self.started.emit()
+        if self.is_starting:
+            self._waiting_run = (code, filename, fresh)
+            return True
+        self._launch(code, filename, fresh)
+        return True
+
+    def _launch(self, code: str, filename: str, fresh: bool) -> None:
         self._running = True
         self._thread = threading.Thread(target=self._work, args=(code, filename, fresh),
                                         daemon=True)
         self._thread.start()
-        return True
+
+    def _run_waiting(self, _text: str = "") -> None:
+        if self._closed or self.kernel.process is None:
+            return  # no kernel at all (its engine failed to start): the window picks another
+        waiting, self._waiting_run = self._waiting_run, None
+        if waiting is not None:
+            self._launch(*waiting)
 
     def _work(self, code: str, filename: str, fresh: bool) -> None:
         try:
-            result = self.kernel.run(code, filename, fresh,
-                                     on_output=lambda stream, text: self.output.emit(stream, text))
+            with self._lifecycle:
+                result = self.kernel.run(
+                    code, filename, fresh,
+                    on_output=lambda stream, text: self.output.emit(stream, text))
         except (KernelError, OSError) as error:
             result = RunResult(self.kernel.engine, error=RunError("crash", str(error)))
         self._running = False
         self.finished.emit(result)
 
     def stop(self) -> None:
+        if self._waiting_run is not None:  # it never started: nothing to interrupt
+            self._waiting_run = None
+            self.finished.emit(RunResult(self.kernel.engine, error=RunError(
+                "interrupted", "The run was interrupted.")))
+            return
         self.kernel.interrupt()
 
+    # ----- kernels off the UI thread ------------------------------------------------------------
+    def restart(self) -> None:
+        """A clean kernel on the same engine, started in the background."""
+        self._in_background(self.kernel.restart,
+                            f"Restarting the {self._name(self.kernel.engine)} engine…")
+
+    def switch_in_background(self, engine: str, device: str = "auto") -> None:
+        """Restart on another engine; ``ready`` or ``failed`` says how it went."""
+        self._in_background(lambda: self.kernel.switch(engine, device),
+                            f"Starting the {self._name(engine)} engine…")
+
+    def _in_background(self, job: Callable[[], None], message: str) -> None:
+        """Run ``job`` after whatever the kernel is doing (a run is interrupted first)."""
+        if self._closed:
+            return
+        with self._jobs_lock:
+            self._jobs += 1
+        self.starting.emit(message)
+        if self._running:
+            self.kernel.interrupt()
+
+        def work() -> None:
+            error = None
+            with self._lifecycle:
+                try:
+                    job()
+                except (KernelError, OSError) as failure:
+                    error = str(failure)
+            with self._jobs_lock:
+                self._jobs -= 1
+                last = self._jobs == 0
+            if error is not None:
+                self.failed.emit(error)
+            elif last:  # the kernel the user asked for last
+                self.engine_changed.emit(self.kernel.description)
+                self.ready.emit(self.kernel.description)
+
+        self._starter = threading.Thread(target=work, daemon=True, name="kernel-start")
+        self._starter.start()
+
+    @staticmethod
+    def _name(engine: str) -> str:
+        return {"numpy": "NumPy", "torch": "torch"}.get(engine, engine)
+
     def switch(self, engine: str, device: str = "auto") -> str:
-        """Restart on another engine; returns its description (raises KernelError)."""
+        """Restart on another engine, waiting for it; returns its description (KernelError)."""
         self.kernel.switch(engine, device)
         self.engine_changed.emit(self.kernel.description)
         return self.kernel.description
 
     def close(self) -> None:
+        self._closed = True
+        self._waiting_run = None
+        if self._starter is not None:
+            self._starter.join(timeout=30)  # a kernel half started would outlive the window
         if self._thread is not None and self._thread.is_alive():
             self.kernel.interrupt()
             self._thread.join(timeout=3)
-        self.kernel.close()
+        with self._lifecycle:  # every queued start and the run have finished
+            self.kernel.close()

@@ -26,7 +26,8 @@ import sys, time
 from pathlib import Path
 from PySide6.QtCore import QTimer
 from playground.ui.files import RecoveryStore
-from playground.ui.main_window import MainWindow, make_application
+from playground.ui.app import make_application
+from playground.ui.main_window import MainWindow
 from playground.ui.settings import Settings
 
 folder, text = Path(sys.argv[1]), Path(sys.argv[2]).read_text()
@@ -35,6 +36,9 @@ window = MainWindow(settings=Settings(folder / "settings.json"),
                     recovery=RecoveryStore(folder / "recovery.json"))
 window.show()
 window.editor.clear()  # the new document's starter script goes; the typing is all there is
+while window.runner.is_starting:  # the kernel starts in the background
+    application.processEvents()
+    time.sleep(0.01)
 log = open(folder / "typed.log", "w")
 log.write(f"kernel {window.runner.kernel.process.pid}\n")
 typed = [0]

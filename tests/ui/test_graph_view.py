@@ -317,7 +317,7 @@ def test_the_window_feeds_the_views_after_a_run(qtbot, tmp_path):
                     timeout=30000)
     leaf = window.graph_view.graph.by_name("w2")
     window.graph_view.select([leaf.id])
-    assert window.views.currentWidget() is window.inspector
+    assert window.views.currentWidget() is window.tabs.pages["Inspector"]
     assert "w2" in window.inspector.toPlainText()
     view_point = window.graph_view.mapFromScene(QPointF(0, 0))
     assert view_point is not None

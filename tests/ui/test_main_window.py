@@ -216,7 +216,7 @@ def _blocks(document):
 
 
 def test_examples_open_as_untitled_documents(qtbot, window):
-    from playground.ui.main_window import EXAMPLES
+    from playground.ui.document import EXAMPLES
 
     example = sorted(EXAMPLES.glob("*.py"))[0]
     window.open_example(example)
@@ -272,7 +272,7 @@ def test_settings_are_remembered(qtbot, tmp_path):
 
 
 def test_the_palette_builds_a_working_script(qtbot, window):
-    from playground.ui.main_window import SNIPPETS
+    from playground.ui.menus import SNIPPETS
 
     window.editor.setPlainText("import torch\n")
     cursor = window.editor.textCursor()
@@ -286,7 +286,7 @@ def test_the_palette_builds_a_working_script(qtbot, window):
 
 
 def test_the_palettes_model_and_training_step_run(qtbot, window):
-    from playground.ui.main_window import SNIPPETS
+    from playground.ui.menus import SNIPPETS
 
     window.editor.setPlainText("import torch\n")
     cursor = window.editor.textCursor()
@@ -322,16 +322,18 @@ def test_completion_offers_the_live_namespace_and_torch(qtbot, window):
     assert "tensor" in shown and "autograd" in shown
 
 
-def test_asking_for_cuda_without_it_explains_and_keeps_the_engine(qtbot, window):
+def test_cuda_cannot_be_chosen_where_there_is_none(qtbot, window):
     import torch
 
     if torch.cuda.is_available():
         pytest.skip("this machine has CUDA")
     with qtbot.waitSignal(window.runner.finished, timeout=RUN_TIMEOUT_MS):
         window.engine_box.setCurrentIndex(1)
-    window.device_box.setCurrentIndex(window.device_box.findData("cuda"))
-    assert "CUDA was asked for" in window.statusBar().currentMessage()
-    assert window.runner.kernel.engine == "torch" and window.device_box.currentData() == "auto"
+    box = window.device_box
+    cuda = box.model().item(box.findData("cuda"))
+    assert box.isEnabled() and not cuda.isEnabled()
+    assert "CPU" in cuda.toolTip()  # says why, and where torch runs instead
+    assert window.runner.kernel.engine == "torch" and box.currentData() == "auto"
 
 
 def test_tab_comment_and_find_on_selections(qtbot, window):

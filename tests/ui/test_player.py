@@ -7,6 +7,7 @@ from playground.engines.base import run_code
 from playground.engines.numpy_engine import NumpyEngine
 from playground.model import RunResult
 from playground.model.playback import Playback
+from playground.model.view_state import ViewState
 from playground.ui.animation import export_gif, export_png_sequence
 from playground.ui.graph_view import GraphView
 from playground.ui.player import PlayerBar
@@ -31,18 +32,17 @@ def result_of(code: str, engine=None) -> RunResult:
 @pytest.fixture
 def rig(qtbot):
     """A graph view with a player driving it, as the window wires them."""
-    view = GraphView()
+    state = ViewState()
+    view = GraphView(state)
     view.resize(900, 700)
-    player = PlayerBar()
+    player = PlayerBar(state)
     qtbot.addWidget(view)
     qtbot.addWidget(player)
     view.show()
-    player.state_changed.connect(lambda state: view.show_step(state))
 
     def load(result: RunResult):
-        view.show_graph(result.graph)
-        qtbot.waitUntil(lambda: not view.busy, timeout=60000)
         player.load(result)
+        qtbot.waitUntil(lambda: view.current is not None and not view.busy, timeout=60000)
         return view, player
 
     return load
@@ -65,7 +65,7 @@ def test_seed_steps_follow_torchs_own_trace(rig, path, monkeypatch):
     for call, trace in enumerate(t for t in theirs.traces if t.steps):
         player.calls.setCurrentIndex(call)
         shown = []
-        for position in range(1, player.playback.count + 1):
+        for position in range(1, player.state.calls_count_of_current() + 1):
             player.go(position)
             state = player.playback.state(position)
             shown.append((state.running, state.step.name))
@@ -76,10 +76,10 @@ def test_seed_steps_follow_torchs_own_trace(rig, path, monkeypatch):
 def test_stepping_forward_then_back_restores_the_exact_state(rig, qtbot):
     view, player = rig(result_of(ACCUMULATE))
     snapshots = []
-    for position in range(player.playback.count + 1):
+    for position in range(player.state.calls_count_of_current() + 1):
         player.go(position)
         snapshots.append(view.snapshot())
-    for position in reversed(range(player.playback.count + 1)):
+    for position in reversed(range(player.state.calls_count_of_current() + 1)):
         player.go(position)
         assert view.snapshot() == snapshots[position], position
     assert snapshots[0]["states"] and all(s == "waiting" for s in
@@ -120,16 +120,22 @@ def test_a_step_shows_its_rule_with_numbers_and_the_gradients_in_flight(rig):
     assert leaf_item.look.lines[-1] == "grad [3.0, 3.0]"  # not yet accumulated
     player.go_to_end()
     assert leaf_item.look.lines[-1] == "grad [5.0, 1.0]"
-    player.load(None)
+    player.finish()  # the replay ends: the run's final state
     assert leaf_item.look.lines == leaf_item.final_lines and not view.snapshot()["states"]
 
 
 def test_play_advances_on_its_own_and_stops_at_the_end(rig, qtbot):
     view, player = rig(result_of(ACCUMULATE))
+    positions = []
+    player.state.events.step.connect(
+        lambda step: positions.append(step.position if step is not None else None))
     player.speed.setCurrentIndex(player.speed.count() - 1)  # fastest
+    count = player.state.calls_count_of_current()
     player.toggle_play()
-    qtbot.waitUntil(lambda: player.position == player.playback.count, timeout=10000)
-    qtbot.waitUntil(lambda: not player.timer.isActive(), timeout=3000)
+    qtbot.waitUntil(lambda: not player.timer.isActive(), timeout=10000)
+    # every step in turn, then back to the final state, where it rests
+    assert positions == [*range(count + 1), None]
+    assert player.playback is None and "final gradients" in player.counter.text()
 
 
 def test_plots_follow_the_step(qtbot):
@@ -178,8 +184,9 @@ def test_the_window_wires_the_player_and_resets_it_on_edit(qtbot, tmp_path):
     with qtbot.waitSignal(window.runner.finished, timeout=30000):
         window.run_all()
     qtbot.waitUntil(lambda: window.graph_view.current is not None
-                    and not window.graph_view.busy and window.player.playback is not None,
+                    and not window.graph_view.busy and bool(window.view_state.calls),
                     timeout=30000)
+    assert window.player.playback is None  # the final state until the user asks
     window.graph_view.setFocus()
     qtbot.keyClick(window.graph_view, Qt.Key.Key_Right)
     qtbot.keyClick(window.graph_view, Qt.Key.Key_Right)

@@ -1,0 +1,202 @@
+"""What the window shows (the run, the selection, the backward replay) as events views follow.
+
+No Qt here: the views subscribe to ``ViewState.events`` and draw from the state; the window
+and the player only call its methods. After a run the views show its final state; a replay
+shows one recorded backward call step by step, only while the user asks for it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from playground.model.display import paths_between
+from playground.model.graph import Graph
+from playground.model.playback import Playback, StepState
+from playground.model.run_result import RunResult
+from playground.model.trace import BackwardTrace
+
+# A training loop calls backward() once a step: the replay list keeps this many, the latest.
+MAX_CALLS = 300
+
+
+class Event:
+    """A list of callbacks called in order with the event's arguments."""
+
+    def __init__(self) -> None:
+        self._callbacks: list[Callable] = []
+
+    def connect(self, callback: Callable) -> None:
+        self._callbacks.append(callback)
+
+    def disconnect(self, callback: Callable) -> None:
+        self._callbacks.remove(callback)
+
+    def emit(self, *arguments) -> None:
+        for callback in list(self._callbacks):
+            callback(*arguments)
+
+
+class ViewEvents:
+    """The events of a ViewState; each passes what changed."""
+
+    def __init__(self) -> None:
+        self.reset = Event()        # () everything cleared: New, Open, an engine switch
+        self.result = Event()       # (RunResult) a run finished (each cell of Run all cells)
+        self.graph = Event()        # (Graph | None) the graph on screen changed
+        self.selection = Event()    # (list[str]) selected node ids (two: the paths between)
+        self.calls = Event()        # (list[ReplayCall]) the backward calls one can replay
+        self.step = Event()         # (StepState | None) a replay step, None: the final state
+
+
+@dataclass
+class ReplayCall:
+    """One recorded backward()/autograd.grad() and the graph it ran on."""
+
+    graph: Graph
+    trace: BackwardTrace
+    where: str = ""  # "cell 3" for Run all cells
+
+    @property
+    def call(self) -> str:
+        return "backward()" if self.trace.kind == "backward" else "autograd.grad()"
+
+
+class ViewState:
+    """The one state every view draws from."""
+
+    def __init__(self) -> None:
+        self.events = ViewEvents()
+        self.result: RunResult | None = None
+        self.calls: list[ReplayCall] = []
+        self.dropped_calls = 0  # earlier calls beyond MAX_CALLS (or dropped by the kernel)
+        self.selection: list[str] = []
+        self.selected_object: object | None = None  # what was clicked: a node or a folded group
+        self.paths: object | None = None            # model.display.Paths between two nodes
+        self.call_index = 0
+        self.playback: Playback | None = None
+        self.position = 0
+        self.glide_ms = 0  # how long a gradient glides along its edge at this step
+        self.note = ""     # why the views are empty ("code changed: run it to replay")
+
+    # ----- reading ------------------------------------------------------------------------------
+    @property
+    def replaying(self) -> bool:
+        return self.playback is not None
+
+    @property
+    def graph(self) -> Graph | None:
+        """The graph on screen: the replayed call's, else the last run's."""
+        if self.playback is not None:
+            return self.playback.graph
+        return self.result.graph if self.result is not None else None
+
+    def step_state(self) -> StepState | None:
+        return self.playback.state(self.position) if self.playback is not None else None
+
+    # ----- runs -------------------------------------------------------------------------------
+    def reset(self, note: str = "") -> None:
+        """Nothing shown: a new document, another file, another engine."""
+        self.result, self.calls, self.dropped_calls = None, [], 0
+        self.selection, self.selected_object, self.paths = [], None, None
+        self.playback, self.position, self.call_index = None, 0, 0
+        self.note = note
+        self.events.reset.emit()
+        self.events.graph.emit(None)
+        self.events.calls.emit(self.calls)
+        self.events.selection.emit(self.selection)
+        self.events.step.emit(None)
+
+    def show_result(self, result: RunResult, where: str = "", continues: bool = False) -> None:
+        """A run's final state; ``continues`` keeps the backward calls of earlier cells."""
+        before = self.graph
+        self.playback, self.position, self.note = None, 0, ""
+        self.result = result
+        if not continues:
+            self.calls, self.dropped_calls = [], 0
+        if result.graph is not None:
+            self.calls += [ReplayCall(result.graph, trace, where)
+                           for trace in result.traces if trace.steps]
+        self.dropped_calls += result.dropped_calls
+        if len(self.calls) > MAX_CALLS:
+            self.dropped_calls += len(self.calls) - MAX_CALLS
+            del self.calls[:len(self.calls) - MAX_CALLS]
+        self.call_index = len(self.calls) - 1 if self.calls else 0
+        self.events.result.emit(result)
+        if self.graph is not before or result.graph is not None:
+            self.events.graph.emit(self.graph)
+        self.events.calls.emit(self.calls)
+        self._reselect(result.graph)
+        self.events.step.emit(None)
+
+    def _reselect(self, graph: Graph | None) -> None:
+        """The selection carried to a new run's graph: the same nodes, their new values."""
+        known = graph.node_ids() if graph is not None else set()
+        kept = [node_id for node_id in self.selection if node_id in known]
+        if not kept and not self.selection:
+            return
+        paths = paths_between(graph, *kept) if len(kept) == 2 else None
+        self.select(kept, graph.node(kept[-1]) if kept else None, paths)
+
+    def forget_replay(self, note: str) -> None:
+        """The code changed: the recorded calls no longer match it (the final state stays)."""
+        if not self.calls and self.playback is None:
+            return
+        self.stop_replay()
+        self.calls, self.dropped_calls, self.note = [], 0, note
+        self.events.calls.emit(self.calls)
+
+    # ----- selection ----------------------------------------------------------------------------
+    def select(self, node_ids: list[str], selected: object | None = None,
+               paths: object | None = None) -> None:
+        self.selection, self.selected_object, self.paths = list(node_ids), selected, paths
+        self.events.selection.emit(self.selection)
+
+    # ----- the replay -------------------------------------------------------------------------
+    def choose_call(self, index: int) -> None:
+        """Which call the replay shows; choosing one while replaying restarts it there."""
+        if not 0 <= index < len(self.calls) or index == self.call_index:
+            return
+        self.call_index = index
+        if self.playback is not None:
+            self.step_to(0, restart=True)
+
+    def step_to(self, position: int, restart: bool = False) -> None:
+        """Show the replay at ``position`` (0: before backward), starting it if needed."""
+        if not self.calls:
+            return
+        if self.playback is None or restart:
+            before = self.graph
+            call = self.calls[self.call_index]
+            self.playback = Playback(call.graph, call.trace)
+            self.position = -1
+            if self.graph is not before:
+                self.events.graph.emit(self.graph)
+        position = max(0, min(position, self.playback.count))
+        if position == self.position:
+            return
+        self.position = position
+        self.events.step.emit(self.step_state())
+
+    def step_by(self, delta: int) -> None:
+        """One step on; past the last step the replay ends and the final state is back."""
+        if self.playback is None:  # from the final state: the first step, or the last
+            self.step_to(1 if delta > 0 else self.calls_count_of_current())
+            return
+        if self.position + delta > self.playback.count:
+            self.stop_replay()
+        else:
+            self.step_to(self.position + delta)
+
+    def calls_count_of_current(self) -> int:
+        return len(self.calls[self.call_index].trace.steps) if self.calls else 0
+
+    def stop_replay(self) -> None:
+        """Back to the run's final state."""
+        if self.playback is None:
+            return
+        before = self.graph
+        self.playback, self.position = None, 0
+        if self.graph is not before:
+            self.events.graph.emit(self.graph)
+        self.events.step.emit(None)

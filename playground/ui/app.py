@@ -1,0 +1,91 @@
+"""The application: its style and light/dark theme, and starting the window (or a screenshot)."""
+
+from __future__ import annotations
+
+import time
+from importlib.resources import files
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QIcon, QPalette
+from PySide6.QtWidgets import QApplication
+
+ICON = Path(str(files("playground.resources") / "icon.svg"))
+# The name of resources/autograd-playground.desktop: lets the desktop match windows to the entry.
+DESKTOP_FILE_NAME = "autograd-playground"
+
+
+def is_dark(application: QApplication) -> bool:
+    return application.palette().window().color().lightness() < 128
+
+
+def dark_palette() -> QPalette:
+    palette = QPalette()
+    colours = {
+        QPalette.ColorRole.Window: "#1f232a", QPalette.ColorRole.WindowText: "#e6e6e6",
+        QPalette.ColorRole.Base: "#181b20", QPalette.ColorRole.AlternateBase: "#262b33",
+        QPalette.ColorRole.Text: "#e6e6e6", QPalette.ColorRole.Button: "#2a2f38",
+        QPalette.ColorRole.ButtonText: "#e6e6e6", QPalette.ColorRole.Highlight: "#3d6fb6",
+        QPalette.ColorRole.HighlightedText: "#ffffff", QPalette.ColorRole.ToolTipBase: "#2a2f38",
+        QPalette.ColorRole.ToolTipText: "#e6e6e6", QPalette.ColorRole.PlaceholderText: "#7f8a99",
+    }
+    for role, colour in colours.items():
+        palette.setColor(role, QColor(colour))
+    for role in (QPalette.ColorRole.ButtonText, QPalette.ColorRole.WindowText,
+                 QPalette.ColorRole.Text):
+        palette.setColor(QPalette.ColorGroup.Disabled, role, QColor("#6b7380"))
+    return palette
+
+
+def make_application(theme: str = "system") -> QApplication:
+    """The application, in Fusion style, dark when the system (or ``theme``) says so."""
+    application = QApplication.instance() or QApplication([])
+    application.setApplicationName("Autograd Playground")
+    application.setDesktopFileName(DESKTOP_FILE_NAME)
+    application.setWindowIcon(QIcon(str(ICON)))
+    application.setStyle("Fusion")
+    scheme = application.styleHints().colorScheme()
+    if theme == "dark" or (theme == "system" and scheme == Qt.ColorScheme.Dark):
+        application.setPalette(dark_palette())
+    elif theme == "light":
+        application.setPalette(application.style().standardPalette())
+    return application
+
+
+def launch(path: str | None = None, theme: str = "system") -> int:
+    from playground.ui.main_window import MainWindow
+
+    application = make_application(theme)
+    window = MainWindow(path)
+    window.show()
+    window.offer_recovery()
+    return application.exec()
+
+
+def settle(window, application: QApplication, deadline_s: float = 60.0) -> None:
+    """Process events until the run, the graph and the plots are done and painted."""
+    deadline = time.monotonic() + deadline_s
+    while time.monotonic() < deadline and (window.runner.busy or window.runner.is_starting
+                                           or window.plots is None or window.graph_view.busy):
+        application.processEvents()
+        time.sleep(0.01)
+    for _ in range(40):  # let the views settle and paint (the graph's glide included)
+        application.processEvents()
+        time.sleep(0.01)
+
+
+def screenshot(output: str, script: str | None = None, theme: str = "system") -> int:
+    """Open ``script``, run it as a user would (Run all), wait for the views, save a PNG."""
+    from playground.ui.main_window import MainWindow
+
+    application = make_application(theme)
+    window = MainWindow(script)
+    window.resize(1400, 860)
+    window.show()
+    if script:
+        window.run_action.trigger()
+    settle(window, application)
+    saved = window.grab().save(output)
+    window.editor.document().setModified(False)
+    window.close()
+    return 0 if saved else 1

@@ -1,0 +1,185 @@
+"""The window's document: New, Open, Save, examples, recent files, and never losing the text."""
+
+from __future__ import annotations
+
+from importlib.resources import files
+from pathlib import Path
+
+from PySide6.QtCore import QStandardPaths
+from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+from playground.model import notebook
+from playground.model.source_file import SourceError, read_source
+from playground.ui.files import atomic_write
+
+EXAMPLES = Path(str(files("playground.resources") / "examples"))
+NOTEBOOK_SUFFIXES = (".ipynb", ".md", ".markdown", ".txt")
+RECENT_LIMIT = 8
+STARTER = '''import torch
+
+x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+y = (x * x).sum()
+y.backward()
+print(x.grad)
+'''
+
+
+def default_recovery_path() -> Path:
+    folder = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation)
+    return Path(folder or Path.home() / ".autograd-playground") / "recovery.json"
+
+
+class DocumentMixin:
+    """MainWindow's file handling; a new document clears every view (the ViewState resets)."""
+
+    def _load_text(self, text: str, modified: bool = False) -> None:
+        self._loading = True  # text that a file brings never triggers Live
+        try:
+            self.editor.setPlainText(text)
+        finally:
+            self._loading = False
+        self.editor.mark_error_line(None)
+        self.editor.document().setModified(modified)
+        self._update_title()
+
+    def _new_document(self, text: str, path: Path | None, front_matter: str = "") -> None:
+        """Another document: its text, and nothing of the previous one's run on screen."""
+        self.path = path
+        self.cell_outputs, self._front_matter = {}, front_matter
+        self._load_text(text)  # opening never runs the file, notebooks included
+        self.view_state.reset()
+
+    def ask_unsaved(self) -> str:
+        """'save', 'discard' or 'cancel' for a modified document (tests replace this)."""
+        answer = QMessageBox.question(
+            self, "Unsaved changes", "Save the changes to "
+            f"{self.path.name if self.path else 'this untitled script'} first?",
+            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
+            | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Save)
+        return {QMessageBox.StandardButton.Save: "save",
+                QMessageBox.StandardButton.Discard: "discard"}.get(answer, "cancel")
+
+    def ask_path(self, saving: bool) -> str | None:
+        """A file chosen in a dialog, or None (tests replace this)."""
+        chooser = QFileDialog.getSaveFileName if saving else QFileDialog.getOpenFileName
+        path, _ = chooser(self, "Save script" if saving else "Open script",
+                          str(self.path.parent if self.path else Path.home()),
+                          "Scripts and notebooks (*.py *.ipynb *.md *.txt);;Python scripts (*.py)"
+                          ";;Jupyter notebooks (*.ipynb);;Markdown notebooks (*.md *.txt)"
+                          ";;All files (*)")
+        return path or None
+
+    def may_discard(self) -> bool:
+        """True when the current text may be replaced (saved, or the user agreed)."""
+        if not self.editor.document().isModified():
+            return True
+        answer = self.ask_unsaved()
+        return answer == "discard" or (answer == "save" and self.save())
+
+    def open_example(self, example: Path) -> None:
+        """An example opens as a new untitled document (saving it asks where)."""
+        if self.may_discard():
+            self._new_document(example.read_text(encoding="utf-8"), None)
+
+    def new_file(self) -> None:
+        if self.may_discard():
+            self._new_document("", None)
+
+    def open_file(self, path: str | None = None) -> None:
+        if not self.may_discard():
+            return
+        path = path or self.ask_path(saving=False)
+        if not path:
+            return
+        if self._read_into_editor(Path(path)):
+            self._remember(self.path)
+
+    def _read_into_editor(self, path: Path) -> bool:
+        """Show a file (a notebook as cells); on failure say why and keep the text shown."""
+        try:
+            text, front_matter = read_source(path)
+        except SourceError as error:
+            self.statusBar().showMessage(f"Could not open: {error}")
+            self.path = None if self.path == path else self.path
+            return False
+        self._new_document(text, path, front_matter)
+        return True
+
+    def save(self) -> bool:
+        if self.path is None:
+            return self.save_as()
+        try:
+            atomic_write(self.path, self._file_text(self.path))
+        except (OSError, ValueError) as error:
+            self.statusBar().showMessage(f"Could not save {self.path}: {error}")
+            return False
+        self.editor.document().setModified(False)
+        self.statusBar().showMessage(f"Saved {self.path}")
+        self._remember(self.path)
+        return True
+
+    def _file_text(self, path: Path) -> str:
+        """The editor's text as the file's format: a notebook gets its cells (and what each
+        printed when last run); a .py file is the text itself."""
+        text = self.editor.toPlainText()
+        if path.suffix.lower() not in NOTEBOOK_SUFFIXES:
+            return text
+        book = notebook.from_percent(text)
+        for cell in book.cells:
+            cell.output = self.cell_outputs.get(cell.source, "")
+        if self._front_matter and path.suffix.lower() != ".ipynb":
+            book.front_matter = self._front_matter
+        return notebook.write(book, path.name)
+
+    def save_as(self) -> bool:
+        path = self.ask_path(saving=True)
+        if not path:
+            return False
+        self.path = Path(path)
+        return self.save()
+
+    def _remember(self, path: Path) -> None:
+        recent = [str(path)] + [p for p in self._recent() if p != str(path)]
+        self.settings.setValue("recent_files", recent[:RECENT_LIMIT])
+        self._fill_recent()
+
+    def _recent(self) -> list[str]:
+        value = self.settings.value("recent_files", [])
+        return [value] if isinstance(value, str) else list(value or [])
+
+    def _fill_recent(self) -> None:
+        self.recent_menu.clear()
+        for path in self._recent():
+            self.recent_menu.addAction(path, lambda path=path: self.open_file(path))
+        self.recent_menu.setEnabled(bool(self._recent()))
+
+    def _update_title(self, _modified: bool = False) -> None:
+        name = self.path.name if self.path else "untitled"
+        mark = " •" if self.editor.document().isModified() else ""
+        self.setWindowTitle(f"{name}{mark} — Autograd Playground")
+
+    # ----- never losing work -----------------------------------------------------------------
+    def _save_recovery(self) -> None:
+        if self.editor.document().isModified():
+            self.recovery.save(self.editor.toPlainText(), self.path)
+
+    def offer_recovery(self) -> bool:
+        """After a crash or a kill, offer the text autosaved a few seconds before."""
+        saved = self.recovery.load()
+        if saved is None or saved["text"] == self.editor.toPlainText():
+            return False
+        if self.ask_restore(saved) != "restore":
+            self.recovery.clear()
+            return False
+        self.path = Path(saved["path"]) if saved.get("path") else None
+        self._load_text(saved["text"], modified=True)
+        self.statusBar().showMessage("Restored the text you were editing")
+        return True
+
+    def ask_restore(self, saved: dict) -> str:
+        """'restore' or 'discard' (tests replace this)."""
+        answer = QMessageBox.question(
+            self, "Restore unsaved work?", "Autograd Playground did not close normally. "
+            "Restore the text you were editing?",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)
+        return "restore" if answer == QMessageBox.StandardButton.Yes else "discard"

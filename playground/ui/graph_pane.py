@@ -1,0 +1,77 @@
+"""The graph pane: the graph view with its small toolbar and legend, and the backward player."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QLabel,
+    QMenu,
+    QToolBar,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+    QWidgetAction,
+)
+
+from playground.model.view_state import ViewState
+from playground.ui.graph_view import GraphView, legend_html
+from playground.ui.player import PlayerBar
+
+
+class GraphPane(QWidget):
+    """Graph, its actions (fit, leaves on top, fold) and the player, all on one ViewState."""
+
+    def __init__(self, state: ViewState) -> None:
+        super().__init__()
+        self.state = state
+        self.view = GraphView(state)
+        self.player = PlayerBar(state)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        layout.addWidget(self._toolbar())
+        layout.addWidget(self.view, 1)
+        layout.addWidget(self.player)
+        player = self.player
+        keys = ((Qt.Key.Key_Right, lambda: player.step(1)),
+                (Qt.Key.Key_Left, lambda: player.step(-1)),
+                (Qt.Key.Key_Space, player.toggle_play),
+                (Qt.Key.Key_Home, lambda: player.go(0)),
+                (Qt.Key.Key_End, player.go_to_end),
+                (Qt.Key.Key_Escape, player.finish))
+        for key, slot in keys:  # only while the graph pane has the focus: the editor keeps them
+            QShortcut(QKeySequence(key), self, slot,
+                      context=Qt.ShortcutContext.WidgetWithChildrenShortcut)
+
+    def _toolbar(self) -> QToolBar:
+        bar = QToolBar("Graph")
+        bar.setStyleSheet("QToolBar { border: 0; padding: 0 4px; }")
+        title = QLabel("<b>Graph</b>")
+        title.setContentsMargins(4, 0, 8, 0)
+        bar.addWidget(title)
+        self.fit_action = QAction("Fit", self, shortcut=QKeySequence("Ctrl+0"),
+                                  triggered=self.view.fit)
+        self.fit_action.setToolTip("Fit the whole graph in view (Ctrl+0, or F in the graph)")
+        self.upward_action = QAction("Leaves on top", self, checkable=True,
+                                     toggled=self.view.set_upward)
+        self.upward_action.setToolTip("Draw the leaves at the top and the output at the bottom")
+        self.fold_action = QAction("Fold repeats", self, triggered=self._fold_all)
+        self.fold_action.setToolTip("Fold runs of identical nodes into one ×N node again "
+                                    "(double-click a ×N node to unfold it)")
+        legend = QToolButton(text="Legend", popupMode=QToolButton.ToolButtonPopupMode.InstantPopup)
+        legend_menu = QMenu(legend)
+        key = QLabel(legend_html())
+        key.setContentsMargins(8, 8, 8, 8)
+        holder = QWidgetAction(legend_menu)
+        holder.setDefaultWidget(key)
+        legend_menu.addAction(holder)
+        legend.setMenu(legend_menu)
+        for action in (self.fit_action, self.upward_action, self.fold_action):
+            bar.addAction(action)
+        bar.addWidget(legend)
+        return bar
+
+    def _fold_all(self) -> None:
+        self.view.expanded.clear()
+        self.view.show_graph(self.view.graph)

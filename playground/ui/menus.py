@@ -1,0 +1,198 @@
+"""The window's menus and toolbar: their actions, the Insert palette, Find, About, devices."""
+
+from __future__ import annotations
+
+import sys
+
+from PySide6.QtGui import QAction, QKeySequence, QStandardItemModel
+from PySide6.QtWidgets import (
+    QComboBox,
+    QInputDialog,
+    QLabel,
+    QMenu,
+    QMessageBox,
+    QToolBar,
+    QToolButton,
+)
+
+from playground.kernel.client import cuda_driver_found
+from playground.ui.document import EXAMPLES
+
+# The palette: the common steps of an autograd script, for users who don't know the API yet.
+SNIPPETS = (
+    ("A tensor that requires grad", "x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)\n"),
+    ("An operation", "y = (x * x + 2 * x).sum()\n"),
+    ("Backward", "y.backward()\n"),
+    ("Print the gradient", "print(x.grad)\n"),
+    ("Without recording", "with torch.no_grad():\n    x -= 0.1 * x.grad\n"),
+    ("Zero the gradient", "x.grad.zero_()\n"),
+    ("A small model", "model = torch.nn.Sequential(torch.nn.Linear(3, 4), torch.nn.Tanh(), "
+                      "torch.nn.Linear(4, 1))\n"),
+    ("A training step", "optimizer = torch.optim.SGD(model.parameters(), lr=0.1)\n"
+                        "loss = model(torch.randn(8, 3)).pow(2).mean()\n"
+                        "optimizer.zero_grad()\nloss.backward()\noptimizer.step()\n"),
+)
+ENGINES = (("NumPy", "numpy"), ("Torch", "torch"))
+DEVICES = (("auto", "auto"), ("CPU", "cpu"), ("CUDA", "cuda"))
+
+
+class MenusMixin:
+    """MainWindow's menus and toolbar."""
+
+    def _build_menus(self) -> None:
+        file_menu = self.menuBar().addMenu("&File")
+        for text, shortcut, slot in (("&New", QKeySequence.StandardKey.New, self.new_file),
+                                     ("&Open…", QKeySequence.StandardKey.Open, self.open_file),
+                                     ("&Save", QKeySequence.StandardKey.Save, self.save),
+                                     ("Save &As…", QKeySequence.StandardKey.SaveAs, self.save_as)):
+            file_menu.addAction(QAction(text, self, shortcut=shortcut, triggered=slot))
+        self.recent_menu = file_menu.addMenu("Open &Recent")
+        self._fill_recent()
+        file_menu.addSeparator()
+        file_menu.addAction(QAction("Export &graph…", self, shortcut=QKeySequence("Ctrl+E"),
+                                    triggered=self.export_graph))
+        file_menu.addAction(QAction("Export &plots…", self,
+                                    shortcut=QKeySequence("Ctrl+Shift+E"),
+                                    triggered=self.export_plots))
+        file_menu.addAction(QAction("Export backward &animation…", self,
+                                    triggered=self.export_animation))
+        file_menu.addSeparator()
+        file_menu.addAction(QAction("&Quit", self, shortcut=QKeySequence.StandardKey.Quit,
+                                    triggered=self.close))
+        examples_menu = self.menuBar().addMenu("&Examples")
+        for example in sorted(EXAMPLES.glob("*.py")):
+            title = example.stem.split("_", 1)[-1].replace("_", " ").capitalize()
+            examples_menu.addAction(title, lambda example=example: self.open_example(example))
+
+    def _build_toolbar(self) -> None:
+        toolbar = QToolBar("Run", self)
+        toolbar.setMovable(False)
+        self.addToolBar(toolbar)
+        self._build_run_actions()
+        for action in (self.run_action, self.cell_action, self.stop_action, self.live_action):
+            toolbar.addAction(action)
+        toolbar.addSeparator()
+        toolbar.addWidget(self._insert_button())
+        run_menu = self.menuBar().addMenu("&Run")
+        for action in (self.run_action, self.cell_action, self.cells_action, self.stop_action,
+                       self.restart_action, self.live_action):
+            run_menu.addAction(action)
+        self._build_edit_menu()
+        view_menu = self.menuBar().addMenu("&View")
+        for action in (self.fit_action, self.upward_action, self.fold_action):
+            view_menu.addAction(action)
+        help_menu = self.menuBar().addMenu("&Help")
+        help_menu.addAction(QAction("&About Autograd Playground", self, triggered=self.about))
+        toolbar.addSeparator()
+        self._build_engine_boxes(toolbar)
+
+    def _build_run_actions(self) -> None:
+        self.run_action = QAction("▶ Run all", self, shortcut=QKeySequence("Ctrl+Return"),
+                                  triggered=self.run_all)
+        self.run_action.setToolTip("Run the whole script in a fresh namespace (Ctrl+Enter)")
+        self.stop_action = QAction("■ Stop", self, shortcut=QKeySequence("Ctrl+."),
+                                   triggered=self.runner.stop, enabled=False)
+        self.stop_action.setToolTip("Interrupt the running code (Ctrl+.)")
+        self.cell_action = QAction("▶ Run cell", self, shortcut=QKeySequence("Shift+Return"),
+                                   triggered=self.run_cell)
+        self.cell_action.setToolTip("Run the # %% cell under the cursor in the current "
+                                    "namespace, then move to the next (Shift+Enter)")
+        self.cells_action = QAction("Run all cells", self,
+                                    shortcut=QKeySequence("Ctrl+Shift+Return"),
+                                    triggered=self.run_all_cells)
+        self.cells_action.setToolTip("Run every cell in order in a fresh namespace, each with "
+                                     "its own output; stop at the first error "
+                                     "(Ctrl+Shift+Enter)")
+        self.restart_action = QAction("Restart kernel", self, triggered=self.restart_kernel)
+        self.live_action = QAction("Live", self, checkable=True)
+        self.live_action.setToolTip("Re-run the whole script shortly after you stop typing")
+
+    def _insert_button(self) -> QToolButton:
+        insert = QToolButton(text="Insert",
+                             popupMode=QToolButton.ToolButtonPopupMode.InstantPopup)
+        insert.setToolTip("Insert a common step at the cursor")
+        palette_menu = QMenu(insert)
+        for title, snippet in SNIPPETS:
+            palette_menu.addAction(title, lambda snippet=snippet: self.insert_snippet(snippet))
+        insert.setMenu(palette_menu)
+        return insert
+
+    def _build_edit_menu(self) -> None:
+        edit_menu = self.menuBar().addMenu("&Edit")
+        edit_menu.addAction(QAction("&Undo", self, shortcut=QKeySequence.StandardKey.Undo,
+                                    triggered=self.editor.undo))
+        edit_menu.addAction(QAction("&Redo", self, shortcut=QKeySequence.StandardKey.Redo,
+                                    triggered=self.editor.redo))
+        edit_menu.addSeparator()
+        edit_menu.addAction(QAction("Toggle &comment", self, shortcut=QKeySequence("Ctrl+/"),
+                                    triggered=self.editor.toggle_comment))
+        edit_menu.addAction(QAction("&Find…", self, shortcut=QKeySequence.StandardKey.Find,
+                                    triggered=self.ask_find))
+        edit_menu.addAction(QAction("Find &next", self,
+                                    shortcut=QKeySequence.StandardKey.FindNext,
+                                    triggered=lambda: self.editor.find(self._last_search)))
+
+    def _build_engine_boxes(self, toolbar: QToolBar) -> None:
+        toolbar.addWidget(QLabel(" Engine: "))
+        self.engine_box = QComboBox()
+        for label, name in ENGINES:
+            self.engine_box.addItem(label, name)
+        self.engine_box.setCurrentIndex(self.engine_box.findData(self.runner.kernel.engine))
+        self.engine_box.currentIndexChanged.connect(self._engine_chosen)
+        toolbar.addWidget(self.engine_box)
+        self.device_box = QComboBox()
+        for label, device in DEVICES:
+            self.device_box.addItem(label, device)
+        self.device_box.setCurrentIndex(self.device_box.findData(self.runner.kernel.device))
+        self.device_box.setToolTip("Where the torch engine runs: auto picks CUDA when present")
+        self.device_box.setEnabled(self.runner.kernel.engine == "torch")
+        self.device_box.currentIndexChanged.connect(self._device_chosen)
+        toolbar.addWidget(self.device_box)
+        self.engine_label = QLabel()
+        self.engine_label.setContentsMargins(10, 0, 0, 0)
+        toolbar.addWidget(self.engine_label)
+        self._offer_devices()
+
+    def _offer_devices(self) -> None:
+        """CUDA can be chosen only where it exists; the item's tooltip says why not."""
+        kernel = self.runner.kernel
+        why = ""
+        if not cuda_driver_found():
+            why = "No NVIDIA GPU driver on this machine: torch runs on the CPU"
+        elif kernel.engine == "torch" and kernel.description and not kernel.cuda:
+            why = "This torch finds no CUDA device (a CPU-only build?): it runs on the CPU"
+        model: QStandardItemModel = self.device_box.model()
+        item = model.item(self.device_box.findData("cuda"))
+        item.setEnabled(not why)
+        item.setToolTip(why or "Run on the GPU")
+
+    def ask_find(self) -> None:
+        text, accepted = QInputDialog.getText(self, "Find", "Find:", text=self._last_search)
+        if accepted and text:
+            self._last_search = text
+            if not self.editor.find(text):
+                self.statusBar().showMessage(f"'{text}' is not in the script")
+
+    def insert_snippet(self, snippet: str) -> None:
+        """Insert on a line of its own at the cursor, keeping the cursor line's indent."""
+        cursor = self.editor.textCursor()
+        line = cursor.block().text()
+        indent = line[: len(line) - len(line.lstrip())]
+        if line.strip():
+            cursor.movePosition(cursor.MoveOperation.EndOfBlock)
+            cursor.insertText("\n")
+        cursor.insertText("".join(indent + part for part in snippet.splitlines(True)))
+        self.editor.setTextCursor(cursor)
+        self.editor.setFocus()
+
+    def about(self) -> None:
+        import numpy
+        from PySide6 import __version__ as pyside_version
+
+        from playground import __version__
+
+        QMessageBox.about(self, "About Autograd Playground",
+                          f"<b>Autograd Playground</b> {__version__}<br>Write PyTorch-style code, "
+                          "see what autograd builds and does.<br><br>"
+                          f"Engine: {self.runner.kernel.description}<br>NumPy {numpy.__version__}"
+                          f" · PySide6 {pyside_version} · Python {sys.version.split()[0]}")

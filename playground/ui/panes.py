@@ -1,0 +1,94 @@
+"""The views in tabs beside the graph: a registry, each entry one view built on the ViewState.
+
+Adding a view is one file with a QWidget whose constructor takes the ViewState and subscribes
+to its events, plus one line in TABS. Views that import pyqtgraph (~0.8 s) are built just after
+the window's first paint; being built on the state, they catch up with what it already holds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from PySide6.QtWidgets import QTabWidget, QVBoxLayout, QWidget
+
+from playground.model.view_state import ViewState
+
+
+def _plots(state: ViewState) -> QWidget:
+    from playground.ui.plots import PlotsPanel, install_defaults
+
+    install_defaults()
+    return PlotsPanel(state)
+
+
+def _inspector(state: ViewState) -> QWidget:
+    from playground.ui.inspector import Inspector
+
+    return Inspector(state)
+
+
+def _figures(state: ViewState) -> QWidget:
+    from playground.ui.figures import FiguresPanel
+
+    return FiguresPanel(state)
+
+
+@dataclass(frozen=True)
+class Tab:
+    """A registered view: its tab title, how to build it, and when it comes to the front."""
+
+    title: str
+    make: Callable[[ViewState], QWidget]
+    lazy: bool = False  # built after the first paint
+    # ("result" | "selection", state) -> whether this tab should be brought to the front
+    comes_forward: Callable[[str, ViewState], bool] | None = None
+
+
+TABS = (
+    Tab("Plots", _plots, lazy=True),
+    Tab("Inspector", _inspector,
+        comes_forward=lambda event, state: event == "selection" and bool(state.selection)),
+    Tab("Figures", _figures, lazy=True, comes_forward=lambda event, state:
+        event == "result" and state.result is not None and bool(state.result.figures)),
+)
+
+
+class TabbedViews(QTabWidget):
+    """The registered views, one tab each, all following one ViewState."""
+
+    def __init__(self, state: ViewState, tabs: tuple[Tab, ...] = TABS) -> None:
+        super().__init__()
+        self.setDocumentMode(True)
+        self.state = state
+        self.tabs = tabs
+        self.pages: dict[str, QWidget] = {}
+        self.views: dict[str, QWidget | None] = {}
+        for tab in tabs:
+            page = QWidget()
+            QVBoxLayout(page).setContentsMargins(0, 0, 0, 0)
+            self.pages[tab.title] = page
+            self.views[tab.title] = None
+            self.addTab(page, tab.title)
+            if not tab.lazy:
+                self._build(tab)
+        state.events.result.connect(lambda _result: self._bring_forward("result"))
+        state.events.selection.connect(lambda _ids: self._bring_forward("selection"))
+
+    def build_lazy(self) -> None:
+        for tab in self.tabs:
+            if self.views[tab.title] is None:
+                self._build(tab)
+
+    def _build(self, tab: Tab) -> None:
+        view = tab.make(self.state)
+        self.pages[tab.title].layout().addWidget(view)
+        self.views[tab.title] = view
+
+    def view(self, title: str) -> QWidget | None:
+        return self.views.get(title)
+
+    def _bring_forward(self, event: str) -> None:
+        for tab in self.tabs:
+            if tab.comes_forward is not None and tab.comes_forward(event, self.state):
+                self.setCurrentWidget(self.pages[tab.title])

@@ -1,0 +1,250 @@
+"""The window's running: Run all, cells, Live mode, the kernel's engine, and a run's result."""
+
+from __future__ import annotations
+
+import time
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import QApplication
+
+from playground.model import RunResult, notebook
+
+LIVE_DELAY_MS = 600
+
+
+class RunningMixin:
+    """MainWindow's runs. A finished run goes to the ViewState; the views follow it."""
+
+    # ----- what runs ----------------------------------------------------------------------------
+    def run_all(self) -> None:
+        self._cells_run = None
+        self._start(self.editor.toPlainText(), fresh=True,
+                    title=f"Run all · {self.path.name if self.path else 'untitled'}")
+
+    def run_cell(self) -> None:
+        """Run the cell under the cursor in the kernel's current namespace, then move on."""
+        line = self.editor.textCursor().blockNumber()
+        first, last = self.editor.cell_bounds(line)
+        lines = self.editor.toPlainText().split("\n")
+        number = sum(1 for f, _, kind in self.cells() if kind == "code" and f <= first)
+        self._cells_run = None
+        if self._start(self._cell_code(first, last), fresh=False,
+                       title=f"Cell {max(number, 1)} · lines {first + 1}-{last + 1}",
+                       cell=self._cell_source(first, last)):
+            block = self.editor.document().findBlockByNumber(min(last + 1, len(lines) - 1))
+            cursor = self.editor.textCursor()
+            cursor.setPosition(block.position())
+            self.editor.setTextCursor(cursor)
+
+    def cells(self) -> list[tuple[int, int, str]]:
+        """(first line, last line, "code" or "markdown") of each ``# %%`` cell (0-based)."""
+        lines = self.editor.toPlainText().split("\n")
+        found, line = [], 0
+        while line < len(lines):
+            first, last = self.editor.cell_bounds(line)
+            marker = lines[first].lstrip()
+            kind = "markdown" if marker.startswith("# %%") and "[markdown]" in marker else "code"
+            found.append((first, last, kind))
+            line = last + 1
+        return found
+
+    def _cell_code(self, first: int, last: int) -> str:
+        lines = self.editor.toPlainText().split("\n")
+        # Blank lines in front keep the traceback's line numbers those of the editor.
+        return "\n" * first + "\n".join(lines[first:last + 1]) + "\n"
+
+    def _cell_source(self, first: int, last: int) -> str:
+        """The cell's source as a saved notebook holds it (the key of its output)."""
+        lines = self.editor.toPlainText().split("\n")
+        cells = notebook.from_percent("\n".join(lines[first:last + 1])).cells
+        return cells[0].source if cells else ""
+
+    def run_all_cells(self) -> None:
+        """Every code cell in order, each a run of its own in one fresh namespace, so the
+        console shows what each printed; the first error stops the rest and is marked. The
+        player offers the backward calls of every cell."""
+        queue = [(first, last) for first, last, kind in self.cells() if kind == "code"
+                 and self._cell_source(first, last).strip()]
+        if not queue or self.runner.busy:
+            return
+        self._cell_queue = queue
+        self._cell_total = len(queue)
+        self._next_cell(fresh=True)
+
+    def _next_cell(self, fresh: bool = False) -> None:
+        first, last = self._cell_queue.pop(0)
+        number = self._cell_total - len(self._cell_queue)
+        self._cells_run = number
+        if not self._start(self._cell_code(first, last), fresh=fresh,
+                           title=f"Cell {number} of {self._cell_total} · lines "
+                                 f"{first + 1}-{last + 1}",
+                           cell=self._cell_source(first, last), continues=not fresh):
+            self._cell_queue = []
+
+    def _start(self, code: str, fresh: bool, title: str, cell: str | None = None,
+               continues: bool = False) -> bool:
+        self._save_recovery()
+        filename = str(self.path) if self.path else "<untitled>"
+        if not self.runner.run(code, filename, fresh=fresh):
+            self.statusBar().showMessage("A run is in progress: Stop it first")
+            return False
+        self._running_cell = cell
+        self._run_document = self._document_number
+        self.editor.mark_error_line(None)
+        self.console.begin_run(title, continues)
+        self.run_action.setEnabled(False)
+        self.stop_action.setEnabled(True)
+        self._started_at = time.perf_counter()
+        self._elapsed.start()
+        return True
+
+    def go_to_line(self, filename: str, line: int) -> None:
+        """Jump to a traceback's line when it is in this document."""
+        current = str(self.path) if self.path else "<untitled>"
+        if filename != current:
+            return
+        block = self.editor.document().findBlockByNumber(line - 1)
+        if block.isValid():
+            cursor = self.editor.textCursor()
+            cursor.setPosition(block.position())
+            self.editor.setTextCursor(cursor)
+            self.editor.setFocus()
+
+    def _tick(self) -> None:
+        waiting = " (waiting for the kernel to start)" if self.runner.is_starting else ""
+        self.statusBar().showMessage(
+            f"Running… {time.perf_counter() - self._started_at:.1f} s{waiting}")
+
+    def _complete(self, code: str, line: int, column: int) -> list:
+        """Completions from the kernel's live namespace; none while code runs or it starts."""
+        if self.runner.busy or self.runner.is_starting:
+            return []
+        return self.runner.kernel.complete(code, line, column)
+
+    # ----- live mode ----------------------------------------------------------------------
+    def _typed(self) -> None:
+        if not self._loading:  # the recorded backward no longer matches the text
+            self.view_state.forget_replay("code changed: run it to replay backward")
+        if self.live_action.isChecked() and not self._loading:
+            self._live_timer.start()  # restarts the wait: debounced
+
+    def _live_run(self) -> None:
+        """Run the latest text; a run still going is cancelled (interrupted), not queued."""
+        if self.runner.busy:
+            self._live_pending = True
+            self.runner.stop()
+            return
+        self._live_pending = False
+        self.run_all()
+
+    # ----- a run's result -----------------------------------------------------------------
+    def _finished(self, result: RunResult) -> None:
+        self._elapsed.stop()
+        if not self._release_memory.isActive():  # at most once a second, even run after run
+            self._release_memory.start()
+        self.run_action.setEnabled(True)
+        self.stop_action.setEnabled(False)
+        if self._run_document != self._document_number:
+            self._cell_queue = []  # a run of the document before New/Open: not this one's
+            return
+        self.console.finish_run(result)
+        if result.error is not None:
+            self.editor.mark_error_line(result.error.line)
+            self.statusBar().showMessage(result.error.message)
+        else:
+            self.statusBar().showMessage(f"Done in {result.elapsed:.2f} s")
+        if self._running_cell is not None:
+            self.cell_outputs[self._running_cell] = result.output
+        cell = self._cells_run
+        self.view_state.show_result(result, where=f"cell {cell}" if cell else "",
+                                    continues=bool(cell and cell > 1))
+        if self._cell_queue and result.error is None:
+            QTimer.singleShot(0, self._next_cell)
+        elif self._cell_queue:
+            failed = self._cell_total - len(self._cell_queue)
+            self._cell_queue = []
+            self.statusBar().showMessage(f"Stopped at cell {failed} of {self._cell_total}: "
+                                         f"{result.error.message}")
+        self._write_saved_figures(result)
+        if self._live_pending:
+            self._live_run()
+
+    def _write_saved_figures(self, result: RunResult) -> None:
+        """The files user code asked for with plt.savefig(), drawn here after the run."""
+        if not any(figure.saved for figure in result.figures):
+            return
+        from playground.ui.exporters import ExportError, render_figures
+
+        try:
+            written = render_figures(result.figures)
+        except (ExportError, OSError) as error:
+            self.console.write("stderr", f"savefig: {error}\n")
+            return
+        self.console.write("stdout", "".join(f"[saved {path}]\n" for path in written))
+
+    # ----- the kernel and its engine -------------------------------------------------------------
+    def restart_kernel(self) -> None:
+        self._rerun_when_ready = False
+        self.runner.restart()
+
+    def _engine_chosen(self, index: int) -> None:
+        name = self.engine_box.itemData(index)
+        if name != self.runner.kernel.engine:
+            self._switch(name, self.device_box.currentData())
+
+    def _device_chosen(self, index: int) -> None:
+        if self.runner.kernel.engine == "torch":
+            self._switch("torch", self.device_box.itemData(index))
+
+    def _switch(self, engine: str, device: str) -> None:
+        """Restart the kernel on ``engine`` in the background, then re-run the script."""
+        self._rerun_when_ready = True
+        self.view_state.reset()
+        self.runner.switch_in_background(engine, device)
+
+    def _kernel_starting(self, message: str) -> None:
+        """A kernel is on its way: the window keeps painting and says so."""
+        self.engine_box.setEnabled(False)
+        self.device_box.setEnabled(False)
+        self.engine_label.setText(message)
+        self.statusBar().showMessage(f"{message} A run waits for it.")
+        if self._kernel_starts:  # the window's own first start is no news in the console
+            self.console.note(message)
+        self._kernel_starts += 1
+        if QApplication.overrideCursor() is None:
+            QApplication.setOverrideCursor(Qt.CursorShape.BusyCursor)
+
+    def _kernel_ready(self, description: str) -> None:
+        self._kernel_settled()
+        self.engine_label.setText(description)
+        self.statusBar().showMessage(f"Ready: {description}")
+        if self._kernel_starts > 1:
+            self.console.note(f"Kernel ready: {description}; the namespace is empty")
+        if self._rerun_when_ready:
+            self._rerun_when_ready = False
+            if not self.runner.busy:
+                self.run_all()
+
+    def _kernel_failed(self, message: str) -> None:
+        self._kernel_settled()
+        self._rerun_when_ready = False
+        self.engine_box.setToolTip(message)  # e.g. how to install torch
+        self.statusBar().showMessage(message)
+        self.console.note(message)
+        if self.runner.kernel.process is None:  # nothing runs at all: fall back to NumPy
+            self._switch("numpy", "auto")
+            return
+        self.engine_label.setText(self.runner.kernel.description)
+
+    def _kernel_settled(self) -> None:
+        """The kernel started or failed: the boxes say what runs and may change again."""
+        while QApplication.overrideCursor() is not None:
+            QApplication.restoreOverrideCursor()
+        for box, value in ((self.engine_box, self.runner.kernel.engine),
+                           (self.device_box, self.runner.kernel.device)):
+            box.blockSignals(True)
+            box.setCurrentIndex(box.findData(value))
+            box.blockSignals(False)
+        self.engine_box.setEnabled(True)
+        self.device_box.setEnabled(self.runner.kernel.engine == "torch")
+        self._offer_devices()
