@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import builtins
 import contextlib
+import sys
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any
@@ -84,8 +85,14 @@ def run_code(code: str, engine: Engine, filename: str = "<script>",
         finally:
             _restore(builtins.__dict__, kept_builtins)  # a script that deleted len or
             figures = pyplot.take_figures()             # replaced print breaks nothing here
-    graph, ids = build_graph(namespace, view, recorder.nodes())
-    return EngineRun(namespace, graph, recorder.to_model(ids), error, figures, recorder.dropped)
+    try:
+        graph, ids = build_graph(namespace, view, recorder.nodes())
+        traces = recorder.to_model(ids)
+    except MemoryError:
+        # the script used up the memory (its own error says so): no graph, but no crash
+        graph, traces = Graph(), []
+        sys.stderr.write("(the graph was not drawn: no memory was left to read the tensors)\n")
+    return EngineRun(namespace, graph, traces, error, figures, recorder.dropped)
 
 
 def _restore(current: dict, kept: dict) -> None:

@@ -66,12 +66,14 @@ def describe_exception(error: BaseException, filename: str) -> dict:
     if len(error_text) > MESSAGE_LIMIT:
         error_text = error_text[:MESSAGE_LIMIT] + f"… ({len(error_text):,} characters)"
     user_lines = [frame.lineno for frame in frames if frame.filename == filename]
-    # The kernel's frames (before user code) and the engine's (inside it) are not shown.
     shown = traceback.TracebackException(type(error), error, error.__traceback__)
-    shown.stack = traceback.StackSummary.from_list(
-        [frame for frame in shown.stack if not frame.filename.startswith(_OWN_CODE)])
+    shown.stack = traceback.StackSummary.from_list(_users_frames(shown.stack, filename))
+    # torch's allocator says it with a RuntimeError of its own (its text is kept, as torch's)
+    out_of_memory = isinstance(error, MemoryError) or "can't allocate memory" in error_text
+    kind = "memory" if out_of_memory else "exception"
+    if isinstance(error, MemoryError):  # NumPy's _ArrayMemoryError is a detail: say what happened
+        shown.exc_type = MemoryError
     text = _shorten("".join(shown.format()))
-    kind = "memory" if isinstance(error, MemoryError) else "exception"
     line = user_lines[-1] if user_lines else None
     where = f" (line {line})" if line else ""
     if kind == "memory" and not error_text and _memory_limit:
@@ -80,6 +82,30 @@ def describe_exception(error: BaseException, filename: str) -> dict:
     summary = f"{type(error).__name__}: {error_text}" if error_text else type(error).__name__
     return {"kind": kind, "message": f"{summary}{where}.", "exception_type": type(error).__name__,
             "traceback": text, "line": line, "exit_code": None}
+
+
+def _users_frames(stack, filename: str) -> list:
+    """The frames a user wants to see: not the kernel's or the engine's, nor the libraries
+    the engine called (NumPy under npgrad); a user's function the engine called back is."""
+    shown, inside_engine = [], False
+    for frame in stack:
+        if frame.filename.startswith(_OWN_CODE):
+            inside_engine = True
+        elif frame.filename == filename:
+            inside_engine = False
+            shown.append(frame)
+        elif not inside_engine:
+            shown.append(frame)
+    return shown
+
+
+def _quote_the_code(error: SyntaxError, code: str) -> None:
+    """A SyntaxError quotes the line of the code that ran (the editor's text, a notebook's
+    cell), not the line Python re-reads from a file of the same name on disk."""
+    lines = code.splitlines()
+    if error.lineno and 0 < error.lineno <= len(lines):
+        error.text = lines[error.lineno - 1] + "\n"
+        error.end_lineno = error.end_lineno if error.end_lineno == error.lineno else None
 
 
 def _shorten(text: str) -> str:
@@ -192,6 +218,8 @@ class Session:
         finally:
             self.restore()
             streams.flush_all()
+        if isinstance(run.error, SyntaxError):
+            _quote_the_code(run.error, code)
         if run.error is not None and (clearer := self.engine.explain(run.error)):
             run.error.args = (clearer,)
         error = None if run.error is None else describe_exception(run.error, filename)

@@ -28,18 +28,15 @@ class ArrayData:
                    limit: int = FULL_VALUES_LIMIT) -> ArrayData:
         array = np.asarray(array)
         flat = array.reshape(-1)
-        numeric = flat.astype(np.float64) if flat.size and flat.dtype.kind in "biuf" else None
-        finite = numeric[np.isfinite(numeric)] if numeric is not None else None
-        has_finite = finite is not None and finite.size > 0
+        numeric = bool(flat.size) and flat.dtype.kind in "biuf"
+        minimum, maximum, mean = _statistics(flat) if numeric else (None, None, None)
         return cls(
             shape=tuple(int(s) for s in array.shape),
             dtype=dtype,
             values=array.copy() if array.size <= limit else None,
             # Python ints and bools stay what they are: labels show 2, not 2.0
-            preview=flat[:PREVIEW_ELEMENTS].tolist() if numeric is not None else [],
-            minimum=float(finite.min()) if has_finite else None,
-            maximum=float(finite.max()) if has_finite else None,
-            mean=float(finite.mean()) if has_finite else None,
+            preview=flat[:PREVIEW_ELEMENTS].tolist() if numeric else [],
+            minimum=minimum, maximum=maximum, mean=mean,
         )
 
     @property
@@ -75,6 +72,21 @@ class ArrayData:
             maximum=_from_jsonable(data["max"]),
             mean=_from_jsonable(data["mean"]),
         )
+
+
+def _statistics(flat: np.ndarray) -> tuple[float | None, float | None, float | None]:
+    """Min, max and mean of the finite elements, without a float64 copy of the array (a
+    10^7-element tensor of a script that ran out of memory must not need 80 MB more)."""
+    if flat.dtype.kind == "b":
+        flat = flat.view(np.uint8)  # same bytes, no copy: True is 1
+    finite = np.isfinite(flat) if flat.dtype.kind == "f" else None
+    if finite is not None and not finite.all():
+        if not finite.any():
+            return None, None, None
+        return (float(np.min(flat, where=finite, initial=np.inf)),
+                float(np.max(flat, where=finite, initial=-np.inf)),
+                float(np.mean(flat, where=finite, dtype=np.float64)))
+    return float(flat.min()), float(flat.max()), float(np.mean(flat, dtype=np.float64))
 
 
 def format_number(value) -> str:
