@@ -290,7 +290,12 @@ class CodeEditor(QPlainTextEdit):
             self.insertPlainText(indent)
             return
         super().keyPressEvent(event)
-        if event.text() == ".":
+        typed = event.text()
+        if typed == ".":
             self.request_completions()
+        elif popup.isVisible() and typed and not (typed.isalnum() or typed == "_"):
+            popup.hide()  # "(", ")", a space, an operator: the name is finished
         elif popup.isVisible():
             self.completer.setCompletionPrefix(self._word_before_cursor())
+            if self.completer.completionCount() == 0:
+                popup.hide()

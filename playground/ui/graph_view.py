@@ -18,6 +18,7 @@ from PySide6.QtGui import (
     QPainterPath,
     QPainterPathStroker,
     QPen,
+    QPixmap,
     QPolygonF,
 )
 from PySide6.QtWidgets import (
@@ -27,6 +28,7 @@ from PySide6.QtWidgets import (
     QGraphicsView,
     QLabel,
     QStyleOptionGraphicsItem,
+    QWidget,
 )
 
 from playground.model import Graph, GraphNode
@@ -51,6 +53,8 @@ NAME_PIXELS = 6.5       # a name smaller than this on screen is not drawn
 NAME_GROWTH = 2.6       # how much a name may grow to fill its box when zoomed out
 CACHED_NODES = 3000     # up to this many nodes, each is painted once into a cached pixmap
 FIT_LARGEST = 1.4       # fitting never blows a small graph up more than this
+FIT_SMALLEST = 0.3      # below this the names are unreadable: show the output end instead
+LARGE_GRAPH_SCALE = 0.55  # ...at this zoom, every line of text readable, with the overview
 SCENE_MARGIN = 40.0     # room around the graph: scroll bars appear only when it is larger
 MOVE_MS = 260
 ARRIVED_AT = 0.62       # where on its edge a gradient's label rests (0: source, 1: target)
@@ -128,14 +132,27 @@ class NodeItem(QGraphicsItem):
             painter.drawPolyline([tick + QPointF(-3, 0), tick + QPointF(-1, 2.5),
                                   tick + QPointF(3, -2.5)])
 
+    def _name_growth(self) -> float:
+        """How much the name alone may grow to fill the box."""
+        metrics = QFontMetricsF(_BOLD)
+        name = compact_name(self.look)
+        return min(NAME_GROWTH, (self.width - 8) / max(metrics.horizontalAdvance(name), 1),
+                   self.height * 0.8 / metrics.height())
+
+    def shown_text(self, detail: float) -> list[str]:
+        """The lines drawn at a zoom: all of them, the name alone, or none when too small."""
+        if detail >= DETAIL_SCALE:
+            return list(self.look.lines)
+        if QFontMetricsF(_BOLD).height() * self._name_growth() * detail < NAME_PIXELS:
+            return []
+        return [compact_name(self.look)]
+
     def _paint_name(self, painter: QPainter, rect: QRectF, detail: float) -> None:
         """Zoomed out: the name alone, as large as the box allows, when that is readable."""
-        name = compact_name(self.look)
-        metrics = QFontMetricsF(_BOLD)
-        growth = min(NAME_GROWTH, (rect.width() - 8) / max(metrics.horizontalAdvance(name), 1),
-                     rect.height() * 0.8 / metrics.height())
-        if metrics.height() * growth * detail < NAME_PIXELS:
+        shown = self.shown_text(detail)
+        if not shown:
             return
+        name, growth = shown[0], self._name_growth()
         painter.save()
         painter.translate(rect.center())
         painter.scale(growth, growth)
@@ -253,51 +270,70 @@ class GradientLabel(QGraphicsItem):
 
 
 class Callout(QGraphicsItem):
-    """The running step's rule with its numbers, in a box beside the node.
+    """The running step's rule with its numbers, in a box near the node, joined to it.
 
-    The item's origin is the tip of its pointer, which touches the node; ``side`` says where
-    the box lies from there ("right", "left", "above" or "below").
+    The item's origin is the tip of its pointer, on the node's edge; ``offset`` is where the
+    box's top-left corner lies from there (beside the node, or farther off where the nodes
+    around would be covered), and a leader line joins the box to the tip.
     """
 
-    GAP = 9.0  # the pointer's length
-
-    def __init__(self, lines: list[str], side: str = "right") -> None:
+    def __init__(self, lines: list[str], offset: QPointF | None = None) -> None:
         super().__init__()
         self.lines = lines
-        self.side = side
         metrics = QFontMetricsF(_PLAIN)
         self.width = max(metrics.horizontalAdvance(line) for line in lines) + 16
         self.height = 16 * len(lines) + 8
+        self.offset = offset if offset is not None else QPointF(9, -self.height / 2)
         self.setZValue(3)
 
     def box(self) -> QRectF:
         """The box in item coordinates."""
-        width, height, gap = self.width, self.height, self.GAP
-        return {"right": QRectF(gap, -height / 2, width, height),
-                "left": QRectF(-gap - width, -height / 2, width, height),
-                "above": QRectF(-width / 2, -gap - height, width, height),
-                "below": QRectF(-width / 2, gap, width, height)}[self.side]
+        return QRectF(self.offset.x(), self.offset.y(), self.width, self.height)
 
     def boundingRect(self) -> QRectF:  # noqa: N802 - Qt's name
         return self.box().united(QRectF(-6, -6, 12, 12)).adjusted(-2, -2, 2, 2)
 
     def paint(self, painter: QPainter, option, widget=None) -> None:
         box = self.box()
-        painter.setBrush(QBrush(QColor("#fff4e6")))
         painter.setPen(QPen(PATH, 1.4))
+        base = _nearest_on(box, QPointF(0, 0))
+        painter.drawLine(base, QPointF(0, 0))
+        painter.setBrush(QBrush(PATH))
+        painter.drawEllipse(QPointF(0, 0), 2.5, 2.5)
+        painter.setBrush(QBrush(QColor("#fff4e6")))
         painter.drawRoundedRect(box, 6, 6)
-        painter.drawPolygon(self._pointer())
         painter.setFont(_PLAIN)
         painter.setPen(TEXT)
         for number, line in enumerate(self.lines):
             painter.drawText(QRectF(box.left() + 8, box.top() + 4 + 16 * number,
                                     self.width - 8, 16), Qt.AlignmentFlag.AlignVCenter, line)
 
-    def _pointer(self) -> QPolygonF:
-        gap = self.GAP
-        ends = {"right": ((gap, -6), (gap, 6)), "left": ((-gap, -6), (-gap, 6)),
-                "above": ((-6, -gap), (6, -gap)), "below": ((-6, gap), (6, gap))}[self.side]
-        return QPolygonF([QPointF(0, 0), QPointF(*ends[0]), QPointF(*ends[1])])
+
+def _nearest_on(rect: QRectF, point: QPointF) -> QPointF:
+    """The point of ``rect`` (its border or inside) nearest to ``point``."""
+    return QPointF(min(max(point.x(), rect.left()), rect.right()),
+                   min(max(point.y(), rect.top()), rect.bottom()))
+
+
+def callout_spots(node: QRectF, width: float, height: float, bounds: QRectF):
+    """(tip, box top-left) for a callout of this size, nearest first: beside the node on each
+    side, then shifted along that side, then outside the whole graph at the node's height."""
+    gap = 9.0
+    centre = node.center()
+    for shift in (0.0, 0.5, -0.5, 1.0, -1.0, 1.5, -1.5, 2.5, -2.5):
+        dy, dx = shift * (height + 6), shift * (width / 2 + 6)
+        yield (QPointF(node.right(), centre.y()),
+               QPointF(node.right() + gap, centre.y() - height / 2 + dy))
+        yield (QPointF(node.left(), centre.y()),
+               QPointF(node.left() - gap - width, centre.y() - height / 2 + dy))
+        yield (QPointF(centre.x(), node.bottom()),
+               QPointF(centre.x() - width / 2 + dx, node.bottom() + gap))
+        yield (QPointF(centre.x(), node.top()),
+               QPointF(centre.x() - width / 2 + dx, node.top() - gap - height))
+    yield (QPointF(node.right(), centre.y()),
+           QPointF(bounds.right() + 2 * gap, centre.y() - height / 2))
+    yield (QPointF(node.left(), centre.y()),
+           QPointF(bounds.left() - 2 * gap - width, centre.y() - height / 2))
 
 
 def _tangents(points: list[QPointF]) -> list[QPointF]:
@@ -354,6 +390,95 @@ def measure(look: NodeLook) -> tuple[float, float]:
     width = max([bold.horizontalAdvance(look.lines[0])]
                 + [plain.horizontalAdvance(line) for line in look.lines[1:]])
     return max(width + 20, 56.0), 8 + 15 * len(look.lines) + (10 if look.kind == "group" else 0)
+
+
+class Overview(QWidget):
+    """The whole graph in miniature in the view's corner, with the part on screen framed;
+    shown only when the graph is larger than the view. Click or drag in it to look there."""
+
+    LONGEST = 170.0  # pixels of its longer side
+
+    def __init__(self, view: GraphView) -> None:
+        super().__init__(view)
+        self.view = view
+        self.picture: QPixmap | None = None
+        self.bounds = QRectF()
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.setToolTip("The whole graph: click or drag to look there")
+        self.hide()
+
+    def follow(self) -> None:
+        """Redraw after a new graph, a zoom, a pan or a resize."""
+        scene = self.view.current
+        if scene is None or scene.layout is None:
+            self.picture = None
+            self.hide()
+            return
+        bounds = scene.bounds()
+        if bounds != self.bounds or self.picture is None:
+            self.bounds = bounds
+            self.picture = self._draw(scene)
+        if self.view.visible_rect().contains(bounds):
+            self.hide()
+            return
+        viewport = self.view.viewport().geometry()
+        size = self.picture.size()
+        self.setGeometry(viewport.right() - size.width() - 10,
+                         viewport.bottom() - size.height() - 10, size.width(), size.height())
+        self.show()
+        self.raise_()
+        self.update()
+
+    def _scale(self) -> float:
+        return self.LONGEST / max(self.bounds.width(), self.bounds.height(), 1.0)
+
+    def _draw(self, scene) -> QPixmap:
+        """Boxes in their kinds' colours: cheap at any size, unlike rendering the items."""
+        scale = self._scale()
+        width = max(int(self.bounds.width() * scale) + 8, 24)
+        height = max(int(self.bounds.height() * scale) + 8, 24)
+        picture = QPixmap(width, height)
+        picture.fill(QColor(255, 255, 255, 225))
+        painter = QPainter(picture)
+        painter.setPen(Qt.PenStyle.NoPen)
+        for node_id, (x, y) in scene.layout.positions.items():
+            look = scene.looks.get(node_id)
+            node_width, node_height = scene.sizes.get(node_id, (0.0, 0.0))
+            painter.setBrush(QColor(FILLS[look.kind]).darker(115) if look else QColor("gray"))
+            painter.drawRect(QRectF(4 + (x - node_width / 2 - self.bounds.left()) * scale,
+                                    4 + (y - node_height / 2 - self.bounds.top()) * scale,
+                                    max(node_width * scale, 1.5), max(node_height * scale, 1.5)))
+        painter.end()
+        return picture
+
+    def _to_scene(self, point: QPointF) -> QPointF:
+        scale = self._scale()
+        return QPointF(self.bounds.left() + (point.x() - 4) / scale,
+                       self.bounds.top() + (point.y() - 4) / scale)
+
+    def paintEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        if self.picture is None:
+            return
+        painter = QPainter(self)
+        painter.drawPixmap(0, 0, self.picture)
+        scale = self._scale()
+        shown = self.view.visible_rect()
+        frame = QRectF(4 + (shown.left() - self.bounds.left()) * scale,
+                       4 + (shown.top() - self.bounds.top()) * scale,
+                       shown.width() * scale, shown.height() * scale)
+        painter.setPen(QPen(SELECTED, 1.5))
+        painter.setBrush(QColor(47, 111, 208, 40))
+        painter.drawRect(frame.intersected(QRectF(self.rect()).adjusted(1, 1, -1, -1)))
+        painter.setPen(QPen(QColor("#5b6470"), 1))
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawRect(QRectF(self.rect()).adjusted(0.5, 0.5, -0.5, -0.5))
+
+    def mousePressEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        self.view.centerOn(self._to_scene(event.position()))
+
+    def mouseMoveEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        if event.buttons() & Qt.MouseButton.LeftButton:
+            self.view.centerOn(self._to_scene(event.position()))
 
 
 class _LayoutSignals(QObject):
@@ -438,6 +563,9 @@ class GraphView(QGraphicsView):
         self._labels: list[GradientLabel] = []
         self._step_states: dict[str, str] = {}
         self._edges_between: dict[tuple[str, str], list[EdgeItem]] = {}
+        self.overview = Overview(self)
+        self.horizontalScrollBar().valueChanged.connect(self.overview.follow)
+        self.verticalScrollBar().valueChanged.connect(self.overview.follow)
         self.message = QLabel(self.viewport())
         self.message.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.message.setStyleSheet("color: palette(placeholder-text); font-size: 13px;")
@@ -514,7 +642,9 @@ class GraphView(QGraphicsView):
         self.show_graph(self.graph)
 
     def fit(self) -> None:
-        """The whole graph in view; a small graph is not blown up past FIT_LARGEST."""
+        """The whole graph in view; a small graph is not blown up past FIT_LARGEST. A graph
+        too large to read whole is shown readable from its output end, with the overview
+        in the corner showing all of it and where the view is."""
         if self.current is None or self.current.layout is None:
             return
         margin = SCENE_MARGIN - 1  # inside the scroll area: no scroll bar when all is shown
@@ -523,10 +653,22 @@ class GraphView(QGraphicsView):
             return
         self._user_zoomed = False
         self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
-        if self.transform().m11() > FIT_LARGEST:
+        scale = self.transform().m11()
+        if scale > FIT_LARGEST or scale < FIT_SMALLEST:
+            scale = FIT_LARGEST if scale > FIT_LARGEST else LARGE_GRAPH_SCALE
             self.resetTransform()
-            self.scale(FIT_LARGEST, FIT_LARGEST)
-            self.centerOn(rect.center())
+            self.scale(scale, scale)
+            self.centerOn(rect.center() if scale == FIT_LARGEST else self._output_end(rect))
+        self.overview.follow()
+
+    def _output_end(self, rect: QRectF) -> QPointF:
+        """Where to look first in a large graph: the output (the loss), at the view's edge."""
+        positions = self.current.layout.positions
+        pick = max if self.upward else min
+        x, y = pick(positions.values(), key=lambda position: position[1])
+        half = self.viewport().height() / 2 / self.transform().m11()
+        return QPointF(x, y - SCENE_MARGIN + half if not self.upward
+                       else y + SCENE_MARGIN - half)
 
     def visible_rect(self) -> QRectF:
         """The part of the scene inside the viewport."""
@@ -544,6 +686,13 @@ class GraphView(QGraphicsView):
             self.state.select(self.selection, shown, paths)
         self.node_selected.emit(self.selection[-1] if self.selection else "")
         self.paths_selected.emit(paths)
+
+    def text_on_screen(self) -> dict[str, list[str]]:
+        """For each node inside the viewport, the lines of text drawn at the current zoom."""
+        visible, detail = self.visible_rect(), self.transform().m11()
+        return {node_id: item.shown_text(detail) for node_id, item in
+                (self.current.nodes.items() if self.current else ())
+                if visible.intersects(item.sceneBoundingRect())}
 
     def node_item(self, node_id: str) -> NodeItem | None:
         return self.current.nodes.get(node_id) if self.current else None
@@ -730,23 +879,23 @@ class GraphView(QGraphicsView):
                                [edge for _, edge in moving])
 
     def _place_callout(self, item: NodeItem, lines: list[str]) -> Callout:
-        """The explanation beside its node on the side where it covers the fewest nodes."""
+        """The explanation near its node, where it covers no node (nor a gradient's tag)."""
+        callout = Callout(lines)
+        node = item.sceneBoundingRect().adjusted(4, 4, -4, -4)  # the box, not its margin
         best = None
-        for side in ("right", "left", "below", "above"):
-            callout = Callout(lines, side)
-            half_w, half_h = item.width / 2 + 2, item.height / 2 + 2
-            offset = {"right": (half_w, 0), "left": (-half_w, 0),
-                      "below": (0, half_h), "above": (0, -half_h)}[side]
-            callout.setPos(item.pos() + QPointF(*offset))
-            box = callout.mapRectToScene(callout.box())
+        for tip, corner in callout_spots(node, callout.width, callout.height,
+                                         self.current.bounds()):
+            box = QRectF(corner.x(), corner.y(), callout.width, callout.height)
             covered = sum(_overlap(box, other.sceneBoundingRect())
-                          for other in self.scene().items(box)
-                          if isinstance(other, NodeItem) and other is not item)
+                          for other in self.scene().items(box.adjusted(-3, -3, 3, 3))
+                          if isinstance(other, NodeItem))
             if best is None or covered < best[0]:
-                best = (covered, callout)
+                best = (covered, tip, corner)
             if covered == 0:
                 break
-        callout = best[1]
+        _, tip, corner = best
+        callout.offset = corner - tip
+        callout.setPos(tip)
         self.scene().addItem(callout)
         self._labels.append(callout)
         self._fit_scene_rect(callout.sceneBoundingRect())
@@ -869,6 +1018,7 @@ class GraphView(QGraphicsView):
         self._edges_between = {}
         self.scene().clear()
         self.current = None
+        self.overview.follow()
         if not keep_message:
             self.message.show()
 
@@ -884,6 +1034,7 @@ class GraphView(QGraphicsView):
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
         super().resizeEvent(event)
         self._place_message()
+        self.overview.follow()
 
     def wheelEvent(self, event) -> None:  # noqa: N802 - Qt's name
         if event.modifiers() & Qt.KeyboardModifier.ShiftModifier:
@@ -896,6 +1047,7 @@ class GraphView(QGraphicsView):
         if 0.02 < scale < 8:
             self.scale(factor, factor)
             self._user_zoomed = True
+            self.overview.follow()
 
     def viewportEvent(self, event) -> bool:  # noqa: N802 - Qt's name
         if event.type() == event.Type.Gesture:

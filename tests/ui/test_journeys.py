@@ -1,0 +1,366 @@
+"""A newcomer's first minutes in the real window, driven with key events, checked on screen.
+
+Each test follows what a person does (type, Ctrl+Enter, read the graph and the plots, step the
+replay, open a notebook, Run all cells, switch engine, export, open another file) and asserts
+what the window shows: the text on the nodes, the points in the plots, what is inside the
+viewport, what is gone after New or Open.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+
+import nbformat
+import pytest
+from PySide6.QtCore import QPoint, QPointF, Qt, QTimer
+from PySide6.QtGui import QWheelEvent
+from PySide6.QtWidgets import QApplication
+
+from playground.ui.document import EXAMPLES
+from playground.ui.files import RecoveryStore
+from playground.ui.graph_view import Callout, NodeItem
+from playground.ui.main_window import MainWindow
+from playground.ui.settings import Settings
+
+RUN_MS = 60_000
+KEY_DELAY_MS = 3  # between typed characters: a fast typist, still one event at a time
+
+
+@pytest.fixture
+def window(qtbot, tmp_path):
+    made = MainWindow(settings=Settings(tmp_path / "settings.json"),
+                      recovery=RecoveryStore(tmp_path / "recovery.json"))
+    qtbot.addWidget(made)
+    made.resize(1400, 860)
+    made.show()
+    qtbot.waitExposed(made)
+    made.activateWindow()
+    qtbot.waitUntil(lambda: not made.runner.is_starting, timeout=RUN_MS)
+    return made
+
+
+def type_code(qtbot, window, lines: list[str]) -> None:
+    """Select all, then type the lines as a person would (no indented lines: the editor
+    indents after a colon by itself)."""
+    editor = window.editor
+    editor.setFocus()
+    qtbot.keyClick(editor, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClick(editor, Qt.Key.Key_Delete)
+    for line in lines:
+        qtbot.keyClicks(editor, line, delay=KEY_DELAY_MS)
+        qtbot.keyClick(editor, Qt.Key.Key_Return)
+
+
+def settled(window) -> bool:
+    return (not window.runner.busy and window.run_action.isEnabled()
+            and window.graph_view.current is not None and not window.graph_view.busy
+            and window.plots is not None)
+
+
+def press_run_all(qtbot, window) -> None:
+    with qtbot.waitSignal(window.runner.finished, timeout=RUN_MS):
+        qtbot.keyClick(window.editor, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: settled(window), timeout=RUN_MS)
+
+
+def open_with_dialog(qtbot, window, path, monkeypatch) -> None:
+    """File → Open, the dialog answered with ``path``."""
+    monkeypatch.setattr(window, "ask_path", lambda saving: str(path))
+    qtbot.keyClick(window.editor, Qt.Key.Key_O, Qt.KeyboardModifier.ControlModifier)
+
+
+def leaf_lines(window) -> dict[str, list[str]]:
+    """Each leaf's text on screen, by its variable name."""
+    view = window.graph_view
+    return {item.look.lines[0]: list(item.look.lines) for item in view.current.nodes.values()
+            if item.look.kind == "leaf"}
+
+
+def inside_viewport(window, item) -> bool:
+    return window.graph_view.visible_rect().contains(item.sceneBoundingRect())
+
+
+FIRST_SCRIPT = [
+    "import torch",
+    "w = torch.tensor([2.0, -1.0, 0.5], requires_grad=True)",
+    "b = torch.tensor([1.0], requires_grad=True)",
+    "y = (w * w * 3 + b).sum()",
+    "y.backward()",
+    "print(w.grad, b.grad)",
+]
+
+
+def test_after_a_run_leaves_show_the_grads_the_console_printed(qtbot, window, tmp_path,
+                                                               monkeypatch):
+    type_code(qtbot, window, FIRST_SCRIPT)
+    press_run_all(qtbot, window)
+    console = window.console.toPlainText()
+    assert "tensor([12., -6.,  3.]) tensor([3.])" in console
+    leaves = leaf_lines(window)
+    assert leaves["w"][-1] == "grad [12.0, -6.0, 3.0]"
+    assert leaves["b"][-1] == "grad [3.0]"
+    # nothing washed out: no node is in a replay state, so colours match the legend
+    assert window.graph_view.snapshot()["states"] == {}
+    assert window.player.playback is None
+    # the plots hold every point: values against the final gradients
+    series = {s.name: s for s in window.plots.series}
+    points = window.plots.items[series["w"].node_id].getData()
+    assert points[0].tolist() == [2.0, -1.0, 0.5] and points[1].tolist() == [12.0, -6.0, 3.0]
+    # the inspector agrees with the node
+    window.graph_view.select([window.view_state.graph.by_name("w").id])
+    assert "[12., -6.,  3.]" in window.inspector.toPlainText().replace("\n", " ") or \
+        "12." in window.inspector.toPlainText()
+    # File → Export graph writes what is on screen: the final gradients
+    target = tmp_path / "graph.json"
+    monkeypatch.setattr(window, "ask_export_path", lambda *a: str(target))
+    qtbot.keyClick(window.editor, Qt.Key.Key_E, Qt.KeyboardModifier.ControlModifier)
+    exported = json.loads(target.read_text())
+    grads = {n["names"][0]: n["grad"] for n in exported["nodes"] if n.get("names")}
+    assert grads["w"]["values"] == [12.0, -6.0, 3.0]
+
+
+def test_the_replay_starts_when_asked_follows_the_running_node_and_ends_final(qtbot, window):
+    window.open_example(EXAMPLES / "04_chain_rule.py")
+    press_run_all(qtbot, window)
+    view = window.graph_view
+    final = leaf_lines(window)
+    assert final["w1"][-1] == "grad [-36.0]"
+    view.setFocus()
+    count = window.view_state.calls_count_of_current()
+    nodes = [i for i in view.current.nodes.values() if isinstance(i, NodeItem)]
+    for step in range(1, count + 1):
+        qtbot.keyClick(view, Qt.Key.Key_Right)
+        qtbot.wait(20)
+        state = window.view_state.step_state()
+        assert state.position == step
+        running = view.node_item(state.running)
+        assert inside_viewport(window, running), f"step {step}: the running node is off screen"
+        callouts = [label for label in view._labels if isinstance(label, Callout)]
+        assert callouts and inside_viewport(window, callouts[0])
+        box = callouts[0].mapRectToScene(callouts[0].box())
+        covered = [n.look.lines[0] for n in nodes if box.intersects(n.sceneBoundingRect())]
+        assert not covered, f"step {step}: the explanation covers {covered}"
+    # one more → ends the replay: the final state is back
+    qtbot.keyClick(view, Qt.Key.Key_Right)
+    assert window.player.playback is None and leaf_lines(window) == final
+    assert view.snapshot()["states"] == {}
+
+
+def test_a_new_graph_is_fitted_whole_and_a_rerun_keeps_the_users_zoom(qtbot, window):
+    type_code(qtbot, window, ["import torch", "x = torch.ones(2, requires_grad=True)",
+                              "y = (x * 3).sum()", "y.backward()"])
+    press_run_all(qtbot, window)
+    view = window.graph_view
+    assert all(inside_viewport(window, item) for item in view.current.nodes.values())
+    # the user zooms in with the wheel, and runs the same code again: the zoom stays
+    centre = QPointF(view.viewport().rect().center())
+    wheel = QWheelEvent(centre, view.mapToGlobal(centre), QPoint(0, 0), QPoint(0, 480),
+                        Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier,
+                        Qt.ScrollPhase.NoScrollPhase, False)
+    QApplication.sendEvent(view.viewport(), wheel)
+    zoomed = view.transform().m11()
+    press_run_all(qtbot, window)
+    assert view.transform().m11() == pytest.approx(zoomed)
+    # new code, a new structure: the whole graph again, leaves included
+    type_code(qtbot, window, ["import torch", "x = torch.ones(2, requires_grad=True)",
+                              "w = torch.ones(2, requires_grad=True)",
+                              "y = (x * w + x).sum()", "y.backward()"])
+    press_run_all(qtbot, window)
+    assert all(inside_viewport(window, item) for item in view.current.nodes.values())
+    assert {"x", "w"} <= set(leaf_lines(window))
+
+
+SEQUENTIAL = [
+    "import torch",
+    "from torch import nn",
+    "torch.manual_seed(0)",
+    "model = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 8), nn.Tanh(), "
+    "nn.Linear(8, 8), nn.ReLU(), nn.Linear(8, 8), nn.Tanh(), nn.Linear(8, 8), nn.ReLU(), "
+    "nn.Linear(8, 8), nn.Tanh(), nn.Linear(8, 8), nn.ReLU(), nn.Linear(8, 1))",
+    "x = torch.randn(16, 4)",
+    "hidden = [model[:k](x) for k in range(1, len(model) + 1)]",
+    "loss = (model(x) ** 2).mean() + sum(h.abs().mean() for h in hidden)",
+    "loss.backward()",
+]
+
+
+def test_a_large_graph_has_readable_text_on_every_node_in_view(qtbot, window):
+    type_code(qtbot, window, SEQUENTIAL)
+    press_run_all(qtbot, window)
+    view = window.graph_view
+    assert len(view.current.nodes) > 80
+    shown = view.text_on_screen()
+    assert shown and all(lines for lines in shown.values()), "a node in view has no text"
+    # a graph too large to read whole says there is more: the overview frames the view
+    if not view.visible_rect().contains(view.current.bounds()):
+        assert view.overview.isVisible()
+
+
+def test_the_deep_network_example_shows_labels_overview_and_follows_the_player(qtbot, window):
+    window.open_example(EXAMPLES / "08_deep_network.py")
+    press_run_all(qtbot, window)
+    view = window.graph_view
+    assert len(view.current.nodes) > 250
+    shown = view.text_on_screen()
+    assert len(shown) > 10 and all(len(lines) >= 3 or item_is_function(view, node)
+                                   for node, lines in shown.items())
+    assert view.overview.isVisible()
+    loss = view.node_item(window.view_state.graph.by_name("loss").id)
+    assert inside_viewport(window, loss)
+    view.setFocus()
+    qtbot.keyClick(view, Qt.Key.Key_End)  # the last step: an AccumulateGrad far down
+    state = window.view_state.step_state()
+    assert state.position == state.count
+    assert inside_viewport(window, view.node_item(state.running))
+
+
+def item_is_function(view, node_id: str) -> bool:
+    return view.node_item(node_id).look.kind in ("function", "accumulate")
+
+
+def _notebook(path, cells: list[str]) -> None:
+    book = nbformat.v4.new_notebook()
+    book.cells = [nbformat.v4.new_markdown_cell("Two backward calls, one per cell.")] + \
+        [nbformat.v4.new_code_cell(source) for source in cells]
+    path.write_text(nbformat.writes(book), encoding="utf-8")
+
+
+def test_run_all_cells_offers_every_backward_call_of_every_cell(qtbot, window, tmp_path,
+                                                                  monkeypatch):
+    lesson = tmp_path / "lesson.ipynb"
+    _notebook(lesson, ["import torch\nx = torch.tensor([1.0, 2.0], requires_grad=True)",
+                       "y = (x * x).sum()\ny.backward()\nx.grad",
+                       "z = (x * 3).sum()\nz.backward()\nprint(x.grad)",
+                       "q = x.exp().sum()\nq.backward()\nprint(x.grad)"])
+    open_with_dialog(qtbot, window, lesson, monkeypatch)
+    assert window.path == lesson and window.console.toPlainText() == ""
+    with qtbot.waitSignal(window.runner.finished, timeout=RUN_MS):
+        qtbot.keyClick(window.editor, Qt.Key.Key_Return,
+                       Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    qtbot.waitUntil(lambda: not window._cell_queue and settled(window), timeout=RUN_MS)
+    texts = [window.player.calls.itemText(i) for i in range(window.player.calls.count())]
+    assert len(texts) == 3, texts
+    assert ["cell 2" in texts[0], "cell 3" in texts[1], "cell 4" in texts[2]] == [True] * 3
+    assert "no backward" not in window.player.counter.text()
+    # the first call replays on the graph of its own cell
+    window.player.calls.setCurrentIndex(0)
+    window.graph_view.setFocus()
+    qtbot.keyClick(window.graph_view, Qt.Key.Key_Right)
+    qtbot.waitUntil(lambda: not window.graph_view.busy, timeout=RUN_MS)
+    assert window.view_state.graph.by_name("y") is not None
+    assert window.player.counter.text().startswith("step 1 of")
+
+
+def test_a_training_loop_lists_each_iterations_backward(qtbot, window):
+    type_code(qtbot, window, [
+        "import torch",
+        "w = torch.tensor([0.5, -0.3], requires_grad=True)",
+        "for step in range(200):",
+        "loss = ((w * 2 - 1) ** 2).sum()",
+        "loss.backward()",
+        "with torch.no_grad():",
+        "w -= 0.1 * w.grad",
+        "w.grad.zero_()",
+    ])
+    press_run_all(qtbot, window)
+    assert window.player.calls.count() == 200
+    assert window.player.calls.itemText(199).startswith("200 of 200")
+    # the 1st iteration's replay shows its own gradient, not the last one's
+    window.player.calls.setCurrentIndex(0)
+    window.graph_view.setFocus()
+    qtbot.keyClick(window.graph_view, Qt.Key.Key_End)
+    leaf = window.view_state.graph.by_name("w").id
+    assert window.view_state.step_state().leaf_grads[leaf].values.tolist() == \
+        pytest.approx([0.0, -6.4])
+
+
+def test_new_open_and_examples_leave_nothing_of_the_previous_file(qtbot, window, tmp_path,
+                                                                   monkeypatch):
+    type_code(qtbot, window, FIRST_SCRIPT)
+    press_run_all(qtbot, window)
+
+    def nothing_left() -> None:
+        assert window.graph_view.current is None and window.graph_view.message.isVisible()
+        assert window.console.toPlainText() == ""
+        assert window.plots.series == []
+        assert window.player.calls.count() == 0 and window.player.playback is None
+        assert not window.player.play_button.isEnabled()
+
+    window.editor.document().setModified(False)
+    qtbot.keyClick(window.editor, Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier)
+    nothing_left()
+    type_code(qtbot, window, FIRST_SCRIPT)
+    press_run_all(qtbot, window)
+    other = tmp_path / "other.py"
+    other.write_text("print('never run on opening')\n")
+    monkeypatch.setattr(window, "ask_unsaved", lambda: "discard")
+    open_with_dialog(qtbot, window, other, monkeypatch)
+    nothing_left()
+    type_code(qtbot, window, FIRST_SCRIPT)
+    press_run_all(qtbot, window)
+    window.open_example(EXAMPLES / "01_basics.py")
+    nothing_left()
+
+
+def test_switching_engine_keeps_the_window_painting(qtbot, window):
+    ticks: list[float] = []
+    timer = QTimer(interval=50, timeout=lambda: ticks.append(time.monotonic()))
+    timer.start()
+    type_code(qtbot, window, ["import torch", "x = torch.ones(2, requires_grad=True)",
+                              "(x * 2).sum().backward()", "print(x.grad)"])
+    started = time.monotonic()
+    with qtbot.waitSignal(window.runner.finished, timeout=RUN_MS):
+        window.engine_box.setCurrentIndex(window.engine_box.findData("torch"))
+        assert "Starting the torch engine" in window.engine_label.text()
+        assert not window.engine_box.isEnabled()
+    switched = time.monotonic() - started
+    timer.stop()
+    during = [t for t in ticks if t >= started]
+    gaps = [b - a for a, b in zip([started, *during], during, strict=False)]
+    assert len(during) >= switched / 0.05 * 0.5, "the window stopped painting"
+    assert max(gaps) < 0.5, f"the window froze for {max(gaps):.2f} s"
+    qtbot.waitUntil(lambda: settled(window), timeout=RUN_MS)
+    assert window.runner.kernel.engine == "torch" and window.engine_box.isEnabled()
+    assert window.engine_label.text().startswith("torch ")
+    assert leaf_lines(window)["x"][-1] == "grad [2.0, 2.0]"
+
+
+def test_a_syntax_error_quotes_the_editor_not_the_file_on_disk(qtbot, window, tmp_path,
+                                                                 monkeypatch):
+    script = tmp_path / "saved.py"
+    script.write_text("import torch\nx = torch.ones(2)\nprint(x)\n")
+    open_with_dialog(qtbot, window, script, monkeypatch)
+    cursor = window.editor.textCursor()
+    cursor.movePosition(cursor.MoveOperation.End)
+    window.editor.setTextCursor(cursor)
+    qtbot.keyClicks(window.editor, "y = (x +", delay=KEY_DELAY_MS)
+    with qtbot.waitSignal(window.runner.finished, timeout=RUN_MS) as finished:
+        qtbot.keyClick(window.editor, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    assert finished.args[0].error.kind == "syntax"
+    console = window.console.toPlainText()
+    assert "y = (x +" in console and "print(x)\n    ^" not in console
+    # a notebook: the cell's line, never a line of the notebook's JSON
+    book = tmp_path / "broken.ipynb"
+    _notebook(book, ["import torch", "z = torch.ones(2) *"])
+    open_with_dialog(qtbot, window, book, monkeypatch)
+    with qtbot.waitSignal(window.runner.finished, timeout=RUN_MS) as finished:
+        qtbot.keyClick(window.editor, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    assert "z = torch.ones(2) *" in window.console.toPlainText()
+    assert '"source"' not in finished.args[0].error.traceback
+
+
+def test_rerunning_all_cells_quickly_raises_nothing(qtbot, window):
+    window.open_example(EXAMPLES / "04_chain_rule.py")
+    for _ in range(4):  # each re-run lands while the last graph's nodes still glide
+        with qtbot.waitSignal(window.runner.finished, timeout=RUN_MS):
+            qtbot.keyClick(window.editor, Qt.Key.Key_Return,
+                           Qt.KeyboardModifier.ControlModifier
+                           | Qt.KeyboardModifier.ShiftModifier)
+        qtbot.waitUntil(lambda: not window._cell_queue and not window.runner.busy,
+                        timeout=RUN_MS)
+        qtbot.wait(30)
+    qtbot.waitUntil(lambda: settled(window), timeout=RUN_MS)  # pytest-qt fails on any error
+    assert re.search(r"grad \[-36\.0\]", " ".join(" ".join(v) for v in
+                                                   leaf_lines(window).values()))
