@@ -39,8 +39,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--layers", type=int, default=200)
     arguments = parser.parse_args()
-    from playground.ui.files import RecoveryStore
     from playground.ui.app import make_application
+    from playground.ui.files import RecoveryStore
     from playground.ui.main_window import MainWindow
 
     application = make_application("light")
@@ -54,11 +54,12 @@ def main() -> None:
     deadline = time.monotonic() + 300
     while time.monotonic() < deadline and not (
             finished and window.plots is not None and window.graph_view.current is not None
-            and not window.graph_view.busy and window.player.playback is not None):
+            and not window.graph_view.busy and bool(window.view_state.calls)):
         application.processEvents()
         time.sleep(0.01)
     graph = window.graph_view.graph
     player = window.player
+    player.go(0)  # the replay starts when asked
     print(f"graph: {len(graph.nodes)} nodes, {len(graph.edges)} edges; "
           f"backward: {player.playback.count} steps")
     view = window.graph_view

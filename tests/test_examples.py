@@ -13,7 +13,7 @@ EXAMPLES = sorted((Path(__file__).resolve().parents[1] / "resources" / "examples
 
 
 def test_there_are_examples_for_each_lesson():
-    assert [p.stem[:2] for p in EXAMPLES] == ["01", "02", "03", "04", "05", "06", "07"]
+    assert [p.stem[:2] for p in EXAMPLES] == ["01", "02", "03", "04", "05", "06", "07", "08"]
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)

@@ -28,6 +28,7 @@ def dark_palette() -> QPalette:
         QPalette.ColorRole.ButtonText: "#e6e6e6", QPalette.ColorRole.Highlight: "#3d6fb6",
         QPalette.ColorRole.HighlightedText: "#ffffff", QPalette.ColorRole.ToolTipBase: "#2a2f38",
         QPalette.ColorRole.ToolTipText: "#e6e6e6", QPalette.ColorRole.PlaceholderText: "#7f8a99",
+        QPalette.ColorRole.Link: "#7fb2ff", QPalette.ColorRole.LinkVisited: "#b39dff",
     }
     for role, colour in colours.items():
         palette.setColor(role, QColor(colour))

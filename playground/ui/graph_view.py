@@ -55,7 +55,7 @@ CACHED_NODES = 3000     # up to this many nodes, each is painted once into a cac
 FIT_LARGEST = 1.4       # fitting never blows a small graph up more than this
 FIT_SMALLEST = 0.3      # below this the names are unreadable: show the output end instead
 LARGE_GRAPH_SCALE = 0.55  # ...at this zoom, every line of text readable, with the overview
-SCENE_MARGIN = 40.0     # room around the graph: scroll bars appear only when it is larger
+SCENE_MARGIN = 16.0     # room around the graph: scroll bars appear only when it is larger
 MOVE_MS = 260
 ARRIVED_AT = 0.62       # where on its edge a gradient's label rests (0: source, 1: target)
 
@@ -665,10 +665,9 @@ class GraphView(QGraphicsView):
         """Where to look first in a large graph: the output (the loss), at the view's edge."""
         positions = self.current.layout.positions
         pick = max if self.upward else min
-        x, y = pick(positions.values(), key=lambda position: position[1])
+        x, _ = pick(positions.values(), key=lambda position: position[1])
         half = self.viewport().height() / 2 / self.transform().m11()
-        return QPointF(x, y - SCENE_MARGIN + half if not self.upward
-                       else y + SCENE_MARGIN - half)
+        return QPointF(x, rect.top() + half if not self.upward else rect.bottom() - half)
 
     def visible_rect(self) -> QRectF:
         """The part of the scene inside the viewport."""

@@ -155,7 +155,7 @@ class MainWindow(DocumentMixin, RunningMixin, MenusMixin, ExportActionsMixin, QM
             splitter.setStretchFactor(0, stretch[0])
             splitter.setStretchFactor(1, stretch[1])
         main.setSizes([560, 720])
-        views.setSizes([470, 300])
+        views.setSizes([540, 260])  # the graph is the point: most of the height
         code.setSizes([470, 300])
         self.splitters = {"main": main, "code": code, "views": views}
         self.setCentralWidget(main)

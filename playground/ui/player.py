@@ -38,7 +38,7 @@ class PlayerBar(QWidget):
         self.calls = QComboBox()
         self.calls.setToolTip("Which backward() or autograd.grad() call of the run to replay")
         self.calls.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        self.calls.setMinimumContentsLength(14)
+        self.calls.setMinimumContentsLength(10)
         self.calls.currentIndexChanged.connect(self._call_chosen)
         icon = QStyle.StandardPixmap
         self.to_start = self._button(icon.SP_MediaSkipBackward, "To the start (Home)",
@@ -125,7 +125,7 @@ class PlayerBar(QWidget):
         self.calls.setCurrentIndex(self.state.call_index)
         self.calls.blockSignals(False)
         self.calls.setEnabled(len(calls) > 1)
-        self.calls.setVisible(bool(calls))
+        self.calls.setVisible(len(calls) > 1)  # one call needs no choosing: room for the counter
         if self.state.dropped_calls:
             self.calls.setToolTip(f"The last {len(calls)} of {total:,} backward calls are kept "
                                   "for replay")
@@ -157,7 +157,7 @@ class PlayerBar(QWidget):
 
     def _idle_text(self, count: int) -> str:
         if count:
-            return f"final gradients · ▶ replays {count} steps"
+            return f"final grads · ▶ replays {count} steps"
         if self.state.note:
             return self.state.note
         if self.state.result is not None:

@@ -1,0 +1,203 @@
+"""Walk a newcomer's first minutes in the real window and save a numbered screenshot per step.
+
+    python tools/tour.py OUTDIR [--only light-1024x640]
+
+For each theme (light, dark) and window size (1024x640, 1920x1080) it starts a window
+(offscreen unless a display is set), drives it with key events as a person would: types a
+script, runs it, steps the backward replay, opens a deep network, runs a notebook cell by
+cell, switches the engine, exports the graph, starts a new file. OUTDIR/THEME-SIZE/ then
+holds NN-step.png files to look at one by one. The README's screenshots come from here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+THEMES = ("light", "dark")
+SIZES = ((1024, 640), (1920, 1080))
+TYPED = [
+    "import torch",
+    "w = torch.tensor([2.0, -1.0, 0.5], requires_grad=True)",
+    "b = torch.tensor([1.0], requires_grad=True)",
+    "y = (w * w * 3 + b).sum()",
+    "y.backward()",
+    "print(w.grad, b.grad)",
+]
+NOTEBOOK_CELLS = [
+    "import torch\nx = torch.tensor([1.0, 2.0], requires_grad=True)",
+    "y = (x * x).sum()\ny.backward()\nprint(x.grad)",
+    "z = (x * 3).sum()\nz.backward()\nprint(x.grad)  # the gradients add up",
+]
+
+
+class Tour:
+    """One window, one theme and size; ``shot`` saves the window as the next numbered PNG."""
+
+    def __init__(self, folder: Path, theme: str, size: tuple[int, int]) -> None:
+        from playground.ui.app import make_application
+        from playground.ui.files import RecoveryStore
+        from playground.ui.main_window import MainWindow
+        from playground.ui.settings import Settings
+
+        self.folder = folder
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.scratch = Path(tempfile.mkdtemp(prefix="tour-"))
+        self.application = make_application(theme)
+        self.window = MainWindow(settings=Settings(self.scratch / "settings.json"),
+                                 recovery=RecoveryStore(self.scratch / "recovery.json"))
+        self.window.ask_unsaved = lambda: "discard"
+        self.window.resize(*size)
+        self.window.show()
+        self.window.activateWindow()
+        self.number = 0
+        self.settle()
+
+    # ----- a person's pace ----------------------------------------------------------------------
+    def wait(self, seconds: float) -> None:
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            self.application.processEvents()
+            time.sleep(0.005)
+
+    def settle(self) -> None:
+        from playground.ui.app import settle
+
+        settle(self.window, self.application)
+
+    def key(self, widget, key, modifiers=None) -> None:
+        from PySide6.QtCore import Qt
+        from PySide6.QtTest import QTest
+
+        QTest.keyClick(widget, key, modifiers or Qt.KeyboardModifier.NoModifier)
+        self.wait(0.05)
+
+    def type_lines(self, lines: list[str]) -> None:
+        from PySide6.QtCore import Qt
+        from PySide6.QtTest import QTest
+
+        editor = self.window.editor
+        editor.setFocus()
+        self.key(editor, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+        self.key(editor, Qt.Key.Key_Delete)
+        for line in lines:
+            QTest.keyClicks(editor, line, Qt.KeyboardModifier.NoModifier, 2)
+            self.key(editor, Qt.Key.Key_Return)
+
+    def shot(self, name: str) -> Path:
+        self.wait(0.5)  # glides and travelling gradients come to rest
+        self.number += 1
+        path = self.folder / f"{self.number:02d}-{name}.png"
+        self.window.grab().save(str(path))
+        return path
+
+    # ----- the journey --------------------------------------------------------------------------
+    def walk(self) -> None:
+        from PySide6.QtCore import Qt
+
+        from playground.ui.document import EXAMPLES
+
+        window, control = self.window, Qt.KeyboardModifier.ControlModifier
+        self.shot("empty-window")
+        self.type_lines(TYPED)
+        self.shot("typed")
+        self.key(window.editor, Qt.Key.Key_Return, control)
+        self.settle()
+        self.shot("run-final-gradients")
+        window.open_example(EXAMPLES / "04_chain_rule.py")
+        self.key(window.editor, Qt.Key.Key_Return, control)
+        self.settle()
+        self.shot("chain-rule-final")
+        window.graph_view.setFocus()
+        for _ in range(4):
+            self.key(window.graph_view, Qt.Key.Key_Right)
+        self.shot("chain-rule-step-4")
+        for _ in range(6):
+            self.key(window.graph_view, Qt.Key.Key_Right)
+        self.shot("chain-rule-step-10")
+        self.key(window.graph_view, Qt.Key.Key_Right)
+        self.shot("chain-rule-replay-ended")
+        window.open_example(EXAMPLES / "08_deep_network.py")
+        self.key(window.editor, Qt.Key.Key_Return, control)
+        self.settle()
+        self.shot("deep-network-300-nodes")
+        window.graph_view.setFocus()
+        for _ in range(60):
+            self.key(window.graph_view, Qt.Key.Key_Right)
+        self.shot("deep-network-step-60")
+        self.key(window.graph_view, Qt.Key.Key_Escape)
+        self.key(window.graph_view, Qt.Key.Key_F)
+        self.shot("deep-network-fitted")
+        self.notebook_and_engine()
+
+    def notebook_and_engine(self) -> None:
+        import nbformat
+        from PySide6.QtCore import Qt
+
+        window = self.window
+        shift_control = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
+        lesson = self.scratch / "two-backward-calls.ipynb"
+        book = nbformat.v4.new_notebook()
+        book.cells = [nbformat.v4.new_markdown_cell("Gradients add up across backward calls.")]
+        book.cells += [nbformat.v4.new_code_cell(cell) for cell in NOTEBOOK_CELLS]
+        lesson.write_text(nbformat.writes(book), encoding="utf-8")
+        window.ask_path = lambda saving: str(lesson)
+        self.key(window.editor, Qt.Key.Key_O, Qt.KeyboardModifier.ControlModifier)
+        self.shot("notebook-opened")
+        self.key(window.editor, Qt.Key.Key_Return, shift_control)
+        while window._cell_queue or window.runner.busy:
+            self.wait(0.05)
+        self.settle()
+        self.shot("notebook-all-cells")
+        window.engine_box.setCurrentIndex(window.engine_box.findData("torch"))
+        self.wait(0.3)
+        self.shot("engine-starting")
+        self.settle()
+        self.shot("engine-torch")
+        export = self.folder / f"{self.number + 1:02d}-exported-graph.png"
+        window.ask_export_path = lambda *arguments: str(export)
+        self.key(window.editor, Qt.Key.Key_E, Qt.KeyboardModifier.ControlModifier)
+        self.number += 1
+        self.key(window.editor, Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier)
+        self.shot("new-file")
+        window.engine_box.setCurrentIndex(window.engine_box.findData("numpy"))
+        self.settle()
+        window.close()
+
+
+def one(folder: Path, theme: str, size: tuple[int, int]) -> None:
+    Tour(folder / f"{theme}-{size[0]}x{size[1]}", theme, size).walk()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("outdir", type=Path)
+    parser.add_argument("--only", help="one walk, e.g. light-1024x640")
+    arguments = parser.parse_args()
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    if arguments.only:
+        theme, size = arguments.only.split("-")
+        width, height = (int(v) for v in size.split("x"))
+        one(arguments.outdir, theme, (width, height))
+        return 0
+    failed = 0
+    for theme in THEMES:
+        for width, height in SIZES:
+            name = f"{theme}-{width}x{height}"
+            # one process a walk: a palette is the application's, set once
+            code = subprocess.call([sys.executable, __file__, str(arguments.outdir),
+                                    "--only", name])
+            print(f"{name}: {'done' if code == 0 else f'failed ({code})'}")
+            failed += code != 0
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
