@@ -18,34 +18,32 @@ class ExportActionsMixin:
         return path or None
 
     def export_graph(self) -> None:
-        from playground.ui.exporters import ExportError, export_graph
+        from playground.ui.exporters import export_graph
 
-        path = self.ask_export_path(
-            "Export graph", "SVG (*.svg);;PNG image (*.png);;PDF (*.pdf);;Graphviz DOT (*.dot)"
-            ";;JSON (*.json)", self._export_stem() + "-graph.svg")
-        if not path:
-            return
-        try:
-            export_graph(self.graph_view, path)
-        except (ExportError, OSError) as error:
-            self.statusBar().showMessage(f"Could not export the graph: {error}")
-            return
-        self.statusBar().showMessage(f"Exported the graph to {path}")
+        self._export("graph", lambda path: export_graph(self.graph_view, path),
+                     "SVG (*.svg);;PNG image (*.png);;PDF (*.pdf);;Graphviz DOT (*.dot)"
+                     ";;JSON (*.json)", "-graph.svg")
 
     def export_plots(self) -> None:
-        from playground.ui.exporters import ExportError, export_plots
+        from playground.ui.exporters import export_plots
 
         self._make_lazy_views()
-        path = self.ask_export_path("Export plots", "PNG image (*.png);;SVG (*.svg);;"
-                                    "CSV points (*.csv)", self._export_stem() + "-plots.png")
+        self._export("plots", lambda path: export_plots(self.plots, path),
+                     "PNG image (*.png);;SVG (*.svg);;CSV points (*.csv)", "-plots.png")
+
+    def _export(self, what: str, write, filters: str, suffix: str) -> None:
+        """Ask where, write, and say in the status bar how it went."""
+        from playground.ui.exporters import ExportError
+
+        path = self.ask_export_path(f"Export {what}", filters, self._export_stem() + suffix)
         if not path:
             return
         try:
-            export_plots(self.plots, path)
+            write(path)
         except (ExportError, OSError) as error:
-            self.statusBar().showMessage(f"Could not export the plots: {error}")
+            self.statusBar().showMessage(f"Could not export the {what}: {error}")
             return
-        self.statusBar().showMessage(f"Exported the plots to {path}")
+        self.statusBar().showMessage(f"Exported the {what} to {path}")
 
     def export_animation(self) -> None:
         """An animated GIF of every backward call drawn on the graph shown, or (a folder

@@ -23,6 +23,7 @@ from playground.ui.files import RecoveryStore
 from playground.ui.graph_view import Callout, NodeItem
 from playground.ui.main_window import MainWindow
 from playground.ui.settings import Settings
+from tools.tour import TYPED
 
 RUN_MS = 60_000
 KEY_DELAY_MS = 3  # between typed characters: a fast typist, still one event at a time
@@ -82,14 +83,7 @@ def inside_viewport(window, item) -> bool:
     return window.graph_view.visible_rect().contains(item.sceneBoundingRect())
 
 
-FIRST_SCRIPT = [
-    "import torch",
-    "w = torch.tensor([2.0, -1.0, 0.5], requires_grad=True)",
-    "b = torch.tensor([1.0], requires_grad=True)",
-    "y = (w * w * 3 + b).sum()",
-    "y.backward()",
-    "print(w.grad, b.grad)",
-]
+FIRST_SCRIPT = TYPED  # the tour's first script: the screenshots show this journey
 
 
 def test_after_a_run_leaves_show_the_grads_the_console_printed(qtbot, window, tmp_path,

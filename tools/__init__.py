@@ -1,0 +1,1 @@
+"""Tools for people working on the app: the screenshot tour."""
