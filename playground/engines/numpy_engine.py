@@ -58,6 +58,29 @@ def torch_is_npgrad() -> Iterator[None]:
         sys.modules.update(set_aside)
 
 
+def _typo_of(name: str, known: list[str]) -> str | None:
+    """The attribute ``name`` is a slip of: one or two letters off, or an attribute with more
+    glued on (``gradprint``: a line break lost after ``grad``); None for a real other name."""
+    glued = [k for k in known if len(k) >= 3 and name.startswith(k)]
+    if glued:
+        return max(glued, key=len)
+    allowed = 1 if len(name) <= 6 else 2
+    close = [(_edits(name, k), k) for k in known if abs(len(k) - len(name)) <= allowed]
+    close = [(d, k) for d, k in close if d <= allowed]
+    return min(close)[1] if close else None
+
+
+def _edits(a: str, b: str) -> int:
+    """Levenshtein distance."""
+    row = list(range(len(b) + 1))
+    for i, letter in enumerate(a, 1):
+        previous, row[0] = row[0], i
+        for j, other in enumerate(b, 1):
+            previous, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1,
+                                           previous + (letter != other))
+    return row[-1]
+
+
 class NumpyEngine(Engine):
     """The built-in engine: npgrad, on the CPU, no torch needed."""
 
@@ -86,6 +109,9 @@ class NumpyEngine(Engine):
         tensor = getattr(error, "obj", None) if isinstance(error, AttributeError) else None
         if not isinstance(tensor, self.torch_module().Tensor) or not error.name:
             return None
+        near = _typo_of(error.name, [n for n in dir(tensor) if not n.startswith("_")])
+        if near:  # a typo, most likely: Python's own hint, as real torch would get it
+            return f"'Tensor' object has no attribute {error.name!r}. Did you mean: {near!r}?"
         return (f"'Tensor' object has no attribute {error.name!r} in the built-in NumPy engine; "
                 "if real torch has it, switch the engine to torch")
 

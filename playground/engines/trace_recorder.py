@@ -39,6 +39,7 @@ class LiveTrace:
     roots: list[Any]
     steps: list[LiveStep] = field(default_factory=list)
     follows: LiveTrace | None = None
+    names: tuple | None = None  # the steps' node names, kept when the nodes are let go
 
 
 class TraceRecorder:
@@ -73,13 +74,21 @@ class TraceRecorder:
     def _fold_into_next(earlier: LiveTrace, later: LiveTrace) -> None:
         """Let a loop's earlier call point at the next one's nodes instead of its own."""
         if earlier.follows is None and _signature(earlier) == _signature(later):
+            earlier.names = _signature(earlier)
             earlier.follows = later
             earlier.roots = []
             for step in earlier.steps:
                 step.node = None
 
+    def _fold_all(self) -> None:
+        """At the end of the run: the last calls of a loop fold too (start() folds a call
+        only when the one after the next begins)."""
+        for earlier, later in reversed(list(zip(self.traces, self.traces[1:], strict=False))):
+            self._fold_into_next(earlier, later)
+
     def nodes(self) -> list:
         """Every node a trace names itself: the graph builder includes them all."""
+        self._fold_all()
         seen: dict[int, Any] = {}
         for trace in self.traces:
             if trace.follows is None:
@@ -88,6 +97,7 @@ class TraceRecorder:
         return list(seen.values())
 
     def to_model(self, ids: dict[int, str]) -> list[BackwardTrace]:
+        self._fold_all()
         return [self._model(trace, ids) for trace in self.traces]
 
     @staticmethod
@@ -103,4 +113,6 @@ class TraceRecorder:
 
 
 def _signature(trace: LiveTrace) -> tuple:
+    if trace.names is not None:
+        return trace.names
     return trace.kind, tuple(type(step.node).__name__ for step in trace.steps)

@@ -20,6 +20,10 @@ FLUSH_MS = 50  # streamed output is drawn in batches: a flood of lines never fre
 # without end (the soak measured 0.07 MB a run of the seed tutorials).
 KEPT_RUNS = 20
 RUN_START = 1  # the QTextBlock user state that tags a run's separator line
+# How a run that did not finish ended, in the closing line of its output.
+ENDINGS = {"exception": "stopped by an exception", "interrupted": "interrupted",
+           "timeout": "stopped at the time limit", "crash": "the kernel crashed",
+           "memory": "out of memory", "exit": "the script exited"}
 
 
 class Console(QPlainTextEdit):
@@ -42,6 +46,7 @@ class Console(QPlainTextEdit):
                                    timeout=self.flush)
         if state is not None:  # a new document or engine starts with an empty console
             state.events.reset.connect(self.clear_all)
+            state.events.result.connect(self.finish_run)
 
     def clear_all(self) -> None:
         self._pending = []
@@ -135,5 +140,10 @@ class Console(QPlainTextEdit):
             self._append(error.traceback or f"{error.message}\n", ERROR_COLOUR)
         if result.output_truncated and self._shown < SHOWN_LIMIT:
             self._append("(output longer than 1 MiB: the rest was not kept)\n", NOTE_COLOUR)
-        status = "done" if error is None else error.kind
-        self._append(f"[{status} in {result.elapsed:.2f} s]\n", NOTE_COLOUR)
+        if error is None:
+            status = f"done in {result.elapsed:.2f} s"
+        elif error.kind == "syntax":
+            status = "syntax error: nothing ran"
+        else:
+            status = f"{ENDINGS.get(error.kind, error.kind)} after {result.elapsed:.2f} s"
+        self._append(f"[{status}]\n", NOTE_COLOUR)

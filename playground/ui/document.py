@@ -48,6 +48,8 @@ class DocumentMixin:
         self.cell_outputs, self._front_matter = {}, front_matter
         self._load_text(text)  # opening never runs the file, notebooks included
         self.view_state.reset()
+        self.statusBar().showMessage(f"Opened {path.name}: nothing ran yet" if path else
+                                     "A new script: Ctrl+Enter runs it")
 
     def ask_unsaved(self) -> str:
         """'save', 'discard' or 'cancel' for a modified document (tests replace this)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 
-from PySide6.QtCore import QRect, QSize, QStringListModel, Qt, Signal
+from PySide6.QtCore import QEvent, QRect, QSize, QStringListModel, Qt, Signal
 from PySide6.QtGui import (
     QColor,
     QFontDatabase,
@@ -262,10 +262,29 @@ class CodeEditor(QPlainTextEdit):
         self.setTextCursor(cursor)
 
     # ----- typing ---------------------------------------------------------------------------
+    def event(self, event) -> bool:
+        """Shift+Enter and Ctrl+Enter are the window's (run cell, run all), not a line break."""
+        if event.type() == QEvent.Type.ShortcutOverride and \
+                event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and \
+                event.modifiers() & (Qt.KeyboardModifier.ShiftModifier
+                                     | Qt.KeyboardModifier.ControlModifier):
+            event.ignore()
+            return False
+        return super().event(event)
+
+    def _completion_is_typed(self) -> bool:
+        """Nothing to complete: the word is empty or already the suggestion."""
+        word = self._word_before_cursor()
+        current = self.completer.currentCompletion()
+        return not word or word == current
+
     def keyPressEvent(self, event) -> None:  # noqa: N802 - Qt's name
         popup = self.completer.popup()
-        if popup.isVisible() and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter,
-                                                 Qt.Key.Key_Tab, Qt.Key.Key_Escape):
+        enter = event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+        if popup.isVisible() and enter and self._completion_is_typed():
+            popup.hide()  # Enter after a finished word starts a new line, as it looks
+        elif popup.isVisible() and (enter or event.key() in (Qt.Key.Key_Tab,
+                                                             Qt.Key.Key_Escape)):
             event.ignore()  # the completer takes these
             return
         control = event.modifiers() & Qt.KeyboardModifier.ControlModifier
@@ -281,13 +300,13 @@ class CodeEditor(QPlainTextEdit):
         if event.key() == Qt.Key.Key_Backtab:
             self.indent_selection(-1)
             return
-        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and not event.modifiers():
+        if enter and not event.modifiers() & ~Qt.KeyboardModifier.ShiftModifier:
+            # a plain line break: QPlainTextEdit would put U+2028 in for Shift+Enter
             line = self.textCursor().block().text()
             indent = line[: len(line) - len(line.lstrip())]
             if line.rstrip().endswith(":"):
                 indent += INDENT
-            super().keyPressEvent(event)
-            self.insertPlainText(indent)
+            self.insertPlainText("\n" + indent)
             return
         super().keyPressEvent(event)
         typed = event.text()

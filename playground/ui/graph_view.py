@@ -246,6 +246,7 @@ class GradientLabel(QGraphicsItem):
         super().__init__()
         self.text = text
         self.moving = moving
+        self.between: tuple[str, str] | None = None  # the nodes its edge joins
         metrics = QFontMetricsF(_PLAIN)
         self.width = metrics.horizontalAdvance(text) + 10
         self.setZValue(2)
@@ -396,13 +397,15 @@ class Overview(QWidget):
     """The whole graph in miniature in the view's corner, with the part on screen framed;
     shown only when the graph is larger than the view. Click or drag in it to look there."""
 
-    LONGEST = 170.0  # pixels of its longer side
+    LONGEST = 150.0  # pixels of its longer side, at most
+    SHARE = 0.28     # ... and at most this share of the viewport's shorter side
 
     def __init__(self, view: GraphView) -> None:
         super().__init__(view)
         self.view = view
         self.picture: QPixmap | None = None
         self.bounds = QRectF()
+        self._drawn_for: tuple[int, int] = (0, 0)
         self.setCursor(Qt.CursorShape.PointingHandCursor)
         self.setToolTip("The whole graph: click or drag to look there")
         self.hide()
@@ -415,8 +418,9 @@ class Overview(QWidget):
             self.hide()
             return
         bounds = scene.bounds()
-        if bounds != self.bounds or self.picture is None:
-            self.bounds = bounds
+        size = (self.view.viewport().width(), self.view.viewport().height())
+        if bounds != self.bounds or self.picture is None or size != self._drawn_for:
+            self.bounds, self._drawn_for = bounds, size
             self.picture = self._draw(scene)
         if self.view.visible_rect().contains(bounds):
             self.hide()
@@ -430,7 +434,9 @@ class Overview(QWidget):
         self.update()
 
     def _scale(self) -> float:
-        return self.LONGEST / max(self.bounds.width(), self.bounds.height(), 1.0)
+        viewport = self.view.viewport()
+        longest = min(self.LONGEST, self.SHARE * min(viewport.width(), viewport.height()))
+        return max(longest, 40.0) / max(self.bounds.width(), self.bounds.height(), 1.0)
 
     def _draw(self, scene) -> QPixmap:
         """Boxes in their kinds' colours: cheap at any size, unlike rendering the items."""
@@ -438,7 +444,9 @@ class Overview(QWidget):
         width = max(int(self.bounds.width() * scale) + 8, 24)
         height = max(int(self.bounds.height() * scale) + 8, 24)
         picture = QPixmap(width, height)
-        picture.fill(QColor(255, 255, 255, 225))
+        background = self.view.palette().base().color()
+        background.setAlpha(200)  # the graph shows through a little
+        picture.fill(background)
         painter = QPainter(picture)
         painter.setPen(Qt.PenStyle.NoPen)
         for node_id, (x, y) in scene.layout.positions.items():
@@ -587,6 +595,9 @@ class GraphView(QGraphicsView):
 
     def _follow_step(self, step) -> None:
         self.show_step(step, self.state.glide_ms if step is not None else 0)
+        if step is None and not self._user_zoomed and self.current is not None:
+            self._fit_scene_rect()
+            self.fit_new()  # the replay panned to its nodes: back to the view it left
 
     def _follow_selection(self, node_ids: list[str]) -> None:
         if node_ids != self.selection:
@@ -608,9 +619,7 @@ class GraphView(QGraphicsView):
             self._shown = self._generation
             self._clear()
             self._structure = None
-            self._say(EMPTY_HINT if graph is None else
-                      "This run left no tensors to draw.\n"
-                      "Tensors bound to variables appear here with their grad_fn graph.")
+            self._say(self._empty_text(graph))
             return
         display = fold(graph, self.expanded)
         looks = {node_id: node_look(display.node(node_id)) for node_id in display.node_ids}
@@ -629,6 +638,16 @@ class GraphView(QGraphicsView):
         threading.Thread(target=self._layout_worker, daemon=True, name="graph-layout",
                          args=(generation, scene, edges, previous)).start()
 
+    def _empty_text(self, graph: Graph | None) -> str:
+        result = self.state.result if self.state is not None else None
+        if graph is None and (result is None or result.error is None):
+            return self.state.note if self.state is not None and self.state.note else EMPTY_HINT
+        if result is not None and result.error is not None:
+            return ("The run stopped before it made any tensor:\n" + result.error.message +
+                    "\nThe console has the details.")
+        return ("This run left no tensors to draw.\n"
+                "Tensors bound to variables appear here with their grad_fn graph.")
+
     def set_upward(self, upward: bool) -> None:
         """Leaves at the top (output at the bottom) or the reverse; lays the graph out again."""
         if upward != self.upward:
@@ -642,9 +661,13 @@ class GraphView(QGraphicsView):
         self.show_graph(self.graph)
 
     def fit(self) -> None:
-        """The whole graph in view; a small graph is not blown up past FIT_LARGEST. A graph
-        too large to read whole is shown readable from its output end, with the overview
-        in the corner showing all of it and where the view is."""
+        """The whole graph in view, however small (F, Ctrl+0, the Fit button)."""
+        self.fit_new(readable=False)
+
+    def fit_new(self, readable: bool = True) -> None:
+        """The whole graph in view; a small graph is not blown up past FIT_LARGEST. With
+        ``readable`` (a new graph), one too large to read whole is shown readable from its
+        output end, with the overview in the corner showing all of it and where the view is."""
         if self.current is None or self.current.layout is None:
             return
         margin = SCENE_MARGIN - 1  # inside the scroll area: no scroll bar when all is shown
@@ -654,7 +677,7 @@ class GraphView(QGraphicsView):
         self._user_zoomed = False
         self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
         scale = self.transform().m11()
-        if scale > FIT_LARGEST or scale < FIT_SMALLEST:
+        if scale > FIT_LARGEST or (readable and scale < FIT_SMALLEST):
             scale = FIT_LARGEST if scale > FIT_LARGEST else LARGE_GRAPH_SCALE
             self.resetTransform()
             self.scale(scale, scale)
@@ -771,7 +794,7 @@ class GraphView(QGraphicsView):
             self._positions[scene.keys[group.members[0]]] = scene.layout.positions[group.id]
         structure = scene.structure()
         if structure != self._structure or not self._user_zoomed:
-            self.fit()  # a new graph is shown whole; the user's zoom survives a re-run only
+            self.fit_new()  # a new graph is shown whole; the user's zoom survives a re-run only
         self._structure = structure
         self.selection = [n for n in self.selection if n in scene.nodes]
         self._paint_selection(None if len(self.selection) < 2 else
@@ -948,8 +971,12 @@ class GraphView(QGraphicsView):
         edge = self._edge_for(source, target, flow.input)
         if edge is None or edge.route.isEmpty():
             return None
+        # two gradients on one pair of nodes (x * x): the second tag rests beside the first
+        earlier = sum(1 for other in self._labels if getattr(other, "between", None)
+                      == (source, target))
         label = GradientLabel(brief(flow.value, 3), moving)
-        label.setPos(edge.route.pointAtPercent(at))
+        label.between = (source, target)
+        label.setPos(edge.route.pointAtPercent(at) + QPointF(0, 18 * earlier))
         self.scene().addItem(label)
         self._labels.append(label)
         return label, edge
@@ -1017,6 +1044,7 @@ class GraphView(QGraphicsView):
         self._edges_between = {}
         self.scene().clear()
         self.current = None
+        self.setSceneRect(QRectF())  # no scroll bars around an empty view
         self.overview.follow()
         if not keep_message:
             self.message.show()

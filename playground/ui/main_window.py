@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QApplication, QMainWindow, QSplitter
 
 from playground.model.view_state import ViewState
@@ -58,6 +59,7 @@ class MainWindow(DocumentMixin, RunningMixin, MenusMixin, ExportActionsMixin, QM
         self._build_toolbar()
         self._connect_runner()
         self._load_text(STARTER)
+        self.editor.moveCursor(QTextCursor.MoveOperation.End)  # typing adds to the starter
         if self.path is not None:
             self._read_into_editor(self.path)
         self.editor.modificationChanged.connect(self._update_title)

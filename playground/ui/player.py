@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QSize, Qt, QTimer
+from PySide6.QtGui import QIcon, QPainter
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -38,7 +39,7 @@ class PlayerBar(QWidget):
         self.calls = QComboBox()
         self.calls.setToolTip("Which backward() or autograd.grad() call of the run to replay")
         self.calls.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        self.calls.setMinimumContentsLength(10)
+        self.calls.setMinimumContentsLength(18)
         self.calls.currentIndexChanged.connect(self._call_chosen)
         icon = QStyle.StandardPixmap
         self.to_start = self._button(icon.SP_MediaSkipBackward, "To the start (Home)",
@@ -79,19 +80,33 @@ class PlayerBar(QWidget):
                        self.final):
             layout.addWidget(button)
         layout.addWidget(self.speed)
+        layout.addSpacing(6)
         layout.addWidget(self.counter, 1)
-        layout.addWidget(self.calls)
+        layout.addSpacing(6)
         layout.addWidget(why)
         rows.addLayout(layout)
-        rows.addWidget(self.scrubber)
+        lower = QHBoxLayout()  # the call selector beside the scrubber: room for both rows
+        lower.addWidget(self.scrubber, 3)
+        lower.addWidget(self.calls, 2)
+        rows.addLayout(lower)
         self.state.events.calls.connect(self._calls_changed)
         self.state.events.step.connect(self._step_shown)
         self.state.events.reset.connect(self.stop)
         self._calls_changed(self.state.calls)
 
+    def _icon(self, icon) -> QIcon:
+        """The style's media icon in the palette's text colour: Fusion draws them dark grey,
+        which looks disabled on a dark theme."""
+        pixmap = self.style().standardIcon(icon).pixmap(QSize(16, 16))
+        painter = QPainter(pixmap)
+        painter.setCompositionMode(QPainter.CompositionMode.CompositionMode_SourceIn)
+        painter.fillRect(pixmap.rect(), self.palette().buttonText().color())
+        painter.end()
+        return QIcon(pixmap)
+
     def _button(self, icon, tip: str, slot) -> QToolButton:
         button = QToolButton()
-        button.setIcon(self.style().standardIcon(icon))
+        button.setIcon(self._icon(icon))
         button.setToolTip(tip)
         button.setAutoRaise(True)
         button.clicked.connect(slot)
@@ -193,12 +208,12 @@ class PlayerBar(QWidget):
             if self.playback is None or self.position >= self.playback.count:
                 self.go(0)
             self.play_button.setIcon(
-                self.style().standardIcon(QStyle.StandardPixmap.SP_MediaPause))
+                self._icon(QStyle.StandardPixmap.SP_MediaPause))
             self.timer.start(self._interval())
 
     def stop(self) -> None:
         self.timer.stop()
-        self.play_button.setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_MediaPlay))
+        self.play_button.setIcon(self._icon(QStyle.StandardPixmap.SP_MediaPlay))
 
     def _advance(self) -> None:
         """One step on; after the last step the replay ends on the final state."""

@@ -37,7 +37,7 @@ class KernelRunner(QObject):
         # One thing at a time on the kernel: a run, a start, a restart or a switch.
         self._lifecycle = threading.Lock()
         self._waiting_run: tuple | None = None
-        self._starter: threading.Thread | None = None
+        self._starters: list[threading.Thread] = []
         self._closed = False  # signals queued before close() must not start anything after
         self.ready.connect(self._run_waiting)
         self.failed.connect(self._run_waiting)
@@ -122,7 +122,8 @@ class KernelRunner(QObject):
             error = None
             with self._lifecycle:
                 try:
-                    job()
+                    if not self._closed:  # queued before the window closed: nothing to do
+                        job()
                 except (KernelError, OSError) as failure:
                     error = str(failure)
             with self._jobs_lock:
@@ -134,8 +135,9 @@ class KernelRunner(QObject):
                 self.engine_changed.emit(self.kernel.description)
                 self.ready.emit(self.kernel.description)
 
-        self._starter = threading.Thread(target=work, daemon=True, name="kernel-start")
-        self._starter.start()
+        starter = threading.Thread(target=work, daemon=True, name="kernel-start")
+        self._starters = [*(t for t in self._starters if t.is_alive()), starter]
+        starter.start()
 
     @staticmethod
     def _name(engine: str) -> str:
@@ -150,8 +152,8 @@ class KernelRunner(QObject):
     def close(self) -> None:
         self._closed = True
         self._waiting_run = None
-        if self._starter is not None:
-            self._starter.join(timeout=30)  # a kernel half started would outlive the window
+        for starter in self._starters:
+            starter.join(timeout=30)  # a kernel half started would outlive the window
         if self._thread is not None and self._thread.is_alive():
             self.kernel.interrupt()
             self._thread.join(timeout=3)

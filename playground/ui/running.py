@@ -84,6 +84,8 @@ class RunningMixin:
     def _start(self, code: str, fresh: bool, title: str, cell: str | None = None,
                continues: bool = False) -> bool:
         self._save_recovery()
+        # the first run of a new document never sees the namespace of the one before
+        fresh = fresh or self._run_document != self._document_number
         filename = str(self.path) if self.path else "<untitled>"
         if not self.runner.run(code, filename, fresh=fresh):
             self.statusBar().showMessage("A run is in progress: Stop it first")
@@ -147,7 +149,6 @@ class RunningMixin:
         if self._run_document != self._document_number:
             self._cell_queue = []  # a run of the document before New/Open: not this one's
             return
-        self.console.finish_run(result)
         if result.error is not None:
             self.editor.mark_error_line(result.error.line)
             self.statusBar().showMessage(result.error.message)
@@ -156,6 +157,7 @@ class RunningMixin:
         if self._running_cell is not None:
             self.cell_outputs[self._running_cell] = result.output
         cell = self._cells_run
+        # the views follow: the console ends the run's output, the graph and plots redraw
         self.view_state.show_result(result, where=f"cell {cell}" if cell else "",
                                     continues=bool(cell and cell > 1))
         if self._cell_queue and result.error is None:
