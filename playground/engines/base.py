@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import builtins
 import contextlib
 import sys
@@ -61,14 +62,17 @@ class EngineRun:
     error: BaseException | None = None
     figures: list[Figure] = field(default_factory=list)
     dropped_calls: int = 0  # backward calls beyond what the recorder keeps
+    shown: str | None = None  # the repr of a cell's last expression
 
 
 def run_code(code: str, engine: Engine, filename: str = "<script>",
-             namespace: dict[str, Any] | None = None) -> EngineRun:
+             namespace: dict[str, Any] | None = None,
+             display_last: bool = False) -> EngineRun:
     """Execute ``code`` on ``engine`` here, recording its graph and every backward call.
 
     An exception in the code is returned in ``error`` (the graph is still built from what
-    the code created before it failed).
+    the code created before it failed). With ``display_last`` (a notebook cell) the value of
+    a last expression statement is kept in ``_`` and its repr in ``shown``, as IPython does.
     """
     namespace = {"__name__": "__main__"} if namespace is None else namespace
     view = engine.view()
@@ -76,8 +80,17 @@ def run_code(code: str, engine: Engine, filename: str = "<script>",
     error = None
     kept_builtins = dict(builtins.__dict__)
     with engine.activate(), engine.record(recorder), pyplot.stand_in():
+        shown = None
         try:
-            exec(compile(code, filename, "exec"), namespace)
+            if display_last and _ends_with_expression(code):
+                namespace.pop(_SHOWN, None)
+                exec(compile(_keep_last_value(code), filename, "exec"), namespace)
+                value = namespace.pop(_SHOWN, None)
+                if value is not None:
+                    namespace["_"] = value
+                    shown = repr(value)
+            else:
+                exec(compile(code, filename, "exec"), namespace)
         except KeyboardInterrupt:
             raise  # the kernel's Stop: the caller reports it
         except BaseException as exception:  # noqa: BLE001 - any ending is reported, even
@@ -92,7 +105,29 @@ def run_code(code: str, engine: Engine, filename: str = "<script>",
         # the script used up the memory (its own error says so): no graph, but no crash
         graph, traces = Graph(), []
         sys.stderr.write("(the graph was not drawn: no memory was left to read the tensors)\n")
-    return EngineRun(namespace, graph, traces, error, figures, recorder.dropped)
+    return EngineRun(namespace, graph, traces, error, figures, recorder.dropped, shown)
+
+
+_SHOWN = "__playground_shown__"
+
+
+def _ends_with_expression(code: str) -> bool:
+    """The code's last statement is an expression, not ended by ``;`` (IPython's "quiet")."""
+    try:
+        body = ast.parse(code).body
+    except SyntaxError:
+        return False
+    return bool(body) and isinstance(body[-1], ast.Expr) and \
+        not code.rstrip().endswith(";")
+
+
+def _keep_last_value(code: str) -> ast.Module:
+    """The code with its last expression assigned to a hidden name, line numbers kept."""
+    tree = ast.parse(code)
+    last = tree.body[-1]
+    keep = ast.Assign(targets=[ast.Name(_SHOWN, ast.Store())], value=last.value)
+    tree.body[-1] = ast.copy_location(keep, last)
+    return ast.fix_missing_locations(tree)
 
 
 def _restore(current: dict, kept: dict) -> None:

@@ -20,7 +20,7 @@ import traceback
 from pathlib import Path
 
 from playground.engines.base import EngineError, run_code
-from playground.kernel import streams, wire
+from playground.kernel import notebook_lines, streams, wire
 from playground.model.trace import traces_to_json
 
 MESSAGE_LIMIT = 500        # characters of an exception's text in the one-sentence message
@@ -172,6 +172,8 @@ class Session:
     def __init__(self, engine) -> None:
         self.engine = engine
         self.namespace: dict = {"__name__": "__main__"}
+        self.executions = 0  # cells run, for Out[n]
+        self.notes: list[str] = []  # what the run's console shows in grey
         # User code may replace print, delete len or close sys.stdout; the kernel needs them.
         self._builtins = dict(builtins.__dict__)
         self._streams = {"stdout": sys.stdout, "stderr": sys.stderr}
@@ -187,27 +189,33 @@ class Session:
                 stream = self._streams[name] = streams.BatchedStream(fd)
             setattr(sys, name, stream)
 
-    def run(self, code: str, filename: str, fresh: bool) -> dict:
+    def run(self, code: str, filename: str, fresh: bool, cell: bool = False) -> dict:
         try:
-            return self._run(code, filename, fresh)
+            return self._run(code, filename, fresh, cell)
         finally:
             self.restore()
 
     def _reply_error(self, error: dict, started: float) -> dict:
         """A reply for a run that never got to building its graph."""
         return {"engine": self.engine.name, "error": error, "graph": None,
-                "traces": traces_to_json([]), "figures": [],
+                "traces": traces_to_json([]), "figures": [], "notes": self.notes,
                 "elapsed": time.perf_counter() - started}
 
-    def _run(self, code: str, filename: str, fresh: bool) -> dict:
+    def _run(self, code: str, filename: str, fresh: bool, cell: bool = False) -> dict:
         if fresh:
             self.namespace = {"__name__": "__main__", "__file__": filename}
+        code, skipped = notebook_lines.without_shell_lines(code)
+        # IPython's %magics and !commands: a note, never a SyntaxError
+        self.notes = ["skipped IPython lines that are not Python: " + ", ".join(
+            f"{text} (line {number})" for number, text in skipped)] if skipped else []
+        if cell:
+            self.executions += 1
         # Tracebacks quote the source lines even when the code comes from the editor.
         linecache.cache[filename] = (len(code), None, code.splitlines(True), filename)
         started = time.perf_counter()
         _Stop.requested = False
         try:
-            run = run_code(code, self.engine, filename, self.namespace)
+            run = run_code(code, self.engine, filename, self.namespace, display_last=cell)
         except KeyboardInterrupt as interrupt:
             if not _Stop.requested:  # raised by the script itself: an ordinary exception
                 return self._reply_error(describe_exception(interrupt, filename), started)
@@ -223,6 +231,9 @@ class Session:
         if run.error is not None and (clearer := self.engine.explain(run.error)):
             run.error.args = (clearer,)
         error = None if run.error is None else describe_exception(run.error, filename)
+        if run.error is None and run.shown is not None:
+            sys.stdout.write(notebook_lines.out_text(self.executions, run.shown))
+            streams.flush_all()
         if isinstance(run.error, SystemExit):
             code = run.error.code
             error = {"kind": "exit", "message": f"The script called sys.exit({code!r}).",
@@ -232,7 +243,8 @@ class Session:
                 "graph": run.graph.to_json(raw=True),
                 "traces": traces_to_json(run.traces, raw=True),
                 "figures": [figure.to_json(raw=True) for figure in run.figures],
-                "elapsed": time.perf_counter() - started, "dropped_calls": run.dropped_calls}
+                "elapsed": time.perf_counter() - started, "dropped_calls": run.dropped_calls,
+                "notes": self.notes}
 
 
 class _Stop:
@@ -255,7 +267,8 @@ def serve(control_in: int, control_out: int, session: Session) -> None:
         if request is None or request["op"] == "shutdown":
             return
         if request["op"] == "run":
-            reply = session.run(request["code"], request["filename"], request["fresh"])
+            reply = session.run(request["code"], request["filename"], request["fresh"],
+                                request.get("cell", False))
             streams.mark_end(request.get("marker", ""))
             wire.send(control_out, {"op": "result", "result": reply})
         elif request["op"] == "complete":

@@ -217,8 +217,9 @@ class Kernel:
     # ----- running -------------------------------------------------------------------------
     def run(self, code: str, filename: str = "<script>", fresh: bool = True,
             on_output: Callable[[str, str], None] | None = None,
-            timeout: float | None = None) -> RunResult:
-        """Run ``code`` (a whole script, or a cell when ``fresh`` is False) and wait for it."""
+            timeout: float | None = None, cell: bool = False) -> RunResult:
+        """Run ``code`` (a whole script, or a cell when ``fresh`` is False) and wait for it.
+        A ``cell`` shows its last expression's value as ``Out[n]:``, as Jupyter does."""
         if self.process is None or self.process.poll() is not None:
             self.restart()
         with self._control:  # one request at a time on the control pipe
@@ -226,7 +227,8 @@ class Kernel:
             self._interrupted_at = None
             started = time.perf_counter()
             wire.send(self._control_out, {"op": "run", "code": code, "filename": filename,
-                                          "fresh": fresh, "marker": output.marker})
+                                          "fresh": fresh, "marker": output.marker,
+                                          "cell": cell})
             reply, stop_reason = self._wait_for_reply(timeout)
         elapsed = time.perf_counter() - started
         self._drain(output)

@@ -18,6 +18,8 @@ import json
 import re
 from dataclasses import dataclass, field
 
+# The one definition of a cell marker (editor, runner, saving): ``# %%`` at the start of a
+# line, as jupytext and VS Code read it; an indented ``# %%`` is a comment inside a cell.
 CELL_MARK = re.compile(r"^# %%(.*)$")
 _FENCE = re.compile(r"^```[ \t]*(python|py|python3|ipython3?)?[ \t]*$")
 _PROMPT = re.compile(r"^In \[\s*\d*\s*\]:\s*$")
@@ -48,6 +50,31 @@ class Notebook:
         return [cell.source for cell in self.cells if cell.kind == "code"]
 
 
+def marker_kind(line: str) -> str | None:
+    """"code", "markdown" or "raw" for a cell marker line, None for any other line."""
+    mark = CELL_MARK.match(line)
+    if mark is None:
+        return None
+    for kind in ("markdown", "raw"):
+        if f"[{kind}]" in mark.group(1):
+            return kind
+    return "code"
+
+
+def cell_spans(text: str) -> list[tuple[int, int, str]]:
+    """(first line, last line, kind) of each cell of a percent script, 0-based; a cell's
+    marker line is its first line; lines before the first marker make a code cell."""
+    lines = text.split("\n")
+    spans, first, kind = [], 0, marker_kind(lines[0]) or "code"
+    for number, line in enumerate(lines[1:], start=1):
+        found = marker_kind(line)
+        if found is not None:
+            spans.append((first, number - 1, kind))
+            first, kind = number, found
+    spans.append((first, len(lines) - 1, kind))
+    return spans
+
+
 # ----- detecting ---------------------------------------------------------------------------------
 def format_of(name: str, text: str) -> str:
     """'ipynb', 'markdown', 'dump' or 'percent', from the file's name and its text."""
@@ -71,14 +98,15 @@ def read(name: str, text: str) -> Notebook:
             "percent": from_percent}[format_of(name, text)](text)
 
 
-def write(notebook: Notebook, name: str) -> str:
-    """The text of ``notebook`` in the format the file name's suffix asks for."""
+def write(notebook: Notebook, name: str, kind: str | None = None) -> str:
+    """The text of ``notebook`` in format ``kind`` (the one the file was read in), or else
+    the one the file name's suffix asks for."""
     lowered = name.lower()
-    if lowered.endswith(".ipynb"):
-        return to_ipynb(notebook)
-    if lowered.endswith((".md", ".markdown", ".txt")):
-        return to_markdown(notebook)
-    return to_percent(notebook)
+    if kind is None:
+        kind = "ipynb" if lowered.endswith(".ipynb") else "markdown" if lowered.endswith(
+            (".md", ".markdown", ".txt")) else "percent"
+    return {"ipynb": to_ipynb, "markdown": to_markdown, "dump": to_dump,
+            "percent": to_percent}[kind](notebook)
 
 
 # ----- percent scripts ---------------------------------------------------------------------------
@@ -86,11 +114,11 @@ def from_percent(text: str) -> Notebook:
     notebook = Notebook()
     kind, lines, started = "code", [], False
     for line in text.split("\n"):
-        mark = CELL_MARK.match(line)
-        if mark:
+        found = marker_kind(line)
+        if found is not None:
             if started or any(part.strip() for part in lines):
                 notebook.cells.append(_percent_cell(kind, lines))
-            kind = "markdown" if "[markdown]" in mark.group(1) else "code"
+            kind = found
             lines, started = [], True
         else:
             lines.append(line)
@@ -102,7 +130,7 @@ def from_percent(text: str) -> Notebook:
 def _percent_cell(kind: str, lines: list[str]) -> Cell:
     if lines and lines[-1] == "":
         lines = lines[:-1]  # the blank line that separates cells is not the cell's
-    if kind == "markdown":
+    if kind in ("markdown", "raw"):
         lines = [line[2:] if line.startswith("# ") else line.lstrip("#") for line in lines]
     return Cell(kind, "\n".join(lines))
 
@@ -110,9 +138,9 @@ def _percent_cell(kind: str, lines: list[str]) -> Cell:
 def to_percent(notebook: Notebook) -> str:
     parts = []
     for cell in notebook.cells:
-        if cell.kind == "markdown":
+        if cell.kind in ("markdown", "raw"):
             body = "\n".join(f"# {line}" if line else "#" for line in cell.source.split("\n"))
-            parts.append("# %% [markdown]\n" + body)
+            parts.append(f"# %% [{cell.kind}]\n" + body)
         else:
             parts.append("# %%\n" + cell.source)
     return "\n\n".join(parts) + "\n"
@@ -133,8 +161,8 @@ def from_ipynb(text: str) -> Notebook:
     notebook = Notebook(metadata=dict(document.get("metadata", {})))
     for cell in document.cells:
         identity = cell.get("id", "")
-        if cell.cell_type not in ("code", "markdown"):  # raw cells read as text
-            notebook.cells.append(Cell("markdown", cell.source, id=identity))
+        if cell.cell_type not in ("code", "markdown"):  # raw cells stay raw
+            notebook.cells.append(Cell("raw", cell.source, id=identity))
             continue
         output = "".join(_output_text(o) for o in cell.get("outputs", []))
         notebook.cells.append(Cell(cell.cell_type, cell.source, output, identity))
@@ -159,8 +187,9 @@ def to_ipynb(notebook: Notebook) -> str:
     count = 0
     for number, cell in enumerate(notebook.cells):
         identity = cell.id or f"cell-{number}"
-        if cell.kind == "markdown":
-            document.cells.append(v4.new_markdown_cell(cell.source, id=identity))
+        if cell.kind in ("markdown", "raw"):
+            make = v4.new_markdown_cell if cell.kind == "markdown" else v4.new_raw_cell
+            document.cells.append(make(cell.source, id=identity))
             continue
         outputs = [v4.new_output("stream", name="stdout", text=cell.output)] \
             if cell.output else []
@@ -211,6 +240,20 @@ def to_markdown(notebook: Notebook) -> str:
 
 
 # ----- notebook text dumps ----------------------------------------------------------------------
+def to_dump(notebook: Notebook) -> str:
+    """``In [n]:`` before each code cell, prose as it was: what :func:`from_dump` reads."""
+    parts, number = [], 0
+    for cell in notebook.cells:
+        if cell.kind == "code":
+            number += 1
+            parts.append(f"In [{number}]:\n{cell.source.strip(chr(10))}")
+            if cell.output:
+                parts.append(cell.output.rstrip("\n"))
+        else:
+            parts.append(cell.source)
+    return "\n\n".join(parts) + "\n"
+
+
 def from_dump(text: str) -> Notebook:
     """``In [n]:`` then the code up to the first blank line; the rest reads as text."""
     notebook = Notebook()

@@ -44,6 +44,7 @@ class RunResult:
     figures: list[Figure] = field(default_factory=list)  # what the pyplot stand-in drew
     elapsed: float = 0.0
     dropped_calls: int = 0  # earlier backward calls the kernel did not keep (a long loop)
+    notes: list[str] = field(default_factory=list)  # the kernel's remarks (lines it skipped)
 
     @property
     def ok(self) -> bool:
@@ -58,6 +59,7 @@ class RunResult:
             "traces": traces_to_json(self.traces, raw),
             "figures": [figure.to_json(raw) for figure in self.figures],
             "elapsed": self.elapsed, "dropped_calls": self.dropped_calls,
+            "notes": list(self.notes),
         }
 
     @classmethod
@@ -70,4 +72,5 @@ class RunResult:
             traces=traces_from_json(data["traces"]),
             figures=[Figure.from_json(f) for f in data.get("figures", [])],
             elapsed=data["elapsed"], dropped_calls=int(data.get("dropped_calls", 0)),
+            notes=[str(note) for note in data.get("notes", [])],
         )

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import tokenize
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from playground.model import notebook
@@ -21,25 +22,45 @@ class SourceError(ValueError):
     """The file cannot be opened as code; the message is one sentence naming the file."""
 
 
+@dataclass
+class Source:
+    """A file opened as editor text, with what saving it back needs: a markdown notebook's
+    front matter, the file's notebook format, and each cell's output (by its source)."""
+
+    text: str
+    front_matter: str = ""
+    format: str = "percent"
+    outputs: dict[str, str] = field(default_factory=dict)
+
+
 def read_source(path: Path, text_limit: int | None = EDITOR_LIMIT) -> tuple[str, str]:
     """The code a file holds as editor text (a notebook as ``# %%`` cells), and a markdown
     notebook's YAML front matter, kept aside so saving can put it back."""
+    source = read_document(path, text_limit)
+    return source.text, source.front_matter
+
+
+def read_document(path: Path, text_limit: int | None = EDITOR_LIMIT) -> Source:
+    """The file as a :class:`Source` (see :func:`read_source`)."""
     name = path.name
     data = _read_bytes(path)
     if b"\0" in data[:1 << 16]:
         raise SourceError(f"{name} is a binary file, not a Python script or a notebook.")
     text = _decode(data, name, python=path.suffix.lower() in (".py", ""))
-    front_matter = ""
+    source = Source(text)
     if path.suffix.lower() != ".py" and notebook.format_of(name, text) != "percent":
         try:
             book = notebook.read(name, text)
         except NotebookError as error:
             raise SourceError(f"{name}: {error}.") from None
-        text, front_matter = notebook.to_percent(book), book.front_matter
-    if text_limit is not None and len(text) > text_limit:
-        raise SourceError(f"{name} holds {_size(len(text))} of code, more than the editor's "
-                          f"{_size(text_limit)}: split it, or run it with `playground run`.")
-    return text, front_matter
+        source = Source(notebook.to_percent(book), book.front_matter,
+                        notebook.format_of(name, text),
+                        {cell.source: cell.output for cell in book.cells if cell.output})
+    if text_limit is not None and len(source.text) > text_limit:
+        raise SourceError(f"{name} holds {_size(len(source.text))} of code, more than the "
+                          f"editor's {_size(text_limit)}: split it, or run it with "
+                          "`playground run`.")
+    return source
 
 
 def _read_bytes(path: Path) -> bytes:

@@ -138,6 +138,8 @@ class Console(QPlainTextEdit):
         error = result.error
         if error is not None:
             self._append(error.traceback or f"{error.message}\n", ERROR_COLOUR)
+        for note in result.notes:
+            self._append(f"({note})\n", NOTE_COLOUR)
         if result.output_truncated and self._shown < SHOWN_LIMIT:
             self._append("(output longer than 1 MiB: the rest was not kept)\n", NOTE_COLOUR)
         if error is None:

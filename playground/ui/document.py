@@ -9,7 +9,7 @@ from PySide6.QtCore import QStandardPaths
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from playground.model import notebook
-from playground.model.source_file import SourceError, read_source
+from playground.model.source_file import Source, SourceError, read_document
 from playground.ui.files import atomic_write
 
 EXAMPLES = Path(str(files("playground.resources") / "examples"))
@@ -42,10 +42,14 @@ class DocumentMixin:
         self.editor.document().setModified(modified)
         self._update_title()
 
-    def _new_document(self, text: str, path: Path | None, front_matter: str = "") -> None:
+    def _new_document(self, text: str, path: Path | None, source: Source | None = None) -> None:
         """Another document: its text, and nothing of the previous one's run on screen."""
         self.path = path
-        self.cell_outputs, self._front_matter = {}, front_matter
+        source = source or Source(text)
+        # outputs a notebook brought are kept for its cells that are not run again
+        self.cell_outputs = dict(source.outputs)
+        self._front_matter, self._file_format = source.front_matter, source.format
+        self._opened_suffix = path.suffix if path is not None else ""
         self._load_text(text)  # opening never runs the file, notebooks included
         self.view_state.reset()
         self.statusBar().showMessage(f"Opened {path.name}: nothing ran yet" if path else
@@ -99,12 +103,12 @@ class DocumentMixin:
     def _read_into_editor(self, path: Path) -> bool:
         """Show a file (a notebook as cells); on failure say why and keep the text shown."""
         try:
-            text, front_matter = read_source(path)
+            source = read_document(path)
         except SourceError as error:
             self.statusBar().showMessage(f"Could not open: {error}")
             self.path = None if self.path == path else self.path
             return False
-        self._new_document(text, path, front_matter)
+        self._new_document(source.text, path, source)
         return True
 
     def save(self) -> bool:
@@ -116,6 +120,7 @@ class DocumentMixin:
             self.statusBar().showMessage(f"Could not save {self.path}: {error}")
             return False
         self.editor.document().setModified(False)
+        self._update_title()  # Save As on an unmodified document: the new name
         self.statusBar().showMessage(f"Saved {self.path}")
         self._remember(self.path)
         return True
@@ -131,7 +136,10 @@ class DocumentMixin:
             cell.output = self.cell_outputs.get(cell.source, "")
         if self._front_matter and path.suffix.lower() != ".ipynb":
             book.front_matter = self._front_matter
-        return notebook.write(book, path.name)
+        # a file keeps the format it was opened in (a text dump stays a dump); Save As to
+        # another suffix writes that suffix's format
+        kept = self._file_format if path.suffix == self._opened_suffix else None
+        return notebook.write(book, path.name, kept if kept != "percent" else None)
 
     def save_as(self) -> bool:
         path = self.ask_path(saving=True)

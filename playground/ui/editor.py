@@ -17,10 +17,10 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QCompleter, QPlainTextEdit, QTextEdit, QWidget
 
+from playground.model import notebook
 from playground.ui.highlighter import PythonHighlighter
 
 INDENT = "    "
-CELL_MARK = "# %%"
 
 
 def _dedent(text: str) -> str:
@@ -42,6 +42,10 @@ class _LineNumbers(QWidget):
         self.editor.paint_gutter(self, event)
 
 
+# Dropped files with these suffixes open as documents; other drops insert text as usual.
+OPENS = (".py", ".ipynb", ".md", ".markdown", ".txt")
+
+
 class CodeEditor(QPlainTextEdit):
     """A plain-text editor for Python with the comforts of a small IDE.
 
@@ -50,6 +54,7 @@ class CodeEditor(QPlainTextEdit):
     """
 
     _completions_ready = Signal(int, list)
+    file_dropped = Signal(str)  # a script or notebook dropped on the editor: open it
 
     def __init__(self, parent: QWidget | None = None, dark: bool = False) -> None:
         super().__init__(parent)
@@ -119,14 +124,10 @@ class CodeEditor(QPlainTextEdit):
     # ----- cells ----------------------------------------------------------------------------
     def cell_bounds(self, line: int) -> tuple[int, int]:
         """First and last line (0-based) of the ``# %%`` cell containing ``line``."""
-        lines = self.toPlainText().split("\n")
-        start = line
-        while start > 0 and not lines[start].lstrip().startswith(CELL_MARK):
-            start -= 1
-        end = line + 1
-        while end < len(lines) and not lines[end].lstrip().startswith(CELL_MARK):
-            end += 1
-        return start, end - 1
+        for first, last, _kind in notebook.cell_spans(self.toPlainText()):
+            if first <= line <= last:
+                return first, last
+        return line, line
 
     def paintEvent(self, event) -> None:  # noqa: N802 - Qt's name
         super().paintEvent(event)
@@ -138,7 +139,7 @@ class CodeEditor(QPlainTextEdit):
             top = self.blockBoundingGeometry(block).translated(offset).top()
             if top > event.rect().bottom():
                 break
-            if block.text().lstrip().startswith(CELL_MARK):
+            if notebook.marker_kind(block.text()) is not None:
                 # A visible separator above every cell, as in VS Code, Spyder and jupytext.
                 painter.drawLine(0, round(top), self.viewport().width(), round(top))
             block = block.next()
@@ -223,6 +224,46 @@ class CodeEditor(QPlainTextEdit):
 
     def find_in_document(self, text: str, flags) -> bool:
         return QPlainTextEdit.find(self, text, flags)
+
+    def go_to_line(self, line: int) -> bool:
+        """Put the cursor at the start of a 1-based line; False past the end."""
+        block = self.document().findBlockByNumber(line - 1)
+        if not block.isValid():
+            return False
+        cursor = self.textCursor()
+        cursor.setPosition(block.position())
+        self.setTextCursor(cursor)
+        self.centerCursor()
+        return True
+
+    # ----- dropped files --------------------------------------------------------------------
+    @staticmethod
+    def _dropped_file(event) -> str | None:
+        """The local script or notebook a drag carries (not its ``file:///`` text)."""
+        urls = event.mimeData().urls() if event.mimeData().hasUrls() else []
+        files = [url.toLocalFile() for url in urls if url.isLocalFile()]
+        return files[0] if len(files) == 1 and files[0].lower().endswith(
+            OPENS) else None
+
+    def dragEnterEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        if self._dropped_file(event):
+            event.acceptProposedAction()
+        else:
+            super().dragEnterEvent(event)
+
+    def dragMoveEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        if self._dropped_file(event):
+            event.acceptProposedAction()
+        else:
+            super().dragMoveEvent(event)
+
+    def dropEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        path = self._dropped_file(event)
+        if path:
+            event.acceptProposedAction()
+            self.file_dropped.emit(path)
+        else:
+            super().dropEvent(event)
 
     # ----- completion -----------------------------------------------------------------------
     def _word_before_cursor(self) -> str:

@@ -50,9 +50,8 @@ class GraphPane(QWidget):
         title = QLabel("<b>Graph</b>")
         title.setContentsMargins(4, 0, 8, 0)
         bar.addWidget(title)
-        self.fit_action = QAction("Fit", self, shortcut=QKeySequence("Ctrl+0"),
-                                  triggered=self.view.fit)
-        self.fit_action.setToolTip("Fit the whole graph in view (Ctrl+0, or F in the graph)")
+        self.fit_action = QAction("Fit", self, triggered=self.view.fit)
+        self.fit_action.setToolTip("Fit the whole graph in view (F in the graph)")
         self.upward_action = QAction("Leaves on top", self, checkable=True,
                                      toggled=self.view.set_upward)
         self.upward_action.setToolTip("Draw the leaves at the top and the output at the bottom")

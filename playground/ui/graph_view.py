@@ -355,10 +355,17 @@ def _arrow(before: QPointF, tip: QPointF) -> QPolygonF:
                       QPointF(base.x() + 4 * uy, base.y() - 4 * ux), tip])
 
 
+LABEL_POINTS = 9.0  # the graph's text at a text scale of 1
 _PLAIN = QFont()
-_PLAIN.setPointSizeF(9.0)
+_PLAIN.setPointSizeF(LABEL_POINTS)
 _BOLD = QFont(_PLAIN)
 _BOLD.setBold(True)
+
+
+def set_label_scale(scale: float) -> None:
+    """The graph's text size (Ctrl+= / Ctrl+-); graphs laid out after this use it."""
+    _PLAIN.setPointSizeF(LABEL_POINTS * scale)
+    _BOLD.setPointSizeF(LABEL_POINTS * scale)
 
 
 def compact_name(look: NodeLook) -> str:
@@ -647,6 +654,12 @@ class GraphView(QGraphicsView):
                     "\nThe console has the details.")
         return ("This run left no tensors to draw.\n"
                 "Tensors bound to variables appear here with their grad_fn graph.")
+
+    def set_text_scale(self, scale: float) -> None:
+        """Redraw with the graph's text at ``scale`` (nodes are measured again)."""
+        set_label_scale(scale)
+        if self.graph is not None:
+            self.show_graph(self.graph)
 
     def set_upward(self, upward: bool) -> None:
         """Leaves at the top (output at the bottom) or the reverse; lays the graph out again."""

@@ -6,6 +6,8 @@ from pygments.lexers import PythonLexer
 from pygments.token import Comment, Keyword, Name, Number, Operator, String, Token
 from PySide6.QtGui import QColor, QFont, QSyntaxHighlighter, QTextCharFormat
 
+from playground.model import notebook
+
 # Token type -> (light colour, dark colour, bold, italic)
 STYLE = {
     Keyword: ("#7a3e9d", "#c792ea", True, False),
@@ -65,10 +67,10 @@ class PythonHighlighter(QSyntaxHighlighter):
 
     def highlightBlock(self, text: str) -> None:  # noqa: N802 - Qt's name
         previous = max(self.previousBlockState(), 0)
-        stripped = text.lstrip()
-        if stripped.startswith("# %%"):
+        kind = notebook.marker_kind(text)
+        if kind is not None:
             self.setFormat(0, len(text), self.cell_mark)
-            self.setCurrentBlockState(IN_MARKDOWN if "[markdown]" in stripped else 0)
+            self.setCurrentBlockState(IN_MARKDOWN if kind in ("markdown", "raw") else 0)
             return
         if previous & IN_MARKDOWN:
             self._prose(text)

@@ -10,8 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QTextCursor
-from PySide6.QtWidgets import QApplication, QMainWindow, QSplitter
+from PySide6.QtGui import QFontDatabase, QTextCursor
+from PySide6.QtWidgets import QApplication, QMainWindow, QSplitter, QVBoxLayout, QWidget
 
 from playground.model.view_state import ViewState
 from playground.ui.app import is_dark
@@ -20,6 +20,7 @@ from playground.ui.document import STARTER, DocumentMixin, default_recovery_path
 from playground.ui.editor import CodeEditor
 from playground.ui.export_actions import ExportActionsMixin
 from playground.ui.files import RecoveryStore
+from playground.ui.find_bar import FindBar
 from playground.ui.graph_pane import GraphPane
 from playground.ui.memory import release_free_memory
 from playground.ui.menus import MenusMixin
@@ -47,6 +48,8 @@ class MainWindow(DocumentMixin, RunningMixin, MenusMixin, ExportActionsMixin, QM
         self.runner = self._start_runner(engine or str(self.settings.value("engine", "numpy")))
         self.editor = CodeEditor(dark=is_dark(QApplication.instance()))
         self.editor.completion_source = self._complete
+        self.editor.file_dropped.connect(self.open_file)
+        self.find_bar = FindBar(self.editor)
         self.console = Console(self.view_state)
         self.graph_pane = GraphPane(self.view_state)
         self.tabs = TabbedViews(self.view_state)
@@ -81,13 +84,12 @@ class MainWindow(DocumentMixin, RunningMixin, MenusMixin, ExportActionsMixin, QM
         self._live_timer = QTimer(self, singleShot=True, interval=LIVE_DELAY_MS,
                                   timeout=self._live_run)
         self._live_pending = self._loading = self._rerun_when_ready = False
-        self._last_search = ""
         self.cell_outputs: dict[str, str] = {}  # cell source -> what it printed, for .ipynb
         self._running_cell: str | None = None
         self._cell_queue: list[tuple[int, int]] = []
         self._cell_total = 0
         self._cells_run: int | None = None  # the cell number of a Run all cells under way
-        self._front_matter = ""
+        self._front_matter, self._file_format, self._opened_suffix = "", "percent", ""
         self._kernel_starts = 0
         # Each New/Open counts: a run of the document before is not shown on this one.
         self._document_number = self._run_document = 0
@@ -145,7 +147,13 @@ class MainWindow(DocumentMixin, RunningMixin, MenusMixin, ExportActionsMixin, QM
 
     def _build_layout(self) -> None:
         code = QSplitter(Qt.Orientation.Vertical)
-        code.addWidget(self.editor)
+        editing = QWidget()
+        column = QVBoxLayout(editing)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(0)
+        column.addWidget(self.editor, 1)
+        column.addWidget(self.find_bar)
+        code.addWidget(editing)
         code.addWidget(self.console)
         views = QSplitter(Qt.Orientation.Vertical)
         views.addWidget(self.graph_pane)
@@ -156,7 +164,7 @@ class MainWindow(DocumentMixin, RunningMixin, MenusMixin, ExportActionsMixin, QM
         for splitter, stretch in ((code, (3, 2)), (views, (3, 2)), (main, (1, 1))):
             splitter.setStretchFactor(0, stretch[0])
             splitter.setStretchFactor(1, stretch[1])
-        main.setSizes([560, 720])
+        main.setSizes([640, 640])  # the editor keeps half the width
         views.setSizes([540, 260])  # the graph is the point: most of the height
         code.setSizes([470, 300])
         self.splitters = {"main": main, "code": code, "views": views}
@@ -174,6 +182,11 @@ class MainWindow(DocumentMixin, RunningMixin, MenusMixin, ExportActionsMixin, QM
         self.upward_action.setChecked(self.settings.value("leaves_on_top", False)
                                       in (True, "true"))
         self.live_action.setChecked(self.settings.value("live", False) in (True, "true"))
+        try:
+            self.text_scale = min(max(float(self.settings.value("text_scale", 1.0)), 0.5), 3.0)
+        except (TypeError, ValueError):
+            self.text_scale = 1.0
+        self._apply_text_scale()
 
     def _save_settings(self) -> None:
         self.settings.setValue("geometry", self.saveGeometry())
@@ -181,8 +194,24 @@ class MainWindow(DocumentMixin, RunningMixin, MenusMixin, ExportActionsMixin, QM
             self.settings.setValue(f"splitter/{name}", splitter.saveState())
         self.settings.setValue("leaves_on_top", self.upward_action.isChecked())
         self.settings.setValue("live", self.live_action.isChecked())
+        self.settings.setValue("text_scale", self.text_scale)
         self.settings.setValue("engine", self.runner.kernel.engine)
         self.settings.sync()
+
+    # ----- text size ----------------------------------------------------------------------------
+    def zoom_text(self, step: int) -> None:
+        """Larger (1), smaller (-1) or normal (0) text in the editor, console and graph."""
+        scale = 1.0 if step == 0 else self.text_scale * (1.1 if step > 0 else 1 / 1.1)
+        self.text_scale = round(min(max(scale, 0.5), 3.0), 3)
+        self._apply_text_scale()
+        self.statusBar().showMessage(f"Text at {self.text_scale:.0%}")
+
+    def _apply_text_scale(self) -> None:
+        base = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+        base.setPointSizeF(base.pointSizeF() * self.text_scale)
+        self.editor.setFont(base)
+        self.console.setFont(base)
+        self.graph_view.set_text_scale(self.text_scale)
 
     def closeEvent(self, event) -> None:  # noqa: N802 - Qt's name
         if not self.may_discard():

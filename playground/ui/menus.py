@@ -81,7 +81,10 @@ class MenusMixin:
         view_menu = self.menuBar().addMenu("&View")
         for action in (self.fit_action, self.upward_action, self.fold_action):
             view_menu.addAction(action)
+        self._build_replay_menu()
         help_menu = self.menuBar().addMenu("&Help")
+        help_menu.addAction(QAction("&Keyboard shortcuts", self, triggered=self.show_shortcuts,
+                                    shortcut=QKeySequence("F1")))
         help_menu.addAction(QAction("&About Autograd Playground", self, triggered=self.about))
         toolbar.addSeparator()
         self._build_engine_boxes(toolbar)
@@ -107,6 +110,24 @@ class MenusMixin:
         self.live_action = QAction("Live", self, checkable=True)
         self.live_action.setToolTip("Re-run the whole script shortly after you stop typing")
 
+    def _build_replay_menu(self) -> None:
+        """Stepping keys that work wherever the focus is, and never type into the editor
+        (as a debugger's step keys); in the graph, → ← Space Home End Esc do the same."""
+        player = self.player
+        menu = self.menuBar().addMenu("Re&play")
+        for text, keys, slot in (("Step &forward", "F10", lambda: player.step(1)),
+                                 ("Step &back", "Shift+F10", lambda: player.step(-1)),
+                                 ("&Play / pause", "F8", player.toggle_play),
+                                 ("&Final state", "Shift+F8", player.finish)):
+            menu.addAction(QAction(text, self, shortcut=QKeySequence(keys), triggered=slot))
+
+    def show_shortcuts(self) -> None:
+        """Help → Keyboard shortcuts: every action's keys, and the graph's own."""
+        from playground.ui.shortcuts import ShortcutSheet
+
+        sheet = ShortcutSheet(self.menuBar(), self)
+        sheet.show()
+
     def _insert_button(self) -> QToolButton:
         insert = QToolButton(text="Insert",
                              popupMode=QToolButton.ToolButtonPopupMode.InstantPopup)
@@ -126,11 +147,15 @@ class MenusMixin:
         edit_menu.addSeparator()
         edit_menu.addAction(QAction("Toggle &comment", self, shortcut=QKeySequence("Ctrl+/"),
                                     triggered=self.editor.toggle_comment))
-        edit_menu.addAction(QAction("&Find…", self, shortcut=QKeySequence.StandardKey.Find,
-                                    triggered=self.ask_find))
-        edit_menu.addAction(QAction("Find &next", self,
-                                    shortcut=QKeySequence.StandardKey.FindNext,
-                                    triggered=lambda: self.editor.find(self._last_search)))
+        bar = self.find_bar
+        for text, keys, slot in (
+                ("&Find / replace…", QKeySequence.StandardKey.Find, bar.open_bar),
+                ("Find &next", QKeySequence.StandardKey.FindNext, bar.find_next),
+                ("Find &previous", QKeySequence.StandardKey.FindPrevious, bar.find_previous),
+                ("&Go to line…", QKeySequence("Ctrl+G"), self.ask_go_to_line),
+                ("C&lear the console", QKeySequence("Ctrl+L"), self.console.clear_all)):
+            edit_menu.addAction(QAction(text, self, shortcut=keys, triggered=slot))
+        self._build_zoom_actions(edit_menu)
 
     def _build_engine_boxes(self, toolbar: QToolBar) -> None:
         toolbar.addWidget(QLabel(" Engine: "))
@@ -166,12 +191,29 @@ class MenusMixin:
         item.setEnabled(not why)
         item.setToolTip(why or "Run on the GPU")
 
-    def ask_find(self) -> None:
-        text, accepted = QInputDialog.getText(self, "Find", "Find:", text=self._last_search)
-        if accepted and text:
-            self._last_search = text
-            if not self.editor.find(text):
-                self.statusBar().showMessage(f"'{text}' is not in the script")
+    def ask_go_to_line(self) -> None:
+        line = self.ask_line()
+        if line is not None and not self.editor.go_to_line(line):
+            self.statusBar().showMessage(f"The script has no line {line}")
+        self.editor.setFocus()
+
+    def ask_line(self) -> int | None:
+        """A line number from a small dialog, or None (tests replace this)."""
+        count = self.editor.document().blockCount()
+        line, accepted = QInputDialog.getInt(self, "Go to line", f"Line (1–{count}):",
+                                             self.editor.textCursor().blockNumber() + 1, 1,
+                                             count)
+        return line if accepted else None
+
+    def _build_zoom_actions(self, menu) -> None:
+        """Ctrl+= / Ctrl+- / Ctrl+0: the editor's, console's and graph's text, remembered."""
+        menu.addSeparator()
+        for text, keys, step in (("&Larger text", ("Ctrl+=", "Ctrl++"), 1),
+                                 ("&Smaller text", ("Ctrl+-",), -1),
+                                 ("&Normal text size", ("Ctrl+0",), 0)):
+            action = QAction(text, self, triggered=lambda _=False, step=step: self.zoom_text(step))
+            action.setShortcuts([QKeySequence(key) for key in keys])
+            menu.addAction(action)
 
     def insert_snippet(self, snippet: str) -> None:
         """Insert on a line of its own at the cursor, keeping the cursor line's indent."""

@@ -44,11 +44,13 @@ class PlayerBar(QWidget):
         icon = QStyle.StandardPixmap
         self.to_start = self._button(icon.SP_MediaSkipBackward, "To the start (Home)",
                                      lambda: self.go(0))
-        self.back = self._button(icon.SP_MediaSeekBackward, "Step back (←)",
+        self.back = self._button(icon.SP_MediaSeekBackward,
+                                 "Step back (Shift+F10, or ← in the graph)",
                                  lambda: self.step(-1))
         self.play_button = self._button(icon.SP_MediaPlay, "Replay the backward pass / pause "
-                                         "(Space)", self.toggle_play)
-        self.forward = self._button(icon.SP_MediaSeekForward, "Step forward (→)",
+                                         "(F8, or Space in the graph)", self.toggle_play)
+        self.forward = self._button(icon.SP_MediaSeekForward,
+                                    "Step forward (F10, or → in the graph)",
                                     lambda: self.step(1))
         self.to_end = self._button(icon.SP_MediaSkipForward, "To the last step (End)",
                                    self.go_to_end)
@@ -172,7 +174,7 @@ class PlayerBar(QWidget):
 
     def _idle_text(self, count: int) -> str:
         if count:
-            return f"final grads · ▶ replays {count} steps"
+            return f"final grads · ▶ or F10 replays {count} steps"
         if self.state.note:
             return self.state.note
         if self.state.result is not None:

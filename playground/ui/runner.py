@@ -54,20 +54,20 @@ class KernelRunner(QObject):
     def is_starting(self) -> bool:
         return self._jobs > 0
 
-    def run(self, code: str, filename: str, fresh: bool = True) -> bool:
+    def run(self, code: str, filename: str, fresh: bool = True, cell: bool = False) -> bool:
         """Start a run unless one is going (False); while a kernel starts, it waits for it."""
         if self.busy or self._closed:
             return False
         self.started.emit()
         if self.is_starting:
-            self._waiting_run = (code, filename, fresh)
+            self._waiting_run = (code, filename, fresh, cell)
             return True
-        self._launch(code, filename, fresh)
+        self._launch(code, filename, fresh, cell)
         return True
 
-    def _launch(self, code: str, filename: str, fresh: bool) -> None:
+    def _launch(self, code: str, filename: str, fresh: bool, cell: bool = False) -> None:
         self._running = True
-        self._thread = threading.Thread(target=self._work, args=(code, filename, fresh),
+        self._thread = threading.Thread(target=self._work, args=(code, filename, fresh, cell),
                                         daemon=True)
         self._thread.start()
 
@@ -78,11 +78,11 @@ class KernelRunner(QObject):
         if waiting is not None:
             self._launch(*waiting)
 
-    def _work(self, code: str, filename: str, fresh: bool) -> None:
+    def _work(self, code: str, filename: str, fresh: bool, cell: bool) -> None:
         try:
             with self._lifecycle:
                 result = self.kernel.run(
-                    code, filename, fresh,
+                    code, filename, fresh, cell=cell,
                     on_output=lambda stream, text: self.output.emit(stream, text))
         except (KernelError, OSError) as error:
             result = RunResult(self.kernel.engine, error=RunError("crash", str(error)))

@@ -12,6 +12,21 @@ from playground.model import RunResult, notebook
 LIVE_DELAY_MS = 600
 
 
+def _incomplete_line(code: str) -> int | None:
+    """The line where the code stops being Python (None when it parses); IPython's magic
+    lines are allowed, as the kernel skips them."""
+    from playground.kernel.notebook_lines import without_shell_lines
+
+    code, _ = without_shell_lines(code)
+    try:
+        compile(code, "<live>", "exec", dont_inherit=True)
+    except SyntaxError as error:
+        return error.lineno or 1
+    except ValueError:  # a NUL byte: let the run say so
+        return None
+    return None
+
+
 class RunningMixin:
     """MainWindow's runs. A finished run goes to the ViewState; the views follow it."""
 
@@ -38,15 +53,7 @@ class RunningMixin:
 
     def cells(self) -> list[tuple[int, int, str]]:
         """(first line, last line, "code" or "markdown") of each ``# %%`` cell (0-based)."""
-        lines = self.editor.toPlainText().split("\n")
-        found, line = [], 0
-        while line < len(lines):
-            first, last = self.editor.cell_bounds(line)
-            marker = lines[first].lstrip()
-            kind = "markdown" if marker.startswith("# %%") and "[markdown]" in marker else "code"
-            found.append((first, last, kind))
-            line = last + 1
-        return found
+        return notebook.cell_spans(self.editor.toPlainText())
 
     def _cell_code(self, first: int, last: int) -> str:
         lines = self.editor.toPlainText().split("\n")
@@ -87,7 +94,7 @@ class RunningMixin:
         # the first run of a new document never sees the namespace of the one before
         fresh = fresh or self._run_document != self._document_number
         filename = str(self.path) if self.path else "<untitled>"
-        if not self.runner.run(code, filename, fresh=fresh):
+        if not self.runner.run(code, filename, fresh=fresh, cell=cell is not None):
             self.statusBar().showMessage("A run is in progress: Stop it first")
             return False
         self._running_cell = cell
@@ -137,6 +144,10 @@ class RunningMixin:
             self.runner.stop()
             return
         self._live_pending = False
+        incomplete = _incomplete_line(self.editor.toPlainText())
+        if incomplete is not None:  # mid-typing: the last good run stays on screen
+            self.statusBar().showMessage(f"Live: not run, line {incomplete} is incomplete")
+            return
         self.run_all()
 
     # ----- a run's result -----------------------------------------------------------------

@@ -1,0 +1,106 @@
+"""The find bar under the editor: find as you type, next/previous, replace, not modal."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, Qt
+from PySide6.QtGui import QKeySequence, QShortcut, QTextDocument
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QToolButton, QWidget
+
+
+class FindBar(QWidget):
+    """Find (Enter: next, Shift+Enter: previous), Replace, Replace all; Esc closes it."""
+
+    def __init__(self, editor) -> None:
+        super().__init__()
+        self.editor = editor
+        self.query = QLineEdit(placeholderText="Find")
+        self.replacement = QLineEdit(placeholderText="Replace with")
+        self.status = QLabel()
+        self.status.setStyleSheet("color: palette(placeholder-text);")
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(4, 2, 4, 2)
+        layout.addWidget(self.query, 2)
+        for text, tip, slot in (("↓", "Next (Enter, F3)", self.find_next),
+                                ("↑", "Previous (Shift+Enter, Shift+F3)", self.find_previous)):
+            layout.addWidget(self._button(text, tip, slot))
+        layout.addWidget(self.replacement, 2)
+        layout.addWidget(self._button("Replace", "Replace this one and find the next",
+                                      self.replace_one))
+        layout.addWidget(self._button("All", "Replace every one", self.replace_all))
+        layout.addWidget(self.status)
+        layout.addWidget(self._button("✕", "Close (Esc)", self.close_bar))
+        self.query.textEdited.connect(lambda _: self.find_next(from_start_of_selection=True))
+        self.query.returnPressed.connect(self.find_next)
+        self.replacement.returnPressed.connect(self.replace_one)
+        QShortcut(QKeySequence("Shift+Return"), self.query, self.find_previous,
+                  context=Qt.ShortcutContext.WidgetShortcut)
+        for field in (self.query, self.replacement):
+            field.installEventFilter(self)  # Esc in either box closes the bar
+        self.hide()
+
+    def eventFilter(self, watched, event) -> bool:  # noqa: N802 - Qt's name
+        if event.type() == QEvent.Type.ShortcutOverride and event.key() == Qt.Key.Key_Escape:
+            event.accept()  # Esc is the bar's here, not a window shortcut's
+            return True
+        if event.type() == QEvent.Type.KeyPress and event.key() == Qt.Key.Key_Escape:
+            self.close_bar()
+            return True
+        return super().eventFilter(watched, event)
+
+    @staticmethod
+    def _button(text: str, tip: str, slot) -> QToolButton:
+        button = QToolButton(text=text, autoRaise=True)
+        button.setToolTip(tip)
+        button.clicked.connect(slot)
+        return button
+
+    def open_bar(self) -> None:
+        """Show it with the editor's selection (or the last search) ready to search."""
+        selected = self.editor.textCursor().selectedText()
+        if selected and "\u2029" not in selected:
+            self.query.setText(selected)
+        self.show()
+        self.query.setFocus()
+        self.query.selectAll()
+
+    def close_bar(self) -> None:
+        self.hide()
+        self.editor.setFocus()
+
+    def find_next(self, from_start_of_selection: bool = False) -> bool:
+        if from_start_of_selection:  # typing refines the match where it is
+            cursor = self.editor.textCursor()
+            cursor.setPosition(cursor.selectionStart())
+            self.editor.setTextCursor(cursor)
+        return self._say(self.editor.find(self.query.text()))
+
+    def find_previous(self) -> bool:
+        return self._say(self.editor.find(self.query.text(), backwards=True))
+
+    def replace_one(self) -> None:
+        cursor = self.editor.textCursor()
+        if cursor.hasSelection() and cursor.selectedText() == self.query.text():
+            cursor.insertText(self.replacement.text())
+        self.find_next()
+
+    def replace_all(self) -> int:
+        """Replace every occurrence as one undo step; returns how many."""
+        query, count = self.query.text(), 0
+        if not query:
+            return 0
+        cursor = self.editor.textCursor()
+        cursor.beginEditBlock()
+        found = self.editor.document().find(query, 0, QTextDocument.FindFlag.FindCaseSensitively)
+        while not found.isNull():
+            found.insertText(self.replacement.text())
+            count += 1
+            found = self.editor.document().find(query, found.position(),
+                                                 QTextDocument.FindFlag.FindCaseSensitively)
+        cursor.endEditBlock()
+        self.status.setText(f"{count} replaced")
+        return count
+
+    def _say(self, found: bool) -> bool:
+        text = self.query.text()
+        self.status.setText("" if found or not text else "not found")
+        return found
