@@ -34,7 +34,7 @@ TYPED = [
 NOTEBOOK_CELLS = [
     "import torch\nx = torch.tensor([1.0, 2.0], requires_grad=True)",
     "y = (x * x).sum()\ny.backward()\nprint(x.grad)",
-    "z = (x * 3).sum()\nz.backward()\nprint(x.grad)  # the gradients add up",
+    "z = (x * 3).sum()\nz.backward()\nx.grad  # the gradients add up: Out[3]",
 ]
 
 
@@ -101,6 +101,7 @@ class Tour:
     # ----- the journey --------------------------------------------------------------------------
     def walk(self) -> None:
         from PySide6.QtCore import Qt
+        from PySide6.QtTest import QTest
 
         from playground.ui.document import EXAMPLES
 
@@ -111,6 +112,10 @@ class Tour:
         self.key(window.editor, Qt.Key.Key_Return, control)
         self.settle()
         self.shot("run-final-gradients")
+        self.key(window.editor, Qt.Key.Key_F, control)
+        QTest.keyClicks(window.find_bar.query, "grad", Qt.KeyboardModifier.NoModifier, 20)
+        self.shot("find-bar")
+        self.key(window.find_bar.query, Qt.Key.Key_Escape)
         window.open_example(EXAMPLES / "04_chain_rule.py")
         self.key(window.editor, Qt.Key.Key_Return, control)
         self.settle()

@@ -84,12 +84,11 @@ class PlayerBar(QWidget):
         layout.addWidget(self.speed)
         layout.addSpacing(6)
         layout.addWidget(self.counter, 1)
-        layout.addSpacing(6)
-        layout.addWidget(why)
         rows.addLayout(layout)
         lower = QHBoxLayout()  # the call selector beside the scrubber: room for both rows
         lower.addWidget(self.scrubber, 3)
         lower.addWidget(self.calls, 2)
+        lower.addWidget(why)
         rows.addLayout(lower)
         self.state.events.calls.connect(self._calls_changed)
         self.state.events.step.connect(self._step_shown)
@@ -174,7 +173,7 @@ class PlayerBar(QWidget):
 
     def _idle_text(self, count: int) -> str:
         if count:
-            return f"final grads · ▶ or F10 replays {count} steps"
+            return f"final grads · F10 or ▶ replays {count} steps"
         if self.state.note:
             return self.state.note
         if self.state.result is not None:
