@@ -22,7 +22,10 @@ from dataclasses import dataclass, field
 # line, as jupytext and VS Code read it; an indented ``# %%`` is a comment inside a cell.
 CELL_MARK = re.compile(r"^# %%(.*)$")
 _FENCE = re.compile(r"^```[ \t]*(python|py|python3|ipython3?)?[ \t]*$")
-_PROMPT = re.compile(r"^In \[\s*\d*\s*\]:\s*$")
+# ``In [3]:`` alone on its line (notebook dumps) or with the code after it (IPython's terminal)
+_PROMPT = re.compile(r"^In \[\s*\d*\s*\]:[ \t]?(?P<code>.*)$")
+_OUT_PROMPT = re.compile(r"^Out\[\s*\d*\s*\]:")
+_CONTINUATION = re.compile(r"^\s*\.\.\.+:[ \t]?(?P<code>.*)$")  # IPython's "   ...: "
 _FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.DOTALL)
 
 
@@ -184,9 +187,10 @@ def to_ipynb(notebook: Notebook) -> str:
 
     document = v4.new_notebook(metadata=notebook.metadata or {
         "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}})
-    count = 0
+    count, used = 0, set()
     for number, cell in enumerate(notebook.cells):
-        identity = cell.id or f"cell-{number}"
+        identity = cell.id if cell.id and cell.id not in used else f"cell-{number}"
+        used.add(identity)  # ids must be unique: two cells of the same text get new ones
         if cell.kind in ("markdown", "raw"):
             make = v4.new_markdown_cell if cell.kind == "markdown" else v4.new_raw_cell
             document.cells.append(make(cell.source, id=identity))
@@ -241,37 +245,65 @@ def to_markdown(notebook: Notebook) -> str:
 
 # ----- notebook text dumps ----------------------------------------------------------------------
 def to_dump(notebook: Notebook) -> str:
-    """``In [n]:`` before each code cell, prose as it was: what :func:`from_dump` reads."""
+    """``In [n]:`` before each code cell, an ``Out[n]:`` output after it, prose as it was:
+    what :func:`from_dump` reads back unchanged."""
     parts, number = [], 0
     for cell in notebook.cells:
         if cell.kind == "code":
             number += 1
             parts.append(f"In [{number}]:\n{cell.source.strip(chr(10))}")
-            if cell.output:
-                parts.append(cell.output.rstrip("\n"))
+            if _OUT_PROMPT.match(cell.output):  # printed text would read back as prose
+                parts.append(cell.output.strip("\n"))
         else:
             parts.append(cell.source)
     return "\n\n".join(parts) + "\n"
 
 
 def from_dump(text: str) -> Notebook:
-    """``In [n]:`` then the code up to the first blank line; the rest reads as text."""
+    """Cells after ``In [n]:`` prompts (the code on the prompt's line or below it, IPython's
+    ``...:`` continuations included); a code cell ends at a blank line that is not followed
+    by an indented line. An ``Out[n]:`` block after it is its output; other text is markdown
+    (a tutorial's prose between its cells)."""
     notebook = Notebook()
     lines = text.split("\n")
     prose: list[str] = []
     index = 0
     while index < len(lines):
-        if _PROMPT.match(lines[index]):
-            _add_prose(notebook, prose)
-            prose = []
-            index += 1
-            code = []
-            while index < len(lines) and lines[index].strip():
-                code.append(lines[index])
-                index += 1
-            notebook.cells.append(Cell("code", "\n".join(code)))
-        else:
+        prompt = _PROMPT.match(lines[index])
+        if not prompt:
             prose.append(lines[index])
             index += 1
+            continue
+        _add_prose(notebook, prose)
+        prose = []
+        code = [prompt["code"]] if prompt["code"].strip() else []
+        index = _read_code(lines, index + 1, code)
+        while index < len(lines) and not lines[index].strip():
+            index += 1
+        output = []
+        if index < len(lines) and _OUT_PROMPT.match(lines[index]):
+            while index < len(lines) and lines[index].strip():  # the Out[n] block
+                output.append(lines[index])
+                index += 1
+        notebook.cells.append(Cell("code", "\n".join(code).rstrip("\n"),
+                                   "\n".join(output) + "\n" if output else ""))
     _add_prose(notebook, prose)
     return notebook
+
+
+def _read_code(lines: list[str], index: int, code: list[str]) -> int:
+    """Append a dump cell's code lines to ``code``; the index after them."""
+    while index < len(lines) and not _PROMPT.match(lines[index]):
+        line = lines[index]
+        if _OUT_PROMPT.match(line):
+            return index  # IPython's Out[n]: the output starts here
+        continued = _CONTINUATION.match(line)
+        if continued:
+            line = continued["code"]
+        elif not line.strip():
+            ahead = next((later for later in lines[index + 1:] if later.strip()), "")
+            if not ahead[:1].isspace() and not _CONTINUATION.match(ahead):
+                return index  # a blank line that closes the block: the code ends here
+        code.append(line)
+        index += 1
+    return index

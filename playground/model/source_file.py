@@ -31,6 +31,8 @@ class Source:
     front_matter: str = ""
     format: str = "percent"
     outputs: dict[str, str] = field(default_factory=dict)
+    ids: dict[str, str] = field(default_factory=dict)  # a Jupyter cell's id, by its source
+    metadata: dict = field(default_factory=dict)      # the notebook's own (kernelspec, ...)
 
 
 def read_source(path: Path, text_limit: int | None = EDITOR_LIMIT) -> tuple[str, str]:
@@ -55,7 +57,9 @@ def read_document(path: Path, text_limit: int | None = EDITOR_LIMIT) -> Source:
             raise SourceError(f"{name}: {error}.") from None
         source = Source(notebook.to_percent(book), book.front_matter,
                         notebook.format_of(name, text),
-                        {cell.source: cell.output for cell in book.cells if cell.output})
+                        {cell.source: cell.output for cell in book.cells if cell.output},
+                        {cell.source: cell.id for cell in book.cells if cell.id},
+                        dict(book.metadata))
     if text_limit is not None and len(source.text) > text_limit:
         raise SourceError(f"{name} holds {_size(len(source.text))} of code, more than the "
                           f"editor's {_size(text_limit)}: split it, or run it with "

@@ -49,6 +49,7 @@ class DocumentMixin:
         # outputs a notebook brought are kept for its cells that are not run again
         self.cell_outputs = dict(source.outputs)
         self._front_matter, self._file_format = source.front_matter, source.format
+        self._cell_ids, self._notebook_metadata = dict(source.ids), dict(source.metadata)
         self._opened_suffix = path.suffix if path is not None else ""
         self._load_text(text)  # opening never runs the file, notebooks included
         self.view_state.reset()
@@ -134,6 +135,8 @@ class DocumentMixin:
         book = notebook.from_percent(text)
         for cell in book.cells:
             cell.output = self.cell_outputs.get(cell.source, "")
+            cell.id = self._cell_ids.get(cell.source, "")  # Jupyter's ids survive: clean diffs
+        book.metadata = dict(self._notebook_metadata)
         if self._front_matter and path.suffix.lower() != ".ipynb":
             book.front_matter = self._front_matter
         # a file keeps the format it was opened in (a text dump stays a dump); Save As to

@@ -95,8 +95,16 @@ class CodeEditor(QPlainTextEdit):
         else:
             self._gutter.update(0, rect.y(), self._gutter.width(), rect.height())
 
+    def changeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange and hasattr(self, "_gutter"):
+            # text zoom: the numbers' room follows
+            self._update_margins()
+            self.resizeEvent(None)
+
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
-        super().resizeEvent(event)
+        if event is not None:
+            super().resizeEvent(event)
         area = self.contentsRect()
         self._gutter.setGeometry(QRect(area.left(), area.top(), self.gutter_width(),
                                        area.height()))
@@ -216,11 +224,15 @@ class CodeEditor(QPlainTextEdit):
         flags = QTextDocument.FindFlag.FindBackward if backwards else QTextDocument.FindFlag(0)
         if self.find_in_document(text, flags):
             return True
+        where = self.textCursor()
         cursor = self.textCursor()
         cursor.movePosition(QTextCursor.MoveOperation.End if backwards
                             else QTextCursor.MoveOperation.Start)
         self.setTextCursor(cursor)
-        return self.find_in_document(text, flags)
+        if self.find_in_document(text, flags):
+            return True
+        self.setTextCursor(where)  # not found: the cursor stays where it was
+        return False
 
     def find_in_document(self, text: str, flags) -> bool:
         return QPlainTextEdit.find(self, text, flags)
@@ -293,9 +305,18 @@ class CodeEditor(QPlainTextEdit):
             return  # the user moved on while the kernel was thinking
         self.completion_model.setStringList(names)
         self.completer.setCompletionPrefix(self._word_before_cursor())
-        rect = self.cursorRect()
+        # the cursor's rectangle is the viewport's; the popup is placed in the editor's
+        rect = self.cursorRect().translated(self.viewport().geometry().topLeft())
         rect.setWidth(self.completer.popup().sizeHintForColumn(0) + 24)
         self.completer.complete(rect)
+        self._select_first()
+
+    def _select_first(self) -> None:
+        """The first match chosen, as VS Code and Jupyter do: Enter and Tab accept it."""
+        popup = self.completer.popup()
+        model = self.completer.completionModel()
+        if model.rowCount():
+            popup.setCurrentIndex(model.index(0, 0))
 
     def _insert_completion(self, name: str) -> None:
         cursor = self.textCursor()
@@ -314,10 +335,9 @@ class CodeEditor(QPlainTextEdit):
         return super().event(event)
 
     def _completion_is_typed(self) -> bool:
-        """Nothing to complete: the word is empty or already the suggestion."""
+        """Nothing to complete: the word typed is already the suggestion."""
         word = self._word_before_cursor()
-        current = self.completer.currentCompletion()
-        return not word or word == current
+        return bool(word) and word == self.completer.currentCompletion()
 
     def keyPressEvent(self, event) -> None:  # noqa: N802 - Qt's name
         popup = self.completer.popup()
@@ -359,3 +379,5 @@ class CodeEditor(QPlainTextEdit):
             self.completer.setCompletionPrefix(self._word_before_cursor())
             if self.completer.completionCount() == 0:
                 popup.hide()
+            else:
+                self._select_first()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, Qt
-from PySide6.QtGui import QKeySequence, QShortcut, QTextDocument
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QToolButton, QWidget
 
 
@@ -32,8 +32,9 @@ class FindBar(QWidget):
         self.query.textEdited.connect(lambda _: self.find_next(from_start_of_selection=True))
         self.query.returnPressed.connect(self.find_next)
         self.replacement.returnPressed.connect(self.replace_one)
-        QShortcut(QKeySequence("Shift+Return"), self.query, self.find_previous,
-                  context=Qt.ShortcutContext.WidgetShortcut)
+        previous = QShortcut(QKeySequence("Shift+Return"), self.query)
+        previous.setContext(Qt.ShortcutContext.WidgetShortcut)  # not Run cell's, elsewhere
+        previous.activated.connect(self.find_previous)
         for field in (self.query, self.replacement):
             field.installEventFilter(self)  # Esc in either box closes the bar
         self.hide()
@@ -79,7 +80,7 @@ class FindBar(QWidget):
 
     def replace_one(self) -> None:
         cursor = self.editor.textCursor()
-        if cursor.hasSelection() and cursor.selectedText() == self.query.text():
+        if cursor.hasSelection() and cursor.selectedText().lower() == self.query.text().lower():
             cursor.insertText(self.replacement.text())
         self.find_next()
 
@@ -90,12 +91,11 @@ class FindBar(QWidget):
             return 0
         cursor = self.editor.textCursor()
         cursor.beginEditBlock()
-        found = self.editor.document().find(query, 0, QTextDocument.FindFlag.FindCaseSensitively)
+        found = self.editor.document().find(query, 0)  # any case, as find matches
         while not found.isNull():
             found.insertText(self.replacement.text())
             count += 1
-            found = self.editor.document().find(query, found.position(),
-                                                 QTextDocument.FindFlag.FindCaseSensitively)
+            found = self.editor.document().find(query, found.position())
         cursor.endEditBlock()
         self.status.setText(f"{count} replaced")
         return count

@@ -41,8 +41,10 @@ class GraphPane(QWidget):
                 (Qt.Key.Key_End, player.go_to_end),
                 (Qt.Key.Key_Escape, player.finish))
         for key, slot in keys:  # only while the graph pane has the focus: the editor keeps them
-            QShortcut(QKeySequence(key), self, slot,
-                      context=Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            shortcut = QShortcut(QKeySequence(key), self)
+            # set apart: PySide6's (key, parent, slot, context=...) form leaves it window-wide
+            shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            shortcut.activated.connect(slot)
 
     def _toolbar(self) -> QToolBar:
         bar = QToolBar("Graph")

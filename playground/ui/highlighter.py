@@ -76,6 +76,10 @@ class PythonHighlighter(QSyntaxHighlighter):
             self._prose(text)
             self.setCurrentBlockState(IN_MARKDOWN)
             return
+        if text.lstrip().startswith(("%", "!")) and previous != INSIDE_STRING:
+            self.setFormat(0, len(text), self.marks)  # IPython's lines: skipped when run
+            self.setCurrentBlockState(0)
+            return
         # A block inside a triple-quoted string is lexed as if the string opened on it.
         inside = previous == INSIDE_STRING
         prefix = '"""' if inside else ""

@@ -90,6 +90,8 @@ class MainWindow(DocumentMixin, RunningMixin, MenusMixin, ExportActionsMixin, QM
         self._cell_total = 0
         self._cells_run: int | None = None  # the cell number of a Run all cells under way
         self._front_matter, self._file_format, self._opened_suffix = "", "percent", ""
+        self._cell_ids: dict[str, str] = {}
+        self._notebook_metadata: dict = {}
         self._kernel_starts = 0
         # Each New/Open counts: a run of the document before is not shown on this one.
         self._document_number = self._run_document = 0

@@ -173,7 +173,7 @@ class PlayerBar(QWidget):
 
     def _idle_text(self, count: int) -> str:
         if count:
-            return f"final grads · F10 or ▶ replays {count} steps"
+            return f"final · F10 replays {count} steps"
         if self.state.note:
             return self.state.note
         if self.state.result is not None:

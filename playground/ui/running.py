@@ -46,10 +46,20 @@ class RunningMixin:
         if self._start(self._cell_code(first, last), fresh=False,
                        title=f"Cell {max(number, 1)} · lines {first + 1}-{last + 1}",
                        cell=self._cell_source(first, last)):
+            if last >= len(lines) - 1 and len(self.cells()) > 1:
+                self._add_cell_below()  # as Jupyter and VS Code do after the last cell
+                return
             block = self.editor.document().findBlockByNumber(min(last + 1, len(lines) - 1))
             cursor = self.editor.textCursor()
             cursor.setPosition(block.position())
             self.editor.setTextCursor(cursor)
+
+    def _add_cell_below(self) -> None:
+        cursor = self.editor.textCursor()
+        cursor.movePosition(cursor.MoveOperation.End)
+        ending = "" if self.editor.toPlainText().endswith("\n") else "\n"
+        cursor.insertText(f"{ending}\n# %%\n")
+        self.editor.setTextCursor(cursor)
 
     def cells(self) -> list[tuple[int, int, str]]:
         """(first line, last line, "code" or "markdown") of each ``# %%`` cell (0-based)."""
@@ -133,7 +143,7 @@ class RunningMixin:
     # ----- live mode ----------------------------------------------------------------------
     def _typed(self) -> None:
         if not self._loading:  # the recorded backward no longer matches the text
-            self.view_state.forget_replay("code changed: run it to replay backward")
+            self.view_state.forget_replay("code changed: run to replay")
         if self.live_action.isChecked() and not self._loading:
             self._live_timer.start()  # restarts the wait: debounced
 

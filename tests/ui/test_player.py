@@ -135,7 +135,7 @@ def test_play_advances_on_its_own_and_stops_at_the_end(rig, qtbot):
     qtbot.waitUntil(lambda: not player.timer.isActive(), timeout=10000)
     # every step in turn, then back to the final state, where it rests
     assert positions == [*range(count + 1), None]
-    assert player.playback is None and "final grads" in player.counter.text()
+    assert player.playback is None and "final" in player.counter.text()
 
 
 def test_plots_follow_the_step(qtbot):
