@@ -301,7 +301,7 @@ class CodeEditor(QPlainTextEdit):
         threading.Thread(target=ask, daemon=True).start()
 
     def _show_completions(self, position: int, names: list) -> None:
-        if position != self.textCursor().position() or not names:
+        if not names or not self._still_completing(position):
             return  # the user moved on while the kernel was thinking
         self.completion_model.setStringList(names)
         self.completer.setCompletionPrefix(self._word_before_cursor())
@@ -317,6 +317,15 @@ class CodeEditor(QPlainTextEdit):
         model = self.completer.completionModel()
         if model.rowCount():
             popup.setCurrentIndex(model.index(0, 0))
+
+    def _still_completing(self, position: int) -> bool:
+        """The cursor is where completion was asked, or further on the same name (typed
+        while the kernel was thinking: the list opens filtered by it, as VS Code does)."""
+        cursor = self.textCursor()
+        if cursor.position() < position:
+            return False
+        typed = self.toPlainText()[position:cursor.position()]
+        return all(ch.isalnum() or ch == "_" for ch in typed)
 
     def _insert_completion(self, name: str) -> None:
         cursor = self.textCursor()

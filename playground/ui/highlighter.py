@@ -57,6 +57,12 @@ class PythonHighlighter(QSyntaxHighlighter):
         self.marks = _format("#5c6370" if dark else "#b0b6bd", False, False)
         self.cell_mark = _format("#7f8a99" if dark else "#8a8f96", True, False)
 
+    def set_scale(self, scale: float) -> None:
+        """Prose and headings follow the editor's text zoom."""
+        self.prose.setFontPointSize(10.5 * scale)
+        self.heading.setFontPointSize(12 * scale)
+        self.rehighlight()
+
     def _format_for(self, token):
         while token is not Token:
             text_format = self.formats.get(token)

@@ -212,6 +212,7 @@ class MainWindow(DocumentMixin, RunningMixin, MenusMixin, ExportActionsMixin, QM
         base = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
         base.setPointSizeF(base.pointSizeF() * self.text_scale)
         self.editor.setFont(base)
+        self.editor.highlighter.set_scale(self.text_scale)
         self.console.setFont(base)
         self.graph_view.set_text_scale(self.text_scale)
 

@@ -79,3 +79,18 @@ def test_formats_are_told_apart():
 def test_broken_notebooks_get_one_sentence(text, words):
     with pytest.raises(NotebookError, match=words):
         notebook.read("broken.ipynb", text)
+
+
+def test_ipython_terminal_dumps_keep_code_prose_and_out_blocks():
+    text = ("Some prose first.\n\nIn [1]: import torch\n\nIn [2]: def double(t):\n"
+            "   ...:     u = t * 2\n   ...: \n   ...:     return u.sum()\n   ...:\n\n"
+            "In [3]: double(torch.ones(2))\nOut[3]: tensor(4.)\n\nProse between cells.\n")
+    book = notebook.read("session.txt", text)
+    assert [(c.kind, c.source) for c in book.cells] == [
+        ("markdown", "Some prose first."), ("code", "import torch"),
+        ("code", "def double(t):\n    u = t * 2\n\n    return u.sum()"),
+        ("code", "double(torch.ones(2))"), ("markdown", "Prose between cells.")]
+    assert book.cells[3].output == "Out[3]: tensor(4.)\n"
+    again = notebook.read("session.txt", notebook.write(book, "session.txt", "dump"))
+    assert [(c.kind, c.source, c.output) for c in again.cells] == \
+        [(c.kind, c.source, c.output) for c in book.cells]  # saving twice adds nothing

@@ -241,3 +241,27 @@ def test_an_indented_marker_is_not_a_cell_anywhere(qtbot, window, tmp_path):
     cells = json.loads(target.read_text())["cells"]
     assert len(cells) == 2 and "# %% not a marker" in "".join(cells[0]["source"])
     assert "0\n1\n" in "".join(cells[0]["outputs"][0]["text"])  # its output is kept
+
+
+def test_graph_keys_stay_in_the_graph_and_esc_closes_completion(qtbot, window):
+    type_code(qtbot, window, ["import torch", "x = torch.ones(2, requires_grad=True)",
+                              "(x * 3).sum().backward()"])
+    run_all(qtbot, window)
+    qtbot.waitUntil(lambda: settled(window), timeout=RUN_MS)
+    window.console.setFocus()
+    qtbot.keyClick(window.console, Qt.Key.Key_Space)
+    qtbot.keyClick(window.console, Qt.Key.Key_Right)
+    assert window.player.playback is None and not window.player.timer.isActive()
+    window.graph_view.setFocus()
+    qtbot.keyClick(window.graph_view, Qt.Key.Key_Right)
+    assert window.view_state.position == 1
+    qtbot.keyClick(window.graph_view, Qt.Key.Key_Escape)
+    assert window.player.playback is None
+    editor = window.editor
+    editor.setFocus()
+    popup = editor.completer.popup()
+    qtbot.keyClicks(editor, "x.requ", delay=PERSON_MS)
+    qtbot.waitUntil(popup.isVisible, timeout=20_000)
+    assert editor.completer.currentCompletion() == "requires_grad"  # chosen, as in VS Code
+    qtbot.keyClick(popup, Qt.Key.Key_Escape)
+    assert not popup.isVisible() and editor.toPlainText().endswith("x.requ")
