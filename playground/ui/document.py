@@ -173,8 +173,18 @@ class DocumentMixin:
 
     # ----- never losing work -----------------------------------------------------------------
     def _save_recovery(self) -> None:
-        if self.editor.document().isModified():
+        """Autosave the text; a disk that refuses says so once, and never stops a run."""
+        if not self.editor.document().isModified():
+            return
+        try:
             self.recovery.save(self.editor.toPlainText(), self.path)
+        except (OSError, ValueError) as error:
+            if not self._recovery_warned:
+                self._recovery_warned = True
+                self.statusBar().showMessage(f"Autosave failed ({error}); save your work "
+                                             "with Ctrl+S", 10_000)
+            return
+        self._recovery_warned = False
 
     def offer_recovery(self) -> bool:
         """After a crash or a kill, offer the text autosaved a few seconds before."""

@@ -80,7 +80,11 @@ class RecoveryStore:
             data = json.loads(self.path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return None
-        return data if isinstance(data, dict) and isinstance(data.get("text"), str) else None
+        if not isinstance(data, dict) or not isinstance(data.get("text"), str):
+            return None
+        if not isinstance(data.get("path"), str | None):
+            data["path"] = None  # a broken path field: the text is still worth offering
+        return data
 
     def clear(self) -> None:
         with contextlib.suppress(OSError):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QByteArray, Qt, QTimer
 from PySide6.QtGui import QFontDatabase, QTextCursor
 from PySide6.QtWidgets import QApplication, QMainWindow, QSplitter, QVBoxLayout, QWidget
 
@@ -93,6 +93,7 @@ class MainWindow(DocumentMixin, RunningMixin, MenusMixin, ExportActionsMixin, QM
         self._cell_ids: dict[str, str] = {}
         self._notebook_metadata: dict = {}
         self._kernel_starts = 0
+        self._recovery_warned = False
         # Each New/Open counts: a run of the document before is not shown on this one.
         self._document_number = self._run_document = 0
         self.view_state.events.reset.connect(self._count_document)
@@ -175,11 +176,11 @@ class MainWindow(DocumentMixin, RunningMixin, MenusMixin, ExportActionsMixin, QM
     # ----- settings ---------------------------------------------------------------------------
     def _restore_settings(self) -> None:
         geometry = self.settings.value("geometry")
-        if geometry is not None:
+        if isinstance(geometry, QByteArray):  # anything else in a hand-edited file: defaults
             self.restoreGeometry(geometry)
         for name, splitter in self.splitters.items():
             state = self.settings.value(f"splitter/{name}")
-            if state is not None:
+            if isinstance(state, QByteArray):
                 splitter.restoreState(state)
         self.upward_action.setChecked(self.settings.value("leaves_on_top", False)
                                       in (True, "true"))

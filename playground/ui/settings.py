@@ -29,10 +29,15 @@ class Settings:
                 self._values = loaded
 
     def value(self, key: str, default=None):
+        """The stored value, or ``default`` when there is none or it is of another kind
+        than the default (a hand-edited ``"recent_files": 5`` must not stop the app)."""
         value = self._values.get(key, default)
         if isinstance(value, dict) and set(value) == {"base64"}:
-            return QByteArray(base64.b64decode(value["base64"]))
-        return value
+            try:
+                return QByteArray(base64.b64decode(value["base64"]))
+            except (TypeError, ValueError):
+                return default
+        return value if _same_kind(value, default) else default
 
     def setValue(self, key: str, value) -> None:  # noqa: N802 - QSettings' name
         if isinstance(value, QByteArray | bytes | bytearray):
@@ -48,6 +53,18 @@ class Settings:
 
     def fileName(self) -> str:  # noqa: N802 - QSettings' name
         return str(self.path)
+
+
+def _same_kind(value, default) -> bool:
+    if default is None or value is None:
+        return True
+    if isinstance(default, bool):  # older files said "true"/"false"
+        return isinstance(value, bool | str)
+    if isinstance(default, int | float):
+        return isinstance(value, int | float) and not isinstance(value, bool)
+    if isinstance(default, list | tuple):
+        return isinstance(value, list) and all(isinstance(item, str) for item in value)
+    return isinstance(value, type(default))
 
 
 def default_settings_path() -> Path:

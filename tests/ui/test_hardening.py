@@ -1,0 +1,74 @@
+"""Files and timing that must not cost the user a run or the window (issue 20, in part)."""
+
+from __future__ import annotations
+
+import json
+
+from PySide6.QtCore import Qt
+
+from playground.ui.files import RecoveryStore
+from playground.ui.main_window import MainWindow
+from playground.ui.settings import Settings
+from tests.ui.test_journeys import RUN_MS
+
+
+def _window(qtbot, settings: Settings, recovery: RecoveryStore) -> MainWindow:
+    window = MainWindow(settings=settings, recovery=recovery)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitExposed(window)
+    window.activateWindow()
+    qtbot.waitUntil(lambda: not window.runner.is_starting, timeout=RUN_MS)
+    return window
+
+
+def _runs(qtbot, window, code: str = "print(6 * 7)\n"):
+    window.editor.setPlainText(code)
+    with qtbot.waitSignal(window.runner.finished, timeout=RUN_MS) as finished:
+        qtbot.keyClick(window.editor, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    return finished.args[0]
+
+
+def test_settings_of_the_wrong_types_mean_defaults(qtbot, tmp_path):
+    path = tmp_path / "settings.json"
+    path.write_text(json.dumps({"recent_files": 5, "geometry": 5, "splitter/main": "x",
+                                "text_scale": "big", "live": 3, "engine": 7,
+                                "leaves_on_top": [1]}))
+    window = _window(qtbot, Settings(path), RecoveryStore(tmp_path / "recovery.json"))
+    assert window.runner.kernel.engine == "numpy" and window.text_scale == 1.0
+    assert window._recent() == [] and not window.live_action.isChecked()
+    assert _runs(qtbot, window).output == "42\n"
+
+
+def test_a_recovery_file_with_a_broken_path_still_offers_the_text(qtbot, tmp_path):
+    recovery = RecoveryStore(tmp_path / "recovery.json")
+    recovery.path.write_text(json.dumps({"text": "kept = 1\n", "path": 5}))
+    window = _window(qtbot, Settings(tmp_path / "s.json"), recovery)
+    window.ask_restore = lambda saved: "restore"
+    assert window.offer_recovery() and window.editor.toPlainText() == "kept = 1\n"
+    assert window.path is None
+
+
+def test_an_unwritable_recovery_file_warns_and_never_stops_a_run(qtbot, tmp_path):
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the recovery folder should be")
+    window = _window(qtbot, Settings(tmp_path / "s.json"),
+                     RecoveryStore(blocker / "recovery.json"))
+    result = _runs(qtbot, window)
+    assert result.error is None and result.output == "42\n"
+    window.editor.insertPlainText("# typed\n")
+    window._save_recovery()  # what the autosave timer does
+    assert "Autosave failed" in window.statusBar().currentMessage()
+
+
+def test_restarting_during_a_run_ends_it_and_the_next_run_works(qtbot, tmp_path):
+    window = _window(qtbot, Settings(tmp_path / "s.json"), RecoveryStore(tmp_path / "r.json"))
+    window.editor.setPlainText("while True:\n    pass\n")
+    with qtbot.waitSignal(window.runner.finished, timeout=RUN_MS) as finished:
+        window.run_all()
+        qtbot.wait(300)
+        window.restart_action.trigger()
+    assert finished.args[0].error.kind == "interrupted"
+    qtbot.waitUntil(lambda: not window.runner.is_starting and window.run_action.isEnabled(),
+                    timeout=RUN_MS)
+    assert _runs(qtbot, window).output == "42\n"
