@@ -18,19 +18,6 @@ from tests.ui.test_journeys import RUN_MS, settled, type_code
 PERSON_MS = 25  # between keys: a quick typist, so completions arrive mid-word
 
 
-@pytest.fixture
-def window(qtbot, tmp_path):
-    made = MainWindow(settings=Settings(tmp_path / "settings.json"),
-                      recovery=RecoveryStore(tmp_path / "recovery.json"))
-    qtbot.addWidget(made)
-    made.resize(1400, 860)
-    made.show()
-    qtbot.waitExposed(made)
-    made.activateWindow()
-    qtbot.waitUntil(lambda: not made.runner.is_starting, timeout=RUN_MS)
-    return made
-
-
 def run_all(qtbot, window):
     with qtbot.waitSignal(window.runner.finished, timeout=RUN_MS) as finished:
         qtbot.keyClick(window.editor, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)

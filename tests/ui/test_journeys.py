@@ -19,27 +19,11 @@ from PySide6.QtGui import QWheelEvent
 from PySide6.QtWidgets import QApplication
 
 from playground.ui.document import EXAMPLES
-from playground.ui.files import RecoveryStore
 from playground.ui.graph_view import Callout, NodeItem
-from playground.ui.main_window import MainWindow
-from playground.ui.settings import Settings
 from tools.tour import TYPED
 
 RUN_MS = 60_000
 KEY_DELAY_MS = 3  # between typed characters: a fast typist, still one event at a time
-
-
-@pytest.fixture
-def window(qtbot, tmp_path):
-    made = MainWindow(settings=Settings(tmp_path / "settings.json"),
-                      recovery=RecoveryStore(tmp_path / "recovery.json"))
-    qtbot.addWidget(made)
-    made.resize(1400, 860)
-    made.show()
-    qtbot.waitExposed(made)
-    made.activateWindow()
-    qtbot.waitUntil(lambda: not made.runner.is_starting, timeout=RUN_MS)
-    return made
 
 
 def type_code(qtbot, window, lines: list[str]) -> None:
