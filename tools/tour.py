@@ -98,6 +98,15 @@ class Tour:
         self.window.grab().save(str(path))
         return path
 
+    def run_example(self, path: Path, name: str) -> None:
+        """Examples → an example, Ctrl+Enter, and a picture once the views have settled."""
+        from PySide6.QtCore import Qt
+
+        self.window.open_example(path)
+        self.key(self.window.editor, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+        self.settle()
+        self.shot(name)
+
     # ----- the journey --------------------------------------------------------------------------
     def walk(self) -> None:
         from PySide6.QtCore import Qt
@@ -116,10 +125,7 @@ class Tour:
         QTest.keyClicks(window.find_bar.query, "grad", Qt.KeyboardModifier.NoModifier, 20)
         self.shot("find-bar")
         self.key(window.find_bar.query, Qt.Key.Key_Escape)
-        window.open_example(EXAMPLES / "04_chain_rule.py")
-        self.key(window.editor, Qt.Key.Key_Return, control)
-        self.settle()
-        self.shot("chain-rule-final")
+        self.run_example(EXAMPLES / "04_chain_rule.py", "chain-rule-final")
         window.graph_view.setFocus()
         for _ in range(4):
             self.key(window.graph_view, Qt.Key.Key_Right)
@@ -129,10 +135,7 @@ class Tour:
         self.shot("chain-rule-step-10")
         self.key(window.graph_view, Qt.Key.Key_Right)
         self.shot("chain-rule-replay-ended")
-        window.open_example(EXAMPLES / "08_deep_network.py")
-        self.key(window.editor, Qt.Key.Key_Return, control)
-        self.settle()
-        self.shot("deep-network-300-nodes")
+        self.run_example(EXAMPLES / "08_deep_network.py", "deep-network-300-nodes")
         window.graph_view.setFocus()
         for _ in range(60):
             self.key(window.graph_view, Qt.Key.Key_Right)

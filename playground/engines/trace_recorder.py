@@ -53,6 +53,7 @@ class TraceRecorder:
         self.traces: list[LiveTrace] = []
         self.dropped = 0  # earlier calls no longer kept
         self._steps = 0
+        self._folded_all = False
 
     def optional_array(self, tensor) -> ArrayData | None:
         return None if tensor is None else self.array(tensor)
@@ -62,6 +63,7 @@ class TraceRecorder:
             self._fold_into_next(self.traces[-2], self.traces[-1])
         trace = LiveTrace(kind, list(roots))
         self.traces.append(trace)
+        self._folded_all = False
         self._steps = sum(len(t.steps) for t in self.traces)
         while len(self.traces) > self.keep or (self._steps > self.keep_steps
                                                and len(self.traces) > 1):
@@ -82,9 +84,12 @@ class TraceRecorder:
 
     def _fold_all(self) -> None:
         """At the end of the run: the last calls of a loop fold too (start() folds a call
-        only when the one after the next begins)."""
+        only when the one after the next begins). Once: nodes() and to_model() both ask."""
+        if self._folded_all:
+            return
         for earlier, later in reversed(list(zip(self.traces, self.traces[1:], strict=False))):
             self._fold_into_next(earlier, later)
+        self._folded_all = True
 
     def nodes(self) -> list:
         """Every node a trace names itself: the graph builder includes them all."""

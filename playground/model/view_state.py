@@ -81,10 +81,6 @@ class ViewState:
 
     # ----- reading ------------------------------------------------------------------------------
     @property
-    def replaying(self) -> bool:
-        return self.playback is not None
-
-    @property
     def graph(self) -> Graph | None:
         """The graph on screen: the replayed call's, else the last run's."""
         if self.playback is not None:

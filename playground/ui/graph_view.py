@@ -247,6 +247,7 @@ class GradientLabel(QGraphicsItem):
         self.text = text
         self.moving = moving
         self.between: tuple[str, str] | None = None  # the nodes its edge joins
+        self.offset = QPointF()  # from its edge: a second tag on the same pair rests below
         metrics = QFontMetricsF(_PLAIN)
         self.width = metrics.horizontalAdvance(text) + 10
         self.setZValue(2)
@@ -511,6 +512,7 @@ class _Scene:
     layout: Layout | None = None
     nodes: dict[str, NodeItem] = field(default_factory=dict)
     edges: list[EdgeItem] = field(default_factory=list)
+    _bounds: QRectF | None = None
 
     def structure(self) -> tuple:
         """What a user recognises as "the same graph": its nodes and edges, by stable key."""
@@ -520,12 +522,15 @@ class _Scene:
                              for e in self.display.edges)))
 
     def bounds(self) -> QRectF:
-        """The laid-out graph's rectangle (where the nodes end up, gliding or not)."""
-        rect = QRectF()
-        for node_id, (x, y) in self.layout.positions.items():
-            width, height = self.sizes.get(node_id, (0.0, 0.0))
-            rect = rect.united(QRectF(x - width / 2, y - height / 2, width, height))
-        return rect
+        """The laid-out graph's rectangle (where the nodes end up, gliding or not); measured
+        once, as every pan asks for it (the overview) and the layout never changes."""
+        if self._bounds is None:
+            rect = QRectF()
+            for node_id, (x, y) in self.layout.positions.items():
+                width, height = self.sizes.get(node_id, (0.0, 0.0))
+                rect = rect.united(QRectF(x - width / 2, y - height / 2, width, height))
+            self._bounds = rect
+        return QRectF(self._bounds)
 
 
 def _retire(animation: QVariantAnimation | None) -> None:
@@ -561,6 +566,7 @@ class GraphView(QGraphicsView):
         self.state = None
         self.upward = False
         self._structure: tuple | None = None
+        self._replaying = False  # a replay step is on screen (its end refits the view)
         self._user_zoomed = False  # since the last fit
         self.graph: Graph | None = None
         self.current: _Scene | None = None
@@ -601,8 +607,9 @@ class GraphView(QGraphicsView):
             self.show_graph(state.graph)
 
     def _follow_step(self, step) -> None:
+        replayed, self._replaying = self._replaying, step is not None
         self.show_step(step, self.state.glide_ms if step is not None else 0)
-        if step is None and not self._user_zoomed and self.current is not None:
+        if replayed and step is None and not self._user_zoomed and self.current is not None:
             self._fit_scene_rect()
             self.fit_new()  # the replay panned to its nodes: back to the view it left
 
@@ -989,7 +996,8 @@ class GraphView(QGraphicsView):
                       == (source, target))
         label = GradientLabel(brief(flow.value, 3), moving)
         label.between = (source, target)
-        label.setPos(edge.route.pointAtPercent(at) + QPointF(0, 18 * earlier))
+        label.offset = QPointF(0, 18 * earlier)
+        label.setPos(edge.route.pointAtPercent(at) + label.offset)
         self.scene().addItem(label)
         self._labels.append(label)
         return label, edge
@@ -1009,7 +1017,7 @@ class GraphView(QGraphicsView):
 
         def step(t) -> None:
             for label, edge in moving:
-                label.setPos(edge.route.pointAtPercent(float(t)))
+                label.setPos(edge.route.pointAtPercent(float(t)) + label.offset)
 
         self._traveller.valueChanged.connect(step)
         self._traveller.start()

@@ -21,7 +21,6 @@ class KernelRunner(QObject):
     output = Signal(str, str)
     finished = Signal(object)
     started = Signal()
-    engine_changed = Signal(str)
     starting = Signal(str)   # "Starting torch…": a kernel is on its way
     ready = Signal(str)      # its description: the kernel (re)started
     failed = Signal(str)     # why it could not start; the engine before it runs again
@@ -132,7 +131,6 @@ class KernelRunner(QObject):
             if error is not None:
                 self.failed.emit(error)
             elif last:  # the kernel the user asked for last
-                self.engine_changed.emit(self.kernel.description)
                 self.ready.emit(self.kernel.description)
 
         starter = threading.Thread(target=work, daemon=True, name="kernel-start")
@@ -142,12 +140,6 @@ class KernelRunner(QObject):
     @staticmethod
     def _name(engine: str) -> str:
         return {"numpy": "NumPy", "torch": "torch"}.get(engine, engine)
-
-    def switch(self, engine: str, device: str = "auto") -> str:
-        """Restart on another engine, waiting for it; returns its description (KernelError)."""
-        self.kernel.switch(engine, device)
-        self.engine_changed.emit(self.kernel.description)
-        return self.kernel.description
 
     def close(self) -> None:
         self._closed = True

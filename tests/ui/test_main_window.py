@@ -9,18 +9,7 @@ from playground.ui.main_window import MainWindow
 RUN_TIMEOUT_MS = 30_000
 
 
-@pytest.fixture
-def window(qtbot, tmp_path):
-    from playground.ui.files import RecoveryStore
-    from playground.ui.settings import Settings
-
-    main = MainWindow(settings=Settings(tmp_path / "s.json"),
-                      recovery=RecoveryStore(tmp_path / "recovery.json"))
-    qtbot.addWidget(main)
-    main.show()
-    yield main
-    main.ask_unsaved = lambda: "discard"
-    main.close()
+# ``window``: the shown window of tests/ui/conftest.py, its kernel started.
 
 
 def _run(qtbot, window, code: str):

@@ -8,8 +8,6 @@ import pytest
 from playground.kernel.client import Kernel
 from playground.model import notebook
 from playground.model.notebook import Cell, Notebook
-from playground.ui.files import RecoveryStore
-from playground.ui.main_window import MainWindow
 from tests.seeds import seed_files
 
 RUN_MS = 60000
@@ -20,14 +18,6 @@ LESSON = Notebook([
     Cell("code", "print(undefined_name)"),
     Cell("code", "print('never reached')"),
 ])
-
-
-@pytest.fixture
-def window(qtbot, tmp_path):
-    made = MainWindow(recovery=RecoveryStore(tmp_path / "recovery.json"))
-    qtbot.addWidget(made)
-    made.show()
-    return made
 
 
 def run_cells(qtbot, window) -> None:
