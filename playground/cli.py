@@ -171,7 +171,8 @@ def run_command(argv: list[str]) -> int:
     try:
         _check_outputs(arguments.graph, arguments.plot)
         code = _read_script(arguments.script)
-        kernel = Kernel(arguments.engine, arguments.device, arguments.memory_limit)
+        kernel = Kernel(arguments.engine, arguments.device, arguments.memory_limit,
+                        completions=False)
     except (UsageError, KernelError) as error:
         sys.stderr.write(f"playground: {error}\n")
         return 2

@@ -6,6 +6,7 @@ import ast
 import builtins
 import contextlib
 import sys
+import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any
@@ -63,6 +64,7 @@ class EngineRun:
     figures: list[Figure] = field(default_factory=list)
     dropped_calls: int = 0  # backward calls beyond what the recorder keeps
     shown: str | None = None  # the repr of a cell's last expression
+    timings: dict[str, float] = field(default_factory=dict)  # seconds: exec, build
 
 
 def run_code(code: str, engine: Engine, filename: str = "<script>",
@@ -79,6 +81,7 @@ def run_code(code: str, engine: Engine, filename: str = "<script>",
     recorder = TraceRecorder(view.array)
     error = None
     kept_builtins = dict(builtins.__dict__)
+    started = time.perf_counter()
     with engine.activate(), engine.record(recorder), pyplot.stand_in():
         shown = None
         try:
@@ -98,6 +101,7 @@ def run_code(code: str, engine: Engine, filename: str = "<script>",
         finally:
             _restore(builtins.__dict__, kept_builtins)  # a script that deleted len or
             figures = pyplot.take_figures()             # replaced print breaks nothing here
+    executed = time.perf_counter()
     try:
         graph, ids = build_graph(namespace, view, recorder.nodes())
         traces = recorder.to_model(ids)
@@ -105,7 +109,8 @@ def run_code(code: str, engine: Engine, filename: str = "<script>",
         # the script used up the memory (its own error says so): no graph, but no crash
         graph, traces = Graph(), []
         sys.stderr.write("(the graph was not drawn: no memory was left to read the tensors)\n")
-    return EngineRun(namespace, graph, traces, error, figures, recorder.dropped, shown)
+    timings = {"exec": executed - started, "build": time.perf_counter() - executed}
+    return EngineRun(namespace, graph, traces, error, figures, recorder.dropped, shown, timings)
 
 
 _SHOWN = "__playground_shown__"

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from playground.model import ArrayData, Graph, GraphEdge, GraphNode
+from playground.model.arrays import PLOTTED_TENSORS, SCATTER_LIMIT, PointDensity
 from playground.npgrad.autograd import describe_rule
 
 # Containers whose tensor items get names like ``weights[2]`` or ``params['w']``.
@@ -81,6 +82,7 @@ class _Builder:
         self.graph = Graph()
         self.ids: dict[int, str] = {}
         self.keep: list[Any] = []  # live objects whose id() is a key, so no id is reused
+        self.plotted = 0  # tensors with a gradient so far: the first ones are plotted
 
     def _new_id(self, obj) -> str:
         node_id = f"n{len(self.graph.nodes)}"
@@ -99,14 +101,28 @@ class _Builder:
         kind = "tensor" if tensor.grad_fn is not None else (
             "leaf" if tensor.requires_grad else "constant")
         grad = tensor.grad if kind == "leaf" or getattr(tensor, "retains_grad", False) else None
-        self.graph.nodes.append(GraphNode(
+        node = GraphNode(
             id=node_id, kind=kind, label=name or "", names=[name] if name else [],
             shape=tuple(int(s) for s in tensor.shape), dtype=str(tensor.dtype),
             device=str(tensor.device), requires_grad=bool(tensor.requires_grad),
-            is_leaf=bool(tensor.is_leaf), value=self.view.array(tensor),
-            grad=None if grad is None else self.view.array(grad),
-        ))
+            is_leaf=bool(tensor.is_leaf))
+        if grad is not None and self.plotted < PLOTTED_TENSORS:
+            self.plotted += 1
+            self._plotted(node, tensor, grad)
+        else:
+            node.value = self.view.array(tensor)
+            node.grad = None if grad is None else self.view.array(grad)
+        self.graph.nodes.append(node)
         return node_id
+
+    def _plotted(self, node: GraphNode, tensor, grad) -> None:
+        """A tensor the plots show: every (value, gradient) point up to SCATTER_LIMIT, above
+        it a density of all of them (the arrays are read once)."""
+        values, grads = self.view.to_numpy(tensor), self.view.to_numpy(grad)
+        node.value = ArrayData.from_array(values, str(tensor.dtype), limit=SCATTER_LIMIT)
+        node.grad = ArrayData.from_array(grads, str(grad.dtype), limit=SCATTER_LIMIT)
+        if node.value.summarised and values.dtype.kind in "biuf" and grads.dtype.kind in "biuf":
+            node.density = PointDensity.of(values, grads)
 
     def function(self, fn) -> tuple[str, bool]:
         """The id of a grad_fn node, and whether it was new."""

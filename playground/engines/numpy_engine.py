@@ -120,11 +120,14 @@ class NumpyEngine(Engine):
         npgrad = self.torch_module()
         current: list[LiveTrace] = []
 
-        def on_start(call) -> None:
+        def on_start(call) -> bool:
             kind, outputs = call
             current.append(recorder.start(kind, [t._grad_edge()[0] for t in outputs]))
+            return current[-1] is not None  # False: npgrad runs the call on its fast path
 
         def on_step(step) -> None:
+            if current[-1] is None:  # a call the recorder let pass
+                return
             current[-1].steps.append(LiveStep(
                 step.node,
                 [recorder.optional_array(g) for g in step.incoming],
@@ -133,7 +136,7 @@ class NumpyEngine(Engine):
                 recorder.optional_array(step.grad_after)))
 
         def on_finish(call) -> None:
-            current.pop()
+            recorder.finish(current.pop())
 
         with npgrad.autograd.observe(on_step, on_start, on_finish):
             yield

@@ -131,6 +131,9 @@ def _hooked(recorder: TraceRecorder, kind: str, tensors, torch) -> Iterator[None
     """Node pre-hooks and hooks on the graph for the duration of one call, removed after."""
     roots = _roots(tensors, torch)
     trace = recorder.start(kind, roots)
+    if trace is None:  # a call the recorder lets pass: no hooks at all
+        yield
+        return
     handles = []
     for node in _reachable(roots):
         handles.append(node.register_prehook(_before(recorder, trace, node)))
@@ -140,6 +143,7 @@ def _hooked(recorder: TraceRecorder, kind: str, tensors, torch) -> Iterator[None
     finally:
         for handle in handles:
             handle.remove()
+        recorder.finish(trace)
 
 
 def _leaf_grad(recorder: TraceRecorder, node):

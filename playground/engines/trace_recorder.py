@@ -6,16 +6,25 @@ nodes into the ids of the run's Graph.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from playground.model import ArrayData, BackwardStep, BackwardTrace
 
-# A training loop calls backward() once per step: every call is kept (the player lists each
-# iteration) up to these limits, the latest ones; the run's result says how many were dropped.
-KEPT_TRACES = 300
-KEPT_STEPS = 30_000
+# A training loop calls backward() thousands of times; recording a call costs about as much
+# as the call. So the first FIRST_CALLS are recorded, then a call only while recording has
+# cost at most RECORDING_SHARE of the run's time after the first FREE_RECORDING_S: a long loop
+# runs at engine speed, and the calls recorded are spread over it up to its end (a short one
+# is recorded whole). Of those, the player keeps the first ones, the LATEST_CALLS last and
+# SAMPLED_CALLS evenly thinned between.
+FIRST_CALLS = 3
+LATEST_CALLS = 2
+SAMPLED_CALLS = 20
+RECORDING_SHARE = 0.03
+FREE_RECORDING_S = 0.25
+KEPT_STEPS = 30_000  # and never more steps than this in all
 
 
 @dataclass
@@ -40,37 +49,79 @@ class LiveTrace:
     steps: list[LiveStep] = field(default_factory=list)
     follows: LiveTrace | None = None
     names: tuple | None = None  # the steps' node names, kept when the nodes are let go
+    call: int = 0       # which backward call of the run it was (1: the first)
+    began: float = 0.0  # perf_counter() when it started
 
 
 class TraceRecorder:
     """Collects the traces of one run; ``array`` turns an engine tensor into ArrayData."""
 
-    def __init__(self, array: Callable[[Any], ArrayData], keep: int = KEPT_TRACES,
-                 keep_steps: int = KEPT_STEPS) -> None:
+    def __init__(self, array: Callable[[Any], ArrayData], keep_steps: int = KEPT_STEPS,
+                 share: float = RECORDING_SHARE, free_seconds: float = FREE_RECORDING_S) -> None:
         self.array = array
-        self.keep = keep
         self.keep_steps = keep_steps
+        self.share, self.free_seconds = share, free_seconds
         self.traces: list[LiveTrace] = []
-        self.dropped = 0  # earlier calls no longer kept
-        self._steps = 0
+        self.calls = 0    # backward calls of the run so far
+        self.dropped = 0  # calls not recorded, or recorded and let go
+        self.spent = 0.0  # seconds inside recorded calls
+        self.began = time.perf_counter()
         self._folded_all = False
+        self._stride = 1  # the sample between keeps one call in each stretch this long
 
     def optional_array(self, tensor) -> ArrayData | None:
         return None if tensor is None else self.array(tensor)
 
-    def start(self, kind: str, roots: list) -> LiveTrace:
+    def start(self, kind: str, roots: list) -> LiveTrace | None:
+        """A new backward call: its trace to fill, or None when this one is not recorded
+        (the engine then runs it without hooks); a recorded call ends with ``finish``."""
+        self.calls += 1
+        now = time.perf_counter()
+        if self.calls > FIRST_CALLS and \
+                self.spent > self.share * (now - self.began) + self.free_seconds:
+            self.dropped += 1
+            return None
         if len(self.traces) >= 2:
             self._fold_into_next(self.traces[-2], self.traces[-1])
-        trace = LiveTrace(kind, list(roots))
+        trace = LiveTrace(kind, list(roots), call=self.calls, began=now)
         self.traces.append(trace)
         self._folded_all = False
-        self._steps = sum(len(t.steps) for t in self.traces)
-        while len(self.traces) > self.keep or (self._steps > self.keep_steps
-                                               and len(self.traces) > 1):
-            self._steps -= len(self.traces[0].steps)
-            del self.traces[0]
-            self.dropped += 1
+        self._thin()
         return trace
+
+    def finish(self, trace: LiveTrace | None) -> None:
+        if trace is not None:
+            self.spent += time.perf_counter() - trace.began
+
+    def _thin(self) -> None:
+        """Keep the first calls, the latest and an even sample between (and the step cap)."""
+        middle = [t for t in self.traces[:-LATEST_CALLS] if t.call > FIRST_CALLS]
+        while True:  # one call per stretch of ``_stride`` calls; too many: longer stretches
+            stretches: set[int] = set()
+            for trace in middle:
+                if trace.call // self._stride in stretches:
+                    self._let_go(trace)
+                stretches.add(trace.call // self._stride)
+            middle = [t for t in middle if any(t is kept for kept in self.traces)]
+            if len(middle) <= SAMPLED_CALLS:
+                break
+            self._stride *= 2
+        while sum(len(t.steps) for t in self.traces) > self.keep_steps and len(self.traces) > 1:
+            self._let_go(self.traces[0])
+
+    def _let_go(self, trace: LiveTrace) -> None:
+        """Drop a recorded call; a call drawn on its nodes takes them over."""
+        self.traces = [t for t in self.traces if t is not trace]  # by identity, not __eq__
+        self.dropped += 1
+        for other in self.traces:
+            if other.follows is not trace:
+                continue
+            if trace.follows is not None:
+                other.follows = trace.follows
+            else:  # same node names in the same order (that is what folding checked)
+                other.follows, other.roots = None, trace.roots
+                for step, on in zip(other.steps, trace.steps, strict=True):
+                    step.node = on.node
 
     @staticmethod
     def _fold_into_next(earlier: LiveTrace, later: LiveTrace) -> None:
@@ -114,7 +165,8 @@ class TraceRecorder:
         return BackwardTrace(trace.kind, [ids[id(root)] for root in drawn_on.roots], [
             BackwardStep(ids[id(on.node)], name, step.incoming, step.outgoing,
                          step.grad_before, step.grad_after)
-            for step, on, name in zip(trace.steps, drawn_on.steps, names, strict=True)])
+            for step, on, name in zip(trace.steps, drawn_on.steps, names, strict=True)],
+            call=trace.call)
 
 
 def _signature(trace: LiveTrace) -> tuple:

@@ -1,7 +1,8 @@
 """The kernel process: runs user code on one engine, answers over its control pipe.
 
 Started by ``playground.kernel.client.Kernel`` as
-``python -m playground.kernel.child ENGINE DEVICE CONTROL_IN CONTROL_OUT MEMORY_LIMIT``.
+``python -m playground.kernel.child ENGINE DEVICE CONTROL_IN CONTROL_OUT MEMORY_LIMIT
+[complete|no-complete]`` (no-complete: no jedi warm-up, for the CLI).
 User code writes to this process's real stdout/stderr, which the parent streams.
 """
 
@@ -244,7 +245,7 @@ class Session:
                 "traces": traces_to_json(run.traces, raw=True),
                 "figures": [figure.to_json(raw=True) for figure in run.figures],
                 "elapsed": time.perf_counter() - started, "dropped_calls": run.dropped_calls,
-                "notes": self.notes}
+                "notes": self.notes, "timings": run.timings}
 
 
 class _Stop:
@@ -278,7 +279,7 @@ def serve(control_in: int, control_out: int, session: Session) -> None:
 
 
 def main(argv: list[str]) -> int:
-    engine_name, device, control_in, control_out, memory_limit = argv
+    engine_name, device, control_in, control_out, memory_limit, *options = argv
     control_in, control_out = int(control_in), int(control_out)
     try:
         engine = make_engine(engine_name, device)
@@ -291,9 +292,10 @@ def main(argv: list[str]) -> int:
     wire.send(control_out, {"op": "ready", "engine": engine.name,
                             "description": engine.describe(), "pid": os.getpid(),
                             "cuda": bool(getattr(engine, "cuda_available", False))})
-    # jedi's first completion takes seconds: warm it up while the user reads the window.
-    threading.Thread(target=completions, args=("x", 1, 1, {}, engine.torch_module()),
-                     daemon=True).start()
+    if options != ["no-complete"]:
+        # jedi's first completion takes seconds: warm it up while the user reads the window.
+        threading.Thread(target=completions, args=("x", 1, 1, {}, engine.torch_module()),
+                         daemon=True).start()
     serve(control_in, control_out, Session(engine))
     return 0
 

@@ -91,10 +91,12 @@ class Kernel:
     def __init__(self, engine: str = "numpy", device: str = "auto",
                  memory_limit: int | None = None,
                  on_death: Callable[[RunError], None] | None = None,
-                 autostart: bool = True) -> None:
+                 autostart: bool = True, completions: bool = True) -> None:
         """``on_death`` hears at once, from a watcher thread, when the process dies between
         runs (during a run, ``run`` itself returns the error). Without ``autostart`` the
-        caller starts it (the window does, off its UI thread)."""
+        caller starts it (the window does, off its UI thread). Without ``completions`` (the
+        CLI) the kernel does not warm up jedi, whose seconds of parsing slow a first run."""
+        self.completions = completions
         self.on_death = on_death
         self.engine = engine
         self.device = device
@@ -116,7 +118,8 @@ class Kernel:
         environment = dict(os.environ, PYTHONUNBUFFERED="1", PYTHONIOENCODING="utf-8")
         self.process = subprocess.Popen(
             [sys.executable, "-m", "playground.kernel.child", self.engine, self.device,
-             str(to_child_read), str(from_child_write), str(self.memory_limit)],
+             str(to_child_read), str(from_child_write), str(self.memory_limit),
+             "complete" if self.completions else "no-complete"],
             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             pass_fds=(to_child_read, from_child_write), env=environment,
             start_new_session=True,  # a Ctrl+C in the terminal reaches us, not the kernel
@@ -229,11 +232,12 @@ class Kernel:
             wire.send(self._control_out, {"op": "run", "code": code, "filename": filename,
                                           "fresh": fresh, "marker": output.marker,
                                           "cell": cell})
-            reply, stop_reason = self._wait_for_reply(timeout)
+            reply, stop_reason, decoding = self._wait_for_reply(timeout)
         elapsed = time.perf_counter() - started
         self._drain(output)
         self._output = None
         result = self._result(reply, stop_reason, elapsed)
+        self._add_timings(result, elapsed, decoding, time.perf_counter() - started)
         result.output = "".join(output.parts)
         result.output_truncated = output.truncated
         return result
@@ -252,11 +256,20 @@ class Kernel:
             self._control.release()
         return [] if reply is None else [tuple(item) for item in reply.get("items", [])]
 
-    def _wait_for_reply(self, timeout: float | None) -> tuple[dict | None, str | None]:
+    @staticmethod
+    def _add_timings(result: RunResult, answered: float, decoding: dict, ended: float) -> None:
+        """The parent's stages beside the kernel's: the wire is what neither side spent."""
+        kernel = sum(result.timings.get(stage, 0.0) for stage in ("exec", "build", "encode"))
+        decode = decoding.get("decode", 0.0)
+        result.timings.update(decode=decode, wire=max(0.0, answered - kernel - decode),
+                              drain=ended - answered)
+
+    def _wait_for_reply(self, timeout: float | None) -> tuple[dict | None, str | None, dict]:
         """The kernel's reply; on timeout interrupt it, and kill it 2 s after any interrupt."""
         holder: dict = {}
+        decoding: dict = {}
         receiver = threading.Thread(target=lambda: holder.update(
-            reply=wire.receive(self._control_in)), daemon=True)
+            reply=wire.receive(self._control_in, decoding)), daemon=True)
         receiver.start()
         deadline = None if timeout is None else time.monotonic() + timeout
         reason = None
@@ -272,8 +285,8 @@ class Kernel:
                 self.process.kill()
                 self.process.wait()
                 receiver.join(1.0)
-                return None, reason
-        return holder.get("reply"), reason
+                return None, reason, decoding
+        return holder.get("reply"), reason, decoding
 
     def _drain(self, output: _Output) -> None:
         """Let the readers pass on what the process wrote before it answered or died."""

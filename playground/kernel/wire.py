@@ -11,6 +11,7 @@ import io
 import json
 import os
 import struct
+import time
 
 import numpy as np
 
@@ -87,10 +88,17 @@ def _read_exactly(fd: int, size: int) -> bytes | None:
     return b"".join(chunks)
 
 
-def receive(fd: int) -> dict | None:
-    """The next message, or None when the other side has closed (or died)."""
+def receive(fd: int, timings: dict | None = None) -> dict | None:
+    """The next message, or None when the other side has closed (or died); ``timings``
+    gets the seconds spent decoding it."""
     prefix = _read_exactly(fd, 4)
     if prefix is None:
         return None
     frame = _read_exactly(fd, _LENGTH.unpack(prefix)[0])
-    return None if frame is None else decode(frame)
+    if frame is None:
+        return None
+    started = time.perf_counter()
+    message = decode(frame)
+    if timings is not None:
+        timings["decode"] = time.perf_counter() - started
+    return message

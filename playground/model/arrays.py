@@ -123,3 +123,87 @@ def _from_jsonable(value):
     if isinstance(value, str) and value in ("inf", "-inf", "nan"):
         return float(value)
     return value
+
+
+# The value-vs-gradient plots: the first PLOTTED_TENSORS tensors with a gradient are plotted;
+# up to SCATTER_LIMIT elements each point is sent, above it a density of all points.
+PLOTTED_TENSORS = 12
+SCATTER_LIMIT = 10_000
+DENSITY_BINS = 160
+_MAX_BINS = 1024  # what a density from the kernel may hold (it is untrusted data)
+
+
+@dataclass
+class PointDensity:
+    """How many (value, gradient) points of a large tensor fall in each cell of a grid.
+
+    ``counts[row, column]``: row along the gradient (y), column along the value (x), over
+    ``x_range`` and ``y_range``; ``points`` is every finite pair, ``skipped`` the pairs with
+    an inf or nan (not drawn)."""
+
+    counts: np.ndarray
+    x_range: tuple[float, float]
+    y_range: tuple[float, float]
+    points: int
+    skipped: int = 0
+
+    @classmethod
+    def of(cls, values: np.ndarray, grads: np.ndarray, bins: int = DENSITY_BINS) -> PointDensity:
+        """The density of all pairs (values[i], grads[i]); float32 arithmetic, no float64 copy."""
+        x = np.asarray(values).reshape(-1)
+        y = np.asarray(grads).reshape(-1)
+        count = min(x.size, y.size)
+        x, y = x[:count], y[:count]
+        if x.dtype.kind != "f" or x.dtype.itemsize < 4:
+            x = x.astype(np.float32)
+        if y.dtype.kind != "f" or y.dtype.itemsize < 4:
+            y = y.astype(np.float32)
+        finite = np.isfinite(x) & np.isfinite(y)
+        skipped = int(count - np.count_nonzero(finite))
+        if skipped:
+            x, y = x[finite], y[finite]
+        if not x.size:
+            return cls(np.zeros((bins, bins), np.uint32), (0.0, 1.0), (0.0, 1.0), 0, skipped)
+        x_range, y_range = _span(x), _span(y)
+        columns = _bin(x, x_range, bins)
+        rows = _bin(y, y_range, bins)
+        rows *= bins
+        rows += columns
+        counts = np.bincount(rows, minlength=bins * bins).astype(np.uint32)
+        return cls(counts.reshape(bins, bins), x_range, y_range, int(x.size), skipped)
+
+    def to_json(self, raw: bool = False) -> dict:
+        return {"counts": self.counts if raw else self.counts.tolist(),
+                "x_range": list(self.x_range), "y_range": list(self.y_range),
+                "points": self.points, "skipped": self.skipped}
+
+    @classmethod
+    def from_json(cls, data: dict) -> PointDensity:
+        """Checked: a grid of non-negative counts no larger than _MAX_BINS a side."""
+        counts = np.asarray(data["counts"])
+        if counts.ndim != 2 or counts.dtype.kind not in "iu" or \
+                max(counts.shape) > _MAX_BINS or (counts.size and counts.min() < 0):
+            raise ValueError("a point density must be a 2-D grid of counts")
+        x_range = tuple(float(v) for v in data["x_range"])
+        y_range = tuple(float(v) for v in data["y_range"])
+        if len(x_range) != 2 or len(y_range) != 2:
+            raise ValueError("a point density's ranges are two numbers each")
+        return cls(counts.astype(np.uint32), x_range, y_range, int(data["points"]),
+                   int(data.get("skipped", 0)))
+
+
+def _span(values: np.ndarray) -> tuple[float, float]:
+    low, high = float(values.min()), float(values.max())
+    if high <= low:  # all equal: a band around the value, so the points sit in the middle
+        pad = max(abs(low) * 0.05, 0.5)
+        return low - pad, high + pad
+    return low, high
+
+
+def _bin(values: np.ndarray, span: tuple[float, float], bins: int) -> np.ndarray:
+    """The bin of each value; the last bin holds the maximum."""
+    low, high = span
+    scale = np.float32(bins / (high - low))
+    index = ((values - np.float32(low)) * scale).astype(np.int64)
+    np.clip(index, 0, bins - 1, out=index)
+    return index

@@ -10,7 +10,10 @@ JSON schema (``"schema": "autograd-playground/graph", "version": 1``)::
                 "requires_grad": true, "is_leaf": true,
                 "value": ArrayData | null, "grad": ArrayData | null,
                 "saved": {"self": ArrayData, ...},     # function nodes: tensors saved for backward
-                "rule": "MulBackward0: grad_self = grad * other; ..." | null},  # function nodes
+                "rule": "MulBackward0: grad_self = grad * other; ..." | null,  # function nodes
+                "density": {"counts": [[int, ...], ...], "x_range": [lo, hi],  # a plotted
+                            "y_range": [lo, hi], "points": int, "skipped": int} | null},
+                            # tensor too large to send every point of
                ...],
      "edges": [{"source": "n0", "target": "n1", "kind": "output" | "next" | "accumulate",
                 "input": 0}, ...]}
@@ -26,7 +29,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-from playground.model.arrays import ArrayData
+from playground.model.arrays import ArrayData, PointDensity
 
 SCHEMA = "autograd-playground/graph"
 VERSION = 1
@@ -51,6 +54,8 @@ class GraphNode:
     grad: ArrayData | None = None
     saved: dict[str, ArrayData] = field(default_factory=dict)
     rule: str | None = None
+    # a plotted tensor above SCATTER_LIMIT elements: all its (value, gradient) points, binned
+    density: PointDensity | None = None
 
     @property
     def is_tensor(self) -> bool:
@@ -65,6 +70,7 @@ class GraphNode:
             "grad": None if self.grad is None else self.grad.to_json(raw),
             "saved": {name: array.to_json(raw) for name, array in self.saved.items()},
             "rule": self.rule,
+            "density": None if self.density is None else self.density.to_json(raw),
         }
 
     @classmethod
@@ -77,6 +83,8 @@ class GraphNode:
             grad=None if data["grad"] is None else ArrayData.from_json(data["grad"]),
             saved={name: ArrayData.from_json(a) for name, a in data["saved"].items()},
             rule=data.get("rule"),
+            density=None if data.get("density") is None else
+            PointDensity.from_json(data["density"]),
         )
 
 

@@ -45,6 +45,8 @@ class RunResult:
     elapsed: float = 0.0
     dropped_calls: int = 0  # earlier backward calls the kernel did not keep (a long loop)
     notes: list[str] = field(default_factory=list)  # the kernel's remarks (lines it skipped)
+    # seconds each stage took (exec, build, wire, decode), for benchmarks/live_latency.py
+    timings: dict[str, float] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -59,7 +61,7 @@ class RunResult:
             "traces": traces_to_json(self.traces, raw),
             "figures": [figure.to_json(raw) for figure in self.figures],
             "elapsed": self.elapsed, "dropped_calls": self.dropped_calls,
-            "notes": list(self.notes),
+            "notes": list(self.notes), "timings": dict(self.timings),
         }
 
     @classmethod
@@ -73,4 +75,13 @@ class RunResult:
             figures=[Figure.from_json(f) for f in data.get("figures", [])],
             elapsed=data["elapsed"], dropped_calls=int(data.get("dropped_calls", 0)),
             notes=[str(note) for note in data.get("notes", [])],
+            timings=_timings(data.get("timings")),
         )
+
+
+def _timings(data) -> dict[str, float]:
+    """Stage timings from the kernel; anything that is not name → seconds is dropped."""
+    if not isinstance(data, dict):
+        return {}
+    return {str(name): float(seconds) for name, seconds in list(data.items())[:16]
+            if isinstance(seconds, int | float) and not isinstance(seconds, bool)}

@@ -8,7 +8,8 @@ JSON schema (``"schema": "autograd-playground/trace", "version": 1``)::
                     "incoming": [ArrayData | null, ...],
                     "outgoing": [ArrayData | null, ...],     # one per next edge, in order
                     "grad_before": ArrayData | null,         # AccumulateGrad only
-                    "grad_after": ArrayData | null}, ...]}]}
+                    "grad_after": ArrayData | null}, ...],
+         "call": 7}]}                                # which backward call of the run
 
 Node ids are those of the run's Graph, so a step can be drawn on it.
 """
@@ -65,15 +66,16 @@ class BackwardTrace:
     kind: str
     roots: list[str]
     steps: list[BackwardStep] = field(default_factory=list)
+    call: int = 0  # which backward call of its run it was (1: the first; 0: not known)
 
     def to_json(self, raw: bool = False) -> dict:
         return {"kind": self.kind, "roots": list(self.roots),
-                "steps": [step.to_json(raw) for step in self.steps]}
+                "steps": [step.to_json(raw) for step in self.steps], "call": self.call}
 
     @classmethod
     def from_json(cls, data: dict) -> BackwardTrace:
         return cls(data["kind"], list(data["roots"]),
-                   [BackwardStep.from_json(s) for s in data["steps"]])
+                   [BackwardStep.from_json(s) for s in data["steps"]], int(data.get("call", 0)))
 
 
 def traces_to_json(traces: list[BackwardTrace], raw: bool = False) -> dict:

@@ -493,9 +493,12 @@ def execute(
     captures: dict[Node, list[int]] | None = None,
     needed: set[Node] | None = None,
     accumulate: bool = True,
+    observed: bool = True,
 ) -> list:
-    """Run backward from ``root``; returns the gradients captured at ``captures`` nodes."""
-    if (not create_graph and captures is None and accumulate and not Observers.callbacks
+    """Run backward from ``root``; returns the gradients captured at ``captures`` nodes.
+    Observers hear of each node unless the call is not ``observed``."""
+    observers = Observers.callbacks if observed else []
+    if (not create_graph and captures is None and accumulate and not observers
             and not PlainBackward.running):
         previous_mode = GradMode.enabled
         GradMode.enabled = False
@@ -514,7 +517,6 @@ def execute(
                                        default=-1))
     # Nodes that must be reached: those that run, plus those only captured (torch's exec_info).
     reached = None if needed is None else needed | set(captures or ())
-    observers = Observers.callbacks
     previous_mode = GradMode.enabled
     GradMode.enabled = create_graph
     try:

@@ -88,9 +88,13 @@ def _value(grad, as_tensors: bool):
     return grad._data if isinstance(grad, Tensor) else grad
 
 
-def _notify(callbacks: list, *args) -> None:
+def _notify(callbacks: list, *args) -> bool:
+    """Call each callback; whether any wants the call's steps (an ``on_start`` that returns
+    False does not: the call then runs on the fast path)."""
+    wanted = not callbacks
     for callback in list(callbacks):
-        callback(*args)
+        wanted = callback(*args) is not False or wanted
+    return wanted
 
 
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
@@ -108,10 +112,10 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
         if None in targets:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
         needed = needed_nodes(root, targets) | targets
-    _notify(Observers.backward_started, ("backward", outputs))
+    observed = _notify(Observers.backward_started, ("backward", outputs))
     try:
         execute(root, root_grad, keep_graph=keep_graph, create_graph=create_graph,
-                captures={} if needed is not None else None, needed=needed)
+                captures={} if needed is not None else None, needed=needed, observed=observed)
     finally:
         _notify(Observers.backward_finished, ("backward", outputs))
 
@@ -134,10 +138,11 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     nodes = _root_nodes(outputs)
     root, root_grad = _root(nodes, grads, create_graph)
     needed = needed_nodes(root, set(captures))
-    _notify(Observers.backward_started, ("grad", outputs))
+    observed = _notify(Observers.backward_started, ("grad", outputs))
     try:
         captured = execute(root, root_grad, keep_graph=keep_graph, create_graph=create_graph,
-                           captures=captures, needed=needed, accumulate=False)
+                           captures=captures, needed=needed, accumulate=False,
+                           observed=observed)
     finally:
         _notify(Observers.backward_finished, ("grad", outputs))
     captured = captured + [None] * (len(inputs) - len(captured))
@@ -165,7 +170,8 @@ def observe(on_step: Callable[[BackwardStep], None],
     """Call ``on_step`` for every node each backward()/grad() executes while the block runs.
 
     ``on_start``/``on_finish`` receive ``(kind, outputs)`` around each call, where kind is
-    ``"backward"`` or ``"grad"``. Steps arrive in execution order, which is torch's.
+    ``"backward"`` or ``"grad"``; an ``on_start`` returning False skips that call's steps
+    (when no started callback wants them). Steps arrive in execution order, which is torch's.
     """
     registrations = [(Observers.callbacks, on_step), (Observers.backward_started, on_start),
                      (Observers.backward_finished, on_finish)]

@@ -23,29 +23,68 @@ class AnimationError(Exception):
     """Nothing to animate, or a file that cannot be written."""
 
 
+class Animation:
+    """Every frame of every backward call drawn on a view, rendered one at a time (so a
+    caller can keep its window painting between frames): ``len()`` frames, ``frame(i)``."""
+
+    def __init__(self, view: GraphView, traces: list[BackwardTrace],
+                 in_between: int = IN_BETWEEN, scale: float = 1.0) -> None:
+        if view.graph is None or view.current is None:
+            raise AnimationError("there is no graph to animate: run a script first")
+        traces = [t for t in traces if t.steps]
+        if not traces:
+            raise AnimationError("the run called no backward(): there is nothing to replay")
+        self.view, self.scale = view, scale
+        self.playbacks = [Playback(view.graph, trace) for trace in traces]
+        self.source = _frame_rect(view, self.playbacks)
+        # (call, position, part of the way travelled or None for the resting frame)
+        self.plan: list[tuple[int, int, float | None]] = []
+        for call, playback in enumerate(self.playbacks):
+            for position in range(playback.count + 1):
+                if playback.state(position).moving:  # an AccumulateGrad sends nothing on
+                    self.plan += [(call, position, ARRIVED_AT * part / in_between)
+                                  for part in range(in_between)]
+                self.plan.append((call, position, None))
+
+    def __len__(self) -> int:
+        return len(self.plan)
+
+    def frame(self, index: int) -> tuple[QImage, int, bool]:
+        """(picture, milliseconds, whether it is a step's resting frame)."""
+        call, position, travelled = self.plan[index]
+        playback = self.playbacks[call]
+        state = playback.state(position)
+        counter = f"backward() {call + 1} of {len(self.playbacks)} · " \
+            if len(self.playbacks) > 1 else ""
+        self.view.show_step(state, travel_ms=0, travel_at=travelled)
+        picture = _render(self.view, self.source, counter + state.title, self.scale)
+        if travelled is not None:
+            return picture, BETWEEN_FRAME_MS, False
+        return picture, STEP_FRAME_MS, True
+
+    def sample_frames(self, count: int = 8) -> list[int]:
+        """Resting frames spread over the animation, and one of a gradient on its way: their
+        colours make the GIF's palette."""
+        resting = [i for i, (_, _, travelled) in enumerate(self.plan) if travelled is None]
+        picked = sorted({resting[round(k * (len(resting) - 1) / max(count - 1, 1))]
+                         for k in range(count)})
+        travelling = [i for i, (_, _, t) in enumerate(self.plan) if t]
+        return picked + travelling[:1]
+
+    def samples(self, count: int = 8) -> list[QImage]:
+        return [self.frame(index)[0] for index in self.sample_frames(count)]
+
+    def done(self) -> None:
+        self.view.show_step(None)
+
+
 def frames(view: GraphView, traces: list[BackwardTrace], in_between: int = IN_BETWEEN,
            scale: float = 1.0):
     """(QImage, milliseconds, is_step) for every frame of every backward call, in order."""
-    if view.graph is None or view.current is None:
-        raise AnimationError("there is no graph to animate: run a script first")
-    traces = [t for t in traces if t.steps]
-    if not traces:
-        raise AnimationError("the run called no backward(): there is nothing to replay")
-    playbacks = [Playback(view.graph, trace) for trace in traces]
-    source = _frame_rect(view, playbacks)
-    for number, playback in enumerate(playbacks, start=1):
-        call = f"backward() {number} of {len(playbacks)} · " if len(playbacks) > 1 else ""
-        for position in range(playback.count + 1):
-            state = playback.state(position)
-            title = call + state.title
-            if state.moving:  # an AccumulateGrad sends nothing on: no travelling frames
-                for part in range(in_between):
-                    view.show_step(state, travel_ms=0,
-                                   travel_at=ARRIVED_AT * part / in_between)
-                    yield _render(view, source, title, scale), BETWEEN_FRAME_MS, False
-            view.show_step(state, travel_ms=0)
-            yield _render(view, source, title, scale), STEP_FRAME_MS, True
-    view.show_step(None)
+    animation = Animation(view, traces, in_between, scale)
+    for index in range(len(animation)):
+        yield animation.frame(index)
+    animation.done()
 
 
 def _frame_rect(view: GraphView, playbacks: list[Playback]) -> QRectF:
@@ -80,21 +119,78 @@ def _render(view: GraphView, source: QRectF, title: str, scale: float) -> QImage
     return image
 
 
+class GifEncoder:
+    """Frames to a small GIF: one palette for all frames, made from samples, and no
+    dithering, so a pixel that did not change keeps its index and Pillow writes only the
+    rectangle that changed (frame differencing); equal frames merge into one."""
+
+    def __init__(self, samples: list) -> None:
+        """``samples``: QImages, or (RGB888 bytes, size, stride) as ``rgb_bytes`` gives."""
+        from PIL import Image
+
+        self._image = Image
+        # every other pixel: the same colours (nearest, no blending), a quarter of the work
+        strip = [self._picture(sample) for sample in samples]
+        strip = [p.resize((max(1, p.width // 2), max(1, p.height // 2)), Image.Resampling.NEAREST)
+                 for p in strip]
+        width = max(picture.width for picture in strip)
+        board = Image.new("RGB", (width, sum(picture.height for picture in strip)), "white")
+        top = 0
+        for picture in strip:
+            board.paste(picture, (0, top))
+            top += picture.height
+        self.palette = board.quantize(colors=255, method=Image.Quantize.MEDIANCUT,
+                                      dither=Image.Dither.NONE)
+        self.pictures: list = []
+        self.durations: list[int] = []
+
+    def add(self, frame: QImage | bytes, milliseconds: int, size: tuple[int, int] = (0, 0),
+            stride: int = 0) -> None:
+        """A frame as a QImage, or as raw RGB888 bytes of ``size`` and ``stride`` (another
+        thread can encode them: a QImage is the UI thread's)."""
+        picture = self._picture(frame if isinstance(frame, QImage) else (frame, size, stride))
+        self.pictures.append(picture.quantize(palette=self.palette,
+                                              dither=self._image.Dither.NONE))
+        self.durations.append(milliseconds)
+
+    def _picture(self, frame):
+        if isinstance(frame, QImage):
+            frame = rgb_bytes(frame)
+        data, size, stride = frame
+        return self._image.frombuffer("RGB", size, data, "raw", "RGB", stride, 1)
+
+    def write(self, path: str | Path) -> Path:
+        path = Path(path)
+        temporary = path.with_name(path.stem + ".partial.gif")
+        try:
+            self.pictures[0].save(temporary, save_all=True, append_images=self.pictures[1:],
+                                  duration=self.durations, loop=0, optimize=False, disposal=1)
+            temporary.replace(path)
+        finally:
+            temporary.unlink(missing_ok=True)
+        return path
+
+
+def rgb_bytes(image: QImage) -> tuple[bytes, tuple[int, int], int]:
+    """A frame's RGB888 bytes, size and stride: plain data another thread may encode."""
+    rgb = image.convertToFormat(QImage.Format.Format_RGB888)
+    height = rgb.height()
+    return bytes(rgb.constBits())[: rgb.bytesPerLine() * height], (rgb.width(), height), \
+        rgb.bytesPerLine()
+
+
 def export_gif(view: GraphView, traces: list[BackwardTrace], path: str | Path,
                in_between: int = IN_BETWEEN, scale: float = 1.0) -> Path:
     """An animated GIF: each step, with travelling frames before it, looping."""
-    from PIL import Image
-
-    path = Path(path)
-    pictures, durations = [], []
-    for image, milliseconds, _ in frames(view, traces, in_between, scale):
-        pictures.append(_to_pil(image, Image))
-        durations.append(milliseconds)
-    temporary = path.with_name(path.stem + ".partial.gif")
-    pictures[0].save(temporary, save_all=True, append_images=pictures[1:], duration=durations,
-                     loop=0, optimize=False, disposal=1)
-    temporary.replace(path)
-    return path
+    animation = Animation(view, traces, in_between, scale)
+    try:
+        encoder = GifEncoder(animation.samples())
+        for index in range(len(animation)):
+            picture, milliseconds, _ = animation.frame(index)
+            encoder.add(picture, milliseconds)
+    finally:
+        animation.done()
+    return encoder.write(path)
 
 
 def export_png_sequence(view: GraphView, traces: list[BackwardTrace], folder: str | Path,
@@ -109,15 +205,6 @@ def export_png_sequence(view: GraphView, traces: list[BackwardTrace], folder: st
             raise AnimationError(f"could not write {target}")
         written.append(target)
     return written
-
-
-def _to_pil(image: QImage, pil_image):
-    rgb = image.convertToFormat(QImage.Format.Format_RGB888)
-    width, height = rgb.width(), rgb.height()
-    data = bytes(rgb.constBits())[: rgb.bytesPerLine() * height]
-    picture = pil_image.frombuffer("RGB", (width, height), data, "raw", "RGB",
-                                   rgb.bytesPerLine(), 1)
-    return picture.convert("P", palette=pil_image.Palette.ADAPTIVE, colors=255)
 
 
 def render_animation_file(graph: Graph, traces: list[BackwardTrace], path: str | Path) -> Path:

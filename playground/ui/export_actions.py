@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtWidgets import QFileDialog
+from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QProgressBar, QPushButton, QWidget
 
 
 class ExportActionsMixin:
@@ -47,9 +47,12 @@ class ExportActionsMixin:
 
     def export_animation(self) -> None:
         """An animated GIF of every backward call drawn on the graph shown, or (a folder
-        chosen) one PNG per step."""
-        from playground.ui.animation import AnimationError, export_gif, export_png_sequence
+        chosen) one PNG per step; written in the background, with progress and Cancel."""
+        from playground.ui.animation_job import AnimationJob
 
+        if self.animation_job is not None:
+            self.statusBar().showMessage("An animation is being exported: wait, or Cancel it")
+            return
         path = self.ask_export_path("Export backward animation", "Animated GIF (*.gif);;"
                                     "Folder of PNG frames (*)",
                                     self._export_stem() + "-backward.gif")
@@ -57,18 +60,51 @@ class ExportActionsMixin:
             return
         state = self.view_state
         traces = [call.trace for call in state.calls if call.graph is state.graph]
-        self.player.stop()
-        try:
-            if path.lower().endswith(".gif"):
-                export_gif(self.graph_view, traces, path)
-            else:
-                export_png_sequence(self.graph_view, traces, path)
-        except (AnimationError, OSError) as error:
-            self.statusBar().showMessage(f"Could not export the animation: {error}")
-            return
-        finally:
-            self.graph_view.show_step(state.step_state())  # what was on screen before
-        self.statusBar().showMessage(f"Exported the backward animation to {path}")
+        job = AnimationJob(self.graph_view, traces, path, parent=self)
+        job.progress.connect(self._animation_progress)
+        job.finished.connect(lambda written: self._animation_ended(
+            f"Exported the backward animation to {written}"))
+        job.failed.connect(lambda message: self._animation_ended(
+            f"Could not export the animation: {message}"))
+        self.animation_job = job
+        self.export_progress.setRange(0, 0)  # laying out: busy until the frames are counted
+        self.export_bar.show()
+        self.statusBar().showMessage("Exporting the backward animation…")
+        job.start()
+
+    def _make_export_bar(self) -> None:
+        """The status bar's progress of a background export, with its Cancel button."""
+        self.animation_job = None
+        self.export_bar = QWidget()
+        row = QHBoxLayout(self.export_bar)
+        row.setContentsMargins(0, 0, 0, 0)
+        self.export_progress = QProgressBar()
+        self.export_progress.setMaximumWidth(180)
+        self.export_progress.setFormat("frame %v of %m")
+        cancel = QPushButton("Cancel")
+        cancel.setToolTip("Stop exporting the animation; nothing is written")
+        cancel.clicked.connect(self.cancel_animation_export)
+        self.export_cancel = cancel
+        row.addWidget(self.export_progress)
+        row.addWidget(cancel)
+        self.statusBar().addPermanentWidget(self.export_bar)
+        self.export_bar.hide()
+
+    def _animation_progress(self, done: int, total: int) -> None:
+        self.export_progress.setRange(0, total)
+        self.export_progress.setValue(done)
+
+    def cancel_animation_export(self) -> None:
+        if self.animation_job is not None:
+            self.animation_job.cancel()
+            self._animation_ended("Exporting the animation was cancelled: nothing was written")
+
+    def _animation_ended(self, message: str) -> None:
+        if self.animation_job is not None:
+            self.animation_job.deleteLater()
+        self.animation_job = None
+        self.export_bar.hide()
+        self.statusBar().showMessage(message)
 
     def _export_stem(self) -> str:
         return self.path.stem if self.path else "untitled"

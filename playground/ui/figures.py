@@ -28,6 +28,7 @@ class FigureCanvas(pg.GraphicsLayoutWidget):
         self.figure = figure
         self.setBackground("w")
         self.plots: list[pg.PlotItem] = []
+        self.items: list[pg.PlotDataItem] = []  # every series, in the figure's order
         self.setMinimumHeight(int(figure.size[1] * PIXELS_PER_INCH * 0.6))
         for axes in figure.axes:
             self._draw_axes(axes)
@@ -49,12 +50,21 @@ class FigureCanvas(pg.GraphicsLayoutWidget):
         if axes.legend:
             plot.addLegend(offset=(10, 10), labelTextColor="#333333")
         for number, series in enumerate(axes.series):
-            plot.addItem(self._item(series, CYCLE[number % len(CYCLE)]))
+            item = self._item(series, CYCLE[number % len(CYCLE)])
+            plot.addItem(item)
+            self.items.append(item)
         if axes.xlim:
             plot.setXRange(*axes.xlim, padding=0)
         if axes.ylim:
             plot.setYRange(*axes.ylim, padding=0)
         self.plots.append(plot)
+
+    def refresh(self, figure: Figure) -> None:
+        """The points of a figure drawn like this one (same arrangement()): moved in place."""
+        self.figure = figure
+        series = [s for axes in figure.axes for s in axes.series]
+        for item, points in zip(self.items, series, strict=True):
+            item.setData(points.x, points.y)
 
     def _item(self, series: Series, default: str) -> pg.PlotDataItem:
         colour = NAMED.get(series.colour or "", series.colour) or default
@@ -69,6 +79,15 @@ class FigureCanvas(pg.GraphicsLayoutWidget):
                                symbolSize=series.size or 8, name=series.label)
 
 
+def arrangement(figure: Figure) -> tuple:
+    """Everything of a figure but its points: two figures alike here draw alike."""
+    return (figure.number, tuple(figure.size), tuple(
+        (axes.grid, axes.title, axes.xlabel, axes.ylabel, axes.xlim, axes.ylim,
+         axes.show_grid, axes.legend, tuple(
+             (s.kind, s.colour, s.marker, s.line, s.label, s.size) for s in axes.series))
+        for axes in figure.axes))
+
+
 class FiguresPanel(QScrollArea):
     """Every figure of the last run, one under another."""
 
@@ -76,6 +95,7 @@ class FiguresPanel(QScrollArea):
         super().__init__(parent)
         self.setWidgetResizable(True)
         self.canvases: list[FigureCanvas] = []
+        self._drawn: list[tuple] | None = None  # the arrangement of the figures on screen
         self.show_figures([])
         if state is not None:
             self.bind(state)
@@ -88,6 +108,13 @@ class FiguresPanel(QScrollArea):
             self.show_figures(state.result.figures)
 
     def show_figures(self, figures: list[Figure]) -> None:
+        """Draw the figures; the same figures with new numbers (a re-run) only move points."""
+        drawn = [arrangement(figure) for figure in figures]
+        if figures and drawn == self._drawn:
+            for canvas, figure in zip(self.canvases, figures, strict=True):
+                canvas.refresh(figure)
+            return
+        self._drawn = drawn
         holder = QWidget()
         layout = QVBoxLayout(holder)
         self.canvases = [FigureCanvas(figure) for figure in figures]

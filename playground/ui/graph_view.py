@@ -177,6 +177,14 @@ class NodeItem(QGraphicsItem):
     def refresh(self) -> None:
         self.update()
 
+    def set_look(self, look: NodeLook) -> None:
+        """Show another run's text for the same node (a box of the same size)."""
+        self.look = look
+        self.final_lines = list(look.lines)
+        self.grad_shown = FINAL_GRAD
+        self.setToolTip("")  # made again on the next hover, from the new look
+        self.update()
+
 
 class EdgeItem(QGraphicsPathItem):
     """An edge along its route (through the layers it crosses), arrow at the target.
@@ -567,6 +575,7 @@ class GraphView(QGraphicsView):
         self.upward = False
         self._structure: tuple | None = None
         self._replaying = False  # a replay step is on screen (its end refits the view)
+        self._turned = False  # leaves on top changed: the next graph is laid out anew
         self._user_zoomed = False  # since the last fit
         self.graph: Graph | None = None
         self.current: _Scene | None = None
@@ -628,6 +637,8 @@ class GraphView(QGraphicsView):
     def show_graph(self, graph: Graph | None) -> None:
         """Lay out ``graph`` off the UI thread; the old drawing stays until the new is ready."""
         self.graph = graph
+        # nothing laid out or built meanwhile, nor the drawing turned over: it may be reused
+        settled, self._turned = not self.busy and not self._turned, False
         self._generation += 1
         if graph is None or not graph.nodes:
             self._shown = self._generation
@@ -639,6 +650,9 @@ class GraphView(QGraphicsView):
         looks = {node_id: node_look(display.node(node_id)) for node_id in display.node_ids}
         scene = _Scene(display, stable_keys(graph), looks,
                        {node_id: measure(look) for node_id, look in looks.items()})
+        if settled and self._same_drawing(scene):
+            self._redraw_in_place(scene)
+            return
         previous = {node_id: self._positions[key] for node_id, key in scene.keys.items()
                     if key in self._positions}
         for group in display.groups.values():
@@ -651,6 +665,28 @@ class GraphView(QGraphicsView):
             self._say(f"Laying out {len(display.node_ids):,} nodes…")
         threading.Thread(target=self._layout_worker, daemon=True, name="graph-layout",
                          args=(generation, scene, edges, previous)).start()
+
+    def _same_drawing(self, scene: _Scene) -> bool:
+        """Whether ``scene`` draws as the one on screen but for its text: the same nodes and
+        edges under the same ids, each box the same size (a re-run that changed numbers)."""
+        current = self.current
+        if current is None or current.layout is None:
+            return False
+        old, new = current.display, scene.display
+        return (old.node_ids == new.node_ids and current.sizes == scene.sizes
+                and [(e.source, e.target) for e in old.edges] ==
+                [(e.source, e.target) for e in new.edges] and current.keys == scene.keys)
+
+    def _redraw_in_place(self, scene: _Scene) -> None:
+        """New text in the boxes on screen: no layout, no new items, nothing moves."""
+        current = self.current
+        scene.layout, scene.nodes, scene.edges = current.layout, current.nodes, current.edges
+        scene._bounds = current._bounds
+        for node_id, item in scene.nodes.items():
+            item.set_look(scene.looks[node_id])
+        self.current = scene
+        self._old_positions = {}
+        self._finish()
 
     def _empty_text(self, graph: Graph | None) -> str:
         result = self.state.result if self.state is not None else None
@@ -672,6 +708,7 @@ class GraphView(QGraphicsView):
         """Leaves at the top (output at the bottom) or the reverse; lays the graph out again."""
         if upward != self.upward:
             self.upward = upward
+            self._turned = True
             self._positions.clear()
             self._structure = None  # drawn the other way up: fit it again
             self.show_graph(self.graph)
@@ -837,6 +874,8 @@ class GraphView(QGraphicsView):
         starts = {key: self._old_positions[key] for key in keys if key in self._old_positions}
         if not starts or len(starts) < len(keys) / 3:
             return False
+        if all(keys[key].pos() == start for key, start in starts.items()):
+            return False  # nothing moves: the edges need not hide for a glide
         _retire(self._mover)
         ends = {key: keys[key].pos() for key in starts}
         self._mover = QVariantAnimation(self, startValue=0.0, endValue=1.0, duration=MOVE_MS)

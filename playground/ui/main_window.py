@@ -60,6 +60,7 @@ class MainWindow(DocumentMixin, RunningMixin, MenusMixin, ExportActionsMixin, QM
         self._build_layout()
         self._build_menus()
         self._build_toolbar()
+        self._make_export_bar()
         self._connect_runner()
         self._load_text(STARTER)
         self.editor.moveCursor(QTextCursor.MoveOperation.End)  # typing adds to the starter

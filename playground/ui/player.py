@@ -131,20 +131,22 @@ class PlayerBar(QWidget):
 
     def _calls_changed(self, calls) -> None:
         self.stop()
-        total = len(calls) + self.state.dropped_calls
+        total = max(self.state.calls_made, len(calls))
         self.calls.blockSignals(True)
         self.calls.clear()
-        for number, call in enumerate(calls, start=self.state.dropped_calls + 1):
+        for call in calls:
             roots = ", ".join(self._root_name(call, root) for root in call.trace.roots)
             where = f" · {call.where}" if call.where else ""
-            self.calls.addItem(f"{number} of {total}: {call.call} from {roots}{where}")
+            self.calls.addItem(f"{call.number:,} of {total:,}: {call.call} from {roots}{where}")
         self.calls.setCurrentIndex(self.state.call_index)
         self.calls.blockSignals(False)
         self.calls.setEnabled(len(calls) > 1)
         self.calls.setVisible(len(calls) > 1)  # one call needs no choosing: room for the counter
         if self.state.dropped_calls:
-            self.calls.setToolTip(f"The last {len(calls)} of {total:,} backward calls are kept "
-                                  "for replay")
+            self.calls.setToolTip(
+                f"{len(calls)} of {total:,} backward calls can be replayed: the first ones, the "
+                "latest recorded and a sample between (recording every call of a loop would "
+                "slow it down)")
         self._step_shown(self.state.step_state())
 
     @staticmethod

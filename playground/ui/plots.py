@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QRectF, Signal
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QCheckBox,
     QFrame,
@@ -16,11 +17,12 @@ from PySide6.QtWidgets import (
 )
 
 from playground.model import ArrayData, Graph, GraphNode
+from playground.model.arrays import PLOTTED_TENSORS, PointDensity
 from playground.ui.formatting import shape_text
 
 COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b",
            "#e377c2")
-MAX_PLOTS = 12  # more tensors than this: the first twelve, and a note saying so
+MAX_PLOTS = PLOTTED_TENSORS  # more tensors than this: the first ones, and a note saying so
 PLOT_HEIGHT = 170  # least height of one plot; more plots than fit scroll
 
 
@@ -33,19 +35,36 @@ def _flat(array: ArrayData | None) -> np.ndarray | None:
 
 
 class PlotSeries:
-    """One tensor's points: x its values, y its gradient, with the element index."""
+    """One tensor's points: x its values, y its gradient, with the element index; a tensor
+    past SCATTER_LIMIT elements comes as a density of all its points instead."""
 
     def __init__(self, node: GraphNode, grad: ArrayData) -> None:
         self.node_id = node.id
         # an unnamed tensor (a temporary's leaf) is told apart by its node id
         self.name = node.label if node.names else f"{node.label}#{node.id}"
+        self.density = node.density if grad is node.grad else None
         self.title = f"{self.name} {shape_text(node.shape)}"
+        if self.density is not None:
+            self.title += f" · density of {self.density.points:,} points"
         values, grads = _flat(node.value), _flat(grad)
         count = min(len(values), len(grads)) if values is not None and grads is not None else 0
         self.x = values[:count] if count else np.zeros(0)
         self.y = grads[:count] if count else np.zeros(0)
         self.summarised = node.value is not None and node.value.values is None
         self.shown = grad  # the gradient the points show now (the player moves them)
+
+
+def _density_image(density: PointDensity, colour: str) -> np.ndarray:
+    """Counts as an RGBA image in the series' colour: a cell's opacity grows with the log of
+    its count, empty cells are transparent; rows along x, as ImageItem's col-major axes read."""
+    counts = density.counts
+    shade = np.log1p(counts.astype(np.float32))
+    level = shade / (float(shade.max()) or 1.0)
+    rgb = QColor(colour)
+    image = np.empty((*counts.shape, 4), np.ubyte)
+    image[..., 0], image[..., 1], image[..., 2] = rgb.red(), rgb.green(), rgb.blue()
+    image[..., 3] = np.where(counts > 0, 70 + 185 * level, 0).astype(np.ubyte)
+    return image.transpose(1, 0, 2)
 
 
 class PlotsPanel(QWidget):
@@ -80,6 +99,9 @@ class PlotsPanel(QWidget):
         self.series: list[PlotSeries] = []
         self.items: dict[str, pg.ScatterPlotItem] = {}
         self.plots: list[pg.PlotItem] = []
+        self.images: dict[str, pg.ImageItem] = {}  # densities of tensors past SCATTER_LIMIT
+        self._arrangement: tuple | None = None  # what the plots were made for
+        self._stale: set[str] = set()  # series the replay cannot move: their final points
         self.selected = ""
         self._apply_theme()
         self._draw()
@@ -119,25 +141,29 @@ class PlotsPanel(QWidget):
             faded = bool(node_id) and not chosen and self.combined.isChecked()
             item.setSize(11 if chosen else 8)
             item.setPen(pg.mkPen("#000000" if chosen else None, width=1.5))
-            item.setOpacity(0.3 if faded else 1.0)
+            item.setOpacity(0.3 if faded or series_id in self._stale else 1.0)
 
     def follow(self, grads: dict[str, ArrayData | None] | None) -> None:
         """The backward player's step: move each tensor's points to its .grad at that step
-        (no points while it is None). ``None`` goes back to the run's final gradients."""
+        (no points while it is None). ``None`` goes back to the run's final gradients. A
+        tensor whose step gradient was summarised keeps its final points, faded."""
         if self.graph is None:
             return
+        self._stale = set()
         for series in self.series:
-            if series.node_id not in self.items:
-                continue  # not drawn (more tensors than plots)
+            item = self.items.get(series.node_id)
+            if item is None:
+                continue  # not drawn (more tensors than plots, or a density)
             node = self.graph.node(series.node_id)
             grad = node.grad if grads is None else grads.get(series.node_id, node.grad)
+            if grad is not None and grad.summarised and len(series.x) > len(grad.preview):
+                self._stale.add(series.node_id)
+                grad = node.grad
             if series.shown is grad:
                 continue
             series.shown = grad
-            values = _flat(node.value)
-            gradient = _flat(grad)
-            item = self.items.get(series.node_id)
-            if item is None or values is None:
+            values, gradient = _flat(node.value), _flat(grad)
+            if values is None:
                 continue
             if gradient is None:
                 item.setData(x=[], y=[], data=[])
@@ -151,11 +177,22 @@ class PlotsPanel(QWidget):
 
     # ----- drawing ----------------------------------------------------------------------------
     def _draw(self) -> None:
-        self.canvas.clear()
-        self.items, self.plots = {}, []
+        """Draw the series; plots of the same tensors as last time are reused (a re-run
+        only moves points: making a pyqtgraph plot costs ~10 ms)."""
         shown = self.series[:MAX_PLOTS]
         hidden = len(self.series) - len(shown)
         self.note.setText(f"{hidden} more tensors not shown" if hidden else "")
+        self._stale = set()
+        combined = self.combined.isChecked()
+        # a legend names the tensors; separate plots are retitled in place
+        arrangement = (combined, tuple((s.title if combined else "", s.density is None)
+                                       for s in shown))
+        if arrangement == self._arrangement and shown:
+            self._reuse(shown)
+            return
+        self._arrangement = arrangement
+        self.canvas.clear()
+        self.items, self.images, self.plots = {}, {}, []
         columns = 1 if len(shown) == 1 else 2
         rows = 1 if self.combined.isChecked() else -(-len(shown) // columns)
         self.canvas.setMinimumHeight(rows * PLOT_HEIGHT if shown else 0)
@@ -169,11 +206,26 @@ class PlotsPanel(QWidget):
             plot = self._new_plot(0, 0, "all tensors")
             plot.addLegend(offset=(10, 10))
             for number, series in enumerate(shown):
-                self._scatter(plot, series, COLOURS[number % len(COLOURS)])
+                self._add_series(plot, series, COLOURS[number % len(COLOURS)])
         else:
             for number, series in enumerate(shown):
                 plot = self._new_plot(number // columns, number % columns, series.title)
-                self._scatter(plot, series, COLOURS[number % len(COLOURS)])
+                self._add_series(plot, series, COLOURS[number % len(COLOURS)])
+        self.select(self.selected)
+
+    def _reuse(self, shown: list[PlotSeries]) -> None:
+        """The plots on screen take the new series in order: new titles, new points."""
+        items, images = list(self.items.values()), list(self.images.values())
+        self.items, self.images = {}, {}
+        for number, series in enumerate(shown):
+            if series.density is None:
+                self.items[series.node_id] = items.pop(0)
+            else:
+                self.images[series.node_id] = images.pop(0)
+            if not self.combined.isChecked() and \
+                    self.plots[number].titleLabel.text != series.title:
+                self.plots[number].setTitle(series.title)
+            self._update_points(series)
         self.select(self.selected)
 
     def _new_plot(self, row: int, column: int, title: str) -> pg.PlotItem:
@@ -184,7 +236,14 @@ class PlotsPanel(QWidget):
         self.plots.append(plot)
         return plot
 
-    def _scatter(self, plot: pg.PlotItem, series: PlotSeries, colour: str) -> None:
+    def _add_series(self, plot: pg.PlotItem, series: PlotSeries, colour: str) -> None:
+        if series.density is not None:
+            image = pg.ImageItem(axisOrder="col-major")
+            image.colour = colour
+            plot.addItem(image)
+            self.images[series.node_id] = image
+            self._update_points(series)
+            return
         name = series.name
 
         def tip(x, y, data) -> str:
@@ -195,6 +254,17 @@ class PlotsPanel(QWidget):
                                   hoverSize=12, name=series.title)
         plot.addItem(item)
         self.items[series.node_id] = item
+
+    def _update_points(self, series: PlotSeries) -> None:
+        """Put a series' current points (or density) into its existing item."""
+        if series.density is not None:
+            image = self.images[series.node_id]
+            density = series.density
+            image.setImage(_density_image(density, image.colour), autoLevels=False)
+            (x0, x1), (y0, y1) = density.x_range, density.y_range
+            image.setRect(QRectF(x0, y0, x1 - x0, y1 - y0))
+            return
+        self.items[series.node_id].setData(x=series.x, y=series.y, data=np.arange(len(series.x)))
 
     def _foreground(self) -> str:
         return self.palette().text().color().name()

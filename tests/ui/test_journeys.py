@@ -231,7 +231,7 @@ def test_run_all_cells_offers_every_backward_call_of_every_cell(qtbot, window, t
     assert window.player.counter.text().startswith("step 1 of")
 
 
-def test_a_training_loop_lists_each_iterations_backward(qtbot, window):
+def test_a_training_loop_offers_its_first_latest_and_sampled_backward_calls(qtbot, window):
     type_code(qtbot, window, [
         "import torch",
         "w = torch.tensor([0.5, -0.3], requires_grad=True)",
@@ -243,8 +243,15 @@ def test_a_training_loop_lists_each_iterations_backward(qtbot, window):
         "w.grad.zero_()",
     ])
     press_run_all(qtbot, window)
-    assert window.player.calls.count() == 200
-    assert window.player.calls.itemText(199).startswith("200 of 200")
+    listed = [window.player.calls.itemText(i) for i in range(window.player.calls.count())]
+    numbers = [int(text.split(" of ")[0]) for text in listed]
+    assert all(" of 200: backward() from " in text for text in listed)
+    # the first iterations, a sample spread over the loop, and the last (a short loop is
+    # recorded whole: the calls drawn on the graph the variables hold)
+    assert numbers[:3] == [1, 2, 3] and numbers == sorted(set(numbers))
+    assert 10 <= len(numbers) <= 25 and listed[-1].startswith("200 of 200: backward() from loss")
+    assert max(b - a for a, b in zip(numbers[3:], numbers[4:], strict=False)) <= 40
+    assert "sample" in window.player.calls.toolTip()
     # the 1st iteration's replay shows its own gradient, not the last one's
     window.player.calls.setCurrentIndex(0)
     window.graph_view.setFocus()

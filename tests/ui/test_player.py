@@ -1,7 +1,10 @@
 """The backward player: torch's order, exact stepping back, accumulation, exports."""
 
+import time
+
 import pytest
-from PySide6.QtCore import Qt
+from PIL import Image
+from PySide6.QtCore import Qt, QTimer
 
 from playground.engines.base import run_code
 from playground.engines.numpy_engine import NumpyEngine
@@ -214,6 +217,41 @@ def test_the_window_exports_the_animation(qtbot, tmp_path, monkeypatch):
     qtbot.wait(600)  # the gradients' glide along their edges
     before = window.graph_view.snapshot()
     monkeypatch.setattr(window, "ask_export_path", lambda *a: str(tmp_path / "anim.gif"))
+    ticks: list[float] = []
+    timer = QTimer(interval=16, timeout=lambda: ticks.append(time.perf_counter()))
+    timer.start()
     window.export_animation()
-    assert (tmp_path / "anim.gif").stat().st_size > 0
-    assert window.graph_view.snapshot() == before  # the player's step is back on screen
+    assert window.export_bar.isVisible()  # a progress bar with Cancel while it works
+    qtbot.waitUntil(lambda: window.animation_job is None, timeout=60000)
+    timer.stop()
+    assert window.export_progress.value() == window.export_progress.maximum() > 10
+    assert not window.export_bar.isVisible()
+    assert "Exported the backward animation" in window.statusBar().currentMessage()
+    gif = Image.open(tmp_path / "anim.gif")
+    assert gif.n_frames > 10
+    # the window kept its events going: a 16 ms timer never waited long
+    gaps = [b - a for a, b in zip(ticks, ticks[1:], strict=False)]
+    assert len(ticks) > 5 and max(gaps) < 0.25
+    assert window.graph_view.snapshot() == before  # the window's view never left the step
+
+
+def test_cancelling_an_animation_export_writes_nothing(qtbot, tmp_path, monkeypatch):
+    from playground.ui.files import RecoveryStore
+    from playground.ui.main_window import MainWindow
+
+    window = MainWindow(recovery=RecoveryStore(tmp_path / "r.json"))
+    qtbot.addWidget(window)
+    window.show()
+    window.editor.setPlainText(ACCUMULATE)
+    with qtbot.waitSignal(window.runner.finished, timeout=30000):
+        window.run_all()
+    qtbot.waitUntil(lambda: not window.graph_view.busy, timeout=30000)
+    monkeypatch.setattr(window, "ask_export_path", lambda *a: str(tmp_path / "anim.gif"))
+    window.export_animation()
+    qtbot.waitUntil(lambda: window.export_progress.value() >= 3, timeout=30000)
+    qtbot.mouseClick(window.export_cancel, Qt.MouseButton.LeftButton)
+    assert window.animation_job is None and not window.export_bar.isVisible()
+    qtbot.wait(300)
+    assert not (tmp_path / "anim.gif").exists()
+    assert not list(tmp_path.glob("*.gif"))
+    assert "cancelled" in window.statusBar().currentMessage()

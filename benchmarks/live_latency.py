@@ -1,0 +1,183 @@
+"""Run → graph drawn in the real window: per script, the median and p95 of Run all → the
+graph and plots painted, and where the time goes (kernel exec, graph/trace build, encode,
+wire, decode, each view, paint).
+
+Targets (issue 24): median ≤ 50 ms, p95 ≤ 100 ms for each example (and each seed tutorial
+when ../shared/seeds is beside the repository or ``--seeds DIR`` names one); Live:
+keystroke → graph ≤ 250 ms including the debounce.
+
+    QT_QPA_PLATFORM=offscreen python benchmarks/live_latency.py [--rounds 15] [--seeds DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from PySide6.QtCore import QEvent, QEventLoop, QObject, Qt  # noqa: E402
+from PySide6.QtTest import QTest  # noqa: E402
+from PySide6.QtWidgets import QApplication  # noqa: E402
+
+from playground.model import view_state  # noqa: E402
+from playground.ui.app import make_application  # noqa: E402
+from playground.ui.files import RecoveryStore  # noqa: E402
+from playground.ui.main_window import MainWindow  # noqa: E402
+from playground.ui.settings import Settings  # noqa: E402
+
+EXAMPLES = ROOT / "resources" / "examples"
+DEFAULT_SEEDS = ROOT.parent / "shared" / "seeds"
+
+
+class PaintClock(QObject):
+    """The time of the last paint of the watched widgets."""
+
+    def __init__(self, widgets) -> None:
+        super().__init__()
+        self.times: list[float] = []
+        for widget in widgets:
+            widget.installEventFilter(self)
+
+    def eventFilter(self, watched, event) -> bool:  # noqa: N802 - Qt's name
+        if event.type() == QEvent.Type.Paint:
+            self.times.append(time.perf_counter())
+        return False
+
+    def first_after(self, moment: float) -> float | None:
+        return next((t for t in self.times if t >= moment), None)
+        return False
+
+
+class ViewClock:
+    """Seconds each view spends in the ViewState's events (wraps ``Event.emit``)."""
+
+    def __init__(self) -> None:
+        self.spent: collections.Counter = collections.Counter()
+        clock = self
+
+        def emit(event, *arguments) -> None:
+            for callback in list(event._callbacks):
+                started = time.perf_counter()
+                callback(*arguments)
+                owner = getattr(callback, "__self__", None)
+                name = type(owner).__name__ if owner is not None else callback.__qualname__
+                clock.spent[name] += time.perf_counter() - started
+
+        view_state.Event.emit = emit
+
+
+def scripts(seeds: Path | None) -> dict[str, str]:
+    found = {path.stem: path.read_text(encoding="utf-8") for path in sorted(EXAMPLES.glob("*.py"))}
+    if seeds is not None and seeds.is_dir():
+        sys.path.insert(0, str(ROOT / "tests"))
+        from tests.seeds import code_cells
+
+        for path in sorted(seeds.glob("*.txt")):
+            found[f"seed {path.stem[:3]}"] = "\n\n# %%\n".join(code_cells(path))
+    return found
+
+
+def wait(condition, timeout: float = 60.0) -> bool:
+    """Run the event loop until ``condition``; it sleeps between events, as the app's does
+    (a busy loop here would hold the GIL the kernel's reader threads need)."""
+    deadline = time.perf_counter() + timeout
+    while not condition():
+        QApplication.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents, 5)
+        if time.perf_counter() > deadline:
+            return False
+    return True
+
+
+def one_run(window: MainWindow, paints: PaintClock, views: ViewClock) -> dict[str, float]:
+    """Run all, then wait until the window has painted the result; the stages in seconds."""
+    finished: list[float] = []
+    # directly, in the runner's thread: the moment the result is there, before the views
+    window.runner.finished.connect(lambda _result: finished.append(time.perf_counter()),
+                                   Qt.ConnectionType.DirectConnection)
+    views.spent.clear()
+    results: list = []
+    window.view_state.events.result.connect(results.append)
+    ready: list[float] = []
+
+    def on_ready() -> None:
+        ready.append(time.perf_counter())
+
+    window.graph_view.graph_ready.connect(on_ready)
+    started = time.perf_counter()
+    window.run_all()
+    paints.times.clear()
+    if not wait(lambda: results):
+        raise TimeoutError("no result")
+    shown = time.perf_counter()
+    graph = window.graph_view
+    wait(lambda: graph._generation == graph._shown and not graph._builder.isActive())
+    built = max(ready[-1] if ready else shown, shown)
+    # a run whose picture did not change may paint nothing more: then its last paint counts
+    wait(lambda: paints.first_after(built) is not None, timeout=1.0)
+    painted = paints.first_after(built) or max(paints.times, default=built)
+    window.view_state.events.result.disconnect(results.append)
+    window.graph_view.graph_ready.disconnect(on_ready)
+    result = results[0]
+    timings = dict(getattr(result, "timings", {}) or {})
+    stages = {"total": painted - started, "run → result": finished[0] - started,
+              "result → views": shown - finished[0], "layout + items": built - shown,
+              "paint": painted - built}
+    stages.update({f"kernel {name}": seconds for name, seconds in timings.items()})
+    stages.update({f"view {name}": seconds for name, seconds in views.spent.items()})
+    return stages
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=15)
+    parser.add_argument("--seeds", type=Path, default=DEFAULT_SEEDS)
+    parser.add_argument("--only", default="", help="scripts whose name has this text")
+    parser.add_argument("--breakdown", action="store_true", help="every stage, per script")
+    options = parser.parse_args()
+    application = make_application()
+    folder = Path(tempfile.mkdtemp())
+    window = MainWindow(settings=Settings(folder / "settings.json"),
+                        recovery=RecoveryStore(folder / "recovery.json"))
+    window.resize(1400, 860)
+    window.show()
+    QTest.qWaitForWindowExposed(window)
+    wait(lambda: not window.runner.is_starting and window.plots is not None)
+    views = ViewClock()
+    paints = PaintClock([window.graph_view.viewport(), window.plots])
+    worst = []
+    for name, code in scripts(options.seeds).items():
+        if options.only and options.only not in name:
+            continue
+        window.editor.setPlainText(code)
+        for _ in range(2):
+            one_run(window, paints, views)  # warm: the first run lays out, imports, caches
+        rounds = [one_run(window, paints, views) for _ in range(options.rounds)]
+        totals = sorted(stage["total"] for stage in rounds)
+        median = statistics.median(totals)
+        p95 = totals[min(len(totals) - 1, round(0.95 * (len(totals) - 1)))]
+        worst.append(median)
+        print(f"{name:24s} run → graph drawn: median {median * 1e3:6.1f} ms, "
+              f"p95 {p95 * 1e3:6.1f} ms (targets ≤ 50, ≤ 100)")
+        if options.breakdown:
+            keys = sorted({key for stage in rounds for key in stage} - {"total"})
+            for key in keys:
+                value = statistics.median(stage.get(key, 0.0) for stage in rounds)
+                if value >= 0.0005:
+                    print(f"    {key:32s} {value * 1e3:6.1f} ms")
+    print(f"slowest median {max(worst) * 1e3:.1f} ms")
+    window.editor.document().setModified(False)
+    window.close()
+    application.quit()
+
+
+if __name__ == "__main__":
+    main()

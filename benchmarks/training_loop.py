@@ -1,0 +1,164 @@
+"""A training loop of thousands of small backward calls (2,000-element float32 tensors, a
+graph that changes shape from step to step): what recording costs, and npgrad against torch.
+
+(1) in this process, interleaved: the bare engines (npgrad, torch) and ``run_code`` (what the
+    kernel does: recording the graph and the player's calls) on each;
+(2) end to end, fresh processes: ``playground run`` against ``python`` running the same file on
+    the bare engine (npgrad bound as torch, or torch).
+Targets (issue 24): recording ≤ 1.1× the bare engine; npgrad ≤ 1.0× torch.
+
+    python benchmarks/training_loop.py [--steps 10000] [--rounds 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from playground.engines.base import run_code  # noqa: E402
+
+# A cubic fitted to sin(x), with one more term that comes and goes at random each step.
+LOOP = """
+import random
+import torch
+
+random.seed(0)
+
+
+class WobblyPolynomial(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.c0 = torch.nn.Parameter(torch.randn(()))
+        self.c1 = torch.nn.Parameter(torch.randn(()))
+        self.c2 = torch.nn.Parameter(torch.randn(()))
+        self.c3 = torch.nn.Parameter(torch.randn(()))
+        self.extra = torch.nn.Parameter(torch.randn(()))
+
+    def forward(self, x):
+        out = self.c0 + self.c1 * x + self.c2 * x ** 2 + self.c3 * x ** 3
+        for power in range(4, random.randint(4, 6)):
+            out = out + self.extra * x ** power
+        return out
+
+
+x = torch.linspace(-3.0, 3.0, 2000)
+target = torch.sin(x)
+model = WobblyPolynomial()
+loss_fn = torch.nn.MSELoss(reduction="sum")
+optimizer = torch.optim.SGD(model.parameters(), lr=1e-8, momentum=0.9)
+for step in range(STEPS):
+    loss = loss_fn(model(x), target)
+    if step % 2000 == 1999:
+        print(step, loss.item())
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
+"""
+
+# Runs a file with npgrad bound as torch, as a user without the app would.
+NPGRAD_SHIM = ("import runpy, sys, playground.npgrad as engine; sys.modules['torch'] = engine; "
+               "runpy.run_path(sys.argv[1], run_name='__main__')")
+
+
+def engines() -> dict:
+    from playground.engines.numpy_engine import NumpyEngine
+
+    found = {"numpy": NumpyEngine()}
+    try:
+        from playground.engines.torch_engine import TorchEngine
+
+        found["torch"] = TorchEngine("cpu")
+    except Exception as error:  # noqa: BLE001 - torch is optional
+        print(f"torch not measured: {error}")
+    return found
+
+
+def bare(engine, code: str) -> float:
+    """The code on the engine's module with nothing recorded."""
+    module = engine.torch_module()
+    saved = sys.modules.get("torch")
+    sys.modules["torch"] = module
+    try:
+        started = time.perf_counter()
+        exec(compile(code, "<loop>", "exec"), {"__name__": "__main__"})
+        return time.perf_counter() - started
+    finally:
+        if saved is None:
+            sys.modules.pop("torch", None)
+        else:
+            sys.modules["torch"] = saved
+
+
+def recorded(engine, code: str) -> float:
+    started = time.perf_counter()
+    run = run_code(code, engine, "<loop>")
+    assert run.error is None, run.error
+    return time.perf_counter() - started
+
+
+def in_process(code: str, rounds: int) -> None:
+    times: dict[str, list[float]] = {}
+    for _ in range(rounds):
+        for name, engine in engines().items():
+            times.setdefault(f"{name} bare", []).append(bare(engine, code))
+            times.setdefault(f"{name} recorded", []).append(recorded(engine, code))
+    medians = {key: statistics.median(values) for key, values in times.items()}
+    for name in ("numpy", "torch"):
+        if f"{name} bare" in medians:
+            plain, kept = medians[f"{name} bare"], medians[f"{name} recorded"]
+            print(f"(1) {name:5s}: bare {plain:6.2f} s, recorded {kept:6.2f} s: "
+                  f"{kept / plain:.2f}x (target <= 1.1)")
+    if "torch bare" in medians:
+        print(f"    npgrad / torch, bare: {medians['numpy bare'] / medians['torch bare']:.2f}x "
+              "(target <= 1.0)")
+
+
+def end_to_end(code: str, rounds: int) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        script = Path(folder) / "loop.py"
+        script.write_text(code)
+        environment = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+        commands = {
+            "numpy bare": [sys.executable, "-c", NPGRAD_SHIM, str(script)],
+            "numpy playground run": [sys.executable, "-m", "playground", "run", str(script)],
+            "torch bare": [sys.executable, str(script)],
+            "torch playground run": [sys.executable, "-m", "playground", "run", "--engine",
+                                     "torch", str(script)],
+        }
+        times: dict[str, list[float]] = {}
+        for _ in range(rounds):
+            for name, command in commands.items():
+                started = time.perf_counter()
+                subprocess.run(command, check=True, capture_output=True, env=environment,
+                               cwd=ROOT)
+                times.setdefault(name, []).append(time.perf_counter() - started)
+    medians = {key: statistics.median(values) for key, values in times.items()}
+    for name in ("numpy", "torch"):
+        plain, app = medians[f"{name} bare"], medians[f"{name} playground run"]
+        print(f"(2) {name:5s}: python {plain:6.2f} s, playground run {app:6.2f} s: "
+              f"{app / plain:.2f}x (target <= 1.1)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--steps", type=int, default=10_000)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--skip-end-to-end", action="store_true")
+    options = parser.parse_args()
+    code = LOOP.replace("STEPS", str(options.steps))
+    in_process(code, options.rounds)
+    if not options.skip_end_to_end:
+        end_to_end(code, options.rounds)
+
+
+if __name__ == "__main__":
+    main()
