@@ -349,3 +349,31 @@ def test_rerunning_all_cells_quickly_raises_nothing(qtbot, window):
     qtbot.waitUntil(lambda: settled(window), timeout=RUN_MS)  # pytest-qt fails on any error
     assert re.search(r"grad \[-36\.0\]", " ".join(" ".join(v) for v in
                                                    leaf_lines(window).values()))
+
+
+def test_every_point_of_a_tensor_is_plotted_and_a_million_as_a_density(qtbot, window):
+    type_code(qtbot, window, [
+        "import torch",
+        "small = torch.linspace(-2, 2, 5000, requires_grad=True)",
+        "big = torch.randn(1000000, requires_grad=True)",
+        "(small ** 2).sum().backward()",
+        "(big * big * big).sum().backward()",
+    ])
+    press_run_all(qtbot, window)
+    qtbot.waitUntil(lambda: window.plots is not None and len(window.plots.series) == 2,
+                    timeout=RUN_MS)
+    plots = window.plots
+    small, big = plots.series
+    # 5,000 elements: each one a point, value against gradient (2x)
+    x, y = plots.items[small.node_id].getData()
+    assert len(x) == 5000 and y == pytest.approx(2 * x, rel=1e-5)
+    # a million: a density image of all of them, in the plot's view
+    assert big.title == "big (1000000) · density of 1,000,000 points"
+    assert int(big.density.counts.sum()) == 1_000_000
+    image = plots.images[big.node_id]
+    assert (image.image[..., 3] > 0).sum() == (big.density.counts > 0).sum()
+    (left, right), (bottom, top) = plots.plots[1].viewRange()
+    assert left <= big.density.x_range[0] and right >= big.density.x_range[1]
+    assert bottom <= big.density.y_range[0] and top >= big.density.y_range[1]
+    # the gradient of w³ is 3w²: never negative, largest at the ends
+    assert big.density.y_range[0] >= 0.0
