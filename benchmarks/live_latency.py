@@ -151,7 +151,6 @@ def live_typing(window: MainWindow, paints: PaintClock, keystrokes: int = 30) ->
     """Live on, the deep-network example: a person types digits into a number (a key every
     120 ms); a 16 ms timer must keep firing, and each pause's graph come within 250 ms."""
     from PySide6.QtCore import QTimer
-    from PySide6.QtGui import QTextCursor
 
     window.editor.setPlainText((EXAMPLES / "08_deep_network.py").read_text(encoding="utf-8"))
     window.live_action.setChecked(True)
@@ -160,7 +159,7 @@ def live_typing(window: MainWindow, paints: PaintClock, keystrokes: int = 30) ->
     if cursor.isNull():
         print("live: the example has no '0.5' to edit")
         return
-    cursor.movePosition(QTextCursor.MoveOperation.EndOfWord)
+    cursor.setPosition(cursor.selectionEnd())  # after "0.5": digits keep it a number
     window.editor.setTextCursor(cursor)
     window.editor.setFocus()
     ticks: list[float] = []

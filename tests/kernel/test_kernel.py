@@ -106,6 +106,25 @@ def test_the_wire_carries_arrays_without_pickle():
     assert back["values"].tolist() == [[0, 1, 2], [3, 4, 5]] and back["nested"][0]["a"].sum() == 2
     with pytest.raises(ValueError):
         wire.encode({"objects": np.array([object()])})
+    assert back["values"].flags.writeable and back["nested"][0]["a"].dtype == np.float64
+
+
+@pytest.mark.parametrize("forged", [
+    {"$array": 0, "dtype": "|O", "shape": [1]},        # objects: never
+    {"$array": 0, "dtype": "<f8", "shape": [1000]},    # more elements than bytes
+    {"$array": 0, "dtype": "<f8", "shape": [-1]},
+    {"$array": 5, "dtype": "<f8", "shape": [1]},       # no such buffer
+])
+def test_a_forged_array_header_is_refused(forged):
+    import json
+    import struct
+
+    header = json.dumps({"op": "result", "value": forged}).encode()
+    payload = np.ones(1).tobytes()
+    frame = (struct.pack(">I", len(header)) + header + struct.pack(">I", 1)
+             + struct.pack(">I", len(payload)) + payload)
+    with pytest.raises((ValueError, IndexError, TypeError)):
+        wire.decode(frame)
 
 
 def test_code_that_ignores_the_interrupt_is_killed_after_two_seconds(kernel):
