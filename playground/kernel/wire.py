@@ -24,29 +24,31 @@ _KINDS = "biufc"  # bool, integers, floats, complex: what an array may hold on t
 _MAX_DIMENSIONS = 64
 
 
-def _extract(value, buffers: list[bytes]):
-    """Replace every ndarray in a JSON-like value by a reference to a buffer."""
-    if isinstance(value, np.ndarray):
+def _buffer_reference(buffers: list[bytes]):
+    """json's ``default``: an ndarray becomes a reference to a buffer (json's C encoder
+    walks the message; only arrays come back to Python)."""
+
+    def reference(value):
+        if not isinstance(value, np.ndarray):
+            raise TypeError(f"{type(value).__name__} cannot cross the wire")
         if value.dtype.kind not in _KINDS:
             raise ValueError(f"arrays of {value.dtype} cannot cross the wire")
         buffers.append(np.ascontiguousarray(value).tobytes())
         return {"$array": len(buffers) - 1, "dtype": value.dtype.str,
                 "shape": list(value.shape)}
-    if isinstance(value, dict):
-        return {key: _extract(item, buffers) for key, item in value.items()}
-    if isinstance(value, list | tuple):
-        return [_extract(item, buffers) for item in value]
-    return value
+
+    return reference
 
 
-def _restore(value, buffers: list[memoryview]):
-    if isinstance(value, dict):
-        if set(value) == {"$array", "dtype", "shape"}:
+def _array_restorer(buffers: list[memoryview]):
+    """json's ``object_hook``: a buffer reference becomes its array."""
+
+    def restore(value: dict):
+        if len(value) == 3 and "$array" in value and value.keys() == {"$array", "dtype", "shape"}:
             return _array(value, buffers)
-        return {key: _restore(item, buffers) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_restore(item, buffers) for item in value]
-    return value
+        return value
+
+    return restore
 
 
 def _array(reference: dict, buffers: list[memoryview]) -> np.ndarray:
@@ -66,7 +68,7 @@ def _array(reference: dict, buffers: list[memoryview]) -> np.ndarray:
 
 def encode(message: dict) -> bytes:
     buffers: list[bytes] = []
-    header = json.dumps(_extract(message, buffers)).encode()
+    header = json.dumps(message, default=_buffer_reference(buffers)).encode()
     parts = [_LENGTH.pack(len(header)), header, _LENGTH.pack(len(buffers))]
     for buffer in buffers:
         parts += [_LENGTH.pack(len(buffer)), buffer]
@@ -77,7 +79,7 @@ def decode(frame: bytes) -> dict:
     view = memoryview(frame)
     (header_length,) = _LENGTH.unpack_from(view, 0)
     offset = 4 + header_length
-    header = json.loads(bytes(view[4:offset]))
+    header = bytes(view[4:offset])
     (count,) = _LENGTH.unpack_from(view, offset)
     offset += 4
     buffers = []
@@ -86,7 +88,7 @@ def decode(frame: bytes) -> dict:
         offset += 4
         buffers.append(view[offset:offset + length])
         offset += length
-    return _restore(header, buffers)
+    return json.loads(header, object_hook=_array_restorer(buffers))
 
 
 def send(fd: int, message: dict) -> None:

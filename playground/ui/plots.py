@@ -139,9 +139,13 @@ class PlotsPanel(QWidget):
         for series_id, item in self.items.items():
             chosen = series_id == node_id
             faded = bool(node_id) and not chosen and self.combined.isChecked()
+            look = (chosen, faded or series_id in self._stale)
+            if getattr(item, "look", None) == look:
+                continue  # new points take the item's size and pen: nothing to redo
+            item.look = look
             item.setSize(11 if chosen else 8)
             item.setPen(pg.mkPen("#000000" if chosen else None, width=1.5))
-            item.setOpacity(0.3 if faded or series_id in self._stale else 1.0)
+            item.setOpacity(0.3 if look[1] else 1.0)
 
     def follow(self, grads: dict[str, ArrayData | None] | None) -> None:
         """The backward player's step: move each tensor's points to its .grad at that step
