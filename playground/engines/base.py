@@ -109,6 +109,10 @@ def run_code(code: str, engine: Engine, filename: str = "<script>",
         # the script used up the memory (its own error says so): no graph, but no crash
         graph, traces = Graph(), []
         sys.stderr.write("(the graph was not drawn: no memory was left to read the tensors)\n")
+    except Exception as failure:  # noqa: BLE001 - the user's run is over and fine: whatever
+        graph, traces = Graph(), []  # its values do to the builder, the kernel goes on
+        sys.stderr.write(f"(the graph was not drawn: reading the tensors failed with "
+                         f"{type(failure).__name__}: {failure})\n")
     timings = {"exec": executed - started, "build": time.perf_counter() - executed}
     return EngineRun(namespace, graph, traces, error, figures, recorder.dropped, shown, timings)
 

@@ -29,7 +29,32 @@ class EngineView:
         self.to_numpy = to_numpy
 
     def array(self, tensor) -> ArrayData:
-        return ArrayData.from_array(self.to_numpy(tensor), str(tensor.dtype))
+        """The tensor's values; one that cannot be read as a plain array (meta, sparse,
+        bfloat16 on some builds, no memory left to summarise) keeps its shape and dtype."""
+        try:
+            return ArrayData.from_array(self.to_numpy(tensor), str(tensor.dtype))
+        except Exception:  # noqa: BLE001 - any tensor the user made must not end the run
+            return unreadable_array(tensor)
+
+    def safe_is_tensor(self, value) -> bool:
+        """``is_tensor``, for objects whose ``__class__`` raises too."""
+        try:
+            return bool(self.is_tensor(value))
+        except Exception:  # noqa: BLE001 - a user's object: not a tensor
+            return False
+
+
+def unreadable_array(tensor) -> ArrayData:
+    """What is known of a tensor whose values cannot be read: its shape and dtype."""
+    try:
+        shape = tuple(int(size) for size in tensor.shape)
+    except Exception:  # noqa: BLE001
+        shape = ()
+    try:
+        dtype = str(tensor.dtype)
+    except Exception:  # noqa: BLE001
+        dtype = "?"
+    return ArrayData(shape, dtype, None, [], None, None, None)
 
 
 def _torch_saved(fn) -> dict[str, Any]:
@@ -47,26 +72,42 @@ def _torch_saved(fn) -> dict[str, Any]:
 def named_tensors(variables: dict[str, Any], view: EngineView) -> list[tuple[str, Any]]:
     """(name, tensor) for every tensor the user's variables hold, in namespace order."""
     found = []
-    for name, value in variables.items():
-        if name.startswith("_"):
+    for name, value in list(variables.items()):
+        if not isinstance(name, str) or name.startswith("_"):
             continue
-        if view.is_tensor(value):
-            found.append((name, value))
-        elif isinstance(value, _SEQUENCES):
-            found.extend((f"{name}[{i}]", item) for i, item in enumerate(value)
-                         if view.is_tensor(item))
-        elif isinstance(value, dict):
-            found.extend((f"{name}[{key!r}]", item) for key, item in value.items()
-                         if view.is_tensor(item))
-        else:
-            found.extend((f"{name}.{key}", item) for key, item in _module_parameters(value)
-                         if view.is_tensor(item))
+        try:
+            found.extend(_tensors_in(name, value, view))
+        except Exception:  # noqa: BLE001 - a user's object that breaks when looked at:
+            continue          # it is simply not drawn
     return found
+
+
+def _tensors_in(name: str, value, view: EngineView) -> list[tuple[str, Any]]:
+    is_tensor = view.safe_is_tensor
+    if is_tensor(value):
+        return [(name, value)]
+    if isinstance(value, _SEQUENCES):
+        return [(f"{name}[{i}]", item) for i, item in enumerate(value) if is_tensor(item)]
+    if isinstance(value, dict):
+        return [(f"{name}[{_key_text(key)}]", item) for key, item in value.items()
+                if is_tensor(item)]
+    return [(f"{name}.{key}", item) for key, item in _module_parameters(value)
+            if is_tensor(item)]
+
+
+def _key_text(key) -> str:
+    try:
+        return repr(key)
+    except Exception:  # noqa: BLE001 - a key whose repr raises
+        return f"<{type(key).__name__} key>"
 
 
 def _module_parameters(value) -> list[tuple[str, Any]]:
     """An nn.Module's parameters (either engine's, recognised by their method), else none."""
-    if isinstance(value, type) or not callable(getattr(value, "named_parameters", None)):
+    try:
+        if isinstance(value, type) or not callable(getattr(value, "named_parameters", None)):
+            return []
+    except Exception:  # noqa: BLE001 - a __getattr__ that raises anything at all
         return []
     try:
         return list(value.named_parameters())
@@ -118,7 +159,11 @@ class _Builder:
     def _plotted(self, node: GraphNode, tensor, grad) -> None:
         """A tensor the plots show: every (value, gradient) point up to SCATTER_LIMIT, above
         it a density of all of them (the arrays are read once)."""
-        values, grads = self.view.to_numpy(tensor), self.view.to_numpy(grad)
+        try:
+            values, grads = self.view.to_numpy(tensor), self.view.to_numpy(grad)
+        except Exception:  # noqa: BLE001 - values that cannot be read: shape and dtype only
+            node.value, node.grad = self.view.array(tensor), self.view.array(grad)
+            return
         node.value = ArrayData.from_array(values, str(tensor.dtype), limit=SCATTER_LIMIT)
         node.grad = ArrayData.from_array(grads, str(grad.dtype), limit=SCATTER_LIMIT)
         if node.value.summarised and values.dtype.kind in "biuf" and grads.dtype.kind in "biuf":

@@ -75,7 +75,7 @@ class TorchEngine(Engine):
     def view(self) -> EngineView:
         torch = self.torch
         return EngineView(lambda value: isinstance(value, torch.Tensor),
-                          lambda tensor: tensor.detach().cpu().numpy())
+                          lambda tensor: _to_numpy(tensor, torch))
 
     @contextlib.contextmanager
     def record(self, recorder: TraceRecorder) -> Iterator[None]:
@@ -107,6 +107,19 @@ class TorchEngine(Engine):
             yield
         finally:
             autograd.backward, autograd.grad = original_backward, original_grad
+
+
+def _to_numpy(tensor, torch):
+    """A tensor's values as NumPy reads them: sparse made dense, bfloat16 and other dtypes
+    NumPy lacks widened to float32, a conjugate view resolved (meta tensors have none)."""
+    tensor = tensor.detach()
+    if tensor.is_meta:
+        raise ValueError("a meta tensor has no values")
+    if tensor.layout != torch.strided:
+        tensor = tensor.to_dense()
+    if tensor.dtype == torch.bfloat16 or "float8" in str(tensor.dtype):
+        tensor = tensor.float()
+    return tensor.cpu().resolve_conj().resolve_neg().numpy()
 
 
 def _roots(tensors, torch) -> list:

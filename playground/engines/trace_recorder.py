@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from playground.engines.graph_builder import unreadable_array
 from playground.model import ArrayData, BackwardStep, BackwardTrace
 
 # A training loop calls backward() thousands of times; recording a call costs about as much
@@ -70,7 +71,13 @@ class TraceRecorder:
         self._stride = 1  # the sample between keeps one call in each stretch this long
 
     def optional_array(self, tensor) -> ArrayData | None:
-        return None if tensor is None else self.array(tensor)
+        """Called inside the user's backward: whatever goes wrong here must not raise there."""
+        if tensor is None:
+            return None
+        try:
+            return self.array(tensor)
+        except Exception:  # noqa: BLE001
+            return unreadable_array(tensor)
 
     def start(self, kind: str, roots: list) -> LiveTrace | None:
         """A new backward call: its trace to fill, or None when this one is not recorded

@@ -259,6 +259,36 @@ class _Stop:
         raise KeyboardInterrupt
 
 
+def _run_safely(session: Session, request: dict) -> dict:
+    """The run's reply; if the kernel's own work after user code fails, a reply saying so
+    (the namespace is kept): the kernel must outlive anything a script leaves behind."""
+    started = time.perf_counter()
+    try:
+        return session.run(request["code"], request["filename"], request["fresh"],
+                           request.get("cell", False))
+    except Exception as failure:  # noqa: BLE001
+        streams.flush_all()
+        return _unshowable(session, failure, started)
+
+
+def _unshowable(session: Session, failure: Exception, started: float) -> dict:
+    return session._reply_error({
+        "kind": "exception", "exception_type": type(failure).__name__,
+        "message": f"The run finished, but its tensors could not be shown: "
+                   f"{type(failure).__name__}: {str(failure)[:MESSAGE_LIMIT]}.",
+        "traceback": "", "line": None, "exit_code": None}, started)
+
+
+def _result_frame(session: Session, reply: dict, run_id) -> bytes:
+    """The reply as a frame naming its run; one that cannot cross the wire is replaced by
+    one saying so."""
+    try:
+        return wire.encode({"op": "result", "id": run_id, "result": reply})
+    except Exception as failure:  # noqa: BLE001
+        return wire.encode({"op": "result", "id": run_id,
+                            "result": _unshowable(session, failure, time.perf_counter())})
+
+
 def serve(control_in: int, control_out: int, session: Session) -> None:
     while True:
         try:
@@ -268,10 +298,9 @@ def serve(control_in: int, control_out: int, session: Session) -> None:
         if request is None or request["op"] == "shutdown":
             return
         if request["op"] == "run":
-            reply = session.run(request["code"], request["filename"], request["fresh"],
-                                request.get("cell", False))
+            reply = _run_safely(session, request)
             streams.mark_end(request.get("marker", ""))
-            wire.send(control_out, {"op": "result", "result": reply})
+            wire.send_frame(control_out, _result_frame(session, reply, request.get("id")))
         elif request["op"] == "complete":
             found = completions(request["code"], request["line"], request["column"],
                                 session.namespace, session.engine.torch_module())

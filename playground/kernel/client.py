@@ -108,6 +108,7 @@ class Kernel:
         self._interrupted_at: float | None = None
         self._control = threading.RLock()
         self._readers: list[threading.Thread] = []
+        self._run_id = ""
         if autostart:
             self.start()
 
@@ -228,10 +229,11 @@ class Kernel:
         with self._control:  # one request at a time on the control pipe
             output = self._output = _Output(on_output)
             self._interrupted_at = None
+            self._run_id = secrets.token_hex(8)  # its reply must name it
             started = time.perf_counter()
             wire.send(self._control_out, {"op": "run", "code": code, "filename": filename,
                                           "fresh": fresh, "marker": output.marker,
-                                          "cell": cell})
+                                          "cell": cell, "id": self._run_id})
             reply, stop_reason, decoding = self._wait_for_reply(timeout)
         elapsed = time.perf_counter() - started
         self._drain(output)
@@ -252,9 +254,13 @@ class Kernel:
             wire.send(self._control_out, {"op": "complete", "code": code, "line": line,
                                           "column": column})
             reply = wire.receive(self._control_in)
+            return [(str(name), str(kind)) for name, kind in reply.get("items", [])][:200]
+        except Exception:  # noqa: BLE001 - garbage instead of completions: none, and the
+            if self.process is not None:  # kernel restarts for the next run
+                self.process.kill()
+            return []
         finally:
             self._control.release()
-        return [] if reply is None else [tuple(item) for item in reply.get("items", [])]
 
     @staticmethod
     def _add_timings(result: RunResult, answered: float, decoding: dict, ended: float) -> None:
@@ -268,8 +274,8 @@ class Kernel:
         """The kernel's reply; on timeout interrupt it, and kill it 2 s after any interrupt."""
         holder: dict = {}
         decoding: dict = {}
-        receiver = threading.Thread(target=lambda: holder.update(
-            reply=wire.receive(self._control_in, decoding)), daemon=True)
+        receiver = threading.Thread(target=self._receive_reply, args=(holder, decoding),
+                                    daemon=True)
         receiver.start()
         deadline = None if timeout is None else time.monotonic() + timeout
         reason = None
@@ -286,7 +292,23 @@ class Kernel:
                 self.process.wait()
                 receiver.join(1.0)
                 return None, reason, decoding
+        if "broken" in holder and reason is None:
+            reason = "broken"
         return holder.get("reply"), reason, decoding
+
+    def _receive_reply(self, holder: dict, decoding: dict) -> None:
+        """The reply to this run: a frame that cannot be read, or does not answer this run
+        (user code writing to the control pipe), is never taken for it."""
+        try:
+            while (message := wire.receive(self._control_in, decoding)) is not None:
+                if isinstance(message, dict) and message.get("op") == "result" and \
+                        message.get("id") == self._run_id:
+                    holder["reply"] = message
+                    return
+        except Exception as failure:  # noqa: BLE001 - garbage on the pipe, of any kind
+            holder["broken"] = f"{type(failure).__name__}: {failure}"
+            if self.process is not None:
+                self.process.kill()  # the pipe is out of step: only a new kernel fixes it
 
     def _drain(self, output: _Output) -> None:
         """Let the readers pass on what the process wrote before it answered or died."""
@@ -304,11 +326,22 @@ class Kernel:
 
     def _result(self, reply: dict | None, stop_reason: str | None, elapsed: float) -> RunResult:
         if reply is not None:
-            result = RunResult.from_json(reply["result"])
+            try:
+                result = RunResult.from_json(reply["result"])
+            except Exception:  # noqa: BLE001 - a reply that is not a RunResult
+                reply, stop_reason = None, "broken"
+                if self.process is not None:
+                    self.process.kill()
+        if reply is not None:
             if stop_reason == "timeout" and result.error is not None:
                 result.error = RunError("timeout", "The run took longer than the time limit "
                                         "and was stopped.")
             return result
+        if stop_reason == "broken":
+            self.restart()
+            return RunResult(self.engine, error=RunError(
+                "crash", "The kernel sent a reply that could not be read, so it was restarted "
+                "(did the script write to the kernel's control pipe?)."), elapsed=elapsed)
         if stop_reason == "timeout":
             self.restart()
             return RunResult(self.engine, error=RunError(
@@ -322,7 +355,11 @@ class Kernel:
         return RunResult(self.engine, error=self._crash_error(), elapsed=elapsed)
 
     def _crash_error(self) -> RunError:
-        code = self.process.wait()
+        try:  # a kernel that closed its control pipe yet lives on is ended here
+            code = self.process.wait(timeout=INTERRUPT_GRACE)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            code = self.process.wait()
         if code < 0:
             name = _signal_name(-code)
             what = {"SIGSEGV": "crashed with a segmentation fault",

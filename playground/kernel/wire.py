@@ -92,7 +92,11 @@ def decode(frame: bytes) -> dict:
 
 
 def send(fd: int, message: dict) -> None:
-    frame = encode(message)
+    send_frame(fd, encode(message))
+
+
+def send_frame(fd: int, frame: bytes) -> None:
+    """An encoded message, with its length in front."""
     data = _LENGTH.pack(len(frame)) + frame
     view = memoryview(data)
     while view:

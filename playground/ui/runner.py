@@ -85,6 +85,9 @@ class KernelRunner(QObject):
                     on_output=lambda stream, text: self.output.emit(stream, text))
         except (KernelError, OSError) as error:
             result = RunResult(self.kernel.engine, error=RunError("crash", str(error)))
+        except Exception as error:  # noqa: BLE001 - never leave the window "Running…"
+            result = RunResult(self.kernel.engine, error=RunError(
+                "crash", f"The run could not be completed: {type(error).__name__}: {error}"))
         self._running = False
         self.finished.emit(result)
 

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import time
 import tracemalloc
 
 import numpy as np
+import pytest
 
 from playground.kernel.client import Kernel
 from playground.model.arrays import ArrayData
@@ -49,3 +51,34 @@ def test_a_huge_tensor_is_summarised_without_a_float64_copy():
     tracemalloc.stop()
     assert peak < 20 << 20  # a float64 copy alone is 80 MB
     assert summary.values is None and summary.mean == 1.0 and summary.maximum == 1.0
+
+
+# The kernel's control pipe, as user code can find it (the kernel's own arguments).
+CONTROL_OUT = "import os, struct, sys\nfd = int(sys.argv[4])\n"
+
+
+@pytest.mark.parametrize("what", ["garbage", "closed"])
+def test_garbage_on_the_control_pipe_restarts_the_kernel_not_the_window(what):
+    act = {"garbage": "os.write(fd, struct.pack('>I', 40) + b'{not json at all' * 3)\n",
+           "closed": "os.close(fd)\nimport time\ntime.sleep(0.5)\n"}[what]
+    with Kernel("numpy") as kernel:
+        started = time.perf_counter()
+        result = kernel.run(CONTROL_OUT + act, "pipe.py", timeout=20)
+        assert time.perf_counter() - started < 10
+        assert result.error is not None and result.error.kind in ("crash", "exit")
+        after = kernel.run("print(6 * 7)", "after.py")
+        assert after.ok and after.output == "42\n"
+
+
+def test_a_forged_result_is_not_taken_for_the_run():
+    forge = ("from playground.kernel import wire\n"
+             "wire.send(fd, {'op': 'result', 'id': 'guess', 'result': {'engine': 'forged',"
+             " 'error': None, 'graph': None, 'traces': {}, 'elapsed': 0}})\n"
+             "print('real output')\n")
+    with Kernel("numpy") as kernel:
+        result = kernel.run(CONTROL_OUT + forge, "forge.py", timeout=20)
+        assert result.ok and result.engine == "numpy" and result.output == "real output\n"
+        # the runs after it get their own results, not the one before
+        for number in range(3):
+            after = kernel.run(f"print({number})", "after.py")
+            assert after.ok and after.output == f"{number}\n"
