@@ -73,6 +73,9 @@ def figure(num=None, figsize=None, **_options):
     return made
 
 
+MAX_GRID_SIDE = 12  # rows or columns of subplots the Figures tab lays out
+
+
 def subplot(*arguments, **_options):
     if len(arguments) == 1 and isinstance(arguments[0], int) and arguments[0] >= 111:
         code = arguments[0]
@@ -82,6 +85,9 @@ def subplot(*arguments, **_options):
     else:
         raise TypeError("subplot() takes a three-digit number like 121 or (rows, columns, "
                         "index)")
+    if not (1 <= grid[0] <= MAX_GRID_SIDE and 1 <= grid[1] <= MAX_GRID_SIDE):
+        raise ValueError(f"the Figures tab draws subplot grids of up to {MAX_GRID_SIDE} x "
+                         f"{MAX_GRID_SIDE}, not {grid[0]} x {grid[1]}")
     if not 1 <= grid[2] <= grid[0] * grid[1]:
         raise ValueError(f"num must be an integer with 1 <= num <= {grid[0] * grid[1]}, "
                          f"not {grid[2]}")

@@ -7,6 +7,7 @@ shows one recorded backward call step by step, only while the user asks for it.
 
 from __future__ import annotations
 
+import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -33,8 +34,12 @@ class Event:
         self._callbacks.remove(callback)
 
     def emit(self, *arguments) -> None:
+        """Every callback hears it, even after one of them failed (that one is reported)."""
         for callback in list(self._callbacks):
-            callback(*arguments)
+            try:
+                callback(*arguments)
+            except Exception:  # noqa: BLE001 - one broken view must not blank the others
+                traceback.print_exc()
 
 
 class ViewEvents:

@@ -18,6 +18,16 @@ SYMBOLS = {"o": "o", ".": "o", ",": "o", "s": "s", "^": "t1", "v": "t", "<": "t3
 LINES = {"-": Qt.PenStyle.SolidLine, "--": Qt.PenStyle.DashLine, ":": Qt.PenStyle.DotLine,
          "-.": Qt.PenStyle.DashDotLine}
 PIXELS_PER_INCH = 80
+MAX_GRID_SIDE = 12        # subplot rows or columns drawn (the kernel's data is not trusted)
+MAX_HEIGHT = 2400         # pixels, whatever figsize says
+DENSE_POINTS = 20_000     # past this, lines are drawn downsampled and markers thinned
+
+
+def _drawable(axes: Axes) -> bool:
+    """A subplot on a grid the tab can lay out (the kernel's figures are untrusted data)."""
+    rows, columns, index = axes.grid
+    return 1 <= rows <= MAX_GRID_SIDE and 1 <= columns <= MAX_GRID_SIDE and \
+        1 <= index <= rows * columns
 
 
 class FigureCanvas(pg.GraphicsLayoutWidget):
@@ -29,9 +39,12 @@ class FigureCanvas(pg.GraphicsLayoutWidget):
         self.setBackground("w")
         self.plots: list[pg.PlotItem] = []
         self.items: list[pg.PlotDataItem] = []  # every series, in the figure's order
-        self.setMinimumHeight(int(figure.size[1] * PIXELS_PER_INCH * 0.6))
-        for axes in figure.axes:
-            self._draw_axes(axes)
+        height = figure.size[1] * PIXELS_PER_INCH * 0.6
+        self.setMinimumHeight(int(min(max(height, 120), MAX_HEIGHT)) if height == height
+                              else 240)  # a NaN figsize: a plain height
+        self.drawn = [number for number, axes in enumerate(figure.axes) if _drawable(axes)]
+        for number in self.drawn:
+            self._draw_axes(figure.axes[number])
 
     def _draw_axes(self, axes: Axes) -> None:
         rows, columns, index = axes.grid
@@ -52,6 +65,10 @@ class FigureCanvas(pg.GraphicsLayoutWidget):
         for number, series in enumerate(axes.series):
             item = self._item(series, CYCLE[number % len(CYCLE)])
             plot.addItem(item)
+            if len(series.x) > DENSE_POINTS:  # (set once in a plot: pyqtgraph asks its view)
+                # a line keeps every peak of each pixel's stretch; only what is in view is drawn
+                item.setDownsampling(auto=True, method="peak")
+                item.setClipToView(True)
             self.items.append(item)
         if axes.xlim:
             plot.setXRange(*axes.xlim, padding=0)
@@ -62,9 +79,13 @@ class FigureCanvas(pg.GraphicsLayoutWidget):
     def refresh(self, figure: Figure) -> None:
         """The points of a figure drawn like this one (same arrangement()): moved in place."""
         self.figure = figure
-        series = [s for axes in figure.axes for s in axes.series]
+        series = [s for number in self.drawn for s in figure.axes[number].series]
         for item, points in zip(self.items, series, strict=True):
-            item.setData(points.x, points.y)
+            x, y = points.x, points.y
+            if item.opts.get("symbol") and len(x) > DENSE_POINTS:
+                step = -(-len(x) // DENSE_POINTS)
+                x, y = x[::step], y[::step]
+            item.setData(x, y)
 
     def _item(self, series: Series, default: str) -> pg.PlotDataItem:
         colour = NAMED.get(series.colour or "", series.colour) or default
@@ -73,10 +94,15 @@ class FigureCanvas(pg.GraphicsLayoutWidget):
             pen = pg.mkPen(colour, width=2, style=LINES.get(series.line, Qt.PenStyle.SolidLine))
         symbol = SYMBOLS.get(series.marker or "", "o") if series.marker or \
             series.kind == "points" else None
-        return pg.PlotDataItem(series.x, series.y, pen=pen, symbol=symbol,
+        x, y = series.x, series.y
+        if symbol and len(x) > DENSE_POINTS:  # markers: an even sample (all are too slow)
+            step = -(-len(x) // DENSE_POINTS)
+            x, y = x[::step], y[::step]
+        item = pg.PlotDataItem(x, y, pen=pen, symbol=symbol,
                                symbolBrush=colour if symbol else None,
                                symbolPen=colour if symbol else None,
                                symbolSize=series.size or 8, name=series.label)
+        return item
 
 
 def arrangement(figure: Figure) -> tuple:

@@ -377,3 +377,28 @@ def test_every_point_of_a_tensor_is_plotted_and_a_million_as_a_density(qtbot, wi
     assert bottom <= big.density.y_range[0] and top >= big.density.y_range[1]
     # the gradient of w³ is 3w²: never negative, largest at the ends
     assert big.density.y_range[0] >= 0.0
+
+
+def test_pyplot_asking_for_too_much_costs_the_window_nothing(qtbot, window):
+    type_code(qtbot, window, [
+        "import matplotlib.pyplot as plt",
+        "plt.plot(range(1000000))",
+        "plt.scatter(range(1000000), range(1000000))",
+        "plt.figure()",
+        "plt.subplot(100000, 100000, 10 ** 10)",
+    ])
+    started = time.perf_counter()
+    with qtbot.waitSignal(window.runner.finished, timeout=RUN_MS):
+        qtbot.keyClick(window.editor, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(window.run_action.isEnabled, timeout=RUN_MS)
+    # the huge grid is refused at its line, as an error in the script
+    assert window.view_state.result.error.line == 5
+    assert "subplot grids of up to 12 x 12" in window.view_state.result.error.message
+    # the million-point figure is drawn: a line downsampled by peaks, markers thinned
+    qtbot.waitUntil(lambda: window.figures is not None and bool(window.figures.canvases),
+                    timeout=RUN_MS)
+    window.figures_page.grab()
+    assert time.perf_counter() - started < 20
+    line, markers = window.figures.canvases[0].items
+    assert line.opts["autoDownsample"] and len(line.xData) == 1_000_000
+    assert len(markers.xData) <= 20_000 and markers.xData[-1] >= 999_950
