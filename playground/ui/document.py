@@ -24,9 +24,9 @@ print(x.grad)
 '''
 
 
-def default_recovery_path() -> Path:
+def default_recovery_folder() -> Path:
     folder = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation)
-    return Path(folder or Path.home() / ".autograd-playground") / "recovery.json"
+    return Path(folder or Path.home() / ".autograd-playground")
 
 
 class DocumentMixin:
@@ -190,12 +190,16 @@ class DocumentMixin:
         """After a crash or a kill, offer the text autosaved a few seconds before."""
         saved = self.recovery.load()
         if saved is None or saved["text"] == self.editor.toPlainText():
+            self.recovery.release_claimed()
             return False
         if self.ask_restore(saved) != "restore":
             self.recovery.clear()
+            self.recovery.release_claimed()
             return False
         self.path = Path(saved["path"]) if saved.get("path") else None
         self._load_text(saved["text"], modified=True)
+        self._save_recovery()  # this window's own copy takes over from the ended one's
+        self.recovery.release_claimed()
         self.statusBar().showMessage("Restored the text you were editing")
         return True
 

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QApplication, QMainWindow, QSplitter, QVBoxLayout,
 from playground.model.view_state import ViewState
 from playground.ui.app import is_dark
 from playground.ui.console import Console
-from playground.ui.document import STARTER, DocumentMixin, default_recovery_path
+from playground.ui.document import STARTER, DocumentMixin, default_recovery_folder
 from playground.ui.editor import CodeEditor
 from playground.ui.export_actions import ExportActionsMixin
 from playground.ui.files import RecoveryStore
@@ -41,7 +41,7 @@ class MainWindow(DocumentMixin, RunningMixin, MenusMixin, ExportActionsMixin, QM
                  settings: Settings | None = None, recovery: RecoveryStore | None = None) -> None:
         super().__init__()
         self.settings = settings or Settings(default_settings_path())
-        self.recovery = recovery or RecoveryStore(default_recovery_path())
+        self.recovery = recovery or RecoveryStore.for_window(default_recovery_folder())
         self.path = Path(path) if path else None
         self.view_state = ViewState()
         self._init_run_state()

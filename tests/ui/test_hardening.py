@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 
 from PySide6.QtCore import Qt
 
@@ -72,3 +73,37 @@ def test_restarting_during_a_run_ends_it_and_the_next_run_works(qtbot, tmp_path)
     qtbot.waitUntil(lambda: not window.runner.is_starting and window.run_action.isEnabled(),
                     timeout=RUN_MS)
     assert _runs(qtbot, window).output == "42\n"
+
+
+def test_two_windows_keep_their_own_recovery_copies(qtbot, tmp_path):
+    folder = tmp_path / "data"
+    first = _window(qtbot, Settings(tmp_path / "a.json"), RecoveryStore.for_window(folder))
+    second = _window(qtbot, Settings(tmp_path / "b.json"), RecoveryStore.for_window(folder))
+    for window, text in ((first, "first = 'mine'"), (second, "second = 'mine'")):
+        window.editor.setFocus()
+        qtbot.keyClick(window.editor, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+        qtbot.keyClicks(window.editor, text)
+        window._save_recovery()  # what each autosave timer does
+    assert first.recovery.load()["text"] == "first = 'mine'"
+    assert second.recovery.load()["text"] == "second = 'mine'"
+    second.ask_unsaved = lambda: "discard"
+    second.close()  # a normal close deletes its own copy only
+    assert first.recovery.path.exists() and not second.recovery.path.exists()
+    assert first.recovery.load()["text"] == "first = 'mine'"
+    first.ask_unsaved = lambda: "discard"
+
+
+def test_a_new_window_offers_the_copy_of_a_window_that_crashed(qtbot, tmp_path):
+    folder = tmp_path / "data"
+    crashed = RecoveryStore.for_window(folder, owner=2 ** 22 + 12345)  # no such process
+    crashed.save("lost = 'not lost'\n", None)
+    running = RecoveryStore.for_window(folder, owner=os.getppid())  # a live process: not offered
+    running.save("theirs = 1\n", None)
+    window = _window(qtbot, Settings(tmp_path / "s.json"), RecoveryStore.for_window(folder))
+    window.ask_restore = lambda saved: "restore"
+    assert window.offer_recovery() is True
+    assert window.editor.toPlainText() == "lost = 'not lost'\n"
+    # the ended window's copy is now this window's; the running window's copy is untouched
+    assert not crashed.path.exists() and running.path.exists()
+    assert window.recovery.load()["text"] == "lost = 'not lost'\n"
+    window.ask_unsaved = lambda: "discard"
