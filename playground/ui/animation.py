@@ -17,6 +17,9 @@ BETWEEN_FRAME_MS = 110   # the frames of gradients travelling along edges
 IN_BETWEEN = 4           # travelling frames before each step's resting frame
 TITLE_HEIGHT = 34.0
 MARGIN = 16.0
+MAX_FRAME_PIXELS = 2_400_000      # a larger graph is drawn smaller (about 1800 x 1300)
+GIF_PIXEL_BUDGET = 300_000_000    # all frames of a GIF, one byte a pixel, held to write it
+MOST_SHRINKING = 0.6              # frames drawn smaller than this to fit: refused instead
 
 
 class AnimationError(Exception):
@@ -34,9 +37,12 @@ class Animation:
         traces = [t for t in traces if t.steps]
         if not traces:
             raise AnimationError("the run called no backward(): there is nothing to replay")
-        self.view, self.scale = view, scale
+        self.view = view
         self.playbacks = [Playback(view.graph, trace) for trace in traces]
         self.source = _frame_rect(view, self.playbacks)
+        # a 300-node graph at 1:1 is tens of megapixels a frame: drawn smaller instead
+        pixels = self.source.width() * (self.source.height() + TITLE_HEIGHT) * scale * scale
+        self.scale = scale * min(1.0, (MAX_FRAME_PIXELS / max(pixels, 1.0)) ** 0.5)
         # (call, position, part of the way travelled or None for the resting frame)
         self.plan: list[tuple[int, int, float | None]] = []
         for call, playback in enumerate(self.playbacks):
@@ -49,15 +55,36 @@ class Animation:
     def __len__(self) -> int:
         return len(self.plan)
 
+    def plan_title(self, index: int) -> str:
+        """A frame's title: which call, which step (the window's key hints left out)."""
+        call, position, _ = self.plan[index]
+        counter = f"backward() {call + 1} of {len(self.playbacks)} · " \
+            if len(self.playbacks) > 1 else ""
+        return counter + self.playbacks[call].state(position).title.split(" · F10")[0]
+
+    def frame_pixels(self) -> int:
+        return int(self.source.width() * self.scale) * \
+            int((self.source.height() + TITLE_HEIGHT) * self.scale)
+
+    def fit_gif_budget(self) -> None:
+        """Few enough pixels for a GIF held in memory: the travelling frames go first, then
+        the frames are drawn smaller; a replay still too long is refused, saying what to do."""
+        if len(self) * self.frame_pixels() <= GIF_PIXEL_BUDGET:
+            return
+        self.plan = [frame for frame in self.plan if frame[2] is None]
+        shrink = min(1.0, (GIF_PIXEL_BUDGET / (len(self) * self.frame_pixels())) ** 0.5)
+        if shrink < MOST_SHRINKING:
+            raise AnimationError(
+                f"{len(self):,} steps are too many for one GIF of this graph: export a folder "
+                "of PNG frames instead (type a folder name without .gif)")
+        self.scale *= shrink
+
     def frame(self, index: int) -> tuple[QImage, int, bool]:
         """(picture, milliseconds, whether it is a step's resting frame)."""
         call, position, travelled = self.plan[index]
-        playback = self.playbacks[call]
-        state = playback.state(position)
-        counter = f"backward() {call + 1} of {len(self.playbacks)} · " \
-            if len(self.playbacks) > 1 else ""
+        state = self.playbacks[call].state(position)
         self.view.show_step(state, travel_ms=0, travel_at=travelled)
-        picture = _render(self.view, self.source, counter + state.title, self.scale)
+        picture = _render(self.view, self.source, self.plan_title(index), self.scale)
         if travelled is not None:
             return picture, BETWEEN_FRAME_MS, False
         return picture, STEP_FRAME_MS, True
@@ -184,6 +211,7 @@ def export_gif(view: GraphView, traces: list[BackwardTrace], path: str | Path,
     """An animated GIF: each step, with travelling frames before it, looping."""
     animation = Animation(view, traces, in_between, scale)
     try:
+        animation.fit_gif_budget()
         encoder = GifEncoder(animation.samples())
         for index in range(len(animation)):
             picture, milliseconds, _ = animation.frame(index)

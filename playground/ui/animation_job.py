@@ -83,6 +83,7 @@ class AnimationJob(QObject):
             self.animation = Animation(self.view, self.traces, IN_BETWEEN if self.gif else 0,
                                        1.0 if self.gif else 2.0)
             if self.gif:
+                self.animation.fit_gif_budget()
                 self._to_sample = self.animation.sample_frames()
             else:
                 self.path.mkdir(parents=True, exist_ok=True)

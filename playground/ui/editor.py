@@ -348,6 +348,21 @@ class CodeEditor(QPlainTextEdit):
         word = self._word_before_cursor()
         return bool(word) and word == self.completer.currentCompletion()
 
+    def _dedent(self) -> bool:
+        """Backspace in a line's leading spaces goes back one indent level, as code
+        editors do (one press undoes the indent a colon's Enter added)."""
+        cursor = self.textCursor()
+        if cursor.hasSelection():
+            return False
+        before = cursor.block().text()[: cursor.positionInBlock()]
+        if not before or before.strip(" "):
+            return False
+        remove = (len(before) - 1) % len(INDENT) + 1
+        cursor.movePosition(QTextCursor.MoveOperation.Left, QTextCursor.MoveMode.KeepAnchor,
+                            remove)
+        cursor.removeSelectedText()
+        return True
+
     def keyPressEvent(self, event) -> None:  # noqa: N802 - Qt's name
         popup = self.completer.popup()
         enter = event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
@@ -369,6 +384,8 @@ class CodeEditor(QPlainTextEdit):
             return
         if event.key() == Qt.Key.Key_Backtab:
             self.indent_selection(-1)
+            return
+        if event.key() == Qt.Key.Key_Backspace and not event.modifiers() and self._dedent():
             return
         if enter and not event.modifiers() & ~Qt.KeyboardModifier.ShiftModifier:
             # a plain line break: QPlainTextEdit would put U+2028 in for Shift+Enter

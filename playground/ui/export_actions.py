@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QProgressBar, QPushButton, QWidget
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QHBoxLayout,
+    QProgressBar,
+    QPushButton,
+    QSizePolicy,
+    QWidget,
+)
 
 
 class ExportActionsMixin:
@@ -82,6 +89,7 @@ class ExportActionsMixin:
         self.export_progress.setMaximumWidth(180)
         self.export_progress.setFormat("frame %v of %m")
         cancel = QPushButton("Cancel")
+        cancel.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
         cancel.setToolTip("Stop exporting the animation; nothing is written")
         cancel.clicked.connect(self.cancel_animation_export)
         self.export_cancel = cancel

@@ -57,6 +57,7 @@ FIT_SMALLEST = 0.3      # below this the names are unreadable: show the output e
 LARGE_GRAPH_SCALE = 0.55  # ...at this zoom, every line of text readable, with the overview
 SCENE_MARGIN = 16.0     # room around the graph: scroll bars appear only when it is larger
 MOVE_MS = 260
+WIDTH_SLACK = 24.0  # a box this much wider or narrower after a re-run is redrawn in place
 ARRIVED_AT = 0.62       # where on its edge a gradient's label rests (0: source, 1: target)
 
 
@@ -177,8 +178,11 @@ class NodeItem(QGraphicsItem):
     def refresh(self) -> None:
         self.update()
 
-    def set_look(self, look: NodeLook) -> None:
-        """Show another run's text for the same node (a box of the same size)."""
+    def set_look(self, look: NodeLook, size: tuple[float, float]) -> None:
+        """Show another run's text for the same node (a box of about the same size)."""
+        if size != (self.width, self.height):
+            self.prepareGeometryChange()
+            self.width, self.height = size
         self.look = look
         self.final_lines = list(look.lines)
         self.grad_shown = FINAL_GRAD
@@ -673,17 +677,22 @@ class GraphView(QGraphicsView):
         if current is None or current.layout is None:
             return False
         old, new = current.display, scene.display
-        return (old.node_ids == new.node_ids and current.sizes == scene.sizes
-                and [(e.source, e.target) for e in old.edges] ==
-                [(e.source, e.target) for e in new.edges] and current.keys == scene.keys)
+        if old.node_ids != new.node_ids or current.keys != scene.keys or \
+                [(e.source, e.target) for e in old.edges] != \
+                [(e.source, e.target) for e in new.edges]:
+            return False
+        # a number one digit longer widens its box a little: that fits where it stands
+        return all(current.sizes[n][1] == scene.sizes[n][1] and
+                   abs(current.sizes[n][0] - scene.sizes[n][0]) <= WIDTH_SLACK
+                   for n in new.node_ids)
 
     def _redraw_in_place(self, scene: _Scene) -> None:
         """New text in the boxes on screen: no layout, no new items, nothing moves."""
         current = self.current
         scene.layout, scene.nodes, scene.edges = current.layout, current.nodes, current.edges
-        scene._bounds = current._bounds
+        scene._bounds = current._bounds if scene.sizes == current.sizes else None
         for node_id, item in scene.nodes.items():
-            item.set_look(scene.looks[node_id])
+            item.set_look(scene.looks[node_id], scene.sizes[node_id])
         self.current = scene
         self._old_positions = {}
         self._finish()

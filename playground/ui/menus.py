@@ -109,6 +109,9 @@ class MenusMixin:
         self.restart_action = QAction("Restart kernel", self, triggered=self.restart_kernel)
         self.live_action = QAction("Live", self, checkable=True)
         self.live_action.setToolTip("Re-run the whole script shortly after you stop typing")
+        # switched on by the user (not by restored settings): the script runs at once
+        self.live_action.triggered.connect(
+            lambda on: self._live_timer.start() if on and not self._loading else None)
 
     def _build_replay_menu(self) -> None:
         """Stepping keys that work wherever the focus is, and never type into the editor

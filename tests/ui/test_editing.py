@@ -252,3 +252,35 @@ def test_graph_keys_stay_in_the_graph_and_esc_closes_completion(qtbot, window):
     assert editor.completer.currentCompletion() == "requires_grad"  # chosen, as in VS Code
     qtbot.keyClick(popup, Qt.Key.Key_Escape)
     assert not popup.isVisible() and editor.toPlainText().endswith("x.requ")
+
+
+def test_backspace_in_an_indent_goes_back_one_level(qtbot, window):
+    editor = window.editor
+    editor.setFocus()
+    qtbot.keyClick(editor, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClick(editor, Qt.Key.Key_Delete)
+    qtbot.keyClicks(editor, "for step in range(3):")
+    qtbot.keyClick(editor, Qt.Key.Key_Return)
+    qtbot.keyClicks(editor, "if step:")
+    qtbot.keyClick(editor, Qt.Key.Key_Return)
+    qtbot.keyClicks(editor, "print(step)")
+    qtbot.keyClick(editor, Qt.Key.Key_Return)
+    qtbot.keyClick(editor, Qt.Key.Key_Backspace)  # out of the if: one press
+    qtbot.keyClicks(editor, "total = step")
+    qtbot.keyClick(editor, Qt.Key.Key_Return)
+    qtbot.keyClick(editor, Qt.Key.Key_Backspace)
+    qtbot.keyClicks(editor, "print('done')")
+    assert editor.toPlainText() == ("for step in range(3):\n    if step:\n        print(step)\n"
+                                    "    total = step\nprint('done')")
+    qtbot.keyClicks(editor, "x")  # not in an indent: one character, as ever
+    qtbot.keyClick(editor, Qt.Key.Key_Backspace)
+    assert editor.toPlainText().endswith("print('done')")
+
+
+def test_switching_live_on_runs_the_script(qtbot, window):
+    window.editor.setPlainText("import torch\nw = torch.ones(2, requires_grad=True)\n")
+    with qtbot.waitSignal(window.runner.finished, timeout=60_000):
+        window.live_action.trigger()
+    assert window.live_action.isChecked()
+    qtbot.waitUntil(lambda: window.graph_view.current is not None, timeout=60_000)
+    window.live_action.trigger()

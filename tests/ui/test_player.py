@@ -201,18 +201,23 @@ def test_the_window_wires_the_player_and_resets_it_on_edit(qtbot, tmp_path):
     assert window.player.playback is None and not window.graph_view.snapshot()["states"]
 
 
-def test_the_window_exports_the_animation(qtbot, tmp_path, monkeypatch):
+def _window_after_a_run(qtbot, tmp_path, code: str = ACCUMULATE):
     from playground.ui.files import RecoveryStore
     from playground.ui.main_window import MainWindow
 
     window = MainWindow(recovery=RecoveryStore(tmp_path / "r.json"))
     qtbot.addWidget(window)
     window.show()
-    window.editor.setPlainText(ACCUMULATE)
+    window.editor.setPlainText(code)
     with qtbot.waitSignal(window.runner.finished, timeout=30000):
         window.run_all()
     qtbot.waitUntil(lambda: window.graph_view.current is not None
                     and not window.graph_view.busy, timeout=30000)
+    return window
+
+
+def test_the_window_exports_the_animation(qtbot, tmp_path, monkeypatch):
+    window = _window_after_a_run(qtbot, tmp_path)
     window.player.go(2)
     qtbot.wait(600)  # the gradients' glide along their edges
     before = window.graph_view.snapshot()
@@ -236,16 +241,7 @@ def test_the_window_exports_the_animation(qtbot, tmp_path, monkeypatch):
 
 
 def test_cancelling_an_animation_export_writes_nothing(qtbot, tmp_path, monkeypatch):
-    from playground.ui.files import RecoveryStore
-    from playground.ui.main_window import MainWindow
-
-    window = MainWindow(recovery=RecoveryStore(tmp_path / "r.json"))
-    qtbot.addWidget(window)
-    window.show()
-    window.editor.setPlainText(ACCUMULATE)
-    with qtbot.waitSignal(window.runner.finished, timeout=30000):
-        window.run_all()
-    qtbot.waitUntil(lambda: not window.graph_view.busy, timeout=30000)
+    window = _window_after_a_run(qtbot, tmp_path)
     monkeypatch.setattr(window, "ask_export_path", lambda *a: str(tmp_path / "anim.gif"))
     window.export_animation()
     qtbot.waitUntil(lambda: window.export_progress.value() >= 3, timeout=30000)
@@ -255,3 +251,30 @@ def test_cancelling_an_animation_export_writes_nothing(qtbot, tmp_path, monkeypa
     assert not (tmp_path / "anim.gif").exists()
     assert not list(tmp_path.glob("*.gif"))
     assert "cancelled" in window.statusBar().currentMessage()
+
+
+def test_a_gif_too_big_for_memory_drops_glides_then_shrinks_then_is_refused(rig, monkeypatch):
+    from playground.ui import animation
+
+    result = result_of(ACCUMULATE)
+    view, _ = rig(result)
+    whole = animation.Animation(view, result.traces, in_between=3)
+    pixels, frames = whole.frame_pixels(), len(whole)
+    resting = sum(1 for _, _, travelled in whole.plan if travelled is None)
+    # room for the resting frames at full size: the glides go, the size stays
+    monkeypatch.setattr(animation, "GIF_PIXEL_BUDGET", resting * pixels)
+    fitted = animation.Animation(view, result.traces, in_between=3)
+    fitted.fit_gif_budget()
+    assert len(fitted) == resting < frames and fitted.frame_pixels() == pixels
+    # room for them a little smaller: drawn smaller
+    monkeypatch.setattr(animation, "GIF_PIXEL_BUDGET", resting * pixels // 2)
+    smaller = animation.Animation(view, result.traces, in_between=3)
+    smaller.fit_gif_budget()
+    assert smaller.frame_pixels() <= pixels // 2
+    # far too little: refused, saying what to do instead
+    monkeypatch.setattr(animation, "GIF_PIXEL_BUDGET", resting * pixels // 10)
+    with pytest.raises(animation.AnimationError, match="PNG frames instead"):
+        animation.Animation(view, result.traces, in_between=3).fit_gif_budget()
+    # the window's key hint is not written into the file
+    first = animation.Animation(view, result.traces, in_between=0)
+    assert "F10" not in first.plan_title(0)
