@@ -18,7 +18,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from playground.model.figure import Axes, Figure, Series
+from playground.model.figure import MAX_GRID_SIDE, Axes, Figure, Series
 
 SUPPORTED = ("figure", "subplot", "plot", "scatter", "title", "xlabel", "ylabel", "legend",
              "grid", "xlim", "ylim", "show", "savefig", "close", "clf")
@@ -71,9 +71,6 @@ def figure(num=None, figsize=None, **_options):
     if figsize is not None:
         made.size = (float(figsize[0]), float(figsize[1]))
     return made
-
-
-MAX_GRID_SIDE = 12  # rows or columns of subplots the Figures tab lays out
 
 
 def subplot(*arguments, **_options):

@@ -11,7 +11,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from playground.engines.graph_builder import unreadable_array
 from playground.model import ArrayData, BackwardStep, BackwardTrace
 
 # A training loop calls backward() thousands of times; recording a call costs about as much
@@ -71,13 +70,9 @@ class TraceRecorder:
         self._stride = 1  # the sample between keeps one call in each stretch this long
 
     def optional_array(self, tensor) -> ArrayData | None:
-        """Called inside the user's backward: whatever goes wrong here must not raise there."""
-        if tensor is None:
-            return None
-        try:
-            return self.array(tensor)
-        except Exception:  # noqa: BLE001
-            return unreadable_array(tensor)
+        """Called inside the user's backward (``array`` is EngineView.array, which never
+        raises: a tensor it cannot read keeps its shape and dtype)."""
+        return None if tensor is None else self.array(tensor)
 
     def start(self, kind: str, roots: list) -> LiveTrace | None:
         """A new backward call: its trace to fill, or None when this one is not recorded
@@ -105,11 +100,15 @@ class TraceRecorder:
         middle = [t for t in self.traces[:-LATEST_CALLS] if t.call > FIRST_CALLS]
         while True:  # one call per stretch of ``_stride`` calls; too many: longer stretches
             stretches: set[int] = set()
+            kept = []
             for trace in middle:
-                if trace.call // self._stride in stretches:
+                stretch = trace.call // self._stride
+                if stretch in stretches:
                     self._let_go(trace)
-                stretches.add(trace.call // self._stride)
-            middle = [t for t in middle if any(t is kept for kept in self.traces)]
+                else:
+                    stretches.add(stretch)
+                    kept.append(trace)
+            middle = kept
             if len(middle) <= SAMPLED_CALLS:
                 break
             self._stride *= 2

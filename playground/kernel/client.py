@@ -265,7 +265,7 @@ class Kernel:
     @staticmethod
     def _add_timings(result: RunResult, answered: float, decoding: dict, ended: float) -> None:
         """The parent's stages beside the kernel's: the wire is what neither side spent."""
-        kernel = sum(result.timings.get(stage, 0.0) for stage in ("exec", "build", "encode"))
+        kernel = sum(result.timings.get(stage, 0.0) for stage in ("exec", "build"))
         decode = decoding.get("decode", 0.0)
         result.timings.update(decode=decode, wire=max(0.0, answered - kernel - decode),
                               drain=ended - answered)

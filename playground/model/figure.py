@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+MAX_GRID_SIDE = 12  # rows or columns of subplots a figure may have (the Figures tab lays out)
+
 
 @dataclass
 class Series:

@@ -94,7 +94,7 @@ class Playback:
                 state.states.setdefault(step.node, "waiting")
         state.leaf_grads = self._leaf_grads(position)
         if position == 0:
-            state.title = f"before backward: {self.count} steps · F10 steps on"
+            state.title = f"before backward: {self.count} steps"
             state.explanation = [ORDER_EXPLAINED]
             return state
         now = position - 1

@@ -75,8 +75,7 @@ class ViewState:
         self.events = ViewEvents()
         self.result: RunResult | None = None
         self.calls: list[ReplayCall] = []
-        self.dropped_calls = 0  # calls not kept: beyond MAX_CALLS, or dropped by the kernel
-        self.calls_made = 0     # backward calls of the runs shown, kept or not
+        self.calls_made = 0  # backward calls of the runs shown, offered in ``calls`` or not
         self.selection: list[str] = []
         self.selected_object: object | None = None  # what was clicked: a node or a folded group
         self.paths: object | None = None            # model.display.Paths between two nodes
@@ -100,7 +99,7 @@ class ViewState:
     # ----- runs -------------------------------------------------------------------------------
     def reset(self, note: str = "") -> None:
         """Nothing shown: a new document, another file, another engine."""
-        self.result, self.calls, self.dropped_calls, self.calls_made = None, [], 0, 0
+        self.result, self.calls, self.calls_made = None, [], 0
         self.selection, self.selected_object, self.paths = [], None, None
         self.playback, self.position, self.call_index = None, 0, 0
         self.note = note
@@ -116,15 +115,13 @@ class ViewState:
         self.playback, self.position, self.note = None, 0, ""
         self.result = result
         if not continues:
-            self.calls, self.dropped_calls, self.calls_made = [], 0, 0
+            self.calls, self.calls_made = [], 0
         if result.graph is not None:
             self.calls += [ReplayCall(result.graph, trace, where,
                                       self.calls_made + (trace.call or index + 1))
                            for index, trace in enumerate(result.traces) if trace.steps]
         self.calls_made += len(result.traces) + result.dropped_calls
-        self.dropped_calls += result.dropped_calls
         if len(self.calls) > MAX_CALLS:
-            self.dropped_calls += len(self.calls) - MAX_CALLS
             del self.calls[:len(self.calls) - MAX_CALLS]
         self.call_index = len(self.calls) - 1 if self.calls else 0
         self.events.result.emit(result)
@@ -148,7 +145,7 @@ class ViewState:
         if not self.calls and self.playback is None:
             return
         self.stop_replay()
-        self.calls, self.dropped_calls, self.calls_made, self.note = [], 0, 0, note
+        self.calls, self.calls_made, self.note = [], 0, note
         self.events.calls.emit(self.calls)
 
     # ----- selection ----------------------------------------------------------------------------

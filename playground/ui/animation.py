@@ -17,6 +17,7 @@ BETWEEN_FRAME_MS = 110   # the frames of gradients travelling along edges
 IN_BETWEEN = 4           # travelling frames before each step's resting frame
 TITLE_HEIGHT = 34.0
 MARGIN = 16.0
+EXPORT_SIZE = (1200, 900)  # a hidden view's size: frames show the whole graph anyway
 MAX_FRAME_PIXELS = 2_400_000      # a larger graph is drawn smaller (about 1800 x 1300)
 GIF_PIXEL_BUDGET = 300_000_000    # all frames of a GIF, one byte a pixel, held to write it
 MOST_SHRINKING = 0.6              # frames drawn smaller than this to fit: refused instead
@@ -56,11 +57,11 @@ class Animation:
         return len(self.plan)
 
     def plan_title(self, index: int) -> str:
-        """A frame's title: which call, which step (the window's key hints left out)."""
+        """A frame's title: which call, which step."""
         call, position, _ = self.plan[index]
         counter = f"backward() {call + 1} of {len(self.playbacks)} · " \
             if len(self.playbacks) > 1 else ""
-        return counter + self.playbacks[call].state(position).title.split(" · F10")[0]
+        return counter + self.playbacks[call].state(position).title
 
     def frame_pixels(self) -> int:
         return int(self.source.width() * self.scale) * \
@@ -171,11 +172,10 @@ class GifEncoder:
         self.pictures: list = []
         self.durations: list[int] = []
 
-    def add(self, frame: QImage | bytes, milliseconds: int, size: tuple[int, int] = (0, 0),
-            stride: int = 0) -> None:
-        """A frame as a QImage, or as raw RGB888 bytes of ``size`` and ``stride`` (another
-        thread can encode them: a QImage is the UI thread's)."""
-        picture = self._picture(frame if isinstance(frame, QImage) else (frame, size, stride))
+    def add(self, frame, milliseconds: int) -> None:
+        """A frame as a QImage, or as ``rgb_bytes`` gives it (plain data another thread can
+        encode: a QImage is the UI thread's)."""
+        picture = self._picture(frame)
         self.pictures.append(picture.quantize(palette=self.palette,
                                               dither=self._image.Dither.NONE))
         self.durations.append(milliseconds)
@@ -240,7 +240,7 @@ def render_animation_file(graph: Graph, traces: list[BackwardTrace], path: str |
     from playground.ui.exporters import dispose, wait_until
 
     view = GraphView()
-    view.resize(1200, 900)
+    view.resize(*EXPORT_SIZE)
     ready = []
     view.graph_ready.connect(lambda: ready.append(True))
     view.show_graph(graph)

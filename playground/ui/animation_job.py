@@ -11,6 +11,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from playground.model.trace import BackwardTrace
 from playground.ui.animation import (
+    EXPORT_SIZE,
     IN_BETWEEN,
     Animation,
     AnimationError,
@@ -19,7 +20,7 @@ from playground.ui.animation import (
 )
 from playground.ui.graph_view import GraphView
 
-EXPORT_SIZE = (1200, 900)  # the hidden view's size: frames show the whole graph anyway
+WAIT_FOR_ENCODER_MS = 10  # between looks at a full queue (the window's events run meanwhile)
 _DONE = object()
 
 
@@ -54,7 +55,7 @@ class AnimationJob(QObject):
         self._samples: list = []
         self.cancelled = False
         self.written: list[Path] = []
-        self._frames: queue.Queue = queue.Queue(maxsize=8)  # the encoder keeps up, or we wait
+        self._frames: queue.Queue = queue.Queue(maxsize=8)  # frames the encoder has yet to take
         self._encoder: threading.Thread | None = None
         self._ticker = QTimer(self, interval=0, timeout=self._tick)
         self._encoded.connect(self._end)
@@ -107,6 +108,10 @@ class AnimationJob(QObject):
         if self._to_sample:
             self._sample()
             return
+        if self.gif and self._frames.full():  # the encoder is behind: wait without blocking
+            self._ticker.setInterval(WAIT_FOR_ENCODER_MS)
+            return
+        self._ticker.setInterval(0)
         animation = self.animation
         if self.next_frame >= len(animation):
             self._ticker.stop()
@@ -134,8 +139,7 @@ class AnimationJob(QObject):
             while (item := self._frames.get()) is not _DONE:
                 if item is None:  # cancelled
                     return
-                (data, size, stride), milliseconds = item
-                encoder.add(data, milliseconds, size, stride)
+                encoder.add(*item)
             self._encoded.emit(str(encoder.write(self.path)), "")
         except (OSError, ValueError) as error:
             self._encoded.emit("", str(error))

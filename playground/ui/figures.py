@@ -6,7 +6,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QScrollArea, QVBoxLayout, QWidget
 
-from playground.model.figure import Axes, Figure, Series
+from playground.model.figure import MAX_GRID_SIDE, Axes, Figure, Series
 
 CYCLE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
          "#7f7f7f", "#bcbd22", "#17becf")  # matplotlib's default colour cycle
@@ -18,7 +18,6 @@ SYMBOLS = {"o": "o", ".": "o", ",": "o", "s": "s", "^": "t1", "v": "t", "<": "t3
 LINES = {"-": Qt.PenStyle.SolidLine, "--": Qt.PenStyle.DashLine, ":": Qt.PenStyle.DotLine,
          "-.": Qt.PenStyle.DashDotLine}
 PIXELS_PER_INCH = 80
-MAX_GRID_SIDE = 12        # subplot rows or columns drawn (the kernel's data is not trusted)
 MAX_HEIGHT = 2400         # pixels, whatever figsize says
 DENSE_POINTS = 20_000     # past this, lines are drawn downsampled and markers thinned
 
@@ -81,11 +80,7 @@ class FigureCanvas(pg.GraphicsLayoutWidget):
         self.figure = figure
         series = [s for number in self.drawn for s in figure.axes[number].series]
         for item, points in zip(self.items, series, strict=True):
-            x, y = points.x, points.y
-            if item.opts.get("symbol") and len(x) > DENSE_POINTS:
-                step = -(-len(x) // DENSE_POINTS)
-                x, y = x[::step], y[::step]
-            item.setData(x, y)
+            item.setData(*_thinned(points, bool(item.opts.get("symbol"))))
 
     def _item(self, series: Series, default: str) -> pg.PlotDataItem:
         colour = NAMED.get(series.colour or "", series.colour) or default
@@ -94,15 +89,21 @@ class FigureCanvas(pg.GraphicsLayoutWidget):
             pen = pg.mkPen(colour, width=2, style=LINES.get(series.line, Qt.PenStyle.SolidLine))
         symbol = SYMBOLS.get(series.marker or "", "o") if series.marker or \
             series.kind == "points" else None
-        x, y = series.x, series.y
-        if symbol and len(x) > DENSE_POINTS:  # markers: an even sample (all are too slow)
-            step = -(-len(x) // DENSE_POINTS)
-            x, y = x[::step], y[::step]
+        x, y = _thinned(series, bool(symbol))
         item = pg.PlotDataItem(x, y, pen=pen, symbol=symbol,
                                symbolBrush=colour if symbol else None,
                                symbolPen=colour if symbol else None,
                                symbolSize=series.size or 8, name=series.label)
         return item
+
+
+def _thinned(series: Series, markers: bool):
+    """The points to give pyqtgraph: all of a line (it downsamples), an even sample of more
+    than DENSE_POINTS markers (drawing each is too slow)."""
+    if not markers or len(series.x) <= DENSE_POINTS:
+        return series.x, series.y
+    step = -(-len(series.x) // DENSE_POINTS)
+    return series.x[::step], series.y[::step]
 
 
 def arrangement(figure: Figure) -> tuple:

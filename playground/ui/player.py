@@ -131,7 +131,7 @@ class PlayerBar(QWidget):
 
     def _calls_changed(self, calls) -> None:
         self.stop()
-        total = max(self.state.calls_made, len(calls))
+        total = self.state.calls_made
         self.calls.blockSignals(True)
         self.calls.clear()
         for call in calls:
@@ -142,7 +142,7 @@ class PlayerBar(QWidget):
         self.calls.blockSignals(False)
         self.calls.setEnabled(len(calls) > 1)
         self.calls.setVisible(len(calls) > 1)  # one call needs no choosing: room for the counter
-        if self.state.dropped_calls:
+        if len(calls) < total:
             self.calls.setToolTip(
                 f"{len(calls)} of {total:,} backward calls can be replayed: the first ones, the "
                 "latest recorded and a sample between (recording every call of a loop would "
@@ -168,7 +168,10 @@ class PlayerBar(QWidget):
                        self.scrubber, self.speed):
             widget.setEnabled(count > 0)
         self.final.setEnabled(step is not None)
-        self.counter.setText(step.title if step is not None else self._idle_text(count))
+        if step is None:
+            self.counter.setText(self._idle_text(count))
+        else:  # before the first step, the key that takes it
+            self.counter.setText(step.title + (" · F10 steps on" if step.position == 0 else ""))
         self.counter.setToolTip(self.counter.text())
         if step is None:
             self.stop()

@@ -248,14 +248,13 @@ class PlotsPanel(QWidget):
             self.images[series.node_id] = image
             self._update_points(series)
             return
-        name = series.name
-
-        def tip(x, y, data) -> str:
-            return f"{name}[{int(data)}]\nvalue {x:.6g}\ngradient {y:.6g}"
+        def tip(x, y, data) -> str:  # the item's current tensor: a reused plot gets another
+            return f"{item.series_name}[{int(data)}]\nvalue {x:.6g}\ngradient {y:.6g}"
 
         item = pg.ScatterPlotItem(series.x, series.y, data=np.arange(len(series.x)), size=8,
                                   brush=pg.mkBrush(colour), pen=None, hoverable=True, tip=tip,
                                   hoverSize=12, name=series.title)
+        item.series_name = series.name
         plot.addItem(item)
         self.items[series.node_id] = item
 
@@ -268,7 +267,9 @@ class PlotsPanel(QWidget):
             (x0, x1), (y0, y1) = density.x_range, density.y_range
             image.setRect(QRectF(x0, y0, x1 - x0, y1 - y0))
             return
-        self.items[series.node_id].setData(x=series.x, y=series.y, data=np.arange(len(series.x)))
+        item = self.items[series.node_id]
+        item.series_name = series.name
+        item.setData(x=series.x, y=series.y, data=np.arange(len(series.x)))
 
     def _foreground(self) -> str:
         return self.palette().text().color().name()
