@@ -147,7 +147,7 @@ class _Builder:
             shape=tuple(int(s) for s in tensor.shape), dtype=str(tensor.dtype),
             device=str(tensor.device), requires_grad=bool(tensor.requires_grad),
             is_leaf=bool(tensor.is_leaf))
-        if grad is not None and self.plotted < PLOTTED_TENSORS:
+        if grad is not None and self.plotted < PLOTTED_TENSORS and "complex" not in node.dtype:
             self.plotted += 1
             self._plotted(node, tensor, grad)
         else:

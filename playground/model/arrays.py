@@ -107,9 +107,12 @@ _SPECIAL = {float("inf"): "inf", float("-inf"): "-inf"}
 
 
 def _jsonable(value):
-    """JSON has no inf/nan: they travel as the strings "inf", "-inf", "nan"."""
+    """JSON has no inf/nan: they travel as the strings "inf", "-inf", "nan"; nor complex
+    numbers: an element ``1+2j`` travels as ``{"real": 1.0, "imag": 2.0}``."""
     if isinstance(value, list):
         return [_jsonable(v) for v in value]
+    if isinstance(value, complex):
+        return {"real": _jsonable(value.real), "imag": _jsonable(value.imag)}
     if isinstance(value, float):
         if value != value:
             return "nan"
@@ -120,6 +123,8 @@ def _jsonable(value):
 def _from_jsonable(value):
     if isinstance(value, list):
         return [_from_jsonable(v) for v in value]
+    if isinstance(value, dict) and value.keys() == {"real", "imag"}:
+        return complex(_from_jsonable(value["real"]), _from_jsonable(value["imag"]))
     if isinstance(value, str) and value in ("inf", "-inf", "nan"):
         return float(value)
     return value

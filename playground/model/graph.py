@@ -21,7 +21,8 @@ JSON schema (``"schema": "autograd-playground/graph", "version": 1``)::
 Edges follow the gradient: a tensor to the function that produced it ("output"), a function to
 the function of its input number ``input`` ("next"), an AccumulateGrad to its leaf
 ("accumulate"). ArrayData is ``{"shape", "dtype", "values" (nested lists, or null when
-summarised), "preview", "min", "max", "mean"}`` with inf/nan as strings.
+summarised), "preview", "min", "max", "mean"}`` with inf/nan as strings and a complex element
+as ``{"real": float, "imag": float}``.
 """
 
 from __future__ import annotations

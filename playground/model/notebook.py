@@ -41,6 +41,10 @@ class Cell:
     source: str
     output: str = ""
     id: str = ""  # a Jupyter cell id, kept from the file; made up (stably) when new
+    # a Jupyter cell's other fields, written back as they came: "metadata" (tags, ...),
+    # "attachments", and "outputs"/"execution_count" with the "output" text they showed,
+    # kept (images, tables, errors) while the cell's output is still that text
+    extra: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -164,11 +168,15 @@ def from_ipynb(text: str) -> Notebook:
     notebook = Notebook(metadata=dict(document.get("metadata", {})))
     for cell in document.cells:
         identity = cell.get("id", "")
+        extra = {key: cell[key] for key in ("metadata", "attachments") if cell.get(key)}
         if cell.cell_type not in ("code", "markdown"):  # raw cells stay raw
-            notebook.cells.append(Cell("raw", cell.source, id=identity))
+            notebook.cells.append(Cell("raw", cell.source, id=identity, extra=extra))
             continue
         output = "".join(_output_text(o) for o in cell.get("outputs", []))
-        notebook.cells.append(Cell(cell.cell_type, cell.source, output, identity))
+        if cell.get("outputs"):
+            extra.update(outputs=cell.outputs, execution_count=cell.get("execution_count"),
+                         output=output)
+        notebook.cells.append(Cell(cell.cell_type, cell.source, output, identity, extra))
     return notebook
 
 
@@ -191,17 +199,30 @@ def to_ipynb(notebook: Notebook) -> str:
     for number, cell in enumerate(notebook.cells):
         identity = cell.id if cell.id and cell.id not in used else f"cell-{number}"
         used.add(identity)  # ids must be unique: two cells of the same text get new ones
+        kept = {key: cell.extra[key] for key in ("metadata", "attachments")
+                if key in cell.extra and (key == "metadata" or cell.kind != "code")}
         if cell.kind in ("markdown", "raw"):
             make = v4.new_markdown_cell if cell.kind == "markdown" else v4.new_raw_cell
-            document.cells.append(make(cell.source, id=identity))
+            document.cells.append(make(cell.source, id=identity, **kept))
             continue
-        outputs = [v4.new_output("stream", name="stdout", text=cell.output)] \
-            if cell.output else []
-        count += 1 if cell.output else 0
+        outputs, number = _ipynb_outputs(cell, count + 1)
+        count = number or count
         document.cells.append(v4.new_code_cell(cell.source, outputs=outputs, id=identity,
-                                               execution_count=count if cell.output else None))
+                                               execution_count=number, **kept))
     nbformat.validate(document)
     return nbformat.writes(document) + "\n"
+
+
+def _ipynb_outputs(cell: Cell, next_number: int) -> tuple[list, int | None]:
+    """A code cell's outputs and execution count: as the file had them while the cell shows
+    the same output (its images and tables too), else its new printed text."""
+    from nbformat import v4
+
+    if cell.extra.get("outputs") and cell.extra.get("output") == cell.output:
+        return cell.extra["outputs"], cell.extra.get("execution_count")
+    if not cell.output:
+        return [], None
+    return [v4.new_output("stream", name="stdout", text=cell.output)], next_number
 
 
 # ----- markdown notebooks ---------------------------------------------------------------------

@@ -6,7 +6,9 @@ broken notebooks are refused with a SourceError that says why; nothing is ever r
 
 from __future__ import annotations
 
+import codecs
 import io
+import re
 import tokenize
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,6 +35,10 @@ class Source:
     outputs: dict[str, str] = field(default_factory=dict)
     ids: dict[str, str] = field(default_factory=dict)  # a Jupyter cell's id, by its source
     metadata: dict = field(default_factory=dict)      # the notebook's own (kernelspec, ...)
+    # what a Jupyter cell holds beyond its text (tags, attachments, rich outputs), by source
+    extras: dict[str, dict] = field(default_factory=dict)
+    newline: str = "\n"  # the file's line ending: saving writes it back
+    bom: bool = False     # whether the file began with a UTF-8 byte-order mark
 
 
 def read_source(path: Path, text_limit: int | None = EDITOR_LIMIT) -> tuple[str, str]:
@@ -49,7 +55,9 @@ def read_document(path: Path, text_limit: int | None = EDITOR_LIMIT) -> Source:
     if b"\0" in data[:1 << 16]:
         raise SourceError(f"{name} is a binary file, not a Python script or a notebook.")
     text = _decode(data, name, python=path.suffix.lower() in (".py", ""))
-    source = Source(text)
+    style = {"newline": _newline_of(text), "bom": data.startswith(codecs.BOM_UTF8)}
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    source = Source(text, **style)
     if path.suffix.lower() != ".py" and notebook.format_of(name, text) != "percent":
         try:
             book = notebook.read(name, text)
@@ -59,7 +67,9 @@ def read_document(path: Path, text_limit: int | None = EDITOR_LIMIT) -> Source:
                         notebook.format_of(name, text),
                         {cell.source: cell.output for cell in book.cells if cell.output},
                         {cell.source: cell.id for cell in book.cells if cell.id},
-                        dict(book.metadata))
+                        dict(book.metadata),
+                        {cell.source: cell.extra for cell in book.cells if cell.extra},
+                        **style)
     if text_limit is not None and len(source.text) > text_limit:
         raise SourceError(f"{name} holds {_size(len(source.text))} of code, more than the "
                           f"editor's {_size(text_limit)}: split it, or run it with "
@@ -100,7 +110,55 @@ def _decode(data: bytes, name: str, python: bool) -> str:
         raise SourceError(f"{name} is not UTF-8 text (byte 0x{data[error.start]:02x} at "
                           f"position {error.start:,}): save it as UTF-8, or declare its "
                           "encoding in a '# -*- coding: … -*-' line.") from None
-    return text.replace("\r\n", "\n").replace("\r", "\n")
+    return text
+
+
+def _newline_of(text: str) -> str:
+    """The line ending a file uses: its first one (editors write back what they found)."""
+    end = text.find("\n")
+    if end > 0 and text[end - 1] == "\r":
+        return "\r\n"
+    return "\r" if "\r" in text[:end if end >= 0 else len(text)] else "\n"
+
+
+# PEP 263: a comment naming the encoding on one of the first two lines
+_CODING = re.compile(r"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
+
+
+def declared_encoding(text: str) -> str | None:
+    """The codec a Python text declares (PEP 263), or None."""
+    for line in text.split("\n", 2)[:2]:
+        found = _CODING.match(line)
+        if found:
+            return found.group(1)
+        if line.strip() and not line.lstrip().startswith("#"):
+            return None  # the declaration must come before any code
+    return None
+
+
+def encode_source(text: str, name: str, newline: str = "\n", bom: bool = False) -> bytes:
+    """Editor text as the file's bytes: its line ending, a Python file in the encoding its
+    coding line declares (else UTF-8), a byte-order mark where the file had one. Text the
+    declared encoding cannot hold is refused in one sentence rather than written wrongly."""
+    text = text.replace("\n", newline) if newline != "\n" else text
+    declared = declared_encoding(text) if name.lower().endswith(".py") else None
+    encoding = "utf-8"
+    if declared is not None:
+        try:
+            encoding = codecs.lookup(declared).name
+        except LookupError:
+            raise SourceError(f"{name} declares the encoding '{declared}', which Python does "
+                              "not know: fix its coding line.") from None
+    try:
+        data = text.encode(encoding)
+    except UnicodeEncodeError as error:
+        line = text.count("\n", 0, error.start) + 1
+        raise SourceError(f"{name} declares {declared}, which cannot hold "
+                          f"{text[error.start]!r} on line {line}: change the coding line to "
+                          "utf-8 or remove the character.") from None
+    if bom and encoding == "utf-8":
+        data = codecs.BOM_UTF8 + data
+    return data
 
 
 def _size(count: int) -> str:

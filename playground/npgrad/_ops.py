@@ -73,7 +73,9 @@ def _output(op: str, data, inputs: tuple, saved: tuple = (), counter=None, base=
     if GradMode.enabled:
         for tensor in inputs:
             if tensor is not None and tensor._rg:
-                _attach_node(out, NODE_CLASSES[op], inputs, saved)
+                # as in torch, an integer or bool result (x.long(), x.bool()) is not differentiable
+                if data.dtype.kind in "fc":
+                    _attach_node(out, NODE_CLASSES[op], inputs, saved)
                 break
     return out
 

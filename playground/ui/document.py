@@ -9,7 +9,7 @@ from PySide6.QtCore import QStandardPaths
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from playground.model import notebook
-from playground.model.source_file import Source, SourceError, read_document
+from playground.model.source_file import Source, SourceError, encode_source, read_document
 from playground.ui.files import atomic_write
 
 EXAMPLES = Path(str(files("playground.resources") / "examples"))
@@ -50,6 +50,8 @@ class DocumentMixin:
         self.cell_outputs = dict(source.outputs)
         self._front_matter, self._file_format = source.front_matter, source.format
         self._cell_ids, self._notebook_metadata = dict(source.ids), dict(source.metadata)
+        self._cell_extras = dict(source.extras)
+        self._file_style = {"newline": source.newline, "bom": source.bom}  # kept on save
         self._opened_suffix = path.suffix if path is not None else ""
         self._load_text(text)  # opening never runs the file, notebooks included
         self.view_state.reset()
@@ -116,7 +118,11 @@ class DocumentMixin:
         if self.path is None:
             return self.save_as()
         try:
-            atomic_write(self.path, self._file_text(self.path))
+            atomic_write(self.path, encode_source(self._file_text(self.path), self.path.name,
+                                                  **self._file_style))
+        except SourceError as error:  # a character its declared encoding cannot hold
+            self.statusBar().showMessage(f"Not saved: {error}")
+            return False
         except (OSError, ValueError) as error:
             self.statusBar().showMessage(f"Could not save {self.path}: {error}")
             return False
@@ -136,6 +142,7 @@ class DocumentMixin:
         for cell in book.cells:
             cell.output = self.cell_outputs.get(cell.source, "")
             cell.id = self._cell_ids.get(cell.source, "")  # Jupyter's ids survive: clean diffs
+            cell.extra = self._cell_extras.get(cell.source, {})  # tags, attachments, images
         book.metadata = dict(self._notebook_metadata)
         if self._front_matter and path.suffix.lower() != ".ipynb":
             book.front_matter = self._front_matter

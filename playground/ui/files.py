@@ -6,6 +6,7 @@ import contextlib
 import glob
 import json
 import os
+import re
 import secrets
 import sys
 import tempfile
@@ -15,21 +16,25 @@ from pathlib import Path
 USER_ONLY = 0o600
 WINDOWS_ALIVE_S = 120.0  # Windows: a copy written this recently belongs to a running window
 STALE_S = 60.0
+TEMPORARY_MARK = ".playground-save-"  # in the names of the temporary files saves write
 
 
-def atomic_write(path: Path, text: str, mode: int | None = None) -> None:
+def atomic_write(path: Path, content: str | bytes, mode: int | None = None) -> None:
     """Write a temporary file beside ``path``, then replace: the file is old or new, never half.
 
-    ``mode``: the new file's permissions; by default an existing file's are kept and a new file
-    gets the usual ones (0666 less the umask). The temporary file is user-only throughout.
+    ``content``: text (written as UTF-8, newlines as given) or the file's bytes. ``mode``: the
+    new file's permissions; by default an existing file's are kept and a new file gets the
+    usual ones (0666 less the umask). The temporary file is user-only throughout. A symbolic
+    link stays a link: the file it points to is the one replaced.
     """
-    path = Path(path)
+    path = Path(os.path.realpath(path))
     _remove_stale_temporaries(path)
-    descriptor, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp",
-                                             dir=path.parent)
+    descriptor, temporary = tempfile.mkstemp(prefix=f".{path.name}{TEMPORARY_MARK}",
+                                             suffix=".tmp", dir=path.parent)
+    data = content.encode("utf-8") if isinstance(content, str) else content
     try:
-        with os.fdopen(descriptor, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
+        with os.fdopen(descriptor, "wb") as handle:
+            handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(temporary, _permissions(path) if mode is None else mode)
@@ -44,9 +49,11 @@ def _remove_stale_temporaries(path: Path) -> None:
     """Temporary files a killed save left beside ``path`` (older than a minute: another
     window may be saving the same file right now)."""
     now = time.time()
-    for leftover in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):
+    # only names this function makes: a user's own ".name.backup.tmp" is left alone
+    made = re.compile(re.escape(f".{path.name}{TEMPORARY_MARK}") + r"[a-z0-9_]{8}\.tmp")
+    for leftover in path.parent.glob(f".{glob.escape(path.name)}{TEMPORARY_MARK}*.tmp"):
         with contextlib.suppress(OSError):
-            if now - leftover.stat().st_mtime > STALE_S:
+            if made.fullmatch(leftover.name) and now - leftover.stat().st_mtime > STALE_S:
                 leftover.unlink()
 
 

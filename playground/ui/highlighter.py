@@ -23,6 +23,10 @@ STYLE = {
 
 
 INSIDE_STRING = 1
+# Colouring a line costs a Qt format range per token, and Qt's cost grows faster than the
+# line: a 400,000-character line took 10-24 s. Past this many characters the rest of a line
+# stays plain, as editors do (VS Code stops tokenizing at 20,000).
+COLOURED_LINE_LIMIT = 4_000
 IN_MARKDOWN = 2  # a line of a ``# %% [markdown]`` cell: prose, not code
 
 
@@ -90,7 +94,7 @@ class PythonHighlighter(QSyntaxHighlighter):
         inside = previous == INSIDE_STRING
         prefix = '"""' if inside else ""
         position = -len(prefix)
-        for token, value in self.lexer.get_tokens(prefix + text):
+        for token, value in self.lexer.get_tokens(prefix + text[:COLOURED_LINE_LIMIT]):
             text_format = self._format_for(token)
             if text_format is not None:
                 start = max(position, 0)

@@ -93,6 +93,8 @@ class MainWindow(DocumentMixin, RunningMixin, MenusMixin, ExportActionsMixin, QM
         self._front_matter, self._file_format, self._opened_suffix = "", "percent", ""
         self._cell_ids: dict[str, str] = {}
         self._notebook_metadata: dict = {}
+        self._cell_extras: dict[str, dict] = {}
+        self._file_style = {"newline": "\n", "bom": False}
         self._kernel_starts = 0
         self._recovery_warned = False
         # Each New/Open counts: a run of the document before is not shown on this one.

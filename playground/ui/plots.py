@@ -129,7 +129,8 @@ class PlotsPanel(QWidget):
                 if not node.is_tensor:
                     continue
                 grad = grads.get(node.id, node.grad) if grads is not None else node.grad
-                if grad is not None and node.value is not None:
+                # a complex tensor has no place on real value/gradient axes
+                if grad is not None and node.value is not None and "complex" not in node.dtype:
                     self.series.append(PlotSeries(node, grad))
         self._draw()
 

@@ -145,7 +145,7 @@ def test_killed_while_saving_leaves_the_old_or_the_new_file(tmp_path):
         content = target.read_text()
         assert content in (first, second), f"a mix of {len(content)} characters"
     # killed mid-write, a hidden temporary file may stay; a later save clears it
-    for leftover in tmp_path.glob(".lesson.py.*.tmp"):
+    for leftover in tmp_path.glob(".lesson.py.playground-save-*.tmp"):
         os.utime(leftover, (time.time() - 120, time.time() - 120))  # a while ago
     atomic_write(target, "final\n")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["first.txt", "lesson.py",

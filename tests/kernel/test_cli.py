@@ -68,6 +68,22 @@ def test_drawn_graphs_and_plots_headless(tutorial, tmp_path):
     assert refused.returncode == 2 and "Unknown plot format '.pdf'" in refused.stderr
 
 
+def test_complex_tensors_export_as_json_and_stay_out_of_the_plots(tmp_path):
+    pytest.importorskip("torch")
+    script = tmp_path / "complex.py"
+    script.write_text("import torch\nz = torch.tensor([1+2j, 3-1j], requires_grad=True)\n"
+                      "(z * z.conj()).real.sum().backward()\nprint(z.grad)\n")
+    graph, trace, points = tmp_path / "g.json", tmp_path / "t.json", tmp_path / "p.csv"
+    result = _run(script, "--engine", "torch", "--graph", graph, "--trace", trace,
+                  "--plot", points)
+    assert (result.returncode, result.stdout) == (0, "tensor([2.+4.j, 6.-2.j])\n")
+    leaf = next(node for node in Graph.loads(graph.read_text()).nodes if node.kind == "leaf")
+    assert leaf.value.values.tolist() == [1 + 2j, 3 - 1j]
+    assert leaf.grad.values.tolist() == [2 + 4j, 6 - 2j]
+    assert json.loads(trace.read_text())["traces"][0]["steps"]
+    assert points.read_text() == "tensor,index,value,gradient\n"
+
+
 def test_an_exception_prints_the_users_traceback_and_exits_1(tmp_path):
     script = tmp_path / "broken.py"
     script.write_text("import torch\nx = torch.ones(3)\ny = x @ torch.ones(2)\n")

@@ -28,6 +28,14 @@ def test_inf_and_nan_survive_json():
     assert back.values[0] == 1.0 and back.values[1] == math.inf and math.isnan(back.values[3])
 
 
+def test_complex_values_survive_json():
+    data = ArrayData.from_array(np.array([1 + 2j, complex(math.inf, -1)]), "torch.complex64")
+    text = json.dumps(data.to_json())
+    assert json.loads(text)["values"][0] == {"real": 1.0, "imag": 2.0}
+    back = ArrayData.from_json(json.loads(text))
+    assert back.values.tolist() == [1 + 2j, complex(math.inf, -1)]
+
+
 def test_graph_json_is_versioned():
     graph = Graph([GraphNode("n0", "leaf", "x", ["x"], (2,), "torch.float32", "cpu", True, True),
                    GraphNode("n1", "accumulate", "AccumulateGrad")],

@@ -296,6 +296,19 @@ out = (a @ b).sum() + (a @ v).sum() + (v @ a).sum() + v.dot(v) + torch.mm(a, b.t
 out.backward()
 print(out, a.grad, b.grad, v.grad)
 """,
+    "integer and bool casts leave the graph": """
+x = torch.tensor([1.5, 2.5, -3.5], requires_grad=True)
+for cast in (x.long(), x.int(), x.bool(), x.to(torch.int64), x.type(torch.int32), x.double()):
+    print(cast, cast.requires_grad, cast.grad_fn is None, cast.is_leaf)
+for attempt in (lambda: torch.autograd.grad(x.long().sum(), x),
+                lambda: x.int().float().sum().backward()):
+    try:
+        attempt()
+    except RuntimeError as error:
+        print("RuntimeError:", error)
+(x.round() * x.long()).sum().backward()
+print(x.grad)
+""",
 }
 
 

@@ -107,3 +107,20 @@ def test_a_new_window_offers_the_copy_of_a_window_that_crashed(qtbot, tmp_path):
     assert not crashed.path.exists() and running.path.exists()
     assert window.recovery.load()["text"] == "lost = 'not lost'\n"
     window.ask_unsaved = lambda: "discard"
+
+
+def test_a_file_of_one_long_line_opens_coloured_only_at_its_start(qtbot, tmp_path):
+    from playground.ui.highlighter import COLOURED_LINE_LIMIT
+
+    long_line = "x = [" + ", ".join(["1.0"] * 80_000) + "]\n"  # 400,000 characters
+    path = tmp_path / "long.py"
+    path.write_text(long_line, encoding="utf-8")
+    window = _window(qtbot, Settings(tmp_path / "s.json"), RecoveryStore(tmp_path / "r.json"))
+    window.open_file(str(path))
+    assert window.editor.toPlainText() == long_line
+    formats = window.editor.document().firstBlock().layout().formats()
+    assert formats, "the start of the line is coloured"
+    assert max(r.start + r.length for r in formats) <= COLOURED_LINE_LIMIT
+    window.editor.moveCursor(window.editor.textCursor().MoveOperation.End)
+    qtbot.keyClicks(window.editor, "# end")
+    assert window.editor.toPlainText().endswith("# end")
