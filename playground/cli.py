@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import math
+import os
 import re
 import sys
 from pathlib import Path
@@ -17,6 +19,8 @@ DRAWN_GRAPH_FORMATS = (".svg", ".png", ".pdf")  # drawn by the window's own view
 PLOT_FORMATS = (".png", ".svg", ".csv")
 _SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)i?b?\s*$", re.IGNORECASE)
 _UNITS = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
+LEAST_MEMORY = 256 << 20  # below this even the numpy engine's imports fail
+MOST_SCALE = 16.0         # pixels per point: a big graph at 16x is already ~1 GB of pixels
 
 
 class UsageError(Exception):
@@ -29,6 +33,29 @@ def parse_size(text: str) -> int:
     if not match:
         raise argparse.ArgumentTypeError(f"'{text}' is not a size like 512M or 2G")
     return int(float(match.group(1)) * _UNITS[match.group(2).lower()])
+
+
+def _positive(most: float):
+    """An argparse type: a finite number above 0 and at most ``most``."""
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"'{text}' is not a number") from None
+        if not 0 < value <= most:  # also false for nan
+            bound = f" and at most {most:g}" if math.isfinite(most) else ""
+            raise argparse.ArgumentTypeError(f"'{text}' must be above 0{bound}")
+        return value
+    return parse
+
+
+def _memory_size(text: str) -> int:
+    size = parse_size(text)
+    if 0 < size < LEAST_MEMORY:
+        raise argparse.ArgumentTypeError(
+            f"'{text}' is too little: the kernel needs at least {LEAST_MEMORY >> 20} MB "
+            "to start (0 means no limit)")
+    return size
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -55,26 +82,42 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--animation", metavar="FILE_OR_FOLDER",
                         help="write the backward animation: an animated .gif, or a folder of "
                              "numbered PNGs (one per step)")
-    parser.add_argument("--scale", type=float, default=2.0,
-                        help="pixels per point for --graph .png (default 2)")
+    parser.add_argument("--scale", type=_positive(MOST_SCALE), default=2.0,
+                        help="pixels per point for --graph .png (default 2, at most 16)")
     parser.add_argument("--trace", metavar="FILE", help="write the backward traces as JSON")
-    parser.add_argument("--timeout", type=float, metavar="S",
+    parser.add_argument("--timeout", type=_positive(float("inf")), metavar="S",
                         help="stop the script after S seconds")
-    parser.add_argument("--memory-limit", type=parse_size, metavar="SIZE",
+    parser.add_argument("--memory-limit", type=_memory_size, metavar="SIZE",
                         default=default_memory_limit(),
                         help="kernel memory cap, e.g. 2G (default: half the RAM; 0: none)")
     return parser
 
 
-def _check_outputs(graph_path: str | None, plot_path: str | None) -> None:
-    for path, formats, what in ((graph_path, GRAPH_FORMATS, "graph"),
-                                (plot_path, PLOT_FORMATS, "plot")):
+def _check_outputs(arguments: argparse.Namespace) -> None:
+    """Every output can be written, checked before the script runs (not after a long run)."""
+    for path, formats, what in ((arguments.graph, GRAPH_FORMATS, "graph"),
+                                (arguments.plot, PLOT_FORMATS, "plot")):
         if path is None:
             continue
         suffix = Path(path).suffix.lower()
         if suffix not in formats:
             raise UsageError(f"Unknown {what} format '{suffix}': write "
                              f"{', '.join(formats[:-1])} or {formats[-1]}.")
+    for path in (arguments.graph, arguments.plot, arguments.trace, arguments.animation):
+        if path is not None:
+            _check_writable(Path(path), folder_allowed=path == arguments.animation)
+
+
+def _check_writable(path: Path, folder_allowed: bool) -> None:
+    if path.is_dir() and not (folder_allowed and path.suffix.lower() != ".gif"):
+        raise UsageError(f"{path} is a folder: name a file to write.")
+    parent = path.parent
+    if not parent.is_dir():
+        raise UsageError(f"Cannot write {path}: the folder {parent} does not exist.")
+    if not os.access(parent, os.W_OK):
+        raise UsageError(f"Cannot write {path}: the folder {parent} is not writable.")
+    if path.exists() and not os.access(path, os.W_OK):
+        raise UsageError(f"Cannot write {path}: it is read-only.")
 
 
 def _read_script(path: str) -> str:
@@ -103,8 +146,6 @@ def _write_outputs(result: RunResult, arguments: argparse.Namespace) -> None:
 def _draw_outputs(result: RunResult, graph_path: str | None, plot_path: str | None,
                   scale: float, animation_path: str | None = None) -> None:
     """SVG/PNG/PDF graphs and the plots, rendered offscreen by the window's own widgets."""
-    import os
-
     from playground.model import Graph
 
     if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
@@ -137,8 +178,11 @@ def _draw_outputs(result: RunResult, graph_path: str | None, plot_path: str | No
 
 
 def _quiet_qt(kind, context, message: str) -> None:
-    """Qt's warnings about the offscreen platform are not the user's business."""
-    if "propagateSizeHints" not in message:
+    """Qt's warnings (the offscreen platform's, a painter's on a file that could not be
+    opened) are not the user's business: the failure is said in one sentence of ours."""
+    from PySide6.QtCore import QtMsgType
+
+    if kind in (QtMsgType.QtCriticalMsg, QtMsgType.QtFatalMsg):
         sys.stderr.write(f"qt: {message}\n")
 
 
@@ -169,7 +213,7 @@ def _stream(stream: str, text: str) -> None:
 def run_command(argv: list[str]) -> int:
     arguments = build_parser().parse_args(argv)
     try:
-        _check_outputs(arguments.graph, arguments.plot)
+        _check_outputs(arguments)
         code = _read_script(arguments.script)
         kernel = Kernel(arguments.engine, arguments.device, arguments.memory_limit,
                         completions=False)
@@ -179,5 +223,10 @@ def run_command(argv: list[str]) -> int:
     with kernel:
         result = kernel.run(code, str(Path(arguments.script)), fresh=True, on_output=_stream,
                             timeout=arguments.timeout)
-    _write_outputs(result, arguments)
-    return _report(result)
+    status = _report(result)
+    try:
+        _write_outputs(result, arguments)
+    except (OSError, ValueError) as error:  # a disk that filled, a file that vanished, ...
+        sys.stderr.write(f"playground: an output was not written: {error}\n")
+        return status or 1
+    return status

@@ -134,7 +134,9 @@ class Kernel:
             self._readers.append(reader)
         hello = wire.receive(self._control_in)
         if hello is None or hello["op"] != "ready":
-            message = hello["message"] if hello else "The kernel process failed to start."
+            message = hello["message"] if hello else "The kernel process failed to start" + (
+                f" under its memory limit of {self.memory_limit / (1 << 20):,.0f} MB: raise the "
+                "limit." if self.memory_limit else ".")
             self.close()
             raise KernelError(message)
         self.description = hello["description"]

@@ -15,6 +15,7 @@ Nothing here runs code: opening a notebook only reads text.
 from __future__ import annotations
 
 import json
+import warnings
 import re
 from dataclasses import dataclass, field
 
@@ -158,38 +159,64 @@ def from_ipynb(text: str) -> Notebook:
     import nbformat
 
     try:
-        document = nbformat.reads(text, as_version=4)
+        with warnings.catch_warnings():  # nbformat warns, then goes on with a broken file
+            warnings.simplefilter("ignore")
+            document = nbformat.reads(text, as_version=4)
     except (json.JSONDecodeError, nbformat.reader.NotJSONError) as error:
         raise NotebookError(f"this .ipynb is not valid JSON, so it cannot be read as a "
                             f"notebook ({error})") from None
     except Exception as error:  # noqa: BLE001 - nbformat raises many kinds for bad files
         raise NotebookError(f"this .ipynb is not a notebook nbformat can read: {error}") \
             from None
-    notebook = Notebook(metadata=dict(document.get("metadata", {})))
-    for cell in document.cells:
-        identity = cell.get("id", "")
-        extra = {key: cell[key] for key in ("metadata", "attachments") if cell.get(key)}
-        if cell.cell_type not in ("code", "markdown"):  # raw cells stay raw
-            notebook.cells.append(Cell("raw", cell.source, id=identity, extra=extra))
+    metadata, cells = document.get("metadata"), document.get("cells")
+    if not isinstance(cells, list):
+        raise NotebookError("this .ipynb has no list of cells")
+    notebook = Notebook(metadata=dict(metadata) if isinstance(metadata, dict) else {})
+    for number, cell in enumerate(cells, start=1):
+        # Jupyter opens a notebook that breaks its schema; so do we, where the text is readable
+        if not isinstance(cell, dict) or not isinstance(cell.get("source"), str):
+            raise NotebookError(f"cell {number} of this .ipynb has no text as its source")
+        identity = cell.get("id", "") if isinstance(cell.get("id"), str) else ""
+        extra = {key: cell[key] for key in ("metadata", "attachments")
+                 if isinstance(cell.get(key), dict) and cell[key]}
+        if cell.get("cell_type") not in ("code", "markdown"):  # raw cells stay raw
+            notebook.cells.append(Cell("raw", cell["source"], id=identity, extra=extra))
             continue
-        output = "".join(_output_text(o) for o in cell.get("outputs", []))
-        if cell.get("outputs"):
-            extra.update(outputs=cell.outputs, execution_count=cell.get("execution_count"),
+        outputs = cell.get("outputs", [])
+        output = "".join(_output_text(o) for o in outputs) if isinstance(outputs, list) else ""
+        if outputs and isinstance(outputs, list):
+            extra.update(outputs=outputs, execution_count=cell.get("execution_count"),
                          output=output)
-        notebook.cells.append(Cell(cell.cell_type, cell.source, output, identity, extra))
+        notebook.cells.append(Cell(cell["cell_type"], cell["source"], output, identity, extra))
     return notebook
 
 
 def _output_text(output) -> str:
+    """The text an output showed ('' for what is not text, or not well formed)."""
+    if not isinstance(output, dict):
+        return ""
     if output.get("output_type") == "stream":
-        return output.get("text", "")
-    data = output.get("data", {})
-    if "text/plain" in data:
-        return data["text/plain"] + "\n"
-    return ""
+        text = output.get("text", "")
+    else:
+        data = output.get("data", {})
+        text = data.get("text/plain", "") if isinstance(data, dict) else ""
+        text = text + "\n" if isinstance(text, str) and text else text
+    return text if isinstance(text, str) else ""
 
 
 def to_ipynb(notebook: Notebook) -> str:
+    """The notebook as .ipynb text; what a cell kept from its file goes back with it, unless
+    the file's own fields broke the format (then the cells are written as new)."""
+    import nbformat
+
+    try:
+        return _ipynb_text(notebook)
+    except nbformat.ValidationError:
+        plain = [Cell(cell.kind, cell.source, cell.output, cell.id) for cell in notebook.cells]
+        return _ipynb_text(Notebook(plain, {}, notebook.front_matter))
+
+
+def _ipynb_text(notebook: Notebook) -> str:
     import nbformat
     from nbformat import v4
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import csv
+import math
 import time
 from pathlib import Path
 
@@ -19,8 +21,23 @@ PLOT_FORMATS = (".png", ".svg", ".csv")
 MARGIN = 24.0
 
 
-class ExportError(Exception):
+MOST_PIXELS = 120_000_000  # a PNG larger than this (480 MB of pixels) is drawn at a lower scale
+
+
+class ExportError(OSError):
     """A file could not be written; the message says which and why."""
+
+
+@contextlib.contextmanager
+def _replacing(path: Path):
+    """A temporary name beside ``path`` to write; it replaces ``path`` only when the writing
+    succeeded, and never stays behind."""
+    temporary = path.with_name(path.stem + ".partial" + path.suffix)  # the suffix names a format
+    try:
+        yield temporary
+        temporary.replace(path)
+    finally:
+        temporary.unlink(missing_ok=True)
 
 
 def export_graph(view: GraphView, path: str | Path, scale: float = 2.0) -> Path:
@@ -73,6 +90,7 @@ def _paint(painter: QPainter, view: GraphView, source: QRectF, legend: QTextDocu
 def _graph_png(view: GraphView, path: Path, scale: float) -> None:
     source, legend = _page(view)
     width, height = _size(source, legend)
+    scale = min(scale, math.sqrt(MOST_PIXELS / max(width * height, 1.0)))
     image = QImage(QSize(int(width * scale), int(height * scale)), QImage.Format.Format_ARGB32)
     image.fill(QColor("white"))
     painter = QPainter(image)
@@ -88,37 +106,40 @@ def _graph_svg(view: GraphView, path: Path) -> None:
 
     source, legend = _page(view)
     width, height = _size(source, legend)
-    temporary = path.with_name(path.name + ".partial")
-    generator = QSvgGenerator()
-    generator.setFileName(str(temporary))
-    generator.setSize(QSize(int(width), int(height)))
-    generator.setViewBox(QRectF(0, 0, width, height))
-    generator.setTitle("Autograd graph")
-    painter = QPainter(generator)
-    _paint(painter, view, source, legend, 1.0)
-    painter.end()
-    temporary.replace(path)
+    with _replacing(path) as temporary:
+        generator = QSvgGenerator()
+        generator.setFileName(str(temporary))
+        generator.setSize(QSize(int(width), int(height)))
+        generator.setViewBox(QRectF(0, 0, width, height))
+        generator.setTitle("Autograd graph")
+        painter = QPainter(generator)
+        if not painter.isActive():
+            raise ExportError(f"could not write {path}")
+        _paint(painter, view, source, legend, 1.0)
+        painter.end()
 
 
 def _graph_pdf(view: GraphView, path: Path) -> None:
     source, legend = _page(view)
     width, height = _size(source, legend)
-    temporary = path.with_name(path.name + ".partial")
-    writer = QPdfWriter(str(temporary))
-    writer.setResolution(72)
-    writer.setPageSize(QPageSize(QRectF(0, 0, width, height).size(), QPageSize.Unit.Point))
-    writer.setPageMargins(QMarginsF(0, 0, 0, 0))
-    painter = QPainter(writer)
-    _paint(painter, view, source, legend, 1.0)
-    painter.end()
-    temporary.replace(path)
+    with _replacing(path) as temporary:
+        writer = QPdfWriter(str(temporary))
+        writer.setResolution(72)
+        writer.setPageSize(QPageSize(QRectF(0, 0, width, height).size(), QPageSize.Unit.Point))
+        writer.setPageMargins(QMarginsF(0, 0, 0, 0))
+        painter = QPainter(writer)
+        if not painter.isActive():
+            raise ExportError(f"could not write {path}")
+        _paint(painter, view, source, legend, 1.0)
+        painter.end()
 
 
 def _save_image(image: QImage, path: Path) -> None:
-    temporary = path.with_name(path.name + ".partial")
-    if not image.save(str(temporary), "PNG"):
-        raise ExportError(f"could not write {path}")
-    temporary.replace(path)
+    if image.isNull():
+        raise ExportError(f"could not write {path}: not enough memory for the image")
+    with _replacing(path) as temporary:
+        if not image.save(str(temporary), "PNG"):
+            raise ExportError(f"could not write {path}")
 
 
 def export_plots(panel, path: str | Path, scale: float = 2.0) -> Path:
@@ -129,12 +150,11 @@ def export_plots(panel, path: str | Path, scale: float = 2.0) -> Path:
         raise ExportError(f"cannot export plots as '{suffix}': use one of "
                           f"{', '.join(PLOT_FORMATS)}")
     if suffix == ".csv":
-        temporary = path.with_name(path.name + ".partial")
-        with open(temporary, "w", newline="", encoding="utf-8") as handle:
+        with _replacing(path) as temporary, open(temporary, "w", newline="",
+                                                  encoding="utf-8") as handle:
             writer = csv.writer(handle)
             writer.writerow(["tensor", "index", "value", "gradient"])
             writer.writerows(panel.csv_rows())
-        temporary.replace(path)
         return path
     return export_scene(panel.canvas, path, scale)
 
@@ -143,28 +163,27 @@ def export_scene(canvas, path: Path, scale: float = 2.0) -> Path:
     """A pyqtgraph canvas as PNG (pyqtgraph's ImageExporter) or SVG (Qt's generator)."""
     scene = canvas.scene()
     suffix = path.suffix.lower()
-    temporary = path.with_name(path.stem + ".partial" + suffix)
-    if suffix == ".png":
-        from pyqtgraph import exporters
+    with _replacing(path) as temporary:
+        if suffix == ".png":
+            from pyqtgraph import exporters
 
-        exporter = exporters.ImageExporter(scene)
-        exporter.parameters()["width"] = int(canvas.width() * scale)
-        exporter.export(str(temporary))
-    else:
-        # pyqtgraph's SVGExporter fails on the paths Qt 6.8+ writes (pyqtgraph issue #3485):
-        # Qt's own SVG generator draws the same scene.
-        from PySide6.QtSvg import QSvgGenerator
+            exporter = exporters.ImageExporter(scene)
+            exporter.parameters()["width"] = int(canvas.width() * scale)
+            exporter.export(str(temporary))
+        else:
+            # pyqtgraph's SVGExporter fails on the paths Qt 6.8+ writes (pyqtgraph issue #3485):
+            # Qt's own SVG generator draws the same scene.
+            from PySide6.QtSvg import QSvgGenerator
 
-        source = scene.sceneRect()
-        generator = QSvgGenerator()
-        generator.setFileName(str(temporary))
-        generator.setSize(QSize(int(source.width()), int(source.height())))
-        generator.setViewBox(QRectF(0, 0, source.width(), source.height()))
-        generator.setTitle("Autograd Playground plot")
-        painter = QPainter(generator)
-        scene.render(painter, QRectF(0, 0, source.width(), source.height()), source)
-        painter.end()
-    temporary.replace(path)
+            source = scene.sceneRect()
+            generator = QSvgGenerator()
+            generator.setFileName(str(temporary))
+            generator.setSize(QSize(int(source.width()), int(source.height())))
+            generator.setViewBox(QRectF(0, 0, source.width(), source.height()))
+            generator.setTitle("Autograd Playground plot")
+            painter = QPainter(generator)
+            scene.render(painter, QRectF(0, 0, source.width(), source.height()), source)
+            painter.end()
     return path
 
 

@@ -84,6 +84,46 @@ def test_complex_tensors_export_as_json_and_stay_out_of_the_plots(tmp_path):
     assert points.read_text() == "tensor,index,value,gradient\n"
 
 
+@pytest.mark.parametrize("option", [
+    ("--timeout", "nan"), ("--timeout", "0"), ("--timeout", "-1"), ("--scale", "nan"),
+    ("--scale", "0"), ("--scale", "-1"), ("--scale", "1e9"), ("--memory-limit", "1K")])
+def test_numbers_that_make_no_sense_are_refused_before_the_run(option, tmp_path):
+    script = tmp_path / "s.py"
+    script.write_text("open('ran', 'w').write('yes')\n")
+    result = subprocess.run([sys.executable, "-m", "playground", "run", str(script), *option,
+                             "--graph", str(tmp_path / "g.png")], capture_output=True,
+                            text=True, timeout=60, cwd=tmp_path)
+    assert result.returncode == 2 and not (tmp_path / "ran").exists()
+    assert f"argument {option[0]}: '{option[1]}'" in result.stderr.splitlines()[-1]
+
+
+@pytest.mark.parametrize("option", ["--graph", "--plot", "--trace", "--animation"])
+def test_an_output_that_cannot_be_written_is_refused_before_the_run(option, tmp_path):
+    script = tmp_path / "s.py"
+    script.write_text("open('ran', 'w').write('yes')\n")
+    target = tmp_path / "missing" / ("out.png" if option != "--trace" else "out.json")
+    result = subprocess.run([sys.executable, "-m", "playground", "run", str(script), option,
+                             str(target)], capture_output=True, text=True, timeout=60,
+                            cwd=tmp_path)
+    assert result.returncode == 2 and not (tmp_path / "ran").exists()
+    assert result.stderr == (f"playground: Cannot write {target}: the folder {target.parent} "
+                             "does not exist.\n")
+
+
+def test_an_output_lost_during_the_run_is_one_sentence_and_leaves_no_partial_file(tmp_path):
+    folder = tmp_path / "out"
+    folder.mkdir()
+    script = tmp_path / "s.py"
+    script.write_text("import os, torch\nx = torch.ones(2, requires_grad=True)\n"
+                      "(x * 3).sum().backward()\n"
+                      f"os.rmdir({str(folder)!r})\nprint('done')\n")
+    result = _run(script, "--graph", folder / "g.svg")
+    assert (result.returncode, result.stdout) == (1, "done\n")
+    assert result.stderr.startswith("playground: an output was not written: ")
+    assert len(result.stderr.splitlines()) == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s.py"]
+
+
 def test_an_exception_prints_the_users_traceback_and_exits_1(tmp_path):
     script = tmp_path / "broken.py"
     script.write_text("import torch\nx = torch.ones(3)\ny = x @ torch.ones(2)\n")

@@ -94,3 +94,25 @@ def test_ipython_terminal_dumps_keep_code_prose_and_out_blocks():
     again = notebook.read("session.txt", notebook.write(book, "session.txt", "dump"))
     assert [(c.kind, c.source, c.output) for c in again.cells] == \
         [(c.kind, c.source, c.output) for c in book.cells]  # saving twice adds nothing
+
+
+_CELL = {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None}
+
+
+@pytest.mark.parametrize("cells", [
+    [dict(_CELL, source=5)], 5, [5], [dict(_CELL, source="x", outputs=[{"output_type":
+                                                                       "stream", "text": 5}])],
+    [dict(_CELL, source="x", outputs=[{"output_type": "execute_result", "data": {
+        "text/plain": 7}}])], [{"cell_type": "weird", "source": "x", "metadata": {}}],
+    [dict(_CELL, source="x", metadata=[1], outputs="not a list")]])
+def test_malformed_notebook_fields_read_or_are_refused_in_one_sentence(cells):
+    from playground.model.notebook import NotebookError, from_ipynb, to_ipynb
+
+    text = json.dumps({"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": cells})
+    try:
+        book = from_ipynb(text)
+    except NotebookError as error:
+        assert "\n" not in str(error)
+        return
+    assert [cell.source for cell in book.cells] == ["x"]
+    assert from_ipynb(to_ipynb(book)).cells[0].source == "x"  # and it saves as a notebook
