@@ -18,7 +18,10 @@ import sys
 import threading
 import time
 import traceback
+import types
 from pathlib import Path
+
+import numpy as np
 
 from playground.engines.base import EngineError, run_code
 from playground.kernel import notebook_lines, streams, wire
@@ -58,8 +61,9 @@ def describe_exception(error: BaseException, filename: str) -> dict:
     """The run's error as RunError fields, with a traceback like Python's own."""
     if isinstance(error, SyntaxError):
         text = "".join(traceback.format_exception_only(type(error), error))
-        return {"kind": "syntax", "message": f"{type(error).__name__}: {error.msg} "
-                f"(line {error.lineno}).", "exception_type": type(error).__name__,
+        where = f" (line {error.lineno})" if error.lineno else ""
+        return {"kind": "syntax", "message": f"{type(error).__name__}: {error.msg}{where}.",
+                "exception_type": type(error).__name__,
                 "traceback": text, "line": error.lineno, "exit_code": None}
     frames = traceback.extract_tb(error.__traceback__)
     # A 5 MB exception message still makes one sentence and a readable traceback.
@@ -104,6 +108,8 @@ def _quote_the_code(error: SyntaxError, code: str) -> None:
     """A SyntaxError quotes the line of the code that ran (the editor's text, a notebook's
     cell), not the line Python re-reads from a file of the same name on disk."""
     lines = code.splitlines()
+    if error.lineno is None and "\0" in code:  # Python names no line for a null byte
+        error.lineno = code.count("\n", 0, code.index("\0")) + 1
     if error.lineno and 0 < error.lineno <= len(lines):
         error.text = lines[error.lineno - 1] + "\n"
         error.end_lineno = error.end_lineno if error.end_lineno == error.lineno else None
@@ -160,6 +166,9 @@ def _jedi():
     # parso's own switch (pickling=False) is not reachable through jedi's API.
     parso.cache._load_from_file_system = _no_disk_cache  # "not cached": parse the file
     parso.cache._save_to_file_system = _no_disk_cache   # the memory cache is filled first
+    # Completing ``obj.`` must not run the user's properties: one that loops would hang
+    # the kernel (IPython turns this off for the same reason).
+    jedi.settings.allow_unsafe_interpreter_executions = False
     return jedi
 
 
@@ -178,6 +187,16 @@ class Session:
         # User code may replace print, delete len or close sys.stdout; the kernel needs them.
         self._builtins = dict(builtins.__dict__)
         self._streams = {"stdout": sys.stdout, "stderr": sys.stderr}
+        self._numpy_errors = np.geterr()  # np.seterr in one run must not reach a fresh one
+
+    def _fresh_main(self, filename: str) -> dict:
+        """A new ``__main__`` module for a fresh run: pickle (multiprocessing's Pool) finds
+        the script's functions in it by name, as it does when python runs the script."""
+        module = types.ModuleType("__main__")
+        module.__file__ = filename
+        module.__builtins__ = builtins
+        sys.modules["__main__"] = module
+        return module.__dict__
 
     def restore(self) -> None:
         """Put back the builtins and standard streams that user code changed."""
@@ -204,7 +223,8 @@ class Session:
 
     def _run(self, code: str, filename: str, fresh: bool, cell: bool = False) -> dict:
         if fresh:
-            self.namespace = {"__name__": "__main__", "__file__": filename}
+            self.namespace = self._fresh_main(filename)
+            np.seterr(**self._numpy_errors)
         code, skipped = notebook_lines.without_shell_lines(code)
         # IPython's %magics and !commands: a note, never a SyntaxError
         self.notes = ["skipped IPython lines that are not Python: " + ", ".join(

@@ -82,3 +82,46 @@ def test_a_forged_result_is_not_taken_for_the_run():
         for number in range(3):
             after = kernel.run(f"print({number})", "after.py")
             assert after.ok and after.output == f"{number}\n"
+
+
+def _printed(kernel, code: str, fresh: bool = True, **options) -> tuple[str, object]:
+    printed = []
+    result = kernel.run(code, "script.py", fresh=fresh,
+                        on_output=lambda _stream, text: printed.append(text), **options)
+    return "".join(printed), result
+
+
+def test_a_fresh_run_starts_from_numpys_default_error_handling():
+    code = "import numpy as np\nprint(np.geterr()['divide'])\nnp.seterr(all='raise')\n"
+    with Kernel("numpy", completions=False) as kernel:
+        first, second = (_printed(kernel, code)[0] for _ in range(2))
+        assert first == second != "raise\n"
+        assert _printed(kernel, "print(np.geterr()['divide'])", fresh=False)[0] == "raise\n"
+
+
+def test_a_null_byte_names_its_line():
+    with Kernel("numpy", completions=False) as kernel:
+        _, result = _printed(kernel, "x = 1\ny = 2\x00\n")
+    assert result.error.line == 2
+    assert result.error.message == ("SyntaxError: source code string cannot contain null "
+                                    "bytes (line 2).")
+
+
+def test_a_pool_runs_a_function_the_script_defined():
+    code = ("import multiprocessing\ndef square(x):\n    return x * x\n"
+            "if __name__ == '__main__':\n    with multiprocessing.Pool(2) as pool:\n"
+            "        print(pool.map(square, [1, 2, 3]))\n")
+    with Kernel("numpy", completions=False) as kernel:
+        printed, result = _printed(kernel, code, timeout=60)
+    assert result.error is None and printed == "[1, 4, 9]\n"
+
+
+def test_completion_never_runs_a_property_of_the_users():
+    code = ("class Slow:\n    @property\n    def forever(self):\n        while True:\n"
+            "            pass\nobj = Slow()\n")
+    with Kernel("numpy") as kernel:
+        _printed(kernel, code)
+        names = [name for name, _kind in kernel.complete("obj.", 1, 4)]
+        assert "forever" in names
+        printed, result = _printed(kernel, "print(type(obj).__name__)", fresh=False, timeout=10)
+    assert result.error is None and printed == "Slow\n"
