@@ -9,6 +9,8 @@ own error. A pyplot function this stand-in lacks says so by name when called.
 
 from __future__ import annotations
 
+import math
+
 import contextlib
 import os
 import re
@@ -69,7 +71,10 @@ def figure(num=None, figsize=None, **_options):
     _state.axes = None
     made = _state.current_figure()
     if figsize is not None:
-        made.size = (float(figsize[0]), float(figsize[1]))
+        size = (float(figsize[0]), float(figsize[1]))
+        if not all(math.isfinite(side) and side > 0 for side in size):
+            raise ValueError(f"figure size must be positive finite not {size}")  # matplotlib's
+        made.size = size
     return made
 
 
@@ -233,12 +238,16 @@ def _limits(which: str, arguments, options):
     if len(arguments) == 1:
         arguments = tuple(arguments[0])
     if len(arguments) == 2:
-        setattr(axes, which, (float(arguments[0]), float(arguments[1])))
+        limits = (float(arguments[0]), float(arguments[1]))
     elif "left" in options or "bottom" in options:
-        low = options.get("left", options.get("bottom"))
-        high = options.get("right", options.get("top"))
-        setattr(axes, which, (float(low), float(high)))
-    return getattr(axes, which)
+        limits = (float(options.get("left", options.get("bottom"))),
+                  float(options.get("right", options.get("top"))))
+    else:
+        return getattr(axes, which)
+    if not all(map(math.isfinite, limits)):
+        raise ValueError("Axis limits cannot be NaN or Inf")  # matplotlib's words
+    setattr(axes, which, limits)
+    return limits
 
 
 # ----- the modules user code imports ---------------------------------------------------------

@@ -8,10 +8,12 @@ JSON (inside a RunResult): ``{"number", "size": [w, h] inches, "saved": [absolut
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
 
+DEFAULT_SIZE = (6.4, 4.8)  # inches, as matplotlib's
 MAX_GRID_SIDE = 12  # rows or columns of subplots a figure may have (the Figures tab lays out)
 
 
@@ -63,8 +65,7 @@ class Axes:
     @classmethod
     def from_json(cls, data: dict) -> Axes:
         return cls(tuple(data["grid"]), data["title"], data["xlabel"], data["ylabel"],
-                   None if data["xlim"] is None else tuple(data["xlim"]),
-                   None if data["ylim"] is None else tuple(data["ylim"]),
+                   _finite_pair(data["xlim"]), _finite_pair(data["ylim"]),
                    data["show_grid"], data["legend"],
                    [Series.from_json(s) for s in data["series"]])
 
@@ -72,7 +73,7 @@ class Axes:
 @dataclass
 class Figure:
     number: int = 1
-    size: tuple[float, float] = (6.4, 4.8)
+    size: tuple[float, float] = DEFAULT_SIZE
     axes: list[Axes] = field(default_factory=list)
     saved: list[str] = field(default_factory=list)  # savefig() targets, absolute paths
 
@@ -82,5 +83,16 @@ class Figure:
 
     @classmethod
     def from_json(cls, data: dict) -> Figure:
-        return cls(data["number"], tuple(data["size"]), [Axes.from_json(a) for a in
-                                                          data["axes"]], list(data["saved"]))
+        size = _finite_pair(data["size"])
+        if size is None or min(size) <= 0:
+            size = DEFAULT_SIZE  # the kernel's data is not trusted to be drawable
+        return cls(data["number"], size, [Axes.from_json(a) for a in data["axes"]],
+                   list(data["saved"]))
+
+
+def _finite_pair(values) -> tuple[float, float] | None:
+    """Two finite numbers (a figure's size, an axis's limits), or None."""
+    if values is None or len(values) != 2:
+        return None
+    pair = (float(values[0]), float(values[1]))
+    return pair if all(map(math.isfinite, pair)) else None

@@ -9,6 +9,7 @@ from __future__ import annotations
 import codecs
 import io
 import re
+import stat
 import tokenize
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -81,11 +82,17 @@ def _read_bytes(path: Path) -> bytes:
     try:
         if path.is_dir():
             raise SourceError(f"{path.name} is a folder, not a file.")
+        if not stat.S_ISREG(path.stat().st_mode):  # reading /dev/zero never ends, a FIFO waits
+            raise SourceError(f"{path.name} is a device or a pipe, not a file.")
         size = path.stat().st_size
+        if size <= FILE_LIMIT:
+            with path.open("rb") as handle:
+                data = handle.read(FILE_LIMIT + 1)  # a file that grows while read stops here
+            size = len(data)
         if size > FILE_LIMIT:
             raise SourceError(f"{path.name} is {_size(size)}, too big to be a script or a "
                               f"notebook (the limit is {_size(FILE_LIMIT)}).")
-        return path.read_bytes()
+        return data
     except FileNotFoundError:
         raise SourceError(f"{path} does not exist.") from None
     except PermissionError:

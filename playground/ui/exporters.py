@@ -176,6 +176,8 @@ def export_scene(canvas, path: Path, scale: float = 2.0) -> Path:
             from PySide6.QtSvg import QSvgGenerator
 
             source = scene.sceneRect()
+            if not all(map(math.isfinite, source.getRect())):
+                source = QRectF(canvas.rect())  # an item with infinite bounds: what is seen
             generator = QSvgGenerator()
             generator.setFileName(str(temporary))
             generator.setSize(QSize(int(source.width()), int(source.height())))

@@ -34,6 +34,16 @@ def _flat(array: ArrayData | None) -> np.ndarray | None:
     return np.asarray(array.preview, dtype=np.float64)  # summarised: the first elements
 
 
+def _finite_points(values, grads, count: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The first ``count`` (value, gradient) points that are finite, and their element
+    numbers: inf and nan have no place on the axes (an export's bounds would be infinite)."""
+    if not count:
+        return np.zeros(0), np.zeros(0), np.zeros(0, dtype=np.int64)
+    x, y, index = values[:count], grads[:count], np.arange(count)
+    finite = np.isfinite(x) & np.isfinite(y)
+    return (x, y, index) if finite.all() else (x[finite], y[finite], index[finite])
+
+
 class PlotSeries:
     """One tensor's points: x its values, y its gradient, with the element index; a tensor
     past SCATTER_LIMIT elements comes as a density of all its points instead."""
@@ -48,8 +58,10 @@ class PlotSeries:
             self.title += f" · density of {self.density.points:,} points"
         values, grads = _flat(node.value), _flat(grad)
         count = min(len(values), len(grads)) if values is not None and grads is not None else 0
-        self.x = values[:count] if count else np.zeros(0)
-        self.y = grads[:count] if count else np.zeros(0)
+        # index: the element each point is (hover, CSV)
+        self.x, self.y, self.index = _finite_points(values, grads, count)
+        if len(self.index) < count:
+            self.title += f" · {count - len(self.index):,} not finite, not shown"
         self.summarised = node.value is not None and node.value.values is None
         self.shown = grad  # the gradient the points show now (the player moves them)
 
@@ -173,8 +185,8 @@ class PlotsPanel(QWidget):
             if gradient is None:
                 item.setData(x=[], y=[], data=[])
             else:
-                count = min(len(values), len(gradient))
-                item.setData(x=values[:count], y=gradient[:count], data=np.arange(count))
+                x, y, index = _finite_points(values, gradient, min(len(values), len(gradient)))
+                item.setData(x=x, y=y, data=index)
         self.select(self.selected)
 
     def series_for(self, node_id: str) -> PlotSeries | None:
@@ -252,7 +264,7 @@ class PlotsPanel(QWidget):
         def tip(x, y, data) -> str:  # the item's current tensor: a reused plot gets another
             return f"{item.series_name}[{int(data)}]\nvalue {x:.6g}\ngradient {y:.6g}"
 
-        item = pg.ScatterPlotItem(series.x, series.y, data=np.arange(len(series.x)), size=8,
+        item = pg.ScatterPlotItem(series.x, series.y, data=series.index, size=8,
                                   brush=pg.mkBrush(colour), pen=None, hoverable=True, tip=tip,
                                   hoverSize=12, name=series.title)
         item.series_name = series.name
@@ -270,7 +282,7 @@ class PlotsPanel(QWidget):
             return
         item = self.items[series.node_id]
         item.series_name = series.name
-        item.setData(x=series.x, y=series.y, data=np.arange(len(series.x)))
+        item.setData(x=series.x, y=series.y, data=series.index)
 
     def _foreground(self) -> str:
         return self.palette().text().color().name()
@@ -282,8 +294,8 @@ class PlotsPanel(QWidget):
 
     def csv_rows(self) -> list[tuple[str, int, float, float]]:
         """(tensor, element index, value, gradient) for every point plotted."""
-        return [(s.name, i, float(x), float(y)) for s in self.series
-                for i, (x, y) in enumerate(zip(s.x, s.y, strict=True))]
+        return [(s.name, int(i), float(x), float(y)) for s in self.series
+                for i, x, y in zip(s.index, s.x, s.y, strict=True)]
 
 
 def install_defaults() -> None:

@@ -9,6 +9,7 @@ status 2, and runs a 10 MB script the editor will not hold.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -71,6 +72,8 @@ def files(tmp_path_factory) -> Path:
     (tmp_path / "big.py").write_bytes(big_script())
     (tmp_path / "big.ipynb").write_bytes(big_notebook())
     (tmp_path / "folder.py").mkdir()
+    os.mkfifo(tmp_path / "fifo.py")  # opening it would wait for a writer forever
+    (tmp_path / "zero.py").symlink_to("/dev/zero")  # reading it would never end
     return tmp_path
 
 
@@ -105,6 +108,7 @@ def test_files_the_editor_cannot_take_are_refused_in_one_sentence(qtbot, window,
     window.runner.started.connect(lambda: started.append(True))
     for name, words in [(name, words) for name, (_, words) in REFUSED.items()] + [
             ("big.py", "more than the editor's 2.0 MB"), ("folder.py", "is a folder"),
+            ("fifo.py", "a device or a pipe"), ("zero.py", "a device or a pipe"),
             ("missing.py", "does not exist")]:
         window.open_file(str(files / name))
         message = window.statusBar().currentMessage()
@@ -138,7 +142,7 @@ def _cli(path: Path) -> subprocess.CompletedProcess:
                            MEMORY], capture_output=True, text=True, timeout=120)
 
 
-@pytest.mark.parametrize("name", [*REFUSED, "folder.py", "missing.py"])
+@pytest.mark.parametrize("name", [*REFUSED, "folder.py", "missing.py", "fifo.py", "zero.py"])
 def test_playground_run_refuses_the_same_files(files, name):
     done = _cli(files / name)
     assert done.returncode == 2 and done.stdout == ""

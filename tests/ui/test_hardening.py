@@ -124,3 +124,30 @@ def test_a_file_of_one_long_line_opens_coloured_only_at_its_start(qtbot, tmp_pat
     window.editor.moveCursor(window.editor.textCursor().MoveOperation.End)
     qtbot.keyClicks(window.editor, "# end")
     assert window.editor.toPlainText().endswith("# end")
+
+
+def test_figures_matplotlib_would_refuse_are_errors_at_their_line(qtbot, tmp_path):
+    window = _window(qtbot, Settings(tmp_path / "s.json"), RecoveryStore(tmp_path / "r.json"))
+    for code, message in [
+            ("import matplotlib.pyplot as plt\nplt.figure(figsize=(-1, 2))\n",
+             "ValueError: figure size must be positive finite not (-1.0, 2.0) (line 2)."),
+            ("import matplotlib.pyplot as plt\nplt.plot([1, 2])\nplt.xlim(float('nan'), 1)\n",
+             "ValueError: Axis limits cannot be NaN or Inf (line 3).")]:
+        assert _runs(qtbot, window, code).error.message == message
+
+
+def test_points_that_are_not_finite_are_left_out_of_plots_and_exports(qtbot, tmp_path):
+    from playground.ui.exporters import export_plots
+
+    window = _window(qtbot, Settings(tmp_path / "s.json"), RecoveryStore(tmp_path / "r.json"))
+    _runs(qtbot, window, "import torch\nx = torch.tensor([1., 2., float('inf')], "
+                         "requires_grad=True)\n(x * 3).sum().backward()\n")
+    qtbot.waitUntil(lambda: window.plots is not None and bool(window.plots.series),
+                    timeout=RUN_MS)
+    series = window.plots.series_for(window.view_state.graph.by_name("x").id)
+    assert series.x.tolist() == [1.0, 2.0] and series.index.tolist() == [0, 1]
+    assert series.title.endswith("1 not finite, not shown")
+    export_plots(window.plots, tmp_path / "plots.svg")
+    assert (tmp_path / "plots.svg").read_text().startswith("<?xml")
+    export_plots(window.plots, tmp_path / "points.csv")
+    assert (tmp_path / "points.csv").read_text().splitlines()[1:] == ["x,0,1.0,3.0", "x,1,2.0,3.0"]
