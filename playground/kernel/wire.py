@@ -22,6 +22,9 @@ _LENGTH = struct.Struct(">I")
 
 _KINDS = "biufc"  # bool, integers, floats, complex: what an array may hold on the wire
 _MAX_DIMENSIONS = 64
+# A run's result is bounded (arrays past FULL_VALUES_LIMIT are summarised, ~10^5 nodes at most):
+# no honest message comes near this.
+MAX_FRAME = 512 << 20
 
 
 def _buffer_reference(buffers: list[bytes]):
@@ -121,7 +124,10 @@ def receive(fd: int, timings: dict | None = None) -> dict | None:
     prefix = _read_exactly(fd, 4)
     if prefix is None:
         return None
-    frame = _read_exactly(fd, _LENGTH.unpack(prefix)[0])
+    size = _LENGTH.unpack(prefix)[0]
+    if size > MAX_FRAME:  # a forged length must not make us hold gigabytes
+        raise ValueError(f"a message of {size:,} bytes is larger than the {MAX_FRAME:,} allowed")
+    frame = _read_exactly(fd, size)
     if frame is None:
         return None
     started = time.perf_counter()

@@ -57,10 +57,13 @@ def test_a_huge_tensor_is_summarised_without_a_float64_copy():
 CONTROL_OUT = "import os, struct, sys\nfd = int(sys.argv[4])\n"
 
 
-@pytest.mark.parametrize("what", ["garbage", "closed"])
+@pytest.mark.parametrize("what", ["garbage", "closed", "huge"])
 def test_garbage_on_the_control_pipe_restarts_the_kernel_not_the_window(what):
     act = {"garbage": "os.write(fd, struct.pack('>I', 40) + b'{not json at all' * 3)\n",
-           "closed": "os.close(fd)\nimport time\ntime.sleep(0.5)\n"}[what]
+           "closed": "os.close(fd)\nimport time\ntime.sleep(0.5)\n",
+           # a 4 GiB length, then a stream of bytes: nobody may buffer it
+           "huge": "os.write(fd, struct.pack('>I', 0xFFFFFFF0))\nimport time\n"
+                   "for _ in range(200):\n    os.write(fd, bytes(1 << 20))\n"}[what]
     with Kernel("numpy") as kernel:
         started = time.perf_counter()
         result = kernel.run(CONTROL_OUT + act, "pipe.py", timeout=20)
