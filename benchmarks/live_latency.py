@@ -87,10 +87,11 @@ loss.backward()
 def scripts(seeds: Path | None) -> dict[str, str]:
     found = {path.stem: path.read_text(encoding="utf-8") for path in sorted(EXAMPLES.glob("*.py"))}
     found.update({f"points 10^{power}": POINTS.format(count=10 ** power) for power in (5, 6)})
-    if seeds is not None and seeds.is_dir():
-        sys.path.insert(0, str(ROOT / "tests"))
-        from tests.seeds import code_cells
+    from tests.seeds import TUTORIALS, code_cells
 
+    for path in sorted(TUTORIALS.glob("*.txt")):  # the project's own tutorials: always there
+        found[f"tutorial {path.stem[:2]}"] = "\n\n# %%\n".join(code_cells(path))
+    if seeds is not None and seeds.is_dir():
         for path in sorted(seeds.glob("*.txt")):
             found[f"seed {path.stem[:3]}"] = "\n\n# %%\n".join(code_cells(path))
     return found

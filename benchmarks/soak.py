@@ -24,7 +24,14 @@ from pathlib import Path
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-SEEDS = ROOT.parent / "shared" / "seeds"
+TUTORIALS = ROOT / "tests" / "tutorials"            # the project's own, always there
+SEEDS = ROOT.parent / "shared" / "seeds"             # the shared seeds, when beside the checkout
+
+
+def tutorial_scripts() -> list[Path]:
+    """The tutorials the soak runs in turn: the project's corpus, and the seeds if present."""
+    seeds = sorted(SEEDS.glob("*.txt")) if SEEDS.is_dir() else []
+    return sorted(TUTORIALS.glob("*.txt")) + seeds
 RUN_TIMEOUT_S = 300
 
 
@@ -157,9 +164,7 @@ def main() -> None:
     parser.add_argument("--warm-up", type=int, default=100, help="runs before growth counts")
     parser.add_argument("--csv", help="write every sample to this CSV file")
     arguments = parser.parse_args()
-    scripts = sorted(SEEDS.glob("*.txt"))
-    if not scripts:
-        sys.exit(f"no seed tutorials in {SEEDS}")
+    scripts = tutorial_scripts()
     application = make_application("light")
     window = make_window(Path(tempfile.mkdtemp(prefix="soak-")))
     rows = []

@@ -9,9 +9,8 @@ own error. A pyplot function this stand-in lacks says so by name when called.
 
 from __future__ import annotations
 
-import math
-
 import contextlib
+import math
 import os
 import re
 import sys

@@ -15,8 +15,8 @@ Nothing here runs code: opening a notebook only reads text.
 from __future__ import annotations
 
 import json
-import warnings
 import re
+import warnings
 from dataclasses import dataclass, field
 
 # The one definition of a cell marker (editor, runner, saving): ``# %%`` at the start of a

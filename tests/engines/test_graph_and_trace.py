@@ -9,7 +9,7 @@ from playground.engines.numpy_engine import NumpyEngine
 from playground.engines.torch_engine import TorchEngine
 from playground.model import Graph
 from tests.engines.compare import assert_same_graph, assert_same_traces
-from tests.seeds import code_cells, fixed_randn, seed_files, uses_matplotlib
+from tests.seeds import code_cells, fixed_randn, tutorial_files, tutorial_id, uses_matplotlib
 
 PROGRAMS = {
     "seed-style weights": """
@@ -125,8 +125,7 @@ def _seed_script(path) -> str:
     return "\n".join(cell for cell in code_cells(path) if not uses_matplotlib(cell))
 
 
-@pytest.mark.skipif(not seed_files(), reason="../shared/seeds is not beside the repo")
-@pytest.mark.parametrize("path", seed_files(), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", tutorial_files(), ids=tutorial_id)
 def test_seed_tutorials_give_the_same_graph_and_traces(path, monkeypatch, torch, engine):
     monkeypatch.setattr(engine, "randn", fixed_randn(engine))
     mine = run_code(_seed_script(path), NumpyEngine())

@@ -32,8 +32,7 @@ def _soak_module():
 
 def test_repeated_runs_with_engine_switches_leak_nothing(qapp, tmp_path):
     soak = _soak_module()
-    scripts = sorted(soak.SEEDS.glob("*.txt"))
-    assert scripts, f"no seed tutorials in {soak.SEEDS}"
+    scripts = soak.tutorial_scripts()
     window = soak.make_window(tmp_path)
     try:
         samples = soak.soak(qapp, window, scripts, RUNS, SWITCH_EVERY)
@@ -56,7 +55,7 @@ def test_the_old_scene_is_freed_after_each_run(qapp, tmp_path):
     soak = _soak_module()
     from playground.ui.graph_view import _Scene
 
-    scripts = sorted(soak.SEEDS.glob("*.txt"))
+    scripts = soak.tutorial_scripts()
     window = soak.make_window(tmp_path)
     try:
         soak.soak(qapp, window, scripts, 3, 0)

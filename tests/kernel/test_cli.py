@@ -10,7 +10,7 @@ import pytest
 
 from playground.model import Graph
 from tests.oracle import normalize
-from tests.seeds import code_cells, seed_files, uses_matplotlib
+from tests.seeds import code_cells, tutorial_files, tutorial_id, uses_matplotlib
 
 
 def _run(*arguments, timeout=120):
@@ -172,8 +172,7 @@ def _seed_script(path, folder):
     return script
 
 
-@pytest.mark.skipif(not seed_files(), reason="../shared/seeds is not beside the repo")
-@pytest.mark.parametrize("path", seed_files(), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", tutorial_files(), ids=tutorial_id)
 def test_seed_tutorials_run_on_both_engines(path, tmp_path):
     script = _seed_script(path, tmp_path)
     numpy_run = _run(script, "--graph", tmp_path / "numpy.json")

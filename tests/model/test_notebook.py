@@ -6,7 +6,7 @@ import pytest
 
 from playground.model import notebook
 from playground.model.notebook import Cell, Notebook, NotebookError
-from tests.seeds import code_cells, seed_files
+from tests.seeds import code_cells, tutorial_files, tutorial_id
 
 SAMPLE = Notebook([
     Cell("markdown", "# Gradients\nEach `backward()` *adds* into `.grad`."),
@@ -55,8 +55,7 @@ def test_markdown_keeps_front_matter_and_other_fences():
     assert notebook.to_markdown(book) == text.replace("```\n```python", "```\n\n```python")
 
 
-@pytest.mark.skipif(not seed_files(), reason="../shared/seeds is not beside the repo")
-@pytest.mark.parametrize("path", seed_files(), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", tutorial_files(), ids=tutorial_id)
 def test_every_seed_reads_as_its_code_cells(path):
     text = path.read_text(encoding="utf-8")
     book = notebook.read(path.name, text)

@@ -6,9 +6,7 @@ import numpy as np
 import pytest
 
 from tests.oracle import run_printing
-from tests.seeds import code_cells, seed_files, uses_matplotlib
-
-pytestmark = pytest.mark.skipif(not seed_files(), reason="../shared/seeds is not beside the repo")
+from tests.seeds import code_cells, tutorial_files, tutorial_id, uses_matplotlib
 
 
 def _fixed_randn(module):
@@ -28,7 +26,7 @@ def _script(path) -> str:
     return "\n".join(cell for cell in code_cells(path) if not uses_matplotlib(cell))
 
 
-@pytest.mark.parametrize("path", seed_files(), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", tutorial_files(), ids=tutorial_id)
 def test_seed_prints_what_torch_prints(path, torch, engine, monkeypatch):
     script = _script(path)
     monkeypatch.setattr(torch, "randn", _fixed_randn(torch))
@@ -37,7 +35,7 @@ def test_seed_prints_what_torch_prints(path, torch, engine, monkeypatch):
     assert run_printing(script, engine) == expected
 
 
-@pytest.mark.parametrize("path", seed_files(), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", tutorial_files(), ids=tutorial_id)
 def test_seed_runs_with_the_engines_own_random_numbers(path, engine):
     output = run_printing(_script(path), engine)
     assert "tensor(" in output

@@ -15,7 +15,7 @@ from playground.model.display import fold
 from playground.ui.exporters import ExportError, export_graph, export_plots
 from playground.ui.graph_view import FILLS, GraphView
 from playground.ui.inspector import Inspector
-from tests.seeds import code_cells, fixed_randn, seed_files, uses_matplotlib
+from tests.seeds import code_cells, fixed_randn, tutorial_files, tutorial_id, uses_matplotlib
 
 CHAIN_RULE = """
 import torch
@@ -82,8 +82,7 @@ def test_leaves_on_top_flips_the_drawing(qtbot, view):
     assert by_label["L"].pos().y() > by_label["w1"].pos().y()
 
 
-@pytest.mark.skipif(not seed_files(), reason="../shared/seeds is not beside the repo")
-@pytest.mark.parametrize("path", seed_files(), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", tutorial_files(), ids=tutorial_id)
 def test_seed_graphs_draw_every_node_of_torchs_graph(qtbot, view, path, monkeypatch):
     import torch
 

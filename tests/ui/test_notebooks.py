@@ -3,12 +3,11 @@
 import json
 
 import numpy as np
-import pytest
 
 from playground.kernel.client import Kernel
 from playground.model import notebook
 from playground.model.notebook import Cell, Notebook
-from tests.seeds import seed_files
+from tests.seeds import TUTORIALS, tutorial_files
 
 RUN_MS = 60000
 LESSON = Notebook([
@@ -84,14 +83,13 @@ def test_a_broken_notebook_says_why_and_keeps_the_text(qtbot, window, tmp_path):
     assert "not valid JSON" in window.statusBar().currentMessage()
 
 
-@pytest.mark.skipif(not seed_files(), reason="../shared/seeds is not beside the repo")
 def test_every_seed_runs_cell_by_cell_on_both_engines_alike():
     """No cell fails on either engine, and each prints the same text on both, random
     numbers aside (a cell that draws random numbers prints different ones)."""
     printed = {}
     for engine in ("numpy", "torch"):
         with Kernel(engine, "cpu") as kernel:
-            for path in seed_files():
+            for path in tutorial_files():
                 book = notebook.read(path.name, path.read_text(encoding="utf-8"))
                 for number, code in enumerate(c for c in book.code() if c.strip()):
                     result = kernel.run(code, str(path), fresh=number == 0)
@@ -108,24 +106,24 @@ def test_every_seed_runs_cell_by_cell_on_both_engines_alike():
     assert compared > 20
 
 
-@pytest.mark.skipif(not seed_files(), reason="../shared/seeds is not beside the repo")
-def test_seed_000s_plot_cell_draws_its_two_scatter_plots(qtbot, window):
-    seed = next(p for p in seed_files() if p.name.startswith("000"))
-    window.open_file(str(seed))
+def test_a_tutorials_plot_cell_draws_its_two_scatter_plots(qtbot, window):
+    tutorial = TUTORIALS / "02_vector_outputs.txt"
+    window.open_file(str(tutorial))
     qtbot.waitUntil(lambda: window.figures is not None, timeout=RUN_MS)
     run_cells(qtbot, window)
     assert window.views.currentWidget() is window.figures_page
     (canvas,) = window.figures.canvases
     left, right = canvas.plots
-    assert left.titleLabel.text == "Gradients of a" and right.titleLabel.text == "Gradients of x"
+    assert left.titleLabel.text == "Gradients of m" and right.titleLabel.text == "Gradients of u"
     points = sorted(zip(*np.concatenate([np.stack(item.getData(), axis=1)
                                          for item in left.listDataItems()]).T, strict=True))
-    assert points == [(1.0, 4.5), (2.0, 6.0), (3.0, 7.5), (4.0, 9.0)]
-    (x_item,) = right.listDataItems()
-    x, gradient = x_item.getData()
-    assert x.tolist() == [3.0, 2.0, 1.0]
-    assert np.allclose(gradient, [51.2, 512.0, 0.0512])
-    assert left.getAxis("bottom").labelText == "a" and left.getAxis("left").labelText == "da"
+    # d(mean((3m - 1)^2))/dm = 1.5 (3m - 1)
+    assert points == [(0.0, -1.5), (1.0, 3.0), (2.0, 7.5), (5.0, 21.0)]
+    (u_item,) = right.listDataItems()
+    u, gradient = u_item.getData()
+    assert u.tolist() == [0.5, 4.0, 2.0]
+    assert np.allclose(gradient, [192.0, 1.92, 19.2])  # v * 3 * 2^6: six doublings
+    assert left.getAxis("bottom").labelText == "m" and left.getAxis("left").labelText == "dm"
 
 
 def test_pyplot_stand_in_formats_errors_and_savefig(tmp_path):

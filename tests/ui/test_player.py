@@ -14,7 +14,7 @@ from playground.model.view_state import ViewState
 from playground.ui.animation import export_gif, export_png_sequence
 from playground.ui.graph_view import GraphView
 from playground.ui.player import PlayerBar
-from tests.seeds import code_cells, fixed_randn, seed_files, uses_matplotlib
+from tests.seeds import code_cells, fixed_randn, tutorial_files, tutorial_id, uses_matplotlib
 
 ACCUMULATE = """
 import torch
@@ -51,8 +51,7 @@ def rig(qtbot):
     return load
 
 
-@pytest.mark.skipif(not seed_files(), reason="../shared/seeds is not beside the repo")
-@pytest.mark.parametrize("path", seed_files(), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", tutorial_files(), ids=tutorial_id)
 def test_seed_steps_follow_torchs_own_trace(rig, path, monkeypatch):
     import torch
 

@@ -8,7 +8,6 @@ import os
 import time
 
 import nbformat
-
 from PySide6.QtCore import Qt
 
 from playground.ui.files import atomic_write
