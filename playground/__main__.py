@@ -27,6 +27,12 @@ def open_console() -> int:
     return 0
 
 
+def _display_problem() -> str | None:
+    from playground.display_check import display_problem
+
+    return display_problem()
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv and argv[0] == "run":
@@ -45,6 +51,9 @@ def main(argv: list[str] | None = None) -> int:
     if "--dark" in argv or "--light" in argv:
         theme = "dark" if "--dark" in argv else "light"
         argv = [a for a in argv if a not in ("--dark", "--light")]
+    if argv and argv[0] not in ("-h", "--help") and (problem := _display_problem()):
+        sys.stderr.write(problem + "\n")  # Qt would abort with a generic message
+        return 1
     if argv and argv[0] == "--screenshot":
         if len(argv) not in (2, 3):
             sys.stderr.write("usage: playground --screenshot FILE.png [SCRIPT] [--dark|--light]\n")
@@ -58,6 +67,9 @@ def main(argv: list[str] | None = None) -> int:
     if len(argv) > 1 or (argv and argv[0].startswith("-")):
         sys.stderr.write(USAGE)
         return 2
+    if problem := _display_problem():
+        sys.stderr.write(problem + "\n")
+        return 1
     from playground.ui.app import launch
 
     return launch(argv[0] if argv else None, theme)

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import importlib.metadata
+import json
+import urllib.parse
 from collections.abc import Iterator
 
 from playground.engines.base import Engine, EngineError
@@ -11,10 +14,43 @@ from playground.engines.graph_builder import EngineView
 from playground.engines.trace_recorder import LiveStep, LiveTrace, TraceRecorder
 
 DEVICES = ("auto", "cpu", "cuda")
-INSTALL_HINT = (
-    "The torch engine needs PyTorch, which is not installed: run `pip install torch` "
-    "(or `pip install autograd-playground[torch]`), or use the NumPy engine."
-)
+
+
+def install_hint(origin: str | None = None) -> str:
+    """How to add torch, in the way this copy of the app was installed: an editable checkout
+    gets its folder's ``[torch]`` extra, a package from an index its extra, else plain torch.
+
+    ``origin``: PEP 610's ``direct_url.json`` text, "" when pip installed from an index (it
+    writes none then), None to look this installation up.
+    """
+    origin = _installed_from() if origin is None else origin
+    command = "python -m pip install torch"  # not installed by pip, or from a wheel file
+    if origin == "":
+        command = 'python -m pip install "autograd-playground[torch]"'
+    elif origin != "unknown":
+        try:
+            record = json.loads(origin)
+        except ValueError:
+            record = {}
+        url = record.get("url", "") if isinstance(record, dict) else ""
+        editable = isinstance(record, dict) and isinstance(record.get("dir_info"), dict) \
+            and record["dir_info"].get("editable")
+        if editable and url.startswith("file://"):
+            folder = urllib.parse.unquote(urllib.parse.urlparse(url).path)
+            command = f'python -m pip install -e "{folder}[torch]"'
+    return (f"The torch engine needs PyTorch, which is not installed: run `{command}` in the "
+            "environment the app runs in, or use the NumPy engine.")
+
+
+def _installed_from() -> str:
+    """PEP 610's record of where pip installed the app from; "" for an index, "unknown"
+    when the app runs from a folder pip never installed."""
+    # a checkout's own *.egg-info may come first on sys.path: the installed record wins
+    found = list(importlib.metadata.distributions(name="autograd-playground"))
+    if not found:
+        return "unknown"
+    records = [d.read_text("direct_url.json") for d in found]
+    return next((record for record in records if record), "")
 
 
 def import_torch():
@@ -22,7 +58,7 @@ def import_torch():
     try:
         return importlib.import_module("torch")
     except ImportError as error:
-        raise EngineError(INSTALL_HINT) from error
+        raise EngineError(install_hint()) from error
 
 
 class TorchEngine(Engine):

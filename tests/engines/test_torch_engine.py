@@ -39,7 +39,20 @@ def test_a_missing_torch_names_the_install_command(monkeypatch):
     with pytest.raises(EngineError) as raised:
         TorchEngine()
     message = str(raised.value)
-    assert "pip install torch" in message and "\n" not in message
+    assert message == torch_engine.install_hint() and "\n" not in message
+    assert "pip install" in message and "[torch]" in message  # this checkout's own extra
+
+
+@pytest.mark.parametrize("origin, command", [
+    ('{"url": "file:///home/me/autograd%20playground", "dir_info": {"editable": true}}',
+     'python -m pip install -e "/home/me/autograd playground[torch]"'),
+    ("", 'python -m pip install "autograd-playground[torch]"'),      # from PyPI
+    ('{"url": "file:///tmp/autograd_playground-0.1.0-py3-none-any.whl", "archive_info": {}}',
+     "python -m pip install torch"),                                   # a wheel file
+    ("unknown", "python -m pip install torch"),                        # never pip-installed
+    ("{not json", "python -m pip install torch")])
+def test_the_install_hint_follows_how_the_app_was_installed(origin, command):
+    assert f"run `{command}` in the environment" in torch_engine.install_hint(origin)
 
 
 def test_an_unknown_device_is_refused():
