@@ -1,5 +1,5 @@
-"""Size and time of the backward animation's GIF for each example (and each seed tutorial
-when ../shared/seeds is beside the repository), as File → Export animation writes it.
+"""Size and time of the backward animation's GIF for each example and tutorial (and each
+tutorial of a folder ``--seeds DIR`` names), as File → Export animation writes it.
 
 Targets (issue 24): seed 003 ≤ 1.5 MB; the examples' 10-step GIF ≤ 400 KB.
 
@@ -19,7 +19,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.live_latency import DEFAULT_SEEDS, scripts  # noqa: E402
+from benchmarks.live_latency import scripts  # noqa: E402
 from playground.engines.base import run_code  # noqa: E402
 from playground.engines.numpy_engine import NumpyEngine  # noqa: E402
 from playground.ui.app import make_application  # noqa: E402
@@ -27,7 +27,7 @@ from playground.ui.app import make_application  # noqa: E402
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seeds", type=Path, default=DEFAULT_SEEDS)
+    parser.add_argument("--seeds", type=Path, help="a folder of more tutorials (*.txt)")
     parser.add_argument("--max-steps", type=int, default=60,
                         help="skip scripts with more backward steps (their GIFs take minutes)")
     options = parser.parse_args()

@@ -24,14 +24,8 @@ from pathlib import Path
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-TUTORIALS = ROOT / "tests" / "tutorials"            # the project's own, always there
-SEEDS = ROOT.parent / "shared" / "seeds"             # the shared seeds, when beside the checkout
+from tests.seeds import tutorial_files as tutorial_scripts  # noqa: E402 - after sys.path
 
-
-def tutorial_scripts() -> list[Path]:
-    """The tutorials the soak runs in turn: the project's corpus, and the seeds if present."""
-    seeds = sorted(SEEDS.glob("*.txt")) if SEEDS.is_dir() else []
-    return sorted(TUTORIALS.glob("*.txt")) + seeds
 RUN_TIMEOUT_S = 300
 
 

@@ -27,10 +27,14 @@ def open_console() -> int:
     return 0
 
 
-def _display_problem() -> str | None:
+def _can_open_qt() -> bool:
+    """False, having said why in one paragraph, where Qt would abort with a generic one."""
     from playground.display_check import display_problem
 
-    return display_problem()
+    problem = display_problem()
+    if problem:
+        sys.stderr.write(problem + "\n")
+    return problem is None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -51,13 +55,12 @@ def main(argv: list[str] | None = None) -> int:
     if "--dark" in argv or "--light" in argv:
         theme = "dark" if "--dark" in argv else "light"
         argv = [a for a in argv if a not in ("--dark", "--light")]
-    if argv and argv[0] not in ("-h", "--help") and (problem := _display_problem()):
-        sys.stderr.write(problem + "\n")  # Qt would abort with a generic message
-        return 1
     if argv and argv[0] == "--screenshot":
         if len(argv) not in (2, 3):
             sys.stderr.write("usage: playground --screenshot FILE.png [SCRIPT] [--dark|--light]\n")
             return 2
+        if not _can_open_qt():
+            return 1
         from playground.ui.app import screenshot
 
         return screenshot(argv[1], argv[2] if len(argv) == 3 else None, theme)
@@ -67,8 +70,7 @@ def main(argv: list[str] | None = None) -> int:
     if len(argv) > 1 or (argv and argv[0].startswith("-")):
         sys.stderr.write(USAGE)
         return 2
-    if problem := _display_problem():
-        sys.stderr.write(problem + "\n")
+    if not _can_open_qt():
         return 1
     from playground.ui.app import launch
 

@@ -82,9 +82,10 @@ def _read_bytes(path: Path) -> bytes:
     try:
         if path.is_dir():
             raise SourceError(f"{path.name} is a folder, not a file.")
-        if not stat.S_ISREG(path.stat().st_mode):  # reading /dev/zero never ends, a FIFO waits
+        status = path.stat()
+        if not stat.S_ISREG(status.st_mode):  # reading /dev/zero never ends, a FIFO waits
             raise SourceError(f"{path.name} is a device or a pipe, not a file.")
-        size = path.stat().st_size
+        size = status.st_size
         if size <= FILE_LIMIT:
             with path.open("rb") as handle:
                 data = handle.read(FILE_LIMIT + 1)  # a file that grows while read stops here
@@ -147,7 +148,7 @@ def encode_source(text: str, name: str, newline: str = "\n", bom: bool = False) 
     """Editor text as the file's bytes: its line ending, a Python file in the encoding its
     coding line declares (else UTF-8), a byte-order mark where the file had one. Text the
     declared encoding cannot hold is refused in one sentence rather than written wrongly."""
-    text = text.replace("\n", newline) if newline != "\n" else text
+    text = text.replace("\n", newline)
     declared = declared_encoding(text) if name.lower().endswith(".py") else None
     encoding = "utf-8"
     if declared is not None:
