@@ -13,6 +13,7 @@ BANNER = (
 )
 USAGE = ("usage: playground [FILE] [--dark|--light] | playground run SCRIPT [options]\n"
          "       playground --screenshot FILE.png [SCRIPT] | playground --console\n"
+         "       playground --version (and which layout core and torch it has)\n"
          "       playground --install-desktop (adds the app to your desktop's menu)\n"
          "  (playground run --help lists the run options)\n")
 
@@ -25,6 +26,29 @@ def open_console() -> int:
 
         code.interact(banner=BANNER, local={"torch": torch}, exitmsg="")
     return 0
+
+
+def describe_installation() -> str:
+    """The version, and what this installation has: the layout's C core, torch."""
+    import importlib.metadata
+    import platform
+
+    from playground.engines.torch_engine import install_hint
+    from playground.model.ranking import compiled
+
+    try:
+        version = importlib.metadata.version("autograd-playground")
+    except importlib.metadata.PackageNotFoundError:
+        version = "(not installed)"
+    core = "C (built at install)" if compiled is not None else (
+        "Python: the C core was not built (no C compiler when the app was installed); large "
+        "graphs are laid out 20-100x slower. Install a C compiler and reinstall to build it.")
+    try:
+        torch = f"torch {importlib.metadata.version('torch')}"
+    except importlib.metadata.PackageNotFoundError:
+        torch = install_hint()
+    return (f"autograd-playground {version} (Python {platform.python_version()}, "
+            f"{sys.platform})\nlayout core: {core}\ntorch engine: {torch}\n")
 
 
 def _can_open_qt() -> bool:
@@ -45,6 +69,9 @@ def main(argv: list[str] | None = None) -> int:
         return run_command(argv[1:])
     if argv and argv[0] == "--console":
         return open_console()
+    if argv == ["--version"]:
+        sys.stdout.write(describe_installation())
+        return 0
     if argv and argv[0] == "--install-desktop":
         from playground.desktop_entry import install
 

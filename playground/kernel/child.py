@@ -1,14 +1,15 @@
-"""The kernel process: runs user code on one engine, answers over its control pipe.
+"""The kernel process: runs user code on one engine, answers over its stdin and stdout.
 
 Started by ``playground.kernel.client.Kernel`` as
-``python -m playground.kernel.child ENGINE DEVICE CONTROL_IN CONTROL_OUT MEMORY_LIMIT
-[complete|no-complete]`` (no-complete: no jedi warm-up, for the CLI).
-User code writes to this process's real stdout/stderr, which the parent streams.
+``python -m playground.kernel.child ENGINE DEVICE MEMORY_LIMIT [complete|no-complete]``
+(no-complete: no jedi warm-up, for the CLI). How the pipes are used is in channel.py.
 """
 
 from __future__ import annotations
 
+import _thread
 import builtins
+import contextlib
 import functools
 import linecache
 import os
@@ -24,7 +25,9 @@ from pathlib import Path
 import numpy as np
 
 from playground.engines.base import EngineError, run_code
-from playground.kernel import notebook_lines, streams, wire
+from playground.kernel import notebook_lines, processes, streams, wire
+from playground.kernel.channel import KernelChannel
+from playground.kernel.watchdog import MemoryWatchdog
 from playground.model.trace import traces_to_json
 
 MESSAGE_LIMIT = 500        # characters of an exception's text in the one-sentence message
@@ -44,17 +47,7 @@ def make_engine(name: str, device: str):
 
 
 _memory_limit = 0  # bytes; 0: none
-
-
-def limit_memory(limit_bytes: int) -> None:
-    """Past the limit, allocations fail with MemoryError instead of freezing the machine."""
-    global _memory_limit
-    if limit_bytes <= 0:
-        return
-    _memory_limit = limit_bytes
-    import resource
-
-    resource.setrlimit(resource.RLIMIT_DATA, (limit_bytes, limit_bytes))
+_exit_now = os._exit  # streams.install makes os._exit flush first; ending must not wait
 
 
 def describe_exception(error: BaseException, filename: str) -> dict:
@@ -188,6 +181,7 @@ class Session:
         self._builtins = dict(builtins.__dict__)
         self._streams = {"stdout": sys.stdout, "stderr": sys.stderr}
         self._numpy_errors = np.geterr()  # np.seterr in one run must not reach a fresh one
+        self.watchdog: MemoryWatchdog | None = None
 
     def _fresh_main(self, filename: str) -> dict:
         """A new ``__main__`` module for a fresh run: pickle (multiprocessing's Pool) finds
@@ -203,10 +197,10 @@ class Session:
         if builtins.__dict__ != self._builtins:
             builtins.__dict__.clear()
             builtins.__dict__.update(self._builtins)
-        for name, fd in (("stdout", 1), ("stderr", 2)):
+        for name in ("stdout", "stderr"):
             stream = self._streams[name]
             if stream.closed:  # closing sys.stdout leaves file descriptor 1 open
-                stream = self._streams[name] = streams.BatchedStream(fd)
+                stream = self._streams[name] = streams.reopen(name)
             setattr(sys, name, stream)
 
     def run(self, code: str, filename: str, fresh: bool, cell: bool = False) -> dict:
@@ -225,6 +219,7 @@ class Session:
         if fresh:
             self.namespace = self._fresh_main(filename)
             np.seterr(**self._numpy_errors)
+            streams.retire_threads()
         code, skipped = notebook_lines.without_shell_lines(code)
         # IPython's %magics and !commands: a note, never a SyntaxError
         self.notes = ["skipped IPython lines that are not Python: " + ", ".join(
@@ -234,7 +229,7 @@ class Session:
         # Tracebacks quote the source lines even when the code comes from the editor.
         linecache.cache[filename] = (len(code), None, code.splitlines(True), filename)
         started = time.perf_counter()
-        _Stop.requested = False
+        _Stop.begin(self.watchdog)
         try:
             run = run_code(code, self.engine, filename, self.namespace, display_last=cell)
         except KeyboardInterrupt as interrupt:
@@ -245,6 +240,7 @@ class Session:
                 "exception_type": "KeyboardInterrupt", "traceback": "", "line": None,
                 "exit_code": None}, started)
         finally:
+            _Stop.end(self.watchdog)
             self.restore()
             streams.flush_all()
         if isinstance(run.error, SyntaxError):
@@ -269,13 +265,47 @@ class Session:
 
 
 class _Stop:
-    """Whether the KeyboardInterrupt of this run came from the parent's Stop (SIGINT)."""
+    """Stop and the memory watchdog, turned into an exception in the main thread.
 
-    requested = False
+    A request (from the request thread or the watchdog) leaves a reason and simulates SIGINT
+    in the main thread (``_thread.interrupt_main``: the same call on every OS); the handler
+    raises what the reason asks for, but only while user code runs.
+    """
+
+    armed = False      # user code is running: a request may interrupt it
+    reason = ""        # what the next SIGINT raises: "interrupt" or "memory"
+    requested = False  # this run's KeyboardInterrupt came from the app's Stop
+    platform = sys.platform
+
+    @classmethod
+    def begin(cls, watchdog: MemoryWatchdog | None) -> None:
+        cls.requested, cls.reason, cls.armed = False, "", True
+        if watchdog is not None:
+            watchdog.arm()
+
+    @classmethod
+    def end(cls, watchdog: MemoryWatchdog | None) -> None:
+        cls.armed = False
+        if watchdog is not None:
+            watchdog.disarm()
+
+    @classmethod
+    def request(cls, reason: str) -> None:
+        if not cls.armed:
+            return  # between runs: nothing to stop
+        cls.reason = reason
+        _thread.interrupt_main()
+        processes.wake_main_thread(cls.platform)
 
     @classmethod
     def on_signal(cls, number, frame) -> None:
-        cls.requested = True
+        reason, cls.reason = cls.reason, ""
+        if not cls.armed:
+            return
+        if reason == "memory":
+            raise MemoryError  # described as the kernel's limit
+        # a script may send itself SIGINT: then it is an ordinary exception
+        cls.requested = reason == "interrupt"
         raise KeyboardInterrupt
 
 
@@ -309,43 +339,74 @@ def _result_frame(session: Session, reply: dict, run_id) -> bytes:
                             "result": _unshowable(session, failure, time.perf_counter())})
 
 
-def serve(control_in: int, control_out: int, session: Session) -> None:
+def serve(channel: KernelChannel, session: Session) -> None:
     while True:
-        try:
-            request = wire.receive(control_in)
-        except KeyboardInterrupt:  # an interrupt that arrived between runs: nothing to stop
-            continue
-        if request is None or request["op"] == "shutdown":
+        request = channel.requests.get()
+        if request.get("op") == "shutdown":
             return
-        if request["op"] == "run":
-            reply = _run_safely(session, request)
-            streams.mark_end(request.get("marker", ""))
-            wire.send_frame(control_out, _result_frame(session, reply, request.get("id")))
-        elif request["op"] == "complete":
+        if request.get("op") == "run":
+            _prepare_run(channel)
+            channel.run_id = str(request.get("id"))
+            try:
+                reply = _run_safely(session, request)
+            except KeyboardInterrupt:  # a Stop that landed as user code ended
+                reply = session._reply_error({
+                    "kind": "interrupted", "message": "The run was interrupted.",
+                    "exception_type": "KeyboardInterrupt", "traceback": "", "line": None,
+                    "exit_code": None}, time.perf_counter())
+            channel.end_output(str(request.get("marker", "")))
+            channel.send_frame(_result_frame(session, reply, request.get("id")))
+            channel.run_id = None
+        elif request.get("op") == "complete":
             found = completions(request["code"], request["line"], request["column"],
                                 session.namespace, session.engine.torch_module())
-            wire.send(control_out, {"op": "completions", "items": found})
+            channel.send({"op": "completions", "id": request.get("id"), "items": found})
+
+
+def _prepare_run(channel: KernelChannel) -> None:
+    """What an earlier script may have changed that the kernel relies on: descriptors 0-2
+    and the handlers that turn Stop into KeyboardInterrupt."""
+    channel.restore_stdio()
+    signal.signal(signal.SIGINT, _Stop.on_signal)
+    processes.install_wake_handler(_Stop.platform)
+
+
+def _end_kernel(channel: KernelChannel, reason: str = "") -> None:
+    """End now, with the processes user code started; ``reason`` tells the app why."""
+    if reason:
+        with contextlib.suppress(OSError):
+            channel.send({"op": "ending", "reason": reason})
+    processes.end_children()
+    _exit_now(0)
 
 
 def main(argv: list[str]) -> int:
-    engine_name, device, control_in, control_out, memory_limit, *options = argv
-    control_in, control_out = int(control_in), int(control_out)
+    engine_name, device, memory_limit, *options = argv
+    platform = _Stop.platform = processes.current_platform()
+    channel = KernelChannel(platform)
+    channel.start(on_interrupt=lambda: _Stop.request("interrupt"),
+                  on_app_gone=lambda: _end_kernel(channel))
     try:
         engine = make_engine(engine_name, device)
     except EngineError as error:
-        wire.send(control_out, {"op": "failed", "message": str(error)})
+        channel.send({"op": "failed", "message": str(error)})
         return 2
-    limit_memory(int(memory_limit))
-    streams.install()
-    signal.signal(signal.SIGINT, _Stop.on_signal)
-    wire.send(control_out, {"op": "ready", "engine": engine.name,
-                            "description": engine.describe(), "pid": os.getpid(),
-                            "cuda": bool(getattr(engine, "cuda_available", False))})
+    global _memory_limit
+    _memory_limit = int(memory_limit)
+    processes.cap_memory(_memory_limit, platform)
+    streams.install(channel.send_output)
+    _prepare_run(channel)
+    session = Session(engine)
+    session.watchdog = MemoryWatchdog(_memory_limit, on_over=lambda: _Stop.request("memory"),
+                                      on_stuck=lambda: _end_kernel(channel, "memory"))
+    session.watchdog.start()
+    channel.send({"op": "ready", "engine": engine.name, "description": engine.describe(),
+                  "pid": os.getpid(), "cuda": bool(getattr(engine, "cuda_available", False))})
     if options != ["no-complete"]:
         # jedi's first completion takes seconds: warm it up while the user reads the window.
         threading.Thread(target=completions, args=("x", 1, 1, {}, engine.torch_module()),
-                         daemon=True).start()
-    serve(control_in, control_out, Session(engine))
+                         name="playground-jedi", daemon=True).start()
+    serve(channel, session)
     return 0
 
 

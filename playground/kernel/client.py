@@ -2,6 +2,9 @@
 
 A crash, ``os._exit``, an endless loop or a memory blow-up in user code ends or stalls only the
 child process; every method here returns a RunResult saying what happened in one sentence.
+The transport is the same on every OS: requests go to the kernel's stdin, replies and the
+user's printed output come back as frames on its stdout, and its stderr is streamed as it is
+(see channel.py for the kernel's end, processes.py for what differs between OSes).
 """
 
 from __future__ import annotations
@@ -9,6 +12,7 @@ from __future__ import annotations
 import codecs
 import contextlib
 import os
+import queue
 import secrets
 import signal
 import subprocess
@@ -17,13 +21,15 @@ import threading
 import time
 from collections.abc import Callable
 
-from playground.kernel import wire
+from playground.kernel import processes, streams, wire
 from playground.model import RunError, RunResult
 
 # What the kernel keeps of a run's output; the rest is still streamed, then dropped.
 OUTPUT_LIMIT = 1 << 20
 INTERRUPT_GRACE = 2.0
 DRAIN_S = 2.0  # the longest wait for the end of a run's output after its reply
+COMPLETION_WAIT_S = 10.0  # jedi's first parse of a big namespace takes seconds
+POLL_S = 0.05
 
 
 def cuda_driver_found() -> bool:
@@ -40,8 +46,10 @@ def cuda_driver_found() -> bool:
 def default_memory_limit() -> int:
     """Half the machine's RAM: a blow-up fails with MemoryError long before the machine stalls."""
     try:
-        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 2
-    except (ValueError, OSError, AttributeError):
+        import psutil
+
+        return psutil.virtual_memory().total // 2
+    except Exception:  # noqa: BLE001 - no way to know: no limit
         return 0
 
 
@@ -52,13 +60,14 @@ class KernelError(RuntimeError):
 class _Output:
     """Collects streamed output up to OUTPUT_LIMIT and passes every chunk on.
 
-    The kernel ends each run's stdout and stderr with ``marker``; seeing it on both, the
-    parent knows it has every byte the run printed before it hands the result on.
+    The kernel ends each run's stderr with ``marker``; seeing it, the parent knows it has
+    every byte the run wrote there before it hands the result on (stdout comes as frames
+    that precede the reply).
     """
 
     def __init__(self, on_output: Callable[[str, str], None] | None) -> None:
         self.marker = f"\0end of run {secrets.token_hex(8)}\0"
-        self.ended = {"stdout": threading.Event(), "stderr": threading.Event()}
+        self.ended = threading.Event()
         self.on_output = on_output
         self.parts: list[str] = []
         self.size = 0
@@ -104,9 +113,13 @@ class Kernel:
         self.description = ""
         self.cuda = False  # whether the engine found a CUDA device (torch only)
         self.process: subprocess.Popen | None = None
+        self._group: processes.ProcessGroup | None = None
         self._output: _Output | None = None
         self._interrupted_at: float | None = None
         self._control = threading.RLock()
+        self._sending = threading.Lock()
+        self._replies: queue.Queue = queue.Queue()
+        self._ending = ""  # why the kernel said it is ending itself ("memory")
         self._readers: list[threading.Thread] = []
         self._run_id = ""
         if autostart:
@@ -114,31 +127,36 @@ class Kernel:
 
     # ----- lifecycle -----------------------------------------------------------------------
     def start(self) -> None:
-        to_child_read, to_child_write = os.pipe()
-        from_child_read, from_child_write = os.pipe()
         environment = dict(os.environ, PYTHONUNBUFFERED="1", PYTHONIOENCODING="utf-8")
         self.process = subprocess.Popen(
             [sys.executable, "-m", "playground.kernel.child", self.engine, self.device,
-             str(to_child_read), str(from_child_write), str(self.memory_limit),
-             "complete" if self.completions else "no-complete"],
-            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            pass_fds=(to_child_read, from_child_write), env=environment,
-            start_new_session=True,  # a Ctrl+C in the terminal reaches us, not the kernel
-        )
-        os.close(to_child_read)
-        os.close(from_child_write)
-        self._control_out, self._control_in = to_child_write, from_child_read
-        for name, stream in (("stdout", self.process.stdout), ("stderr", self.process.stderr)):
-            reader = threading.Thread(target=self._pump, args=(name, stream), daemon=True)
+             str(self.memory_limit), "complete" if self.completions else "no-complete"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            bufsize=0, env=environment, **processes.launch_options())
+        try:
+            self._group = processes.ProcessGroup(self.process, self.memory_limit)
+        except OSError as failure:  # no job object: the kernel cannot be kept in check
+            self.process.kill()
+            self.process.wait()
+            raise KernelError(f"The kernel process could not be grouped with its "
+                              f"children: {failure}.") from failure
+        self._control_out = self.process.stdin.fileno()
+        self._replies = queue.Queue()
+        self._ending = ""
+        self._readers = [
+            threading.Thread(target=self._read_control, args=(self.process, self._replies),
+                             daemon=True),
+            threading.Thread(target=self._pump, args=(self.process.stderr,), daemon=True)]
+        for reader in self._readers:
             reader.start()
-            self._readers.append(reader)
-        hello = wire.receive(self._control_in)
-        if hello is None or hello["op"] != "ready":
-            message = hello["message"] if hello else "The kernel process failed to start" + (
-                f" under its memory limit of {self.memory_limit / (1 << 20):,.0f} MB: raise the "
-                "limit." if self.memory_limit else ".")
+        hello = self._next_reply(None)
+        if hello is None or hello.get("op") != "ready":
+            message = hello.get("message") if hello and hello.get("op") == "failed" else (
+                "The kernel process failed to start" + (
+                    f" under its memory limit of {self.memory_limit / (1 << 20):,.0f} MB: raise "
+                    "the limit." if self.memory_limit else "."))
             self.close()
-            raise KernelError(message)
+            raise KernelError(str(message))
         self.description = hello["description"]
         self.cuda = bool(hello.get("cuda", False))
         watcher = threading.Thread(target=self._watch, args=(self.process,), daemon=True)
@@ -149,27 +167,44 @@ class Kernel:
         if self.on_death is not None and process is self.process and self._output is None:
             self.on_death(self._crash_error())
 
-    def _pump(self, name: str, stream) -> None:
-        """Pass a stream's output on as it comes, up to the run's end-of-output marker."""
+    def _read_control(self, process: subprocess.Popen, replies: queue.Queue) -> None:
+        """Every frame from the kernel: output goes to the run that printed it, the rest
+        to ``replies``; None there when the kernel is gone or its pipe out of step."""
+        control_in = process.stdout.fileno()
+        try:
+            while (message := wire.receive(control_in)) is not None:
+                if not isinstance(message, dict):
+                    raise ValueError("a frame that is not a message")
+                if message.get("op") == "output":
+                    output = self._output
+                    if output is not None and message.get("id") == self._run_id:
+                        stream = "stderr" if message.get("stream") == "stderr" else "stdout"
+                        output.add(stream, str(message.get("text", "")))
+                elif message.get("op") == "ending":
+                    self._ending = str(message.get("reason", ""))
+                else:
+                    replies.put(message)
+        except Exception as failure:  # noqa: BLE001 - garbage on the pipe, of any kind
+            replies.put({"op": "broken", "detail": f"{type(failure).__name__}: {failure}"})
+            self._group.kill()  # the pipe is out of step: only a new kernel fixes it
+        replies.put(None)
+
+    def _next_reply(self, timeout: float | None) -> dict | None:
+        """The next frame that is not output; None when the kernel is gone."""
+        return self._replies.get(timeout=timeout)
+
+    def _pump(self, stream) -> None:
+        """Pass stderr on as it comes, up to the run's end-of-output marker."""
         decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")  # a character may
-        held = ""                                                          # span two reads
-        for chunk in iter(lambda: stream.read1(65536), b""):
+        scanner = streams.EndScanner()                                     # span two reads
+        for chunk in iter(lambda: stream.read(65536), b""):
             output = self._output
-            text = held + decoder.decode(chunk)
-            held = ""
+            text, ended = scanner.feed(decoder.decode(chunk), output.marker if output else "")
             if output is None:
                 continue
-            marker = output.marker
-            at = text.find(marker)
-            if at >= 0:
-                text = text[:at] + text[at + len(marker):]
-                output.add(name, text)
-                output.ended[name].set()
-                continue
-            start = text.rfind(marker[0])  # the marker may have begun at the end of this read
-            if start >= 0 and marker.startswith(text[start:]):
-                text, held = text[:start], text[start:]
-            output.add(name, text)
+            output.add("stderr", text)
+            if ended:
+                output.ended.set()
 
     def close(self) -> None:
         process = self.process
@@ -177,17 +212,19 @@ class Kernel:
             return
         if process.poll() is None:
             with contextlib.suppress(OSError):  # the kernel may already be gone
-                wire.send(self._control_out, {"op": "shutdown"})
-            try:
+                self._send({"op": "shutdown"})
+            with contextlib.suppress(subprocess.TimeoutExpired):
                 process.wait(timeout=1.0)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
-        for fd in (self._control_out, self._control_in):
-            with contextlib.suppress(OSError):
-                os.close(fd)
+        self._group.kill()  # and whatever the kernel started that outlived it
+        process.wait()
+        self._group.close()
+        with contextlib.suppress(OSError):
+            process.stdin.close()
         for reader in self._readers:
             reader.join(timeout=1.0)
+        for stream in (process.stdout, process.stderr):
+            with contextlib.suppress(OSError):
+                stream.close()
         self._readers = []
         self.process = None
 
@@ -200,7 +237,12 @@ class Kernel:
         (``run`` then returns and the kernel restarts). Safe to call from any thread."""
         if self.process is not None and self.process.poll() is None:
             self._interrupted_at = time.monotonic()
-            self.process.send_signal(signal.SIGINT)
+            with contextlib.suppress(OSError):  # it died meanwhile: run() reports that
+                self._send({"op": "interrupt"})
+
+    def _send(self, message: dict) -> None:
+        with self._sending:  # Stop comes from another thread than the run's request
+            wire.send(self._control_out, message)
 
     def switch(self, engine: str, device: str = "auto") -> None:
         """Restart on another engine (or device); a failure leaves the old engine running."""
@@ -233,9 +275,9 @@ class Kernel:
             self._interrupted_at = None
             self._run_id = secrets.token_hex(8)  # its reply must name it
             started = time.perf_counter()
-            wire.send(self._control_out, {"op": "run", "code": code, "filename": filename,
-                                          "fresh": fresh, "marker": output.marker,
-                                          "cell": cell, "id": self._run_id})
+            self._drop_stale_replies()
+            self._send({"op": "run", "code": code, "filename": filename, "fresh": fresh,
+                        "marker": output.marker, "cell": cell, "id": self._run_id})
             reply, stop_reason, decoding = self._wait_for_reply(timeout)
         elapsed = time.perf_counter() - started
         self._drain(output)
@@ -253,16 +295,38 @@ class Kernel:
         try:
             if self.process is None or self.process.poll() is not None:
                 return []
-            wire.send(self._control_out, {"op": "complete", "code": code, "line": line,
-                                          "column": column})
-            reply = wire.receive(self._control_in)
-            return [(str(name), str(kind)) for name, kind in reply.get("items", [])][:200]
+            self._drop_stale_replies()
+            request_id = secrets.token_hex(8)
+            self._send({"op": "complete", "code": code, "line": line, "column": column,
+                        "id": request_id})
+            deadline = time.monotonic() + COMPLETION_WAIT_S
+            while (left := deadline - time.monotonic()) > 0:
+                reply = self._next_reply(left)
+                if reply is None or reply.get("op") == "broken":
+                    return []
+                if reply.get("op") == "completions" and reply.get("id") == request_id:
+                    return [(str(name), str(kind))
+                            for name, kind in reply.get("items", [])][:200]
+            return []
+        except queue.Empty:
+            return []
         except Exception:  # noqa: BLE001 - garbage instead of completions: none, and the
             if self.process is not None:  # kernel restarts for the next run
-                self.process.kill()
+                self._group.kill()
             return []
         finally:
             self._control.release()
+
+    def _drop_stale_replies(self) -> None:
+        """Replies nobody waits for any more (a completion answered after its time)."""
+        while True:
+            try:
+                reply = self._replies.get_nowait()
+            except queue.Empty:
+                return
+            if reply is None or reply.get("op") == "broken":
+                self._replies.put(reply)  # the kernel's end: the next wait must see it
+                return
 
     @staticmethod
     def _add_timings(result: RunResult, answered: float, decoding: dict, ended: float) -> None:
@@ -274,57 +338,42 @@ class Kernel:
 
     def _wait_for_reply(self, timeout: float | None) -> tuple[dict | None, str | None, dict]:
         """The kernel's reply; on timeout interrupt it, and kill it 2 s after any interrupt."""
-        holder: dict = {}
         decoding: dict = {}
-        receiver = threading.Thread(target=self._receive_reply, args=(holder, decoding),
-                                    daemon=True)
-        receiver.start()
         deadline = None if timeout is None else time.monotonic() + timeout
         reason = None
-        while receiver.is_alive():
-            receiver.join(0.05)
-            now = time.monotonic()
+        while True:
+            try:
+                reply = self._next_reply(POLL_S)
+            except queue.Empty:
+                reply = {}
+            if reply is None:
+                return None, reason, decoding
+            if reply.get("op") == "broken":
+                return None, reason or "broken", decoding
+            if reply.get("op") == "result" and reply.get("id") == self._run_id:
+                return reply, reason, decoding  # a frame not for this run (user code
+            now = time.monotonic()              # writing to the pipe) is never taken for it
             if deadline is not None and now > deadline and reason is None:
                 reason = "timeout"
                 self.interrupt()
             interrupted_at = self._interrupted_at
             if interrupted_at is not None and now - interrupted_at > INTERRUPT_GRACE:
-                reason = reason or "interrupt"
-                self.process.kill()
+                self._group.kill()
                 self.process.wait()
-                receiver.join(1.0)
-                return None, reason, decoding
-        if "broken" in holder and reason is None:
-            reason = "broken"
-        return holder.get("reply"), reason, decoding
-
-    def _receive_reply(self, holder: dict, decoding: dict) -> None:
-        """The reply to this run: a frame that cannot be read, or does not answer this run
-        (user code writing to the control pipe), is never taken for it."""
-        try:
-            while (message := wire.receive(self._control_in, decoding)) is not None:
-                if isinstance(message, dict) and message.get("op") == "result" and \
-                        message.get("id") == self._run_id:
-                    holder["reply"] = message
-                    return
-        except Exception as failure:  # noqa: BLE001 - garbage on the pipe, of any kind
-            holder["broken"] = f"{type(failure).__name__}: {failure}"
-            if self.process is not None:
-                self.process.kill()  # the pipe is out of step: only a new kernel fixes it
+                return None, reason or "interrupt", decoding
 
     def _drain(self, output: _Output) -> None:
         """Let the readers pass on what the process wrote before it answered or died."""
         deadline = time.monotonic() + DRAIN_S
-        for ended in output.ended.values():
-            while not ended.wait(0.05):
-                # a dead kernel writes no marker (its readers end instead); user code that
-                # closed file descriptor 1 or 2 leaves none either: wait a little, then go on
-                if self.process is None or self.process.poll() is not None:
-                    for reader in self._readers:
-                        reader.join(timeout=1.0)
-                    return
-                if time.monotonic() > deadline:
-                    return
+        while not output.ended.wait(POLL_S):
+            # a dead kernel writes no marker (its readers end instead); a process the script
+            # started that holds stderr open may delay it: wait a little, then go on
+            if self.process is None or self.process.poll() is not None:
+                for reader in self._readers:
+                    reader.join(timeout=1.0)
+                return
+            if time.monotonic() > deadline:
+                return
 
     def _result(self, reply: dict | None, stop_reason: str | None, elapsed: float) -> RunResult:
         if reply is not None:
@@ -333,7 +382,7 @@ class Kernel:
             except Exception:  # noqa: BLE001 - a reply that is not a RunResult
                 reply, stop_reason = None, "broken"
                 if self.process is not None:
-                    self.process.kill()
+                    self._group.kill()
         if reply is not None:
             if stop_reason == "timeout" and result.error is not None:
                 result.error = RunError("timeout", "The run took longer than the time limit "
@@ -360,8 +409,14 @@ class Kernel:
         try:  # a kernel that closed its control pipe yet lives on is ended here
             code = self.process.wait(timeout=INTERRUPT_GRACE)
         except subprocess.TimeoutExpired:
-            self.process.kill()
+            self._group.kill()
             code = self.process.wait()
+        self._group.kill()  # what it started dies with it: no output leaks into later runs
+        if self._ending == "memory":
+            return RunError("memory", "The run used more memory than the kernel's limit of "
+                            f"{self.memory_limit / (1 << 30):.1f} GB and did not stop when "
+                            "asked, so the kernel was ended; it restarts for the next run.",
+                            exit_code=code)
         if code < 0:
             name = _signal_name(-code)
             what = {"SIGSEGV": "crashed with a segmentation fault",

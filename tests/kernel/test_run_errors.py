@@ -53,8 +53,10 @@ def test_a_huge_tensor_is_summarised_without_a_float64_copy():
     assert summary.values is None and summary.mean == 1.0 and summary.maximum == 1.0
 
 
-# The kernel's control pipe, as user code can find it (the kernel's own arguments).
-CONTROL_OUT = "import os, struct, sys\nfd = int(sys.argv[4])\n"
+# The kernel's control pipe, as hostile user code can find it (the channel object in memory).
+CONTROL_OUT = ("import gc, os, struct\nfrom playground.kernel.channel import KernelChannel\n"
+               "fd = next(o for o in gc.get_objects() if isinstance(o, KernelChannel))"
+               ".control_out\n")
 
 
 @pytest.mark.parametrize("what", ["garbage", "closed", "huge"])

@@ -1,0 +1,233 @@
+"""What differs between operating systems in starting, capping, waking and ending the kernel.
+
+Everything else in the kernel's transport is the same on every OS: requests on the child's
+stdin, replies and output on its stdout, an interrupt read by a thread in the kernel. What
+cannot be the same lives here, each choice taking the platform as an argument so that its
+logic is tested on Linux for Windows and macOS too:
+
+- grouping: a POSIX kernel leads a session of its own (a terminal's Ctrl+C does not reach
+  it, and ``killpg`` ends the children it started); a Windows kernel runs in a job object
+  that kills every process in it when the app closes the job or dies;
+- the memory cap the OS enforces: RLIMIT_DATA on Linux, the job's per-process memory limit
+  on Windows, none on macOS (which ignores RLIMIT_DATA), where the kernel's RSS watchdog
+  is the only cap;
+- waking a main thread blocked in a system call, so that a pending interrupt is raised.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import os
+import signal
+import sys
+import threading
+import time
+
+WINDOWS = "win32"
+# Windows process creation flags (winbase.h): no console window, and Ctrl+C in the
+# app's console is not sent to the kernel.
+CREATE_NEW_PROCESS_GROUP = 0x00000200
+CREATE_NO_WINDOW = 0x08000000
+# Job object limits (winnt.h).
+JOB_OBJECT_LIMIT_PROCESS_MEMORY = 0x00000100
+JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE = 0x00002000
+JOB_OBJECT_EXTENDED_LIMIT_INFORMATION_CLASS = 9
+STD_HANDLES = {0: -10, 1: -11, 2: -12}  # STD_INPUT_HANDLE, STD_OUTPUT_HANDLE, STD_ERROR_HANDLE
+# The signal that wakes a POSIX main thread out of sleep() or a blocking read; its handler
+# does nothing, the interrupt already pending is what then raises.
+WAKE_SIGNAL = getattr(signal, "SIGUSR2", None)
+
+
+def current_platform() -> str:
+    """sys.platform, or the one a test simulates for the kernel's own choices."""
+    return os.environ.get("PLAYGROUND_SIMULATE_PLATFORM", sys.platform)
+
+
+def launch_options(platform: str = sys.platform) -> dict:
+    """subprocess.Popen options that put the kernel in a group of its own."""
+    if platform == WINDOWS:
+        return {"creationflags": CREATE_NEW_PROCESS_GROUP | CREATE_NO_WINDOW}
+    return {"start_new_session": True}
+
+
+class _BasicLimits(ctypes.Structure):
+    _fields_ = [("PerProcessUserTimeLimit", ctypes.c_int64),
+                ("PerJobUserTimeLimit", ctypes.c_int64),
+                ("LimitFlags", ctypes.c_uint32),
+                ("MinimumWorkingSetSize", ctypes.c_size_t),
+                ("MaximumWorkingSetSize", ctypes.c_size_t),
+                ("ActiveProcessLimit", ctypes.c_uint32),
+                ("Affinity", ctypes.c_size_t),
+                ("PriorityClass", ctypes.c_uint32),
+                ("SchedulingClass", ctypes.c_uint32)]
+
+
+class _IoCounters(ctypes.Structure):
+    _fields_ = [(name, ctypes.c_uint64) for name in (
+        "ReadOperationCount", "WriteOperationCount", "OtherOperationCount",
+        "ReadTransferCount", "WriteTransferCount", "OtherTransferCount")]
+
+
+class JobLimits(ctypes.Structure):
+    """JOBOBJECT_EXTENDED_LIMIT_INFORMATION, as SetInformationJobObject reads it."""
+
+    _fields_ = [("BasicLimitInformation", _BasicLimits),
+                ("IoInfo", _IoCounters),
+                ("ProcessMemoryLimit", ctypes.c_size_t),
+                ("JobMemoryLimit", ctypes.c_size_t),
+                ("PeakProcessMemoryUsed", ctypes.c_size_t),
+                ("PeakJobMemoryUsed", ctypes.c_size_t)]
+
+
+def job_limits(memory_limit: int) -> JobLimits:
+    """A job that dies with its last handle and caps each process's committed memory."""
+    limits = JobLimits()
+    flags = JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE
+    if memory_limit > 0:
+        flags |= JOB_OBJECT_LIMIT_PROCESS_MEMORY
+        limits.ProcessMemoryLimit = memory_limit
+    limits.BasicLimitInformation.LimitFlags = flags
+    return limits
+
+
+class WindowsJobs:
+    """The four kernel32 calls a job object needs (Windows only)."""
+
+    def __init__(self) -> None:
+        self.kernel32 = ctypes.WinDLL("kernel32", use_last_error=True)  # type: ignore[attr-defined]
+
+    def create(self, limits: JobLimits) -> int:
+        job = self.kernel32.CreateJobObjectW(None, None)
+        if not job:
+            raise ctypes.WinError(ctypes.get_last_error())  # type: ignore[attr-defined]
+        if not self.kernel32.SetInformationJobObject(
+                job, JOB_OBJECT_EXTENDED_LIMIT_INFORMATION_CLASS, ctypes.byref(limits),
+                ctypes.sizeof(limits)):
+            raise ctypes.WinError(ctypes.get_last_error())  # type: ignore[attr-defined]
+        return job
+
+    def assign(self, job: int, process_handle: int) -> None:
+        if not self.kernel32.AssignProcessToJobObject(job, process_handle):
+            raise ctypes.WinError(ctypes.get_last_error())  # type: ignore[attr-defined]
+
+    def terminate(self, job: int) -> None:
+        self.kernel32.TerminateJobObject(job, 1)
+
+    def close(self, job: int) -> None:
+        self.kernel32.CloseHandle(job)
+
+
+class ProcessGroup:
+    """The kernel and every process it starts, ended together.
+
+    ``jobs`` stands in for kernel32 in tests; on POSIX the group is the kernel's session.
+    """
+
+    def __init__(self, process, memory_limit: int = 0, platform: str = sys.platform,
+                 jobs=None) -> None:
+        self.process = process
+        self.platform = platform
+        self.job = None
+        self.memory_capped = platform.startswith("linux") and memory_limit > 0
+        if platform == WINDOWS:
+            self.jobs = jobs if jobs is not None else WindowsJobs()
+            self.job = self.jobs.create(job_limits(memory_limit))
+            self.jobs.assign(self.job, int(process._handle))
+            self.memory_capped = memory_limit > 0
+
+    def kill(self) -> None:
+        """End the kernel and its children; safe when some or all have ended already."""
+        if self.job is not None:
+            self.jobs.terminate(self.job)
+        else:
+            # the kernel leads its session, so its pid names the group
+            with contextlib.suppress(ProcessLookupError, PermissionError, OSError):
+                os.killpg(self.process.pid, signal.SIGKILL)
+        with contextlib.suppress(OSError):
+            self.process.kill()
+
+    def close(self) -> None:
+        """Let go of the job (its processes are ended as it closes)."""
+        if self.job is not None:
+            self.jobs.close(self.job)
+            self.job = None
+
+
+# ----- the kernel's side -----------------------------------------------------------------
+def cap_memory(limit_bytes: int, platform: str) -> bool:
+    """Make allocations past the limit fail with MemoryError where this process can ask the
+    OS to (Linux: RLIMIT_DATA); whether it did. Windows is capped by its job, from outside;
+    macOS accepts RLIMIT_DATA and ignores it."""
+    if limit_bytes <= 0 or not platform.startswith("linux"):
+        return False
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_DATA, (limit_bytes, limit_bytes))
+    return True
+
+
+def install_wake_handler(platform: str) -> None:
+    """A handler for the wake signal that does nothing: its arrival alone interrupts a
+    blocking system call, and Python then runs the interrupt that was pending."""
+    if platform != WINDOWS and WAKE_SIGNAL is not None:
+        signal.signal(WAKE_SIGNAL, lambda _number, _frame: None)
+
+
+def wake_main_thread(platform: str) -> None:
+    """Break the main thread out of a blocking call (POSIX). Windows has no signal to send:
+    there a call that blocks for over 2 s past Stop ends with the kernel's restart."""
+    if platform != WINDOWS and WAKE_SIGNAL is not None:
+        with contextlib.suppress(OSError, ValueError):
+            signal.pthread_kill(threading.main_thread().ident, WAKE_SIGNAL)
+
+
+def point_std_handles(platform: str) -> None:
+    """On Windows, child processes inherit the Win32 standard handles, not file descriptors
+    0-2: point the handles at what the descriptors now are, so that a subprocess's output
+    joins the user's output instead of the control pipe."""
+    if platform != WINDOWS or sys.platform != WINDOWS:
+        return
+    import msvcrt
+
+    kernel32 = ctypes.WinDLL("kernel32", use_last_error=True)  # type: ignore[attr-defined]
+    for fd, which in STD_HANDLES.items():
+        kernel32.SetStdHandle(which, msvcrt.get_osfhandle(fd))
+
+
+def pipe_has_data(fd: int) -> bool:
+    """Whether reading the pipe ``fd`` would return at once (data, or its end)."""
+    if sys.platform == WINDOWS:
+        import _winapi
+        import msvcrt
+
+        available, _left = _winapi.PeekNamedPipe(msvcrt.get_osfhandle(fd), 0)
+        return available > 0
+    import select
+
+    return bool(select.select([fd], [], [], 0)[0])
+
+
+def wait_for_data(fd: int) -> None:
+    """Block until the pipe ``fd`` has data (Windows pipes cannot be waited on with select:
+    there it is polled every few milliseconds)."""
+    if sys.platform == WINDOWS:
+        while not pipe_has_data(fd):
+            time.sleep(0.005)
+        return
+    import select
+
+    select.select([fd], [], [])
+
+
+def end_children() -> None:
+    """Kill every process this one started (the kernel ends without leaving them behind)."""
+    try:
+        import psutil
+
+        children = psutil.Process().children(recursive=True)
+    except Exception:  # noqa: BLE001 - ending must never fail
+        return
+    for child in children:
+        with contextlib.suppress(Exception):
+            child.kill()

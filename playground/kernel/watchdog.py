@@ -1,0 +1,74 @@
+"""The kernel's memory cap on every OS: a thread that watches the process's resident memory.
+
+The OS caps allocations where it can (see processes.cap_memory); this watchdog is the cap
+everywhere, and the only one on macOS. Past the limit during a run it asks the main thread
+to raise MemoryError (the run ends with the usual one sentence, the kernel lives on); if the
+memory is still over the limit ``grace`` seconds later (code that ignores the interrupt, or
+C code that never returns to Python) it ends the kernel.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+
+INTERVAL_S = 0.02
+GRACE_S = 2.0
+
+
+def resident_bytes() -> int:
+    """This process's resident set size."""
+    import psutil
+
+    return psutil.Process().memory_info().rss
+
+
+class MemoryWatchdog:
+    """Samples ``resident()`` every ``interval`` seconds while armed (during a run)."""
+
+    def __init__(self, limit: int, on_over: Callable[[], None], on_stuck: Callable[[], None],
+                 resident: Callable[[], int] = resident_bytes,
+                 interval: float = INTERVAL_S, grace: float = GRACE_S) -> None:
+        self.limit = limit
+        self.on_over = on_over
+        self.on_stuck = on_stuck
+        self.resident = resident
+        self.interval = interval
+        self.grace = grace
+        self._armed = threading.Event()
+        self._over_since: float | None = None
+
+    def start(self) -> None:
+        if self.limit > 0:
+            threading.Thread(target=self._watch, name="playground-memory", daemon=True).start()
+
+    def arm(self) -> None:
+        self._over_since = None
+        self._armed.set()
+
+    def disarm(self) -> None:
+        self._armed.clear()
+
+    def check(self, now: float) -> None:
+        """One sample: ask once when over the limit, end the kernel if it stays over."""
+        if not self._armed.is_set():
+            self._over_since = None
+            return
+        if self.resident() <= self.limit:
+            self._over_since = None
+        elif self._over_since is None:
+            self._over_since = now
+            self.on_over()
+        elif now - self._over_since > self.grace:
+            self._armed.clear()
+            self.on_stuck()
+
+    def _watch(self) -> None:
+        while True:
+            self._armed.wait()
+            time.sleep(self.interval)
+            try:
+                self.check(time.monotonic())
+            except Exception:  # noqa: BLE001 - a failed sample (psutil missing) is no cap,
+                return         # never a dead kernel
