@@ -354,6 +354,7 @@ def serve(channel: KernelChannel, session: Session) -> None:
                     "kind": "interrupted", "message": "The run was interrupted.",
                     "exception_type": "KeyboardInterrupt", "traceback": "", "line": None,
                     "exit_code": None}, time.perf_counter())
+            channel.restore_stdio()  # a script that closed descriptor 2 still gets its end
             channel.end_output(str(request.get("marker", "")))
             channel.send_frame(_result_frame(session, reply, request.get("id")))
             channel.run_id = None
@@ -382,6 +383,7 @@ def _end_kernel(channel: KernelChannel, reason: str = "") -> None:
 
 def main(argv: list[str]) -> int:
     engine_name, device, memory_limit, *options = argv
+    processes.unblock_app_signals()  # before any thread starts: they inherit the mask
     platform = _Stop.platform = processes.current_platform()
     channel = KernelChannel(platform)
     channel.start(on_interrupt=lambda: _Stop.request("interrupt"),

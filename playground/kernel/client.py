@@ -228,6 +228,11 @@ class Kernel:
         self._readers = []
         self.process = None
 
+    def sent_by(self, pid: int) -> bool:
+        """Whether process ``pid`` is this kernel or one it started (POSIX)."""
+        process = self.process
+        return process is not None and processes.same_session(pid, process.pid)
+
     def restart(self) -> None:
         self.close()
         self.start()

@@ -11,11 +11,14 @@ logic is tested on Linux for Windows and macOS too:
 - the memory cap the OS enforces: RLIMIT_DATA on Linux, the job's per-process memory limit
   on Windows, none on macOS (which ignores RLIMIT_DATA), where the kernel's RSS watchdog
   is the only cap;
-- waking a main thread blocked in a system call, so that a pending interrupt is raised.
+- waking a main thread blocked in a system call, so that a pending interrupt is raised;
+- the app's own signals: on Linux a script cannot end the app with ``os.kill(os.getppid(),
+  SIGTERM)``, because the app learns who sent each signal and ignores its kernel's.
 """
 
 from __future__ import annotations
 
+import _thread
 import contextlib
 import ctypes
 import os
@@ -23,6 +26,7 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Callable
 
 WINDOWS = "win32"
 # Windows process creation flags (winbase.h): no console window, and Ctrl+C in the
@@ -152,6 +156,81 @@ class ProcessGroup:
         if self.job is not None:
             self.jobs.close(self.job)
             self.job = None
+
+
+# ----- the app's own signals ----------------------------------------------------------------
+APP_SIGNALS = ("SIGTERM", "SIGHUP", "SIGINT")
+
+
+class SignalGuard:
+    """Signals to the app are taken by a thread that asks who sent each (Linux's
+    ``sigwaitinfo``): one from the kernel or a process it started is reported to
+    ``on_refused`` and ignored; any other does what it did before (SIGINT raises
+    KeyboardInterrupt, SIGTERM and SIGHUP end the app). Elsewhere nothing changes.
+
+    ``install`` must run before the app starts a thread: threads inherit the blocked mask,
+    and one that did not block the signals would be handed them instead.
+    """
+
+    def __init__(self) -> None:
+        self.from_kernel: Callable[[int], bool] = lambda _pid: False
+        self.on_refused: Callable[[str], None] = lambda _name: None
+
+    def install(self, platform: str = sys.platform) -> bool:
+        if not platform.startswith("linux") or not hasattr(signal, "sigwaitinfo"):
+            return False
+        numbers = {getattr(signal, name) for name in APP_SIGNALS}
+        signal.pthread_sigmask(signal.SIG_BLOCK, numbers)
+        threading.Thread(target=self._sort, args=(numbers,), name="playground-signals",
+                         daemon=True).start()
+        return True
+
+    def _sort(self, numbers: set[int]) -> None:
+        while True:
+            received = signal.sigwaitinfo(numbers)
+            if self.judge(received.si_signo, received.si_pid):
+                _deliver(received.si_signo)
+
+    def judge(self, number: int, sender: int) -> bool:
+        """Whether the signal is let through; a refused one is reported."""
+        try:
+            refused = sender > 0 and self.from_kernel(sender)
+        except Exception:  # noqa: BLE001 - a question that fails lets the signal through
+            refused = False
+        if refused:
+            self.on_refused(signal.Signals(number).name)
+        return not refused
+
+
+def _deliver(number: int) -> None:
+    """What the signal did before the guard took it."""
+    if number == signal.SIGINT:
+        _thread.interrupt_main()
+        return
+    # the app sets no handler for SIGTERM or SIGHUP: unblocked in this thread, the signal
+    # takes its default action, ending the process
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {number})
+    signal.pthread_kill(threading.get_ident(), number)
+
+
+def same_session(pid: int, leader: int) -> bool:
+    """Whether process ``pid`` is in the session ``leader`` leads (the kernel, or a process
+    it started): a process that has ended is in none."""
+    getsid = getattr(os, "getsid", None)
+    if getsid is None:
+        return False
+    try:
+        return pid == leader or getsid(pid) == leader
+    except OSError:
+        return False
+
+
+def unblock_app_signals() -> None:
+    """The kernel inherits the app's blocked signals: it takes them back, so that its
+    scripts and their processes get SIGTERM and SIGINT as usual."""
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK,
+                               {getattr(signal, name) for name in APP_SIGNALS})
 
 
 # ----- the kernel's side -----------------------------------------------------------------

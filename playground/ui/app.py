@@ -53,12 +53,25 @@ def make_application(theme: str = "system") -> QApplication:
     return application
 
 
-def launch(path: str | None = None, theme: str = "system") -> int:
+def open_window(path: str | None = None, theme: str = "system"):
+    """The application and its window, shown; a script cannot end the app with a signal."""
+    from playground.kernel.processes import SignalGuard
+
+    guard = SignalGuard()
+    guard.install()  # before any thread starts: NumPy's BLAS starts some when imported
     from playground.ui.main_window import MainWindow
 
     application = make_application(theme)
     window = MainWindow(path)
+    guard.from_kernel = lambda pid: window.runner.kernel.sent_by(pid)
+    guard.on_refused = lambda name: window.runner.output.emit(
+        "stderr", f"The script sent the app {name}; the app ignored it.\n")
     window.show()
+    return application, window
+
+
+def launch(path: str | None = None, theme: str = "system") -> int:
+    application, window = open_window(path, theme)
     window.offer_recovery()
     return application.exec()
 

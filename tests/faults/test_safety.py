@@ -310,3 +310,52 @@ def test_neither_the_app_nor_its_kernel_listens_on_a_socket(qtbot, tmp_path):
     listening = _listening_inodes()
     for pid in (os.getpid(), window.runner.kernel.process.pid):
         assert not _socket_inodes(pid) & listening, f"process {pid} listens on a socket"
+
+
+SIGNALLED = r"""
+import sys, time
+from pathlib import Path
+from PySide6.QtCore import QTimer
+from playground.ui.app import open_window
+
+folder = Path(sys.argv[1])
+application, window = open_window(None, "light")
+window.editor.setPlainText("import os, signal\nfor name in ('SIGTERM', 'SIGHUP', 'SIGINT'):\n"
+                           "    os.kill(os.getppid(), getattr(signal, name))\nprint('sent')\n")
+
+def run_when_ready():
+    if window.runner.is_starting:
+        QTimer.singleShot(50, run_when_ready)
+    else:
+        window.run_action.trigger()
+
+def report():
+    (folder / "console.txt").write_text(window.console.toPlainText())
+
+QTimer.singleShot(100, run_when_ready)
+QTimer(window, interval=100, timeout=report).start()
+application.exec()
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="sigwaitinfo is Linux's")
+def test_a_script_cannot_end_the_app_with_a_signal_but_the_desktop_still_can(tmp_path):
+    app = subprocess.Popen([sys.executable, "-c", SIGNALLED, str(tmp_path)],
+                           env=_environment(tmp_path))
+    console = tmp_path / "console.txt"
+    try:
+        deadline = time.monotonic() + 60
+        while "sent" not in (console.read_text() if console.exists() else ""):
+            assert app.poll() is None, "the script's signal ended the app"
+            assert time.monotonic() < deadline, "the run never finished"
+            time.sleep(0.1)
+        time.sleep(0.5)
+        assert app.poll() is None
+        shown = console.read_text()
+        for name in ("SIGTERM", "SIGHUP", "SIGINT"):
+            assert f"The script sent the app {name}; the app ignored it." in shown
+        app.send_signal(signal.SIGTERM)  # from outside (a logout, `kill`): it ends the app
+        assert app.wait(10) == -signal.SIGTERM
+    finally:
+        if app.poll() is None:
+            app.kill()

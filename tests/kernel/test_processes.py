@@ -204,3 +204,52 @@ def test_every_platform_has_launch_options_popen_accepts(platform):
 
     accepted = inspect.signature(subprocess.Popen).parameters
     assert set(processes.launch_options(platform)) <= set(accepted)
+
+
+# ----- the app's signals -----------------------------------------------------------------
+def test_a_signal_from_the_kernel_is_refused_and_said_and_others_pass():
+    guard = processes.SignalGuard()
+    refused = []
+    guard.from_kernel = lambda pid: pid == 900
+    guard.on_refused = refused.append
+    assert not guard.judge(signal.SIGTERM, 900)
+    assert guard.judge(signal.SIGTERM, 901)
+    assert guard.judge(signal.SIGHUP, 0)  # from the kernel of the OS (a closing terminal)
+    assert refused == ["SIGTERM"]
+
+
+def test_a_failing_question_lets_the_signal_through():
+    guard = processes.SignalGuard()
+
+    def broken(_pid):
+        raise RuntimeError("no kernel yet")
+
+    guard.from_kernel = broken
+    assert guard.judge(signal.SIGTERM, 900)
+
+
+def test_the_guard_changes_nothing_off_linux():
+    assert not processes.SignalGuard().install(platform="darwin")
+    assert not processes.SignalGuard().install(platform="win32")
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "getsid"), reason="POSIX sessions")
+def test_a_process_the_kernel_started_is_in_its_session():
+    import os
+    import subprocess
+    import sys
+
+    leader = subprocess.Popen([sys.executable, "-c", "import subprocess, sys, time\n"
+                               "child = subprocess.Popen([sys.executable, '-c', "
+                               "'import time; time.sleep(30)'])\nprint(child.pid, flush=True)\n"
+                               "time.sleep(30)\n"], stdout=subprocess.PIPE, text=True,
+                              start_new_session=True)
+    try:
+        child = int(leader.stdout.readline())
+        assert processes.same_session(leader.pid, leader.pid)
+        assert processes.same_session(child, leader.pid)
+        assert not processes.same_session(os.getpid(), leader.pid)
+        assert not processes.same_session(2 ** 22 + 7, leader.pid)  # no such process
+    finally:
+        os.killpg(leader.pid, signal.SIGKILL)
+        leader.wait()
