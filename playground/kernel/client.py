@@ -138,6 +138,7 @@ class Kernel:
         except OSError as failure:  # no job object: the kernel cannot be kept in check
             self.process.kill()
             self.process.wait()
+            self.process = None
             raise KernelError(f"The kernel process could not be grouped with its "
                               f"children: {failure}.") from failure
         self._control_out = self.process.stdin.fileno()
