@@ -172,8 +172,9 @@ def _no_disk_cache(*_arguments, **_options) -> None:
 class Session:
     """The engine and the namespace that cells share between runs."""
 
-    def __init__(self, engine) -> None:
+    def __init__(self, engine, watchdog: MemoryWatchdog | None = None) -> None:
         self.engine = engine
+        self.watchdog = watchdog  # armed while user code runs
         self.namespace: dict = {"__name__": "__main__"}
         self.executions = 0  # cells run, for Out[n]
         self.notes: list[str] = []  # what the run's console shows in grey
@@ -181,7 +182,6 @@ class Session:
         self._builtins = dict(builtins.__dict__)
         self._streams = {"stdout": sys.stdout, "stderr": sys.stderr}
         self._numpy_errors = np.geterr()  # np.seterr in one run must not reach a fresh one
-        self.watchdog: MemoryWatchdog | None = None
 
     def _fresh_main(self, filename: str) -> dict:
         """A new ``__main__`` module for a fresh run: pickle (multiprocessing's Pool) finds
@@ -215,6 +215,13 @@ class Session:
                 "traces": traces_to_json([]), "figures": [], "notes": self.notes,
                 "elapsed": time.perf_counter() - started}
 
+    def reply_interrupted(self, started: float) -> dict:
+        """The reply for a run the app's Stop ended."""
+        return self._reply_error({
+            "kind": "interrupted", "message": "The run was interrupted.",
+            "exception_type": "KeyboardInterrupt", "traceback": "", "line": None,
+            "exit_code": None}, started)
+
     def _run(self, code: str, filename: str, fresh: bool, cell: bool = False) -> dict:
         if fresh:
             self.namespace = self._fresh_main(filename)
@@ -235,10 +242,7 @@ class Session:
         except KeyboardInterrupt as interrupt:
             if not _Stop.requested:  # raised by the script itself: an ordinary exception
                 return self._reply_error(describe_exception(interrupt, filename), started)
-            return self._reply_error({
-                "kind": "interrupted", "message": "The run was interrupted.",
-                "exception_type": "KeyboardInterrupt", "traceback": "", "line": None,
-                "exit_code": None}, started)
+            return self.reply_interrupted(started)
         finally:
             _Stop.end(self.watchdog)
             self.restore()
@@ -350,10 +354,7 @@ def serve(channel: KernelChannel, session: Session) -> None:
             try:
                 reply = _run_safely(session, request)
             except KeyboardInterrupt:  # a Stop that landed as user code ended
-                reply = session._reply_error({
-                    "kind": "interrupted", "message": "The run was interrupted.",
-                    "exception_type": "KeyboardInterrupt", "traceback": "", "line": None,
-                    "exit_code": None}, time.perf_counter())
+                reply = session.reply_interrupted(time.perf_counter())
             channel.restore_stdio()  # a script that closed descriptor 2 still gets its end
             channel.end_output(str(request.get("marker", "")))
             channel.send_frame(_result_frame(session, reply, request.get("id")))
@@ -398,10 +399,10 @@ def main(argv: list[str]) -> int:
     processes.cap_memory(_memory_limit, platform)
     streams.install(channel.send_output)
     _prepare_run(channel)
-    session = Session(engine)
-    session.watchdog = MemoryWatchdog(_memory_limit, on_over=lambda: _Stop.request("memory"),
-                                      on_stuck=lambda: _end_kernel(channel, "memory"))
-    session.watchdog.start()
+    watchdog = MemoryWatchdog(_memory_limit, on_over=lambda: _Stop.request("memory"),
+                              on_stuck=lambda: _end_kernel(channel, "memory"))
+    watchdog.start()
+    session = Session(engine, watchdog)
     channel.send({"op": "ready", "engine": engine.name, "description": engine.describe(),
                   "pid": os.getpid(), "cuda": bool(getattr(engine, "cuda_available", False))})
     if options != ["no-complete"]:

@@ -145,12 +145,12 @@ class Kernel:
         self._replies = queue.Queue()
         self._ending = ""
         self._readers = [
-            threading.Thread(target=self._read_control, args=(self.process, self._replies),
-                             daemon=True),
+            threading.Thread(target=self._read_control,
+                             args=(self.process, self._group, self._replies), daemon=True),
             threading.Thread(target=self._pump, args=(self.process.stderr,), daemon=True)]
         for reader in self._readers:
             reader.start()
-        hello = self._next_reply(None)
+        hello = self._replies.get()
         if hello is None or hello.get("op") != "ready":
             message = hello.get("message") if hello and hello.get("op") == "failed" else (
                 "The kernel process failed to start" + (
@@ -168,7 +168,8 @@ class Kernel:
         if self.on_death is not None and process is self.process and self._output is None:
             self.on_death(self._crash_error())
 
-    def _read_control(self, process: subprocess.Popen, replies: queue.Queue) -> None:
+    def _read_control(self, process: subprocess.Popen, group: processes.ProcessGroup,
+                      replies: queue.Queue) -> None:
         """Every frame from the kernel: output goes to the run that printed it, the rest
         to ``replies``; None there when the kernel is gone or its pipe out of step."""
         control_in = process.stdout.fileno()
@@ -187,12 +188,8 @@ class Kernel:
                     replies.put(message)
         except Exception as failure:  # noqa: BLE001 - garbage on the pipe, of any kind
             replies.put({"op": "broken", "detail": f"{type(failure).__name__}: {failure}"})
-            self._group.kill()  # the pipe is out of step: only a new kernel fixes it
+            group.kill()  # the pipe is out of step: only a new kernel fixes it
         replies.put(None)
-
-    def _next_reply(self, timeout: float | None) -> dict | None:
-        """The next frame that is not output; None when the kernel is gone."""
-        return self._replies.get(timeout=timeout)
 
     def _pump(self, stream) -> None:
         """Pass stderr on as it comes, up to the run's end-of-output marker."""
@@ -307,8 +304,9 @@ class Kernel:
                         "id": request_id})
             deadline = time.monotonic() + COMPLETION_WAIT_S
             while (left := deadline - time.monotonic()) > 0:
-                reply = self._next_reply(left)
+                reply = self._replies.get(timeout=left)
                 if reply is None or reply.get("op") == "broken":
+                    self._replies.put(reply)  # the kernel's end: the next run must see it
                     return []
                 if reply.get("op") == "completions" and reply.get("id") == request_id:
                     return [(str(name), str(kind))
@@ -349,7 +347,7 @@ class Kernel:
         reason = None
         while True:
             try:
-                reply = self._next_reply(POLL_S)
+                reply = self._replies.get(timeout=POLL_S)
             except queue.Empty:
                 reply = {}
             if reply is None:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import _thread
 import contextlib
 import ctypes
+import functools
 import os
 import signal
 import sys
@@ -95,11 +96,16 @@ def job_limits(memory_limit: int) -> JobLimits:
     return limits
 
 
+@functools.cache  # loaded once: the standard handles are pointed anew before every run
+def _kernel32():
+    return ctypes.WinDLL("kernel32", use_last_error=True)  # type: ignore[attr-defined]
+
+
 class WindowsJobs:
     """The four kernel32 calls a job object needs (Windows only)."""
 
     def __init__(self) -> None:
-        self.kernel32 = ctypes.WinDLL("kernel32", use_last_error=True)  # type: ignore[attr-defined]
+        self.kernel32 = _kernel32()
 
     def create(self, limits: JobLimits) -> int:
         job = self.kernel32.CreateJobObjectW(None, None)
@@ -269,7 +275,7 @@ def point_std_handles(platform: str) -> None:
         return
     import msvcrt
 
-    kernel32 = ctypes.WinDLL("kernel32", use_last_error=True)  # type: ignore[attr-defined]
+    kernel32 = _kernel32()
     for fd, which in STD_HANDLES.items():
         kernel32.SetStdHandle(which, msvcrt.get_osfhandle(fd))
 

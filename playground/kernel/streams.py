@@ -151,8 +151,7 @@ class EndScanner:
 
 
 def mark_end(marker: str) -> None:
-    """Write the run's end-of-output marker on stderr, after all it holds."""
-    flush_all()
+    """Write the run's end-of-output marker on stderr (the caller flushed the streams)."""
     if marker:
         with contextlib.suppress(OSError):  # user code closed the descriptor: no marker
             os.write(2, marker.encode("utf-8"))
