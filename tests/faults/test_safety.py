@@ -330,7 +330,9 @@ def run_when_ready():
         window.run_action.trigger()
 
 def report():
-    (folder / "console.txt").write_text(window.console.toPlainText())
+    # Written whole and renamed, so the test never reads a half-written file.
+    (folder / "console.tmp").write_text(window.console.toPlainText())
+    (folder / "console.tmp").replace(folder / "console.txt")
 
 QTimer.singleShot(100, run_when_ready)
 QTimer(window, interval=100, timeout=report).start()
@@ -345,15 +347,16 @@ def test_a_script_cannot_end_the_app_with_a_signal_but_the_desktop_still_can(tmp
     console = tmp_path / "console.txt"
     try:
         deadline = time.monotonic() + 60
-        while "sent" not in (console.read_text() if console.exists() else ""):
+        notices = [f"The script sent the app {name}; the app ignored it."
+                   for name in ("SIGTERM", "SIGHUP", "SIGINT")]
+        shown = ""
+        while not ("sent" in shown and all(notice in shown for notice in notices)):
             assert app.poll() is None, "the script's signal ended the app"
-            assert time.monotonic() < deadline, "the run never finished"
+            assert time.monotonic() < deadline, f"the console never showed it all: {shown!r}"
             time.sleep(0.1)
+            shown = console.read_text() if console.exists() else ""
         time.sleep(0.5)
         assert app.poll() is None
-        shown = console.read_text()
-        for name in ("SIGTERM", "SIGHUP", "SIGINT"):
-            assert f"The script sent the app {name}; the app ignored it." in shown
         app.send_signal(signal.SIGTERM)  # from outside (a logout, `kill`): it ends the app
         assert app.wait(10) == -signal.SIGTERM
     finally:
