@@ -22,7 +22,8 @@ import time
 from collections.abc import Callable
 
 from playground.kernel import processes, streams, wire
-from playground.model import RunError, RunResult
+from playground.model import RunError, RunResult, collector
+from playground.model.run_result import reply_hook
 
 # What the kernel keeps of a run's output; the rest is still streamed, then dropped.
 OUTPUT_LIMIT = 1 << 20
@@ -174,7 +175,9 @@ class Kernel:
         to ``replies``; None there when the kernel is gone or its pipe out of step."""
         control_in = process.stdout.fileno()
         try:
-            while (message := wire.receive(control_in)) is not None:
+            # a result's parts become model objects as they are read: a large result's 10^5
+            # nodes and steps never exist as dicts as well (model/run_result.py)
+            while (message := wire.receive(control_in, convert=reply_hook)) is not None:
                 if not isinstance(message, dict):
                     raise ValueError("a frame that is not a message")
                 if message.get("op") == "output":
@@ -382,7 +385,8 @@ class Kernel:
     def _result(self, reply: dict | None, stop_reason: str | None, elapsed: float) -> RunResult:
         if reply is not None:
             try:
-                result = RunResult.from_json(reply["result"])
+                with collector.paused():
+                    result = RunResult.from_json(reply["result"])
             except Exception:  # noqa: BLE001 - a reply that is not a RunResult
                 reply, stop_reason = None, "broken"
                 if self.process is not None:

@@ -14,8 +14,11 @@ import json
 import os
 import struct
 import time
+from collections.abc import Callable
 
 import numpy as np
+
+from playground.model import collector
 
 _LENGTH = struct.Struct(">I")
 
@@ -43,13 +46,14 @@ def _buffer_reference(buffers: list[bytes]):
     return reference
 
 
-def _array_restorer(buffers: list[memoryview]):
-    """json's ``object_hook``: a buffer reference becomes its array."""
+def _array_restorer(buffers: list[memoryview], convert: Callable[[dict], object] | None):
+    """json's ``object_hook``: a buffer reference becomes its array; ``convert`` may turn
+    any other object into what it stands for as soon as it is read."""
 
     def restore(value: dict):
         if len(value) == 3 and "$array" in value and value.keys() == {"$array", "dtype", "shape"}:
             return _array(value, buffers)
-        return value
+        return value if convert is None else convert(value)
 
     return restore
 
@@ -78,11 +82,11 @@ def encode(message: dict) -> bytes:
     return b"".join(parts)
 
 
-def decode(frame: bytes) -> dict:
+def decode(frame: bytes, convert: Callable[[dict], object] | None = None) -> dict:
     view = memoryview(frame)
     (header_length,) = _LENGTH.unpack_from(view, 0)
     offset = 4 + header_length
-    header = bytes(view[4:offset])
+    header = str(view[4:offset], "utf-8")  # one copy: bytes() and then loads() made two
     (count,) = _LENGTH.unpack_from(view, offset)
     offset += 4
     buffers = []
@@ -91,7 +95,7 @@ def decode(frame: bytes) -> dict:
         offset += 4
         buffers.append(view[offset:offset + length])
         offset += length
-    return json.loads(header, object_hook=_array_restorer(buffers))
+    return json.loads(header, object_hook=_array_restorer(buffers, convert))
 
 
 def send(fd: int, message: dict) -> None:
@@ -118,9 +122,10 @@ def _read_exactly(fd: int, size: int) -> bytes | None:
     return b"".join(chunks)
 
 
-def receive(fd: int, timings: dict | None = None) -> dict | None:
+def receive(fd: int, timings: dict | None = None,
+            convert: Callable[[dict], object] | None = None) -> dict | None:
     """The next message, or None when the other side has closed (or died); ``timings``
-    gets the seconds spent decoding it."""
+    gets the seconds spent decoding it; ``convert`` is ``decode``'s."""
     prefix = _read_exactly(fd, 4)
     if prefix is None:
         return None
@@ -131,7 +136,8 @@ def receive(fd: int, timings: dict | None = None) -> dict | None:
     if frame is None:
         return None
     started = time.perf_counter()
-    message = decode(frame)
+    with collector.paused():  # a large graph's frame: see model/collector.py
+        message = decode(frame, convert)
     if timings is not None:
         timings["decode"] = time.perf_counter() - started
     return message

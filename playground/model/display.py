@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections import deque
 from dataclasses import dataclass, field
 
@@ -114,11 +115,24 @@ def stable_keys(graph: Graph) -> dict[str, str]:
         source = queue.popleft()
         for edge in outgoing[source]:
             if edge.target not in keys:
-                keys[edge.target] = f"{keys[source]}/{edge.input}:{graph.node(edge.target).label}"
+                keys[edge.target] = _path_key(keys[source], edge.input,
+                                              graph.node(edge.target).label)
                 queue.append(edge.target)
     for node in graph.nodes:  # unreachable and unnamed: by position, the best there is
         keys.setdefault(node.id, f"node:{node.label}:{node.id}")
     return keys
+
+
+PATH_KEY_LENGTH = 160
+
+
+def _path_key(parent: str, input_index: int, label: str) -> str:
+    """The parent's key plus one step; a long one is replaced by its digest, which is as stable
+    across runs and keeps a 10^5-node chain's keys from adding up to gigabytes of text."""
+    key = f"{parent}/{input_index}:{label}"
+    if len(key) <= PATH_KEY_LENGTH:
+        return key
+    return "path:" + hashlib.blake2b(key.encode(), digest_size=16).hexdigest()
 
 
 @dataclass

@@ -30,7 +30,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-from playground.model.arrays import ArrayData, PointDensity
+from playground.model.arrays import ArrayData, PointDensity, shared
 
 SCHEMA = "autograd-playground/graph"
 VERSION = 1
@@ -38,7 +38,7 @@ KINDS = ("leaf", "tensor", "constant", "function", "accumulate")
 EDGE_KINDS = ("output", "next", "accumulate")
 
 
-@dataclass
+@dataclass(slots=True)
 class GraphNode:
     """A tensor (leaf, named intermediate, constant) or a backward function node."""
 
@@ -75,21 +75,25 @@ class GraphNode:
         }
 
     @classmethod
-    def from_json(cls, data: dict) -> GraphNode:
+    def from_json(cls, data: dict | GraphNode) -> GraphNode:
+        if isinstance(data, GraphNode):  # made while decoding: run_result.reply_hook
+            return data
         return cls(
-            id=data["id"], kind=data["kind"], label=data["label"], names=list(data["names"]),
-            shape=None if data["shape"] is None else tuple(data["shape"]), dtype=data["dtype"],
-            device=data["device"], requires_grad=data["requires_grad"], is_leaf=data["is_leaf"],
+            id=shared(data["id"]), kind=shared(data["kind"]), label=shared(data["label"]),
+            names=[shared(name) for name in data["names"]],
+            shape=None if data["shape"] is None else tuple(data["shape"]),
+            dtype=shared(data["dtype"]), device=shared(data["device"]),
+            requires_grad=data["requires_grad"], is_leaf=data["is_leaf"],
             value=None if data["value"] is None else ArrayData.from_json(data["value"]),
             grad=None if data["grad"] is None else ArrayData.from_json(data["grad"]),
             saved={name: ArrayData.from_json(a) for name, a in data["saved"].items()},
-            rule=data.get("rule"),
+            rule=shared(data.get("rule")),
             density=None if data.get("density") is None else
             PointDensity.from_json(data["density"]),
         )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class GraphEdge:
     """Gradient flows from ``source`` to ``target``; ``input`` is the position at the source."""
 
@@ -103,8 +107,11 @@ class GraphEdge:
                 "input": self.input}
 
     @classmethod
-    def from_json(cls, data: dict) -> GraphEdge:
-        return cls(data["source"], data["target"], data["kind"], data["input"])
+    def from_json(cls, data: dict | GraphEdge) -> GraphEdge:
+        if isinstance(data, GraphEdge):
+            return data
+        return cls(shared(data["source"]), shared(data["target"]), shared(data["kind"]),
+                   data["input"])
 
 
 @dataclass

@@ -27,7 +27,6 @@ Python below is what runs without a C compiler.
 
 from __future__ import annotations
 
-import gc
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -36,6 +35,7 @@ from itertools import pairwise
 
 import numpy as np
 
+from playground.model import collector
 from playground.model.parts import part_labels
 from playground.model.ranking import compiled, optimal_layers
 
@@ -53,6 +53,7 @@ NARROW_ROW = 6        # layers up to this many nodes are placed without NumPy
 STALE_SWEEPS = 6      # sweeps without progress before giving up
 SECOND_START_FROM = 10  # crossings left from which small graphs try a second start
 INSERTION_COUNT_UP_TO = 4000  # segments per layer gap counted by sorted insertion
+DUMMY_BUDGET = 40_000  # dummy nodes of long edges in one part; longer ones are drawn straight
 
 
 @dataclass
@@ -77,13 +78,8 @@ def layered_layout(node_ids: Sequence[str], edges: Sequence[tuple[str, str]],
     layout, used as the starting order so that nodes surviving a re-run stay in place.
     Disconnected parts are laid out one by one and packed in rows, reading order kept.
     """
-    collecting = gc.isenabled()
-    gc.disable()  # the layout makes many small lists; collections cost a fifth of its time
-    try:
+    with collector.paused():  # many small lists: collections cost a fifth of the time
         return _layered_layout(node_ids, edges, sizes or {}, previous, upward)
-    finally:
-        if collecting:
-            gc.enable()
 
 
 def _layered_layout(node_ids: Sequence[str], edges: Sequence[tuple[str, str]],
@@ -326,11 +322,14 @@ class _Layering:
     def add_edges(self, pairs: list[tuple[int, int]]) -> list[list[int]]:
         """Each edge's chain of nodes, from source to target (a self-loop stays [v, v])."""
         layer, up, down = self.layer, self.up, self.down
+        straight = _straight_edges(layer, pairs)
         chains = []
-        for source, target in pairs:
+        for number, (source, target) in enumerate(pairs):
             if layer[target] - layer[source] == 1:  # most edges: no dummy
                 down[source].append(target)
                 up[target].append(source)
+                chains.append([source, target])
+            elif number in straight:
                 chains.append([source, target])
             else:
                 chains.append(self.add_edge(source, target) if source != target
@@ -357,6 +356,21 @@ class _Layering:
             self.down[upper].append(lower)
             self.up[lower].append(upper)
         return chain if top == source else chain[::-1]
+
+
+def _straight_edges(layer: list[int], pairs: list[tuple[int, int]]) -> set[int]:
+    """The longest edges, drawn straight over the layers they skip, that would otherwise take
+    more than DUMMY_BUDGET dummy nodes in all. A weight used in every step of an unrolled loop
+    of n steps has edges skipping 1, 2, ... n layers: n^2/2 dummies, 10^9 at n = 50,000."""
+    spans = [abs(layer[t] - layer[s]) - 1 for s, t in pairs]
+    total = sum(span for span in spans if span > 0)
+    straight: set[int] = set()
+    for number in sorted(range(len(pairs)), key=spans.__getitem__, reverse=True):
+        if total <= DUMMY_BUDGET:
+            break
+        straight.add(number)
+        total -= spans[number]
+    return straight
 
 
 def _compressed(lists: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:

@@ -156,18 +156,9 @@ def to_percent(notebook: Notebook) -> str:
 
 # ----- ipynb -------------------------------------------------------------------------------------
 def from_ipynb(text: str) -> Notebook:
-    import nbformat
-
-    try:
-        with warnings.catch_warnings():  # nbformat warns, then goes on with a broken file
-            warnings.simplefilter("ignore")
-            document = nbformat.reads(text, as_version=4)
-    except (json.JSONDecodeError, nbformat.reader.NotJSONError) as error:
-        raise NotebookError(f"this .ipynb is not valid JSON, so it cannot be read as a "
-                            f"notebook ({error})") from None
-    except Exception as error:  # noqa: BLE001 - nbformat raises many kinds for bad files
-        raise NotebookError(f"this .ipynb is not a notebook nbformat can read: {error}") \
-            from None
+    document = _version_4(text)
+    if document is None:
+        document = _through_nbformat(text)
     metadata, cells = document.get("metadata"), document.get("cells")
     if not isinstance(cells, list):
         raise NotebookError("this .ipynb has no list of cells")
@@ -189,6 +180,74 @@ def from_ipynb(text: str) -> Notebook:
                          output=output)
         notebook.cells.append(Cell(cell["cell_type"], cell["source"], output, identity, extra))
     return notebook
+
+
+def _through_nbformat(text: str) -> dict:
+    """Older notebook versions, upgraded to version 4 by nbformat."""
+    import nbformat
+
+    try:
+        with warnings.catch_warnings():  # nbformat warns, then goes on with a broken file
+            warnings.simplefilter("ignore")
+            return nbformat.reads(text, as_version=4)
+    except (json.JSONDecodeError, nbformat.reader.NotJSONError) as error:
+        raise NotebookError(f"this .ipynb is not valid JSON, so it cannot be read as a "
+                            f"notebook ({error})") from None
+    except Exception as error:  # noqa: BLE001 - nbformat raises many kinds for bad files
+        raise NotebookError(f"this .ipynb is not a notebook nbformat can read: {error}") \
+            from None
+
+
+def _version_4(text: str) -> dict | None:
+    """A version-4 notebook (today's) read with json alone, its texts stored as lists of
+    lines joined; None for another version. nbformat took 6 s over a 100,000-cell file,
+    most of it checking the schema, which we do not need to open what breaks it."""
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise NotebookError(f"this .ipynb is not valid JSON, so it cannot be read as a "
+                            f"notebook ({error})") from None
+    if not isinstance(document, dict) or document.get("nbformat") != 4:
+        return None
+    metadata = document.get("metadata")
+    if isinstance(metadata, dict):  # what Jupyter itself drops when it reads a file
+        for key in ("orig_nbformat", "orig_nbformat_minor", "signature"):
+            metadata.pop(key, None)
+    cells = document.get("cells")
+    for cell in cells if isinstance(cells, list) else ():
+        if isinstance(cell, dict):
+            _join_texts(cell)
+    return document
+
+
+def _join_texts(cell: dict) -> None:
+    """A cell's source, output texts and mime data as single strings (JSON data stays)."""
+    cell["source"] = _joined(cell.get("source"))
+    if isinstance(cell.get("metadata"), dict):
+        cell["metadata"].pop("trusted", None)
+    attachments = cell.get("attachments")
+    bundles = list(attachments.values()) if isinstance(attachments, dict) else []
+    outputs = cell.get("outputs")
+    for output in outputs if isinstance(outputs, list) and cell.get("cell_type") == "code" \
+            else ():
+        if not isinstance(output, dict):
+            continue
+        if output.get("output_type") in ("execute_result", "display_data"):
+            bundles.append(output.get("data"))
+        elif "text" in output:
+            output["text"] = _joined(output["text"])
+    for bundle in bundles:
+        if isinstance(bundle, dict):
+            for mime, value in bundle.items():
+                if not (mime == "application/json" or
+                        mime.startswith("application/") and mime.endswith("+json")):
+                    bundle[mime] = _joined(value)
+
+
+def _joined(value):
+    if isinstance(value, list) and all(isinstance(part, str) for part in value):
+        return "".join(value)
+    return value
 
 
 def _output_text(output) -> str:
@@ -218,15 +277,15 @@ def to_ipynb(notebook: Notebook) -> str:
 
 def _ipynb_text(notebook: Notebook) -> str:
     import nbformat
-    from nbformat import v4
+    from nbformat import from_dict, v4
 
-    document = v4.new_notebook(metadata=notebook.metadata or {
+    document = v4.new_notebook(metadata=from_dict(notebook.metadata) or {
         "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}})
     count, used = 0, set()
     for number, cell in enumerate(notebook.cells):
         identity = cell.id if cell.id and cell.id not in used else f"cell-{number}"
         used.add(identity)  # ids must be unique: two cells of the same text get new ones
-        kept = {key: cell.extra[key] for key in ("metadata", "attachments")
+        kept = {key: from_dict(cell.extra[key]) for key in ("metadata", "attachments")
                 if key in cell.extra and (key == "metadata" or cell.kind != "code")}
         if cell.kind in ("markdown", "raw"):
             make = v4.new_markdown_cell if cell.kind == "markdown" else v4.new_raw_cell
@@ -243,10 +302,11 @@ def _ipynb_text(notebook: Notebook) -> str:
 def _ipynb_outputs(cell: Cell, next_number: int) -> tuple[list, int | None]:
     """A code cell's outputs and execution count: as the file had them while the cell shows
     the same output (its images and tables too), else its new printed text."""
-    from nbformat import v4
+    from nbformat import from_dict, v4
 
     if cell.extra.get("outputs") and cell.extra.get("output") == cell.output:
-        return cell.extra["outputs"], cell.extra.get("execution_count")
+        # read as plain JSON: nbformat's writer wants its attribute dicts
+        return from_dict(cell.extra["outputs"]), cell.extra.get("execution_count")
     if not cell.output:
         return [], None
     return [v4.new_output("stream", name="stdout", text=cell.output)], next_number

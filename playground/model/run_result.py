@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from playground.model.arrays import ArrayData
 from playground.model.figure import Figure
-from playground.model.graph import Graph
-from playground.model.trace import BackwardTrace, traces_from_json, traces_to_json
+from playground.model.graph import Graph, GraphEdge, GraphNode
+from playground.model.trace import BackwardStep, BackwardTrace, traces_from_json, traces_to_json
 
 # Why a run did not finish normally.
 ERROR_KINDS = ("exception", "syntax", "exit", "interrupted", "timeout", "crash", "memory")
@@ -85,3 +86,24 @@ def _timings(data) -> dict[str, float]:
         return {}
     return {str(name): float(seconds) for name, seconds in list(data.items())[:16]
             if isinstance(seconds, int | float) and not isinstance(seconds, bool)}
+
+
+# What reply_hook turns into model objects: by the number of keys, then the keys exactly.
+_MADE_WHILE_DECODING = {
+    len(keys): (frozenset(keys), make) for keys, make in (
+        (("shape", "dtype", "values", "preview", "min", "max", "mean"), ArrayData.from_json),
+        (("id", "kind", "label", "names", "shape", "dtype", "device", "requires_grad",
+          "is_leaf", "value", "grad", "saved", "rule", "density"), GraphNode.from_json),
+        (("source", "target", "kind", "input"), GraphEdge.from_json),
+        (("node", "name", "incoming", "outgoing", "grad_before", "grad_after"),
+         BackwardStep.from_json))}
+
+
+def reply_hook(value: dict):
+    """json's ``object_hook`` for a kernel's reply: array summaries, graph nodes and edges
+    and backward steps become model objects as soon as they are read, and their dicts go.
+    Decoding a 10^5-node result to dicts first took 5.4 times the frame's size at its peak."""
+    known = _MADE_WHILE_DECODING.get(len(value))
+    if known is not None and value.keys() == known[0]:
+        return known[1](value)
+    return value

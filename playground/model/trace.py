@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-from playground.model.arrays import ArrayData
+from playground.model.arrays import ArrayData, shared
 
 SCHEMA = "autograd-playground/trace"
 VERSION = 1
@@ -33,7 +33,7 @@ def _optional_from(data):
     return None if data is None else ArrayData.from_json(data)
 
 
-@dataclass
+@dataclass(slots=True)
 class BackwardStep:
     """One executed node: the gradient it received and what it sent along each edge."""
 
@@ -52,8 +52,10 @@ class BackwardStep:
                 "grad_after": _optional(self.grad_after, raw)}
 
     @classmethod
-    def from_json(cls, data: dict) -> BackwardStep:
-        return cls(data["node"], data["name"],
+    def from_json(cls, data: dict | BackwardStep) -> BackwardStep:
+        if isinstance(data, BackwardStep):  # made while decoding: run_result.reply_hook
+            return data
+        return cls(shared(data["node"]), shared(data["name"]),
                    [_optional_from(a) for a in data["incoming"]],
                    [_optional_from(a) for a in data["outgoing"]],
                    _optional_from(data["grad_before"]), _optional_from(data["grad_after"]))

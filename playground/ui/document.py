@@ -35,7 +35,7 @@ class DocumentMixin:
     def _load_text(self, text: str, modified: bool = False) -> None:
         self._loading = True  # text that a file brings never triggers Live
         try:
-            self.editor.setPlainText(text)
+            self.editor.highlighter.set_text(self.editor, text)
         finally:
             self._loading = False
         self.editor.mark_error_line(None)

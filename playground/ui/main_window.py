@@ -13,6 +13,7 @@ from PySide6.QtCore import QByteArray, Qt, QTimer
 from PySide6.QtGui import QFontDatabase, QTextCursor
 from PySide6.QtWidgets import QApplication, QMainWindow, QSplitter, QVBoxLayout, QWidget
 
+from playground.model import collector
 from playground.model.view_state import ViewState
 from playground.ui.app import is_dark
 from playground.ui.console import Console
@@ -22,6 +23,7 @@ from playground.ui.export_actions import ExportActionsMixin
 from playground.ui.files import RecoveryStore
 from playground.ui.find_bar import FindBar
 from playground.ui.graph_pane import GraphPane
+from playground.ui.graph_view import PREPARED_IN_PLACE
 from playground.ui.memory import release_free_memory
 from playground.ui.menus import MenusMixin
 from playground.ui.panes import TabbedViews
@@ -74,7 +76,7 @@ class MainWindow(DocumentMixin, RunningMixin, MenusMixin, ExportActionsMixin, QM
         self._autosave.start()
         # once the views of a run have been rebuilt and things are quiet, give freed memory back
         self._release_memory = QTimer(self, singleShot=True, interval=RELEASE_MEMORY_MS,
-                                      timeout=release_free_memory)
+                                      timeout=self._settle_memory)
         self._update_title()
         self.statusBar().showMessage("Ready: Ctrl+Enter runs the script")
         QTimer.singleShot(LAZY_VIEWS_MS, self._make_lazy_views)
@@ -100,6 +102,14 @@ class MainWindow(DocumentMixin, RunningMixin, MenusMixin, ExportActionsMixin, QM
         # Each New/Open counts: a run of the document before is not shown on this one.
         self._document_number = self._run_document = 0
         self.view_state.events.reset.connect(self._count_document)
+
+    def _settle_memory(self) -> None:
+        """Quiet after a run: freed pages back to the system, and with a small graph on screen
+        the objects frozen for a large one back to the collector (model/collector.py)."""
+        graph = self.view_state.graph
+        if not self.graph_view.busy and (graph is None or len(graph.nodes) <= PREPARED_IN_PLACE):
+            collector.thaw()
+        release_free_memory()
 
     def _count_document(self) -> None:
         self._document_number += 1

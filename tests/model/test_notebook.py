@@ -115,3 +115,27 @@ def test_malformed_notebook_fields_read_or_are_refused_in_one_sentence(cells):
         return
     assert [cell.source for cell in book.cells] == ["x"]
     assert from_ipynb(to_ipynb(book)).cells[0].source == "x"  # and it saves as a notebook
+
+
+def test_a_version_4_notebook_is_read_with_json_alone_and_older_ones_with_nbformat(
+        monkeypatch):
+    import nbformat
+
+    version_4 = json.dumps({"nbformat": 4, "nbformat_minor": 5, "metadata": {"signature": "x"},
+                            "cells": [{"cell_type": "code", "metadata": {"trusted": True},
+                                       "execution_count": 1, "source": ["a = 1\n", "a"],
+                                       "outputs": [{"output_type": "stream", "name": "stdout",
+                                                    "text": ["1\n", "2\n"]}]}]})
+    version_3 = json.dumps({"nbformat": 3, "nbformat_minor": 0, "metadata": {}, "worksheets": [
+        {"cells": [{"cell_type": "code", "input": "b = 2", "language": "python",
+                    "outputs": [], "metadata": {}}]}]})
+    calls = []
+    reads = nbformat.reads
+    monkeypatch.setattr(nbformat, "reads", lambda *a, **k: calls.append(a) or reads(*a, **k))
+    book = notebook.read("new.ipynb", version_4)
+    # checking the schema took most of 6 s over 100,000 cells; version 4 needs none of it
+    assert calls == []
+    assert book.cells[0].source == "a = 1\na" and book.cells[0].output == "1\n2\n"
+    assert book.metadata == {} and "metadata" not in book.cells[0].extra  # as Jupyter drops
+    assert notebook.read("old.ipynb", version_3).cells[0].source == "b = 2"
+    assert len(calls) == 1

@@ -1,0 +1,82 @@
+"""Graphs of 10^4-10^5 nodes: keys, layout and the collector stay within bounds."""
+
+from __future__ import annotations
+
+import gc
+
+from playground.model import Graph, GraphEdge, GraphNode, collector
+from playground.model.display import PATH_KEY_LENGTH, stable_keys
+from playground.model.layout import DUMMY_BUDGET, layered_layout
+
+
+def chain(length: int) -> Graph:
+    """y = x * 1.0 repeated: one leaf, ``length`` MulBackward0 nodes, the output on top."""
+    nodes = [GraphNode("out", "tensor", "y", names=["y"])]
+    edges = []
+    for number in range(length):
+        nodes.append(GraphNode(f"f{number}", "function", "MulBackward0"))
+        edges.append(GraphEdge(nodes[-2].id, nodes[-1].id, "grad"))
+    nodes.append(GraphNode("x", "leaf", "x", names=["x"]))
+    edges.append(GraphEdge(nodes[-2].id, "x", "grad"))
+    return Graph(nodes, edges)
+
+
+def test_the_keys_of_a_long_chain_stay_short_and_stable():
+    graph = chain(30_000)
+    keys = stable_keys(graph)
+    # keys were the whole path from the output: 30,000 keys averaging 220 KB, 6.6 GB in all
+    assert max(map(len, keys.values())) <= PATH_KEY_LENGTH + 5
+    assert len(set(keys.values())) == len(keys)
+    assert stable_keys(chain(30_000)) == keys  # a re-run finds every node again
+
+
+def shared_weight(steps: int) -> tuple[list[str], list[tuple[str, str]]]:
+    """An unrolled loop ``total = total + w * c``: every step's multiplication reaches one
+    AccumulateGrad at the bottom, skipping all the layers below it."""
+    nodes, edges, above = ["out"], [], "out"
+    for step in range(steps):
+        nodes += [f"add{step}", f"mul{step}"]
+        edges += [(above, f"add{step}"), (f"add{step}", f"mul{step}"), (f"mul{step}", "acc")]
+        above = f"add{step}"
+    nodes += ["acc", "w"]
+    edges += [(above, "acc"), ("acc", "w")]
+    return nodes, edges
+
+
+def test_a_weight_used_in_every_step_draws_its_longest_edges_straight():
+    nodes, edges = shared_weight(600)  # 180,000 dummy nodes if every edge were routed
+    layout = layered_layout(nodes, edges)
+    assert set(layout.positions) == set(nodes)
+    bends = sum(len(route) - 2 for route in layout.routes)
+    assert bends <= DUMMY_BUDGET
+    straight = [route for route, (_, target) in zip(layout.routes, edges, strict=True)
+                if target == "acc" and len(route) == 2]
+    assert len(straight) > 250
+    # every edge still joins its own two nodes
+    for (source, target), route in zip(edges, layout.routes, strict=True):
+        assert route[0] == layout.positions[source] and route[-1] == layout.positions[target]
+
+
+def test_a_small_loop_keeps_its_long_edges_routed_around_the_nodes():
+    nodes, edges = shared_weight(20)
+    layout = layered_layout(nodes, edges)
+    assert max(len(route) for route in layout.routes) > 10
+
+
+def test_the_collector_pauses_nest_and_a_large_build_is_frozen_then_thawed():
+    assert gc.isenabled()
+    collector.thaw()
+    collector.pause()
+    collector.pause()
+    collector.resume()
+    assert not gc.isenabled()  # one pause still holds
+    kept = [[number] for number in range(collector.FREEZE_FROM * 2)]  # tracked objects
+    collector.resume()
+    assert gc.isenabled()
+    assert gc.get_freeze_count() >= len(kept)  # full collections no longer walk them
+    assert collector.thaw() and gc.get_freeze_count() == 0
+    with collector.paused():
+        small = [[1], [2]]
+    assert gc.isenabled() and gc.get_freeze_count() == 0 and small
+    collector.resume()  # an extra resume changes nothing
+    assert gc.isenabled()
