@@ -104,21 +104,6 @@ def shared_weight_graph(steps: int):
     return Graph(nodes, edges)
 
 
-def mixed_chain(length: int):
-    """A chain of functions that never repeat twice in a row: nothing folds."""
-    from playground.model import Graph, GraphEdge, GraphNode
-
-    names = ["SinBackward0", "CosBackward0", "ExpBackward0", "TanhBackward0", "MulBackward0"]
-    nodes = [GraphNode("out", "tensor", "y", names=["y"])]
-    edges = []
-    for number in range(length):
-        nodes.append(GraphNode(f"f{number}", "function", names[number % len(names)]))
-        edges.append(GraphEdge(nodes[-2].id, nodes[-1].id, "grad"))
-    nodes.append(GraphNode("x", "leaf", "x", names=["x"]))
-    edges.append(GraphEdge(nodes[-2].id, "x", "grad"))
-    return Graph(nodes, edges)
-
-
 def _notebook_case(application, window, cells: int, scratch: Path):
     path = scratch / "long.ipynb"
     path.write_text(json.dumps({"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [
@@ -136,6 +121,7 @@ def decoding_peak(nodes: int = 20_000) -> tuple[float, float]:
     from playground.kernel import wire
     from playground.model import ArrayData, BackwardStep, BackwardTrace, RunResult
     from playground.model.run_result import reply_hook
+    from tests.ui.test_large_results import mixed_chain
 
     graph = mixed_chain(nodes)
     scalar = ArrayData.from_array(np.float32(0.5), "torch.float32")
@@ -154,6 +140,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--nodes", type=int, default=100_000)
     arguments = parser.parse_args()
+    from tests.ui.test_large_results import mixed_chain  # the tests' graphs, measured here
 
     scratch = Path(tempfile.mkdtemp(prefix="large-results-"))
     application, window = _window(scratch)

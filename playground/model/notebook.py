@@ -183,16 +183,14 @@ def from_ipynb(text: str) -> Notebook:
 
 
 def _through_nbformat(text: str) -> dict:
-    """Older notebook versions, upgraded to version 4 by nbformat."""
+    """Older notebook versions, upgraded to version 4 by nbformat (the text is valid JSON:
+    ``_version_4`` has read it)."""
     import nbformat
 
     try:
         with warnings.catch_warnings():  # nbformat warns, then goes on with a broken file
             warnings.simplefilter("ignore")
             return nbformat.reads(text, as_version=4)
-    except (json.JSONDecodeError, nbformat.reader.NotJSONError) as error:
-        raise NotebookError(f"this .ipynb is not valid JSON, so it cannot be read as a "
-                            f"notebook ({error})") from None
     except Exception as error:  # noqa: BLE001 - nbformat raises many kinds for bad files
         raise NotebookError(f"this .ipynb is not a notebook nbformat can read: {error}") \
             from None

@@ -426,13 +426,14 @@ def _prepare(graph: Graph, expanded: set[str], fonts: tuple[QFont, QFont]) -> _S
     on any thread (QFont and QFontMetricsF are reentrant; these fonts are this call's copies)."""
     display = fold(graph, expanded)
     looks = {node_id: node_look(display.node(node_id)) for node_id in display.node_ids}
-    sizes: dict[tuple, tuple[float, float]] = {}  # most boxes repeat a few texts
-    for look in looks.values():
+    by_text: dict[tuple, tuple[float, float]] = {}  # most boxes repeat a few texts
+    sizes = {}
+    for node_id, look in looks.items():
         text = (look.kind, *look.lines)
-        if text not in sizes:
-            sizes[text] = measure(look, fonts)
-    return _Scene(display, stable_keys(graph), looks,
-                  {node_id: sizes[(look.kind, *look.lines)] for node_id, look in looks.items()})
+        if text not in by_text:
+            by_text[text] = measure(look, fonts)
+        sizes[node_id] = by_text[text]
+    return _Scene(display, stable_keys(graph), looks, sizes)
 
 
 class Overview(QWidget):
@@ -683,7 +684,7 @@ class GraphView(QGraphicsView):
 
     def _follow_reset(self) -> None:
         self.expanded.clear()
-        self._positions = {}
+        self._positions.clear()
         self._structure = None
         self._say(self.state.note or EMPTY_HINT)
 
@@ -722,13 +723,12 @@ class GraphView(QGraphicsView):
         if settled and self._same_drawing(scene):
             self._redraw_in_place(scene)
             return
-        positions = self._positions
-        previous = {node_id: positions[key] for node_id, key in scene.keys.items()
-                    if key in positions}
+        previous = {node_id: self._positions[key] for node_id, key in scene.keys.items()
+                    if key in self._positions}
         for group in scene.display.groups.values():
             key = scene.keys.get(group.members[0])
-            if key in positions:
-                previous[group.id] = positions[key]
+            if key in self._positions:
+                previous[group.id] = self._positions[key]
         edges = [(e.source, e.target) for e in scene.display.edges]
         if len(scene.display.node_ids) > 400:
             self._say(f"Laying out {len(scene.display.node_ids):,} nodes…")
@@ -783,7 +783,7 @@ class GraphView(QGraphicsView):
         if upward != self.upward:
             self.upward = upward
             self._turned = True
-            self._positions = {}
+            self._positions.clear()
             self._structure = None  # drawn the other way up: fit it again
             self.show_graph(self.graph)
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import tracemalloc
 
+import numpy as np
+
 from playground.kernel import wire
 from playground.model import ArrayData, BackwardStep, BackwardTrace, Graph, RunResult
 from playground.model.run_result import reply_hook
@@ -15,7 +17,7 @@ def large_result(length: int) -> RunResult:
     for node in graph.nodes:
         if node.kind == "function":
             node.rule = "MulBackward0: grad_self = grad * other; grad_other = grad * self"
-    scalar = ArrayData.from_array(__import__("numpy").float32(0.5), "torch.float32")
+    scalar = ArrayData.from_array(np.float32(0.5), "torch.float32")
     steps = [BackwardStep(node.id, node.label, [scalar], [scalar, None])
              for node in graph.nodes if node.kind == "function"]
     return RunResult("numpy", graph=graph, traces=[BackwardTrace("backward", ["f0"], steps)])

@@ -9,12 +9,13 @@ from playground.model.display import PATH_KEY_LENGTH, stable_keys
 from playground.model.layout import DUMMY_BUDGET, layered_layout
 
 
-def chain(length: int) -> Graph:
-    """y = x * 1.0 repeated: one leaf, ``length`` MulBackward0 nodes, the output on top."""
+def chain(length: int, labels: tuple[str, ...] = ("MulBackward0",)) -> Graph:
+    """One leaf, ``length`` functions named by ``labels`` in turn, the output on top: with one
+    label ``y = x * 1.0`` repeated (it folds), with several a chain where nothing folds."""
     nodes = [GraphNode("out", "tensor", "y", names=["y"])]
     edges = []
     for number in range(length):
-        nodes.append(GraphNode(f"f{number}", "function", "MulBackward0"))
+        nodes.append(GraphNode(f"f{number}", "function", labels[number % len(labels)]))
         edges.append(GraphEdge(nodes[-2].id, nodes[-1].id, "grad"))
     nodes.append(GraphNode("x", "leaf", "x", names=["x"]))
     edges.append(GraphEdge(nodes[-2].id, "x", "grad"))

@@ -8,22 +8,16 @@ import time
 import psutil
 from PySide6.QtCore import QTimer
 
-from playground.model import Graph, GraphEdge, GraphNode, RunResult
+from playground.model import Graph, RunResult
+from tests.model.test_large_graphs import chain
 from tests.ui.conftest import RUN_MS
 
-OPS = ["SinBackward0", "CosBackward0", "ExpBackward0", "TanhBackward0", "MulBackward0"]
+OPS = ("SinBackward0", "CosBackward0", "ExpBackward0", "TanhBackward0", "MulBackward0")
 
 
 def mixed_chain(length: int) -> Graph:
     """A chain of functions that never repeat twice in a row: nothing folds."""
-    nodes = [GraphNode("out", "tensor", "y", names=["y"])]
-    edges = []
-    for number in range(length):
-        nodes.append(GraphNode(f"f{number}", "function", OPS[number % len(OPS)]))
-        edges.append(GraphEdge(nodes[-2].id, nodes[-1].id, "grad"))
-    nodes.append(GraphNode("x", "leaf", "x", names=["x"]))
-    edges.append(GraphEdge(nodes[-2].id, "x", "grad"))
-    return Graph(nodes, edges)
+    return chain(length, OPS)
 
 
 class Gaps:
