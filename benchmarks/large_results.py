@@ -109,9 +109,10 @@ def _notebook_case(application, window, cells: int, scratch: Path):
     path.write_text(json.dumps({"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [
         {"cell_type": "code", "metadata": {}, "execution_count": None, "outputs": [],
          "source": [f"x{n} = {n}"]} for n in range(cells)]}))
-    highlighter = window.editor.highlighter
+    editor = window.editor
     return _measured(application, lambda: window.open_file(str(path)),
-                     lambda: not highlighter.colouring)
+                     lambda: not (window.opening or editor.loading or
+                                  editor.highlighter.colouring))
 
 
 def decoding_peak(nodes: int = 20_000) -> tuple[float, float]:

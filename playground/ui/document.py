@@ -2,19 +2,24 @@
 
 from __future__ import annotations
 
+import contextlib
+import threading
 from importlib.resources import files
 from pathlib import Path
 
-from PySide6.QtCore import QStandardPaths
+from PySide6.QtCore import QObject, QStandardPaths, Signal
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
-from playground.model import notebook
+from playground.model import collector, notebook
 from playground.model.source_file import Source, SourceError, encode_source, read_document
 from playground.ui.files import atomic_write
 
 EXAMPLES = Path(str(files("playground.resources") / "examples"))
 NOTEBOOK_SUFFIXES = (".ipynb", ".md", ".markdown", ".txt")
 RECENT_LIMIT = 8
+# Files larger than this are read and converted on a worker thread (a 100,000-cell notebook,
+# 14 MB, took 0.5 s); the editor is read-only meanwhile, and the window keeps painting.
+READ_IN_BACKGROUND_FROM = 1 << 20
 STARTER = '''import torch
 
 x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
@@ -29,21 +34,42 @@ def default_recovery_folder() -> Path:
     return Path(folder or Path.home() / ".autograd-playground")
 
 
+class _FileReader(QObject):
+    """Reads a document on a worker thread; ``read`` is delivered on the UI thread."""
+
+    read = Signal(int, object, object)  # the request's number, its path, Source | SourceError
+
+    def start(self, number: int, path: Path) -> None:
+        threading.Thread(target=self._read, args=(number, path), daemon=True,
+                         name="file-read").start()
+
+    def _read(self, number: int, path: Path) -> None:
+        try:
+            with collector.paused():  # a million parsed objects: no full collections meanwhile
+                outcome = read_document(path)
+        except SourceError as error:
+            outcome = error
+        except Exception as error:  # noqa: BLE001 - the window must hear of any failure
+            outcome = SourceError(f"{path.name} could not be read: {error}.")
+        with contextlib.suppress(RuntimeError):  # the window closed while the file was read
+            self.read.emit(number, path, outcome)
+
+
 class DocumentMixin:
     """MainWindow's file handling; a new document clears every view (the ViewState resets)."""
 
     def _load_text(self, text: str, modified: bool = False) -> None:
         self._loading = True  # text that a file brings never triggers Live
         try:
-            self.editor.highlighter.set_text(self.editor, text)
+            self.editor.load_text(text, modified)
         finally:
             self._loading = False
         self.editor.mark_error_line(None)
-        self.editor.document().setModified(modified)
         self._update_title()
 
     def _new_document(self, text: str, path: Path | None, source: Source | None = None) -> None:
         """Another document: its text, and nothing of the previous one's run on screen."""
+        self._pending_read = None  # a large file still being read is not shown after this
         self.path = path
         source = source or Source(text)
         # outputs a notebook brought are kept for its cells that are not run again
@@ -98,21 +124,53 @@ class DocumentMixin:
         if not self.may_discard():
             return
         path = path or self.ask_path(saving=False)
-        if not path:
-            return
-        if self._read_into_editor(Path(path)):
-            self._remember(self.path)
+        if path:
+            self._read_into_editor(Path(path), remember=True)
 
-    def _read_into_editor(self, path: Path) -> bool:
-        """Show a file (a notebook as cells); on failure say why and keep the text shown."""
+    @property
+    def opening(self) -> bool:
+        """Whether a large file is still being read (its text not in the editor yet)."""
+        return self._pending_read is not None
+
+    def _read_into_editor(self, path: Path, remember: bool = False) -> None:
+        """Show a file (a notebook as cells); on failure say why and keep the text shown.
+        A large file is read off the UI thread; the editor waits read-only meanwhile."""
+        self._pending_read = None
         try:
-            source = read_document(path)
-        except SourceError as error:
-            self.statusBar().showMessage(f"Could not open: {error}")
+            large = path.stat().st_size > READ_IN_BACKGROUND_FROM
+        except OSError:
+            large = False  # reading it says why, in one sentence
+        if not large:
+            try:
+                self._show_read(path, read_document(path), remember)
+            except SourceError as error:
+                self._show_read(path, error, remember)
+            return
+        if not hasattr(self, "_file_reader"):
+            self._file_reader = _FileReader(self)
+            self._file_reader.read.connect(self._file_read)
+        self._reads_started = getattr(self, "_reads_started", 0) + 1
+        self._pending_read = (self._reads_started, remember)
+        self.editor.setReadOnly(True)
+        self.statusBar().showMessage(f"Opening {path.name}…")
+        self._file_reader.start(self._reads_started, path)
+
+    def _file_read(self, number: int, path: Path, outcome) -> None:
+        if self._pending_read is None or self._pending_read[0] != number:
+            return  # another document came first (New, an example, another file)
+        remember = self._pending_read[1]
+        self._pending_read = None
+        self._show_read(path, outcome, remember)
+
+    def _show_read(self, path: Path, outcome, remember: bool) -> None:
+        if isinstance(outcome, SourceError):
+            self.statusBar().showMessage(f"Could not open: {outcome}")
             self.path = None if self.path == path else self.path
-            return False
-        self._new_document(source.text, path, source)
-        return True
+            self.editor.setReadOnly(self.editor.loading)
+            return
+        self._new_document(outcome.text, path, outcome)
+        if remember:
+            self._remember(path)
 
     def save(self) -> bool:
         if self.path is None:

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import threading
+from collections import deque
 from collections.abc import Callable
 
-from PySide6.QtCore import QEvent, QRect, QSize, QStringListModel, Qt, Signal
+from PySide6.QtCore import QEvent, QRect, QSize, QStringListModel, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QColor,
     QFontDatabase,
@@ -21,6 +22,9 @@ from playground.model import notebook
 from playground.ui.highlighter import PythonHighlighter
 
 INDENT = "    "
+# A long text is put in this many lines per event-loop turn: one setPlainText of the 300,000
+# lines of a 100,000-cell notebook froze the window 1.1 s; 20,000 lines take ~50 ms.
+LOADED_PER_TURN = 20_000
 
 
 def _dedent(text: str) -> str:
@@ -80,6 +84,69 @@ class CodeEditor(QPlainTextEdit):
         self.cursorPositionChanged.connect(self._highlight_lines)
         self._update_margins()
         self._highlight_lines()
+        self._parts_to_load: deque[str] = deque()
+        self._modified_when_loaded = self._inserting = False
+        self._appending = QTimer(self, interval=0, timeout=self._append_part)
+
+    # ----- loading a text -----------------------------------------------------------------
+    def load_text(self, text: str, modified: bool = False) -> None:
+        """Replace the text (no undo back to the old one). A long text is put in a part per
+        event-loop turn, read-only until the last part is in: the window never freezes, and
+        the top can be read at once. ``modified`` is the document's state once loaded."""
+        self._appending.stop()
+        lines = text.split("\n")
+        self.highlighter.prepare(len(lines))
+        self._modified_when_loaded = modified
+        self._parts_to_load = deque("\n".join(lines[start:start + LOADED_PER_TURN])
+                                    for start in range(0, len(lines), LOADED_PER_TURN))
+        self.setPlainText(self._parts_to_load.popleft())
+        self.document().setModified(modified)
+        self.highlighter.start()
+        if self._parts_to_load:
+            self.document().setUndoRedoEnabled(False)  # an undo would take the parts out
+            self.setReadOnly(True)
+            self.highlighter.more_text_coming = True
+            self._appending.start()
+        else:
+            self._loaded()
+
+    @property
+    def loading(self) -> bool:
+        """Whether parts of a long text are still to come (the editor is read-only)."""
+        return bool(self._parts_to_load)
+
+    def finish_loading(self) -> None:
+        """Put the rest of a long text in now (for whoever needs all of it at once)."""
+        while self._parts_to_load:
+            self._append_part()
+
+    def toPlainText(self) -> str:  # noqa: N802 - Qt's name
+        """The whole text, even while a long one is still loading."""
+        self.finish_loading()
+        return super().toPlainText()
+
+    def _append_part(self) -> None:
+        if not self._parts_to_load or self._inserting:
+            return  # (a handler of the insertion's textChanged asked for the whole text)
+        cursor = QTextCursor(self.document())
+        cursor.movePosition(QTextCursor.MoveOperation.End)
+        self._inserting = True  # the part is taken off after: ``loading`` holds meanwhile
+        try:
+            cursor.insertText("\n" + self._parts_to_load[0])
+        finally:
+            self._inserting = False
+        self._parts_to_load.popleft()
+        # the text is the file's, not an edit (autosave and the title's mark go by this)
+        self.document().setModified(self._modified_when_loaded)
+        if not self._parts_to_load:
+            self._loaded()
+
+    def _loaded(self) -> None:
+        self._appending.stop()
+        self.highlighter.more_text_coming = False
+        self.document().setUndoRedoEnabled(True)
+        self.setReadOnly(False)
+        self.document().setModified(self._modified_when_loaded)
 
     # ----- gutter -------------------------------------------------------------------------
     def gutter_width(self) -> int:

@@ -68,19 +68,21 @@ class PythonHighlighter(QSyntaxHighlighter):
         self.marks = _format("#5c6370" if dark else "#b0b6bd", False, False)
         self.cell_mark = _format("#7f8a99" if dark else "#8a8f96", True, False)
         self.coloured_below = math.inf  # blocks from this number on are not coloured yet
+        self.more_text_coming = False  # the editor is still appending a long text's parts
         self._progress = QTimer(self, interval=0, timeout=self._colour_more)
 
-    def set_text(self, editor, text: str) -> None:
-        """``editor.setPlainText(text)``; a long text is coloured a part at a time after."""
+    def prepare(self, line_count: int) -> None:
+        """Before a new text is set: one of ``line_count`` lines or more than PROGRESSIVE_FROM
+        is coloured a part at a time from the top (see ``start``)."""
         self._progress.stop()
-        if text.count("\n") < PROGRESSIVE_FROM:
-            self.coloured_below = math.inf
-            editor.setPlainText(text)
-            return
-        self.coloured_below = 0  # Qt still calls highlightBlock on every line: it returns
-        editor.setPlainText(text)
-        self._colour_more()  # the lines in sight at once
-        self._progress.start()
+        self.coloured_below = 0 if line_count > PROGRESSIVE_FROM else math.inf
+        self.more_text_coming = False
+
+    def start(self) -> None:
+        """After the text is set: colour the lines in sight at once, the rest turn by turn."""
+        if self.coloured_below != math.inf:
+            self._colour_more()
+            self._progress.start()
 
     @property
     def colouring(self) -> bool:
@@ -90,8 +92,9 @@ class PythonHighlighter(QSyntaxHighlighter):
     def _colour_more(self) -> None:
         block = self.document().findBlockByNumber(int(self.coloured_below))
         if not block.isValid():
-            self.coloured_below = math.inf
-            self._progress.stop()
+            if not self.more_text_coming:  # else the editor is still appending its text
+                self.coloured_below = math.inf
+                self._progress.stop()
             return
         self.coloured_below += COLOURED_PER_TURN
         # Waiting lines have no state (-1): each one coloured gets one, which makes Qt go on
@@ -114,7 +117,7 @@ class PythonHighlighter(QSyntaxHighlighter):
 
     def highlightBlock(self, text: str) -> None:  # noqa: N802 - Qt's name
         if self.currentBlock().blockNumber() >= self.coloured_below:
-            return  # its turn comes (see set_text); its state stays "none"
+            return  # its turn comes (see prepare); its state stays "none"
         previous = max(self.previousBlockState(), 0)
         kind = notebook.marker_kind(text)
         if kind is not None:

@@ -87,6 +87,7 @@ class MainWindow(DocumentMixin, RunningMixin, MenusMixin, ExportActionsMixin, QM
         self._live_timer = QTimer(self, singleShot=True, interval=LIVE_DELAY_MS,
                                   timeout=self._live_run)
         self._live_pending = self._loading = self._rerun_when_ready = False
+        self._pending_read: tuple[int, bool] | None = None  # a large file being read
         self.cell_outputs: dict[str, str] = {}  # cell source -> what it printed, for .ipynb
         self._running_cell: str | None = None
         self._cell_queue: list[tuple[int, int]] = []

@@ -142,9 +142,10 @@ class RunningMixin:
 
     # ----- live mode ----------------------------------------------------------------------
     def _typed(self) -> None:
-        if not self._loading:  # the recorded backward no longer matches the text
-            self.view_state.forget_replay("code changed: run to replay")
-        if self.live_action.isChecked() and not self._loading:
+        if self._loading or self.editor.loading:
+            return  # text a file brings: nothing was typed
+        self.view_state.forget_replay("code changed: run to replay")  # it no longer matches
+        if self.live_action.isChecked():
             self._live_timer.start()  # restarts the wait: debounced
 
     def _live_run(self) -> None:

@@ -111,6 +111,7 @@ def test_files_the_editor_cannot_take_are_refused_in_one_sentence(qtbot, window,
             ("fifo.py", "a device or a pipe"), ("zero.py", "a device or a pipe"),
             ("missing.py", "does not exist")]:
         window.open_file(str(files / name))
+        qtbot.waitUntil(lambda: not window.opening)  # a file over 1 MB is read off the UI thread
         message = window.statusBar().currentMessage()
         assert words in message and name in message and "\n" not in message, message
         assert window.editor.toPlainText() == "kept = 'my work'\n"
@@ -130,6 +131,7 @@ def test_files_the_editor_can_take_open_and_never_run(qtbot, window, files):
         assert window.editor.toPlainText() == text, name
         assert window.path == files / name
     window.open_file(str(files / "big.ipynb"))
+    qtbot.waitUntil(lambda: not window.opening)
     assert window.editor.toPlainText() == "# %%\nprint('small code')\n"
     qtbot.wait(900)
     assert not started
