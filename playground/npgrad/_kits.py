@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._numerics import power_by_number
+
 
 def _normalize_dims(dims, ndim: int) -> tuple[int, ...]:
     if dims is None:
@@ -27,7 +29,7 @@ class Kit:
         if isinstance(exponent, int | float):
             if exponent == 0:
                 return k.zeros_like(grad)
-            return grad * k.times(base ** (exponent - 1), exponent)
+            return grad * k.times(k.power(base, exponent - 1), exponent)
         return k.where(exponent == 0, 0, grad * (exponent * base ** (exponent - 1)))
 
     def pow_exponent_grad(k, grad, base, exponent, result):
@@ -186,6 +188,9 @@ class NumpyKit(Kit):
     def times(k, value, number):
         return value * number
 
+    def power(k, value, number):
+        return power_by_number(value, number)
+
     def where(k, condition, a, b):
         return np.where(condition, a, b)
 
@@ -291,6 +296,9 @@ class TensorKit(Kit):
 
     def sign(k, value):
         return value.sign()
+
+    def power(k, value, number):
+        return value ** number
 
     def times(k, value, number):
         """``value * number`` recorded as torch's formulas record it (MulBackward1)."""

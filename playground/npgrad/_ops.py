@@ -11,6 +11,7 @@ import numpy as np
 from . import _dtype as dtypes
 from ._autograd import Node, new_sequence_number
 from ._grad_mode import GradMode
+from ._numerics import power_by_number
 from ._rules import RULES
 from ._tensor import (
     ZERO_VERSION,
@@ -420,7 +421,7 @@ def pow(self, exponent) -> Tensor:
     a, b = _operands(self, exponent)
     if a.dtype.kind in "iu" and isinstance(exponent, int) and exponent < 0:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
-    data = _compute(np.power, a, b, a.shape, None)
+    data = power_by_number(a, b) if np.ndim(b) == 0 else _compute(np.power, a, b, a.shape, None)
     return _output("pow", data, (self,), (self, exponent))
 
 

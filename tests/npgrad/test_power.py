@@ -1,0 +1,59 @@
+"""``x ** number`` bit for bit as torch computes it, and its gradient, on both float types."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+# torch multiplies or divides for these: npgrad gives the same bits (torch's ``x ** 0.5`` is
+# its sqrt, which is not always NumPy's correctly rounded one: npgrad's sqrt and ``** 0.5`` agree)
+EXACT = [2, 3, -1, -2, -0.5, 1, 0, 3.0]
+DTYPES = ["float32", "float64"]
+
+
+def _pair(torch, engine, dtype_name, positive: bool, grad: bool = False):
+    values = torch.linspace(-3, 3, 2001, dtype=getattr(torch, dtype_name))
+    if positive:
+        values = values.abs() + 0.1
+    return (values.clone().requires_grad_(grad),
+            engine.tensor(values.numpy(), requires_grad=grad))
+
+
+@pytest.mark.parametrize("dtype_name", DTYPES)
+@pytest.mark.parametrize("exponent", EXACT, ids=str)
+def test_powers_torch_computes_by_multiplying_are_bitwise_equal(exponent, dtype_name, torch,
+                                                                engine):
+    expected, given = _pair(torch, engine, dtype_name, positive=exponent == -0.5)
+    np.testing.assert_array_equal((given ** exponent).numpy(), (expected ** exponent).numpy())
+    assert (given ** exponent).dtype.name == dtype_name
+
+
+def test_a_half_power_is_the_engines_square_root(engine):
+    values = engine.linspace(0.1, 3, 2001)
+    assert engine.equal(values ** 0.5, values.sqrt())
+
+
+@pytest.mark.parametrize("exponent", [3, 4])
+def test_their_gradients_are_too(exponent, torch, engine):
+    expected, given = _pair(torch, engine, "float32", positive=False, grad=True)
+    (expected ** exponent).sum().backward()
+    (given ** exponent).sum().backward()
+    np.testing.assert_array_equal(given.grad.numpy(), expected.grad.numpy())
+
+
+@pytest.mark.parametrize("exponent", [4, 5, 7, -3, -4, 12])
+def test_other_whole_powers_of_float32_are_correctly_rounded(exponent, torch, engine):
+    """Multiplied out in float64: the float64 power rounded once, torch's within an ulp."""
+    expected, given = _pair(torch, engine, "float32", positive=False)
+    result = (given ** exponent).numpy()
+    wide = np.power(expected.numpy().astype(np.float64), exponent).astype(np.float32)
+    assert (result != wide).sum() <= 2
+    np.testing.assert_allclose(result, (expected ** exponent).numpy(), rtol=2.5e-7)
+
+
+def test_powers_keep_torchs_special_values(torch, engine):
+    values = [0.0, -0.0, float("inf"), float("-inf"), float("nan"), 1e-30, 3e38]
+    for exponent in (-3, -2, -1, 2, 3, 4, 0.5, -0.5):
+        expected = torch.tensor(values) ** exponent
+        np.testing.assert_array_equal((engine.tensor(values) ** exponent).numpy(),
+                                      expected.numpy(), err_msg=str(exponent))
