@@ -121,9 +121,12 @@ class NumpyEngine(Engine):
         current: list[LiveTrace] = []
 
         def on_start(call) -> bool:
+            if recorder.declines():
+                current.append(None)
+                return False  # npgrad runs the call on its fast path, unobserved
             kind, outputs = call
             current.append(recorder.start(kind, [t._grad_edge()[0] for t in outputs]))
-            return current[-1] is not None  # False: npgrad runs the call on its fast path
+            return True
 
         def on_step(step) -> None:
             if current[-1] is None:  # a call the recorder let pass
@@ -136,7 +139,9 @@ class NumpyEngine(Engine):
                 recorder.optional_array(step.grad_after)))
 
         def on_finish(call) -> None:
-            recorder.finish(current.pop())
+            trace = current.pop()
+            if trace is not None:
+                recorder.finish(trace)
 
         with npgrad.autograd.observe(on_step, on_start, on_finish):
             yield

@@ -123,7 +123,7 @@ class TorchEngine(Engine):
         depth = [0]
 
         def recorded(kind: str, original, tensors, args, kwargs):
-            if depth[0]:
+            if depth[0] or recorder.declines():  # declined: torch runs it with no hooks
                 return original(tensors, *args, **kwargs)
             depth[0] += 1
             try:
@@ -180,9 +180,6 @@ def _hooked(recorder: TraceRecorder, kind: str, tensors, torch) -> Iterator[None
     """Node pre-hooks and hooks on the graph for the duration of one call, removed after."""
     roots = _roots(tensors, torch)
     trace = recorder.start(kind, roots)
-    if trace is None:  # a call the recorder lets pass: no hooks at all
-        yield
-        return
     handles = []
     for node in _reachable(roots):
         handles.append(node.register_prehook(_before(recorder, trace, node)))

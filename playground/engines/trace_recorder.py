@@ -22,7 +22,7 @@ from playground.model import ArrayData, BackwardStep, BackwardTrace
 FIRST_CALLS = 3
 LATEST_CALLS = 2
 SAMPLED_CALLS = 20
-RECORDING_SHARE = 0.03
+RECORDING_SHARE = 0.02
 FREE_RECORDING_S = 0.1
 KEPT_STEPS = 30_000  # and never more steps than this in all
 
@@ -57,10 +57,11 @@ class TraceRecorder:
     """Collects the traces of one run; ``array`` turns an engine tensor into ArrayData."""
 
     def __init__(self, array: Callable[[Any], ArrayData], keep_steps: int = KEPT_STEPS,
-                 share: float = RECORDING_SHARE, free_seconds: float = FREE_RECORDING_S) -> None:
+                 share: float | None = None, free_seconds: float | None = None) -> None:
         self.array = array
         self.keep_steps = keep_steps
-        self.share, self.free_seconds = share, free_seconds
+        self.share = RECORDING_SHARE if share is None else share
+        self.free_seconds = FREE_RECORDING_S if free_seconds is None else free_seconds
         self.traces: list[LiveTrace] = []
         self.calls = 0    # backward calls of the run so far
         self.dropped = 0  # calls not recorded, or recorded and let go
@@ -74,15 +75,19 @@ class TraceRecorder:
         raises: a tensor it cannot read keeps its shape and dtype)."""
         return None if tensor is None else self.array(tensor)
 
-    def start(self, kind: str, roots: list) -> LiveTrace | None:
-        """A new backward call: its trace to fill, or None when this one is not recorded
-        (the engine then runs it without hooks); a recorded call ends with ``finish``."""
+    def declines(self) -> bool:
+        """A new backward call: True when it is not recorded (the engine then runs it as if
+        nothing watched, without even gathering its roots); else ``start`` follows."""
         self.calls += 1
-        now = time.perf_counter()
-        if self.calls > FIRST_CALLS and \
-                self.spent > self.share * (now - self.began) + self.free_seconds:
+        if self.calls > FIRST_CALLS and self.spent > \
+                self.share * (time.perf_counter() - self.began) + self.free_seconds:
             self.dropped += 1
-            return None
+            return True
+        return False
+
+    def start(self, kind: str, roots: list) -> LiveTrace:
+        """The trace to fill for a call ``declines`` took; the call ends with ``finish``."""
+        now = time.perf_counter()
         if len(self.traces) >= 2:
             self._fold_into_next(self.traces[-2], self.traces[-1])
         trace = LiveTrace(kind, list(roots), call=self.calls, began=now)
@@ -91,9 +96,8 @@ class TraceRecorder:
         self._thin()
         return trace
 
-    def finish(self, trace: LiveTrace | None) -> None:
-        if trace is not None:
-            self.spent += time.perf_counter() - trace.began
+    def finish(self, trace: LiveTrace) -> None:
+        self.spent += time.perf_counter() - trace.began
 
     def _thin(self) -> None:
         """Keep the first calls, the latest and an even sample between (and the step cap)."""
@@ -148,6 +152,22 @@ class TraceRecorder:
             self._fold_into_next(earlier, later)
         self._folded_all = True
 
+    def draw_latest_on(self, final_roots: list) -> None:
+        """After the run: when the loop's last calls went unrecorded, the latest recorded one
+        is drawn on the graph the script ended with (its variables' grad_fns), if that graph
+        has the same shape; else that call's own old graph would be drawn as a second copy."""
+        self._fold_all()
+        latest = self.traces[-1] if self.traces else None
+        if latest is None or latest.call == self.calls or latest.follows is not None:
+            return
+        for root in final_roots:
+            pairs = _same_shape(latest.roots, [root])
+            if pairs is not None and all(id(step.node) in pairs for step in latest.steps):
+                latest.roots = [root]
+                for step in latest.steps:
+                    step.node = pairs[id(step.node)]
+                return
+
     def nodes(self) -> list:
         """Every node a trace names itself: the graph builder includes them all."""
         self._fold_all()
@@ -179,3 +199,34 @@ def _signature(trace: LiveTrace) -> tuple:
     if trace.names is not None:
         return trace.names
     return trace.kind, tuple(type(step.node).__name__ for step in trace.steps)
+
+
+SHAPE_LIMIT = 20_000  # nodes compared at most when matching a recorded call to the final graph
+
+
+def _same_shape(old_roots: list, new_roots: list) -> dict[int, Any] | None:
+    """id(old node) -> new node when the two graphs have the same node kinds linked the same
+    way from their roots (walking ``next_functions``); None when they differ."""
+    pairs: dict[int, Any] = {}
+    taken: set[int] = set()
+    waiting = list(zip(old_roots, new_roots, strict=False)) if \
+        len(old_roots) == len(new_roots) else None
+    while waiting:
+        old, new = waiting.pop()
+        if (old is None) != (new is None):
+            return None
+        if old is None:
+            continue
+        if id(old) in pairs:
+            if pairs[id(old)] is not new:
+                return None
+            continue
+        if type(old) is not type(new) or id(new) in taken or len(pairs) >= SHAPE_LIMIT:
+            return None
+        old_next, new_next = old.next_functions, new.next_functions
+        if len(old_next) != len(new_next):
+            return None
+        pairs[id(old)] = new
+        taken.add(id(new))
+        waiting.extend((a[0], b[0]) for a, b in zip(old_next, new_next, strict=True))
+    return None if waiting is None else pairs

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from playground.engines import trace_recorder
 from playground.engines.base import run_code
 from playground.engines.numpy_engine import NumpyEngine
 from playground.engines.torch_engine import TorchEngine
@@ -170,3 +171,49 @@ def test_large_values_are_summarised():
     graph = run_code("import torch\nbig = torch.arange(10000.)\n", NumpyEngine()).graph
     value = graph.by_name("big").value
     assert value.summarised and value.maximum == 9999.0 and value.preview[:3] == [0.0, 1.0, 2.0]
+
+
+LOOP = """
+import torch
+w = torch.tensor([0.5, -0.3], requires_grad=True)
+for step in range(STEPS):
+    loss = ((w * 2 - 1) ** 2).sum()
+    loss.backward()
+    with torch.no_grad():
+        w -= 0.1 * w.grad
+        w.grad.zero_()
+"""
+
+
+def _output_function(graph: Graph, name: str) -> str:
+    tensor = graph.by_name(name)
+    return next(edge.target for edge in graph.edges
+                if edge.source == tensor.id and edge.kind == "output")
+
+
+@pytest.mark.parametrize("engine_name", ["numpy", "torch"])
+def test_a_loops_unrecorded_last_calls_leave_one_graph(engine_name, monkeypatch):
+    """Recording stops within a long loop (here after the first calls): the latest recorded
+    call is drawn on the graph the loop ended with, not on a second copy of its own."""
+    monkeypatch.setattr(trace_recorder, "RECORDING_SHARE", 0.0)
+    monkeypatch.setattr(trace_recorder, "FREE_RECORDING_S", 0.0)
+    engine = NumpyEngine() if engine_name == "numpy" else TorchEngine("cpu")
+    run = run_code(LOOP.replace("STEPS", "20"), engine)
+    assert run.error is None
+    assert [trace.call for trace in run.traces] == [1, 2, 3] and run.dropped_calls == 17
+    names = [node.label for node in run.graph.nodes if node.kind == "function"]
+    assert names.count("SumBackward0") == 1 and names.count("PowBackward0") == 1
+    for trace in run.traces:  # every call replays on the nodes of the final loss
+        assert trace.roots == [_output_function(run.graph, "loss")]
+        assert {step.node for step in trace.steps} <= {node.id for node in run.graph.nodes}
+
+
+def test_a_last_recorded_call_of_another_shape_keeps_its_own_graph(monkeypatch):
+    monkeypatch.setattr(trace_recorder, "RECORDING_SHARE", 0.0)
+    monkeypatch.setattr(trace_recorder, "FREE_RECORDING_S", 0.0)
+    code = LOOP.replace("STEPS", "20").replace(
+        "    loss.backward()", "    loss.backward()\n    loss = loss * 3  # not backward'ed")
+    run = run_code(code, NumpyEngine())
+    latest = run.traces[-1]
+    assert latest.roots != [_output_function(run.graph, "loss")]
+    assert {step.node for step in latest.steps} <= {node.id for node in run.graph.nodes}
