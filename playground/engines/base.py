@@ -78,7 +78,7 @@ def run_code(code: str, engine: Engine, filename: str = "<script>",
     """
     namespace = {"__name__": "__main__"} if namespace is None else namespace
     view = engine.view()
-    recorder = TraceRecorder(view.array)
+    recorder = TraceRecorder(view.snapshot)
     error = None
     kept_builtins = dict(builtins.__dict__)
     started = time.perf_counter()

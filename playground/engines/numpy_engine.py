@@ -98,7 +98,7 @@ class NumpyEngine(Engine):
     def view(self) -> EngineView:
         module = self.torch_module()
         return EngineView(lambda value: isinstance(value, module.Tensor),
-                          lambda tensor: tensor.detach().numpy())
+                          lambda tensor: tensor.numpy(force=True))
 
     def explain(self, error: BaseException) -> str | None:
         """A tensor method torch may have and npgrad lacks: say so, and how to run the code.

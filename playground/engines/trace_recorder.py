@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from playground.engines.graph_builder import Snapshot, settled
 from playground.model import ArrayData, BackwardStep, BackwardTrace
 
 # A training loop calls backward() thousands of times; recording a call costs about as much
@@ -32,10 +33,11 @@ class LiveStep:
     """A step still holding its node object (so its id stays valid until the graph exists)."""
 
     node: Any
-    incoming: list[ArrayData | None]
-    outgoing: list[ArrayData | None] = field(default_factory=list)
-    grad_before: ArrayData | None = None
-    grad_after: ArrayData | None = None
+    # values as EngineView.snapshot took them: summarised only for the calls kept
+    incoming: list[ArrayData | Snapshot | None]
+    outgoing: list[ArrayData | Snapshot | None] = field(default_factory=list)
+    grad_before: ArrayData | Snapshot | None = None
+    grad_after: ArrayData | Snapshot | None = None
 
 
 @dataclass
@@ -54,9 +56,10 @@ class LiveTrace:
 
 
 class TraceRecorder:
-    """Collects the traces of one run; ``array`` turns an engine tensor into ArrayData."""
+    """Collects the traces of one run; ``array`` turns an engine tensor into ArrayData (or a
+    Snapshot of it, summarised when the trace is kept: EngineView.snapshot)."""
 
-    def __init__(self, array: Callable[[Any], ArrayData], keep_steps: int = KEPT_STEPS,
+    def __init__(self, array: Callable[[Any], ArrayData | Snapshot], keep_steps: int = KEPT_STEPS,
                  share: float | None = None, free_seconds: float | None = None) -> None:
         self.array = array
         self.keep_steps = keep_steps
@@ -70,9 +73,9 @@ class TraceRecorder:
         self._folded_all = False
         self._stride = 1  # the sample between keeps one call in each stretch this long
 
-    def optional_array(self, tensor) -> ArrayData | None:
-        """Called inside the user's backward (``array`` is EngineView.array, which never
-        raises: a tensor it cannot read keeps its shape and dtype)."""
+    def optional_array(self, tensor) -> ArrayData | Snapshot | None:
+        """Called inside the user's backward (``array`` is EngineView's, which never raises:
+        a tensor it cannot read keeps its shape and dtype)."""
         return None if tensor is None else self.array(tensor)
 
     def declines(self) -> bool:
@@ -189,8 +192,9 @@ class TraceRecorder:
             drawn_on = drawn_on.follows
         names = [type(step.node).__name__ for step in drawn_on.steps]
         return BackwardTrace(trace.kind, [ids[id(root)] for root in drawn_on.roots], [
-            BackwardStep(ids[id(on.node)], name, step.incoming, step.outgoing,
-                         step.grad_before, step.grad_after)
+            BackwardStep(ids[id(on.node)], name, [settled(a) for a in step.incoming],
+                         [settled(a) for a in step.outgoing], settled(step.grad_before),
+                         settled(step.grad_after))
             for step, on, name in zip(trace.steps, drawn_on.steps, names, strict=True)],
             call=trace.call)
 

@@ -22,6 +22,7 @@ import time
 from collections.abc import Callable
 
 from playground.kernel import processes, streams, wire
+from playground.kernel.launch import default_memory_limit, launch
 from playground.model import RunError, RunResult, collector
 from playground.model.run_result import reply_hook
 
@@ -42,16 +43,6 @@ def cuda_driver_found() -> bool:
         system = os.path.join(os.environ.get("SYSTEMROOT", r"C:\Windows"), "System32")
         return os.path.exists(os.path.join(system, "nvcuda.dll"))
     return False  # macOS: no CUDA since 10.14
-
-
-def default_memory_limit() -> int:
-    """Half the machine's RAM: a blow-up fails with MemoryError long before the machine stalls."""
-    try:
-        import psutil
-
-        return psutil.virtual_memory().total // 2
-    except Exception:  # noqa: BLE001 - no way to know: no limit
-        return 0
 
 
 class KernelError(RuntimeError):
@@ -101,11 +92,13 @@ class Kernel:
     def __init__(self, engine: str = "numpy", device: str = "auto",
                  memory_limit: int | None = None,
                  on_death: Callable[[RunError], None] | None = None,
-                 autostart: bool = True, completions: bool = True) -> None:
+                 autostart: bool = True, completions: bool = True,
+                 launched: subprocess.Popen | None = None) -> None:
         """``on_death`` hears at once, from a watcher thread, when the process dies between
         runs (during a run, ``run`` itself returns the error). Without ``autostart`` the
         caller starts it (the window does, off its UI thread). Without ``completions`` (the
-        CLI) the kernel does not warm up jedi, whose seconds of parsing slow a first run."""
+        CLI) the kernel does not warm up jedi, whose seconds of parsing slow a first run.
+        ``launched``: the process ``launch`` started for it (the CLI's head start)."""
         self.completions = completions
         self.on_death = on_death
         self.engine = engine
@@ -124,16 +117,12 @@ class Kernel:
         self._readers: list[threading.Thread] = []
         self._run_id = ""
         if autostart:
-            self.start()
+            self.start(launched)
 
     # ----- lifecycle -----------------------------------------------------------------------
-    def start(self) -> None:
-        environment = dict(os.environ, PYTHONUNBUFFERED="1", PYTHONIOENCODING="utf-8")
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "playground.kernel.child", self.engine, self.device,
-             str(self.memory_limit), "complete" if self.completions else "no-complete"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            bufsize=0, env=environment, **processes.launch_options())
+    def start(self, launched: subprocess.Popen | None = None) -> None:
+        self.process = launched or launch(self.engine, self.device, self.memory_limit,
+                                          self.completions)
         try:
             self._group = processes.ProcessGroup(self.process, self.memory_limit)
         except OSError as failure:  # no job object: the kernel cannot be kept in check

@@ -11,6 +11,7 @@ array, and a 300-node graph sends a thousand.)
 from __future__ import annotations
 
 import json
+import math
 import os
 import struct
 import time
@@ -67,7 +68,7 @@ def _array(reference: dict, buffers: list[memoryview]) -> np.ndarray:
             not all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in shape):
         raise ValueError("a malformed array on the wire")
     buffer = buffers[int(reference["$array"])]
-    if len(buffer) != int(np.prod(shape, dtype=np.int64)) * dtype.itemsize:
+    if len(buffer) != math.prod(shape) * dtype.itemsize:  # (np.prod: 5 µs, math.prod 0.1)
         raise ValueError("an array's bytes do not match its shape")
     # a copy: the array outlives the frame, and views writing into it would surprise
     return np.frombuffer(buffer, dtype=dtype).reshape(shape).copy()

@@ -1,0 +1,30 @@
+"""Starting a kernel process: light to import, so that the CLI starts its kernel first and
+loads NumPy and the rest of the app while the kernel loads its engine (two cores, not one)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+from playground.kernel import processes
+
+
+def default_memory_limit() -> int:
+    """Half the machine's RAM: a blow-up fails with MemoryError long before the machine stalls."""
+    try:
+        import psutil
+
+        return psutil.virtual_memory().total // 2
+    except Exception:  # noqa: BLE001 - no way to know: no limit
+        return 0
+
+
+def launch(engine: str, device: str, memory_limit: int, completions: bool) -> subprocess.Popen:
+    """The kernel process, starting: requests go to its stdin, frames come from its stdout."""
+    environment = dict(os.environ, PYTHONUNBUFFERED="1", PYTHONIOENCODING="utf-8")
+    return subprocess.Popen(
+        [sys.executable, "-m", "playground.kernel.child", engine, device, str(memory_limit),
+         "complete" if completions else "no-complete"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        bufsize=0, env=environment, **processes.launch_options())
