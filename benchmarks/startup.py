@@ -47,11 +47,13 @@ window.close()
 FIRST_GRAPH = """
 import time
 started = time.perf_counter()
+from playground.kernel.launch import head_start
+kernel = head_start()  # as `playground` does: the kernel loads while the window does
 from PySide6.QtCore import QTimer
 from playground.ui.app import make_application
 from playground.ui.main_window import MainWindow
 application = make_application()
-window = MainWindow()
+window = MainWindow(launched=kernel)
 window.show()
 
 def drawn():

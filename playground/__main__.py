@@ -99,9 +99,12 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if not _can_open_qt():
         return 1
+    from playground.kernel.launch import head_start
+
+    kernel = head_start()  # loads its engine while this process loads Qt
     from playground.ui.app import launch
 
-    return launch(argv[0] if argv else None, theme)
+    return launch(argv[0] if argv else None, theme, kernel)
 
 
 if __name__ == "__main__":

@@ -32,6 +32,7 @@ from playground.model.trace import traces_to_json
 
 MESSAGE_LIMIT = 500        # characters of an exception's text in the one-sentence message
 TRACEBACK_LIMIT = 64 * 1024
+JEDI_WARM_UP_S = 1.0      # after the kernel is ready: its first run goes first
 # Frames in these folders are the kernel's or the engine's, never shown to the user.
 _OWN_CODE = str(Path(__file__).resolve().parents[1])
 
@@ -406,9 +407,12 @@ def main(argv: list[str]) -> int:
     channel.send({"op": "ready", "engine": engine.name, "description": engine.describe(),
                   "pid": os.getpid(), "cuda": bool(getattr(engine, "cuda_available", False))})
     if options != ["no-complete"]:
-        # jedi's first completion takes seconds: warm it up while the user reads the window.
-        threading.Thread(target=completions, args=("x", 1, 1, {}, engine.torch_module()),
-                         name="playground-jedi", daemon=True).start()
+        # jedi's first completion takes seconds: warm it up while the user reads the window,
+        # once the window's first run is over (at once, it slowed that run by a tenth)
+        warm_up = threading.Timer(JEDI_WARM_UP_S, completions,
+                                  args=("x", 1, 1, {}, engine.torch_module()))
+        warm_up.name, warm_up.daemon = "playground-jedi", True
+        warm_up.start()
     serve(channel, session)
     return 0
 

@@ -20,6 +20,15 @@ def default_memory_limit() -> int:
         return 0
 
 
+def head_start() -> subprocess.Popen | None:
+    """The default kernel (NumPy), started before the window's imports so that the two load
+    at once on two cores; the window adopts it, or ends it when it remembers another engine."""
+    try:
+        return launch("numpy", "auto", default_memory_limit(), completions=True)
+    except OSError:
+        return None  # the window starts one itself, and says why if it cannot
+
+
 def launch(engine: str, device: str, memory_limit: int, completions: bool) -> subprocess.Popen:
     """The kernel process, starting: requests go to its stdin, frames come from its stdout."""
     environment = dict(os.environ, PYTHONUNBUFFERED="1", PYTHONIOENCODING="utf-8")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import subprocess
 import time
 from importlib.resources import files
 from pathlib import Path
@@ -53,7 +54,8 @@ def make_application(theme: str = "system") -> QApplication:
     return application
 
 
-def open_window(path: str | None = None, theme: str = "system"):
+def open_window(path: str | None = None, theme: str = "system",
+                kernel: subprocess.Popen | None = None):
     """The application and its window, shown; a script cannot end the app with a signal."""
     from playground.kernel.processes import SignalGuard
 
@@ -62,7 +64,7 @@ def open_window(path: str | None = None, theme: str = "system"):
     from playground.ui.main_window import MainWindow
 
     application = make_application(theme)
-    window = MainWindow(path)
+    window = MainWindow(path, launched=kernel)
     guard.from_kernel = lambda pid: window.runner.kernel.sent_by(pid)
     guard.on_refused = lambda name: window.runner.output.emit(
         "stderr", f"The script sent the app {name}; the app ignored it.\n")
@@ -70,8 +72,10 @@ def open_window(path: str | None = None, theme: str = "system"):
     return application, window
 
 
-def launch(path: str | None = None, theme: str = "system") -> int:
-    application, window = open_window(path, theme)
+def launch(path: str | None = None, theme: str = "system",
+           kernel: subprocess.Popen | None = None) -> int:
+    """The window; ``kernel``: a NumPy kernel process already starting (``head_start``)."""
+    application, window = open_window(path, theme, kernel)
     window.offer_recovery()
     return application.exec()
 

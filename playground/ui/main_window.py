@@ -7,6 +7,7 @@ and the application are in app.py.
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, Qt, QTimer
@@ -40,14 +41,17 @@ class MainWindow(DocumentMixin, RunningMixin, MenusMixin, ExportActionsMixin, QM
     """One document, one kernel: write tensor code, run it, see what autograd did."""
 
     def __init__(self, path: str | None = None, engine: str | None = None,
-                 settings: Settings | None = None, recovery: RecoveryStore | None = None) -> None:
+                 settings: Settings | None = None, recovery: RecoveryStore | None = None,
+                 launched: subprocess.Popen | None = None) -> None:
+        """``launched``: a NumPy kernel process already starting (the app's head start)."""
         super().__init__()
         self.settings = settings or Settings(default_settings_path())
         self.recovery = recovery or RecoveryStore.for_window(default_recovery_folder())
         self.path = Path(path) if path else None
         self.view_state = ViewState()
         self._init_run_state()
-        self.runner = self._start_runner(engine or str(self.settings.value("engine", "numpy")))
+        self.runner = self._start_runner(engine or str(self.settings.value("engine", "numpy")),
+                                         launched)
         self.editor = CodeEditor(dark=is_dark(QApplication.instance()))
         self.editor.completion_source = self._complete
         self.editor.file_dropped.connect(self.open_file)
@@ -115,10 +119,14 @@ class MainWindow(DocumentMixin, RunningMixin, MenusMixin, ExportActionsMixin, QM
     def _count_document(self) -> None:
         self._document_number += 1
 
-    def _start_runner(self, engine: str) -> KernelRunner:
+    def _start_runner(self, engine: str, launched: subprocess.Popen | None) -> KernelRunner:
         """The remembered engine, started in the background (a failure falls back to NumPy)."""
-        return KernelRunner(engine if engine in ("numpy", "torch") else "numpy",
-                            background=True)
+        engine = engine if engine in ("numpy", "torch") else "numpy"
+        if launched is not None and engine != "numpy":
+            launched.kill()  # the head start was NumPy's; this window runs torch
+            launched.wait()
+            launched = None
+        return KernelRunner(engine, background=True, launched=launched)
 
     def _connect_runner(self) -> None:
         self.runner.output.connect(self.console.write)

@@ -6,6 +6,7 @@ thread too: the window keeps painting, and a run asked for meanwhile waits for t
 
 from __future__ import annotations
 
+import subprocess
 import threading
 from collections.abc import Callable
 
@@ -26,7 +27,7 @@ class KernelRunner(QObject):
     failed = Signal(str)     # why it could not start; the engine before it runs again
 
     def __init__(self, engine: str = "numpy", device: str = "auto",
-                 background: bool = False) -> None:
+                 background: bool = False, launched: subprocess.Popen | None = None) -> None:
         super().__init__()
         self.kernel = Kernel(engine, device, autostart=not background)
         self._thread: threading.Thread | None = None
@@ -41,7 +42,8 @@ class KernelRunner(QObject):
         self.ready.connect(self._run_waiting)
         self.failed.connect(self._run_waiting)
         if background:
-            self._in_background(self.kernel.start, f"Starting the {self._name(engine)} engine…")
+            self._in_background(lambda: self.kernel.start(launched),
+                                f"Starting the {self._name(engine)} engine…")
 
     @property
     def busy(self) -> bool:
