@@ -19,12 +19,11 @@ USAGE = ("usage: playground [FILE] [--dark|--light] | playground run SCRIPT [opt
 
 
 def open_console() -> int:
-    from playground.engines.numpy_engine import torch_is_npgrad
+    from playground.engines.numpy_engine import NumpyEngine
 
-    with torch_is_npgrad():
-        import torch
-
-        code.interact(banner=BANNER, local={"torch": torch}, exitmsg="")
+    engine = NumpyEngine()
+    with engine.activate():  # ``import torch`` typed in the console gets npgrad too
+        code.interact(banner=BANNER, local={"torch": engine.torch_module()}, exitmsg="")
     return 0
 
 

@@ -6,6 +6,8 @@ import tempfile
 
 import pytest
 
+from tests.windows import RUN_MS, make_window
+
 # Read by Qt for a window's settings and data folders, and by the subprocesses tests start.
 _HOME = tempfile.mkdtemp(prefix="playground-tests-")
 os.environ["XDG_CONFIG_HOME"] = os.path.join(_HOME, "config")
@@ -39,3 +41,31 @@ def quiet_window_questions(monkeypatch, no_modal_dialogs):
         return
     monkeypatch.setattr(MainWindow, "ask_unsaved", lambda self: "discard")
     monkeypatch.setattr(MainWindow, "ask_restore", lambda self, saved: "discard")
+
+
+@pytest.fixture(scope="session")
+def torch():
+    """Real torch, the oracle (one thread: the tests run beside each other's processes)."""
+    import torch as real
+
+    real.set_num_threads(1)
+    return real
+
+
+@pytest.fixture
+def engine():
+    """The engine under test, as the module user code gets for ``torch``."""
+    import playground.npgrad as npgrad
+
+    return npgrad
+
+
+@pytest.fixture
+def window(qtbot, tmp_path):
+    """The window a person meets: 1400x860, shown, active, its kernel started."""
+    made = make_window(tmp_path)
+    qtbot.addWidget(made)
+    qtbot.waitExposed(made)
+    made.activateWindow()
+    qtbot.waitUntil(lambda: not made.runner.is_starting, timeout=RUN_MS)
+    return made

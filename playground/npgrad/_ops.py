@@ -251,7 +251,7 @@ def _broadcast_error(a_shape: tuple, b_shape: tuple) -> RuntimeError:
     return RuntimeError("shapes cannot be broadcast together")
 
 
-def _compute(function, a_data, b_data, a_shape, b_shape):
+def _compute(function, a_data, b_data, a_shape):
     try:
         return function(a_data, b_data)
     except ValueError:
@@ -360,7 +360,7 @@ def rdiv(self: Tensor, other) -> Tensor:
 
 def floor_divide(self: Tensor, other) -> Tensor:
     a, b = _operands(self, other)
-    data = _compute(np.floor_divide, a, b, a.shape, None)
+    data = _compute(np.floor_divide, a, b, a.shape)
     return _output("floor_divide", data, (self, _tensor_or_none(other)))
 
 
@@ -385,7 +385,7 @@ def _floored_remainder(a, b):
 def rremainder(self: Tensor, other) -> Tensor:
     """``number % tensor``: torch records a node whose backward raises."""
     a, b = _operands(self, other)
-    return _output("rremainder", np.asarray(_compute(_floored_remainder, b, a, a.shape, None)),
+    return _output("rremainder", np.asarray(_compute(_floored_remainder, b, a, a.shape)),
                    (self,))
 
 
@@ -396,7 +396,7 @@ def fmod(self: Tensor, other) -> Tensor:
 
 def _modulo(op: str, function, self: Tensor, other) -> Tensor:
     a, b = _operands(self, other)
-    data = np.asarray(_compute(function, a, b, a.shape, None))
+    data = np.asarray(_compute(function, a, b, a.shape))
     if other.__class__ is not Tensor:  # a number: the gradient passes straight through
         return _output(op, data, (self,))
     return _output(f"{op}_tensor", data, (self, other), (self, other))
@@ -416,12 +416,12 @@ def pow(self, exponent) -> Tensor:
         return rpow(exponent, self)
     if exponent.__class__ is Tensor:
         a, b = _operands(self, exponent)
-        data = _compute(np.power, a, b, a.shape, None)
+        data = _compute(np.power, a, b, a.shape)
         return _output("pow_tensor", data, (self, exponent), (self, exponent, RESULT))
     a, b = _operands(self, exponent)
     if a.dtype.kind in "iu" and isinstance(exponent, int) and exponent < 0:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
-    data = power_by_number(a, b) if np.ndim(b) == 0 else _compute(np.power, a, b, a.shape, None)
+    data = power_by_number(a, b) if np.ndim(b) == 0 else _compute(np.power, a, b, a.shape)
     return _output("pow", data, (self,), (self, exponent))
 
 
@@ -444,7 +444,7 @@ def _comparison(function):
         if not isinstance(other, Tensor | int | float | bool | np.generic):
             return NotImplemented
         a, b = _operands(self, other)
-        return _make(np.asarray(_compute(function, a, b, a.shape, None)))
+        return _make(np.asarray(_compute(function, a, b, a.shape)))
 
     compare.__name__ = function.__name__
     return compare
@@ -499,26 +499,26 @@ def isclose(self: Tensor, other: Tensor, rtol=1e-05, atol=1e-08, equal_nan=False
 
 def maximum(self: Tensor, other: Tensor) -> Tensor:
     a, b = _operands(self, other)
-    data = _compute(np.maximum, a, b, a.shape, None)
+    data = _compute(np.maximum, a, b, a.shape)
     return _output("maximum", data, (self, other), (self, other))
 
 
 def minimum(self: Tensor, other: Tensor) -> Tensor:
     a, b = _operands(self, other)
-    data = _compute(np.minimum, a, b, a.shape, None)
+    data = _compute(np.minimum, a, b, a.shape)
     return _output("minimum", data, (self, other), (self, other))
 
 
 def atan2(self: Tensor, other: Tensor) -> Tensor:
     """The angle of the point (other, self): atan(self / other) in the right quadrant."""
     a, b, _ = _float_operands(self, other)
-    data = _compute(np.arctan2, a, b, a.shape, None)
+    data = _compute(np.arctan2, a, b, a.shape)
     return _output("atan2", data, (self, other), (self, other))
 
 
 def hypot(self: Tensor, other: Tensor) -> Tensor:
     a, b, _ = _float_operands(self, other)
-    data = _compute(np.hypot, a, b, a.shape, None)
+    data = _compute(np.hypot, a, b, a.shape)
     return _output("hypot", data, (self, other), (self, other, RESULT))
 
 
@@ -1590,31 +1590,31 @@ def add_(self: Tensor, other, *, alpha=1) -> Tensor:
     a, b = _operands(self, other)
     if alpha != 1:
         b = b * alpha
-    return _inplace("add", self, _compute(np.add, a, b, a.shape, None), other, (alpha,))
+    return _inplace("add", self, _compute(np.add, a, b, a.shape), other, (alpha,))
 
 
 def sub_(self: Tensor, other, *, alpha=1) -> Tensor:
     a, b = _operands(self, other)
     if alpha != 1:
         b = b * alpha
-    return _inplace("sub", self, _compute(np.subtract, a, b, a.shape, None), other, (alpha,))
+    return _inplace("sub", self, _compute(np.subtract, a, b, a.shape), other, (alpha,))
 
 
 def mul_(self: Tensor, other) -> Tensor:
     a, b = _operands(self, other)
     saved = (_original(self), other)
-    return _inplace("mul", self, _compute(np.multiply, a, b, a.shape, None), other, saved)
+    return _inplace("mul", self, _compute(np.multiply, a, b, a.shape), other, saved)
 
 
 def div_(self: Tensor, other) -> Tensor:
     a, b, _ = _float_operands(self, other)
     saved = (_original(self), other)
-    return _inplace("div", self, _compute(np.true_divide, a, b, a.shape, None), other, saved)
+    return _inplace("div", self, _compute(np.true_divide, a, b, a.shape), other, saved)
 
 
 def pow_(self: Tensor, exponent) -> Tensor:
     a, b = _operands(self, exponent)
-    return _inplace("pow", self, _compute(np.power, a, b, a.shape, None), None,
+    return _inplace("pow", self, _compute(np.power, a, b, a.shape), None,
                     (_original(self), exponent))
 
 

@@ -6,11 +6,12 @@ import contextlib
 import csv
 import math
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from PySide6.QtCore import QMarginsF, QRectF, QSize
 from PySide6.QtGui import QColor, QImage, QPageSize, QPainter, QPdfWriter, QTextDocument
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QGraphicsItem
 
 from playground.model import Graph
 from playground.ui.files import atomic_write
@@ -87,6 +88,21 @@ def _paint(painter: QPainter, view: GraphView, source: QRectF, legend: QTextDocu
     view.scene().render(painter, target, source)
 
 
+@contextlib.contextmanager
+def _drawn_as_vectors(view: GraphView) -> Iterator[None]:
+    """Items paint themselves for the block, not their cached pixmaps: an SVG or PDF gets
+    its labels as text (searchable, selectable, sharp at any zoom), not as images."""
+    items = view.scene().items()
+    modes = [item.cacheMode() for item in items]
+    for item in items:
+        item.setCacheMode(QGraphicsItem.CacheMode.NoCache)
+    try:
+        yield
+    finally:
+        for item, mode in zip(items, modes, strict=True):
+            item.setCacheMode(mode)
+
+
 def _graph_png(view: GraphView, path: Path, scale: float) -> None:
     source, legend = _page(view)
     width, height = _size(source, legend)
@@ -115,7 +131,8 @@ def _graph_svg(view: GraphView, path: Path) -> None:
         painter = QPainter(generator)
         if not painter.isActive():
             raise ExportError(f"could not write {path}")
-        _paint(painter, view, source, legend, 1.0)
+        with _drawn_as_vectors(view):
+            _paint(painter, view, source, legend, 1.0)
         painter.end()
 
 
@@ -130,7 +147,8 @@ def _graph_pdf(view: GraphView, path: Path) -> None:
         painter = QPainter(writer)
         if not painter.isActive():
             raise ExportError(f"could not write {path}")
-        _paint(painter, view, source, legend, 1.0)
+        with _drawn_as_vectors(view):
+            _paint(painter, view, source, legend, 1.0)
         painter.end()
 
 

@@ -181,9 +181,6 @@ class NodeItem(QGraphicsItem):
             pen.setStyle(Qt.PenStyle.DashLine)
         return pen
 
-    def refresh(self) -> None:
-        self.update()
-
     def set_look(self, look: NodeLook, size: tuple[float, float]) -> None:
         """Show another run's text for the same node (a box of about the same size)."""
         if size != (self.width, self.height):

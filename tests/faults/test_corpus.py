@@ -23,6 +23,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.windows import make_window
+
 SCRIPTS = sorted((Path(__file__).parent / "scripts").glob("*.py"))
 TIMEOUT_S = 3
 MEMORY = "1G"
@@ -82,20 +84,14 @@ def test_playground_run(path):
 @pytest.fixture(scope="module")
 def window(qapp, tmp_path_factory):
     from playground.kernel import client
-    from playground.ui.files import RecoveryStore
-    from playground.ui.main_window import MainWindow
-    from playground.ui.settings import Settings
 
-    folder = tmp_path_factory.mktemp("window")
     original = client.default_memory_limit
     client.default_memory_limit = lambda: 1 << 30  # the blow-up stops at 1 GiB, not at 12
     try:
-        made = MainWindow(settings=Settings(folder / "settings.json"),
-                          recovery=RecoveryStore(folder / "recovery.json"))
+        made = make_window(tmp_path_factory.mktemp("window"))
     finally:
         client.default_memory_limit = original
     made.ask_unsaved = lambda: "discard"
-    made.show()
     yield made
     made.editor.document().setModified(False)
     made.close()

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests.faults.test_corpus import MEMORY
+from tests.windows import ran
 
 REFUSED = {
     # name: (bytes, words of the sentence)
@@ -78,29 +79,13 @@ def files(tmp_path_factory) -> Path:
 
 
 @pytest.fixture
-def window(qtbot, tmp_path):
-    from playground.ui.files import RecoveryStore
-    from playground.ui.main_window import MainWindow
-    from playground.ui.settings import Settings
-
-    made = MainWindow(settings=Settings(tmp_path / "settings.json"),
-                      recovery=RecoveryStore(tmp_path / "recovery.json"))
-    qtbot.addWidget(made)
-    made.show()
-    made.live_action.setChecked(True)  # Live reacts to typing, never to what a file brings
-    return made
+def live_window(window):
+    window.live_action.setChecked(True)  # Live reacts to typing, never to what a file brings
+    return window
 
 
-def _run(qtbot, window) -> list:
-    results = []
-    window.runner.finished.connect(results.append)
-    window.run_all()
-    qtbot.waitUntil(lambda: bool(results), timeout=60000)
-    window.runner.finished.disconnect(results.append)
-    return results
-
-
-def test_files_the_editor_cannot_take_are_refused_in_one_sentence(qtbot, window, files):
+def test_files_the_editor_cannot_take_are_refused_in_one_sentence(qtbot, live_window, files):
+    window = live_window
     with qtbot.waitSignal(window.runner.finished, timeout=60000):  # Live runs the typing
         window.editor.setPlainText("kept = 'my work'\n")
     title = window.windowTitle()
@@ -120,10 +105,11 @@ def test_files_the_editor_cannot_take_are_refused_in_one_sentence(qtbot, window,
     assert not started
     window.live_action.setChecked(False)
     window.editor.setPlainText("kept = 'my work'\nprint(kept)\n")
-    assert _run(qtbot, window)[0].output == "my work\n"  # and the next run works
+    assert ran(qtbot, window).output == "my work\n"  # and the next run works
 
 
-def test_files_the_editor_can_take_open_and_never_run(qtbot, window, files):
+def test_files_the_editor_can_take_open_and_never_run(qtbot, live_window, files):
+    window = live_window
     started = []
     window.runner.started.connect(lambda: started.append(True))
     for name, (_, text) in OPENED.items():
@@ -136,7 +122,7 @@ def test_files_the_editor_can_take_open_and_never_run(qtbot, window, files):
     qtbot.wait(900)
     assert not started
     window.open_file(str(files / "declared.py"))
-    assert _run(qtbot, window)[0].output == "café\n"
+    assert ran(qtbot, window).output == "café\n"
 
 
 def _cli(path: Path) -> subprocess.CompletedProcess:

@@ -13,7 +13,8 @@ from PySide6.QtWidgets import QApplication
 from playground.ui.files import RecoveryStore
 from playground.ui.main_window import MainWindow
 from playground.ui.settings import Settings
-from tests.ui.test_journeys import RUN_MS, settled, type_code
+from tests.ui.test_journeys import settled, type_code
+from tests.windows import RUN_MS
 
 PERSON_MS = 25  # between keys: a quick typist, so completions arrive mid-word
 

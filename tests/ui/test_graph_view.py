@@ -209,8 +209,9 @@ def test_ten_thousand_nodes_do_not_freeze_the_window(qtbot, view):
     timer.stop()
     assert len(view.current.nodes) == 10_000
     assert len(gaps) > 10, "the event loop did not run while the graph was laid out"
-    # the window kept answering: no gap between timer ticks near the total time
-    assert max(gaps) < max(1.0, (time.perf_counter() - started) / 4), max(gaps)
+    # the window kept answering: no single wait of the event loop near the whole time it
+    # took (a share of the same run's time, not seconds: a slow machine is slow throughout)
+    assert max(gaps) < (time.perf_counter() - started) / 4, max(gaps)
     view.fit()
     view.viewport().grab()  # level of detail: painting 10,000 nodes zoomed out works
 
@@ -220,7 +221,13 @@ def test_exports_write_valid_files(qtbot, view, tmp_path):
 
     shown(qtbot, view, graph_of(CHAIN_RULE))
     svg = export_graph(view, tmp_path / "g.svg")
-    xml.dom.minidom.parse(str(svg))
+    document = xml.dom.minidom.parse(str(svg))
+    # labels are text in the SVG (searchable, sharp), not pictures of the cached boxes
+    texts = " ".join(node.firstChild.data for node in document.getElementsByTagName("text")
+                     if node.firstChild is not None)
+    for node in view.graph.nodes:
+        assert node.label in texts, node.label
+    assert not document.getElementsByTagName("image")
     png = export_graph(view, tmp_path / "g.png", scale=3.0)
     image = QImage(str(png))
     source = view.scene().itemsBoundingRect()

@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 from playground.ui.files import RecoveryStore
 from playground.ui.main_window import MainWindow
 from playground.ui.settings import Settings
-from tests.ui.test_journeys import RUN_MS
+from tests.windows import RUN_MS
 
 
 def _window(qtbot, settings: Settings, recovery: RecoveryStore) -> MainWindow:

@@ -20,9 +20,9 @@ from PySide6.QtWidgets import QApplication
 
 from playground.ui.document import EXAMPLES
 from playground.ui.graph_view import Callout, NodeItem
+from tests.windows import RUN_MS
 from tools.tour import TYPED
 
-RUN_MS = 60_000
 KEY_DELAY_MS = 3  # between typed characters: a fast typist, still one event at a time
 
 

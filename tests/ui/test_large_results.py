@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt, QTimer
 
 from playground.model import Graph, RunResult
 from tests.model.test_large_graphs import chain
-from tests.ui.conftest import RUN_MS
+from tests.windows import RUN_MS
 
 OPS = ("SinBackward0", "CosBackward0", "ExpBackward0", "TanhBackward0", "MulBackward0")
 

@@ -5,18 +5,9 @@ from __future__ import annotations
 import pytest
 
 from playground.ui.main_window import MainWindow
+from tests.windows import RUN_MS, ran
 
-RUN_TIMEOUT_MS = 30_000
-
-
-# ``window``: the shown window of tests/ui/conftest.py, its kernel started.
-
-
-def _run(qtbot, window, code: str):
-    window.editor.setPlainText(code)
-    with qtbot.waitSignal(window.runner.finished, timeout=RUN_TIMEOUT_MS) as finished:
-        window.run_all()
-    return finished.args[0]
+# ``window``: the shown window of tests/conftest.py, its kernel started.
 
 
 def test_typing_and_running_shows_the_output(qtbot, window):
@@ -24,14 +15,14 @@ def test_typing_and_running_shows_the_output(qtbot, window):
     qtbot.keyClicks(window.editor, "import torch")
     qtbot.keyClick(window.editor, "\r")
     qtbot.keyClicks(window.editor, "print((torch.ones(2) * 3).sum())")
-    with qtbot.waitSignal(window.runner.finished, timeout=RUN_TIMEOUT_MS):
+    with qtbot.waitSignal(window.runner.finished, timeout=RUN_MS):
         window.run_action.trigger()
     qtbot.waitUntil(lambda: "tensor(6.)" in window.console.toPlainText(), timeout=5000)
     assert window.statusBar().currentMessage().startswith("Done in")
 
 
 def test_an_exception_marks_its_line_and_shows_the_traceback(qtbot, window):
-    result = _run(qtbot, window, "import torch\nx = torch.ones(3)\ny = x @ torch.ones(2)\n")
+    result = ran(qtbot, window, "import torch\nx = torch.ones(3)\ny = x @ torch.ones(2)\n")
     assert result.error.line == 3 and window.editor.error_line == 3
     console = window.console.toPlainText()
     assert "Traceback (most recent call last)" in console and "line 3" in console
@@ -48,7 +39,7 @@ def test_stop_ends_an_endless_loop_while_the_window_stays_responsive(qtbot, wind
     window.run_all()
     qtbot.wait(600)
     assert window.stop_action.isEnabled() and len(ticks) > 10
-    with qtbot.waitSignal(window.runner.finished, timeout=RUN_TIMEOUT_MS) as finished:
+    with qtbot.waitSignal(window.runner.finished, timeout=RUN_MS) as finished:
         window.stop_action.trigger()
     timer.stop()
     assert finished.args[0].error.kind == "interrupted"
@@ -57,7 +48,7 @@ def test_stop_ends_an_endless_loop_while_the_window_stays_responsive(qtbot, wind
 
 def test_switching_engine_restarts_the_kernel_and_reruns(qtbot, window):
     window.editor.setPlainText("import torch\nprint(torch.__name__)\n")
-    with qtbot.waitSignal(window.runner.finished, timeout=RUN_TIMEOUT_MS):
+    with qtbot.waitSignal(window.runner.finished, timeout=RUN_MS):
         window.engine_box.setCurrentIndex(1)
     assert window.runner.kernel.engine == "torch"
     assert window.engine_label.text().startswith("torch ")
@@ -167,10 +158,10 @@ def test_run_cell_runs_one_cell_in_the_shared_namespace_and_moves_on(qtbot, wind
     cursor = window.editor.textCursor()
     cursor.setPosition(0)
     window.editor.setTextCursor(cursor)
-    with qtbot.waitSignal(window.runner.finished, timeout=RUN_TIMEOUT_MS):
+    with qtbot.waitSignal(window.runner.finished, timeout=RUN_MS):
         window.cell_action.trigger()
     assert window.editor.textCursor().blockNumber() == 3
-    with qtbot.waitSignal(window.runner.finished, timeout=RUN_TIMEOUT_MS) as finished:
+    with qtbot.waitSignal(window.runner.finished, timeout=RUN_MS) as finished:
         window.cell_action.trigger()
     assert finished.args[0].output == "tensor([5., 5.])\n"
 
@@ -180,7 +171,7 @@ def test_an_error_in_a_cell_marks_the_editor_line(qtbot, window):
     cursor = window.editor.textCursor()
     cursor.setPosition(window.editor.document().findBlockByNumber(3).position())
     window.editor.setTextCursor(cursor)
-    with qtbot.waitSignal(window.runner.finished, timeout=RUN_TIMEOUT_MS) as finished:
+    with qtbot.waitSignal(window.runner.finished, timeout=RUN_MS) as finished:
         window.cell_action.trigger()
     assert finished.args[0].error.line == 5 and window.editor.error_line == 5
 
@@ -188,7 +179,7 @@ def test_an_error_in_a_cell_marks_the_editor_line(qtbot, window):
 def test_clicking_a_traceback_line_moves_the_editor_there(qtbot, window):
     from PySide6.QtCore import QPoint, Qt
 
-    _run(qtbot, window, "x = 1\ny = 2\nz = x / 0\n")
+    ran(qtbot, window, "x = 1\ny = 2\nz = x / 0\n")
     console = window.console
     block = next(b for b in _blocks(console.document()) if 'line 3' in b.text())
     rect = console.blockBoundingGeometry(block).translated(console.contentOffset())
@@ -223,7 +214,7 @@ def test_live_mode_cancels_a_stale_run_and_runs_the_latest_text(qtbot, window):
     qtbot.waitUntil(lambda: window.runner.busy, timeout=5000)  # debounced, then started
     window.editor.selectAll()
     qtbot.keyClicks(window.editor, "print('latest')")
-    qtbot.waitUntil(lambda: len(results) >= 2, timeout=RUN_TIMEOUT_MS)
+    qtbot.waitUntil(lambda: len(results) >= 2, timeout=RUN_MS)
     assert results[0].error.kind == "interrupted"
     assert results[-1].output == "latest\n"
 
@@ -269,7 +260,7 @@ def test_the_palette_builds_a_working_script(qtbot, window):
     window.editor.setTextCursor(cursor)
     for _, snippet in SNIPPETS[:4]:
         window.insert_snippet(snippet)
-    with qtbot.waitSignal(window.runner.finished, timeout=RUN_TIMEOUT_MS) as finished:
+    with qtbot.waitSignal(window.runner.finished, timeout=RUN_MS) as finished:
         window.run_all()
     assert finished.args[0].output == "tensor([4., 6., 8.])\n"
 
@@ -283,7 +274,7 @@ def test_the_palettes_model_and_training_step_run(qtbot, window):
     window.editor.setTextCursor(cursor)
     for _, snippet in SNIPPETS[-2:]:
         window.insert_snippet(snippet)
-    with qtbot.waitSignal(window.runner.finished, timeout=RUN_TIMEOUT_MS) as finished:
+    with qtbot.waitSignal(window.runner.finished, timeout=RUN_MS) as finished:
         window.run_all()
     result = finished.args[0]
     assert result.error is None
@@ -292,7 +283,7 @@ def test_the_palettes_model_and_training_step_run(qtbot, window):
 
 
 def test_completion_offers_the_live_namespace_and_torch(qtbot, window):
-    _run(qtbot, window, "import torch\nweights = torch.ones(2, requires_grad=True)\n")
+    ran(qtbot, window, "import torch\nweights = torch.ones(2, requires_grad=True)\n")
     qtbot.waitUntil(lambda: not window.runner.busy)
 
     def names() -> list[str]:
@@ -316,7 +307,7 @@ def test_cuda_cannot_be_chosen_where_there_is_none(qtbot, window):
 
     if torch.cuda.is_available():
         pytest.skip("this machine has CUDA")
-    with qtbot.waitSignal(window.runner.finished, timeout=RUN_TIMEOUT_MS):
+    with qtbot.waitSignal(window.runner.finished, timeout=RUN_MS):
         window.engine_box.setCurrentIndex(1)
     box = window.device_box
     cuda = box.model().item(box.findData("cuda"))

@@ -8,8 +8,8 @@ from playground.kernel.client import Kernel
 from playground.model import notebook
 from playground.model.notebook import Cell, Notebook
 from tests.seeds import TUTORIALS, tutorial_files
+from tests.windows import RUN_MS
 
-RUN_MS = 60000
 LESSON = Notebook([
     Cell("markdown", "# Accumulation\nEach backward() adds into .grad."),
     Cell("code", "import torch\nw = torch.tensor([1.0, -1.0], requires_grad=True)"),
