@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 # Only what starting the kernel needs is imported up front: the rest (NumPy with it) loads
 # while the kernel loads its engine, which took 0.1-0.2 s off every run.
+from playground.files import atomic_write
 from playground.kernel.launch import default_memory_limit, launch
 
 if TYPE_CHECKING:
@@ -137,9 +138,9 @@ def _write_outputs(result: RunResult, arguments: argparse.Namespace) -> None:
     graph = result.graph
     suffix = Path(arguments.graph).suffix.lower() if arguments.graph else ""
     if graph is not None and suffix == ".json":
-        Path(arguments.graph).write_text(graph.dumps(), encoding="utf-8")
+        atomic_write(arguments.graph, graph.dumps())
     elif graph is not None and suffix == ".dot":
-        Path(arguments.graph).write_text(graph.to_dot(), encoding="utf-8")
+        atomic_write(arguments.graph, graph.to_dot())
     drawn = arguments.graph if suffix in DRAWN_GRAPH_FORMATS else None
     saved = any(figure.saved for figure in result.figures)
     if drawn or arguments.plot or arguments.animation or saved:
@@ -147,7 +148,7 @@ def _write_outputs(result: RunResult, arguments: argparse.Namespace) -> None:
     if arguments.trace:
         from playground.model.trace import dumps as traces_dumps
 
-        Path(arguments.trace).write_text(traces_dumps(result.traces), encoding="utf-8")
+        atomic_write(arguments.trace, traces_dumps(result.traces))
 
 
 def _draw_outputs(result: RunResult, graph_path: str | None, plot_path: str | None,

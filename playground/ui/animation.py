@@ -7,6 +7,7 @@ from pathlib import Path
 from PySide6.QtCore import QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QImage, QPainter
 
+from playground.files import replacing
 from playground.model import Graph
 from playground.model.playback import Playback
 from playground.model.trace import BackwardTrace
@@ -188,13 +189,9 @@ class GifEncoder:
 
     def write(self, path: str | Path) -> Path:
         path = Path(path)
-        temporary = path.with_name(path.stem + ".partial.gif")
-        try:
+        with replacing(path, keep_suffix=True) as temporary:
             self.pictures[0].save(temporary, save_all=True, append_images=self.pictures[1:],
                                   duration=self.durations, loop=0, optimize=False, disposal=1)
-            temporary.replace(path)
-        finally:
-            temporary.unlink(missing_ok=True)
         return path
 
 

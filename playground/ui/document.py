@@ -10,9 +10,9 @@ from pathlib import Path
 from PySide6.QtCore import QObject, QStandardPaths, Signal
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
+from playground.files import atomic_write
 from playground.model import collector, notebook
 from playground.model.source_file import Source, SourceError, encode_source, read_document
-from playground.ui.files import atomic_write
 
 EXAMPLES = Path(str(files("playground.resources") / "examples"))
 NOTEBOOK_SUFFIXES = (".ipynb", ".md", ".markdown", ".txt")

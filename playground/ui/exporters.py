@@ -13,8 +13,8 @@ from PySide6.QtCore import QMarginsF, QRectF, QSize
 from PySide6.QtGui import QColor, QImage, QPageSize, QPainter, QPdfWriter, QTextDocument
 from PySide6.QtWidgets import QApplication, QGraphicsItem
 
+from playground.files import atomic_write, replacing
 from playground.model import Graph
-from playground.ui.files import atomic_write
 from playground.ui.graph_view import GraphView, legend_html
 
 GRAPH_FORMATS = (".svg", ".png", ".pdf", ".dot", ".json")
@@ -27,18 +27,6 @@ MOST_PIXELS = 120_000_000  # a PNG larger than this (480 MB of pixels) is drawn 
 
 class ExportError(OSError):
     """A file could not be written; the message says which and why."""
-
-
-@contextlib.contextmanager
-def _replacing(path: Path):
-    """A temporary name beside ``path`` to write; it replaces ``path`` only when the writing
-    succeeded, and never stays behind."""
-    temporary = path.with_name(path.stem + ".partial" + path.suffix)  # the suffix names a format
-    try:
-        yield temporary
-        temporary.replace(path)
-    finally:
-        temporary.unlink(missing_ok=True)
 
 
 def export_graph(view: GraphView, path: str | Path, scale: float = 2.0) -> Path:
@@ -122,7 +110,7 @@ def _graph_svg(view: GraphView, path: Path) -> None:
 
     source, legend = _page(view)
     width, height = _size(source, legend)
-    with _replacing(path) as temporary:
+    with replacing(path, keep_suffix=True) as temporary:
         generator = QSvgGenerator()
         generator.setFileName(str(temporary))
         generator.setSize(QSize(int(width), int(height)))
@@ -139,7 +127,7 @@ def _graph_svg(view: GraphView, path: Path) -> None:
 def _graph_pdf(view: GraphView, path: Path) -> None:
     source, legend = _page(view)
     width, height = _size(source, legend)
-    with _replacing(path) as temporary:
+    with replacing(path, keep_suffix=True) as temporary:
         writer = QPdfWriter(str(temporary))
         writer.setResolution(72)
         writer.setPageSize(QPageSize(QRectF(0, 0, width, height).size(), QPageSize.Unit.Point))
@@ -155,7 +143,7 @@ def _graph_pdf(view: GraphView, path: Path) -> None:
 def _save_image(image: QImage, path: Path) -> None:
     if image.isNull():
         raise ExportError(f"could not write {path}: not enough memory for the image")
-    with _replacing(path) as temporary:
+    with replacing(path, keep_suffix=True) as temporary:
         if not image.save(str(temporary), "PNG"):
             raise ExportError(f"could not write {path}")
 
@@ -168,7 +156,7 @@ def export_plots(panel, path: str | Path, scale: float = 2.0) -> Path:
         raise ExportError(f"cannot export plots as '{suffix}': use one of "
                           f"{', '.join(PLOT_FORMATS)}")
     if suffix == ".csv":
-        with _replacing(path) as temporary, open(temporary, "w", newline="",
+        with replacing(path, keep_suffix=True) as temporary, open(temporary, "w", newline="",
                                                   encoding="utf-8") as handle:
             writer = csv.writer(handle)
             writer.writerow(["tensor", "index", "value", "gradient"])
@@ -181,7 +169,7 @@ def export_scene(canvas, path: Path, scale: float = 2.0) -> Path:
     """A pyqtgraph canvas as PNG (pyqtgraph's ImageExporter) or SVG (Qt's generator)."""
     scene = canvas.scene()
     suffix = path.suffix.lower()
-    with _replacing(path) as temporary:
+    with replacing(path, keep_suffix=True) as temporary:
         if suffix == ".png":
             from pyqtgraph import exporters
 

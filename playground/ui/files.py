@@ -3,74 +3,17 @@
 from __future__ import annotations
 
 import contextlib
-import glob
 import json
 import os
-import re
 import secrets
 import sys
-import tempfile
 import time
 from pathlib import Path
 
+from playground.files import atomic_write
+
 USER_ONLY = 0o600
 WINDOWS_ALIVE_S = 120.0  # Windows: a copy written this recently belongs to a running window
-STALE_S = 60.0
-TEMPORARY_MARK = ".playground-save-"  # in the names of the temporary files saves write
-
-
-def atomic_write(path: Path, content: str | bytes, mode: int | None = None) -> None:
-    """Write a temporary file beside ``path``, then replace: the file is old or new, never half.
-
-    ``content``: text (written as UTF-8, newlines as given) or the file's bytes. ``mode``: the
-    new file's permissions; by default an existing file's are kept and a new file gets the
-    usual ones (0666 less the umask). The temporary file is user-only throughout. A symbolic
-    link stays a link: the file it points to is the one replaced.
-    """
-    path = Path(os.path.realpath(path))
-    _remove_stale_temporaries(path)
-    descriptor, temporary = tempfile.mkstemp(prefix=f".{path.name}{TEMPORARY_MARK}",
-                                             suffix=".tmp", dir=path.parent)
-    data = content.encode("utf-8") if isinstance(content, str) else content
-    try:
-        with os.fdopen(descriptor, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(temporary, _permissions(path) if mode is None else mode)
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
-
-
-def _remove_stale_temporaries(path: Path) -> None:
-    """Temporary files a killed save left beside ``path`` (older than a minute: another
-    window may be saving the same file right now)."""
-    now = time.time()
-    # only names this function makes: a user's own ".name.backup.tmp" is left alone
-    made = re.compile(re.escape(f".{path.name}{TEMPORARY_MARK}") + r"[a-z0-9_]{8}\.tmp")
-    for leftover in path.parent.glob(f".{glob.escape(path.name)}{TEMPORARY_MARK}*.tmp"):
-        with contextlib.suppress(OSError):
-            if made.fullmatch(leftover.name) and now - leftover.stat().st_mtime > STALE_S:
-                leftover.unlink()
-
-
-def _permissions(path: Path) -> int:
-    try:
-        return path.stat().st_mode & 0o777
-    except FileNotFoundError:
-        return 0o666 & ~_umask()
-
-
-def _umask() -> int:
-    """The process's umask, read without changing it (os.umask would, for every thread)."""
-    with contextlib.suppress(OSError, ValueError):
-        for line in Path("/proc/self/status").read_text().splitlines():
-            if line.startswith("Umask:"):
-                return int(line.split()[1], 8)
-    return 0o022
 
 
 class RecoveryStore:

@@ -14,7 +14,8 @@ from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QStandardPaths
 
-from playground.ui.files import USER_ONLY, atomic_write
+from playground.files import atomic_write
+from playground.ui.files import USER_ONLY
 
 
 class Settings:
