@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 # Only what starting the kernel needs is imported up front: the rest (NumPy with it) loads
 # while the kernel loads its engine, which took 0.1-0.2 s off every run.
+from playground.engines.registry import DEFAULT_ENGINE, ENGINES
 from playground.files import atomic_write
 from playground.kernel.launch import default_memory_limit, launch
 
@@ -72,7 +73,7 @@ def build_parser() -> argparse.ArgumentParser:
                "kernel process dies.")
     parser.add_argument("script", help="the .py file to run, or a notebook (.ipynb, markdown "
                                        "with ```python blocks): its code cells in order")
-    parser.add_argument("--engine", choices=("numpy", "torch"), default="numpy",
+    parser.add_argument("--engine", choices=tuple(ENGINES), default=DEFAULT_ENGINE,
                         help="numpy: the built-in engine (default); torch: real torch")
     parser.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto",
                         help="for the torch engine: auto picks CUDA when present")

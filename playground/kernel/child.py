@@ -25,6 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from playground.engines.base import EngineError, run_code
+from playground.engines.registry import ENGINES
 from playground.kernel import notebook_lines, processes, streams, wire
 from playground.kernel.channel import KernelChannel
 from playground.kernel.watchdog import MemoryWatchdog
@@ -38,13 +39,7 @@ _OWN_CODE = str(Path(__file__).resolve().parents[1])
 
 
 def make_engine(name: str, device: str):
-    if name == "numpy":
-        from playground.engines.numpy_engine import NumpyEngine
-
-        return NumpyEngine()
-    from playground.engines.torch_engine import TorchEngine
-
-    return TorchEngine(device)
+    return ENGINES[name].load(device)
 
 
 _memory_limit = 0  # bytes; 0: none

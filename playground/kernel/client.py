@@ -21,6 +21,7 @@ import threading
 import time
 from collections.abc import Callable
 
+from playground.engines.registry import DEFAULT_ENGINE
 from playground.kernel import processes, streams, wire
 from playground.kernel.launch import default_memory_limit, launch
 from playground.model import RunError, RunResult, collector
@@ -87,9 +88,9 @@ def _signal_name(number: int) -> str:
 
 
 class Kernel:
-    """A child process running user code on one engine ("numpy" or "torch")."""
+    """A child process running user code on one engine (a name engines/registry.py lists)."""
 
-    def __init__(self, engine: str = "numpy", device: str = "auto",
+    def __init__(self, engine: str = DEFAULT_ENGINE, device: str = "auto",
                  memory_limit: int | None = None,
                  on_death: Callable[[RunError], None] | None = None,
                  autostart: bool = True, completions: bool = True,

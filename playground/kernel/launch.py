@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 
+from playground.engines.registry import DEFAULT_ENGINE
 from playground.kernel import processes
 
 
@@ -21,10 +22,10 @@ def default_memory_limit() -> int:
 
 
 def head_start() -> subprocess.Popen | None:
-    """The default kernel (NumPy), started before the window's imports so that the two load
+    """The default engine's kernel (NumPy), started before the window's imports so that the two load
     at once on two cores; the window adopts it, or ends it when it remembers another engine."""
     try:
-        return launch("numpy", "auto", default_memory_limit(), completions=True)
+        return launch(DEFAULT_ENGINE, "auto", default_memory_limit(), completions=True)
     except OSError:
         return None  # the window starts one itself, and says why if it cannot
 

@@ -14,6 +14,7 @@ from PySide6.QtCore import QByteArray, Qt, QTimer
 from PySide6.QtGui import QFontDatabase, QTextCursor
 from PySide6.QtWidgets import QApplication, QMainWindow, QSplitter, QVBoxLayout, QWidget
 
+from playground.engines.registry import DEFAULT_ENGINE, entry
 from playground.model import collector
 from playground.model.view_state import ViewState
 from playground.ui.app import is_dark
@@ -50,8 +51,8 @@ class MainWindow(DocumentMixin, RunningMixin, MenusMixin, ExportActionsMixin, QM
         self.path = Path(path) if path else None
         self.view_state = ViewState()
         self._init_run_state()
-        self.runner = self._start_runner(engine or str(self.settings.value("engine", "numpy")),
-                                         launched)
+        self.runner = self._start_runner(
+            engine or str(self.settings.value("engine", DEFAULT_ENGINE)), launched)
         self.editor = CodeEditor(dark=is_dark(QApplication.instance()))
         self.editor.completion_source = self._complete
         self.editor.file_dropped.connect(self.open_file)
@@ -121,9 +122,9 @@ class MainWindow(DocumentMixin, RunningMixin, MenusMixin, ExportActionsMixin, QM
 
     def _start_runner(self, engine: str, launched: subprocess.Popen | None) -> KernelRunner:
         """The remembered engine, started in the background (a failure falls back to NumPy)."""
-        engine = engine if engine in ("numpy", "torch") else "numpy"
-        if launched is not None and engine != "numpy":
-            launched.kill()  # the head start was NumPy's; this window runs torch
+        engine = entry(engine).name
+        if launched is not None and engine != DEFAULT_ENGINE:
+            launched.kill()  # the head start was the default engine's; this window runs another
             launched.wait()
             launched = None
         return KernelRunner(engine, background=True, launched=launched)

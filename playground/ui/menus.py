@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QToolButton,
 )
 
+from playground.engines.registry import ENGINES, entry
 from playground.kernel.client import cuda_driver_found
 from playground.ui.document import EXAMPLES
 
@@ -32,7 +33,6 @@ SNIPPETS = (
                         "loss = model(torch.randn(8, 3)).pow(2).mean()\n"
                         "optimizer.zero_grad()\nloss.backward()\noptimizer.step()\n"),
 )
-ENGINES = (("NumPy", "numpy"), ("Torch", "torch"))
 DEVICES = (("auto", "auto"), ("CPU", "cpu"), ("CUDA", "cuda"))
 
 
@@ -163,7 +163,8 @@ class MenusMixin:
     def _build_engine_boxes(self, toolbar: QToolBar) -> None:
         toolbar.addWidget(QLabel(" Engine: "))
         self.engine_box = QComboBox()
-        for label, name in ENGINES:
+        for name, engine in ENGINES.items():
+            label = engine.label
             self.engine_box.addItem(label, name)
         self.engine_box.setCurrentIndex(self.engine_box.findData(self.runner.kernel.engine))
         self.engine_box.currentIndexChanged.connect(self._engine_chosen)
@@ -173,7 +174,7 @@ class MenusMixin:
             self.device_box.addItem(label, device)
         self.device_box.setCurrentIndex(self.device_box.findData(self.runner.kernel.device))
         self.device_box.setToolTip("Where the torch engine runs: auto picks CUDA when present")
-        self.device_box.setEnabled(self.runner.kernel.engine == "torch")
+        self.device_box.setEnabled(entry(self.runner.kernel.engine).has_devices)
         self.device_box.currentIndexChanged.connect(self._device_chosen)
         toolbar.addWidget(self.device_box)
         self.engine_label = QLabel()
@@ -187,7 +188,7 @@ class MenusMixin:
         why = ""
         if not cuda_driver_found():
             why = "No NVIDIA GPU driver on this machine: torch runs on the CPU"
-        elif kernel.engine == "torch" and kernel.description and not kernel.cuda:
+        elif "cuda" in entry(kernel.engine).devices and kernel.description and not kernel.cuda:
             why = "This torch finds no CUDA device (a CPU-only build?): it runs on the CPU"
         model: QStandardItemModel = self.device_box.model()
         item = model.item(self.device_box.findData("cuda"))

@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QObject, Signal
 
+from playground.engines.registry import DEFAULT_ENGINE, entry
 from playground.kernel.client import Kernel, KernelError
 from playground.model import RunError, RunResult
 
@@ -26,7 +27,7 @@ class KernelRunner(QObject):
     ready = Signal(str)      # its description: the kernel (re)started
     failed = Signal(str)     # why it could not start; the engine before it runs again
 
-    def __init__(self, engine: str = "numpy", device: str = "auto",
+    def __init__(self, engine: str = DEFAULT_ENGINE, device: str = "auto",
                  background: bool = False, launched: subprocess.Popen | None = None) -> None:
         super().__init__()
         self.kernel = Kernel(engine, device, autostart=not background)
@@ -144,7 +145,7 @@ class KernelRunner(QObject):
 
     @staticmethod
     def _name(engine: str) -> str:
-        return {"numpy": "NumPy", "torch": "torch"}.get(engine, engine)
+        return entry(engine).noun
 
     def close(self) -> None:
         self._closed = True

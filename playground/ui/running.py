@@ -7,6 +7,7 @@ import time
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication
 
+from playground.engines.registry import DEFAULT_ENGINE, entry
 from playground.model import RunResult, notebook
 
 LIVE_DELAY_MS = 150  # after the last keystroke; a run of a tutorial takes ~20 ms more
@@ -217,8 +218,8 @@ class RunningMixin:
             self._switch(name, self.device_box.currentData())
 
     def _device_chosen(self, index: int) -> None:
-        if self.runner.kernel.engine == "torch":
-            self._switch("torch", self.device_box.itemData(index))
+        if entry(self.runner.kernel.engine).has_devices:
+            self._switch(self.runner.kernel.engine, self.device_box.itemData(index))
 
     def _switch(self, engine: str, device: str) -> None:
         """Restart the kernel on ``engine`` in the background, then re-run the script."""
@@ -256,7 +257,7 @@ class RunningMixin:
         self.statusBar().showMessage(message)
         self.console.note(message)
         if self.runner.kernel.process is None:  # nothing runs at all: fall back to NumPy
-            self._switch("numpy", "auto")
+            self._switch(DEFAULT_ENGINE, "auto")
             return
         self.engine_label.setText(self.runner.kernel.description)
 
@@ -270,5 +271,5 @@ class RunningMixin:
             box.setCurrentIndex(box.findData(value))
             box.blockSignals(False)
         self.engine_box.setEnabled(True)
-        self.device_box.setEnabled(self.runner.kernel.engine == "torch")
+        self.device_box.setEnabled(entry(self.runner.kernel.engine).has_devices)
         self._offer_devices()
