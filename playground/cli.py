@@ -13,15 +13,13 @@ from typing import TYPE_CHECKING
 # Only what starting the kernel needs is imported up front: the rest (NumPy with it) loads
 # while the kernel loads its engine, which took 0.1-0.2 s off every run.
 from playground.engines.registry import DEFAULT_ENGINE, ENGINES
+from playground.export_formats import GRAPH_FORMATS, PLOT_FORMATS, format_list, write_graph_text
 from playground.files import atomic_write
 from playground.kernel.launch import default_memory_limit, launch
 
 if TYPE_CHECKING:
     from playground.model import RunResult
 
-GRAPH_FORMATS = (".json", ".dot", ".svg", ".png", ".pdf")
-DRAWN_GRAPH_FORMATS = (".svg", ".png", ".pdf")  # drawn by the window's own view, offscreen
-PLOT_FORMATS = (".png", ".svg", ".csv")
 _SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)i?b?\s*$", re.IGNORECASE)
 _UNITS = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
 LEAST_MEMORY = 256 << 20  # below this even the numpy engine's imports fail
@@ -78,12 +76,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto",
                         help="for the torch engine: auto picks CUDA when present")
     parser.add_argument("--graph", metavar="FILE",
-                        help="write the graph: .svg, .png, .pdf (drawn as in the window), "
-                             ".json (documented schema) or .dot (Graphviz)")
+                        help=f"write the graph: {format_list(GRAPH_FORMATS)} (the drawn "
+                             "ones as in the window; .json is the documented schema)")
     parser.add_argument("--plot", metavar="FILE",
                         help="write the figures the script drew with matplotlib.pyplot (or, "
-                             "if none, the value-vs-gradient plots): .png, .svg; .csv: the "
-                             "value-vs-gradient points")
+                             f"if none, the value-vs-gradient plots): {format_list(PLOT_FORMATS)}"
+                             " (.csv: the value-vs-gradient points)")
     parser.add_argument("--animation", metavar="FILE_OR_FOLDER",
                         help="write the backward animation: an animated .gif, or a folder of "
                              "numbered PNGs (one per step)")
@@ -106,8 +104,7 @@ def _check_outputs(arguments: argparse.Namespace) -> None:
             continue
         suffix = Path(path).suffix.lower()
         if suffix not in formats:
-            raise UsageError(f"Unknown {what} format '{suffix}': write "
-                             f"{', '.join(formats[:-1])} or {formats[-1]}.")
+            raise UsageError(f"Unknown {what} format '{suffix}': write {format_list(formats)}.")
     for path in (arguments.graph, arguments.plot, arguments.trace, arguments.animation):
         if path is not None:
             _check_writable(Path(path), folder_allowed=path == arguments.animation)
@@ -137,12 +134,11 @@ def _read_script(path: str) -> str:
 
 def _write_outputs(result: RunResult, arguments: argparse.Namespace) -> None:
     graph = result.graph
-    suffix = Path(arguments.graph).suffix.lower() if arguments.graph else ""
-    if graph is not None and suffix == ".json":
-        atomic_write(arguments.graph, graph.dumps())
-    elif graph is not None and suffix == ".dot":
-        atomic_write(arguments.graph, graph.to_dot())
-    drawn = arguments.graph if suffix in DRAWN_GRAPH_FORMATS else None
+    graph_format = GRAPH_FORMATS[Path(arguments.graph).suffix.lower()] if arguments.graph \
+        else None
+    if graph is not None and graph_format is not None and not graph_format.drawn:
+        write_graph_text(graph, arguments.graph)
+    drawn = arguments.graph if graph_format is not None and graph_format.drawn else None
     saved = any(figure.saved for figure in result.figures)
     if drawn or arguments.plot or arguments.animation or saved:
         _draw_outputs(result, drawn, arguments.plot, arguments.scale, arguments.animation)
@@ -167,7 +163,7 @@ def _draw_outputs(result: RunResult, graph_path: str | None, plot_path: str | No
     qInstallMessageHandler(_quiet_qt)
     make_application("light")
     graph = result.graph or Graph()
-    if graph_path and Path(graph_path).suffix.lower() in DRAWN_GRAPH_FORMATS:
+    if graph_path:
         render_graph_file(graph, graph_path, scale)
     figures_path = plot_path if plot_path and result.figures and \
         not plot_path.lower().endswith(".csv") else None

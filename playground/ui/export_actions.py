@@ -13,6 +13,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from playground.export_formats import GRAPH_FORMATS, PLOT_FORMATS, dialog_filters
+
 
 class ExportActionsMixin:
     """MainWindow's File → Export actions: they write what is on screen (the final state,
@@ -28,15 +30,14 @@ class ExportActionsMixin:
         from playground.ui.exporters import export_graph
 
         self._export("graph", lambda path: export_graph(self.graph_view, path),
-                     "SVG (*.svg);;PNG image (*.png);;PDF (*.pdf);;Graphviz DOT (*.dot)"
-                     ";;JSON (*.json)", "-graph.svg")
+                     dialog_filters(GRAPH_FORMATS), "-graph.svg")
 
     def export_plots(self) -> None:
         from playground.ui.exporters import export_plots
 
         self._make_lazy_views()
         self._export("plots", lambda path: export_plots(self.plots, path),
-                     "PNG image (*.png);;SVG (*.svg);;CSV points (*.csv)", "-plots.png")
+                     dialog_filters(PLOT_FORMATS), "-plots.png")
 
     def _export(self, what: str, write, filters: str, suffix: str) -> None:
         """Ask where, write, and say in the status bar how it went."""

@@ -13,12 +13,11 @@ from PySide6.QtCore import QMarginsF, QRectF, QSize
 from PySide6.QtGui import QColor, QImage, QPageSize, QPainter, QPdfWriter, QTextDocument
 from PySide6.QtWidgets import QApplication, QGraphicsItem
 
-from playground.files import atomic_write, replacing
+from playground.export_formats import GRAPH_FORMATS, PLOT_FORMATS, format_list, write_graph_text
+from playground.files import replacing
 from playground.model import Graph
 from playground.ui.graph_view import GraphView, legend_html
 
-GRAPH_FORMATS = (".svg", ".png", ".pdf", ".dot", ".json")
-PLOT_FORMATS = (".png", ".svg", ".csv")
 MARGIN = 24.0
 
 
@@ -34,20 +33,13 @@ def export_graph(view: GraphView, path: str | Path, scale: float = 2.0) -> Path:
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix not in GRAPH_FORMATS:
-        raise ExportError(f"cannot export a graph as '{suffix}': use one of "
-                          f"{', '.join(GRAPH_FORMATS)}")
+        raise ExportError(f"cannot export a graph as '{suffix}': use {format_list(GRAPH_FORMATS)}")
     if view.graph is None:
         raise ExportError("there is no graph to export: run a script first")
-    if suffix == ".json":
-        atomic_write(path, view.graph.dumps())
-    elif suffix == ".dot":
-        atomic_write(path, view.graph.to_dot())
-    elif suffix == ".png":
-        _graph_png(view, path, scale)
-    elif suffix == ".svg":
-        _graph_svg(view, path)
+    if GRAPH_FORMATS[suffix].drawn:
+        DRAWN_GRAPH_WRITERS[suffix](view, path, scale)
     else:
-        _graph_pdf(view, path)
+        write_graph_text(view.graph, path)
     return path
 
 
@@ -105,7 +97,7 @@ def _graph_png(view: GraphView, path: Path, scale: float) -> None:
     _save_image(image, path)
 
 
-def _graph_svg(view: GraphView, path: Path) -> None:
+def _graph_svg(view: GraphView, path: Path, _scale: float) -> None:
     from PySide6.QtSvg import QSvgGenerator
 
     source, legend = _page(view)
@@ -124,7 +116,7 @@ def _graph_svg(view: GraphView, path: Path) -> None:
         painter.end()
 
 
-def _graph_pdf(view: GraphView, path: Path) -> None:
+def _graph_pdf(view: GraphView, path: Path, _scale: float) -> None:
     source, legend = _page(view)
     width, height = _size(source, legend)
     with replacing(path, keep_suffix=True) as temporary:
@@ -140,6 +132,10 @@ def _graph_pdf(view: GraphView, path: Path) -> None:
         painter.end()
 
 
+# The drawn graph formats' writers, by suffix (export_formats.py declares the formats).
+DRAWN_GRAPH_WRITERS = {".svg": _graph_svg, ".png": _graph_png, ".pdf": _graph_pdf}
+
+
 def _save_image(image: QImage, path: Path) -> None:
     if image.isNull():
         raise ExportError(f"could not write {path}: not enough memory for the image")
@@ -153,8 +149,7 @@ def export_plots(panel, path: str | Path, scale: float = 2.0) -> Path:
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix not in PLOT_FORMATS:
-        raise ExportError(f"cannot export plots as '{suffix}': use one of "
-                          f"{', '.join(PLOT_FORMATS)}")
+        raise ExportError(f"cannot export plots as '{suffix}': use {format_list(PLOT_FORMATS)}")
     if suffix == ".csv":
         with replacing(path, keep_suffix=True) as temporary, open(temporary, "w", newline="",
                                                   encoding="utf-8") as handle:
