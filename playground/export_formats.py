@@ -1,9 +1,10 @@
 """The file formats the app exports, declared once: the CLI (its checks and help), the window's
 file dialogs and the exporters all read these lists. No Qt here: the CLI reads them without it.
 
-A new format is one ``ExportFormat`` line below and its writer: a text format of the graph in
-``GRAPH_TEXTS`` here, a drawn one in ``ui/exporters.py``'s table (a test checks that every
-format declared has a writer).
+A new graph format is one ``ExportFormat`` line below and its writer: a text format in
+``GRAPH_TEXTS`` here, a drawn one in ``ui/exporters.py``'s ``DRAWN_GRAPH_WRITERS`` (a test checks
+that every graph format declared has one). A plot format also needs a branch in
+``ui/exporters.export_plots``: the plots have no writer table yet.
 """
 
 from __future__ import annotations

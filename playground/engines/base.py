@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from playground.engines import pyplot
-from playground.engines.graph_builder import EngineView, build_graph, named_tensors
+from playground.engines.graph_builder import EngineView, graph_of, named_tensors
 from playground.engines.trace_recorder import TraceRecorder
 from playground.model import Graph
 from playground.model.figure import Figure
@@ -103,9 +103,10 @@ def run_code(code: str, engine: Engine, filename: str = "<script>",
             figures = pyplot.take_figures()             # replaced print breaks nothing here
     executed = time.perf_counter()
     try:
-        recorder.draw_latest_on([tensor.grad_fn for _, tensor in named_tensors(namespace, view)
+        named = named_tensors(namespace, view)  # walked once for both
+        recorder.draw_latest_on([tensor.grad_fn for _, tensor in named
                                  if tensor.grad_fn is not None])
-        graph, ids = build_graph(namespace, view, recorder.nodes())
+        graph, ids = graph_of(named, view, recorder.nodes())
         traces = recorder.to_model(ids)
     except MemoryError:
         # the script used up the memory (its own error says so): no graph, but no crash

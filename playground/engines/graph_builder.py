@@ -246,9 +246,15 @@ def build_graph(variables: dict[str, Any], view: EngineView,
                 extra_functions: Iterable = ()) -> tuple[Graph, dict[int, str]]:
     """The Graph of everything reachable from the variables (and from ``extra_functions``,
     the nodes a recorded backward ran); also returns id(live object) -> graph node id."""
+    return graph_of(named_tensors(variables, view), view, extra_functions)
+
+
+def graph_of(named: list[tuple[str, Any]], view: EngineView,
+             extra_functions: Iterable = ()) -> tuple[Graph, dict[int, str]]:
+    """``build_graph`` from the variables' tensors already found (``named_tensors``)."""
     builder = _Builder(view)
     roots = []
-    for name, tensor in named_tensors(variables, view):
+    for name, tensor in named:
         tensor_id = builder.tensor(tensor, name)
         fn = tensor.grad_fn
         if fn is not None:

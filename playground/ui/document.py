@@ -146,10 +146,10 @@ class DocumentMixin:
             except SourceError as error:
                 self._show_read(path, error, remember)
             return
-        if not hasattr(self, "_file_reader"):
+        if self._file_reader is None:
             self._file_reader = _FileReader(self)
             self._file_reader.read.connect(self._file_read)
-        self._reads_started = getattr(self, "_reads_started", 0) + 1
+        self._reads_started += 1
         self._pending_read = (self._reads_started, remember)
         self.editor.setReadOnly(True)
         self.statusBar().showMessage(f"Opening {path.name}…")

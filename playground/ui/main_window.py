@@ -93,6 +93,8 @@ class MainWindow(DocumentMixin, RunningMixin, MenusMixin, ExportActionsMixin, QM
                                   timeout=self._live_run)
         self._live_pending = self._loading = self._rerun_when_ready = False
         self._pending_read: tuple[int, bool] | None = None  # a large file being read
+        self._reads_started = 0
+        self._file_reader = None  # made for the first large file
         self.cell_outputs: dict[str, str] = {}  # cell source -> what it printed, for .ipynb
         self._running_cell: str | None = None
         self._cell_queue: list[tuple[int, int]] = []

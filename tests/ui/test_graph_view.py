@@ -371,3 +371,13 @@ def test_a_long_edge_runs_straight_through_points_in_line(qtbot):
     # It leaves and enters its nodes straight down, and the arrow points down.
     assert abs(samples[1].x() - samples[0].x()) < 0.05 * (samples[1].y() - samples[0].y())
     assert edge.head.boundingRect().center().x() == pytest.approx(40, abs=0.5)
+
+
+def test_every_declared_export_format_has_a_writer():
+    """export_formats.py declares each format once; each has the writer its kind needs."""
+    from playground.export_formats import GRAPH_FORMATS, GRAPH_TEXTS
+    from playground.ui.exporters import DRAWN_GRAPH_WRITERS
+
+    drawn = {suffix for suffix, given in GRAPH_FORMATS.items() if given.drawn}
+    assert set(DRAWN_GRAPH_WRITERS) == drawn
+    assert set(GRAPH_TEXTS) == set(GRAPH_FORMATS) - drawn
