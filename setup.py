@@ -28,6 +28,6 @@ class OptionalCore(build_ext):
 
 
 setup(
-    ext_modules=[Extension("playground.model._layout_core", ["playground/model/_layout_core.c"])],
+    ext_modules=[Extension("playground.layout._core", ["playground/layout/_core.c"])],
     cmdclass={"build_ext": OptionalCore},
 )

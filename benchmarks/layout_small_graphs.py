@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import layout_vs_dot as shared  # noqa: E402
 
 import playground.npgrad as torch  # noqa: E402
-from playground.model.layout import layered_layout  # noqa: E402
+from playground.layout import layered_layout  # noqa: E402
 
 
 def mlp(depth: int, seed: int):

@@ -10,7 +10,7 @@ faster.
 
     python benchmarks/layout_vs_dot.py [--dot-timeout 300] [--only NAME] [--python]
 
-Our layout runs its hot loops in C (playground/model/_layout_core.c) when that built at
+Our layout runs its hot loops in C (playground/layout/_core.c) when that built at
 install time; ``--python`` measures the Python code that stands in for it otherwise.
 
 Needs ``dot``: installs Debian's ``graphviz`` with apt-get when it is missing.
@@ -33,8 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import playground.npgrad as torch  # noqa: E402
 from playground.engines.graph_builder import build_graph  # noqa: E402
 from playground.engines.numpy_engine import NumpyEngine  # noqa: E402
-from playground.model import layout, ranking  # noqa: E402
-from playground.model.layout import count_inversions, layered_layout  # noqa: E402
+from playground.layout import core, count_inversions, layered_layout  # noqa: E402
 
 
 # ----- graphs --------------------------------------------------------------------------------
@@ -189,10 +188,10 @@ def ensure_dot() -> None:
 def use_core(compiled: bool) -> str:
     """Lay out with the C core (when it built) or with its Python twin; says which."""
     if not compiled:
-        layout.compiled = ranking.compiled = None
-    if ranking.compiled is None:
+        core.compiled = None
+    if core.compiled is None:
         return "Python (" + ("--python" if not compiled else "the C core did not build") + ")"
-    return "C core (playground/model/_layout_core.c)"
+    return "C core (playground/layout/_core.c)"
 
 
 def main() -> None:

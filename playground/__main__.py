@@ -33,7 +33,7 @@ def describe_installation() -> str:
     import platform
 
     from playground.engines.torch_engine import install_hint
-    from playground.model.ranking import compiled
+    from playground.layout.core import compiled
 
     try:
         version = importlib.metadata.version("autograd-playground")

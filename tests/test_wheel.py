@@ -108,14 +108,14 @@ def test_without_a_c_compiler_the_build_says_so_and_the_app_too(tmp_path):
     assert "large graphs are laid out in Python, 20-100x slower" in said
     (wheel,) = (tmp_path / "dist").glob("*.whl")
     assert not [name for name in zipfile.ZipFile(wheel).namelist()
-                if "_layout_core" in name and name.endswith((".so", ".pyd"))]
+                if "layout/_core" in name.replace(chr(92), '/') and name.endswith((".so", ".pyd"))]
     # the app says which core it runs with
     version = subprocess.run([sys.executable, "-m", "playground", "--version"],
                              capture_output=True, text=True, cwd=tmp_path)
     assert version.returncode == 0 and version.stdout.startswith("autograd-playground ")
     assert "layout core: C (built at install)" in version.stdout  # this checkout built it
     without = subprocess.run(
-        [sys.executable, "-c", "import sys; sys.modules['playground.model._layout_core'] = None\n"
+        [sys.executable, "-c", "import sys; sys.modules['playground.layout._core'] = None\n"
          "from playground.__main__ import describe_installation\n"
          "print(describe_installation())"], capture_output=True, text=True, cwd=tmp_path)
     assert "layout core: Python: the C core was not built" in without.stdout

@@ -33,9 +33,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from playground.layout import Layout, layered_layout
 from playground.model import Graph, GraphNode, collector
 from playground.model.display import DisplayGraph, Group, fold, paths_between, stable_keys
-from playground.model.layout import Layout, layered_layout
 from playground.ui.formatting import node_tooltip, shape_text, short_values
 
 # Fill colours: the seed tutorials draw leaves green and intermediate tensors yellow.

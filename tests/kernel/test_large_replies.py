@@ -9,7 +9,7 @@ import numpy as np
 from playground.kernel import wire
 from playground.model import ArrayData, BackwardStep, BackwardTrace, Graph, RunResult
 from playground.model.run_result import reply_hook
-from tests.model.test_large_graphs import chain
+from tests.layout.test_large_graphs import chain
 
 
 def large_result(length: int) -> RunResult:

@@ -9,7 +9,7 @@ import psutil
 from PySide6.QtCore import Qt, QTimer
 
 from playground.model import Graph, RunResult
-from tests.model.test_large_graphs import chain
+from tests.layout.test_large_graphs import chain
 from tests.windows import RUN_MS
 
 OPS = ("SinBackward0", "CosBackward0", "ExpBackward0", "TanhBackward0", "MulBackward0")

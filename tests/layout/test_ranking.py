@@ -4,14 +4,14 @@ import random
 
 import pytest
 
-from playground.model.ranking import (
+from playground.layout.ranking import (
     _descend,
     _linear_program,
     cheapest_closed_set,
     is_certified_optimal,
     optimal_layers,
 )
-from tests.model.graphs import longest_path_layers, total_length
+from tests.layout.graphs import longest_path_layers, total_length
 
 
 def random_dag(count: int, seed: int) -> list[tuple[int, int]]:

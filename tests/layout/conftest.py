@@ -1,16 +1,15 @@
-"""Fixtures for the model tests: the layout's C core and its Python twin."""
+"""Fixtures for the layout tests: the layout's C core and its Python twin."""
 
 import pytest
 
-from playground.model import layout, ranking
+from playground.layout import core
 
 
 @pytest.fixture(params=["compiled", "python"])
 def layout_core(request, monkeypatch):
     """Runs a test on the C core, then on the Python code that stands in when it did not build."""
     if request.param == "python":
-        monkeypatch.setattr(layout, "compiled", None)
-        monkeypatch.setattr(ranking, "compiled", None)
-    elif ranking.compiled is None:
+        monkeypatch.setattr(core, "compiled", None)
+    elif core.compiled is None:
         pytest.skip("the C layout core did not build here (no C compiler at install time)")
     return request.param

@@ -4,11 +4,11 @@ import random
 
 import pytest
 
-from playground.model import layout, ranking
-from playground.model.layout import layered_layout
-from tests.model.graphs import layered_random, longest_path_layers, total_length
+from playground.layout import core as loader
+from playground.layout import layered_layout, ranking
+from tests.layout.graphs import layered_random, longest_path_layers, total_length
 
-core = pytest.importorskip("playground.model._layout_core",
+core = pytest.importorskip("playground.layout._core",
                            reason="the C layout core did not build (no C compiler)")
 
 
@@ -72,8 +72,7 @@ def both_ways(monkeypatch, nodes, edges, **options):
     monkeypatch.setattr(ranking, "DESCENT_UP_TO", 10**9)  # Python: the descent, not the LP
     monkeypatch.setattr(ranking, "DESCENT_WORK", 10**12)
     compiled = layered_layout(nodes, edges, **options)
-    monkeypatch.setattr(layout, "compiled", None)
-    monkeypatch.setattr(ranking, "compiled", None)
+    monkeypatch.setattr(loader, "compiled", None)
     python = layered_layout(nodes, edges, **options)
     monkeypatch.undo()
     return compiled, python

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import gc
 
+from playground.layout import layered_layout
+from playground.layout.layering import DUMMY_BUDGET
 from playground.model import Graph, GraphEdge, GraphNode, collector
 from playground.model.display import PATH_KEY_LENGTH, stable_keys
-from playground.model.layout import DUMMY_BUDGET, layered_layout
 
 
 def chain(length: int, labels: tuple[str, ...] = ("MulBackward0",)) -> Graph:

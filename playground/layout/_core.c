@@ -1380,12 +1380,12 @@ static PyMethodDef methods[] = {
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_layout_core",
+    PyModuleDef_HEAD_INIT, "_core",
     "The layered layout's hot loops in C; layout.py and ranking.py hold the same in Python.",
     -1, methods,
 };
 
-PyMODINIT_FUNC PyInit__layout_core(void)
+PyMODINIT_FUNC PyInit__core(void)
 {
     PyObject *created = PyModule_Create(&module);
     /* ranking.CORE_API: Python ignores a build whose functions it does not expect */

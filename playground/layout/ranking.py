@@ -2,7 +2,7 @@
 
 Minimise the sum of (layer[t] - layer[s]) over the edges, subject to layer[t] >= layer[s] + 1.
 Written as a cost per node, layer[v] weighs (edges into v) - (edges out of v). After a cheap
-proof that often settles it, the C core (_layout_core.c, when it built) runs dot's network
+proof that often settles it, the C core (_core.c, when it built) runs dot's network
 simplex, or the descent below for a graph in several parts. Without it, two exact solvers in
 Python share the work:
 
@@ -27,22 +27,8 @@ from collections import deque
 
 import numpy as np
 
-from playground.model.parts import part_labels
-
-CORE_API = 1  # what layout.py and this module expect of _layout_core.c
-
-
-def _load_core():
-    """The C core of the layout, when setup.py built it (a current build) here."""
-    try:
-        from playground.model import _layout_core
-    except ImportError:  # no C compiler at install time: the Python code does the same
-        return None
-    # a build left over from older sources: rebuild with `pip install -e .`; Python meanwhile
-    return _layout_core if getattr(_layout_core, "API", None) == CORE_API else None
-
-
-compiled = _load_core()
+from playground.layout import core
+from playground.layout.parts import part_labels
 
 DESCENT_UP_TO = 400  # nodes; above this the LP solver is faster than Python min cuts
 DESCENT_WORK = 240   # steps x nodes tried before handing over to the LP: a bad start needs
@@ -53,10 +39,10 @@ def optimal_layers(count: int, pairs: list[tuple[int, int]], start: list[int]) -
     """The layering of least total edge length; ``start`` must satisfy every edge."""
     if is_certified_optimal(count, pairs, start):  # most autograd graphs: no cut needed
         return _from_zero(start)
-    if compiled is not None:  # in C: dot's network simplex, else the descent below
+    if core.compiled is not None:  # in C: dot's network simplex, else the descent below
         sources, targets = [s for s, _ in pairs], [t for _, t in pairs]
-        return compiled.simplex(count, sources, targets, start) or \
-            compiled.descend(count, sources, targets, start)  # both copy what they read
+        return core.compiled.simplex(count, sources, targets, start) or \
+            core.compiled.descend(count, sources, targets, start)  # both copy what they read
     if count <= DESCENT_UP_TO:
         layer = _descend(count, pairs, list(start), max(1, DESCENT_WORK // max(count, 1)))
         if layer is not None:
@@ -281,3 +267,82 @@ def _linear_program(count: int, pairs: list[tuple[int, int]]) -> list[int] | Non
         return None
     layer = np.round(solved.x).astype(int)
     return (layer - layer.min()).tolist()
+
+
+# ----- the heuristic layering that optimal_layers starts from -------------------------------
+def assign_layers(count: int, pairs: list[tuple[int, int]]) -> list[int]:
+    children: list[list[int]] = [[] for _ in range(count)]
+    for s, t in pairs:
+        children[s].append(t)
+    order = _topological_order(count, children)
+    position = [0] * count
+    for i, v in enumerate(order):
+        position[v] = i
+    forward = [(s, t) for s, t in pairs if position[t] > position[s]]  # no cycle-closing edge
+    parents: list[list[int]] = [[] for _ in range(count)]
+    below: list[list[int]] = [[] for _ in range(count)]
+    for s, t in forward:
+        parents[t].append(s)
+        below[s].append(t)
+    layer = [0] * count
+    for v in order:
+        step = layer[v] + 1
+        for w in below[v]:
+            if layer[w] < step:
+                layer[w] = step
+    for v in reversed(order):  # parentless nodes sit just above their highest child
+        if below[v] and not parents[v]:
+            layer[v] = min(map(layer.__getitem__, below[v])) - 1
+    _shorten_edges(order, parents, below, layer)
+    if any(layer[t] - layer[s] > 1 for s, t in forward):
+        layer = optimal_layers(count, forward, layer)
+    return layer
+
+
+def _shorten_edges(order: list[int], parents: list[list[int]], children: list[list[int]],
+                   layer: list[int]) -> None:
+    """Move nodes between their parents and children to shorten the edges in total.
+
+    Moving a node one layer down lengthens each edge from a parent and shortens each edge to
+    a child, so a node with more children than parents goes as low as it may, and the
+    reverse; repeated until nothing moves (a cheap stand-in for dot's network simplex).
+    """
+    # Only nodes with parents and children, in different numbers, can gain by moving.
+    movable = [v for v in order
+               if parents[v] and children[v] and len(parents[v]) != len(children[v])]
+    for sweep in range(8):
+        moved = False
+        for v in (movable if sweep % 2 else reversed(movable)):
+            up, down = parents[v], children[v]
+            if len(down) > len(up):
+                best = min(map(layer.__getitem__, down)) - 1
+            else:
+                best = max(map(layer.__getitem__, up)) + 1
+            if best != layer[v]:
+                layer[v] = best
+                moved = True
+        if not moved:
+            break
+
+
+def _topological_order(count: int, children: list[list[int]]) -> list[int]:
+    """Reverse post-order of an iterative DFS; edges closing a cycle are ignored later."""
+    seen = [False] * count
+    finished: list[int] = []
+    for root in range(count):
+        if seen[root]:
+            continue
+        seen[root] = True
+        stack = [(root, iter(children[root]))]
+        while stack:
+            v, unvisited = stack[-1]
+            for w in unvisited:
+                if not seen[w]:
+                    seen[w] = True
+                    stack.append((w, iter(children[w])))
+                    break
+            else:
+                stack.pop()
+                finished.append(v)
+    finished.reverse()
+    return finished

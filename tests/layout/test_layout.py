@@ -6,8 +6,8 @@ from itertools import pairwise
 
 import pytest
 
-from playground.model.layout import count_inversions, layered_layout
-from tests.model.graphs import layered_random
+from playground.layout import count_inversions, layered_layout
+from tests.layout.graphs import layered_random
 
 # every property below holds for the C core and for its Python twin
 pytestmark = pytest.mark.usefixtures("layout_core")
@@ -129,18 +129,20 @@ def test_a_large_graph_lays_out():
 @pytest.mark.parametrize("layout_core", ["python"], indirect=True)  # Python's own helpers
 @pytest.mark.parametrize("transpose", ["_transpose_one_by_one", "_transpose_odd_even"])
 def test_transpose_leaves_no_swap_that_removes_crossings(transpose):
-    from playground.model import layout as module
+    from playground.layout import crossings as module
+    from playground.layout.layering import Layering
+    from playground.layout.ranking import assign_layers
 
     nodes, edges = layered_random(300, 12, 4)
     index = {name: i for i, name in enumerate(nodes)}
     pairs = [(index[s], index[t]) for s, t in edges]
-    work = module._Layering(len(nodes), module._assign_layers(len(nodes), pairs))
+    work = Layering(len(nodes), assign_layers(len(nodes), pairs))
     for s, t in pairs:
         work.add_edge(s, t)
-    order = module._initial_order(work, [None] * len(nodes))
-    before = module._total_crossings(work, order)
+    order = module.initial_order(work, [None] * len(nodes))
+    before = module.total_crossings(work, order)
     getattr(module, transpose)(work, order, passes=100, swap_ties=False)
-    after = module._total_crossings(work, order)
+    after = module.total_crossings(work, order)
     assert sorted(v for members in order for v in members) == list(range(work.size))
     assert after < before
     position = module._positions(work, order)
@@ -153,16 +155,16 @@ def test_transpose_leaves_no_swap_that_removes_crossings(transpose):
 
 
 def test_a_busy_small_graph_keeps_the_better_of_two_starts(monkeypatch):
-    from playground.model import layout as module
+    from playground.layout import layered as module
 
     starts = []
-    initial = module._initial_order
+    initial = module.initial_order
 
     def spy(work, hints, from_bottom=False):
         starts.append(from_bottom)
         return initial(work, hints, from_bottom)
 
-    monkeypatch.setattr(module, "_initial_order", spy)
+    monkeypatch.setattr(module, "initial_order", spy)
     nodes, edges = layered_random(120, 7, 4)
     both = layered_layout(nodes, edges)
     assert starts == [False, True]  # busy enough: the bottom start was tried too
@@ -183,12 +185,12 @@ def test_large_graphs_reach_their_crossings_with_the_odd_even_transpose():
 
 @pytest.mark.parametrize("layout_core", ["python"], indirect=True)  # two Python placements
 def test_wide_layers_are_placed_as_the_plain_python_placement_would(monkeypatch):
-    from playground.model import layout as module
+    from playground.layout import placement
 
     nodes, edges = layered_random(400, 20, 3)
-    numpy_rows = module.layered_layout(nodes, edges)
-    monkeypatch.setattr(module, "NARROW_ROW", 10 ** 9)  # every layer the plain-Python way
-    python_rows = module.layered_layout(nodes, edges)
+    numpy_rows = layered_layout(nodes, edges)
+    monkeypatch.setattr(placement, "NARROW_ROW", 10 ** 9)  # every layer the plain-Python way
+    python_rows = layered_layout(nodes, edges)
     assert max(len(members) for members in _layers_of(numpy_rows).values()) > 6
     for name in nodes:
         assert numpy_rows.positions[name] == pytest.approx(python_rows.positions[name])
@@ -202,7 +204,7 @@ def _layers_of(layout) -> dict[int, list[str]]:
 
 
 def test_connected_parts_match_a_plain_search():
-    from playground.model import layout as module
+    from playground.layout import layered as module
 
     rng = random.Random(8)
     count = 500
@@ -244,12 +246,12 @@ def test_the_layout_leaves_garbage_collection_as_it_found_it(enabled):
 
 
 def test_one_node_layers_split_the_ordering_into_runs():
-    from playground.model import layout as module
+    from playground.layout.crossings import crossing_runs
 
     order = [[0, 1], [2], [3, 4], [5, 6, 7], [8, 9], [10], [11, 12], [13]]
-    runs = module._crossing_runs(order)
+    runs = crossing_runs(order)
     assert runs == [slice(2, 5)]  # [0, 1] and [11, 12] have no gap of two wide layers
-    assert module._crossing_runs([[0, 1], [2, 3]]) == [slice(0, 2)]
+    assert crossing_runs([[0, 1], [2, 3]]) == [slice(0, 2)]
 
 
 def test_runs_ordered_apart_draw_the_crossings_they_report():
