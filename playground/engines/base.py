@@ -104,8 +104,7 @@ def run_code(code: str, engine: Engine, filename: str = "<script>",
     executed = time.perf_counter()
     try:
         named = named_tensors(namespace, view)  # walked once for both
-        recorder.draw_latest_on([tensor.grad_fn for _, tensor in named
-                                 if tensor.grad_fn is not None])
+        recorder.settle([tensor.grad_fn for _, tensor in named if tensor.grad_fn is not None])
         graph, ids = graph_of(named, view, recorder.nodes())
         traces = recorder.to_model(ids)
     except MemoryError:

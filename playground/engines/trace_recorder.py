@@ -70,7 +70,6 @@ class TraceRecorder:
         self.dropped = 0  # calls not recorded, or recorded and let go
         self.spent = 0.0  # seconds inside recorded calls
         self.began = time.perf_counter()
-        self._folded_all = False
         self._stride = 1  # the sample between keeps one call in each stretch this long
 
     def optional_array(self, tensor) -> ArrayData | Snapshot | None:
@@ -95,7 +94,6 @@ class TraceRecorder:
             self._fold_into_next(self.traces[-2], self.traces[-1])
         trace = LiveTrace(kind, list(roots), call=self.calls, began=now)
         self.traces.append(trace)
-        self._folded_all = False
         self._thin()
         return trace
 
@@ -146,20 +144,18 @@ class TraceRecorder:
             for step in earlier.steps:
                 step.node = None
 
-    def _fold_all(self) -> None:
-        """At the end of the run: the last calls of a loop fold too (start() folds a call
-        only when the one after the next begins). Once: nodes() and to_model() both ask."""
-        if self._folded_all:
-            return
+    def settle(self, final_roots: list) -> None:
+        """At the end of the run, once, before ``nodes`` and ``to_model`` read the traces: the
+        last calls of a loop fold too (``start`` folds a call only when the one after the next
+        begins), and the latest recorded call is drawn on the graph the script ended with."""
         for earlier, later in reversed(list(zip(self.traces, self.traces[1:], strict=False))):
             self._fold_into_next(earlier, later)
-        self._folded_all = True
+        self._draw_latest_on(final_roots)
 
-    def draw_latest_on(self, final_roots: list) -> None:
-        """After the run: when the loop's last calls went unrecorded, the latest recorded one
-        is drawn on the graph the script ended with (its variables' grad_fns), if that graph
-        has the same shape; else that call's own old graph would be drawn as a second copy."""
-        self._fold_all()
+    def _draw_latest_on(self, final_roots: list) -> None:
+        """When the loop's last calls went unrecorded, the latest recorded one is drawn on the
+        final graph (its variables' grad_fns), if that graph has the same shape; else that
+        call's own old graph would be drawn as a second copy."""
         latest = self.traces[-1] if self.traces else None
         if latest is None or latest.call == self.calls or latest.follows is not None:
             return
@@ -173,7 +169,6 @@ class TraceRecorder:
 
     def nodes(self) -> list:
         """Every node a trace names itself: the graph builder includes them all."""
-        self._fold_all()
         seen: dict[int, Any] = {}
         for trace in self.traces:
             if trace.follows is None:
@@ -182,7 +177,6 @@ class TraceRecorder:
         return list(seen.values())
 
     def to_model(self, ids: dict[int, str]) -> list[BackwardTrace]:
-        self._fold_all()
         return [self._model(trace, ids) for trace in self.traces]
 
     @staticmethod

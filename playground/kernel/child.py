@@ -18,9 +18,7 @@ import signal
 import sys
 import threading
 import time
-import traceback
 import types
-from pathlib import Path
 
 import numpy as np
 
@@ -28,14 +26,17 @@ from playground.engines.base import EngineError, run_code
 from playground.engines.registry import ENGINES
 from playground.kernel import notebook_lines, processes, streams, wire
 from playground.kernel.channel import KernelChannel
+from playground.kernel.errors import (
+    describe_exception,
+    exit_error,
+    interrupted_error,
+    quote_the_code,
+    unshowable_error,
+)
 from playground.kernel.watchdog import MemoryWatchdog
-from playground.model.trace import traces_to_json
+from playground.model import RunError, RunResult
 
-MESSAGE_LIMIT = 500        # characters of an exception's text in the one-sentence message
-TRACEBACK_LIMIT = 64 * 1024
 JEDI_WARM_UP_S = 1.0      # after the kernel is ready: its first run goes first
-# Frames in these folders are the kernel's or the engine's, never shown to the user.
-_OWN_CODE = str(Path(__file__).resolve().parents[1])
 
 
 def make_engine(name: str, device: str):
@@ -44,79 +45,6 @@ def make_engine(name: str, device: str):
 
 _memory_limit = 0  # bytes; 0: none
 _exit_now = os._exit  # streams.install makes os._exit flush first; ending must not wait
-
-
-def describe_exception(error: BaseException, filename: str) -> dict:
-    """The run's error as RunError fields, with a traceback like Python's own."""
-    if isinstance(error, SyntaxError):
-        text = "".join(traceback.format_exception_only(type(error), error))
-        where = f" (line {error.lineno})" if error.lineno else ""
-        return {"kind": "syntax", "message": f"{type(error).__name__}: {error.msg}{where}.",
-                "exception_type": type(error).__name__,
-                "traceback": text, "line": error.lineno, "exit_code": None}
-    frames = traceback.extract_tb(error.__traceback__)
-    # A 5 MB exception message still makes one sentence and a readable traceback.
-    error_text = str(error)
-    if len(error_text) > MESSAGE_LIMIT:
-        error_text = error_text[:MESSAGE_LIMIT] + f"… ({len(error_text):,} characters)"
-    user_lines = [frame.lineno for frame in frames if frame.filename == filename]
-    shown = traceback.TracebackException(type(error), error, error.__traceback__)
-    shown.stack = traceback.StackSummary.from_list(_users_frames(shown.stack, filename))
-    # torch's allocator says it with a RuntimeError of its own (its text is kept, as torch's)
-    out_of_memory = isinstance(error, MemoryError) or "can't allocate memory" in error_text
-    kind = "memory" if out_of_memory else "exception"
-    if isinstance(error, MemoryError):  # NumPy's _ArrayMemoryError is a detail: say what happened
-        shown.exc_type = MemoryError
-    text = _shorten("".join(shown.format()))
-    line = user_lines[-1] if user_lines else None
-    where = f" (line {line})" if line else ""
-    if kind == "memory" and not error_text and _memory_limit:
-        error_text = (f"the code asked for more memory than the kernel's limit of "
-                      f"{_memory_limit / (1 << 30):.1f} GB")
-    summary = f"{type(error).__name__}: {error_text}" if error_text else type(error).__name__
-    return {"kind": kind, "message": f"{summary}{where}.", "exception_type": type(error).__name__,
-            "traceback": text, "line": line, "exit_code": None}
-
-
-def _users_frames(stack, filename: str) -> list:
-    """The frames a user wants to see: not the kernel's or the engine's, nor the libraries
-    the engine called (NumPy under npgrad); a user's function the engine called back is."""
-    shown, inside_engine = [], False
-    for frame in stack:
-        if frame.filename.startswith(_OWN_CODE):
-            inside_engine = True
-        elif frame.filename == filename:
-            inside_engine = False
-            shown.append(frame)
-        elif not inside_engine:
-            shown.append(frame)
-    return shown
-
-
-def _quote_the_code(error: SyntaxError, code: str) -> None:
-    """A SyntaxError quotes the line of the code that ran (the editor's text, a notebook's
-    cell), not the line Python re-reads from a file of the same name on disk."""
-    lines = code.splitlines()
-    if error.lineno is None and "\0" in code:  # Python names no line for a null byte
-        error.lineno = code.count("\n", 0, code.index("\0")) + 1
-    if error.lineno and 0 < error.lineno <= len(lines):
-        error.text = lines[error.lineno - 1] + "\n"
-        error.end_lineno = error.end_lineno if error.end_lineno == error.lineno else None
-
-
-def _shorten(text: str) -> str:
-    """A traceback of at most TRACEBACK_LIMIT characters whose last line is still the error's."""
-    if len(text) <= TRACEBACK_LIMIT:
-        return text
-    lines = text.splitlines(keepends=True)
-    for index, line in enumerate(lines):
-        if len(line) > MESSAGE_LIMIT:  # a huge message (or value) on one line
-            lines[index] = f"{line[:MESSAGE_LIMIT]}… ({len(line):,} characters)\n"
-    text = "".join(lines)
-    if len(text) <= TRACEBACK_LIMIT:
-        return text
-    half = TRACEBACK_LIMIT // 2
-    return f"{text[:half]}\n[… traceback shortened …]\n{text[-half:]}"
 
 
 _JEDI = threading.Lock()
@@ -174,8 +102,8 @@ class Session:
         self.namespace: dict = {"__name__": "__main__"}
         self.executions = 0  # cells run, for Out[n]
         self.notes: list[str] = []  # what the run's console shows in grey
-        # User code may replace print, delete len or close sys.stdout; the kernel needs them.
-        self._builtins = dict(builtins.__dict__)
+        # User code may close sys.stdout or replace it; the kernel needs it (run_code keeps
+        # the builtins, the one place that does).
         self._streams = {"stdout": sys.stdout, "stderr": sys.stderr}
         self._numpy_errors = np.geterr()  # np.seterr in one run must not reach a fresh one
 
@@ -188,37 +116,26 @@ class Session:
         sys.modules["__main__"] = module
         return module.__dict__
 
-    def restore(self) -> None:
-        """Put back the builtins and standard streams that user code changed."""
-        if builtins.__dict__ != self._builtins:
-            builtins.__dict__.clear()
-            builtins.__dict__.update(self._builtins)
+    def restore_streams(self) -> None:
+        """Put back the standard streams that user code replaced or closed."""
         for name in ("stdout", "stderr"):
             stream = self._streams[name]
             if stream.closed:  # closing sys.stdout leaves file descriptor 1 open
                 stream = self._streams[name] = streams.reopen(name)
             setattr(sys, name, stream)
 
-    def run(self, code: str, filename: str, fresh: bool, cell: bool = False) -> dict:
+    def run(self, code: str, filename: str, fresh: bool, cell: bool = False) -> RunResult:
         try:
             return self._run(code, filename, fresh, cell)
         finally:
-            self.restore()
+            self.restore_streams()
 
-    def _reply_error(self, error: dict, started: float) -> dict:
-        """A reply for a run that never got to building its graph."""
-        return {"engine": self.engine.name, "error": error, "graph": None,
-                "traces": traces_to_json([]), "figures": [], "notes": self.notes,
-                "elapsed": time.perf_counter() - started}
+    def ended_early(self, error: RunError, started: float) -> RunResult:
+        """The result of a run that never got to building its graph."""
+        return RunResult(self.engine.name, error=error, notes=self.notes,
+                         elapsed=time.perf_counter() - started)
 
-    def reply_interrupted(self, started: float) -> dict:
-        """The reply for a run the app's Stop ended."""
-        return self._reply_error({
-            "kind": "interrupted", "message": "The run was interrupted.",
-            "exception_type": "KeyboardInterrupt", "traceback": "", "line": None,
-            "exit_code": None}, started)
-
-    def _run(self, code: str, filename: str, fresh: bool, cell: bool = False) -> dict:
+    def _run(self, code: str, filename: str, fresh: bool, cell: bool = False) -> RunResult:
         if fresh:
             self.namespace = self._fresh_main(filename)
             np.seterr(**self._numpy_errors)
@@ -237,31 +154,32 @@ class Session:
             run = run_code(code, self.engine, filename, self.namespace, display_last=cell)
         except KeyboardInterrupt as interrupt:
             if not _Stop.requested:  # raised by the script itself: an ordinary exception
-                return self._reply_error(describe_exception(interrupt, filename), started)
-            return self.reply_interrupted(started)
+                return self.ended_early(self._described(interrupt, filename), started)
+            return self.ended_early(interrupted_error(), started)
         finally:
             _Stop.end(self.watchdog)
-            self.restore()
+            self.restore_streams()
             streams.flush_all()
         if isinstance(run.error, SyntaxError):
-            _quote_the_code(run.error, code)
+            quote_the_code(run.error, code)
         if run.error is not None and (clearer := self.engine.explain(run.error)):
             run.error.args = (clearer,)
-        error = None if run.error is None else describe_exception(run.error, filename)
         if run.error is None and run.shown is not None:
             sys.stdout.write(notebook_lines.out_text(self.executions, run.shown))
             streams.flush_all()
-        if isinstance(run.error, SystemExit):
-            code = run.error.code
-            error = {"kind": "exit", "message": f"The script called sys.exit({code!r}).",
-                     "exception_type": "SystemExit", "traceback": "", "line": None,
-                     "exit_code": code if isinstance(code, int) else (0 if code is None else 1)}
-        return {"engine": self.engine.name, "error": error,
-                "graph": run.graph.to_json(raw=True),
-                "traces": traces_to_json(run.traces, raw=True),
-                "figures": [figure.to_json(raw=True) for figure in run.figures],
-                "elapsed": time.perf_counter() - started, "dropped_calls": run.dropped_calls,
-                "notes": self.notes, "timings": run.timings}
+        return RunResult(self.engine.name, error=self._described(run.error, filename),
+                         graph=run.graph, traces=run.traces, figures=run.figures,
+                         elapsed=time.perf_counter() - started,
+                         dropped_calls=run.dropped_calls, notes=self.notes,
+                         timings=run.timings)
+
+    @staticmethod
+    def _described(error: BaseException | None, filename: str) -> RunError | None:
+        if error is None:
+            return None
+        if isinstance(error, SystemExit):
+            return exit_error(error.code)
+        return describe_exception(error, filename, _memory_limit)
 
 
 class _Stop:
@@ -309,7 +227,7 @@ class _Stop:
         raise KeyboardInterrupt
 
 
-def _run_safely(session: Session, request: dict) -> dict:
+def _run_safely(session: Session, request: dict) -> RunResult:
     """The run's reply; if the kernel's own work after user code fails, a reply saying so
     (the namespace is kept): the kernel must outlive anything a script leaves behind."""
     started = time.perf_counter()
@@ -318,25 +236,17 @@ def _run_safely(session: Session, request: dict) -> dict:
                            request.get("cell", False))
     except Exception as failure:  # noqa: BLE001
         streams.flush_all()
-        return _unshowable(session, failure, started)
+        return session.ended_early(unshowable_error(failure), started)
 
 
-def _unshowable(session: Session, failure: Exception, started: float) -> dict:
-    return session._reply_error({
-        "kind": "exception", "exception_type": type(failure).__name__,
-        "message": f"The run finished, but its tensors could not be shown: "
-                   f"{type(failure).__name__}: {str(failure)[:MESSAGE_LIMIT]}.",
-        "traceback": "", "line": None, "exit_code": None}, started)
-
-
-def _result_frame(session: Session, reply: dict, run_id) -> bytes:
-    """The reply as a frame naming its run; one that cannot cross the wire is replaced by
+def _result_frame(session: Session, result: RunResult, run_id) -> bytes:
+    """The result as a frame naming its run; one that cannot cross the wire is replaced by
     one saying so."""
     try:
-        return wire.encode({"op": "result", "id": run_id, "result": reply})
+        return wire.encode({"op": "result", "id": run_id, "result": result.to_json(raw=True)})
     except Exception as failure:  # noqa: BLE001
-        return wire.encode({"op": "result", "id": run_id,
-                            "result": _unshowable(session, failure, time.perf_counter())})
+        unsent = session.ended_early(unshowable_error(failure), time.perf_counter())
+        return wire.encode({"op": "result", "id": run_id, "result": unsent.to_json(raw=True)})
 
 
 def serve(channel: KernelChannel, session: Session) -> None:
@@ -348,12 +258,12 @@ def serve(channel: KernelChannel, session: Session) -> None:
             _prepare_run(channel)
             channel.run_id = str(request.get("id"))
             try:
-                reply = _run_safely(session, request)
+                result = _run_safely(session, request)
             except KeyboardInterrupt:  # a Stop that landed as user code ended
-                reply = session.reply_interrupted(time.perf_counter())
+                result = session.ended_early(interrupted_error(), time.perf_counter())
             channel.restore_stdio()  # a script that closed descriptor 2 still gets its end
             channel.end_output(str(request.get("marker", "")))
-            channel.send_frame(_result_frame(session, reply, request.get("id")))
+            channel.send_frame(_result_frame(session, result, request.get("id")))
             channel.run_id = None
         elif request.get("op") == "complete":
             found = completions(request["code"], request["line"], request["column"],

@@ -1,0 +1,103 @@
+"""How a run that did not end normally is told: a RunError with one sentence and a traceback."""
+
+from __future__ import annotations
+
+import traceback
+from pathlib import Path
+
+from playground.model import RunError
+
+MESSAGE_LIMIT = 500        # characters of an exception's text in the one-sentence message
+TRACEBACK_LIMIT = 64 * 1024
+# Frames in these folders are the kernel's or the engine's, never shown to the user.
+_OWN_CODE = str(Path(__file__).resolve().parents[1])
+
+
+def describe_exception(error: BaseException, filename: str, memory_limit: int = 0) -> RunError:
+    """The run's error, with a traceback like Python's own that shows the user's frames."""
+    if isinstance(error, SyntaxError):
+        text = "".join(traceback.format_exception_only(type(error), error))
+        where = f" (line {error.lineno})" if error.lineno else ""
+        return RunError("syntax", f"{type(error).__name__}: {error.msg}{where}.",
+                        type(error).__name__, text, error.lineno)
+    frames = traceback.extract_tb(error.__traceback__)
+    # A 5 MB exception message still makes one sentence and a readable traceback.
+    error_text = str(error)
+    if len(error_text) > MESSAGE_LIMIT:
+        error_text = error_text[:MESSAGE_LIMIT] + f"… ({len(error_text):,} characters)"
+    user_lines = [frame.lineno for frame in frames if frame.filename == filename]
+    shown = traceback.TracebackException(type(error), error, error.__traceback__)
+    shown.stack = traceback.StackSummary.from_list(_users_frames(shown.stack, filename))
+    # torch's allocator says it with a RuntimeError of its own (its text is kept, as torch's)
+    out_of_memory = isinstance(error, MemoryError) or "can't allocate memory" in error_text
+    kind = "memory" if out_of_memory else "exception"
+    if isinstance(error, MemoryError):  # NumPy's _ArrayMemoryError is a detail: say what happened
+        shown.exc_type = MemoryError
+    text = _shorten("".join(shown.format()))
+    line = user_lines[-1] if user_lines else None
+    where = f" (line {line})" if line else ""
+    if kind == "memory" and not error_text and memory_limit:
+        error_text = (f"the code asked for more memory than the kernel's limit of "
+                      f"{memory_limit / (1 << 30):.1f} GB")
+    summary = f"{type(error).__name__}: {error_text}" if error_text else type(error).__name__
+    return RunError(kind, f"{summary}{where}.", type(error).__name__, text, line)
+
+
+def exit_error(code) -> RunError:
+    """The script called sys.exit(code): the exit status Python would end with."""
+    status = code if isinstance(code, int) else (0 if code is None else 1)
+    return RunError("exit", f"The script called sys.exit({code!r}).", "SystemExit",
+                    exit_code=status)
+
+
+def interrupted_error() -> RunError:
+    """The app's Stop ended the run."""
+    return RunError("interrupted", "The run was interrupted.", "KeyboardInterrupt")
+
+
+def unshowable_error(failure: Exception) -> RunError:
+    """The user's code finished, but the kernel could not send what it made."""
+    return RunError("exception", f"The run finished, but its tensors could not be shown: "
+                    f"{type(failure).__name__}: {str(failure)[:MESSAGE_LIMIT]}.",
+                    type(failure).__name__)
+
+
+def quote_the_code(error: SyntaxError, code: str) -> None:
+    """A SyntaxError quotes the line of the code that ran (the editor's text, a notebook's
+    cell), not the line Python re-reads from a file of the same name on disk."""
+    lines = code.splitlines()
+    if error.lineno is None and "\0" in code:  # Python names no line for a null byte
+        error.lineno = code.count("\n", 0, code.index("\0")) + 1
+    if error.lineno and 0 < error.lineno <= len(lines):
+        error.text = lines[error.lineno - 1] + "\n"
+        error.end_lineno = error.end_lineno if error.end_lineno == error.lineno else None
+
+
+def _users_frames(stack, filename: str) -> list:
+    """The frames a user wants to see: not the kernel's or the engine's, nor the libraries
+    the engine called (NumPy under npgrad); a user's function the engine called back is."""
+    shown, inside_engine = [], False
+    for frame in stack:
+        if frame.filename.startswith(_OWN_CODE):
+            inside_engine = True
+        elif frame.filename == filename:
+            inside_engine = False
+            shown.append(frame)
+        elif not inside_engine:
+            shown.append(frame)
+    return shown
+
+
+def _shorten(text: str) -> str:
+    """A traceback of at most TRACEBACK_LIMIT characters whose last line is still the error's."""
+    if len(text) <= TRACEBACK_LIMIT:
+        return text
+    lines = text.splitlines(keepends=True)
+    for index, line in enumerate(lines):
+        if len(line) > MESSAGE_LIMIT:  # a huge message (or value) on one line
+            lines[index] = f"{line[:MESSAGE_LIMIT]}… ({len(line):,} characters)\n"
+    text = "".join(lines)
+    if len(text) <= TRACEBACK_LIMIT:
+        return text
+    half = TRACEBACK_LIMIT // 2
+    return f"{text[:half]}\n[… traceback shortened …]\n{text[-half:]}"
