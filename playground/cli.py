@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING
 # Only what starting the kernel needs is imported up front: the rest (NumPy with it) loads
 # while the kernel loads its engine, which took 0.1-0.2 s off every run.
 from playground.engines.registry import DEFAULT_ENGINE, ENGINES
-from playground.export_formats import GRAPH_FORMATS, PLOT_FORMATS, format_list, write_graph_text
 from playground.files import atomic_write
 from playground.kernel.launch import default_memory_limit, launch
 
@@ -61,8 +60,22 @@ def _memory_size(text: str) -> int:
     return size
 
 
+class _Parser(argparse.ArgumentParser):
+    """Lists the export formats in its help from the exporters' registry, which needs Qt:
+    loaded only when the help is shown, not for every run."""
+
+    def format_help(self) -> str:
+        from playground.ui.exporters import format_list
+
+        for action in self._actions:
+            if action.help and ("{graph}" in action.help or "{plots}" in action.help):
+                action.help = action.help.format(graph=format_list("graph"),
+                                                 plots=format_list("plots"))
+        return super().format_help()
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="playground run",
         description="Run a PyTorch-style script in a kernel process, as `python SCRIPT` would "
                     "with torch, and write its autograd graph and backward traces.",
@@ -76,12 +89,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto",
                         help="for the torch engine: auto picks CUDA when present")
     parser.add_argument("--graph", metavar="FILE",
-                        help=f"write the graph: {format_list(GRAPH_FORMATS)} (the drawn "
-                             "ones as in the window; .json is the documented schema)")
+                        help="write the graph: {graph} (the drawn ones as in the window; .json "
+                             "is the documented schema)")
     parser.add_argument("--plot", metavar="FILE",
                         help="write the figures the script drew with matplotlib.pyplot (or, "
-                             f"if none, the value-vs-gradient plots): {format_list(PLOT_FORMATS)}"
-                             " (.csv: the value-vs-gradient points)")
+                             "if none, the value-vs-gradient plots): {plots} (.csv: the "
+                             "value-vs-gradient points)")
     parser.add_argument("--animation", metavar="FILE_OR_FOLDER",
                         help="write the backward animation: an animated .gif, or a folder of "
                              "numbered PNGs (one per step)")
@@ -98,13 +111,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _check_outputs(arguments: argparse.Namespace) -> None:
     """Every output can be written, checked before the script runs (not after a long run)."""
-    for path, formats, what in ((arguments.graph, GRAPH_FORMATS, "graph"),
-                                (arguments.plot, PLOT_FORMATS, "plot")):
+    for path, subject, what in ((arguments.graph, "graph", "graph"),
+                                (arguments.plot, "plots", "plot")):
         if path is None:
             continue
+        from playground.ui.exporters import format_list, formats  # Qt: only when exporting
+
         suffix = Path(path).suffix.lower()
-        if suffix not in formats:
-            raise UsageError(f"Unknown {what} format '{suffix}': write {format_list(formats)}.")
+        if suffix not in formats(subject):
+            raise UsageError(f"Unknown {what} format '{suffix}': write {format_list(subject)}.")
     for path in (arguments.graph, arguments.plot, arguments.trace, arguments.animation):
         if path is not None:
             _check_writable(Path(path), folder_allowed=path == arguments.animation)
@@ -134,10 +149,13 @@ def _read_script(path: str) -> str:
 
 def _write_outputs(result: RunResult, arguments: argparse.Namespace) -> None:
     graph = result.graph
-    graph_format = GRAPH_FORMATS[Path(arguments.graph).suffix.lower()] if arguments.graph \
-        else None
+    graph_format = None
+    if arguments.graph:
+        from playground.ui.exporters import exporter_for
+
+        graph_format = exporter_for("graph", arguments.graph)
     if graph is not None and graph_format is not None and not graph_format.drawn:
-        write_graph_text(graph, arguments.graph)
+        graph_format().write(None, graph, Path(arguments.graph), arguments.scale)
     drawn = arguments.graph if graph_format is not None and graph_format.drawn else None
     saved = any(figure.saved for figure in result.figures)
     if drawn or arguments.plot or arguments.animation or saved:

@@ -13,8 +13,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from playground.export_formats import GRAPH_FORMATS, PLOT_FORMATS, dialog_filters
-
 
 class ExportActionsMixin:
     """MainWindow's File → Export actions: they write what is on screen (the final state,
@@ -27,17 +25,17 @@ class ExportActionsMixin:
         return path or None
 
     def export_graph(self) -> None:
-        from playground.ui.exporters import export_graph
+        from playground.ui.exporters import dialog_filters, export_graph
 
         self._export("graph", lambda path: export_graph(self.graph_view, path),
-                     dialog_filters(GRAPH_FORMATS), "-graph.svg")
+                     dialog_filters("graph"), "-graph.svg")
 
     def export_plots(self) -> None:
-        from playground.ui.exporters import export_plots
+        from playground.ui.exporters import dialog_filters, export_plots
 
         self._make_lazy_views()
         self._export("plots", lambda path: export_plots(self.plots, path),
-                     dialog_filters(PLOT_FORMATS), "-plots.png")
+                     dialog_filters("plots"), "-plots.png")
 
     def _export(self, what: str, write, filters: str, suffix: str) -> None:
         """Ask where, write, and say in the status bar how it went."""

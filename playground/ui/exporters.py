@@ -1,4 +1,9 @@
-"""Exports of the graph (SVG, PNG, PDF, DOT, JSON) and of the plots (PNG, SVG, CSV)."""
+"""Exports of the graph (SVG, PNG, PDF, DOT, JSON) and of the plots (PNG, SVG, CSV), each a
+small registered class, as pyqtgraph's exporters are: the dialogs, the CLI and its help list them.
+
+A new format is one subclass of ``GraphExporter`` or ``PlotsExporter`` with its suffix, its
+description and its ``write``; defining it registers it (first defined, first in the dialogs).
+"""
 
 from __future__ import annotations
 
@@ -8,13 +13,13 @@ import math
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import ClassVar
 
 from PySide6.QtCore import QMarginsF, QRectF, QSize
 from PySide6.QtGui import QColor, QImage, QPageSize, QPainter, QPdfWriter, QTextDocument
 from PySide6.QtWidgets import QApplication, QGraphicsItem
 
-from playground.export_formats import GRAPH_FORMATS, PLOT_FORMATS, format_list, write_graph_text
-from playground.files import replacing
+from playground.files import atomic_write, replacing
 from playground.model import Graph
 from playground.ui.graph_view import GraphView, legend_html
 
@@ -28,18 +33,68 @@ class ExportError(OSError):
     """A file could not be written; the message says which and why."""
 
 
+class Exporter:
+    """One file format of one subject: what the dialogs and the CLI list, and its writer."""
+
+    subject: ClassVar[str] = ""      # "graph" or "plots"
+    suffix: ClassVar[str] = ""       # ".svg"
+    description: ClassVar[str] = ""  # a file dialog's filter says "SVG (*.svg)"
+    drawn: ClassVar[bool] = True     # drawn by a view (the CLI draws one offscreen), or
+                                     # written from the data alone
+    registered: ClassVar[dict[str, dict[str, type[Exporter]]]] = {"graph": {}, "plots": {}}
+
+    def __init_subclass__(cls, **options) -> None:
+        super().__init_subclass__(**options)
+        if cls.suffix:
+            Exporter.registered[cls.subject][cls.suffix] = cls
+
+    @classmethod
+    def dialog_filter(cls) -> str:
+        return f"{cls.description} (*{cls.suffix})"
+
+
+def formats(subject: str) -> dict[str, type[Exporter]]:
+    """The subject's exporters by suffix, in the dialogs' order."""
+    return Exporter.registered[subject]
+
+
+def exporter_for(subject: str, path: str | Path) -> type[Exporter]:
+    """The exporter the file's suffix names, or an ExportError listing the ones there are."""
+    suffix = Path(path).suffix.lower()
+    found = formats(subject).get(suffix)
+    if found is None:
+        raise ExportError(f"cannot export {'a graph' if subject == 'graph' else subject} as "
+                          f"'{suffix}': use {format_list(subject)}")
+    return found
+
+
+def dialog_filters(subject: str) -> str:
+    """A file dialog's filter list, the first format first."""
+    return ";;".join(exporter.dialog_filter() for exporter in formats(subject).values())
+
+
+def format_list(subject: str) -> str:
+    """'.svg, .png, .pdf, .dot or .json': for a sentence."""
+    suffixes = list(formats(subject))
+    return f"{', '.join(suffixes[:-1])} or {suffixes[-1]}"
+
+
+class GraphExporter(Exporter):
+    """A graph format: drawn ones write the view as it is drawn, the others its ``Graph``."""
+
+    subject = "graph"
+
+    def write(self, view: GraphView | None, graph: Graph, path: Path, scale: float) -> None:
+        raise NotImplementedError
+
+
 def export_graph(view: GraphView, path: str | Path, scale: float = 2.0) -> Path:
     """Write the view's graph as the file's suffix says; PNG at ``scale`` × scene size."""
     path = Path(path)
-    suffix = path.suffix.lower()
-    if suffix not in GRAPH_FORMATS:
-        raise ExportError(f"cannot export a graph as '{suffix}': use {format_list(GRAPH_FORMATS)}")
+    exporter = exporter_for("graph", path)
     if view.graph is None:
         raise ExportError("there is no graph to export: run a script first")
-    if GRAPH_FORMATS[suffix].drawn:
-        DRAWN_GRAPH_WRITERS[suffix](view, path, scale)
-    else:
-        write_graph_text(view.graph, path)
+    exporter().write(view, view.graph, path, scale)
     return path
 
 
@@ -83,57 +138,79 @@ def _drawn_as_vectors(view: GraphView) -> Iterator[None]:
             item.setCacheMode(mode)
 
 
-def _graph_png(view: GraphView, path: Path, scale: float) -> None:
-    source, legend = _page(view)
-    width, height = _size(source, legend)
-    scale = min(scale, math.sqrt(MOST_PIXELS / max(width * height, 1.0)))
-    image = QImage(QSize(int(width * scale), int(height * scale)), QImage.Format.Format_ARGB32)
-    image.fill(QColor("white"))
-    painter = QPainter(image)
-    painter.setRenderHints(QPainter.RenderHint.Antialiasing
-                           | QPainter.RenderHint.TextAntialiasing)
-    _paint(painter, view, source, legend, scale)
+class SvgGraph(GraphExporter):
+    suffix, description = ".svg", "SVG"
+
+    def write(self, view: GraphView, graph: Graph, path: Path, scale: float) -> None:
+        from PySide6.QtSvg import QSvgGenerator
+
+        source, legend = _page(view)
+        width, height = _size(source, legend)
+        with replacing(path, keep_suffix=True) as temporary:
+            generator = QSvgGenerator()
+            generator.setFileName(str(temporary))
+            generator.setSize(QSize(int(width), int(height)))
+            generator.setViewBox(QRectF(0, 0, width, height))
+            generator.setTitle("Autograd graph")
+            _paint_vectors(generator, view, source, legend, path)
+
+
+class PngGraph(GraphExporter):
+    suffix, description = ".png", "PNG image"
+
+    def write(self, view: GraphView, graph: Graph, path: Path, scale: float) -> None:
+        source, legend = _page(view)
+        width, height = _size(source, legend)
+        scale = min(scale, math.sqrt(MOST_PIXELS / max(width * height, 1.0)))
+        image = QImage(QSize(int(width * scale), int(height * scale)),
+                       QImage.Format.Format_ARGB32)
+        image.fill(QColor("white"))
+        painter = QPainter(image)
+        painter.setRenderHints(QPainter.RenderHint.Antialiasing
+                               | QPainter.RenderHint.TextAntialiasing)
+        _paint(painter, view, source, legend, scale)
+        painter.end()
+        _save_image(image, path)
+
+
+class PdfGraph(GraphExporter):
+    suffix, description = ".pdf", "PDF"
+
+    def write(self, view: GraphView, graph: Graph, path: Path, scale: float) -> None:
+        source, legend = _page(view)
+        width, height = _size(source, legend)
+        with replacing(path, keep_suffix=True) as temporary:
+            writer = QPdfWriter(str(temporary))
+            writer.setResolution(72)
+            writer.setPageSize(QPageSize(QRectF(0, 0, width, height).size(),
+                                         QPageSize.Unit.Point))
+            writer.setPageMargins(QMarginsF(0, 0, 0, 0))
+            _paint_vectors(writer, view, source, legend, path)
+
+
+class DotGraph(GraphExporter):
+    suffix, description, drawn = ".dot", "Graphviz DOT", False
+
+    def write(self, view: GraphView | None, graph: Graph, path: Path, scale: float) -> None:
+        atomic_write(path, graph.to_dot())
+
+
+class JsonGraph(GraphExporter):
+    suffix, description, drawn = ".json", "JSON", False
+
+    def write(self, view: GraphView | None, graph: Graph, path: Path, scale: float) -> None:
+        atomic_write(path, graph.dumps())
+
+
+def _paint_vectors(device, view: GraphView, source: QRectF, legend: QTextDocument,
+                   path: Path) -> None:
+    """Paint the page on an SVG or PDF device, labels as text."""
+    painter = QPainter(device)
+    if not painter.isActive():
+        raise ExportError(f"could not write {path}")
+    with _drawn_as_vectors(view):
+        _paint(painter, view, source, legend, 1.0)
     painter.end()
-    _save_image(image, path)
-
-
-def _graph_svg(view: GraphView, path: Path, _scale: float) -> None:
-    from PySide6.QtSvg import QSvgGenerator
-
-    source, legend = _page(view)
-    width, height = _size(source, legend)
-    with replacing(path, keep_suffix=True) as temporary:
-        generator = QSvgGenerator()
-        generator.setFileName(str(temporary))
-        generator.setSize(QSize(int(width), int(height)))
-        generator.setViewBox(QRectF(0, 0, width, height))
-        generator.setTitle("Autograd graph")
-        painter = QPainter(generator)
-        if not painter.isActive():
-            raise ExportError(f"could not write {path}")
-        with _drawn_as_vectors(view):
-            _paint(painter, view, source, legend, 1.0)
-        painter.end()
-
-
-def _graph_pdf(view: GraphView, path: Path, _scale: float) -> None:
-    source, legend = _page(view)
-    width, height = _size(source, legend)
-    with replacing(path, keep_suffix=True) as temporary:
-        writer = QPdfWriter(str(temporary))
-        writer.setResolution(72)
-        writer.setPageSize(QPageSize(QRectF(0, 0, width, height).size(), QPageSize.Unit.Point))
-        writer.setPageMargins(QMarginsF(0, 0, 0, 0))
-        painter = QPainter(writer)
-        if not painter.isActive():
-            raise ExportError(f"could not write {path}")
-        with _drawn_as_vectors(view):
-            _paint(painter, view, source, legend, 1.0)
-        painter.end()
-
-
-# The drawn graph formats' writers, by suffix (export_formats.py declares the formats).
-DRAWN_GRAPH_WRITERS = {".svg": _graph_svg, ".png": _graph_png, ".pdf": _graph_pdf}
 
 
 def _save_image(image: QImage, path: Path) -> None:
@@ -144,20 +221,45 @@ def _save_image(image: QImage, path: Path) -> None:
             raise ExportError(f"could not write {path}")
 
 
+class PlotsExporter(Exporter):
+    """A format of the value-vs-gradient plots panel."""
+
+    subject = "plots"
+
+    def write(self, panel, path: Path, scale: float) -> None:
+        raise NotImplementedError
+
+
 def export_plots(panel, path: str | Path, scale: float = 2.0) -> Path:
-    """Write the plots panel as PNG or SVG (pyqtgraph's exporters) or as CSV points."""
+    """Write the plots panel as the file's suffix says."""
     path = Path(path)
-    suffix = path.suffix.lower()
-    if suffix not in PLOT_FORMATS:
-        raise ExportError(f"cannot export plots as '{suffix}': use {format_list(PLOT_FORMATS)}")
-    if suffix == ".csv":
-        with replacing(path, keep_suffix=True) as temporary, open(temporary, "w", newline="",
-                                                  encoding="utf-8") as handle:
+    exporter_for("plots", path)().write(panel, path, scale)
+    return path
+
+
+class PngPlots(PlotsExporter):
+    suffix, description = ".png", "PNG image"
+
+    def write(self, panel, path: Path, scale: float) -> None:
+        export_scene(panel.canvas, path, scale)
+
+
+class SvgPlots(PlotsExporter):
+    suffix, description = ".svg", "SVG"
+
+    def write(self, panel, path: Path, scale: float) -> None:
+        export_scene(panel.canvas, path, scale)
+
+
+class CsvPlots(PlotsExporter):
+    suffix, description, drawn = ".csv", "CSV points", False
+
+    def write(self, panel, path: Path, scale: float) -> None:
+        with replacing(path, keep_suffix=True) as temporary, \
+                open(temporary, "w", newline="", encoding="utf-8") as handle:
             writer = csv.writer(handle)
             writer.writerow(["tensor", "index", "value", "gradient"])
             writer.writerows(panel.csv_rows())
-        return path
-    return export_scene(panel.canvas, path, scale)
 
 
 def export_scene(canvas, path: Path, scale: float = 2.0) -> Path:

@@ -373,11 +373,32 @@ def test_a_long_edge_runs_straight_through_points_in_line(qtbot):
     assert edge.head.boundingRect().center().x() == pytest.approx(40, abs=0.5)
 
 
-def test_every_declared_export_format_has_a_writer():
-    """export_formats.py declares each format once; each has the writer its kind needs."""
-    from playground.export_formats import GRAPH_FORMATS, GRAPH_TEXTS
-    from playground.ui.exporters import DRAWN_GRAPH_WRITERS
+def test_a_new_export_format_is_one_class(qtbot, view, tmp_path, monkeypatch):
+    """Defining an exporter registers it: the dialog's filters, the CLI's help and its checks
+    list it, and export_graph writes it."""
+    import contextlib
+    import io
 
-    drawn = {suffix for suffix, given in GRAPH_FORMATS.items() if given.drawn}
-    assert set(DRAWN_GRAPH_WRITERS) == drawn
-    assert set(GRAPH_TEXTS) == set(GRAPH_FORMATS) - drawn
+    from playground.cli import _check_outputs, build_parser
+    from playground.ui import exporters
+
+    monkeypatch.setitem(exporters.Exporter.registered, "graph",
+                        dict(exporters.Exporter.registered["graph"]))
+
+    class EdgeList(exporters.GraphExporter):
+        suffix, description, drawn = ".edges", "Edge list", False
+
+        def write(self, view, graph, path, scale):
+            path.write_text("".join(f"{e.source} {e.target}\n" for e in graph.edges))
+
+    assert exporters.dialog_filters("graph").endswith(";;Edge list (*.edges)")
+    assert ".edges" in " ".join(build_parser().format_help().split())
+    arguments = build_parser().parse_args(["x.py", "--graph", str(tmp_path / "g.edges")])
+    _check_outputs(arguments)  # accepted, not "Unknown graph format"
+    shown(qtbot, view, graph_of(CHAIN_RULE))
+    written = exporters.export_graph(view, tmp_path / "g.edges").read_text().splitlines()
+    assert len(written) == len(view.graph.edges) > 0
+    with contextlib.redirect_stderr(io.StringIO()):
+        arguments = build_parser().parse_args(["x.py", "--graph", str(tmp_path / "g.gif")])
+    with pytest.raises(Exception, match=r"Unknown graph format '.gif'.*\.json or \.edges"):
+        _check_outputs(arguments)
