@@ -142,17 +142,23 @@ class SvgGraph(GraphExporter):
     suffix, description = ".svg", "SVG"
 
     def write(self, view: GraphView, graph: Graph, path: Path, scale: float) -> None:
-        from PySide6.QtSvg import QSvgGenerator
-
         source, legend = _page(view)
         width, height = _size(source, legend)
         with replacing(path, keep_suffix=True) as temporary:
-            generator = QSvgGenerator()
-            generator.setFileName(str(temporary))
-            generator.setSize(QSize(int(width), int(height)))
-            generator.setViewBox(QRectF(0, 0, width, height))
-            generator.setTitle("Autograd graph")
+            generator = _svg_generator(temporary, width, height, "Autograd graph")
             _paint_vectors(generator, view, source, legend, path)
+
+
+def _svg_generator(path: Path, width: float, height: float, title: str):
+    """Qt's SVG writer for a drawing of this size, one point per unit."""
+    from PySide6.QtSvg import QSvgGenerator
+
+    generator = QSvgGenerator()
+    generator.setFileName(str(path))
+    generator.setSize(QSize(int(width), int(height)))
+    generator.setViewBox(QRectF(0, 0, width, height))
+    generator.setTitle(title)
+    return generator
 
 
 class PngGraph(GraphExporter):
@@ -276,17 +282,12 @@ def export_scene(canvas, path: Path, scale: float = 2.0) -> Path:
         else:
             # pyqtgraph's SVGExporter fails on the paths Qt 6.8+ writes (pyqtgraph issue #3485):
             # Qt's own SVG generator draws the same scene.
-            from PySide6.QtSvg import QSvgGenerator
-
             source = scene.sceneRect()
             if not all(map(math.isfinite, source.getRect())):
                 source = QRectF(canvas.rect())  # an item with infinite bounds: what is seen
-            generator = QSvgGenerator()
-            generator.setFileName(str(temporary))
-            generator.setSize(QSize(int(source.width()), int(source.height())))
-            generator.setViewBox(QRectF(0, 0, source.width(), source.height()))
-            generator.setTitle("Autograd Playground plot")
-            painter = QPainter(generator)
+            generator = _svg_generator(temporary, source.width(), source.height(),
+                                       "Autograd Playground plot")
+            painter = QPainter(generator)  # (the generator must outlive the painter)
             scene.render(painter, QRectF(0, 0, source.width(), source.height()), source)
             painter.end()
     return path
