@@ -81,8 +81,19 @@ class DocumentMixin:
         self._opened_suffix = path.suffix if path is not None else ""
         self._load_text(text)  # opening never runs the file, notebooks included
         self.view_state.reset()
-        self.statusBar().showMessage(f"Opened {path.name}: nothing ran yet" if path else
-                                     "A new script: Ctrl+Enter runs it")
+        opened = f"Opened {path.name}: nothing ran yet" if path else \
+            "A new script: Ctrl+Enter runs it"
+        self._said_when_loaded = opened
+        if self.editor.loading:
+            lines = text.count("\n") + 1
+            self.statusBar().showMessage(f"Loading {path.name if path else 'the text'}: "
+                                         f"{lines:,} lines, read-only until all are in…")
+        else:
+            self.statusBar().showMessage(opened)
+
+    def _text_loaded(self) -> None:
+        """The last part of a long file is in: the editor takes keys again."""
+        self.statusBar().showMessage(self._said_when_loaded)
 
     def ask_unsaved(self) -> str:
         """'save', 'discard' or 'cancel' for a modified document (tests replace this)."""

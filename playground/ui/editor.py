@@ -59,6 +59,7 @@ class CodeEditor(QPlainTextEdit):
 
     _completions_ready = Signal(int, list)
     file_dropped = Signal(str)  # a script or notebook dropped on the editor: open it
+    loaded = Signal()  # the last part of a long text is in (load_text)
 
     def __init__(self, parent: QWidget | None = None, dark: bool = False) -> None:
         super().__init__(parent)
@@ -82,10 +83,11 @@ class CodeEditor(QPlainTextEdit):
         self.blockCountChanged.connect(self._update_margins)
         self.updateRequest.connect(self._scroll_gutter)
         self.cursorPositionChanged.connect(self._highlight_lines)
+        self._parts_to_load: deque[str] = deque()
+        self._lines_coming = 0  # the gutter is made wide enough for them at once
+        self._modified_when_loaded = self._inserting = False
         self._update_margins()
         self._highlight_lines()
-        self._parts_to_load: deque[str] = deque()
-        self._modified_when_loaded = self._inserting = False
         self._appending = QTimer(self, interval=0, timeout=self._append_part)
 
     # ----- loading a text -----------------------------------------------------------------
@@ -95,6 +97,8 @@ class CodeEditor(QPlainTextEdit):
         the top can be read at once. ``modified`` is the document's state once loaded."""
         self._appending.stop()
         lines = text.split("\n")
+        self._lines_coming = len(lines)
+        self._update_margins()
         self.highlighter.prepare(len(lines))
         self._modified_when_loaded = modified
         self._parts_to_load = deque("\n".join(lines[start:start + LOADED_PER_TURN])
@@ -142,15 +146,19 @@ class CodeEditor(QPlainTextEdit):
             self._loaded()
 
     def _loaded(self) -> None:
+        was_loading = self._appending.isActive()
+        self._lines_coming = 0
         self._appending.stop()
         self.highlighter.more_text_coming = False
         self.document().setUndoRedoEnabled(True)
         self.setReadOnly(False)
         self.document().setModified(self._modified_when_loaded)
+        if was_loading:
+            self.loaded.emit()
 
     # ----- gutter -------------------------------------------------------------------------
     def gutter_width(self) -> int:
-        digits = len(str(max(1, self.blockCount())))
+        digits = len(str(max(1, self.blockCount(), self._lines_coming)))
         return 14 + self.fontMetrics().horizontalAdvance("9") * max(digits, 2)
 
     def _update_margins(self, _count: int = 0) -> None:

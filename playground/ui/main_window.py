@@ -56,6 +56,7 @@ class MainWindow(DocumentMixin, RunningMixin, MenusMixin, ExportActionsMixin, QM
         self.editor = CodeEditor(dark=is_dark(QApplication.instance()))
         self.editor.completion_source = self._complete
         self.editor.file_dropped.connect(self.open_file)
+        self.editor.loaded.connect(self._text_loaded)
         self.find_bar = FindBar(self.editor)
         self.console = Console(self.view_state)
         self.graph_pane = GraphPane(self.view_state)
@@ -95,6 +96,7 @@ class MainWindow(DocumentMixin, RunningMixin, MenusMixin, ExportActionsMixin, QM
         self._pending_read: tuple[int, bool] | None = None  # a large file being read
         self._reads_started = 0
         self._file_reader = None  # made for the first large file
+        self._said_when_loaded = ""  # the status bar's line once a long text is all in
         self.cell_outputs: dict[str, str] = {}  # cell source -> what it printed, for .ipynb
         self._running_cell: str | None = None
         self._cell_queue: list[tuple[int, int]] = []

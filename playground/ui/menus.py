@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 import sys
+from pathlib import Path
 
 from PySide6.QtGui import QAction, QKeySequence, QStandardItemModel
 from PySide6.QtWidgets import (
@@ -57,12 +59,13 @@ class MenusMixin:
         file_menu.addAction(QAction("Export backward &animation…", self,
                                     triggered=self.export_animation))
         file_menu.addSeparator()
-        file_menu.addAction(QAction("&Quit", self, shortcut=QKeySequence.StandardKey.Quit,
+        # Ctrl+Q spelled out: the standard Quit key is empty on some Linux desktops
+        file_menu.addAction(QAction("&Quit", self, shortcut=QKeySequence("Ctrl+Q"),
                                     triggered=self.close))
         examples_menu = self.menuBar().addMenu("&Examples")
-        for example in sorted(EXAMPLES.glob("*.py")):
-            title = example.stem.split("_", 1)[-1].replace("_", " ").capitalize()
-            examples_menu.addAction(title, lambda example=example: self.open_example(example))
+        for number, example in enumerate(sorted(EXAMPLES.glob("*.py")), start=1):
+            examples_menu.addAction(f"&{number}  {example_title(example)}",
+                                    lambda example=example: self.open_example(example))
 
     def _build_toolbar(self) -> None:
         toolbar = QToolBar("Run", self)
@@ -242,3 +245,13 @@ class MenusMixin:
                           "see what autograd builds and does.<br><br>"
                           f"Engine: {self.runner.kernel.description}<br>NumPy {numpy.__version__}"
                           f" · PySide6 {pyside_version} · Python {sys.version.split()[0]}")
+
+
+def example_title(path: Path) -> str:
+    """The menu's name for an example: its description's first phrase ("A small model from
+    torch.nn, trained with torch.optim"), else its file name ("chain rule")."""
+    for line in path.read_text(encoding="utf-8").splitlines()[:4]:
+        text = line.lstrip("#").strip()
+        if text and not text.startswith("%%"):
+            return re.split(r": |\. ", text, maxsplit=1)[0].rstrip(".")
+    return path.stem.split("_", 1)[-1].replace("_", " ").capitalize()

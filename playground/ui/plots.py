@@ -250,6 +250,8 @@ class PlotsPanel(QWidget):
         plot.showGrid(x=True, y=True, alpha=0.25)
         plot.setLabel("bottom", "value")
         plot.setLabel("left", "gradient")
+        for side in ("bottom", "left"):  # ticks say the numbers ("0.002"), not "x0.001" units
+            plot.getAxis(side).enableAutoSIPrefix(False)
         self.plots.append(plot)
         return plot
 

@@ -68,13 +68,16 @@ def test_a_100000_cell_notebook_opens_without_freezing_and_is_coloured_from_the_
     qtbot.waitUntil(lambda: document.findBlockByNumber(1).text() == "x0 = 0", timeout=RUN_MS)
     # the top is there to read before the rest; keys cannot edit a text still arriving
     assert editor.loading and editor.isReadOnly() and document.blockCount() < 300_000
+    assert "Loading long.ipynb: 300,000 lines, read-only" in window.statusBar().currentMessage()
+    gutter = editor.gutter_width()  # wide enough for the last line's number from the start
     qtbot.keyClicks(editor, "zz")
     assert document.findBlockByNumber(0).text() == "# %%"
     highlighter = editor.highlighter
     # colouring all 300,000 lines at once froze the window 10 s: the top comes first
     assert highlighter.colouring and document.findBlockByNumber(1).layout().formats()
     qtbot.waitUntil(lambda: not editor.loading, timeout=RUN_MS)
-    assert document.blockCount() == 300_000
+    assert document.blockCount() == 300_000 and editor.gutter_width() == gutter
+    assert window.statusBar().currentMessage() == "Opened long.ipynb: nothing ran yet"
     assert document.lastBlock().previous().text() == "x99999 = 99999"
     far = document.findBlockByNumber(250_000)
     assert far.text() == "x83333 = 83333" and not far.layout().formats()

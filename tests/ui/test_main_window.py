@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from PySide6.QtCore import Qt
 
 from playground.ui.main_window import MainWindow
 from tests.windows import RUN_MS, ran
@@ -201,8 +204,28 @@ def test_examples_open_as_untitled_documents(qtbot, window):
     example = sorted(EXAMPLES.glob("*.py"))[0]
     window.open_example(example)
     assert window.path is None and window.editor.toPlainText() == example.read_text()
-    titles = [a.text() for a in window.menuBar().actions()]
-    assert "&Examples" in titles
+    menus = {a.text(): a.menu() for a in window.menuBar().actions()}
+    names = [a.text() for a in menus["&Examples"].actions()]
+    # named by what they teach, in their order, as their first lines say
+    assert names[0] == "&1  Basics" and len(names) == len(list(EXAMPLES.glob("*.py")))
+    assert "&7  A small model from torch.nn, trained with torch.optim" in names
+
+
+def test_ctrl_q_closes_the_window(qtbot, window):
+    window.editor.setFocus()
+    qtbot.keyClick(window.editor, Qt.Key.Key_Q, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: not window.isVisible(), timeout=5000)
+
+
+def test_plot_axes_say_the_numbers_not_a_unit_scale(qtbot, window):
+    ran(qtbot, window, "import torch\nx = torch.tensor([1e-3, 2e-3, 3e-3], requires_grad=True)\n"
+                       "(x * 1e-4).sum().backward()\n")
+    window._make_lazy_views()
+    qtbot.waitUntil(lambda: bool(window.plots.plots), timeout=RUN_MS)
+    for plot in window.plots.plots:
+        for side in ("bottom", "left"):
+            # pyqtgraph's own scale reads "value (x0.001)": ticks then show 1, 2, 3
+            assert not re.search(r"\(x[\d.e+-]+\)", plot.getAxis(side).labelString())
 
 
 def test_live_mode_cancels_a_stale_run_and_runs_the_latest_text(qtbot, window):
