@@ -7,6 +7,7 @@ import numbers
 import numpy as np
 
 from . import _dtype as dtypes
+from ._bindings import bind_method
 from ._tensor import Size, Tensor, device
 
 _make = Tensor._make
@@ -209,14 +210,22 @@ def randint(low, high=None, size=None, *, dtype=None, device=None, requires_grad
     return _finish(data, requires_grad, device)
 
 
-def zeros_like(input: Tensor, *, dtype=None, device=None, requires_grad=False) -> Tensor:
-    return zeros(tuple(input.shape), dtype=dtype or input.dtype, device=device,
-                 requires_grad=requires_grad)
+def _like(factory):
+    """``zeros_like`` and the like: ``factory`` with the input's shape, and its dtype unless
+    told otherwise."""
+
+    def like(input: Tensor, *, dtype=None, device=None, requires_grad=False) -> Tensor:
+        return factory(tuple(input.shape), dtype=dtype or input.dtype, device=device,
+                       requires_grad=requires_grad)
+
+    like.__name__ = like.__qualname__ = f"{factory.__name__}_like"
+    return like
 
 
-def ones_like(input: Tensor, *, dtype=None, device=None, requires_grad=False) -> Tensor:
-    return ones(tuple(input.shape), dtype=dtype or input.dtype, device=device,
-                requires_grad=requires_grad)
+zeros_like = _like(zeros)
+ones_like = _like(ones)
+rand_like = _like(rand)
+randn_like = _like(randn)
 
 
 def empty_like(input: Tensor, *, dtype=None, device=None, requires_grad=False) -> Tensor:
@@ -226,16 +235,6 @@ def empty_like(input: Tensor, *, dtype=None, device=None, requires_grad=False) -
 def full_like(input: Tensor, fill_value, *, dtype=None, device=None, requires_grad=False):
     return full(tuple(input.shape), fill_value, dtype=dtype or input.dtype, device=device,
                 requires_grad=requires_grad)
-
-
-def rand_like(input: Tensor, *, dtype=None, device=None, requires_grad=False) -> Tensor:
-    return rand(tuple(input.shape), dtype=dtype or input.dtype, device=device,
-                requires_grad=requires_grad)
-
-
-def randn_like(input: Tensor, *, dtype=None, device=None, requires_grad=False) -> Tensor:
-    return randn(tuple(input.shape), dtype=dtype or input.dtype, device=device,
-                 requires_grad=requires_grad)
 
 
 def legacy_constructor(dtype: dtypes.dtype, *args, device=None) -> Tensor:
@@ -272,3 +271,23 @@ def IntTensor(*args, device=None) -> Tensor:
 
 def BoolTensor(*args, device=None) -> Tensor:
     return legacy_constructor(dtypes.bool, *args)
+
+
+def _new_factory(factory):
+    """``x.new_zeros(...)`` and the like: the factory, with x's dtype unless told."""
+
+    def new(self: Tensor, *args, dtype=None, device=None, requires_grad=False):
+        return factory(*args, dtype=dtype or self.dtype, device=device,
+                       requires_grad=requires_grad)
+
+    new.__name__ = f"new_{factory.__name__}"
+    return new
+
+
+def new_tensor(self: Tensor, data, dtype=None, device=None, requires_grad=False) -> Tensor:
+    return tensor(data, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
+
+
+bind_method("new_tensor", new_tensor)
+for _factory in (zeros, ones, empty, full):
+    bind_method(f"new_{_factory.__name__}", _new_factory(_factory))

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._arithmetic import mul_scalar, where
+from ._indexing import along_axis, scatter_into_zeros
 from ._numerics import power_by_number
+from ._pointwise import UNARY
+from ._tensor import Tensor
 
 
 def _normalize_dims(dims, ndim: int) -> tuple[int, ...]:
@@ -105,6 +109,18 @@ class Kit:
     def not_implemented(k, name):
         raise RuntimeError(f"derivative for {name} is not implemented")
 
+    def sum_to(k, grad, shape: tuple):
+        """Undo broadcasting: sum a gradient down to the shape of the input it flows into."""
+        grad_shape = grad.shape
+        if grad_shape == shape:
+            return grad
+        extra = grad.ndim - len(shape)
+        dims = tuple(range(extra)) + tuple(
+            extra + i for i, size in enumerate(shape) if size == 1 and grad_shape[extra + i] != 1
+        )
+        reduced = k.sum(grad, dims, True) if dims else grad
+        return k.reshape(reduced, shape) if extra else reduced
+
 
 def _negated(shifts):
     """The shifts that undo a roll by ``shifts`` (one number or one per dimension)."""
@@ -119,16 +135,9 @@ def _count(shape: tuple, dims) -> int:
 class NumpyKit(Kit):
     """Primitives on ndarrays: the fast path of every backward without create_graph."""
 
-    sign = staticmethod(np.sign)
-    cos = staticmethod(np.cos)
-    sin = staticmethod(np.sin)
-    exp = staticmethod(np.exp)
-    abs = staticmethod(np.abs)
     matmul = staticmethod(np.matmul)
     outer = staticmethod(np.outer)
     zeros_like = staticmethod(np.zeros_like)
-
-    log = staticmethod(np.log)
     floor_divide = staticmethod(np.floor_divide)
     tril = staticmethod(np.tril)
     triu = staticmethod(np.triu)
@@ -139,33 +148,22 @@ class NumpyKit(Kit):
     def clamp_min(k, value, low):
         return np.maximum(value, low)
 
-    def sigmoid(k, value):
-        return 1 / (1 + np.exp(-value))
-
     def gather(k, grad, dim, index):
-        from ._ops import _along_axis
-
-        return grad[_along_axis(index, dim)]
+        return grad[along_axis(index, dim)]
 
     def scatter_add_into(k, grad, shape, dim, index):
-        from ._ops import _along_axis
-
         result = k._zeros(grad, shape)
-        np.add.at(result, _along_axis(index, dim), grad)
+        np.add.at(result, along_axis(index, dim), grad)
         return result
 
     def scatter_into(k, grad, shape, dim, index):
-        from ._ops import _along_axis
-
         result = k._zeros(grad, shape)
-        result[_along_axis(index, dim)] = grad
+        result[along_axis(index, dim)] = grad
         return result
 
     def scatter_fill(k, grad, dim, index, value):
-        from ._ops import _along_axis
-
         result = grad.copy()
-        result[_along_axis(index, dim)] = value
+        result[along_axis(index, dim)] = value
         return result
 
     def index_select(k, grad, dim, index):
@@ -199,24 +197,19 @@ class NumpyKit(Kit):
 
     def sum(k, value, dims, keepdim):
         axes = None if dims is None else tuple(dims)
-        return np.asarray(np.sum(value, axis=axes, keepdims=keepdim))
+        return np.asarray(value.sum(axis=axes, keepdims=keepdim))
 
     def expand(k, grad, shape):
         return np.broadcast_to(grad, shape)
 
     def reshape(k, grad, shape):
-        return np.reshape(grad, shape)
+        return grad.reshape(shape)
 
     def unsqueeze(k, grad, dim):
         return np.expand_dims(grad, dim)
 
     def squeeze_dim(k, grad, dim):
         return np.squeeze(grad, axis=dim)
-
-    def sum_to(k, grad, shape):
-        from ._autograd import _sum_to_shape
-
-        return _sum_to_shape(grad, tuple(shape), False)
 
     def mT(k, value):
         return np.swapaxes(value, -1, -2)
@@ -289,35 +282,12 @@ class NumpyKit(Kit):
 class TensorKit(Kit):
     """Primitives on tensors, so that a backward with create_graph=True records a graph too."""
 
-    def _ops(k):
-        from . import _ops
-
-        return _ops
-
-    def sign(k, value):
-        return value.sign()
-
     def power(k, value, number):
         return value ** number
 
     def times(k, value, number):
         """``value * number`` recorded as torch's formulas record it (MulBackward1)."""
-        return k._ops().mul_scalar(value, number)
-
-    def cos(k, value):
-        return value.cos()
-
-    def sin(k, value):
-        return value.sin()
-
-    def exp(k, value):
-        return value.exp()
-
-    def log(k, value):
-        return value.log()
-
-    def abs(k, value):
-        return value.abs()
+        return mul_scalar(value, number)
 
     def matmul(k, a, b):
         return a.matmul(b)
@@ -335,14 +305,11 @@ class TensorKit(Kit):
     def clamp_min(k, value, low):
         return value.clamp_min(low)
 
-    def sigmoid(k, value):
-        return value.sigmoid()
-
     def _index(k, index):
-        return k._ops().tensor_from_array(index)
+        return Tensor._make(np.asarray(index))
 
     def _zeros(k, grad, shape):
-        return k._ops().tensor_from_array(np.zeros(shape, grad._data.dtype))
+        return Tensor._make(np.zeros(shape, grad._data.dtype))
 
     def gather(k, grad, dim, index):
         return grad.gather(dim, k._index(index))
@@ -378,10 +345,10 @@ class TensorKit(Kit):
         return a.unsqueeze(1) * b.unsqueeze(0)
 
     def zeros_like(k, value):
-        return k._ops().zeros_like(value)
+        return Tensor._make(np.zeros_like(value._data))
 
     def where(k, condition, a, b):
-        return k._ops().where(condition, a, b)
+        return where(condition, a, b)
 
     def count_true(k, mask):
         return float(np.count_nonzero(mask._data))
@@ -402,11 +369,6 @@ class TensorKit(Kit):
 
     def squeeze_dim(k, grad, dim):
         return grad.squeeze(dim)
-
-    def sum_to(k, grad, shape):
-        from ._tensor import sum_to_shape
-
-        return sum_to_shape(grad, tuple(shape))
 
     def mT(k, value):
         return value.transpose(-1, -2)
@@ -430,33 +392,39 @@ class TensorKit(Kit):
         return grad[index]
 
     def select_backward(k, grad, shape, dim, index):
-        return k._ops().scatter_into_zeros("select_backward", grad, shape, _along(dim, index),
+        return scatter_into_zeros("select_backward", grad, shape, _along(dim, index),
                                            (dim, index))
 
     def slice_backward(k, grad, shape, dim, start, end, step):
-        return k._ops().scatter_into_zeros("slice_backward", grad, shape,
+        return scatter_into_zeros("slice_backward", grad, shape,
                                            _along(dim, slice(start, end, step)),
                                            (dim, start, end, step))
 
     def index_backward(k, grad, shape, indices):
-        return k._ops().scatter_into_zeros("index_backward", grad, shape, indices, (indices,))
+        return scatter_into_zeros("index_backward", grad, shape, indices, (indices,))
 
     def zero_at(k, grad, index):
         mask = np.ones(grad.shape, dtype=bool)
         mask[index] = False
-        return grad * k._ops().tensor_from_array(mask)
+        return grad * Tensor._make(mask)
 
     def scatter_indices(k, grad, shape, dim, indices, keepdim):
         mask = np.zeros(shape, dtype=bool)
         idx = indices if keepdim else np.expand_dims(indices, dim)
         np.put_along_axis(mask, idx, True, axis=dim)
         grad = grad if keepdim else grad.unsqueeze(dim)
-        return grad.expand(shape) * k._ops().tensor_from_array(mask)
+        return grad.expand(shape) * Tensor._make(mask)
 
     def prod_grad(k, grad, value, dim, keepdim):
         result = value.prod() if dim is None else value.prod(dim, True)
         return k.restore_dims(grad, None if dim is None else (dim,), keepdim) * result / value
 
+
+# The elementwise functions of one tensor are declared once (_pointwise.unary); formulas call
+# them as k.exp, k.sigmoid, ... on arrays or on tensors.
+for _name, _unary in UNARY.items():
+    setattr(NumpyKit, _name, staticmethod(_unary.on_arrays))
+    setattr(TensorKit, _name, staticmethod(_unary.on_tensors))
 
 NUMPY_KIT = NumpyKit()
 TENSOR_KIT = TensorKit()

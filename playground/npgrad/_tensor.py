@@ -8,8 +8,8 @@ import weakref
 import numpy as np
 
 from . import _dtype as dtypes
-from ._autograd import AccumulateGrad, RemovableHandle, _sum_to_shape
 from ._grad_mode import GradMode
+from ._nodes import AccumulateGrad, RemovableHandle
 
 _NON_LEAF_GRAD_WARNING = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
@@ -410,18 +410,3 @@ def _wrap_dim(dim: int, ndim: int) -> int:
             f"Dimension out of range (expected to be in range of [{low}, {high}], but got {dim})"
         )
     return dim % ndim if ndim else 0
-
-
-def sum_to_shape(grad: Tensor, shape: tuple) -> Tensor:
-    """Tensor version of undoing broadcasting (recorded, for create_graph backward)."""
-    if tuple(grad.shape) == tuple(shape):
-        return grad
-    extra = grad.ndim - len(shape)
-    dims = tuple(range(extra)) + tuple(
-        extra + i for i, size in enumerate(shape) if size == 1 and grad.shape[extra + i] != 1
-    )
-    reduced = grad.sum(dims, keepdim=True) if dims else grad
-    return reduced.view(shape) if extra else reduced
-
-
-__all__ = ["Tensor", "Size", "device", "sum_to_shape", "_sum_to_shape"]

@@ -7,16 +7,9 @@ from collections.abc import Callable, Iterator
 
 import numpy as np
 
-from ._autograd import (
-    AccumulateGrad,
-    BackwardStep,
-    GraphRoot,
-    Node,
-    Observers,
-    execute,
-    needed_nodes,
-)
+from ._engine import BackwardStep, Observers, execute, needed_nodes
 from ._grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+from ._nodes import AccumulateGrad, GraphRoot, Node
 from ._tensor import Tensor
 
 __all__ = [

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import math
 
-from . import _ops
+import numpy as np
+
 from ._grad_mode import no_grad
+from ._pointwise import clone
 from ._tensor import Tensor
 
 
@@ -94,7 +96,7 @@ class SGD(Optimizer):
         if momentum:
             buffer = state.get("momentum_buffer")
             if buffer is None:
-                buffer = state["momentum_buffer"] = _ops.clone(grad).detach()
+                buffer = state["momentum_buffer"] = clone(grad).detach()
             else:
                 buffer.mul_(momentum).add_(grad, alpha=1 - group["dampening"])
             grad = grad.add(buffer, alpha=momentum) if group["nesterov"] else buffer
@@ -120,8 +122,8 @@ class Adam(Optimizer):
         grad = self._descent_direction(param, grad, group)
         if not state:
             state["step"] = 0
-            state["exp_avg"] = _ops.zeros_like(param)
-            state["exp_avg_sq"] = _ops.zeros_like(param)
+            state["exp_avg"] = Tensor._make(np.zeros_like(param._data))
+            state["exp_avg_sq"] = Tensor._make(np.zeros_like(param._data))
         beta1, beta2 = group["betas"]
         state["step"] += 1
         step = state["step"]

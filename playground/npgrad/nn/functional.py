@@ -4,25 +4,22 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _ops
+from .. import _linalg, _operands, _recording, _reductions
+from .._pointwise import relu, sigmoid, tanh
 from .._tensor import Tensor
-
-relu = _ops.relu
-sigmoid = _ops.sigmoid
-tanh = _ops.tanh
 
 
 def softmax(input: Tensor, dim: int, dtype=None) -> Tensor:
-    return _ops.softmax(input, dim, dtype)
+    return _reductions.softmax(input, dim, dtype)
 
 
 def log_softmax(input: Tensor, dim: int, dtype=None) -> Tensor:
-    return _ops.log_softmax(input, dim, dtype)
+    return _reductions.log_softmax(input, dim, dtype)
 
 
 def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
     """Mean (or sum, or none) of squared differences, as one MseLossBackward0 node."""
-    a, b = _ops._operands(input, target)
+    a, b = _operands.operands(input, target)
     squared = (a - b) ** 2
     if reduction == "mean":
         data = np.asarray(squared.mean(dtype=squared.dtype))
@@ -32,13 +29,13 @@ def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
         data = squared
     else:
         raise ValueError(f"{reduction} is not a valid value for reduction")
-    return _ops._output("mse_loss", data, (input, target), (input, target, reduction))
+    return _recording.output("mse_loss", data, (input, target), (input, target, reduction))
 
 
 def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
     data = input._data
     result = np.where(data > 0, data, data * np.asarray(negative_slope, data.dtype))
-    return _ops._output("leaky_relu", result, (input,), (input, negative_slope))
+    return _recording.output("leaky_relu", result, (input,), (input, negative_slope))
 
 
 def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
@@ -47,7 +44,7 @@ def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tenso
     scaled = data * np.asarray(beta, data.dtype)
     smooth = np.log1p(np.exp(np.minimum(scaled, threshold))) / np.asarray(beta, data.dtype)
     result = np.where(scaled > threshold, data, smooth).astype(data.dtype, copy=False)
-    return _ops._output("softplus", result, (input,), (input, beta, threshold))
+    return _recording.output("softplus", result, (input,), (input, beta, threshold))
 
 
 def _reduced(losses: np.ndarray, reduction: str, dtype,
@@ -83,7 +80,8 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight=None,
         raise RuntimeError("all elements of input should be between 0 and 1")
     losses = -(t * np.maximum(np.log(p), -100) + (1 - t) * np.maximum(np.log1p(-p), -100))
     data, count = _reduced(losses, reduction, p.dtype)
-    return _ops._output("binary_cross_entropy", data, (input, target), (input, target, count))
+    return _recording.output("binary_cross_entropy", data, (input, target),
+                             (input, target, count))
 
 
 def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight=None,
@@ -96,8 +94,8 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight=None,
                          f"({input.shape})")
     losses = np.maximum(x, 0) - x * t + np.log1p(np.exp(-np.abs(x)))
     data, count = _reduced(losses, reduction, x.dtype)
-    return _ops._output("binary_cross_entropy_with_logits", data, (input, target),
-                        (input, target, count))
+    return _recording.output("binary_cross_entropy_with_logits", data, (input, target),
+                             (input, target, count))
 
 
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
@@ -106,9 +104,9 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     if bias is None:
         return input.mm(weight.t()) if input.ndim == 2 else input.matmul(weight.t())
     if input.ndim == 2:
-        return _ops.addmm(bias, input, weight.t())
+        return _linalg.addmm(bias, input, weight.t())
     rows = input.view(-1, input.shape[-1])
-    return _ops.addmm(bias, rows, weight.t()).view(*input.shape[:-1], weight.shape[0])
+    return _linalg.addmm(bias, rows, weight.t()).view(*input.shape[:-1], weight.shape[0])
 
 
 def nll_loss(input: Tensor, target: Tensor, weight=None, ignore_index: int = -100,
@@ -138,7 +136,7 @@ def nll_loss(input: Tensor, target: Tensor, weight=None, ignore_index: int = -10
     data, count = _reduced(picked if batched else picked.reshape(()), reduction, values.dtype,
                            int(kept.sum()))
     chosen = chosen if batched else chosen[0]
-    return _ops._output("nll_loss", data, (input,), (chosen, reduction, count))
+    return _recording.output("nll_loss", data, (input,), (chosen, reduction, count))
 
 
 def cross_entropy(input: Tensor, target: Tensor, weight=None, ignore_index: int = -100,

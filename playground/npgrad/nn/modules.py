@@ -6,7 +6,7 @@ import math
 from collections import OrderedDict
 from collections.abc import Iterator
 
-from .. import _factories, _ops
+from .. import _factories, _pointwise, _reductions
 from .._grad_mode import no_grad
 from .._tensor import Tensor, is_parameter, mark_parameter
 from . import functional
@@ -277,7 +277,7 @@ class _Activation(Module):
 
 
 class ReLU(_Activation):
-    function = staticmethod(_ops.relu)
+    function = staticmethod(_pointwise.relu)
 
     def __init__(self, inplace: bool = False) -> None:
         super().__init__()
@@ -288,11 +288,11 @@ class ReLU(_Activation):
 
 
 class Tanh(_Activation):
-    function = staticmethod(_ops.tanh)
+    function = staticmethod(_pointwise.tanh)
 
 
 class Sigmoid(_Activation):
-    function = staticmethod(_ops.sigmoid)
+    function = staticmethod(_pointwise.sigmoid)
 
 
 class LeakyReLU(Module):
@@ -340,12 +340,12 @@ class _Along(Module):
 
 class Softmax(_Along):
     def forward(self, input: Tensor) -> Tensor:
-        return _ops.softmax(input, self.dim)
+        return _reductions.softmax(input, self.dim)
 
 
 class LogSoftmax(_Along):
     def forward(self, input: Tensor) -> Tensor:
-        return _ops.log_softmax(input, self.dim)
+        return _reductions.log_softmax(input, self.dim)
 
 
 class Flatten(Module):

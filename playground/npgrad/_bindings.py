@@ -1,0 +1,60 @@
+"""The binding table: which forward is which Tensor method and which ``torch.*`` function.
+
+Each op declares its names where its forward is defined, so that the forward and its names are
+one declaration::
+
+    @binds("clamp", "clip")       # x.clamp(...), x.clip(...), torch.clamp(...), torch.clip(...)
+    def clamp(self, min=None, max=None): ...
+
+    @binds("view", function=False)                  # a Tensor method only
+    @binds("cat", "concat", method=False)           # a torch function only
+
+``unary`` (``_pointwise.py``) and ``arithmetic`` (``_arithmetic.py``) declare theirs from one
+line each. The table has two columns, ``METHODS`` and ``FUNCTIONS``: ``bind_tensor_methods``
+makes the first into Tensor's methods and ``playground/npgrad/__init__.py`` exports the second.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ._tensor import Tensor
+
+METHODS: dict[str, Callable] = {}
+FUNCTIONS: dict[str, Callable] = {}
+
+
+def _enter(column: dict[str, Callable], name: str, forward: Callable) -> None:
+    if name in column:
+        raise ValueError(f"{name!r} is bound twice (to {column[name]!r} and {forward!r})")
+    column[name] = forward
+
+
+def bind_method(name: str, forward) -> None:
+    """``Tensor.<name>`` is ``forward`` (a function taking the tensor first, or a property)."""
+    _enter(METHODS, name, forward)
+
+
+def bind_function(name: str, forward: Callable) -> None:
+    """``torch.<name>`` is ``forward``."""
+    _enter(FUNCTIONS, name, forward)
+
+
+def binds(*names: str, method: bool = True, function: bool = True):
+    """Declare the forward below as ``Tensor.<name>`` and ``torch.<name>`` for each name."""
+
+    def declare(forward: Callable) -> Callable:
+        for name in names:
+            if method:
+                bind_method(name, forward)
+            if function:
+                bind_function(name, forward)
+        return forward
+
+    return declare
+
+
+def bind_tensor_methods() -> None:
+    """Make the method column Tensor's methods (once every op family has been imported)."""
+    for name, forward in METHODS.items():
+        setattr(Tensor, name, forward)

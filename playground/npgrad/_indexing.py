@@ -1,0 +1,152 @@
+"""Indexing: ``x[...]`` as torch records it, gather/scatter and index_select/index_add."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._bindings import binds
+from ._recording import output
+from ._shapes import select, sliced, unsqueeze
+from ._tensor import Tensor, _wrap_dim, shared_counter
+
+
+def _index_data(index) -> np.ndarray:
+    data = index._data if isinstance(index, Tensor) else np.asarray(index)
+    if data.dtype.kind not in "iu":
+        raise RuntimeError(f"gather(): Expected dtype int64 for index, got {data.dtype}")
+    return data.astype(np.int64, copy=False)
+
+
+def along_axis(index: np.ndarray, dim: int) -> tuple:
+    """Index arrays that address element (..., index[i], ...) of each position i, on ``dim``."""
+    grid = list(np.indices(index.shape, sparse=True))
+    grid[dim] = index
+    return tuple(grid)
+
+
+@binds("gather")
+def gather(self: Tensor, dim: int, index) -> Tensor:
+    """out[i][j] = self[i][index[i][j]] (for dim 1): values picked along one dimension."""
+    dim = _wrap_dim(dim, self.ndim)
+    positions = _index_data(index)
+    data = self._data[along_axis(positions, dim)]
+    return output("gather", np.asarray(data), (self,), (self.shape, dim, positions))
+
+
+@binds("scatter")
+def scatter(self: Tensor, dim: int, index, src=None, *, value=None) -> Tensor:
+    """A copy of self with src's values (or one number) written where index points."""
+    dim = _wrap_dim(dim, self.ndim)
+    positions = _index_data(index)
+    data = self._data.copy()
+    where = along_axis(positions, dim)
+    if isinstance(src, Tensor):
+        source = src._data[tuple(slice(0, n) for n in positions.shape)]
+        data[where] = source.astype(data.dtype, copy=False)
+        return output("scatter", data, (self, src), (dim, positions))
+    data[where] = src if value is None else value
+    return output("scatter_value", data, (self,), (dim, positions))
+
+
+@binds("scatter_add")
+def scatter_add(self: Tensor, dim: int, index, src: Tensor) -> Tensor:
+    """A copy of self with src added at the positions index names along ``dim``."""
+    dim = _wrap_dim(dim, self.ndim)
+    positions = _index_data(index)
+    data = self._data.copy()
+    source = src._data[tuple(slice(0, n) for n in positions.shape)]
+    np.add.at(data, along_axis(positions, dim), source.astype(data.dtype, copy=False))
+    return output("scatter_add", data, (self, src), (dim, positions))
+
+
+@binds("index_select")
+def index_select(self: Tensor, dim: int, index) -> Tensor:
+    dim = _wrap_dim(dim, self.ndim)
+    positions = _index_data(index).reshape(-1)
+    data = np.take(self._data, positions, axis=dim)
+    return output("index_select", data, (self,), (self.shape, dim, positions))
+
+
+@binds("index_add")
+def index_add(self: Tensor, dim: int, index, source: Tensor, *, alpha=1) -> Tensor:
+    dim = _wrap_dim(dim, self.ndim)
+    positions = _index_data(index).reshape(-1)
+    data = self._data.copy()
+    added = source._data if alpha == 1 else source._data * alpha
+    np.add.at(data, (slice(None),) * dim + (positions,), added.astype(data.dtype, copy=False))
+    return output("index_add", data, (self, source), (dim, positions, alpha))
+
+
+def _is_basic(item) -> bool:
+    if item is None or item is Ellipsis or isinstance(item, slice):
+        return True
+    if isinstance(item, bool):
+        return False
+    if isinstance(item, int | np.integer):
+        return True
+    return isinstance(item, Tensor) and item.ndim == 0 and item._data.dtype.kind in "iu"
+
+
+def index_array(item):
+    if isinstance(item, Tensor):
+        return item._data
+    if isinstance(item, list | tuple):
+        return np.asarray([index_array(i) if isinstance(i, Tensor) else i for i in item])
+    return item
+
+
+@binds("__getitem__", function=False)
+def getitem(self: Tensor, index) -> Tensor:
+    """Indexing as a chain of select/slice/unsqueeze nodes, or one IndexBackward0."""
+    items = index if isinstance(index, tuple) else (index,)
+    if not all(_is_basic(item) for item in items):
+        indices = tuple(index_array(item) for item in items)
+        indices = indices[0] if len(indices) == 1 and not isinstance(index, tuple) else indices
+        try:
+            data = self._data[indices]
+        except IndexError as error:
+            raise IndexError(str(error)) from None
+        return output("index", np.array(data), (self,), (self._data.shape, indices))
+    consumed = sum(1 for item in items if item is not None and item is not Ellipsis)
+    if consumed > self.ndim:
+        raise IndexError(
+            f"too many indices for tensor of dimension {self.ndim}"
+        )
+    # torch slices for a lone slice even when it spans the whole dimension; inside a tuple it
+    # skips such slices, and an index that changes nothing gives an alias.
+    lone_slice = isinstance(index, slice)
+    result, dim = self, 0
+    for item in items:
+        if item is Ellipsis:
+            dim += self.ndim - consumed
+        elif item is None:
+            result = unsqueeze(result, dim)
+            dim += 1
+        elif isinstance(item, slice):
+            size = result._data.shape[dim]
+            if item.step is not None and item.step <= 0:
+                raise ValueError("step must be greater than zero")
+            start, stop, step = item.indices(size)
+            stop = max(stop, start)
+            if lone_slice or not (start == 0 and stop == size and step == 1):
+                result = sliced(result, dim, start, stop, step)
+            dim += 1
+        else:
+            result = select(result, dim, int(item))
+    return _alias(self) if result is self else result
+
+
+def _alias(self: Tensor) -> Tensor:
+    """``x[...]``/``x[:, :]``: a new view of the same values (torch's AliasBackward0)."""
+    return output("alias", self._data[...], (self,), (), shared_counter(self), self)
+
+
+def scatter_into_zeros(op: str, grad: Tensor, shape: tuple, index, saved: tuple) -> Tensor:
+    """The backward of select/slice/index as a recorded op, for double backward."""
+    data = np.zeros(shape, dtype=grad._data.dtype)
+    if op == "index_backward":
+        np.add.at(data, index, grad._data)
+    else:
+        data[index] = grad._data
+    return output(op, data, (grad,), saved)
+

@@ -1,0 +1,199 @@
+"""In-place operations (``add_``, ``x[i] = v``, ...): the write, the version bump, the new node.
+
+torch records an in-place op as a node that replaces the tensor's grad_fn and takes the
+tensor's previous history as its input; the write bumps the version counter the tensor shares
+with its views, so that a node that saved the old values refuses to run (``_nodes.py``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import _dtype as dtypes
+from ._bindings import bind_method, binds
+from ._grad_mode import GradMode
+from ._indexing import index_array
+from ._nodes import NODE_CLASSES
+from ._operands import as_tensor_operand, compute, float_operands, operands, tensor_or_none
+from ._pointwise import clamp
+from ._recording import attach_node, output
+from ._tensor import Tensor, bump_version, shared_counter
+
+_make = Tensor._make
+
+
+def _torch_kind_name(numpy_dtype) -> str:
+    return dtypes.from_numpy_dtype(numpy_dtype).legacy_name.replace("Tensor", "")
+
+
+def _write_inplace(self: Tensor, result: np.ndarray) -> None:
+    """Store ``result`` into self's own memory (views see it) and bump the version counter."""
+    result = np.asarray(result)
+    target = self._data.dtype
+    if result.dtype != target and np.can_cast(result.dtype, target, "same_kind") is False:
+        raise RuntimeError(
+            f"result type {_torch_kind_name(result.dtype)} can't be cast to the desired output "
+            f"type {_torch_kind_name(target)}"
+        )
+    if self._data.flags.writeable:
+        np.copyto(self._data, result, casting="unsafe")
+    else:
+        self._data = result.astype(target)
+    bump_version(self)
+
+
+def _recording(self: Tensor, other: Tensor | None) -> bool:
+    """Whether a write to self (of ``other``'s values) is recorded."""
+    return GradMode.enabled and (self._rg or (other is not None and other._rg))
+
+
+def _history(self: Tensor) -> Tensor:
+    """Before a recorded write: the new node's first input, self as it was."""
+    if self.grad_fn is None:
+        return self
+    history = _make(self._data, self.grad_fn, shared_counter(self))
+    history._rg = self._rg
+    history._grad_acc = self._grad_acc
+    return history
+
+
+def _recorded(op: str, self: Tensor, history: Tensor, other: Tensor | None,
+              saved: tuple) -> Tensor:
+    """After a recorded write: a node ``op`` from ``history`` (and ``other``) becomes self's
+    grad_fn."""
+    node_class = NODE_CLASSES[op]
+    holder = _make(self._data, None, shared_counter(self))
+    attach_node(holder, node_class, (history, other)[:node_class.arity], saved)
+    self.grad_fn = holder.grad_fn
+    self._rg = True
+    return self
+
+
+def _inplace(op: str, self: Tensor, result: np.ndarray, other, saved: tuple) -> Tensor:
+    self._check_inplace()
+    other = tensor_or_none(other)
+    if not _recording(self, other):  # an optimizer's step, under no_grad
+        _write_inplace(self, result)
+        return self
+    history = _history(self)
+    _write_inplace(self, result)
+    return _recorded(op, self, history, other, saved)
+
+
+def _original(self: Tensor) -> Tensor:
+    """A saved copy of self before an in-place op overwrites it."""
+    return _make(self._data.copy())
+
+
+def _shifted_inplace(op: str, ufunc):
+    """add_ and sub_: ``self ± alpha * other``."""
+
+    def apply(self: Tensor, other, *, alpha=1) -> Tensor:
+        a, b = operands(self, other)
+        if alpha != 1:
+            b = b * alpha
+        return _inplace(op, self, compute(ufunc, a, b, a.shape), other, (alpha,))
+
+    apply.__name__ = f"{op}_"
+    return binds(f"{op}_", function=False)(apply)
+
+
+add_ = _shifted_inplace("add", np.add)
+sub_ = _shifted_inplace("sub", np.subtract)
+
+
+@binds("mul_", function=False)
+def mul_(self: Tensor, other) -> Tensor:
+    a, b = operands(self, other)
+    saved = (_original(self), other)
+    return _inplace("mul", self, compute(np.multiply, a, b, a.shape), other, saved)
+
+
+@binds("div_", function=False)
+def div_(self: Tensor, other) -> Tensor:
+    a, b, _ = float_operands(self, other)
+    saved = (_original(self), other)
+    return _inplace("div", self, compute(np.true_divide, a, b, a.shape), other, saved)
+
+
+@binds("pow_", function=False)
+def pow_(self: Tensor, exponent) -> Tensor:
+    a, b = operands(self, exponent)
+    return _inplace("pow", self, compute(np.power, a, b, a.shape), None,
+                    (_original(self), exponent))
+
+
+@binds("clamp_", function=False)
+def clamp_(self: Tensor, min=None, max=None) -> Tensor:
+    result = clamp(self.detach(), min, max)._data
+    return _inplace("clamp", self, result, None, (_original(self), min, max))
+
+
+@binds("zero_", function=False)
+def zero_(self: Tensor) -> Tensor:
+    return _inplace("zero_", self, np.zeros_like(self._data), None, ())
+
+
+@binds("fill_", function=False)
+def fill_(self: Tensor, value) -> Tensor:
+    value = value.item() if isinstance(value, Tensor) else value
+    return _inplace("fill_", self, np.full_like(self._data, value), None, ())
+
+
+@binds("copy_", function=False)
+def copy_(self: Tensor, source: Tensor) -> Tensor:
+    self._check_inplace()
+    _write_inplace(self, np.broadcast_to(as_tensor_operand(source)._data, self._data.shape))
+    return self
+
+
+def _augmented(function):
+    """``x += y`` and the like: the in-place op, without its keyword options."""
+
+    def operator(self: Tensor, other) -> Tensor:
+        return function(self, other)
+
+    return operator
+
+
+for _name, _function in (("__iadd__", add_), ("__isub__", sub_), ("__imul__", mul_),
+                         ("__itruediv__", div_)):
+    bind_method(_name, _augmented(_function))
+
+
+@binds("__setitem__", function=False)
+def setitem(self: Tensor, index, value) -> None:
+    """``x[index] = value``: torch's CopySlices when the write is recorded."""
+    if isinstance(index, Tensor) or (
+        isinstance(index, tuple) and any(isinstance(i, Tensor | list) for i in index)
+    ):
+        index = tuple(index_array(i) for i in index) if isinstance(index, tuple) else (
+            index_array(index))
+    elif isinstance(index, list):
+        index = index_array(index)
+    _check_inplace_view_message(self)
+    value_tensor = value if isinstance(value, Tensor) else None
+    history = _history(self) if _recording(self, value_tensor) else None
+    source = value._data if value_tensor is not None else value
+    if self._data.flags.writeable:
+        self._data[index] = source
+    else:
+        self._data = self._data.copy()
+        self._data[index] = source
+    bump_version(self)
+    if history is not None:
+        _recorded("copy_slices", self, history, value_tensor, (index,))
+
+
+def _check_inplace_view_message(self: Tensor) -> None:
+    """Item assignment writes through a view in torch, hence its 'view of a leaf' message."""
+    if GradMode.enabled and self.grad_fn is None and self._rg:
+        raise RuntimeError(
+            "a view of a leaf Variable that requires grad is being used in an in-place operation."
+        )
+    self._check_inplace()
+
+
+def copy_for_grad(grad: Tensor) -> Tensor:
+    """What a create_graph backward stores as a leaf's first .grad: a recorded copy."""
+    return output("copy", grad._data.copy(), (None, grad))

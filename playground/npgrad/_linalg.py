@@ -1,0 +1,137 @@
+"""Linear algebra: mm, mv, dot, bmm, matmul (dispatched as torch does), outer, addmm."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._arithmetic import mul
+from ._bindings import binds
+from ._operands import as_tensor_operand, operands
+from ._recording import output
+from ._shapes import expand, reshape, squeeze_to, unsafe_view, unsqueeze, view
+from ._tensor import Tensor
+
+
+def _shape_text(shape) -> str:
+    return "x".join(str(s) for s in shape)
+
+
+@binds("mm")
+def mm(self: Tensor, mat2: Tensor) -> Tensor:
+    if self.ndim != 2:
+        raise RuntimeError("self must be a matrix")
+    if mat2.ndim != 2:
+        raise RuntimeError("mat2 must be a matrix")
+    if self.shape[1] != mat2.shape[0]:
+        raise RuntimeError(
+            f"mat1 and mat2 shapes cannot be multiplied ({_shape_text(self.shape)} and "
+            f"{_shape_text(mat2.shape)})"
+        )
+    a, b = operands(self, mat2)
+    return output("mm", np.matmul(a, b), (self, mat2), (self, mat2))
+
+
+@binds("mv")
+def mv(self: Tensor, vec: Tensor) -> Tensor:
+    if self.ndim != 2 or vec.ndim != 1 or self.shape[1] != vec.shape[0]:
+        raise RuntimeError(
+            f"size mismatch, got input ({self.shape[0]}), mat ({_shape_text(self.shape)}), "
+            f"vec ({vec.shape[0]})"
+        )
+    a, b = operands(self, vec)
+    return output("mv", np.matmul(a, b), (self, vec), (self, vec))
+
+
+@binds("dot")
+def dot(self: Tensor, other: Tensor) -> Tensor:
+    if self.ndim != 1 or other.ndim != 1:
+        raise RuntimeError(
+            f"1D tensors expected, but got {self.ndim}D and {other.ndim}D tensors"
+        )
+    if self.shape[0] != other.shape[0]:
+        raise RuntimeError(
+            f"inconsistent tensor size, expected tensor [{self.shape[0]}] and src "
+            f"[{other.shape[0]}] to have the same number of elements, but got {self.shape[0]} "
+            f"and {other.shape[0]} elements respectively"
+        )
+    a, b = operands(self, other)
+    return output("dot", np.asarray(np.dot(a, b)), (self, other), (self, other))
+
+
+@binds("bmm")
+def bmm(self: Tensor, mat2: Tensor) -> Tensor:
+    expected = [self.shape[0], self.shape[2]]
+    if list(mat2.shape[:2]) != expected:
+        raise RuntimeError(
+            "Expected size for first two dimensions of batch2 tensor to be: "
+            f"[{expected[0]}, {expected[1]}] but got: [{mat2.shape[0]}, {mat2.shape[1]}]."
+        )
+    a, b = operands(self, mat2)
+    return output("bmm", np.matmul(a, b), (self, mat2), (self, mat2))
+
+
+@binds("matmul")
+@binds("__matmul__", function=False)
+def matmul(self: Tensor, other: Tensor) -> Tensor:
+    """Dispatch like torch: dot, mv, mm, or folded/batched mm with torch's graph shape."""
+    if self.ndim == 0 or other.ndim == 0:
+        raise RuntimeError(
+            "both arguments to matmul need to be at least 1D, but they are "
+            f"{self.ndim}D and {other.ndim}D"
+        )
+    if self.ndim == 1 and other.ndim == 1:
+        return dot(self, other)
+    if self.ndim == 2 and other.ndim == 1:
+        return mv(self, other)
+    if self.ndim == 2 and other.ndim == 2:
+        return mm(self, other)
+    if self.ndim == 1 and other.ndim == 2:
+        product = mm(unsqueeze(self, 0), other)
+        return squeeze_to(product, product.shape[1:], "squeeze_dims")
+    if other.ndim <= 2 and self.ndim >= 3:
+        folded = reshape(self, (-1, self.shape[-1]))
+        right = other if other.ndim == 2 else unsqueeze(other, 1)
+        product = mm(folded, right)
+        shape = tuple(self.shape[:-1]) + ((right.shape[1],) if other.ndim == 2 else ())
+        return unsafe_view(product, shape)
+    return _batched_matmul(self, other)
+
+
+def _batched_matmul(self: Tensor, other: Tensor) -> Tensor:
+    left = self if self.ndim > 1 else unsqueeze(self, 0)
+    right = other if other.ndim > 1 else unsqueeze(other, 1)
+    batch = np.broadcast_shapes(tuple(left.shape[:-2]), tuple(right.shape[:-2]))
+    count = int(np.prod(batch)) if batch else 1
+    left3 = view(expand(left, (*batch, *left.shape[-2:])), (count, *left.shape[-2:]))
+    right3 = view(expand(right, (*batch, *right.shape[-2:])), (count, *right.shape[-2:]))
+    product = bmm(left3, right3)
+    shape = (*batch, left.shape[-2], right.shape[-1])
+    if self.ndim == 1:
+        shape = (*batch, right.shape[-1])
+    elif other.ndim == 1:
+        shape = (*batch, left.shape[-2])
+    return unsafe_view(product, shape)
+
+
+@binds("__rmatmul__", function=False)
+def rmatmul(self: Tensor, other) -> Tensor:
+    return matmul(as_tensor_operand(other), self)
+
+
+@binds("outer")
+def outer(self: Tensor, other: Tensor) -> Tensor:
+    return mul(unsqueeze(self, 1), other)
+
+
+@binds("addmm")
+def addmm(self: Tensor, mat1: Tensor, mat2: Tensor) -> Tensor:
+    """``self + mat1 @ mat2`` as one node: what nn.Linear records for a batch of rows."""
+    if mat1.ndim != 2 or mat2.ndim != 2:
+        raise RuntimeError(f"mat1 must be a matrix, got {mat1.ndim}-D tensor" if mat1.ndim != 2
+                           else f"mat2 must be a matrix, got {mat2.ndim}-D tensor")
+    if mat1.shape[1] != mat2.shape[0]:
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({mat1.shape[0]}x"
+                           f"{mat1.shape[1]} and {mat2.shape[0]}x{mat2.shape[1]})")
+    data = np.asarray(self._data + mat1._data @ mat2._data)
+    return output("addmm", data, (self, mat1, mat2), (mat1, mat2))
+

@@ -1,0 +1,346 @@
+"""Autograd graph nodes (torch's grad_fn objects), their hooks, and what they save for backward.
+
+The backward engine that runs them is ``_engine.py``; recording them during the forward is
+``_recording.py``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import weakref
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from . import _tensor
+from ._dtype import from_numpy_dtype
+from ._rules import RULES
+
+_sequence_numbers = itertools.count()
+# torch gives AccumulateGrad the largest sequence number so it runs as soon as it is ready.
+ACCUMULATE_GRAD_SEQUENCE = 2**64 - 1
+
+FREED_GRAPH_MESSAGE = (
+    "Trying to backward through the graph a second time (or directly access saved tensors after "
+    "they have already been freed). Saved intermediate values of the graph are freed when you "
+    "call .backward() or autograd.grad(). Specify retain_graph=True if you need to backward "
+    "through the graph a second time or if you need to access saved tensors after calling "
+    "backward."
+)
+
+
+class RemovableHandle:
+    """Returned by every ``register_*hook``; ``remove()`` takes the hook out again."""
+
+    __slots__ = ("_hooks", "_hook")
+
+    def __init__(self, hooks: list, hook: Callable) -> None:
+        self._hooks = hooks
+        self._hook = hook
+
+    def remove(self) -> None:
+        if self._hook in self._hooks:
+            self._hooks.remove(self._hook)
+
+    def __enter__(self) -> RemovableHandle:
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.remove()
+
+
+class NodeHooks:
+    """The rarely used hook lists of one node, kept apart so plain nodes stay small."""
+
+    __slots__ = ("tensor_pre", "retain", "pre", "post")
+
+    def __init__(self) -> None:
+        self.tensor_pre: list[Callable] = []
+        self.retain: weakref.ref | None = None
+        self.pre: list[Callable] = []
+        self.post: list[Callable] = []
+
+
+class Node:
+    """One backward function of the graph (torch's ``grad_fn`` objects)."""
+
+    # The next nodes live in slots, not in a tuple: a tuple of nodes would be one more object
+    # per op for Python's garbage collector to walk, and that walk dominates long graphs.
+    # ``arity`` (a class attribute) says which: 1 -> _n0, 2 -> _n0 and _n1, -1 -> the tuple _nx.
+    # _exact: every gradient this node sends already has its input's shape and dtype (set by
+    # the fast paths, which know it from the forward), so backward can skip checking.
+    __slots__ = ("_n0", "_n1", "_nx", "_saved", "_versions", "_seq", "_shape", "_np_dtype",
+                 "_hooks", "_deps", "_pending", "_exact", "__weakref__")
+    rule: Any = None
+    arity = 0
+    # Rule-driven nodes are "plain"; AccumulateGrad and GraphRoot take the special step.
+    plain = True
+
+    @property
+    def _next(self) -> tuple:
+        """The next node per input (None for inputs that need no gradient)."""
+        arity = self.arity
+        if arity == 1:
+            return (self._n0,)
+        if arity == 2:
+            return (self._n0, self._n1)
+        if arity == 0:
+            return ()
+        return self._nx
+
+    def _set_next(self, edges: tuple) -> None:
+        arity = self.arity
+        if arity == 1:
+            self._n0 = edges[0]
+        elif arity == 2:
+            self._n0, self._n1 = edges
+        elif arity < 0:
+            self._nx = edges
+
+    @property
+    def next_functions(self) -> tuple:
+        """((node, input_nr), ...) per input, as torch: None for inputs that need no grad."""
+        return tuple((node, 0) for node in self._next)
+
+    def name(self) -> str:
+        return type(self).__name__
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} object at {hex(id(self))}>"
+
+    @property
+    def metadata(self) -> dict:
+        return {}
+
+    def _hook_lists(self) -> NodeHooks:
+        if self._hooks is None:
+            self._hooks = NodeHooks()
+        return self._hooks
+
+    def register_hook(self, hook: Callable) -> RemovableHandle:
+        """``hook(grad_inputs, grad_outputs)`` runs after this node; torch's argument names."""
+        hooks = self._hook_lists().post
+        hooks.append(hook)
+        return RemovableHandle(hooks, hook)
+
+    def register_prehook(self, hook: Callable) -> RemovableHandle:
+        """``hook(grad_outputs)`` runs before this node and may return replacement gradients."""
+        hooks = self._hook_lists().pre
+        hooks.append(hook)
+        return RemovableHandle(hooks, hook)
+
+    def saved_values(self) -> dict[str, Any]:
+        """What this node saved for backward, by the rule's names (tensors as tensors)."""
+        if self.rule is None or self._saved is None:
+            return {}
+        return dict(zip(self.rule.saves, saved_as_tensors(self), strict=True))
+
+
+class AccumulateGrad(Node):
+    """The sink of a leaf tensor: adds the incoming gradient into ``variable.grad``."""
+
+    __slots__ = ("variable",)
+    plain = False
+
+    def __init__(self, variable) -> None:
+        self.variable = variable
+        self._saved = ()
+        self._versions = ()
+        self._seq = ACCUMULATE_GRAD_SEQUENCE
+        self._shape = variable._data.shape
+        self._np_dtype = variable._data.dtype
+        self._hooks = None
+        self._deps = None
+        self._exact = False
+
+    def name(self) -> str:
+        return "torch::autograd::AccumulateGrad"
+
+
+class GraphRoot(Node):
+    """Feeds the given gradients to several roots at once, as torch's engine does."""
+
+    __slots__ = ("grads",)
+    arity = -1
+    plain = False
+
+    def __init__(self, roots: list[Node], grads: list) -> None:
+        self._nx = tuple(roots)
+        self.grads = grads
+        self._saved = ()
+        self._versions = ()
+        self._seq = next(_sequence_numbers)
+        self._shape = None
+        self._np_dtype = None
+        self._hooks = None
+        self._deps = None
+        self._exact = False
+
+    def name(self) -> str:
+        return "torch::autograd::GraphRoot"
+
+
+# One Node subclass per row of the derivative table, named as torch names it.
+NODE_CLASSES: dict[str, type[Node]] = {
+    op: type(rule.node_name, (Node,),
+             {"__slots__": (), "rule": rule, "formulas": rule.formulas, "__module__": "torch",
+              "arity": -1 if rule.variadic or len(rule.inputs) > 2 else len(rule.inputs)})
+    for op, rule in RULES.items()
+}
+
+
+# Every recorded node takes the next number; torch's priority rule runs the latest first.
+new_sequence_number = _sequence_numbers.__next__
+
+
+def legacy_type_name(data: np.ndarray) -> str:
+    """torch's ``[torch.FloatTensor [2, 2]]`` description of an array, used in messages."""
+    shape = ", ".join(str(size) for size in data.shape)
+    return f"[torch.{from_numpy_dtype(data.dtype).legacy_name} [{shape}]]"
+
+
+def _version_error(node: Node, index: int, current: int, expected: int) -> RuntimeError:
+    rule = node.rule
+    if rule.saves[index] == "result":
+        producer = node
+    else:
+        position = rule.input_of_saved[index]
+        producer = node._next[position] if position is not None else None
+    where = ""
+    if producer is not None and not isinstance(producer, AccumulateGrad):
+        short_name = re.sub(r"Backward\d*$", "", producer.name())
+        where = f", which is output 0 of {short_name},"
+    return RuntimeError(
+        "one of the variables needed for gradient computation has been modified by an inplace "
+        f"operation: {legacy_type_name(node._saved[index])}{where} is at version {current}; "
+        f"expected version {expected} instead. Hint: enable anomaly detection to find the "
+        "operation that failed to compute its gradient, with "
+        "torch.autograd.set_detect_anomaly(True, check_nan=False)."
+    )
+
+
+def check_versions(node: Node) -> None:
+    """Raise torch's error if a saved tensor was changed in place after it was saved."""
+    checks = node._versions
+    for position in range(0, len(checks), 3):
+        counter = checks[position + 1]
+        if counter != checks[position + 2]:
+            raise _version_error(node, checks[position], _tensor.counter_value(counter),
+                                 _tensor.counter_value(checks[position + 2]))
+
+
+def saved_as_tensors(node: Node) -> list:
+    """The saved values with tensors rebuilt on the graph, for a create_graph backward.
+
+    A saved input becomes the leaf itself, or a tensor whose grad_fn is the node that produced
+    it; the saved output becomes a tensor whose grad_fn is this node.
+    """
+    values = list(node._saved)
+    rule = node.rule
+    tensor_type = _tensor.Tensor
+    checks = node._versions
+    for position in range(0, len(checks), 3):
+        index = checks[position]
+        data = values[index]
+        if rule.saves[index] == "result":
+            values[index] = tensor_type._make(data, node, checks[position + 1])
+            continue
+        input_position = rule.input_of_saved[index]
+        source = node._next[input_position] if input_position is not None else None
+        if type(source) is AccumulateGrad:
+            values[index] = source.variable
+        else:
+            values[index] = tensor_type._make(data, source, checks[position + 1])
+    return values
+
+
+def unpack_saved(node: Node, as_tensors: bool) -> list | tuple:
+    """The node's saved values, checked against in-place changes since they were saved."""
+    if node._saved is None:
+        raise RuntimeError(FREED_GRAPH_MESSAGE)
+    check_versions(node)
+    return saved_as_tensors(node) if as_tensors else node._saved
+
+
+# ----- saved values after a backward ------------------------------------------------------------
+def release_saved(node: Node) -> None:
+    """Free what the node saved, as torch does after a backward without retain_graph.
+
+    Only nodes holding tensors are freed (a shape or a number is kept), which is why torch lets
+    ``(x + 1).sum()`` be backpropagated twice but not ``(x * x).sum()``.
+    """
+    saved = node._saved
+    if not saved:
+        return
+    if node._versions or (node.rule.numbers_are_tensors and any(i is not None for i in saved)):
+        node._saved = None
+
+
+# ----- hooks and gradient accumulation, as the engine runs them ---------------------------------
+def as_tensor(value):
+    if value is None or type(value) is _tensor.Tensor:
+        return value
+    return _tensor.Tensor._make(value, None, None)
+
+
+def as_value(tensor_or_array, as_tensors: bool):
+    if tensor_or_array is None:
+        return None
+    if as_tensors:
+        return as_tensor(tensor_or_array)
+    return tensor_or_array._data if type(tensor_or_array) is _tensor.Tensor else tensor_or_array
+
+
+def run_pre_hooks(node: Node, grad, as_tensors: bool):
+    hooks = node._hooks
+    if hooks.tensor_pre:
+        grad = call_tensor_hooks(hooks.tensor_pre, grad, as_tensors)
+    if hooks.retain is not None:
+        owner = hooks.retain()
+        if owner is not None:
+            accumulate_into(owner, grad, as_tensors, retain=True)
+    for hook in list(hooks.pre):
+        result = hook((as_tensor(grad),))
+        if result is not None:
+            grad = as_value(result[0], as_tensors)
+    return grad
+
+
+def call_tensor_hooks(hooks: list, grad, as_tensors: bool):
+    for hook in list(hooks):
+        result = hook(as_tensor(grad))
+        if result is not None:
+            grad = as_value(result, as_tensors)
+    return grad
+
+
+def accumulate_into(tensor, grad, as_tensors: bool, retain: bool = False) -> None:
+    """torch's AccumulateGrad: steal-or-copy the first gradient, add later ones in place."""
+    current = tensor._grad
+    if current is None:
+        if as_tensors:
+            from ._inplace import copy_for_grad  # the ops record nodes: they import this module
+
+            tensor._grad = grad.clone() if retain else copy_for_grad(grad)
+        else:
+            tensor._grad = _tensor.Tensor._make(np.array(grad, copy=True), None, None)
+    elif as_tensors:
+        tensor._grad = current + grad
+    elif retain:
+        tensor._grad = _tensor.Tensor._make(current._data + grad, None, None)
+    else:
+        np.add(current._data, grad, out=current._data, casting="unsafe")
+        _tensor.bump_version(current)
+
+
+def run_post_hooks(node: Node, grad, outputs, as_tensors: bool):
+    wrapped = tuple(as_tensor(g) for g in outputs)
+    for hook in list(node._hooks.post):
+        result = hook(wrapped, (as_tensor(grad),))
+        if result is not None:
+            wrapped = tuple(result)
+            outputs = tuple(as_value(g, as_tensors) for g in wrapped)
+    return outputs
+

@@ -1,0 +1,243 @@
+"""Elementwise functions of one tensor (exp, sin, relu, clamp, round, ...) and dtype conversions.
+
+Most are one line: ``unary(op, NumPy function)`` declares the op's forward, its fast path, its
+names (Tensor method and ``torch.*`` function) and its kit function for derivative formulas.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import _dtype as dtypes
+from ._bindings import bind_method, binds
+from ._operands import floating
+from ._recording import SAVE_RESULT, fast_elementwise, output
+from ._rules import RULES
+from ._tensor import Tensor
+
+_make = Tensor._make
+
+
+@dataclass(frozen=True)
+class Unary:
+    """A declared elementwise function, on arrays (its NumPy function) and on tensors (the op).
+
+    Derivative formulas call it as ``k.<op>``: the NumPy kit gets ``on_arrays``, the tensor kit
+    (create_graph) ``on_tensors`` (``_kits.py``).
+    """
+
+    on_arrays: Callable
+    on_tensors: Callable
+
+
+UNARY: dict[str, Unary] = {}
+
+
+def unary(op: str, on_arrays: Callable, *aliases: str, floats: bool = True) -> Callable:
+    """Declare ``op``: ``on_arrays`` applied to the tensor's values, recorded by the rule ``op``.
+
+    The rule says what is saved (nothing, the input or the result). With ``floats``, integer
+    and bool tensors are computed as the default float dtype, as torch's ``exp(int)``; without,
+    they keep theirs. Bound as ``Tensor.<name>`` and ``torch.<name>`` for ``op`` and aliases.
+    """
+    saves = RULES[op].saves
+    if saves not in ((), ("self",), ("result",)):
+        raise ValueError(f"unary {op!r} saves {saves}: write its forward out instead")
+    saves_self = saves == ("self",)
+    saved = SAVE_RESULT if saves == ("result",) else ()
+
+    def general(self: Tensor) -> Tensor:
+        data = self._data
+        if floats and data.dtype.kind != "f":
+            data = floating(self)
+        return output(op, on_arrays(data), (self,), (self,) if saves_self else saved)
+
+    general.__name__ = general.__qualname__ = op
+    function = fast_elementwise(op, on_arrays, general)
+    UNARY[op] = Unary(on_arrays, function)
+    return binds(op, *aliases)(function)
+
+
+def _math_function(function):
+    """A math-module function over an array (NumPy has no erf), keeping its dtype."""
+    each = np.frompyfunc(function, 1, 1)
+    return lambda data: np.asarray(each(data), dtype=data.dtype)
+
+
+def _sigmoid(data: np.ndarray) -> np.ndarray:
+    return (1 / (1 + np.exp(-data))).astype(data.dtype, copy=False)
+
+
+exp = unary("exp", np.exp)
+log = unary("log", np.log)
+log1p = unary("log1p", np.log1p)
+sqrt = unary("sqrt", np.sqrt)
+rsqrt = unary("rsqrt", lambda data: 1 / np.sqrt(data))
+reciprocal = unary("reciprocal", np.reciprocal)
+sin = unary("sin", np.sin)
+cos = unary("cos", np.cos)
+tanh = unary("tanh", np.tanh)
+sigmoid = unary("sigmoid", _sigmoid)
+tan = unary("tan", np.tan)
+asin = unary("asin", np.arcsin, "arcsin")
+acos = unary("acos", np.arccos, "arccos")
+atan = unary("atan", np.arctan, "arctan")
+sinh = unary("sinh", np.sinh)
+cosh = unary("cosh", np.cosh)
+log2 = unary("log2", np.log2)
+log10 = unary("log10", np.log10)
+exp2 = unary("exp2", np.exp2)
+expm1 = unary("expm1", np.expm1)
+erf = unary("erf", _math_function(math.erf))
+erfc = unary("erfc", _math_function(math.erfc))
+relu = unary("relu", lambda data: np.maximum(data, 0).astype(data.dtype), floats=False)
+abs = unary("abs", np.abs, "absolute", floats=False)
+sign = unary("sign", np.sign, floats=False)
+bind_method("__abs__", abs)
+
+
+@binds("isnan")
+def isnan(self: Tensor) -> Tensor:
+    return _make(np.isnan(self._data))
+
+
+@binds("isinf")
+def isinf(self: Tensor) -> Tensor:
+    return _make(np.isinf(self._data))
+
+
+@binds("isfinite")
+def isfinite(self: Tensor) -> Tensor:
+    return _make(np.isfinite(self._data))
+
+
+def _rounding(op: str, function, *aliases: str):
+    """floor, ceil, trunc, frac: integer tensors come back as they are, as in torch."""
+
+    def apply(self: Tensor) -> Tensor:
+        if self._data.dtype.kind != "f":
+            return _make(self._data.copy())
+        return output(op, function(self._data), (self,))
+
+    apply.__name__ = op
+    return binds(op, *aliases)(apply)
+
+
+floor = _rounding("floor", np.floor)
+ceil = _rounding("ceil", np.ceil)
+trunc = _rounding("trunc", np.trunc, "fix")
+frac = _rounding("frac", lambda data: data - np.trunc(data))
+
+
+@binds("round")
+def round(self: Tensor, *, decimals: int = 0) -> Tensor:
+    """Halves to even, as NumPy and torch both round."""
+    if self._data.dtype.kind != "f":
+        return _make(self._data.copy())
+    if decimals == 0:
+        return output("round", np.round(self._data), (self,))
+    return output("round_decimals", np.round(self._data, decimals), (self,))
+
+
+@binds("clamp", "clip")
+def clamp(self: Tensor, min=None, max=None) -> Tensor:
+    if min is None and max is None:
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    return output("clamp", _clamped(self._data, min, max), (self,), (self, min, max))
+
+
+@binds("clamp_min")
+def clamp_min(self: Tensor, min) -> Tensor:
+    return output("clamp_min", _clamped(self._data, min, None), (self,), (self, min))
+
+
+@binds("clamp_max")
+def clamp_max(self: Tensor, max) -> Tensor:
+    return output("clamp_max", _clamped(self._data, None, max), (self,), (self, max))
+
+
+def _clamped(data: np.ndarray, low, high) -> np.ndarray:
+    """``data`` within [low, high] (either may be None), in its own dtype."""
+    result = data
+    if low is not None:
+        result = np.maximum(result, low)
+    if high is not None:
+        result = np.minimum(result, high)
+    return np.asarray(result).astype(data.dtype, copy=False)
+
+
+@binds("masked_fill")
+def masked_fill(self: Tensor, mask: Tensor, value) -> Tensor:
+    value = value.item() if isinstance(value, Tensor) else value
+    mask_data = mask._data if isinstance(mask, Tensor) else np.asarray(mask)
+    if mask_data.dtype != np.bool_:
+        raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype "
+                           f"{mask.dtype if isinstance(mask, Tensor) else mask_data.dtype}")
+    data = np.where(mask_data, np.asarray(value, dtype=self._data.dtype), self._data)
+    return output("masked_fill", data, (self,), (mask_data,))
+
+
+@binds("clone")
+def clone(self: Tensor) -> Tensor:
+    return output("clone", self._data.copy(), (self,))
+
+
+# ----- conversions --------------------------------------------------------------------------
+@binds("to", function=False)
+def to(self: Tensor, *args, **kwargs) -> Tensor:
+    """Convert the dtype (devices other than the CPU need the torch engine)."""
+    from ._tensor import device
+
+    target = kwargs.get("dtype")
+    for arg in args:
+        if isinstance(arg, dtypes.dtype):
+            target = arg
+        elif isinstance(arg, Tensor):
+            target = arg.dtype
+        elif isinstance(arg, str | device):
+            device(arg)
+    if "device" in kwargs and kwargs["device"] is not None:
+        device(kwargs["device"])
+    if target is None or target.numpy == self._data.dtype:
+        return self
+    return output("to", self._data.astype(target.numpy), (self,))
+
+
+@binds("type", function=False)
+def type_(self: Tensor, dtype=None, non_blocking=False):
+    """``x.type()`` names the legacy type ('torch.FloatTensor'); ``x.type(d)`` converts."""
+    if dtype is None:
+        return f"torch.{self.dtype.legacy_name}"
+    if isinstance(dtype, str):
+        name = dtype.rsplit(".", 1)[-1]
+        dtype = next(d for d in dtypes.ALL_DTYPES if d.legacy_name == name)
+    return to(self, dtype)
+
+
+def _conversion(target: dtypes.dtype):
+    def convert(self: Tensor) -> Tensor:
+        return to(self, target)
+
+    return convert
+
+
+for _name, _target in (("float", dtypes.float32), ("double", dtypes.float64),
+                       ("half", dtypes.float16), ("long", dtypes.int64), ("int", dtypes.int32),
+                       ("bool", dtypes.bool), ("short", dtypes.int16), ("byte", dtypes.uint8)):
+    bind_method(_name, _conversion(_target))
+
+
+@binds("cpu", function=False)
+def cpu(self: Tensor) -> Tensor:
+    return self
+
+
+@binds("cuda", function=False)
+def cuda(self: Tensor, device=None) -> Tensor:
+    raise RuntimeError(
+        "The NumPy engine runs on the CPU only; switch to the torch engine to use CUDA."
+    )

@@ -1,0 +1,291 @@
+"""Recording: once an op has computed its value, the node it leaves in the graph (its grad_fn).
+
+One protocol for every op: ``output`` wraps the value and, when grad mode is on and an input
+needs a gradient, ``attach_node`` gives it a node of the op's rule that points at the inputs'
+nodes and saves what the rule's formulas read, each saved tensor with its version (torch's
+in-place check). ``fast_elementwise`` is the same protocol inlined into the elementwise ops of
+tutorial code; ``FAST_PATHS`` lists them for the test that holds the two to the same nodes.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+
+import numpy as np
+
+from ._grad_mode import GradMode
+from ._nodes import NODE_CLASSES, new_sequence_number
+from ._operands import broadcast_error
+from ._tensor import ZERO_VERSION, Tensor, new_counter
+
+_ndarray = np.ndarray
+_next_sequence = new_sequence_number
+_make = Tensor._make
+_new = object.__new__
+# Marks "this op's own output" in a saved tuple: the output array is saved in its place.
+RESULT = object()
+SAVE_RESULT = (RESULT,)
+
+
+# The functions in this module run once per op: they are written for speed, not elegance.
+def output(op: str, data, inputs: tuple, saved: tuple = (), counter=None, base=None) -> Tensor:
+    """Wrap ``data`` as the op's result; record a node when grad mode is on and inputs need it.
+
+    ``inputs`` are the tensors (or None) the rule's formulas give gradients to, in its order;
+    ``saved`` the rule's saved values (tensors, RESULT, arrays, numbers); a view passes its
+    base's version ``counter`` and the ``base`` itself.
+    """
+    if data.__class__ is not _ndarray:
+        data = np.asarray(data)
+    out = _make(data, None, counter)
+    if base is not None:
+        out._base = base
+    if GradMode.enabled:
+        for tensor in inputs:
+            if tensor is not None and tensor._rg:
+                # as in torch, an integer or bool result (x.long(), x.bool()) is not differentiable
+                if data.dtype.kind in "fc":
+                    attach_node(out, NODE_CLASSES[op], inputs, saved)
+                break
+    return out
+
+
+def edge(tensor):
+    """The node an op on ``tensor`` points at: its grad_fn, its AccumulateGrad, or None."""
+    if tensor is None:
+        return None
+    fn = tensor.grad_fn
+    if fn is not None:
+        return fn
+    if not tensor._rg:
+        return None
+    accumulator = tensor._grad_acc
+    if accumulator is not None:
+        accumulator = accumulator()
+        if accumulator is not None:
+            return accumulator
+    return tensor._grad_edge()[0]
+
+
+def attach_node(out: Tensor, node_class, inputs: tuple, saved: tuple) -> None:
+    """Make a node of ``node_class`` ``out``'s grad_fn (see ``output``)."""
+    node = _new(node_class)
+    if len(inputs) == 1:
+        edges = (edge(inputs[0]),)
+    elif len(inputs) == 2:
+        edges = (edge(inputs[0]), edge(inputs[1]))
+    else:
+        edges = tuple([edge(t) for t in inputs])
+    node._set_next(edges)
+    node._seq = _next_sequence()
+    data = out._data
+    node._shape = data.shape
+    node._np_dtype = data.dtype
+    node._hooks = None
+    node._deps = None
+    # Whether each gradient the node sends already has its input's shape and dtype, so that
+    # backward may skip checking: only the fast path knows it from the forward.
+    node._exact = False
+    out._rg = True
+    out.grad_fn = node
+    if not saved:
+        node._saved = ()
+        node._versions = ()
+    else:
+        node._saved, node._versions = _save(node_class.rule.save_gates, edges, saved, out)
+
+
+def _save(gates: tuple, edges: tuple, saved: tuple, out: Tensor) -> tuple[tuple, tuple]:
+    """Arrays for the formulas, and (index, counter, version) triples to check them later.
+
+    Tensors are saved as their arrays, not as tensor objects: a tuple of arrays and numbers is
+    invisible to Python's garbage collector, which otherwise spends more time walking a long
+    graph than the graph takes to build. torch saves a value only if the formula of an input
+    that needs a gradient reads it (the gates).
+    """
+    items = []
+    checks = []
+    for index, item in enumerate(saved):
+        gate = gates[index]
+        if gate is not None:
+            for position in gate:
+                if edges[position] is not None:
+                    break
+            else:
+                item = None
+        if item.__class__ is Tensor or item is RESULT:
+            tensor = out if item is RESULT else item
+            counter = tensor._vc
+            if counter is None:
+                counter = tensor._vc = new_counter()
+            checks += (index, counter, bytes(counter))
+            item = tensor._data
+        items.append(item)
+    return tuple(items), tuple(checks)
+
+
+# ----- the fast path ----------------------------------------------------------------------------
+# A measured hot path. The elementwise ops of tutorial code (x * 2, y + w, x.tanh()) on float32
+# and float64 tensors and Python numbers run ``output`` and ``attach_node`` above with every
+# call inlined and every question the rule answers once asked here, at declaration: a call
+# less per op is 2-3% of benchmarks/engine_vs_torch.py (a), the general protocol 20% (measured
+# for issue 22). Anything else (other dtypes, mixed dtypes, odd operands, keyword options) goes
+# to the op's general forward. tests/npgrad/test_fast_paths.py runs every op in FAST_PATHS both
+# ways and compares values, dtypes, nodes, saved values and versions, and gradients.
+
+# Per fast dtype, Python numbers already turned into read-only 0-d arrays of that dtype.
+FAST_DTYPES: dict = {np.dtype(np.float32): {}, np.dtype(np.float64): {}}
+# op -> (general forward, fast forward), for the test.
+FAST_PATHS: dict[str, tuple[Callable, Callable]] = {}
+# The default of a fast op's second operand: a unary op given one, or a binary op given none,
+# is a call for the general forward's TypeError.
+_MISSING = object()
+def _scalar_array(value: float | int, dtype) -> np.ndarray:
+    """A read-only 0-d array for a Python number: NumPy multiplies by it twice as fast."""
+    cache = FAST_DTYPES[dtype]
+    if len(cache) > 256:
+        cache.clear()
+    array = np.asarray(value, dtype)
+    array.flags.writeable = False
+    cache[value] = array
+    return array
+
+
+def fast_elementwise(op: str, ufunc, general: Callable, reflected: bool = False) -> Callable:
+    """``ufunc(self)`` or ``ufunc(self, other)`` recorded as ``general`` records it, fast.
+
+    The op's rule says which: one input (``exp``) or two (``mul``); ``reflected`` is ``number
+    op self`` (``10 - x``: one edge, the number first). The rule must save nothing but numbers
+    (add's alpha), its result, its input, or its two operands.
+    """
+    node_class = NODE_CLASSES[op]
+    rule = node_class.rule
+    if rule.saves not in ((), ("alpha",), ("result",), ("self",), ("self", "other")):
+        raise ValueError(f"{op!r} saves {rule.saves}: it has no fast path")
+    unary = len(rule.inputs) == 1 and not reflected
+    two_edges = len(rule.inputs) == 2 and not reflected
+    saves_numbers = rule.saves in ((), ("alpha",))
+    saves_result = rule.saves == ("result",)
+    # The rule's numbers (add's alpha) as the general forward saves them on this path.
+    numbers = (1,) if rule.saves else ()
+    self_gated = unary is False and rule.save_gates[0] is not None
+    other_gated = unary is False and rule.save_gates[-1] is not None
+    missing = _MISSING
+
+    def fallback(self, other):
+        return general(self) if other is missing else general(self, other)
+
+    def operator(self, other=missing):
+        a = self._data
+        dtype = a.dtype
+        if unary:
+            if other is not missing or dtype not in FAST_DTYPES:
+                return fallback(self, other)
+            data = ufunc(a)
+            other_tensor = None
+            exact = True
+        else:
+            scalars = FAST_DTYPES.get(dtype)
+            if scalars is None:
+                return fallback(self, other)
+            if other.__class__ is Tensor and not reflected:
+                b = other._data
+                if dtype is not b.dtype:
+                    return general(self, other)
+                other_tensor = other
+            elif other.__class__ is float or other.__class__ is int:
+                b = scalars.get(other)
+                if b is None:
+                    b = _scalar_array(other, dtype)
+                other_tensor = None
+            else:
+                return fallback(self, other)
+            try:
+                data = ufunc(b, a) if reflected else ufunc(a, b)
+            except ValueError:
+                raise broadcast_error(a.shape, b.shape) from None
+            # Same dtypes by construction; same shapes unless the operands broadcast.
+            exact = other_tensor is None or a.shape == b.shape
+        if data.__class__ is not _ndarray:
+            data = np.asarray(data)
+        out = _make(data)
+        if not (GradMode.enabled and (self._rg or (other_tensor is not None and other_tensor._rg))):
+            return out
+        # attach_node, inlined:
+        node = _new(node_class)
+        first = self.grad_fn
+        if first is None:
+            first = edge(self)
+        second = None
+        if other_tensor is not None:
+            second = other_tensor.grad_fn
+            if second is None and other_tensor._rg:
+                # A leaf (a weight, usually): its AccumulateGrad, alive while any node uses it.
+                accumulator = other_tensor._grad_acc
+                second = accumulator() if accumulator is not None else None
+                if second is None:
+                    second = edge(other_tensor)
+        node._n0 = first
+        if two_edges:
+            node._n1 = second
+        node._seq = _next_sequence()
+        node._shape = data.shape
+        node._np_dtype = dtype
+        node._hooks = None
+        node._deps = None
+        node._exact = exact
+        out._rg = True
+        out.grad_fn = node
+        # _save, inlined for the rule's saved values:
+        if saves_numbers:
+            node._saved = numbers
+            node._versions = ()
+            return out
+        if saves_result:
+            counter = out._vc = new_counter()
+            node._saved = (data,)
+            node._versions = (0, counter, ZERO_VERSION)
+            return out
+        saved_self = None
+        if not self_gated or second is not None:
+            self_counter = self._vc
+            if self_counter is None:
+                self_counter = self._vc = new_counter()
+                self_version = ZERO_VERSION
+            else:
+                self_version = bytes(self_counter)
+            saved_self = a
+        if unary:
+            node._saved = (a,)
+            node._versions = (0, self_counter, self_version)
+            return out
+        saved_other = None
+        other_counter = None
+        if not other_gated or first is not None:
+            saved_other = b
+            if other_tensor is not None:
+                other_counter = other_tensor._vc
+                if other_counter is None:
+                    other_counter = other_tensor._vc = new_counter()
+                    other_version = ZERO_VERSION
+                else:
+                    other_version = bytes(other_counter)
+        node._saved = (saved_self, saved_other)
+        if saved_self is None:
+            node._versions = () if other_counter is None else (1, other_counter, other_version)
+        elif other_counter is None:
+            node._versions = (0, self_counter, self_version)
+        else:
+            node._versions = (0, self_counter, self_version, 1, other_counter, other_version)
+        return out
+
+    operator.__name__ = operator.__qualname__ = op
+    operator.__doc__ = general.__doc__
+    # What it takes is the general forward's positional parameters (named calls with keyword
+    # options reach the general forward first: _arithmetic.arithmetic).
+    signature = inspect.signature(general)
+    operator.__signature__ = signature.replace(parameters=[
+        p for p in signature.parameters.values() if p.kind is not p.KEYWORD_ONLY])
+    FAST_PATHS[op] = (general, operator)
+    return operator

@@ -1,0 +1,307 @@
+"""Reductions (sum, mean, max, norm, var, ...), sorting, softmax and cumulative sums."""
+
+from __future__ import annotations
+
+import math
+from collections import namedtuple
+
+import numpy as np
+
+from ._arithmetic import maximum, minimum
+from ._bindings import binds
+from ._operands import floating
+from ._recording import RESULT, output
+from ._tensor import Tensor, _wrap_dim
+
+_make = Tensor._make
+
+
+def _return_type(name: str):
+    """torch.return_types.max/min: a (values, indices) tuple with torch's repr."""
+
+    def text(self) -> str:
+        return (f"torch.return_types.{name}(\nvalues={self.values!r},\n"
+                f"indices={self.indices!r})")
+
+    return type(name, (namedtuple(name, ["values", "indices"]),),
+                {"__slots__": (), "__repr__": text, "__str__": text,
+                 "__module__": "torch.return_types"})
+
+
+return_max = _return_type("max")
+return_min = _return_type("min")
+return_sort = _return_type("sort")
+return_topk = _return_type("topk")
+
+
+def _dims(dim, ndim: int) -> tuple[int, ...] | None:
+    if dim is None:
+        return None
+    if isinstance(dim, int):
+        dim = (dim,)
+    return tuple(sorted(_wrap_dim(d, ndim) for d in dim))
+
+
+def _sum_dtype(self: Tensor):
+    kind = self._data.dtype.kind
+    return np.int64 if kind in "biu" else None
+
+
+@binds("sum")
+def sum(self: Tensor, dim=None, keepdim=False, *, dtype=None) -> Tensor:
+    data = self._data
+    target = dtype.numpy if dtype is not None else _sum_dtype(self)
+    if dim is None or (isinstance(dim, list | tuple) and len(dim) == 0):
+        result = np.sum(data, dtype=target)
+        return output("sum", result, (self,), (data.shape,))
+    dims = _dims(dim, data.ndim)
+    result = np.sum(data, axis=dims, keepdims=keepdim, dtype=target)
+    return output("sum_dim", result, (self,), (data.shape, dims, keepdim))
+
+
+@binds("mean")
+def mean(self: Tensor, dim=None, keepdim=False, *, dtype=None) -> Tensor:
+    data = self._data
+    if data.dtype.kind not in "fc" and dtype is None:
+        name = {"i": "Long", "b": "Bool", "u": "Byte"}[data.dtype.kind]
+        if data.dtype == np.int32:
+            name = "Int"
+        raise RuntimeError(
+            "mean(): could not infer output dtype. Input dtype must be either a floating point or "
+            f"complex dtype. Got: {name}"
+        )
+    if dtype is not None:
+        data = data.astype(dtype.numpy)
+    if dim is None:
+        result = np.mean(data, dtype=data.dtype)
+        return output("mean", result, (self,), (data.shape, data.size))
+    dims = _dims(dim, data.ndim)
+    result = np.mean(data, axis=dims, keepdims=keepdim, dtype=data.dtype)
+    count = int(np.prod([data.shape[d] for d in dims]))
+    return output("mean_dim", result, (self,), (data.shape, dims, keepdim, count))
+
+
+@binds("prod")
+def prod(self: Tensor, dim=None, keepdim=False) -> Tensor:
+    data = self._data
+    target = _sum_dtype(self)
+    if dim is None:
+        return output("prod", np.prod(data, dtype=target), (self,), (self, RESULT))
+    dim = _wrap_dim(dim, data.ndim)
+    result = np.prod(data, axis=dim, keepdims=keepdim, dtype=target)
+    return output("prod_dim", result, (self,), (self, dim, keepdim, RESULT))
+
+
+def _extreme(op: str, reduce, arg_reduce, named):
+    def extreme(self: Tensor, dim=None, keepdim=False):
+        data = self._data
+        if isinstance(dim, Tensor):
+            return (maximum if op == "max" else minimum)(self, dim)
+        if dim is None:
+            if data.size == 0:
+                raise RuntimeError(
+                    f"{op}(): Expected reduction dim to be specified for input.numel() == 0. "
+                    "Specify the reduction dim with the 'dim' argument."
+                )
+            return output(op, reduce(data), (self,), (self, RESULT))
+        dim = _wrap_dim(dim, data.ndim)
+        indices = arg_reduce(data, axis=dim, keepdims=keepdim)
+        values = np.take_along_axis(
+            data, indices if keepdim else np.expand_dims(indices, dim), axis=dim
+        )
+        if not keepdim:
+            values = np.squeeze(values, axis=dim)
+        result = output(f"{op}_dim", values, (self,), (data.shape, dim, keepdim, indices))
+        return named(result, _make(np.asarray(indices, dtype=np.int64)))
+
+    extreme.__name__ = op
+    return binds(op)(extreme)
+
+
+max = _extreme("max", np.max, np.argmax, return_max)
+min = _extreme("min", np.min, np.argmin, return_min)
+
+
+def _position(function):
+    """argmax and argmin: int64 indices, never recorded."""
+
+    def position(self: Tensor, dim=None, keepdim=False) -> Tensor:
+        if dim is None:
+            return _make(np.asarray(function(self._data), dtype=np.int64))
+        return _make(np.asarray(function(self._data, axis=dim, keepdims=keepdim), dtype=np.int64))
+
+    position.__name__ = function.__name__
+    return binds(function.__name__)(position)
+
+
+argmax = _position(np.argmax)
+argmin = _position(np.argmin)
+
+
+@binds("norm")
+def norm(self: Tensor, p="fro", dim=None, keepdim=False) -> Tensor:
+    """Vector norm over ``dim`` (all elements by default), torch's LinalgVectorNormBackward0."""
+    order = 2 if p in ("fro", None) else p
+    data = floating(self)
+    dims = _dims(dim, data.ndim)
+    axis = dims if dims is not None else None
+    magnitude = np.abs(data)
+    if order == math.inf:
+        result = np.max(magnitude, axis=axis, keepdims=keepdim)
+    elif order == 1:
+        result = np.sum(magnitude, axis=axis, keepdims=keepdim)
+    elif order == 2:
+        result = np.sqrt(np.sum(magnitude * magnitude, axis=axis, keepdims=keepdim))
+    else:
+        result = np.sum(magnitude**order, axis=axis, keepdims=keepdim) ** (1.0 / order)
+    result = np.asarray(result, dtype=data.dtype)
+    return output("norm", result, (self,), (self, order, dims, keepdim, RESULT))
+
+
+def _correction(unbiased, correction) -> float:
+    if correction is not None:
+        return correction
+    return 1 if unbiased in (None, True) else 0
+
+
+@binds("var")
+def var(self: Tensor, dim=None, unbiased=None, keepdim=False, *, correction=None) -> Tensor:
+    return _spread("var", np.var, self, dim, unbiased, keepdim, correction)
+
+
+@binds("std")
+def std(self: Tensor, dim=None, unbiased=None, keepdim=False, *, correction=None) -> Tensor:
+    return _spread("std", np.std, self, dim, unbiased, keepdim, correction)
+
+
+def _spread(op: str, function, self: Tensor, dim, unbiased, keepdim, correction) -> Tensor:
+    """var and std: ``x.var(True)`` is ``unbiased``, not a dimension."""
+    if isinstance(dim, bool):
+        dim, unbiased = None, dim
+    data = self._data
+    dims = _dims(dim, data.ndim)
+    correction = _correction(unbiased, correction)
+    result = np.asarray(function(data, axis=dims, ddof=correction, keepdims=keepdim),
+                        dtype=data.dtype)
+    saved = (self, dims, correction, keepdim)
+    return output(op, result, (self,), saved + (RESULT,) if op == "std" else saved)
+
+
+def _extremes(op: str, function):
+    """amax and amin: the gradient is shared evenly by the elements that reach the extreme."""
+
+    def apply(self: Tensor, dim=(), keepdim=False) -> Tensor:
+        dims = _dims(dim, self._data.ndim) or None  # () means every dimension, as None does
+        if self._data.size == 0:
+            raise IndexError(f"{op}(): Expected reduction dim to be specified for input.numel() "
+                             "== 0. Specify the reduction dim with the 'dim' argument.")
+        result = np.asarray(function(self._data, axis=dims, keepdims=keepdim))
+        return output(op, result, (self,), (self, dims, keepdim, RESULT))
+
+    apply.__name__ = op
+    return binds(op)(apply)
+
+
+amax = _extremes("amax", np.max)
+amin = _extremes("amin", np.min)
+
+
+@binds("logsumexp")
+def logsumexp(self: Tensor, dim, keepdim=False) -> Tensor:
+    data = floating(self)
+    dims = _dims(dim, data.ndim)
+    peak = np.max(data, axis=dims, keepdims=True)
+    peak = np.where(np.isfinite(peak), peak, 0)  # all -inf (or an inf) stays exact
+    result = np.log(np.sum(np.exp(data - peak), axis=dims, keepdims=True)) + peak
+    if not keepdim:
+        result = np.squeeze(result, axis=dims)
+    return output("logsumexp", np.asarray(result, dtype=data.dtype), (self,),
+                  (self, dims, keepdim, RESULT))
+
+
+@binds("cumsum")
+def cumsum(self: Tensor, dim: int, *, dtype=None) -> Tensor:
+    data = self._data
+    dim = _wrap_dim(dim, data.ndim)
+    target = dtype.numpy if dtype is not None else _sum_dtype(self)
+    result = np.cumsum(data, axis=dim, dtype=target) if data.ndim else data.astype(
+        target or data.dtype)
+    return output("cumsum", np.asarray(result), (self,), (dim,))
+
+
+def _sorting_order(data: np.ndarray, dim: int, descending: bool) -> np.ndarray:
+    """Indices that sort ``data`` along ``dim``, ties in their order; NaN counts as largest."""
+    if data.ndim == 0:
+        return np.zeros((), np.int64)
+    keys = np.moveaxis(data, dim, -1)
+    if keys.dtype.kind in "bu":
+        keys = keys.astype(np.int64)
+    if descending:
+        numbers = ~np.isnan(keys) if keys.dtype.kind == "f" else np.ones(keys.shape, bool)
+        order = np.lexsort((-keys, numbers), axis=-1)  # NaN first, then largest first
+    else:
+        order = np.argsort(keys, axis=-1, kind="stable")
+    return np.moveaxis(order, -1, dim).astype(np.int64)
+
+
+def _picked(self: Tensor, op: str, order: np.ndarray, dim: int) -> Tensor:
+    """The values at ``order`` along ``dim``, recorded so that gradients go back there."""
+    data = self._data
+    values = np.take_along_axis(data, order, axis=dim) if data.ndim else data.copy()
+    return output(op, values, (self,), (data.shape, dim, order))
+
+
+@binds("sort")
+def sort(self: Tensor, dim: int = -1, descending: bool = False, stable: bool = False):
+    dim = _wrap_dim(dim, self.ndim)
+    order = _sorting_order(self._data, dim, descending)
+    return return_sort(_picked(self, "sort", order, dim), _make(order))
+
+
+@binds("argsort")
+def argsort(self: Tensor, dim: int = -1, descending: bool = False, stable: bool = False):
+    return _make(_sorting_order(self._data, _wrap_dim(dim, self.ndim), descending))
+
+
+@binds("topk")
+def topk(self: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = True):
+    dim = _wrap_dim(dim, self.ndim)
+    size = self._data.shape[dim] if self.ndim else 1
+    if not 0 <= k <= size:
+        raise RuntimeError("selected index k out of range")
+    order = _sorting_order(self._data, dim, largest)
+    order = np.take(order, np.arange(k), axis=dim) if self.ndim else order
+    return return_topk(_picked(self, "topk", order, dim), _make(order))
+
+
+@binds("softmax")
+def softmax(self: Tensor, dim: int, dtype=None) -> Tensor:
+    data, dim = _over_classes(self, dim, dtype)
+    shifted = np.exp(data - np.max(data, axis=dim, keepdims=True))
+    result = shifted / np.sum(shifted, axis=dim, keepdims=True)
+    return output("softmax", result, (self,), (RESULT, dim))
+
+
+@binds("log_softmax")
+def log_softmax(self: Tensor, dim: int, dtype=None) -> Tensor:
+    data, dim = _over_classes(self, dim, dtype)
+    shifted = data - np.max(data, axis=dim, keepdims=True)
+    result = shifted - np.log(np.sum(np.exp(shifted), axis=dim, keepdims=True))
+    return output("log_softmax", result, (self,), (RESULT, dim))
+
+
+def _over_classes(self: Tensor, dim: int, dtype) -> tuple[np.ndarray, int]:
+    """softmax's values (in ``dtype`` if given, else floating) and its dimension."""
+    data = floating(self) if dtype is None else self._data.astype(dtype.numpy)
+    return data, _wrap_dim(dim, data.ndim)
+
+
+@binds("all")
+def all(self: Tensor, dim=None, keepdim=False) -> Tensor:
+    return _make(np.asarray(np.all(self._data, axis=dim, keepdims=keepdim)))
+
+
+@binds("any")
+def any(self: Tensor, dim=None, keepdim=False) -> Tensor:
+    return _make(np.asarray(np.any(self._data, axis=dim, keepdims=keepdim)))
+

@@ -1,0 +1,341 @@
+"""Shapes and views (view, reshape, transpose, squeeze, expand, select, ...), cat and stack.
+
+A view shares its base's values and version counter, as in torch: in-place writes to either
+are seen by both, and checked against both.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import _dtype as dtypes
+from ._bindings import bind_function, bind_method, binds
+from ._pointwise import clone
+from ._recording import output
+from ._tensor import Size, Tensor, _wrap_dim, shared_counter
+
+_make = Tensor._make
+
+
+def _shape_arg(shape) -> tuple:
+    if len(shape) == 1 and isinstance(shape[0], tuple | list | Size):
+        shape = shape[0]
+    return tuple(int(s) for s in shape)
+
+
+def _infer_shape(shape: tuple, numel: int) -> tuple:
+    if shape.count(-1) > 1:
+        raise RuntimeError("only one dimension can be inferred")
+    known = int(np.prod([s for s in shape if s != -1])) if shape else 1
+    if -1 in shape:
+        if known == 0 or numel % known:
+            raise RuntimeError(f"shape '[{', '.join(map(str, shape))}]' is invalid for input of "
+                               f"size {numel}")
+        shape = tuple(numel // known if s == -1 else s for s in shape)
+    if int(np.prod(shape)) != numel:
+        raise RuntimeError(
+            f"shape '[{', '.join(map(str, shape))}]' is invalid for input of size {numel}"
+        )
+    return shape
+
+
+def _view_data(data: np.ndarray, shape: tuple):
+    """A reshape that never copies, or None when the strides don't allow one."""
+    result = data.view()
+    try:
+        result.shape = shape
+    except AttributeError:
+        return None
+    return result
+
+
+@binds("view", function=False)
+def view(self: Tensor, *shape) -> Tensor:
+    if len(shape) == 1 and isinstance(shape[0], dtypes.dtype):
+        return _make(self._data.view(shape[0].numpy))
+    shape = _infer_shape(_shape_arg(shape), self._data.size)
+    data = _view_data(self._data, shape)
+    if data is None:
+        raise RuntimeError(
+            "view size is not compatible with input tensor's size and stride (at least one "
+            "dimension spans across two contiguous subspaces). Use .reshape(...) instead."
+        )
+    return output("view", data, (self,), (self._data.shape,), shared_counter(self), self)
+
+
+@binds("reshape")
+def reshape(self: Tensor, *shape) -> Tensor:
+    shape = _infer_shape(_shape_arg(shape), self._data.size)
+    data = _view_data(self._data, shape)
+    if data is not None:
+        return output("view", data, (self,), (self._data.shape,), shared_counter(self), self)
+    return unsafe_view(clone(self), shape)
+
+
+def unsafe_view(self: Tensor, shape: tuple) -> Tensor:
+    data = self._data.reshape(shape)
+    return output("unsafe_view", data, (self,), (self._data.shape,))
+
+
+@binds("view_as", function=False)
+def view_as(self: Tensor, other: Tensor) -> Tensor:
+    return view(self, tuple(other.shape))
+
+
+@binds("reshape_as", function=False)
+def reshape_as(self: Tensor, other: Tensor) -> Tensor:
+    return reshape(self, tuple(other.shape))
+
+
+@binds("flatten")
+def flatten(self: Tensor, start_dim=0, end_dim=-1) -> Tensor:
+    ndim = self.ndim
+    if ndim == 0:
+        return reshape(self, (1,))
+    start, end = _wrap_dim(start_dim, ndim), _wrap_dim(end_dim, ndim)
+    if start == end:
+        return self
+    shape = self._data.shape
+    middle = int(np.prod(shape[start : end + 1]))
+    return reshape(self, shape[:start] + (middle,) + shape[end + 1 :])
+
+
+@binds("t")
+def t(self: Tensor) -> Tensor:
+    if self.ndim > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {self.ndim}D")
+    return output("t", self._data.T, (self,), (), shared_counter(self), self)
+
+
+@binds("transpose")
+@binds("swapaxes", function=False)
+def transpose(self: Tensor, dim0: int, dim1: int) -> Tensor:
+    ndim = self.ndim
+    dim0, dim1 = _wrap_dim(dim0, ndim), _wrap_dim(dim1, ndim)
+    data = np.swapaxes(self._data, dim0, dim1)
+    return output("transpose", data, (self,), (dim0, dim1), shared_counter(self), self)
+
+
+@binds("permute")
+def permute(self: Tensor, *dims) -> Tensor:
+    dims = _shape_arg(dims)
+    if len(dims) != self.ndim:
+        raise RuntimeError(
+            "permute(sparse_coo): number of dimensions in the tensor input does not match the "
+            f"length of the desired ordering of dimensions i.e. input.dim() = {self.ndim} is not "
+            f"equal to len(dims) = {len(dims)}"
+        )
+    dims = tuple(_wrap_dim(d, self.ndim) for d in dims)
+    data = np.transpose(self._data, dims)
+    return output("permute", data, (self,), (dims,), shared_counter(self), self)
+
+
+def T(self: Tensor) -> Tensor:
+    if self.ndim < 2:
+        return self
+    return permute(self, *reversed(range(self.ndim)))
+
+
+def mT(self: Tensor) -> Tensor:
+    return transpose(self, -2, -1)
+
+
+bind_method("T", property(T))
+bind_method("mT", property(mT))
+
+
+def squeeze_to(self: Tensor, shape: tuple, op: str) -> Tensor:
+    data = self._data.reshape(tuple(shape))
+    return output(op, data, (self,), (self._data.shape,), shared_counter(self), self)
+
+
+@binds("squeeze")
+def squeeze(self: Tensor, dim=None) -> Tensor:
+    shape = self._data.shape
+    if dim is None:
+        return squeeze_to(self, tuple(s for s in shape if s != 1), "squeeze")
+    if isinstance(dim, tuple | list):
+        dims = {_wrap_dim(d, self.ndim) for d in dim}
+        kept = tuple(s for i, s in enumerate(shape) if not (i in dims and s == 1))
+        return squeeze_to(self, kept, "squeeze_dims")
+    dim = _wrap_dim(dim, self.ndim)
+    kept = tuple(s for i, s in enumerate(shape) if not (i == dim and s == 1))
+    return squeeze_to(self, kept, "squeeze_dim")
+
+
+@binds("unsqueeze")
+def unsqueeze(self: Tensor, dim: int) -> Tensor:
+    dim = _wrap_dim(dim, self.ndim + 1)
+    data = np.expand_dims(self._data, dim)
+    return output("unsqueeze", data, (self,), (dim,), shared_counter(self), self)
+
+
+@binds("expand", function=False)
+def expand(self: Tensor, *sizes) -> Tensor:
+    sizes = _shape_arg(sizes)
+    shape = self._data.shape
+    if len(sizes) < len(shape):
+        raise RuntimeError(
+            f"expand(torch.FloatTensor{{[{', '.join(map(str, shape))}]}}, "
+            f"size=[{', '.join(map(str, sizes))}]): the number of sizes provided "
+            f"({len(sizes)}) must be greater or equal to the number of dimensions in the tensor "
+            f"({len(shape)})"
+        )
+    offset = len(sizes) - len(shape)
+    target = []
+    for i, size in enumerate(sizes):
+        existing = shape[i - offset] if i >= offset else 1
+        if size == -1:
+            size = existing
+        elif existing != 1 and existing != size:
+            raise RuntimeError(
+                f"The expanded size of the tensor ({size}) must match the existing size "
+                f"({existing}) at non-singleton dimension {i}.  Target sizes: "
+                f"[{', '.join(map(str, sizes))}].  Tensor sizes: [{', '.join(map(str, shape))}]"
+            )
+        target.append(size)
+    data = np.broadcast_to(self._data, tuple(target))
+    return output("expand", data, (self,), (shape,), shared_counter(self), self)
+
+
+@binds("expand_as", function=False)
+def expand_as(self: Tensor, other: Tensor) -> Tensor:
+    return expand(self, tuple(other.shape))
+
+
+@binds("contiguous", function=False)
+def contiguous(self: Tensor) -> Tensor:
+    if self._data.flags.c_contiguous:
+        return self
+    return clone(self)
+
+
+@binds("is_contiguous", function=False)
+def is_contiguous(self: Tensor) -> bool:
+    return bool(self._data.flags.c_contiguous)
+
+
+@binds("select")
+def select(self: Tensor, dim: int, index: int) -> Tensor:
+    dim = _wrap_dim(dim, self.ndim)
+    size = self._data.shape[dim]
+    if not -size <= index < size:
+        raise IndexError(
+            f"index {index} is out of bounds for dimension {dim} with size {size}"
+        )
+    index = index % size
+    data = self._data[(slice(None),) * dim + (index,)]
+    saved = (self._data.shape, dim, index)
+    return output("select", data, (self,), saved, shared_counter(self), self)
+
+
+def sliced(self: Tensor, dim: int, start: int, end: int, step: int) -> Tensor:
+    data = self._data[(slice(None),) * dim + (slice(start, end, step),)]
+    return output("slice", data, (self,), (self._data.shape, dim, start, end, step),
+                   shared_counter(self), self)
+
+
+@binds("narrow")
+def narrow(self: Tensor, dim: int, start: int, length: int) -> Tensor:
+    dim = _wrap_dim(dim, self.ndim)
+    return sliced(self, dim, start, start + length, 1)
+
+
+@binds("flip", function=False)
+def flip(self: Tensor, *dims) -> Tensor:
+    """``x.flip(0, 1)``, ``x.flip([0, 1])`` and ``torch.flip(x, dims)``: a copy, as in torch."""
+    if len(dims) == 1 and isinstance(dims[0], list | tuple):
+        dims = tuple(dims[0])
+    axes = tuple(_wrap_dim(d, self.ndim) for d in dims)
+    return output("flip", np.flip(self._data, axes).copy(), (self,), (axes,))
+
+
+bind_function("flip", lambda input, dims: flip(input, dims))
+
+
+def _triangle(function):
+    """tril and triu: the lower or upper triangle of the last two dimensions."""
+    op = function.__name__
+
+    def apply(self: Tensor, diagonal: int = 0) -> Tensor:
+        if self.ndim < 2:
+            raise RuntimeError(f"{op}: input tensor must have at least 2 dimensions")
+        return output(op, function(self._data, diagonal), (self,), (diagonal,))
+
+    apply.__name__ = op
+    return binds(op)(apply)
+
+
+tril = _triangle(np.tril)
+triu = _triangle(np.triu)
+
+
+@binds("roll")
+def roll(self: Tensor, shifts, dims=None) -> Tensor:
+    """Elements shifted along ``dims`` (the flattened tensor without), wrapping round."""
+    if dims is not None:
+        dims = tuple(_wrap_dim(d, self.ndim) for d in (dims if isinstance(dims, list | tuple)
+                                                        else (dims,)))
+    shifts = tuple(shifts) if isinstance(shifts, list | tuple) else shifts
+    data = np.roll(self._data, shifts, axis=dims)
+    return output("roll", np.asarray(data), (self,), (shifts, dims))
+
+
+@binds("repeat", function=False)
+def repeat(self: Tensor, *sizes) -> Tensor:
+    if len(sizes) == 1 and isinstance(sizes[0], list | tuple):
+        sizes = tuple(sizes[0])
+    if len(sizes) < self.ndim:
+        raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number "
+                           "of dimensions of tensor")
+    return output("repeat", np.tile(self._data, sizes), (self,), (self.shape, tuple(sizes)))
+
+
+@binds("cat", "concat", method=False)
+def cat(tensors, dim: int = 0) -> Tensor:
+    tensors = list(tensors)
+    if not tensors:
+        raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
+    reference = next((t for t in tensors if t.ndim > 0), tensors[0])
+    dim = _wrap_dim(dim, reference.ndim)
+    for number, tensor in enumerate(tensors):
+        if tensor.ndim == 1 and tensor.shape[0] == 0 and reference.ndim > 1:
+            continue
+        for d in range(reference.ndim):
+            if d != dim and tensor.shape[d] != reference.shape[d]:
+                raise RuntimeError(
+                    f"Sizes of tensors must match except in dimension {dim}. Expected size "
+                    f"{reference.shape[d]} but got size {tensor.shape[d]} for tensor number "
+                    f"{number} in the list."
+                )
+    data = np.concatenate(_promoted(tensors), axis=dim)
+    sizes = tuple(t.shape[dim] if t.ndim > dim else 0 for t in tensors)
+    offsets = tuple(int(o) for o in np.cumsum((0,) + sizes[:-1]))
+    return output("cat", data, tuple(tensors), (dim, offsets, sizes))
+
+
+@binds("stack", method=False)
+def stack(tensors, dim: int = 0) -> Tensor:
+    tensors = list(tensors)
+    if not tensors:
+        raise RuntimeError("stack expects a non-empty TensorList")
+    first = tensors[0].shape
+    for number, tensor in enumerate(tensors):
+        if tensor.shape != first:
+            raise RuntimeError(
+                "stack expects each tensor to be equal size, but got "
+                f"[{', '.join(map(str, first))}] at entry 0 and "
+                f"[{', '.join(map(str, tensor.shape))}] at entry {number}"
+            )
+    dim = _wrap_dim(dim, len(first) + 1)
+    data = np.stack(_promoted(tensors), axis=dim)
+    return output("stack", data, tuple(tensors), (dim,))
+
+
+def _promoted(tensors: list[Tensor]) -> list[np.ndarray]:
+    """The tensors' values in the dtype they promote to together."""
+    target = tensors[0].dtype
+    for tensor in tensors[1:]:
+        target = dtypes.promote_types(target, tensor.dtype)
+    return [t._data.astype(target.numpy, copy=False) for t in tensors]
+
