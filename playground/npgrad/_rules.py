@@ -142,6 +142,7 @@ TABLE: tuple[Rule, ...] = (
     _row("asin", "AsinBackward0", "self", "self", "grad * (1 - self * self) ** -0.5"),
     _row("acos", "AcosBackward0", "self", "self", "-grad * (1 - self * self) ** -0.5"),
     _row("atan", "AtanBackward0", "self", "self", "grad / (self * self + 1)"),
+    _row("asinh", "AsinhBackward0", "self", "self", "grad * (self * self + 1) ** -0.5"),
     _row("sinh", "SinhBackward0", "self", "self", "grad * ((k.exp(self) + k.exp(-self)) / 2)"),
     _row("cosh", "CoshBackward0", "self", "self", "grad * ((k.exp(self) - k.exp(-self)) / 2)"),
     _row("log2", "Log2Backward0", "self", "self", "grad / (self * 0.6931471805599453)"),

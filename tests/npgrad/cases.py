@@ -122,6 +122,7 @@ CASES = [
     Case("asin", ((2, 3),), lambda m, a: a.asin(), domain="unit"),
     Case("acos", ((2, 3),), lambda m, a: m.acos(a), domain="unit"),
     Case("atan", ((2, 3),), lambda m, a: m.arctan(a)),
+    Case("asinh", ((2, 3),), lambda m, a: m.asinh(a)),
     Case("sinh", ((2, 3),), lambda m, a: a.sinh()),
     Case("cosh", ((2, 3),), lambda m, a: m.cosh(a)),
     Case("log2", ((2, 3),), lambda m, a: a.log2(), domain="positive"),
