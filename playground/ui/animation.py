@@ -11,7 +11,8 @@ from playground.files import replacing
 from playground.model import Graph
 from playground.model.playback import Playback
 from playground.model.trace import BackwardTrace
-from playground.ui.graph_view import ARRIVED_AT, GraphView
+from playground.ui.graph_replay import ARRIVED_AT
+from playground.ui.graph_view import GraphView
 
 STEP_FRAME_MS = 1400     # a step's frame stays long enough to read its rule
 BETWEEN_FRAME_MS = 110   # the frames of gradients travelling along edges

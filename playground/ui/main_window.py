@@ -25,7 +25,7 @@ from playground.ui.export_actions import ExportActionsMixin
 from playground.ui.files import RecoveryStore
 from playground.ui.find_bar import FindBar
 from playground.ui.graph_pane import GraphPane
-from playground.ui.graph_view import PREPARED_IN_PLACE
+from playground.ui.graph_scene import PREPARED_IN_PLACE
 from playground.ui.memory import release_free_memory
 from playground.ui.menus import MenusMixin
 from playground.ui.panes import TabbedViews

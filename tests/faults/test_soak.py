@@ -53,7 +53,7 @@ def test_repeated_runs_with_engine_switches_leak_nothing(qapp, tmp_path):
 def test_the_old_scene_is_freed_after_each_run(qapp, tmp_path):
     """What the soak found: each run's replaced animation kept its whole old scene alive."""
     soak = _soak_module()
-    from playground.ui.graph_view import _Scene
+    from playground.ui.graph_scene import Scene as _Scene
 
     scripts = soak.tutorial_scripts()
     window = soak.make_window(tmp_path)

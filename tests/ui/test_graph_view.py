@@ -13,7 +13,8 @@ from playground.engines.numpy_engine import NumpyEngine
 from playground.model import Graph, GraphEdge, GraphNode
 from playground.model.display import fold
 from playground.ui.exporters import ExportError, export_graph, export_plots
-from playground.ui.graph_view import FILLS, GraphView
+from playground.ui.graph_look import FILLS
+from playground.ui.graph_view import GraphView
 from playground.ui.inspector import Inspector
 from tests.seeds import code_cells, fixed_randn, tutorial_files, tutorial_id, uses_matplotlib
 
@@ -333,7 +334,7 @@ def test_a_curved_edge_is_stroked_not_filled(qtbot):
     from PySide6.QtGui import QColor, QPainter
     from PySide6.QtWidgets import QGraphicsScene
 
-    from playground.ui.graph_view import EdgeItem
+    from playground.ui.graph_items import EdgeItem
 
     edge = EdgeItem("a", "b", QColor("black"))
     edge.set_route([QPointF(10, 10), QPointF(110, 60), QPointF(10, 110)], 110)
@@ -356,7 +357,7 @@ def test_a_curved_edge_is_stroked_not_filled(qtbot):
 def test_a_long_edge_runs_straight_through_points_in_line(qtbot):
     from PySide6.QtGui import QColor
 
-    from playground.ui.graph_view import EdgeItem
+    from playground.ui.graph_items import EdgeItem
 
     edge = EdgeItem("a", "b", QColor("black"))
     edge.set_route([QPointF(10 * k, 50 * k) for k in range(5)], 200)

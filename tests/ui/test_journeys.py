@@ -19,7 +19,7 @@ from PySide6.QtGui import QWheelEvent
 from PySide6.QtWidgets import QApplication
 
 from playground.ui.document import EXAMPLES
-from playground.ui.graph_view import Callout, NodeItem
+from playground.ui.graph_items import Callout, NodeItem
 from tests.windows import RUN_MS
 from tools.tour import TYPED
 

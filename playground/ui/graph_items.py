@@ -1,0 +1,329 @@
+"""The graph's drawn items: node boxes, edges with their arrows, gradient tags and callouts."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QFontMetricsF,
+    QPainter,
+    QPainterPath,
+    QPainterPathStroker,
+    QPen,
+    QPolygonF,
+)
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QStyleOptionGraphicsItem
+
+from playground.ui.graph_look import (
+    BOLD_FONT,
+    DONE,
+    FILLS,
+    GRADIENT,
+    PATH,
+    PLAIN_FONT,
+    SELECTED,
+    TEXT,
+    NodeLook,
+    compact_name,
+)
+
+DETAIL_SCALE = 0.45     # below this zoom, nodes show their name only, enlarged to fit the box
+NAME_PIXELS = 6.5       # a name smaller than this on screen is not drawn
+NAME_GROWTH = 2.6       # how much a name may grow to fill its box when zoomed out
+
+
+# What a leaf shows when the player is not replaying: the .grad the run ended with. (Not the
+# item itself: an item that refers to itself is a cycle, freed only by a full collection.)
+FINAL_GRAD = object()
+
+
+class NodeItem(QGraphicsItem):
+    """A rounded box (tensors) or a plain box (functions) with its lines of text."""
+
+    def __init__(self, node_id: str, look: NodeLook, size: tuple[float, float]) -> None:
+        super().__init__()
+        self.node_id = node_id
+        self.look = look
+        self.width, self.height = size
+        self.selected = False
+        self.on_path = False
+        self.state = ""  # the backward player's: "", "waiting", "running", "done"
+        self.final_lines = list(look.lines)  # what the run left; the player shows earlier
+        self.grad_shown: object = FINAL_GRAD  # the .grad the text shows
+        self.setAcceptHoverEvents(True)
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
+
+    def hoverEnterEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        if not self.toolTip():
+            self.setToolTip(self.look.tooltip())
+        super().hoverEnterEvent(event)
+
+    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt's name
+        return QRectF(-self.width / 2 - 4, -self.height / 2 - 4, self.width + 8,
+                      self.height + 8)
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
+        rect = QRectF(-self.width / 2, -self.height / 2, self.width, self.height)
+        fill = QColor(FILLS[self.look.kind])
+        if self.state == "waiting":
+            fill = fill.lighter(108)
+            fill.setAlpha(150)
+        painter.setBrush(QBrush(fill))
+        painter.setPen(self._border())
+        radius = 9.0 if self.look.kind in ("leaf", "tensor", "constant") else 2.0
+        painter.drawRoundedRect(rect, radius, radius)
+        if self.look.kind == "group":
+            painter.drawRoundedRect(rect.adjusted(3, 3, -3, -3), radius, radius)
+        detail = option.levelOfDetailFromTransform(painter.worldTransform())
+        painter.setPen(TEXT)
+        if detail < DETAIL_SCALE:
+            self._paint_name(painter, rect, detail)
+            return
+        lines = self.look.lines
+        step = rect.height() / len(lines)
+        for number, line in enumerate(lines):
+            painter.setFont(BOLD_FONT if number == 0 else PLAIN_FONT)
+            band = QRectF(rect.left() + 4, rect.top() + number * step, rect.width() - 8, step)
+            painter.drawText(band, Qt.AlignmentFlag.AlignCenter, line)
+        if self.state == "done":
+            painter.setBrush(QBrush(DONE))
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.drawEllipse(QPointF(rect.right() - 1, rect.top() + 1), 6, 6)
+            painter.setPen(QPen(QColor("white"), 1.6))
+            tick = QPointF(rect.right() - 1, rect.top() + 1)
+            painter.drawPolyline([tick + QPointF(-3, 0), tick + QPointF(-1, 2.5),
+                                  tick + QPointF(3, -2.5)])
+
+    def _name_growth(self) -> float:
+        """How much the name alone may grow to fill the box."""
+        metrics = QFontMetricsF(BOLD_FONT)
+        name = compact_name(self.look)
+        return min(NAME_GROWTH, (self.width - 8) / max(metrics.horizontalAdvance(name), 1),
+                   self.height * 0.8 / metrics.height())
+
+    def shown_text(self, detail: float) -> list[str]:
+        """The lines drawn at a zoom: all of them, the name alone, or none when too small."""
+        if detail >= DETAIL_SCALE:
+            return list(self.look.lines)
+        if QFontMetricsF(BOLD_FONT).height() * self._name_growth() * detail < NAME_PIXELS:
+            return []
+        return [compact_name(self.look)]
+
+    def _paint_name(self, painter: QPainter, rect: QRectF, detail: float) -> None:
+        """Zoomed out: the name alone, as large as the box allows, when that is readable."""
+        shown = self.shown_text(detail)
+        if not shown:
+            return
+        name, growth = shown[0], self._name_growth()
+        painter.save()
+        painter.translate(rect.center())
+        painter.scale(growth, growth)
+        painter.setFont(BOLD_FONT)
+        width, height = rect.width() / growth, rect.height() / growth
+        painter.drawText(QRectF(-width / 2, -height / 2, width, height),
+                         Qt.AlignmentFlag.AlignCenter, name)
+        painter.restore()
+
+    def _border(self) -> QPen:
+        if self.selected:
+            return QPen(SELECTED, 3)
+        if self.state == "running":
+            return QPen(PATH, 3.5)
+        if self.on_path:
+            return QPen(PATH, 2.5)
+        pen = QPen(QColor("#5b6470"), 1.2)
+        if self.look.dashed:
+            pen.setStyle(Qt.PenStyle.DashLine)
+        return pen
+
+    def set_look(self, look: NodeLook, size: tuple[float, float]) -> None:
+        """Show another run's text for the same node (a box of about the same size)."""
+        if size != (self.width, self.height):
+            self.prepareGeometryChange()
+            self.width, self.height = size
+        self.look = look
+        self.final_lines = list(look.lines)
+        self.grad_shown = FINAL_GRAD
+        self.setToolTip("")  # made again on the next hover, from the new look
+        self.update()
+
+
+class EdgeItem(QGraphicsPathItem):
+    """An edge along its route (through the layers it crosses), arrow at the target.
+
+    The route is stroked and only the arrowhead filled: filling a curved route would close
+    it and paint the area between the curve and its chord.
+    """
+
+    def __init__(self, source: str, target: str, colour: QColor) -> None:
+        super().__init__()
+        self.source, self.target = source, target
+        self.input = 0  # which input of the source this edge feeds
+        self.colour = colour
+        self.highlighted = False
+        self.route = QPainterPath()
+        self.head = QPolygonF()
+        self.setZValue(-1)
+        self._apply_pen()
+
+    def set_route(self, points: list[QPointF], target_top: float) -> None:
+        if len(points) < 2:
+            return
+        end = QPointF(points[-1].x(), target_top)
+        points = [*points[:-1], end]
+        path = QPainterPath(points[0])
+        if len(points) == 2:
+            path.lineTo(points[1])
+            self.head = _arrow(points[0], end)
+        else:  # a long edge: one smooth curve through the points where it crosses layers
+            tangents = _tangents(points)
+            for a, b, ta, tb in zip(points[:-1], points[1:], tangents[:-1], tangents[1:],
+                                    strict=True):
+                path.cubicTo(a + ta / 3, b - tb / 3, b)
+            self.head = _arrow(end - tangents[-1], end)
+        self.route = QPainterPath(path)  # without the arrow: what a travelling gradient follows
+        path.addPolygon(self.head)
+        self.setPath(path)  # route and head: the bounds
+
+    def paint(self, painter: QPainter, option, widget=None) -> None:
+        painter.setPen(self.pen())
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawPath(self.route)
+        painter.setBrush(self.brush())
+        painter.drawPolygon(self.head)
+
+    def shape(self) -> QPainterPath:
+        stroker = QPainterPathStroker()
+        stroker.setWidth(self.pen().widthF() + 4)
+        outline = stroker.createStroke(self.route)
+        outline.addPolygon(self.head)
+        return outline
+
+    def set_highlighted(self, on: bool) -> None:
+        if on != self.highlighted:
+            self.highlighted = on
+            self._apply_pen()
+
+    def _apply_pen(self) -> None:
+        pen = QPen(PATH if self.highlighted else self.colour, 2.4 if self.highlighted else 1.3)
+        self.setPen(pen)
+        self.setBrush(QBrush(pen.color()))
+
+
+class GradientLabel(QGraphicsItem):
+    """A gradient's value on an edge: a small rounded tag, optionally with a travelling dot."""
+
+    def __init__(self, text: str, moving: bool) -> None:
+        super().__init__()
+        self.text = text
+        self.moving = moving
+        self.between: tuple[str, str] | None = None  # the nodes its edge joins
+        self.offset = QPointF()  # from its edge: a second tag on the same pair rests below
+        metrics = QFontMetricsF(PLAIN_FONT)
+        self.width = metrics.horizontalAdvance(text) + 10
+        self.setZValue(2)
+
+    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt's name
+        return QRectF(-8, -9, self.width + 12, 18)
+
+    def paint(self, painter: QPainter, option, widget=None) -> None:
+        if option.levelOfDetailFromTransform(painter.worldTransform()) < DETAIL_SCALE:
+            return
+        colour = GRADIENT if self.moving else QColor("#6741d9")
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(QBrush(colour))
+        painter.drawEllipse(QPointF(0, 0), 4.5, 4.5)
+        tag = QRectF(7, -8, self.width, 16)
+        painter.setBrush(QBrush(QColor(255, 255, 255, 235)))
+        painter.setPen(QPen(colour, 1))
+        painter.drawRoundedRect(tag, 5, 5)
+        painter.setFont(PLAIN_FONT)
+        painter.setPen(colour.darker(130))
+        painter.drawText(tag, Qt.AlignmentFlag.AlignCenter, self.text)
+
+
+class Callout(QGraphicsItem):
+    """The running step's rule with its numbers, in a box near the node, joined to it.
+
+    The item's origin is the tip of its pointer, on the node's edge; ``offset`` is where the
+    box's top-left corner lies from there (beside the node, or farther off where the nodes
+    around would be covered), and a leader line joins the box to the tip.
+    """
+
+    def __init__(self, lines: list[str], offset: QPointF | None = None) -> None:
+        super().__init__()
+        self.lines = lines
+        metrics = QFontMetricsF(PLAIN_FONT)
+        self.width = max(metrics.horizontalAdvance(line) for line in lines) + 16
+        self.height = 16 * len(lines) + 8
+        self.offset = offset if offset is not None else QPointF(9, -self.height / 2)
+        self.setZValue(3)
+
+    def box(self) -> QRectF:
+        """The box in item coordinates."""
+        return QRectF(self.offset.x(), self.offset.y(), self.width, self.height)
+
+    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt's name
+        return self.box().united(QRectF(-6, -6, 12, 12)).adjusted(-2, -2, 2, 2)
+
+    def paint(self, painter: QPainter, option, widget=None) -> None:
+        box = self.box()
+        painter.setPen(QPen(PATH, 1.4))
+        base = _nearest_on(box, QPointF(0, 0))
+        painter.drawLine(base, QPointF(0, 0))
+        painter.setBrush(QBrush(PATH))
+        painter.drawEllipse(QPointF(0, 0), 2.5, 2.5)
+        painter.setBrush(QBrush(QColor("#fff4e6")))
+        painter.drawRoundedRect(box, 6, 6)
+        painter.setFont(PLAIN_FONT)
+        painter.setPen(TEXT)
+        for number, line in enumerate(self.lines):
+            painter.drawText(QRectF(box.left() + 8, box.top() + 4 + 16 * number,
+                                    self.width - 8, 16), Qt.AlignmentFlag.AlignVCenter, line)
+
+
+def _nearest_on(rect: QRectF, point: QPointF) -> QPointF:
+    """The point of ``rect`` (its border or inside) nearest to ``point``."""
+    return QPointF(min(max(point.x(), rect.left()), rect.right()),
+                   min(max(point.y(), rect.top()), rect.bottom()))
+
+
+def callout_spots(node: QRectF, width: float, height: float, bounds: QRectF):
+    """(tip, box top-left) for a callout of this size, nearest first: beside the node on each
+    side, then shifted along that side, then outside the whole graph at the node's height."""
+    gap = 9.0
+    centre = node.center()
+    for shift in (0.0, 0.5, -0.5, 1.0, -1.0, 1.5, -1.5, 2.5, -2.5):
+        dy, dx = shift * (height + 6), shift * (width / 2 + 6)
+        yield (QPointF(node.right(), centre.y()),
+               QPointF(node.right() + gap, centre.y() - height / 2 + dy))
+        yield (QPointF(node.left(), centre.y()),
+               QPointF(node.left() - gap - width, centre.y() - height / 2 + dy))
+        yield (QPointF(centre.x(), node.bottom()),
+               QPointF(centre.x() - width / 2 + dx, node.bottom() + gap))
+        yield (QPointF(centre.x(), node.top()),
+               QPointF(centre.x() - width / 2 + dx, node.top() - gap - height))
+    yield (QPointF(node.right(), centre.y()),
+           QPointF(bounds.right() + 2 * gap, centre.y() - height / 2))
+    yield (QPointF(node.left(), centre.y()),
+           QPointF(bounds.left() - 2 * gap - width, centre.y() - height / 2))
+
+
+def _tangents(points: list[QPointF]) -> list[QPointF]:
+    """Catmull-Rom tangents, vertical at both ends: a long edge leaves and enters its nodes
+    straight, and runs straight wherever its points are in line (no S-bend per layer)."""
+    inner = [(after - before) / 2 for before, after in zip(points[:-2], points[2:], strict=True)]
+    first = QPointF(0.0, points[1].y() - points[0].y())
+    last = QPointF(0.0, points[-1].y() - points[-2].y())
+    return [first, *inner, last]
+
+
+def _arrow(before: QPointF, tip: QPointF) -> QPolygonF:
+    direction = tip - before
+    length = max((direction.x() ** 2 + direction.y() ** 2) ** 0.5, 1e-6)
+    ux, uy = direction.x() / length, direction.y() / length
+    base = QPointF(tip.x() - 8 * ux, tip.y() - 8 * uy)
+    return QPolygonF([tip, QPointF(base.x() - 4 * uy, base.y() + 4 * ux),
+                      QPointF(base.x() + 4 * uy, base.y() - 4 * ux), tip])
+

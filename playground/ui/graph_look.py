@@ -1,0 +1,86 @@
+"""What the graph's nodes look like: their colours, fonts and text, and the boxes they need."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+
+from PySide6.QtGui import QColor, QFont, QFontMetricsF
+
+from playground.model import GraphNode
+from playground.model.display import Group
+from playground.ui.formatting import node_tooltip, shape_text, short_values
+
+# Fill colours: the seed tutorials draw leaves green and intermediate tensors yellow.
+FILLS = {"leaf": "#b9e4b0", "tensor": "#fbe7a1", "constant": "#f4f4f4",
+         "function": "#d6e2f5", "accumulate": "#e2e2e2", "group": "#c3d3f2"}
+TEXT = QColor("#1b1f24")
+SELECTED = QColor("#2f6fd0")
+PATH = QColor("#e8590c")
+DONE = QColor("#2f9e44")
+GRADIENT = QColor("#c2255c")
+
+LABEL_POINTS = 9.0  # the graph's text at a text scale of 1
+# The graph's two fonts, shared by every item; set_label_scale resizes them in place.
+PLAIN_FONT = QFont()
+PLAIN_FONT.setPointSizeF(LABEL_POINTS)
+BOLD_FONT = QFont(PLAIN_FONT)
+BOLD_FONT.setBold(True)
+
+
+@dataclass
+class NodeLook:
+    """What a node item shows: its kind's colour and up to three lines of text."""
+
+    kind: str
+    lines: list[str]
+    tooltip: Callable[[], str]  # made on first hover: 20,000 tooltips up front take seconds
+    dashed: bool = False
+
+
+def set_label_scale(scale: float) -> None:
+    """The graph's text size (Ctrl+= / Ctrl+-); graphs laid out after this use it."""
+    PLAIN_FONT.setPointSizeF(LABEL_POINTS * scale)
+    BOLD_FONT.setPointSizeF(LABEL_POINTS * scale)
+
+
+def label_fonts() -> tuple[QFont, QFont]:
+    """Copies of the (bold, plain) fonts, for measuring on a worker thread: Ctrl+= may change
+    the originals meanwhile."""
+    return QFont(BOLD_FONT), QFont(PLAIN_FONT)
+
+
+def compact_name(look: NodeLook) -> str:
+    """A node's name when zoomed out: ``Mul`` for ``MulBackward0`` (the colour says grad_fn)."""
+    name = look.lines[0]
+    if look.kind == "function":
+        return re.sub(r"Backward\d*$", "", name) or name
+    return name
+
+
+def node_look(item: GraphNode | Group) -> NodeLook:
+    """The look of a graph node or of a folded group of them."""
+    if isinstance(item, Group):
+        text = (f"<b>{item.title}</b><br>{len(item.members)} identical nodes in a row; "
+                "double-click to show them")
+        return NodeLook("group", [item.title, "double-click to expand"], lambda: text)
+    if item.is_tensor:
+        lines = [item.label, shape_text(item.shape)]
+        value = short_values(item.value)
+        if value:
+            lines.append(value)
+        if item.grad is not None:
+            lines.append("grad " + short_values(item.grad))
+        return NodeLook(item.kind, lines, partial(node_tooltip, item),
+                        dashed=item.kind == "constant")
+    return NodeLook(item.kind, [item.label], partial(node_tooltip, item))
+
+
+def measure(look: NodeLook, fonts: tuple[QFont, QFont] | None = None) -> tuple[float, float]:
+    """A node's box for ``look`` in the (bold, plain) fonts, the graph's own by default."""
+    bold, plain = (QFontMetricsF(font) for font in fonts or (BOLD_FONT, PLAIN_FONT))
+    width = max([bold.horizontalAdvance(look.lines[0])]
+                + [plain.horizontalAdvance(line) for line in look.lines[1:]])
+    return max(width + 20, 56.0), 8 + 15 * len(look.lines) + (10 if look.kind == "group" else 0)

@@ -1,0 +1,127 @@
+"""The overview: the whole graph in miniature in the view's corner, the part on screen framed."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QImage, QPainter, QPen, QPixmap
+from PySide6.QtWidgets import QWidget
+
+from playground.ui.graph_look import FILLS, SELECTED
+
+if TYPE_CHECKING:
+    from playground.ui.graph_scene import Scene
+    from playground.ui.graph_view import GraphView
+
+
+class Overview(QWidget):
+    """The whole graph in miniature in the view's corner, with the part on screen framed;
+    shown only when the graph is larger than the view. Click or drag in it to look there."""
+
+    LONGEST = 150.0  # pixels of its longer side, at most
+    SHARE = 0.28     # ... and at most this share of the viewport's shorter side
+
+    def __init__(self, view: GraphView) -> None:
+        super().__init__(view)
+        self.view = view
+        self.picture: QPixmap | None = None
+        self.bounds = QRectF()
+        self._drawn_for: tuple[int, int] = (0, 0)
+        self._boxes_of: tuple | None = None  # (scene, its arrays) for _draw
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.setToolTip("The whole graph: click or drag to look there")
+        self.hide()
+
+    def follow(self) -> None:
+        """Redraw after a new graph, a zoom, a pan or a resize."""
+        scene = self.view.current
+        if scene is None or scene.layout is None:
+            self.picture = None
+            self.hide()
+            return
+        bounds = scene.bounds()
+        size = (self.view.viewport().width(), self.view.viewport().height())
+        if bounds != self.bounds or self.picture is None or size != self._drawn_for:
+            self.bounds, self._drawn_for = bounds, size
+            self.picture = self._draw(scene)
+        if self.view.visible_rect().contains(bounds):
+            self.hide()
+            return
+        viewport = self.view.viewport().geometry()
+        size = self.picture.size()
+        self.setGeometry(viewport.right() - size.width() - 10,
+                         viewport.bottom() - size.height() - 10, size.width(), size.height())
+        self.show()
+        self.raise_()
+        self.update()
+
+    def _scale(self) -> float:
+        viewport = self.view.viewport()
+        longest = min(self.LONGEST, self.SHARE * min(viewport.width(), viewport.height()))
+        return max(longest, 40.0) / max(self.bounds.width(), self.bounds.height(), 1.0)
+
+    def _draw(self, scene: Scene) -> QPixmap:
+        """Boxes in their kinds' colours, filled into pixels with NumPy: a few milliseconds
+        for 10^5 nodes, where painting them one by one took a third of a second."""
+        scale = self._scale()
+        width = max(int(self.bounds.width() * scale) + 8, 24)
+        height = max(int(self.bounds.height() * scale) + 8, 24)
+        background = self.view.palette().base().color()
+        background.setAlpha(200)  # the graph shows through a little
+        pixels = np.empty((height, width), np.uint32)
+        pixels.fill(background.rgba())
+        centres, boxes, colours = self._boxes(scene)
+        corners = 4 + (centres - boxes / 2 - (self.bounds.left(), self.bounds.top())) * scale
+        lows = np.floor(corners).astype(int)
+        spans = np.maximum(np.ceil(boxes * scale).astype(int), 1)
+        for dx in range(int(spans[:, 0].max(initial=1))):  # boxes are a few pixels here
+            for dy in range(int(spans[:, 1].max(initial=1))):
+                inside = (dx < spans[:, 0]) & (dy < spans[:, 1])
+                xs = np.clip(lows[inside, 0] + dx, 0, width - 1)
+                ys = np.clip(lows[inside, 1] + dy, 0, height - 1)
+                pixels[ys, xs] = colours[inside]
+        image = QImage(pixels.data, width, height, 4 * width, QImage.Format.Format_ARGB32)
+        return QPixmap.fromImage(image.copy())  # the copy owns its pixels; ``pixels`` goes
+
+    def _boxes(self, scene: Scene) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Centres, sizes and colours of ``scene``'s nodes, gathered once per scene: a
+        graph being drawn is redrawn here at every resize and scroll."""
+        if self._boxes_of is None or self._boxes_of[0] is not scene:
+            names = list(scene.looks)
+            fills = {kind: QColor(fill).darker(115).rgba() for kind, fill in FILLS.items()}
+            self._boxes_of = (scene, (
+                np.array([scene.layout.positions[n] for n in names], float).reshape(-1, 2),
+                np.array([scene.sizes[n] for n in names], float).reshape(-1, 2),
+                np.array([fills[scene.looks[n].kind] for n in names], np.uint32)))
+        return self._boxes_of[1]
+
+    def _to_scene(self, point: QPointF) -> QPointF:
+        scale = self._scale()
+        return QPointF(self.bounds.left() + (point.x() - 4) / scale,
+                       self.bounds.top() + (point.y() - 4) / scale)
+
+    def paintEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        if self.picture is None:
+            return
+        painter = QPainter(self)
+        painter.drawPixmap(0, 0, self.picture)
+        scale = self._scale()
+        shown = self.view.visible_rect()
+        frame = QRectF(4 + (shown.left() - self.bounds.left()) * scale,
+                       4 + (shown.top() - self.bounds.top()) * scale,
+                       shown.width() * scale, shown.height() * scale)
+        painter.setPen(QPen(SELECTED, 1.5))
+        painter.setBrush(QColor(47, 111, 208, 40))
+        painter.drawRect(frame.intersected(QRectF(self.rect()).adjusted(1, 1, -1, -1)))
+        painter.setPen(QPen(QColor("#5b6470"), 1))
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawRect(QRectF(self.rect()).adjusted(0.5, 0.5, -0.5, -0.5))
+
+    def mousePressEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        self.view.centerOn(self._to_scene(event.position()))
+
+    def mouseMoveEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        if event.buttons() & Qt.MouseButton.LeftButton:
+            self.view.centerOn(self._to_scene(event.position()))

@@ -1,0 +1,312 @@
+"""A graph on its way to the screen: folded and measured, laid out on a thread, drawn in batches."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from functools import partial
+
+from PySide6.QtCore import QObject, QPointF, QRectF, QTimer, QVariantAnimation, Signal
+from PySide6.QtGui import QColor, QFont
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QGraphicsView
+
+from playground.layout import Layout, layered_layout
+from playground.model import Graph, collector
+from playground.model.display import DisplayGraph, fold, stable_keys
+from playground.ui.graph_items import EdgeItem, NodeItem
+from playground.ui.graph_look import NodeLook, measure, node_look
+
+PREPARED_IN_PLACE = 2000  # graphs up to this many nodes are folded and measured at once
+BATCH = 1500            # items created per event-loop turn: big graphs never freeze the window
+# Past this many items a scene has no index: on 10^5 nodes Qt's BSP tree took 1.1 s to build
+# and 0.5 s a paint to search, where testing every item takes 0.2 s.
+INDEXED_ITEMS = 20_000
+CACHED_NODES = 3000     # up to this many nodes, each is painted once into a cached pixmap
+MOVE_MS = 260           # how long surviving nodes glide to their new places
+WIDTH_SLACK = 24.0  # a box this much wider or narrower after a re-run is redrawn in place
+
+
+@dataclass
+class Scene:
+    """One laid-out display graph and its items."""
+
+    display: DisplayGraph
+    keys: dict[str, str]
+    looks: dict[str, NodeLook]
+    sizes: dict[str, tuple[float, float]]
+    layout: Layout | None = None
+    nodes: dict[str, NodeItem] = field(default_factory=dict)
+    edges: list[EdgeItem] = field(default_factory=list)
+    edges_between: dict[tuple[str, str], list[EdgeItem]] = field(default_factory=dict)
+    _bounds: QRectF | None = None
+
+    def structure(self) -> tuple:
+        """What a user recognises as "the same graph": its nodes and edges, by stable key."""
+        key = self.keys.get
+        return (tuple(sorted(key(n, n) for n in self.display.node_ids)),
+                tuple(sorted((key(e.source, e.source), key(e.target, e.target))
+                             for e in self.display.edges)))
+
+    def bounds(self) -> QRectF:
+        """The laid-out graph's rectangle (where the nodes end up, gliding or not); measured
+        once, as every pan asks for it (the overview) and the layout never changes."""
+        if self._bounds is None:
+            rect = QRectF()
+            for node_id, (x, y) in self.layout.positions.items():
+                width, height = self.sizes.get(node_id, (0.0, 0.0))
+                rect = rect.united(QRectF(x - width / 2, y - height / 2, width, height))
+            self._bounds = rect
+        return QRectF(self._bounds)
+
+    def same_drawing_as(self, shown: Scene | None) -> bool:
+        """Whether this scene draws as ``shown`` but for its text: the same nodes and edges
+        under the same ids, each box the same size (a re-run that changed numbers)."""
+        if shown is None or shown.layout is None:
+            return False
+        old, new = shown.display, self.display
+        if old.node_ids != new.node_ids or shown.keys != self.keys or \
+                [(e.source, e.target) for e in old.edges] != \
+                [(e.source, e.target) for e in new.edges]:
+            return False
+        # a number one digit longer widens its box a little: that fits where it stands
+        return all(shown.sizes[n][1] == self.sizes[n][1] and
+                   abs(shown.sizes[n][0] - self.sizes[n][0]) <= WIDTH_SLACK
+                   for n in new.node_ids)
+
+    def take_items_of(self, shown: Scene) -> None:
+        """This scene's text in the items of ``shown``: no layout, no new items, nothing moves."""
+        self.layout, self.nodes, self.edges = shown.layout, shown.nodes, shown.edges
+        self.edges_between = shown.edges_between
+        self._bounds = shown._bounds if self.sizes == shown.sizes else None
+        for node_id, item in self.nodes.items():
+            item.set_look(self.looks[node_id], self.sizes[node_id])
+
+    def positions_by_key(self) -> dict[str, tuple[float, float]]:
+        """Where the nodes stand, by stable key (a group's also under its first member's):
+        what the next layout keeps in place."""
+        positions = {self.keys.get(n, n): self.layout.positions[n] for n in self.nodes}
+        for group in self.display.groups.values():
+            positions[self.keys[group.members[0]]] = self.layout.positions[group.id]
+        return positions
+
+    def earlier_positions(self, by_key: dict[str, tuple[float, float]]) -> dict:
+        """Where this scene's nodes stood in the last layout (``positions_by_key`` of it)."""
+        previous = {node_id: by_key[key] for node_id, key in self.keys.items() if key in by_key}
+        for group in self.display.groups.values():
+            key = self.keys.get(group.members[0])
+            if key in by_key:
+                previous[group.id] = by_key[key]
+        return previous
+
+    def items_by_key(self) -> dict[str, NodeItem]:
+        """The node items by stable key, a group's under its first member's."""
+        found = {}
+        for node_id, item in self.nodes.items():
+            if node_id in self.display.groups:
+                key = self.keys.get(self.display.groups[node_id].members[0])
+            else:
+                key = self.keys.get(node_id)
+            if key:
+                found[key] = item
+        return found
+
+    def arrow_tip_y(self, index: int) -> float:
+        """Where edge ``index`` meets its target's box: its near side, just outside."""
+        route = self.layout.routes[index]
+        height = self.sizes[self.display.edges[index].target][1]
+        going_down = route[-1][1] >= route[0][1]
+        return route[-1][1] + (-height / 2 - 2 if going_down else height / 2 + 2)
+
+    def edge_for(self, source: str, target: str, number: int) -> EdgeItem | None:
+        """The edge from ``source`` into ``target``'s input ``number`` (or any between them)."""
+        candidates = [e for e in self.edges_between.get((source, target), [])]
+        for edge in candidates:
+            if edge.input == number:
+                return edge
+        return candidates[0] if candidates else None
+
+    def mark_selection(self, selection: list[str], paths) -> None:
+        """Outline the selected nodes; the paths between two of them (model.display.Paths or
+        None) in the path colour, nodes and edges."""
+        on_path_nodes = paths.nodes if paths else set()
+        on_path_edges = paths.edges if paths else set()
+        group_of = self.display.group_of
+        on_path_nodes = on_path_nodes | {group_of[m] for m in on_path_nodes if m in group_of}
+        for node_id, item in self.nodes.items():
+            selected, on_path = node_id in selection, node_id in on_path_nodes
+            if (selected, on_path) != (item.selected, item.on_path):  # 10^5 nodes: most keep
+                item.selected, item.on_path = selected, on_path
+                item.update()
+        for edge in self.edges:
+            edge.set_highlighted((edge.source, edge.target) in on_path_edges)
+
+
+def prepare(graph: Graph, expanded: set[str], fonts: tuple[QFont, QFont]) -> Scene:
+    """The display graph of ``graph`` with each node's look and box: all but the layout. Runs
+    on any thread (QFont and QFontMetricsF are reentrant; these fonts are this call's copies)."""
+    display = fold(graph, expanded)
+    looks = {node_id: node_look(display.node(node_id)) for node_id in display.node_ids}
+    by_text: dict[tuple, tuple[float, float]] = {}  # most boxes repeat a few texts
+    sizes = {}
+    for node_id, look in looks.items():
+        text = (look.kind, *look.lines)
+        if text not in by_text:
+            by_text[text] = measure(look, fonts)
+        sizes[node_id] = by_text[text]
+    return Scene(display, stable_keys(graph), looks, sizes)
+
+
+class SceneMaker(QObject):
+    """Prepares and lays out scenes on worker threads. Each comes back on the UI thread with
+    the generation it was asked for, so that the view can drop all but its latest."""
+
+    prepared = Signal(int, object, bool)  # generation, Scene, whether it may redraw in place
+    laid_out = Signal(int, object)        # generation, Scene
+
+    def prepare(self, generation: int, graph: Graph, expanded: set[str],
+                fonts: tuple[QFont, QFont], settled: bool) -> None:
+        """Fold, name and measure ``graph`` off the UI thread: 10^5 nodes take seconds."""
+        threading.Thread(target=self._prepare, daemon=True, name="graph-prepare",
+                         args=(generation, graph, expanded, fonts, settled)).start()
+
+    def lay_out(self, generation: int, scene: Scene, previous: dict, upward: bool) -> None:
+        """Lay ``scene`` out off the UI thread, keeping the order of ``previous`` positions."""
+        edges = [(e.source, e.target) for e in scene.display.edges]
+        threading.Thread(target=self._lay_out, daemon=True, name="graph-layout",
+                         args=(generation, scene, edges, previous, upward)).start()
+
+    def _prepare(self, generation: int, graph: Graph, expanded: set[str], fonts,
+                 settled: bool) -> None:
+        with collector.paused():
+            scene = prepare(graph, expanded, fonts)
+        self.prepared.emit(generation, scene, settled)
+
+    def _lay_out(self, generation: int, scene: Scene, edges, previous, upward: bool) -> None:
+        scene.layout = layered_layout(scene.display.node_ids, edges, scene.sizes, previous,
+                                      upward=upward)
+        self.laid_out.emit(generation, scene)
+
+
+class ItemBatches(QTimer):
+    """Makes a laid-out scene's items in the view, BATCH of them per event-loop turn, so that
+    a large graph never freezes the window; active while batches remain, ``built`` once all
+    are there. The garbage collector is paused until the last batch (see model/collector.py)."""
+
+    built = Signal()
+
+    def __init__(self, view: QGraphicsView) -> None:
+        super().__init__(view, interval=0)
+        self.timeout.connect(self._make_batch)
+        self._canvas = view.scene()  # where the items go
+        self._scene: Scene | None = None
+        self._edge_colour = QColor()
+        self._pending: list[tuple[str, str | int]] = []
+        # [paused]: a list that the view's end can read without referring to the view
+        self._collector_pause = [False]
+        view.destroyed.connect(partial(_end_pause, self._collector_pause))
+
+    def build(self, scene: Scene, edge_colour: QColor) -> bool:
+        """Make ``scene``'s items: the first batch now; whether more follow on later turns."""
+        self._scene, self._edge_colour = scene, edge_colour
+        self._pending = [("node", node_id) for node_id in scene.display.node_ids] + \
+            [("edge", index) for index in range(len(scene.display.edges))]
+        self._make_batch()
+        if not self._pending:
+            return False
+        self.start()
+        # an index is built once at the end, not grown batch by batch (see INDEXED_ITEMS)
+        self._canvas.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.NoIndex)
+        self._pause_collector(True)
+        return True
+
+    def cancel(self) -> None:
+        """Make no more items: the view is being cleared."""
+        self.stop()
+        self._pause_collector(False)
+        self._pending = []
+        self._scene = None
+
+    def _pause_collector(self, on: bool) -> None:
+        if on != self._collector_pause[0]:
+            self._collector_pause[0] = on
+            (collector.pause if on else collector.resume)()
+
+    def _make_batch(self) -> None:
+        scene = self._scene
+        batch, self._pending = self._pending[:BATCH], self._pending[BATCH:]
+        # Painting is Python: a node cached as a pixmap is redrawn only when it changes. Past
+        # CACHED_NODES, making the pixmaps of a whole zoomed-out graph costs more than it saves.
+        cached = len(scene.looks) <= CACHED_NODES
+        for kind, ref in batch:
+            if kind == "node":
+                self._add_node(scene, ref, cached)
+            else:
+                self._add_edge(scene, ref)
+        if not self._pending:
+            self.stop()
+            self._pause_collector(False)
+            if len(scene.nodes) + len(scene.edges) <= INDEXED_ITEMS:
+                self._canvas.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.BspTreeIndex)
+            self._scene = None
+            self.built.emit()
+
+    def _add_node(self, scene: Scene, node_id: str, cached: bool) -> None:
+        item = NodeItem(node_id, scene.looks[node_id], scene.sizes[node_id])
+        if cached:
+            item.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        x, y = scene.layout.positions[node_id]
+        item.setPos(x, y)
+        self._canvas.addItem(item)
+        scene.nodes[node_id] = item
+
+    def _add_edge(self, scene: Scene, index: int) -> None:
+        edge = scene.display.edges[index]
+        item = EdgeItem(edge.source, edge.target, self._edge_colour)
+        item.input = edge.input
+        scene.edges_between.setdefault((edge.source, edge.target), []).append(item)
+        item.set_route([QPointF(x, y) for x, y in scene.layout.routes[index]],
+                       scene.arrow_tip_y(index))
+        self._canvas.addItem(item)
+        scene.edges.append(item)
+
+
+def _end_pause(pause: list[bool], *_) -> None:
+    """A view closed while making a graph's items ends its pause of the collector."""
+    if pause[0]:
+        pause[0] = False
+        collector.resume()
+
+
+def glide(parent: QObject, scene: Scene,
+          old_positions: dict[str, QPointF]) -> QVariantAnimation | None:
+    """Nodes that were on screen before glide from their old place to the new one, the edges
+    hidden meanwhile; None where too few survive or none moves."""
+    keys = scene.items_by_key()
+    starts = {key: old_positions[key] for key in keys if key in old_positions}
+    if not starts or len(starts) < len(keys) / 3:
+        return None
+    if all(keys[key].pos() == start for key, start in starts.items()):
+        return None  # nothing moves: the edges need not hide for a glide
+    ends = {key: keys[key].pos() for key in starts}
+    mover = QVariantAnimation(parent, startValue=0.0, endValue=1.0, duration=MOVE_MS)
+
+    def step(t) -> None:
+        for key, start in starts.items():
+            end = ends[key]
+            keys[key].setPos(start + (end - start) * float(t))
+
+    for edge in scene.edges:
+        edge.setVisible(False)
+    mover.valueChanged.connect(step)
+    mover.finished.connect(lambda: [e.setVisible(True) for e in scene.edges])
+    step(0.0)
+    mover.start()
+    return mover
+
+
+def retire(animation: QVariantAnimation | None) -> None:
+    """Stop an animation that is being replaced and let Qt delete it: as a child of the view it
+    would otherwise live (with its closure over a whole old scene) as long as the window."""
+    if animation is not None:
+        animation.stop()
+        animation.deleteLater()
