@@ -142,11 +142,8 @@ class SvgGraph(GraphExporter):
     suffix, description = ".svg", "SVG"
 
     def write(self, view: GraphView, graph: Graph, path: Path, scale: float) -> None:
-        source, legend = _page(view)
-        width, height = _size(source, legend)
-        with replacing(path, keep_suffix=True) as temporary:
-            generator = _svg_generator(temporary, width, height, "Autograd graph")
-            _paint_vectors(generator, view, source, legend, path)
+        _write_vectors(view, path, lambda temporary, width, height: _svg_generator(
+            temporary, width, height, "Autograd graph"))
 
 
 def _svg_generator(path: Path, width: float, height: float, title: str):
@@ -183,15 +180,16 @@ class PdfGraph(GraphExporter):
     suffix, description = ".pdf", "PDF"
 
     def write(self, view: GraphView, graph: Graph, path: Path, scale: float) -> None:
-        source, legend = _page(view)
-        width, height = _size(source, legend)
-        with replacing(path, keep_suffix=True) as temporary:
-            writer = QPdfWriter(str(temporary))
-            writer.setResolution(72)
-            writer.setPageSize(QPageSize(QRectF(0, 0, width, height).size(),
-                                         QPageSize.Unit.Point))
-            writer.setPageMargins(QMarginsF(0, 0, 0, 0))
-            _paint_vectors(writer, view, source, legend, path)
+        _write_vectors(view, path, _pdf_writer)
+
+
+def _pdf_writer(path: Path, width: float, height: float) -> QPdfWriter:
+    """Qt's PDF writer for one page of this size in points, without margins."""
+    writer = QPdfWriter(str(path))
+    writer.setResolution(72)
+    writer.setPageSize(QPageSize(QRectF(0, 0, width, height).size(), QPageSize.Unit.Point))
+    writer.setPageMargins(QMarginsF(0, 0, 0, 0))
+    return writer
 
 
 class DotGraph(GraphExporter):
@@ -208,9 +206,18 @@ class JsonGraph(GraphExporter):
         atomic_write(path, graph.dumps())
 
 
+def _write_vectors(view: GraphView, path: Path, device_for) -> None:
+    """The page on an SVG or PDF device (``device_for(file, width, height)``), labels as
+    text, written whole."""
+    source, legend = _page(view)
+    width, height = _size(source, legend)
+    with replacing(path, keep_suffix=True) as temporary:
+        device = device_for(temporary, width, height)  # held while the painter paints
+        _paint_vectors(device, view, source, legend, path)
+
+
 def _paint_vectors(device, view: GraphView, source: QRectF, legend: QTextDocument,
                    path: Path) -> None:
-    """Paint the page on an SVG or PDF device, labels as text."""
     painter = QPainter(device)
     if not painter.isActive():
         raise ExportError(f"could not write {path}")
