@@ -141,6 +141,8 @@ FAST_PATHS: dict[str, tuple[Callable, Callable]] = {}
 # The default of a fast op's second operand: a unary op given one, or a binary op given none,
 # is a call for the general forward's TypeError.
 _MISSING = object()
+
+
 def _scalar_array(value: float | int, dtype) -> np.ndarray:
     """A read-only 0-d array for a Python number: NumPy multiplies by it twice as fast."""
     cache = FAST_DTYPES[dtype]
@@ -167,10 +169,11 @@ def fast_elementwise(op: str, ufunc, general: Callable, reflected: bool = False)
     two_edges = len(rule.inputs) == 2 and not reflected
     saves_numbers = rule.saves in ((), ("alpha",))
     saves_result = rule.saves == ("result",)
-    # The rule's numbers (add's alpha) as the general forward saves them on this path.
+    # add's alpha, 1 on this path: kept even where the general forward's gate drops it (no
+    # formula reads it there), as torch keeps a Scalar.
     numbers = (1,) if rule.saves else ()
-    self_gated = unary is False and rule.save_gates[0] is not None
-    other_gated = unary is False and rule.save_gates[-1] is not None
+    self_gated = not unary and rule.save_gates[0] is not None
+    other_gated = not unary and rule.save_gates[-1] is not None
     missing = _MISSING
 
     def fallback(self, other):
