@@ -6,6 +6,7 @@ import contextlib
 import importlib
 import importlib.abc
 import importlib.machinery
+import re
 import sys
 from collections.abc import Iterator
 
@@ -81,6 +82,21 @@ def _edits(a: str, b: str) -> int:
     return row[-1]
 
 
+def _import_explained(error: ImportError) -> str | None:
+    """``from torch.x import y`` that the engine lacks: torch's module name, not the engine's
+    file, and what to do."""
+    module = error.name or ""
+    torch_name = "torch" + module[len(ENGINE_PACKAGE):] if module.startswith(ENGINE_PACKAGE) \
+        else module
+    hint = "in the built-in NumPy engine; if real torch has it, switch the engine to torch"
+    if isinstance(error, ModuleNotFoundError) and torch_name.startswith("torch."):
+        return f"No module named {torch_name!r} {hint}"
+    missing = re.match(r"cannot import name '([^']+)'", str(error))
+    if missing and module.startswith(ENGINE_PACKAGE):
+        return f"cannot import name {missing.group(1)!r} from {torch_name!r} {hint}"
+    return None
+
+
 class NumpyEngine(Engine):
     """The built-in engine: npgrad, on the CPU, no torch needed."""
 
@@ -106,6 +122,8 @@ class NumpyEngine(Engine):
         The engine cannot tell such a method from a typo without importing torch, so the
         message says "if real torch has it".
         """
+        if isinstance(error, ImportError):
+            return _import_explained(error)
         tensor = getattr(error, "obj", None) if isinstance(error, AttributeError) else None
         if not isinstance(tensor, self.torch_module().Tensor) or not error.name:
             return None

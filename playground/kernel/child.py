@@ -164,6 +164,8 @@ class Session:
             quote_the_code(run.error, code)
         if run.error is not None and (clearer := self.engine.explain(run.error)):
             run.error.args = (clearer,)
+            if isinstance(run.error, ImportError):  # its text is its msg, not its args
+                run.error.msg = clearer
         if run.error is None and run.shown is not None:
             sys.stdout.write(notebook_lines.out_text(self.executions, run.shown))
             streams.flush_all()

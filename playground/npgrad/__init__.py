@@ -61,10 +61,11 @@ from ._factories import (
     zeros_like,
 )
 from ._grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+from ._missing import MISSING_HINT, missing_attribute
 from ._nodes import AccumulateGrad, Node
 from ._printing import get_printoptions, set_printoptions
 
-from . import autograd, nn, optim  # isort: skip
+from . import autograd, func, nn, optim, utils  # isort: skip
 
 __version__ = "0.1.0"
 
@@ -100,11 +101,5 @@ class cuda:
 
 __all__ = [name for name in dir() if not name.startswith("_")]
 
-MISSING_HINT = "in the built-in NumPy engine; if real torch has it, switch the engine to torch"
-
-
-def __getattr__(name: str):
-    """Code written for torch may call what this engine lacks: say so, and what to do."""
-    if name.startswith("__"):
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    raise AttributeError(f"module 'torch' has no attribute {name!r} {MISSING_HINT}")
+# Code written for torch may call what this engine lacks: say so, and what to do.
+__getattr__ = missing_attribute("torch")

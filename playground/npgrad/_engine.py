@@ -179,6 +179,8 @@ def _apply_function(node: Node, grad, as_tensors: bool, saved=None) -> tuple:
 
     ``saved`` is given by a caller that has already unpacked (and maybe released) it.
     """
+    if node.custom:
+        return node.run_backward(grad, as_tensors)
     rule = node.rule
     if saved is None:
         saved = unpack_saved(node, as_tensors) if rule.saves else ()

@@ -7,6 +7,7 @@ import numbers
 import numpy as np
 
 from . import _dtype as dtypes
+from . import _numerics
 from ._bindings import bind_method
 from ._tensor import Size, Tensor, device
 
@@ -184,7 +185,7 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
 
 
 def linspace(start, end, steps: int, *, dtype=None, device=None, requires_grad=False) -> Tensor:
-    data = np.linspace(start, end, steps, dtype=np.float64).astype(_dtype_or_default(dtype))
+    data = _numerics.linspace(start, end, steps, _dtype_or_default(dtype))
     return _finish(data, requires_grad, device)
 
 

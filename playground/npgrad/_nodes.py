@@ -77,6 +77,8 @@ class Node:
     arity = 0
     # Rule-driven nodes are "plain"; AccumulateGrad and GraphRoot take the special step.
     plain = True
+    # A custom Function's node runs the user's backward (autograd/function.py), not a rule.
+    custom = False
 
     @property
     def _next(self) -> tuple:
@@ -271,6 +273,9 @@ def release_saved(node: Node) -> None:
     Only nodes holding tensors are freed (a shape or a number is kept), which is why torch lets
     ``(x + 1).sum()`` be backpropagated twice but not ``(x * x).sum()``.
     """
+    if node.custom:
+        node.release()
+        return
     saved = node._saved
     if not saved:
         return

@@ -47,3 +47,113 @@ def _whole_power(base: np.ndarray, count: int) -> np.ndarray:
         if count:
             square = square * square
     return result
+
+
+def linspace(start, end, steps: int, dtype: np.dtype) -> np.ndarray:
+    """torch.linspace as its CPU kernel computes it: the first half up from ``start``, the
+    second half down from ``end`` (``end - step * (steps - 1 - i)``), each a fused
+    multiply-add (torch's kernels are built with FMA contraction) in the result's dtype;
+    integer results step in float64 and truncate."""
+    dtype = np.dtype(dtype)
+    if steps <= 1:
+        return np.full(steps, start, dtype=dtype)
+    scalar = dtype.type if dtype.kind == "f" else np.float64
+    first, last = scalar(start), scalar(end)
+    if dtype.kind != "f":
+        first, last = np.float64(dtype.type(start)), np.float64(dtype.type(end))
+    step = np.float64((last - first) / scalar(steps - 1))
+    index = np.arange(steps, dtype=np.float64)
+    up = fused_multiply_add(np.full(steps, step), index, np.full(steps, np.float64(first)))
+    down = fused_multiply_add(np.full(steps, -step), steps - 1 - index,
+                              np.full(steps, np.float64(last)))
+    values = np.where(index < steps // 2, up, down)
+    return values.astype(dtype)
+
+
+def fused_multiply_add(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """a * b + c rounded once (float64), as an FMA instruction gives it: the product's
+    rounding error found exactly by splitting (Dekker), the sum's by TwoSum. For float32
+    inputs the float64 result is rounded again by the caller; a product of two float32 is
+    exact in float64, so that is the float32 FMA but for ties."""
+    product = a * b
+    a_high, a_low = _halves(a)
+    b_high, b_low = _halves(b)
+    product_error = ((a_high * b_high - product) + a_high * b_low + a_low * b_high) + \
+        a_low * b_low
+    total = product + c
+    c_part = total - product
+    sum_error = (product - (total - c_part)) + (c - c_part)
+    return total + (sum_error + product_error)
+
+
+def _halves(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Veltkamp's split: x = high + low, each with at most 26 significant bits."""
+    scaled = x * 134217729.0  # 2**27 + 1
+    high = scaled - (scaled - x)
+    return high, x - high
+
+
+# torch's CPU sum of a float tensor (SumKernel.cpp's cascade_sum), for whole reductions of up
+# to this many elements; past it torch splits the work between its threads, so the order
+# depends on their number and NumPy's sum is as close as any.
+CASCADE_SUM_UP_TO = 32768
+# Lanes of torch's sum vectors, measured on torch 2.13 (256-bit: 8 floats, 4 doubles; with
+# these every sum of 0-32768 random elements matched torch's bit for bit).
+SUM_LANES = {np.dtype(np.float32): 8, np.dtype(np.float64): 4}
+ILP = 4  # vectors (or numbers) summed side by side in a row
+
+
+def whole_sum(data: np.ndarray):
+    """The sum of every element, added in the order torch adds them, or None where that
+    order is not reproduced (other dtypes, more than CASCADE_SUM_UP_TO elements)."""
+    lanes = SUM_LANES.get(data.dtype)
+    if lanes is None or data.size > CASCADE_SUM_UP_TO:
+        return None
+    flat = data.reshape(-1)
+    width = lanes if flat.size >= lanes else 1  # fewer than a vector: torch adds scalars
+    vectors = flat.size // width
+    rows = vectors // ILP
+    zero = np.zeros(width, flat.dtype)
+    if rows:
+        partial = _cascade(flat[:rows * ILP * width].reshape(rows, ILP * width))
+        partial = partial.reshape(ILP, width)
+    else:
+        partial = np.zeros((ILP, width), flat.dtype)
+    rest = flat[rows * ILP * width:vectors * width].reshape(-1, width)
+    first = _running_total(np.concatenate((partial[:1], rest)))
+    combined = ((first + partial[1]) + partial[2]) + partial[3]
+    if width == 1:
+        total = combined[0]
+    else:  # the elements past the last vector first, then the vector's lanes, one by one
+        total = _running_total(np.concatenate((zero[:1], flat[vectors * width:], combined)))
+    return flat.dtype.type(total + flat.dtype.type(0))  # torch adds into a zeroed output
+
+
+def _running_total(rows: np.ndarray) -> np.ndarray:
+    """rows[0] + rows[1] + ... added one after another (cumsum adds in order; sum pairs)."""
+    return np.cumsum(rows, axis=0)[-1]
+
+
+def _cascade(rows: np.ndarray) -> np.ndarray:
+    """Column sums of ``rows`` as torch's multi_row_sum adds them: blocks of ``step`` rows
+    added in order, block totals gathered in three levels that flush every ``step`` blocks
+    (only numbers of a similar size meet)."""
+    count, width = rows.shape
+    step = 1 << max(4, _ceil_log2(count) // 4)
+    whole = count // step * step
+    zero = np.zeros(width, rows.dtype)
+    levels = [zero, zero, zero]
+    if whole:
+        blocks = np.cumsum(rows[:whole].reshape(-1, step, width), axis=1)[:, -1]
+        for number, block in enumerate(blocks, start=1):
+            levels[0] = levels[0] + block
+            if number % step == 0:
+                levels[1], levels[0] = levels[1] + levels[0], zero
+                if number % (step * step) == 0:
+                    levels[2], levels[1] = levels[2] + levels[1], zero
+    last = _running_total(np.concatenate((zero[None], rows[whole:])))
+    return ((last + levels[0]) + levels[1]) + levels[2]
+
+
+def _ceil_log2(value: int) -> int:
+    return 0 if value <= 1 else (value - 1).bit_length()

@@ -9,6 +9,7 @@ import numpy as np
 
 from ._arithmetic import maximum, minimum
 from ._bindings import binds
+from ._numerics import whole_sum
 from ._operands import floating
 from ._recording import RESULT, output
 from ._tensor import Tensor, _wrap_dim
@@ -52,10 +53,16 @@ def sum(self: Tensor, dim=None, keepdim=False, *, dtype=None) -> Tensor:
     data = self._data
     target = dtype.numpy if dtype is not None else _sum_dtype(self)
     if dim is None or (isinstance(dim, list | tuple) and len(dim) == 0):
-        result = np.sum(data, dtype=target)
+        result = whole_sum(data) if target is None else None  # torch's order of adding
+        if result is None:
+            result = np.sum(data, dtype=target)
         return output("sum", result, (self,), (data.shape,))
     dims = _dims(dim, data.ndim)
-    result = np.sum(data, axis=dims, keepdims=keepdim, dtype=target)
+    total = whole_sum(data) if target is None and len(set(dims)) == data.ndim else None
+    if total is not None:
+        result = np.asarray(total).reshape((1,) * data.ndim if keepdim else ())
+    else:
+        result = np.sum(data, axis=dims, keepdims=keepdim, dtype=target)
     return output("sum_dim", result, (self,), (data.shape, dims, keepdim))
 
 
@@ -73,7 +80,10 @@ def mean(self: Tensor, dim=None, keepdim=False, *, dtype=None) -> Tensor:
     if dtype is not None:
         data = data.astype(dtype.numpy)
     if dim is None:
-        result = np.mean(data, dtype=data.dtype)
+        total = whole_sum(data) if data.size else None
+        # torch's mean is its sum divided by the count, in the tensor's dtype
+        result = np.mean(data, dtype=data.dtype) if total is None else \
+            total / data.dtype.type(data.size)
         return output("mean", result, (self,), (data.shape, data.size))
     dims = _dims(dim, data.ndim)
     result = np.mean(data, axis=dims, keepdims=keepdim, dtype=data.dtype)

@@ -7,6 +7,7 @@ import math
 import numpy as np
 
 from ._grad_mode import no_grad
+from ._missing import missing_attribute
 from ._pointwise import clone
 from ._tensor import Tensor
 
@@ -136,3 +137,6 @@ class Adam(Optimizer):
 
 
 __all__ = ["Optimizer", "SGD", "Adam"]
+
+# What the engine lacks, said with torch's module name and what to do.
+__getattr__ = missing_attribute("torch.optim")

@@ -144,6 +144,25 @@ def test_a_tensor_method_the_numpy_engine_lacks_names_the_way_out(tmp_path):
         "if real torch has it, switch the engine to torch")
 
 
+@pytest.mark.parametrize(("code", "said"), [
+    ("from torch.autograd import Lacking\n",
+     "ImportError: cannot import name 'Lacking' from 'torch.autograd'"),
+    ("import torch.lacking\n", "ModuleNotFoundError: No module named 'torch.lacking'"),
+    ("import torch\ntorch.nn.Lacking\n",
+     "AttributeError: module 'torch.nn' has no attribute 'Lacking'"),
+    ("import torch\ntorch.utils.data.Lacking\n",
+     "AttributeError: module 'torch.utils.data' has no attribute 'Lacking'"),
+])
+def test_what_a_torch_module_lacks_is_said_with_torchs_name(tmp_path, code, said):
+    script = tmp_path / "lacking.py"
+    script.write_text(code)
+    result = _run(script)
+    assert result.returncode == 1
+    assert result.stderr.rstrip().endswith(
+        f"{said} in the built-in NumPy engine; if real torch has it, switch the engine to torch")
+    assert "playground" not in result.stderr
+
+
 @pytest.mark.parametrize(("code", "status", "words"), [
     ("import os\nos._exit(3)\n", 3, "exit code 3"),
     ("import ctypes\nctypes.string_at(0)\n", 137, "segmentation fault"),

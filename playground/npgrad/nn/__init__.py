@@ -1,5 +1,6 @@
 """``torch.nn``: the functional namespace and the modules small models are built from."""
 
+from .._missing import missing_attribute
 from . import functional
 from .modules import (
     BCELoss,
@@ -25,3 +26,6 @@ from .modules import (
 __all__ = ["functional", "BCELoss", "BCEWithLogitsLoss", "CrossEntropyLoss", "Flatten",
            "Identity", "LeakyReLU", "Linear", "LogSoftmax", "Module", "MSELoss", "NLLLoss",
            "Parameter", "ReLU", "Sequential", "Sigmoid", "Softmax", "Softplus", "Tanh"]
+
+# What the engine lacks, said with torch's module name and what to do.
+__getattr__ = missing_attribute("torch.nn")

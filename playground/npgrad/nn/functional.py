@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _linalg, _operands, _recording, _reductions
+from .._missing import missing_attribute
 from .._pointwise import relu, sigmoid, tanh
 from .._tensor import Tensor
 
@@ -152,3 +153,6 @@ def cross_entropy(input: Tensor, target: Tensor, weight=None, ignore_index: int 
 __all__ = ["relu", "sigmoid", "tanh", "softmax", "log_softmax", "mse_loss", "linear",
            "nll_loss", "cross_entropy", "leaky_relu", "softplus", "binary_cross_entropy",
            "binary_cross_entropy_with_logits"]
+
+# What the engine lacks, said with torch's module name and what to do.
+__getattr__ = missing_attribute("torch.nn.functional")

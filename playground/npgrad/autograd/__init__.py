@@ -7,10 +7,11 @@ from collections.abc import Callable, Iterator
 
 import numpy as np
 
-from ._engine import BackwardStep, Observers, execute, needed_nodes
-from ._grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
-from ._nodes import AccumulateGrad, GraphRoot, Node
-from ._tensor import Tensor
+from .._engine import BackwardStep, Observers, execute, needed_nodes
+from .._grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+from .._missing import missing_attribute
+from .._nodes import AccumulateGrad, GraphRoot, Node
+from .._tensor import Tensor
 
 __all__ = [
     "backward", "grad", "observe", "BackwardStep", "Node", "no_grad", "enable_grad",
@@ -195,9 +196,17 @@ def describe_rule(node_name: str) -> str | None:
     """The derivative rule a backward node of this name applies, as the table states it."""
     if node_name == "AccumulateGrad":
         return ACCUMULATE_RULE
-    from ._rules import TABLE
+    from .._rules import TABLE
 
     for rule in TABLE:
         if rule.node_name == node_name:
             return rule.describe()
     return None
+
+from . import functional  # noqa: E402, F401 - torch.autograd.functional after import torch
+from .function import Function  # noqa: E402
+
+__all__ += ["Function"]
+
+# What the engine lacks, said with torch's module name and what to do.
+__getattr__ = missing_attribute("torch.autograd")

@@ -1,0 +1,19 @@
+"""What the engine says when tutorial code asks one of its torch modules for what it lacks."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+MISSING_HINT = "in the built-in NumPy engine; if real torch has it, switch the engine to torch"
+
+
+def missing_attribute(torch_name: str) -> Callable[[str], object]:
+    """A module ``__getattr__`` that names the torch module (``torch.autograd``), not the
+    engine's file, and says what to do."""
+
+    def lacking(name: str):
+        if name.startswith("__"):  # Python's own probes (__path__, __wrapped__): plain
+            raise AttributeError(f"module {torch_name!r} has no attribute {name!r}")
+        raise AttributeError(f"module {torch_name!r} has no attribute {name!r} {MISSING_HINT}")
+
+    return lacking

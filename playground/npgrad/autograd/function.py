@@ -1,0 +1,337 @@
+"""torch.autograd.Function: user-written forward and backward, one graph node per call.
+
+As in torch, subclassing Function makes a node class named ``<Name>Backward``; ``apply`` runs
+the forward without recording and makes a node of that class the output's grad_fn. The node
+is also the ``ctx`` the forward and backward see (``y.grad_fn.k`` is what ``ctx.k`` was).
+The backward engine calls ``run_backward`` instead of a derivative rule; under
+``create_graph`` the user's backward is recorded like any code, so it can be differentiated
+again (unless it is ``once_differentiable``).
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from typing import Any
+
+import numpy as np
+
+from .. import _nodes, _tensor
+from .._grad_mode import GradMode, no_grad
+from .._nodes import FREED_GRAPH_MESSAGE, Node, legacy_type_name
+from .._recording import edge
+
+__all__ = ["BackwardCFunction", "Function", "FunctionCtx", "InplaceFunction",
+           "NestedIOFunction", "once_differentiable"]
+
+MISSING_SEVERAL_OUTPUTS = (
+    "a custom Function with several differentiable outputs is not in the built-in NumPy "
+    "engine; if real torch has it, switch the engine to torch")
+
+
+class FunctionCtx:
+    """What ``forward``/``setup_context`` tell ``backward``: saved tensors, flags, attributes."""
+
+    def save_for_backward(self, *tensors) -> None:
+        for position, tensor in enumerate(tensors):
+            if tensor is not None and not isinstance(tensor, _tensor.Tensor):
+                raise TypeError(f"save_for_backward can only save variables, but argument "
+                                f"{position} is of type {type(tensor).__name__}")
+        self._to_save = tuple(tensors)
+        self._saved_versions = tuple(None if t is None else bytes(_tensor.shared_counter(t))
+                                     for t in tensors)
+
+    def save_for_forward(self, *tensors) -> None:
+        self._saved_for_forward = tuple(tensors)
+
+    @property
+    def saved_tensors(self) -> tuple:
+        saved = self._to_save
+        if saved is _FREED:
+            raise RuntimeError(FREED_GRAPH_MESSAGE)
+        for tensor, version in zip(saved, self._saved_versions, strict=True):
+            if tensor is not None and bytes(tensor._vc) != version:
+                raise _modified_error(tensor, version)
+        return saved
+
+    def mark_dirty(self, *tensors) -> None:
+        self._dirty = tuple(tensors)
+
+    def mark_non_differentiable(self, *tensors) -> None:
+        self._non_differentiable = tuple(tensors)
+
+    def set_materialize_grads(self, value: bool) -> None:
+        self.materialize_grads = value
+
+
+_FREED = object()  # what a node's saved tensors become after a backward without retain_graph
+
+
+def _modified_error(tensor, version: bytes) -> RuntimeError:
+    where = ""
+    if tensor.grad_fn is not None:
+        where = f", which is output 0 of {tensor.grad_fn.name().removesuffix('Backward0')},"
+    current = _tensor.version_of(tensor)
+    expected = _tensor.counter_value(version)
+    return RuntimeError(
+        "one of the variables needed for gradient computation has been modified by an inplace "
+        f"operation: {legacy_type_name(tensor._data)}{where} is at version {current}; expected "
+        f"version {expected} instead. Hint: enable anomaly detection to find the operation that "
+        "failed to compute its gradient, with torch.autograd.set_detect_anomaly(True, "
+        "check_nan=False).")
+
+
+class _UserRule:
+    """What the graph and the inspector show as the rule of a custom Function's node."""
+
+    saves: tuple = ()
+
+    def __init__(self, function_class: type) -> None:
+        self.function_class = function_class
+        self.node_name = function_class.__name__ + "Backward"
+
+    def describe(self) -> str:
+        return custom_rule_text(self.function_class)
+
+
+class BackwardCFunction(Node, FunctionCtx):
+    """The node (and ctx) of one call of a custom Function."""
+
+    custom = True
+    plain = False
+    arity = -1
+    _forward_cls: type
+    __module__ = "torch.autograd.function"
+
+    def __init__(self) -> None:
+        self._nx = ()
+        self._saved = ()
+        self._versions = ()
+        self._seq = _nodes.new_sequence_number()
+        self._shape = None
+        self._np_dtype = None
+        self._hooks = None
+        self._deps = None
+        self._exact = False
+        self._pending = None
+        self._to_save = ()
+        self._saved_versions = ()
+        self._dirty = ()
+        self._non_differentiable = ()
+        self.materialize_grads = True
+        self.needs_input_grad: tuple = ()
+        self._tensor_positions: tuple = ()
+        # per tensor output: None for the differentiable one, else its (shape, dtype)
+        self._output_layout: tuple = (None,)
+
+    def name(self) -> str:
+        return type(self).__name__
+
+    def __repr__(self) -> str:
+        return f"<torch.autograd.function.{type(self).__name__} object at {hex(id(self))}>"
+
+    def saved_values(self) -> dict[str, Any]:
+        saved = self._to_save
+        if saved is _FREED:
+            return {}
+        return {f"saved_tensors[{n}]": t for n, t in enumerate(saved) if t is not None}
+
+    def release(self) -> None:
+        """After a backward without retain_graph: the saved tensors go, as torch's do."""
+        if self._to_save:
+            self._to_save = _FREED
+
+    # ----- backward ---------------------------------------------------------------------------
+    def run_backward(self, grad, as_tensors: bool) -> tuple:
+        """The gradients of the forward's tensor inputs, from the user's backward."""
+        _BackwardsRun.count += 1
+        Tensor = _tensor.Tensor
+        main = grad if grad is None or isinstance(grad, Tensor) else Tensor._make(grad)
+        # one gradient per tensor output, in order: the others' are zeros (or None, when the
+        # forward said set_materialize_grads(False)), as torch gives them
+        grads = [main if layout is None else
+                 Tensor._make(np.zeros(*layout)) if self.materialize_grads else None
+                 for layout in self._output_layout]
+        backward = self._forward_cls.backward
+        if getattr(backward, "once_differentiable", False) or not as_tensors:
+            with no_grad():
+                returned = backward(self, *grads)
+        else:
+            returned = backward(self, *grads)
+        returned = returned if isinstance(returned, tuple) else (returned,)
+        results = self._checked(returned)
+        if as_tensors:
+            return results
+        return tuple(None if g is None else g._data for g in results)
+
+    def _checked(self, returned: tuple) -> tuple:
+        """One gradient per forward input, as torch checks them; those of tensor inputs."""
+        expected = len(self.needs_input_grad)
+        if len(returned) > expected and all(g is None for g in returned[expected:]):
+            returned = returned[:expected]
+        if len(returned) != expected:
+            raise RuntimeError(f"{_first_word()} {self.name()} returned an incorrect number of "
+                               f"gradients (expected {expected}, got {len(returned)})")
+        tensors = set(self._tensor_positions)
+        for position, gradient in enumerate(returned):
+            if gradient is not None and position not in tensors:
+                raise RuntimeError(f"function {self.name()} returned a gradient different than "
+                                   f"None at position {position + 1}, but the corresponding "
+                                   "forward input was not a Variable")
+        results = []
+        for position, next_node in zip(self._tensor_positions, self._nx, strict=True):
+            gradient = returned[position]
+            if next_node is not None and gradient is not None:
+                _check_shape(self, position, gradient, next_node)
+            results.append(gradient if next_node is not None else None)
+        return tuple(results)
+
+
+class _BackwardsRun:
+    """Custom backwards run in this process: torch words its first count error differently."""
+
+    count = 0
+
+
+def _first_word() -> str:
+    # torch 2.13 says "Function X returned an incorrect number of gradients" when the first
+    # custom backward of the process fails so, and "function X ..." ever after (measured)
+    return "Function" if _BackwardsRun.count == 1 else "function"
+
+
+def _check_shape(node: Node, position: int, gradient, next_node: Node) -> None:
+    shape, wanted = tuple(gradient.shape), next_node._shape
+    if wanted is None or shape == wanted:
+        return
+    # like torch: a gradient larger than the input (the input's shape broadcasts to it) is
+    # summed down to it; any other shape is an error
+    padded = (1,) * (len(shape) - len(wanted)) + wanted if len(wanted) <= len(shape) else None
+    if padded is None or any(a != b and a != 1 for a, b in zip(padded, shape, strict=True)):
+        got = "[" + ", ".join(map(str, shape)) + "]"
+        expected = "[" + ", ".join(map(str, wanted)) + "]"
+        raise RuntimeError(f"Function {node.name()} returned an invalid gradient at index "
+                           f"{position} - got {got} but expected shape compatible with "
+                           f"{expected}")
+
+
+class Function(FunctionCtx):
+    """Subclass with static ``forward(ctx, *args)`` (or ``forward(*args)`` and
+    ``setup_context(ctx, inputs, output)``) and ``backward(ctx, *grads)``; call ``apply``."""
+
+    _backward_cls: type
+
+    def __init_subclass__(cls, **options) -> None:
+        super().__init_subclass__(**options)
+        cls._backward_cls = type(cls.__name__ + "Backward", (BackwardCFunction,),
+                                 {"_forward_cls": cls, "rule": _UserRule(cls),
+                                  "__module__": "torch.autograd.function"})
+
+    def __init__(self, *args, **kwargs) -> None:
+        raise RuntimeError(
+            "Legacy autograd function with non-static forward method is deprecated. Please use "
+            "new-style autograd function with static forward method. (Example: "
+            "https://pytorch.org/docs/stable/autograd.html#torch.autograd.Function)")
+
+    @staticmethod
+    def forward(ctx, *args, **kwargs):
+        raise NotImplementedError("You must implement the forward function for custom "
+                                  "autograd.Function.")
+
+    @staticmethod
+    def setup_context(ctx, inputs: tuple, output) -> None:
+        raise NotImplementedError("setup_context is not implemented.")
+
+    @staticmethod
+    def backward(ctx, *grad_outputs):
+        raise NotImplementedError("You must implement either the backward or vjp method for "
+                                  "your custom autograd.Function to use it with backward "
+                                  "mode AD.")
+
+    vjp = backward
+
+    @classmethod
+    def apply(cls, *args, **kwargs):
+        node = cls._backward_cls()
+        recording = GradMode.enabled
+        node.needs_input_grad = tuple(
+            recording and isinstance(a, _tensor.Tensor) and a.requires_grad for a in args)
+        node._tensor_positions = tuple(n for n, a in enumerate(args)
+                                       if isinstance(a, _tensor.Tensor))
+        with no_grad():
+            if cls.setup_context is Function.setup_context:
+                output = cls.forward(node, *args, **kwargs)
+            else:
+                output = cls.forward(*args, **kwargs)
+                cls.setup_context(node, args, output)
+        return _wrap_outputs(node, args, output, any(node.needs_input_grad))
+
+
+def _wrap_outputs(node: BackwardCFunction, args: tuple, output, differentiable: bool):
+    """The forward's outputs, the differentiable one with the node as its grad_fn."""
+    outputs = output if isinstance(output, tuple) else (output,)
+    dirty = {id(t) for t in node._dirty}
+    inputs = {id(a) for a in args if isinstance(a, _tensor.Tensor)}
+    for tensor in node._dirty:
+        if differentiable and tensor.grad_fn is None and tensor._rg:
+            raise RuntimeError("a leaf Variable that requires grad has been used in an "
+                               "in-place operation.")
+    quiet = {id(t) for t in node._non_differentiable}
+    wrapped, graded = [], []
+    for item in outputs:
+        if isinstance(item, _tensor.Tensor):
+            if id(item) in inputs and id(item) not in dirty:  # an input returned: an alias
+                item = _tensor.Tensor._make(item._data, None, _tensor.shared_counter(item))
+            if differentiable and id(item) not in quiet and item._data.dtype.kind in "fc":
+                graded.append(item)
+        wrapped.append(item)
+    if differentiable:
+        _connect(node, args, graded, outputs)
+    return tuple(wrapped) if isinstance(output, tuple) else wrapped[0]
+
+
+def _connect(node: BackwardCFunction, args: tuple, graded: list, outputs: tuple) -> None:
+    if len(graded) > 1:
+        raise RuntimeError(MISSING_SEVERAL_OUTPUTS)
+    if not graded:
+        return
+    node._nx = tuple(edge(a) if a.requires_grad else None for a in args
+                     if isinstance(a, _tensor.Tensor))
+    (result,) = graded
+    node._shape, node._np_dtype = result._data.shape, result._data.dtype
+    node._output_layout = tuple(None if t is result else (t._data.shape, t._data.dtype)
+                                for t in outputs if isinstance(t, _tensor.Tensor))
+    result.grad_fn = node
+    result._rg = True
+
+
+def once_differentiable(backward):
+    """Marks a backward that may not itself be differentiated: it runs without recording."""
+
+    @functools.wraps(backward)
+    def wrapper(ctx, *grads):
+        with no_grad():
+            return backward(ctx, *grads)
+
+    wrapper.once_differentiable = True
+    return wrapper
+
+
+class InplaceFunction(Function):
+    def __init__(self, inplace: bool = False) -> None:
+        self.inplace = inplace
+
+
+class NestedIOFunction(Function):
+    pass
+
+
+def custom_rule_text(function_class: type) -> str:
+    """The rule the inspector shows for a custom Function's node: the user's backward as
+    written (both engines' nodes name their Function class)."""
+    name = function_class.__name__ + "Backward"
+    try:
+        source = inspect.getsource(function_class.backward)
+    except (OSError, TypeError):  # written where Python keeps no source
+        return f"{name}: the backward of {function_class.__name__}"
+    return f"{name}: {function_class.__name__}.backward, as written:\n" + \
+        inspect.cleandoc(source)

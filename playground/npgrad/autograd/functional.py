@@ -1,0 +1,272 @@
+"""torch.autograd.functional for tutorial code: vjp, jvp, jacobian, hessian, vhp, hvp.
+
+As torch does it with reverse mode only: inputs are detached copies (or views, with
+``create_graph``), a Jacobian is one gradient per output element stacked into
+out.shape + in.shape, and jvp and hvp use the double-backward trick. Results are detached
+unless ``create_graph``; a tuple in gives a tuple out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .._missing import missing_attribute
+
+__all__ = ["hessian", "hvp", "jacobian", "jvp", "vhp", "vjp"]
+
+
+def _torch():
+    from playground import npgrad  # at call time: npgrad imports this module while loading
+
+    return npgrad
+
+
+def _as_tuple(value, what: str, function: str) -> tuple[bool, tuple]:
+    """(whether it was a tuple, the tensors as a tuple), with torch's error for others."""
+    is_tuple = isinstance(value, tuple)
+    values = value if is_tuple else (value,)
+    for index, item in enumerate(values):
+        if not isinstance(item, _torch().Tensor):
+            which = f"the value at index {index}" if is_tuple else f"the given {what}"
+            raise TypeError(f"The {what} given to {function} must be either a Tensor or a tuple "
+                            f"of Tensors but {which} has type {type(item)}.")
+    return is_tuple, values
+
+
+def _prepared(inputs: tuple, create_graph: bool, need_graph: bool) -> tuple:
+    """Inputs to differentiate: attached views when the graph is to be kept, else copies."""
+    return tuple(item.view_as(item) if create_graph and item.requires_grad
+                 else item.detach().requires_grad_(need_graph) for item in inputs)
+
+
+def _released(values: tuple, create_graph: bool) -> tuple:
+    if values and isinstance(values[0], tuple):
+        return tuple(_released(item, create_graph) for item in values)
+    return values if create_graph else tuple(item.detach() for item in values)
+
+
+def _unpacked(result: tuple, was_tuple):
+    """Back to a lone tensor where the user gave one (two flags: outputs then inputs)."""
+    if isinstance(was_tuple, tuple):
+        outputs_tuple, inputs_tuple = was_tuple
+        if not inputs_tuple:
+            result = tuple(item[0] for item in result)
+        return result if outputs_tuple else result[0]
+    return result if was_tuple else result[0]
+
+
+def _grad(outputs: tuple, inputs: tuple, grad_outputs=None, create_graph: bool = False,
+          retain_graph: bool | None = None) -> tuple:
+    """autograd.grad of the outputs that require grad; Nones where nothing flows."""
+    grad_outputs = (None,) * len(outputs) if grad_outputs is None else grad_outputs
+    kept = [(out, given) for out, given in zip(outputs, grad_outputs, strict=True)
+            if out is not None and out.requires_grad]
+    if not kept:
+        return (None,) * len(inputs)
+    return _torch().autograd.grad(tuple(o for o, _ in kept), inputs, tuple(g for _, g in kept),
+                                  allow_unused=True, create_graph=create_graph,
+                                  retain_graph=retain_graph)
+
+
+def _zeros_for_none(grads: tuple, references: tuple, strict: bool, stage: str) -> tuple:
+    filled = []
+    for index, (found, reference) in enumerate(zip(grads, references, strict=True)):
+        if found is None:
+            if strict:
+                raise RuntimeError(_STRICT_MESSAGES[stage].format(index=index))
+            found = _torch().zeros_like(reference)
+        filled.append(found)
+    return tuple(filled)
+
+
+_STRICT_MESSAGES = {
+    "back": "The output of the user-provided function is independent of input {index}. This "
+            "is not allowed in strict mode.",
+    "back_trick": "The gradient with respect to the input is independent of entry {index} in "
+                  "the grad_outputs when using the double backward trick to compute forward "
+                  "mode gradients. This is not allowed in strict mode.",
+    "double_back": "The jacobian of the user-provided function is independent of input "
+                   "{index}. This is not allowed in strict mode.",
+    "double_back_trick": "The hessian of the user-provided function is independent of entry "
+                         "{index} in the grad_jacobian. This is not allowed in strict mode as "
+                         "it prevents from using the double backward trick to replace forward "
+                         "mode AD.",
+}
+
+
+def _checked_v(v: tuple, others: tuple, others_tuple: bool) -> None:
+    if len(v) != len(others):
+        if others_tuple:
+            raise RuntimeError(f"v is a tuple of invalid length: should be {len(others)} but "
+                               f"got {len(v)}.")
+        raise RuntimeError("The given v should contain a single Tensor.")
+    for index, (given, other) in enumerate(zip(v, others, strict=True)):
+        if given.size() != other.size():
+            where = f"Entry {index} in " if others_tuple else ""
+            raise RuntimeError(f"{where}v has invalid size: should be {other.size()} but got "
+                               f"{given.size()}.")
+
+
+def _cotangents(v, outputs: tuple, outputs_tuple: bool) -> tuple:
+    """vjp's v, checked against the outputs; None (ones) only for one single-element output."""
+    if v is not None:
+        _, v = _as_tuple(v, "v", "vjp")
+        v = _prepared(v, create_graph=False, need_graph=False)
+        _checked_v(v, outputs, outputs_tuple)
+        return v
+    if len(outputs) != 1 or outputs[0].nelement() != 1:
+        raise RuntimeError("The vector v can only be None if the user-provided function "
+                           "returns a single Tensor with a single element.")
+    return (None,) * len(outputs)
+
+
+# ----- the functions ------------------------------------------------------------------------------
+def vjp(func: Callable, inputs, v=None, create_graph: bool = False, strict: bool = False):
+    """(func(inputs), v^T J): the vector-Jacobian product at ``inputs``."""
+    torch = _torch()
+    with torch.enable_grad():
+        inputs_tuple, inputs = _as_tuple(inputs, "inputs", "vjp")
+        inputs = _prepared(inputs, create_graph, need_graph=True)
+        outputs_tuple, outputs = _as_tuple(func(*inputs),
+                                           "outputs of the user-provided function", "vjp")
+        v = _cotangents(v, outputs, outputs_tuple)
+        products = _zeros_for_none(_grad(outputs, inputs, v, create_graph), inputs, strict,
+                                   "back")
+    return (_unpacked(_released(outputs, create_graph), outputs_tuple),
+            _unpacked(_released(products, create_graph), inputs_tuple))
+
+
+def jvp(func: Callable, inputs, v=None, create_graph: bool = False, strict: bool = False):
+    """(func(inputs), J v), by the double-backward trick."""
+    torch = _torch()
+    with torch.enable_grad():
+        inputs_tuple, inputs = _as_tuple(inputs, "inputs", "jvp")
+        inputs = _prepared(inputs, create_graph, need_graph=True)
+        if v is not None:
+            _, v = _as_tuple(v, "v", "jvp")
+            v = _prepared(v, create_graph=False, need_graph=False)
+            _checked_v(v, inputs, inputs_tuple)
+        elif len(inputs) != 1 or inputs[0].nelement() != 1:
+            raise RuntimeError("The vector v can only be None if the input to the "
+                               "user-provided function is a single Tensor with a single "
+                               "element.")
+        outputs_tuple, outputs = _as_tuple(func(*inputs),
+                                           "outputs of the user-provided function", "jvp")
+        dummies = tuple(torch.zeros_like(out, requires_grad=True) for out in outputs)
+        pulled = _grad(outputs, inputs, dummies, create_graph=True)
+        products = _zeros_for_none(_grad(pulled, dummies, v, create_graph), outputs, strict,
+                                   "back_trick")
+    return (_unpacked(_released(outputs, create_graph), outputs_tuple),
+            _unpacked(_released(products, create_graph), outputs_tuple))
+
+
+def jacobian(func: Callable, inputs, create_graph: bool = False, strict: bool = False,
+             vectorize: bool = False, strategy: str = "reverse-mode"):
+    """The Jacobian of ``func`` at ``inputs``: per output and input, out.shape + in.shape,
+    one gradient per output element."""
+    torch = _torch()
+    with torch.enable_grad():
+        inputs_tuple, inputs = _as_tuple(inputs, "inputs", "jacobian")
+        inputs = _prepared(inputs, create_graph, need_graph=True)
+        outputs_tuple, outputs = _as_tuple(func(*inputs),
+                                           "outputs of the user-provided function",
+                                           "jacobian")
+        blocks = tuple(_blocks(output, inputs, create_graph, strict) for output in outputs)
+    return _unpacked(_released(blocks, create_graph), (outputs_tuple, inputs_tuple))
+
+
+def _blocks(output, inputs: tuple, create_graph: bool, strict: bool) -> tuple:
+    torch = _torch()
+    rows: list[list] = [[] for _ in inputs]
+    flat = output.reshape(-1)
+    for index in range(output.nelement()):
+        found = _grad((flat[index],), inputs, retain_graph=True, create_graph=create_graph)
+        for number, (row, gradient, given) in enumerate(zip(rows, found, inputs, strict=True)):
+            if gradient is None:
+                if strict:
+                    raise RuntimeError(f"Output {index} of the user-provided function is "
+                                       f"independent of input {number}. This is not allowed "
+                                       "in strict mode.")
+                gradient = torch.zeros_like(given)
+            row.append(gradient)
+    return tuple(torch.stack(row, dim=0).view(output.size() + given.size()) if row else
+                 torch.zeros(output.size() + given.size(), dtype=given.dtype)
+                 for row, given in zip(rows, inputs, strict=True))
+
+
+def hessian(func: Callable, inputs, create_graph: bool = False, strict: bool = False,
+            vectorize: bool = False, outer_jacobian_strategy: str = "reverse-mode"):
+    """The Hessian of a function returning one element: the Jacobian of its Jacobian."""
+    inputs_tuple, inputs = _as_tuple(inputs, "inputs", "hessian")
+
+    def single_output(*given):
+        output = func(*given)
+        if isinstance(output, tuple) or not isinstance(output, _torch().Tensor):
+            raise RuntimeError("The function given to hessian should return a single Tensor")
+        if output.nelement() != 1:
+            raise RuntimeError("The Tensor returned by the function given to hessian should "
+                               "contain a single element")
+        return output.squeeze()
+
+    def first_derivatives(*given):
+        return jacobian(single_output, given, create_graph=True)
+
+    result = jacobian(first_derivatives, inputs, create_graph=create_graph, strict=strict)
+    return _unpacked(result, (inputs_tuple, inputs_tuple))
+
+
+def _scalar_checked(outputs: tuple, outputs_tuple: bool, function: str) -> None:
+    if outputs_tuple or not isinstance(outputs[0], _torch().Tensor):
+        raise RuntimeError(f"The function given to {function} should return a single Tensor")
+    if outputs[0].nelement() != 1:
+        raise RuntimeError(f"The Tensor returned by the function given to {function} should "
+                           "contain a single element")
+
+
+def _first_derivatives(func: Callable, inputs, v, create_graph: bool, function: str):
+    """The prepared inputs and v, the outputs and their Jacobian (kept as a graph)."""
+    inputs_tuple, inputs = _as_tuple(inputs, "inputs", function)
+    inputs = _prepared(inputs, create_graph, need_graph=True)
+    if v is not None:
+        _, v = _as_tuple(v, "v", function)
+        v = _prepared(v, create_graph=False, need_graph=False)
+        _checked_v(v, inputs, inputs_tuple)
+    elif len(inputs) != 1 or inputs[0].nelement() != 1:
+        raise RuntimeError("The vector v can only be None if the input to the user-provided "
+                           "function is a single Tensor with a single element.")
+    outputs_tuple, outputs = _as_tuple(func(*inputs), "outputs of the user-provided function",
+                                       function)
+    _scalar_checked(outputs, outputs_tuple, function)
+    return inputs_tuple, inputs, v, outputs, _grad(outputs, inputs, create_graph=True)
+
+
+def vhp(func: Callable, inputs, v=None, create_graph: bool = False, strict: bool = False):
+    """(func(inputs), v^T H) for a function returning one element."""
+    torch = _torch()
+    with torch.enable_grad():
+        inputs_tuple, inputs, v, outputs, first = _first_derivatives(func, inputs, v,
+                                                                     create_graph, "vhp")
+    with torch.set_grad_enabled(create_graph or torch.is_grad_enabled()):
+        products = _zeros_for_none(_grad(first, inputs, v, create_graph), inputs, strict,
+                                   "double_back")
+    return (_unpacked(_released(outputs, create_graph), False),
+            _unpacked(_released(products, create_graph), inputs_tuple))
+
+
+def hvp(func: Callable, inputs, v=None, create_graph: bool = False, strict: bool = False):
+    """(func(inputs), H v) for a function returning one element, by the double-backward
+    trick over the Jacobian."""
+    torch = _torch()
+    with torch.enable_grad():
+        inputs_tuple, inputs, v, outputs, first = _first_derivatives(func, inputs, v,
+                                                                     create_graph, "hvp")
+        dummies = tuple(torch.zeros_like(item, requires_grad=True) for item in inputs)
+        twice = _grad(first, inputs, dummies, create_graph=True)
+    with torch.set_grad_enabled(create_graph or torch.is_grad_enabled()):
+        products = _zeros_for_none(_grad(twice, dummies, v, create_graph), inputs, strict,
+                                   "double_back_trick")
+    return (_unpacked(_released(outputs, create_graph), False),
+            _unpacked(_released(products, create_graph), inputs_tuple))
+
+# What the engine lacks, said with torch's module name and what to do.
+__getattr__ = missing_attribute("torch.autograd.functional")

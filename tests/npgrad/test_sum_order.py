@@ -1,0 +1,39 @@
+"""Sums and means add in torch's order (its cascade of vector lanes), so printed losses match."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import playground.npgrad as npgrad
+
+torch = pytest.importorskip("torch")
+
+SIZES = [*range(0, 70), 127, 128, 129, 255, 256, 1000, 1023, 1025, 4096, 5000, 16384, 32768]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_whole_sums_and_means_are_torchs_to_the_last_bit(dtype):
+    rng = np.random.default_rng(7)
+    for size in SIZES:
+        # magnitudes over six decades: the order of adding shows in the last bits
+        data = (rng.normal(size=size) * 10.0 ** rng.integers(-3, 3, size=size)).astype(dtype)
+        theirs, ours = torch.from_numpy(data), npgrad.from_numpy(data)
+        assert ours.sum().item() == theirs.sum().item(), size
+        if size:
+            assert ours.mean().item() == theirs.mean().item(), size
+        shaped = data.reshape(-1, 1) if size % 2 else data.reshape(1, -1)
+        assert npgrad.from_numpy(shaped).sum(dim=(0, 1)).item() == \
+            torch.from_numpy(shaped).sum(dim=(0, 1)).item(), size
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_a_broadcast_scalars_gradient_is_summed_in_torchs_order(dtype):
+    rng = np.random.default_rng(3)
+    values = (rng.normal(size=300) * 10.0 ** rng.integers(-3, 3, size=300)).astype(dtype)
+    grads = []
+    for engine in (torch, npgrad):
+        scale = engine.tensor(1.5, dtype=getattr(engine, dtype), requires_grad=True)
+        (scale * engine.from_numpy(values) ** 2).sum().backward()
+        grads.append(scale.grad.item())
+    assert grads[0] == grads[1]
