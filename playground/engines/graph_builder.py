@@ -20,6 +20,7 @@ from playground.model.arrays import (
     PointDensity,
 )
 from playground.npgrad.autograd import describe_rule
+from playground.npgrad.autograd.function import custom_rule_text
 
 # Containers whose tensor items get names like ``weights[2]`` or ``params['w']``.
 _SEQUENCES = (list, tuple)
@@ -210,10 +211,8 @@ class _Builder:
         node_id = self._new_id(fn)
         name = type(fn).__name__
         kind = "accumulate" if name == "AccumulateGrad" else "function"
-        rule = getattr(fn, "rule", None)  # npgrad's own row; torch's nodes by their name
         self.graph.nodes.append(GraphNode(
-            id=node_id, kind=kind, label=name, saved=self._saved(fn),
-            rule=rule.describe() if rule is not None else describe_rule(name)))
+            id=node_id, kind=kind, label=name, saved=self._saved(fn), rule=_rule_of(fn, name)))
         return node_id, True
 
     def _saved(self, fn) -> dict[str, ArrayData]:
@@ -277,3 +276,15 @@ def _label_unnamed(graph: Graph) -> None:
         if node.is_tensor:
             plain = [name for name in node.names if "[" not in name]
             node.label = (plain or node.names or [node.kind])[0]
+
+
+def _rule_of(fn, name: str) -> str | None:
+    """What the inspector shows as a node's rule: npgrad's own row, the backward the user
+    wrote for a custom Function (both engines' nodes name its class), or torch's by name."""
+    rule = getattr(fn, "rule", None)
+    if rule is not None:
+        return rule.describe()
+    function_class = getattr(fn, "_forward_cls", None)  # torch's custom Function nodes
+    if isinstance(function_class, type):
+        return custom_rule_text(function_class)
+    return describe_rule(name)

@@ -153,7 +153,7 @@ class Playback:
 
 def _formulas(rule: str | None) -> list[str]:
     """``MulBackward0: grad_self = grad * other; ...`` -> ``["grad_self = grad · other", …]``."""
-    if not rule or ": " not in rule:
+    if not rule or ": " not in rule or "\n" in rule:  # none, or a custom Function's own code
         return []
     return [readable(part.strip()) for part in rule.split(": ", 1)[1].split("; ")]
 

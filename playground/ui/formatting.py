@@ -53,8 +53,9 @@ def node_tooltip(node: GraphNode) -> str:
             rows.append("<i>.grad is None</i>")
         return "".join(rows)
     text = f"<b>{html.escape(node.label)}</b>"
-    if node.rule:
-        text += f"<br><code>{html.escape(readable_rule(node.rule))}</code>"
+    if node.rule:  # (a custom Function's code is the inspector's: its first line here)
+        first = node.rule.partition("\n")[0]
+        text += f"<br><code>{html.escape(readable_rule(first))}</code>"
     return text
 
 

@@ -101,7 +101,11 @@ def node_html(graph: Graph, node) -> str:
         title = node.label
         row("kind", "AccumulateGrad: adds the incoming gradient into a leaf's .grad"
             if node.kind == "accumulate" else "backward function (grad_fn)")
-        if node.rule:
+        if node.rule and "\n" in node.rule:  # a custom Function's backward, as the user wrote it
+            heading, _, code = node.rule.partition("\n")
+            row("rule", heading.split(": ", 1)[-1])
+            row("", code, pre=True)
+        elif node.rule:
             row("rule", readable_rule(node.rule))
         inputs = [graph.node(e.target).label for e in graph.edges if e.source == node.id]
         row("next functions", ", ".join(inputs) or "none")

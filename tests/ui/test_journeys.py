@@ -402,3 +402,52 @@ def test_pyplot_asking_for_too_much_costs_the_window_nothing(qtbot, window):
     line, markers = window.figures.canvases[0].items
     assert line.opts["autoDownsample"] and len(line.xData) == 1_000_000
     assert len(markers.xData) <= 20_000 and markers.xData[-1] >= 999_950
+
+
+CUSTOM_FUNCTION = '''import torch
+
+class Clip(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x.clamp(min=0)
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, = ctx.saved_tensors
+        out = grad.clone()
+        out[x < 0] = 0
+        return out
+
+x = torch.tensor([-1.0, 2.0, 3.0], requires_grad=True)
+y = Clip.apply(x)
+loss = (y * y).sum()
+loss.backward()
+print(x.grad)
+'''
+
+
+@pytest.mark.parametrize("engine", ["numpy", "torch"])
+def test_a_custom_functions_node_shows_the_backward_the_user_wrote(qtbot, window, engine):
+    window.editor.setPlainText(CUSTOM_FUNCTION)
+    if engine == "torch":  # switching runs the text again
+        pytest.importorskip("torch")
+        with qtbot.waitSignal(window.runner.finished, timeout=RUN_MS):
+            window.engine_box.setCurrentIndex(window.engine_box.findData("torch"))
+        qtbot.waitUntil(lambda: settled(window), timeout=RUN_MS)
+    else:
+        press_run_all(qtbot, window)
+    assert "tensor([0., 4., 6.])" in window.console.toPlainText()
+    view = window.graph_view
+    item = next(i for i in view.current.nodes.values()
+                if isinstance(i, NodeItem) and i.look.lines[0] == "ClipBackward")
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton,
+                     pos=view.mapFromScene(item.sceneBoundingRect().center()))
+    shown = window.inspector.toPlainText()
+    assert "Clip.backward, as written:" in shown
+    assert "out[x < 0] = 0" in shown and "return out" in shown
+    # the replay names the node as torch does and says what it sent on
+    view.setFocus()
+    for _ in range(3):
+        qtbot.keyClick(view, Qt.Key.Key_Right)
+    assert window.view_state.step_state().title.endswith("ClipBackward")

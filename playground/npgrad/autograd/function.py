@@ -333,5 +333,7 @@ def custom_rule_text(function_class: type) -> str:
         source = inspect.getsource(function_class.backward)
     except (OSError, TypeError):  # written where Python keeps no source
         return f"{name}: the backward of {function_class.__name__}"
-    return f"{name}: {function_class.__name__}.backward, as written:\n" + \
-        inspect.cleandoc(source)
+    lines = inspect.cleandoc(source).splitlines()
+    while lines and lines[0].startswith("@"):  # @staticmethod, @once_differentiable
+        lines.pop(0)
+    return f"{name}: {function_class.__name__}.backward, as written:\n" + "\n".join(lines)
