@@ -143,11 +143,14 @@ class NumpyEngine(Engine):
                 current.append(None)
                 return False  # npgrad runs the call on its fast path, unobserved
             kind, outputs = call
-            current.append(recorder.start(kind, [t._grad_edge()[0] for t in outputs]))
+            # as the torch engine sees a call: from the roots' grad_fns; a leaf's own
+            # AccumulateGrad (``leaf.backward(g)``) is no node of torch's graph
+            current.append(recorder.start(kind, [t.grad_fn for t in outputs
+                                                 if t.grad_fn is not None]))
             return True
 
         def on_step(step) -> None:
-            if current[-1] is None:  # a call the recorder let pass
+            if current[-1] is None or not current[-1].roots:  # let pass, or a leaf's own
                 return
             current[-1].steps.append(LiveStep(
                 step.node,

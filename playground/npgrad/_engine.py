@@ -486,7 +486,16 @@ def _execute_node(node: Node, grad, as_tensors: bool, accumulate: bool, observer
             for callback in list(observers):
                 callback(step)
         return ()
-    outputs = _apply_function(node, grad, as_tensors)
+    try:
+        outputs = _apply_function(node, grad, as_tensors)
+    except Exception:
+        # freed or modified saved values: observers still hear where it failed, as torch's
+        # hooks do (the step got its gradient and sent nothing on)
+        if observers:
+            step = BackwardStep(node, (as_tensor(grad),), ())
+            for callback in list(observers):
+                callback(step)
+        raise
     if not node._exact:
         # As torch validates outputs before post hooks: hooks and observers see each gradient
         # already reduced to its input's shape and cast to its dtype.

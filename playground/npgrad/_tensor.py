@@ -16,7 +16,8 @@ _NON_LEAF_GRAD_WARNING = (
     "attribute won't be populated during autograd.backward(). If you indeed want the .grad field "
     "to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If you "
     "access the non-leaf Tensor by mistake, make sure you access the leaf Tensor instead. See "
-    "github.com/pytorch/pytorch/pull/30531 for more information."
+    "github.com/pytorch/pytorch/pull/30531 for more information. (Triggered internally at "
+    "/__w/pytorch/pytorch/build/aten/src/ATen/core/TensorBody.h:493.)"  # torch 2.13's words
 )
 
 
@@ -305,10 +306,9 @@ class Tensor:
         backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
     def detach(self) -> Tensor:
-        """Same values and version counter, no history."""
-        result = Tensor._make(self._data, None, shared_counter(self))
-        result._base = self
-        return result
+        """Same values and version counter, no history; not a view for autograd (``_base``
+        is None, as in torch), so writing into it in place is allowed and changes ``self``."""
+        return Tensor._make(self._data, None, shared_counter(self))
 
     def detach_(self) -> Tensor:
         self.grad_fn = None

@@ -100,6 +100,23 @@ def test_both_engines_give_the_same_graph_and_traces(name):
     assert mine.traces, "every program calls backward or grad"
 
 
+@pytest.mark.parametrize("code", [
+    "v = torch.ones(3, requires_grad=True)\nv.backward(torch.ones(3))\n",
+    "x = torch.ones(3, requires_grad=True)\ny = x * 2\ntry:\n    y.backward()\n"
+    "except RuntimeError:\n    pass\n",
+    "x = torch.ones(3, requires_grad=True)\ny = x * 2\ny.backward(torch.ones(3))\n"
+    "y.backward(torch.ones(3))\n",
+])
+def test_edge_calls_draw_torchs_graph(code):
+    """A leaf's own backward adds no AccumulateGrad node; a failed call keeps its root in the
+    graph; a second backward through freed buffers shows the graph it failed on."""
+    mine, theirs = _both("import torch\n" + code, None, None)
+    assert (mine.error is None) == (theirs.error is None)
+    assert_same_graph(mine.graph, theirs.graph)
+    assert [[s.name for s in t.steps] for t in mine.traces if t.steps] == \
+        [[s.name for s in t.steps] for t in theirs.traces if t.steps]
+
+
 def test_a_models_parameters_are_named_after_it():
     result = run_code(PROGRAMS["an nn.Module and one SGD step"], NumpyEngine())
     labels = {node.label for node in result.graph.nodes if node.is_tensor}
