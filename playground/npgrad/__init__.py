@@ -72,7 +72,10 @@ __version__ = "0.1.0"
 # The binding table (every op family and _factories have declared theirs by now): the Tensor
 # methods, and the functions torch.exp, torch.add, ... that this module exports.
 _bindings.bind_tensor_methods()
-globals().update(_bindings.FUNCTIONS)
+globals().update(_bindings.exported_functions())
+# the factories, too, take torch's size= (torch.zeros(size=(2, 3)))
+for _factory in (empty, ones, rand, randn, zeros):
+    globals()[_factory.__name__] = _bindings.torch_keywords(_factory, as_function=True)
 
 
 def is_tensor(obj) -> bool:

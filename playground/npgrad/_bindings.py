@@ -16,6 +16,8 @@ makes the first into Tensor's methods and ``playground/npgrad/__init__.py`` expo
 
 from __future__ import annotations
 
+import functools
+import inspect
 from collections.abc import Callable
 
 from ._tensor import Tensor
@@ -57,4 +59,44 @@ def binds(*names: str, method: bool = True, function: bool = True):
 def bind_tensor_methods() -> None:
     """Make the method column Tensor's methods (once every op family has been imported)."""
     for name, forward in METHODS.items():
-        setattr(Tensor, name, forward)
+        setattr(Tensor, name, torch_keywords(forward, as_function=False))
+
+
+def exported_functions() -> dict[str, Callable]:
+    """The function column, each taking torch's keyword names too."""
+    return {name: torch_keywords(forward, as_function=True)
+            for name, forward in FUNCTIONS.items()}
+
+
+def torch_keywords(forward, as_function: bool):
+    """``forward``, also taking the keywords torch's documentation uses where ours differ:
+    ``input=`` for the tensor of a function (``torch.sum(input=x)``), ``keepdims`` for
+    ``keepdim``, ``size=`` for the sizes of a factory (``torch.zeros(size=(2, 3))``). Forwards
+    that need none of them are returned as they are (no call in between)."""
+    if not callable(forward) or isinstance(forward, type):
+        return forward
+    try:
+        parameters = inspect.signature(forward).parameters
+    except (TypeError, ValueError):
+        return forward
+    names = list(parameters)
+    takes_input = as_function and bool(names) and names[0] == "self"
+    takes_keepdim = "keepdim" in parameters
+    takes_sizes = any(p.kind is p.VAR_POSITIONAL and p.name == "size"
+                      for p in parameters.values())
+    if not (takes_input or takes_keepdim or takes_sizes):
+        return forward
+
+    @functools.wraps(forward)
+    def with_torch_keywords(*args, **kwargs):
+        if kwargs:
+            if takes_input and "input" in kwargs:
+                args = (kwargs.pop("input"), *args)
+            if takes_keepdim and "keepdims" in kwargs:
+                kwargs["keepdim"] = kwargs.pop("keepdims")
+            if takes_sizes and "size" in kwargs:
+                size = kwargs.pop("size")
+                args = (*args, *(size if isinstance(size, tuple | list) else (size,)))
+        return forward(*args, **kwargs)
+
+    return with_torch_keywords

@@ -14,9 +14,16 @@ from ._bindings import bind_method, binds
 from ._grad_mode import GradMode
 from ._indexing import index_array
 from ._nodes import NODE_CLASSES
-from ._operands import as_tensor_operand, compute, float_operands, operands, tensor_or_none
-from ._pointwise import clamp
-from ._recording import attach_node, output
+from ._operands import (
+    as_tensor_operand,
+    compute,
+    float_operands,
+    floating,
+    operands,
+    tensor_or_none,
+)
+from ._pointwise import UNARY, clamp
+from ._recording import RESULT, attach_node, output
 from ._tensor import Tensor, bump_version, shared_counter
 
 _make = Tensor._make
@@ -197,3 +204,23 @@ def _check_inplace_view_message(self: Tensor) -> None:
 def copy_for_grad(grad: Tensor) -> Tensor:
     """What a create_graph backward stores as a leaf's first .grad: a recorded copy."""
     return output("copy", grad._data.copy(), (None, grad))
+
+
+def _unary_inplace(op: str, declared) -> None:
+    """``x.sin_()`` and ``torch.sin_(x)`` for every declared function of one tensor: the
+    values written into x, the node the op's own (torch: ``SinBackward0``)."""
+    saves = NODE_CLASSES[op].rule.saves
+
+    def apply(self: Tensor) -> Tensor:
+        data = floating(self) if declared.floats and self._data.dtype.kind != "f" else \
+            self._data
+        saved = (_original(self),) if saves == ("self",) else \
+            (RESULT,) if saves == ("result",) else ()
+        return _inplace(op, self, declared.on_arrays(data), None, saved)
+
+    apply.__name__ = apply.__qualname__ = f"{op}_"
+    binds(*(f"{name}_" for name in declared.names))(apply)
+
+
+for _op, _declared in list(UNARY.items()):
+    _unary_inplace(_op, _declared)

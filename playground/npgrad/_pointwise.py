@@ -32,6 +32,8 @@ class Unary:
 
     on_arrays: Callable
     on_tensors: Callable
+    floats: bool = True  # integer and bool tensors are computed as the default float dtype
+    names: tuple[str, ...] = ()  # its names as a method and a function (the op's and aliases)
 
 
 UNARY: dict[str, Unary] = {}
@@ -58,7 +60,7 @@ def unary(op: str, on_arrays: Callable, *aliases: str, floats: bool = True) -> C
 
     general.__name__ = general.__qualname__ = op
     function = fast_elementwise(op, on_arrays, general)
-    UNARY[op] = Unary(on_arrays, function)
+    UNARY[op] = Unary(on_arrays, function, floats, (op, *aliases))
     return binds(op, *aliases)(function)
 
 

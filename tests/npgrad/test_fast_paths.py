@@ -129,8 +129,26 @@ def test_fast_paths_take_the_general_forwards_arguments():
     assert x.div(npgrad.tensor([2.0, 3.0]), rounding_mode="floor").tolist() == [0.0, 0.0]
 
 
+def _bound(offered):
+    """The forward itself, or the one a torch-keywords wrapper calls."""
+    return getattr(offered, "__wrapped__", offered)
+
+
 def test_the_binding_table_is_what_tensors_and_the_module_offer():
     for name, forward in METHODS.items():
-        assert getattr(npgrad.Tensor, name) is forward
+        assert _bound(getattr(npgrad.Tensor, name)) is forward
     for name, forward in FUNCTIONS.items():
-        assert getattr(npgrad, name) is forward
+        assert _bound(getattr(npgrad, name)) is forward
+    # the hot methods and operators are the forwards themselves, no call in between
+    for name in ("add", "mul", "exp", "tanh", "mm", "backward", "__mul__", "__add__"):
+        if name in METHODS:
+            assert getattr(npgrad.Tensor, name) is METHODS[name], name
+
+
+def test_torchs_keyword_names_are_taken():
+    x = npgrad.ones(2, 3)
+    assert npgrad.sum(input=x, dim=1, keepdims=True).shape == (2, 1)
+    assert x.mean(1, keepdims=True).shape == (2, 1)
+    assert npgrad.add(input=x, other=x).sum().item() == 12.0
+    assert npgrad.zeros(size=(2, 2)).shape == (2, 2) and npgrad.randn(size=(3,)).shape == (3,)
+    assert npgrad.max(x, dim=1, keepdims=True).values.shape == (2, 1)

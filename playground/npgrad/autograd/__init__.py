@@ -206,7 +206,22 @@ def describe_rule(node_name: str) -> str | None:
 from . import functional  # noqa: E402, F401 - torch.autograd.functional after import torch
 from .function import Function  # noqa: E402
 
-__all__ += ["Function"]
+__all__ += ["Function", "Variable"]
+
+
+class _VariableType(type):
+    def __instancecheck__(cls, instance) -> bool:
+        return isinstance(instance, Tensor)  # every tensor is a Variable, as in torch
+
+
+class Variable(metaclass=_VariableType):
+    """The old wrapper: ``Variable(t, requires_grad=True)`` is a new leaf sharing t's data."""
+
+    def __new__(cls, data=None, requires_grad: bool = False, volatile: bool = False):
+        from .._tensor import shared_counter
+
+        result = Tensor._make(data._data, None, shared_counter(data))
+        return result.requires_grad_(True) if requires_grad else result
 
 # What the engine lacks, said with torch's module name and what to do.
 __getattr__ = missing_attribute("torch.autograd")

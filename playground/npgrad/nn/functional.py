@@ -150,9 +150,25 @@ def cross_entropy(input: Tensor, target: Tensor, weight=None, ignore_index: int 
                     ignore_index, reduction)
 
 
+def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
+    """int64 rows with a 1 at each index (no gradient: indices are not differentiable)."""
+    indices = tensor._data
+    if indices.dtype != np.int64:
+        raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    if indices.size and indices.min() < 0:
+        raise RuntimeError("Class values must be non-negative.")
+    if num_classes == -1:
+        if not indices.size:
+            raise RuntimeError("Can not infer total number of classes from empty tensor.")
+        num_classes = int(indices.max()) + 1
+    elif indices.size and indices.max() >= num_classes:
+        raise RuntimeError("Class values must be smaller than num_classes.")
+    return Tensor._make((indices[..., None] == np.arange(num_classes)).astype(np.int64))
+
+
 __all__ = ["relu", "sigmoid", "tanh", "softmax", "log_softmax", "mse_loss", "linear",
            "nll_loss", "cross_entropy", "leaky_relu", "softplus", "binary_cross_entropy",
-           "binary_cross_entropy_with_logits"]
+           "binary_cross_entropy_with_logits", "one_hot"]
 
 # What the engine lacks, said with torch's module name and what to do.
 __getattr__ = missing_attribute("torch.nn.functional")

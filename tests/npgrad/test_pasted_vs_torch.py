@@ -1,0 +1,80 @@
+"""Small things pasted tutorials do, printed as torch prints them (issue 23's list)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.oracle import run_printing
+
+SCRIPTS = {
+    "in-place functions of one tensor, and the leaf's error": """
+x = torch.tensor([0.5, 1.0, 2.0], dtype=DTYPE, requires_grad=True)
+y = x * 1
+y.sin_()
+print(y.grad_fn)
+y.exp_()
+print(y, y.grad_fn, y._version)
+torch.tanh_(y)  # overwrites the result exp_ saved: backward refuses, as torch does
+try:
+    y.sum().backward()
+except RuntimeError as error:
+    print(error)
+u = x * 1
+u.cos_()
+torch.sigmoid_(u)
+u.sum().backward()
+print(x.grad)
+try:
+    x.sin_()
+except RuntimeError as error:
+    print(error)
+try:
+    torch.tensor([1, 2]).exp_()
+except RuntimeError as error:
+    print(error)
+with torch.no_grad():
+    z = x.clone()
+    z.relu_().sqrt_()
+print(z)
+""",
+    "writing into a detached tensor changes the original": """
+w = torch.tensor([1.0, 2.0, 3.0], dtype=DTYPE, requires_grad=True)
+d = w.detach()
+d[0] = 100.0
+d.mul_(2)
+print(w, d, d.requires_grad, d._base is None, w._version)
+""",
+    "Variable, one_hot, torch's keyword names": """
+from torch.autograd import Variable
+import torch.nn.functional as F
+v = Variable(torch.ones(2, dtype=DTYPE), requires_grad=True)
+print(v, isinstance(v, Variable), v.is_leaf)
+(v * 3).sum().backward()
+print(v.grad)
+print(F.one_hot(torch.tensor([0, 2, 1])), F.one_hot(torch.tensor([[1], [3]]), num_classes=5).shape)
+for bad in (torch.tensor([0.0, 1.0]), torch.tensor([-1, 2])):
+    try:
+        F.one_hot(bad)
+    except RuntimeError as error:
+        print(error)
+m = torch.arange(6, dtype=DTYPE).reshape(2, 3)
+print(torch.sum(input=m, dim=1, keepdims=True), m.mean(0, keepdims=True))
+print(torch.add(input=m, other=m, alpha=2), torch.zeros(size=(2, 2), dtype=DTYPE))
+""",
+    "linspace through sin and a sum": """
+x = torch.linspace(-3.0, 3.0, 101, dtype=DTYPE)
+print(x[45:56])
+print((x * x).sum().item(), x.mean().item(), (x ** 3).sum())
+""",
+}
+
+
+@pytest.mark.parametrize("dtype", ["torch.float32", "torch.float64"])
+@pytest.mark.parametrize("name", list(SCRIPTS))
+def test_pasted_snippets_print_what_torch_prints(name, dtype):
+    import playground.npgrad as npgrad
+
+    torch = pytest.importorskip("torch")
+    code = SCRIPTS[name].replace("DTYPE", dtype)
+    expected = run_printing(code, torch)
+    assert run_printing(code, npgrad) == expected
