@@ -14,7 +14,36 @@ OPTIMIZERS = {
     "adam": lambda m, params: m.optim.Adam(params),
     "adam-decay-betas": lambda m, params: m.optim.Adam(
         params, lr=0.02, betas=(0.8, 0.99), weight_decay=0.05),
+    "adamw": lambda m, params: m.optim.AdamW(params, lr=0.02),
+    "rmsprop": lambda m, params: m.optim.RMSprop(params, lr=0.01),
+    "rmsprop-centered-momentum": lambda m, params: m.optim.RMSprop(
+        params, lr=0.01, momentum=0.9, centered=True, weight_decay=0.01),
+    "adagrad": lambda m, params: m.optim.Adagrad(params, lr=0.1, lr_decay=0.01),
 }
+
+
+SCHEDULERS = {
+    "step": lambda s, o: s.StepLR(o, step_size=3, gamma=0.5),
+    "multistep": lambda s, o: s.MultiStepLR(o, milestones=[2, 4, 4], gamma=0.1),
+    "exponential": lambda s, o: s.ExponentialLR(o, gamma=0.9),
+    "lambda": lambda s, o: s.LambdaLR(o, lr_lambda=lambda epoch: 1 / (epoch + 1)),
+    "cosine": lambda s, o: s.CosineAnnealingLR(o, T_max=4, eta_min=0.01),
+}
+
+
+@pytest.mark.parametrize("name", list(SCHEDULERS))
+def test_schedulers_set_the_rates_torchs_do(name, torch, engine):
+    def rates(module):
+        optimizer = module.optim.SGD([module.ones(1, requires_grad=True)], lr=1.0)
+        scheduler = SCHEDULERS[name](module.optim.lr_scheduler, optimizer)
+        seen = [scheduler.get_last_lr()]
+        for _ in range(10):
+            optimizer.step()
+            scheduler.step()
+            seen.append(scheduler.get_last_lr())
+        return seen, repr(optimizer)
+
+    assert rates(engine) == rates(torch)
 
 
 def _trained(module, make_optimizer, dtype_name: str) -> list[np.ndarray]:

@@ -1,4 +1,5 @@
-"""``torch.optim``: SGD and Adam, stepping parameters in place as torch's optimizers do."""
+"""``torch.optim``: SGD, Adam, AdamW, RMSprop, Adagrad, stepping parameters in place as
+torch's single-tensor optimizers do (``lr_scheduler`` beside them)."""
 
 from __future__ import annotations
 
@@ -6,10 +7,10 @@ import math
 
 import numpy as np
 
-from ._grad_mode import no_grad
-from ._missing import missing_attribute
-from ._pointwise import clone
-from ._tensor import Tensor
+from .._grad_mode import no_grad
+from .._missing import missing_attribute
+from .._pointwise import clone
+from .._tensor import Tensor
 
 
 def clear_grads(params, set_to_none: bool = True) -> None:
@@ -22,6 +23,10 @@ def clear_grads(params, set_to_none: bool = True) -> None:
         else:
             param.grad = param.grad.detach()
             param.grad.zero_()
+
+
+# What torch's optimizers list in their groups (and so print) beside the settings that act.
+_FLAGS = {"differentiable": False, "foreach": None}
 
 
 class Optimizer:
@@ -47,7 +52,7 @@ class Optimizer:
     def step(self, closure=None):
         loss = None
         if closure is not None:
-            from ._grad_mode import enable_grad
+            from .._grad_mode import enable_grad
 
             with enable_grad():
                 loss = closure()
@@ -89,7 +94,7 @@ class SGD(Optimizer):
             raise ValueError("Nesterov momentum requires a momentum and zero dampening")
         super().__init__(params, {"lr": lr, "momentum": momentum, "dampening": dampening,
                                   "weight_decay": weight_decay, "nesterov": nesterov,
-                                  "maximize": maximize})
+                                  "maximize": maximize, **_FLAGS, "fused": None})
 
     def _update(self, param: Tensor, grad: Tensor, group: dict, state: dict) -> None:
         grad = self._descent_direction(param, grad, group)
@@ -117,7 +122,9 @@ class Adam(Optimizer):
                                       "switch the engine to torch")
         super().__init__(params, {"lr": lr, "betas": betas, "eps": eps,
                                   "weight_decay": weight_decay, "amsgrad": amsgrad,
-                                  "maximize": maximize})
+                                  "maximize": maximize, **_FLAGS, "fused": None,
+                                  "capturable": False,
+                                  "decoupled_weight_decay": type(self) is AdamW})
 
     def _update(self, param: Tensor, grad: Tensor, group: dict, state: dict) -> None:
         grad = self._descent_direction(param, grad, group)
@@ -136,7 +143,95 @@ class Adam(Optimizer):
         param.add_(average / denominator, alpha=-step_size)
 
 
-__all__ = ["Optimizer", "SGD", "Adam"]
+class AdamW(Adam):
+    """Adam with decoupled weight decay: the parameter shrinks by lr * weight_decay first."""
+
+    def __init__(self, params, lr: float = 1e-3, betas: tuple = (0.9, 0.999),
+                 eps: float = 1e-8, weight_decay: float = 1e-2, amsgrad: bool = False, *,
+                 maximize: bool = False):
+        super().__init__(params, lr, betas, eps, weight_decay, amsgrad, maximize=maximize)
+
+    def _update(self, param: Tensor, grad: Tensor, group: dict, state: dict) -> None:
+        param.mul_(1 - group["lr"] * group["weight_decay"])
+        super()._update(param, grad, {**group, "weight_decay": 0}, state)
+
+
+class RMSprop(Optimizer):
+    """Divide by a running root mean square of the gradients (Hinton), torch's defaults."""
+
+    def __init__(self, params, lr: float = 1e-2, alpha: float = 0.99, eps: float = 1e-8,
+                 weight_decay: float = 0, momentum: float = 0, centered: bool = False, *,
+                 maximize: bool = False):
+        if lr < 0.0:
+            raise ValueError(f"Invalid learning rate: {lr}")
+        super().__init__(params, {"lr": lr, "alpha": alpha, "eps": eps,
+                                  "weight_decay": weight_decay, "momentum": momentum,
+                                  "centered": centered, "maximize": maximize, **_FLAGS,
+                                  "capturable": False})
+
+    def _update(self, param: Tensor, grad: Tensor, group: dict, state: dict) -> None:
+        grad = self._descent_direction(param, grad, group)._data
+        if not state:
+            state["step"] = 0
+            state["square_avg"] = _zeros_like(param)
+            if group["momentum"] > 0:
+                state["momentum_buffer"] = _zeros_like(param)
+            if group["centered"]:
+                state["grad_avg"] = _zeros_like(param)
+        state["step"] += 1
+        alpha = group["alpha"]
+        squares = state["square_avg"]._data
+        squares *= alpha
+        squares += (1 - alpha) * grad * grad
+        if group["centered"]:
+            average = state["grad_avg"]._data
+            average += (1 - alpha) * (grad - average)
+            spread = np.sqrt(squares - average * average)
+        else:
+            spread = np.sqrt(squares)
+        spread = spread + group["eps"]
+        if group["momentum"] > 0:
+            buffer = state["momentum_buffer"]._data
+            buffer *= group["momentum"]
+            buffer += grad / spread
+            param.add_(Tensor._make(buffer.copy()), alpha=-group["lr"])
+        else:  # torch's addcdiv_(grad, avg, value=-lr): (value * grad) / avg, then added
+            param.add_(Tensor._make((-group["lr"] * grad) / spread))
+
+
+class Adagrad(Optimizer):
+    """Divide by the root of all squared gradients so far (Duchi et al.), torch's defaults."""
+
+    def __init__(self, params, lr: float = 1e-2, lr_decay: float = 0, weight_decay: float = 0,
+                 initial_accumulator_value: float = 0, eps: float = 1e-10, *,
+                 maximize: bool = False):
+        if lr < 0.0:
+            raise ValueError(f"Invalid learning rate: {lr}")
+        super().__init__(params, {"lr": lr, "lr_decay": lr_decay, "eps": eps,
+                                  "weight_decay": weight_decay,
+                                  "initial_accumulator_value": initial_accumulator_value,
+                                  "maximize": maximize, **_FLAGS, "fused": None})
+
+    def _update(self, param: Tensor, grad: Tensor, group: dict, state: dict) -> None:
+        grad = self._descent_direction(param, grad, group)._data
+        if not state:
+            state["step"] = 0
+            state["sum"] = Tensor._make(np.full_like(param._data,
+                                                     group["initial_accumulator_value"]))
+        state["step"] += 1
+        rate = group["lr"] / (1 + (state["step"] - 1) * group["lr_decay"])
+        total = state["sum"]._data
+        total += grad * grad
+        param.add_(Tensor._make((-rate * grad) / (np.sqrt(total) + group["eps"])))
+
+
+def _zeros_like(param: Tensor) -> Tensor:
+    return Tensor._make(np.zeros_like(param._data))
+
+
+from . import lr_scheduler  # noqa: E402 - torch.optim.lr_scheduler after import torch
+
+__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "lr_scheduler"]
 
 # What the engine lacks, said with torch's module name and what to do.
 __getattr__ = missing_attribute("torch.optim")
