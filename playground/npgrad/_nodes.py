@@ -133,11 +133,30 @@ class Node:
         hooks.append(hook)
         return RemovableHandle(hooks, hook)
 
+    def __getattr__(self, name: str):
+        """torch's ``grad_fn._saved_self``, ``_saved_other``, ``_saved_result``: what the node
+        saved under the rule's name (a number as a tensor; freed after backward: torch's
+        error). Only names a node does not have come here."""
+        key = name[len("_saved_"):] if name.startswith("_saved_") else None
+        rule = type(self).rule
+        saves = rule.saves if rule is not None else ()
+        key = _SAVED_ALIASES.get(key, key)
+        if key not in saves:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        value = unpack_saved(self, True)[saves.index(key)]
+        if isinstance(value, bool | int | float | np.ndarray | np.generic):
+            return _tensor.Tensor._make(np.asarray(value))
+        return tuple(value) if key == "shape" else value
+
     def saved_values(self) -> dict[str, Any]:
         """What this node saved for backward, by the rule's names (tensors as tensors)."""
         if self.rule is None or self._saved is None:
             return {}
         return dict(zip(self.rule.saves, saved_as_tensors(self), strict=True))
+
+
+# torch's names for what our rules call otherwise
+_SAVED_ALIASES = {"self_sym_sizes": "shape"}
 
 
 class AccumulateGrad(Node):

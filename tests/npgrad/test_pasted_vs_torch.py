@@ -78,3 +78,22 @@ def test_pasted_snippets_print_what_torch_prints(name, dtype):
     code = SCRIPTS[name].replace("DTYPE", dtype)
     expected = run_printing(code, torch)
     assert run_printing(code, npgrad) == expected
+
+
+def test_saved_values_are_read_as_torch_names_them():
+    import playground.npgrad as npgrad
+
+    torch = pytest.importorskip("torch")
+    seen = []
+    for engine in (torch, npgrad):
+        x = engine.tensor([1.0, 2.0], requires_grad=True)
+        w = engine.tensor([3.0, 4.0], requires_grad=True)
+        y, e, p = x * w, x.sqrt(), x ** 3  # sqrt: correctly rounded in both
+        row = [y.grad_fn._saved_self is x, y.grad_fn._saved_other.tolist(),
+               e.grad_fn._saved_result.tolist(), str(e.grad_fn._saved_result.grad_fn.name()),
+               int(p.grad_fn._saved_exponent), tuple(x.sum().grad_fn._saved_self_sym_sizes)]
+        y.sum().backward()
+        with pytest.raises(RuntimeError, match="backward through the graph a second time"):
+            _ = y.grad_fn._saved_self
+        seen.append(row)
+    assert seen[0] == seen[1]
