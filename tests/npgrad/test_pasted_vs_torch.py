@@ -61,6 +61,30 @@ m = torch.arange(6, dtype=DTYPE).reshape(2, 3)
 print(torch.sum(input=m, dim=1, keepdims=True), m.mean(0, keepdims=True))
 print(torch.add(input=m, other=m, alpha=2), torch.zeros(size=(2, 2), dtype=DTYPE))
 """,
+    "gradcheck and gradgradcheck, passing and failing": """
+from torch.autograd import gradcheck, gradgradcheck
+
+class Wrong(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, a):
+        ctx.save_for_backward(a)
+        return a ** 2
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, = ctx.saved_tensors
+        return grad * a
+
+x = torch.tensor([0.5, 1.5], dtype=torch.float64, requires_grad=True)
+y = torch.tensor([2.0, -1.0], dtype=torch.float64, requires_grad=True)
+print(gradcheck(torch.tanh, (x,)), gradgradcheck(torch.tanh, (x,)))
+print(gradcheck(lambda a, b: (a * b).sum(), (x, y)), gradgradcheck(lambda a, b: a * b, (x, y)))
+print(gradcheck(Wrong.apply, (x,), raise_exception=False))
+try:
+    gradcheck(Wrong.apply, (x,))
+except RuntimeError as error:
+    print(type(error).__name__, error)
+""",
     "linspace through sin and a sum": """
 x = torch.linspace(-3.0, 3.0, 101, dtype=DTYPE)
 print(x[45:56])

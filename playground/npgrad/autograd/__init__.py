@@ -205,8 +205,9 @@ def describe_rule(node_name: str) -> str | None:
 
 from . import functional  # noqa: E402, F401 - torch.autograd.functional after import torch
 from .function import Function  # noqa: E402
+from .gradcheck import gradcheck, gradgradcheck  # noqa: E402
 
-__all__ += ["Function", "Variable"]
+__all__ += ["Function", "Variable", "gradcheck", "gradgradcheck"]
 
 
 class _VariableType(type):

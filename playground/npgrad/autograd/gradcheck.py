@@ -1,0 +1,119 @@
+"""torch.autograd.gradcheck and gradgradcheck: backward checked against finite differences.
+
+The numerical Jacobian takes central differences, one input element at a time (x ± eps,
+changed in place and put back); the analytical one is one backward per output element. They
+must agree within ``atol + rtol * |numerical|``, or torch's GradcheckError says where not.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable
+
+import numpy as np
+
+from .._grad_mode import enable_grad, no_grad
+from .._tensor import Tensor
+
+__all__ = ["GradcheckError", "gradcheck", "gradgradcheck"]
+
+
+class GradcheckError(RuntimeError):
+    """The analytical and numerical Jacobians differ."""
+
+
+def gradcheck(func: Callable, inputs, *, eps: float = 1e-6, atol: float = 1e-5,
+              rtol: float = 1e-3, raise_exception: bool = True, nondet_tol: float = 0.0,
+              check_undefined_grad: bool = True, check_grad_dtypes: bool = False,
+              check_batched_grad: bool = False, check_batched_forward_grad: bool = False,
+              check_forward_ad: bool = False, check_backward_ad: bool = True,
+              fast_mode: bool = False, masked: bool | None = None) -> bool:
+    """True when ``func``'s gradients at ``inputs`` match finite differences."""
+    inputs = inputs if isinstance(inputs, tuple) else (inputs,)
+    differentiable = [n for n, value in enumerate(inputs)
+                      if isinstance(value, Tensor) and value.requires_grad]
+    for number in differentiable:
+        if inputs[number].dtype.numpy != np.float64:
+            warnings.warn(f"Input #{number} requires gradient and is not a double precision "
+                          "floating point or complex. This check will likely fail if all the "
+                          "inputs are not of double precision floating point or complex. ",
+                          stacklevel=2)
+    outputs = _outputs(func, inputs)
+    for out_number, output in enumerate(outputs):
+        for in_number in differentiable:
+            numerical = _numerical(func, inputs, out_number, in_number, eps)
+            analytical = _analytical(output, inputs[in_number])
+            if not np.allclose(analytical, numerical, rtol=rtol, atol=atol):
+                if not raise_exception:
+                    return False
+                raise GradcheckError(
+                    f"Jacobian mismatch for output {out_number} with respect to input "
+                    f"{in_number},\nnumerical:{Tensor._make(numerical)}\n"
+                    f"analytical:{Tensor._make(analytical)}\n")
+    return True
+
+
+def _outputs(func: Callable, inputs: tuple) -> list[Tensor]:
+    result = func(*inputs)
+    results = result if isinstance(result, tuple | list) else (result,)
+    return [r for r in results if isinstance(r, Tensor)]
+
+
+def _numerical(func: Callable, inputs: tuple, out_number: int, in_number: int,
+               eps: float) -> np.ndarray:
+    """d output / d input by central differences: rows are input elements, as torch lays
+    them out (input elements by output elements)."""
+    target = inputs[in_number]
+    flat = target._data.reshape(-1)
+    columns = []
+    with no_grad():
+        for index in range(flat.size):
+            original = flat[index].copy()
+            flat[index] = original + eps
+            plus = _outputs(func, inputs)[out_number]._data.astype(np.float64)
+            flat[index] = original - eps
+            minus = _outputs(func, inputs)[out_number]._data.astype(np.float64)
+            flat[index] = original
+            columns.append(((plus - minus) / (2 * eps)).reshape(-1))
+    size = _outputs(func, inputs)[out_number].numel() if not columns else len(columns[0])
+    return np.array(columns).reshape(flat.size, size)
+
+
+def _analytical(output: Tensor, target: Tensor) -> np.ndarray:
+    """One backward per output element: column j is d output_j / d input."""
+    from . import grad
+
+    flat = output.reshape(-1)
+    columns = []
+    for index in range(flat.numel()):
+        (found,) = grad(flat[index], target, retain_graph=True, allow_unused=True)
+        columns.append(np.zeros(target.numel()) if found is None else
+                       found._data.astype(np.float64).reshape(-1))
+    return np.array(columns).T.reshape(target.numel(), flat.numel())
+
+
+def gradgradcheck(func: Callable, inputs, grad_outputs=None, *, eps: float = 1e-6,
+                  atol: float = 1e-5, rtol: float = 1e-3, gen_non_contig_grad_outputs=False,
+                  raise_exception: bool = True, **options) -> bool:
+    """True when the gradients of ``func``'s gradients match finite differences: gradcheck
+    of the function inputs, grad_outputs -> d(outputs . grad_outputs)/d inputs."""
+    from . import grad
+
+    inputs = inputs if isinstance(inputs, tuple) else (inputs,)
+    outputs = _outputs(func, inputs)
+    if grad_outputs is None:  # fixed, not random: a check should not depend on the seed
+        grad_outputs = tuple(Tensor._make(np.linspace(0.5, 1.5, o.numel()).reshape(
+            o._data.shape).astype(o._data.dtype)).requires_grad_(True) for o in outputs)
+    grad_outputs = grad_outputs if isinstance(grad_outputs, tuple) else (grad_outputs,)
+    wanted = [n for n, value in enumerate(inputs)
+              if isinstance(value, Tensor) and value.requires_grad]
+    count = len(inputs)
+
+    def first_derivatives(*given):
+        with enable_grad():  # (the finite differences run this under no_grad)
+            found = grad(_outputs(func, given[:count]), [given[n] for n in wanted],
+                         given[count:], create_graph=True, allow_unused=True)
+        return tuple(g for g in found if g is not None)
+
+    return gradcheck(first_derivatives, (*inputs, *grad_outputs), eps=eps, atol=atol,
+                     rtol=rtol, raise_exception=raise_exception)
