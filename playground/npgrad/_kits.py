@@ -174,6 +174,16 @@ class NumpyKit(Kit):
         np.add.at(result, (slice(None),) * dim + (index,), grad)
         return result
 
+    def embedding_backward(k, grad, shape, indices, padding_idx):
+        """Each looked-up row's gradient added into its row; none for the padding row."""
+        rows = grad.reshape(-1, shape[1])
+        if padding_idx is not None:
+            keep = indices != padding_idx
+            indices, rows = indices[keep], rows[keep]
+        result = k._zeros(grad, shape)
+        np.add.at(result, indices, rows)
+        return result
+
     def reverse_cumsum(k, grad, dim):
         return np.flip(np.cumsum(np.flip(grad, dim), axis=dim), dim)
 
@@ -332,6 +342,12 @@ class TensorKit(Kit):
 
     def index_add_into(k, grad, shape, dim, index):
         return k._zeros(grad, shape).index_add(dim, k._index(index), grad)
+
+    def embedding_backward(k, grad, shape, indices, padding_idx):
+        rows = grad.reshape(-1, shape[1])
+        if padding_idx is not None:
+            rows = rows * Tensor._make((indices != padding_idx)[:, None].astype(rows.dtype.numpy))
+        return k._zeros(grad, shape).index_add(0, k._index(indices), rows)
 
     def flip(k, grad, dims):
         return grad.flip(dims)

@@ -261,6 +261,8 @@ TABLE: tuple[Rule, ...] = (
          "grad", "k.gather(grad, dim, index)"),
     _row("index_select", "IndexSelectBackward0", "self", "shape dim index",
          "k.index_add_into(grad, shape, dim, index)"),
+    _row("embedding", "EmbeddingBackward0", "weight", "shape indices padding_idx",
+         "k.embedding_backward(grad, shape, indices, padding_idx)"),
     _row("index_add", "IndexAddBackward0", "self source", "dim index alpha",
          "grad", "k.scale(k.index_select(grad, dim, index), alpha)"),
     _row("repeat", "RepeatBackward0", "self", "shape repeats", "k.unrepeat(grad, shape, repeats)"),

@@ -243,3 +243,27 @@ def test_custom_functions_print_what_torch_prints(name, dtype):
     code = SCRIPTS[name].replace("DTYPE", dtype)
     expected = run_printing(code, torch)
     assert run_printing(code, npgrad) == expected
+
+
+def test_a_function_returning_its_input_passes_the_gradient_on():
+    """An identity Function (forward returns its input) aliases it; the gradient flows."""
+    import playground.npgrad as npgrad
+
+    torch = pytest.importorskip("torch")
+    grads = []
+    for engine in (torch, npgrad):
+        class Same(engine.autograd.Function):
+            @staticmethod
+            def forward(ctx, tensor):
+                return tensor
+
+            @staticmethod
+            def backward(ctx, grad):
+                return grad * 3
+
+        x = engine.tensor([1.0, 2.0], requires_grad=True)
+        y = x * 1
+        out = Same.apply(y)
+        (out * out).sum().backward()
+        grads.append((x.grad.tolist(), out is y, out.grad_fn.name()))
+    assert grads[0] == grads[1]

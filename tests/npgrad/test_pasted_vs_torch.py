@@ -85,6 +85,45 @@ try:
 except RuntimeError as error:
     print(type(error).__name__, error)
 """,
+    "module hooks: forward, pre-forward, full backward": """
+layer = torch.nn.Linear(2, 1).to(DTYPE)
+with torch.no_grad():
+    layer.weight.copy_(torch.tensor([[0.5, -1.0]]))
+    layer.bias.fill_(0.25)
+seen = []
+pre = layer.register_forward_pre_hook(lambda m, args: seen.append(("pre", len(args))))
+after = layer.register_forward_hook(lambda m, args, out: out * 2)
+back = layer.register_full_backward_hook(
+    lambda m, grad_input, grad_output: print("backward", type(m).__name__,
+                                             grad_input, grad_output))
+x = torch.tensor([[1.0, 2.0], [3.0, -1.0]], dtype=DTYPE, requires_grad=True)
+y = layer(x)
+print(y, y.grad_fn.name(), y.grad_fn.next_functions[0][0].name(), seen)
+y.sum().backward()
+print(x.grad, layer.weight.grad)
+z = layer(torch.ones(1, 2, dtype=DTYPE))
+z.sum().backward()
+scaled = layer.register_full_backward_hook(lambda m, gi, go: (gi[0] * 10,))
+layer(x).sum().backward()
+print(x.grad)
+for handle in (pre, after, back, scaled):
+    handle.remove()
+print(layer(x).grad_fn.name(), seen)
+""",
+    "Embedding lookups and their gradient, legacy loss arguments": """
+table = torch.nn.Embedding(5, 3, padding_idx=0)
+with torch.no_grad():
+    table.weight.copy_(torch.arange(15.0).reshape(5, 3))
+print(table, table.weight.dtype)
+rows = table(torch.tensor([[1, 3, 1], [0, 2, 0]]))
+print(rows.shape, rows.grad_fn)
+(rows * torch.arange(18.0).reshape(2, 3, 3)).sum().backward()
+print(table.weight.grad)
+print(torch.nn.functional.embedding(torch.tensor([4, 4]), table.weight))
+loss = torch.nn.MSELoss(size_average=False)
+print(loss.reduction, loss(torch.ones(3), torch.zeros(3)))
+print(torch.nn.MSELoss(reduce=False).reduction, torch.nn.NLLLoss(size_average=True).reduction)
+""",
     "linspace through sin and a sum": """
 x = torch.linspace(-3.0, 3.0, 101, dtype=DTYPE)
 print(x[45:56])

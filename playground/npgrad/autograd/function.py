@@ -285,7 +285,7 @@ def _wrap_outputs(node: BackwardCFunction, args: tuple, output, differentiable: 
                 graded.append(item)
         wrapped.append(item)
     if differentiable:
-        _connect(node, args, graded, outputs)
+        _connect(node, args, graded, tuple(wrapped))  # (an input returned is its alias now)
     return tuple(wrapped) if isinstance(output, tuple) else wrapped[0]
 
 

@@ -6,6 +6,7 @@ from .modules import (
     BCELoss,
     BCEWithLogitsLoss,
     CrossEntropyLoss,
+    Embedding,
     Flatten,
     Identity,
     LeakyReLU,
@@ -23,7 +24,7 @@ from .modules import (
     Tanh,
 )
 
-__all__ = ["functional", "BCELoss", "BCEWithLogitsLoss", "CrossEntropyLoss", "Flatten",
+__all__ = ["functional", "BCELoss", "BCEWithLogitsLoss", "CrossEntropyLoss", "Embedding", "Flatten",
            "Identity", "LeakyReLU", "Linear", "LogSoftmax", "Module", "MSELoss", "NLLLoss",
            "Parameter", "ReLU", "Sequential", "Sigmoid", "Softmax", "Softplus", "Tanh"]
 

@@ -6,6 +6,7 @@ import numpy as np
 
 from .. import _linalg, _operands, _recording, _reductions
 from .._missing import missing_attribute
+from .._nodes import legacy_type_name
 from .._pointwise import relu, sigmoid, tanh
 from .._tensor import Tensor
 
@@ -150,6 +151,23 @@ def cross_entropy(input: Tensor, target: Tensor, weight=None, ignore_index: int 
                     ignore_index, reduction)
 
 
+def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None,
+              max_norm=None, norm_type: float = 2.0, scale_grad_by_freq: bool = False,
+              sparse: bool = False) -> Tensor:
+    """The rows of ``weight`` at the indices in ``input`` (shape input.shape + (dim,))."""
+    indices = input._data if isinstance(input, Tensor) else np.asarray(input)
+    if indices.dtype.kind not in "iu":
+        kind = legacy_type_name(indices).split(" ")[0].lstrip("[")
+        raise RuntimeError("Expected tensor for argument #1 'indices' to have one of the "
+                           f"following scalar types: Long, Int; but got {kind} instead "
+                           "(while checking arguments for embedding)")
+    if padding_idx is not None and padding_idx < 0:
+        padding_idx += weight.shape[0]
+    flat = indices.reshape(-1).astype(np.int64)
+    return _recording.output("embedding", weight._data[indices], (weight,),
+                             (weight.shape, flat, padding_idx))
+
+
 def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
     """int64 rows with a 1 at each index (no gradient: indices are not differentiable)."""
     indices = tensor._data
@@ -168,7 +186,7 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
 
 __all__ = ["relu", "sigmoid", "tanh", "softmax", "log_softmax", "mse_loss", "linear",
            "nll_loss", "cross_entropy", "leaky_relu", "softplus", "binary_cross_entropy",
-           "binary_cross_entropy_with_logits", "one_hot"]
+           "binary_cross_entropy_with_logits", "one_hot", "embedding"]
 
 # What the engine lacks, said with torch's module name and what to do.
 __getattr__ = missing_attribute("torch.nn.functional")

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from .. import _factories, _pointwise, _reductions
 from .._grad_mode import no_grad
 from .._tensor import Tensor, is_parameter, mark_parameter
-from . import functional
+from . import _hooks, functional
 
 
 class _ParameterType(type):
@@ -50,6 +50,9 @@ class Module:
         object.__setattr__(self, "_parameters", OrderedDict())
         object.__setattr__(self, "_modules", OrderedDict())
         object.__setattr__(self, "training", True)
+        object.__setattr__(self, "_forward_pre_hooks", OrderedDict())
+        object.__setattr__(self, "_forward_hooks", OrderedDict())
+        object.__setattr__(self, "_backward_hooks", OrderedDict())
 
     # ----- attributes ----------------------------------------------------------------------
     def __setattr__(self, name: str, value) -> None:
@@ -108,7 +111,22 @@ class Module:
 
     # ----- running ---------------------------------------------------------------------------
     def __call__(self, *args, **kwargs):
-        return self.forward(*args, **kwargs)
+        if not (self._forward_pre_hooks or self._forward_hooks or self._backward_hooks):
+            return self.forward(*args, **kwargs)
+        return _hooks.call_with_hooks(self, args, kwargs)
+
+    def register_forward_pre_hook(self, hook) -> _hooks.RemovableHandle:
+        """``hook(module, args)`` before forward; what it returns replaces the args."""
+        return _hooks.add(self._forward_pre_hooks, hook)
+
+    def register_forward_hook(self, hook) -> _hooks.RemovableHandle:
+        """``hook(module, args, output)`` after forward; what it returns replaces the output."""
+        return _hooks.add(self._forward_hooks, hook)
+
+    def register_full_backward_hook(self, hook) -> _hooks.RemovableHandle:
+        """``hook(module, grad_input, grad_output)`` once the gradients of the module's inputs
+        are computed; what it returns replaces grad_input."""
+        return _hooks.add(self._backward_hooks, hook)
 
     def forward(self, *args, **kwargs):
         raise NotImplementedError(
@@ -263,6 +281,39 @@ class Linear(Module):
                 f"bias={self.bias is not None}")
 
 
+class Embedding(Module):
+    """A lookup table: row i of ``weight`` for index i, initialised from N(0, 1) as torch
+    does (the padding row zero, and it gets no gradient)."""
+
+    def __init__(self, num_embeddings: int, embedding_dim: int, padding_idx: int | None = None,
+                 max_norm=None, norm_type: float = 2.0, scale_grad_by_freq: bool = False,
+                 sparse: bool = False, _weight: Tensor | None = None, _freeze: bool = False,
+                 device=None, dtype=None) -> None:
+        super().__init__()
+        self.num_embeddings, self.embedding_dim = num_embeddings, embedding_dim
+        if padding_idx is not None and padding_idx < 0:
+            padding_idx += num_embeddings
+        self.padding_idx = padding_idx
+        weight = _factories.randn(num_embeddings, embedding_dim, dtype=dtype) \
+            if _weight is None else _weight.detach()
+        if padding_idx is not None and _weight is None:
+            weight._data[padding_idx] = 0
+        self.weight = Parameter(weight, requires_grad=not _freeze)
+
+    def forward(self, input: Tensor) -> Tensor:
+        return functional.embedding(input, self.weight, self.padding_idx)
+
+    def extra_repr(self) -> str:
+        padding = f", padding_idx={self.padding_idx}" if self.padding_idx is not None else ""
+        return f"{self.num_embeddings}, {self.embedding_dim}{padding}"
+
+    @classmethod
+    def from_pretrained(cls, embeddings: Tensor, freeze: bool = True,
+                        padding_idx: int | None = None, **options) -> Embedding:
+        rows, dim = embeddings.shape
+        return cls(rows, dim, padding_idx, _weight=embeddings, _freeze=freeze, **options)
+
+
 def _uniform(shape: tuple, bound: float, dtype) -> Tensor:
     return _factories.rand(*shape, dtype=dtype) * (2 * bound) - bound
 
@@ -397,9 +448,19 @@ class Sequential(Module):
 
 
 class _Loss(Module):
-    def __init__(self, reduction: str = "mean") -> None:
+    def __init__(self, size_average=None, reduce=None, reduction: str = "mean") -> None:
         super().__init__()
-        self.reduction = reduction
+        self.reduction = reduction if size_average is None and reduce is None else \
+            _legacy_reduction(size_average, reduce)
+
+
+def _legacy_reduction(size_average, reduce) -> str:
+    """The old size_average/reduce arguments as a reduction, with torch's warning."""
+    size_average = True if size_average is None else size_average
+    reduction = "none" if reduce is False else "mean" if size_average else "sum"
+    _hooks.warn_at_user_code(f"size_average and reduce args will be deprecated, please use "
+                             f"reduction='{reduction}' instead.")
+    return reduction
 
 
 class MSELoss(_Loss):
@@ -408,8 +469,9 @@ class MSELoss(_Loss):
 
 
 class NLLLoss(_Loss):
-    def __init__(self, weight=None, ignore_index: int = -100, reduction: str = "mean") -> None:
-        super().__init__(reduction)
+    def __init__(self, weight=None, size_average=None, ignore_index: int = -100, reduce=None,
+                 reduction: str = "mean") -> None:
+        super().__init__(size_average, reduce, reduction)
         self.weight, self.ignore_index = weight, ignore_index
 
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
@@ -424,6 +486,11 @@ class CrossEntropyLoss(NLLLoss):
 
 
 class BCELoss(_Loss):
+    def __init__(self, weight=None, size_average=None, reduce=None,
+                 reduction: str = "mean") -> None:
+        super().__init__(size_average, reduce, reduction)
+        self.weight = weight
+
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return functional.binary_cross_entropy(input, target, reduction=self.reduction)
 

@@ -1,0 +1,128 @@
+"""Module hooks: forward pre-hooks, forward hooks, and full backward hooks as torch runs them.
+
+A full backward hook sees the gradients of the module's input and output. As in torch, the
+input and the output each pass through an identity Function (``BackwardHookFunction``, whose
+node torch names ``BackwardHookFunctionBackward``): the output's node keeps grad_output, the
+input's node calls the hooks with grad_input once it is computed.
+"""
+
+from __future__ import annotations
+
+import itertools
+import sys
+import warnings
+from collections import OrderedDict
+from pathlib import Path
+
+from .._tensor import Tensor
+from ..autograd.function import Function
+
+_handle_numbers = itertools.count()
+_ENGINE = str(Path(__file__).resolve().parents[1])
+NO_INPUT_NEEDS_GRAD = (
+    "Full backward hook is firing when gradients are computed with respect to module outputs "
+    "since no inputs require gradients. See https://docs.pytorch.org/docs/main/generated/"
+    "torch.nn.Module.html#torch.nn.Module.register_full_backward_hook for more details.")
+
+
+class RemovableHandle:
+    """What ``register_*_hook`` returns: ``remove()`` takes the hook out again."""
+
+    def __init__(self, hooks: OrderedDict, number: int) -> None:
+        self.hooks_dict_ref, self.id = hooks, number
+
+    def remove(self) -> None:
+        self.hooks_dict_ref.pop(self.id, None)
+
+    def __enter__(self) -> RemovableHandle:
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.remove()
+
+
+def add(hooks: OrderedDict, hook) -> RemovableHandle:
+    number = next(_handle_numbers)
+    hooks[number] = hook
+    return RemovableHandle(hooks, number)
+
+
+class BackwardHookFunction(Function):
+    """The identity, whose backward hands the gradient to the module's hooks."""
+
+    @staticmethod
+    def forward(ctx, tensor, on_gradient):
+        ctx.on_gradient = on_gradient
+        return tensor
+
+    @staticmethod
+    def backward(ctx, grad):
+        return ctx.on_gradient(grad), None
+
+
+class _BackwardHooks:
+    """One call's bookkeeping: grad_output from the output's node, for the input's."""
+
+    def __init__(self, module) -> None:
+        self.module = module
+        self.grad_output: tuple = (None,)
+        self.inputs_need_grad = False
+
+    def wrap_inputs(self, args: tuple) -> tuple:
+        self.inputs_need_grad = any(isinstance(a, Tensor) and a.requires_grad for a in args)
+        if not self.inputs_need_grad or sum(isinstance(a, Tensor) for a in args) != 1:
+            return args
+        return tuple(BackwardHookFunction.apply(a, self._input_gradient)
+                     if isinstance(a, Tensor) else a for a in args)
+
+    def wrap_output(self, output):
+        if not isinstance(output, Tensor) or not output.requires_grad:
+            return output
+        return BackwardHookFunction.apply(output, self._output_gradient)
+
+    def _output_gradient(self, grad):
+        self.grad_output = (grad,)
+        if not self.inputs_need_grad:
+            warn_at_user_code(NO_INPUT_NEEDS_GRAD)
+            self._call_hooks((None,))
+        return grad
+
+    def _input_gradient(self, grad):
+        return self._call_hooks((grad,))[0]
+
+    def _call_hooks(self, grad_input: tuple) -> tuple:
+        for hook in list(self.module._backward_hooks.values()):
+            result = hook(self.module, grad_input, self.grad_output)
+            if result is not None:
+                grad_input = tuple(result) if isinstance(result, tuple | list) else (result,)
+        return grad_input
+
+
+def call_with_hooks(module, args: tuple, kwargs: dict):
+    """``module(*args)`` with its hooks, in torch's order."""
+    for hook in list(module._forward_pre_hooks.values()):
+        result = hook(module, args)
+        if result is not None:
+            args = result if isinstance(result, tuple) else (result,)
+    backward = _BackwardHooks(module) if module._backward_hooks else None
+    if backward is not None:
+        args = backward.wrap_inputs(args)
+    output = module.forward(*args, **kwargs)
+    for hook in list(module._forward_hooks.values()):
+        result = hook(module, args, output)
+        if result is not None:
+            output = result
+    return backward.wrap_output(output) if backward is not None else output
+
+
+def warn_at_user_code(message: str) -> None:
+    """A warning that names the user's line (the backward call), not the engine's."""
+    frame = sys._getframe(1)
+    while frame is not None and frame.f_code.co_filename.startswith(_ENGINE):
+        frame = frame.f_back
+    if frame is None:
+        warnings.warn(message, UserWarning, stacklevel=2)
+        return
+    warnings.warn_explicit(message, UserWarning, frame.f_code.co_filename, frame.f_lineno,
+                           module=frame.f_globals.get("__name__"),
+                           registry=frame.f_globals.setdefault("__warningregistry__", {}))
