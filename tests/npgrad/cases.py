@@ -264,6 +264,10 @@ CASES = [
     Case("scatter_add", ((2, 4), (2, 3)), lambda m, a, b: a.scatter_add(
         1, m.tensor([[3, 0, 3], [1, 1, 2]]), b)),
     Case("index_select", ((3, 2),), lambda m, a: a.index_select(0, m.tensor([2, 0, 2]))),
+    Case("embedding", ((4, 3),), lambda m, a: m.nn.functional.embedding(
+        m.tensor([[1, 3], [1, 0]]), a)),
+    Case("embedding", ((4, 3),), lambda m, a: m.nn.functional.embedding(
+        m.tensor([2, 0, 2]), a, padding_idx=2), label="padding"),
     Case("index_select", ((2, 3),), _second(lambda m, a: m.index_select(a, 1, m.tensor([1, 1]))),
          label="second"),
     Case("index_add", ((3, 2), (4, 2)), lambda m, a, b: a.index_add(0, m.tensor([2, 0, 2, 1]), b)),
