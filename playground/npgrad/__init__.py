@@ -90,6 +90,32 @@ def detach(input: Tensor) -> Tensor:
     return input.detach()
 
 
+class accelerator:
+    """``torch.accelerator`` for code that picks a device: there is none here."""
+
+    @staticmethod
+    def is_available() -> bool:
+        return False
+
+    @staticmethod
+    def current_accelerator(check_available: bool = False):
+        return None
+
+    @staticmethod
+    def device_count() -> int:
+        return 0
+
+
+def set_default_device(spec) -> None:
+    """Only the CPU: another device says what to do, as tensors made on it would."""
+    if spec is not None:
+        device(spec)
+
+
+def get_default_device():
+    return device("cpu")
+
+
 class cuda:
     """``torch.cuda`` for code that asks: the NumPy engine never has a GPU."""
 

@@ -289,6 +289,15 @@ def new_tensor(self: Tensor, data, dtype=None, device=None, requires_grad=False)
     return tensor(data, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
 
 
+def bernoulli_(self: Tensor, p=0.5, *, generator=None) -> Tensor:
+    """Fill with 1 (probability ``p``) or 0, in place."""
+    chance = p._data if isinstance(p, Tensor) else p
+    draws = RandomState.generator().random(self._data.shape)
+    self._data[...] = (draws < chance).astype(self._data.dtype)
+    return self
+
+
+bind_method("bernoulli_", bernoulli_)
 bind_method("new_tensor", new_tensor)
 for _factory in (zeros, ones, empty, full):
     bind_method(f"new_{_factory.__name__}", _new_factory(_factory))

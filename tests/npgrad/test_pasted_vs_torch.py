@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from tests.oracle import run_printing
@@ -124,6 +125,21 @@ loss = torch.nn.MSELoss(size_average=False)
 print(loss.reduction, loss(torch.ones(3), torch.zeros(3)))
 print(torch.nn.MSELoss(reduce=False).reduction, torch.nn.NLLLoss(size_average=True).reduction)
 """,
+    "Dropout in eval mode, accelerator and default device": """
+drop = torch.nn.Dropout(0.25)
+print(drop, torch.nn.functional.dropout(torch.ones(2, dtype=DTYPE), 0.5, training=False))
+model = torch.nn.Sequential(torch.nn.Linear(2, 2), torch.nn.Dropout(0.5)).eval()
+x = torch.ones(1, 2, dtype=DTYPE)
+print(model[1](x) is x, model.training, model[1].training)
+try:
+    torch.nn.Dropout(1.5)
+except ValueError as error:
+    print(error)
+device = torch.accelerator.current_accelerator().type if torch.accelerator.is_available() \
+    else "cpu"
+torch.set_default_device(device)
+print(device, torch.ones(1).device, torch.get_default_device())
+""",
     "linspace through sin and a sum": """
 x = torch.linspace(-3.0, 3.0, 101, dtype=DTYPE)
 print(x[45:56])
@@ -160,3 +176,15 @@ def test_saved_values_are_read_as_torch_names_them():
             _ = y.grad_fn._saved_self
         seen.append(row)
     assert seen[0] == seen[1]
+
+
+def test_dropout_while_training_zeroes_and_scales():
+    import playground.npgrad as npgrad
+
+    x = npgrad.ones(1000, requires_grad=True)
+    y = npgrad.nn.Dropout(0.25)(x)
+    kept = y.detach().numpy()
+    assert set(np.unique(kept).tolist()) <= {0.0, 4 / 3} and 0.6 < (kept > 0).mean() < 0.9
+    assert y.grad_fn.name() == "MulBackward0"
+    y.sum().backward()
+    assert np.array_equal(x.grad.numpy(), kept)

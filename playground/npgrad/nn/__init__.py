@@ -6,6 +6,7 @@ from .modules import (
     BCELoss,
     BCEWithLogitsLoss,
     CrossEntropyLoss,
+    Dropout,
     Embedding,
     Flatten,
     Identity,
@@ -24,7 +25,8 @@ from .modules import (
     Tanh,
 )
 
-__all__ = ["functional", "BCELoss", "BCEWithLogitsLoss", "CrossEntropyLoss", "Embedding", "Flatten",
+__all__ = ["functional", "BCELoss", "BCEWithLogitsLoss", "CrossEntropyLoss", "Dropout",
+           "Embedding", "Flatten",
            "Identity", "LeakyReLU", "Linear", "LogSoftmax", "Module", "MSELoss", "NLLLoss",
            "Parameter", "ReLU", "Sequential", "Sigmoid", "Softmax", "Softplus", "Tanh"]
 

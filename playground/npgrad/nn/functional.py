@@ -168,6 +168,21 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None,
                              (weight.shape, flat, padding_idx))
 
 
+def dropout(input: Tensor, p: float = 0.5, training: bool = True,
+            inplace: bool = False) -> Tensor:
+    """Zero each element with probability ``p`` and scale the rest by 1/(1-p), as torch's CPU
+    dropout does (``input * noise``, a MulBackward0); the input itself when not training."""
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if not training or p == 0:
+        return input
+    if p == 1:
+        return input * 0 if not inplace else input.zero_()
+    noise = Tensor._make(np.empty_like(input._data)).bernoulli_(1 - p)
+    noise.div_(1 - p)
+    return input.mul_(noise) if inplace else input * noise
+
+
 def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
     """int64 rows with a 1 at each index (no gradient: indices are not differentiable)."""
     indices = tensor._data
@@ -186,7 +201,7 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
 
 __all__ = ["relu", "sigmoid", "tanh", "softmax", "log_softmax", "mse_loss", "linear",
            "nll_loss", "cross_entropy", "leaky_relu", "softplus", "binary_cross_entropy",
-           "binary_cross_entropy_with_logits", "one_hot", "embedding"]
+           "binary_cross_entropy_with_logits", "one_hot", "embedding", "dropout"]
 
 # What the engine lacks, said with torch's module name and what to do.
 __getattr__ = missing_attribute("torch.nn.functional")

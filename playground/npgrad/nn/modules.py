@@ -281,6 +281,22 @@ class Linear(Module):
                 f"bias={self.bias is not None}")
 
 
+class Dropout(Module):
+    """Zeroes elements at random while training (``model.train()``); the identity in eval."""
+
+    def __init__(self, p: float = 0.5, inplace: bool = False) -> None:
+        super().__init__()
+        if p < 0 or p > 1:
+            raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+        self.p, self.inplace = p, inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        return functional.dropout(input, self.p, self.training, self.inplace)
+
+    def extra_repr(self) -> str:
+        return f"p={self.p}, inplace={self.inplace}"
+
+
 class Embedding(Module):
     """A lookup table: row i of ``weight`` for index i, initialised from N(0, 1) as torch
     does (the padding row zero, and it gets no gradient)."""
