@@ -94,6 +94,11 @@ class _UserRule:
         return custom_rule_text(self.function_class)
 
 
+# A node's engine state before its first backward: no edges, nothing saved, no hooks.
+_FRESH_NODE = {"_nx": (), "_saved": (), "_versions": (), "_shape": None, "_np_dtype": None,
+               "_hooks": None, "_deps": None, "_exact": False, "_pending": None}
+
+
 class BackwardCFunction(Node, FunctionCtx):
     """The node (and ctx) of one call of a custom Function."""
 
@@ -104,20 +109,10 @@ class BackwardCFunction(Node, FunctionCtx):
     __module__ = "torch.autograd.function"
 
     def __init__(self) -> None:
-        self._nx = ()
-        self._saved = ()
-        self._versions = ()
+        for name, value in _FRESH_NODE.items():  # the engine's slots, as the op nodes have
+            setattr(self, name, value)
         self._seq = _nodes.new_sequence_number()
-        self._shape = None
-        self._np_dtype = None
-        self._hooks = None
-        self._deps = None
-        self._exact = False
-        self._pending = None
-        self._to_save = ()
-        self._saved_versions = ()
-        self._dirty = ()
-        self._non_differentiable = ()
+        self._to_save = self._saved_versions = self._dirty = self._non_differentiable = ()
         self.materialize_grads = True
         self.needs_input_grad: tuple = ()
         self._tensor_positions: tuple = ()
