@@ -68,3 +68,39 @@ class set_grad_enabled(_GradModeContext):
                 return function(*args, **kwargs)
 
         return wrapper
+
+
+class inference_mode(_GradModeContext):
+    """torch.inference_mode: here no_grad (``inference_mode(False)`` changes nothing);
+    its tensors are not marked as inference tensors."""
+
+    def __init__(self, mode: bool = True) -> None:
+        self.mode = mode
+        self.target = False if mode else GradMode.enabled
+
+    def __enter__(self) -> None:
+        self._previous = GradMode.enabled
+        GradMode.enabled = False if self.mode else self._previous
+        _InferenceMode.depth += bool(self.mode)
+
+    def __exit__(self, *exc_info) -> None:
+        GradMode.enabled = self._previous
+        _InferenceMode.depth -= bool(self.mode)
+
+    def __call__(self, function):
+        mode = self.mode
+
+        @functools.wraps(function)
+        def wrapper(*args, **kwargs):
+            with inference_mode(mode):
+                return function(*args, **kwargs)
+
+        return wrapper
+
+
+class _InferenceMode:
+    depth = 0
+
+
+def is_inference_mode_enabled() -> bool:
+    return _InferenceMode.depth > 0

@@ -224,3 +224,17 @@ def _unary_inplace(op: str, declared) -> None:
 
 for _op, _declared in list(UNARY.items()):
     _unary_inplace(_op, _declared)
+
+
+@binds("neg_", "negative_")
+def neg_(self: Tensor) -> Tensor:
+    return _inplace("neg", self, np.negative(self._data), None, ())
+
+
+@binds("index_add_", function=False)
+def index_add_(self: Tensor, dim: int, index, source: Tensor, *, alpha=1) -> Tensor:
+    """self.index_add(...) written into self (torch's IndexAddBackward0 on its history)."""
+    result = self.detach().index_add(dim, index, source.detach(), alpha=alpha)._data
+    positions = index_array(index).reshape(-1)
+    return _inplace("index_add", self, result, source,
+                    (dim % max(self.ndim, 1), positions, alpha))

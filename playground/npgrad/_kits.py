@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ._arithmetic import mul_scalar, where
@@ -108,6 +110,45 @@ class Kit:
 
     def not_implemented(k, name):
         raise RuntimeError(f"derivative for {name} is not implemented")
+
+    def batch_norm_input(k, grad, input, mean, weight, invstd, training, eps):
+        """d loss / d input of batch norm: through the batch statistics while training,
+        a plain scaling with the running ones in eval."""
+        shape = (1, -1) + (1,) * (len(grad.shape) - 2)
+        if training and not isinstance(input, np.ndarray):  # create_graph: statistics too
+            mean, invstd = k._batch_statistics(input, eps)
+        normalized = (input - mean.reshape(shape)) * invstd.reshape(shape)
+        scale = invstd.reshape(shape)
+        if weight is not None:
+            scale = scale * weight.reshape(shape)
+        if not training:
+            return grad * scale
+        dims = (0, *range(2, len(grad.shape)))
+        count = math.prod(grad.shape) // grad.shape[1]
+        mean_grad = k.sum(grad, dims, True) / count
+        mean_projection = k.sum(grad * normalized, dims, True) / count
+        return scale * (grad - mean_grad - normalized * mean_projection)
+
+    def batch_norm_parameter(k, grad, input, mean, invstd, training, eps, by_normalized):
+        """d loss / d weight (``by_normalized``) or d bias: summed over all but the channels."""
+        dims = (0, *range(2, len(grad.shape)))
+        if not by_normalized:
+            return k.sum(grad, dims, False)
+        shape = (1, -1) + (1,) * (len(grad.shape) - 2)
+        if training and not isinstance(input, np.ndarray):
+            mean, invstd = k._batch_statistics(input, eps)
+        normalized = (input - mean.reshape(shape)) * invstd.reshape(shape)
+        return k.sum(grad * normalized, dims, False)
+
+    def _batch_statistics(k, input, eps):
+        """The batch's mean and 1/std as tensors of the input, so that they differentiate."""
+        dims = (0, *range(2, len(input.shape)))
+        count = math.prod(input.shape) // input.shape[1]
+        mean = k.sum(input, dims, False) / count
+        shape = (1, -1) + (1,) * (len(input.shape) - 2)
+        centered = input - mean.reshape(shape)
+        variance = k.sum(centered * centered, dims, False) / count
+        return mean, k.rsqrt(variance + eps)
 
     def sum_to(k, grad, shape: tuple):
         """Undo broadcasting: sum a gradient down to the shape of the input it flows into."""

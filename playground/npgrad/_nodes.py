@@ -144,8 +144,9 @@ class Node:
         if key not in saves:
             raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
         value = unpack_saved(self, True)[saves.index(key)]
-        if isinstance(value, bool | int | float | np.ndarray | np.generic):
-            return _tensor.Tensor._make(np.asarray(value))
+        if isinstance(value, np.ndarray | np.generic) or \
+                (isinstance(value, bool | int | float) and rule.numbers_are_tensors):
+            return _tensor.Tensor._make(np.asarray(value))  # torch's wrapped-number tensor
         return tuple(value) if key == "shape" else value
 
     def saved_values(self) -> dict[str, Any]:

@@ -64,6 +64,20 @@ def unary(op: str, on_arrays: Callable, *aliases: str, floats: bool = True) -> C
     return binds(op, *aliases)(function)
 
 
+def _rounded_once(function: Callable) -> Callable:
+    """A float32 transcendental computed in float64 and rounded once: NumPy's own float32
+    sin, exp, tanh... agree with torch's in 60-87% of elements, this in 95-100% (measured on
+    10^5 normal samples; torch's sigmoid is the exception and keeps its float32 form)."""
+
+    def on_arrays(data: np.ndarray) -> np.ndarray:
+        if data.dtype == np.float32:
+            return function(data.astype(np.float64)).astype(np.float32)
+        return function(data)
+
+    on_arrays.__name__ = getattr(function, "__name__", "function")
+    return on_arrays
+
+
 def _math_function(function):
     """A math-module function over an array (NumPy has no erf), keeping its dtype."""
     each = np.frompyfunc(function, 1, 1)
@@ -74,23 +88,23 @@ def _sigmoid(data: np.ndarray) -> np.ndarray:
     return (1 / (1 + np.exp(-data))).astype(data.dtype, copy=False)
 
 
-exp = unary("exp", np.exp)
-log = unary("log", np.log)
-log1p = unary("log1p", np.log1p)
+exp = unary("exp", _rounded_once(np.exp))
+log = unary("log", _rounded_once(np.log))
+log1p = unary("log1p", _rounded_once(np.log1p))
 sqrt = unary("sqrt", np.sqrt)
 rsqrt = unary("rsqrt", lambda data: 1 / np.sqrt(data))
 reciprocal = unary("reciprocal", np.reciprocal)
-sin = unary("sin", np.sin)
-cos = unary("cos", np.cos)
-tanh = unary("tanh", np.tanh)
+sin = unary("sin", _rounded_once(np.sin))
+cos = unary("cos", _rounded_once(np.cos))
+tanh = unary("tanh", _rounded_once(np.tanh))
 sigmoid = unary("sigmoid", _sigmoid)
-tan = unary("tan", np.tan)
-asin = unary("asin", np.arcsin, "arcsin")
-acos = unary("acos", np.arccos, "arccos")
-atan = unary("atan", np.arctan, "arctan")
+tan = unary("tan", _rounded_once(np.tan))
+asin = unary("asin", _rounded_once(np.arcsin), "arcsin")
+acos = unary("acos", _rounded_once(np.arccos), "arccos")
+atan = unary("atan", _rounded_once(np.arctan), "arctan")
 asinh = unary("asinh", np.arcsinh, "arcsinh")
-sinh = unary("sinh", np.sinh)
-cosh = unary("cosh", np.cosh)
+sinh = unary("sinh", _rounded_once(np.sinh))
+cosh = unary("cosh", _rounded_once(np.cosh))
 log2 = unary("log2", np.log2)
 log10 = unary("log10", np.log10)
 exp2 = unary("exp2", np.exp2)

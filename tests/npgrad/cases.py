@@ -264,6 +264,10 @@ CASES = [
     Case("scatter_add", ((2, 4), (2, 3)), lambda m, a, b: a.scatter_add(
         1, m.tensor([[3, 0, 3], [1, 1, 2]]), b)),
     Case("index_select", ((3, 2),), lambda m, a: a.index_select(0, m.tensor([2, 0, 2]))),
+    Case("batch_norm", ((4, 3), (3,), (3,)), lambda m, a, w, b: m.nn.functional.batch_norm(
+        a, None, None, w, b, training=True), label="training"),
+    Case("batch_norm", ((4, 3, 2), (3,), (3,)), lambda m, a, w, b: m.nn.functional.batch_norm(
+        a, m.zeros(3, dtype=a.dtype), m.ones(3, dtype=a.dtype), w, b), label="eval"),
     Case("embedding", ((4, 3),), lambda m, a: m.nn.functional.embedding(
         m.tensor([[1, 3], [1, 0]]), a)),
     Case("embedding", ((4, 3),), lambda m, a: m.nn.functional.embedding(

@@ -126,3 +126,25 @@ def test_module_reprs_match_torchs(torch, engine):
             m.nn.Flatten(), m.nn.Identity(), m.nn.LogSoftmax(dim=1), m.nn.ReLU(inplace=True))]
 
     assert reprs(engine) == reprs(torch)
+
+
+def test_batch_norm_trains_and_evaluates_as_torchs(torch, engine):
+    def run(module):
+        norm = module.nn.BatchNorm1d(3)
+        x = module.tensor([[1.0, 2.0, 3.0], [4.0, 0.0, -1.0], [2.0, 2.0, 2.0],
+                           [0.5, 1.0, 0.0]], requires_grad=True)
+        outputs = []
+        for step in range(3):
+            y = norm(x * (step + 1))
+            (y * module.arange(12.0).reshape(4, 3)).sum().backward()
+            outputs.append(y.detach().numpy())
+        norm.eval()
+        outputs += [norm(x).detach().numpy(), x.grad.numpy(), norm.weight.grad.numpy(),
+                    norm.bias.grad.numpy(), norm.running_mean.numpy(), norm.running_var.numpy()]
+        return outputs, repr(norm), list(norm.state_dict()), int(norm.num_batches_tracked), \
+            type(y.grad_fn).__name__
+
+    mine, theirs = run(engine), run(torch)
+    assert mine[1:] == theirs[1:]
+    for ours, torchs in zip(mine[0], theirs[0], strict=True):
+        np.testing.assert_allclose(ours, torchs, rtol=1e-5, atol=1e-6)

@@ -24,11 +24,12 @@ from .modules import (
     Softplus,
     Tanh,
 )
+from .normalization import BatchNorm1d
 
-__all__ = ["functional", "BCELoss", "BCEWithLogitsLoss", "CrossEntropyLoss", "Dropout",
-           "Embedding", "Flatten",
-           "Identity", "LeakyReLU", "Linear", "LogSoftmax", "Module", "MSELoss", "NLLLoss",
-           "Parameter", "ReLU", "Sequential", "Sigmoid", "Softmax", "Softplus", "Tanh"]
+__all__ = ["functional", "BatchNorm1d", "BCELoss", "BCEWithLogitsLoss", "CrossEntropyLoss",
+           "Dropout", "Embedding", "Flatten", "Identity", "LeakyReLU", "Linear", "LogSoftmax",
+           "Module", "MSELoss", "NLLLoss", "Parameter", "ReLU", "Sequential", "Sigmoid",
+           "Softmax", "Softplus", "Tanh"]
 
 # What the engine lacks, said with torch's module name and what to do.
 __getattr__ = missing_attribute("torch.nn")

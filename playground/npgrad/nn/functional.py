@@ -7,6 +7,7 @@ import numpy as np
 from .. import _linalg, _operands, _recording, _reductions
 from .._missing import missing_attribute
 from .._nodes import legacy_type_name
+from .._numerics import whole_sum
 from .._pointwise import relu, sigmoid, tanh
 from .._tensor import Tensor
 
@@ -23,10 +24,12 @@ def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
     """Mean (or sum, or none) of squared differences, as one MseLossBackward0 node."""
     a, b = _operands.operands(input, target)
     squared = (a - b) ** 2
+    total = whole_sum(squared) if reduction in ("mean", "sum") else None  # torch's order
     if reduction == "mean":
-        data = np.asarray(squared.mean(dtype=squared.dtype))
+        data = np.asarray(squared.mean(dtype=squared.dtype) if total is None else
+                          total / squared.dtype.type(max(squared.size, 1)))
     elif reduction == "sum":
-        data = np.asarray(squared.sum(dtype=squared.dtype))
+        data = np.asarray(squared.sum(dtype=squared.dtype) if total is None else total)
     elif reduction == "none":
         data = squared
     else:
@@ -203,5 +206,14 @@ __all__ = ["relu", "sigmoid", "tanh", "softmax", "log_softmax", "mse_loss", "lin
            "nll_loss", "cross_entropy", "leaky_relu", "softplus", "binary_cross_entropy",
            "binary_cross_entropy_with_logits", "one_hot", "embedding", "dropout"]
 
-# What the engine lacks, said with torch's module name and what to do.
-__getattr__ = missing_attribute("torch.nn.functional")
+_lacking = missing_attribute("torch.nn.functional")
+
+
+def __getattr__(name: str):
+    """F.batch_norm comes from normalization.py (which imports this module); anything else
+    the engine lacks is said with torch's module name and what to do."""
+    if name == "batch_norm":
+        from .normalization import batch_norm
+
+        return batch_norm
+    return _lacking(name)

@@ -49,6 +49,8 @@ class Module:
     def __init__(self) -> None:
         object.__setattr__(self, "_parameters", OrderedDict())
         object.__setattr__(self, "_modules", OrderedDict())
+        object.__setattr__(self, "_buffers", OrderedDict())
+        object.__setattr__(self, "_non_persistent", set())
         object.__setattr__(self, "training", True)
         object.__setattr__(self, "_forward_pre_hooks", OrderedDict())
         object.__setattr__(self, "_forward_hooks", OrderedDict())
@@ -70,6 +72,8 @@ class Module:
                 raise TypeError(f"cannot assign '{_type_name(value)}' as parameter '{name}' "
                                 "(torch.nn.Parameter or None expected)")
             parameters[name] = None
+        elif parameters is not None and name in self._buffers:
+            self._buffers[name] = value
         elif parameters is not None and name in self._modules:
             if value is not None:
                 raise TypeError(f"cannot assign '{_type_name(value)}' as child module '{name}' "
@@ -79,7 +83,7 @@ class Module:
             object.__setattr__(self, name, value)
 
     def __getattr__(self, name: str):
-        for table in ("_parameters", "_modules"):
+        for table in ("_parameters", "_buffers", "_modules"):
             members = self.__dict__.get(table)
             if members is not None and name in members:
                 return members[name]
@@ -108,6 +112,13 @@ class Module:
         self._modules[name] = module
 
     register_module = add_module
+
+    def register_buffer(self, name: str, tensor: Tensor | None, persistent: bool = True) -> None:
+        """A tensor the module keeps and saves (running statistics), not a parameter."""
+        self.__dict__.pop(name, None)
+        self._buffers[name] = tensor
+        if not persistent:
+            self._non_persistent.add(name)
 
     # ----- running ---------------------------------------------------------------------------
     def __call__(self, *args, **kwargs):
@@ -169,6 +180,17 @@ class Module:
     def parameters(self, recurse: bool = True) -> Iterator[Tensor]:
         return (param for _, param in self.named_parameters(recurse=recurse))
 
+    def named_buffers(self, prefix: str = "", recurse: bool = True
+                      ) -> Iterator[tuple[str, Tensor]]:
+        modules = self.named_modules(prefix) if recurse else iter([(prefix, self)])
+        for module_name, module in modules:
+            for name, buffer in module._buffers.items():
+                if buffer is not None:
+                    yield (f"{module_name}.{name}" if module_name else name), buffer
+
+    def buffers(self, recurse: bool = True) -> Iterator[Tensor]:
+        return (buffer for _, buffer in self.named_buffers(recurse=recurse))
+
     def apply(self, function) -> Module:
         for child in self.children():
             child.apply(function)
@@ -197,7 +219,17 @@ class Module:
         return self
 
     def state_dict(self) -> OrderedDict:
-        return OrderedDict((name, param.detach()) for name, param in self.named_parameters())
+        """Each module's parameters, then its saved buffers, module by module (torch's order)."""
+        state = OrderedDict()
+        for module_name, module in self.named_modules():
+            prefix = f"{module_name}." if module_name else ""
+            for name, param in module._parameters.items():
+                if param is not None:
+                    state[prefix + name] = param.detach()
+            for name, buffer in module._buffers.items():
+                if buffer is not None and name not in module._non_persistent:
+                    state[prefix + name] = buffer.detach()
+        return state
 
     def load_state_dict(self, state_dict: dict, strict: bool = True):
         own = dict(self.named_parameters())
@@ -218,8 +250,9 @@ class Module:
                                             None)
         if dtype is not None:
             with no_grad():
-                for param in self.parameters():
-                    param._data = param._data.astype(dtype.numpy)
+                for tensor in (*self.parameters(), *self.buffers()):
+                    if tensor._data.dtype.kind == "f":  # counters stay integers
+                        tensor._data = tensor._data.astype(dtype.numpy)
         return self
 
     def cpu(self) -> Module:
@@ -451,6 +484,12 @@ class Sequential(Module):
         if not -len(items) <= index < len(items):
             raise IndexError(f"index {index} is out of range")
         return items[index][1]
+
+    def __setitem__(self, index: int, module: Module) -> None:
+        names = list(self._modules)
+        if not -len(names) <= index < len(names):
+            raise IndexError(f"index {index} is out of range")
+        self.add_module(names[index], module)
 
     def __len__(self) -> int:
         return len(self._modules)

@@ -1,0 +1,89 @@
+"""Batch normalization: ``F.batch_norm`` (torch's NativeBatchNormBackward0) and BatchNorm1d."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import _factories, _recording
+from .._tensor import Tensor
+from .modules import Module, Parameter
+
+
+def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor | None,
+               weight: Tensor | None = None, bias: Tensor | None = None,
+               training: bool = False, momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
+    """Normalize each channel (dim 1) by the batch's mean and variance while training
+    (updating the running ones), or by the running ones in eval; then scale and shift."""
+    data = input._data
+    dims = (0, *range(2, data.ndim))
+    shape = (1, -1) + (1,) * (data.ndim - 2)
+    if training:
+        count = data.size // data.shape[1]
+        if count <= 1:
+            raise ValueError("Expected more than 1 value per channel when training, got input "
+                             f"size {input.shape}")
+        wide = data.astype(np.float64)  # torch collects the statistics in double
+        mean = wide.mean(axis=dims)
+        variance = ((wide - mean.reshape(shape)) ** 2).mean(axis=dims)
+        _update_running(running_mean, running_var, mean, variance * count / (count - 1),
+                        momentum)
+    else:
+        mean, variance = running_mean._data.astype(np.float64), running_var._data
+    invstd = (1 / np.sqrt(variance.astype(np.float64) + eps)).astype(data.dtype)
+    mean = mean.astype(data.dtype)
+    alpha = invstd * (weight._data if weight is not None else 1)
+    beta = (bias._data if bias is not None else 0) - mean * alpha
+    result = data * alpha.reshape(shape) + beta.reshape(shape)  # torch's x * alpha + beta
+    return _recording.output("batch_norm", result.astype(data.dtype), (input, weight, bias),
+                             (input, mean, weight, invstd, training, eps))
+
+
+def _update_running(running_mean, running_var, mean, unbiased, momentum) -> None:
+    for running, batch in ((running_mean, mean), (running_var, unbiased)):
+        if running is not None:
+            updated = momentum * batch + (1 - momentum) * running._data.astype(np.float64)
+            running._data[...] = updated.astype(running._data.dtype)
+
+
+class BatchNorm1d(Module):
+    """Batch normalization over (N, C) or (N, C, L) inputs, with running statistics."""
+
+    def __init__(self, num_features: int, eps: float = 1e-5, momentum: float | None = 0.1,
+                 affine: bool = True, track_running_stats: bool = True, device=None,
+                 dtype=None) -> None:
+        super().__init__()
+        self.num_features, self.eps, self.momentum = num_features, eps, momentum
+        self.affine, self.track_running_stats = affine, track_running_stats
+        if affine:
+            self.weight = Parameter(_factories.ones(num_features, dtype=dtype))
+            self.bias = Parameter(_factories.zeros(num_features, dtype=dtype))
+        else:
+            self.register_parameter("weight", None)
+            self.register_parameter("bias", None)
+        if track_running_stats:
+            self.register_buffer("running_mean", _factories.zeros(num_features, dtype=dtype))
+            self.register_buffer("running_var", _factories.ones(num_features, dtype=dtype))
+            self.register_buffer("num_batches_tracked", Tensor._make(np.array(0, np.int64)))
+        else:
+            for name in ("running_mean", "running_var", "num_batches_tracked"):
+                self.register_buffer(name, None)
+
+    def forward(self, input: Tensor) -> Tensor:
+        if input.dim() not in (2, 3):
+            raise ValueError(f"expected 2D or 3D input (got {input.dim()}D input)")
+        factor = 0.0 if self.momentum is None else self.momentum
+        if self.training and self.track_running_stats:
+            self.num_batches_tracked._data += 1
+            if self.momentum is None:  # a cumulative average
+                factor = 1.0 / float(self.num_batches_tracked._data)
+        use_batch = self.training or self.running_mean is None
+        return batch_norm(input, self.running_mean if not self.training or
+                          self.track_running_stats else None,
+                          self.running_var if not self.training or
+                          self.track_running_stats else None,
+                          self.weight, self.bias, use_batch, factor, self.eps)
+
+    def extra_repr(self) -> str:
+        return (f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, "
+                f"affine={self.affine}, bias={self.affine}, "
+                f"track_running_stats={self.track_running_stats}")
