@@ -5,12 +5,15 @@ from __future__ import annotations
 import traceback
 from pathlib import Path
 
+import numpy as np
+
 from playground.model import RunError
 
 MESSAGE_LIMIT = 500        # characters of an exception's text in the one-sentence message
 TRACEBACK_LIMIT = 64 * 1024
 # Frames in these folders are the kernel's or the engine's, never shown to the user.
 _OWN_CODE = str(Path(__file__).resolve().parents[1])
+_NUMPY = str(Path(np.__file__).resolve().parent)
 
 
 def describe_exception(error: BaseException, filename: str, memory_limit: int = 0) -> RunError:
@@ -74,8 +77,9 @@ def quote_the_code(error: SyntaxError, code: str) -> None:
 
 
 def _users_frames(stack, filename: str) -> list:
-    """The frames a user wants to see: not the kernel's or the engine's, nor the libraries
-    the engine called (NumPy under npgrad); a user's function the engine called back is."""
+    """The frames a user wants to see, as python would show them: not the kernel's or the
+    engine's, nor NumPy's under npgrad; torch's own frames under the torch engine's recording
+    are torch's (python shows them), and a user's function the engine called back is shown."""
     shown, inside_engine = [], False
     for frame in stack:
         if frame.filename.startswith(_OWN_CODE):
@@ -83,7 +87,7 @@ def _users_frames(stack, filename: str) -> list:
         elif frame.filename == filename:
             inside_engine = False
             shown.append(frame)
-        elif not inside_engine:
+        elif not (inside_engine and frame.filename.startswith(_NUMPY)):
             shown.append(frame)
     return shown
 

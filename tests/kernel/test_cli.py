@@ -223,3 +223,14 @@ def test_backward_animation_headless(tutorial, tmp_path):
     nothing.write_text("import torch\nx = torch.ones(2, requires_grad=True) * 2\n")
     refused = _run(nothing, "--animation", tmp_path / "none.gif")
     assert refused.returncode == 0 and "nothing to replay" in refused.stderr
+
+
+def test_an_error_inside_torchs_backward_shows_torchs_frames_as_python_does(tmp_path):
+    pytest.importorskip("torch")
+    script = tmp_path / "twice.py"
+    script.write_text("import torch\nx = torch.ones(2, requires_grad=True)\nz = x.sin().sum()\n"
+                      "z.backward()\nz.backward()\n")
+    theirs, ours = _python(script), _run(script, "--engine", "torch")
+    assert ours.returncode == theirs.returncode == 1
+    assert ours.stderr == theirs.stderr
+    assert "torch/autograd/graph.py" in ours.stderr  # below the engine's recording wrapper
