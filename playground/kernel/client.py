@@ -303,7 +303,7 @@ class Kernel:
                     return []
                 if reply.get("op") == "completions" and reply.get("id") == request_id:
                     return [(str(name), str(kind))
-                            for name, kind in reply.get("items", [])][:200]
+                            for name, kind in reply.get("items", [])][:wire.COMPLETIONS_LIMIT]
             return []
         except queue.Empty:
             return []

@@ -21,6 +21,10 @@ import numpy as np
 
 from playground.model import collector
 
+# Names a completion reply carries at most: every name of a module (real torch has
+# ~1,500); after "torch." the popup narrows as the user types.
+COMPLETIONS_LIMIT = 3000
+
 _LENGTH = struct.Struct(">I")
 
 
