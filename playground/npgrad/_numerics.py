@@ -113,46 +113,54 @@ def whole_sum(data: np.ndarray):
     width = lanes if flat.size >= lanes else 1  # fewer than a vector: torch adds scalars
     vectors = flat.size // width
     rows = vectors // ILP
-    zero = np.zeros(width, flat.dtype)
-    if rows:
-        partial = _cascade(flat[:rows * ILP * width].reshape(rows, ILP * width))
-        partial = partial.reshape(ILP, width)
-    else:
-        partial = np.zeros((ILP, width), flat.dtype)
-    rest = flat[rows * ILP * width:vectors * width].reshape(-1, width)
-    first = _running_total(np.concatenate((partial[:1], rest)))
-    combined = ((first + partial[1]) + partial[2]) + partial[3]
+    used = rows * ILP * width
+    # ILP vectors side by side; then the first, plus the vectors left over, plus the others,
+    # one after another (a single running total of those rows)
+    partial = _cascade(flat[:used].reshape(rows, ILP * width)).reshape(ILP, width) if rows \
+        else np.zeros((ILP, width), flat.dtype)
+    combined = _running_total(np.concatenate(
+        (partial[:1], flat[used:vectors * width].reshape(-1, width), partial[1:])))
     if width == 1:
         total = combined[0]
     else:  # the elements past the last vector first, then the vector's lanes, one by one
-        total = _running_total(np.concatenate((zero[:1], flat[vectors * width:], combined)))
+        total = np.cumsum(np.concatenate((_zeros(flat.dtype, 1), flat[vectors * width:],
+                                          combined)))[-1]
     return flat.dtype.type(total + flat.dtype.type(0))  # torch adds into a zeroed output
 
 
+def _zeros(dtype: np.dtype, width: int) -> np.ndarray:
+    return np.zeros(width, dtype)
+
+
 def _running_total(rows: np.ndarray) -> np.ndarray:
-    """rows[0] + rows[1] + ... added one after another (cumsum adds in order; sum pairs)."""
-    return np.cumsum(rows, axis=0)[-1]
+    """rows[0] + rows[1] + ... added one after another: NumPy adds along the first axis of a
+    2-D array in order (it pairs numbers only along a contiguous last axis)."""
+    return np.add.reduce(rows, axis=0)
 
 
 def _cascade(rows: np.ndarray) -> np.ndarray:
     """Column sums of ``rows`` as torch's multi_row_sum adds them: blocks of ``step`` rows
-    added in order, block totals gathered in three levels that flush every ``step`` blocks
-    (only numbers of a similar size meet)."""
+    added in order; block totals gathered in a level that hands its total on every ``step``
+    blocks, and that one every ``step`` of those (only numbers of a similar size meet)."""
     count, width = rows.shape
     step = 1 << max(4, _ceil_log2(count) // 4)
     whole = count // step * step
-    zero = np.zeros(width, rows.dtype)
-    levels = [zero, zero, zero]
-    if whole:
-        blocks = np.cumsum(rows[:whole].reshape(-1, step, width), axis=1)[:, -1]
-        for number, block in enumerate(blocks, start=1):
-            levels[0] = levels[0] + block
-            if number % step == 0:
-                levels[1], levels[0] = levels[1] + levels[0], zero
-                if number % (step * step) == 0:
-                    levels[2], levels[1] = levels[2] + levels[1], zero
-    last = _running_total(np.concatenate((zero[None], rows[whole:])))
-    return ((last + levels[0]) + levels[1]) + levels[2]
+    if not whole:  # a short row: one running total
+        return _running_total(rows)
+    total = _running_total(rows[whole:]) if whole < count else _zeros(rows.dtype, width)
+    blocks = np.add.reduce(rows[:whole].reshape(-1, step, width), axis=1)
+    grouped = len(blocks) // step * step
+    if grouped < len(blocks):
+        total = total + _running_total(blocks[grouped:])
+    if grouped:
+        groups = np.add.reduce(blocks[:grouped].reshape(-1, step, width), axis=1)
+        regrouped = len(groups) // step * step
+        if regrouped < len(groups):
+            total = total + _running_total(groups[regrouped:])
+        if regrouped:
+            total = total + _running_total(np.add.reduce(
+                groups[:regrouped].reshape(-1, step, width), axis=1))
+    return total
 
 
 def _ceil_log2(value: int) -> int:
