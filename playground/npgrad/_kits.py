@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 
+from . import _convolution
 from ._arithmetic import mul_scalar, where
 from ._indexing import along_axis, scatter_into_zeros
 from ._numerics import power_by_number, whole_sum
@@ -111,6 +112,25 @@ class Kit:
     def not_implemented(k, name):
         raise RuntimeError(f"derivative for {name} is not implemented")
 
+    def conv2d_input(k, grad, input, weight, stride, padding, dilation):
+        """d loss / d input of a convolution (first order: on arrays, also under
+        create_graph)."""
+        values = _convolution.conv2d_input_grad(_array(grad), tuple(input.shape),
+                                                _array(weight), stride, padding, dilation)
+        return k._like(grad, values)
+
+    def conv2d_weight(k, grad, input, weight, stride, padding, dilation):
+        values = _convolution.conv2d_weight_grad(_array(grad), _array(input),
+                                                 tuple(weight.shape[2:]), stride, padding,
+                                                 dilation)
+        return k._like(grad, values)
+
+    def conv2d_bias(k, grad):
+        return k.sum(grad, (0, 2, 3), False)
+
+    def max_pool2d_input(k, grad, shape, indices):
+        return k._like(grad, _convolution.max_pool2d_grad(_array(grad), shape, indices))
+
     def batch_norm_input(k, grad, input, mean, weight, invstd, training, eps):
         """d loss / d input of batch norm: through the batch statistics while training,
         a plain scaling with the running ones in eval."""
@@ -161,6 +181,10 @@ class Kit:
         )
         reduced = k.sum(grad, dims, True) if dims else grad
         return k.reshape(reduced, shape) if extra else reduced
+
+
+def _array(value) -> np.ndarray:
+    return value._data if isinstance(value, Tensor) else value
 
 
 def _negated(shifts):
@@ -290,6 +314,9 @@ class NumpyKit(Kit):
     def _zeros(k, grad, shape):
         return np.zeros(shape, dtype=grad.dtype)
 
+    def _like(k, grad, values):
+        return values
+
     def select_backward(k, grad, shape, dim, index):
         result = k._zeros(grad, shape)
         result[_along(dim, index)] = grad
@@ -365,6 +392,10 @@ class TensorKit(Kit):
 
     def _zeros(k, grad, shape):
         return Tensor._make(np.zeros(shape, grad._data.dtype))
+
+    def _like(k, grad, values):
+        """Computed on arrays: no graph of its own (its second derivative is not recorded)."""
+        return Tensor._make(values)
 
     def gather(k, grad, dim, index):
         return grad.gather(dim, k._index(index))

@@ -264,6 +264,14 @@ CASES = [
     Case("scatter_add", ((2, 4), (2, 3)), lambda m, a, b: a.scatter_add(
         1, m.tensor([[3, 0, 3], [1, 1, 2]]), b)),
     Case("index_select", ((3, 2),), lambda m, a: a.index_select(0, m.tensor([2, 0, 2]))),
+    Case("conv2d", ((2, 3, 6, 5), (4, 3, 3, 2), (4,)),
+         lambda m, a, w, b: m.nn.functional.conv2d(a, w, b, stride=(2, 1), padding=1)),
+    Case("conv2d", ((1, 2, 5, 5), (3, 2, 2, 2)),
+         lambda m, a, w: m.nn.functional.conv2d(a, w, dilation=2), label="dilated"),
+    Case("max_pool2d", ((2, 3, 6, 5),), lambda m, a: m.nn.functional.max_pool2d(a, 2),
+         domain="distinct"),
+    Case("max_pool2d", ((1, 2, 5, 6),), lambda m, a: m.nn.functional.max_pool2d(
+        a, (3, 2), stride=1, padding=1), domain="distinct", label="padded"),
     Case("batch_norm", ((4, 3), (3,), (3,)), lambda m, a, w, b: m.nn.functional.batch_norm(
         a, None, None, w, b, training=True), label="training"),
     Case("batch_norm", ((4, 3, 2), (3,), (3,)), lambda m, a, w, b: m.nn.functional.batch_norm(

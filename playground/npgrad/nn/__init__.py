@@ -2,6 +2,7 @@
 
 from .._missing import missing_attribute
 from . import functional
+from .convolution import Conv2d, MaxPool2d
 from .modules import (
     BCELoss,
     BCEWithLogitsLoss,
@@ -26,10 +27,10 @@ from .modules import (
 )
 from .normalization import BatchNorm1d
 
-__all__ = ["functional", "BatchNorm1d", "BCELoss", "BCEWithLogitsLoss", "CrossEntropyLoss",
-           "Dropout", "Embedding", "Flatten", "Identity", "LeakyReLU", "Linear", "LogSoftmax",
-           "Module", "MSELoss", "NLLLoss", "Parameter", "ReLU", "Sequential", "Sigmoid",
-           "Softmax", "Softplus", "Tanh"]
+__all__ = ["functional", "BatchNorm1d", "Conv2d", "MaxPool2d", "BCELoss", "BCEWithLogitsLoss",
+           "CrossEntropyLoss", "Dropout", "Embedding", "Flatten", "Identity", "LeakyReLU",
+           "Linear", "LogSoftmax", "Module", "MSELoss", "NLLLoss", "Parameter", "ReLU",
+           "Sequential", "Sigmoid", "Softmax", "Softplus", "Tanh"]
 
 # What the engine lacks, said with torch's module name and what to do.
 __getattr__ = missing_attribute("torch.nn")

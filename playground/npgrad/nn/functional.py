@@ -216,4 +216,8 @@ def __getattr__(name: str):
         from .normalization import batch_norm
 
         return batch_norm
+    if name in ("conv2d", "max_pool2d"):
+        from . import convolution
+
+        return getattr(convolution, name)
     return _lacking(name)

@@ -1,0 +1,75 @@
+"""2-D convolution and max pooling on arrays (NCHW), forward and the gradients torch gives."""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
+
+
+def _pair(value) -> tuple[int, int]:
+    return (value, value) if isinstance(value, int) else tuple(value)
+
+
+def _windows(padded: np.ndarray, kernel: tuple, stride: tuple, dilation: tuple) -> np.ndarray:
+    """(N, C, OH, OW, KH, KW) views of the input under each output position."""
+    span = ((kernel[0] - 1) * dilation[0] + 1, (kernel[1] - 1) * dilation[1] + 1)
+    views = sliding_window_view(padded, span, axis=(2, 3))
+    return views[:, :, ::stride[0], ::stride[1], ::dilation[0], ::dilation[1]]
+
+
+def _padded(data: np.ndarray, padding: tuple, value: float = 0.0) -> np.ndarray:
+    if padding == (0, 0):
+        return data
+    widths = ((0, 0), (0, 0), (padding[0],) * 2, (padding[1],) * 2)
+    return np.pad(data, widths, constant_values=value)
+
+
+def conv2d(data: np.ndarray, weight: np.ndarray, stride, padding, dilation) -> np.ndarray:
+    cols = _windows(_padded(data, padding), weight.shape[2:], stride, dilation)
+    out = np.tensordot(cols, weight, axes=([1, 4, 5], [1, 2, 3]))  # (N, OH, OW, O)
+    return np.ascontiguousarray(out.transpose(0, 3, 1, 2))
+
+
+def conv2d_input_grad(grad: np.ndarray, shape: tuple, weight: np.ndarray, stride, padding,
+                      dilation) -> np.ndarray:
+    """Each output's gradient spread back over the inputs its window read (col2im)."""
+    cols = np.tensordot(grad, weight, axes=([1], [0]))  # (N, OH, OW, C, KH, KW)
+    height, width = shape[2] + 2 * padding[0], shape[3] + 2 * padding[1]
+    result = np.zeros((shape[0], shape[1], height, width), grad.dtype)
+    rows, columns = grad.shape[2], grad.shape[3]
+    for i in range(weight.shape[2]):
+        for j in range(weight.shape[3]):
+            top, left = i * dilation[0], j * dilation[1]
+            result[:, :, top:top + stride[0] * rows:stride[0],
+                   left:left + stride[1] * columns:stride[1]] += \
+                cols[:, :, :, :, i, j].transpose(0, 3, 1, 2)
+    return result[:, :, padding[0]:height - padding[0], padding[1]:width - padding[1]]
+
+
+def conv2d_weight_grad(grad: np.ndarray, data: np.ndarray, kernel: tuple, stride, padding,
+                       dilation) -> np.ndarray:
+    cols = _windows(_padded(data, padding), kernel, stride, dilation)
+    return np.tensordot(grad, cols, axes=([0, 2, 3], [0, 2, 3]))  # (O, C, KH, KW)
+
+
+def max_pool2d(data: np.ndarray, kernel, stride, padding, dilation) -> tuple:
+    """The window maxima and where each came from (flat index into the input's H*W)."""
+    floor = -np.inf if data.dtype.kind == "f" else np.iinfo(data.dtype).min
+    windows = _windows(_padded(data, padding, floor), kernel, stride, dilation)
+    flat = windows.reshape(*windows.shape[:4], -1)
+    picked = flat.argmax(axis=-1)  # the first maximum, as torch's
+    values = np.take_along_axis(flat, picked[..., None], axis=-1)[..., 0]
+    i, j = np.divmod(picked, kernel[1])
+    rows = np.arange(values.shape[2])[:, None] * stride[0] + i * dilation[0] - padding[0]
+    columns = np.arange(values.shape[3])[None, :] * stride[1] + j * dilation[1] - padding[1]
+    return values, rows * data.shape[3] + columns
+
+
+def max_pool2d_grad(grad: np.ndarray, shape: tuple, indices: np.ndarray) -> np.ndarray:
+    result = np.zeros((shape[0], shape[1], shape[2] * shape[3]), grad.dtype)
+    flat_grad = grad.reshape(shape[0], shape[1], -1)
+    flat_index = indices.reshape(shape[0], shape[1], -1)
+    for n in range(shape[0]):
+        for c in range(shape[1]):
+            np.add.at(result[n, c], flat_index[n, c], flat_grad[n, c])
+    return result.reshape(shape)

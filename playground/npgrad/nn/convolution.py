@@ -1,0 +1,121 @@
+"""2-D convolution and max pooling: F.conv2d, F.max_pool2d, nn.Conv2d, nn.MaxPool2d."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .. import _convolution, _recording
+from .._missing import MISSING_HINT
+from .._tensor import Tensor
+from .modules import Module, Parameter, _uniform
+
+_pair = _convolution._pair
+
+
+def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0,
+           dilation=1, groups: int = 1) -> Tensor:
+    """Cross-correlation of an (N, C, H, W) input with (O, C, KH, KW) filters, plus bias."""
+    if groups != 1:
+        raise NotImplementedError(f"conv2d with groups={groups} is not {MISSING_HINT}")
+    stride, dilation = _pair(stride), _pair(dilation)
+    padding = _padding(padding, weight.shape[2:], dilation)
+    data = input._data
+    if data.ndim == 3:  # an unbatched (C, H, W) input
+        return conv2d(input.unsqueeze(0), weight, bias, stride, padding, dilation).squeeze(0)
+    if data.shape[1] != weight.shape[1]:
+        raise RuntimeError(
+            f"Given groups=1, weight of size {list(weight.shape)}, expected input"
+            f"{list(input.shape)} to have {weight.shape[1]} channels, but got {data.shape[1]} "
+            "channels instead")
+    result = _convolution.conv2d(data, weight._data.astype(data.dtype), stride, padding,
+                                 dilation)
+    if bias is not None:
+        result = result + bias._data.reshape(1, -1, 1, 1)
+    return _recording.output("conv2d", result.astype(data.dtype), (input, weight, bias),
+                             (input, weight, stride, padding, dilation))
+
+
+def _padding(padding, kernel: tuple, dilation: tuple) -> tuple[int, int]:
+    if padding == "valid":
+        return (0, 0)
+    if padding == "same":
+        totals = [dilation[i] * (kernel[i] - 1) for i in range(2)]
+        if any(total % 2 for total in totals):  # torch pads one more on the right
+            raise NotImplementedError(f"padding='same' with an even kernel is not {MISSING_HINT}")
+        return tuple(total // 2 for total in totals)
+    return _pair(padding)
+
+
+def max_pool2d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,
+               ceil_mode: bool = False, return_indices: bool = False):
+    """The largest value in each window; with ``return_indices``, where it was."""
+    kernel = _pair(kernel_size)
+    stride = kernel if stride is None or stride == [] else _pair(stride)
+    padding, dilation = _pair(padding), _pair(dilation)
+    if ceil_mode:
+        raise NotImplementedError(f"max_pool2d(ceil_mode=True) is not {MISSING_HINT}")
+    if input.dim() == 3:
+        found = max_pool2d(input.unsqueeze(0), kernel, stride, padding, dilation, False, True)
+        return (found[0].squeeze(0), found[1].squeeze(0)) if return_indices else \
+            found[0].squeeze(0)
+    values, indices = _convolution.max_pool2d(input._data, kernel, stride, padding, dilation)
+    result = _recording.output("max_pool2d", np.ascontiguousarray(values), (input,),
+                               (input._data.shape, indices))
+    return (result, Tensor._make(indices.astype(np.int64))) if return_indices else result
+
+
+class Conv2d(Module):
+    """A bank of 2-D filters; weight and bias uniform in ±1/sqrt(fan_in), as torch does."""
+
+    def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0,
+                 dilation=1, groups: int = 1, bias: bool = True, padding_mode: str = "zeros",
+                 device=None, dtype=None) -> None:
+        super().__init__()
+        self.in_channels, self.out_channels = in_channels, out_channels
+        self.kernel_size, self.stride = _pair(kernel_size), _pair(stride)
+        self.padding = padding if isinstance(padding, str) else _pair(padding)
+        self.dilation, self.groups, self.padding_mode = _pair(dilation), groups, padding_mode
+        fan_in = in_channels * math.prod(self.kernel_size)
+        bound = 1 / math.sqrt(fan_in) if fan_in else 0.0
+        self.weight = Parameter(_uniform((out_channels, in_channels, *self.kernel_size),
+                                         bound, dtype))
+        if bias:
+            self.bias = Parameter(_uniform((out_channels,), bound, dtype))
+        else:
+            self.register_parameter("bias", None)
+
+    def forward(self, input: Tensor) -> Tensor:
+        return conv2d(input, self.weight, self.bias, self.stride, self.padding, self.dilation,
+                      self.groups)
+
+    def extra_repr(self) -> str:
+        text = (f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, "
+                f"stride={self.stride}")
+        if self.padding != (0, 0):
+            text += f", padding={self.padding!r}" if isinstance(self.padding, str) else \
+                f", padding={self.padding}"
+        if self.dilation != (1, 1):
+            text += f", dilation={self.dilation}"
+        if self.bias is None:
+            text += ", bias=False"
+        return text
+
+
+class MaxPool2d(Module):
+    def __init__(self, kernel_size, stride=None, padding=0, dilation=1,
+                 return_indices: bool = False, ceil_mode: bool = False) -> None:
+        super().__init__()
+        self.kernel_size = kernel_size
+        self.stride = stride if stride is not None else kernel_size
+        self.padding, self.dilation = padding, dilation
+        self.return_indices, self.ceil_mode = return_indices, ceil_mode
+
+    def forward(self, input: Tensor):
+        return max_pool2d(input, self.kernel_size, self.stride, self.padding, self.dilation,
+                          self.ceil_mode, self.return_indices)
+
+    def extra_repr(self) -> str:
+        return (f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}, "
+                f"dilation={self.dilation}, ceil_mode={self.ceil_mode}")
