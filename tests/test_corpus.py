@@ -54,7 +54,7 @@ MISSING: dict[str, str] = {
     "34_forward_mode_ad.py": "torch.autograd.forward_ad",
     "35_data_loader.py": "iterating a DataLoader (Tensor.random_); torch.Generator for "
                          "random_split",
-    "41_conv_pool.py": "nn.Conv2d, F.max_pool2d",
+    "41_conv_pool.py": "nn.Conv2d's initial weights from torch's random stream",
     "42_batchnorm_dropout.py": "its input and Dropout's mask from torch's random stream",
     "43_embedding.py": "nn.Embedding's initial weights from torch's random stream",
     "49_nn_linear_init.py": "nn.Linear's initial weights from torch's random stream",
