@@ -38,12 +38,9 @@ class MemoryWatchdog:
     def __init__(self, limit: int, on_over: Callable[[], None], on_stuck: Callable[[], None],
                  resident: Callable[[], int] = resident_bytes,
                  interval: float = INTERVAL_S, grace: float = GRACE_S) -> None:
-        self.limit = limit
-        self.on_over = on_over
-        self.on_stuck = on_stuck
+        self.limit, self.interval, self.grace = limit, interval, grace
+        self.on_over, self.on_stuck = on_over, on_stuck  # what to do past the limit, and stuck
         self.resident = resident
-        self.interval = interval
-        self.grace = grace
         self._armed = threading.Event()
         self._over_since: float | None = None
 
