@@ -16,36 +16,83 @@ _make = Tensor._make
 DEFAULT_SEED = 67280421310721
 
 
+class Generator:
+    """A random stream (``torch.Generator``): seeded, reseeded, passed as ``generator=``.
+
+    Its numbers are NumPy's (PCG64), not torch's: a seeded script draws other values than
+    under torch. Created on first use: importing numpy.random costs as much as the engine."""
+
+    def __init__(self, device="cpu") -> None:
+        self.device = globals()["device"](device)
+        self._seed = DEFAULT_SEED
+        self._stream = None
+
+    def manual_seed(self, seed: int) -> Generator:
+        self._seed, self._stream = int(seed) % (2**64), None
+        return self
+
+    def initial_seed(self) -> int:
+        return self._seed
+
+    def seed(self) -> int:
+        value = int(np.random.SeedSequence().entropy % (2**63))
+        self.manual_seed(value)
+        return value
+
+    def stream(self) -> np.random.Generator:
+        if self._stream is None:
+            self._stream = np.random.Generator(np.random.PCG64(self._seed))
+        return self._stream
+
+    def __repr__(self) -> str:
+        return f"<torch._C.Generator object at {hex(id(self))}>"
+
+
+default_generator = Generator()
+
+
 class RandomState:
-    """The one random stream of the engine (``torch.manual_seed`` resets it).
+    """The engine's default stream (``torch.manual_seed`` reseeds it)."""
 
-    Created on first use: importing numpy.random costs as much as the rest of the engine.
-    """
-
-    _generator = None
-    seed = DEFAULT_SEED
-
-    @classmethod
-    def generator(cls):
-        if cls._generator is None:
-            cls._generator = np.random.Generator(np.random.PCG64(cls.seed))
-        return cls._generator
+    @staticmethod
+    def generator(chosen: Generator | None = None) -> np.random.Generator:
+        return (chosen or default_generator).stream()
 
 
-def manual_seed(seed: int):
-    RandomState.seed = int(seed)
-    RandomState._generator = None
-    return RandomState
+def manual_seed(seed: int) -> Generator:
+    return default_generator.manual_seed(seed)
 
 
 def seed() -> int:
-    value = int(np.random.SeedSequence().entropy % (2**63))
-    manual_seed(value)
-    return value
+    return default_generator.seed()
 
 
 def initial_seed() -> int:
-    return RandomState.seed
+    return default_generator.initial_seed()
+
+
+def randperm(n: int, *, generator: Generator | None = None, dtype=None, device=None,
+             requires_grad: bool = False) -> Tensor:
+    """0 .. n-1 in a random order."""
+    target = dtypes.to_dtype(dtype) if dtype is not None else dtypes.int64
+    data = RandomState.generator(generator).permutation(int(n)).astype(target.numpy)
+    return _finish(data, requires_grad, device)
+
+
+def random_(self: Tensor, from_=0, to=None, *, generator: Generator | None = None) -> Tensor:
+    """Whole numbers in [from, to), in place; ``random_(to)`` is [0, to); ``random_()`` any
+    that the dtype holds exactly (below 2**24 for float32, 2**53 for float64, 2**63 int64)."""
+    if to is None and from_ != 0:
+        from_, to = 0, from_
+    if to is None:
+        kind = self._data.dtype
+        to = 2 ** (np.finfo(kind).nmant + 1) + 1 if kind.kind == "f" else \
+            int(np.iinfo(kind).max) + 1 if kind.kind in "iu" else 2
+    draws = RandomState.generator(generator).integers(int(from_), int(to),
+                                                      size=self._data.shape, dtype=np.int64,
+                                                      endpoint=False)
+    self._data[...] = draws.astype(self._data.dtype)
+    return self
 
 
 def _finish(data: np.ndarray, requires_grad: bool, device_spec=None) -> Tensor:
@@ -191,23 +238,26 @@ def linspace(start, end, steps: int, *, dtype=None, device=None, requires_grad=F
 
 def rand(*size, generator=None, dtype=None, device=None, requires_grad=False) -> Tensor:
     target = _dtype_or_default(dtype)
-    data = RandomState.generator().random(_size(size), dtype=np.float64).astype(target)
+    data = RandomState.generator(generator).random(_size(size), dtype=np.float64).astype(target)
     return _finish(data, requires_grad, device)
 
 
 def randn(*size, generator=None, dtype=None, device=None, requires_grad=False) -> Tensor:
     target = _dtype_or_default(dtype)
-    data = RandomState.generator().standard_normal(_size(size), dtype=np.float64).astype(target)
+    data = RandomState.generator(generator).standard_normal(_size(size),
+                                                         dtype=np.float64).astype(target)
     return _finish(data, requires_grad, device)
 
 
-def randint(low, high=None, size=None, *, dtype=None, device=None, requires_grad=False) -> Tensor:
+def randint(low, high=None, size=None, *, generator=None, dtype=None, device=None,
+            requires_grad=False) -> Tensor:
     if size is None:
         low, high, size = 0, low, high
     if size is None and high is not None and isinstance(high, tuple | list):
         low, high, size = 0, low, high
     target = dtypes.to_dtype(dtype) if dtype is not None else dtypes.int64
-    data = RandomState.generator().integers(low, high, size=tuple(size)).astype(target.numpy)
+    data = RandomState.generator(generator).integers(low, high, size=tuple(size))
+    data = data.astype(target.numpy)
     return _finish(data, requires_grad, device)
 
 
@@ -292,12 +342,13 @@ def new_tensor(self: Tensor, data, dtype=None, device=None, requires_grad=False)
 def bernoulli_(self: Tensor, p=0.5, *, generator=None) -> Tensor:
     """Fill with 1 (probability ``p``) or 0, in place."""
     chance = p._data if isinstance(p, Tensor) else p
-    draws = RandomState.generator().random(self._data.shape)
+    draws = RandomState.generator(generator).random(self._data.shape)
     self._data[...] = (draws < chance).astype(self._data.dtype)
     return self
 
 
 bind_method("bernoulli_", bernoulli_)
+bind_method("random_", random_)
 bind_method("new_tensor", new_tensor)
 for _factory in (zeros, ones, empty, full):
     bind_method(f"new_{_factory.__name__}", _new_factory(_factory))

@@ -103,14 +103,8 @@ except ValueError as error:
 }
 
 
-NEEDS_THE_GENERATOR = pytest.mark.xfail(
-    strict=True, reason="a DataLoader draws its base seed with Tensor.random_ (torch's generator)")
-
-
 @pytest.mark.parametrize("dtype", ["torch.float32", "torch.float64"])
-@pytest.mark.parametrize("name", [pytest.param(name, marks=NEEDS_THE_GENERATOR)
-                                  if name.startswith("utils.data") else name
-                                  for name in SCRIPTS])
+@pytest.mark.parametrize("name", list(SCRIPTS))
 def test_functional_scripts_print_what_torch_prints(name, dtype):
     import playground.npgrad as npgrad
 

@@ -189,3 +189,20 @@ def test_dropout_while_training_zeroes_and_scales():
     assert y.grad_fn.name() == "MulBackward0"
     y.sum().backward()
     assert np.array_equal(x.grad.numpy(), kept)
+
+
+def test_generators_reproduce_their_own_streams():
+    """Not torch's numbers yet (the README says so), but torch's API: a Generator seeded
+    twice draws the same, manual_seed returns the default one, random_ and randperm fill as
+    torch's do."""
+    import playground.npgrad as npgrad
+
+    first = npgrad.Generator().manual_seed(2147483647)
+    again = npgrad.Generator().manual_seed(2147483647)
+    assert npgrad.randn(5, generator=first).tolist() == npgrad.randn(5, generator=again).tolist()
+    assert npgrad.manual_seed(3) is npgrad.default_generator and npgrad.initial_seed() == 3
+    assert sorted(npgrad.randperm(10).tolist()) == list(range(10))
+    drawn = npgrad.empty(200).random_(2, 5).numpy()
+    assert set(np.unique(drawn).tolist()) == {2.0, 3.0, 4.0}
+    assert npgrad.empty((), dtype=npgrad.int64).random_().item() >= 0
+    assert npgrad.randint(0, 3, (4,), generator=first).dtype == npgrad.int64

@@ -28,6 +28,8 @@ NO_INPUT_NEEDS_GRAD = (
 class RemovableHandle:
     """What ``register_*_hook`` returns: ``remove()`` takes the hook out again."""
 
+    __module__ = "torch.utils.hooks"  # printed as torch's handle is
+
     def __init__(self, hooks: OrderedDict, number: int) -> None:
         self.hooks_dict_ref, self.id = hooks, number
 
