@@ -23,7 +23,7 @@ from playground.ui.formatting import shape_text
 COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b",
            "#e377c2")
 MAX_PLOTS = PLOTTED_TENSORS  # more tensors than this: the first ones, and a note saying so
-PLOT_HEIGHT = 170  # least height of one plot; more plots than fit scroll
+PLOT_HEIGHT = 130  # least height of one plot (axes and a few ticks); more plots than fit scroll
 
 
 def _flat(array: ArrayData | None) -> np.ndarray | None:
