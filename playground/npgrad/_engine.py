@@ -20,10 +20,12 @@ from ._nodes import (
     AccumulateGrad,
     GraphRoot,
     Node,
+    NodeOutput,
     accumulate_into,
     as_tensor,
     call_tensor_hooks,
     check_versions,
+    incoming,
     release_saved,
     run_post_hooks,
     run_pre_hooks,
@@ -486,13 +488,15 @@ def _execute_node(node: Node, grad, as_tensors: bool, accumulate: bool, observer
             for callback in list(observers):
                 callback(step)
         return ()
+    if type(node) is NodeOutput:  # not a step of its own: torch's node has several inputs
+        return node.pass_on(grad)
     try:
         outputs = _apply_function(node, grad, as_tensors)
     except Exception:
         # freed or modified saved values: observers still hear where it failed, as torch's
         # hooks do (the step got its gradient and sent nothing on)
         if observers:
-            step = BackwardStep(node, (as_tensor(grad),), ())
+            step = BackwardStep(node, incoming(grad), ())
             for callback in list(observers):
                 callback(step)
         raise
@@ -504,7 +508,7 @@ def _execute_node(node: Node, grad, as_tensors: bool, accumulate: bool, observer
     if node._hooks is not None and node._hooks.post:
         outputs = run_post_hooks(node, grad, outputs, as_tensors)
     if observers:
-        step = BackwardStep(node, (as_tensor(grad),), tuple(as_tensor(g) for g in outputs))
+        step = BackwardStep(node, incoming(grad), tuple(as_tensor(g) for g in outputs))
         for callback in list(observers):
             callback(step)
     return outputs

@@ -71,21 +71,24 @@ class set_grad_enabled(_GradModeContext):
 
 
 class inference_mode(_GradModeContext):
-    """torch.inference_mode: here no_grad (``inference_mode(False)`` changes nothing);
-    its tensors are not marked as inference tensors."""
+    """torch.inference_mode: grad mode off, and the tensors made inside are inference tensors
+    (``is_inference()``); ``inference_mode(False)`` turns both back, as torch's guard does."""
 
     def __init__(self, mode: bool = True) -> None:
-        self.mode = mode
-        self.target = False if mode else GradMode.enabled
+        self.mode = bool(mode)
 
     def __enter__(self) -> None:
+        from ._tensor import set_inference_mode  # _tensor imports this module
+
         self._previous = GradMode.enabled
-        GradMode.enabled = False if self.mode else self._previous
-        _InferenceMode.depth += bool(self.mode)
+        GradMode.enabled = not self.mode
+        self._previous_inference = set_inference_mode(self.mode)
 
     def __exit__(self, *exc_info) -> None:
+        from ._tensor import set_inference_mode
+
         GradMode.enabled = self._previous
-        _InferenceMode.depth -= bool(self.mode)
+        set_inference_mode(self._previous_inference)
 
     def __call__(self, function):
         mode = self.mode
@@ -98,9 +101,7 @@ class inference_mode(_GradModeContext):
         return wrapper
 
 
-class _InferenceMode:
-    depth = 0
-
-
 def is_inference_mode_enabled() -> bool:
-    return _InferenceMode.depth > 0
+    from ._tensor import inference_mode_on
+
+    return inference_mode_on()

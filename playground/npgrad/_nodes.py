@@ -104,7 +104,8 @@ class Node:
     @property
     def next_functions(self) -> tuple:
         """((node, input_nr), ...) per input, as torch: None for inputs that need no grad."""
-        return tuple((node, 0) for node in self._next)
+        return tuple(node.edge_pair() if type(node) is NodeOutput else (node, 0)
+                     for node in self._next)
 
     def name(self) -> str:
         return type(self).__name__
@@ -204,6 +205,82 @@ class GraphRoot(Node):
         return "torch::autograd::GraphRoot"
 
 
+class NodeOutput(Node):
+    """Output ``index`` of a node with several (a custom Function's): what the ops that use
+    that output point at, so that its gradient stays apart from the other outputs'.
+
+    The engine sums and shapes the gradients reaching it as for any node, then it hands them
+    on to its owner in an ``OutputGrads``; users never see it (``next_functions`` and the
+    tensor's ``grad_fn`` name the owner, as torch's edges do).
+    """
+
+    __slots__ = ("index", "count")
+    arity = 1
+    plain = False
+
+    def __init__(self, owner: Node, index: int, count: int, data: np.ndarray) -> None:
+        self._n0 = owner
+        self.index = index
+        self.count = count
+        self._saved = ()
+        self._versions = ()
+        self._seq = owner._seq  # ready with its owner's priority, as torch's one node is
+        self._shape = data.shape
+        self._np_dtype = data.dtype
+        self._hooks = None
+        self._deps = None
+        self._exact = False
+
+    def edge_pair(self) -> tuple:
+        return (self._n0, self.index)
+
+    def name(self) -> str:
+        return self._n0.name()
+
+    def pass_on(self, grad) -> tuple:
+        """The one gradient for the owner: this output's, in its place among the others."""
+        grads = [None] * self.count
+        grads[self.index] = grad
+        return (OutputGrads(grads),)
+
+
+class OutputGrads(tuple):
+    """The gradient a node with several outputs receives: one per output, None where none
+    came. The engine sums what arrives (``+``) and compares its shape and dtype with the
+    node's, which are None too, so it is neither reduced nor cast on the way."""
+
+    __slots__ = ()
+    shape = None
+    dtype = None
+    size = 0  # never summed in place
+
+    @property
+    def _data(self):  # a create_graph backward reads a gradient's ``_data.dtype``
+        return self
+
+    def __add__(self, other):
+        return OutputGrads(a if b is None else b if a is None else a + b
+                           for a, b in zip(self, other, strict=True))
+
+
+def incoming(grad) -> tuple:
+    """The gradients a node received, as tensors: one per output."""
+    if type(grad) is OutputGrads:
+        return tuple(as_tensor(g) for g in grad)
+    return (as_tensor(grad),)
+
+
+def edge_of(tensor):
+    """The node an op that uses ``tensor`` points at, when the tensor has a grad_fn: the
+    grad_fn, or the grad_fn's ``NodeOutput`` for the tensor (kept in ``_grad_acc``, which a
+    non-leaf tensor does not use otherwise)."""
+    fn = tensor.grad_fn
+    output = tensor._grad_acc
+    if type(output) is NodeOutput and output._n0 is fn:
+        return output
+    return fn
+
+
 # One Node subclass per row of the derivative table, named as torch names it.
 NODE_CLASSES: dict[str, type[Node]] = {
     op: type(rule.node_name, (Node,),
@@ -273,6 +350,9 @@ def saved_as_tensors(node: Node) -> list:
         source = node._next[input_position] if input_position is not None else None
         if type(source) is AccumulateGrad:
             values[index] = source.variable
+        elif type(source) is NodeOutput:  # an output of a node with several, as it was
+            values[index] = tensor_type._make(data, source._n0, checks[position + 1])
+            values[index]._grad_acc = source
         else:
             values[index] = tensor_type._make(data, source, checks[position + 1])
     return values
@@ -327,9 +407,10 @@ def run_pre_hooks(node: Node, grad, as_tensors: bool):
         if owner is not None:
             accumulate_into(owner, grad, as_tensors, retain=True)
     for hook in list(hooks.pre):
-        result = hook((as_tensor(grad),))
+        result = hook(incoming(grad))
         if result is not None:
-            grad = as_value(result[0], as_tensors)
+            values = tuple(as_value(g, as_tensors) for g in result)
+            grad = OutputGrads(values) if type(grad) is OutputGrads else values[0]
     return grad
 
 
@@ -363,7 +444,7 @@ def accumulate_into(tensor, grad, as_tensors: bool, retain: bool = False) -> Non
 def run_post_hooks(node: Node, grad, outputs, as_tensors: bool):
     wrapped = tuple(as_tensor(g) for g in outputs)
     for hook in list(node._hooks.post):
-        result = hook(wrapped, (as_tensor(grad),))
+        result = hook(wrapped, incoming(grad))
         if result is not None:
             wrapped = tuple(result)
             outputs = tuple(as_value(g, as_tensors) for g in wrapped)

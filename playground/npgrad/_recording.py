@@ -15,9 +15,9 @@ from collections.abc import Callable
 import numpy as np
 
 from ._grad_mode import GradMode
-from ._nodes import NODE_CLASSES, new_sequence_number
+from ._nodes import NODE_CLASSES, NodeOutput, edge_of, new_sequence_number
 from ._operands import broadcast_error
-from ._tensor import ZERO_VERSION, Tensor, new_counter
+from ._tensor import ZERO_VERSION, InferenceCounter, Tensor, check_savable, new_counter
 
 _ndarray = np.ndarray
 _next_sequence = new_sequence_number
@@ -57,7 +57,7 @@ def edge(tensor):
         return None
     fn = tensor.grad_fn
     if fn is not None:
-        return fn
+        return fn if tensor._grad_acc is None else edge_of(tensor)
     if not tensor._rg:
         return None
     accumulator = tensor._grad_acc
@@ -66,6 +66,21 @@ def edge(tensor):
         if accumulator is not None:
             return accumulator
     return tensor._grad_edge()[0]
+
+
+def record_outputs(node, tensors: list) -> None:
+    """Make ``node`` (already linked to its inputs) the grad_fn of each tensor. With several,
+    each tensor keeps its own NodeOutput of the node (in ``_grad_acc``, unused by non-leaf
+    tensors) for the ops that use it to point at, as torch's edges name an output."""
+    several = len(tensors) > 1
+    # One output's gradient comes alone, shaped and cast for it; several come as OutputGrads,
+    # which have no shape or dtype.
+    node._shape = None if several else tensors[0]._data.shape
+    node._np_dtype = None if several else tensors[0]._data.dtype
+    for index, tensor in enumerate(tensors):
+        tensor.grad_fn = node
+        tensor._rg = True
+        tensor._grad_acc = NodeOutput(node, index, len(tensors), tensor._data) if several else None
 
 
 def attach_node(out: Tensor, node_class, inputs: tuple, saved: tuple) -> None:
@@ -119,6 +134,8 @@ def _save(gates: tuple, edges: tuple, saved: tuple, out: Tensor) -> tuple[tuple,
             counter = tensor._vc
             if counter is None:
                 counter = tensor._vc = new_counter()
+            else:
+                check_savable(counter)
             checks += (index, counter, bytes(counter))
             item = tensor._data
         items.append(item)
@@ -217,18 +234,22 @@ def fast_elementwise(op: str, ufunc, general: Callable, reflected: bool = False)
             return out
         # attach_node, inlined:
         node = _new(node_class)
+        # (a tensor with a grad_fn and a _grad_acc is an output of a node with several)
         first = self.grad_fn
-        if first is None:
+        if first is None or self._grad_acc is not None:
             first = edge(self)
         second = None
         if other_tensor is not None:
             second = other_tensor.grad_fn
-            if second is None and other_tensor._rg:
-                # A leaf (a weight, usually): its AccumulateGrad, alive while any node uses it.
-                accumulator = other_tensor._grad_acc
-                second = accumulator() if accumulator is not None else None
-                if second is None:
-                    second = edge(other_tensor)
+            if second is None:
+                if other_tensor._rg:
+                    # A leaf (a weight, usually): its AccumulateGrad, alive while a node uses it.
+                    accumulator = other_tensor._grad_acc
+                    second = accumulator() if accumulator is not None else None
+                    if second is None:
+                        second = edge(other_tensor)
+            elif other_tensor._grad_acc is not None:
+                second = edge(other_tensor)
         node._n0 = first
         if two_edges:
             node._n1 = second
@@ -257,6 +278,8 @@ def fast_elementwise(op: str, ufunc, general: Callable, reflected: bool = False)
                 self_counter = self._vc = new_counter()
                 self_version = ZERO_VERSION
             else:
+                if self_counter.__class__ is InferenceCounter:  # inlined check_savable
+                    check_savable(self_counter)
                 self_version = bytes(self_counter)
             saved_self = a
         if unary:
@@ -273,6 +296,8 @@ def fast_elementwise(op: str, ufunc, general: Callable, reflected: bool = False)
                     other_counter = other_tensor._vc = new_counter()
                     other_version = ZERO_VERSION
                 else:
+                    if other_counter.__class__ is InferenceCounter:  # inlined check_savable
+                        check_savable(other_counter)
                     other_version = bytes(other_counter)
         node._saved = (saved_self, saved_other)
         if saved_self is None:

@@ -9,7 +9,7 @@ import numpy as np
 
 from . import _dtype as dtypes
 from ._grad_mode import GradMode
-from ._nodes import AccumulateGrad, RemovableHandle
+from ._nodes import AccumulateGrad, NodeOutput, RemovableHandle, edge_of
 
 _NON_LEAF_GRAD_WARNING = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
@@ -104,6 +104,8 @@ class Tensor:
         tensor._rg = grad_fn is not None
         tensor.grad_fn = grad_fn
         tensor._grad = None
+        if _inference_mode and counter is None:  # a view keeps its base's kind, as in torch
+            counter = InferenceCounter(8)
         tensor._vc = counter
         tensor._base = None
         tensor._grad_acc = None
@@ -120,8 +122,9 @@ class Tensor:
     # ----- attributes -------------------------------------------------------------------------
     @property
     def data(self) -> Tensor:
-        """The same values, detached from autograd and with its own version counter."""
-        return Tensor._make(self._data)
+        """The same values, detached from autograd and with its own version counter (an
+        inference tensor's ``.data`` is one too)."""
+        return Tensor._make(self._data, None, InferenceCounter(8) if self.is_inference() else None)
 
     @data.setter
     def data(self, value: Tensor) -> None:
@@ -143,6 +146,9 @@ class Tensor:
             )
         if value and self._data.dtype.kind not in "fc":
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
+        if value and not _inference_mode and self.is_inference():
+            raise RuntimeError("Setting requires_grad=True on inference tensor outside "
+                               "InferenceMode is not allowed.")
         self._rg = bool(value)
 
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
@@ -173,7 +179,7 @@ class Tensor:
 
     @property
     def retains_grad(self) -> bool:
-        fn = self.grad_fn
+        fn = self._hooked_node()
         return fn is not None and fn._hooks is not None and fn._hooks.retain is not None and (
             fn._hooks.retain() is self)
 
@@ -218,11 +224,19 @@ class Tensor:
 
     @property
     def _version(self) -> int:
+        if self.is_inference():
+            raise RuntimeError("Inference tensors do not track version counter.")
         return version_of(self)
+
+    def is_inference(self) -> bool:
+        """Whether this tensor was made under ``inference_mode`` (or is a view of one)."""
+        return self._vc.__class__ is InferenceCounter
 
     @property
     def output_nr(self) -> int:
-        return 0
+        """Which output of its grad_fn this tensor is (a custom Function may have several)."""
+        node = self._hooked_node()
+        return node.index if type(node) is NodeOutput else 0
 
     # ----- conversion to Python and NumPy ------------------------------------------------------
     def numpy(self, *, force: bool = False) -> np.ndarray:
@@ -313,6 +327,7 @@ class Tensor:
     def detach_(self) -> Tensor:
         self.grad_fn = None
         self._rg = False
+        self._grad_acc = None  # an output's NodeOutput, or an AccumulateGrad of old
         return self
 
     def retain_grad(self) -> None:
@@ -320,14 +335,14 @@ class Tensor:
             if not self._rg:
                 raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
             return
-        self.grad_fn._hook_lists().retain = weakref.ref(self)
+        self._hooked_node()._hook_lists().retain = weakref.ref(self)
 
     def register_hook(self, hook) -> RemovableHandle:
         """``hook(grad)`` runs when this tensor's gradient is computed; may return a new one."""
         if not self._rg:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
         if self.grad_fn is not None:
-            hooks = self.grad_fn._hook_lists().tensor_pre
+            hooks = self._hooked_node()._hook_lists().tensor_pre
         else:
             if self._hooks is None:
                 self._hooks = []
@@ -335,11 +350,16 @@ class Tensor:
         hooks.append(hook)
         return RemovableHandle(hooks, hook)
 
+    def _hooked_node(self):
+        """The node whose pre-hooks see this non-leaf tensor's gradient (None for a leaf)."""
+        return None if self.grad_fn is None else edge_of(self)
+
     def _grad_edge(self):
-        """The (node, input_nr) pair an op that uses this tensor points at."""
+        """The (node, input_nr) pair an op that uses this tensor points at (the node is a
+        NodeOutput for an output of a node with several outputs)."""
         fn = self.grad_fn
         if fn is not None:
-            return (fn, 0)
+            return (edge_of(self), 0)
         if not self._rg:
             return (None, 0)
         accumulator = self._grad_acc() if self._grad_acc is not None else None
@@ -380,6 +400,44 @@ def new_counter() -> bytearray:
     return bytearray(8)
 
 
+class InferenceCounter(bytearray):
+    """The counter of an inference tensor (one made under ``inference_mode``): its class is
+    the mark, and views and ``detach()`` share it, so they are inference tensors too, as in
+    torch. torch keeps no version for them; this one only counts, for the in-place check."""
+
+    __slots__ = ()
+
+
+# Whether inference mode is on: ``_make`` reads it for every tensor, and a module global is
+# the cheapest read there is (a class attribute costs five times as much). _grad_mode's
+# inference_mode sets it.
+_inference_mode = False
+
+
+def set_inference_mode(on: bool) -> bool:
+    """Turn inference mode on or off; returns whether it was on."""
+    global _inference_mode
+    previous, _inference_mode = _inference_mode, bool(on)
+    return previous
+
+
+def inference_mode_on() -> bool:
+    return _inference_mode
+
+
+INFERENCE_SAVE_MESSAGE = (
+    "Inference tensors cannot be saved for backward. Please do not use Tensors created in "
+    "inference mode in computation tracked by autograd. To work around this, you can make a "
+    "clone to get a normal tensor and use it in autograd, or use `torch.no_grad()` instead of "
+    "`torch.inference_mode()`.")
+
+
+def check_savable(counter) -> None:
+    """torch refuses to save an inference tensor for backward (``counter`` is its ``_vc``)."""
+    if counter.__class__ is InferenceCounter:
+        raise RuntimeError(INFERENCE_SAVE_MESSAGE)
+
+
 def counter_value(counter) -> int:
     return int.from_bytes(counter, "little")
 
@@ -398,7 +456,13 @@ def shared_counter(tensor) -> bytearray:
 
 
 def bump_version(tensor) -> None:
+    """After an in-place write (torch too checks an inference tensor after writing)."""
     counter = shared_counter(tensor)
+    if counter.__class__ is InferenceCounter and not _inference_mode:
+        raise RuntimeError(
+            "Inplace update to inference tensor outside InferenceMode is not allowed.You can make "
+            "a clone to get a normal tensor before doing inplace update.See "
+            "https://github.com/pytorch/rfcs/pull/17 for more details.")
     counter[:] = (counter_value(counter) + 1).to_bytes(8, "little")
 
 

@@ -5,7 +5,8 @@ the forward without recording and makes a node of that class the output's grad_f
 is also the ``ctx`` the forward and backward see (``y.grad_fn.k`` is what ``ctx.k`` was).
 The backward engine calls ``run_backward`` instead of a derivative rule; under
 ``create_graph`` the user's backward is recorded like any code, so it can be differentiated
-again (unless it is ``once_differentiable``).
+again (unless it is ``once_differentiable``). A forward with several differentiable outputs
+gives each its NodeOutput (``_recording.record_outputs``), and the backward one gradient each.
 """
 
 from __future__ import annotations
@@ -18,16 +19,11 @@ import numpy as np
 
 from .. import _nodes, _tensor
 from .._grad_mode import GradMode, no_grad
-from .._nodes import FREED_GRAPH_MESSAGE, Node, legacy_type_name
-from .._recording import edge
+from .._nodes import FREED_GRAPH_MESSAGE, Node, OutputGrads, legacy_type_name
+from .._recording import edge, record_outputs
 
 __all__ = ["BackwardCFunction", "Function", "FunctionCtx", "InplaceFunction",
            "NestedIOFunction", "once_differentiable"]
-
-MISSING_SEVERAL_OUTPUTS = (
-    "a custom Function with several differentiable outputs is not in the built-in NumPy "
-    "engine; if real torch has it, switch the engine to torch")
-
 
 class FunctionCtx:
     """What ``forward``/``setup_context`` tell ``backward``: saved tensors, flags, attributes."""
@@ -116,8 +112,8 @@ class BackwardCFunction(Node, FunctionCtx):
         self.materialize_grads = True
         self.needs_input_grad: tuple = ()
         self._tensor_positions: tuple = ()
-        # per tensor output: None for the differentiable one, else its (shape, dtype)
-        self._output_layout: tuple = (None,)
+        # per tensor output: (its place among the differentiable ones or None, shape, dtype)
+        self._output_layout: tuple = ((0, None, None),)
 
     def name(self) -> str:
         return type(self).__name__
@@ -140,15 +136,10 @@ class BackwardCFunction(Node, FunctionCtx):
     def run_backward(self, grad, as_tensors: bool) -> tuple:
         """The gradients of the forward's tensor inputs, from the user's backward."""
         _BackwardsRun.count += 1
-        Tensor = _tensor.Tensor
-        main = grad if grad is None or isinstance(grad, Tensor) else Tensor._make(grad)
-        # one gradient per tensor output, in order: the others' are zeros (or None, when the
-        # forward said set_materialize_grads(False)), as torch gives them
-        grads = [main if layout is None else
-                 Tensor._make(np.zeros(*layout)) if self.materialize_grads else None
-                 for layout in self._output_layout]
+        received = grad if type(grad) is OutputGrads else (grad,)
+        grads = [self._output_grad(received, *layout) for layout in self._output_layout]
         backward = self._forward_cls.backward
-        if getattr(backward, "once_differentiable", False) or not as_tensors:
+        if not as_tensors:
             with no_grad():
                 returned = backward(self, *grads)
         else:
@@ -158,6 +149,14 @@ class BackwardCFunction(Node, FunctionCtx):
         if as_tensors:
             return results
         return tuple(None if g is None else g._data for g in results)
+
+    def _output_grad(self, received: tuple, place: int | None, shape, dtype):
+        """The gradient the backward gets for one tensor output: what it received, else
+        zeros (None when the forward said set_materialize_grads(False)), as torch gives."""
+        grad = None if place is None else received[place]
+        if grad is not None:
+            return grad if isinstance(grad, _tensor.Tensor) else _tensor.Tensor._make(grad)
+        return _tensor.Tensor._make(np.zeros(shape, dtype)) if self.materialize_grads else None
 
     def _checked(self, returned: tuple) -> tuple:
         """One gradient per forward input, as torch checks them; those of tensor inputs."""
@@ -285,29 +284,71 @@ def _wrap_outputs(node: BackwardCFunction, args: tuple, output, differentiable: 
 
 
 def _connect(node: BackwardCFunction, args: tuple, graded: list, outputs: tuple) -> None:
-    if len(graded) > 1:
-        raise RuntimeError(MISSING_SEVERAL_OUTPUTS)
     if not graded:
         return
+    for tensor in node._to_save:  # only now are they saved for backward, as in torch
+        if tensor is not None:
+            _tensor.check_savable(tensor._vc)
     node._nx = tuple(edge(a) if a.requires_grad else None for a in args
                      if isinstance(a, _tensor.Tensor))
-    (result,) = graded
-    node._shape, node._np_dtype = result._data.shape, result._data.dtype
-    node._output_layout = tuple(None if t is result else (t._data.shape, t._data.dtype)
+    places = {id(t): place for place, t in enumerate(graded)}
+    node._output_layout = tuple((places.get(id(t)), t._data.shape, t._data.dtype)
                                 for t in outputs if isinstance(t, _tensor.Tensor))
-    result.grad_fn = node
-    result._rg = True
+    record_outputs(node, graded)
+
+
+class Error(Node):
+    """torch's DelayedError node: differentiating through it raises ``message`` (what a
+    ``once_differentiable`` backward's outputs hang from under create_graph)."""
+
+    custom = True
+    plain = False
+    arity = -1
+    __slots__ = ("message",)
+
+    def __init__(self, message: str, inputs: list) -> None:
+        for name, value in _FRESH_NODE.items():
+            setattr(self, name, value)
+        self._nx = tuple(edge(t) for t in inputs)
+        self._seq = _nodes.new_sequence_number()
+        self.message = message
+
+    def name(self) -> str:
+        return "torch::autograd::Error"
+
+    def run_backward(self, grad, as_tensors: bool) -> tuple:
+        raise RuntimeError(self.message)
+
+    def release(self) -> None:
+        """Nothing saved, nothing to free."""
+
+
+_TWICE = "trying to differentiate twice a function that was marked with @once_differentiable"
+
+
+def _delayed_error(outputs: tuple):
+    """The backward's outputs again, each from a fresh leaf through an Error node, so that
+    only differentiating them raises (torch's way: a gradient that requires grad must)."""
+    leaves = [None if t is None else t.detach().requires_grad_() for t in outputs]
+    node = Error(_TWICE, [t for t in leaves if t is not None])
+    aliases = [None if t is None else _tensor.Tensor._make(t._data) for t in leaves]
+    record_outputs(node, [t for t in aliases if t is not None])
+    return aliases[0] if len(aliases) == 1 else tuple(aliases)
 
 
 def once_differentiable(backward):
-    """Marks a backward that may not itself be differentiated: it runs without recording."""
+    """Marks a backward that may not itself be differentiated: it runs without recording,
+    and under create_graph its gradients, if those it got require grad, raise when used."""
 
     @functools.wraps(backward)
     def wrapper(ctx, *grads):
         with no_grad():
-            return backward(ctx, *grads)
+            outputs = backward(ctx, *grads)
+        if not GradMode.enabled or not any(
+                isinstance(g, _tensor.Tensor) and g.requires_grad for g in grads):
+            return outputs
+        return _delayed_error(outputs if isinstance(outputs, tuple) else (outputs,))
 
-    wrapper.once_differentiable = True
     return wrapper
 
 
