@@ -26,39 +26,12 @@ CORPUS = Path(__file__).parent / "corpus"
 SNIPPETS = sorted(CORPUS.glob("[0-9][0-9]_*.py"))
 ENVIRONMENT = {**os.environ, "PYTHONHASHSEED": "0"}
 
-# What each snippet needs that the NumPy engine does not do yet (or does differently). "torch's
-# random stream": manual_seed then randn/rand/... (nn.Linear's and nn.Embedding's initial
-# weights included) draw other numbers than torch's.
-_STREAM = "torch's random stream (manual_seed, then randn)"
+# What each snippet needs that the NumPy engine does not do yet (or does differently).
 MISSING: dict[str, str] = {
-    "06_d2l_control_flow.py": _STREAM,
-    "08_gentle_intro_freeze.py": "nn.Linear's initial weights from torch's random stream",
-    "09_lpwe_tensors_polynomial.py": _STREAM,
-    "10_lpwe_autograd_polynomial.py": _STREAM,
-    "12_lpwe_nn_sequential.py": "nn.Linear's initial weights from torch's random stream",
-    "13_lpwe_optim_rmsprop.py": "nn.Linear's initial weights from torch's random stream; then "
-                                "float32 last bits of pow(x, tensor([1, 2, 3]))",
-    "14_lpwe_custom_module.py": _STREAM,
-    "15_lpwe_dynamic_net.py": _STREAM,
-    "16_seeded_random.py": "torch's random stream; torch.randperm",
-    "17_generator_rng_state.py": "torch.Generator; get_rng_state/set_rng_state; torch's random "
-                                 "stream",
-    "18_makemore_bigram_counts.py": "torch.Generator (multinomial with generator=)",
-    "19_makemore_bigram_nn.py": "torch.Generator (randn with generator=)",
-    "20_makemore_mlp.py": "torch.Generator (randn and randint with generator=)",
-    "22_module_hooks.py": "nn.Linear's initial weights from torch's random stream",
-    "24_gradient_penalty.py": "nn.Linear's initial weights from torch's random stream",
     "25_autograd_mechanics_requires_grad.py": "Tensor.is_inference (inference tensors are "
                                               "not marked)",
     "29_function_setup_context.py": "a custom Function with several differentiable outputs",
     "34_forward_mode_ad.py": "torch.autograd.forward_ad",
-    "35_data_loader.py": "iterating a DataLoader (Tensor.random_); torch.Generator for "
-                         "random_split",
-    "41_conv_pool.py": "nn.Conv2d's initial weights from torch's random stream",
-    "42_batchnorm_dropout.py": "its input and Dropout's mask from torch's random stream",
-    "43_embedding.py": "nn.Embedding's initial weights from torch's random stream",
-    "49_nn_linear_init.py": "nn.Linear's initial weights from torch's random stream",
-    "50_classifier_training_loop.py": "nn.Linear's initial weights from torch's random stream",
 }
 
 _TOLERANCE = re.compile(r"^#\s*tolerance:\s*([0-9.eE+-]+)")

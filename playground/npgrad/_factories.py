@@ -7,59 +7,17 @@ import numbers
 import numpy as np
 
 from . import _dtype as dtypes
-from . import _numerics
+from . import _numerics, _random
 from ._bindings import bind_method
-from ._tensor import Size, Tensor, device
+from ._tensor import Size, Tensor, bump_version, device
 
 _make = Tensor._make
-# torch's default generator starts from this seed, so a fresh process draws the same numbers.
-DEFAULT_SEED = 67280421310721
+Generator = _random.Generator
+default_generator = _random.default_generator
+_stream = _random.chosen
 
 
-class Generator:
-    """A random stream (``torch.Generator``): seeded, reseeded, passed as ``generator=``.
-
-    Its numbers are NumPy's (PCG64), not torch's: a seeded script draws other values than
-    under torch. Created on first use: importing numpy.random costs as much as the engine."""
-
-    def __init__(self, device="cpu") -> None:
-        self.device = globals()["device"](device)
-        self._seed = DEFAULT_SEED
-        self._stream = None
-
-    def manual_seed(self, seed: int) -> Generator:
-        self._seed, self._stream = int(seed) % (2**64), None
-        return self
-
-    def initial_seed(self) -> int:
-        return self._seed
-
-    def seed(self) -> int:
-        value = int(np.random.SeedSequence().entropy % (2**63))
-        self.manual_seed(value)
-        return value
-
-    def stream(self) -> np.random.Generator:
-        if self._stream is None:
-            self._stream = np.random.Generator(np.random.PCG64(self._seed))
-        return self._stream
-
-    def __repr__(self) -> str:
-        return f"<torch._C.Generator object at {hex(id(self))}>"
-
-
-default_generator = Generator()
-
-
-class RandomState:
-    """The engine's default stream (``torch.manual_seed`` reseeds it)."""
-
-    @staticmethod
-    def generator(chosen: Generator | None = None) -> np.random.Generator:
-        return (chosen or default_generator).stream()
-
-
-def manual_seed(seed: int) -> Generator:
+def manual_seed(seed) -> Generator:
     return default_generator.manual_seed(seed)
 
 
@@ -71,27 +29,148 @@ def initial_seed() -> int:
     return default_generator.initial_seed()
 
 
+def get_rng_state() -> Tensor:
+    """The default generator's state as torch's 5056-byte ByteTensor."""
+    return _make(np.frombuffer(default_generator.state_bytes(), dtype=np.uint8).copy())
+
+
+def set_rng_state(new_state: Tensor) -> None:
+    default_generator.restore(_state_bytes(new_state))
+
+
+def _state_bytes(state) -> bytes:
+    if not isinstance(state, Tensor) or state._data.dtype != np.uint8:
+        raise TypeError("RNG state must be a torch.ByteTensor")
+    return state._data.tobytes()
+
+
+def _generator_get_state(self: Generator) -> Tensor:
+    return _make(np.frombuffer(self.state_bytes(), dtype=np.uint8).copy())
+
+
+def _generator_set_state(self: Generator, new_state: Tensor) -> Generator:
+    self.restore(_state_bytes(new_state))
+    return self
+
+
+Generator.get_state = _generator_get_state
+Generator.set_state = _generator_set_state
+
+
 def randperm(n: int, *, generator: Generator | None = None, dtype=None, device=None,
              requires_grad: bool = False) -> Tensor:
-    """0 .. n-1 in a random order."""
+    """0 .. n-1 in torch's random order."""
     target = dtypes.to_dtype(dtype) if dtype is not None else dtypes.int64
-    data = RandomState.generator(generator).permutation(int(n)).astype(target.numpy)
+    data = _random.permutation(_stream(generator), int(n)).astype(target.numpy)
     return _finish(data, requires_grad, device)
 
 
 def random_(self: Tensor, from_=0, to=None, *, generator: Generator | None = None) -> Tensor:
     """Whole numbers in [from, to), in place; ``random_(to)`` is [0, to); ``random_()`` any
-    that the dtype holds exactly (below 2**24 for float32, 2**53 for float64, 2**63 int64)."""
+    that the dtype holds exactly (up to 2**24 for float32, 2**53 float64, 2**63-1 int64)."""
     if to is None and from_ != 0:
         from_, to = 0, from_
+    count, kind = self._data.size, self._data.dtype
     if to is None:
-        kind = self._data.dtype
-        to = 2 ** (np.finfo(kind).nmant + 1) + 1 if kind.kind == "f" else \
-            int(np.iinfo(kind).max) + 1 if kind.kind in "iu" else 2
-    draws = RandomState.generator(generator).integers(int(from_), int(to),
-                                                      size=self._data.shape, dtype=np.int64,
-                                                      endpoint=False)
-    self._data[...] = draws.astype(self._data.dtype)
+        draws = _random.whole_numbers(_stream(generator), count, kind)
+    else:
+        draws = _random.integers(_stream(generator), count, kind, int(from_), int(to))
+    return _fill(self, draws)
+
+
+def uniform_(self: Tensor, from_=0.0, to=1.0, *, generator: Generator | None = None) -> Tensor:
+    """Numbers drawn uniformly from [from, to), in place."""
+    _random.check_uniform_bounds(from_, to)
+    _floating_kernel(self, "check_uniform_bounds")
+    draws = _random.uniforms(_stream(generator), self._data.size, self._data.dtype,
+                             float(from_), float(to))
+    return _fill(self, draws)
+
+
+def normal_(self: Tensor, mean=0.0, std=1.0, *, generator: Generator | None = None) -> Tensor:
+    """Numbers from N(mean, std²), in place."""
+    _floating_kernel(self, "normal_kernel_cpu")
+    draws = _random.normals(_stream(generator), self._data.size, self._data.dtype,
+                            float(mean), float(std), self._data.flags.c_contiguous)
+    return _fill(self, draws)
+
+
+def exponential_(self: Tensor, lambd=1.0, *, generator: Generator | None = None) -> Tensor:
+    """Numbers from the exponential distribution of rate ``lambd``, in place."""
+    draws = _random.exponentials(_stream(generator), self._data.size, float(lambd))
+    return _fill(self, draws)
+
+
+def bernoulli_(self: Tensor, p=0.5, *, generator: Generator | None = None) -> Tensor:
+    """1 with probability ``p`` (a number, or a tensor of them), else 0, in place."""
+    if isinstance(p, Tensor):
+        chances = np.broadcast_to(p._data, self._data.shape)
+        draws = _random.bernoulli_tensor(_stream(generator), np.ascontiguousarray(chances))
+    else:
+        draws = _random.bernoulli_scalar(_stream(generator), self._data.size, float(p))
+    return _fill(self, draws)
+
+
+def bernoulli(input: Tensor, p=None, *, generator: Generator | None = None) -> Tensor:
+    """0/1 draws: with probability ``input`` element by element, or ``p`` for all."""
+    result = _make(np.empty_like(input._data))
+    return bernoulli_(result, input if p is None else p, generator=generator)
+
+
+def multinomial(input: Tensor, num_samples: int, replacement: bool = False, *,
+                generator: Generator | None = None) -> Tensor:
+    """Indices drawn from each row of ``input`` taken as (unnormalised) probabilities."""
+    picked = _random.multinomial(_stream(generator), input._data, int(num_samples),
+                                 bool(replacement))
+    return _make(picked)
+
+
+def normal(mean, std=1.0, size=None, *, generator: Generator | None = None, dtype=None,
+           device=None, requires_grad: bool = False) -> Tensor:
+    """torch.normal: tensor means and/or stds (drawn N(0, 1), then scaled and shifted), or
+    two numbers and a size."""
+    mean_tensor, std_tensor = isinstance(mean, Tensor), isinstance(std, Tensor)
+    if not (mean_tensor or std_tensor):
+        if size is None:
+            raise TypeError(_NORMAL_SIGNATURES)
+        result = empty(*_size((size,)), dtype=dtype, device=device)
+        normal_(result, mean, std, generator=generator)
+        return _finish(result._data, requires_grad)
+    if mean_tensor and not std_tensor:
+        result = _make(np.empty_like(mean._data))
+        normal_(result, 0.0, std, generator=generator)
+        return _make(result._data + mean._data)
+    shape = np.broadcast_shapes(mean._data.shape if mean_tensor else (), std._data.shape)
+    kind = std._data.dtype if not mean_tensor else np.result_type(mean._data, std._data)
+    result = _make(np.empty(shape, dtype=kind))
+    normal_(result, generator=generator)
+    shifted = result._data * std._data
+    return _make((shifted + (mean._data if mean_tensor else kind.type(mean))).astype(kind))
+
+
+_NORMAL_SIGNATURES = (
+    "normal() received an invalid combination of arguments - got (float, float), but expected "
+    "one of:\n"
+    " * (Tensor mean, Tensor std, *, torch.Generator generator = None, Tensor out = None)\n"
+    " * (Tensor mean, float std = 1, *, torch.Generator generator = None, Tensor out = None)\n"
+    " * (float mean, Tensor std, *, torch.Generator generator = None, Tensor out = None)\n"
+    " * (float mean, float std, tuple of ints size, *, torch.Generator generator = None, "
+    "Tensor out = None, torch.dtype dtype = None, torch.layout layout = None, torch.device "
+    "device = None, bool pin_memory = False, bool requires_grad = False)\n")
+
+
+def _floating_kernel(self: Tensor, kernel: str) -> None:
+    _floating_target(self._data.dtype, kernel)
+
+
+def _fill(self: Tensor, draws: np.ndarray) -> Tensor:
+    """Write a random fill into self (its views see it), as torch's in-place kernels do."""
+    self._check_inplace()
+    # torch's kernels walk a tensor in memory order (a transposed view column by column)
+    strides = [-abs(stride) for stride in self._data.strides]
+    target = self._data.transpose(np.argsort(strides, kind="stable"))
+    target[...] = draws.reshape(target.shape)
+    bump_version(self)
     return self
 
 
@@ -237,28 +316,43 @@ def linspace(start, end, steps: int, *, dtype=None, device=None, requires_grad=F
 
 
 def rand(*size, generator=None, dtype=None, device=None, requires_grad=False) -> Tensor:
+    """Uniform numbers in [0, 1), torch's for the seed."""
     target = _dtype_or_default(dtype)
-    data = RandomState.generator(generator).random(_size(size), dtype=np.float64).astype(target)
+    shape = _size(size)
+    _floating_target(target, "check_uniform_bounds")
+    data = _random.uniforms(_stream(generator), _count(shape), target).reshape(shape)
     return _finish(data, requires_grad, device)
 
 
 def randn(*size, generator=None, dtype=None, device=None, requires_grad=False) -> Tensor:
+    """Standard normal numbers, torch's for the seed."""
     target = _dtype_or_default(dtype)
-    data = RandomState.generator(generator).standard_normal(_size(size),
-                                                         dtype=np.float64).astype(target)
+    shape = _size(size)
+    _floating_target(target, "normal_kernel_cpu")
+    data = _random.normals(_stream(generator), _count(shape), target).reshape(shape)
     return _finish(data, requires_grad, device)
 
 
 def randint(low, high=None, size=None, *, generator=None, dtype=None, device=None,
             requires_grad=False) -> Tensor:
+    """Whole numbers in [low, high) (``randint(high, size)`` from 0), int64 unless told."""
     if size is None:
         low, high, size = 0, low, high
-    if size is None and high is not None and isinstance(high, tuple | list):
-        low, high, size = 0, low, high
     target = dtypes.to_dtype(dtype) if dtype is not None else dtypes.int64
-    data = RandomState.generator(generator).integers(low, high, size=tuple(size))
-    data = data.astype(target.numpy)
+    shape = _size((size,)) if not isinstance(size, int) else _size((size,))
+    data = _random.integers(_stream(generator), _count(shape), target.numpy, int(low),
+                            int(high)).reshape(shape)
     return _finish(data, requires_grad, device)
+
+
+def _count(shape: tuple) -> int:
+    return int(np.prod(shape, dtype=np.int64))
+
+
+def _floating_target(target: np.dtype, kernel: str) -> None:
+    if np.dtype(target).kind != "f":
+        name = dtypes.from_numpy_dtype(np.dtype(target)).legacy_name.replace("Tensor", "")
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{name}\'')
 
 
 def _like(factory):
@@ -277,6 +371,14 @@ zeros_like = _like(zeros)
 ones_like = _like(ones)
 rand_like = _like(rand)
 randn_like = _like(randn)
+
+
+def randint_like(input: Tensor, low=0, high=None, *, dtype=None, device=None,
+                 requires_grad=False) -> Tensor:
+    if high is None:
+        low, high = 0, low
+    return randint(low, high, tuple(input.shape), dtype=dtype or input.dtype, device=device,
+                   requires_grad=requires_grad)
 
 
 def empty_like(input: Tensor, *, dtype=None, device=None, requires_grad=False) -> Tensor:
@@ -339,16 +441,12 @@ def new_tensor(self: Tensor, data, dtype=None, device=None, requires_grad=False)
     return tensor(data, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
 
 
-def bernoulli_(self: Tensor, p=0.5, *, generator=None) -> Tensor:
-    """Fill with 1 (probability ``p``) or 0, in place."""
-    chance = p._data if isinstance(p, Tensor) else p
-    draws = RandomState.generator(generator).random(self._data.shape)
-    self._data[...] = (draws < chance).astype(self._data.dtype)
-    return self
-
-
 bind_method("bernoulli_", bernoulli_)
 bind_method("random_", random_)
+for _name in ("uniform_", "normal_", "exponential_"):
+    bind_method(_name, globals()[_name])
+bind_method("bernoulli", bernoulli)
+bind_method("multinomial", multinomial)
 bind_method("new_tensor", new_tensor)
 for _factory in (zeros, ones, empty, full):
     bind_method(f"new_{_factory.__name__}", _new_factory(_factory))

@@ -86,6 +86,20 @@ def fused_multiply_add(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarra
     return total + (sum_error + product_error)
 
 
+def fused_multiply_add_float32(a, b, c) -> np.ndarray:
+    """float32 ``a * b + c`` rounded once, as a float32 FMA instruction gives it, ties
+    included: the float64 product is exact, the float64 sum is rounded to odd (its last bit
+    set when it was inexact), and a float64 rounded to odd rounds to float32 correctly."""
+    product = np.asarray(a, np.float32).astype(np.float64) * np.asarray(b, np.float32)
+    addend = np.asarray(c, np.float32).astype(np.float64)
+    total = product + addend
+    part = total - product
+    error = (product - (total - part)) + (addend - part)
+    inexact_even = (error != 0) & ((np.asarray(total).view(np.uint64) & 1) == 0)
+    toward = np.where(error > 0, np.inf, -np.inf)
+    return np.where(inexact_even, np.nextafter(total, toward), total).astype(np.float32)
+
+
 def _halves(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Veltkamp's split: x = high + low, each with at most 26 significant bits."""
     scaled = x * 134217729.0  # 2**27 + 1

@@ -1,7 +1,7 @@
 """``torch.nn``: the functional namespace and the modules small models are built from."""
 
 from .._missing import missing_attribute
-from . import functional
+from . import functional, init
 from .convolution import Conv2d, MaxPool2d
 from .modules import (
     BCELoss,
@@ -27,10 +27,10 @@ from .modules import (
 )
 from .normalization import BatchNorm1d
 
-__all__ = ["functional", "BatchNorm1d", "Conv2d", "MaxPool2d", "BCELoss", "BCEWithLogitsLoss",
-           "CrossEntropyLoss", "Dropout", "Embedding", "Flatten", "Identity", "LeakyReLU",
-           "Linear", "LogSoftmax", "Module", "MSELoss", "NLLLoss", "Parameter", "ReLU",
-           "Sequential", "Sigmoid", "Softmax", "Softplus", "Tanh"]
+__all__ = ["functional", "init", "BatchNorm1d", "Conv2d", "MaxPool2d", "BCELoss",
+           "BCEWithLogitsLoss", "CrossEntropyLoss", "Dropout", "Embedding", "Flatten",
+           "Identity", "LeakyReLU", "Linear", "LogSoftmax", "Module", "MSELoss", "NLLLoss",
+           "Parameter", "ReLU", "Sequential", "Sigmoid", "Softmax", "Softplus", "Tanh"]
 
 # What the engine lacks, said with torch's module name and what to do.
 __getattr__ = missing_attribute("torch.nn")

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from .. import _convolution, _recording
 from .._missing import MISSING_HINT
 from .._tensor import Tensor
-from .modules import Module, Parameter, _uniform
+from . import init
+from .modules import Module, Parameter, _empty
 
 _pair = _convolution._pair
 
@@ -67,7 +66,7 @@ def max_pool2d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,
 
 
 class Conv2d(Module):
-    """A bank of 2-D filters; weight and bias uniform in ±1/sqrt(fan_in), as torch does."""
+    """A bank of 2-D filters, initialised as torch does (from its random stream)."""
 
     def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0,
                  dilation=1, groups: int = 1, bias: bool = True, padding_mode: str = "zeros",
@@ -77,14 +76,16 @@ class Conv2d(Module):
         self.kernel_size, self.stride = _pair(kernel_size), _pair(stride)
         self.padding = padding if isinstance(padding, str) else _pair(padding)
         self.dilation, self.groups, self.padding_mode = _pair(dilation), groups, padding_mode
-        fan_in = in_channels * math.prod(self.kernel_size)
-        bound = 1 / math.sqrt(fan_in) if fan_in else 0.0
-        self.weight = Parameter(_uniform((out_channels, in_channels, *self.kernel_size),
-                                         bound, dtype))
+        self.weight = Parameter(_empty((out_channels, in_channels // groups,
+                                        *self.kernel_size), dtype))
         if bias:
-            self.bias = Parameter(_uniform((out_channels,), bound, dtype))
+            self.bias = Parameter(_empty((out_channels,), dtype))
         else:
             self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        init.reset_weight_and_bias(self.weight, self.bias)
 
     def forward(self, input: Tensor) -> Tensor:
         return conv2d(input, self.weight, self.bias, self.stride, self.padding, self.dilation,

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import math
 from collections import OrderedDict
 from collections.abc import Iterator
 
 from .. import _factories, _pointwise, _reductions
 from .._grad_mode import no_grad
 from .._tensor import Tensor, is_parameter, mark_parameter
-from . import _hooks, functional
+from . import _hooks, functional, init
 
 
 class _ParameterType(type):
@@ -292,19 +291,22 @@ def _type_name(value) -> str:
 
 
 class Linear(Module):
-    """``y = x @ weight.T + bias``, initialised as torch does: uniform in ±1/sqrt(in_features)."""
+    """``y = x @ weight.T + bias``, initialised as torch does (from its random stream)."""
 
     def __init__(self, in_features: int, out_features: int, bias: bool = True,
                  device=None, dtype=None) -> None:
         super().__init__()
         self.in_features = in_features
         self.out_features = out_features
-        bound = 1 / math.sqrt(in_features) if in_features else 0.0
-        self.weight = Parameter(_uniform((out_features, in_features), bound, dtype))
+        self.weight = Parameter(_empty((out_features, in_features), dtype))
         if bias:
-            self.bias = Parameter(_uniform((out_features,), bound, dtype))
+            self.bias = Parameter(_empty((out_features,), dtype))
         else:
             self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        init.reset_weight_and_bias(self.weight, self.bias)
 
     def forward(self, input: Tensor) -> Tensor:
         return functional.linear(input, self.weight, self.bias)
@@ -343,11 +345,16 @@ class Embedding(Module):
         if padding_idx is not None and padding_idx < 0:
             padding_idx += num_embeddings
         self.padding_idx = padding_idx
-        weight = _factories.randn(num_embeddings, embedding_dim, dtype=dtype) \
-            if _weight is None else _weight.detach()
-        if padding_idx is not None and _weight is None:
-            weight._data[padding_idx] = 0
+        weight = _empty((num_embeddings, embedding_dim), dtype) if _weight is None \
+            else _weight.detach()
         self.weight = Parameter(weight, requires_grad=not _freeze)
+        if _weight is None:
+            self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        init.normal_(self.weight)
+        if self.padding_idx is not None:
+            self.weight._data[self.padding_idx] = 0
 
     def forward(self, input: Tensor) -> Tensor:
         return functional.embedding(input, self.weight, self.padding_idx)
@@ -363,8 +370,9 @@ class Embedding(Module):
         return cls(rows, dim, padding_idx, _weight=embeddings, _freeze=freeze, **options)
 
 
-def _uniform(shape: tuple, bound: float, dtype) -> Tensor:
-    return _factories.rand(*shape, dtype=dtype) * (2 * bound) - bound
+def _empty(shape: tuple, dtype) -> Tensor:
+    """A parameter's storage before its reset_parameters fills it."""
+    return _factories.empty(*shape, dtype=dtype)
 
 
 class _Activation(Module):

@@ -1,0 +1,212 @@
+"""torch's random numbers on the NumPy engine: after ``manual_seed(s)`` every random function
+draws exactly torch's values (bit for bit), for 100 seeds, sizes 1-1000, float32 and float64,
+and the generator's state round-trips through torch's own bytes."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import playground.npgrad as pg
+
+torch = pytest.importorskip("torch")
+
+SEEDS = range(100)
+# every size around the switch to the 16-wide algorithm and its tail, then some larger ones
+SIZES = (1, 2, 3, 5, 8, 15, 16, 17, 23, 31, 32, 33, 47, 64, 100, 255, 256, 257, 999, 1000)
+FLOATS = ("float32", "float64")
+
+
+def _same(mine: pg.Tensor, theirs) -> bool:
+    return mine.dtype.__repr__() == repr(theirs.dtype) and np.array_equal(
+        mine.numpy(), theirs.numpy())
+
+
+def _both(seed: int, draw) -> tuple:
+    """``draw(module)`` under each engine, both seeded alike; two calls, so that what one
+    draw leaves behind (the cached normal number) shows in the next."""
+    torch.manual_seed(seed)
+    pg.manual_seed(seed)
+    return (draw(pg), draw(pg)), (draw(torch), draw(torch))
+
+
+def _check(draw, seeds=SEEDS):
+    failures = []
+    for seed in seeds:
+        mine, theirs = _both(seed, draw)
+        for index, (a, b) in enumerate(zip(mine, theirs, strict=True)):
+            if not _same(a, b):
+                failures.append((seed, index))
+    assert not failures, f"differs from torch for (seed, call): {failures[:10]}"
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("function", ["rand", "randn"])
+def test_rand_and_randn_match_torch_for_every_seed_and_size(function, dtype):
+    for size in SIZES:
+        _check(lambda t, size=size: getattr(t, function)(size, dtype=getattr(t, dtype)))
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_shaped_and_strided_draws_match_torch(dtype):
+    _check(lambda t: t.randn(4, 5, 3, dtype=getattr(t, dtype)))
+    # a strided view draws one by one even past 16 elements
+    _check(lambda t: t.zeros(6, 5, dtype=getattr(t, dtype)).t().normal_(1.5, 0.25))
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_uniform_normal_and_exponential_in_place_match_torch(dtype):
+    for size in (1, 7, 16, 40, 1000):
+        _check(lambda t, s=size: t.empty(s, dtype=getattr(t, dtype)).uniform_(-0.37, 0.81))
+        _check(lambda t, s=size: t.empty(s, dtype=getattr(t, dtype)).normal_(0.3, 2.5))
+        _check(lambda t, s=size: t.empty(s, dtype=getattr(t, dtype)).exponential_(1.5),
+               seeds=range(20))
+
+
+@pytest.mark.parametrize("dtype", ["int64", "int32", "uint8", "float32", "float64"])
+def test_whole_number_draws_match_torch(dtype):
+    for size in (1, 5, 100):
+        _check(lambda t, s=size: t.randint(-3, 10, (s,), dtype=getattr(t, dtype)
+                                           if dtype != "uint8" else t.int64), seeds=range(20))
+        _check(lambda t, s=size: t.empty(s, dtype=getattr(t, dtype)).random_(), seeds=range(20))
+        _check(lambda t, s=size: t.empty(s, dtype=getattr(t, dtype)).random_(7),
+               seeds=range(20))
+    # a range past 2**32 takes two words per number
+    _check(lambda t: t.randint(0, 2**40, (9,)), seeds=range(20))
+
+
+def test_randperm_matches_torch():
+    for size in (0, 1, 2, 3, 10, 100, 1000):
+        _check(lambda t, s=size: t.randperm(s), seeds=range(30))
+
+
+def test_bernoulli_matches_torch():
+    _check(lambda t: t.empty(50).bernoulli_(0.3))
+    _check(lambda t: t.bernoulli(t.linspace(0, 1, 40)))
+    _check(lambda t: t.bernoulli(t.linspace(0, 1, 40, dtype=t.float64)))
+    _check(lambda t: t.zeros(3, 4).bernoulli_(t.tensor([0.1, 0.5, 0.9, 1.0])))
+
+
+def test_multinomial_matches_torch():
+    rows = [[0.1, 0.2, 0.3, 0.4, 0.05], [1.0, 0.0, 3.0, 2.0, 0.5]]
+    _check(lambda t: t.multinomial(t.tensor(rows[0]), 1))
+    _check(lambda t: t.multinomial(t.tensor(rows), 3))
+    _check(lambda t: t.multinomial(t.tensor(rows), 20, replacement=True))
+    _check(lambda t: t.multinomial(t.tensor(rows[1], dtype=t.float64), 7, replacement=True))
+
+
+def test_normal_functions_match_torch():
+    _check(lambda t: t.normal(t.tensor([1.0, 2.0, 3.0]), t.tensor([0.5, 0.5, 2.0])))
+    _check(lambda t: t.normal(2.0, 3.0, size=(40,)))
+    _check(lambda t: t.normal(t.arange(20.0), 2.0))
+    _check(lambda t: t.normal(1.0, t.arange(1.0, 21.0)))
+
+
+def test_generator_argument_and_streams_are_separate():
+    def draw(t):
+        g = t.Generator().manual_seed(2147483647)
+        return t.cat([t.randn(5, generator=g), t.rand(3, generator=g),
+                      t.randint(0, 27, (4,), generator=g).float(),
+                      t.multinomial(t.ones(27) / 27, 3, replacement=True, generator=g).float(),
+                      t.randn(2)])
+    _check(draw, seeds=range(5))
+
+
+def test_rng_state_bytes_match_torch_and_restore():
+    for seed in (0, 7, 2**40 + 3):
+        torch.manual_seed(seed)
+        pg.manual_seed(seed)
+        assert pg.get_rng_state().numpy().tobytes() == torch.get_rng_state().numpy().tobytes()
+        pg.randn(3, dtype=pg.float64)
+        torch.randn(3, dtype=torch.float64)  # leaves a cached normal number behind
+        state = pg.get_rng_state()
+        assert state.numpy().tobytes() == torch.get_rng_state().numpy().tobytes()
+        first = pg.randn(5)
+        pg.set_rng_state(state)
+        assert np.array_equal(first.numpy(), pg.randn(5).numpy())
+        pg.set_rng_state(torch.get_rng_state().numpy() if False else state)
+        torch_state = torch.get_rng_state()
+        pg.set_rng_state(pg.tensor(torch_state.numpy()))
+        assert np.array_equal(pg.rand(700).numpy(), torch.rand(700).numpy())
+
+
+def test_seeds_wrap_as_torch_and_messages_match():
+    assert pg.manual_seed(-1).initial_seed() == torch.manual_seed(-1).initial_seed()
+    assert pg.initial_seed() == torch.initial_seed()
+    torch.manual_seed(0)
+    cases = [
+        (lambda t: t.manual_seed(2**64), ValueError),
+        (lambda t: t.randint(5, 3, (2,)), RuntimeError),
+        (lambda t: t.empty(2).uniform_(3, 1), RuntimeError),
+        (lambda t: t.empty(2).normal_(0, -1), RuntimeError),
+        (lambda t: t.set_rng_state(t.zeros(10, dtype=t.uint8)), RuntimeError),
+        (lambda t: t.set_rng_state(t.zeros(5056)), TypeError),
+        (lambda t: t.multinomial(t.tensor([0.0, 0.0]), 1), RuntimeError),
+        (lambda t: t.multinomial(t.tensor([1.0, 1.0]), 3), RuntimeError),
+        (lambda t: t.multinomial(t.tensor([1.0, -1.0]), 1), RuntimeError),
+        (lambda t: t.multinomial(t.ones(2, 2, 2), 1), RuntimeError),
+        (lambda t: t.empty(2).bernoulli_(1.5), RuntimeError),
+        (lambda t: t.bernoulli(t.tensor([1.5])), RuntimeError),
+        (lambda t: t.rand(2, dtype=t.int64), NotImplementedError),
+        (lambda t: t.empty(3, dtype=t.int64).normal_(), NotImplementedError),
+        (lambda t: t.empty(3).exponential_(-1), RuntimeError),
+        (lambda t: t.normal(0.0, 1.0), TypeError),
+        (lambda t: t.ones(2, requires_grad=True).uniform_(), RuntimeError),
+    ]
+    for action, kind in cases:
+        with pytest.raises(kind) as theirs:
+            action(torch)
+        with pytest.raises(kind) as mine:
+            action(pg)
+        assert str(mine.value) == str(theirs.value)
+
+
+def test_printed_seeded_tensors_match_torch():
+    torch.manual_seed(0)
+    pg.manual_seed(0)
+    for shape in ((3,), (2, 3), (20,)):
+        assert repr(pg.randn(*shape)) == repr(torch.randn(*shape))
+        assert repr(pg.rand(*shape)) == repr(torch.rand(*shape))
+
+
+def _parameters(module) -> list:
+    return [p.detach() for p in module.parameters()]
+
+
+def test_layers_start_from_torch_weights():
+    def layers(t):
+        return [t.nn.Linear(5, 3), t.nn.Linear(300, 2, bias=False), t.nn.Conv2d(3, 4, 3),
+                t.nn.Conv2d(4, 4, (2, 3), groups=2), t.nn.Embedding(10, 4, padding_idx=2),
+                t.nn.Linear(3, 2, dtype=t.float64)]
+
+    for seed in range(20):
+        mine, theirs = _both(seed, lambda t: t.cat([p.reshape(-1).double()
+                                                     for layer in layers(t)
+                                                     for p in _parameters(layer)]))
+        assert all(_same(a, b) for a, b in zip(mine, theirs, strict=True)), seed
+
+
+@pytest.mark.parametrize("name, options", [
+    ("uniform_", {"a": -2.0, "b": 0.5}), ("normal_", {"mean": 1.0, "std": 0.1}),
+    ("xavier_uniform_", {"gain": 2.0}), ("xavier_normal_", {}),
+    ("kaiming_uniform_", {"a": 0.2, "mode": "fan_out", "nonlinearity": "relu"}),
+    ("kaiming_normal_", {"nonlinearity": "tanh"}), ("constant_", {"val": 0.25}),
+    ("ones_", {}), ("zeros_", {}), ("eye_", {}),
+])
+def test_nn_init_matches_torch(name, options):
+    def fill(t):
+        weight = t.empty(7, 20, requires_grad=True)
+        return getattr(t.nn.init, name)(weight, **options).detach()
+    _check(fill, seeds=range(10))
+    for nonlinearity in ("linear", "sigmoid", "tanh", "relu", "selu"):
+        assert pg.nn.init.calculate_gain(nonlinearity) == \
+            torch.nn.init.calculate_gain(nonlinearity)
+    assert pg.nn.init.calculate_gain("leaky_relu", 0.3) == \
+        torch.nn.init.calculate_gain("leaky_relu", 0.3)
+
+
+def test_dropout_masks_match_torch():
+    def drop(t):
+        x = t.ones(8, 30)
+        return t.cat([t.nn.functional.dropout(x, 0.3), t.nn.Dropout(0.5)(x)])
+    _check(drop, seeds=range(20))
