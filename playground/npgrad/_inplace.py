@@ -11,6 +11,7 @@ import numpy as np
 
 from . import _dtype as dtypes
 from ._bindings import bind_method, binds
+from ._forward import refuse_inplace
 from ._grad_mode import GradMode
 from ._indexing import index_array
 from ._nodes import NODE_CLASSES
@@ -78,6 +79,7 @@ def _recorded(op: str, self: Tensor, history: Tensor, other: Tensor | None,
 
 def _inplace(op: str, self: Tensor, result: np.ndarray, other, saved: tuple) -> Tensor:
     self._check_inplace()
+    refuse_inplace(self, other)
     other = tensor_or_none(other)
     if not _recording(self, other):  # an optimizer's step, under no_grad
         _write_inplace(self, result)
@@ -150,6 +152,7 @@ def fill_(self: Tensor, value) -> Tensor:
 @binds("copy_", function=False)
 def copy_(self: Tensor, source: Tensor) -> Tensor:
     self._check_inplace()
+    refuse_inplace(self, source)
     _write_inplace(self, np.broadcast_to(as_tensor_operand(source)._data, self._data.shape))
     return self
 
@@ -179,6 +182,7 @@ def setitem(self: Tensor, index, value) -> None:
     elif isinstance(index, list):
         index = index_array(index)
     _check_inplace_view_message(self)
+    refuse_inplace(self, value)
     value_tensor = value if isinstance(value, Tensor) else None
     history = _history(self) if _recording(self, value_tensor) else None
     source = value._data if value_tensor is not None else value

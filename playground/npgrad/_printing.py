@@ -8,6 +8,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from . import _dtype as dtypes
+from ._forward import tangent_of
 
 
 @dataclass
@@ -172,6 +173,9 @@ def tensor_repr(tensor) -> str:
         suffixes.append(f"grad_fn=<{type(tensor.grad_fn).__name__}>")
     elif tensor._rg:
         suffixes.append("requires_grad=True")
+    tangent = tangent_of(tensor)
+    if tangent is not None:
+        suffixes.append(f"tangent={tangent}")  # format(): a 0-d tangent prints as a number
     text = _add_suffixes(prefix + body, suffixes, indent)
     from ._tensor import is_parameter
 

@@ -48,7 +48,29 @@ def output(op: str, data, inputs: tuple, saved: tuple = (), counter=None, base=N
                 if data.dtype.kind in "fc":
                     attach_node(out, NODE_CLASSES[op], inputs, saved)
                 break
+    if _tangents is not None:
+        _tangents(out, op, inputs, saved)
     return out
+
+
+# While a forward-mode dual level is open: what gives an op's result its tangent
+# (``_forward.propagate``), and the fast paths' dtypes, put aside so that every op comes here.
+_tangents: Callable | None = None
+_fast_dtypes_aside: dict = {}
+
+
+def open_dual_level(propagate: Callable) -> None:
+    global _tangents
+    _tangents = propagate
+    _fast_dtypes_aside.update(FAST_DTYPES)
+    FAST_DTYPES.clear()
+
+
+def close_dual_level() -> None:
+    global _tangents
+    _tangents = None
+    FAST_DTYPES.update(_fast_dtypes_aside)
+    _fast_dtypes_aside.clear()
 
 
 def edge(tensor):

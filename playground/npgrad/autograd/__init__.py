@@ -203,7 +203,8 @@ def describe_rule(node_name: str) -> str | None:
             return rule.describe()
     return None
 
-from . import functional  # noqa: E402, F401 - torch.autograd.functional after import torch
+# torch.autograd.functional and torch.autograd.forward_ad, there after import torch
+from . import forward_ad, functional  # noqa: E402, F401
 from .function import Function  # noqa: E402
 from .gradcheck import gradcheck, gradgradcheck  # noqa: E402
 

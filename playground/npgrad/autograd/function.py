@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import _nodes, _tensor
+from .. import _forward, _nodes, _tensor
 from .._grad_mode import GradMode, no_grad
 from .._nodes import FREED_GRAPH_MESSAGE, Node, OutputGrads, legacy_type_name
 from .._recording import edge, record_outputs
@@ -243,6 +243,11 @@ class Function(FunctionCtx):
 
     vjp = backward
 
+    @staticmethod
+    def jvp(ctx, *grad_inputs):
+        raise NotImplementedError("You must implement the jvp function for custom "
+                                  "autograd.Function to use it with forward mode AD.")
+
     @classmethod
     def apply(cls, *args, **kwargs):
         node = cls._backward_cls()
@@ -257,7 +262,9 @@ class Function(FunctionCtx):
             else:
                 output = cls.forward(*args, **kwargs)
                 cls.setup_context(node, args, output)
-        return _wrap_outputs(node, args, output, any(node.needs_input_grad))
+        wrapped = _wrap_outputs(node, args, output, any(node.needs_input_grad))
+        _forward_tangents(cls, node, args, wrapped)
+        return wrapped
 
 
 def _wrap_outputs(node: BackwardCFunction, args: tuple, output, differentiable: bool):
@@ -281,6 +288,26 @@ def _wrap_outputs(node: BackwardCFunction, args: tuple, output, differentiable: 
     if differentiable:
         _connect(node, args, graded, tuple(wrapped))  # (an input returned is its alias now)
     return tuple(wrapped) if isinstance(output, tuple) else wrapped[0]
+
+
+def _forward_tangents(cls, node: BackwardCFunction, args: tuple, wrapped) -> None:
+    """Under forward-mode AD with a dual input: the outputs' tangents from the user's jvp,
+    given one tangent per tensor input (zeros for those without one), as torch does."""
+    if _forward.DualLevel.current < 0:
+        return
+    tangents = [_forward.tangent_of(a) if isinstance(a, _tensor.Tensor) else None for a in args]
+    if all(t is None for t in tangents):
+        return
+    given = [t if t is not None or not isinstance(a, _tensor.Tensor) else
+             _tensor.Tensor._make(np.zeros_like(a._data)) for a, t in zip(args, tangents,
+                                                                          strict=True)]
+    with no_grad():
+        returned = cls.jvp(node, *given)
+    outputs = wrapped if isinstance(wrapped, tuple) else (wrapped,)
+    returned = returned if isinstance(returned, tuple) else (returned,)
+    for out, tangent in zip(outputs, returned, strict=False):
+        if isinstance(out, _tensor.Tensor) and tangent is not None:
+            _forward.set_tangent(out, tangent)
 
 
 def _connect(node: BackwardCFunction, args: tuple, graded: list, outputs: tuple) -> None:

@@ -1,0 +1,237 @@
+"""Forward-mode AD: the dual level, the tangents of dual tensors, and each op's tangent rule.
+
+While a level is open, ``_recording.output`` hands every op's result here; when an input has
+a tangent, the result gets one by the op's forward rule (torch's: ``auto_element_wise`` ops
+take their backward formula with the tangent in place of the gradient, ``auto_linear`` ops
+apply themselves to the tangent, products take the product rule). Tangents are computed on
+NumPy arrays, so they carry no graph of their own. The fast paths stand aside while a level
+is open, so that every op passes through ``output``.
+"""
+
+from __future__ import annotations
+
+import weakref
+
+import numpy as np
+
+from . import _recording
+from ._kits import NUMPY_KIT
+from ._missing import MISSING_HINT
+from ._recording import RESULT
+from ._rules import RULES
+from ._tensor import Tensor
+
+_k = NUMPY_KIT
+
+
+class DualLevel:
+    """The one level torch allows at a time: its number and its tangents, by tensor id."""
+
+    current = -1
+    # id(tensor) -> (a weak reference to the tensor, its tangent)
+    tangents: dict[int, tuple[weakref.ref, Tensor]] = {}
+
+
+def enter() -> int:
+    if DualLevel.current >= 0:
+        raise RuntimeError("Nested forward mode AD is not supported at the moment")
+    DualLevel.current = 0
+    DualLevel.tangents = {}
+    _recording.open_dual_level(propagate)
+    return 0
+
+
+def exit_level(level: int) -> None:
+    """Close ``level``: every tangent made in it goes, as in torch."""
+    if level != DualLevel.current:
+        raise RuntimeError("Trying to exit a forward AD level that was not the last one that "
+                           "was created. This is not supported.")
+    if level < 0:
+        raise RuntimeError("Dual level must be a positive number.")
+    DualLevel.current = -1
+    DualLevel.tangents = {}
+    _recording.close_dual_level()
+
+
+def tangent_of(tensor) -> Tensor | None:
+    """The tangent of ``tensor`` at the open level, or None."""
+    known = DualLevel.tangents.get(id(tensor))
+    if known is None or known[0]() is not tensor:
+        return None
+    return known[1]
+
+
+def set_tangent(tensor: Tensor, tangent: Tensor) -> None:
+    key = id(tensor)
+    tangents = DualLevel.tangents
+    tangents[key] = (weakref.ref(tensor, lambda _: tangents.pop(key, None)), tangent)
+
+
+def drop_tangent(tensor: Tensor) -> None:
+    DualLevel.tangents.pop(id(tensor), None)
+
+
+# ----- propagation -------------------------------------------------------------------------------
+def propagate(out: Tensor, op: str, inputs: tuple, saved: tuple) -> None:
+    """Give ``out`` (the result of ``op``) its tangent, when an input has one."""
+    tangents = [None if t is None else tangent_of(t) for t in inputs]
+    if all(t is None for t in tangents):
+        return
+    if out._data.dtype.kind not in "fc":  # an integer or bool result has no tangent
+        return
+    rule = _RULES.get(op)
+    if rule is None:
+        raise _no_rule(op)
+    values = tuple(out._data if item is RESULT else item._data if isinstance(item, Tensor)
+                   else item for item in saved)
+    arrays = [None if t is None else t._data for t in tangents]
+    primals = [None if t is None else t._data for t in inputs]
+    result = rule(arrays, primals, values, out._data)
+    # the result's dtype, unless a tangent is wider (torch keeps a float64 tangent of a float32
+    # primal); a copy, as a rule may hand back an input's tangent itself or a broadcast
+    dtype = np.result_type(out._data.dtype, *[t.dtype for t in arrays if t is not None])
+    set_tangent(out, Tensor._make(np.array(result, dtype=dtype, copy=True)))
+
+
+def _no_rule(op: str) -> Exception:
+    if op in _TORCH_HAS_NONE:
+        return NotImplementedError(f"Trying to use forward AD with aten::{op} that does not "
+                                   "support it.")
+    return NotImplementedError(f"forward-mode AD through {op} {MISSING_HINT}")
+
+
+def refuse_inplace(*tensors) -> None:
+    """In-place writes keep no tangent here: refuse them on dual tensors."""
+    if DualLevel.current >= 0 and any(t is not None and isinstance(t, Tensor)
+                                      and tangent_of(t) is not None for t in tensors):
+        raise NotImplementedError(f"forward-mode AD through an in-place operation {MISSING_HINT}")
+
+
+# ----- the rules ---------------------------------------------------------------------------------
+# Each rule is f(tangents, primals, saved, result) -> the result's tangent, where tangents and
+# primals are per input (None where absent) and saved is what the op saved for backward.
+_TORCH_HAS_NONE = {"floor_divide"}  # torch's own forward AD lacks these: its words
+
+# torch's auto_element_wise: the backward formula, the tangent in place of the gradient
+_ELEMENT_WISE = frozenset({
+    "add", "sub", "rsub", "mul", "div", "neg", "mul_scalar", "pow", "pow_tensor",
+    "pow_scalar_base", "remainder", "fmod", "remainder_tensor", "fmod_tensor", "maximum",
+    "minimum", "atan2", "hypot", "lerp", "lerp_tensor", "addcmul", "addcdiv", "where", "abs",
+    "sign", "exp", "log", "log1p", "sqrt", "rsqrt", "reciprocal", "sin", "cos", "tanh",
+    "sigmoid", "relu", "tan", "asin", "acos", "atan", "asinh", "sinh", "cosh", "log2", "log10",
+    "exp2", "expm1", "erf", "erfc", "floor", "ceil", "trunc", "round", "round_decimals", "frac",
+    "clamp", "clamp_min", "clamp_max", "masked_fill", "leaky_relu", "softplus", "softmax",
+    "clone", "alias", "to",
+})
+
+
+def _element_wise(op: str):
+    formulas = RULES[op].formulas
+
+    def rule(tangents, primals, saved, result):
+        total = None
+        for formula, tangent in zip(formulas, tangents, strict=False):
+            if tangent is not None:
+                term = formula(_k, tangent, saved)
+                total = term if total is None else total + term
+        return np.broadcast_to(total, result.shape)
+
+    return rule
+
+
+def _linear(apply):
+    """torch's auto_linear: the op itself applied to the (one) input's tangent."""
+
+    def rule(tangents, primals, saved, result):
+        return apply(tangents[0], saved, result)
+
+    return rule
+
+
+def _product(multiply):
+    """A bilinear op (mm, dot...): the product rule, ``a_t b + a b_t``."""
+
+    def rule(tangents, primals, saved, result):
+        (a_t, b_t), (a, b) = tangents[:2], primals[:2]
+        terms = [multiply(a_t, b) if a_t is not None else None,
+                 multiply(a, b_t) if b_t is not None else None]
+        return _sum_terms(terms)
+
+    return rule
+
+
+def _sum_terms(terms: list):
+    present = [t for t in terms if t is not None]
+    total = present[0]
+    for term in present[1:]:
+        total = total + term
+    return total
+
+
+def _mean(t, saved, result):
+    shape, count = saved
+    return _k.sum(t, None, False) / result.dtype.type(count)
+
+
+def _addmm(tangents, primals, saved, result):
+    self_t, mat1_t, mat2_t = tangents
+    _, mat1, mat2 = primals
+    terms = [None if self_t is None else np.broadcast_to(self_t, result.shape),
+             None if mat1_t is None else mat1_t @ mat2,
+             None if mat2_t is None else mat1 @ mat2_t]
+    return _sum_terms(terms)
+
+
+def _concatenated(join):
+    """cat and stack: the inputs' tangents joined, zeros for the inputs without one."""
+
+    def rule(tangents, primals, saved, result):
+        parts = [np.zeros_like(p, dtype=result.dtype) if t is None else t
+                 for t, p in zip(tangents, primals, strict=True)]
+        return join(parts, saved[0])
+
+    return rule
+
+
+def _log_softmax(tangents, primals, saved, result):
+    t = tangents[0]
+    _, dim = saved
+    return t - _k.sum(np.exp(result) * t, (dim,), True)
+
+
+_RULES = {op: _element_wise(op) for op in _ELEMENT_WISE}
+_RULES.update({
+    "sum": _linear(lambda t, saved, result: _k.sum(t, None, False)),
+    "sum_dim": _linear(lambda t, saved, result: _k.sum(t, saved[1], saved[2])),
+    "mean": _linear(_mean),
+    "mean_dim": _linear(lambda t, saved, result: np.mean(t, axis=saved[1], keepdims=saved[2],
+                                                         dtype=result.dtype)),
+    "cumsum": _linear(lambda t, saved, result: np.cumsum(t, axis=saved[0])),
+    "view": _linear(lambda t, saved, result: t.reshape(result.shape)),
+    "unsafe_view": _linear(lambda t, saved, result: t.reshape(result.shape)),
+    "squeeze": _linear(lambda t, saved, result: t.reshape(result.shape)),
+    "squeeze_dim": _linear(lambda t, saved, result: t.reshape(result.shape)),
+    "squeeze_dims": _linear(lambda t, saved, result: t.reshape(result.shape)),
+    "unsqueeze": _linear(lambda t, saved, result: t.reshape(result.shape)),
+    "expand": _linear(lambda t, saved, result: np.broadcast_to(t, result.shape)),
+    "t": _linear(lambda t, saved, result: t.T),
+    "transpose": _linear(lambda t, saved, result: np.swapaxes(t, *saved)),
+    "permute": _linear(lambda t, saved, result: np.transpose(t, saved[0])),
+    "select": _linear(lambda t, saved, result: _k.select(t, *saved[1:])),
+    "slice": _linear(lambda t, saved, result: _k.slice(t, *saved[1:])),
+    "index": _linear(lambda t, saved, result: _k.getitem(t, saved[1])),
+    "gather": _linear(lambda t, saved, result: _k.gather(t, *saved[1:])),
+    "index_select": _linear(lambda t, saved, result: np.take(t, saved[2], axis=saved[1])),
+    "flip": _linear(lambda t, saved, result: np.flip(t, saved[0])),
+    "repeat": _linear(lambda t, saved, result: np.tile(t, saved[1])),
+    "tril": _linear(lambda t, saved, result: np.tril(t, saved[0])),
+    "triu": _linear(lambda t, saved, result: np.triu(t, saved[0])),
+    "mm": _product(np.matmul),
+    "bmm": _product(np.matmul),
+    "mv": _product(np.matmul),
+    "dot": _product(lambda a, b: np.asarray(np.dot(a, b))),
+    "addmm": _addmm,
+    "cat": _concatenated(lambda parts, dim: np.concatenate(parts, axis=dim)),
+    "stack": _concatenated(lambda parts, dim: np.stack(parts, axis=dim)),
+    "log_softmax": _log_softmax,
+})
