@@ -19,6 +19,7 @@ from playground.ui.animation import (
     rgb_bytes,
 )
 from playground.ui.graph_view import GraphView
+from playground.ui.relay import emit_on_ui_thread
 
 WAIT_FOR_ENCODER_MS = 10  # between looks at a full queue (the window's events run meanwhile)
 _DONE = object()
@@ -140,9 +141,9 @@ class AnimationJob(QObject):
                 if item is None:  # cancelled
                     return
                 encoder.add(*item)
-            self._encoded.emit(str(encoder.write(self.path)), "")
+            emit_on_ui_thread(self._encoded, str(encoder.write(self.path)), "")
         except (OSError, ValueError) as error:
-            self._encoded.emit("", str(error))
+            emit_on_ui_thread(self._encoded, "", str(error))
 
     def _end(self, path: str, error: str) -> None:
         if self.cancelled:

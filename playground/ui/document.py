@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import threading
 from importlib.resources import files
 from pathlib import Path
@@ -13,6 +12,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 from playground.files import atomic_write
 from playground.model import collector, notebook
 from playground.model.source_file import Source, SourceError, encode_source, read_document
+from playground.ui.relay import emit_on_ui_thread
 
 EXAMPLES = Path(str(files("playground.resources") / "examples"))
 NOTEBOOK_SUFFIXES = (".ipynb", ".md", ".markdown", ".txt")
@@ -51,8 +51,7 @@ class _FileReader(QObject):
             outcome = error
         except Exception as error:  # noqa: BLE001 - the window must hear of any failure
             outcome = SourceError(f"{path.name} could not be read: {error}.")
-        with contextlib.suppress(RuntimeError):  # the window closed while the file was read
-            self.read.emit(number, path, outcome)
+        emit_on_ui_thread(self.read, number, path, outcome)
 
 
 class DocumentMixin:

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import QCompleter, QPlainTextEdit, QTextEdit, QWidget
 
 from playground.model import notebook
 from playground.ui.highlighter import PythonHighlighter
+from playground.ui.relay import emit_on_ui_thread
 
 INDENT = "    "
 # A long text is put in this many lines per event-loop turn: one setPlainText of the 300,000
@@ -370,8 +371,8 @@ class CodeEditor(QPlainTextEdit):
         source = self.completion_source
 
         def ask() -> None:
-            self._completions_ready.emit(position, [name for name, _ in
-                                                    source(code, line, column)])
+            names = [name for name, _ in source(code, line, column)]
+            emit_on_ui_thread(self._completions_ready, position, names)
 
         threading.Thread(target=ask, daemon=True).start()
 

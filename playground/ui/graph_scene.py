@@ -15,6 +15,7 @@ from playground.model import Graph, collector
 from playground.model.display import DisplayGraph, fold, stable_keys
 from playground.ui.graph_items import EdgeItem, NodeItem
 from playground.ui.graph_look import NodeLook, measure, node_look
+from playground.ui.relay import emit_on_ui_thread
 
 PREPARED_IN_PLACE = 2000  # graphs up to this many nodes are folded and measured at once
 BATCH = 1500            # items created per event-loop turn: big graphs never freeze the window
@@ -179,12 +180,12 @@ class SceneMaker(QObject):
                  settled: bool) -> None:
         with collector.paused():
             scene = prepare(graph, expanded, fonts)
-        self.prepared.emit(generation, scene, settled)
+        emit_on_ui_thread(self.prepared, generation, scene, settled)
 
     def _lay_out(self, generation: int, scene: Scene, edges, previous, upward: bool) -> None:
         scene.layout = layered_layout(scene.display.node_ids, edges, scene.sizes, previous,
                                       upward=upward)
-        self.laid_out.emit(generation, scene)
+        emit_on_ui_thread(self.laid_out, generation, scene)
 
 
 class ItemBatches(QTimer):

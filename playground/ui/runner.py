@@ -15,6 +15,7 @@ from PySide6.QtCore import QObject, Signal
 from playground.engines.registry import DEFAULT_ENGINE, entry
 from playground.kernel.client import Kernel, KernelError
 from playground.model import RunError, RunResult
+from playground.ui.relay import emit_on_ui_thread
 
 
 class KernelRunner(QObject):
@@ -85,14 +86,14 @@ class KernelRunner(QObject):
             with self._lifecycle:
                 result = self.kernel.run(
                     code, filename, fresh, cell=cell,
-                    on_output=lambda stream, text: self.output.emit(stream, text))
+                    on_output=lambda stream, text: emit_on_ui_thread(self.output, stream, text))
         except (KernelError, OSError) as error:
             result = RunResult(self.kernel.engine, error=RunError("crash", str(error)))
         except Exception as error:  # noqa: BLE001 - never leave the window "Running…"
             result = RunResult(self.kernel.engine, error=RunError(
                 "crash", f"The run could not be completed: {type(error).__name__}: {error}"))
         self._running = False
-        self.finished.emit(result)
+        emit_on_ui_thread(self.finished, result)
 
     def stop(self) -> None:
         if self._waiting_run is not None:  # it never started: nothing to interrupt
@@ -135,9 +136,9 @@ class KernelRunner(QObject):
                 self._jobs -= 1
                 last = self._jobs == 0
             if error is not None:
-                self.failed.emit(error)
+                emit_on_ui_thread(self.failed, error)
             elif last:  # the kernel the user asked for last
-                self.ready.emit(self.kernel.description)
+                emit_on_ui_thread(self.ready, self.kernel.description)
 
         starter = threading.Thread(target=work, daemon=True, name="kernel-start")
         self._starters = [*(t for t in self._starters if t.is_alive()), starter]

@@ -372,9 +372,13 @@ def test_every_point_of_a_tensor_is_plotted_and_a_million_as_a_density(qtbot, wi
     assert int(big.density.counts.sum()) == 1_000_000
     image = plots.images[big.node_id]
     assert (image.image[..., 3] > 0).sum() == (big.density.counts > 0).sum()
-    (left, right), (bottom, top) = plots.plots[1].viewRange()
-    assert left <= big.density.x_range[0] and right >= big.density.x_range[1]
-    assert bottom <= big.density.y_range[0] and top >= big.density.y_range[1]
+
+    def density_in_view() -> bool:  # the view fits the image once it is drawn
+        (left, right), (bottom, top) = plots.plots[1].viewRange()
+        return left <= big.density.x_range[0] and right >= big.density.x_range[1] and \
+            bottom <= big.density.y_range[0] and top >= big.density.y_range[1]
+
+    qtbot.waitUntil(density_in_view, timeout=5000)
     # the gradient of w³ is 3w²: never negative, largest at the ends
     assert big.density.y_range[0] >= 0.0
 

@@ -1,0 +1,68 @@
+"""Worker threads hand results to the UI thread through the relay: delivered in order, on the
+UI thread, and never by a queued Qt signal carrying Python objects (the freeze it caused)."""
+
+from __future__ import annotations
+
+import re
+import threading
+from pathlib import Path
+
+from PySide6.QtCore import QObject, QThread, Signal
+from shiboken6 import Shiboken
+
+from playground.ui import relay
+
+
+class _Receiver(QObject):
+    result = Signal(int, object)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen: list = []
+        self.result.connect(self._on_result)
+
+    def _on_result(self, number: int, payload) -> None:
+        self.seen.append((number, payload, QThread.currentThread() is self.thread()))
+
+
+def test_results_from_workers_arrive_in_order_on_the_ui_thread(qtbot):
+    relay.install()
+    receiver = _Receiver()
+    payloads = [{"n": n} for n in range(200)]
+
+    def work() -> None:
+        for number, payload in enumerate(payloads):
+            relay.emit_on_ui_thread(receiver.result, number, payload)
+
+    worker = threading.Thread(target=work)
+    worker.start()
+    worker.join()
+    qtbot.waitUntil(lambda: len(receiver.seen) == 200, timeout=5000)
+    assert [n for n, _, _ in receiver.seen] == list(range(200))
+    assert all(payload is payloads[n] for n, payload, _ in receiver.seen)
+    assert all(on_ui for _, _, on_ui in receiver.seen)
+
+
+def test_a_deleted_receiver_is_skipped(qtbot):
+    relay.install()
+    gone = _Receiver()
+    kept = _Receiver()
+    relay.emit_on_ui_thread(gone.result, 1, None)
+    relay.emit_on_ui_thread(kept.result, 2, None)
+    Shiboken.delete(gone)  # its C++ object gone before the UI thread gets to it
+    qtbot.waitUntil(lambda: bool(kept.seen), timeout=5000)
+    assert kept.seen[0][0] == 2
+
+
+def test_no_worker_emits_a_signal_with_python_arguments_itself():
+    """The freeze came from ``signal.emit(...)`` on worker threads: those now go through
+    the relay (a regression check over the modules that start threads)."""
+    ui = Path(relay.__file__).parent
+    threaded = [p for p in ui.glob("*.py") if "threading.Thread(" in p.read_text()]
+    assert threaded
+    for path in threaded:
+        text = path.read_text()
+        for function in re.findall(r"def (_\w+|work|ask)\(", text):
+            body = text.split(f"def {function}(", 1)[1].split("\n    def ", 1)[0]
+            if function in re.findall(r"threading\.Thread\(target=(?:self\.)?(\w+)", text):
+                assert ".emit(" not in body.replace("emit_on_ui_thread(", ""), (path, function)
