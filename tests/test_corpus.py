@@ -27,12 +27,7 @@ SNIPPETS = sorted(CORPUS.glob("[0-9][0-9]_*.py"))
 ENVIRONMENT = {**os.environ, "PYTHONHASHSEED": "0"}
 
 # What each snippet needs that the NumPy engine does not do yet (or does differently).
-MISSING: dict[str, str] = {
-    "25_autograd_mechanics_requires_grad.py": "Tensor.is_inference (inference tensors are "
-                                              "not marked)",
-    "29_function_setup_context.py": "a custom Function with several differentiable outputs",
-    "34_forward_mode_ad.py": "torch.autograd.forward_ad",
-}
+MISSING: dict[str, str] = {}
 
 _TOLERANCE = re.compile(r"^#\s*tolerance:\s*([0-9.eE+-]+)")
 _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|[-+]?(?:inf|nan)")

@@ -84,6 +84,7 @@ from ._printing import get_printoptions, set_printoptions
 from . import autograd, func, nn, optim, utils  # isort: skip
 
 __version__ = "0.1.0"
+is_inference = Tensor.is_inference  # torch.is_inference(t)
 
 # The binding table (every op family and _factories have declared theirs by now): the Tensor
 # methods, and the functions torch.exp, torch.add, ... that this module exports.
