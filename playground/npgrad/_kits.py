@@ -9,8 +9,10 @@ import numpy as np
 from . import _convolution
 from ._arithmetic import mul_scalar, where
 from ._indexing import along_axis, scatter_into_zeros
+from ._missing import MISSING_HINT
 from ._numerics import power_by_number, whole_sum
 from ._pointwise import UNARY
+from ._recording import output
 from ._tensor import Tensor
 
 
@@ -113,23 +115,33 @@ class Kit:
         raise RuntimeError(f"derivative for {name} is not implemented")
 
     def conv2d_input(k, grad, input, weight, stride, padding, dilation):
-        """d loss / d input of a convolution (first order: on arrays, also under
-        create_graph)."""
+        """d loss / d input of a convolution, on arrays; under create_graph a
+        ConvolutionBackwardBackward0 node whose own backward the engine lacks."""
         values = _convolution.conv2d_input_grad(_array(grad), tuple(input.shape),
                                                 _array(weight), stride, padding, dilation)
-        return k._like(grad, values)
+        return k._backward_of("conv2d_backward", values, (grad, input, weight))
 
     def conv2d_weight(k, grad, input, weight, stride, padding, dilation):
         values = _convolution.conv2d_weight_grad(_array(grad), _array(input),
                                                  tuple(weight.shape[2:]), stride, padding,
                                                  dilation)
-        return k._like(grad, values)
+        return k._backward_of("conv2d_backward", values, (grad, input, weight))
 
     def conv2d_bias(k, grad):
         return k.sum(grad, (0, 2, 3), False)
 
     def max_pool2d_input(k, grad, shape, indices):
-        return k._like(grad, _convolution.max_pool2d_grad(_array(grad), shape, indices))
+        values = _convolution.max_pool2d_grad(_array(grad), shape, indices)
+        return k._backward_of("max_pool2d_backward", values, (grad,), (indices,))
+
+    def max_pool2d_gather(k, grad, indices):
+        """max_pool2d's second derivative: the incoming gradient at each window's maximum."""
+        flat = k.reshape(grad, (*grad.shape[:2], -1))
+        picked = k.gather(flat, 2, indices.reshape(*indices.shape[:2], -1))
+        return k.reshape(picked, tuple(indices.shape))
+
+    def lacks_second_derivative(k, what):
+        raise RuntimeError(f"the derivative of {what} is not computed {MISSING_HINT}")
 
     def batch_norm_input(k, grad, input, mean, weight, invstd, training, eps):
         """d loss / d input of batch norm: through the batch statistics while training,
@@ -317,6 +329,9 @@ class NumpyKit(Kit):
     def _like(k, grad, values):
         return values
 
+    def _backward_of(k, op, values, inputs, saved=()):
+        return values
+
     def select_backward(k, grad, shape, dim, index):
         result = k._zeros(grad, shape)
         result[_along(dim, index)] = grad
@@ -396,6 +411,11 @@ class TensorKit(Kit):
     def _like(k, grad, values):
         """Computed on arrays: no graph of its own (its second derivative is not recorded)."""
         return Tensor._make(values)
+
+    def _backward_of(k, op, values, inputs, saved=()):
+        """A first derivative computed on arrays, recorded as torch records it (its node,
+        e.g. ConvolutionBackwardBackward0) so that the next backward goes through it."""
+        return output(op, values, inputs, saved)
 
     def gather(k, grad, dim, index):
         return grad.gather(dim, k._index(index))

@@ -268,6 +268,12 @@ TABLE: tuple[Rule, ...] = (
          "k.conv2d_bias(grad)"),
     _row("max_pool2d", "MaxPool2DWithIndicesBackward0", "self", "shape indices",
          "k.max_pool2d_input(grad, shape, indices)"),
+    # what a create_graph backward records for those two: torch's nodes, with max_pool2d's
+    # second derivative (a gather) and none yet for the convolution's
+    _row("conv2d_backward", "ConvolutionBackwardBackward0", "grad_output input weight", "",
+         *(["k.lacks_second_derivative('conv2d (ConvolutionBackwardBackward0)')"] * 3)),
+    _row("max_pool2d_backward", "MaxPool2DWithIndicesBackwardBackward0", "grad_output",
+         "indices", "k.max_pool2d_gather(grad, indices)"),
     _row("batch_norm", "NativeBatchNormBackward0", "input weight bias",
          "input mean weight invstd training eps",
          "k.batch_norm_input(grad, input, mean, weight, invstd, training, eps)",
