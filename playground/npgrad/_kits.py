@@ -9,7 +9,6 @@ import numpy as np
 from . import _convolution
 from ._arithmetic import mul_scalar, where
 from ._indexing import along_axis, scatter_into_zeros
-from ._missing import MISSING_HINT
 from ._numerics import power_by_number, whole_sum
 from ._pointwise import UNARY
 from ._recording import output
@@ -115,17 +114,25 @@ class Kit:
         raise RuntimeError(f"derivative for {name} is not implemented")
 
     def conv2d_input(k, grad, input, weight, stride, padding, dilation):
-        """d loss / d input of a convolution, on arrays; under create_graph a
-        ConvolutionBackwardBackward0 node whose own backward the engine lacks."""
+        """d loss / d input of a convolution (a transposed convolution of grad by weight),
+        on arrays; under create_graph torch's ConvolutionBackwardBackward0 node."""
         values = _convolution.conv2d_input_grad(_array(grad), tuple(input.shape),
                                                 _array(weight), stride, padding, dilation)
-        return k._backward_of("conv2d_backward", values, (grad, input, weight))
+        return k._backward_of("conv2d_input_backward", values, (grad, input, weight),
+                              (grad, weight, stride, padding, dilation))
 
     def conv2d_weight(k, grad, input, weight, stride, padding, dilation):
         values = _convolution.conv2d_weight_grad(_array(grad), _array(input),
                                                  tuple(weight.shape[2:]), stride, padding,
                                                  dilation)
-        return k._backward_of("conv2d_backward", values, (grad, input, weight))
+        return k._backward_of("conv2d_weight_backward", values, (grad, input, weight),
+                              (grad, input, stride, padding, dilation))
+
+    def conv2d_forward(k, input, weight, stride, padding, dilation):
+        """The convolution itself, in a second derivative (recorded under create_graph)."""
+        values = _convolution.conv2d(_array(input), _array(weight), stride, padding, dilation)
+        return k._backward_of("conv2d", values, (input, weight, None),
+                              (input, weight, stride, padding, dilation))
 
     def conv2d_bias(k, grad):
         return k.sum(grad, (0, 2, 3), False)
@@ -139,9 +146,6 @@ class Kit:
         flat = k.reshape(grad, (*grad.shape[:2], -1))
         picked = k.gather(flat, 2, indices.reshape(*indices.shape[:2], -1))
         return k.reshape(picked, tuple(indices.shape))
-
-    def lacks_second_derivative(k, what):
-        raise RuntimeError(f"the derivative of {what} is not computed {MISSING_HINT}")
 
     def batch_norm_input(k, grad, input, mean, weight, invstd, training, eps):
         """d loss / d input of batch norm: through the batch statistics while training,

@@ -268,10 +268,19 @@ TABLE: tuple[Rule, ...] = (
          "k.conv2d_bias(grad)"),
     _row("max_pool2d", "MaxPool2DWithIndicesBackward0", "self", "shape indices",
          "k.max_pool2d_input(grad, shape, indices)"),
-    # what a create_graph backward records for those two: torch's nodes, with max_pool2d's
-    # second derivative (a gather) and none yet for the convolution's
-    _row("conv2d_backward", "ConvolutionBackwardBackward0", "grad_output input weight", "",
-         *(["k.lacks_second_derivative('conv2d (ConvolutionBackwardBackward0)')"] * 3)),
+    # what a create_graph backward records for those two: torch's nodes. A convolution's input
+    # gradient is bilinear in (grad_output, weight), its weight gradient in (grad_output,
+    # input): each derivative is a convolution, a weight gradient or an input gradient again
+    _row("conv2d_input_backward", "ConvolutionBackwardBackward0", "grad_output input weight",
+         "grad_output weight stride padding dilation",
+         "k.conv2d_forward(grad, weight, stride, padding, dilation)",
+         "k._zeros(grad, grad.shape)",
+         "k.conv2d_weight(grad_output, grad, weight, stride, padding, dilation)"),
+    _row("conv2d_weight_backward", "ConvolutionBackwardBackward0", "grad_output input weight",
+         "grad_output input stride padding dilation",
+         "k.conv2d_forward(input, grad, stride, padding, dilation)",
+         "k.conv2d_input(grad_output, input, grad, stride, padding, dilation)",
+         "k._zeros(grad, grad.shape)"),
     _row("max_pool2d_backward", "MaxPool2DWithIndicesBackwardBackward0", "grad_output",
          "indices", "k.max_pool2d_gather(grad, indices)"),
     _row("batch_norm", "NativeBatchNormBackward0", "input weight bias",

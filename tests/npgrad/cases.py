@@ -272,10 +272,13 @@ CASES = [
          domain="distinct"),
     Case("max_pool2d", ((1, 2, 5, 6),), lambda m, a: m.nn.functional.max_pool2d(
         a, (3, 2), stride=1, padding=1), domain="distinct", label="padded"),
-    # a create_graph backward records torch's node for each (conv2d's own derivative missing)
-    Case("conv2d_backward", ((1, 2, 5, 5), (3, 2, 3, 3)), lambda m, a, w: m.autograd.grad(
-        (m.nn.functional.conv2d(a, w, padding=1) ** 2).sum(), a, create_graph=True)[0],
-        label="name-only"),
+    # a create_graph backward records torch's node for each, differentiable again
+    Case("conv2d_input_backward", ((1, 2, 5, 5), (3, 2, 3, 3)), lambda m, a, w: m.autograd.grad(
+        (m.nn.functional.conv2d(a, w, stride=2, padding=1) ** 2).sum(), a,
+        create_graph=True)[0]),
+    Case("conv2d_weight_backward", ((1, 2, 5, 5), (3, 2, 3, 3)), lambda m, a, w:
+         m.autograd.grad((m.nn.functional.conv2d(a, w, padding=1, dilation=2) ** 2).sum(), w,
+                         create_graph=True)[0]),
     Case("max_pool2d_backward", ((2, 3, 6, 5),), lambda m, a: m.autograd.grad(
         (m.nn.functional.max_pool2d(a, 2) ** 3).sum(), a, create_graph=True)[0],
         domain="distinct"),
