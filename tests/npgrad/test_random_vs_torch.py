@@ -14,6 +14,7 @@ torch = pytest.importorskip("torch")
 SEEDS = range(100)
 # every size around the switch to the 16-wide algorithm and its tail, then some larger ones
 SIZES = (1, 2, 3, 5, 8, 15, 16, 17, 23, 31, 32, 33, 47, 64, 100, 255, 256, 257, 999, 1000)
+# (the other functions: 1, a few around their switches, and 1000; every one over all SEEDS)
 FLOATS = ("float32", "float64")
 
 
@@ -59,31 +60,30 @@ def test_uniform_normal_and_exponential_in_place_match_torch(dtype):
     for size in (1, 7, 16, 40, 1000):
         _check(lambda t, s=size: t.empty(s, dtype=getattr(t, dtype)).uniform_(-0.37, 0.81))
         _check(lambda t, s=size: t.empty(s, dtype=getattr(t, dtype)).normal_(0.3, 2.5))
-        _check(lambda t, s=size: t.empty(s, dtype=getattr(t, dtype)).exponential_(1.5),
-               seeds=range(20))
+        _check(lambda t, s=size: t.empty(s, dtype=getattr(t, dtype)).exponential_(1.5))
 
 
 @pytest.mark.parametrize("dtype", ["int64", "int32", "uint8", "float32", "float64"])
 def test_whole_number_draws_match_torch(dtype):
-    for size in (1, 5, 100):
+    for size in (1, 5, 1000):
         _check(lambda t, s=size: t.randint(-3, 10, (s,), dtype=getattr(t, dtype)
-                                           if dtype != "uint8" else t.int64), seeds=range(20))
-        _check(lambda t, s=size: t.empty(s, dtype=getattr(t, dtype)).random_(), seeds=range(20))
-        _check(lambda t, s=size: t.empty(s, dtype=getattr(t, dtype)).random_(7),
-               seeds=range(20))
+                                           if dtype != "uint8" else t.int64))
+        _check(lambda t, s=size: t.empty(s, dtype=getattr(t, dtype)).random_())
+        _check(lambda t, s=size: t.empty(s, dtype=getattr(t, dtype)).random_(7))
     # a range past 2**32 takes two words per number
-    _check(lambda t: t.randint(0, 2**40, (9,)), seeds=range(20))
+    _check(lambda t: t.randint(0, 2**40, (9,)))
 
 
 def test_randperm_matches_torch():
     for size in (0, 1, 2, 3, 10, 100, 1000):
-        _check(lambda t, s=size: t.randperm(s), seeds=range(30))
+        _check(lambda t, s=size: t.randperm(s))
 
 
 def test_bernoulli_matches_torch():
-    _check(lambda t: t.empty(50).bernoulli_(0.3))
-    _check(lambda t: t.bernoulli(t.linspace(0, 1, 40)))
-    _check(lambda t: t.bernoulli(t.linspace(0, 1, 40, dtype=t.float64)))
+    for size in (1, 17, 1000):
+        _check(lambda t, s=size: t.empty(s).bernoulli_(0.3))
+        _check(lambda t, s=size: t.bernoulli(t.linspace(0, 1, s)))
+        _check(lambda t, s=size: t.bernoulli(t.linspace(0, 1, s, dtype=t.float64)))
     _check(lambda t: t.zeros(3, 4).bernoulli_(t.tensor([0.1, 0.5, 0.9, 1.0])))
 
 
@@ -93,13 +93,16 @@ def test_multinomial_matches_torch():
     _check(lambda t: t.multinomial(t.tensor(rows), 3))
     _check(lambda t: t.multinomial(t.tensor(rows), 20, replacement=True))
     _check(lambda t: t.multinomial(t.tensor(rows[1], dtype=t.float64), 7, replacement=True))
+    _check(lambda t: t.multinomial(t.arange(1.0, 1001.0), 1000, replacement=True))
+    _check(lambda t: t.multinomial(t.arange(1.0, 1001.0), 1))
 
 
 def test_normal_functions_match_torch():
     _check(lambda t: t.normal(t.tensor([1.0, 2.0, 3.0]), t.tensor([0.5, 0.5, 2.0])))
-    _check(lambda t: t.normal(2.0, 3.0, size=(40,)))
-    _check(lambda t: t.normal(t.arange(20.0), 2.0))
-    _check(lambda t: t.normal(1.0, t.arange(1.0, 21.0)))
+    for size in (1, 40, 1000):
+        _check(lambda t, s=size: t.normal(2.0, 3.0, size=(s,)))
+        _check(lambda t, s=size: t.normal(t.arange(float(s)), 2.0))
+        _check(lambda t, s=size: t.normal(1.0, t.arange(1.0, s + 1.0)))
 
 
 def test_generator_argument_and_streams_are_separate():
