@@ -19,29 +19,38 @@ class ExportActionsMixin:
     or the replay's step while it is on)."""
 
     def ask_export_path(self, title: str, filters: str, suggested: str) -> str | None:
-        """A file to export to, or None (tests replace this)."""
-        folder = self.path.parent if self.path else Path.home()
-        path, _ = QFileDialog.getSaveFileName(self, title, str(folder / suggested), filters)
+        """A file to export to, or None (tests replace this). The dialog opens in the folder
+        of the last export (else the document's), its format chosen as the suggestion's."""
+        folder = Path(str(self.settings.value("export_folder", "")) or ".")
+        if not folder.is_dir() or folder == Path("."):
+            folder = self.path.parent if self.path else Path.home()
+        chosen = next((entry for entry in filters.split(";;")
+                       if f"*{Path(suggested).suffix})" in entry), "")
+        path, _ = QFileDialog.getSaveFileName(self, title, str(folder / suggested), filters,
+                                              chosen)
         return path or None
 
     def export_graph(self) -> None:
         from playground.ui.exporters import dialog_filters, export_graph
 
         self._export("graph", lambda path: export_graph(self.graph_view, path),
-                     dialog_filters("graph"), "-graph.svg")
+                     dialog_filters("graph"), ".svg")
 
     def export_plots(self) -> None:
         from playground.ui.exporters import dialog_filters, export_plots
 
         self._make_lazy_views()
         self._export("plots", lambda path: export_plots(self.plots, path),
-                     dialog_filters("plots"), "-plots.png")
+                     dialog_filters("plots"), ".png")
 
-    def _export(self, what: str, write, filters: str, suffix: str) -> None:
-        """Ask where, write, and say in the status bar how it went."""
+    def _export(self, what: str, write, filters: str, first_suffix: str) -> None:
+        """Ask where (suggesting the format last used for ``what``), write, and say in the
+        status bar how it went."""
         from playground.ui.exporters import ExportError
 
-        path = self.ask_export_path(f"Export {what}", filters, self._export_stem() + suffix)
+        suffix = str(self.settings.value(f"export_suffix/{what}", first_suffix))
+        path = self.ask_export_path(f"Export {what}", filters,
+                                    f"{self._export_stem()}-{what}{suffix}")
         if not path:
             return
         try:
@@ -49,6 +58,8 @@ class ExportActionsMixin:
         except (ExportError, OSError) as error:
             self.statusBar().showMessage(f"Could not export the {what}: {error}")
             return
+        self.settings.setValue(f"export_suffix/{what}", Path(path).suffix.lower())
+        self.settings.setValue("export_folder", str(Path(path).parent))
         self.statusBar().showMessage(f"Exported the {what} to {path}")
 
     def export_animation(self) -> None:

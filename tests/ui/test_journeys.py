@@ -455,3 +455,21 @@ def test_a_custom_functions_node_shows_the_backward_the_user_wrote(qtbot, window
     for _ in range(3):
         qtbot.keyClick(view, Qt.Key.Key_Right)
     assert window.view_state.step_state().title.endswith("ClipBackward")
+
+
+def test_exports_suggest_the_format_and_folder_used_last(qtbot, window, tmp_path, monkeypatch):
+    window.open_example(EXAMPLES / "04_chain_rule.py")
+    press_run_all(qtbot, window)
+    asked = []
+
+    def answer(title, filters, suggested):
+        asked.append(suggested)
+        return str(tmp_path / f"mine{len(asked)}.png")
+
+    monkeypatch.setattr(window, "ask_export_path", answer)
+    qtbot.keyClick(window.editor, Qt.Key.Key_E, Qt.KeyboardModifier.ControlModifier)
+    assert asked[0] == "untitled-graph.svg"  # an example is untitled; the first format
+    assert (tmp_path / "mine1.png").stat().st_size > 0
+    qtbot.keyClick(window.editor, Qt.Key.Key_E, Qt.KeyboardModifier.ControlModifier)
+    assert asked[1] == "untitled-graph.png"  # then the one chosen last
+    assert window.settings.value("export_folder") == str(tmp_path)
