@@ -94,8 +94,6 @@ def run_code(code: str, engine: Engine, filename: str = "<script>",
                     shown = repr(value)
             else:
                 exec(compile(code, filename, "exec"), namespace)
-        except KeyboardInterrupt:
-            raise  # the kernel's Stop: the caller reports it
         except BaseException as exception:  # noqa: BLE001 - any ending is reported, even
             error = exception                # GeneratorExit raised by hand
         finally:

@@ -162,6 +162,13 @@ class Session:
             _Stop.end(self.watchdog)
             self.restore_streams()
             streams.flush_all()
+        if isinstance(run.error, KeyboardInterrupt) and _Stop.requested:
+            # the app's Stop: the graph of what ran so far is drawn, the line it reached marked
+            return RunResult(self.engine.name, error=self._stopped_at(run.error, filename),
+                             graph=run.graph, traces=run.traces, figures=run.figures,
+                             elapsed=time.perf_counter() - started,
+                             dropped_calls=run.dropped_calls, notes=self.notes,
+                             timings=run.timings)
         if isinstance(run.error, SyntaxError):
             quote_the_code(run.error, code)
         if run.error is not None and (clearer := self.engine.explain(run.error)):
@@ -176,6 +183,16 @@ class Session:
                          elapsed=time.perf_counter() - started,
                          dropped_calls=run.dropped_calls, notes=self.notes,
                          timings=run.timings)
+
+    @classmethod
+    def _stopped_at(cls, interrupt: KeyboardInterrupt, filename: str) -> RunError:
+        """Stop's error, with the line of user code the run had reached."""
+        error = interrupted_error()
+        reached = cls._described(interrupt, filename).line
+        if reached is not None:
+            error.line = reached
+            error.message = f"The run was interrupted at line {reached}."
+        return error
 
     @staticmethod
     def _described(error: BaseException | None, filename: str) -> RunError | None:

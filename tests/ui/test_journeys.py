@@ -473,3 +473,24 @@ def test_exports_suggest_the_format_and_folder_used_last(qtbot, window, tmp_path
     qtbot.keyClick(window.editor, Qt.Key.Key_E, Qt.KeyboardModifier.ControlModifier)
     assert asked[1] == "untitled-graph.png"  # then the one chosen last
     assert window.settings.value("export_folder") == str(tmp_path)
+
+
+def test_stop_shows_the_graph_made_so_far_and_the_line_it_reached(qtbot, window):
+    type_code(qtbot, window, [
+        "import torch",
+        "w = torch.tensor([1.0, 2.0], requires_grad=True)",
+        "loss = (w * w).sum()",
+        "loss.backward()",
+        "n = 0",
+        "while True:",
+        "n += 1",
+    ])
+    with qtbot.waitSignal(window.runner.finished, timeout=RUN_MS):
+        qtbot.keyClick(window.editor, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+        qtbot.wait(800)  # the loop is going
+        qtbot.keyClick(window.editor, Qt.Key.Key_Period, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: settled(window), timeout=RUN_MS)
+    # the tensors made before Stop are drawn, with their gradients
+    assert leaf_lines(window)["w"][-1] == "grad [2.0, 4.0]"
+    message = window.statusBar().currentMessage()
+    assert re.fullmatch(r"The run was interrupted at line [67]\.", message), message
