@@ -161,8 +161,8 @@ class NumpyEngine(Engine):
 
         def on_finish(call) -> None:
             trace = current.pop()
-            if trace is not None:
-                recorder.finish(trace)
+            if trace is not None:  # called as the call ends, raising or not
+                recorder.finish(trace, sys.exc_info()[1])
 
         with npgrad.autograd.observe(on_step, on_start, on_finish):
             yield

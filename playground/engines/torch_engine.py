@@ -184,12 +184,16 @@ def _hooked(recorder: TraceRecorder, kind: str, tensors, torch) -> Iterator[None
     for node in _reachable(roots):
         handles.append(node.register_prehook(_before(recorder, trace, node)))
         handles.append(node.register_hook(_after(recorder, trace, node)))
+    error = None
     try:
         yield
+    except BaseException as raised:
+        error = raised
+        raise
     finally:
         for handle in handles:
             handle.remove()
-        recorder.finish(trace)
+        recorder.finish(trace, error)
 
 
 def _leaf_grad(recorder: TraceRecorder, node):

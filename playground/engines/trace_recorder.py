@@ -53,6 +53,7 @@ class LiveTrace:
     names: tuple | None = None  # the steps' node names, kept when the nodes are let go
     call: int = 0       # which backward call of the run it was (1: the first)
     began: float = 0.0  # perf_counter() when it started
+    failed: str = ""    # the error the call raised ("ValueError: ..."), if it did
 
 
 class TraceRecorder:
@@ -97,8 +98,11 @@ class TraceRecorder:
         self._thin()
         return trace
 
-    def finish(self, trace: LiveTrace) -> None:
+    def finish(self, trace: LiveTrace, error: BaseException | None = None) -> None:
+        """The call ended; ``error`` is what it raised, if anything (the player says so)."""
         self.spent += time.perf_counter() - trace.began
+        if error is not None:
+            trace.failed = f"{type(error).__name__}: {error}"
 
     def _thin(self) -> None:
         """Keep the first calls, the latest and an even sample between (and the step cap)."""
@@ -190,7 +194,7 @@ class TraceRecorder:
                          [settled(a) for a in step.outgoing], settled(step.grad_before),
                          settled(step.grad_after))
             for step, on, name in zip(trace.steps, drawn_on.steps, names, strict=True)],
-            call=trace.call)
+            call=trace.call, failed=trace.failed)
 
 
 def _signature(trace: LiveTrace) -> tuple:

@@ -94,7 +94,8 @@ class Playback:
                 state.states.setdefault(step.node, "waiting")
         state.leaf_grads = self._leaf_grads(position)
         if position == 0:
-            state.title = f"before backward: {self.count} steps"
+            state.title = f"before backward: {self.count} steps" + (
+            f" (it fails at step {self.count})" if self.trace.failed else "")
             state.explanation = [ORDER_EXPLAINED]
             return state
         now = position - 1
@@ -106,6 +107,14 @@ class Playback:
                          if sent < now <= arrives]
         state.moving = self._step_flows[now]
         state.explanation = self._explain(step)
+        if self.trace.failed and position == self.count:
+            # the node the call failed in: its step is the trace's last, and nothing flowed
+            state.states[step.node] = "failed"
+            state.title += " · the call failed here"
+            state.moving = []
+            kind = self.trace.failed.split(":", 1)[0]
+            state.explanation = [f"{step.name} raised {kind}:",
+                                 "the call stopped here (the console says why)"]
         return state
 
     def _flows(self, step: BackwardStep) -> list[EdgeFlow]:
@@ -177,3 +186,4 @@ def brief(array: ArrayData | None, limit: int = 4) -> str:
     if not array.shape:
         return text
     return f"[{text}{', …' if size > limit else ''}]"
+

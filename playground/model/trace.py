@@ -69,15 +69,18 @@ class BackwardTrace:
     roots: list[str]
     steps: list[BackwardStep] = field(default_factory=list)
     call: int = 0  # which backward call of its run it was (1: the first; 0: not known)
+    failed: str = ""  # the error that ended the call at its last step ("" if it completed)
 
     def to_json(self, raw: bool = False) -> dict:
         return {"kind": self.kind, "roots": list(self.roots),
-                "steps": [step.to_json(raw) for step in self.steps], "call": self.call}
+                "steps": [step.to_json(raw) for step in self.steps], "call": self.call,
+                "failed": self.failed}
 
     @classmethod
     def from_json(cls, data: dict) -> BackwardTrace:
         return cls(data["kind"], list(data["roots"]),
-                   [BackwardStep.from_json(s) for s in data["steps"]], int(data.get("call", 0)))
+                   [BackwardStep.from_json(s) for s in data["steps"]], int(data.get("call", 0)),
+                   str(data.get("failed", "")))
 
 
 def traces_to_json(traces: list[BackwardTrace], raw: bool = False) -> dict:

@@ -193,6 +193,12 @@ class ViewState:
     def calls_count_of_current(self) -> int:
         return len(self.calls[self.call_index].trace.steps) if self.calls else 0
 
+    def current_call_failed(self) -> str:
+        """"backward()" (or "autograd.grad()") when the chosen call raised, else ""."""
+        if not self.calls or not self.calls[self.call_index].trace.failed:
+            return ""
+        return self.calls[self.call_index].call
+
     def stop_replay(self) -> None:
         """Back to the run's final state."""
         if self.playback is None:

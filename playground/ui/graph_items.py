@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QStyleOptionGrap
 from playground.ui.graph_look import (
     BOLD_FONT,
     DONE,
+    FAILED,
     FILLS,
     GRADIENT,
     PATH,
@@ -48,7 +49,7 @@ class NodeItem(QGraphicsItem):
         self.width, self.height = size
         self.selected = False
         self.on_path = False
-        self.state = ""  # the backward player's: "", "waiting", "running", "done"
+        self.state = ""  # the backward player's: "", "waiting", "running", "done", "failed"
         self.final_lines = list(look.lines)  # what the run left; the player shows earlier
         self.grad_shown: object = FINAL_GRAD  # the .grad the text shows
         self.setAcceptHoverEvents(True)
@@ -130,6 +131,8 @@ class NodeItem(QGraphicsItem):
             return QPen(SELECTED, 3)
         if self.state == "running":
             return QPen(PATH, 3.5)
+        if self.state == "failed":
+            return QPen(FAILED, 3.5)
         if self.on_path:
             return QPen(PATH, 2.5)
         pen = QPen(QColor("#5b6470"), 1.2)

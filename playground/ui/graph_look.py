@@ -20,6 +20,7 @@ TEXT = QColor("#1b1f24")
 SELECTED = QColor("#2f6fd0")
 PATH = QColor("#e8590c")
 DONE = QColor("#2f9e44")
+FAILED = QColor("#c92a2a")  # the node a backward call failed in
 GRADIENT = QColor("#c2255c")
 
 LABEL_POINTS = 9.0  # the graph's text at a text scale of 1

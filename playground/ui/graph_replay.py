@@ -196,5 +196,5 @@ def _overlap(a: QRectF, b: QRectF) -> float:
 
 def _merge_state(old: str | None, new: str) -> str:
     """A folded group shows its busiest member: running over waiting over done."""
-    rank = {"running": 3, "waiting": 2, "done": 1}
+    rank = {"failed": 4, "running": 3, "waiting": 2, "done": 1}
     return new if old is None or rank[new] > rank[old] else old

@@ -137,7 +137,9 @@ class PlayerBar(QWidget):
         for call in calls:
             roots = ", ".join(self._root_name(call, root) for root in call.trace.roots)
             where = f" · {call.where}" if call.where else ""
-            self.calls.addItem(f"{call.number:,} of {total:,}: {call.call} from {roots}{where}")
+            failed = " · failed" if call.trace.failed else ""
+            self.calls.addItem(f"{call.number:,} of {total:,}: {call.call} from {roots}{where}"
+                               f"{failed}")
         self.calls.setCurrentIndex(self.state.call_index)
         self.calls.blockSignals(False)
         self.calls.setEnabled(len(calls) > 1)
@@ -177,6 +179,9 @@ class PlayerBar(QWidget):
             self.stop()
 
     def _idle_text(self, count: int) -> str:
+        failed = self.state.current_call_failed()
+        if count and failed:
+            return f"{failed} failed at step {count} · F10 replays its {count} steps"
         if count:
             return f"final · F10 replays {count} steps"
         if self.state.note:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from playground.engines import trace_recorder
@@ -9,6 +11,7 @@ from playground.engines.base import run_code
 from playground.engines.numpy_engine import NumpyEngine
 from playground.engines.torch_engine import TorchEngine
 from playground.model import Graph
+from playground.model.trace import traces_from_json, traces_to_json
 from tests.engines.compare import assert_same_graph, assert_same_traces
 from tests.seeds import code_cells, fixed_randn, tutorial_files, tutorial_id, uses_matplotlib
 
@@ -115,6 +118,19 @@ def test_edge_calls_draw_torchs_graph(code):
     assert_same_graph(mine.graph, theirs.graph)
     assert [[s.name for s in t.steps] for t in mine.traces if t.steps] == \
         [[s.name for s in t.steps] for t in theirs.traces if t.steps]
+
+
+def test_a_failed_call_says_so_and_ends_at_the_node_that_raised():
+    code = "\n".join(["import torch", "x = torch.ones(2, requires_grad=True)",
+                      "y = (x * x).sum()", "y.backward()", "y.backward()"])
+    mine, theirs = _both(code, None, None)
+    for run in (mine, theirs):
+        first, second = run.traces
+        assert first.failed == ""
+        assert second.failed.startswith("RuntimeError: Trying to backward through the graph")
+        assert [step.name for step in second.steps] == ["SumBackward0", "MulBackward0"]
+    restored = traces_from_json(json.loads(json.dumps(traces_to_json(mine.traces))))
+    assert restored[1].failed == mine.traces[1].failed
 
 
 def test_a_models_parameters_are_named_after_it():

@@ -494,3 +494,26 @@ def test_stop_shows_the_graph_made_so_far_and_the_line_it_reached(qtbot, window)
     assert leaf_lines(window)["w"][-1] == "grad [2.0, 4.0]"
     message = window.statusBar().currentMessage()
     assert re.fullmatch(r"The run was interrupted at line [67]\.", message), message
+
+
+def test_a_failed_backward_is_replayed_up_to_the_node_it_failed_in(qtbot, window):
+    type_code(qtbot, window, [
+        "import torch",
+        "x = torch.ones(2, requires_grad=True)",
+        "y = (x * x).sum()",
+        "y.backward()",
+        "y.backward()",
+    ])
+    press_run_all(qtbot, window)
+    player = window.player
+    calls = [player.calls.itemText(i) for i in range(player.calls.count())]
+    assert calls == ["1 of 2: backward() from y", "2 of 2: backward() from y · failed"]
+    assert player.counter.text() == "backward() failed at step 2 · F10 replays its 2 steps"
+    window.graph_view.setFocus()
+    for _ in range(2):  # F10 as a person steps through it
+        qtbot.keyClick(window.graph_view, Qt.Key.Key_F10)
+        qtbot.wait(150)
+    assert player.counter.text() == "step 2 of 2 · MulBackward0 · the call failed here"
+    states = {item.look.lines[0]: item.state for item in window.graph_view.current.nodes.values()
+              if isinstance(item, NodeItem)}
+    assert states["MulBackward0"] == "failed" and states["SumBackward0"] == "done"
