@@ -14,7 +14,7 @@ import numpy as np
 
 from . import _dtype as dtypes
 from ._bindings import bind_method, binds
-from ._numerics import power_by_number
+from ._numerics import plus_scaled, power_by_number
 from ._operands import (
     as_tensor_operand,
     binary_arrays,
@@ -77,7 +77,8 @@ def _plus(self: Tensor, other, alpha, op: str, ufunc) -> Tensor:
         return NotImplemented
     a, b, other = cast
     if alpha != 1:
-        b = b * alpha
+        values = compute(lambda x, y: plus_scaled(x, y, alpha, op == "sub"), a, b, a.shape)
+        return output(op, values, (self, other), (alpha,))
     return output(op, compute(ufunc, a, b, a.shape), (self, other), (alpha,))
 
 
@@ -89,7 +90,8 @@ def _rsub(self: Tensor, other, *, alpha=1) -> Tensor:
     if cast is None:
         return NotImplemented
     a, b, _ = cast
-    return output("rsub", b - (a * alpha if alpha != 1 else a), (self,), (alpha,))
+    return output("rsub", plus_scaled(b, a, alpha, subtract=True) if alpha != 1 else b - a,
+                  (self,), (alpha,))
 
 
 def _mul(self: Tensor, other) -> Tensor:

@@ -15,6 +15,7 @@ from ._forward import refuse_inplace
 from ._grad_mode import GradMode
 from ._indexing import index_array
 from ._nodes import NODE_CLASSES
+from ._numerics import plus_scaled
 from ._operands import (
     as_tensor_operand,
     compute,
@@ -100,8 +101,10 @@ def _shifted_inplace(op: str, ufunc):
     def apply(self: Tensor, other, *, alpha=1) -> Tensor:
         a, b = operands(self, other)
         if alpha != 1:
-            b = b * alpha
-        return _inplace(op, self, compute(ufunc, a, b, a.shape), other, (alpha,))
+            values = compute(lambda x, y: plus_scaled(x, y, alpha, op == "sub"), a, b, a.shape)
+        else:
+            values = compute(ufunc, a, b, a.shape)
+        return _inplace(op, self, values, other, (alpha,))
 
     apply.__name__ = f"{op}_"
     return binds(f"{op}_", function=False)(apply)

@@ -1,8 +1,5 @@
 # In the style of: PyTorch "Learning PyTorch with Examples", defining new autograd functions
 # (a Legendre polynomial P3 as a torch.autograd.Function); fewer steps
-# tolerance: 1e-4 -- torch's vectorised float32 sin and NumPy's round some elements differently
-# in the last bit; the fitted a ends near 1e-11, so its printed sign (-0.0000 or 0.0000)
-# is that noise, and a loss printed to 3 decimals may round either way.
 import math
 
 import torch

@@ -1,8 +1,5 @@
 # In the style of: PyTorch "Learning PyTorch with Examples", control flow + weight sharing
 # (a module that reuses one parameter a random number of times); fewer steps
-# tolerance: 1e-6 -- torch's vectorised float32 sin and pow (x**4, x**5) round about 1 element in
-# 15 differently in the last bit from the correctly rounded results here; over 200 steps the
-# summed loss drifts in its 7th digit.
 import math
 import random
 
