@@ -14,7 +14,13 @@ import numpy as np
 
 from . import _dtype as dtypes
 from ._bindings import bind_method, binds
-from ._numerics import plus_scaled, power_by_number
+from ._numerics import (
+    addcdiv_values,
+    addcmul_values,
+    lerp_values,
+    plus_scaled,
+    power_by_number,
+)
 from ._operands import (
     as_tensor_operand,
     binary_arrays,
@@ -339,29 +345,28 @@ def lerp(self: Tensor, end: Tensor, weight) -> Tensor:
     """self + weight * (end - self), computed from the nearer end as torch does."""
     a, b = operands(self, end)
     w = weight._data if isinstance(weight, Tensor) else weight
-    data = np.asarray(np.where(np.abs(w) < 0.5, a + w * (b - a), b - (b - a) * (1 - w)),
-                      dtype=a.dtype)
+    data = np.asarray(lerp_values(a, b, w), dtype=a.dtype)
     if isinstance(weight, Tensor):
         return output("lerp_tensor", data, (self, end, weight), (self, end, weight))
     return output("lerp", data, (self, end), (weight,))
 
 
 def _pointwise_with(op: str, combine):
-    """addcmul and addcdiv: self + value * combine(tensor1, tensor2)."""
+    """addcmul and addcdiv: self + value * combine(tensor1, tensor2), rounded as torch's."""
 
     def apply(self: Tensor, tensor1: Tensor, tensor2: Tensor, *, value=1) -> Tensor:
         a, b = operands(self, tensor1)
         a, c = operands(_make(a), tensor2)
         b = b.astype(a.dtype, copy=False)
-        data = np.asarray(a + combine(value * b, c), dtype=a.dtype)
+        data = np.asarray(combine(a, b, c, value), dtype=a.dtype)
         return output(op, data, (self, tensor1, tensor2), (tensor1, tensor2, value))
 
     apply.__name__ = op
     return binds(op)(apply)
 
 
-addcmul = _pointwise_with("addcmul", np.multiply)
-addcdiv = _pointwise_with("addcdiv", np.divide)
+addcmul = _pointwise_with("addcmul", addcmul_values)
+addcdiv = _pointwise_with("addcdiv", addcdiv_values)
 
 
 @binds("where", method=False)

@@ -15,7 +15,7 @@ from ._forward import refuse_inplace
 from ._grad_mode import GradMode
 from ._indexing import index_array
 from ._nodes import NODE_CLASSES
-from ._numerics import plus_scaled
+from ._numerics import addcdiv_values, addcmul_values, lerp_values, plus_scaled
 from ._operands import (
     as_tensor_operand,
     compute,
@@ -67,12 +67,15 @@ def _history(self: Tensor) -> Tensor:
 
 
 def _recorded(op: str, self: Tensor, history: Tensor, other: Tensor | None,
-              saved: tuple) -> Tensor:
-    """After a recorded write: a node ``op`` from ``history`` (and ``other``) becomes self's
-    grad_fn."""
+              saved: tuple, *more: Tensor | None) -> Tensor:
+    """After a recorded write: a node ``op`` from ``history`` (and ``other``, and ``more``)
+    becomes self's grad_fn."""
     node_class = NODE_CLASSES[op]
     holder = _make(self._data, None, shared_counter(self))
-    attach_node(holder, node_class, (history, other)[:node_class.arity], saved)
+    inputs = (history, other, *more)
+    if node_class.arity > 0:  # a node of one or two inputs; -1: as many as given
+        inputs = inputs[:node_class.arity]
+    attach_node(holder, node_class, inputs, saved)
     self.grad_fn = holder.grad_fn
     self._rg = True
     return self
@@ -88,6 +91,21 @@ def _inplace(op: str, self: Tensor, result: np.ndarray, other, saved: tuple) -> 
     history = _history(self)
     _write_inplace(self, result)
     return _recorded(op, self, history, other, saved)
+
+
+def _inplace_of_three(op: str, self: Tensor, result: np.ndarray, first, second,
+                      saved: tuple) -> Tensor:
+    """``_inplace`` for ops of self and two more tensors (addcmul_, addcdiv_, lerp_ with a
+    tensor weight)."""
+    self._check_inplace()
+    refuse_inplace(self, first, second)
+    first, second = tensor_or_none(first), tensor_or_none(second)
+    if not (_recording(self, first) or _recording(self, second)):
+        _write_inplace(self, result)
+        return self
+    history = _history(self)
+    _write_inplace(self, result)
+    return _recorded(op, self, history, first, saved, second)
 
 
 def _original(self: Tensor) -> Tensor:
@@ -112,6 +130,34 @@ def _shifted_inplace(op: str, ufunc):
 
 add_ = _shifted_inplace("add", np.add)
 sub_ = _shifted_inplace("sub", np.subtract)
+
+
+@binds("lerp_", function=False)
+def lerp_(self: Tensor, end: Tensor, weight) -> Tensor:
+    """self moved toward ``end`` by ``weight`` in place, rounded as torch's kernel."""
+    a, b = operands(self, end)
+    if isinstance(weight, Tensor):
+        values = lerp_values(a, b, weight._data)
+        return _inplace_of_three("lerp_tensor", self, values, end, weight,
+                                 (_original(self), end, weight))
+    return _inplace("lerp", self, lerp_values(a, b, weight), end, (weight,))
+
+
+def _pointwise_inplace(op: str, combine):
+    """addcmul_ and addcdiv_: self += value * combine(tensor1, tensor2), as torch rounds."""
+
+    def apply(self: Tensor, tensor1: Tensor, tensor2: Tensor, *, value=1) -> Tensor:
+        a, b = operands(self, tensor1)
+        _, c = operands(self, tensor2)
+        values = combine(a, np.asarray(b, a.dtype), np.asarray(c, a.dtype), value)
+        return _inplace_of_three(op, self, values, tensor1, tensor2, (tensor1, tensor2, value))
+
+    apply.__name__ = f"{op}_"
+    return binds(f"{op}_", function=False)(apply)
+
+
+addcmul_ = _pointwise_inplace("addcmul", addcmul_values)
+addcdiv_ = _pointwise_inplace("addcdiv", addcdiv_values)
 
 
 @binds("mul_", function=False)

@@ -108,6 +108,44 @@ def plus_scaled(a, b, alpha, subtract: bool = False):
     return fused_multiply_add(np.asarray(b, np.float64), scale, np.asarray(a, np.float64))
 
 
+def fused(a, b, c, kind: np.dtype):
+    """``a * b + c`` rounded once in ``kind`` (float32 or float64), as an FMA gives it."""
+    if kind == np.float32:
+        return fused_multiply_add_float32(a, b, c)
+    return fused_multiply_add(np.asarray(a, np.float64), np.asarray(b, np.float64),
+                              np.asarray(c, np.float64))
+
+
+def lerp_values(start, end, weight):
+    """torch.lerp's CPU kernel: from the nearer end, one FMA each way:
+    start + w·(end - start) for |w| < 0.5, else end - (end - start)·(1 - w)."""
+    kind = np.result_type(start, end)
+    if kind not in (np.float32, np.float64):
+        return start + weight * (end - start)
+    weight = np.asarray(weight, dtype=kind)
+    difference = end - start
+    near_start = fused(weight, difference, start, kind)
+    near_end = fused(-difference, kind.type(1) - weight, end, kind)
+    return np.where(np.abs(weight) < 0.5, near_start, near_end).astype(kind, copy=False)
+
+
+def addcmul_values(start, first, second, value):
+    """start + value·first·second as torch's CPU kernel rounds it: (value·first)·second
+    fused with the addition."""
+    kind = np.result_type(start, first, second)
+    if kind not in (np.float32, np.float64):
+        return start + value * first * second
+    return fused(kind.type(value) * first, second, start, kind)
+
+
+def addcdiv_values(start, first, second, value):
+    """start + (value·first)/second, each step rounded (a division is never fused)."""
+    kind = np.result_type(start, first, second)
+    if kind.kind != "f":
+        return start + value * first / second
+    return start + (kind.type(value) * first) / second
+
+
 def _scalar_fma(a: float, b: float, c: float, single: bool) -> float | None:
     """``a * b + c`` rounded once, on Python floats (ten times faster than on 0-d arrays);
     None in the rare float32 case that needs the array path's exact correction."""

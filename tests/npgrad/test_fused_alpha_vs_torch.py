@@ -49,3 +49,74 @@ def test_sgd_with_momentum_steps_exactly_as_torch():
 
     for mine, theirs in zip(train(pg), train(torch), strict=True):
         assert np.array_equal(mine, theirs)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("size", [(), (7,), (2000,)])
+def test_lerp_addcmul_and_addcdiv_round_as_torch(dtype, size):
+    """The optimizers' kernels: lerp and addcmul fused as torch's, addcdiv not."""
+    rng = np.random.default_rng(sum(size) + 1)
+    start, first, second = (np.asarray(rng.standard_normal(size), dtype) for _ in range(3))
+    second = np.asarray(np.abs(second) + 0.1, dtype)
+
+    def both(call):
+        mine = call(pg, lambda a: pg.tensor(a.copy()))
+        theirs = call(torch, lambda a: torch.from_numpy(a.copy()))
+        assert np.array_equal(mine.numpy(), theirs.numpy())
+
+    for weight in (0.1, 0.9):
+        both(lambda t, make, w=weight: make(start).lerp_(make(first), w))
+    for value in (0.3, -1.7, 1):
+        both(lambda t, make, v=value: make(start).addcmul_(make(first), make(second), value=v))
+        both(lambda t, make, v=value: make(start).addcdiv_(make(first), make(second), value=v))
+        both(lambda t, make, v=value: t.addcmul(make(start), make(first), make(second), value=v))
+
+
+@pytest.mark.parametrize("name, options", [
+    ("Adam", {"lr": 1e-2}), ("Adam", {"lr": 1e-2, "weight_decay": 0.1}),
+    ("AdamW", {"lr": 1e-2}), ("RMSprop", {"lr": 1e-3}),
+    ("RMSprop", {"lr": 1e-3, "centered": True, "momentum": 0.5}),
+    ("Adagrad", {"lr": 1e-2, "lr_decay": 0.01}),
+])
+def test_adaptive_optimizers_step_as_torch(name, options):
+    """torch's single-tensor Adam, RMSprop and Adagrad, kernel by kernel, over 100 steps.
+    Not bit for bit: torch's float32 sqrt is MKL's, which rounds ~1% of elements to the
+    neighbour of the correctly rounded root."""
+    def train(t):
+        t.manual_seed(0)
+        x = t.linspace(-3.0, 3.0, 40)
+        target = x * 0.5 - 0.25 * x**2
+        weights = [t.randn((), requires_grad=True) for _ in range(3)] + \
+            [t.randn(40, requires_grad=True)]
+        optimizer = getattr(t.optim, name)(weights, **options)
+        for _ in range(100):
+            a, b, c, v = weights
+            loss = ((a + b * x + c * x**2 + v * 0.01 - target) ** 2).sum()
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+        return [w.detach().numpy() for w in weights]
+
+    for mine, theirs in zip(train(pg), train(torch), strict=True):
+        np.testing.assert_allclose(mine, theirs, rtol=1e-6)
+
+
+def test_in_place_addcmul_addcdiv_and_lerp_record_torchs_nodes():
+    def run(t):
+        x = t.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        a = t.tensor([0.5, -1.0, 2.0], requires_grad=True)
+        b = t.tensor([2.0, 3.0, 4.0], requires_grad=True)
+        weight = t.tensor([0.2, 0.7, 0.9], requires_grad=True)
+        y, z, w, v = x * 1, x * 1, x * 1, x * 1
+        y.addcmul_(a, b, value=0.5)
+        z.addcdiv_(a, b, value=2.0)
+        w.lerp_(a, 0.3)
+        v.lerp_(a, weight)
+        (y.sum() + z.sum() + w.sum() + (v * v).sum()).backward()
+        return [r.grad_fn.name() for r in (y, z, w, v)], [g.grad for g in (x, a, b, weight)]
+
+    (my_names, my_grads), (names, grads) = run(pg), run(torch)
+    assert my_names == names == ["AddcmulBackward0", "AddcdivBackward0", "LerpBackward0",
+                                 "LerpBackward1"]
+    for mine, theirs in zip(my_grads, grads, strict=True):
+        np.testing.assert_allclose(mine.numpy(), theirs.numpy(), rtol=1e-6)

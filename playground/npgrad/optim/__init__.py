@@ -3,14 +3,13 @@ torch's single-tensor optimizers do (``lr_scheduler`` beside them)."""
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from .._grad_mode import no_grad
 from .._missing import missing_attribute
+from .._numerics import addcdiv_values, addcmul_values, lerp_values, plus_scaled
 from .._pointwise import clone
-from .._tensor import Tensor
+from .._tensor import Tensor, bump_version
 
 
 def clear_grads(params, set_to_none: bool = True) -> None:
@@ -127,20 +126,25 @@ class Adam(Optimizer):
                                   "decoupled_weight_decay": type(self) is AdamW})
 
     def _update(self, param: Tensor, grad: Tensor, group: dict, state: dict) -> None:
-        grad = self._descent_direction(param, grad, group)
+        """torch's _single_tensor_adam, each kernel rounded as torch's (lerp_, addcmul_,
+        addcdiv_ are fused where torch's are)."""
+        gradient = self._descent_direction(param, grad, group)._data
         if not state:
             state["step"] = 0
-            state["exp_avg"] = Tensor._make(np.zeros_like(param._data))
-            state["exp_avg_sq"] = Tensor._make(np.zeros_like(param._data))
+            state["exp_avg"] = _zeros_like(param)
+            state["exp_avg_sq"] = _zeros_like(param)
         beta1, beta2 = group["betas"]
         state["step"] += 1
         step = state["step"]
-        average, squares = state["exp_avg"], state["exp_avg_sq"]
-        average.mul_(beta1).add_(grad, alpha=1 - beta1)
-        squares.mul_(beta2).add_(grad * grad, alpha=1 - beta2)
+        average, squares = state["exp_avg"]._data, state["exp_avg_sq"]._data
+        average[...] = lerp_values(average, gradient, 1 - beta1)
+        squares[...] = addcmul_values(squares * squares.dtype.type(beta2), gradient, gradient,
+                                      1 - beta2)
         step_size = group["lr"] / (1 - beta1 ** step)
-        denominator = squares.sqrt() / math.sqrt(1 - beta2 ** step) + group["eps"]
-        param.add_(average / denominator, alpha=-step_size)
+        # torch's ``bias_correction2 ** 0.5`` (math.sqrt can differ from it in the last bit)
+        denominator = np.sqrt(squares) / (1 - beta2 ** step) ** 0.5 + \
+            squares.dtype.type(group["eps"])
+        _write(param, addcdiv_values(param._data, average, denominator, -step_size))
 
 
 class AdamW(Adam):
@@ -152,7 +156,8 @@ class AdamW(Adam):
         super().__init__(params, lr, betas, eps, weight_decay, amsgrad, maximize=maximize)
 
     def _update(self, param: Tensor, grad: Tensor, group: dict, state: dict) -> None:
-        param.mul_(1 - group["lr"] * group["weight_decay"])
+        _write(param, param._data * param._data.dtype.type(1 - group["lr"] *
+                                                           group["weight_decay"]))
         super()._update(param, grad, {**group, "weight_decay": 0}, state)
 
 
@@ -180,23 +185,22 @@ class RMSprop(Optimizer):
                 state["grad_avg"] = _zeros_like(param)
         state["step"] += 1
         alpha = group["alpha"]
+        kind = grad.dtype.type
         squares = state["square_avg"]._data
-        squares *= alpha
-        squares += (1 - alpha) * grad * grad
+        squares[...] = addcmul_values(squares * kind(alpha), grad, grad, 1 - alpha)
         if group["centered"]:
             average = state["grad_avg"]._data
-            average += (1 - alpha) * (grad - average)
-            spread = np.sqrt(squares - average * average)
+            average[...] = lerp_values(average, grad, 1 - alpha)
+            spread = np.sqrt(addcmul_values(squares, average, average, -1))
         else:
             spread = np.sqrt(squares)
-        spread = spread + group["eps"]
+        spread = spread + kind(group["eps"])
         if group["momentum"] > 0:
             buffer = state["momentum_buffer"]._data
-            buffer *= group["momentum"]
-            buffer += grad / spread
-            param.add_(Tensor._make(buffer.copy()), alpha=-group["lr"])
-        else:  # torch's addcdiv_(grad, avg, value=-lr): (value * grad) / avg, then added
-            param.add_(Tensor._make((-group["lr"] * grad) / spread))
+            buffer[...] = addcdiv_values(buffer * kind(group["momentum"]), grad, spread, 1)
+            _write(param, plus_scaled(param._data, buffer, -group["lr"]))
+        else:
+            _write(param, addcdiv_values(param._data, grad, spread, -group["lr"]))
 
 
 class Adagrad(Optimizer):
@@ -221,12 +225,20 @@ class Adagrad(Optimizer):
         state["step"] += 1
         rate = group["lr"] / (1 + (state["step"] - 1) * group["lr_decay"])
         total = state["sum"]._data
-        total += grad * grad
-        param.add_(Tensor._make((-rate * grad) / (np.sqrt(total) + group["eps"])))
+        total[...] = addcmul_values(total, grad, grad, 1)
+        deviation = np.sqrt(total) + total.dtype.type(group["eps"])
+        _write(param, addcdiv_values(param._data, grad, deviation, -rate))
 
 
 def _zeros_like(param: Tensor) -> Tensor:
     return Tensor._make(np.zeros_like(param._data))
+
+
+def _write(param: Tensor, values: np.ndarray) -> None:
+    """A step's new values into the parameter's own memory (its views see them), as torch's
+    in-place kernels write them, and a new version (tensors saved before now are stale)."""
+    param._data[...] = values
+    bump_version(param)
 
 
 from . import lr_scheduler  # noqa: E402 - torch.optim.lr_scheduler after import torch
