@@ -256,10 +256,10 @@ class Callout(QGraphicsItem):
 
     def __init__(self, lines: list[str], offset: QPointF | None = None) -> None:
         super().__init__()
-        self.lines = lines
         metrics = QFontMetricsF(PLAIN_FONT)
-        self.width = max(metrics.horizontalAdvance(line) for line in lines) + 16
-        self.height = 16 * len(lines) + 8
+        self.lines = [part for line in lines for part in _wrapped(line, metrics)]
+        self.width = max(metrics.horizontalAdvance(line) for line in self.lines) + 16
+        self.height = 16 * len(self.lines) + 8
         self.offset = offset if offset is not None else QPointF(9, -self.height / 2)
         self.setZValue(3)
 
@@ -284,6 +284,25 @@ class Callout(QGraphicsItem):
         for number, line in enumerate(self.lines):
             painter.drawText(QRectF(box.left() + 8, box.top() + 4 + 16 * number,
                                     self.width - 8, 16), Qt.AlignmentFlag.AlignVCenter, line)
+
+
+CALLOUT_WIDTH = 420.0  # a callout's widest line, in pixels: longer rules wrap
+
+
+def _wrapped(line: str, metrics: QFontMetricsF) -> list[str]:
+    """A callout line broken at spaces into lines of at most CALLOUT_WIDTH pixels, the
+    continuations indented (a word wider than that stays whole)."""
+    if metrics.horizontalAdvance(line) <= CALLOUT_WIDTH:
+        return [line]
+    parts, current = [], ""
+    for word in line.split(" "):
+        candidate = f"{current} {word}" if current else word
+        if current and metrics.horizontalAdvance(candidate) > CALLOUT_WIDTH:
+            parts.append(current)
+            current = "    " + word
+        else:
+            current = candidate
+    return [*parts, current]
 
 
 def _nearest_on(rect: QRectF, point: QPointF) -> QPointF:

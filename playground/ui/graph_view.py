@@ -303,11 +303,13 @@ class GraphView(QGraphicsView):
             self._keep_in_view(focus)
 
     def _keep_in_view(self, focus: StepFocus) -> None:
-        """Pan so that the running node, its explanation and its edges are on screen."""
+        """Pan as little as it takes to show the running node, its explanation and its edges;
+        where they do not all fit, the node whole and as much of its callout as fits."""
         item = self.current.nodes.get(focus.node_id) if self.current else None
         if item is None:
             return
-        must = item.sceneBoundingRect()
+        node = item.sceneBoundingRect()
+        must = QRectF(node)
         if focus.callout is not None:
             must = must.united(focus.callout.sceneBoundingRect())
         wanted = QRectF(must)
@@ -317,9 +319,9 @@ class GraphView(QGraphicsView):
         if visible.contains(wanted):
             return
         target = wanted if wanted.width() <= visible.width() and \
-            wanted.height() <= visible.height() else must
+            wanted.height() <= visible.height() else _anchored(must, node, visible)
         if not visible.contains(target):
-            self.centerOn(target.center())
+            self.centerOn(visible.center() + _shortest_shift(target, visible))
 
     def snapshot(self) -> dict:
         """What is drawn, for tests: node states and the gradient labels' texts."""
@@ -444,3 +446,35 @@ def legend_html() -> str:
         f"<tr><td style='background:{FILLS[kind]}; border:1px solid #5b6470'>&nbsp;&nbsp;&nbsp;"
         f"&nbsp;</td><td>&nbsp;{text}</td></tr>" for kind, text in LEGEND)
     return f"<table cellspacing=3>{rows}</table>"
+
+
+def _anchored(must: QRectF, node: QRectF, visible: QRectF) -> QRectF:
+    """Of ``must`` (a node and its callout), the part a view of ``visible``'s size can show:
+    the node whole, then the callout from its side of the node on."""
+    margin = 12.0
+    left, top = must.left(), must.top()
+    if must.width() > visible.width():
+        left = node.left() - margin if must.center().x() >= node.center().x() else \
+            node.right() + margin - visible.width()
+    if must.height() > visible.height():
+        top = node.top() - margin if must.center().y() >= node.center().y() else \
+            node.bottom() + margin - visible.height()
+    return QRectF(left, top, min(must.width(), visible.width()),
+                  min(must.height(), visible.height()))
+
+
+def _shortest_shift(target: QRectF, visible: QRectF) -> QPointF:
+    """The smallest move of ``visible`` that takes ``target`` in (the graph stays still
+    wherever it can); the margin leaves room for a scroll bar that the move may bring."""
+    margin = 28.0
+    dx = dy = 0.0
+    if target.left() < visible.left():
+        dx = target.left() - visible.left() - margin
+    elif target.right() > visible.right():
+        dx = min(target.right() - visible.right() + margin, target.left() - visible.left())
+    if target.top() < visible.top():
+        dy = target.top() - visible.top() - margin
+    elif target.bottom() > visible.bottom():
+        dy = min(target.bottom() - visible.bottom() + margin, target.top() - visible.top())
+    return QPointF(dx, dy)
+

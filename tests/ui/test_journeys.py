@@ -517,3 +517,28 @@ def test_a_failed_backward_is_replayed_up_to_the_node_it_failed_in(qtbot, window
     states = {item.look.lines[0]: item.state for item in window.graph_view.current.nodes.values()
               if isinstance(item, NodeItem)}
     assert states["MulBackward0"] == "failed" and states["SumBackward0"] == "done"
+
+
+def test_the_replay_keeps_the_running_node_whole_on_screen_beside_a_long_rule(qtbot, window):
+    type_code(qtbot, window, [
+        "import torch",
+        "from torch.func import grad",
+        "def f(x):",
+        "return (x ** 3).sum()",
+    ])
+    qtbot.keyClick(window.editor, Qt.Key.Key_Backspace)  # out of the def's body
+    for line in ["x = torch.tensor([1.0, 2.0, 3.0])", "g = grad(f)(x)"]:
+        qtbot.keyClicks(window.editor, line, delay=KEY_DELAY_MS)
+        qtbot.keyClick(window.editor, Qt.Key.Key_Return)
+    press_run_all(qtbot, window)
+    view = window.graph_view
+    view.setFocus()
+    count = window.view_state.calls_count_of_current()
+    assert count == 2
+    for _ in range(count):
+        qtbot.keyClick(view, Qt.Key.Key_F10)
+        qtbot.wait(200)
+        running = [i for i in view.current.nodes.values() if i.state == "running"]
+        assert len(running) == 1 and inside_viewport(window, running[0])
+        callout = next(label for label in view._labels if isinstance(label, Callout))
+        assert callout.width <= 436  # a long rule wraps instead of running off screen
