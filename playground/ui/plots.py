@@ -26,6 +26,9 @@ MAX_PLOTS = PLOTTED_TENSORS  # more tensors than this: the first ones, and a not
 PLOT_HEIGHT = 130  # least height of one plot (axes and a few ticks); more plots than fit scroll
 
 
+_REDRAWN = object()  # a series whose new item holds the final points, whatever it showed
+
+
 def _flat(array: ArrayData | None) -> np.ndarray | None:
     if array is None:
         return None
@@ -86,9 +89,10 @@ class PlotsPanel(QWidget):
 
     def __init__(self, state=None, parent=None) -> None:
         super().__init__(parent)
+        self._step_grads: dict | None = None  # the replay step's gradients (None: final)
         self.combined = QCheckBox("One plot")
         self.combined.setToolTip("All tensors in one plot with a legend, or one plot each")
-        self.combined.toggled.connect(lambda _: self._draw())
+        self.combined.toggled.connect(lambda _: self._redraw_at_step())
         self.note = QLabel()
         self.note.setStyleSheet("color: palette(placeholder-text);")
         top = QHBoxLayout()
@@ -164,6 +168,7 @@ class PlotsPanel(QWidget):
         """The backward player's step: move each tensor's points to its .grad at that step
         (no points while it is None). ``None`` goes back to the run's final gradients. A
         tensor whose step gradient was summarised keeps its final points, faded."""
+        self._step_grads = grads
         if self.graph is None:
             return
         self._stale = set()
@@ -188,6 +193,16 @@ class PlotsPanel(QWidget):
                 x, y, index = _finite_points(values, gradient, min(len(values), len(gradient)))
                 item.setData(x=x, y=y, data=index)
         self.select(self.selected)
+
+    def _redraw_at_step(self) -> None:
+        """One plot or one each, redrawn at the replay's step (new items hold the final
+        points: the step's are put back)."""
+        self._draw()
+        grads = self._step_grads
+        if grads is not None:
+            for series in self.series:
+                series.shown = _REDRAWN  # (None would read as "no .grad yet, drawn")
+            self.follow(grads)
 
     def series_for(self, node_id: str) -> PlotSeries | None:
         return next((s for s in self.series if s.node_id == node_id), None)

@@ -542,3 +542,26 @@ def test_the_replay_keeps_the_running_node_whole_on_screen_beside_a_long_rule(qt
         assert len(running) == 1 and inside_viewport(window, running[0])
         callout = next(label for label in view._labels if isinstance(label, Callout))
         assert callout.width <= 436  # a long rule wraps instead of running off screen
+
+
+def test_one_plot_shows_the_replay_step_not_the_final_gradients(qtbot, window):
+    window.open_example(EXAMPLES / "04_chain_rule.py")
+    press_run_all(qtbot, window)
+    window.graph_view.setFocus()
+    qtbot.keyClick(window.graph_view, Qt.Key.Key_F10)  # step 1: no leaf has its .grad yet
+    qtbot.wait(100)
+    plots = window.plots
+
+    def points() -> dict[str, int]:
+        return {s.name: len(plots.items[s.node_id].getData()[0]) for s in plots.series
+                if s.node_id in plots.items}
+
+    separate = points()
+    assert separate and not any(separate.values())
+    qtbot.mouseClick(plots.combined, Qt.MouseButton.LeftButton)
+    assert plots.combined.isChecked() and len(plots.plots) == 1
+    assert points() == separate  # still the step's (none), not the final gradients
+    window.graph_view.setFocus()  # as a person clicks back into the graph
+    qtbot.keyClick(window.graph_view, Qt.Key.Key_Escape)  # the final state: every point back
+    qtbot.wait(100)
+    assert all(points().values())
