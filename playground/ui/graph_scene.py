@@ -264,11 +264,28 @@ class ItemBatches(QTimer):
         edge = scene.display.edges[index]
         item = EdgeItem(edge.source, edge.target, self._edge_colour)
         item.input = edge.input
-        scene.edges_between.setdefault((edge.source, edge.target), []).append(item)
-        item.set_route([QPointF(x, y) for x, y in scene.layout.routes[index]],
-                       scene.arrow_tip_y(index))
+        siblings = scene.edges_between.setdefault((edge.source, edge.target), [])
+        siblings.append(item)
+        points = [QPointF(x, y) for x, y in scene.layout.routes[index]]
+        item.set_route(_bowed(points, len(siblings) - 1), scene.arrow_tip_y(index))
         self._canvas.addItem(item)
         scene.edges.append(item)
+
+
+PARALLEL_BOW = 18.0  # how far the second of two edges between the same nodes bows out
+
+
+def _bowed(points: list[QPointF], nth: int) -> list[QPointF]:
+    """The route of the nth (from 0) of several edges between the same two nodes (x * x
+    sends two gradients to one AccumulateGrad): the first straight, the others bowed out to
+    alternate sides, so that two edges never look like one."""
+    if nth == 0:
+        return points
+    shift = PARALLEL_BOW * ((nth + 1) // 2) * (1 if nth % 2 else -1)
+    if len(points) == 2:
+        middle = (points[0] + points[1]) / 2
+        return [points[0], middle + QPointF(shift, 0), points[1]]
+    return [points[0], *(p + QPointF(shift, 0) for p in points[1:-1]), points[-1]]
 
 
 def _end_pause(pause: list[bool], *_) -> None:

@@ -565,3 +565,18 @@ def test_one_plot_shows_the_replay_step_not_the_final_gradients(qtbot, window):
     qtbot.keyClick(window.graph_view, Qt.Key.Key_Escape)  # the final state: every point back
     qtbot.wait(100)
     assert all(points().values())
+
+
+def test_two_edges_between_the_same_nodes_are_drawn_apart(qtbot, window):
+    type_code(qtbot, window, [
+        "import torch",
+        "x = torch.tensor([1.0, 2.0], requires_grad=True)",
+        "(x * x).sum().backward()",
+    ])
+    press_run_all(qtbot, window)
+    current = window.graph_view.current
+    pairs = [items for items in current.edges_between.values() if len(items) == 2]
+    assert len(pairs) == 1  # MulBackward0 -> AccumulateGrad, once for each factor
+    first, second = pairs[0]
+    assert first.route.boundingRect() != second.route.boundingRect()
+    assert second.route.boundingRect().width() > 10  # bowed out, not on top of the first
