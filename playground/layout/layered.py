@@ -67,7 +67,8 @@ def layered_layout(node_ids: Sequence[str], edges: Sequence[tuple[str, str]],
 
     ``sizes`` gives each node's (width, height); ``previous`` the positions of an earlier
     layout, used as the starting order so that nodes surviving a re-run stay in place.
-    Disconnected parts are laid out one by one and packed in rows, reading order kept.
+    Disconnected parts are laid out one by one and packed in rows, reading order kept (single
+    unconnected nodes first).
     """
     with collector.paused():  # many small lists: collections cost a fifth of the time
         return _layered_layout(node_ids, edges, sizes or {}, previous, upward)
@@ -80,7 +81,7 @@ def _layered_layout(node_ids: Sequence[str], edges: Sequence[tuple[str, str]],
     pairs = [(index[s], index[t]) for s, t in edges]
     boxes = [sizes.get(node_id, DEFAULT_SIZE) for node_id in node_ids]
     hints = [previous.get(node_id, (None,))[0] for node_id in node_ids] if previous else None
-    parts = _components(len(node_ids), pairs)
+    parts = _loose_first(_components(len(node_ids), pairs))
     drawn = [_draw_part(members, [pairs[e] for e in edge_numbers], boxes, hints, upward)
              for members, edge_numbers in parts]
     result = Layout(routes=[[] for _ in edges])
@@ -132,6 +133,14 @@ def _components(count: int, pairs: list[tuple[int, int]]) -> list[tuple[list[int
     for number, (source, _) in enumerate(pairs):
         parts[label[source]][1].append(number)
     return list(parts.values())
+
+
+def _loose_first(parts: list[tuple[list[int], list[int]]]) -> list[tuple[list[int], list[int]]]:
+    """Single unconnected nodes (a model's inputs and targets, constants) first, in reading
+    order, so that they pack in a row along the top instead of being strewn in the corners
+    of the connected parts' rows (which made the whole, fitted to the view, much smaller)."""
+    loose = [part for part in parts if len(part[0]) == 1 and not part[1]]
+    return loose + [part for part in parts if len(part[0]) != 1 or part[1]]
 
 
 def _row_width(drawn: list[_Part]) -> float:

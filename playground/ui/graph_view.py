@@ -206,8 +206,12 @@ class GraphView(QGraphicsView):
     def _output_end(self, rect: QRectF) -> QPointF:
         """Where to look first in a large graph: the output (the loss), at the view's edge."""
         positions = self.current.layout.positions
+        # the loose inputs and constants packed along the top are not where a graph starts
+        linked = {end for edge in self.current.display.edges
+                  for end in (edge.source, edge.target)}
+        candidates = [positions[n] for n in linked if n in positions] or positions.values()
         pick = max if self.upward else min
-        x, _ = pick(positions.values(), key=lambda position: position[1])
+        x, _ = pick(candidates, key=lambda position: position[1])
         half = self.viewport().height() / 2 / self.transform().m11()
         return QPointF(x, rect.top() + half if not self.upward else rect.bottom() - half)
 
