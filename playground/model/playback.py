@@ -44,6 +44,7 @@ class StepState:
     arrived: list[EdgeFlow] = field(default_factory=list)  # sent, target not run yet
     moving: list[EdgeFlow] = field(default_factory=list)   # the running step's outputs
     explanation: list[str] = field(default_factory=list)   # the running step, in words
+    failure: str = ""  # the error the call raised at this step, whole (its last step only)
     leaf_grads: dict[str, ArrayData | None] = field(default_factory=dict)  # leaf id -> .grad
     step: BackwardStep | None = None
 
@@ -112,6 +113,7 @@ class Playback:
             state.states[step.node] = "failed"
             state.title += " · the call failed here"
             state.moving = []
+            state.failure = self.trace.failed
             kind = self.trace.failed.split(":", 1)[0]
             state.explanation = [f"{step.name} raised {kind}:",
                                  "the call stopped here (the console says why)"]

@@ -110,13 +110,19 @@ def node_html(graph: Graph, node) -> str:
         inputs = [graph.node(e.target).label for e in graph.edges if e.source == node.id]
         row("next functions", ", ".join(inputs) or "none")
         for name, array in node.saved.items():
-            row(f"saved {name}", full_values(array), pre=True)
+            # a custom Function's are named saved_tensors[i] already
+            row(name if name.startswith("saved") else f"saved {name}", full_values(array),
+                pre=True)
         if not node.saved and node.kind == "function":
-            row("saved", "nothing (or freed by a backward without retain_graph)")
+            row("saved", "none here: backward() frees what a node saved (run it with "
+                "retain_graph=True to see them), and some nodes save nothing")
     return f"<h3>{html.escape(title)}</h3><table cellspacing=4>{''.join(rows)}</table>"
 
 
 def step_html(state) -> str:
     """The backward player's running step, in words and numbers."""
+    if state.failure:  # the callout's two short lines, and here the whole error
+        return (f"<h3>{html.escape(state.title)}</h3><p>The call raised, at this node:</p>"
+                f"<p><code>{html.escape(state.failure)}</code></p>")
     lines = "".join(f"<li><code>{html.escape(line)}</code></li>" for line in state.explanation)
     return f"<h3>{html.escape(state.title)}</h3><ul>{lines}</ul>"

@@ -517,6 +517,8 @@ def test_a_failed_backward_is_replayed_up_to_the_node_it_failed_in(qtbot, window
     states = {item.look.lines[0]: item.state for item in window.graph_view.current.nodes.values()
               if isinstance(item, NodeItem)}
     assert states["MulBackward0"] == "failed" and states["SumBackward0"] == "done"
+    assert "Trying to backward through the graph a second time" in \
+        window.inspector.toPlainText()
 
 
 def test_the_replay_keeps_the_running_node_whole_on_screen_beside_a_long_rule(qtbot, window):
