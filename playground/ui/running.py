@@ -112,7 +112,7 @@ class RunningMixin:
         self._run_document = self._document_number
         self.editor.mark_error_line(None)
         self.console.begin_run(title, continues)
-        self.run_action.setEnabled(False)
+        self._set_run_actions(False)
         self.stop_action.setEnabled(True)
         self._started_at = time.perf_counter()
         self._elapsed.start()
@@ -162,12 +162,17 @@ class RunningMixin:
             return
         self.run_all()
 
+    def _set_run_actions(self, enabled: bool) -> None:
+        """Run all, Run cell and Run all cells: none while a run is going (Stop is)."""
+        for action in (self.run_action, self.cell_action, self.cells_action):
+            action.setEnabled(enabled)
+
     # ----- a run's result -----------------------------------------------------------------
     def _finished(self, result: RunResult) -> None:
         self._elapsed.stop()
         if not self._release_memory.isActive():  # at most once a second, even run after run
             self._release_memory.start()
-        self.run_action.setEnabled(True)
+        self._set_run_actions(True)
         self.stop_action.setEnabled(False)
         if self._run_document != self._document_number:
             self._cell_queue = []  # a run of the document before New/Open: not this one's

@@ -487,13 +487,17 @@ def test_stop_shows_the_graph_made_so_far_and_the_line_it_reached(qtbot, window)
     ])
     with qtbot.waitSignal(window.runner.finished, timeout=RUN_MS):
         qtbot.keyClick(window.editor, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
-        qtbot.wait(800)  # the loop is going
+        qtbot.wait(800)  # the loop is going: nothing else can be run meanwhile, Stop can
+        assert not any(action.isEnabled() for action in
+                       (window.run_action, window.cell_action, window.cells_action))
+        assert window.stop_action.isEnabled()
         qtbot.keyClick(window.editor, Qt.Key.Key_Period, Qt.KeyboardModifier.ControlModifier)
     qtbot.waitUntil(lambda: settled(window), timeout=RUN_MS)
     # the tensors made before Stop are drawn, with their gradients
     assert leaf_lines(window)["w"][-1] == "grad [2.0, 4.0]"
     message = window.statusBar().currentMessage()
     assert re.fullmatch(r"The run was interrupted at line [67]\.", message), message
+    assert window.cell_action.isEnabled() and window.run_action.isEnabled()
 
 
 def test_a_failed_backward_is_replayed_up_to_the_node_it_failed_in(qtbot, window):
