@@ -101,7 +101,8 @@ def export_graph(view: GraphView, path: str | Path, scale: float = 2.0) -> Path:
 def _page(view: GraphView) -> tuple[QRectF, QTextDocument]:
     """The scene's drawing and the legend above it."""
     legend = QTextDocument()
-    legend.setHtml(legend_html())
+    kinds = {item.look.kind for item in view.current.nodes.values()} if view.current else None
+    legend.setHtml(legend_html(kinds))  # the kinds drawn: no "repeated nodes" unless folded
     legend.setTextWidth(legend.idealWidth())
     source = view.scene().itemsBoundingRect()
     return source, legend

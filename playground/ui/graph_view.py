@@ -444,11 +444,13 @@ class GraphView(QGraphicsView):
         return None
 
 
-def legend_html() -> str:
-    """The colour key, as the overlay and the exports show it."""
+def legend_html(kinds: set[str] | None = None) -> str:
+    """The colour key, as the overlay shows it (every kind) and the exports (``kinds``: those
+    the graph has)."""
     rows = "".join(
         f"<tr><td style='background:{FILLS[kind]}; border:1px solid #5b6470'>&nbsp;&nbsp;&nbsp;"
-        f"&nbsp;</td><td>&nbsp;{text}</td></tr>" for kind, text in LEGEND)
+        f"&nbsp;</td><td>&nbsp;{text}</td></tr>" for kind, text in LEGEND
+        if kinds is None or kind in kinds)
     return f"<table cellspacing=3>{rows}</table>"
 
 

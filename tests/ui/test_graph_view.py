@@ -228,6 +228,8 @@ def test_exports_write_valid_files(qtbot, view, tmp_path):
                      if node.firstChild is not None)
     for node in view.graph.nodes:
         assert node.label in texts, node.label
+    # the legend keys the kinds drawn: nothing folded here, so no "repeated nodes" swatch
+    assert "grad_fn node" in texts and "repeated nodes" not in texts
     assert not document.getElementsByTagName("image")
     png = export_graph(view, tmp_path / "g.png", scale=3.0)
     image = QImage(str(png))
