@@ -230,8 +230,10 @@ class PlotsPanel(QWidget):
         self.canvas.setMinimumHeight(rows * PLOT_HEIGHT if shown else 0)
         if not shown:
             # short lines: a label item does not wrap, and a long line was cut at both ends
-            self.canvas.addLabel("No tensor has a gradient yet.<br>Call backward(): each tensor "
-                                 "with a .grad<br>is plotted here, values against gradients.",
+            self.canvas.addLabel("No tensor has a .grad yet.<br>Call backward(): each tensor "
+                                 "with a .grad<br>is plotted here, values against gradients."
+                                 "<br>(autograd.grad and torch.func return gradients<br>"
+                                 "instead of filling .grad: print them.)",
                                  color=self._foreground())
             return
         if self.combined.isChecked():

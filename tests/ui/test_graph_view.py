@@ -306,7 +306,7 @@ def test_the_empty_plots_hint_fits_a_narrow_panel(qtbot):
     label = panel.canvas.ci.getItem(0, 0)
     qtbot.waitUntil(lambda: label.boundingRect().width() > 0, timeout=5000)
     shown = label.mapRectToScene(label.item.boundingRect())
-    assert "No tensor has a gradient yet" in label.text
+    assert "No tensor has a .grad yet" in label.text
     assert shown.left() >= 0 and shown.right() <= panel.canvas.width()  # not cut at either end
 
 
