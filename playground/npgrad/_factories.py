@@ -29,28 +29,24 @@ def initial_seed() -> int:
     return default_generator.initial_seed()
 
 
-def get_rng_state() -> Tensor:
-    """The default generator's state as torch's 5056-byte ByteTensor."""
-    return _make(np.frombuffer(default_generator.state_bytes(), dtype=np.uint8).copy())
-
-
-def set_rng_state(new_state: Tensor) -> None:
-    default_generator.restore(_state_bytes(new_state))
-
-
-def _state_bytes(state) -> bytes:
-    if not isinstance(state, Tensor) or state._data.dtype != np.uint8:
-        raise TypeError("RNG state must be a torch.ByteTensor")
-    return state._data.tobytes()
-
-
 def _generator_get_state(self: Generator) -> Tensor:
+    """The generator's state as torch's 5056-byte ByteTensor."""
     return _make(np.frombuffer(self.state_bytes(), dtype=np.uint8).copy())
 
 
 def _generator_set_state(self: Generator, new_state: Tensor) -> Generator:
-    self.restore(_state_bytes(new_state))
+    if not isinstance(new_state, Tensor) or new_state._data.dtype != np.uint8:
+        raise TypeError("RNG state must be a torch.ByteTensor")
+    self.restore(new_state._data.tobytes())
     return self
+
+
+def get_rng_state() -> Tensor:
+    return _generator_get_state(default_generator)
+
+
+def set_rng_state(new_state: Tensor) -> None:
+    _generator_set_state(default_generator, new_state)
 
 
 Generator.get_state = _generator_get_state
@@ -339,7 +335,7 @@ def randint(low, high=None, size=None, *, generator=None, dtype=None, device=Non
     if size is None:
         low, high, size = 0, low, high
     target = dtypes.to_dtype(dtype) if dtype is not None else dtypes.int64
-    shape = _size((size,)) if not isinstance(size, int) else _size((size,))
+    shape = _size((size,))
     data = _random.integers(_stream(generator), _count(shape), target.numpy, int(low),
                             int(high)).reshape(shape)
     return _finish(data, requires_grad, device)

@@ -81,31 +81,22 @@ def _recorded(op: str, self: Tensor, history: Tensor, other: Tensor | None,
     return self
 
 
-def _inplace(op: str, self: Tensor, result: np.ndarray, other, saved: tuple) -> Tensor:
+def _inplace(op: str, self: Tensor, result: np.ndarray, other, saved: tuple,
+             *more) -> Tensor:
+    """Write ``result`` into self and, where autograd records it, give self the node ``op``
+    of its old history and ``other`` (and ``more``: the third input of addcmul_, addcdiv_ and
+    lerp_ with a tensor weight)."""
     self._check_inplace()
-    refuse_inplace(self, other)
+    refuse_inplace(self, other, *more)
     other = tensor_or_none(other)
-    if not _recording(self, other):  # an optimizer's step, under no_grad
-        _write_inplace(self, result)
+    if more:
+        more = tuple(tensor_or_none(tensor) for tensor in more)
+    if not (_recording(self, other) or any(_recording(self, tensor) for tensor in more)):
+        _write_inplace(self, result)  # an optimizer's step, under no_grad
         return self
     history = _history(self)
     _write_inplace(self, result)
-    return _recorded(op, self, history, other, saved)
-
-
-def _inplace_of_three(op: str, self: Tensor, result: np.ndarray, first, second,
-                      saved: tuple) -> Tensor:
-    """``_inplace`` for ops of self and two more tensors (addcmul_, addcdiv_, lerp_ with a
-    tensor weight)."""
-    self._check_inplace()
-    refuse_inplace(self, first, second)
-    first, second = tensor_or_none(first), tensor_or_none(second)
-    if not (_recording(self, first) or _recording(self, second)):
-        _write_inplace(self, result)
-        return self
-    history = _history(self)
-    _write_inplace(self, result)
-    return _recorded(op, self, history, first, saved, second)
+    return _recorded(op, self, history, other, saved, *more)
 
 
 def _original(self: Tensor) -> Tensor:
@@ -138,8 +129,8 @@ def lerp_(self: Tensor, end: Tensor, weight) -> Tensor:
     a, b = operands(self, end)
     if isinstance(weight, Tensor):
         values = lerp_values(a, b, weight._data)
-        return _inplace_of_three("lerp_tensor", self, values, end, weight,
-                                 (_original(self), end, weight))
+        return _inplace("lerp_tensor", self, values, end, (_original(self), end, weight),
+                        weight)
     return _inplace("lerp", self, lerp_values(a, b, weight), end, (weight,))
 
 
@@ -150,7 +141,7 @@ def _pointwise_inplace(op: str, combine):
         a, b = operands(self, tensor1)
         _, c = operands(self, tensor2)
         values = combine(a, np.asarray(b, a.dtype), np.asarray(c, a.dtype), value)
-        return _inplace_of_three(op, self, values, tensor1, tensor2, (tensor1, tensor2, value))
+        return _inplace(op, self, values, tensor1, (tensor1, tensor2, value), tensor2)
 
     apply.__name__ = f"{op}_"
     return binds(f"{op}_", function=False)(apply)

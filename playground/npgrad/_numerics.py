@@ -103,9 +103,7 @@ def plus_scaled(a, b, alpha, subtract: bool = False):
         value = _scalar_fma(float(b), float(scale), float(a), kind == np.float32)
         if value is not None:
             return np.asarray(value, dtype=kind)
-    if kind == np.float32:
-        return fused_multiply_add_float32(b, scale, a)
-    return fused_multiply_add(np.asarray(b, np.float64), scale, np.asarray(a, np.float64))
+    return fused(b, scale, a, kind)
 
 
 def fused(a, b, c, kind: np.dtype):
@@ -154,20 +152,7 @@ def _scalar_fma(a: float, b: float, c: float, single: bool) -> float | None:
         bits = struct.unpack("<Q", struct.pack("<d", total))[0]
         halfway = (bits & 0x1FFFFFFF) == 0x10000000
         return None if halfway or 0 < abs(total) < _FLOAT32_TINY else total
-    product = a * b
-    a_high, a_low = _scalar_halves(a)
-    b_high, b_low = _scalar_halves(b)
-    product_error = ((a_high * b_high - product) + a_high * b_low + a_low * b_high) + \
-        a_low * b_low
-    total = product + c
-    part = total - product
-    return total + (((product - (total - part)) + (c - part)) + product_error)
-
-
-def _scalar_halves(x: float) -> tuple[float, float]:
-    scaled = x * 134217729.0
-    high = scaled - (scaled - x)
-    return high, x - high
+    return fused_multiply_add(a, b, c)  # its splits and sums work on Python floats as well
 
 
 def fused_multiply_add_float32(a, b, c) -> np.ndarray:

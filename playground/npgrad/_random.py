@@ -188,7 +188,7 @@ def normals(generator: Generator, count: int, dtype: np.dtype, mean: float = 0.0
     kind = np.dtype(np.float32) if dtype == np.float16 else dtype
     values = uniforms(generator, count, kind)
     whole = count - count % _boxmuller.BLOCK
-    turn = _block_normals_float32 if kind == np.float32 else _block_normals_float64
+    turn = _boxmuller.normals_from_uniforms if kind == np.float32 else _block_normals_float64
     values[:whole] = turn(values[:whole], mean, std)
     if whole != count:
         tail = uniforms(generator, _boxmuller.BLOCK, kind)
@@ -209,14 +209,7 @@ def _scalar_normals(generator: Generator, count: int, mean: float, std: float) -
         angle = 2.0 * math.pi * angle_unit
         generator.cache_normal(radius * math.sin(angle))
         values.append(radius * math.cos(angle))
-    result = np.array(values, dtype=np.float64)
-    if (mean, std) == (0.0, 1.0):
-        return result
-    return fused_multiply_add(result, np.float64(std), np.float64(mean))
-
-
-def _block_normals_float32(uniform: np.ndarray, mean: float, std: float) -> np.ndarray:
-    return _boxmuller.normals_from_uniforms(uniform, mean, std)
+    return _scaled(np.array(values, dtype=np.float64), mean, std)
 
 
 def _block_normals_float64(uniform: np.ndarray, mean: float, std: float) -> np.ndarray:
@@ -229,10 +222,14 @@ def _block_normals_float64(uniform: np.ndarray, mean: float, std: float) -> np.n
     angle = 2.0 * math.pi * second
     cosine = radius * _libm(math.cos, np.cos, angle)
     sine = radius * _libm(math.sin, np.sin, angle)
-    both = np.concatenate([cosine, sine], axis=1).reshape(-1)
+    return _scaled(np.concatenate([cosine, sine], axis=1).reshape(-1), mean, std)
+
+
+def _scaled(normals: np.ndarray, mean: float, std: float) -> np.ndarray:
+    """float64 standard normals times std plus mean, fused as torch's kernels fuse it."""
     if (mean, std) == (0.0, 1.0):
-        return both
-    return fused_multiply_add(both, np.float64(std), np.float64(mean))
+        return normals
+    return fused_multiply_add(normals, np.float64(std), np.float64(mean))
 
 
 def _libm(exact, vectorised, values: np.ndarray) -> np.ndarray:

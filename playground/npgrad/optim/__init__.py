@@ -6,10 +6,11 @@ from __future__ import annotations
 import numpy as np
 
 from .._grad_mode import no_grad
+from .._inplace import _write_inplace  # a step's values into the parameter's own memory
 from .._missing import missing_attribute
 from .._numerics import addcdiv_values, addcmul_values, lerp_values, plus_scaled
 from .._pointwise import clone
-from .._tensor import Tensor, bump_version
+from .._tensor import Tensor
 
 
 def clear_grads(params, set_to_none: bool = True) -> None:
@@ -144,7 +145,7 @@ class Adam(Optimizer):
         # torch's ``bias_correction2 ** 0.5`` (math.sqrt can differ from it in the last bit)
         denominator = np.sqrt(squares) / (1 - beta2 ** step) ** 0.5 + \
             squares.dtype.type(group["eps"])
-        _write(param, addcdiv_values(param._data, average, denominator, -step_size))
+        _write_inplace(param, addcdiv_values(param._data, average, denominator, -step_size))
 
 
 class AdamW(Adam):
@@ -156,7 +157,7 @@ class AdamW(Adam):
         super().__init__(params, lr, betas, eps, weight_decay, amsgrad, maximize=maximize)
 
     def _update(self, param: Tensor, grad: Tensor, group: dict, state: dict) -> None:
-        _write(param, param._data * param._data.dtype.type(1 - group["lr"] *
+        _write_inplace(param, param._data * param._data.dtype.type(1 - group["lr"] *
                                                            group["weight_decay"]))
         super()._update(param, grad, {**group, "weight_decay": 0}, state)
 
@@ -198,9 +199,9 @@ class RMSprop(Optimizer):
         if group["momentum"] > 0:
             buffer = state["momentum_buffer"]._data
             buffer[...] = addcdiv_values(buffer * kind(group["momentum"]), grad, spread, 1)
-            _write(param, plus_scaled(param._data, buffer, -group["lr"]))
+            _write_inplace(param, plus_scaled(param._data, buffer, -group["lr"]))
         else:
-            _write(param, addcdiv_values(param._data, grad, spread, -group["lr"]))
+            _write_inplace(param, addcdiv_values(param._data, grad, spread, -group["lr"]))
 
 
 class Adagrad(Optimizer):
@@ -227,18 +228,11 @@ class Adagrad(Optimizer):
         total = state["sum"]._data
         total[...] = addcmul_values(total, grad, grad, 1)
         deviation = np.sqrt(total) + total.dtype.type(group["eps"])
-        _write(param, addcdiv_values(param._data, grad, deviation, -rate))
+        _write_inplace(param, addcdiv_values(param._data, grad, deviation, -rate))
 
 
 def _zeros_like(param: Tensor) -> Tensor:
     return Tensor._make(np.zeros_like(param._data))
-
-
-def _write(param: Tensor, values: np.ndarray) -> None:
-    """A step's new values into the parameter's own memory (its views see them), as torch's
-    in-place kernels write them, and a new version (tensors saved before now are stale)."""
-    param._data[...] = values
-    bump_version(param)
 
 
 from . import lr_scheduler  # noqa: E402 - torch.optim.lr_scheduler after import torch
