@@ -60,6 +60,10 @@ def paused() -> Iterator[None]:
         resume()
 
 
+def is_paused() -> bool:
+    return _depth > 0
+
+
 def thaw() -> bool:
     """Hand frozen objects back to the collector (not during a pause); whether any were."""
     with _lock:

@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QGraphicsView, QLab
 
 from playground.model import Graph
 from playground.model.display import paths_between
+from playground.ui import ui_collector
 from playground.ui.graph_items import EdgeItem, NodeItem
 from playground.ui.graph_look import FILLS, label_fonts, set_label_scale
 from playground.ui.graph_overview import Overview
@@ -45,6 +46,7 @@ class GraphView(QGraphicsView):
 
     def __init__(self, state=None, parent=None) -> None:
         super().__init__(parent)
+        ui_collector.install()  # its layout threads must never collect Qt objects
         self.setScene(QGraphicsScene(self))
         self.setRenderHints(QPainter.RenderHint.Antialiasing
                             | QPainter.RenderHint.TextAntialiasing)

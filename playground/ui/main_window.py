@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QApplication, QMainWindow, QSplitter, QVBoxLayout,
 from playground.engines.registry import DEFAULT_ENGINE, entry
 from playground.model import collector
 from playground.model.view_state import ViewState
-from playground.ui import relay
+from playground.ui import relay, ui_collector
 from playground.ui.app import is_dark
 from playground.ui.console import Console
 from playground.ui.document import STARTER, DocumentMixin, default_recovery_folder
@@ -48,6 +48,7 @@ class MainWindow(DocumentMixin, RunningMixin, MenusMixin, ExportActionsMixin, QM
         """``launched``: a NumPy kernel process already starting (the app's head start)."""
         super().__init__()
         relay.install()  # on the UI thread, before any worker hands a result back
+        ui_collector.install()  # and before any worker could collect the window's garbage
         self.settings = settings or Settings(default_settings_path())
         self.recovery = recovery or RecoveryStore.for_window(default_recovery_folder())
         self.path = Path(path) if path else None

@@ -66,3 +66,23 @@ def test_no_worker_emits_a_signal_with_python_arguments_itself():
             body = text.split(f"def {function}(", 1)[1].split("\n    def ", 1)[0]
             if function in re.findall(r"threading\.Thread\(target=(?:self\.)?(\w+)", text):
                 assert ".emit(" not in body.replace("emit_on_ui_thread(", ""), (path, function)
+
+
+def test_garbage_is_collected_on_the_ui_thread_only(qtbot):
+    """Automatic collection is off once a graph view exists (a worker thread collecting a
+    cycle of Qt objects froze the window); the UI thread's timer collects when due."""
+    import gc
+
+    from playground.ui import ui_collector
+    from playground.ui.graph_view import GraphView
+
+    view = GraphView()
+    qtbot.addWidget(view)
+    assert not gc.isenabled()
+    threshold = gc.get_threshold()[0]
+    for _ in range(threshold * 2):  # cycles: only the collector frees them
+        cycle = []
+        cycle.append(cycle)
+    assert gc.get_count()[0] > threshold
+    qtbot.waitUntil(lambda: gc.get_count()[0] < threshold,
+                    timeout=20 * ui_collector.CHECK_MS)
