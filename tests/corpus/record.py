@@ -1,4 +1,5 @@
-"""Re-records what real torch prints for the tutorial corpus.
+"""Re-records, as documentation, what real torch prints for the tutorial corpus on this machine
+(the tests compare with python run live, never with these files: tests/python_oracle.py).
 
 ``python tests/corpus/record.py [NAMES]``
 

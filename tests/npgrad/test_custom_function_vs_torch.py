@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.oracle import run_printing
+from tests.oracle import assert_prints_as_torch, run_printing
 
 SCRIPTS = {
     "a ReLU written by hand, its node and ctx": """
@@ -241,8 +241,10 @@ def test_custom_functions_print_what_torch_prints(name, dtype):
 
     torch = pytest.importorskip("torch")
     code = SCRIPTS[name].replace("DTYPE", dtype)
-    expected = run_printing(code, torch)
-    assert run_printing(code, npgrad) == expected
+    # torch's other CPU kernels (tests/oracle.py) round float32 sums and sines differently; a
+    # coefficient trained to zero is rounding noise there (1.8e-12 against 4.8e-12)
+    assert_prints_as_torch(run_printing(code, npgrad), run_printing(code, torch), torch, 1e-4,
+                           absolute=1e-9)
 
 
 def test_a_function_returning_its_input_passes_the_gradient_on():

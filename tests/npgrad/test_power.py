@@ -52,8 +52,15 @@ def test_other_whole_powers_of_float32_are_correctly_rounded(exponent, torch, en
 
 
 def test_powers_keep_torchs_special_values(torch, engine):
+    """Zeros (with their sign), infinities and NaNs exactly as torch's; finite results within
+    an ulp: torch's float32 square root is not correctly rounded on every CPU (3e38 ** 0.5 is
+    the correctly rounded root on one AVX-512 machine and its neighbour on another)."""
     values = [0.0, -0.0, float("inf"), float("-inf"), float("nan"), 1e-30, 3e38]
     for exponent in (-3, -2, -1, 2, 3, 4, 0.5, -0.5):
-        expected = torch.tensor(values) ** exponent
-        np.testing.assert_array_equal((engine.tensor(values) ** exponent).numpy(),
-                                      expected.numpy(), err_msg=str(exponent))
+        expected = (torch.tensor(values) ** exponent).numpy()
+        given = (engine.tensor(values) ** exponent).numpy()
+        special = ~np.isfinite(expected) | (expected == 0)
+        np.testing.assert_array_equal(given[special], expected[special], err_msg=str(exponent))
+        signed = special & ~np.isnan(expected)  # a NaN's sign bit means nothing
+        assert np.array_equal(np.signbit(given[signed]), np.signbit(expected[signed]))
+        np.testing.assert_array_max_ulp(given[~special], expected[~special], maxulp=1)

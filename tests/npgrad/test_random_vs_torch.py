@@ -1,6 +1,7 @@
 """torch's random numbers on the NumPy engine: after ``manual_seed(s)`` every random function
-draws exactly torch's values (bit for bit), for 100 seeds, sizes 1-1000, float32 and float64,
-and the generator's state round-trips through torch's own bytes."""
+draws exactly torch's values (bit for bit where torch runs its AVX2/AVX-512 kernels, see
+tests/oracle.py), for 100 seeds, sizes 1-1000, float32 and float64, and the generator's state
+round-trips through torch's own bytes."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import numpy as np
 import pytest
 
 import playground.npgrad as pg
+from tests.oracle import kernels_reproduced
 
 torch = pytest.importorskip("torch")
 
@@ -19,8 +21,16 @@ FLOATS = ("float32", "float64")
 
 
 def _same(mine: pg.Tensor, theirs) -> bool:
-    return mine.dtype.__repr__() == repr(theirs.dtype) and np.array_equal(
-        mine.numpy(), theirs.numpy())
+    """The same dtype and bits; under torch's other kernels the same words drawn, turned into
+    numbers without fused multiply-adds and with libm's log/sin/cos: the same numbers within
+    1e-5 of the largest one (measured there: randn 1.3e-6 absolute at most, scaled by std)."""
+    if mine.dtype.__repr__() != repr(theirs.dtype):
+        return False
+    a, b = mine.numpy(), theirs.numpy()
+    if kernels_reproduced(torch) or a.dtype.kind != "f":
+        return np.array_equal(a, b)
+    scale = max(1.0, float(np.max(np.abs(b), initial=0.0)))
+    return a.shape == b.shape and float(np.max(np.abs(a - b), initial=0.0)) <= 1e-5 * scale
 
 
 def _both(seed: int, draw) -> tuple:
