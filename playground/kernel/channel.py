@@ -44,7 +44,8 @@ class KernelChannel:
         self._order = threading.RLock()
         self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
 
-    def start(self, on_interrupt: Callable[[], None], on_app_gone: Callable[[], None]) -> None:
+    def start(self, on_interrupt: Callable[[str], None],
+              on_app_gone: Callable[[], None]) -> None:
         threading.Thread(target=self._read_requests, args=(on_interrupt, on_app_gone),
                          name="playground-requests", daemon=True).start()
         threading.Thread(target=self._forward_output, name="playground-output",
@@ -98,7 +99,7 @@ class KernelChannel:
             with self._order:
                 self._forward_pending()
 
-    def _read_requests(self, on_interrupt: Callable[[], None],
+    def _read_requests(self, on_interrupt: Callable[[str], None],
                        on_app_gone: Callable[[], None]) -> None:
         while True:
             try:
@@ -109,6 +110,6 @@ class KernelChannel:
                 on_app_gone()
                 return
             if request.get("op") == "interrupt":
-                on_interrupt()
+                on_interrupt(str(request.get("id", "")))
             else:
                 self.requests.put(request)

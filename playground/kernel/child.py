@@ -126,9 +126,10 @@ class Session:
                 stream = self._streams[name] = streams.reopen(name)
             setattr(sys, name, stream)
 
-    def run(self, code: str, filename: str, fresh: bool, cell: bool = False) -> RunResult:
+    def run(self, code: str, filename: str, fresh: bool, cell: bool = False,
+            run_id: str = "") -> RunResult:
         try:
-            return self._run(code, filename, fresh, cell)
+            return self._run(code, filename, fresh, cell, run_id)
         finally:
             self.restore_streams()
 
@@ -137,7 +138,8 @@ class Session:
         return RunResult(self.engine.name, error=error, notes=self.notes,
                          elapsed=time.perf_counter() - started)
 
-    def _run(self, code: str, filename: str, fresh: bool, cell: bool = False) -> RunResult:
+    def _run(self, code: str, filename: str, fresh: bool, cell: bool = False,
+             run_id: str = "") -> RunResult:
         if fresh:
             self.namespace = self._fresh_main(filename)
             np.seterr(**self._numpy_errors)
@@ -151,7 +153,8 @@ class Session:
         # Tracebacks quote the source lines even when the code comes from the editor.
         linecache.cache[filename] = (len(code), None, code.splitlines(True), filename)
         started = time.perf_counter()
-        _Stop.begin(self.watchdog)
+        if not _Stop.begin(self.watchdog, run_id):  # stopped before it could start
+            return self.ended_early(interrupted_error(), started)
         try:
             run = run_code(code, self.engine, filename, self.namespace, display_last=cell)
         except KeyboardInterrupt as interrupt:
@@ -215,24 +218,40 @@ class _Stop:
     reason = ""        # what the next SIGINT raises: "interrupt" or "memory"
     requested = False  # this run's KeyboardInterrupt came from the app's Stop
     platform = sys.platform
+    run_id = ""        # the run user code belongs to
+    # A Stop for a run that has not started (the kernel was busy): it never starts.
+    stopped_before_start = ""
+    _lock = threading.Lock()  # arming and a Stop arriving are never interleaved
 
     @classmethod
-    def begin(cls, watchdog: MemoryWatchdog | None) -> None:
-        cls.requested, cls.reason, cls.armed = False, "", True
+    def begin(cls, watchdog: MemoryWatchdog | None, run_id: str = "") -> bool:
+        """Arm for run ``run_id``; False when its Stop came first (it must not run)."""
+        with cls._lock:
+            if run_id and cls.stopped_before_start == run_id:
+                cls.stopped_before_start = ""
+                return False
+            cls.requested, cls.reason, cls.armed, cls.run_id = False, "", True, run_id
         if watchdog is not None:
             watchdog.arm()
+        return True
 
     @classmethod
     def end(cls, watchdog: MemoryWatchdog | None) -> None:
-        cls.armed = False
+        with cls._lock:
+            cls.armed = False
         if watchdog is not None:
             watchdog.disarm()
 
     @classmethod
-    def request(cls, reason: str) -> None:
-        if not cls.armed:
-            return  # between runs: nothing to stop
-        cls.reason = reason
+    def request(cls, reason: str, run_id: str = "") -> None:
+        """Stop (``run_id``: the run it is meant for) or the watchdog's call."""
+        with cls._lock:
+            if not cls.armed or (run_id and run_id != cls.run_id):
+                # between runs: nothing to stop, unless it is for the run about to start
+                if reason == "interrupt" and run_id and run_id != cls.run_id:
+                    cls.stopped_before_start = run_id
+                return
+            cls.reason = reason
         _thread.interrupt_main()
         processes.wake_main_thread(cls.platform)
 
@@ -254,7 +273,7 @@ def _run_safely(session: Session, request: dict) -> RunResult:
     started = time.perf_counter()
     try:
         return session.run(request["code"], request["filename"], request["fresh"],
-                           request.get("cell", False))
+                           request.get("cell", False), str(request.get("id", "")))
     except Exception as failure:  # noqa: BLE001
         streams.flush_all()
         return session.ended_early(unshowable_error(failure), started)
@@ -314,7 +333,7 @@ def main(argv: list[str]) -> int:
     processes.unblock_app_signals()  # before any thread starts: they inherit the mask
     platform = _Stop.platform = processes.current_platform()
     channel = KernelChannel(platform)
-    channel.start(on_interrupt=lambda: _Stop.request("interrupt"),
+    channel.start(on_interrupt=lambda run_id: _Stop.request("interrupt", run_id),
                   on_app_gone=lambda: _end_kernel(channel))
     try:
         engine = make_engine(engine_name, device)

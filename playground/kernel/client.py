@@ -23,6 +23,7 @@ from collections.abc import Callable
 
 from playground.engines.registry import DEFAULT_ENGINE
 from playground.kernel import processes, streams, wire
+from playground.kernel.errors import interrupted_error
 from playground.kernel.launch import default_memory_limit, launch
 from playground.model import RunError, RunResult, collector
 from playground.model.run_result import reply_hook
@@ -229,12 +230,14 @@ class Kernel:
         self.start()
 
     def interrupt(self) -> None:
-        """KeyboardInterrupt in user code; a kernel that ignores it is killed after 2 s
-        (``run`` then returns and the kernel restarts). Safe to call from any thread."""
+        """KeyboardInterrupt in the run that was sent last; a kernel that ignores it is
+        killed after 2 s (``run`` then returns and the kernel restarts). The kernel keeps an
+        interrupt that arrives before that run starts (it was busy completing, say). Safe to
+        call from any thread; a run not sent yet is stopped through ``run``'s ``stop``."""
         if self.process is not None and self.process.poll() is None:
             self._interrupted_at = time.monotonic()
             with contextlib.suppress(OSError):  # it died meanwhile: run() reports that
-                self._send({"op": "interrupt"})
+                self._send({"op": "interrupt", "id": self._run_id})
 
     def _send(self, message: dict) -> None:
         with self._sending:  # Stop comes from another thread than the run's request
@@ -261,12 +264,18 @@ class Kernel:
     # ----- running -------------------------------------------------------------------------
     def run(self, code: str, filename: str = "<script>", fresh: bool = True,
             on_output: Callable[[str, str], None] | None = None,
-            timeout: float | None = None, cell: bool = False) -> RunResult:
+            timeout: float | None = None, cell: bool = False,
+            stop: threading.Event | None = None) -> RunResult:
         """Run ``code`` (a whole script, or a cell when ``fresh`` is False) and wait for it.
-        A ``cell`` shows its last expression's value as ``Out[n]:``, as Jupyter does."""
+        A ``cell`` shows its last expression's value as ``Out[n]:``, as Jupyter does.
+        ``stop``, set from any thread, interrupts the run whenever it is set: before the run
+        could be sent (a completion held the pipe) it never starts."""
+        stop = stop or threading.Event()
         if self.process is None or self.process.poll() is not None:
             self.restart()
-        with self._control:  # one request at a time on the control pipe
+        if not self._take_control(stop):
+            return RunResult(self.engine, error=interrupted_error())
+        try:  # one request at a time on the control pipe
             output = self._output = _Output(on_output)
             self._interrupted_at = None
             self._run_id = secrets.token_hex(8)  # its reply must name it
@@ -274,7 +283,9 @@ class Kernel:
             self._drop_stale_replies()
             self._send({"op": "run", "code": code, "filename": filename, "fresh": fresh,
                         "marker": output.marker, "cell": cell, "id": self._run_id})
-            reply, stop_reason, decoding = self._wait_for_reply(timeout)
+            reply, stop_reason, decoding = self._wait_for_reply(timeout, stop)
+        finally:
+            self._control.release()
         elapsed = time.perf_counter() - started
         self._drain(output)
         self._output = None
@@ -314,6 +325,16 @@ class Kernel:
         finally:
             self._control.release()
 
+    def _take_control(self, stop: threading.Event) -> bool:
+        """The control pipe, or False when ``stop`` is set while another request holds it."""
+        while not self._control.acquire(timeout=POLL_S):
+            if stop.is_set():
+                return False
+        if stop.is_set():
+            self._control.release()
+            return False
+        return True
+
     def _drop_stale_replies(self) -> None:
         """Replies nobody waits for any more (a completion answered after its time)."""
         while True:
@@ -333,12 +354,16 @@ class Kernel:
         result.timings.update(decode=decode, wire=max(0.0, answered - kernel - decode),
                               drain=ended - answered)
 
-    def _wait_for_reply(self, timeout: float | None) -> tuple[dict | None, str | None, dict]:
-        """The kernel's reply; on timeout interrupt it, and kill it 2 s after any interrupt."""
+    def _wait_for_reply(self, timeout: float | None,
+                        stop: threading.Event) -> tuple[dict | None, str | None, dict]:
+        """The kernel's reply; on timeout or ``stop`` interrupt it, and kill it 2 s after
+        any interrupt."""
         decoding: dict = {}
         deadline = None if timeout is None else time.monotonic() + timeout
         reason = None
         while True:
+            if stop.is_set() and self._interrupted_at is None:
+                self.interrupt()
             try:
                 reply = self._replies.get(timeout=POLL_S)
             except queue.Empty:

@@ -39,6 +39,7 @@ class KernelRunner(QObject):
         # One thing at a time on the kernel: a run, a start, a restart or a switch.
         self._lifecycle = threading.Lock()
         self._waiting_run: tuple | None = None
+        self._stop = threading.Event()  # the Stop of the run going now
         self._starters: list[threading.Thread] = []
         self._closed = False  # signals queued before close() must not start anything after
         self.ready.connect(self._run_waiting)
@@ -70,7 +71,9 @@ class KernelRunner(QObject):
 
     def _launch(self, code: str, filename: str, fresh: bool, cell: bool = False) -> None:
         self._running = True
-        self._thread = threading.Thread(target=self._work, args=(code, filename, fresh, cell),
+        self._stop = threading.Event()  # this run's Stop, whenever it comes
+        self._thread = threading.Thread(target=self._work,
+                                        args=(code, filename, fresh, cell, self._stop),
                                         daemon=True)
         self._thread.start()
 
@@ -81,11 +84,12 @@ class KernelRunner(QObject):
         if waiting is not None:
             self._launch(*waiting)
 
-    def _work(self, code: str, filename: str, fresh: bool, cell: bool) -> None:
+    def _work(self, code: str, filename: str, fresh: bool, cell: bool,
+              stop: threading.Event) -> None:
         try:
             with self._lifecycle:
                 result = self.kernel.run(
-                    code, filename, fresh, cell=cell,
+                    code, filename, fresh, cell=cell, stop=stop,
                     on_output=lambda stream, text: emit_on_ui_thread(self.output, stream, text))
         except (KernelError, OSError) as error:
             result = RunResult(self.kernel.engine, error=RunError("crash", str(error)))
@@ -101,6 +105,7 @@ class KernelRunner(QObject):
             self.finished.emit(RunResult(self.kernel.engine, error=RunError(
                 "interrupted", "The run was interrupted.")))
             return
+        self._stop.set()  # the run's thread interrupts it once it is sent, if not yet
         self.kernel.interrupt()
 
     # ----- kernels off the UI thread ------------------------------------------------------------

@@ -83,6 +83,49 @@ def test_interrupt_stops_a_running_script(kernel):
     assert result.error.kind == "interrupted"
 
 
+def test_a_stop_before_the_run_could_be_sent_means_it_never_runs(kernel, tmp_path):
+    """Stop pressed while another request holds the kernel (a slow completion on a slow
+    machine): the run ends at once, interrupted, and its code never runs."""
+    marker = tmp_path / "ran"
+    stop = threading.Event()
+    results = []
+    with kernel._control:  # what a completion in progress holds
+        worker = threading.Thread(target=lambda: results.append(kernel.run(
+            f"open({str(marker)!r}, 'w').close()\nwhile True:\n    pass\n", "late.py",
+            stop=stop)))
+        worker.start()
+        time.sleep(0.2)
+        stop.set()
+        worker.join(timeout=5)
+    assert results and results[0].error.kind == "interrupted"
+    assert not marker.exists()
+    assert kernel.run("print(2)\n", "next.py").output == "2\n"
+
+
+def test_a_stop_set_after_the_run_was_sent_interrupts_it(kernel):
+    stop = threading.Event()
+    threading.Timer(0.5, stop.set).start()
+    result = kernel.run("import time\nwhile True:\n    time.sleep(0.01)\n", "sleepy.py",
+                        stop=stop)
+    assert result.error.kind == "interrupted"
+
+
+def test_the_kernel_keeps_a_stop_that_arrives_before_its_run_starts():
+    """The request thread may read Stop before the main thread starts that run (it was busy
+    answering a completion): the run is stopped when it starts, an earlier run's late Stop
+    stops nothing."""
+    from playground.kernel.child import _Stop
+
+    assert _Stop.begin(None, "first")
+    _Stop.end(None)
+    _Stop.request("interrupt", "first")  # late, for a run that ended: nothing to stop
+    _Stop.request("interrupt", "second")  # early, for the next one
+    assert _Stop.begin(None, "third")
+    _Stop.end(None)
+    assert not _Stop.begin(None, "second")
+    assert _Stop.begin(None, "second")  # once only
+
+
 def test_a_million_lines_are_capped_and_said_so(kernel):
     streamed = []
     result = kernel.run("for i in range(10**6):\n    print(i)\n", "loud.py",
