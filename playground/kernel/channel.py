@@ -1,13 +1,13 @@
-"""The kernel's end of its pipes, the same on every OS: requests on stdin, replies on stdout.
+"""The kernel's end of its pipes, the same on every OS: requests on stdin, replies on stdout,
+the user's output on stderr.
 
-At start the kernel keeps private copies of its stdin and stdout for the control channel and
-gives user code other descriptors 0-2: 0 reads an empty file (``input()`` ends at once, as
-before), 1 is a pipe whose bytes a thread here forwards to the app as output frames tagged
-with the run that printed them, 2 stays the process's stderr pipe (so that the last words of
-a crashing process still reach the app). Python's sys.stdout and sys.stderr send their text
-as output frames directly (streams.py); the descriptors carry what C code and the processes
-a script starts write. Nothing user code does to descriptors 0-2 reaches
-the control channel, and they are put back before every run.
+At start the kernel keeps private copies of its stdin and stdout for the control channel, and
+of its stderr for output, and gives user code other descriptors 0-2: 0 reads an empty file
+(``input()`` ends at once, as before), 1 and 2 are both the process's stderr pipe, which the
+app reads itself: what a run prints arrives in the order it was written, and the last words of
+a crashing process still reach the app. Python's sys.stdout and sys.stderr write into the same
+pipe (streams.py). Nothing user code does to descriptors 0-2 reaches the control channel, and
+they are put back before every run.
 
 A second thread reads requests: Stop is answered at once from that thread (the main thread
 is busy running user code), a closed stdin means the app is gone and the kernel ends.
@@ -15,7 +15,6 @@ is busy running user code), a closed stdin means the app is gone and the kernel 
 
 from __future__ import annotations
 
-import codecs
 import contextlib
 import os
 import queue
@@ -26,30 +25,26 @@ from playground.kernel import processes, streams, wire
 
 
 class KernelChannel:
-    """Control frames in and out, and the user's output on descriptor 1 forwarded as frames."""
+    """Control frames in and out, and the user's output into one ordered pipe."""
 
     def __init__(self, platform: str) -> None:
         self.platform = platform
         self.control_in = os.dup(0)
         self.control_out = os.dup(1)
+        self.output = os.dup(2)
+        self.markers = streams.StreamMarkers.new()
         empty = os.open(os.devnull, os.O_RDONLY)
-        self._output_read, output_write = os.pipe()
-        self._stdio = {0: empty, 1: output_write, 2: os.dup(2)}
+        self._stdio = {0: empty, 1: os.dup(2), 2: os.dup(2)}
         self.restore_stdio()
         self.requests: queue.Queue = queue.Queue()
-        self.run_id: str | None = None  # the run whose output is being forwarded
         self._send_lock = threading.Lock()
-        # Output leaves in the order it was written: whoever sends output first forwards
-        # what waits in the descriptor 1 pipe, and only one thread at a time does either.
-        self._order = threading.RLock()
-        self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        # A stderr piece and its markers go out whole, between any two stdout writes.
+        self._output_lock = threading.Lock()
 
     def start(self, on_interrupt: Callable[[str], None],
               on_app_gone: Callable[[], None]) -> None:
         threading.Thread(target=self._read_requests, args=(on_interrupt, on_app_gone),
                          name="playground-requests", daemon=True).start()
-        threading.Thread(target=self._forward_output, name="playground-output",
-                         daemon=True).start()
 
     def restore_stdio(self) -> None:
         """Descriptors 0-2 as the kernel set them up, whatever user code closed or replaced."""
@@ -62,42 +57,19 @@ class KernelChannel:
         self.send_frame(wire.encode(message))
 
     def send_frame(self, frame: bytes) -> None:
-        with self._send_lock:  # the main thread, the output forwarder and the watchdog
+        with self._send_lock:  # the main thread and the watchdog
             wire.send_frame(self.control_out, frame)
 
-    def send_output(self, stream: str, text: str) -> None:
-        """What the running script printed, after what it wrote to descriptor 1 before."""
-        with self._order:
-            self._forward_pending()
-            self._send_output(stream, text)
+    def send_output(self, stream: str, data: bytes) -> None:
+        """What the running script printed through sys.stdout or sys.stderr."""
+        with self._output_lock, contextlib.suppress(OSError):  # the app is gone
+            streams.write_output(self.output, self.markers, stream, data)
 
     def end_output(self, marker: str) -> None:
-        """Send all of a run's output; mark the end of its stderr, which the app reads
-        itself (everything sent here precedes the run's reply)."""
+        """Send all of a run's output, then mark its end (it precedes the run's reply)."""
         streams.flush_all()
-        with self._order:
-            self._forward_pending()
-        streams.mark_end(marker)
-
-    def _send_output(self, stream: str, text: str) -> None:
-        run_id = self.run_id
-        if run_id is not None and text:  # between runs: dropped
-            with contextlib.suppress(OSError):
-                self.send({"op": "output", "id": run_id, "stream": stream, "text": text})
-
-    def _forward_pending(self) -> None:
-        """Send what waits in the descriptor 1 pipe (call with ``_order`` held)."""
-        while processes.pipe_has_data(self._output_read):
-            chunk = os.read(self._output_read, 1 << 16)
-            if not chunk:
-                return
-            self._send_output("stdout", self._decoder.decode(chunk))
-
-    def _forward_output(self) -> None:
-        while True:
-            processes.wait_for_data(self._output_read)
-            with self._order:
-                self._forward_pending()
+        with self._output_lock:
+            streams.mark_end(self.output, marker)
 
     def _read_requests(self, on_interrupt: Callable[[str], None],
                        on_app_gone: Callable[[], None]) -> None:

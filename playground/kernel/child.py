@@ -350,7 +350,8 @@ def main(argv: list[str]) -> int:
     watchdog.start()
     session = Session(engine, watchdog)
     channel.send({"op": "ready", "engine": engine.name, "description": engine.describe(),
-                  "pid": os.getpid(), "cuda": bool(getattr(engine, "cuda_available", False))})
+                  "pid": os.getpid(), "cuda": bool(getattr(engine, "cuda_available", False)),
+                  "stderr_markers": channel.markers.to_json()})
     if options != ["no-complete"]:
         # jedi's first completion takes seconds: warm it up while the user reads the window,
         # once the window's first run is over (at once, it slowed that run by a tenth)

@@ -2,9 +2,9 @@
 
 A crash, ``os._exit``, an endless loop or a memory blow-up in user code ends or stalls only the
 child process; every method here returns a RunResult saying what happened in one sentence.
-The transport is the same on every OS: requests go to the kernel's stdin, replies and the
-user's printed output come back as frames on its stdout, and its stderr is streamed as it is
-(see channel.py for the kernel's end, processes.py for what differs between OSes).
+The transport is the same on every OS: requests go to the kernel's stdin, replies come back
+as frames on its stdout, and the user's printed output, in the order it was written, on its
+stderr (see channel.py for the kernel's end, processes.py for what differs between OSes).
 """
 
 from __future__ import annotations
@@ -54,9 +54,8 @@ class KernelError(RuntimeError):
 class _Output:
     """Collects streamed output up to OUTPUT_LIMIT and passes every chunk on.
 
-    The kernel ends each run's stderr with ``marker``; seeing it, the parent knows it has
-    every byte the run wrote there before it hands the result on (stdout comes as frames
-    that precede the reply).
+    The kernel ends each run's output with ``marker``; seeing it, the parent knows it has
+    every byte the run wrote before it hands the result on.
     """
 
     def __init__(self, on_output: Callable[[str, str], None] | None) -> None:
@@ -118,6 +117,7 @@ class Kernel:
         self._ending = ""  # why the kernel said it is ending itself ("memory")
         self._readers: list[threading.Thread] = []
         self._run_id = ""
+        self._markers: streams.StreamMarkers | None = None  # sys.stderr's, in the output
         if autostart:
             self.start(launched)
 
@@ -152,6 +152,7 @@ class Kernel:
             raise KernelError(str(message))
         self.description = hello["description"]
         self.cuda = bool(hello.get("cuda", False))
+        self._markers = streams.StreamMarkers.from_json(hello.get("stderr_markers"))
         watcher = threading.Thread(target=self._watch, args=(self.process,), daemon=True)
         watcher.start()
 
@@ -171,12 +172,7 @@ class Kernel:
             while (message := wire.receive(control_in, convert=reply_hook)) is not None:
                 if not isinstance(message, dict):
                     raise ValueError("a frame that is not a message")
-                if message.get("op") == "output":
-                    output = self._output
-                    if output is not None and message.get("id") == self._run_id:
-                        stream = "stderr" if message.get("stream") == "stderr" else "stdout"
-                        output.add(stream, str(message.get("text", "")))
-                elif message.get("op") == "ending":
+                if message.get("op") == "ending":
                     self._ending = str(message.get("reason", ""))
                 else:
                     replies.put(message)
@@ -186,15 +182,17 @@ class Kernel:
         replies.put(None)
 
     def _pump(self, stream) -> None:
-        """Pass stderr on as it comes, up to the run's end-of-output marker."""
+        """Pass the run's output on as it comes, up to its end-of-output marker."""
         decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")  # a character may
-        scanner = streams.EndScanner()                                     # span two reads
+        scanner = streams.OutputScanner()                                  # span two reads
         for chunk in iter(lambda: stream.read(65536), b""):
             output = self._output
-            text, ended = scanner.feed(decoder.decode(chunk), output.marker if output else "")
+            pieces, ended = scanner.feed(decoder.decode(chunk), self._markers,
+                                         output.marker if output else "")
             if output is None:
                 continue
-            output.add("stderr", text)
+            for name, text in pieces:
+                output.add(name, text)
             if ended:
                 output.ended.set()
 

@@ -26,7 +26,6 @@ import os
 import signal
 import sys
 import threading
-import time
 from collections.abc import Callable
 
 WINDOWS = "win32"
@@ -278,31 +277,6 @@ def point_std_handles(platform: str) -> None:
     kernel32 = _kernel32()
     for fd, which in STD_HANDLES.items():
         kernel32.SetStdHandle(which, msvcrt.get_osfhandle(fd))
-
-
-def pipe_has_data(fd: int) -> bool:
-    """Whether reading the pipe ``fd`` would return at once (data, or its end)."""
-    if sys.platform == WINDOWS:
-        import _winapi
-        import msvcrt
-
-        available, _left = _winapi.PeekNamedPipe(msvcrt.get_osfhandle(fd), 0)
-        return available > 0
-    import select
-
-    return bool(select.select([fd], [], [], 0)[0])
-
-
-def wait_for_data(fd: int) -> None:
-    """Block until the pipe ``fd`` has data (Windows pipes cannot be waited on with select:
-    there it is polled every few milliseconds)."""
-    if sys.platform == WINDOWS:
-        while not pipe_has_data(fd):
-            time.sleep(0.005)
-        return
-    import select
-
-    select.select([fd], [], [])
 
 
 def end_children() -> None:

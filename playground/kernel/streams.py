@@ -1,43 +1,98 @@
-"""The kernel's sys.stdout and sys.stderr: frames sent at once when sparse, batched in floods.
+"""The kernel's sys.stdout and sys.stderr, and the one ordered stream of a run's output.
 
-Unbuffered, a script printing 10^6 lines makes 2·10^6 sends (seconds); fully buffered, the line
-printed just before a segfault is lost. A write goes straight out when the stream has been quiet
-for a tick of the flusher thread (``TICK_S``); while output keeps coming it is left to that
-thread, so a flood costs a few hundred frames and the user still sees what came before a crash.
-Both streams go out as frames on the one control pipe, and a write to one first sends what the
-other holds: the app gets stdout and stderr in the order the script wrote them.
+Everything a run prints reaches the app through one pipe, in the order it was written, as a
+terminal shows it: descriptors 1 and 2 of user code (C code, the processes a script starts) are
+both that pipe, and Python's sys.stdout and sys.stderr write their text into it too, stderr's
+between two markers the kernel chose (``StreamMarkers``), so that the app can colour it and the
+CLI can send it to its own stderr. What C code writes to descriptor 2 reads as stdout: two
+descriptors could not be kept in order. The pipe is the kernel's stderr, read by the app
+itself, so what a crashing kernel wrote last still arrives. A run's end is a marker the app
+chose for it.
+
+Each stream is line-buffered, as python's are in a terminal: a line goes out when it ends (so
+it never lands torn among what descriptors 1 and 2 carry, and the line printed just before a
+segfault is not lost), a partial line at the flusher thread's next tick (``TICK_S``). In a
+flood (over FLOOD_LINES lines a tick) whole lines go out once a tick instead, so a descriptor
+write may then overtake printed lines, never split one. A write to one stream first sends what
+the other holds.
 A thread left running by an earlier script is "retired" when a fresh run starts: what it prints
 afterwards is dropped, never shown as the new run's output.
 """
 
 from __future__ import annotations
 
-import codecs
 import contextlib
 import io
 import os
+import secrets
 import sys
 import threading
 import time
 import weakref
 from collections.abc import Callable
+from dataclasses import dataclass
 
 TICK_S = 0.02
-BUFFER_SIZE = 1 << 16
+FLOOD_LINES = 100
+FLOOD_BUFFER = 1 << 20  # a tick's worth of a flood of lines (~70 kB measured)
 FDS = {"stdout": 1, "stderr": 2}
 # Threads of earlier scripts, whose output a fresh run does not show.
 _retired: weakref.WeakSet = weakref.WeakSet()
-_send: Callable[[str, str], None] = lambda _stream, _text: None  # noqa: E731 - set by install
+_retiring = False  # whether any were retired (a fast check: print() writes twice a line)
+_send: Callable[[str, bytes], None] = lambda _stream, _data: None  # noqa: E731 - set by install
+# Writes up to this size reach a pipe whole, never interleaved with another process's.
+ATOMIC_WRITE = 4096
 
 
-class _FrameWriter(io.RawIOBase):
-    """The bytes of one stream, sent as text (a character split between writes is kept
-    until its end comes). Its file descriptor is the OS-level one, for code that asks."""
+@dataclass(frozen=True)
+class StreamMarkers:
+    """The bytes that open and close sys.stderr's text in the output pipe: NUL-delimited
+    and random, so that no ordinary output contains them."""
+
+    begin: bytes
+    end: bytes
+
+    @classmethod
+    def new(cls) -> StreamMarkers:
+        token = secrets.token_hex(8)
+        return cls(f"\0{token}<\0".encode(), f"\0{token}>\0".encode())
+
+    def to_json(self) -> list[str]:
+        return [self.begin.decode(), self.end.decode()]
+
+    @classmethod
+    def from_json(cls, data) -> StreamMarkers | None:
+        """The markers a kernel announced; None for anything else (no stderr is told apart)."""
+        if not isinstance(data, list) or len(data) != 2 or not all(
+                isinstance(part, str) and len(part) > 2 for part in data):
+            return None
+        return cls(data[0].encode(), data[1].encode())
+
+
+def write_output(fd: int, markers: StreamMarkers, stream: str, data: bytes) -> None:
+    """``data`` of ``stream`` into the output pipe; stderr's in pieces that each reach the
+    pipe whole with their markers (another process's write never lands inside one)."""
+    if stream != "stderr":
+        _write_all(fd, data)
+        return
+    room = ATOMIC_WRITE - len(markers.begin) - len(markers.end)
+    for start in range(0, len(data), room):
+        _write_all(fd, markers.begin + data[start:start + room] + markers.end)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+class _PipeWriter(io.RawIOBase):
+    """The bytes of one stream, written into the output pipe. Its file descriptor is the
+    OS-level one, for code that asks."""
 
     def __init__(self, name: str) -> None:
         super().__init__()
         self.name_of_stream = name
-        self.decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
 
     def writable(self) -> bool:
         return True
@@ -46,50 +101,59 @@ class _FrameWriter(io.RawIOBase):
         return FDS[self.name_of_stream]
 
     def write(self, data) -> int:
-        text = self.decoder.decode(bytes(data))
-        if text:
-            _send(self.name_of_stream, text)
+        _send(self.name_of_stream, bytes(data))
         return len(data)
 
 
-class BatchedStream(io.TextIOWrapper):
-    """A text stream sending frames, flushed at once when quiet and every tick when busy."""
+class LineStream(io.TextIOWrapper):
+    """A text stream into the output pipe, written out at the end of each line, as python's
+    are in a terminal; a partial line goes out when the stream has been idle for a tick.
+    In a flood (more than FLOOD_LINES lines a tick) whole lines go out once a tick: a write
+    per line made a million-line print 2.5x as slow. The buffer is large enough that it
+    never fills within a tick, which would split a line."""
 
     def __init__(self, name: str) -> None:
-        super().__init__(io.BufferedWriter(_FrameWriter(name), BUFFER_SIZE),
+        super().__init__(io.BufferedWriter(_PipeWriter(name), FLOOD_BUFFER),
                          encoding="utf-8", errors="backslashreplace")
-        self.quiet = True   # nothing was written during the flusher's last tick
-        self.dirty = False  # written since the last flush
-        self.partner: BatchedStream | None = None  # the other stream, sent first
+        self.held = False         # written, not yet sent
+        self.ends_line = True     # the last write ended a line
+        self.lines = 0            # lines ended since the last tick
+        self.flooding = False
+        self.partner: LineStream | None = None  # the other stream, sent first
 
     def write(self, text: str) -> int:
-        if _retired and threading.current_thread() in _retired:
+        if _retiring and threading.current_thread() in _retired:
             return len(text)
         partner = self.partner
-        if partner is not None and partner.dirty:
-            partner.dirty = False
+        if partner is not None and partner.held:
             with contextlib.suppress(OSError, ValueError):
                 partner.flush()
         written = super().write(text)
-        if self.quiet:  # kept cheap: print() calls this twice per line
-            self.quiet = False
-            super().flush()
-        else:
-            self.dirty = True
+        if "\n" not in text:
+            self.held, self.ends_line = True, False
+            return written
+        self.lines += 1  # (print() writes its end on its own: one line)
+        self.ends_line = text[-1] == "\n"
+        if self.flooding:
+            self.held = True
+        else:  # python's line buffering: a write holding a newline is sent
+            self.flush()
         return written
 
+    def flush(self) -> None:
+        self.held = False
+        super().flush()
+
     def tick(self) -> None:
-        """The flusher's call: write what is waiting, or note that the stream went quiet."""
-        if self.dirty:
-            self.dirty = False
-            if not self.closed:
-                super().flush()
-        else:
-            self.quiet = True
+        """The flusher's call: whole lines held in a flood, or a partial line left idle."""
+        idle = self.lines == 0
+        self.flooding, self.lines = self.lines > FLOOD_LINES, 0
+        if self.held and (self.ends_line or idle) and not self.closed:
+            self.flush()
 
 
-def install(send: Callable[[str, str], None]) -> None:
-    """Replace sys.stdout/sys.stderr with streams that ``send(stream, text)``, start the
+def install(send: Callable[[str, bytes], None]) -> None:
+    """Replace sys.stdout/sys.stderr with streams that ``send(stream, data)``, start the
     flusher, and make os._exit flush first."""
     global _send
     _send = send
@@ -105,11 +169,11 @@ def install(send: Callable[[str, str], None]) -> None:
     os._exit = exit_after_flushing
 
 
-def reopen(name: str) -> BatchedStream:
+def reopen(name: str) -> LineStream:
     """A new stream for ``name`` (user code closed the old one), paired with the other."""
-    stream = BatchedStream(name)
+    stream = LineStream(name)
     other = getattr(sys, "stderr" if name == "stdout" else "stdout", None)
-    if isinstance(other, BatchedStream):
+    if isinstance(other, LineStream):
         stream.partner, other.partner = other, stream
     return stream
 
@@ -123,45 +187,75 @@ def flush_all() -> None:
 
 def retire_threads() -> None:
     """Drop from now on what the threads running now print (the kernel's own excepted)."""
+    global _retiring
     _retired.clear()
     main = threading.main_thread()
     _retired.update(thread for thread in threading.enumerate()
                     if thread is not main and not thread.name.startswith("playground-"))
+    _retiring = bool(_retired)
 
 
-class EndScanner:
-    """Finds a run's end-of-output marker in text read in chunks that may split it."""
+class OutputScanner:
+    """Splits the output pipe's text, read in chunks that may split a marker, into stdout
+    and stderr pieces, and finds a run's end-of-output marker."""
 
     def __init__(self) -> None:
-        self.held = ""  # the start of what may be the marker, kept for the next chunk
+        self.held = ""  # the start of what may be a marker, kept for the next chunk
+        self.stream = "stdout"
 
-    def feed(self, text: str, marker: str) -> tuple[str, bool]:
-        """The text before and after the marker (the marker removed), and whether it was
-        found."""
+    def feed(self, text: str, markers: StreamMarkers | None,
+             end: str) -> tuple[list[tuple[str, str]], bool]:
+        """The pieces before the end marker as (stream, text), and whether it was found
+        (what follows it is dropped: nobody waits for it)."""
         text, self.held = self.held + text, ""
-        if not marker:
-            return text, False
-        at = text.find(marker)
-        if at >= 0:
-            return text[:at] + text[at + len(marker):], True
-        start = text.rfind(marker[0])
-        if start >= 0 and marker.startswith(text[start:]):
+        switches = {} if markers is None else {markers.begin.decode(): "stderr",
+                                               markers.end.decode(): "stdout"}
+        pieces: list[tuple[str, str]] = []
+        while text:
+            at, found = self._first_marker(text, [*switches, end] if end else list(switches))
+            if found is None:
+                text = self._hold_partial(text, [*switches, end])
+                if text:
+                    pieces.append((self.stream, text))
+                return pieces, False
+            if at:
+                pieces.append((self.stream, text[:at]))
+            text = text[at + len(found):]
+            if found == end:
+                self.stream = "stdout"
+                return pieces, True
+            self.stream = switches[found]
+        return pieces, False
+
+    @staticmethod
+    def _first_marker(text: str, markers: list[str]) -> tuple[int, str | None]:
+        best, found = len(text), None
+        for marker in markers:
+            at = text.find(marker)
+            if 0 <= at < best:
+                best, found = at, marker
+        return best, found
+
+    def _hold_partial(self, text: str, markers: list[str]) -> str:
+        """Keep back a tail that may be the start of a marker; return the rest."""
+        start = text.rfind("\0")
+        if start >= 0 and any(m and m.startswith(text[start:]) for m in markers):
             text, self.held = text[:start], text[start:]
-        return text, False
+        return text
 
 
-def mark_end(marker: str) -> None:
-    """Write the run's end-of-output marker on stderr (the caller flushed the streams)."""
+def mark_end(fd: int, marker: str) -> None:
+    """Write the run's end-of-output marker (the caller flushed the streams)."""
     if marker:
-        with contextlib.suppress(OSError):  # user code closed the descriptor: no marker
-            os.write(2, marker.encode("utf-8"))
+        with contextlib.suppress(OSError):  # the app is gone
+            _write_all(fd, marker.encode("utf-8"))
 
 
 def _flush_forever() -> None:
     while True:
         time.sleep(TICK_S)
         for stream in (sys.stdout, sys.stderr):
-            if isinstance(stream, BatchedStream):
+            if isinstance(stream, LineStream):
                 # closed by user code between the check and now
                 with contextlib.suppress(OSError, ValueError):
                     stream.tick()

@@ -186,8 +186,37 @@ def test_closing_the_standard_descriptors_breaks_only_that_run():
                             "try:\n    input()\nexcept EOFError:\n    print('end of input')\n",
                             "after.py")
         assert result.ok
-        assert sorted(result.output.splitlines()) == ["end of input", "err", "fd1", "fd2",
-                                                      "out"]
+        assert result.output.splitlines() == ["out", "err", "fd1", "fd2", "end of input"]
+
+
+def test_descriptors_one_and_two_keep_their_order():
+    """As a terminal shows them: lines written to descriptors 1 and 2 (C code, processes a
+    script starts) arrive in the order they were written, however many."""
+    with Kernel("numpy", completions=False) as kernel:
+        result = kernel.run("import os\nfor n in range(5000):\n"
+                            "    os.write(1, b'one %d\\n' % n)\n"
+                            "    os.write(2, b'two %d\\n' % n)\n", "descriptors.py")
+    assert result.ok
+    assert result.output.splitlines() == [f"{what} {n}" for n in range(5000)
+                                          for what in ("one", "two")]
+
+
+def test_printed_lines_keep_their_place_among_descriptor_writes():
+    """print() is line-buffered as in a terminal: a printed line is out before the next
+    descriptor write (outside a flood of over a hundred lines a tick, which is batched);
+    Python's sys.stderr is told apart (red in the console, stderr in the CLI)."""
+    with Kernel("numpy", completions=False) as kernel:
+        pieces = []
+        result = kernel.run("import os, sys, time\nfor n in range(20):\n"
+                            "    print('out', n)\n    os.write(1, b'one %d\\n' % n)\n"
+                            "    print('err', n, file=sys.stderr)\n"
+                            "    os.write(2, b'two %d\\n' % n)\n    time.sleep(0.001)\n",
+                            "mixed.py", on_output=lambda stream, text: pieces.append(
+                                (stream, text)))
+    expected = [f"{what} {n}" for n in range(20) for what in ("out", "one", "err", "two")]
+    assert result.ok and result.output.splitlines() == expected
+    errors = "".join(text for stream, text in pieces if stream == "stderr")
+    assert errors == "".join(f"err {n}\n" for n in range(20))
 
 
 def test_what_a_subprocess_prints_is_the_runs_output_and_never_the_control_pipes():

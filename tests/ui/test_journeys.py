@@ -505,12 +505,13 @@ def test_stop_works_while_the_kernel_is_still_busy_completing(qtbot, window):
     the kernel; Run all then waits for it. Stop meanwhile must end that run, not let it start
     and loop for ever."""
     type_code(qtbot, window, ["import torch", "n = 0", "while True:", "n += 1"])
-    with window.runner.kernel._control:  # a completion in progress
-        with qtbot.waitSignal(window.runner.finished, timeout=5_000) as finished:
-            qtbot.keyClick(window.editor, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
-            qtbot.wait(300)
-            assert window.stop_action.isEnabled()
-            qtbot.keyClick(window.editor, Qt.Key.Key_Period, Qt.KeyboardModifier.ControlModifier)
+    with window.runner.kernel._control, \
+            qtbot.waitSignal(window.runner.finished, timeout=5_000) as finished:
+        # (the kernel's pipe is held as by a completion in progress)
+        qtbot.keyClick(window.editor, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+        qtbot.wait(300)
+        assert window.stop_action.isEnabled()
+        qtbot.keyClick(window.editor, Qt.Key.Key_Period, Qt.KeyboardModifier.ControlModifier)
     assert finished.args[0].error.kind == "interrupted"
     qtbot.waitUntil(lambda: window.run_action.isEnabled(), timeout=RUN_MS)
     assert window.statusBar().currentMessage() == "The run was interrupted."
