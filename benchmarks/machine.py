@@ -1,0 +1,72 @@
+"""One line that says which machine a figure came from: CPU model and cores, the SIMD code NumPy
+dispatches to and the CPU capability torch chose (both decide the last bits of float results and
+much of the speed), and the environment settings that narrow them.
+
+    python benchmarks/machine.py          # what CI prints before the tests
+
+Every benchmark prints this line first.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+
+
+def cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as info:
+            for line in info:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def numpy_simd() -> str:
+    """The dispatch targets NumPy found and uses (not the ones disabled)."""
+    import numpy as np
+
+    try:
+        from numpy._core import _multiarray_umath as umath
+    except ImportError:  # NumPy 1.x
+        from numpy.core import _multiarray_umath as umath
+    found = [name for name in umath.__cpu_dispatch__ if umath.__cpu_features__.get(name)]
+    return f"NumPy {np.__version__} SIMD {' '.join(umath.__cpu_baseline__)}" + (
+        f" + {' '.join(found)}" if found else " only")
+
+
+def torch_capability() -> str:
+    try:
+        import torch
+    except ImportError:
+        return "torch not installed"
+    return (f"torch {torch.__version__} CPU capability {torch.backends.cpu.get_cpu_capability()}"
+            f", {torch.get_num_threads()} threads")
+
+
+def describe(with_torch: bool = True) -> str:
+    settings = [f"{name}={os.environ[name]}" for name in
+                ("NPY_DISABLE_CPU_FEATURES", "ATEN_CPU_CAPABILITY", "OMP_NUM_THREADS")
+                if os.environ.get(name)]
+    parts = [f"{cpu_model()}, {os.cpu_count()} cores", numpy_simd()]
+    if with_torch:
+        parts.append(torch_capability())
+    return "machine: " + "; ".join(parts + settings)
+
+
+def dispatch_targets() -> str:
+    """Every SIMD target NumPy can dispatch to, for NPY_DISABLE_CPU_FEATURES: with all of
+    them disabled NumPy runs its baseline code only."""
+    try:
+        from numpy._core import _multiarray_umath as umath
+    except ImportError:
+        from numpy.core import _multiarray_umath as umath
+    return " ".join(umath.__cpu_dispatch__)
+
+
+if __name__ == "__main__":
+    import sys
+
+    print(dispatch_targets() if sys.argv[1:] == ["--dispatch-targets"] else describe())
