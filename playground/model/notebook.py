@@ -19,6 +19,8 @@ import re
 import warnings
 from dataclasses import dataclass, field
 
+from playground.model.json_pieces import loads_in_pieces
+
 # The one definition of a cell marker (editor, runner, saving): ``# %%`` at the start of a
 # line, as jupytext and VS Code read it; an indented ``# %%`` is a comment inside a cell.
 CELL_MARK = re.compile(r"^# %%(.*)$")
@@ -200,11 +202,13 @@ def _version_4(text: str) -> dict | None:
     """A version-4 notebook (today's) read with json alone, its texts stored as lists of
     lines joined; None for another version. nbformat took 6 s over a 100,000-cell file,
     most of it checking the schema, which we do not need to open what breaks it."""
-    try:
-        document = json.loads(text)
+    try:  # read off the UI thread: in pieces, so that the window goes on painting
+        document = loads_in_pieces(text, depth=2)
     except json.JSONDecodeError as error:
         raise NotebookError(f"this .ipynb is not valid JSON, so it cannot be read as a "
                             f"notebook ({error})") from None
+    except RecursionError:
+        raise NotebookError("this .ipynb nests its JSON too deeply to be a notebook") from None
     if not isinstance(document, dict) or document.get("nbformat") != 4:
         return None
     metadata = document.get("metadata")

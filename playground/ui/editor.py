@@ -24,8 +24,8 @@ from playground.ui.relay import emit_on_ui_thread
 
 INDENT = "    "
 # A long text is put in this many lines per event-loop turn: one setPlainText of the 300,000
-# lines of a 100,000-cell notebook froze the window 1.1 s; 20,000 lines take ~50 ms.
-LOADED_PER_TURN = 20_000
+# lines of a 100,000-cell notebook froze the window 1.1 s; 10,000 lines take ~0.1 s.
+LOADED_PER_TURN = 10_000
 
 
 def _dedent(text: str) -> str:
@@ -137,7 +137,8 @@ class CodeEditor(QPlainTextEdit):
         cursor.movePosition(QTextCursor.MoveOperation.End)
         self._inserting = True  # the part is taken off after: ``loading`` holds meanwhile
         try:
-            cursor.insertText("\n" + self._parts_to_load[0])
+            with self.highlighter.appending():
+                cursor.insertText("\n" + self._parts_to_load[0])
         finally:
             self._inserting = False
         self._parts_to_load.popleft()

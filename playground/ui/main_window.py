@@ -36,7 +36,7 @@ from playground.ui.settings import Settings, default_settings_path
 
 AUTOSAVE_MS = 3000
 RELEASE_MEMORY_MS = 1000  # after a run, when its graph is built (a trim costs ~4 ms)
-LAZY_VIEWS_MS = 400  # after the first paint: pyqtgraph costs ~0.8 s of import
+LAZY_VIEWS_MS = 400  # after the first paint, once their modules are imported (panes.py)
 
 
 class MainWindow(DocumentMixin, RunningMixin, MenusMixin, ExportActionsMixin, QMainWindow):
@@ -176,6 +176,9 @@ class MainWindow(DocumentMixin, RunningMixin, MenusMixin, ExportActionsMixin, QM
         return self.tabs
 
     def _make_lazy_views(self) -> None:
+        if self.tabs.importing:  # not on this thread: it would freeze the window meanwhile
+            QTimer.singleShot(LAZY_VIEWS_MS // 8, self._make_lazy_views)
+            return
         self.tabs.build_lazy()
 
     def _build_layout(self) -> None:

@@ -1,12 +1,17 @@
 """The views in tabs beside the graph: a registry, each entry one view built on the ViewState.
 
 Adding a view is one file with a QWidget whose constructor takes the ViewState and subscribes
-to its events, plus one line in TABS. Views that import pyqtgraph (~0.8 s) are built just after
-the window's first paint; being built on the state, they catch up with what it already holds.
+to its events, plus one line in TABS. Views that import pyqtgraph are built just after the
+window's first paint; being built on the state, they catch up with what it already holds.
+Their modules are imported on a thread meanwhile: imported on the UI thread (0.2 s alone), the
+import took 1.1 s when a file was being read at the same time (each of its thousands of file
+lookups gave the GIL away to the other thread), and the window froze for all of it.
 """
 
 from __future__ import annotations
 
+import importlib
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -41,15 +46,17 @@ class Tab:
     title: str
     make: Callable[[ViewState], QWidget]
     lazy: bool = False  # built after the first paint
+    modules: tuple[str, ...] = ()  # what it imports, imported off the UI thread first
     # ("result" | "selection", state) -> whether this tab should be brought to the front
     comes_forward: Callable[[str, ViewState], bool] | None = None
 
 
 TABS = (
-    Tab("Plots", _plots, lazy=True),
+    Tab("Plots", _plots, lazy=True, modules=("playground.ui.plots",)),
     Tab("Inspector", _inspector,
         comes_forward=lambda event, state: event == "selection" and bool(state.selection)),
-    Tab("Figures", _figures, lazy=True, comes_forward=lambda event, state:
+    Tab("Figures", _figures, lazy=True, modules=("playground.ui.figures",),
+        comes_forward=lambda event, state:
         event == "result" and state.result is not None and bool(state.result.figures)),
 )
 
@@ -75,6 +82,17 @@ class TabbedViews(QTabWidget):
         state.events.result.connect(lambda _result: self._bring_forward("result"))
         state.events.selection.connect(lambda _ids: self._bring_forward("selection"))
 
+        self._importing = threading.Thread(
+            target=_import_all, args=([m for tab in tabs if tab.lazy for m in tab.modules],),
+            name="views-import", daemon=True)
+        self._importing.start()
+
+    @property
+    def importing(self) -> bool:
+        """Whether the lazy views' modules are still being imported (building them now
+        would wait for that on the UI thread)."""
+        return self._importing.is_alive()
+
     def build_lazy(self) -> None:
         for tab in self.tabs:
             if self.views[tab.title] is None:
@@ -92,3 +110,11 @@ class TabbedViews(QTabWidget):
         for tab in self.tabs:
             if tab.comes_forward is not None and tab.comes_forward(event, self.state):
                 self.setCurrentWidget(self.pages[tab.title])
+
+
+def _import_all(modules: list[str]) -> None:
+    for name in modules:
+        try:
+            importlib.import_module(name)
+        except Exception:  # noqa: BLE001 - building the view imports it again and says why
+            return

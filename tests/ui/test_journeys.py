@@ -481,13 +481,17 @@ def test_stop_shows_the_graph_made_so_far_and_the_line_it_reached(qtbot, window)
         "w = torch.tensor([1.0, 2.0], requires_grad=True)",
         "loss = (w * w).sum()",
         "loss.backward()",
+        "print('looping')",
         "n = 0",
         "while True:",
         "n += 1",
     ])
     with qtbot.waitSignal(window.runner.finished, timeout=RUN_MS):
         qtbot.keyClick(window.editor, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
-        qtbot.wait(800)  # the loop is going: nothing else can be run meanwhile, Stop can
+        # as a person would, Stop once the console says the loop is going (a fixed wait was
+        # too short on a slow machine: a completion still held the kernel)
+        qtbot.waitUntil(lambda: "looping" in window.console.toPlainText(), timeout=RUN_MS)
+        # nothing else can be run meanwhile, Stop can
         assert not any(action.isEnabled() for action in
                        (window.run_action, window.cell_action, window.cells_action))
         assert window.stop_action.isEnabled()
@@ -496,7 +500,7 @@ def test_stop_shows_the_graph_made_so_far_and_the_line_it_reached(qtbot, window)
     # the tensors made before Stop are drawn, with their gradients
     assert leaf_lines(window)["w"][-1] == "grad [2.0, 4.0]"
     message = window.statusBar().currentMessage()
-    assert re.fullmatch(r"The run was interrupted at line [67]\.", message), message
+    assert re.fullmatch(r"The run was interrupted at line [78]\.", message), message
     assert window.cell_action.isEnabled() and window.run_action.isEnabled()
 
 
