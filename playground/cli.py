@@ -128,6 +128,10 @@ def _check_outputs(arguments: argparse.Namespace) -> None:
 def _check_writable(path: Path, folder_allowed: bool) -> None:
     if path.is_dir() and not (folder_allowed and path.suffix.lower() != ".gif"):
         raise UsageError(f"{path} is a folder: name a file to write.")
+    if path.exists() and not path.is_file() and not path.is_dir():  # a device or a pipe:
+        if not os.access(path, os.W_OK):                             # written as a stream
+            raise UsageError(f"Cannot write {path}: it is read-only.")
+        return
     parent = path.parent
     if not parent.is_dir():
         raise UsageError(f"Cannot write {path}: the folder {parent} does not exist.")

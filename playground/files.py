@@ -4,7 +4,10 @@ exports and the window share it).
 A temporary file is written beside the target and then replaces it, so a crash, a full disk
 or a killed process leaves the old file or the new one, never half of one. Temporary files
 are named ``.NAME.playground-save-XXXXXXXX.SUFFIX``; a pattern only this module makes, so the
-clean-up of ones a killed write left behind never touches a user's own files.
+clean-up of ones a killed write left behind never touches a user's own files. A target that is
+a device or a named pipe (``/dev/null``, ``/dev/stdout``, a FIFO) is written into as a stream,
+as a shell redirection would: replacing it would put a regular file in its place (run as root,
+in place of the system's ``/dev/null``). A directory or a socket is refused.
 """
 
 from __future__ import annotations
@@ -13,6 +16,8 @@ import contextlib
 import glob
 import os
 import re
+import shutil
+import stat
 import tempfile
 import time
 from collections.abc import Iterator
@@ -32,6 +37,10 @@ def replacing(path: Path | str, mode: int | None = None, keep_suffix: bool = Fal
     ones (0666 less the umask); the temporary file is user-only until it replaces ``path``.
     A symbolic link stays a link: the file it points to is the one replaced."""
     path = Path(os.path.realpath(path))
+    if _is_stream(path):
+        with _streaming(path, keep_suffix) as temporary:
+            yield temporary
+        return
     _remove_stale_temporaries(path)
     suffix = path.suffix if keep_suffix and path.suffix else ".tmp"
     descriptor, name = tempfile.mkstemp(prefix=f".{path.name}{TEMPORARY_MARK}", suffix=suffix,
@@ -42,6 +51,39 @@ def replacing(path: Path | str, mode: int | None = None, keep_suffix: bool = Fal
         yield temporary
         os.chmod(temporary, _permissions(path) if mode is None else mode)
         os.replace(temporary, path)
+    finally:
+        with contextlib.suppress(OSError):
+            temporary.unlink(missing_ok=True)
+
+
+def _is_stream(path: Path) -> bool:
+    """Whether ``path`` is a device or a FIFO (written as a stream); a directory, a socket
+    or anything else that is not a regular file is refused with a clear error."""
+    try:
+        kind = os.stat(path).st_mode
+    except FileNotFoundError:
+        return False
+    if stat.S_ISREG(kind):
+        return False
+    if stat.S_ISCHR(kind) or stat.S_ISFIFO(kind) or stat.S_ISBLK(kind):
+        return True
+    if stat.S_ISDIR(kind):
+        raise IsADirectoryError(f"{path} is a folder, not a file")
+    raise OSError(f"{path} is not a file that can be written")
+
+
+@contextlib.contextmanager
+def _streaming(path: Path, keep_suffix: bool) -> Iterator[Path]:
+    """A temporary file elsewhere for the block to write; its bytes then go into the device
+    or pipe ``path`` as a stream (which is never replaced)."""
+    suffix = path.suffix if keep_suffix and path.suffix else ".tmp"
+    descriptor, name = tempfile.mkstemp(prefix=f"{path.name}{TEMPORARY_MARK}", suffix=suffix)
+    os.close(descriptor)
+    temporary = Path(name)
+    try:
+        yield temporary
+        with open(temporary, "rb") as source, open(path, "wb") as target:
+            shutil.copyfileobj(source, target)
     finally:
         with contextlib.suppress(OSError):
             temporary.unlink(missing_ok=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -234,3 +235,28 @@ def test_an_error_inside_torchs_backward_shows_torchs_frames_as_python_does(tmp_
     assert ours.returncode == theirs.returncode == 1
     assert ours.stderr == theirs.stderr
     assert "torch/autograd/graph.py" in ours.stderr  # below the engine's recording wrapper
+
+
+def test_outputs_into_a_named_pipe_are_streamed_and_the_pipe_stays(tutorial, tmp_path):
+    """``--trace FIFO`` (or /dev/null) writes into it; through the atomic write's rename it
+    was replaced by a regular file, and as root that would replace the system's /dev/null."""
+    import stat
+    import threading
+
+    fifo = tmp_path / "trace.fifo"
+    os.mkfifo(fifo)
+    received = []
+
+    def read() -> None:
+        with open(fifo, "rb") as pipe:
+            received.append(pipe.read())
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    done = _run(tutorial, "--trace", fifo)
+    reader.join(timeout=30)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(received[0])  # the traces, whole
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+    done = _run(tutorial, "--trace", os.devnull)
+    assert done.returncode == 0 and stat.S_ISCHR(os.stat(os.devnull).st_mode), done.stderr

@@ -8,7 +8,7 @@ import nbformat
 import pytest
 from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QToolButton
 
 from playground.ui.files import RecoveryStore
 from playground.ui.main_window import MainWindow
@@ -209,6 +209,33 @@ def test_console_clears_and_the_find_bar_finds_and_replaces(qtbot, window):
     window.ask_line = lambda: 2
     qtbot.keyClick(window.editor, Qt.Key.Key_G, Qt.KeyboardModifier.ControlModifier)
     assert window.editor.textCursor().blockNumber() == 1
+
+
+def test_replace_all_renames_only_that_name_unless_told_otherwise(qtbot, window):
+    """As in VS Code, in code a search matches case and whole words by default: replacing
+    ``X`` rewrote ``x``, ``max_x`` and ``.max()`` too."""
+    window.editor.setPlainText("X = torch.ones(3)\nx = X * 2\nmax_x = X.max()\n")
+    window.editor.setFocus()
+    qtbot.keyClick(window.editor, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
+    bar = window.find_bar
+    qtbot.keyClicks(bar.query, "X", delay=PERSON_MS)
+    qtbot.keyClicks(bar.replacement, "inputs", delay=PERSON_MS)
+    assert bar.match_case.isChecked() and bar.whole_words.isChecked()
+    all_button = next(b for b in bar.findChildren(QToolButton) if b.text() == "All")
+    qtbot.mouseClick(all_button, Qt.MouseButton.LeftButton)
+    assert window.editor.toPlainText() == \
+        "inputs = torch.ones(3)\nx = inputs * 2\nmax_x = inputs.max()\n"
+    assert bar.status.text() == "3 replaced"
+    qtbot.keyClick(window.editor, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert window.editor.toPlainText().startswith("X = torch")  # one undo step
+    qtbot.mouseClick(bar.match_case, Qt.MouseButton.LeftButton)  # any case, still whole words
+    qtbot.mouseClick(all_button, Qt.MouseButton.LeftButton)
+    assert window.editor.toPlainText() == \
+        "inputs = torch.ones(3)\ninputs = inputs * 2\nmax_x = inputs.max()\n"
+    qtbot.keyClick(window.editor, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    qtbot.mouseClick(bar.whole_words, Qt.MouseButton.LeftButton)  # parts of names too
+    qtbot.mouseClick(all_button, Qt.MouseButton.LeftButton)
+    assert "mainputs_inputs = inputs.mainputs()" in window.editor.toPlainText()
 
 
 def test_an_indented_marker_is_not_a_cell_anywhere(qtbot, window, tmp_path):
