@@ -73,6 +73,7 @@ class PythonHighlighter(QSyntaxHighlighter):
         self.more_text_coming = False  # the editor is still appending a long text's parts
         self._progress = QTimer(self, interval=0, timeout=self._colour_more)
         self._skipping = False  # a long text's part is being appended
+        self.recolouring = False  # colours, not text, are changing (see _recolouring)
 
     def prepare(self, line_count: int) -> None:
         """Before a new text is set: one of ``line_count`` lines or more than PROGRESSIVE_FROM
@@ -115,13 +116,25 @@ class PythonHighlighter(QSyntaxHighlighter):
         self.coloured_below += COLOURED_PER_TURN
         # Waiting lines have no state (-1): each one coloured gets one, which makes Qt go on
         # to the next, up to the first line still waiting.
-        self.rehighlightBlock(block)
+        with self._recolouring():
+            self.rehighlightBlock(block)
 
     def set_scale(self, scale: float) -> None:
         """Prose and headings follow the editor's text zoom."""
         self.prose.setFontPointSize(10.5 * scale)
         self.heading.setFontPointSize(12 * scale)
-        self.rehighlight()
+        with self._recolouring():
+            self.rehighlight()
+
+    @contextmanager
+    def _recolouring(self) -> Iterator[None]:
+        """Colours applied by the highlighter itself: Qt reports them as a change of the
+        document's contents (textChanged), which is not an edit and must not start Live."""
+        self.recolouring = True
+        try:
+            yield
+        finally:
+            self.recolouring = False
 
     def _format_for(self, token):
         while token is not Token:

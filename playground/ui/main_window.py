@@ -105,6 +105,7 @@ class MainWindow(DocumentMixin, RunningMixin, MenusMixin, ExportActionsMixin, QM
         self._cell_queue: list[tuple[int, int]] = []
         self._cell_total = 0
         self._cells_run: int | None = None  # the cell number of a Run all cells under way
+        self._cells_stopped = False  # Stop or Restart ended a Run all cells
         self._front_matter, self._file_format, self._opened_suffix = "", "percent", ""
         self._cell_ids: dict[str, str] = {}
         self._notebook_metadata: dict = {}

@@ -97,7 +97,7 @@ class MenusMixin:
                                   triggered=self.run_all)
         self.run_action.setToolTip("Run the whole script in a fresh namespace (Ctrl+Enter)")
         self.stop_action = QAction("■ Stop", self, shortcut=QKeySequence("Ctrl+."),
-                                   triggered=self.runner.stop, enabled=False)
+                                   triggered=self.stop, enabled=False)
         self.stop_action.setToolTip("Interrupt the running code (Ctrl+.)")
         self.cell_action = QAction("▶ Run cell", self, shortcut=QKeySequence("Shift+Return"),
                                    triggered=self.run_cell)

@@ -89,7 +89,26 @@ class RunningMixin:
         self._cell_total = len(queue)
         self._next_cell(fresh=True)
 
+    def stop(self) -> None:
+        """Stop: the run going now, and the cells of Run all cells still to come."""
+        self._end_cell_queue()
+        self.runner.stop()
+
+    def _end_cell_queue(self) -> None:
+        if self._cell_queue:
+            self._cell_queue = []
+            self._cells_stopped = True
+
+    def _say_cells_stopped(self) -> None:
+        if self._cells_stopped:
+            self._cells_stopped = False
+            self.statusBar().showMessage(
+                f"Stopped at cell {self._cells_run} of {self._cell_total}.")
+
     def _next_cell(self, fresh: bool = False) -> None:
+        if not self._cell_queue:  # Stop came between two cells
+            self._say_cells_stopped()
+            return
         first, last = self._cell_queue.pop(0)
         number = self._cell_total - len(self._cell_queue)
         self._cells_run = number
@@ -143,8 +162,8 @@ class RunningMixin:
 
     # ----- live mode ----------------------------------------------------------------------
     def _typed(self) -> None:
-        if self._loading or self.editor.loading:
-            return  # text a file brings: nothing was typed
+        if self._loading or self.editor.loading or self.editor.highlighter.recolouring:
+            return  # text a file brings, or colours: nothing was typed
         self.view_state.forget_replay("code changed: run to replay")  # it no longer matches
         if self.live_action.isChecked():
             self._live_timer.start()  # restarts the wait: debounced
@@ -188,7 +207,9 @@ class RunningMixin:
         # the views follow: the console ends the run's output, the graph and plots redraw
         self.view_state.show_result(result, where=f"cell {cell}" if cell else "",
                                     continues=bool(cell and cell > 1))
-        if self._cell_queue and result.error is None:
+        if self._cells_stopped:  # Stop or Restart ended Run all cells
+            self._say_cells_stopped()
+        elif self._cell_queue and result.error is None:
             QTimer.singleShot(0, self._next_cell)
         elif self._cell_queue:
             failed = self._cell_total - len(self._cell_queue)
@@ -215,6 +236,7 @@ class RunningMixin:
     # ----- the kernel and its engine -------------------------------------------------------------
     def restart_kernel(self) -> None:
         self._rerun_when_ready = False
+        self._end_cell_queue()  # the cells to come would run in the new kernel
         self.runner.restart()
 
     def _engine_chosen(self, index: int) -> None:

@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import Qt
 
 from tests.faults.test_corpus import MEMORY
 from tests.windows import ran
@@ -142,3 +143,29 @@ def test_playground_run_runs_a_10_mb_script_and_declared_encodings(files):
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.startswith("1250000 tensor([0.0000, 0.0020, 0.0040, 0.0060])")
     assert _cli(files / "declared.py").stdout == "café\n"
+
+
+def _long_files(folder: Path) -> list[Path]:
+    """Files longer than the editor's first part, which it loads over several turns."""
+    script = folder / "long_script.py"
+    script.write_text("".join(f"x{n} = {n}\n" for n in range(25_000)) + "print('ran')\n")
+    notebook = folder / "long_notes.md"
+    notebook.write_text("# Notes\n\n" + "padding line\n" * 25_000 +
+                        "```python\nprint('ran')\n```\n")
+    return [script, notebook]
+
+
+def test_a_long_file_opens_with_live_on_and_never_runs(qtbot, live_window, tmp_path):
+    """The loader's later parts and the colouring that follows them are not typing."""
+    window = live_window
+    started = []
+    window.runner.started.connect(lambda: started.append(True))
+    for path in _long_files(tmp_path):
+        window.open_file(str(path))
+        qtbot.waitUntil(lambda: not window.opening and not window.editor.loading, timeout=60_000)
+        qtbot.waitUntil(lambda: not window.editor.highlighter.colouring, timeout=60_000)
+        qtbot.wait(900)  # longer than Live's wait
+        assert not started, path.name
+        assert "print('ran')" in window.editor.toPlainText()
+    qtbot.keyClick(window.editor, Qt.Key.Key_Space)  # a real key is typing: Live runs
+    qtbot.waitUntil(lambda: bool(started), timeout=10_000)

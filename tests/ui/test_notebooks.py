@@ -3,12 +3,13 @@
 import json
 
 import numpy as np
+from PySide6.QtCore import Qt
 
 from playground.kernel.client import Kernel
 from playground.model import notebook
 from playground.model.notebook import Cell, Notebook
 from tests.seeds import TUTORIALS, tutorial_files
-from tests.windows import RUN_MS
+from tests.windows import RUN_MS, ran
 
 LESSON = Notebook([
     Cell("markdown", "# Accumulation\nEach backward() adds into .grad."),
@@ -54,6 +55,41 @@ def test_run_all_cells_stops_at_the_first_error_and_marks_it(qtbot, window, tmp_
     assert window.editor.document().findBlockByNumber(error_line - 1).text() == \
         "print(undefined_name)"
     assert "Stopped at cell 3 of 4" in window.statusBar().currentMessage()
+
+
+def _quick_cells(count: int) -> str:
+    return "".join(f"# %%\nx{n} = {n}\n" for n in range(count))
+
+
+def test_stop_ends_run_all_cells_of_quick_cells(qtbot, window):
+    """Quick cells finish before Stop lands: Stop must end the sequence, not the one cell
+    (four Stops left 2,721 of 3,000 cells queued)."""
+    window.editor.setPlainText(_quick_cells(3000))
+    window.editor.setFocus()
+    qtbot.keyClick(window.editor, Qt.Key.Key_Return,
+                   Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    qtbot.waitUntil(lambda: (window._cells_run or 0) >= 20, timeout=RUN_MS)
+    qtbot.keyClick(window.editor, Qt.Key.Key_Period, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: not window.runner.busy and window.run_action.isEnabled(),
+                    timeout=RUN_MS)
+    stopped_at = window._cells_run
+    qtbot.wait(300)
+    assert not window._cell_queue and window._cells_run == stopped_at < 3000
+    assert window.statusBar().currentMessage() == f"Stopped at cell {stopped_at} of 3000."
+
+
+def test_restart_ends_run_all_cells_too(qtbot, window):
+    window.editor.setPlainText(_quick_cells(3000))
+    window.run_all_cells()
+    qtbot.waitUntil(lambda: (window._cells_run or 0) >= 20, timeout=RUN_MS)
+    window.restart_action.trigger()
+    qtbot.waitUntil(lambda: not window.runner.is_starting and not window.runner.busy,
+                    timeout=RUN_MS)
+    stopped_at = window._cells_run
+    qtbot.wait(300)
+    assert not window._cell_queue and window._cells_run == stopped_at < 3000
+    result = ran(qtbot, window, "print(x0)\n")
+    assert result.error is not None  # the new kernel never ran the cells that were to come
 
 
 def test_saving_an_ipynb_keeps_cells_and_what_each_printed(qtbot, window, tmp_path):
