@@ -7,9 +7,13 @@ import builtins
 import contextlib
 import sys
 import time
+import warnings
 from abc import ABC, abstractmethod
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
+
+import numpy as np
 
 from playground.engines import pyplot
 from playground.engines.graph_builder import EngineView, graph_of, named_tensors
@@ -101,10 +105,11 @@ def run_code(code: str, engine: Engine, filename: str = "<script>",
             figures = pyplot.take_figures()             # replaced print breaks nothing here
     executed = time.perf_counter()
     try:
-        named = named_tensors(namespace, view)  # walked once for both
-        recorder.settle([tensor.grad_fn for _, tensor in named if tensor.grad_fn is not None])
-        graph, ids = graph_of(named, view, recorder.nodes())
-        traces = recorder.to_model(ids)
+        with _own_conditions():
+            named = named_tensors(namespace, view)  # walked once for both
+            recorder.settle([t.grad_fn for _, t in named if t.grad_fn is not None])
+            graph, ids = graph_of(named, view, recorder.nodes())
+            traces = recorder.to_model(ids)
     except MemoryError:
         # the script used up the memory (its own error says so): no graph, but no crash
         graph, traces = Graph(), []
@@ -118,6 +123,24 @@ def run_code(code: str, engine: Engine, filename: str = "<script>",
 
 
 _SHOWN = "__playground_shown__"
+# Deep enough for the builder's own walks, whatever limit the script set (a script that set 50
+# stays at 50 for its next cell).
+OWN_RECURSION_LIMIT = 3000
+
+
+@contextlib.contextmanager
+def _own_conditions() -> Iterator[None]:
+    """What the script changed for itself does not reach the kernel's reading of its tensors:
+    warnings turned into errors (``warnings.simplefilter("error")``), NumPy told to raise on
+    overflow, a recursion limit of 50."""
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, OWN_RECURSION_LIMIT))
+    try:
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
+            warnings.simplefilter("ignore")
+            yield
+    finally:
+        sys.setrecursionlimit(limit)
 
 
 def _ends_with_expression(code: str) -> bool:

@@ -8,6 +8,7 @@ import importlib.abc
 import importlib.machinery
 import re
 import sys
+import threading
 from collections.abc import Iterator
 
 from playground.engines.base import Engine
@@ -135,10 +136,15 @@ class NumpyEngine(Engine):
 
     @contextlib.contextmanager
     def record(self, recorder: TraceRecorder) -> Iterator[None]:
+        """The script's own calls (its main thread's); calls from threads it starts run as
+        if nothing watched (a recorder shared by eight threads broke their backward)."""
         npgrad = self.torch_module()
         current: list[LiveTrace] = []
+        main = threading.main_thread()
 
         def on_start(call) -> bool:
+            if threading.current_thread() is not main:
+                return False
             if recorder.declines():
                 current.append(None)
                 return False  # npgrad runs the call on its fast path, unobserved
@@ -150,6 +156,8 @@ class NumpyEngine(Engine):
             return True
 
         def on_step(step) -> None:
+            if threading.current_thread() is not main or not current:
+                return
             if current[-1] is None or not current[-1].roots:  # let pass, or a leaf's own
                 return
             current[-1].steps.append(LiveStep(
@@ -160,6 +168,8 @@ class NumpyEngine(Engine):
                 recorder.optional_array(step.grad_after)))
 
         def on_finish(call) -> None:
+            if threading.current_thread() is not main or not current:
+                return
             trace = current.pop()
             if trace is not None:  # called as the call ends, raising or not
                 recorder.finish(trace, sys.exc_info()[1])

@@ -6,6 +6,7 @@ import contextlib
 import importlib
 import importlib.metadata
 import json
+import threading
 import urllib.parse
 from collections.abc import Iterator
 
@@ -122,9 +123,13 @@ class TorchEngine(Engine):
         # which calls the public function again: record only the outermost call.
         depth = [0]
 
+        main = threading.main_thread()
+
         def recorded(kind: str, original, tensors, args, kwargs):
-            if depth[0] or recorder.declines():  # declined: torch runs it with no hooks
-                return original(tensors, *args, **kwargs)
+            # calls from threads the script started are not recorded: hooks on nodes they
+            # share (a leaf's AccumulateGrad) broke their backward and lost gradients
+            if depth[0] or threading.current_thread() is not main or recorder.declines():
+                return original(tensors, *args, **kwargs)  # torch runs it with no hooks
             depth[0] += 1
             try:
                 with _hooked(recorder, kind, tensors, self.torch):

@@ -2,7 +2,9 @@
 the user's output on stderr.
 
 At start the kernel keeps private copies of its stdin and stdout for the control channel, and
-of its stderr for output, and gives user code other descriptors 0-2: 0 reads an empty file
+of its stderr for output, at random high descriptor numbers (a script that writes garbage to
+descriptors 3-63 or closes a range of them misses them), and gives user code other
+descriptors 0-2: 0 reads an empty file
 (``input()`` ends at once, as before), 1 and 2 are both the process's stderr pipe, which the
 app reads itself: what a run prints arrives in the order it was written, and the last words of
 a crashing process still reach the app. Python's sys.stdout and sys.stderr write into the same
@@ -16,6 +18,7 @@ is busy running user code), a closed stdin means the app is gone and the kernel 
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import queue
 import threading
@@ -23,18 +26,24 @@ from collections.abc import Callable
 
 from playground.kernel import processes, streams, wire
 
+# The kernel's exit status when a script closed its own pipes (``os.closerange(3, ...)``): it
+# can no longer hear the app or answer it; the app says so in one sentence.
+PIPES_CLOSED_STATUS = 112
+
 
 class KernelChannel:
     """Control frames in and out, and the user's output into one ordered pipe."""
 
     def __init__(self, platform: str) -> None:
         self.platform = platform
-        self.control_in = os.dup(0)
-        self.control_out = os.dup(1)
-        self.output = os.dup(2)
+        self.control_in = processes.hidden_copy(0)
+        self.control_out = processes.hidden_copy(1)
+        self.output = processes.hidden_copy(2)
         self.markers = streams.StreamMarkers.new()
         empty = os.open(os.devnull, os.O_RDONLY)
-        self._stdio = {0: empty, 1: os.dup(2), 2: os.dup(2)}
+        self._stdio = {0: processes.hidden_copy(empty), 1: processes.hidden_copy(2),
+                       2: processes.hidden_copy(2)}
+        os.close(empty)
         self.restore_stdio()
         self.requests: queue.Queue = queue.Queue()
         self._send_lock = threading.Lock()
@@ -42,7 +51,9 @@ class KernelChannel:
         self._output_lock = threading.Lock()
 
     def start(self, on_interrupt: Callable[[str], None],
-              on_app_gone: Callable[[], None]) -> None:
+              on_app_gone: Callable[[int], None]) -> None:
+        """``on_app_gone(status)``: the app closed the pipe (0), or a script did
+        (PIPES_CLOSED_STATUS)."""
         threading.Thread(target=self._read_requests, args=(on_interrupt, on_app_gone),
                          name="playground-requests", daemon=True).start()
 
@@ -72,14 +83,19 @@ class KernelChannel:
             streams.mark_end(self.output, marker)
 
     def _read_requests(self, on_interrupt: Callable[[str], None],
-                       on_app_gone: Callable[[], None]) -> None:
+                       on_app_gone: Callable[[int], None]) -> None:
         while True:
+            status = 0
             try:
                 request = wire.receive(self.control_in)
+            except OSError as error:
+                request = None
+                if error.errno == errno.EBADF:  # the script closed the kernel's pipe
+                    status = PIPES_CLOSED_STATUS
             except Exception:  # noqa: BLE001 - the app never sends garbage: it is gone
                 request = None
             if request is None:
-                on_app_gone()
+                on_app_gone(status)
                 return
             if request.get("op") == "interrupt":
                 on_interrupt(str(request.get("id", "")))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import _thread
 import builtins
 import contextlib
+import errno
 import functools
 import linecache
 import os
@@ -25,7 +26,7 @@ import numpy as np
 from playground.engines.base import EngineError, run_code
 from playground.engines.registry import ENGINES
 from playground.kernel import notebook_lines, processes, streams, wire
-from playground.kernel.channel import KernelChannel
+from playground.kernel.channel import PIPES_CLOSED_STATUS, KernelChannel
 from playground.kernel.errors import (
     describe_exception,
     exit_error,
@@ -45,6 +46,7 @@ def make_engine(name: str, device: str):
 
 _memory_limit = 0  # bytes; 0: none
 _exit_now = os._exit  # streams.install makes os._exit flush first; ending must not wait
+_KERNEL_PID = os.getpid()
 
 
 _JEDI = threading.Lock()
@@ -272,11 +274,22 @@ def _run_safely(session: Session, request: dict) -> RunResult:
     (the namespace is kept): the kernel must outlive anything a script leaves behind."""
     started = time.perf_counter()
     try:
-        return session.run(request["code"], request["filename"], request["fresh"],
-                           request.get("cell", False), str(request.get("id", "")))
+        result = session.run(request["code"], request["filename"], request["fresh"],
+                             request.get("cell", False), str(request.get("id", "")))
     except Exception as failure:  # noqa: BLE001
         streams.flush_all()
-        return session.ended_early(unshowable_error(failure), started)
+        result = session.ended_early(unshowable_error(failure), started)
+    _leave_if_forked()
+    return result
+
+
+def _leave_if_forked() -> None:
+    """A script that forked (``os.fork()``) returns here in the child too: that copy printed
+    what the script gave it to print, and ends as a forked python would, without answering
+    on the kernel's pipe (its reply would be read as the parent's)."""
+    if os.getpid() != _KERNEL_PID:
+        streams.flush_all()
+        _exit_now(0)
 
 
 def _result_frame(session: Session, result: RunResult, run_id) -> bytes:
@@ -290,6 +303,15 @@ def _result_frame(session: Session, result: RunResult, run_id) -> bytes:
 
 
 def serve(channel: KernelChannel, session: Session) -> None:
+    try:
+        _serve(channel, session)
+    except OSError as error:
+        if error.errno == errno.EBADF:  # the script closed the kernel's own pipes
+            _end_kernel(channel, status=PIPES_CLOSED_STATUS)
+        raise
+
+
+def _serve(channel: KernelChannel, session: Session) -> None:
     while True:
         request = channel.requests.get()
         if request.get("op") == "shutdown":
@@ -319,13 +341,13 @@ def _prepare_run(channel: KernelChannel) -> None:
     processes.install_wake_handler(_Stop.platform)
 
 
-def _end_kernel(channel: KernelChannel, reason: str = "") -> None:
+def _end_kernel(channel: KernelChannel, reason: str = "", status: int = 0) -> None:
     """End now, with the processes user code started; ``reason`` tells the app why."""
     if reason:
         with contextlib.suppress(OSError):
             channel.send({"op": "ending", "reason": reason})
     processes.end_children()
-    _exit_now(0)
+    _exit_now(status)
 
 
 def main(argv: list[str]) -> int:
@@ -334,7 +356,7 @@ def main(argv: list[str]) -> int:
     platform = _Stop.platform = processes.current_platform()
     channel = KernelChannel(platform)
     channel.start(on_interrupt=lambda run_id: _Stop.request("interrupt", run_id),
-                  on_app_gone=lambda: _end_kernel(channel))
+                  on_app_gone=lambda status: _end_kernel(channel, status=status))
     try:
         engine = make_engine(engine_name, device)
     except EngineError as error:
@@ -343,6 +365,7 @@ def main(argv: list[str]) -> int:
     global _memory_limit
     _memory_limit = int(memory_limit)
     processes.cap_memory(_memory_limit, platform)
+    processes.forbid_signals_to(os.getppid(), platform)  # a script cannot stop the app
     streams.install(channel.send_output)
     _prepare_run(channel)
     watchdog = MemoryWatchdog(_memory_limit, on_over=lambda: _Stop.request("memory"),

@@ -23,6 +23,7 @@ from collections.abc import Callable
 
 from playground.engines.registry import DEFAULT_ENGINE
 from playground.kernel import processes, streams, wire
+from playground.kernel.channel import PIPES_CLOSED_STATUS
 from playground.kernel.errors import interrupted_error
 from playground.kernel.launch import default_memory_limit, launch
 from playground.model import RunError, RunResult, collector
@@ -34,6 +35,7 @@ INTERRUPT_GRACE = 2.0
 DRAIN_S = 2.0  # the longest wait for the end of a run's output after its reply
 COMPLETION_WAIT_S = 10.0  # jedi's first parse of a big namespace takes seconds
 POLL_S = 0.05
+STOPPED_CHECK_S = 0.5  # how often a running kernel is checked for being stopped (SIGSTOP)
 
 
 def cuda_driver_found() -> bool:
@@ -359,9 +361,13 @@ class Kernel:
         decoding: dict = {}
         deadline = None if timeout is None else time.monotonic() + timeout
         reason = None
+        checked = time.monotonic()
         while True:
             if stop.is_set() and self._interrupted_at is None:
                 self.interrupt()
+            if time.monotonic() - checked > STOPPED_CHECK_S:
+                checked = time.monotonic()
+                self._continue_if_stopped()
             try:
                 reply = self._replies.get(timeout=POLL_S)
             except queue.Empty:
@@ -381,6 +387,15 @@ class Kernel:
                 self._group.kill()
                 self.process.wait()
                 return None, reason or "interrupt", decoding
+
+    def _continue_if_stopped(self) -> None:
+        """A script that stopped its own process (SIGSTOP) would stall the run for good,
+        Stop included: the kernel is continued, and the run's output says so."""
+        if processes.is_stopped(self.process) and processes.continue_process(self.process):
+            output = self._output
+            if output is not None:
+                output.add("stderr", "(the script stopped its kernel process with a signal; "
+                                     "it was continued)\n")
 
     def _drain(self, output: _Output) -> None:
         """Let the readers pass on what the process wrote before it answered or died."""
@@ -444,6 +459,10 @@ class Kernel:
                     "SIGKILL": "was killed (out of memory, or by another program)",
                     "SIGABRT": "aborted"}.get(name, f"died of {name}")
             return RunError("crash", f"The kernel process {what}; it restarts for the next run.",
+                            exit_code=code)
+        if code == PIPES_CLOSED_STATUS:
+            return RunError("crash", "The script closed the kernel's own pipes (its file "
+                            "descriptors), so the kernel ended; it restarts for the next run.",
                             exit_code=code)
         return RunError("exit", f"The script ended the kernel process with exit code {code}; "
                         "it restarts for the next run.", exit_code=code)

@@ -218,6 +218,27 @@ def _deliver(number: int) -> None:
     signal.pthread_kill(threading.get_ident(), number)
 
 
+def is_stopped(process) -> bool:
+    """Whether the process is stopped by a signal (POSIX job control: SIGSTOP, SIGTSTP)."""
+    if process is None or sys.platform == WINDOWS:
+        return False
+    try:
+        import psutil
+
+        return psutil.Process(process.pid).status() == psutil.STATUS_STOPPED
+    except Exception:  # noqa: BLE001 - gone, or unreadable: not stopped as far as we know
+        return False
+
+
+def continue_process(process) -> bool:
+    """Send SIGCONT; whether it could be sent."""
+    try:
+        os.kill(process.pid, signal.SIGCONT)
+    except OSError:
+        return False
+    return True
+
+
 def same_session(pid: int, leader: int) -> bool:
     """Whether process ``pid`` is in the session ``leader`` leads (the kernel, or a process
     it started): a process that has ended is in none."""
@@ -238,7 +259,123 @@ def unblock_app_signals() -> None:
                                {getattr(signal, name) for name in APP_SIGNALS})
 
 
+# ----- the kernel may not signal the app ---------------------------------------------------
+# Linux's seccomp: a filter the kernel process installs on itself (inherited by every process
+# it starts) that fails, with EPERM, the system calls that would send a signal to the app: a
+# script's ``os.kill(os.getppid(), SIGSTOP)`` froze the window (no paint, no input, no Stop),
+# and SIGSTOP cannot be caught. The app is named by its pid, its process group, its threads
+# at the kernel's start, and -1 (every process). Offsets and numbers are the kernel ABI's
+# (linux/seccomp.h, linux/filter.h, the arch's unistd.h).
+_SECCOMP_ARCHES = {
+    # machine: (AUDIT_ARCH_*, {syscall: number}, first number of another ABI or None)
+    "x86_64": (0xC000003E, {"kill": 62, "tkill": 200, "tgkill": 234, "rt_sigqueueinfo": 129,
+                            "rt_tgsigqueueinfo": 297, "pidfd_send_signal": 424,
+                            "pidfd_open": 434}, 0x40000000),  # x32's numbers: refused
+    "aarch64": (0xC00000B7, {"kill": 129, "tkill": 130, "tgkill": 131, "rt_sigqueueinfo": 138,
+                             "rt_tgsigqueueinfo": 240, "pidfd_send_signal": 424,
+                             "pidfd_open": 434}, None),
+}
+_TARGETED = ("kill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo", "pidfd_open")
+_REFUSED = ("tkill", "pidfd_send_signal")  # by thread id, or through a pidfd: never needed
+_LOAD, _JUMP_EQUAL, _JUMP_AT_LEAST, _RETURN = 0x20, 0x15, 0x35, 0x06
+_ALLOW, _FAIL_EPERM = 0x7FFF0000, 0x00050000 | 1
+_PR_SET_NO_NEW_PRIVS, _PR_SET_SECCOMP, _SECCOMP_MODE_FILTER = 38, 22, 2
+
+
+class _SockFilter(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_ushort), ("jt", ctypes.c_ubyte), ("jf", ctypes.c_ubyte),
+                ("k", ctypes.c_uint)]
+
+
+class _SockFprog(ctypes.Structure):
+    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.POINTER(_SockFilter))]
+
+
+def signal_filter(arch: int, numbers: dict[str, int], other_abi: int | None,
+                  protected: list[int]) -> list[tuple[int, int, int, int]]:
+    """The BPF program: (code, jump if true, jump if false, k) rows; ``protected`` are the
+    pid-like values (as they travel in the first argument) no signal may be sent to."""
+    targeted = [numbers[name] for name in _TARGETED]
+    refused = [numbers[name] for name in _REFUSED]
+    values = sorted({value & 0xFFFFFFFF for value in protected})
+    # layout: arch check, number checks, allow; then the target checks, allow; deny; allow
+    head = 3 + (other_abi is not None) + len(refused) + len(targeted)
+    check = head + 1            # first row of the target checks
+    deny = check + 1 + len(values) + 1
+    allow = deny + 1
+    rows = [(_LOAD, 0, 0, 4), (_JUMP_EQUAL, 0, allow - 2, arch), (_LOAD, 0, 0, 0)]
+    if other_abi is not None:
+        rows.append((_JUMP_AT_LEAST, deny - len(rows) - 1, 0, other_abi))
+    for number in refused:
+        rows.append((_JUMP_EQUAL, deny - len(rows) - 1, 0, number))
+    for number in targeted:
+        rows.append((_JUMP_EQUAL, check - len(rows) - 1, 0, number))
+    rows.append((_RETURN, 0, 0, _ALLOW))
+    rows.append((_LOAD, 0, 0, 16))  # the first argument's low 32 bits (pid_t is 32-bit)
+    for value in values:
+        rows.append((_JUMP_EQUAL, deny - len(rows) - 1, 0, value))
+    rows += [(_RETURN, 0, 0, _ALLOW), (_RETURN, 0, 0, _FAIL_EPERM), (_RETURN, 0, 0, _ALLOW)]
+    assert len(rows) == allow + 1
+    return rows
+
+
+def app_targets(app_pid: int) -> list[int]:
+    """What names the app in a signal call: its pid, -its group, its threads, -1 (all)."""
+    targets = [app_pid, -1]
+    with contextlib.suppress(OSError):
+        targets.append(-os.getpgid(app_pid))
+    with contextlib.suppress(OSError):
+        targets += [int(name) for name in os.listdir(f"/proc/{app_pid}/task")]
+    return targets
+
+
+def forbid_signals_to(app_pid: int, platform: str) -> bool:
+    """Install the filter in this process (the kernel, before user code runs); whether it
+    could be (Linux on x86-64 and arm64; elsewhere the app's SignalGuard is what is left)."""
+    import platform as platforms
+
+    arch = _SECCOMP_ARCHES.get(platforms.machine())
+    if not platform.startswith("linux") or arch is None or app_pid <= 1:
+        return False
+    rows = signal_filter(*arch, app_targets(app_pid))
+    program = (_SockFilter * len(rows))(*(_SockFilter(*row) for row in rows))
+    header = _SockFprog(len(rows), program)
+    libc = ctypes.CDLL(None, use_errno=True)
+    long = ctypes.c_ulong
+    if libc.prctl(_PR_SET_NO_NEW_PRIVS, long(1), long(0), long(0), long(0)) != 0:
+        return False
+    return libc.prctl(_PR_SET_SECCOMP, long(_SECCOMP_MODE_FILTER), ctypes.byref(header),
+                      long(0), long(0)) == 0
+
+
 # ----- the kernel's side -----------------------------------------------------------------
+def hidden_copy(fd: int) -> int:
+    """A copy of ``fd`` at a random free descriptor number in the upper half of what this
+    process may open (its soft limit raised to the hard one first), not inherited."""
+    if sys.platform == WINDOWS:
+        return os.dup(fd)
+    import random
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    top = hard if hard != resource.RLIM_INFINITY else 1 << 16
+    top = min(top, 1 << 16)  # a table of a million descriptors costs the kernel memory
+    if soft != resource.RLIM_INFINITY and soft < top:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (top, hard))
+            soft = top
+    ceiling = min(top, soft if soft != resource.RLIM_INFINITY else top)
+    for _ in range(64):
+        target = random.randrange(max(ceiling // 2, 64), ceiling)
+        try:
+            os.fstat(target)
+        except OSError:  # free
+            os.dup2(fd, target, inheritable=False)
+            return target
+    return os.dup(fd)
+
+
+
 def cap_memory(limit_bytes: int, platform: str) -> bool:
     """Make allocations past the limit fail with MemoryError where this process can ask the
     OS to (Linux: RLIMIT_DATA); whether it did. Windows is capped by its job, from outside;

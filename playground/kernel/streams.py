@@ -31,6 +31,7 @@ import time
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
+from os import write as _write  # bound at start: a script may replace os.write
 
 TICK_S = 0.02
 FLOOD_LINES = 100
@@ -83,7 +84,7 @@ def write_output(fd: int, markers: StreamMarkers, stream: str, data: bytes) -> N
 def _write_all(fd: int, data: bytes) -> None:
     view = memoryview(data)
     while view:
-        view = view[os.write(fd, view):]
+        view = view[_write(fd, view):]
 
 
 class _PipeWriter(io.RawIOBase):

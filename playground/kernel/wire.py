@@ -10,12 +10,14 @@ array, and a 300-node graph sends a thousand.)
 
 from __future__ import annotations
 
-import json
 import math
-import os
 import struct
-import time
 from collections.abc import Callable
+from json import JSONDecoder as _JSONDecoder
+from json import JSONEncoder as _JSONEncoder
+from os import read as _read
+from os import write as _write
+from time import perf_counter as _perf_counter
 
 import numpy as np
 
@@ -26,6 +28,12 @@ from playground.model import collector
 COMPLETIONS_LIMIT = 3000
 
 _LENGTH = struct.Struct(">I")
+# The functions the wire uses are bound here, when the kernel starts: a script that replaces
+# json.dumps, json's classes' methods or os.write (``os.write = lambda fd, data: len(data)``)
+# changes its own modules, never what the kernel answers with (that ended the kernel, or made
+# it silent for good).
+_encode = _JSONEncoder.encode
+_decode = _JSONDecoder.decode
 
 
 _KINDS = "biufc"  # bool, integers, floats, complex: what an array may hold on the wire
@@ -80,7 +88,7 @@ def _array(reference: dict, buffers: list[memoryview]) -> np.ndarray:
 
 def encode(message: dict) -> bytes:
     buffers: list[bytes] = []
-    header = json.dumps(message, default=_buffer_reference(buffers)).encode()
+    header = _encode(_JSONEncoder(default=_buffer_reference(buffers)), message).encode()
     parts = [_LENGTH.pack(len(header)), header, _LENGTH.pack(len(buffers))]
     for buffer in buffers:
         parts += [_LENGTH.pack(len(buffer)), buffer]
@@ -100,7 +108,7 @@ def decode(frame: bytes, convert: Callable[[dict], object] | None = None) -> dic
         offset += 4
         buffers.append(view[offset:offset + length])
         offset += length
-    return json.loads(header, object_hook=_array_restorer(buffers, convert))
+    return _decode(_JSONDecoder(object_hook=_array_restorer(buffers, convert)), header)
 
 
 def send(fd: int, message: dict) -> None:
@@ -112,14 +120,14 @@ def send_frame(fd: int, frame: bytes) -> None:
     data = _LENGTH.pack(len(frame)) + frame
     view = memoryview(data)
     while view:
-        written = os.write(fd, view)
+        written = _write(fd, view)
         view = view[written:]
 
 
 def _read_exactly(fd: int, size: int) -> bytes | None:
     chunks = []
     while size:
-        chunk = os.read(fd, min(size, 1 << 20))
+        chunk = _read(fd, min(size, 1 << 20))
         if not chunk:
             return None
         chunks.append(chunk)
@@ -140,9 +148,9 @@ def receive(fd: int, timings: dict | None = None,
     frame = _read_exactly(fd, size)
     if frame is None:
         return None
-    started = time.perf_counter()
+    started = _perf_counter()
     with collector.paused():  # a large graph's frame: see model/collector.py
         message = decode(frame, convert)
     if timings is not None:
-        timings["decode"] = time.perf_counter() - started
+        timings["decode"] = _perf_counter() - started
     return message

@@ -4,6 +4,8 @@
 gradients, same printed text, same backward order. NumPy and the standard library only.
 """
 
+import warnings as _warnings
+
 # _tensor first: it completes the _tensor <-> _nodes import cycle in the right order.
 from ._tensor import Size, Tensor, device  # isort: skip
 # The op families: each declares its forwards' names into the binding table (_bindings.py).
@@ -146,6 +148,10 @@ class cuda:
 
 
 __all__ = [name for name in dir() if not name.startswith("_")]
+
+# NumPy warns where torch says nothing (0/0, log(0), an overflow to inf): not from the engine's
+# own arithmetic. A script's own NumPy calls warn as usual.
+_warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"playground\.npgrad")
 
 # Code written for torch may call what this engine lacks: say so, and what to do.
 __getattr__ = missing_attribute("torch")

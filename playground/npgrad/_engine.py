@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import sys
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -210,7 +211,21 @@ def execute(
     observed: bool = True,
 ) -> list:
     """Run backward from ``root``; returns the gradients captured at ``captures`` nodes.
-    Observers hear of each node unless the call is not ``observed``."""
+    Observers hear of each node unless the call is not ``observed``. Calls from several
+    threads take turns: gradients accumulate into shared leaves (and the inlined loop keeps
+    its state on the nodes), as torch's accumulation locks each leaf."""
+    with _ONE_AT_A_TIME:
+        return _execute(root, root_grad, keep_graph=keep_graph, create_graph=create_graph,
+                        captures=captures, needed=needed, accumulate=accumulate,
+                        observed=observed)
+
+
+_ONE_AT_A_TIME = threading.RLock()  # re-entered by a hook calling backward
+
+
+def _execute(root: Node, root_grad, *, keep_graph: bool, create_graph: bool,
+             captures: dict[Node, list[int]] | None, needed: set[Node] | None,
+             accumulate: bool, observed: bool) -> list:
     observers = Observers.callbacks if observed else []
     if (not create_graph and captures is None and accumulate and not observers
             and not PlainBackward.running):

@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import functools
+import threading
 
 
-class GradMode:
-    """The one switch every op reads; a class attribute so no module global is rebound."""
+class _GradModeSwitch(threading.local):
+    """The one switch every op reads. Per thread, as torch's: a thread starts with grad
+    mode on, and one thread's ``no_grad`` (or a backward running there) leaves the others
+    recording."""
 
     enabled = True
+
+
+GradMode = _GradModeSwitch()
 
 
 def is_grad_enabled() -> bool:

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 
 # Names a formula may use besides grad, the saved values and the kit.
-_FORMULA_GLOBALS = {"__builtins__": {}, "None": None}
+_FORMULA_GLOBALS = {"__builtins__": {}, "None": None, "__name__": __name__}
 
 
 @dataclass(frozen=True)
