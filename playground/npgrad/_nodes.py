@@ -416,10 +416,24 @@ def run_pre_hooks(node: Node, grad, as_tensors: bool):
 
 def call_tensor_hooks(hooks: list, grad, as_tensors: bool):
     for hook in list(hooks):
-        result = hook(as_tensor(grad))
+        given = as_tensor(grad)
+        result = hook(given)
         if result is not None:
+            _check_hook_result(hook, given, result)
             grad = as_value(result, as_tensors)
     return grad
+
+
+def _check_hook_result(hook, given, result) -> None:
+    """A tensor hook may replace the gradient, not change its kind: torch's checks."""
+    if not isinstance(result, _tensor.Tensor):
+        raise TypeError(f"expected Variable, but hook returned '{type(result).__name__}'")
+    name = getattr(hook, "__name__", type(hook).__name__)
+    if tuple(result.shape) != tuple(given.shape):
+        raise RuntimeError(f"hook '{name}' has changed the size of value")
+    if result.dtype != given.dtype:
+        raise RuntimeError(f"hook '{name}' has changed the type of value (was {given.type()} "
+                           f"got {result.type()})")
 
 
 def accumulate_into(tensor, grad, as_tensors: bool, retain: bool = False) -> None:

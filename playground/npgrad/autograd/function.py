@@ -167,6 +167,9 @@ class BackwardCFunction(Node, FunctionCtx):
             raise RuntimeError(f"{_first_word()} {self.name()} returned an incorrect number of "
                                f"gradients (expected {expected}, got {len(returned)})")
         tensors = set(self._tensor_positions)
+        for gradient in returned:
+            if gradient is not None and not isinstance(gradient, _tensor.Tensor):
+                raise RuntimeError(f"expected Variable or None (got {_c_type_name(gradient)})")
         for position, gradient in enumerate(returned):
             if gradient is not None and position not in tensors:
                 raise RuntimeError(f"function {self.name()} returned a gradient different than "
@@ -191,6 +194,16 @@ def _first_word() -> str:
     # torch 2.13 says "Function X returned an incorrect number of gradients" when the first
     # custom backward of the process fails so, and "function X ..." ever after (measured)
     return "Function" if _BackwardsRun.count == 1 else "function"
+
+
+def _c_type_name(value) -> str:
+    """The type's name as CPython's C code writes it (tp_name): a class defined in Python by
+    its name, an extension type with its module (``numpy.ndarray``), a builtin bare."""
+    kind = type(value)
+    heap_type = bool(kind.__flags__ & (1 << 9))  # Py_TPFLAGS_HEAPTYPE
+    if heap_type or kind.__module__ == "builtins":
+        return kind.__name__
+    return f"{kind.__module__}.{kind.__name__}"
 
 
 def _check_shape(node: Node, position: int, gradient, next_node: Node) -> None:
