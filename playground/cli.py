@@ -214,7 +214,11 @@ def _quiet_qt(kind, context, message: str) -> None:
 
 
 def _report(result: RunResult) -> int:
-    """Print the error like Python would, or one sentence; return the exit status."""
+    """Print the error like Python would, or one sentence; return the exit status. The
+    kernel's notes (IPython lines it skipped) come first, as the window's console shows
+    them."""
+    for note in result.notes:
+        sys.stderr.write(f"playground: {note}\n")
     error = result.error
     if error is None:
         return 0

@@ -260,3 +260,17 @@ def test_outputs_into_a_named_pipe_are_streamed_and_the_pipe_stays(tutorial, tmp
     assert stat.S_ISFIFO(os.stat(fifo).st_mode)
     done = _run(tutorial, "--trace", os.devnull)
     assert done.returncode == 0 and stat.S_ISCHR(os.stat(os.devnull).st_mode), done.stderr
+
+
+def test_magic_lines_are_skipped_only_where_a_statement_starts(tmp_path):
+    """A ``%`` line inside a docstring is text, not a magic (every such line became
+    ``pass``); ``files = !ls`` and ``t = %timeit -o ...`` are skipped with the note, not a
+    SyntaxError."""
+    script = tmp_path / "cells.py"
+    script.write_text('files = !ls\nt = %timeit -o sum(range(10))\n%time y = 2\n'
+                      'doc = """\n%not a magic\n!nor this\n"""\nprint(doc)\n')
+    done = _run(script)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "\n%not a magic\n!nor this\n\n"
+    assert "files = !ls (line 1), t = %timeit -o sum(range(10)) (line 2), %time y = 2 " \
+           "(line 3)" in done.stderr
