@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from playground.model import notebook
-from playground.model.notebook import NotebookError
+from playground.model.notebook import CellKey, NotebookError
 
 FILE_LIMIT = 64 << 20    # bytes read at all (a notebook with images may be tens of MB)
 EDITOR_LIMIT = 2 << 20   # characters of code the editor takes: highlighting more freezes it
@@ -28,16 +28,17 @@ class SourceError(ValueError):
 @dataclass
 class Source:
     """A file opened as editor text, with what saving it back needs: a markdown notebook's
-    front matter, the file's notebook format, and each cell's output (by its source)."""
+    front matter, the file's notebook format, and each cell's output (by its key:
+    ``notebook.cell_keys``)."""
 
     text: str
     front_matter: str = ""
     format: str = "percent"
-    outputs: dict[str, str] = field(default_factory=dict)
-    ids: dict[str, str] = field(default_factory=dict)  # a Jupyter cell's id, by its source
+    outputs: dict[CellKey, str] = field(default_factory=dict)
+    ids: dict[CellKey, str] = field(default_factory=dict)  # a Jupyter cell's id
     metadata: dict = field(default_factory=dict)      # the notebook's own (kernelspec, ...)
-    # what a Jupyter cell holds beyond its text (tags, attachments, rich outputs), by source
-    extras: dict[str, dict] = field(default_factory=dict)
+    # what a Jupyter cell holds beyond its text (tags, attachments, rich outputs)
+    extras: dict[CellKey, dict] = field(default_factory=dict)
     newline: str = "\n"  # the file's line ending: saving writes it back
     bom: bool = False     # whether the file began with a UTF-8 byte-order mark
 
@@ -59,17 +60,19 @@ def read_document(path: Path, text_limit: int | None = EDITOR_LIMIT) -> Source:
     style = {"newline": _newline_of(text), "bom": data.startswith(codecs.BOM_UTF8)}
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     source = Source(text, **style)
-    if path.suffix.lower() != ".py" and notebook.format_of(name, text) != "percent":
+    if notebook.format_of(name, text) != "percent":
         try:
             book = notebook.read(name, text)
         except NotebookError as error:
             raise SourceError(f"{name}: {error}.") from None
+        keyed = list(zip(notebook.cell_keys([cell.source for cell in book.cells]),
+                         book.cells, strict=True))
         source = Source(notebook.to_percent(book), book.front_matter,
                         notebook.format_of(name, text),
-                        {cell.source: cell.output for cell in book.cells if cell.output},
-                        {cell.source: cell.id for cell in book.cells if cell.id},
+                        {key: cell.output for key, cell in keyed if cell.output},
+                        {key: cell.id for key, cell in keyed if cell.id},
                         dict(book.metadata),
-                        {cell.source: cell.extra for cell in book.cells if cell.extra},
+                        {key: cell.extra for key, cell in keyed if cell.extra},
                         **style)
     if text_limit is not None and len(source.text) > text_limit:
         raise SourceError(f"{name} holds {_size(len(source.text))} of code, more than the "
@@ -112,6 +115,7 @@ def _decode(data: bytes, name: str, python: bool) -> str:
             if "unknown encoding" in error.msg:  # a coding line naming no known codec
                 raise SourceError(f"{name}: {error.msg}.") from None
             encoding = "utf-8"  # undeclared and not UTF-8: said below, with the byte
+        _check_source_encoding(encoding, name)
     try:
         text = data.decode(encoding)
     except UnicodeDecodeError as error:
@@ -119,6 +123,22 @@ def _decode(data: bytes, name: str, python: bool) -> str:
                           f"position {error.start:,}): save it as UTF-8, or declare its "
                           "encoding in a '# -*- coding: … -*-' line.") from None
     return text
+
+
+def _check_source_encoding(encoding: str, name: str) -> None:
+    """Python reads source only in an encoding that turns bytes into text and keeps ASCII as
+    it is (``coding: rot13`` and ``coding: utf-16`` are its "encoding problem"): such a file
+    is refused, never shown as garbage that saving would write back."""
+    ascii_line = b"# -*- coding -*-\n"
+    try:
+        codec = codecs.lookup(encoding)
+        text_encoding = getattr(codec, "_is_text_encoding", True)
+        keeps_ascii = text_encoding and ascii_line.decode(codec.name) == ascii_line.decode()
+    except (LookupError, UnicodeDecodeError):
+        text_encoding = keeps_ascii = False
+    if not (text_encoding and keeps_ascii):
+        raise SourceError(f"{name} declares the encoding {encoding!r}, which Python cannot "
+                          "read source code in: save it as UTF-8.")
 
 
 def _newline_of(text: str) -> str:

@@ -207,10 +207,11 @@ class DocumentMixin:
         if path.suffix.lower() not in NOTEBOOK_SUFFIXES:
             return text
         book = notebook.from_percent(text)
-        for cell in book.cells:
-            cell.output = self.cell_outputs.get(cell.source, "")
-            cell.id = self._cell_ids.get(cell.source, "")  # Jupyter's ids survive: clean diffs
-            cell.extra = self._cell_extras.get(cell.source, {})  # tags, attachments, images
+        keys = notebook.cell_keys([cell.source for cell in book.cells])
+        for key, cell in zip(keys, book.cells, strict=True):
+            cell.output = self.cell_outputs.get(key, "")
+            cell.id = self._cell_ids.get(key, "")  # Jupyter's ids survive: clean diffs
+            cell.extra = self._cell_extras.get(key, {})  # tags, attachments, images
         book.metadata = dict(self._notebook_metadata)
         if self._front_matter and path.suffix.lower() != ".ipynb":
             book.front_matter = self._front_matter

@@ -100,16 +100,17 @@ class MainWindow(DocumentMixin, RunningMixin, MenusMixin, ExportActionsMixin, QM
         self._reads_started = 0
         self._file_reader = None  # made for the first large file
         self._said_when_loaded = ""  # the status bar's line once a long text is all in
-        self.cell_outputs: dict[str, str] = {}  # cell source -> what it printed, for .ipynb
-        self._running_cell: str | None = None
-        self._cell_queue: list[tuple[int, int]] = []
+        # what each cell printed, for .ipynb, by its key (notebook.cell_keys)
+        self.cell_outputs: dict[tuple[str, int], str] = {}
+        self._running_cell: tuple[str, int] | None = None
+        self._cell_queue: list[tuple[int, int, tuple[str, int]]] = []
         self._cell_total = 0
         self._cells_run: int | None = None  # the cell number of a Run all cells under way
         self._cells_stopped = False  # Stop or Restart ended a Run all cells
         self._front_matter, self._file_format, self._opened_suffix = "", "percent", ""
-        self._cell_ids: dict[str, str] = {}
+        self._cell_ids: dict[tuple[str, int], str] = {}
         self._notebook_metadata: dict = {}
-        self._cell_extras: dict[str, dict] = {}
+        self._cell_extras: dict[tuple[str, int], dict] = {}
         self._file_style = {"newline": "\n", "bom": False}
         self._kernel_starts = 0
         self._recovery_warned = False

@@ -46,7 +46,7 @@ class RunningMixin:
         self._cells_run = None
         if self._start(self._cell_code(first, last), fresh=False,
                        title=f"Cell {max(number, 1)} · lines {first + 1}-{last + 1}",
-                       cell=self._cell_source(first, last)):
+                       cell=self._cell_keys().get(first, ("", 0))):
             if last >= len(lines) - 1 and len(self.cells()) > 1:
                 self._add_cell_below()  # as Jupyter and VS Code do after the last cell
                 return
@@ -71,18 +71,24 @@ class RunningMixin:
         # Blank lines in front keep the traceback's line numbers those of the editor.
         return "\n" * first + "\n".join(lines[first:last + 1]) + "\n"
 
-    def _cell_source(self, first: int, last: int) -> str:
-        """The cell's source as a saved notebook holds it (the key of its output)."""
+    def _cell_keys(self) -> dict[int, notebook.CellKey]:
+        """Each cell's key (its source as a saved notebook holds it, and how many cells
+        before it have that source), by its first line: what it prints is kept under it."""
         lines = self.editor.toPlainText().split("\n")
-        cells = notebook.from_percent("\n".join(lines[first:last + 1])).cells
-        return cells[0].source if cells else ""
+        firsts, sources = [], []
+        for first, last, _kind in self.cells():
+            cells = notebook.from_percent("\n".join(lines[first:last + 1])).cells
+            firsts.append(first)
+            sources.append(cells[0].source if cells else "")
+        return dict(zip(firsts, notebook.cell_keys(sources), strict=True))
 
     def run_all_cells(self) -> None:
         """Every code cell in order, each a run of its own in one fresh namespace, so the
         console shows what each printed; the first error stops the rest and is marked. The
         player offers the backward calls of every cell."""
-        queue = [(first, last) for first, last, kind in self.cells() if kind == "code"
-                 and self._cell_source(first, last).strip()]
+        keys = self._cell_keys()
+        queue = [(first, last, keys[first]) for first, last, kind in self.cells()
+                 if kind == "code" and keys[first][0].strip()]
         if not queue or self.runner.busy:
             return
         self._cell_queue = queue
@@ -109,17 +115,17 @@ class RunningMixin:
         if not self._cell_queue:  # Stop came between two cells
             self._say_cells_stopped()
             return
-        first, last = self._cell_queue.pop(0)
+        first, last, key = self._cell_queue.pop(0)
         number = self._cell_total - len(self._cell_queue)
         self._cells_run = number
         if not self._start(self._cell_code(first, last), fresh=fresh,
                            title=f"Cell {number} of {self._cell_total} · lines "
                                  f"{first + 1}-{last + 1}",
-                           cell=self._cell_source(first, last), continues=not fresh):
+                           cell=key, continues=not fresh):
             self._cell_queue = []
 
-    def _start(self, code: str, fresh: bool, title: str, cell: str | None = None,
-               continues: bool = False) -> bool:
+    def _start(self, code: str, fresh: bool, title: str,
+               cell: notebook.CellKey | None = None, continues: bool = False) -> bool:
         self._save_recovery()
         # the first run of a new document never sees the namespace of the one before
         fresh = fresh or self._run_document != self._document_number

@@ -29,6 +29,11 @@ REFUSED = {
     "broken.ipynb": (b'{"cells": [', "not valid JSON"),
     "not_a_notebook.ipynb": (b'{"cells": 3}', "not a notebook"),
     "cp1252.md": ("```python\nprint('naïve')\n```\n".encode("cp1252"), "not UTF-8 text"),
+    # python itself refuses these ("encoding problem"); utf-16 opened as CJK text that
+    # Save wrote back over the file, rot13 raised LookupError
+    "rot13.py": (b"# -*- coding: rot13 -*-\nprint('hi')\n", "declares the encoding 'rot13'"),
+    "utf16.py": (b"# -*- coding: utf-16 -*-\nprint('hi')\n", "declares the encoding 'utf-16'"),
+    "deep.ipynb": (b"[" * 100_000 + b"]" * 100_000, "nests its JSON too deeply"),
 }
 
 
@@ -53,6 +58,13 @@ OPENED = {
     "empty.py": (b"", ""),
     "prose.md": (b"# Only words\n\nNo code here.\n", "# %% [markdown]\n# # Only words\n#\n"
                                                      "# No code here.\n"),
+    # no suffix: a script, whatever its docstring shows (it opened as a markdown notebook,
+    # and Save commented its code out)
+    "train": (b'"""Usage.\n\n```python\nx = 1\n```\n"""\nprint("script")\n',
+              '"""Usage.\n\n```python\nx = 1\n```\n"""\nprint("script")\n'),
+    # a cell copied while it ran is still a cell (it opened as prose)
+    "copied.txt": (b"In [*]:\nprint(1)\n\nIn [2]:\nprint(2)\n",
+                   "# %%\nprint(1)\n\n# %%\nprint(2)\n"),
 }
 
 

@@ -88,6 +88,23 @@ def test_a_notebook_keeps_tags_attachments_and_the_images_of_cells_not_run(
     assert cells[2]["source"] == "x = 1\nprint(x)"
 
 
+def test_two_cells_of_the_same_text_keep_their_own_outputs_and_ids(qtbot, window, tmp_path):
+    """They swapped: what was kept beside a cell was keyed by its text alone."""
+    def cell(identity, printed):
+        return {"cell_type": "code", "id": identity, "source": "print(x)", "metadata": {},
+                "execution_count": None,
+                "outputs": [{"output_type": "stream", "name": "stdout", "text": printed}]}
+
+    book = {"nbformat": 4, "nbformat_minor": 5, "metadata": {},
+            "cells": [cell("first", "1\n"), cell("second", "2\n")]}
+    path = tmp_path / "twice.ipynb"
+    path.write_text(json.dumps(book))
+    _open_edit_save(qtbot, window, path, "\n# %%\ny = 1\n")
+    cells = nbformat.reads(path.read_text(), as_version=4).cells
+    assert [c["id"] for c in cells[:2]] == ["first", "second"]
+    assert [c["outputs"][0]["text"] for c in cells[:2]] == ["1\n", "2\n"]
+
+
 def test_stale_save_leftovers_go_but_the_users_own_tmp_files_stay(tmp_path):
     target = tmp_path / "lesson.py"
     target.write_text("old\n")
