@@ -19,11 +19,47 @@ FLUSH_MS = 50  # streamed output is drawn in batches: a flood of lines never fre
 # Runs kept for scrolling back; older ones are dropped, or a long session's console would grow
 # without end (the soak measured 0.07 MB a run of the seed tutorials).
 KEPT_RUNS = 20
+LINE_LIMIT = 10_000  # characters of one line the console shows (see LineCutter)
 RUN_START = 1  # the QTextBlock user state that tags a run's separator line
 # How a run that did not finish ended, in the closing line of its output.
 ENDINGS = {"exception": "stopped by an exception", "interrupted": "interrupted",
            "timeout": "stopped at the time limit", "crash": "the kernel crashed",
            "memory": "out of memory", "exit": "the script exited"}
+
+
+class LineCutter:
+    """Shows at most LINE_LIMIT characters of a printed line and says how many more there
+    were: Qt lays out an unbreakable line in time that grows faster than its length
+    (``print('=' * 300_000)`` froze the window 4-7 s). The run's output keeps every
+    character; only the console's view of it is cut."""
+
+    def __init__(self) -> None:
+        self.length = 0  # characters of the current line so far
+        self.hidden = 0  # of them, not shown
+
+    def cut(self, text: str) -> str:
+        if "\n" not in text and self.length + len(text) <= LINE_LIMIT:
+            self.length += len(text)  # the common case, cheap
+            return text
+        pieces = []
+        for index, part in enumerate(text.split("\n")):
+            if index:
+                pieces.append(self._ending() + "\n")
+                self.length = self.hidden = 0
+            room = max(LINE_LIMIT - self.length, 0)
+            pieces.append(part[:room])
+            self.length += len(part)
+            self.hidden += max(len(part) - room, 0)
+        return "".join(pieces)
+
+    def close(self) -> str:
+        """The note of a cut last line that never ended (the run is over)."""
+        ending = self._ending()
+        self.length = self.hidden = 0
+        return ending + "\n" if ending else ""
+
+    def _ending(self) -> str:
+        return f" … ({self.hidden:,} more characters on this line)" if self.hidden else ""
 
 
 class Console(QPlainTextEdit):
@@ -42,6 +78,7 @@ class Console(QPlainTextEdit):
         self.setMaximumBlockCount(20_000)  # keeps the pane fast when a script prints a lot
         self._pending: list[tuple[str, str]] = []
         self._shown = 0  # characters of this run's output shown so far
+        self._lines = LineCutter()
         self._flush_timer = QTimer(self, singleShot=True, interval=FLUSH_MS,
                                    timeout=self.flush)
         if state is not None:  # a new document or engine starts with an empty console
@@ -84,6 +121,7 @@ class Console(QPlainTextEdit):
         a Run all cells, kept together with the cells before it."""
         self.flush()
         self._shown = 0
+        self._lines = LineCutter()
         if not continues:
             self._forget_old_runs(KEPT_RUNS - 1)
         if not self.document().isEmpty():
@@ -118,6 +156,7 @@ class Console(QPlainTextEdit):
             return
         text = text[:SHOWN_LIMIT - self._shown]
         self._shown += len(text)
+        text = self._lines.cut(text)
         if self._pending and self._pending[-1][0] == stream:
             self._pending[-1] = (stream, self._pending[-1][1] + text)
         else:
@@ -135,9 +174,14 @@ class Console(QPlainTextEdit):
 
     def finish_run(self, result: RunResult) -> None:
         self.flush()
+        unfinished = self._lines.close()
+        if unfinished:
+            self._append(unfinished, NOTE_COLOUR)
         error = result.error
         if error is not None:
-            self._append(error.traceback or f"{error.message}\n", ERROR_COLOUR)
+            cutter = LineCutter()  # a traceback quoting a huge value has lines as long
+            self._append(cutter.cut(error.traceback or f"{error.message}\n") + cutter.close(),
+                         ERROR_COLOUR)
         for note in result.notes:
             self._append(f"({note})\n", NOTE_COLOUR)
         if result.output_truncated and self._shown < SHOWN_LIMIT:

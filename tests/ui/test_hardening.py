@@ -126,6 +126,62 @@ def test_a_file_of_one_long_line_opens_coloured_only_at_its_start(qtbot, tmp_pat
     assert window.editor.toPlainText().endswith("# end")
 
 
+def test_a_line_without_spaces_opens_unwrapped_and_saves_back_whole(qtbot, tmp_path):
+    """Wrapping 600,000 letters took Qt 32 s on the UI thread (a million brackets, 80 s):
+    such a text is shown unwrapped, and nothing of it is changed."""
+    from PySide6.QtWidgets import QPlainTextEdit
+
+    text = "s = '" + "a" * 600_000 + "'\n"
+    path = tmp_path / "wide.py"
+    path.write_text(text)
+    window = _window(qtbot, Settings(tmp_path / "s.json"), RecoveryStore(tmp_path / "r.json"))
+    window.open_file(str(path))
+    assert window.editor.lineWrapMode() == QPlainTextEdit.LineWrapMode.NoWrap
+    assert window.editor.toPlainText() == text
+    qtbot.keyClick(window.editor, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
+    assert path.read_text() == text
+    window.editor.setPlainText("print('short')\n")
+    window.open_file(str(tmp_path / "missing.py"))  # refused: the short text stays
+    window.new_file()
+    assert window.editor.lineWrapMode() == QPlainTextEdit.LineWrapMode.WidgetWidth
+    qtbot.keyClicks(window.editor, "x = 1")
+    window.editor.insertPlainText("  # " + "(" * 20_000)  # a paste that long unwraps too
+    assert window.editor.lineWrapMode() == QPlainTextEdit.LineWrapMode.NoWrap
+
+
+def test_a_printed_line_without_end_is_shown_cut_with_how_much_more(qtbot, tmp_path):
+    """``print('=' * 300_000)`` froze the window 4-7 s while Qt laid the line out."""
+    from playground.ui.console import LINE_LIMIT
+
+    window = _window(qtbot, Settings(tmp_path / "s.json"), RecoveryStore(tmp_path / "r.json"))
+    result = _runs(qtbot, window, "print('=' * 300_000)\nprint('after')\n")
+    assert result.output == "=" * 300_000 + "\nafter\n"  # the output itself is whole
+    qtbot.waitUntil(lambda: "after" in window.console.toPlainText(), timeout=RUN_MS)
+    lines = window.console.toPlainText().split("\n")
+    cut = next(line for line in lines if line.startswith("="))
+    assert cut == "=" * LINE_LIMIT + " … (290,000 more characters on this line)"
+    assert "after" in lines
+
+
+def test_fifteen_zoom_presses_lay_the_text_out_once(qtbot, tmp_path, monkeypatch):
+    """Each Ctrl+= recoloured the whole text and laid out the text and the graph again (65 s
+    for fifteen presses at 100,000 lines); they are drawn once the presses stop."""
+    window = _window(qtbot, Settings(tmp_path / "s.json"), RecoveryStore(tmp_path / "r.json"))
+    window.editor.setPlainText("".join(f"x{n} = {n}\n" for n in range(100_000)))
+    applied = []
+    original = window._apply_text_scale
+    monkeypatch.setattr(window, "_apply_text_scale", lambda: (applied.append(1), original()))
+    window._zoom_settle.timeout.disconnect()
+    window._zoom_settle.timeout.connect(window._apply_text_scale)
+    size = window.editor.font().pointSizeF()
+    for _ in range(15):
+        qtbot.keyClick(window.editor, Qt.Key.Key_Equal, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: bool(applied), timeout=5000)
+    qtbot.wait(300)
+    assert applied == [1] and window.editor.font().pointSizeF() == size * 3  # (the most)
+    assert window.statusBar().currentMessage() == "Text at 300%"
+
+
 def test_figures_matplotlib_would_refuse_are_errors_at_their_line(qtbot, tmp_path):
     window = _window(qtbot, Settings(tmp_path / "s.json"), RecoveryStore(tmp_path / "r.json"))
     for code, message in [
