@@ -69,6 +69,7 @@ class EngineRun:
     dropped_calls: int = 0  # backward calls beyond what the recorder keeps
     shown: str | None = None  # the repr of a cell's last expression
     timings: dict[str, float] = field(default_factory=dict)  # seconds: exec, build
+    notes: list[str] = field(default_factory=list)  # what the graph leaves out, and why
 
 
 def run_code(code: str, engine: Engine, filename: str = "<script>",
@@ -104,11 +105,12 @@ def run_code(code: str, engine: Engine, filename: str = "<script>",
             _restore(builtins.__dict__, kept_builtins)  # a script that deleted len or
             figures = pyplot.take_figures()             # replaced print breaks nothing here
     executed = time.perf_counter()
+    notes: list[str] = []  # what the result leaves out, said in the console
     try:
         with _own_conditions():
-            named = named_tensors(namespace, view)  # walked once for both
+            named = named_tensors(namespace, view, notes)  # walked once for both
             recorder.settle([t.grad_fn for _, t in named if t.grad_fn is not None])
-            graph, ids = graph_of(named, view, recorder.nodes())
+            graph, ids = graph_of(named, view, recorder.nodes(), notes)
             traces = recorder.to_model(ids)
     except MemoryError:
         # the script used up the memory (its own error says so): no graph, but no crash
@@ -119,7 +121,8 @@ def run_code(code: str, engine: Engine, filename: str = "<script>",
         sys.stderr.write(f"(the graph was not drawn: reading the tensors failed with "
                          f"{type(failure).__name__}: {failure})\n")
     timings = {"exec": executed - started, "build": time.perf_counter() - executed}
-    return EngineRun(namespace, graph, traces, error, figures, recorder.dropped, shown, timings)
+    return EngineRun(namespace, graph, traces, error, figures, recorder.dropped, shown, timings,
+                     notes)
 
 
 _SHOWN = "__playground_shown__"

@@ -26,6 +26,10 @@ SAMPLED_CALLS = 20
 RECORDING_SHARE = 0.02
 FREE_RECORDING_S = 0.1
 KEPT_STEPS = 30_000  # and never more steps than this in all
+# Elements of step values the kept calls hold whole at once; past them a step's values are a
+# summary taken at once (shape, statistics, first values): backprop through 3,000 steps of an
+# RNN held 2.5 GB and made a reply larger than the wire's 512 MB limit.
+TRACE_VALUES = 1_000_000
 
 
 @dataclass
@@ -54,6 +58,7 @@ class LiveTrace:
     call: int = 0       # which backward call of the run it was (1: the first)
     began: float = 0.0  # perf_counter() when it started
     failed: str = ""    # the error the call raised ("ValueError: ..."), if it did
+    held: int = 0       # elements of its steps' values held whole (TRACE_VALUES)
 
 
 class TraceRecorder:
@@ -70,13 +75,24 @@ class TraceRecorder:
         self.calls = 0    # backward calls of the run so far
         self.dropped = 0  # calls not recorded, or recorded and let go
         self.spent = 0.0  # seconds inside recorded calls
+        self.held = 0     # elements of step values held whole by the kept calls
         self.began = time.perf_counter()
         self._stride = 1  # the sample between keeps one call in each stretch this long
 
     def optional_array(self, tensor) -> ArrayData | Snapshot | None:
         """Called inside the user's backward (``array`` is EngineView's, which never raises:
-        a tensor it cannot read keeps its shape and dtype)."""
-        return None if tensor is None else self.array(tensor)
+        a tensor it cannot read keeps its shape and dtype); past the kept calls' budget of
+        whole values, a summary."""
+        if tensor is None:
+            return None
+        value = self.array(tensor)
+        if value.__class__ is Snapshot and self.traces:
+            size = value.array.size
+            if self.held + size > TRACE_VALUES:
+                return ArrayData.from_array(value.array, str(value.dtype), limit=0)
+            self.held += size
+            self.traces[-1].held += size
+        return value
 
     def declines(self) -> bool:
         """A new backward call: True when it is not recorded (the engine then runs it as if
@@ -128,6 +144,7 @@ class TraceRecorder:
         """Drop a recorded call; a call drawn on its nodes takes them over."""
         self.traces = [t for t in self.traces if t is not trace]  # by identity, not __eq__
         self.dropped += 1
+        self.held -= trace.held
         for other in self.traces:
             if other.follows is not trace:
                 continue

@@ -172,7 +172,7 @@ class Session:
             return RunResult(self.engine.name, error=self._stopped_at(run.error, filename),
                              graph=run.graph, traces=run.traces, figures=run.figures,
                              elapsed=time.perf_counter() - started,
-                             dropped_calls=run.dropped_calls, notes=self.notes,
+                             dropped_calls=run.dropped_calls, notes=self.notes + run.notes,
                              timings=run.timings)
         if isinstance(run.error, SyntaxError):
             quote_the_code(run.error, code)
@@ -186,7 +186,7 @@ class Session:
         return RunResult(self.engine.name, error=self._described(run.error, filename),
                          graph=run.graph, traces=run.traces, figures=run.figures,
                          elapsed=time.perf_counter() - started,
-                         dropped_calls=run.dropped_calls, notes=self.notes,
+                         dropped_calls=run.dropped_calls, notes=self.notes + run.notes,
                          timings=run.timings)
 
     @classmethod

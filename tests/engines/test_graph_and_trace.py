@@ -250,3 +250,22 @@ def test_a_last_recorded_call_of_another_shape_keeps_its_own_graph(monkeypatch):
     latest = run.traces[-1]
     assert latest.roots != [_output_function(run.graph, "loss")]
     assert {step.node for step in latest.steps} <= {node.id for node in run.graph.nodes}
+
+
+@pytest.mark.parametrize("engine_class", [NumpyEngine, TorchEngine], ids=["numpy", "torch"])
+def test_a_graph_past_its_node_limit_is_drawn_from_its_outputs_and_says_so(engine_class,
+                                                                           monkeypatch):
+    from playground.engines import graph_builder
+
+    monkeypatch.setattr(graph_builder, "GRAPH_NODES", 50)
+    monkeypatch.setattr(graph_builder, "GRAPH_VALUES", 20)
+    code = ("import torch\nx = torch.ones(3, requires_grad=True)\ny = x\n"
+            "for _ in range(100):\n    y = y * 1.5\n")
+    run = run_code(code, engine_class())
+    assert run.error is None and len(run.graph.nodes) == 50
+    assert run.graph.by_name("y") is not None  # the output end is what is drawn
+    assert run.notes == ["the graph has more than 50 nodes: it is drawn up to there from "
+                         "its outputs"]
+    whole = [node for node in run.graph.nodes if node.value is not None and
+             not node.value.summarised]
+    assert sum(node.value.values.size for node in whole) <= 20  # past it, summaries
