@@ -375,7 +375,9 @@ def main(argv: list[str]) -> int:
     channel.send({"op": "ready", "engine": engine.name, "description": engine.describe(),
                   "pid": os.getpid(), "cuda": bool(getattr(engine, "cuda_available", False)),
                   "stderr_markers": channel.markers.to_json()})
-    if options != ["no-complete"]:
+    if "spare" in options:
+        _warm_up(engine)
+    if "no-complete" not in options:
         # jedi's first completion takes seconds: warm it up while the user reads the window,
         # once the window's first run is over (at once, it slowed that run by a tenth)
         warm_up = threading.Timer(JEDI_WARM_UP_S, completions,
@@ -384,6 +386,21 @@ def main(argv: list[str]) -> int:
         warm_up.start()
     serve(channel, session)
     return 0
+
+
+# What a spare kernel runs while it waits: the code paths of a run (the engine's ops and
+# backward, recording, building the graph, encoding a reply) imported and warm, so that the
+# first run the user makes in it costs what later runs cost. It prints nothing, draws no
+# random number and changes no setting.
+WARM_UP = ("import torch\nx = torch.ones(2, requires_grad=True)\ny = (x * x).sum()\n"
+           "y.backward()\n")
+
+
+def _warm_up(engine) -> None:
+    with contextlib.suppress(Exception):  # a spare that could not warm up is only slower
+        run = run_code(WARM_UP, engine, "<warm-up>", {"__name__": "__warm_up__"})
+        wire.encode({"op": "result", "result": RunResult(
+            engine.name, graph=run.graph, traces=run.traces).to_json(raw=True)})
 
 
 if __name__ == "__main__":

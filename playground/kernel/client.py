@@ -89,6 +89,16 @@ def _signal_name(number: int) -> str:
         return f"signal {number}"
 
 
+def _discard(process: subprocess.Popen) -> None:
+    """End a spare kernel that never ran anything (its pipes closed, the process reaped)."""
+    with contextlib.suppress(OSError):
+        process.kill()
+    process.wait()
+    for stream in (process.stdin, process.stdout, process.stderr):
+        with contextlib.suppress(OSError):
+            stream.close()
+
+
 class Kernel:
     """A child process running user code on one engine (a name engines/registry.py lists)."""
 
@@ -96,13 +106,20 @@ class Kernel:
                  memory_limit: int | None = None,
                  on_death: Callable[[RunError], None] | None = None,
                  autostart: bool = True, completions: bool = True,
-                 launched: subprocess.Popen | None = None) -> None:
+                 launched: subprocess.Popen | None = None, spare: bool | None = None) -> None:
         """``on_death`` hears at once, from a watcher thread, when the process dies between
         runs (during a run, ``run`` itself returns the error). Without ``autostart`` the
         caller starts it (the window does, off its UI thread). Without ``completions`` (the
         CLI) the kernel does not warm up jedi, whose seconds of parsing slow a first run.
-        ``launched``: the process ``launch`` started for it (the CLI's head start)."""
+        ``launched``: the process ``launch`` started for it (the CLI's head start).
+        ``spare`` (by default with ``completions``): a fresh run after any other run goes to
+        a new process, started and warmed while the last run's result was being looked at,
+        so that nothing a script changed in its process (the default dtype, grad mode, the
+        working folder, warnings, a monkeypatched torch) reaches the next fresh run."""
         self.completions = completions
+        self.spare = completions if spare is None else spare
+        self._spare: subprocess.Popen | None = None  # the next fresh run's process
+        self._used = False  # whether code ran in the current process
         self.on_death = on_death
         self.engine = engine
         self.device = device
@@ -125,6 +142,7 @@ class Kernel:
 
     # ----- lifecycle -----------------------------------------------------------------------
     def start(self, launched: subprocess.Popen | None = None) -> None:
+        self._used = False
         self.process = launched or launch(self.engine, self.device, self.memory_limit,
                                           self.completions)
         try:
@@ -199,10 +217,15 @@ class Kernel:
                 output.ended.set()
 
     def close(self) -> None:
+        """End the kernel, and its spare."""
+        self._end_spare()
+        self._end_current(gracefully=True)
+
+    def _end_current(self, gracefully: bool) -> None:
         process = self.process
         if process is None:
             return
-        if process.poll() is None:
+        if process.poll() is None and gracefully:
             with contextlib.suppress(OSError):  # the kernel may already be gone
                 self._send({"op": "shutdown"})
             with contextlib.suppress(subprocess.TimeoutExpired):
@@ -226,8 +249,31 @@ class Kernel:
         return process is not None and processes.same_session(pid, process.pid)
 
     def restart(self) -> None:
-        self.close()
-        self.start()
+        """A clean kernel: the spare when one is ready (at once), else a new process. Not
+        while a completion is being answered (it would be read from the other process)."""
+        with self._control:
+            spare = self._take_spare()
+            self._end_current(gracefully=spare is None)
+            self.start(spare)
+
+    def _take_spare(self) -> subprocess.Popen | None:
+        spare, self._spare = self._spare, None
+        if spare is not None and spare.poll() is not None:  # it died waiting (memory, kill)
+            _discard(spare)
+            return None
+        return spare
+
+    def _keep_a_spare(self) -> None:
+        """Start the process the next fresh run will take, if none is starting."""
+        if self.spare and self._spare is None and self.process is not None:
+            with contextlib.suppress(OSError):  # none now: the next fresh run starts one
+                self._spare = launch(self.engine, self.device, self.memory_limit,
+                                     self.completions, spare=True)
+
+    def _end_spare(self) -> None:
+        spare, self._spare = self._spare, None
+        if spare is not None:
+            _discard(spare)
 
     def interrupt(self) -> None:
         """KeyboardInterrupt in the run that was sent last; a kernel that ignores it is
@@ -245,15 +291,16 @@ class Kernel:
 
     def switch(self, engine: str, device: str = "auto") -> None:
         """Restart on another engine (or device); a failure leaves the old engine running."""
-        previous = (self.engine, self.device)
-        self.close()
-        self.engine, self.device = engine, device
-        try:
-            self.start()
-        except KernelError:
-            self.engine, self.device = previous
-            self.start()
-            raise
+        with self._control:  # not while a completion is being answered
+            previous = (self.engine, self.device)
+            self.close()
+            self.engine, self.device = engine, device
+            try:
+                self.start()
+            except KernelError:
+                self.engine, self.device = previous
+                self.start()
+                raise
 
     def __enter__(self) -> Kernel:
         return self
@@ -271,11 +318,13 @@ class Kernel:
         ``stop``, set from any thread, interrupts the run whenever it is set: before the run
         could be sent (a completion held the pipe) it never starts."""
         stop = stop or threading.Event()
-        if self.process is None or self.process.poll() is not None:
-            self.restart()
         if not self._take_control(stop):
             return RunResult(self.engine, error=interrupted_error())
         try:  # one request at a time on the control pipe
+            if self.process is None or self.process.poll() is not None or \
+                    (fresh and self._used and self.spare):
+                self.restart()  # a fresh run in a fresh process (the spare: at once)
+            self._used = True
             output = self._output = _Output(on_output)
             self._interrupted_at = None
             self._run_id = secrets.token_hex(8)  # its reply must name it
@@ -293,6 +342,7 @@ class Kernel:
         self._add_timings(result, elapsed, decoding, time.perf_counter() - started)
         result.output = "".join(output.parts)
         result.output_truncated = output.truncated
+        self._keep_a_spare()  # while the result is looked at
         return result
 
     def complete(self, code: str, line: int, column: int) -> list[tuple[str, str]]:

@@ -30,11 +30,13 @@ def head_start() -> subprocess.Popen | None:
         return None  # the window starts one itself, and says why if it cannot
 
 
-def launch(engine: str, device: str, memory_limit: int, completions: bool) -> subprocess.Popen:
-    """The kernel process, starting: requests go to its stdin, frames come from its stdout."""
+def launch(engine: str, device: str, memory_limit: int, completions: bool,
+           spare: bool = False) -> subprocess.Popen:
+    """The kernel process, starting: requests go to its stdin, frames come from its stdout.
+    A ``spare`` warms itself up with a tiny run while it waits to be used."""
     environment = dict(os.environ, PYTHONUNBUFFERED="1", PYTHONIOENCODING="utf-8")
     return subprocess.Popen(
         [sys.executable, "-m", "playground.kernel.child", engine, device, str(memory_limit),
-         "complete" if completions else "no-complete"],
+         "complete" if completions else "no-complete", *(["spare"] if spare else [])],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         bufsize=0, env=environment, **processes.launch_options())

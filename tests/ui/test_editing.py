@@ -130,6 +130,8 @@ def test_at_1024_by_640_the_editor_keeps_half_and_text_zooms(qtbot, tmp_path):
     before = window.editor.font().pointSizeF()
     qtbot.keyClick(window.editor, Qt.Key.Key_Equal, Qt.KeyboardModifier.ControlModifier)
     qtbot.keyClick(window.editor, Qt.Key.Key_Equal, Qt.KeyboardModifier.ControlModifier)
+    # drawn once the presses stop
+    qtbot.waitUntil(lambda: window.editor.font().pointSizeF() > before, timeout=5000)
     larger = window.editor.font().pointSizeF()
     assert larger > before and window.console.font().pointSizeF() == larger
     window.close()
@@ -141,7 +143,8 @@ def test_at_1024_by_640_the_editor_keeps_half_and_text_zooms(qtbot, tmp_path):
     qtbot.waitUntil(again.isActiveWindow, timeout=5000)
     assert again.editor.font().pointSizeF() == pytest.approx(larger)  # remembered
     qtbot.keyClick(again.editor, Qt.Key.Key_0, Qt.KeyboardModifier.ControlModifier)
-    assert again.editor.font().pointSizeF() == pytest.approx(before)
+    qtbot.waitUntil(lambda: again.editor.font().pointSizeF() == pytest.approx(before),
+                    timeout=5000)
 
 
 def test_saving_keeps_names_formats_raw_cells_and_outputs(qtbot, window, tmp_path):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 
+import pytest
 from PySide6.QtCore import Qt
 
 from playground.ui.files import RecoveryStore
@@ -224,3 +225,40 @@ def test_points_that_are_not_finite_are_left_out_of_plots_and_exports(qtbot, tmp
     assert (tmp_path / "plots.svg").read_text().startswith("<?xml")
     export_plots(window.plots, tmp_path / "points.csv")
     assert (tmp_path / "points.csv").read_text().splitlines()[1:] == ["x,0,1.0,3.0", "x,1,2.0,3.0"]
+
+
+CHANGES_THE_PROCESS = """import os, sys, warnings
+import torch
+torch.set_default_dtype(torch.float64)
+torch.set_printoptions(precision=1)
+torch.set_grad_enabled(False)
+os.chdir(os.path.expanduser('~'))
+sys.setrecursionlimit(50)
+warnings.simplefilter('error')
+torch.manual_seed = None
+torch.Tensor.__mul__ = lambda self, other: 'patched'
+print('changed')
+"""
+READS_THE_PROCESS = """import os, sys, warnings
+import torch
+print(torch.get_default_dtype(), torch.tensor([1 / 3]), torch.is_grad_enabled())
+print(os.getcwd() == {folder!r}, sys.getrecursionlimit() >= 1000, callable(torch.manual_seed))
+print(torch.ones(1) * 2, [f[0] for f in warnings.filters].count('error'))
+"""
+
+
+@pytest.mark.parametrize("engine", ["numpy", "torch"])
+def test_a_fresh_run_all_starts_from_a_new_kernels_state(qtbot, tmp_path, engine):
+    """Process-wide changes a script made (default dtype, print options, grad mode, working
+    folder, recursion limit, warnings, a monkeypatched torch) reached the next Run all: it
+    now runs in a fresh process (a spare one, started while the last result was read)."""
+    window = _window(qtbot, Settings(tmp_path / "s.json"), RecoveryStore(tmp_path / "r.json"))
+    if engine == "torch":
+        with qtbot.waitSignal(window.runner.ready, timeout=RUN_MS):
+            window.engine_box.setCurrentIndex(window.engine_box.findData("torch"))
+        qtbot.waitUntil(lambda: not window.runner.busy, timeout=RUN_MS)
+    reads = READS_THE_PROCESS.format(folder=os.getcwd())
+    new_kernel = _runs(qtbot, window, reads).output
+    assert _runs(qtbot, window, CHANGES_THE_PROCESS).output == "changed\n"
+    assert _runs(qtbot, window, reads).output == new_kernel
+    assert new_kernel.startswith("torch.float32 tensor([0.3333]) True\nTrue True True\n")
