@@ -7,9 +7,10 @@ import builtins
 import contextlib
 import sys
 import time
+import types
 import warnings
 from abc import ABC, abstractmethod
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,6 +22,40 @@ from playground.engines.trace_recorder import TraceRecorder
 from playground.model import Graph
 from playground.model.figure import Figure
 from playground.model.trace import BackwardTrace
+
+
+class Attributes:
+    """Objects' attributes by identity: a replaced or removed function shows, a mutated list
+    does not; a submodule imported since (``torch.nn`` the first time) is no change."""
+
+    def __init__(self, objects: Iterable) -> None:
+        self.objects = list(objects)
+        self.seen = [dict(_ids(item)) for item in self.objects]
+
+    def unchanged_in(self, other) -> bool:
+        """Whether ``other``, read later, has every attribute this one had, as it was, and
+        nothing new but submodules."""
+        if not isinstance(other, Attributes) or len(other.seen) != len(self.seen):
+            return False
+        for item, before, after in zip(other.objects, self.seen, other.seen, strict=True):
+            if any(after.get(name) != identity for name, identity in before.items()):
+                return False
+            added = after.keys() - before.keys()
+            if any(not isinstance(vars(item).get(name), types.ModuleType) for name in added):
+                return False
+        return True
+
+
+def _ids(item) -> Iterable[tuple[str, int]]:
+    """A module's names but its own bookkeeping (``__spec__`` changes as the engine's
+    import hook hands it out); a class's all (``__mul__`` is a script's to replace)."""
+    try:
+        names = vars(item).items()
+    except TypeError:  # no __dict__
+        return []
+    if isinstance(item, types.ModuleType):
+        return [(name, id(value)) for name, value in names if not name.startswith("__")]
+    return [(name, id(value)) for name, value in names]
 
 
 class EngineError(RuntimeError):
@@ -55,6 +90,12 @@ class Engine(ABC):
     def explain(self, error: BaseException) -> str | None:
         """A clearer message for a user's error that this engine can shed light on."""
         return None
+
+    def process_state(self) -> tuple:
+        """What a script may change of this engine for the rest of its process (its default
+        dtype, grad mode, print options, its modules' and classes' attributes), compared
+        before and after a run: kernel/fingerprint.py."""
+        return ()
 
 
 @dataclass

@@ -11,7 +11,7 @@ import sys
 import threading
 from collections.abc import Iterator
 
-from playground.engines.base import Engine
+from playground.engines.base import Attributes, Engine
 from playground.engines.graph_builder import EngineView
 from playground.engines.trace_recorder import LiveStep, LiveTrace, TraceRecorder
 
@@ -111,6 +111,17 @@ class NumpyEngine(Engine):
 
     def activate(self):
         return torch_is_npgrad()
+
+    def process_state(self) -> tuple:
+        npgrad = self.torch_module()
+        from playground.npgrad import _tensor
+        from playground.npgrad._printing import OPTIONS
+
+        modules = [module for name, module in sorted(sys.modules.items())
+                   if name.startswith(ENGINE_PACKAGE) and module is not None]
+        return (npgrad.get_default_dtype(), npgrad.is_grad_enabled(),
+                _tensor.inference_mode_on(), tuple(sorted(vars(OPTIONS).items())),
+                Attributes([*modules, npgrad.Tensor, npgrad.nn.Module]))
 
     def view(self) -> EngineView:
         module = self.torch_module()

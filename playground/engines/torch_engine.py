@@ -10,7 +10,7 @@ import threading
 import urllib.parse
 from collections.abc import Iterator
 
-from playground.engines.base import Engine, EngineError
+from playground.engines.base import Attributes, Engine, EngineError
 from playground.engines.graph_builder import EngineView
 from playground.engines.trace_recorder import LiveStep, LiveTrace, TraceRecorder
 
@@ -108,6 +108,18 @@ class TorchEngine(Engine):
             yield
         finally:
             self.torch.set_default_device(previous)
+
+    def process_state(self) -> tuple:
+        torch = self.torch
+        # the modules and classes scripts patch; scanning all of torch's 700 took 7 ms a run
+        patched = [torch, torch.nn, torch.nn.functional, torch.optim, torch.autograd,
+                   torch.Tensor, torch.nn.Module, torch.nn.Parameter]
+        return (torch.get_default_dtype(), torch.is_grad_enabled(),
+                torch.is_inference_mode_enabled(), torch.get_num_threads(),
+                torch.are_deterministic_algorithms_enabled(), torch.is_anomaly_enabled(),
+                torch.get_float32_matmul_precision(), str(torch.get_default_device()),
+                tuple(sorted(vars(torch._tensor_str.PRINT_OPTS).items())),
+                Attributes(patched))
 
     def view(self) -> EngineView:
         torch = self.torch

@@ -25,7 +25,7 @@ import numpy as np
 
 from playground.engines.base import EngineError, run_code
 from playground.engines.registry import ENGINES
-from playground.kernel import notebook_lines, processes, streams, wire
+from playground.kernel import fingerprint, notebook_lines, processes, streams, wire
 from playground.kernel.channel import PIPES_CLOSED_STATUS, KernelChannel
 from playground.kernel.errors import (
     describe_exception,
@@ -110,6 +110,23 @@ class Session:
         # the builtins, the one place that does).
         self._streams = {"stdout": sys.stdout, "stderr": sys.stderr}
         self._numpy_errors = np.geterr()  # np.seterr in one run must not reach a fresh one
+        self._pristine: dict = {}
+        self._modules_at_start: set[str] = set()
+        self.ran = False  # whether any run started in this process
+
+    def remember_pristine(self) -> None:
+        """The process as a new kernel has it, to tell later whether a run changed it."""
+        self._pristine = fingerprint.capture(self.engine)
+        self._modules_at_start = set(sys.modules)
+
+    def changed_the_process(self) -> bool:
+        """Whether the runs so far changed what a fresh run would find (True when it
+        cannot be told)."""
+        try:
+            return (not fingerprint.unchanged(self._pristine, fingerprint.capture(self.engine))
+                    or bool(fingerprint.user_modules(self._modules_at_start)))
+        except Exception:  # noqa: BLE001 - unreadable: a new process, to be sure
+            return True
 
     def _fresh_main(self, filename: str) -> dict:
         """A new ``__main__`` module for a fresh run: pickle (multiprocessing's Pool) finds
@@ -142,6 +159,7 @@ class Session:
 
     def _run(self, code: str, filename: str, fresh: bool, cell: bool = False,
              run_id: str = "") -> RunResult:
+        self.ran = True
         if fresh:
             self.namespace = self._fresh_main(filename)
             np.seterr(**self._numpy_errors)
@@ -293,13 +311,17 @@ def _leave_if_forked() -> None:
 
 
 def _result_frame(session: Session, result: RunResult, run_id) -> bytes:
-    """The result as a frame naming its run; one that cannot cross the wire is replaced by
-    one saying so."""
+    """The result as a frame naming its run, and whether the run changed the process (the
+    next fresh run then needs a new one); one that cannot cross the wire is replaced by one
+    saying so."""
+    dirty = session.changed_the_process()
     try:
-        return wire.encode({"op": "result", "id": run_id, "result": result.to_json(raw=True)})
+        return wire.encode({"op": "result", "id": run_id, "result": result.to_json(raw=True),
+                            "dirty": dirty})
     except Exception as failure:  # noqa: BLE001
         unsent = session.ended_early(unshowable_error(failure), time.perf_counter())
-        return wire.encode({"op": "result", "id": run_id, "result": unsent.to_json(raw=True)})
+        return wire.encode({"op": "result", "id": run_id, "result": unsent.to_json(raw=True),
+                            "dirty": dirty})
 
 
 def serve(channel: KernelChannel, session: Session) -> None:
@@ -375,17 +397,28 @@ def main(argv: list[str]) -> int:
     channel.send({"op": "ready", "engine": engine.name, "description": engine.describe(),
                   "pid": os.getpid(), "cuda": bool(getattr(engine, "cuda_available", False)),
                   "stderr_markers": channel.markers.to_json()})
-    if "spare" in options:
-        _warm_up(engine)
-    if "no-complete" not in options:
+    jedi = "no-complete" not in options
+    if "spare" in options:  # nobody waits for it: everything warm before its state is read
+        _warm_up(engine, jedi)
+        session.remember_pristine()
+    elif jedi:
+        session.remember_pristine()
         # jedi's first completion takes seconds: warm it up while the user reads the window,
-        # once the window's first run is over (at once, it slowed that run by a tenth)
-        warm_up = threading.Timer(JEDI_WARM_UP_S, completions,
-                                  args=("x", 1, 1, {}, engine.torch_module()))
+        # once the window's first run is over (at once, it slowed that run by a tenth); what
+        # importing it changes (warnings filters) is part of the state a run starts from
+        warm_up = threading.Timer(JEDI_WARM_UP_S, _warm_up_jedi, args=(session,))
         warm_up.name, warm_up.daemon = "playground-jedi", True
         warm_up.start()
+    else:
+        session.remember_pristine()
     serve(channel, session)
     return 0
+
+
+def _warm_up_jedi(session: Session) -> None:
+    completions("x", 1, 1, {}, session.engine.torch_module())
+    if not session.executions and not session.ran:
+        session.remember_pristine()
 
 
 # What a spare kernel runs while it waits: the code paths of a run (the engine's ops and
@@ -396,11 +429,13 @@ WARM_UP = ("import torch\nx = torch.ones(2, requires_grad=True)\ny = (x * x).sum
            "y.backward()\n")
 
 
-def _warm_up(engine) -> None:
+def _warm_up(engine, jedi: bool) -> None:
     with contextlib.suppress(Exception):  # a spare that could not warm up is only slower
         run = run_code(WARM_UP, engine, "<warm-up>", {"__name__": "__warm_up__"})
         wire.encode({"op": "result", "result": RunResult(
             engine.name, graph=run.graph, traces=run.traces).to_json(raw=True)})
+        if jedi:
+            completions("x", 1, 1, {}, engine.torch_module())
 
 
 if __name__ == "__main__":

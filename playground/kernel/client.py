@@ -112,14 +112,15 @@ class Kernel:
         caller starts it (the window does, off its UI thread). Without ``completions`` (the
         CLI) the kernel does not warm up jedi, whose seconds of parsing slow a first run.
         ``launched``: the process ``launch`` started for it (the CLI's head start).
-        ``spare`` (by default with ``completions``): a fresh run after any other run goes to
-        a new process, started and warmed while the last run's result was being looked at,
-        so that nothing a script changed in its process (the default dtype, grad mode, the
-        working folder, warnings, a monkeypatched torch) reaches the next fresh run."""
+        ``spare`` (by default with ``completions``): a fresh run after a run that changed its
+        process (the default dtype, grad mode, the working folder, warnings, a monkeypatched
+        torch: fingerprint.py) goes to a new process, started and warmed while the last
+        run's result was being looked at; after runs that changed nothing, the same warm one
+        serves."""
         self.completions = completions
         self.spare = completions if spare is None else spare
         self._spare: subprocess.Popen | None = None  # the next fresh run's process
-        self._used = False  # whether code ran in the current process
+        self._dirty = False  # whether a run changed the current process (fingerprint.py)
         self.on_death = on_death
         self.engine = engine
         self.device = device
@@ -142,7 +143,7 @@ class Kernel:
 
     # ----- lifecycle -----------------------------------------------------------------------
     def start(self, launched: subprocess.Popen | None = None) -> None:
-        self._used = False
+        self._dirty = False
         self.process = launched or launch(self.engine, self.device, self.memory_limit,
                                           self.completions)
         try:
@@ -322,9 +323,8 @@ class Kernel:
             return RunResult(self.engine, error=interrupted_error())
         try:  # one request at a time on the control pipe
             if self.process is None or self.process.poll() is not None or \
-                    (fresh and self._used and self.spare):
+                    (fresh and self._dirty and self.spare):
                 self.restart()  # a fresh run in a fresh process (the spare: at once)
-            self._used = True
             output = self._output = _Output(on_output)
             self._interrupted_at = None
             self._run_id = secrets.token_hex(8)  # its reply must name it
@@ -342,7 +342,10 @@ class Kernel:
         self._add_timings(result, elapsed, decoding, time.perf_counter() - started)
         result.output = "".join(output.parts)
         result.output_truncated = output.truncated
-        self._keep_a_spare()  # while the result is looked at
+        if reply is not None:  # (with none, the process was replaced or is gone)
+            self._dirty = self._dirty or bool(reply.get("dirty", True))
+        if self._dirty:
+            self._keep_a_spare()  # for the next fresh run, while this result is looked at
         return result
 
     def complete(self, code: str, line: int, column: int) -> list[tuple[str, str]]:

@@ -392,7 +392,11 @@ def install_wake_handler(platform: str) -> None:
     """A handler for the wake signal that does nothing: its arrival alone interrupts a
     blocking system call, and Python then runs the interrupt that was pending."""
     if platform != WINDOWS and WAKE_SIGNAL is not None:
-        signal.signal(WAKE_SIGNAL, lambda _number, _frame: None)
+        signal.signal(WAKE_SIGNAL, _wake)
+
+
+def _wake(_number, _frame) -> None:
+    """The wake signal's handler: nothing to do (see install_wake_handler)."""
 
 
 def wake_main_thread(platform: str) -> None:

@@ -1,0 +1,89 @@
+"""What a script may change in its kernel's process that a new process would not have.
+
+Read when the kernel is ready and after each run: a fresh run after a run that changed any of
+it goes to a fresh process (client.py's spare), so that ``torch.set_default_dtype``, a
+``warnings.simplefilter("error")`` or a monkeypatched ``torch.Tensor.__mul__`` of one Run all
+never reach the next; a run that changed nothing lets the next fresh run use the same, warm
+process. What is read is cheap (about a millisecond): the working folder, the recursion limit,
+warnings filters, ``sys.path``, the environment, NumPy's error and print settings, signal
+handlers, threads a script left running, modules it imported from outside the installed
+libraries, the engine's own settings and the attributes of its main modules and classes
+(``Engine.process_state``). What a C library keeps where Python cannot see it goes unseen.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import sysconfig
+import threading
+import warnings
+
+import numpy as np
+
+from playground.engines.base import Attributes
+
+_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP", "SIGUSR1",
+                                                    "SIGALRM", "SIGCHLD", "SIGPIPE")
+                 if hasattr(signal, name))
+# Where installed libraries live (and the app itself): importing one of them changes nothing
+# a fresh run sees.
+_LIBRARY_FOLDERS = tuple({os.path.realpath(path) for key in ("stdlib", "platstdlib",
+                                                              "purelib", "platlib")
+                          if (path := sysconfig.get_paths().get(key))}
+                         | {os.path.dirname(os.path.dirname(os.path.realpath(__file__)))})
+
+
+def capture(engine) -> dict:
+    """The process's state as a fresh run would find it (compare two with ``unchanged``)."""
+    return {
+        "cwd": _safe(os.getcwd),
+        "recursion": sys.getrecursionlimit(),
+        "warnings": tuple(map(repr, warnings.filters)),
+        "path": tuple(sys.path),
+        "environ": dict(os.environ),
+        "numpy": (tuple(sorted(np.geterr().items())),
+                  tuple(sorted(map(repr, np.get_printoptions().items())))),
+        "numpy attributes": Attributes([np]),
+        # handlers compared by equality: the kernel installs its own again before each run
+        "signals": tuple(_safe(lambda number=number: signal.getsignal(number))
+                         for number in _SIGNALS),
+        "threads": sorted(thread.name for thread in threading.enumerate()
+                          if not thread.name.startswith("playground-")
+                          and thread is not threading.main_thread()),
+        "engine": _safe(engine.process_state),
+    }
+
+
+def unchanged(before, after) -> bool:
+    """Whether a state read later (``after``) is the one read first: values equal, and
+    attributes (``Attributes``) still there as they were."""
+    if isinstance(before, Attributes):
+        return before.unchanged_in(after)
+    if isinstance(before, dict):
+        return isinstance(after, dict) and before.keys() == after.keys() and all(
+            unchanged(value, after[key]) for key, value in before.items())
+    if isinstance(before, tuple) and any(isinstance(part, Attributes) for part in before):
+        return isinstance(after, tuple) and len(before) == len(after) and all(
+            unchanged(a, b) for a, b in zip(before, after, strict=True))
+    return before == after
+
+
+def user_modules(since: set[str]) -> list[str]:
+    """Modules imported after ``since`` from outside the installed libraries (the script's
+    own helpers): a fresh run must import them anew, edited or not."""
+    found = []
+    for name in set(sys.modules) - since:
+        module = sys.modules.get(name)
+        path = getattr(module, "__file__", None)
+        if isinstance(path, str) and not os.path.realpath(path).startswith(_LIBRARY_FOLDERS):
+            found.append(name)
+    return found
+
+
+def _safe(read):
+    try:
+        return read()
+    except Exception as error:  # noqa: BLE001 - what cannot be read is compared as its error
+        return repr(error)
