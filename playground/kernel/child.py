@@ -12,6 +12,7 @@ import builtins
 import contextlib
 import errno
 import functools
+import importlib
 import linecache
 import os
 import re
@@ -127,6 +128,13 @@ class Session:
                     or bool(fingerprint.user_modules(self._modules_at_start)))
         except Exception:  # noqa: BLE001 - unreadable: a new process, to be sure
             return True
+
+    def libraries(self) -> list[str]:
+        """The installed libraries the runs imported (fingerprint.libraries)."""
+        try:
+            return fingerprint.libraries(self._modules_at_start)
+        except Exception:  # noqa: BLE001 - none known: the spare imports none
+            return []
 
     def _fresh_main(self, filename: str) -> dict:
         """A new ``__main__`` module for a fresh run: pickle (multiprocessing's Pool) finds
@@ -314,14 +322,14 @@ def _result_frame(session: Session, result: RunResult, run_id) -> bytes:
     """The result as a frame naming its run, and whether the run changed the process (the
     next fresh run then needs a new one); one that cannot cross the wire is replaced by one
     saying so."""
-    dirty = session.changed_the_process()
+    state = {"dirty": session.changed_the_process(), "libraries": session.libraries()}
     try:
         return wire.encode({"op": "result", "id": run_id, "result": result.to_json(raw=True),
-                            "dirty": dirty})
+                            **state})
     except Exception as failure:  # noqa: BLE001
         unsent = session.ended_early(unshowable_error(failure), time.perf_counter())
         return wire.encode({"op": "result", "id": run_id, "result": unsent.to_json(raw=True),
-                            "dirty": dirty})
+                            **state})
 
 
 def serve(channel: KernelChannel, session: Session) -> None:
@@ -399,7 +407,7 @@ def main(argv: list[str]) -> int:
                   "stderr_markers": channel.markers.to_json()})
     jedi = "no-complete" not in options
     if "spare" in options:  # nobody waits for it: everything warm before its state is read
-        _warm_up(engine, jedi)
+        _warm_up(engine, jedi, _preloaded(options))
         session.remember_pristine()
     elif jedi:
         session.remember_pristine()
@@ -429,7 +437,18 @@ WARM_UP = ("import torch\nx = torch.ones(2, requires_grad=True)\ny = (x * x).sum
            "y.backward()\n")
 
 
-def _warm_up(engine, jedi: bool) -> None:
+def _preloaded(options: list[str]) -> list[str]:
+    """The libraries a spare imports first: ``preload=sympy,matplotlib``."""
+    for option in options:
+        if option.startswith("preload="):
+            return [name for name in option[len("preload="):].split(",") if name]
+    return []
+
+
+def _warm_up(engine, jedi: bool, libraries: list[str]) -> None:
+    for name in libraries:  # with the engine active: ``torch`` names the engine's module
+        with contextlib.suppress(BaseException), engine.activate():
+            importlib.import_module(name)
     with contextlib.suppress(Exception):  # a spare that could not warm up is only slower
         run = run_code(WARM_UP, engine, "<warm-up>", {"__name__": "__warm_up__"})
         wire.encode({"op": "result", "result": RunResult(

@@ -35,6 +35,7 @@ INTERRUPT_GRACE = 2.0
 DRAIN_S = 2.0  # the longest wait for the end of a run's output after its reply
 COMPLETION_WAIT_S = 10.0  # jedi's first parse of a big namespace takes seconds
 POLL_S = 0.05
+LIBRARIES_KEPT = 50  # names of libraries a spare imports at most (the kernel's data is untrusted)
 STOPPED_CHECK_S = 0.5  # how often a running kernel is checked for being stopped (SIGSTOP)
 
 
@@ -121,6 +122,7 @@ class Kernel:
         self.spare = completions if spare is None else spare
         self._spare: subprocess.Popen | None = None  # the next fresh run's process
         self._dirty = False  # whether a run changed the current process (fingerprint.py)
+        self._libraries: set[str] = set()  # what scripts imported: a spare imports them too
         self.on_death = on_death
         self.engine = engine
         self.device = device
@@ -269,7 +271,8 @@ class Kernel:
         if self.spare and self._spare is None and self.process is not None:
             with contextlib.suppress(OSError):  # none now: the next fresh run starts one
                 self._spare = launch(self.engine, self.device, self.memory_limit,
-                                     self.completions, spare=True)
+                                     self.completions, spare=True,
+                                     preload=sorted(self._libraries)[:LIBRARIES_KEPT])
 
     def _end_spare(self) -> None:
         spare, self._spare = self._spare, None
@@ -344,6 +347,9 @@ class Kernel:
         result.output_truncated = output.truncated
         if reply is not None:  # (with none, the process was replaced or is gone)
             self._dirty = self._dirty or bool(reply.get("dirty", True))
+            libraries = reply.get("libraries", [])
+            if isinstance(libraries, list):
+                self._libraries.update(str(name) for name in libraries[:LIBRARIES_KEPT])
         if self._dirty:
             self._keep_a_spare()  # for the next fresh run, while this result is looked at
         return result

@@ -73,12 +73,25 @@ def unchanged(before, after) -> bool:
 def user_modules(since: set[str]) -> list[str]:
     """Modules imported after ``since`` from outside the installed libraries (the script's
     own helpers): a fresh run must import them anew, edited or not."""
+    return [name for name, library in _imported(since) if not library]
+
+
+def libraries(since: set[str]) -> list[str]:
+    """The installed libraries imported after ``since``, by their top-level names: a spare
+    process imports them before its state is read, so that what importing them changes
+    (sympy's warnings filter) is the state it starts from, and a script that imports them
+    does not find its process changed run after run."""
+    return sorted({name.partition(".")[0] for name, library in _imported(since) if library})
+
+
+def _imported(since: set[str]) -> list[tuple[str, bool]]:
+    """(name, whether it is an installed library's) of each module imported after ``since``
+    that has a file."""
     found = []
     for name in set(sys.modules) - since:
-        module = sys.modules.get(name)
-        path = getattr(module, "__file__", None)
-        if isinstance(path, str) and not os.path.realpath(path).startswith(_LIBRARY_FOLDERS):
-            found.append(name)
+        path = getattr(sys.modules.get(name), "__file__", None)
+        if isinstance(path, str):
+            found.append((name, os.path.realpath(path).startswith(_LIBRARY_FOLDERS)))
     return found
 
 

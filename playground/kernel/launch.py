@@ -31,12 +31,17 @@ def head_start() -> subprocess.Popen | None:
 
 
 def launch(engine: str, device: str, memory_limit: int, completions: bool,
-           spare: bool = False) -> subprocess.Popen:
+           spare: bool = False, preload: list[str] | None = None) -> subprocess.Popen:
     """The kernel process, starting: requests go to its stdin, frames come from its stdout.
-    A ``spare`` warms itself up with a tiny run while it waits to be used."""
+    A ``spare`` imports the ``preload`` libraries and warms itself up with a tiny run while
+    it waits to be used."""
     environment = dict(os.environ, PYTHONUNBUFFERED="1", PYTHONIOENCODING="utf-8")
+    options = ["complete" if completions else "no-complete"]
+    if spare:
+        names = [name for name in preload or [] if name.isidentifier()]
+        options += ["spare", "preload=" + ",".join(names)]
     return subprocess.Popen(
         [sys.executable, "-m", "playground.kernel.child", engine, device, str(memory_limit),
-         "complete" if completions else "no-complete", *(["spare"] if spare else [])],
+         *options],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         bufsize=0, env=environment, **processes.launch_options())

@@ -43,7 +43,9 @@ def test_repeated_runs_with_engine_switches_leak_nothing(qapp, tmp_path):
     assert [s.engine for s in samples][SWITCH_EVERY - 1:SWITCH_EVERY + 1] == ["numpy", "torch"]
     assert samples[-1].engine == "numpy"
     settled, last = samples[WARM_UP - 1], samples[-1]
-    assert {s.children for s in samples} == {1}, "a kernel process was left behind"
+    # the kernel, and at most one spare for the next fresh run (after a run that changed
+    # its process, or imported a library the spare then imports too)
+    assert {s.children for s in samples} <= {1, 2}, "a kernel process was left behind"
     assert max(s.fds for s in samples[WARM_UP - 1:]) == settled.fds, "file handles leaked"
     assert max(s.threads for s in samples[WARM_UP - 1:]) == settled.threads, "threads leaked"
     growth = last.rss_mb - settled.rss_mb
