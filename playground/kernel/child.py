@@ -202,6 +202,10 @@ class Session:
                              timings=run.timings)
         if isinstance(run.error, SyntaxError):
             quote_the_code(run.error, code)
+        if isinstance(run.error, SystemExit) and run.error.code is not None and \
+                not isinstance(run.error.code, int):  # python prints it as it ends
+            sys.stderr.write(f"{run.error.code}\n")
+            streams.flush_all()
         if run.error is not None and (clearer := self.engine.explain(run.error)):
             run.error.args = (clearer,)
             if isinstance(run.error, ImportError):  # its text is its msg, not its args

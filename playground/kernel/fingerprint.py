@@ -5,14 +5,16 @@ it goes to a fresh process (client.py's spare), so that ``torch.set_default_dtyp
 ``warnings.simplefilter("error")`` or a monkeypatched ``torch.Tensor.__mul__`` of one Run all
 never reach the next; a run that changed nothing lets the next fresh run use the same, warm
 process. What is read is cheap (about a millisecond): the working folder, the recursion limit,
-warnings filters, ``sys.path``, the environment, NumPy's error and print settings, signal
-handlers, threads a script left running, modules it imported from outside the installed
-libraries, the engine's own settings and the attributes of its main modules and classes
+the interpreter's hooks, thread switch interval, collector and resource limits, warnings
+filters, ``sys.path``, the environment, NumPy's error and print settings, signal handlers,
+threads a script left running, modules it imported from outside the installed libraries, the
+engine's own settings and the attributes of its main modules and classes
 (``Engine.process_state``). What a C library keeps where Python cannot see it goes unseen.
 """
 
 from __future__ import annotations
 
+import gc
 import os
 import signal
 import sys
@@ -40,6 +42,9 @@ def capture(engine) -> dict:
     return {
         "cwd": _safe(os.getcwd),
         "recursion": sys.getrecursionlimit(),
+        "interpreter": (sys.getswitchinterval(), sys.gettrace(), sys.getprofile(),
+                        sys.excepthook, sys.displayhook, threading.excepthook,
+                        gc.isenabled(), gc.get_threshold(), _safe(_limits)),
         "warnings": tuple(map(repr, warnings.filters)),
         "path": tuple(sys.path),
         "environ": dict(os.environ),
@@ -93,6 +98,15 @@ def _imported(since: set[str]) -> list[tuple[str, bool]]:
         if isinstance(path, str):
             found.append((name, os.path.realpath(path).startswith(_LIBRARY_FOLDERS)))
     return found
+
+
+def _limits() -> tuple:
+    """The resource limits a script may lower for its process (files open, stack)."""
+    import resource
+
+    return tuple(resource.getrlimit(getattr(resource, name))
+                 for name in ("RLIMIT_NOFILE", "RLIMIT_STACK", "RLIMIT_CORE")
+                 if hasattr(resource, name))
 
 
 def _safe(read):

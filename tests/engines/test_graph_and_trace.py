@@ -189,15 +189,22 @@ def test_dot_output_names_every_node_and_edge():
 
 
 def test_a_100000_node_graph_builds():
+    """Whole up to the graph's bound (x, y, 99,990 MulBackward0, one AccumulateGrad); past
+    it, drawn from its output up to the bound, and said so."""
+    from playground.engines.graph_builder import GRAPH_NODES
+
     code = """
 import torch
 x = torch.tensor([1.0], requires_grad=True)
 y = x
-for _ in range(100_000):
+for _ in range(COUNT):
     y = y * 1.0
 """
-    graph = run_code(code, NumpyEngine()).graph
-    assert len(graph.nodes) == 100_003  # x, y, 100,000 MulBackward0, one AccumulateGrad
+    whole = run_code(code.replace("COUNT", "99_990"), NumpyEngine())
+    assert len(whole.graph.nodes) == 99_993 and whole.notes == []
+    cut = run_code(code.replace("COUNT", "100_000"), NumpyEngine())
+    assert len(cut.graph.nodes) == GRAPH_NODES and cut.graph.by_name("y") is not None
+    assert "more than 100,000 nodes" in cut.notes[0]
 
 
 def test_large_values_are_summarised():

@@ -254,9 +254,9 @@ def test_a_fresh_run_all_starts_from_a_new_kernels_state(qtbot, tmp_path, engine
     now runs in a fresh process (a spare one, started while the last result was read)."""
     window = _window(qtbot, Settings(tmp_path / "s.json"), RecoveryStore(tmp_path / "r.json"))
     if engine == "torch":
-        with qtbot.waitSignal(window.runner.ready, timeout=RUN_MS):
+        # the window re-runs the script on the new engine: that run's end, not ours
+        with qtbot.waitSignal(window.runner.finished, timeout=RUN_MS):
             window.engine_box.setCurrentIndex(window.engine_box.findData("torch"))
-        qtbot.waitUntil(lambda: not window.runner.busy, timeout=RUN_MS)
     reads = READS_THE_PROCESS.format(folder=os.getcwd())
     new_kernel = _runs(qtbot, window, reads).output
     assert _runs(qtbot, window, CHANGES_THE_PROCESS).output == "changed\n"

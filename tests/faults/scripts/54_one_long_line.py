@@ -1,0 +1,3 @@
+# expect: ok
+print("=" * 300_000)
+print("after")

@@ -1,0 +1,5 @@
+# expect: exit
+# error: SystemExit
+# status: 1
+import sys
+sys.exit(["not", "a", "number"])

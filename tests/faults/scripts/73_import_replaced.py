@@ -1,0 +1,5 @@
+# expect: exception
+# error: TypeError
+import builtins
+builtins.__import__ = None
+import json

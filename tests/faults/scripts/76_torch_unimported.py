@@ -1,0 +1,5 @@
+# expect: exception
+# error: ModuleNotFoundError
+import sys
+sys.modules["torch"] = None
+import torch
