@@ -226,7 +226,16 @@ def _version_4(text: str) -> dict | None:
                             f"notebook ({error})") from None
     except RecursionError:
         raise NotebookError("this .ipynb nests its JSON too deeply to be a notebook") from None
-    if not isinstance(document, dict) or document.get("nbformat") != 4:
+    if not isinstance(document, dict):
+        raise NotebookError(f"this .ipynb holds a JSON {_json_kind(document)}, where a "
+                            f"notebook is an object with a list of cells")
+    version = document.get("nbformat")
+    if version is None:
+        raise NotebookError("this .ipynb is not a notebook: it names no nbformat version")
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise NotebookError(f"this .ipynb's nbformat is {version!r}, where a notebook names "
+                            f"its format's version by a number")
+    if version != 4:
         return None
     metadata = document.get("metadata")
     if isinstance(metadata, dict):  # what Jupyter itself drops when it reads a file
@@ -237,6 +246,11 @@ def _version_4(text: str) -> dict | None:
         if isinstance(cell, dict):
             _join_texts(cell)
     return document
+
+
+def _json_kind(value) -> str:
+    return {list: "list", str: "string", bool: "true or false", type(None): "null"}.get(
+        type(value), "number")
 
 
 def _join_texts(cell: dict) -> None:

@@ -56,6 +56,9 @@ def read_document(path: Path, text_limit: int | None = EDITOR_LIMIT) -> Source:
     data = _read_bytes(path)
     if b"\0" in data[:1 << 16]:
         raise SourceError(f"{name} is a binary file, not a Python script or a notebook.")
+    if (nul := data.find(b"\0")) >= 0:  # python refuses a script with one; JSON too
+        raise SourceError(f"{name} holds a NUL byte (at byte {nul:,}), which no script or "
+                          f"notebook may hold.")
     text = _decode(data, name, python=path.suffix.lower() in (".py", ""))
     style = {"newline": _newline_of(text), "bom": data.startswith(codecs.BOM_UTF8)}
     text = text.replace("\r\n", "\n").replace("\r", "\n")

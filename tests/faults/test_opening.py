@@ -20,6 +20,21 @@ from PySide6.QtCore import Qt
 from tests.faults.test_corpus import MEMORY
 from tests.windows import ran
 
+
+def _code(source, **fields) -> dict:
+    return {"cell_type": "code", "metadata": {}, "source": source, "outputs": [],
+            "execution_count": None, **fields}
+
+
+def _notebook(cells: list, **fields) -> bytes:
+    return json.dumps({"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": cells,
+                       **fields}).encode()
+
+
+VERSION_3 = json.dumps({"nbformat": 3, "nbformat_minor": 0, "metadata": {}, "worksheets": [
+    {"cells": [{"cell_type": "code", "input": "print(3)", "language": "python",
+                "outputs": []}]}]}).encode()
+
 REFUSED = {
     # name: (bytes, words of the sentence)
     "binary.py": (bytes(range(256)) * 64, "binary file"),
@@ -34,6 +49,17 @@ REFUSED = {
     "rot13.py": (b"# -*- coding: rot13 -*-\nprint('hi')\n", "declares the encoding 'rot13'"),
     "utf16.py": (b"# -*- coding: utf-16 -*-\nprint('hi')\n", "declares the encoding 'utf-16'"),
     "deep.ipynb": (b"[" * 100_000 + b"]" * 100_000, "nests its JSON too deeply"),
+    # round three: what nbformat's schema forbids, and bytes python refuses
+    "number_source.ipynb": (_notebook([_code([1, 2, None])]), "has no text as its source"),
+    "null_cell.ipynb": (_notebook([None, _code("print(1)")]), "has no text as its source"),
+    "no_source.ipynb": (_notebook([{"cell_type": "code", "metadata": {}}]),
+                        "has no text as its source"),
+    "empty.ipynb": (b"", "not valid JSON"),
+    "list.ipynb": (b"[1, 2]", "holds a JSON list"),
+    "cells_object.ipynb": (b'{"nbformat": 4, "cells": {"a": 1}}', "no list of cells"),
+    "text_version.ipynb": (_notebook([_code("print(4)")], nbformat="4"), "nbformat is '4'"),
+    "late_nul.py": (b"# " + b"a" * 70_000 + b"\n\0print(1)\n", "NUL byte (at byte 70,003)"),
+    "surrogate.py": (b"print('\xed\xa0\x80')\n", "not UTF-8 text"),
 }
 
 
@@ -65,6 +91,30 @@ OPENED = {
     # a cell copied while it ran is still a cell (it opened as prose)
     "copied.txt": (b"In [*]:\nprint(1)\n\nIn [2]:\nprint(2)\n",
                    "# %%\nprint(1)\n\n# %%\nprint(2)\n"),
+    # round three: what Jupyter opens, and odd line endings and marks
+    "unknown_cell.ipynb": (_notebook([{"cell_type": "widget", "source": "x", "metadata": {}},
+                                      _code("print(2)")]), "# %% [raw]\n# x\n\n# %%\nprint(2)\n"),
+    "version3.ipynb": (VERSION_3, "# %%\nprint(3)\n"),
+    "bom.ipynb": (b"\xef\xbb\xbf" + _notebook([_code("print('bom')")]), "# %%\nprint('bom')\n"),
+    "escaped_nul.ipynb": (_notebook([_code("print('a\\u0000b')")]),
+                          "# %%\nprint('a\\u0000b')\n"),
+    "repeated_key.ipynb": (b'{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [], '
+                           b'"cells": [{"cell_type": "code", "source": "print(9)", '
+                           b'"metadata": {}, "outputs": []}]}', "# %%\nprint(9)\n"),
+    "not_finite.ipynb": (b'{"nbformat": 4, "nbformat_minor": 5, "metadata": {"x": NaN}, "cells": '
+                         b'[{"cell_type": "code", "source": "print(9)", "metadata": {}, '
+                         b'"outputs": [], "execution_count": Infinity}]}', "# %%\nprint(9)\n"),
+    "huge_output.ipynb": (_notebook([_code("print('x')", outputs=[
+        {"output_type": "stream", "name": "stdout", "text": "y" * (10 << 20)}])]),
+        "# %%\nprint('x')\n"),
+    "old_mac.py": (b"x = 1\rprint(x)\r", "x = 1\nprint(x)\n"),
+    "mixed_endings.py": (b"a = 1\r\nb = 2\rc = 3\n", "a = 1\nb = 2\nc = 3\n"),
+    "only_bom.py": (b"\xef\xbb\xbf", ""),
+    "open_fence.md": (b"# Notes\n\n```python\nprint('open')\n",  # CommonMark: code to the end
+                      "# %% [markdown]\n# # Notes\n\n# %%\nprint('open')\n\n"),
+    "bom_notes.md": (b"\xef\xbb\xbf```python\nprint('md')\n```\n", "# %%\nprint('md')\n"),
+    "prompts_only.txt": (b"In [1]:\n\nIn [2]:\n", "# %%\n\n\n# %%\n\n"),
+    "notebook_named.py": (_notebook([_code("print(1)")]), _notebook([_code("print(1)")]).decode()),
 }
 
 
@@ -87,6 +137,9 @@ def files(tmp_path_factory) -> Path:
     (tmp_path / "big.ipynb").write_bytes(big_notebook())
     (tmp_path / "folder.py").mkdir()
     os.mkfifo(tmp_path / "fifo.py")  # opening it would wait for a writer forever
+    (tmp_path / "loop.py").symlink_to(tmp_path / "loop_back.py")
+    (tmp_path / "loop_back.py").symlink_to(tmp_path / "loop.py")
+    (tmp_path / "dangling.py").symlink_to(tmp_path / "nowhere.py")
     (tmp_path / "zero.py").symlink_to("/dev/zero")  # reading it would never end
     return tmp_path
 
@@ -107,7 +160,8 @@ def test_files_the_editor_cannot_take_are_refused_in_one_sentence(qtbot, live_wi
     for name, words in [(name, words) for name, (_, words) in REFUSED.items()] + [
             ("big.py", "more than the editor's 2.0 MB"), ("folder.py", "is a folder"),
             ("fifo.py", "a device or a pipe"), ("zero.py", "a device or a pipe"),
-            ("missing.py", "does not exist")]:
+            ("missing.py", "does not exist"), ("loop.py", "Too many levels of symbolic links"),
+            ("dangling.py", "does not exist")]:
         window.open_file(str(files / name))
         qtbot.waitUntil(lambda: not window.opening)  # a file over 1 MB is read off the UI thread
         message = window.statusBar().currentMessage()
@@ -127,6 +181,7 @@ def test_files_the_editor_can_take_open_and_never_run(qtbot, live_window, files)
     window.runner.started.connect(lambda: started.append(True))
     for name, (_, text) in OPENED.items():
         window.open_file(str(files / name))
+        qtbot.waitUntil(lambda: not window.opening)  # over 1 MB: read off the UI thread
         assert window.editor.toPlainText() == text, name
         assert window.path == files / name
     window.open_file(str(files / "big.ipynb"))
@@ -143,7 +198,8 @@ def _cli(path: Path) -> subprocess.CompletedProcess:
                            MEMORY], capture_output=True, text=True, timeout=120)
 
 
-@pytest.mark.parametrize("name", [*REFUSED, "folder.py", "missing.py", "fifo.py", "zero.py"])
+@pytest.mark.parametrize("name", [*REFUSED, "folder.py", "missing.py", "fifo.py", "zero.py",
+                                  "loop.py", "dangling.py"])
 def test_playground_run_refuses_the_same_files(files, name):
     done = _cli(files / name)
     assert done.returncode == 2 and done.stdout == ""
