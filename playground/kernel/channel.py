@@ -24,7 +24,7 @@ import queue
 import threading
 from collections.abc import Callable
 
-from playground.kernel import processes, streams, wire
+from playground.kernel import processes, protocol, streams, wire
 
 # The kernel's exit status when a script closed its own pipes (``os.closerange(3, ...)``): it
 # can no longer hear the app or answer it; the app says so in one sentence.
@@ -64,8 +64,8 @@ class KernelChannel:
                 os.dup2(kept, fd)
         processes.point_std_handles(self.platform)
 
-    def send(self, message: dict) -> None:
-        self.send_frame(wire.encode(message))
+    def send(self, message: protocol.Message) -> None:
+        self.send_frame(wire.encode(message.to_wire()))
 
     def send_frame(self, frame: bytes) -> None:
         with self._send_lock:  # the main thread and the watchdog
@@ -87,7 +87,8 @@ class KernelChannel:
         while True:
             status = 0
             try:
-                request = wire.receive(self.control_in)
+                frame = wire.receive(self.control_in)
+                request = None if frame is None else protocol.read(frame, protocol.REQUESTS)
             except OSError as error:
                 request = None
                 if error.errno == errno.EBADF:  # the script closed the kernel's pipe
@@ -97,7 +98,7 @@ class KernelChannel:
             if request is None:
                 on_app_gone(status)
                 return
-            if request.get("op") == "interrupt":
-                on_interrupt(str(request.get("id", "")))
+            if isinstance(request, protocol.Interrupt):
+                on_interrupt(request.id)
             else:
                 self.requests.put(request)

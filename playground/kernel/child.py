@@ -24,9 +24,9 @@ import types
 
 import numpy as np
 
-from playground.engines.base import EngineError, run_code
+from playground.engines.base import EngineError, EngineRun, run_code
 from playground.engines.registry import ENGINES
-from playground.kernel import fingerprint, notebook_lines, processes, streams, wire
+from playground.kernel import fingerprint, notebook_lines, processes, protocol, streams, wire
 from playground.kernel.channel import PIPES_CLOSED_STATUS, KernelChannel
 from playground.kernel.errors import (
     describe_exception,
@@ -195,11 +195,7 @@ class Session:
             streams.flush_all()
         if isinstance(run.error, KeyboardInterrupt) and _Stop.requested:
             # the app's Stop: the graph of what ran so far is drawn, the line it reached marked
-            return RunResult(self.engine.name, error=self._stopped_at(run.error, filename),
-                             graph=run.graph, traces=run.traces, figures=run.figures,
-                             elapsed=time.perf_counter() - started,
-                             dropped_calls=run.dropped_calls, notes=self.notes + run.notes,
-                             timings=run.timings)
+            return self._result(run, self._stopped_at(run.error, filename), started)
         if isinstance(run.error, SyntaxError):
             quote_the_code(run.error, code)
         if isinstance(run.error, SystemExit) and run.error.code is not None and \
@@ -213,9 +209,11 @@ class Session:
         if run.error is None and run.shown is not None:
             sys.stdout.write(notebook_lines.out_text(self.executions, run.shown))
             streams.flush_all()
-        return RunResult(self.engine.name, error=self._described(run.error, filename),
-                         graph=run.graph, traces=run.traces, figures=run.figures,
-                         elapsed=time.perf_counter() - started,
+        return self._result(run, self._described(run.error, filename), started)
+
+    def _result(self, run: EngineRun, error: RunError | None, started: float) -> RunResult:
+        return RunResult(self.engine.name, error=error, graph=run.graph, traces=run.traces,
+                         figures=run.figures, elapsed=time.perf_counter() - started,
                          dropped_calls=run.dropped_calls, notes=self.notes + run.notes,
                          timings=run.timings)
 
@@ -299,13 +297,13 @@ class _Stop:
         raise KeyboardInterrupt
 
 
-def _run_safely(session: Session, request: dict) -> RunResult:
+def _run_safely(session: Session, request: protocol.Run) -> RunResult:
     """The run's reply; if the kernel's own work after user code fails, a reply saying so
     (the namespace is kept): the kernel must outlive anything a script leaves behind."""
     started = time.perf_counter()
     try:
-        result = session.run(request["code"], request["filename"], request["fresh"],
-                             request.get("cell", False), str(request.get("id", "")))
+        result = session.run(request.code, request.filename, request.fresh, request.cell,
+                             request.id)
     except Exception as failure:  # noqa: BLE001
         streams.flush_all()
         result = session.ended_early(unshowable_error(failure), started)
@@ -322,18 +320,18 @@ def _leave_if_forked() -> None:
         _exit_now(0)
 
 
-def _result_frame(session: Session, result: RunResult, run_id) -> bytes:
+def _result_frame(session: Session, result: RunResult, run_id: str) -> bytes:
     """The result as a frame naming its run, and whether the run changed the process (the
     next fresh run then needs a new one); one that cannot cross the wire is replaced by one
     saying so."""
-    state = {"dirty": session.changed_the_process(), "libraries": session.libraries()}
+    dirty, libraries = session.changed_the_process(), session.libraries()
     try:
-        return wire.encode({"op": "result", "id": run_id, "result": result.to_json(raw=True),
-                            **state})
+        return wire.encode(protocol.Result(run_id, result.to_json(raw=True), dirty,
+                                           libraries).to_wire())
     except Exception as failure:  # noqa: BLE001
         unsent = session.ended_early(unshowable_error(failure), time.perf_counter())
-        return wire.encode({"op": "result", "id": run_id, "result": unsent.to_json(raw=True),
-                            **state})
+        return wire.encode(protocol.Result(run_id, unsent.to_json(raw=True), dirty,
+                                           libraries).to_wire())
 
 
 def serve(channel: KernelChannel, session: Session) -> None:
@@ -346,25 +344,33 @@ def serve(channel: KernelChannel, session: Session) -> None:
 
 
 def _serve(channel: KernelChannel, session: Session) -> None:
-    while True:
-        request = channel.requests.get()
-        if request.get("op") == "shutdown":
-            return
-        if request.get("op") == "run":
-            _prepare_run(channel)
-            channel.run_id = str(request.get("id"))
-            try:
-                result = _run_safely(session, request)
-            except KeyboardInterrupt:  # a Stop that landed as user code ended
-                result = session.ended_early(interrupted_error(), time.perf_counter())
-            channel.restore_stdio()  # a script that closed descriptor 2 still gets its end
-            channel.end_output(str(request.get("marker", "")))
-            channel.send_frame(_result_frame(session, result, request.get("id")))
-            channel.run_id = None
-        elif request.get("op") == "complete":
-            found = completions(request["code"], request["line"], request["column"],
-                                session.namespace, session.engine.torch_module())
-            channel.send({"op": "completions", "id": request.get("id"), "items": found})
+    while not isinstance(request := channel.requests.get(), protocol.Shutdown):
+        ANSWERS[type(request)](channel, session, request)
+
+
+def _answer_run(channel: KernelChannel, session: Session, request: protocol.Run) -> None:
+    _prepare_run(channel)
+    channel.run_id = request.id
+    try:
+        result = _run_safely(session, request)
+    except KeyboardInterrupt:  # a Stop that landed as user code ended
+        result = session.ended_early(interrupted_error(), time.perf_counter())
+    channel.restore_stdio()  # a script that closed descriptor 2 still gets its end
+    channel.end_output(request.marker)
+    channel.send_frame(_result_frame(session, result, request.id))
+    channel.run_id = None
+
+
+def _answer_completion(channel: KernelChannel, session: Session,
+                       request: protocol.Complete) -> None:
+    found = completions(request.code, request.line, request.column, session.namespace,
+                        session.engine.torch_module())
+    channel.send(protocol.Completions(request.id, found))
+
+
+# The requests the main thread answers (Interrupt is the channel's, read at once; Shutdown
+# ends the loop): a request the protocol declares that is not here fails a test.
+ANSWERS = {protocol.Run: _answer_run, protocol.Complete: _answer_completion}
 
 
 def _prepare_run(channel: KernelChannel) -> None:
@@ -379,7 +385,7 @@ def _end_kernel(channel: KernelChannel, reason: str = "", status: int = 0) -> No
     """End now, with the processes user code started; ``reason`` tells the app why."""
     if reason:
         with contextlib.suppress(OSError):
-            channel.send({"op": "ending", "reason": reason})
+            channel.send(protocol.Ending(reason))
     processes.end_children()
     _exit_now(status)
 
@@ -394,7 +400,7 @@ def main(argv: list[str]) -> int:
     try:
         engine = make_engine(engine_name, device)
     except EngineError as error:
-        channel.send({"op": "failed", "message": str(error)})
+        channel.send(protocol.Failed(str(error)))
         return 2
     global _memory_limit
     _memory_limit = int(memory_limit)
@@ -406,9 +412,9 @@ def main(argv: list[str]) -> int:
                               on_stuck=lambda: _end_kernel(channel, "memory"))
     watchdog.start()
     session = Session(engine, watchdog)
-    channel.send({"op": "ready", "engine": engine.name, "description": engine.describe(),
-                  "pid": os.getpid(), "cuda": bool(getattr(engine, "cuda_available", False)),
-                  "stderr_markers": channel.markers.to_json()})
+    channel.send(protocol.Ready(engine.name, engine.describe(), os.getpid(),
+                                bool(getattr(engine, "cuda_available", False)),
+                                channel.markers.to_json()))
     jedi = "no-complete" not in options
     if "spare" in options:  # nobody waits for it: everything warm before its state is read
         _warm_up(engine, jedi, _preloaded(options))
@@ -455,8 +461,8 @@ def _warm_up(engine, jedi: bool, libraries: list[str]) -> None:
             importlib.import_module(name)
     with contextlib.suppress(Exception):  # a spare that could not warm up is only slower
         run = run_code(WARM_UP, engine, "<warm-up>", {"__name__": "__warm_up__"})
-        wire.encode({"op": "result", "result": RunResult(
-            engine.name, graph=run.graph, traces=run.traces).to_json(raw=True)})
+        wire.encode(protocol.Result("", RunResult(
+            engine.name, graph=run.graph, traces=run.traces).to_json(raw=True)).to_wire())
         if jedi:
             completions("x", 1, 1, {}, engine.torch_module())
 

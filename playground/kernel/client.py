@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable
 
 from playground.engines.registry import DEFAULT_ENGINE
-from playground.kernel import processes, streams, wire
+from playground.kernel import processes, protocol, streams, wire
 from playground.kernel.channel import PIPES_CLOSED_STATUS
 from playground.kernel.errors import interrupted_error
 from playground.kernel.launch import default_memory_limit, launch
@@ -166,18 +166,27 @@ class Kernel:
         for reader in self._readers:
             reader.start()
         hello = self._replies.get()
-        if hello is None or hello.get("op") != "ready":
-            message = hello.get("message") if hello and hello.get("op") == "failed" else (
-                "The kernel process failed to start" + (
-                    f" under its memory limit of {self.memory_limit / (1 << 20):,.0f} MB: raise "
-                    "the limit." if self.memory_limit else "."))
+        if not isinstance(hello, protocol.Ready) or hello.version != protocol.VERSION:
             self.close()
-            raise KernelError(str(message))
-        self.description = hello["description"]
-        self.cuda = bool(hello.get("cuda", False))
-        self._markers = streams.StreamMarkers.from_json(hello.get("stderr_markers"))
+            raise KernelError(self._not_started(hello))
+        self.description = hello.description
+        self.cuda = hello.cuda
+        self._markers = streams.StreamMarkers.from_json(hello.stderr_markers)
         watcher = threading.Thread(target=self._watch, args=(self.process,), daemon=True)
         watcher.start()
+
+    def _not_started(self, hello: protocol.Message | None) -> str:
+        """Why the kernel's first frame was not Ready, in one sentence."""
+        if isinstance(hello, protocol.Failed):
+            return hello.message
+        if isinstance(hello, protocol.Ready):
+            return (f"The kernel speaks protocol version {hello.version}, the window "
+                    f"{protocol.VERSION}: reinstall the app.")
+        if isinstance(hello, protocol.Broken):
+            return f"The kernel's first message could not be read ({hello.detail})."
+        return "The kernel process failed to start" + (
+            f" under its memory limit of {self.memory_limit / (1 << 20):,.0f} MB: raise "
+            "the limit." if self.memory_limit else ".")
 
     def _watch(self, process: subprocess.Popen) -> None:
         process.wait()
@@ -192,15 +201,14 @@ class Kernel:
         try:
             # a result's parts become model objects as they are read: a large result's 10^5
             # nodes and steps never exist as dicts as well (model/run_result.py)
-            while (message := wire.receive(control_in, convert=reply_hook)) is not None:
-                if not isinstance(message, dict):
-                    raise ValueError("a frame that is not a message")
-                if message.get("op") == "ending":
-                    self._ending = str(message.get("reason", ""))
+            while (frame := wire.receive(control_in, convert=reply_hook)) is not None:
+                message = protocol.read(frame, protocol.REPLIES)
+                if isinstance(message, protocol.Ending):
+                    self._ending = message.reason
                 else:
                     replies.put(message)
         except Exception as failure:  # noqa: BLE001 - garbage on the pipe, of any kind
-            replies.put({"op": "broken", "detail": f"{type(failure).__name__}: {failure}"})
+            replies.put(protocol.Broken(f"{type(failure).__name__}: {failure}"))
             group.kill()  # the pipe is out of step: only a new kernel fixes it
         replies.put(None)
 
@@ -230,7 +238,7 @@ class Kernel:
             return
         if process.poll() is None and gracefully:
             with contextlib.suppress(OSError):  # the kernel may already be gone
-                self._send({"op": "shutdown"})
+                self._send(protocol.Shutdown())
             with contextlib.suppress(subprocess.TimeoutExpired):
                 process.wait(timeout=1.0)
         self._group.kill()  # and whatever the kernel started that outlived it
@@ -287,11 +295,11 @@ class Kernel:
         if self.process is not None and self.process.poll() is None:
             self._interrupted_at = time.monotonic()
             with contextlib.suppress(OSError):  # it died meanwhile: run() reports that
-                self._send({"op": "interrupt", "id": self._run_id})
+                self._send(protocol.Interrupt(self._run_id))
 
-    def _send(self, message: dict) -> None:
+    def _send(self, message: protocol.Message) -> None:
         with self._sending:  # Stop comes from another thread than the run's request
-            wire.send(self._control_out, message)
+            wire.send(self._control_out, message.to_wire())
 
     def switch(self, engine: str, device: str = "auto") -> None:
         """Restart on another engine (or device); a failure leaves the old engine running."""
@@ -333,8 +341,7 @@ class Kernel:
             self._run_id = secrets.token_hex(8)  # its reply must name it
             started = time.perf_counter()
             self._drop_stale_replies()
-            self._send({"op": "run", "code": code, "filename": filename, "fresh": fresh,
-                        "marker": output.marker, "cell": cell, "id": self._run_id})
+            self._send(protocol.Run(code, filename, fresh, output.marker, cell, self._run_id))
             reply, stop_reason, decoding = self._wait_for_reply(timeout, stop)
         finally:
             self._control.release()
@@ -346,10 +353,8 @@ class Kernel:
         result.output = "".join(output.parts)
         result.output_truncated = output.truncated
         if reply is not None:  # (with none, the process was replaced or is gone)
-            self._dirty = self._dirty or bool(reply.get("dirty", True))
-            libraries = reply.get("libraries", [])
-            if isinstance(libraries, list):
-                self._libraries.update(str(name) for name in libraries[:LIBRARIES_KEPT])
+            self._dirty = self._dirty or reply.dirty
+            self._libraries.update(str(name) for name in reply.libraries[:LIBRARIES_KEPT])
         if self._dirty:
             self._keep_a_spare()  # for the next fresh run, while this result is looked at
         return result
@@ -363,17 +368,16 @@ class Kernel:
                 return []
             self._drop_stale_replies()
             request_id = secrets.token_hex(8)
-            self._send({"op": "complete", "code": code, "line": line, "column": column,
-                        "id": request_id})
+            self._send(protocol.Complete(code, line, column, request_id))
             deadline = time.monotonic() + COMPLETION_WAIT_S
             while (left := deadline - time.monotonic()) > 0:
                 reply = self._replies.get(timeout=left)
-                if reply is None or reply.get("op") == "broken":
+                if reply is None or isinstance(reply, protocol.Broken):
                     self._replies.put(reply)  # the kernel's end: the next run must see it
                     return []
-                if reply.get("op") == "completions" and reply.get("id") == request_id:
+                if isinstance(reply, protocol.Completions) and reply.id == request_id:
                     return [(str(name), str(kind))
-                            for name, kind in reply.get("items", [])][:wire.COMPLETIONS_LIMIT]
+                            for name, kind in reply.items][:wire.COMPLETIONS_LIMIT]
             return []
         except queue.Empty:
             return []
@@ -401,7 +405,7 @@ class Kernel:
                 reply = self._replies.get_nowait()
             except queue.Empty:
                 return
-            if reply is None or reply.get("op") == "broken":
+            if reply is None or isinstance(reply, protocol.Broken):
                 self._replies.put(reply)  # the kernel's end: the next wait must see it
                 return
 
@@ -414,7 +418,8 @@ class Kernel:
                               drain=ended - answered)
 
     def _wait_for_reply(self, timeout: float | None,
-                        stop: threading.Event) -> tuple[dict | None, str | None, dict]:
+                        stop: threading.Event
+                        ) -> tuple[protocol.Result | None, str | None, dict]:
         """The kernel's reply; on timeout or ``stop`` interrupt it, and kill it 2 s after
         any interrupt."""
         decoding: dict = {}
@@ -430,14 +435,15 @@ class Kernel:
             try:
                 reply = self._replies.get(timeout=POLL_S)
             except queue.Empty:
-                reply = {}
-            if reply is None:
-                return None, reason, decoding
-            if reply.get("op") == "broken":
-                return None, reason or "broken", decoding
-            if reply.get("op") == "result" and reply.get("id") == self._run_id:
-                return reply, reason, decoding  # a frame not for this run (user code
-            now = time.monotonic()              # writing to the pipe) is never taken for it
+                pass
+            else:
+                if reply is None:
+                    return None, reason, decoding
+                if isinstance(reply, protocol.Broken):
+                    return None, reason or "broken", decoding
+                if isinstance(reply, protocol.Result) and reply.id == self._run_id:
+                    return reply, reason, decoding  # a frame not for this run (user code
+            now = time.monotonic()                  # writing to the pipe) is never it
             if deadline is not None and now > deadline and reason is None:
                 reason = "timeout"
                 self.interrupt()
@@ -469,11 +475,12 @@ class Kernel:
             if time.monotonic() > deadline:
                 return
 
-    def _result(self, reply: dict | None, stop_reason: str | None, elapsed: float) -> RunResult:
+    def _result(self, reply: protocol.Result | None, stop_reason: str | None,
+                elapsed: float) -> RunResult:
         if reply is not None:
             try:
                 with collector.paused():
-                    result = RunResult.from_json(reply["result"])
+                    result = RunResult.from_json(reply.result)
             except Exception:  # noqa: BLE001 - a reply that is not a RunResult
                 reply, stop_reason = None, "broken"
                 if self.process is not None:

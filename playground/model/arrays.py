@@ -3,9 +3,19 @@
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from typing import ClassVar
 
 import numpy as np
+
+
+def json_keys(record: type) -> tuple[str, ...]:
+    """The keys of a model record's JSON: its dataclass fields, in order, under the names its
+    ``JSON_NAMES`` gives some of them. The reply decoder recognises records by them, and a
+    test holds every record's ``to_json``/``from_json`` to them."""
+    names = getattr(record, "JSON_NAMES", {})
+    return tuple(names.get(item.name, item.name) for item in fields(record))
+
 
 # Above this many elements only a summary (and the first elements) is kept.
 FULL_VALUES_LIMIT = 4096
@@ -15,6 +25,8 @@ PREVIEW_ELEMENTS = 16
 @dataclass(slots=True)  # a large run holds 10^5 of them: no __dict__ each
 class ArrayData:
     """Shape, dtype name and values of an array; ``values`` is None when summarised."""
+
+    JSON_NAMES: ClassVar[dict[str, str]] = {"minimum": "min", "maximum": "max"}
 
     shape: tuple[int, ...]
     dtype: str

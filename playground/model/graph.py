@@ -102,7 +102,7 @@ class GraphEdge:
     kind: str
     input: int = 0
 
-    def to_json(self) -> dict:
+    def to_json(self, raw: bool = False) -> dict:  # (``raw`` as every record: no arrays)
         return {"source": self.source, "target": self.target, "kind": self.kind,
                 "input": self.input}
 

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from playground.model.arrays import ArrayData
+from playground.model.arrays import ArrayData, json_keys
 from playground.model.figure import Figure
 from playground.model.graph import Graph, GraphEdge, GraphNode
 from playground.model.trace import BackwardStep, BackwardTrace, traces_from_json, traces_to_json
+
+SCHEMA = "autograd-playground/run-result"  # named in the JSON: a reply is checked by it
+VERSION = 1
 
 # Why a run did not finish normally.
 ERROR_KINDS = ("exception", "syntax", "exit", "interrupted", "timeout", "crash", "memory")
@@ -55,6 +59,7 @@ class RunResult:
 
     def to_json(self, raw: bool = False) -> dict:
         return {
+            "schema": SCHEMA, "version": VERSION,
             "engine": self.engine, "output": self.output,
             "output_truncated": self.output_truncated,
             "error": None if self.error is None else self.error.to_json(),
@@ -67,6 +72,8 @@ class RunResult:
 
     @classmethod
     def from_json(cls, data: dict) -> RunResult:
+        if data.get("schema") != SCHEMA or data.get("version") != VERSION:
+            raise ValueError(f"not a version-{VERSION} Autograd Playground run result")
         return cls(
             engine=data["engine"], output=data.get("output", ""),
             output_truncated=data.get("output_truncated", False),
@@ -88,22 +95,20 @@ def _timings(data) -> dict[str, float]:
             if isinstance(seconds, int | float) and not isinstance(seconds, bool)}
 
 
-# What reply_hook turns into model objects: by the number of keys, then the keys exactly.
-_MADE_WHILE_DECODING = {
-    len(keys): (frozenset(keys), make) for keys, make in (
-        (("shape", "dtype", "values", "preview", "min", "max", "mean"), ArrayData.from_json),
-        (("id", "kind", "label", "names", "shape", "dtype", "device", "requires_grad",
-          "is_leaf", "value", "grad", "saved", "rule", "density"), GraphNode.from_json),
-        (("source", "target", "kind", "input"), GraphEdge.from_json),
-        (("node", "name", "incoming", "outgoing", "grad_before", "grad_after"),
-         BackwardStep.from_json))}
+# What reply_hook turns into model objects, recognised by their JSON keys (arrays.json_keys):
+# by the number of keys first, then the keys exactly.
+_HOOKED = (ArrayData, GraphNode, GraphEdge, BackwardStep)
+_BY_SIZE: dict[int, list[tuple[frozenset, Callable[[dict], object]]]] = {}
+for _record in _HOOKED:
+    _BY_SIZE.setdefault(len(json_keys(_record)), []).append(
+        (frozenset(json_keys(_record)), _record.from_json))
 
 
 def reply_hook(value: dict):
     """json's ``object_hook`` for a kernel's reply: array summaries, graph nodes and edges
-    and backward steps become model objects as soon as they are read, and their dicts go.
-    Decoding a 10^5-node result to dicts first took 5.4 times the frame's size at its peak."""
-    known = _MADE_WHILE_DECODING.get(len(value))
-    if known is not None and value.keys() == known[0]:
-        return known[1](value)
+    and backward steps become model objects as soon as they are read, and their dicts go
+    (decoding a large result to dicts first took several times the frame's size)."""
+    for keys, make in _BY_SIZE.get(len(value), ()):
+        if value.keys() == keys:
+            return make(value)
     return value
