@@ -60,10 +60,10 @@ def main() -> None:
     while window.runner.is_starting:
         application.processEvents()
     window.editor.setPlainText(CODE)
-    box = window.engine_box
+    box = window.runs.engine_box
     actions = {
         "NumPy -> Torch": lambda: box.setCurrentIndex(box.findData("torch")),
-        "Restart kernel (torch)": window.restart_kernel,
+        "Restart kernel (torch)": window.runs.restart_kernel,
         "Torch -> NumPy": lambda: box.setCurrentIndex(box.findData("numpy")),
     }
     results: dict[str, list[tuple[float, int, float]]] = {name: [] for name in actions}

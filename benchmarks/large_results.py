@@ -34,7 +34,7 @@ def _window(scratch: Path):
     application = make_application("light")
     window = MainWindow(settings=Settings(scratch / "settings.json"),
                         recovery=RecoveryStore(scratch / "recovery.json"))
-    window.ask_unsaved = lambda: "discard"
+    window.document.ask_unsaved = lambda: "discard"
     window.resize(1400, 860)
     window.show()
     return application, window
@@ -110,8 +110,8 @@ def _notebook_case(application, window, cells: int, scratch: Path):
         {"cell_type": "code", "metadata": {}, "execution_count": None, "outputs": [],
          "source": [f"x{n} = {n}"]} for n in range(cells)]}))
     editor = window.editor
-    return _measured(application, lambda: window.open_file(str(path)),
-                     lambda: not (window.opening or editor.loading or
+    return _measured(application, lambda: window.document.open_file(str(path)),
+                     lambda: not (window.document.opening or editor.loading or
                                   editor.highlighter.colouring))
 
 

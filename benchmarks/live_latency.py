@@ -123,7 +123,7 @@ def one_run(window: MainWindow, paints: PaintClock, views: ViewClock) -> dict[st
 
     window.graph_view.graph_ready.connect(on_ready)
     started = time.perf_counter()
-    window.run_all()
+    window.runs.run_all()
     paints.times.clear()
     if not wait(lambda: results):
         raise TimeoutError("no result")
@@ -153,7 +153,7 @@ def live_typing(window: MainWindow, paints: PaintClock, keystrokes: int = 30) ->
     from PySide6.QtCore import QTimer
 
     window.editor.setPlainText((EXAMPLES / "08_deep_network.py").read_text(encoding="utf-8"))
-    window.live_action.setChecked(True)
+    window.runs.live_action.setChecked(True)
     one_run(window, paints, ViewClock())
     cursor = window.editor.document().find("0.5")
     if cursor.isNull():
@@ -180,7 +180,7 @@ def live_typing(window: MainWindow, paints: PaintClock, keystrokes: int = 30) ->
             wait(lambda: False, timeout=0.12)
         window.view_state.events.result.disconnect(results.append)
     timer.stop()
-    window.live_action.setChecked(False)
+    window.runs.live_action.setChecked(False)
     gaps = sorted(b - a for a, b in zip(ticks, ticks[1:], strict=False))
     median, worst = statistics.median(latencies), max(latencies)
     print(f"live typing, 08_deep_network: keystroke → graph {median * 1e3:.0f} ms median, "

@@ -50,7 +50,7 @@ def main() -> None:
     window.editor.setPlainText(CODE.format(layers=arguments.layers))
     finished = []
     window.runner.finished.connect(finished.append)
-    window.run_all()
+    window.runs.run_all()
     deadline = time.monotonic() + 300
     while time.monotonic() < deadline and not (
             finished and window.plots is not None and window.graph_view.current is not None

@@ -82,7 +82,7 @@ def wait_settled(application, window, finished: RunCounter, count: int) -> None:
     deadline = time.monotonic() + RUN_TIMEOUT_S
     while time.monotonic() < deadline:
         application.processEvents()
-        if (finished.count >= count and window.run_action.isEnabled()
+        if (finished.count >= count and window.runs.run_action.isEnabled()
                 and not window.graph_view.busy):
             return
         time.sleep(0.005)
@@ -99,11 +99,11 @@ def soak(application, window, scripts: list[Path], runs: int, switch_every: int,
         for run in range(runs):
             started = time.perf_counter()
             if switch_every and run and run % switch_every == 0:
-                index = 1 - window.engine_box.currentIndex()
-                window.engine_box.setCurrentIndex(index)  # restarts the kernel and re-runs
+                index = 1 - window.runs.engine_box.currentIndex()
+                window.runs.engine_box.setCurrentIndex(index)  # restarts the kernel and re-runs
             else:
-                window.open_file(str(scripts[run % len(scripts)]))
-                window.run_all()
+                window.document.open_file(str(scripts[run % len(scripts)]))
+                window.runs.run_all()
             wait_settled(application, window, finished, run + 1)
             result = finished.last
             sample = Sample(run + 1, window.runner.kernel.engine,
@@ -125,7 +125,7 @@ def make_window(folder: Path):
 
     window = MainWindow(settings=Settings(folder / "settings.json"),
                         recovery=RecoveryStore(folder / "recovery.json"))
-    window.ask_unsaved = lambda: "discard"
+    window.document.ask_unsaved = lambda: "discard"
     window.resize(1400, 860)
     window.show()
     return window

@@ -61,7 +61,7 @@ def drawn():
     QTimer.singleShot(0, application.quit)
 
 window.graph_view.graph_ready.connect(lambda: QTimer.singleShot(0, drawn))
-window.run_all()
+window.runs.run_all()
 application.exec()
 window.editor.document().setModified(False)
 window.close()

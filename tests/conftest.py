@@ -36,11 +36,11 @@ def no_modal_dialogs(monkeypatch):
 def quiet_window_questions(monkeypatch, no_modal_dialogs):
     """Windows closing at teardown discard their text unless a test says otherwise."""
     try:
-        from playground.ui.main_window import MainWindow
+        from playground.ui.document import Document
     except ImportError:
         return
-    monkeypatch.setattr(MainWindow, "ask_unsaved", lambda self: "discard")
-    monkeypatch.setattr(MainWindow, "ask_restore", lambda self, saved: "discard")
+    monkeypatch.setattr(Document, "ask_unsaved", lambda self: "discard")
+    monkeypatch.setattr(Document, "ask_restore", lambda self, saved: "discard")
 
 
 @pytest.fixture(scope="session")

@@ -26,5 +26,5 @@ def ran(qtbot, window, code: str | None = None):
     if code is not None:
         window.editor.setPlainText(code)
     with qtbot.waitSignal(window.runner.finished, timeout=RUN_MS) as finished:
-        window.run_all()
+        window.runs.run_all()
     return finished.args[0]

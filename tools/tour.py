@@ -53,7 +53,7 @@ class Tour:
         self.application = make_application(theme)
         self.window = MainWindow(settings=Settings(self.scratch / "settings.json"),
                                  recovery=RecoveryStore(self.scratch / "recovery.json"))
-        self.window.ask_unsaved = lambda: "discard"
+        self.window.document.ask_unsaved = lambda: "discard"
         self.window.resize(*size)
         self.window.show()
         self.window.activateWindow()
@@ -102,7 +102,7 @@ class Tour:
         """Examples → an example, Ctrl+Enter, and a picture once the views have settled."""
         from PySide6.QtCore import Qt
 
-        self.window.open_example(path)
+        self.window.document.open_example(path)
         self.key(self.window.editor, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
         self.settle()
         self.shot(name)
@@ -156,26 +156,26 @@ class Tour:
         book.cells = [nbformat.v4.new_markdown_cell("Gradients add up across backward calls.")]
         book.cells += [nbformat.v4.new_code_cell(cell) for cell in NOTEBOOK_CELLS]
         lesson.write_text(nbformat.writes(book), encoding="utf-8")
-        window.ask_path = lambda saving: str(lesson)
+        window.document.ask_path = lambda saving: str(lesson)
         self.key(window.editor, Qt.Key.Key_O, Qt.KeyboardModifier.ControlModifier)
         self.shot("notebook-opened")
         self.key(window.editor, Qt.Key.Key_Return, shift_control)
-        while window._cell_queue or window.runner.busy:
+        while window.runs._cell_queue or window.runner.busy:
             self.wait(0.05)
         self.settle()
         self.shot("notebook-all-cells")
-        window.engine_box.setCurrentIndex(window.engine_box.findData("torch"))
+        window.runs.engine_box.setCurrentIndex(window.runs.engine_box.findData("torch"))
         self.wait(0.3)
         self.shot("engine-starting")
         self.settle()
         self.shot("engine-torch")
         export = self.folder / f"{self.number + 1:02d}-exported-graph.png"
-        window.ask_export_path = lambda *arguments: str(export)
+        window.exports.ask_export_path = lambda *arguments: str(export)
         self.key(window.editor, Qt.Key.Key_E, Qt.KeyboardModifier.ControlModifier)
         self.number += 1
         self.key(window.editor, Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier)
         self.shot("new-file")
-        window.engine_box.setCurrentIndex(window.engine_box.findData("numpy"))
+        window.runs.engine_box.setCurrentIndex(window.runs.engine_box.findData("numpy"))
         self.settle()
         window.close()
 

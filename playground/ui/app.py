@@ -76,7 +76,7 @@ def launch(path: str | None = None, theme: str = "system",
            kernel: subprocess.Popen | None = None) -> int:
     """The window; ``kernel``: a NumPy kernel process already starting (``head_start``)."""
     application, window = open_window(path, theme, kernel)
-    window.offer_recovery()
+    window.document.offer_recovery()
     return application.exec()
 
 
@@ -101,7 +101,7 @@ def screenshot(output: str, script: str | None = None, theme: str = "system") ->
     window.resize(1400, 860)
     window.show()
     if script:
-        window.run_action.trigger()
+        window.runs.run_action.trigger()
     settle(window, application)
     saved = window.grab().save(output)
     window.editor.document().setModified(False)

@@ -16,6 +16,9 @@ TRACEBACK_LINE = re.compile(r'File "(?P<file>[^"]+)", line (?P<line>\d+)')
 # A run's output is shown up to this many characters (what the kernel keeps of it too).
 SHOWN_LIMIT = 1 << 20
 FLUSH_MS = 50  # streamed output is drawn in batches: a flood of lines never freezes the window
+# characters drawn a turn: the document's cost grows faster than the text (64 KB of short lines
+# took 0.04 s, 1 MB at once 2.4 s), so a flood is drawn a slice at a time
+FLUSH_CHARS = 1 << 16
 # Runs kept for scrolling back; older ones are dropped, or a long session's console would grow
 # without end (the soak measured 0.07 MB a run of the seed tutorials).
 KEPT_RUNS = 20
@@ -78,6 +81,8 @@ class Console(QPlainTextEdit):
         self.setMaximumBlockCount(20_000)  # keeps the pane fast when a script prints a lot
         self._pending: list[tuple[str, str]] = []
         self._shown = 0  # characters of this run's output shown so far
+        self._cut_said = False  # the note that output past SHOWN_LIMIT is not shown
+        self._finishing: RunResult | None = None  # a run's end, drawn after its output
         self._lines = LineCutter()
         self._flush_timer = QTimer(self, singleShot=True, interval=FLUSH_MS,
                                    timeout=self.flush)
@@ -88,11 +93,12 @@ class Console(QPlainTextEdit):
     def clear_all(self) -> None:
         self._pending = []
         self._shown = 0
+        self._finishing = None
         self.clear()
 
     def note(self, text: str) -> None:
         """A line of the app's own (the kernel starting, ready), set apart in grey."""
-        self.flush()
+        self._draw_all()
         if not self.document().isEmpty() and not self.toPlainText().endswith("\n"):
             self._append("\n")
         self._append(f"{text}\n", NOTE_COLOUR)
@@ -119,8 +125,9 @@ class Console(QPlainTextEdit):
     def begin_run(self, title: str, continues: bool = False) -> None:
         """A separator line, so each run's output stands apart. ``continues``: the next cell of
         a Run all cells, kept together with the cells before it."""
-        self.flush()
+        self._draw_all()
         self._shown = 0
+        self._cut_said = False
         self._lines = LineCutter()
         if not continues:
             self._forget_old_runs(KEPT_RUNS - 1)
@@ -164,16 +171,38 @@ class Console(QPlainTextEdit):
         if not self._flush_timer.isActive():
             self._flush_timer.start()
 
-    def flush(self) -> None:
-        """Draw the queued output now."""
-        pending, self._pending = self._pending, []
-        for stream, text in pending:
-            self._append(text, ERROR_COLOUR if stream == "stderr" else None)
-        if pending and self._shown >= SHOWN_LIMIT:
+    def flush(self, limit: int | None = FLUSH_CHARS) -> None:
+        """Draw queued output, ``limit`` characters of it (None: all); the rest comes on the
+        next turns, and then the end of a run that already finished."""
+        budget = float("inf") if limit is None else limit
+        while self._pending and budget > 0:
+            stream, text = self._pending[0]
+            part = text if len(text) <= budget else text[:int(budget)]
+            self._append(part, ERROR_COLOUR if stream == "stderr" else None)
+            budget -= len(part)
+            if len(part) < len(text):
+                self._pending[0] = (stream, text[len(part):])
+            else:
+                self._pending.pop(0)
+        if self._pending:
+            self._flush_timer.start()
+            return
+        if self._shown >= SHOWN_LIMIT and not self._cut_said:
+            self._cut_said = True
             self._append("\n(output longer than 1 MiB: the rest is not shown)\n", NOTE_COLOUR)
+        finishing, self._finishing = self._finishing, None
+        if finishing is not None:
+            self._finish(finishing)
+
+    def _draw_all(self) -> None:
+        self.flush(limit=None)
 
     def finish_run(self, result: RunResult) -> None:
+        """The run's end (its error, notes and time) after the last of its output."""
+        self._finishing = result
         self.flush()
+
+    def _finish(self, result: RunResult) -> None:
         unfinished = self._lines.close()
         if unfinished:
             self._append(unfinished, NOTE_COLOUR)

@@ -1,4 +1,5 @@
-"""The window's document: New, Open, Save, examples, recent files, and never losing the text."""
+"""The window's document: its file, format and recovery copy; New, Open, Save, examples, recent
+files, and never losing the text."""
 
 from __future__ import annotations
 
@@ -7,12 +8,17 @@ from importlib.resources import files
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QStandardPaths, Signal
-from PySide6.QtWidgets import QFileDialog, QMessageBox
+from PySide6.QtGui import QTextCursor
+from PySide6.QtWidgets import QFileDialog, QMainWindow, QMenu, QMessageBox
 
 from playground.files import atomic_write
 from playground.model import collector, notebook
 from playground.model.source_file import Source, SourceError, encode_source, read_document
+from playground.model.view_state import ViewState
+from playground.ui.editor import CodeEditor
+from playground.ui.files import RecoveryStore
 from playground.ui.relay import emit_on_ui_thread
+from playground.ui.settings import Settings
 
 EXAMPLES = Path(str(files("playground.resources") / "examples"))
 NOTEBOOK_SUFFIXES = (".ipynb", ".md", ".markdown", ".txt")
@@ -54,17 +60,83 @@ class _FileReader(QObject):
         emit_on_ui_thread(self.read, number, path, outcome)
 
 
-class DocumentMixin:
+class Document(QObject):
+    """The file the editor shows and what saving it needs (its format, line endings, a
+    notebook's ids, metadata and cell outputs), its autosaved copy, and the recent files.
+    A new document clears every view (the ViewState resets)."""
+
+    def __init__(self, window: QMainWindow, editor: CodeEditor, view_state: ViewState,
+                 settings: Settings, recovery: RecoveryStore, path: Path | None) -> None:
+        super().__init__(window)
+        self.window, self.editor, self.view_state = window, editor, view_state
+        self.settings, self.recovery = settings, recovery
+        self.path = path
+        # Each New/Open (and each reset of the views) counts: a run of the document before
+        # is not shown on this one.
+        self.generation = 0
+        self.loading_text = False  # text a file brings is being put in: it is not typing
+        # what each cell printed, for .ipynb, by its key (notebook.cell_keys)
+        self.cell_outputs: dict[notebook.CellKey, str] = {}
+        self._front_matter, self._file_format, self._opened_suffix = "", "percent", ""
+        self._cell_ids: dict[notebook.CellKey, str] = {}
+        self._notebook_metadata: dict = {}
+        self._cell_extras: dict[notebook.CellKey, dict] = {}
+        self._file_style = {"newline": "\n", "bom": False}
+        self._pending_read: tuple[int, bool] | None = None  # a large file being read
+        self._reads_started = 0
+        self._file_reader: _FileReader | None = None  # made for the first large file
+        self._said_when_loaded = ""  # the status bar's line once a long text is all in
+        self._recovery_warned = False
+        self.recent_menu = QMenu("Open &Recent", window)
+        self._fill_recent()
+        view_state.events.reset.connect(self._count)
+        editor.file_dropped.connect(self.open_file)
+        editor.loaded.connect(self._text_loaded)
+        editor.modificationChanged.connect(self.update_title)
+
+    def _say(self, message: str, timeout: int = 0) -> None:
+        self.window.statusBar().showMessage(message, timeout)
+
+    def _count(self) -> None:
+        self.generation += 1
+
+    def start(self, text: str) -> None:
+        """The window's first text (the starter), then the file it was opened with."""
+        self.load_text(text)
+        self.editor.moveCursor(QTextCursor.MoveOperation.End)  # typing adds to the starter
+        if self.path is not None:
+            self._read_into_editor(self.path)
+
     """MainWindow's file handling; a new document clears every view (the ViewState resets)."""
 
-    def _load_text(self, text: str, modified: bool = False) -> None:
-        self._loading = True  # text that a file brings never triggers Live
+    def load_text(self, text: str, modified: bool = False) -> None:
+        self.loading_text = True  # text that a file brings never triggers Live
         try:
             self.editor.load_text(text, modified)
         finally:
-            self._loading = False
+            self.loading_text = False
         self.editor.mark_error_line(None)
-        self._update_title()
+        self.update_title()
+
+    @property
+    def filename(self) -> str:
+        """The name runs give the code (tracebacks name it): the file, or ``<untitled>``."""
+        return str(self.path) if self.path else "<untitled>"
+
+    def keep_output(self, key: notebook.CellKey, output: str) -> None:
+        """What a cell printed when it ran: saved with it in a notebook."""
+        self.cell_outputs[key] = output
+
+    def go_to_line(self, filename: str, line: int) -> None:
+        """Jump to a traceback's line when it is in this document."""
+        if filename != self.filename:
+            return
+        block = self.editor.document().findBlockByNumber(line - 1)
+        if block.isValid():
+            cursor = self.editor.textCursor()
+            cursor.setPosition(block.position())
+            self.editor.setTextCursor(cursor)
+            self.editor.setFocus()
 
     def _new_document(self, text: str, path: Path | None, source: Source | None = None) -> None:
         """Another document: its text, and nothing of the previous one's run on screen."""
@@ -78,26 +150,26 @@ class DocumentMixin:
         self._cell_extras = dict(source.extras)
         self._file_style = {"newline": source.newline, "bom": source.bom}  # kept on save
         self._opened_suffix = path.suffix if path is not None else ""
-        self._load_text(text)  # opening never runs the file, notebooks included
+        self.load_text(text)  # opening never runs the file, notebooks included
         self.view_state.reset()
         opened = f"Opened {path.name}: nothing ran yet" if path else \
             "A new script: Ctrl+Enter runs it"
         self._said_when_loaded = opened
         if self.editor.loading:
             lines = text.count("\n") + 1
-            self.statusBar().showMessage(f"Loading {path.name if path else 'the text'}: "
+            self._say(f"Loading {path.name if path else 'the text'}: "
                                          f"{lines:,} lines, read-only until all are in…")
         else:
-            self.statusBar().showMessage(opened)
+            self._say(opened)
 
     def _text_loaded(self) -> None:
         """The last part of a long file is in: the editor takes keys again."""
-        self.statusBar().showMessage(self._said_when_loaded)
+        self._say(self._said_when_loaded)
 
     def ask_unsaved(self) -> str:
         """'save', 'discard' or 'cancel' for a modified document (tests replace this)."""
         answer = QMessageBox.question(
-            self, "Unsaved changes", "Save the changes to "
+            self.window, "Unsaved changes", "Save the changes to "
             f"{self.path.name if self.path else 'this untitled script'} first?",
             QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
             | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Save)
@@ -107,7 +179,7 @@ class DocumentMixin:
     def ask_path(self, saving: bool) -> str | None:
         """A file chosen in a dialog, or None (tests replace this)."""
         chooser = QFileDialog.getSaveFileName if saving else QFileDialog.getOpenFileName
-        path, _ = chooser(self, "Save script" if saving else "Open script",
+        path, _ = chooser(self.window, "Save script" if saving else "Open script",
                           str(self.path.parent if self.path else Path.home()),
                           "Scripts and notebooks (*.py *.ipynb *.md *.txt);;Python scripts (*.py)"
                           ";;Jupyter notebooks (*.ipynb);;Markdown notebooks (*.md *.txt)"
@@ -162,7 +234,7 @@ class DocumentMixin:
         self._reads_started += 1
         self._pending_read = (self._reads_started, remember)
         self.editor.setReadOnly(True)
-        self.statusBar().showMessage(f"Opening {path.name}…")
+        self._say(f"Opening {path.name}…")
         self._file_reader.start(self._reads_started, path)
 
     def _file_read(self, number: int, path: Path, outcome) -> None:
@@ -174,7 +246,7 @@ class DocumentMixin:
 
     def _show_read(self, path: Path, outcome, remember: bool) -> None:
         if isinstance(outcome, SourceError):
-            self.statusBar().showMessage(f"Could not open: {outcome}")
+            self._say(f"Could not open: {outcome}")
             self.path = None if self.path == path else self.path
             self.editor.setReadOnly(self.editor.loading)
             return
@@ -189,14 +261,14 @@ class DocumentMixin:
             atomic_write(self.path, encode_source(self._file_text(self.path), self.path.name,
                                                   **self._file_style))
         except SourceError as error:  # a character its declared encoding cannot hold
-            self.statusBar().showMessage(f"Not saved: {error}")
+            self._say(f"Not saved: {error}")
             return False
         except (OSError, ValueError) as error:
-            self.statusBar().showMessage(f"Could not save {self.path}: {error}")
+            self._say(f"Could not save {self.path}: {error}")
             return False
         self.editor.document().setModified(False)
-        self._update_title()  # Save As on an unmodified document: the new name
-        self.statusBar().showMessage(f"Saved {self.path}")
+        self.update_title()  # Save As on an unmodified document: the new name
+        self._say(f"Saved {self.path}")
         self._remember(self.path)
         return True
 
@@ -228,27 +300,27 @@ class DocumentMixin:
         return self.save()
 
     def _remember(self, path: Path) -> None:
-        recent = [str(path)] + [p for p in self._recent() if p != str(path)]
+        recent = [str(path)] + [p for p in self.recent() if p != str(path)]
         self.settings.setValue("recent_files", recent[:RECENT_LIMIT])
         self._fill_recent()
 
-    def _recent(self) -> list[str]:
+    def recent(self) -> list[str]:
         value = self.settings.value("recent_files", [])
         return [value] if isinstance(value, str) else list(value or [])
 
     def _fill_recent(self) -> None:
         self.recent_menu.clear()
-        for path in self._recent():
+        for path in self.recent():
             self.recent_menu.addAction(path, lambda path=path: self.open_file(path))
-        self.recent_menu.setEnabled(bool(self._recent()))
+        self.recent_menu.setEnabled(bool(self.recent()))
 
-    def _update_title(self, _modified: bool = False) -> None:
+    def update_title(self, _modified: bool = False) -> None:
         name = self.path.name if self.path else "untitled"
         mark = " •" if self.editor.document().isModified() else ""
-        self.setWindowTitle(f"{name}{mark} — Autograd Playground")
+        self.window.setWindowTitle(f"{name}{mark} — Autograd Playground")
 
     # ----- never losing work -----------------------------------------------------------------
-    def _save_recovery(self) -> None:
+    def save_recovery(self) -> None:
         """Autosave the text; a disk that refuses says so once, and never stops a run."""
         if not self.editor.document().isModified():
             return
@@ -257,7 +329,7 @@ class DocumentMixin:
         except (OSError, ValueError) as error:
             if not self._recovery_warned:
                 self._recovery_warned = True
-                self.statusBar().showMessage(f"Autosave failed ({error}); save your work "
+                self._say(f"Autosave failed ({error}); save your work "
                                              "with Ctrl+S", 10_000)
             return
         self._recovery_warned = False
@@ -273,16 +345,16 @@ class DocumentMixin:
             self.recovery.release_claimed()
             return False
         self.path = Path(saved["path"]) if saved.get("path") else None
-        self._load_text(saved["text"], modified=True)
-        self._save_recovery()  # this window's own copy takes over from the ended one's
+        self.load_text(saved["text"], modified=True)
+        self.save_recovery()  # this window's own copy takes over from the ended one's
         self.recovery.release_claimed()
-        self.statusBar().showMessage("Restored the text you were editing")
+        self._say("Restored the text you were editing")
         return True
 
     def ask_restore(self, saved: dict) -> str:
         """'restore' or 'discard' (tests replace this)."""
         answer = QMessageBox.question(
-            self, "Restore unsaved work?", "Autograd Playground did not close normally. "
+            self.window, "Restore unsaved work?", "Autograd Playground did not close normally. "
             "Restore the text you were editing?",
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)
         return "restore" if answer == QMessageBox.StandardButton.Yes else "discard"

@@ -1,8 +1,10 @@
-"""The main window: builds the panes and arranges them; the views follow one ViewState.
+"""The main window: a thin shell that builds the panes and composes the parts that own state.
 
-Its jobs live in mixins of their own modules: documents and recovery (document.py), runs and
-the kernel (running.py), menus and toolbar (menus.py), exports (export_actions.py); the theme
-and the application are in app.py.
+The parts, each a plain object with its own attributes, built here in the order their
+constructors ask for: the document (document.py: file, format, recovery, recent files), the
+runs (run_control.py: runs, cells, Live, engine and device), the exports
+(export_actions.py), and the menus and toolbar that bind actions to their methods
+(menus.py). The views follow one ViewState; the theme and the application are in app.py.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ import subprocess
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, Qt, QTimer
-from PySide6.QtGui import QFontDatabase, QTextCursor
+from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QApplication, QMainWindow, QSplitter, QVBoxLayout, QWidget
 
 from playground.engines.registry import DEFAULT_ENGINE, entry
@@ -20,18 +22,18 @@ from playground.model.view_state import ViewState
 from playground.ui import relay, ui_collector
 from playground.ui.app import is_dark
 from playground.ui.console import Console
-from playground.ui.document import STARTER, DocumentMixin, default_recovery_folder
+from playground.ui.document import STARTER, Document, default_recovery_folder
 from playground.ui.editor import CodeEditor
-from playground.ui.export_actions import ExportActionsMixin
+from playground.ui.export_actions import ExportActions
 from playground.ui.files import RecoveryStore
 from playground.ui.find_bar import FindBar
 from playground.ui.graph_pane import GraphPane
 from playground.ui.graph_scene import PREPARED_IN_PLACE
 from playground.ui.memory import release_free_memory
-from playground.ui.menus import MenusMixin
+from playground.ui.menus import Menus
 from playground.ui.panes import TabbedViews
+from playground.ui.run_control import RunControl
 from playground.ui.runner import KernelRunner
-from playground.ui.running import LIVE_DELAY_MS, RunningMixin
 from playground.ui.settings import Settings, default_settings_path
 
 AUTOSAVE_MS = 3000
@@ -40,7 +42,7 @@ ZOOM_SETTLE_MS = 120  # a zoom is drawn once the presses stop for this long
 LAZY_VIEWS_MS = 400  # after the first paint, once their modules are imported (panes.py)
 
 
-class MainWindow(DocumentMixin, RunningMixin, MenusMixin, ExportActionsMixin, QMainWindow):
+class MainWindow(QMainWindow):
     """One document, one kernel: write tensor code, run it, see what autograd did."""
 
     def __init__(self, path: str | None = None, engine: str | None = None,
@@ -51,76 +53,49 @@ class MainWindow(DocumentMixin, RunningMixin, MenusMixin, ExportActionsMixin, QM
         relay.install()  # on the UI thread, before any worker hands a result back
         ui_collector.install()  # and before any worker could collect the window's garbage
         self.settings = settings or Settings(default_settings_path())
-        self.recovery = recovery or RecoveryStore.for_window(default_recovery_folder())
-        self.path = Path(path) if path else None
         self.view_state = ViewState()
-        self._init_run_state()
-        self.runner = self._start_runner(
+        self.runner = _start_runner(
             engine or str(self.settings.value("engine", DEFAULT_ENGINE)), launched)
+        # the panes
         self.editor = CodeEditor(dark=is_dark(QApplication.instance()))
-        self.editor.completion_source = self._complete
-        self.editor.file_dropped.connect(self.open_file)
-        self.editor.loaded.connect(self._text_loaded)
         self.find_bar = FindBar(self.editor)
         self.console = Console(self.view_state)
         self.graph_pane = GraphPane(self.view_state)
         self.tabs = TabbedViews(self.view_state)
-        # the graph pane's actions are in the window's View menu too
-        pane = self.graph_pane
-        self.fit_action, self.upward_action = pane.fit_action, pane.upward_action
-        self.fold_action = pane.fold_action
+        # the parts
+        self.document = Document(
+            self, self.editor, self.view_state, self.settings,
+            recovery or RecoveryStore.for_window(default_recovery_folder()),
+            Path(path) if path else None)
+        self.runs = RunControl(self, self.runner, self.editor, self.console, self.view_state,
+                               self.document)
+        self.exports = ExportActions(self, self.graph_pane.view, self.tabs, self.view_state,
+                                     self.document, self.settings)
+        self.menus = Menus(self, self.document, self.runs, self.exports, self.editor,
+                           self.find_bar, self.console, self.graph_pane)
         self._build_layout()
-        self._build_menus()
-        self._build_toolbar()
-        self._make_export_bar()
-        self._connect_runner()
-        self._load_text(STARTER)
-        self.editor.moveCursor(QTextCursor.MoveOperation.End)  # typing adds to the starter
-        if self.path is not None:
-            self._read_into_editor(self.path)
-        self.editor.modificationChanged.connect(self._update_title)
-        self.editor.textChanged.connect(self._typed)
+        self.runner.output.connect(self.console.write)
+        self.runner.finished.connect(self._after_run)
+        self.console.line_clicked.connect(self.document.go_to_line)
+        self.document.start(STARTER)
         self.resize(1280, 800)
+        self.text_scale = 1.0
+        self._zoom_settle = QTimer(self, singleShot=True, interval=ZOOM_SETTLE_MS,
+                                   timeout=self._apply_text_scale)
         self._restore_settings()
-        self._autosave = QTimer(self, interval=AUTOSAVE_MS, timeout=self._save_recovery)
+        self._autosave = QTimer(self, interval=AUTOSAVE_MS,
+                                timeout=self.document.save_recovery)
         self._autosave.start()
         # once the views of a run have been rebuilt and things are quiet, give freed memory back
         self._release_memory = QTimer(self, singleShot=True, interval=RELEASE_MEMORY_MS,
                                       timeout=self._settle_memory)
-        self._zoom_settle = QTimer(self, singleShot=True, interval=ZOOM_SETTLE_MS,
-                                   timeout=self._apply_text_scale)
-        self._update_title()
+        self.document.update_title()
         self.statusBar().showMessage("Ready: Ctrl+Enter runs the script")
         QTimer.singleShot(LAZY_VIEWS_MS, self._make_lazy_views)
 
-    def _init_run_state(self) -> None:
-        self._elapsed = QTimer(self, interval=100, timeout=self._tick)
-        self._started_at = 0.0
-        self._live_timer = QTimer(self, singleShot=True, interval=LIVE_DELAY_MS,
-                                  timeout=self._live_run)
-        self._live_pending = self._loading = self._rerun_when_ready = False
-        self._pending_read: tuple[int, bool] | None = None  # a large file being read
-        self._reads_started = 0
-        self._file_reader = None  # made for the first large file
-        self._said_when_loaded = ""  # the status bar's line once a long text is all in
-        # what each cell printed, for .ipynb, by its key (notebook.cell_keys)
-        self.cell_outputs: dict[tuple[str, int], str] = {}
-        self._running_cell: tuple[str, int] | None = None
-        self._cell_queue: list[tuple[int, int, tuple[str, int]]] = []
-        self._cell_total = 0
-        self._cells_run: int | None = None  # the cell number of a Run all cells under way
-        self._cells_stopped = False  # Stop or Restart ended a Run all cells
-        self._front_matter, self._file_format, self._opened_suffix = "", "percent", ""
-        self._cell_ids: dict[tuple[str, int], str] = {}
-        self._notebook_metadata: dict = {}
-        self._cell_extras: dict[tuple[str, int], dict] = {}
-        self._file_style = {"newline": "\n", "bom": False}
-        self._kernel_starts = 0
-        self._recovery_warned = False
-        # Each New/Open counts: a run of the document before is not shown on this one.
-        self._document_number = self._run_document = 0
-        self._run_text = ""  # the editor's text when the last run started
-        self.view_state.events.reset.connect(self._count_document)
+    def _after_run(self) -> None:
+        if not self._release_memory.isActive():  # at most once a second, even run after run
+            self._release_memory.start()
 
     def _settle_memory(self) -> None:
         """Quiet after a run: freed pages back to the system, and with a small graph on screen
@@ -129,28 +104,6 @@ class MainWindow(DocumentMixin, RunningMixin, MenusMixin, ExportActionsMixin, QM
         if not self.graph_view.busy and (graph is None or len(graph.nodes) <= PREPARED_IN_PLACE):
             collector.thaw()
         release_free_memory()
-
-    def _count_document(self) -> None:
-        self._document_number += 1
-
-    def _start_runner(self, engine: str, launched: subprocess.Popen | None) -> KernelRunner:
-        """The remembered engine, started in the background (a failure falls back to NumPy)."""
-        engine = entry(engine).name
-        if launched is not None and engine != DEFAULT_ENGINE:
-            launched.kill()  # the head start was the default engine's; this window runs another
-            launched.wait()
-            launched = None
-        return KernelRunner(engine, background=True, launched=launched)
-
-    def _connect_runner(self) -> None:
-        self.runner.output.connect(self.console.write)
-        self.runner.finished.connect(self._finished)
-        self.runner.starting.connect(self._kernel_starting)
-        self.runner.ready.connect(self._kernel_ready)
-        self.runner.failed.connect(self._kernel_failed)
-        self.console.line_clicked.connect(self.go_to_line)
-        self._kernel_starting(f"Starting the {self.runner._name(self.runner.kernel.engine)} "
-                              "engine…")
 
     # ----- the views ----------------------------------------------------------------------------
     @property
@@ -221,9 +174,9 @@ class MainWindow(DocumentMixin, RunningMixin, MenusMixin, ExportActionsMixin, QM
             state = self.settings.value(f"splitter/{name}")
             if isinstance(state, QByteArray):
                 splitter.restoreState(state)
-        self.upward_action.setChecked(self.settings.value("leaves_on_top", False)
-                                      in (True, "true"))
-        self.live_action.setChecked(self.settings.value("live", False) in (True, "true"))
+        self.graph_pane.upward_action.setChecked(self.settings.value("leaves_on_top", False)
+                                                 in (True, "true"))
+        self.runs.live_action.setChecked(self.settings.value("live", False) in (True, "true"))
         try:
             self.text_scale = min(max(float(self.settings.value("text_scale", 1.0)), 0.5), 3.0)
         except (TypeError, ValueError):
@@ -234,8 +187,8 @@ class MainWindow(DocumentMixin, RunningMixin, MenusMixin, ExportActionsMixin, QM
         self.settings.setValue("geometry", self.saveGeometry())
         for name, splitter in self.splitters.items():
             self.settings.setValue(f"splitter/{name}", splitter.saveState())
-        self.settings.setValue("leaves_on_top", self.upward_action.isChecked())
-        self.settings.setValue("live", self.live_action.isChecked())
+        self.settings.setValue("leaves_on_top", self.graph_pane.upward_action.isChecked())
+        self.settings.setValue("live", self.runs.live_action.isChecked())
         self.settings.setValue("text_scale", self.text_scale)
         self.settings.setValue("engine", self.runner.kernel.engine)
         self.settings.sync()
@@ -258,13 +211,23 @@ class MainWindow(DocumentMixin, RunningMixin, MenusMixin, ExportActionsMixin, QM
         self.graph_view.set_text_scale(self.text_scale)
 
     def closeEvent(self, event) -> None:  # noqa: N802 - Qt's name
-        if not self.may_discard():
+        if not self.document.may_discard():
             event.ignore()
             return
         self._save_settings()
         self._autosave.stop()
-        self.recovery.clear()
+        self.document.recovery.clear()
         self.runner.close()
         while QApplication.overrideCursor() is not None:
             QApplication.restoreOverrideCursor()
         super().closeEvent(event)
+
+
+def _start_runner(engine: str, launched: subprocess.Popen | None) -> KernelRunner:
+    """The remembered engine, started in the background (a failure falls back to NumPy)."""
+    engine = entry(engine).name
+    if launched is not None and engine != DEFAULT_ENGINE:
+        launched.kill()  # the head start was the default engine's; this window runs another
+        launched.wait()
+        launched = None
+    return KernelRunner(engine, background=True, launched=launched)

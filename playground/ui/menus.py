@@ -1,4 +1,5 @@
-"""The window's menus and toolbar: their actions, the Insert palette, Find, About, devices."""
+"""The window's menus and toolbar: each action bound to the part that does it; the Insert
+palette, Go to line, About."""
 
 from __future__ import annotations
 
@@ -6,20 +7,24 @@ import re
 import sys
 from pathlib import Path
 
-from PySide6.QtGui import QAction, QKeySequence, QStandardItemModel
+from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
-    QComboBox,
     QInputDialog,
     QLabel,
+    QMainWindow,
     QMenu,
     QMessageBox,
     QToolBar,
     QToolButton,
 )
 
-from playground.engines.registry import ENGINES, entry
-from playground.kernel.client import cuda_driver_found
-from playground.ui.document import EXAMPLES
+from playground.ui.console import Console
+from playground.ui.document import EXAMPLES, Document
+from playground.ui.editor import CodeEditor
+from playground.ui.export_actions import ExportActions
+from playground.ui.find_bar import FindBar
+from playground.ui.graph_pane import GraphPane
+from playground.ui.run_control import RunControl
 
 # The palette: the common steps of an autograd script, for users who don't know the API yet.
 SNIPPETS = (
@@ -35,103 +40,97 @@ SNIPPETS = (
                         "loss = model(torch.randn(8, 3)).pow(2).mean()\n"
                         "optimizer.zero_grad()\nloss.backward()\noptimizer.step()\n"),
 )
-DEVICES = (("auto", "auto"), ("CPU", "cpu"), ("CUDA", "cuda"))
 
 
-class MenusMixin:
-    """MainWindow's menus and toolbar."""
+class Menus:
+    """The menu bar and the toolbar: each action bound to the method of the part that owns
+    what it does (the document, the runs, the exports, the editor, the graph's player)."""
 
-    def _build_menus(self) -> None:
-        file_menu = self.menuBar().addMenu("&File")
-        for text, shortcut, slot in (("&New", QKeySequence.StandardKey.New, self.new_file),
-                                     ("&Open…", QKeySequence.StandardKey.Open, self.open_file),
-                                     ("&Save", QKeySequence.StandardKey.Save, self.save),
-                                     ("Save &As…", QKeySequence.StandardKey.SaveAs, self.save_as)):
-            file_menu.addAction(QAction(text, self, shortcut=shortcut, triggered=slot))
-        self.recent_menu = file_menu.addMenu("Open &Recent")
-        self._fill_recent()
+    def __init__(self, window: QMainWindow, document: Document, runs: RunControl,
+                 exports: ExportActions, editor: CodeEditor, find_bar: FindBar,
+                 console: Console, graph_pane: GraphPane) -> None:
+        self.window, self.document, self.runs, self.exports = window, document, runs, exports
+        self.editor, self.find_bar, self.console = editor, find_bar, console
+        self.graph_pane = graph_pane
+        self._build_file_menu()
+        self._build_toolbar()
+
+    def _action(self, text: str, slot, keys=None) -> QAction:
+        action = QAction(text, self.window, triggered=slot)
+        if keys is not None:
+            action.setShortcut(keys)
+        return action
+
+    def _build_file_menu(self) -> None:
+        document, exports = self.document, self.exports
+        file_menu = self.window.menuBar().addMenu("&File")
+        for text, keys, slot in (("&New", QKeySequence.StandardKey.New, document.new_file),
+                                 ("&Open…", QKeySequence.StandardKey.Open,
+                                  lambda: document.open_file()),
+                                 ("&Save", QKeySequence.StandardKey.Save, document.save),
+                                 ("Save &As…", QKeySequence.StandardKey.SaveAs,
+                                  document.save_as)):
+            file_menu.addAction(self._action(text, slot, keys))
+        file_menu.addMenu(document.recent_menu)
         file_menu.addSeparator()
-        file_menu.addAction(QAction("Export &graph…", self, shortcut=QKeySequence("Ctrl+E"),
-                                    triggered=self.export_graph))
-        file_menu.addAction(QAction("Export &plots…", self,
-                                    shortcut=QKeySequence("Ctrl+Shift+E"),
-                                    triggered=self.export_plots))
-        file_menu.addAction(QAction("Export backward &animation…", self,
-                                    triggered=self.export_animation))
+        file_menu.addAction(self._action("Export &graph…", exports.export_graph,
+                                         QKeySequence("Ctrl+E")))
+        file_menu.addAction(self._action("Export &plots…", exports.export_plots,
+                                         QKeySequence("Ctrl+Shift+E")))
+        file_menu.addAction(self._action("Export backward &animation…",
+                                         exports.export_animation))
         file_menu.addSeparator()
         # Ctrl+Q spelled out: the standard Quit key is empty on some Linux desktops
-        file_menu.addAction(QAction("&Quit", self, shortcut=QKeySequence("Ctrl+Q"),
-                                    triggered=self.close))
-        examples_menu = self.menuBar().addMenu("&Examples")
+        file_menu.addAction(self._action("&Quit", self.window.close, QKeySequence("Ctrl+Q")))
+        examples_menu = self.window.menuBar().addMenu("&Examples")
         for number, example in enumerate(sorted(EXAMPLES.glob("*.py")), start=1):
             examples_menu.addAction(f"&{number}  {example_title(example)}",
-                                    lambda example=example: self.open_example(example))
+                                    lambda example=example: document.open_example(example))
 
     def _build_toolbar(self) -> None:
-        toolbar = QToolBar("Run", self)
+        window, runs = self.window, self.runs
+        toolbar = QToolBar("Run", window)
         toolbar.setMovable(False)
-        self.addToolBar(toolbar)
-        self._build_run_actions()
-        for action in (self.run_action, self.cell_action, self.stop_action, self.live_action):
+        window.addToolBar(toolbar)
+        for action in (runs.run_action, runs.cell_action, runs.stop_action, runs.live_action):
             toolbar.addAction(action)
         toolbar.addSeparator()
         toolbar.addWidget(self._insert_button())
-        run_menu = self.menuBar().addMenu("&Run")
-        for action in (self.run_action, self.cell_action, self.cells_action, self.stop_action,
-                       self.restart_action, self.live_action):
+        run_menu = window.menuBar().addMenu("&Run")
+        for action in (runs.run_action, runs.cell_action, runs.cells_action, runs.stop_action,
+                       runs.restart_action, runs.live_action):
             run_menu.addAction(action)
         self._build_edit_menu()
-        view_menu = self.menuBar().addMenu("&View")
-        for action in (self.fit_action, self.upward_action, self.fold_action):
+        view_menu = window.menuBar().addMenu("&View")
+        pane = self.graph_pane
+        for action in (pane.fit_action, pane.upward_action, pane.fold_action):
             view_menu.addAction(action)
         self._build_replay_menu()
-        help_menu = self.menuBar().addMenu("&Help")
-        help_menu.addAction(QAction("&Keyboard shortcuts", self, triggered=self.show_shortcuts,
-                                    shortcut=QKeySequence("F1")))
-        help_menu.addAction(QAction("&About Autograd Playground", self, triggered=self.about))
+        help_menu = window.menuBar().addMenu("&Help")
+        help_menu.addAction(self._action("&Keyboard shortcuts", self.show_shortcuts,
+                                         QKeySequence("F1")))
+        help_menu.addAction(self._action("&About Autograd Playground", self.about))
         toolbar.addSeparator()
-        self._build_engine_boxes(toolbar)
-
-    def _build_run_actions(self) -> None:
-        self.run_action = QAction("▶ Run all", self, shortcut=QKeySequence("Ctrl+Return"),
-                                  triggered=self.run_all)
-        self.run_action.setToolTip("Run the whole script in a fresh namespace (Ctrl+Enter)")
-        self.stop_action = QAction("■ Stop", self, shortcut=QKeySequence("Ctrl+."),
-                                   triggered=self.stop, enabled=False)
-        self.stop_action.setToolTip("Interrupt the running code (Ctrl+.)")
-        self.cell_action = QAction("▶ Run cell", self, shortcut=QKeySequence("Shift+Return"),
-                                   triggered=self.run_cell)
-        self.cell_action.setToolTip("Run the # %% cell under the cursor in the current "
-                                    "namespace, then move to the next (Shift+Enter)")
-        self.cells_action = QAction("Run all cells", self,
-                                    shortcut=QKeySequence("Ctrl+Shift+Return"),
-                                    triggered=self.run_all_cells)
-        self.cells_action.setToolTip("Run every cell in order in a fresh namespace, each with "
-                                     "its own output; stop at the first error "
-                                     "(Ctrl+Shift+Enter)")
-        self.restart_action = QAction("Restart kernel", self, triggered=self.restart_kernel)
-        self.live_action = QAction("Live", self, checkable=True)
-        self.live_action.setToolTip("Re-run the whole script shortly after you stop typing")
-        # switched on by the user (not by restored settings): the script runs at once
-        self.live_action.triggered.connect(
-            lambda on: self._live_timer.start() if on and not self._loading else None)
+        toolbar.addWidget(QLabel(" Engine: "))
+        for widget in (runs.engine_box, runs.device_box, runs.engine_label):
+            toolbar.addWidget(widget)
 
     def _build_replay_menu(self) -> None:
         """Stepping keys that work wherever the focus is, and never type into the editor
         (as a debugger's step keys); in the graph, → ← Space Home End Esc do the same."""
-        player = self.player
-        menu = self.menuBar().addMenu("Re&play")
+        player = self.graph_pane.player
+        menu = self.window.menuBar().addMenu("Re&play")
         for text, keys, slot in (("Step &forward", "F10", lambda: player.step(1)),
                                  ("Step &back", "Shift+F10", lambda: player.step(-1)),
                                  ("&Play / pause", "F8", player.toggle_play),
                                  ("&Final state", "Shift+F8", player.finish)):
-            menu.addAction(QAction(text, self, shortcut=QKeySequence(keys), triggered=slot))
+            menu.addAction(self._action(text, slot, QKeySequence(keys)))
 
     def show_shortcuts(self) -> None:
         """Help → Keyboard shortcuts: every action's keys, and the graph's own."""
         from playground.ui.shortcuts import ShortcutSheet
 
-        sheet = ShortcutSheet(self.menuBar(), self)
+        sheet = ShortcutSheet(self.window.menuBar(), self.window)
         sheet.show()
 
     def _insert_button(self) -> QToolButton:
@@ -145,69 +144,32 @@ class MenusMixin:
         return insert
 
     def _build_edit_menu(self) -> None:
-        edit_menu = self.menuBar().addMenu("&Edit")
-        edit_menu.addAction(QAction("&Undo", self, shortcut=QKeySequence.StandardKey.Undo,
-                                    triggered=self.editor.undo))
-        edit_menu.addAction(QAction("&Redo", self, shortcut=QKeySequence.StandardKey.Redo,
-                                    triggered=self.editor.redo))
+        editor, bar = self.editor, self.find_bar
+        edit_menu = self.window.menuBar().addMenu("&Edit")
+        edit_menu.addAction(self._action("&Undo", editor.undo, QKeySequence.StandardKey.Undo))
+        edit_menu.addAction(self._action("&Redo", editor.redo, QKeySequence.StandardKey.Redo))
         edit_menu.addSeparator()
-        edit_menu.addAction(QAction("Toggle &comment", self, shortcut=QKeySequence("Ctrl+/"),
-                                    triggered=self.editor.toggle_comment))
-        bar = self.find_bar
+        edit_menu.addAction(self._action("Toggle &comment", editor.toggle_comment,
+                                         QKeySequence("Ctrl+/")))
         for text, keys, slot in (
                 ("&Find / replace…", QKeySequence.StandardKey.Find, bar.open_bar),
                 ("Find &next", QKeySequence.StandardKey.FindNext, bar.find_next),
                 ("Find &previous", QKeySequence.StandardKey.FindPrevious, bar.find_previous),
                 ("&Go to line…", QKeySequence("Ctrl+G"), self.ask_go_to_line),
                 ("C&lear the console", QKeySequence("Ctrl+L"), self.console.clear_all)):
-            edit_menu.addAction(QAction(text, self, shortcut=keys, triggered=slot))
+            edit_menu.addAction(self._action(text, slot, keys))
         self._build_zoom_actions(edit_menu)
-
-    def _build_engine_boxes(self, toolbar: QToolBar) -> None:
-        toolbar.addWidget(QLabel(" Engine: "))
-        self.engine_box = QComboBox()
-        for name, engine in ENGINES.items():
-            label = engine.label
-            self.engine_box.addItem(label, name)
-        self.engine_box.setCurrentIndex(self.engine_box.findData(self.runner.kernel.engine))
-        self.engine_box.currentIndexChanged.connect(self._engine_chosen)
-        toolbar.addWidget(self.engine_box)
-        self.device_box = QComboBox()
-        for label, device in DEVICES:
-            self.device_box.addItem(label, device)
-        self.device_box.setCurrentIndex(self.device_box.findData(self.runner.kernel.device))
-        self.device_box.setToolTip("Where the torch engine runs: auto picks CUDA when present")
-        self.device_box.setEnabled(entry(self.runner.kernel.engine).has_devices)
-        self.device_box.currentIndexChanged.connect(self._device_chosen)
-        toolbar.addWidget(self.device_box)
-        self.engine_label = QLabel()
-        self.engine_label.setContentsMargins(10, 0, 0, 0)
-        toolbar.addWidget(self.engine_label)
-        self._offer_devices()
-
-    def _offer_devices(self) -> None:
-        """CUDA can be chosen only where it exists; the item's tooltip says why not."""
-        kernel = self.runner.kernel
-        why = ""
-        if not cuda_driver_found():
-            why = "No NVIDIA GPU driver on this machine: torch runs on the CPU"
-        elif "cuda" in entry(kernel.engine).devices and kernel.description and not kernel.cuda:
-            why = "This torch finds no CUDA device (a CPU-only build?): it runs on the CPU"
-        model: QStandardItemModel = self.device_box.model()
-        item = model.item(self.device_box.findData("cuda"))
-        item.setEnabled(not why)
-        item.setToolTip(why or "Run on the GPU")
 
     def ask_go_to_line(self) -> None:
         line = self.ask_line()
         if line is not None and not self.editor.go_to_line(line):
-            self.statusBar().showMessage(f"The script has no line {line}")
+            self.window.statusBar().showMessage(f"The script has no line {line}")
         self.editor.setFocus()
 
     def ask_line(self) -> int | None:
         """A line number from a small dialog, or None (tests replace this)."""
         count = self.editor.document().blockCount()
-        line, accepted = QInputDialog.getInt(self, "Go to line", f"Line (1–{count}):",
+        line, accepted = QInputDialog.getInt(self.window, "Go to line", f"Line (1–{count}):",
                                              self.editor.textCursor().blockNumber() + 1, 1,
                                              count)
         return line if accepted else None
@@ -218,7 +180,7 @@ class MenusMixin:
         for text, keys, step in (("&Larger text", ("Ctrl+=", "Ctrl++"), 1),
                                  ("&Smaller text", ("Ctrl+-",), -1),
                                  ("&Normal text size", ("Ctrl+0",), 0)):
-            action = QAction(text, self, triggered=lambda _=False, step=step: self.zoom_text(step))
+            action = self._action(text, lambda _=False, step=step: self.window.zoom_text(step))
             action.setShortcuts([QKeySequence(key) for key in keys])
             menu.addAction(action)
 
@@ -240,11 +202,12 @@ class MenusMixin:
 
         from playground import __version__
 
-        QMessageBox.about(self, "About Autograd Playground",
+        QMessageBox.about(self.window, "About Autograd Playground",
                           f"<b>Autograd Playground</b> {__version__}<br>Write PyTorch-style code, "
                           "see what autograd builds and does.<br><br>"
-                          f"Engine: {self.runner.kernel.description}<br>NumPy {numpy.__version__}"
-                          f" · PySide6 {pyside_version} · Python {sys.version.split()[0]}")
+                          f"Engine: {self.runs.runner.kernel.description}<br>NumPy "
+                          f"{numpy.__version__} · PySide6 {pyside_version} · Python "
+                          f"{sys.version.split()[0]}")
 
 
 def example_title(path: Path) -> str:

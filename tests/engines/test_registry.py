@@ -33,7 +33,7 @@ def test_a_registered_engine_is_offered_by_the_window(qtbot, monkeypatch, tmp_pa
 
     window = make_window(tmp_path)
     qtbot.addWidget(window)
-    labels = [window.engine_box.itemText(i) for i in range(window.engine_box.count())]
+    labels = [window.runs.engine_box.itemText(i) for i in range(window.runs.engine_box.count())]
     assert labels == ["NumPy", "Torch", "Mirror"]
     window.runner.close()
 

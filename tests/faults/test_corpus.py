@@ -91,7 +91,7 @@ def window(qapp, tmp_path_factory):
         made = make_window(tmp_path_factory.mktemp("window"))
     finally:
         client.default_memory_limit = original
-    made.ask_unsaved = lambda: "discard"
+    made.document.ask_unsaved = lambda: "discard"
     yield made
     made.editor.document().setModified(False)
     made.close()
@@ -112,11 +112,11 @@ def _run_in_window(qtbot, window, code: str, stop_after: float | None):
     window.runner.finished.connect(results.append)
     try:
         window.editor.setPlainText(code)
-        window.run_all()
+        window.runs.run_all()
         if stop_after is not None:
             qtbot.wait(int(stop_after * 1000))
             window.runner.stop()
-        qtbot.waitUntil(lambda: bool(results) and window.run_action.isEnabled(), timeout=90000)
+        qtbot.waitUntil(lambda: bool(results) and window.runs.run_action.isEnabled(), timeout=90000)
     finally:
         window.runner.finished.disconnect(results.append)
         timer.stop()

@@ -22,7 +22,7 @@ def _press(qtbot, window, key, modifier=Qt.KeyboardModifier.NoModifier) -> None:
 
 
 def _wait_idle(qtbot, window) -> None:
-    qtbot.waitUntil(lambda: not window.runner.busy and window.run_action.isEnabled()
+    qtbot.waitUntil(lambda: not window.runner.busy and window.runs.run_action.isEnabled()
                     and not window.runner.is_starting, timeout=RUN_MS)
 
 
@@ -85,9 +85,9 @@ def test_opening_a_file_during_a_run_keeps_it_clear_of_that_run(qtbot, window, t
     with qtbot.waitSignal(window.runner.finished, timeout=RUN_MS):
         _press(qtbot, window, Qt.Key.Key_Return, CTRL)
         qtbot.wait(300)
-        window.open_file(str(other))
+        window.document.open_file(str(other))
     assert window.editor.toPlainText() == "print('the other file')\n"
-    assert window.editor.error_line is None and window.path == other
+    assert window.editor.error_line is None and window.document.path == other
     assert "old" not in window.statusBar().currentMessage()
     assert ran(qtbot, window).output == "the other file\n"
 
@@ -96,11 +96,11 @@ def test_switching_engine_during_a_run_stops_it_and_reruns_on_the_new_one(qtbot,
     window.editor.setPlainText(SLOW_RUN + "import torch\nprint(torch.ones(2).sum())\n")
     _press(qtbot, window, Qt.Key.Key_Return, CTRL)
     qtbot.waitUntil(lambda: window.runner.busy, timeout=RUN_MS)
-    window.engine_box.setCurrentIndex(window.engine_box.findData("torch"))
+    window.runs.engine_box.setCurrentIndex(window.runs.engine_box.findData("torch"))
     qtbot.waitUntil(lambda: window.runner.kernel.engine == "torch", timeout=RUN_MS)
     _wait_idle(qtbot, window)
     qtbot.waitUntil(lambda: "tensor(2.)" in window.console.toPlainText(), timeout=RUN_MS)
-    assert window.engine_box.currentData() == "torch" and window.engine_box.isEnabled()
+    assert window.runs.engine_box.currentData() == "torch" and window.runs.engine_box.isEnabled()
     assert ran(qtbot, window, "print(2 + 2)\n").output == "4\n"
 
 
@@ -108,10 +108,11 @@ def test_ctrl_s_while_a_long_file_loads_saves_all_of_it(qtbot, window, tmp_path)
     path = tmp_path / "long.py"
     original = "".join(f"v{n} = {n}\n" for n in range(60_000))  # under 1 MB: read at once
     path.write_text(original)
-    window.open_file(str(path))
+    window.document.open_file(str(path))
     assert window.editor.loading  # its first part is in; the rest comes over later turns
     _press(qtbot, window, Qt.Key.Key_S, CTRL)  # at once: the loader has given the first part
-    qtbot.waitUntil(lambda: not window.opening and not window.editor.loading, timeout=RUN_MS)
+    qtbot.waitUntil(lambda: not window.document.opening and not window.editor.loading,
+                    timeout=RUN_MS)
     _press(qtbot, window, Qt.Key.Key_S, CTRL)
     assert path.read_text() == original
     assert window.editor.toPlainText() == original
@@ -119,7 +120,7 @@ def test_ctrl_s_while_a_long_file_loads_saves_all_of_it(qtbot, window, tmp_path)
 
 def test_typing_fast_with_live_on_runs_the_last_text(qtbot, window):
     window.editor.clear()
-    window.live_action.setChecked(True)
+    window.runs.live_action.setChecked(True)
     started = _starts(window)
     window.editor.setFocus()
     qtbot.keyClicks(window.editor, "print(1234567)", delay=20)
@@ -153,7 +154,7 @@ def test_stop_then_run_at_once_runs_the_new_text(qtbot, window):
     qtbot.wait(200)
     _press(qtbot, window, Qt.Key.Key_Period, CTRL)
     window.editor.setPlainText("print('second')\n")
-    qtbot.waitUntil(lambda: window.run_action.isEnabled(), timeout=RUN_MS)
+    qtbot.waitUntil(lambda: window.runs.run_action.isEnabled(), timeout=RUN_MS)
     with qtbot.waitSignal(window.runner.finished, timeout=RUN_MS) as finished:
         _press(qtbot, window, Qt.Key.Key_Return, CTRL)
     assert finished.args[0].output == "second\n"
@@ -191,7 +192,7 @@ def test_closing_the_window_during_a_run_ends_its_kernel(qtbot, window):
     _press(qtbot, window, Qt.Key.Key_Return, CTRL)
     qtbot.waitUntil(lambda: window.runner.busy, timeout=RUN_MS)
     process = window.runner.kernel.process
-    window.may_discard = lambda: True
+    window.document.may_discard = lambda: True
     began = time.perf_counter()
     window.close()
     assert time.perf_counter() - began < 5.0

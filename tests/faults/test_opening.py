@@ -146,7 +146,7 @@ def files(tmp_path_factory) -> Path:
 
 @pytest.fixture
 def live_window(window):
-    window.live_action.setChecked(True)  # Live reacts to typing, never to what a file brings
+    window.runs.live_action.setChecked(True)  # Live reacts to typing, never to what a file brings
     return window
 
 
@@ -162,15 +162,16 @@ def test_files_the_editor_cannot_take_are_refused_in_one_sentence(qtbot, live_wi
             ("fifo.py", "a device or a pipe"), ("zero.py", "a device or a pipe"),
             ("missing.py", "does not exist"), ("loop.py", "Too many levels of symbolic links"),
             ("dangling.py", "does not exist")]:
-        window.open_file(str(files / name))
-        qtbot.waitUntil(lambda: not window.opening)  # a file over 1 MB is read off the UI thread
+        window.document.open_file(str(files / name))
+        # a file over 1 MB is read off the UI thread
+        qtbot.waitUntil(lambda: not window.document.opening)
         message = window.statusBar().currentMessage()
         assert words in message and name in message and "\n" not in message, message
         assert window.editor.toPlainText() == "kept = 'my work'\n"
-        assert window.windowTitle() == title and window.path is None
+        assert window.windowTitle() == title and window.document.path is None
     qtbot.wait(900)  # longer than Live's wait: nothing may start
     assert not started
-    window.live_action.setChecked(False)
+    window.runs.live_action.setChecked(False)
     window.editor.setPlainText("kept = 'my work'\nprint(kept)\n")
     assert ran(qtbot, window).output == "my work\n"  # and the next run works
 
@@ -180,16 +181,16 @@ def test_files_the_editor_can_take_open_and_never_run(qtbot, live_window, files)
     started = []
     window.runner.started.connect(lambda: started.append(True))
     for name, (_, text) in OPENED.items():
-        window.open_file(str(files / name))
-        qtbot.waitUntil(lambda: not window.opening)  # over 1 MB: read off the UI thread
+        window.document.open_file(str(files / name))
+        qtbot.waitUntil(lambda: not window.document.opening)  # over 1 MB: read off the UI thread
         assert window.editor.toPlainText() == text, name
-        assert window.path == files / name
-    window.open_file(str(files / "big.ipynb"))
-    qtbot.waitUntil(lambda: not window.opening)
+        assert window.document.path == files / name
+    window.document.open_file(str(files / "big.ipynb"))
+    qtbot.waitUntil(lambda: not window.document.opening)
     assert window.editor.toPlainText() == "# %%\nprint('small code')\n"
     qtbot.wait(900)
     assert not started
-    window.open_file(str(files / "declared.py"))
+    window.document.open_file(str(files / "declared.py"))
     assert ran(qtbot, window).output == "café\n"
 
 
@@ -229,8 +230,9 @@ def test_a_long_file_opens_with_live_on_and_never_runs(qtbot, live_window, tmp_p
     started = []
     window.runner.started.connect(lambda: started.append(True))
     for path in _long_files(tmp_path):
-        window.open_file(str(path))
-        qtbot.waitUntil(lambda: not window.opening and not window.editor.loading, timeout=60_000)
+        window.document.open_file(str(path))
+        qtbot.waitUntil(lambda: not window.document.opening and not window.editor.loading,
+                        timeout=60_000)
         qtbot.waitUntil(lambda: not window.editor.highlighter.colouring, timeout=60_000)
         qtbot.wait(900)  # longer than Live's wait
         assert not started, path.name

@@ -121,8 +121,8 @@ def test_killed_while_typing_loses_at_most_the_last_seconds(qtbot, tmp_path):
     restarted = MainWindow(settings=Settings(tmp_path / "settings.json"),
                            recovery=RecoveryStore(tmp_path / "recovery.json"))
     qtbot.addWidget(restarted)
-    restarted.ask_restore = lambda saved: "restore"
-    assert restarted.offer_recovery()
+    restarted.document.ask_restore = lambda saved: "restore"
+    assert restarted.document.offer_recovery()
     assert restarted.editor.toPlainText() == recovered["text"]
 
 
@@ -160,7 +160,7 @@ def test_settings_and_recovery_files_are_the_users_only(qtbot, tmp_path):
     window = MainWindow(settings=settings, recovery=recovery)
     qtbot.addWidget(window)
     window.editor.insertPlainText("secret = 'only mine'\n")
-    window._save_recovery()
+    window.document.save_recovery()
     window._save_settings()
     for path in (settings.path, recovery.path):
         assert stat.S_IMODE(path.stat().st_mode) == 0o600, path
@@ -306,7 +306,7 @@ def test_neither_the_app_nor_its_kernel_listens_on_a_socket(qtbot, tmp_path):
     with qtbot.waitSignal(window.runner.finished, timeout=60000):
         window.editor.setPlainText("import torch\nx = torch.ones(2, requires_grad=True)\n"
                                    "(x * 2).sum().backward()\n")
-        window.run_all()
+        window.runs.run_all()
     listening = _listening_inodes()
     for pid in (os.getpid(), window.runner.kernel.process.pid):
         assert not _socket_inodes(pid) & listening, f"process {pid} listens on a socket"
@@ -331,7 +331,7 @@ def run_when_ready():
     if window.runner.is_starting:
         QTimer.singleShot(50, run_when_ready)
     else:
-        window.run_action.trigger()
+        window.runs.run_action.trigger()
 
 def report():
     # Written whole and renamed, so the test never reads a half-written file.

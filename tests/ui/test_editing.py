@@ -98,7 +98,7 @@ def test_a_cells_last_expression_shows_as_out_and_magics_are_skipped(qtbot, wind
 
 
 def test_live_keeps_the_last_good_run_while_a_line_is_unfinished(qtbot, window):
-    window.live_action.setChecked(True)
+    window.runs.live_action.setChecked(True)
     type_code(qtbot, window, ["import torch", "x = torch.ones(2, requires_grad=True)",
                               "(x * 3).sum().backward()"])
     qtbot.waitUntil(lambda: settled(window) and window.view_state.result is not None,
@@ -150,14 +150,14 @@ def test_at_1024_by_640_the_editor_keeps_half_and_text_zooms(qtbot, tmp_path):
 def test_saving_keeps_names_formats_raw_cells_and_outputs(qtbot, window, tmp_path):
     first = tmp_path / "first.py"
     first.write_text("print(1)\n")
-    window.open_file(str(first))
-    window.ask_path = lambda saving: str(tmp_path / "second.py")
+    window.document.open_file(str(first))
+    window.document.ask_path = lambda saving: str(tmp_path / "second.py")
     qtbot.keyClick(window.editor, Qt.Key.Key_S,
                    Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
     assert window.windowTitle().startswith("second.py")
     dump = tmp_path / "lesson.txt"
     dump.write_text("Some words.\n\nIn [1]:\nx = 1\n\nIn [2]:\nprint(x)\n")
-    window.open_file(str(dump))
+    window.document.open_file(str(dump))
     qtbot.keyClick(window.editor, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
     saved = dump.read_text()
     assert "In [1]:\nx = 1" in saved and "```" not in saved  # still a dump, not markdown
@@ -168,7 +168,7 @@ def test_saving_keeps_names_formats_raw_cells_and_outputs(qtbot, window, tmp_pat
                   nbformat.v4.new_code_cell("print('again')")]
     notebook = tmp_path / "kept.ipynb"
     notebook.write_text(nbformat.writes(book))
-    window.open_file(str(notebook))
+    window.document.open_file(str(notebook))
     qtbot.keyClick(window.editor, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
     cells = json.loads(notebook.read_text())["cells"]
     assert [c["cell_type"] for c in cells] == ["raw", "code", "code"]
@@ -189,7 +189,7 @@ def test_dropping_a_script_opens_it(qtbot, window, tmp_path):
     drop = QDropEvent(QPointF(point), Qt.DropAction.CopyAction, data,
                       Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
     QApplication.sendEvent(target, drop)
-    assert window.path == script and window.editor.toPlainText() == "print('dropped')\n"
+    assert window.document.path == script and window.editor.toPlainText() == "print('dropped')\n"
     assert "file://" not in window.editor.toPlainText()
 
 
@@ -209,7 +209,7 @@ def test_console_clears_and_the_find_bar_finds_and_replaces(qtbot, window):
     assert window.editor.toPlainText().startswith("alpha = 1\nb = alpha + alpha")
     qtbot.keyClick(bar.query, Qt.Key.Key_Escape)
     assert not bar.isVisible()
-    window.ask_line = lambda: 2
+    window.menus.ask_line = lambda: 2
     qtbot.keyClick(window.editor, Qt.Key.Key_G, Qt.KeyboardModifier.ControlModifier)
     assert window.editor.textCursor().blockNumber() == 1
 
@@ -245,7 +245,7 @@ def test_an_indented_marker_is_not_a_cell_anywhere(qtbot, window, tmp_path):
     text = "# %%\nfor i in range(2):\n    # %% not a marker: a comment in the loop\n" \
            "    print(i)\n# %%\nprint('second')\n"
     window.editor.setPlainText(text)
-    assert [kind for _, _, kind in window.cells()] == ["code", "code"]
+    assert [kind for _, _, kind in window.runs.cells()] == ["code", "code"]
     cursor = window.editor.textCursor()
     cursor.setPosition(len("# %%\nfor"))
     window.editor.setTextCursor(cursor)
@@ -254,8 +254,8 @@ def test_an_indented_marker_is_not_a_cell_anywhere(qtbot, window, tmp_path):
         qtbot.keyClick(window.editor, Qt.Key.Key_Return, Qt.KeyboardModifier.ShiftModifier)
     qtbot.waitUntil(lambda: "0\n1\n" in window.console.toPlainText(), timeout=5000)
     target = tmp_path / "cells.ipynb"
-    window.ask_path = lambda saving: str(target)
-    window.save_as()
+    window.document.ask_path = lambda saving: str(target)
+    window.document.save_as()
     cells = json.loads(target.read_text())["cells"]
     assert len(cells) == 2 and "# %% not a marker" in "".join(cells[0]["source"])
     assert "0\n1\n" in "".join(cells[0]["outputs"][0]["text"])  # its output is kept
@@ -311,7 +311,7 @@ def test_backspace_in_an_indent_goes_back_one_level(qtbot, window):
 def test_switching_live_on_runs_the_script(qtbot, window):
     window.editor.setPlainText("import torch\nw = torch.ones(2, requires_grad=True)\n")
     with qtbot.waitSignal(window.runner.finished, timeout=60_000):
-        window.live_action.trigger()
-    assert window.live_action.isChecked()
+        window.runs.live_action.trigger()
+    assert window.runs.live_action.isChecked()
     qtbot.waitUntil(lambda: window.graph_view.current is not None, timeout=60_000)
-    window.live_action.trigger()
+    window.runs.live_action.trigger()

@@ -319,7 +319,7 @@ def test_the_window_feeds_the_views_after_a_run(qtbot, tmp_path):
     window.show()
     window.editor.setPlainText(CHAIN_RULE)
     with qtbot.waitSignal(window.runner.finished, timeout=30000):
-        window.run_all()
+        window.runs.run_all()
     qtbot.waitUntil(lambda: window.graph_view.current is not None
                     and not window.graph_view.busy, timeout=30000)
     qtbot.waitUntil(lambda: window.plots is not None and bool(window.plots.series),

@@ -38,7 +38,7 @@ def test_settings_of_the_wrong_types_mean_defaults(qtbot, tmp_path):
                                 "leaves_on_top": [1]}))
     window = _window(qtbot, Settings(path), RecoveryStore(tmp_path / "recovery.json"))
     assert window.runner.kernel.engine == "numpy" and window.text_scale == 1.0
-    assert window._recent() == [] and not window.live_action.isChecked()
+    assert window.document.recent() == [] and not window.runs.live_action.isChecked()
     assert _runs(qtbot, window).output == "42\n"
 
 
@@ -46,9 +46,9 @@ def test_a_recovery_file_with_a_broken_path_still_offers_the_text(qtbot, tmp_pat
     recovery = RecoveryStore(tmp_path / "recovery.json")
     recovery.path.write_text(json.dumps({"text": "kept = 1\n", "path": 5}))
     window = _window(qtbot, Settings(tmp_path / "s.json"), recovery)
-    window.ask_restore = lambda saved: "restore"
-    assert window.offer_recovery() and window.editor.toPlainText() == "kept = 1\n"
-    assert window.path is None
+    window.document.ask_restore = lambda saved: "restore"
+    assert window.document.offer_recovery() and window.editor.toPlainText() == "kept = 1\n"
+    assert window.document.path is None
 
 
 def test_an_unwritable_recovery_file_warns_and_never_stops_a_run(qtbot, tmp_path):
@@ -59,7 +59,7 @@ def test_an_unwritable_recovery_file_warns_and_never_stops_a_run(qtbot, tmp_path
     result = _runs(qtbot, window)
     assert result.error is None and result.output == "42\n"
     window.editor.insertPlainText("# typed\n")
-    window._save_recovery()  # what the autosave timer does
+    window.document.save_recovery()  # what the autosave timer does
     assert "Autosave failed" in window.statusBar().currentMessage()
 
 
@@ -67,11 +67,11 @@ def test_restarting_during_a_run_ends_it_and_the_next_run_works(qtbot, tmp_path)
     window = _window(qtbot, Settings(tmp_path / "s.json"), RecoveryStore(tmp_path / "r.json"))
     window.editor.setPlainText("while True:\n    pass\n")
     with qtbot.waitSignal(window.runner.finished, timeout=RUN_MS) as finished:
-        window.run_all()
+        window.runs.run_all()
         qtbot.wait(300)
-        window.restart_action.trigger()
+        window.runs.restart_action.trigger()
     assert finished.args[0].error.kind == "interrupted"
-    qtbot.waitUntil(lambda: not window.runner.is_starting and window.run_action.isEnabled(),
+    qtbot.waitUntil(lambda: not window.runner.is_starting and window.runs.run_action.isEnabled(),
                     timeout=RUN_MS)
     assert _runs(qtbot, window).output == "42\n"
 
@@ -84,14 +84,14 @@ def test_two_windows_keep_their_own_recovery_copies(qtbot, tmp_path):
         window.editor.setFocus()
         qtbot.keyClick(window.editor, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
         qtbot.keyClicks(window.editor, text)
-        window._save_recovery()  # what each autosave timer does
-    assert first.recovery.load()["text"] == "first = 'mine'"
-    assert second.recovery.load()["text"] == "second = 'mine'"
-    second.ask_unsaved = lambda: "discard"
+        window.document.save_recovery()  # what each autosave timer does
+    assert first.document.recovery.load()["text"] == "first = 'mine'"
+    assert second.document.recovery.load()["text"] == "second = 'mine'"
+    second.document.ask_unsaved = lambda: "discard"
     second.close()  # a normal close deletes its own copy only
-    assert first.recovery.path.exists() and not second.recovery.path.exists()
-    assert first.recovery.load()["text"] == "first = 'mine'"
-    first.ask_unsaved = lambda: "discard"
+    assert first.document.recovery.path.exists() and not second.document.recovery.path.exists()
+    assert first.document.recovery.load()["text"] == "first = 'mine'"
+    first.document.ask_unsaved = lambda: "discard"
 
 
 def test_a_new_window_offers_the_copy_of_a_window_that_crashed(qtbot, tmp_path):
@@ -101,13 +101,13 @@ def test_a_new_window_offers_the_copy_of_a_window_that_crashed(qtbot, tmp_path):
     running = RecoveryStore.for_window(folder, owner=os.getppid())  # a live process: not offered
     running.save("theirs = 1\n", None)
     window = _window(qtbot, Settings(tmp_path / "s.json"), RecoveryStore.for_window(folder))
-    window.ask_restore = lambda saved: "restore"
-    assert window.offer_recovery() is True
+    window.document.ask_restore = lambda saved: "restore"
+    assert window.document.offer_recovery() is True
     assert window.editor.toPlainText() == "lost = 'not lost'\n"
     # the ended window's copy is now this window's; the running window's copy is untouched
     assert not crashed.path.exists() and running.path.exists()
-    assert window.recovery.load()["text"] == "lost = 'not lost'\n"
-    window.ask_unsaved = lambda: "discard"
+    assert window.document.recovery.load()["text"] == "lost = 'not lost'\n"
+    window.document.ask_unsaved = lambda: "discard"
 
 
 def test_a_file_of_one_long_line_opens_coloured_only_at_its_start(qtbot, tmp_path):
@@ -117,7 +117,7 @@ def test_a_file_of_one_long_line_opens_coloured_only_at_its_start(qtbot, tmp_pat
     path = tmp_path / "long.py"
     path.write_text(long_line, encoding="utf-8")
     window = _window(qtbot, Settings(tmp_path / "s.json"), RecoveryStore(tmp_path / "r.json"))
-    window.open_file(str(path))
+    window.document.open_file(str(path))
     assert window.editor.toPlainText() == long_line
     formats = window.editor.document().firstBlock().layout().formats()
     assert formats, "the start of the line is coloured"
@@ -136,14 +136,14 @@ def test_a_line_without_spaces_opens_unwrapped_and_saves_back_whole(qtbot, tmp_p
     path = tmp_path / "wide.py"
     path.write_text(text)
     window = _window(qtbot, Settings(tmp_path / "s.json"), RecoveryStore(tmp_path / "r.json"))
-    window.open_file(str(path))
+    window.document.open_file(str(path))
     assert window.editor.lineWrapMode() == QPlainTextEdit.LineWrapMode.NoWrap
     assert window.editor.toPlainText() == text
     qtbot.keyClick(window.editor, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
     assert path.read_text() == text
     window.editor.setPlainText("print('short')\n")
-    window.open_file(str(tmp_path / "missing.py"))  # refused: the short text stays
-    window.new_file()
+    window.document.open_file(str(tmp_path / "missing.py"))  # refused: the short text stays
+    window.document.new_file()
     assert window.editor.lineWrapMode() == QPlainTextEdit.LineWrapMode.WidgetWidth
     qtbot.keyClicks(window.editor, "x = 1")
     window.editor.insertPlainText("  # " + "(" * 20_000)  # a paste that long unwraps too
@@ -256,7 +256,7 @@ def test_a_fresh_run_all_starts_from_a_new_kernels_state(qtbot, tmp_path, engine
     if engine == "torch":
         # the window re-runs the script on the new engine: that run's end, not ours
         with qtbot.waitSignal(window.runner.finished, timeout=RUN_MS):
-            window.engine_box.setCurrentIndex(window.engine_box.findData("torch"))
+            window.runs.engine_box.setCurrentIndex(window.runs.engine_box.findData("torch"))
     reads = READS_THE_PROCESS.format(folder=os.getcwd())
     new_kernel = _runs(qtbot, window, reads).output
     assert _runs(qtbot, window, CHANGES_THE_PROCESS).output == "changed\n"

@@ -39,7 +39,7 @@ def type_code(qtbot, window, lines: list[str]) -> None:
 
 
 def settled(window) -> bool:
-    return (not window.runner.busy and window.run_action.isEnabled()
+    return (not window.runner.busy and window.runs.run_action.isEnabled()
             and window.graph_view.current is not None and not window.graph_view.busy
             and window.plots is not None)
 
@@ -52,7 +52,7 @@ def press_run_all(qtbot, window) -> None:
 
 def open_with_dialog(qtbot, window, path, monkeypatch) -> None:
     """File → Open, the dialog answered with ``path``."""
-    monkeypatch.setattr(window, "ask_path", lambda saving: str(path))
+    monkeypatch.setattr(window.document, "ask_path", lambda saving: str(path))
     qtbot.keyClick(window.editor, Qt.Key.Key_O, Qt.KeyboardModifier.ControlModifier)
 
 
@@ -92,7 +92,7 @@ def test_after_a_run_leaves_show_the_grads_the_console_printed(qtbot, window, tm
         "12." in window.inspector.toPlainText()
     # File → Export graph writes what is on screen: the final gradients
     target = tmp_path / "graph.json"
-    monkeypatch.setattr(window, "ask_export_path", lambda *a: str(target))
+    monkeypatch.setattr(window.exports, "ask_export_path", lambda *a: str(target))
     qtbot.keyClick(window.editor, Qt.Key.Key_E, Qt.KeyboardModifier.ControlModifier)
     exported = json.loads(target.read_text())
     grads = {n["names"][0]: n["grad"] for n in exported["nodes"] if n.get("names")}
@@ -100,7 +100,7 @@ def test_after_a_run_leaves_show_the_grads_the_console_printed(qtbot, window, tm
 
 
 def test_the_replay_starts_when_asked_follows_the_running_node_and_ends_final(qtbot, window):
-    window.open_example(EXAMPLES / "04_chain_rule.py")
+    window.document.open_example(EXAMPLES / "04_chain_rule.py")
     press_run_all(qtbot, window)
     view = window.graph_view
     final = leaf_lines(window)
@@ -177,7 +177,7 @@ def test_a_large_graph_has_readable_text_on_every_node_in_view(qtbot, window):
 
 
 def test_the_deep_network_example_shows_labels_overview_and_follows_the_player(qtbot, window):
-    window.open_example(EXAMPLES / "08_deep_network.py")
+    window.document.open_example(EXAMPLES / "08_deep_network.py")
     press_run_all(qtbot, window)
     view = window.graph_view
     assert len(view.current.nodes) > 250
@@ -213,11 +213,11 @@ def test_run_all_cells_offers_every_backward_call_of_every_cell(qtbot, window, t
                        "z = (x * 3).sum()\nz.backward()\nprint(x.grad)",
                        "q = x.exp().sum()\nq.backward()\nprint(x.grad)"])
     open_with_dialog(qtbot, window, lesson, monkeypatch)
-    assert window.path == lesson and window.console.toPlainText() == ""
+    assert window.document.path == lesson and window.console.toPlainText() == ""
     with qtbot.waitSignal(window.runner.finished, timeout=RUN_MS):
         qtbot.keyClick(window.editor, Qt.Key.Key_Return,
                        Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
-    qtbot.waitUntil(lambda: not window._cell_queue and settled(window), timeout=RUN_MS)
+    qtbot.waitUntil(lambda: not window.runs._cell_queue and settled(window), timeout=RUN_MS)
     texts = [window.player.calls.itemText(i) for i in range(window.player.calls.count())]
     assert len(texts) == 3, texts
     assert ["cell 2" in texts[0], "cell 3" in texts[1], "cell 4" in texts[2]] == [True] * 3
@@ -280,12 +280,12 @@ def test_new_open_and_examples_leave_nothing_of_the_previous_file(qtbot, window,
     press_run_all(qtbot, window)
     other = tmp_path / "other.py"
     other.write_text("print('never run on opening')\n")
-    monkeypatch.setattr(window, "ask_unsaved", lambda: "discard")
+    monkeypatch.setattr(window.document, "ask_unsaved", lambda: "discard")
     open_with_dialog(qtbot, window, other, monkeypatch)
     nothing_left()
     type_code(qtbot, window, FIRST_SCRIPT)
     press_run_all(qtbot, window)
-    window.open_example(EXAMPLES / "01_basics.py")
+    window.document.open_example(EXAMPLES / "01_basics.py")
     nothing_left()
 
 
@@ -297,9 +297,9 @@ def test_switching_engine_keeps_the_window_painting(qtbot, window):
                               "(x * 2).sum().backward()", "print(x.grad)"])
     started = time.monotonic()
     with qtbot.waitSignal(window.runner.finished, timeout=RUN_MS):
-        window.engine_box.setCurrentIndex(window.engine_box.findData("torch"))
-        assert "Starting the torch engine" in window.engine_label.text()
-        assert not window.engine_box.isEnabled()
+        window.runs.engine_box.setCurrentIndex(window.runs.engine_box.findData("torch"))
+        assert "Starting the torch engine" in window.runs.engine_label.text()
+        assert not window.runs.engine_box.isEnabled()
     switched = time.monotonic() - started
     timer.stop()
     during = [t for t in ticks if t >= started]
@@ -307,8 +307,8 @@ def test_switching_engine_keeps_the_window_painting(qtbot, window):
     assert len(during) >= switched / 0.05 * 0.5, "the window stopped painting"
     assert max(gaps) < 0.5, f"the window froze for {max(gaps):.2f} s"
     qtbot.waitUntil(lambda: settled(window), timeout=RUN_MS)
-    assert window.runner.kernel.engine == "torch" and window.engine_box.isEnabled()
-    assert window.engine_label.text().startswith("torch ")
+    assert window.runner.kernel.engine == "torch" and window.runs.engine_box.isEnabled()
+    assert window.runs.engine_label.text().startswith("torch ")
     assert leaf_lines(window)["x"][-1] == "grad [2.0, 2.0]"
 
 
@@ -337,13 +337,13 @@ def test_a_syntax_error_quotes_the_editor_not_the_file_on_disk(qtbot, window, tm
 
 
 def test_rerunning_all_cells_quickly_raises_nothing(qtbot, window):
-    window.open_example(EXAMPLES / "04_chain_rule.py")
+    window.document.open_example(EXAMPLES / "04_chain_rule.py")
     for _ in range(4):  # each re-run lands while the last graph's nodes still glide
         with qtbot.waitSignal(window.runner.finished, timeout=RUN_MS):
             qtbot.keyClick(window.editor, Qt.Key.Key_Return,
                            Qt.KeyboardModifier.ControlModifier
                            | Qt.KeyboardModifier.ShiftModifier)
-        qtbot.waitUntil(lambda: not window._cell_queue and not window.runner.busy,
+        qtbot.waitUntil(lambda: not window.runs._cell_queue and not window.runner.busy,
                         timeout=RUN_MS)
         qtbot.wait(30)
     qtbot.waitUntil(lambda: settled(window), timeout=RUN_MS)  # pytest-qt fails on any error
@@ -394,7 +394,7 @@ def test_pyplot_asking_for_too_much_costs_the_window_nothing(qtbot, window):
     started = time.perf_counter()
     with qtbot.waitSignal(window.runner.finished, timeout=RUN_MS):
         qtbot.keyClick(window.editor, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
-    qtbot.waitUntil(window.run_action.isEnabled, timeout=RUN_MS)
+    qtbot.waitUntil(window.runs.run_action.isEnabled, timeout=RUN_MS)
     # the huge grid is refused at its line, as an error in the script
     assert window.view_state.result.error.line == 5
     assert "subplot grids of up to 12 x 12" in window.view_state.result.error.message
@@ -437,7 +437,7 @@ def test_a_custom_functions_node_shows_the_backward_the_user_wrote(qtbot, window
     if engine == "torch":  # switching runs the text again
         pytest.importorskip("torch")
         with qtbot.waitSignal(window.runner.finished, timeout=RUN_MS):
-            window.engine_box.setCurrentIndex(window.engine_box.findData("torch"))
+            window.runs.engine_box.setCurrentIndex(window.runs.engine_box.findData("torch"))
         qtbot.waitUntil(lambda: settled(window), timeout=RUN_MS)
     else:
         press_run_all(qtbot, window)
@@ -458,7 +458,7 @@ def test_a_custom_functions_node_shows_the_backward_the_user_wrote(qtbot, window
 
 
 def test_exports_suggest_the_format_and_folder_used_last(qtbot, window, tmp_path, monkeypatch):
-    window.open_example(EXAMPLES / "04_chain_rule.py")
+    window.document.open_example(EXAMPLES / "04_chain_rule.py")
     press_run_all(qtbot, window)
     asked = []
 
@@ -466,7 +466,7 @@ def test_exports_suggest_the_format_and_folder_used_last(qtbot, window, tmp_path
         asked.append(suggested)
         return str(tmp_path / f"mine{len(asked)}.png")
 
-    monkeypatch.setattr(window, "ask_export_path", answer)
+    monkeypatch.setattr(window.exports, "ask_export_path", answer)
     qtbot.keyClick(window.editor, Qt.Key.Key_E, Qt.KeyboardModifier.ControlModifier)
     assert asked[0] == "untitled-graph.svg"  # an example is untitled; the first format
     assert (tmp_path / "mine1.png").stat().st_size > 0
@@ -493,15 +493,15 @@ def test_stop_shows_the_graph_made_so_far_and_the_line_it_reached(qtbot, window)
         qtbot.waitUntil(lambda: "looping" in window.console.toPlainText(), timeout=RUN_MS)
         # nothing else can be run meanwhile, Stop can
         assert not any(action.isEnabled() for action in
-                       (window.run_action, window.cell_action, window.cells_action))
-        assert window.stop_action.isEnabled()
+                       (window.runs.run_action, window.runs.cell_action, window.runs.cells_action))
+        assert window.runs.stop_action.isEnabled()
         qtbot.keyClick(window.editor, Qt.Key.Key_Period, Qt.KeyboardModifier.ControlModifier)
     qtbot.waitUntil(lambda: settled(window), timeout=RUN_MS)
     # the tensors made before Stop are drawn, with their gradients
     assert leaf_lines(window)["w"][-1] == "grad [2.0, 4.0]"
     message = window.statusBar().currentMessage()
     assert re.fullmatch(r"The run was interrupted at line [78]\.", message), message
-    assert window.cell_action.isEnabled() and window.run_action.isEnabled()
+    assert window.runs.cell_action.isEnabled() and window.runs.run_action.isEnabled()
 
 
 def test_stop_works_while_the_kernel_is_still_busy_completing(qtbot, window):
@@ -514,10 +514,10 @@ def test_stop_works_while_the_kernel_is_still_busy_completing(qtbot, window):
         # (the kernel's pipe is held as by a completion in progress)
         qtbot.keyClick(window.editor, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
         qtbot.wait(300)
-        assert window.stop_action.isEnabled()
+        assert window.runs.stop_action.isEnabled()
         qtbot.keyClick(window.editor, Qt.Key.Key_Period, Qt.KeyboardModifier.ControlModifier)
     assert finished.args[0].error.kind == "interrupted"
-    qtbot.waitUntil(lambda: window.run_action.isEnabled(), timeout=RUN_MS)
+    qtbot.waitUntil(lambda: window.runs.run_action.isEnabled(), timeout=RUN_MS)
     assert window.statusBar().currentMessage() == "The run was interrupted."
 
 
@@ -572,7 +572,7 @@ def test_the_replay_keeps_the_running_node_whole_on_screen_beside_a_long_rule(qt
 
 
 def test_one_plot_shows_the_replay_step_not_the_final_gradients(qtbot, window):
-    window.open_example(EXAMPLES / "04_chain_rule.py")
+    window.document.open_example(EXAMPLES / "04_chain_rule.py")
     press_run_all(qtbot, window)
     window.graph_view.setFocus()
     qtbot.keyClick(window.graph_view, Qt.Key.Key_F10)  # step 1: no leaf has its .grad yet

@@ -64,8 +64,8 @@ def test_a_100000_cell_notebook_opens_without_freezing_and_is_coloured_from_the_
     editor, document = window.editor, window.editor.document()
     editor.setFocus()
     gaps = Gaps()
-    window.open_file(str(path))  # read off the UI thread: the window goes on painting
-    assert window.opening and "Opening long.ipynb" in window.statusBar().currentMessage()
+    window.document.open_file(str(path))  # read off the UI thread: the window goes on painting
+    assert window.document.opening and "Opening long.ipynb" in window.statusBar().currentMessage()
     qtbot.waitUntil(lambda: document.findBlockByNumber(1).text() == "x0 = 0", timeout=RUN_MS)
     # the top is there to read before the rest; keys cannot edit a text still arriving
     assert editor.loading and editor.isReadOnly() and document.blockCount() < 300_000
@@ -100,11 +100,12 @@ def test_a_100000_cell_notebook_opens_without_freezing_and_is_coloured_from_the_
 def test_a_large_file_still_being_read_gives_way_to_a_new_document(qtbot, window, tmp_path):
     path = tmp_path / "long.py"
     path.write_text("".join(f"x{number} = {number}\n" for number in range(200_000)))
-    window.open_file(str(path))
-    assert window.opening and window.editor.isReadOnly()
-    window.new_file()  # chosen before the file arrived: the new document stays
+    window.document.open_file(str(path))
+    assert window.document.opening and window.editor.isReadOnly()
+    window.document.new_file()  # chosen before the file arrived: the new document stays
     qtbot.wait(1500)
-    assert not window.opening and window.editor.toPlainText() == "" and window.path is None
+    assert not window.document.opening and window.editor.toPlainText() == ""
+    assert window.document.path is None
     assert not window.editor.isReadOnly()
 
 
@@ -113,7 +114,7 @@ def test_a_large_file_that_cannot_be_opened_says_why_and_keeps_the_text(qtbot, w
     path = tmp_path / "big.py"
     path.write_bytes(b"\0" + b"x = 1\n" * 200_000)
     before = window.editor.toPlainText()
-    window.open_file(str(path))
-    qtbot.waitUntil(lambda: not window.opening, timeout=RUN_MS)
+    window.document.open_file(str(path))
+    qtbot.waitUntil(lambda: not window.document.opening, timeout=RUN_MS)
     assert "big.py is a binary file" in window.statusBar().currentMessage()
     assert window.editor.toPlainText() == before and not window.editor.isReadOnly()

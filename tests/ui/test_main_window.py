@@ -19,7 +19,7 @@ def test_typing_and_running_shows_the_output(qtbot, window):
     qtbot.keyClick(window.editor, "\r")
     qtbot.keyClicks(window.editor, "print((torch.ones(2) * 3).sum())")
     with qtbot.waitSignal(window.runner.finished, timeout=RUN_MS):
-        window.run_action.trigger()
+        window.runs.run_action.trigger()
     qtbot.waitUntil(lambda: "tensor(6.)" in window.console.toPlainText(), timeout=5000)
     assert window.statusBar().currentMessage().startswith("Done in")
 
@@ -39,22 +39,22 @@ def test_stop_ends_an_endless_loop_while_the_window_stays_responsive(qtbot, wind
     timer = QTimer(interval=20, timeout=lambda: ticks.append(1))
     timer.start()
     window.editor.setPlainText("while True:\n    pass\n")
-    window.run_all()
+    window.runs.run_all()
     qtbot.wait(600)
-    assert window.stop_action.isEnabled() and len(ticks) > 10
+    assert window.runs.stop_action.isEnabled() and len(ticks) > 10
     with qtbot.waitSignal(window.runner.finished, timeout=RUN_MS) as finished:
-        window.stop_action.trigger()
+        window.runs.stop_action.trigger()
     timer.stop()
     assert finished.args[0].error.kind == "interrupted"
-    assert window.run_action.isEnabled()
+    assert window.runs.run_action.isEnabled()
 
 
 def test_switching_engine_restarts_the_kernel_and_reruns(qtbot, window):
     window.editor.setPlainText("import torch\nprint(torch.__name__)\n")
     with qtbot.waitSignal(window.runner.finished, timeout=RUN_MS):
-        window.engine_box.setCurrentIndex(1)
+        window.runs.engine_box.setCurrentIndex(1)
     assert window.runner.kernel.engine == "torch"
-    assert window.engine_label.text().startswith("torch ")
+    assert window.runs.engine_label.text().startswith("torch ")
     qtbot.waitUntil(lambda: "torch\n" in window.console.toPlainText(), timeout=5000)
 
 
@@ -91,15 +91,15 @@ def test_save_and_open_round_trip(qtbot, tmp_path, isolated):
     qtbot.addWidget(main)
     main.editor.setPlainText("import torch\nprint(torch.ones(1))\n")
     target = tmp_path / "saved.py"
-    main.ask_path = lambda saving: str(target)
-    assert main.save() is True
+    main.document.ask_path = lambda saving: str(target)
+    assert main.document.save() is True
     assert target.read_text() == "import torch\nprint(torch.ones(1))\n"
     assert not main.editor.document().isModified() and "•" not in main.windowTitle()
-    main.new_file()
+    main.document.new_file()
     assert main.editor.toPlainText() == ""
-    main.open_file(str(target))
-    assert main.editor.toPlainText() == target.read_text() and main.path == target
-    assert str(target) in main._recent()
+    main.document.open_file(str(target))
+    assert main.editor.toPlainText() == target.read_text() and main.document.path == target
+    assert str(target) in main.document.recent()
     main.close()
 
 
@@ -109,10 +109,10 @@ def test_unsaved_changes_are_asked_about(qtbot, isolated):
     qtbot.addWidget(main)
     main.editor.insertPlainText("precious work")  # typed: the document is modified
     questions = []
-    main.ask_unsaved = lambda: questions.append(1) or "cancel"
-    main.new_file()
+    main.document.ask_unsaved = lambda: questions.append(1) or "cancel"
+    main.document.new_file()
     assert questions and "precious work" in main.editor.toPlainText()
-    main.ask_unsaved = lambda: "discard"
+    main.document.ask_unsaved = lambda: "discard"
     main.close()
 
 
@@ -122,17 +122,17 @@ def test_recovery_after_a_simulated_crash(qtbot, isolated):
     qtbot.addWidget(crashed)
     crashed.editor.clear()
     crashed.editor.insertPlainText("x = 'typed just before the crash'\n")
-    crashed._save_recovery()  # what the autosave timer does every few seconds
+    crashed.document.save_recovery()  # what the autosave timer does every few seconds
     crashed.runner.close()  # the process dies here: no closeEvent, the recovery file stays
-    crashed.ask_unsaved = lambda: "discard"  # (for the test's own teardown)
-    crashed.recovery = type(recovery)(recovery.path.with_name("teardown.json"))
+    crashed.document.ask_unsaved = lambda: "discard"  # (for the test's own teardown)
+    crashed.document.recovery = type(recovery)(recovery.path.with_name("teardown.json"))
     assert recovery.load()["text"] == "x = 'typed just before the crash'\n"
     restarted = MainWindow(settings=settings, recovery=recovery)
     qtbot.addWidget(restarted)
-    restarted.ask_restore = lambda saved: "restore"
-    assert restarted.offer_recovery() is True
+    restarted.document.ask_restore = lambda saved: "restore"
+    assert restarted.document.offer_recovery() is True
     assert restarted.editor.toPlainText() == "x = 'typed just before the crash'\n"
-    restarted.ask_unsaved = lambda: "discard"
+    restarted.document.ask_unsaved = lambda: "discard"
     restarted.close()
     assert recovery.load() is None
 
@@ -162,10 +162,10 @@ def test_run_cell_runs_one_cell_in_the_shared_namespace_and_moves_on(qtbot, wind
     cursor.setPosition(0)
     window.editor.setTextCursor(cursor)
     with qtbot.waitSignal(window.runner.finished, timeout=RUN_MS):
-        window.cell_action.trigger()
+        window.runs.cell_action.trigger()
     assert window.editor.textCursor().blockNumber() == 3
     with qtbot.waitSignal(window.runner.finished, timeout=RUN_MS) as finished:
-        window.cell_action.trigger()
+        window.runs.cell_action.trigger()
     assert finished.args[0].output == "tensor([5., 5.])\n"
 
 
@@ -175,7 +175,7 @@ def test_an_error_in_a_cell_marks_the_editor_line(qtbot, window):
     cursor.setPosition(window.editor.document().findBlockByNumber(3).position())
     window.editor.setTextCursor(cursor)
     with qtbot.waitSignal(window.runner.finished, timeout=RUN_MS) as finished:
-        window.cell_action.trigger()
+        window.runs.cell_action.trigger()
     assert finished.args[0].error.line == 5 and window.editor.error_line == 5
 
 
@@ -202,8 +202,8 @@ def test_examples_open_as_untitled_documents(qtbot, window):
     from playground.ui.document import EXAMPLES
 
     example = sorted(EXAMPLES.glob("*.py"))[0]
-    window.open_example(example)
-    assert window.path is None and window.editor.toPlainText() == example.read_text()
+    window.document.open_example(example)
+    assert window.document.path is None and window.editor.toPlainText() == example.read_text()
     menus = {a.text(): a.menu() for a in window.menuBar().actions()}
     names = [a.text() for a in menus["&Examples"].actions()]
     # named by what they teach, in their order, as their first lines say
@@ -231,7 +231,7 @@ def test_plot_axes_say_the_numbers_not_a_unit_scale(qtbot, window):
 def test_live_mode_cancels_a_stale_run_and_runs_the_latest_text(qtbot, window):
     results = []
     window.runner.finished.connect(results.append)
-    window.live_action.setChecked(True)
+    window.runs.live_action.setChecked(True)
     window.editor.clear()
     qtbot.keyClicks(window.editor, "while True: pass")
     qtbot.waitUntil(lambda: window.runner.busy, timeout=5000)  # debounced, then started
@@ -245,8 +245,8 @@ def test_live_mode_cancels_a_stale_run_and_runs_the_latest_text(qtbot, window):
 def test_opening_a_file_in_live_mode_does_not_run_it(qtbot, window, tmp_path):
     script = tmp_path / "opened.py"
     script.write_text("print('should not run')\n")
-    window.live_action.setChecked(True)
-    window.open_file(str(script))
+    window.runs.live_action.setChecked(True)
+    window.document.open_file(str(script))
     qtbot.wait(1200)
     assert not window.runner.busy and "should not run" not in window.console.toPlainText()
 
@@ -258,8 +258,8 @@ def test_settings_are_remembered(qtbot, tmp_path):
     settings = Settings(tmp_path / "kept.json")
     first = MainWindow(settings=settings, recovery=RecoveryStore(tmp_path / "r.json"))
     qtbot.addWidget(first)
-    first.live_action.setChecked(True)
-    first.upward_action.setChecked(True)
+    first.runs.live_action.setChecked(True)
+    first.graph_pane.upward_action.setChecked(True)
     first.show()
     first.splitters["main"].setSizes([300, 900])
     sizes = first.splitters["main"].sizes()
@@ -269,7 +269,7 @@ def test_settings_are_remembered(qtbot, tmp_path):
     second = MainWindow(settings=settings, recovery=RecoveryStore(tmp_path / "r.json"))
     qtbot.addWidget(second)
     second.show()
-    assert second.live_action.isChecked() and second.upward_action.isChecked()
+    assert second.runs.live_action.isChecked() and second.graph_pane.upward_action.isChecked()
     left, right = second.splitters["main"].sizes()  # the window's width may differ offscreen
     assert abs(left / (left + right) - sizes[0] / sum(sizes)) < 0.02
 
@@ -282,9 +282,9 @@ def test_the_palette_builds_a_working_script(qtbot, window):
     cursor.movePosition(cursor.MoveOperation.End)
     window.editor.setTextCursor(cursor)
     for _, snippet in SNIPPETS[:4]:
-        window.insert_snippet(snippet)
+        window.menus.insert_snippet(snippet)
     with qtbot.waitSignal(window.runner.finished, timeout=RUN_MS) as finished:
-        window.run_all()
+        window.runs.run_all()
     assert finished.args[0].output == "tensor([4., 6., 8.])\n"
 
 
@@ -296,9 +296,9 @@ def test_the_palettes_model_and_training_step_run(qtbot, window):
     cursor.movePosition(cursor.MoveOperation.End)
     window.editor.setTextCursor(cursor)
     for _, snippet in SNIPPETS[-2:]:
-        window.insert_snippet(snippet)
+        window.menus.insert_snippet(snippet)
     with qtbot.waitSignal(window.runner.finished, timeout=RUN_MS) as finished:
-        window.run_all()
+        window.runs.run_all()
     result = finished.args[0]
     assert result.error is None
     labels = {node.label for node in result.graph.nodes}
@@ -310,7 +310,7 @@ def test_completion_offers_the_live_namespace_and_torch(qtbot, window):
     qtbot.waitUntil(lambda: not window.runner.busy)
 
     def names() -> list[str]:
-        return [name for name, _ in window._complete("weights.requires_gr", 1, 19)]
+        return [name for name, _ in window.runs.complete("weights.requires_gr", 1, 19)]
 
     # completion is best effort: while jedi warms up (seconds on a cold cache) it may be []
     qtbot.waitUntil(lambda: "requires_grad" in names(), timeout=30000)
@@ -331,8 +331,8 @@ def test_cuda_cannot_be_chosen_where_there_is_none(qtbot, window):
     if torch.cuda.is_available():
         pytest.skip("this machine has CUDA")
     with qtbot.waitSignal(window.runner.finished, timeout=RUN_MS):
-        window.engine_box.setCurrentIndex(1)
-    box = window.device_box
+        window.runs.engine_box.setCurrentIndex(1)
+    box = window.runs.device_box
     cuda = box.model().item(box.findData("cuda"))
     assert box.isEnabled() and not cuda.isEnabled()
     assert "CPU" in cuda.toolTip()  # says why, and where torch runs instead

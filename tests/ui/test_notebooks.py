@@ -21,22 +21,22 @@ LESSON = Notebook([
 
 
 def run_cells(qtbot, window) -> None:
-    window.run_all_cells()
+    window.runs.run_all_cells()
     # the last cell's result has reached the window (Run all is enabled again only then)
-    qtbot.waitUntil(lambda: not window._cell_queue and not window.runner.busy
-                    and window.run_action.isEnabled(), timeout=RUN_MS)
+    qtbot.waitUntil(lambda: not window.runs._cell_queue and not window.runner.busy
+                    and window.runs.run_action.isEnabled(), timeout=RUN_MS)
 
 
 def test_an_ipynb_opens_as_cells_without_running(qtbot, window, tmp_path):
     path = tmp_path / "lesson.ipynb"
     path.write_text(notebook.to_ipynb(LESSON))
-    window.live_action.setChecked(True)  # Live never runs what a file brings
-    window.open_file(str(path))
+    window.runs.live_action.setChecked(True)  # Live never runs what a file brings
+    window.document.open_file(str(path))
     qtbot.wait(1200)
     assert not window.runner.busy and window.console.toPlainText() == ""
     text = window.editor.toPlainText()
     assert text.startswith("# %% [markdown]\n# # Accumulation\n# Each backward() adds")
-    assert [kind for _, _, kind in window.cells()] == ["markdown"] + ["code"] * 4
+    assert [kind for _, _, kind in window.runs.cells()] == ["markdown"] + ["code"] * 4
     # markdown lines are drawn as prose, not as code comments
     block = window.editor.document().findBlockByNumber(2)
     formats = block.layout().formats()
@@ -46,7 +46,7 @@ def test_an_ipynb_opens_as_cells_without_running(qtbot, window, tmp_path):
 def test_run_all_cells_stops_at_the_first_error_and_marks_it(qtbot, window, tmp_path):
     path = tmp_path / "lesson.ipynb"
     path.write_text(notebook.to_ipynb(LESSON))
-    window.open_file(str(path))
+    window.document.open_file(str(path))
     run_cells(qtbot, window)
     console = window.console.toPlainText()
     assert "Cell 1 of 4" in console and "Cell 3 of 4" in console and "Cell 4 of 4" not in console
@@ -68,26 +68,26 @@ def test_stop_ends_run_all_cells_of_quick_cells(qtbot, window):
     window.editor.setFocus()
     qtbot.keyClick(window.editor, Qt.Key.Key_Return,
                    Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
-    qtbot.waitUntil(lambda: (window._cells_run or 0) >= 20, timeout=RUN_MS)
+    qtbot.waitUntil(lambda: (window.runs._cells_run or 0) >= 20, timeout=RUN_MS)
     qtbot.keyClick(window.editor, Qt.Key.Key_Period, Qt.KeyboardModifier.ControlModifier)
-    qtbot.waitUntil(lambda: not window.runner.busy and window.run_action.isEnabled(),
+    qtbot.waitUntil(lambda: not window.runner.busy and window.runs.run_action.isEnabled(),
                     timeout=RUN_MS)
-    stopped_at = window._cells_run
+    stopped_at = window.runs._cells_run
     qtbot.wait(300)
-    assert not window._cell_queue and window._cells_run == stopped_at < 3000
+    assert not window.runs._cell_queue and window.runs._cells_run == stopped_at < 3000
     assert window.statusBar().currentMessage() == f"Stopped at cell {stopped_at} of 3000."
 
 
 def test_restart_ends_run_all_cells_too(qtbot, window):
     window.editor.setPlainText(_quick_cells(3000))
-    window.run_all_cells()
-    qtbot.waitUntil(lambda: (window._cells_run or 0) >= 20, timeout=RUN_MS)
-    window.restart_action.trigger()
+    window.runs.run_all_cells()
+    qtbot.waitUntil(lambda: (window.runs._cells_run or 0) >= 20, timeout=RUN_MS)
+    window.runs.restart_action.trigger()
     qtbot.waitUntil(lambda: not window.runner.is_starting and not window.runner.busy,
                     timeout=RUN_MS)
-    stopped_at = window._cells_run
+    stopped_at = window.runs._cells_run
     qtbot.wait(300)
-    assert not window._cell_queue and window._cells_run == stopped_at < 3000
+    assert not window.runs._cell_queue and window.runs._cells_run == stopped_at < 3000
     result = ran(qtbot, window, "print(x0)\n")
     assert result.error is not None  # the new kernel never ran the cells that were to come
 
@@ -95,17 +95,17 @@ def test_restart_ends_run_all_cells_too(qtbot, window):
 def test_saving_an_ipynb_keeps_cells_and_what_each_printed(qtbot, window, tmp_path):
     path = tmp_path / "lesson.ipynb"
     path.write_text(notebook.to_ipynb(LESSON))
-    window.open_file(str(path))
+    window.document.open_file(str(path))
     run_cells(qtbot, window)
-    assert window.save()
+    assert window.document.save()
     saved = notebook.from_ipynb(path.read_text())
     assert [(c.kind, c.source) for c in saved.cells] == [(c.kind, c.source)
                                                        for c in LESSON.cells]
     assert saved.cells[2].output == "tensor([3., 3.])\n"
     assert json.loads(path.read_text())["nbformat"] == 4
     percent = tmp_path / "lesson.py"
-    window.path = percent
-    assert window.save()
+    window.document.path = percent
+    assert window.document.save()
     assert notebook.from_percent(percent.read_text()).cells[1].source == LESSON.cells[1].source
 
 
@@ -114,7 +114,7 @@ def test_a_broken_notebook_says_why_and_keeps_the_text(qtbot, window, tmp_path):
     window.editor.document().setModified(False)
     broken = tmp_path / "broken.ipynb"
     broken.write_text("{ this is not json")
-    window.open_file(str(broken))
+    window.document.open_file(str(broken))
     assert window.editor.toPlainText() == "x = 1\n"
     assert "not valid JSON" in window.statusBar().currentMessage()
 
@@ -144,7 +144,7 @@ def test_every_seed_runs_cell_by_cell_on_both_engines_alike():
 
 def test_a_tutorials_plot_cell_draws_its_two_scatter_plots(qtbot, window):
     tutorial = TUTORIALS / "02_vector_outputs.txt"
-    window.open_file(str(tutorial))
+    window.document.open_file(str(tutorial))
     qtbot.waitUntil(lambda: window.figures is not None, timeout=RUN_MS)
     run_cells(qtbot, window)
     assert window.views.currentWidget() is window.figures_page
@@ -202,3 +202,24 @@ except NotImplementedError as error:
 
     (written,) = render_figures(run.figures)
     assert written.read_bytes().startswith(b"\x89PNG")
+
+
+def test_stop_between_two_cells_ends_run_all_cells(qtbot, window):
+    """Between a cell's end and the next cell's start, Stop is still on: pressed there, it
+    ends the sequence (it was off for that moment, and a press was lost under load)."""
+    window.editor.setPlainText(_quick_cells(50))
+    stopped = []
+
+    def stop_between_cells(_result) -> None:
+        if window.runs._cells_run == 5 and not stopped:
+            stopped.append(window.runs.stop_action.isEnabled())
+            window.runs.stop_action.trigger()
+
+    window.runner.finished.connect(stop_between_cells)
+    window.runs.run_all_cells()
+    qtbot.waitUntil(lambda: bool(stopped) and window.runs.run_action.isEnabled(),
+                    timeout=RUN_MS)
+    qtbot.wait(300)
+    assert stopped == [True] and window.runs._cells_run == 5
+    assert not window.runs.stop_action.isEnabled()
+    assert window.statusBar().currentMessage() == "Stopped at cell 5 of 50."

@@ -184,7 +184,7 @@ def test_the_window_wires_the_player_and_resets_it_on_edit(qtbot, tmp_path):
     window.show()
     window.editor.setPlainText(ACCUMULATE)
     with qtbot.waitSignal(window.runner.finished, timeout=30000):
-        window.run_all()
+        window.runs.run_all()
     qtbot.waitUntil(lambda: window.graph_view.current is not None
                     and not window.graph_view.busy and bool(window.view_state.calls),
                     timeout=30000)
@@ -209,7 +209,7 @@ def _window_after_a_run(qtbot, tmp_path, code: str = ACCUMULATE):
     window.show()
     window.editor.setPlainText(code)
     with qtbot.waitSignal(window.runner.finished, timeout=30000):
-        window.run_all()
+        window.runs.run_all()
     qtbot.waitUntil(lambda: window.graph_view.current is not None
                     and not window.graph_view.busy, timeout=30000)
     return window
@@ -220,16 +220,16 @@ def test_the_window_exports_the_animation(qtbot, tmp_path, monkeypatch):
     window.player.go(2)
     qtbot.wait(600)  # the gradients' glide along their edges
     before = window.graph_view.snapshot()
-    monkeypatch.setattr(window, "ask_export_path", lambda *a: str(tmp_path / "anim.gif"))
+    monkeypatch.setattr(window.exports, "ask_export_path", lambda *a: str(tmp_path / "anim.gif"))
     ticks: list[float] = []
     timer = QTimer(interval=16, timeout=lambda: ticks.append(time.perf_counter()))
     timer.start()
-    window.export_animation()
-    assert window.export_bar.isVisible()  # a progress bar with Cancel while it works
-    qtbot.waitUntil(lambda: window.animation_job is None, timeout=60000)
+    window.exports.export_animation()
+    assert window.exports.export_bar.isVisible()  # a progress bar with Cancel while it works
+    qtbot.waitUntil(lambda: window.exports.animation_job is None, timeout=60000)
     timer.stop()
-    assert window.export_progress.value() == window.export_progress.maximum() > 10
-    assert not window.export_bar.isVisible()
+    assert window.exports.export_progress.value() == window.exports.export_progress.maximum() > 10
+    assert not window.exports.export_bar.isVisible()
     assert "Exported the backward animation" in window.statusBar().currentMessage()
     gif = Image.open(tmp_path / "anim.gif")
     assert gif.n_frames > 10
@@ -241,11 +241,11 @@ def test_the_window_exports_the_animation(qtbot, tmp_path, monkeypatch):
 
 def test_cancelling_an_animation_export_writes_nothing(qtbot, tmp_path, monkeypatch):
     window = _window_after_a_run(qtbot, tmp_path)
-    monkeypatch.setattr(window, "ask_export_path", lambda *a: str(tmp_path / "anim.gif"))
-    window.export_animation()
-    qtbot.waitUntil(lambda: window.export_progress.value() >= 3, timeout=30000)
-    qtbot.mouseClick(window.export_cancel, Qt.MouseButton.LeftButton)
-    assert window.animation_job is None and not window.export_bar.isVisible()
+    monkeypatch.setattr(window.exports, "ask_export_path", lambda *a: str(tmp_path / "anim.gif"))
+    window.exports.export_animation()
+    qtbot.waitUntil(lambda: window.exports.export_progress.value() >= 3, timeout=30000)
+    qtbot.mouseClick(window.exports.export_cancel, Qt.MouseButton.LeftButton)
+    assert window.exports.animation_job is None and not window.exports.export_bar.isVisible()
     qtbot.wait(300)
     assert not (tmp_path / "anim.gif").exists()
     assert not list(tmp_path.glob("*.gif"))

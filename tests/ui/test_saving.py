@@ -14,7 +14,7 @@ from playground.ui.files import atomic_write
 
 
 def _open_edit_save(qtbot, window, path, typed: str = "# edited\n"):
-    window.open_file(str(path))
+    window.document.open_file(str(path))
     window.editor.moveCursor(window.editor.textCursor().MoveOperation.End)
     for character in typed:  # QTest types ASCII only: other letters come as a paste would
         if character.isascii():

@@ -1,17 +1,27 @@
-"""The window's running: Run all, cells, Live mode, the kernel's engine, and a run's result."""
+"""The window's runs: Run all, cells, Stop, Live mode, the kernel's engine and device, and what
+becomes of a run's result (the ViewState gets it; the views follow)."""
 
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
-from PySide6.QtCore import Qt, QTimer
-from PySide6.QtWidgets import QApplication
+from PySide6.QtCore import QObject, Qt, QTimer
+from PySide6.QtGui import QAction, QKeySequence, QStandardItemModel
+from PySide6.QtWidgets import QApplication, QComboBox, QLabel, QMainWindow
 
-from playground.engines.registry import DEFAULT_ENGINE, entry
+from playground.engines.registry import DEFAULT_ENGINE, ENGINES, entry
+from playground.kernel.client import cuda_driver_found
 from playground.model import RunResult, notebook
 from playground.model.edits import moved_line
+from playground.model.view_state import ViewState
+from playground.ui.console import Console
+from playground.ui.document import Document
+from playground.ui.editor import CodeEditor
+from playground.ui.runner import KernelRunner
 
 LIVE_DELAY_MS = 150  # after the last keystroke; a run of a tutorial takes ~20 ms more
+DEVICES = (("auto", "auto"), ("CPU", "cpu"), ("CUDA", "cuda"))
 
 
 def _incomplete_line(code: str) -> int | None:
@@ -29,14 +39,107 @@ def _incomplete_line(code: str) -> int | None:
     return None
 
 
-class RunningMixin:
-    """MainWindow's runs. A finished run goes to the ViewState; the views follow it."""
+class RunControl(QObject):
+    """What runs and where: the run actions, the cells of Run all cells, Live mode, the
+    engine and device boxes, and each run's result handed to the ViewState."""
+
+    def __init__(self, window: QMainWindow, runner: KernelRunner, editor: CodeEditor,
+                 console: Console, view_state: ViewState, document: Document) -> None:
+        super().__init__(window)
+        self.window, self.runner, self.editor = window, runner, editor
+        self.console, self.view_state, self.document = console, view_state, document
+        self._elapsed = QTimer(self, interval=100, timeout=self._tick)
+        self._started_at = 0.0
+        self._live_timer = QTimer(self, singleShot=True, interval=LIVE_DELAY_MS,
+                                  timeout=self._live_run)
+        self._live_pending = self._rerun_when_ready = False
+        self._running_cell: notebook.CellKey | None = None
+        self._cell_queue: list[tuple[int, int, notebook.CellKey]] = []
+        self._cell_total = 0
+        self._cells_run: int | None = None  # the cell number of a Run all cells under way
+        self._cells_stopped = False  # Stop or Restart ended a Run all cells
+        self._kernel_starts = 0
+        self._run_generation = 0  # the document's generation when the last run started
+        self._run_text = ""  # the editor's text when the last run started
+        self._build_actions()
+        self._build_engine_boxes()
+        editor.textChanged.connect(self._typed)
+        editor.completion_source = self.complete
+        runner.finished.connect(self._finished)
+        runner.starting.connect(self._kernel_starting)
+        runner.ready.connect(self._kernel_ready)
+        runner.failed.connect(self._kernel_failed)
+        self._kernel_starting(f"Starting the {entry(runner.kernel.engine).noun} engine…")
+
+    def _say(self, message: str) -> None:
+        self.window.statusBar().showMessage(message)
+
+    def _build_actions(self) -> None:
+        window = self.window
+        self.run_action = QAction("▶ Run all", window, shortcut=QKeySequence("Ctrl+Return"),
+                                  triggered=self.run_all)
+        self.run_action.setToolTip("Run the whole script in a fresh namespace (Ctrl+Enter)")
+        self.stop_action = QAction("■ Stop", window, shortcut=QKeySequence("Ctrl+."),
+                                   triggered=self.stop, enabled=False)
+        self.stop_action.setToolTip("Interrupt the running code (Ctrl+.)")
+        self.cell_action = QAction("▶ Run cell", window, shortcut=QKeySequence("Shift+Return"),
+                                   triggered=self.run_cell)
+        self.cell_action.setToolTip("Run the # %% cell under the cursor in the current "
+                                    "namespace, then move to the next (Shift+Enter)")
+        self.cells_action = QAction("Run all cells", window,
+                                    shortcut=QKeySequence("Ctrl+Shift+Return"),
+                                    triggered=self.run_all_cells)
+        self.cells_action.setToolTip("Run every cell in order in a fresh namespace, each with "
+                                     "its own output; stop at the first error "
+                                     "(Ctrl+Shift+Enter)")
+        self.restart_action = QAction("Restart kernel", window, triggered=self.restart_kernel)
+        self.live_action = QAction("Live", window, checkable=True)
+        self.live_action.setToolTip("Re-run the whole script shortly after you stop typing")
+        # switched on by the user (not by restored settings): the script runs at once
+        self.live_action.triggered.connect(
+            lambda on: self._live_timer.start() if on and not self.document.loading_text
+            else None)
+
+    def _build_engine_boxes(self) -> None:
+        kernel = self.runner.kernel
+        self.engine_box = QComboBox()
+        for name, engine in ENGINES.items():
+            self.engine_box.addItem(engine.label, name)
+        self.engine_box.setCurrentIndex(self.engine_box.findData(kernel.engine))
+        self.engine_box.currentIndexChanged.connect(self._engine_chosen)
+        self.device_box = QComboBox()
+        for label, device in DEVICES:
+            self.device_box.addItem(label, device)
+        self.device_box.setCurrentIndex(self.device_box.findData(kernel.device))
+        self.device_box.setToolTip("Where the torch engine runs: auto picks CUDA when present")
+        self.device_box.setEnabled(entry(kernel.engine).has_devices)
+        self.device_box.currentIndexChanged.connect(self._device_chosen)
+        self.engine_label = QLabel()
+        self.engine_label.setContentsMargins(10, 0, 0, 0)
+        self._offer_devices()
+
+    def _offer_devices(self) -> None:
+        """CUDA can be chosen only where it exists; the item's tooltip says why not."""
+        kernel = self.runner.kernel
+        why = ""
+        if not cuda_driver_found():
+            why = "No NVIDIA GPU driver on this machine: torch runs on the CPU"
+        elif "cuda" in entry(kernel.engine).devices and kernel.description and not kernel.cuda:
+            why = "This torch finds no CUDA device (a CPU-only build?): it runs on the CPU"
+        model: QStandardItemModel = self.device_box.model()
+        item = model.item(self.device_box.findData("cuda"))
+        item.setEnabled(not why)
+        item.setToolTip(why or "Run on the GPU")
+
+    @property
+    def busy(self) -> bool:
+        return self.runner.busy
 
     # ----- what runs ----------------------------------------------------------------------------
     def run_all(self) -> None:
         self._cells_run = None
         self._start(self.editor.toPlainText(), fresh=True,
-                    title=f"Run all · {self.path.name if self.path else 'untitled'}")
+                    title=f"Run all · {Path(self.document.filename).name}")
 
     def run_cell(self) -> None:
         """Run the cell under the cursor in the kernel's current namespace, then move on."""
@@ -109,11 +212,13 @@ class RunningMixin:
     def _say_cells_stopped(self) -> None:
         if self._cells_stopped:
             self._cells_stopped = False
-            self.statusBar().showMessage(
+            self._say(
                 f"Stopped at cell {self._cells_run} of {self._cell_total}.")
 
     def _next_cell(self, fresh: bool = False) -> None:
         if not self._cell_queue:  # Stop came between two cells
+            self._set_run_actions(True)
+            self.stop_action.setEnabled(False)
             self._say_cells_stopped()
             return
         first, last, key = self._cell_queue.pop(0)
@@ -127,15 +232,15 @@ class RunningMixin:
 
     def _start(self, code: str, fresh: bool, title: str,
                cell: notebook.CellKey | None = None, continues: bool = False) -> bool:
-        self._save_recovery()
+        self.document.save_recovery()
         # the first run of a new document never sees the namespace of the one before
-        fresh = fresh or self._run_document != self._document_number
-        filename = str(self.path) if self.path else "<untitled>"
-        if not self.runner.run(code, filename, fresh=fresh, cell=cell is not None):
-            self.statusBar().showMessage("A run is in progress: Stop it first")
+        fresh = fresh or self._run_generation != self.document.generation
+        if not self.runner.run(code, self.document.filename, fresh=fresh,
+                               cell=cell is not None):
+            self._say("A run is in progress: Stop it first")
             return False
         self._running_cell = cell
-        self._run_document = self._document_number
+        self._run_generation = self.document.generation
         self._run_text = self.editor.toPlainText()  # the text its line numbers are of
         self.editor.mark_error_line(None)
         self.console.begin_run(title, continues)
@@ -145,24 +250,12 @@ class RunningMixin:
         self._elapsed.start()
         return True
 
-    def go_to_line(self, filename: str, line: int) -> None:
-        """Jump to a traceback's line when it is in this document."""
-        current = str(self.path) if self.path else "<untitled>"
-        if filename != current:
-            return
-        block = self.editor.document().findBlockByNumber(line - 1)
-        if block.isValid():
-            cursor = self.editor.textCursor()
-            cursor.setPosition(block.position())
-            self.editor.setTextCursor(cursor)
-            self.editor.setFocus()
-
     def _tick(self) -> None:
         waiting = " (waiting for the kernel to start)" if self.runner.is_starting else ""
-        self.statusBar().showMessage(
+        self._say(
             f"Running… {time.perf_counter() - self._started_at:.1f} s{waiting}")
 
-    def _complete(self, code: str, line: int, column: int) -> list:
+    def complete(self, code: str, line: int, column: int) -> list:
         """Completions from the kernel's live namespace; none while code runs or it starts."""
         if self.runner.busy or self.runner.is_starting:
             return []
@@ -170,7 +263,8 @@ class RunningMixin:
 
     # ----- live mode ----------------------------------------------------------------------
     def _typed(self) -> None:
-        if self._loading or self.editor.loading or self.editor.highlighter.recolouring:
+        if self.document.loading_text or self.editor.loading or \
+                self.editor.highlighter.recolouring:
             return  # text a file brings, or colours: nothing was typed
         self.view_state.forget_replay("code changed: run to replay")  # it no longer matches
         if self.live_action.isChecked():
@@ -185,7 +279,7 @@ class RunningMixin:
         self._live_pending = False
         incomplete = _incomplete_line(self.editor.toPlainText())
         if incomplete is not None:  # mid-typing: the last good run stays on screen
-            self.statusBar().showMessage(f"Live: not run, line {incomplete} is incomplete")
+            self._say(f"Live: not run, line {incomplete} is incomplete")
             return
         self.run_all()
 
@@ -197,19 +291,21 @@ class RunningMixin:
     # ----- a run's result -----------------------------------------------------------------
     def _finished(self, result: RunResult) -> None:
         self._elapsed.stop()
-        if not self._release_memory.isActive():  # at most once a second, even run after run
-            self._release_memory.start()
-        self._set_run_actions(True)
-        self.stop_action.setEnabled(False)
-        if self._run_document != self._document_number:
+        if self._run_generation != self.document.generation:
             self._cell_queue = []  # a run of the document before New/Open: not this one's
+        # between two cells of Run all cells, Stop stays on: a press then ends the sequence
+        more_cells = bool(self._cell_queue) and result.error is None and \
+            not self._cells_stopped
+        self._set_run_actions(not more_cells)
+        self.stop_action.setEnabled(more_cells)
+        if self._run_generation != self.document.generation:
             return
         if result.error is not None:
             self._mark_error(result.error)
         else:
-            self.statusBar().showMessage(f"Done in {result.elapsed:.2f} s")
+            self._say(f"Done in {result.elapsed:.2f} s")
         if self._running_cell is not None:
-            self.cell_outputs[self._running_cell] = result.output
+            self.document.keep_output(self._running_cell, result.output)
         cell = self._cells_run
         # the views follow: the console ends the run's output, the graph and plots redraw
         self.view_state.show_result(result, where=f"cell {cell}" if cell else "",
@@ -221,8 +317,8 @@ class RunningMixin:
         elif self._cell_queue:
             failed = self._cell_total - len(self._cell_queue)
             self._cell_queue = []
-            self.statusBar().showMessage(f"Stopped at cell {failed} of {self._cell_total}: "
-                                         f"{result.error.message}")
+            self._say(f"Stopped at cell {failed} of {self._cell_total}: "
+                      f"{result.error.message}")
         self._write_saved_figures(result)
         if self._live_pending:
             self._live_run()
@@ -233,7 +329,7 @@ class RunningMixin:
         line = error.line and moved_line(self._run_text, self.editor.toPlainText(), error.line)
         self.editor.mark_error_line(line or None)
         edited = " (that line was edited since it ran)" if error.line and not line else ""
-        self.statusBar().showMessage(error.message + edited)
+        self._say(error.message + edited)
 
     def _write_saved_figures(self, result: RunResult) -> None:
         """The files user code asked for with plt.savefig(), drawn here after the run."""
@@ -274,7 +370,7 @@ class RunningMixin:
         self.engine_box.setEnabled(False)
         self.device_box.setEnabled(False)
         self.engine_label.setText(message)
-        self.statusBar().showMessage(f"{message} A run waits for it.")
+        self._say(f"{message} A run waits for it.")
         if self._kernel_starts:  # the window's own first start is no news in the console
             self.console.note(message)
         self._kernel_starts += 1
@@ -284,7 +380,7 @@ class RunningMixin:
     def _kernel_ready(self, description: str) -> None:
         self._kernel_settled()
         self.engine_label.setText(description)
-        self.statusBar().showMessage(f"Ready: {description}")
+        self._say(f"Ready: {description}")
         if self._kernel_starts > 1:
             self.console.note(f"Kernel ready: {description}; the namespace is empty")
         if self._rerun_when_ready:
@@ -296,7 +392,7 @@ class RunningMixin:
         self._kernel_settled()
         self._rerun_when_ready = False
         self.engine_box.setToolTip(message)  # e.g. how to install torch
-        self.statusBar().showMessage(message)
+        self._say(message)
         self.console.note(message)
         if self.runner.kernel.process is None:  # nothing runs at all: fall back to NumPy
             self._switch(DEFAULT_ENGINE, "auto")
