@@ -48,8 +48,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     arguments = parser.parse_args()
     from playground.ui.app import make_application
-    from playground.ui.files import RecoveryStore
     from playground.ui.main_window import MainWindow
+    from playground.ui.recovery import RecoveryStore
     from playground.ui.settings import Settings
 
     folder = Path(tempfile.mkdtemp())

@@ -27,8 +27,8 @@ sys.path.insert(0, str(ROOT))
 
 def _window(scratch: Path):
     from playground.ui.app import make_application
-    from playground.ui.files import RecoveryStore
     from playground.ui.main_window import MainWindow
+    from playground.ui.recovery import RecoveryStore
     from playground.ui.settings import Settings
 
     application = make_application("light")

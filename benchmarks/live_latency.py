@@ -30,8 +30,8 @@ from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from playground.model import view_state  # noqa: E402
 from playground.ui.app import make_application  # noqa: E402
-from playground.ui.files import RecoveryStore  # noqa: E402
 from playground.ui.main_window import MainWindow  # noqa: E402
+from playground.ui.recovery import RecoveryStore  # noqa: E402
 from playground.ui.settings import Settings  # noqa: E402
 
 EXAMPLES = ROOT / "resources" / "examples"

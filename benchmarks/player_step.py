@@ -40,8 +40,8 @@ def main() -> None:
     parser.add_argument("--layers", type=int, default=200)
     arguments = parser.parse_args()
     from playground.ui.app import make_application
-    from playground.ui.files import RecoveryStore
     from playground.ui.main_window import MainWindow
+    from playground.ui.recovery import RecoveryStore
 
     application = make_application("light")
     window = MainWindow(recovery=RecoveryStore(Path("/tmp/player-bench-recovery.json")))

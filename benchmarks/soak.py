@@ -119,8 +119,8 @@ def soak(application, window, scripts: list[Path], runs: int, switch_every: int,
 
 
 def make_window(folder: Path):
-    from playground.ui.files import RecoveryStore
     from playground.ui.main_window import MainWindow
+    from playground.ui.recovery import RecoveryStore
     from playground.ui.settings import Settings
 
     window = MainWindow(settings=Settings(folder / "settings.json"),

@@ -9,8 +9,8 @@ RUN_MS = 60_000
 
 def make_window(folder: Path):
     """A window with its settings and recovery files in ``folder``, shown at 1400x860."""
-    from playground.ui.files import RecoveryStore
     from playground.ui.main_window import MainWindow
+    from playground.ui.recovery import RecoveryStore
     from playground.ui.settings import Settings
 
     made = MainWindow(settings=Settings(folder / "settings.json"),

@@ -43,8 +43,8 @@ class Tour:
 
     def __init__(self, folder: Path, theme: str, size: tuple[int, int]) -> None:
         from playground.ui.app import make_application
-        from playground.ui.files import RecoveryStore
         from playground.ui.main_window import MainWindow
+        from playground.ui.recovery import RecoveryStore
         from playground.ui.settings import Settings
 
         self.folder = folder

@@ -35,7 +35,7 @@ from playground.kernel.errors import (
     quote_the_code,
     unshowable_error,
 )
-from playground.kernel.watchdog import MemoryWatchdog
+from playground.kernel.watchdog import MemoryReserve, MemoryWatchdog
 from playground.model import RunError, RunResult
 
 JEDI_WARM_UP_S = 1.0      # after the kernel is ready: its first run goes first
@@ -348,6 +348,9 @@ def _serve(channel: KernelChannel, session: Session) -> None:
         ANSWERS[type(request)](channel, session, request)
 
 
+_RESERVE = MemoryReserve()
+
+
 def _answer_run(channel: KernelChannel, session: Session, request: protocol.Run) -> None:
     _prepare_run(channel)
     channel.run_id = request.id
@@ -355,10 +358,14 @@ def _answer_run(channel: KernelChannel, session: Session, request: protocol.Run)
         result = _run_safely(session, request)
     except KeyboardInterrupt:  # a Stop that landed as user code ended
         result = session.ended_early(interrupted_error(), time.perf_counter())
-    channel.restore_stdio()  # a script that closed descriptor 2 still gets its end
-    channel.end_output(request.marker)
-    channel.send_frame(_result_frame(session, result, request.id))
-    channel.run_id = None
+    _RESERVE.release()  # the room to answer in, whatever the script kept
+    try:
+        channel.restore_stdio()  # a script that closed descriptor 2 still gets its end
+        channel.end_output(request.marker)
+        channel.send_frame(_result_frame(session, result, request.id))
+    finally:
+        channel.run_id = None
+        _RESERVE.take()
 
 
 def _answer_completion(channel: KernelChannel, session: Session,

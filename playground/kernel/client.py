@@ -11,26 +11,22 @@ from __future__ import annotations
 
 import codecs
 import contextlib
-import os
 import queue
 import secrets
-import signal
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Callable
 
 from playground.engines.registry import DEFAULT_ENGINE
 from playground.kernel import processes, protocol, streams, wire
-from playground.kernel.channel import PIPES_CLOSED_STATUS
-from playground.kernel.errors import interrupted_error
+from playground.kernel.errors import ended_error, interrupted_error
 from playground.kernel.launch import default_memory_limit, launch
+from playground.kernel.streams import RunOutput
 from playground.model import RunError, RunResult, collector
 from playground.model.run_result import reply_hook
 
 # What the kernel keeps of a run's output; the rest is still streamed, then dropped.
-OUTPUT_LIMIT = 1 << 20
 INTERRUPT_GRACE = 2.0
 DRAIN_S = 2.0  # the longest wait for the end of a run's output after its reply
 COMPLETION_WAIT_S = 10.0  # jedi's first parse of a big namespace takes seconds
@@ -39,55 +35,8 @@ LIBRARIES_KEPT = 50  # names of libraries a spare imports at most (the kernel's 
 STOPPED_CHECK_S = 0.5  # how often a running kernel is checked for being stopped (SIGSTOP)
 
 
-def cuda_driver_found() -> bool:
-    """Whether this machine has an NVIDIA driver, without importing torch (seconds): with
-    none, CUDA cannot be chosen."""
-    if sys.platform.startswith("linux"):
-        return os.path.exists("/proc/driver/nvidia/version") or os.path.exists("/dev/nvidia0")
-    if sys.platform == "win32":
-        system = os.path.join(os.environ.get("SYSTEMROOT", r"C:\Windows"), "System32")
-        return os.path.exists(os.path.join(system, "nvcuda.dll"))
-    return False  # macOS: no CUDA since 10.14
-
-
 class KernelError(RuntimeError):
     """The kernel could not start (its engine is unavailable): one sentence."""
-
-
-class _Output:
-    """Collects streamed output up to OUTPUT_LIMIT and passes every chunk on.
-
-    The kernel ends each run's output with ``marker``; seeing it, the parent knows it has
-    every byte the run wrote before it hands the result on.
-    """
-
-    def __init__(self, on_output: Callable[[str, str], None] | None) -> None:
-        self.marker = f"\0end of run {secrets.token_hex(8)}\0"
-        self.ended = threading.Event()
-        self.on_output = on_output
-        self.parts: list[str] = []
-        self.size = 0
-        self.truncated = False
-        self.lock = threading.Lock()
-
-    def add(self, stream: str, text: str) -> None:
-        if not text:
-            return
-        with self.lock:
-            if self.on_output is not None:
-                self.on_output(stream, text)
-            if self.size + len(text) > OUTPUT_LIMIT:
-                text = text[: max(0, OUTPUT_LIMIT - self.size)]
-                self.truncated = True
-            self.parts.append(text)
-            self.size += len(text)
-
-
-def _signal_name(number: int) -> str:
-    try:
-        return signal.Signals(number).name
-    except ValueError:
-        return f"signal {number}"
 
 
 def _discard(process: subprocess.Popen) -> None:
@@ -131,7 +80,7 @@ class Kernel:
         self.cuda = False  # whether the engine found a CUDA device (torch only)
         self.process: subprocess.Popen | None = None
         self._group: processes.ProcessGroup | None = None
-        self._output: _Output | None = None
+        self._output: RunOutput | None = None
         self._interrupted_at: float | None = None
         self._control = threading.RLock()
         self._sending = threading.Lock()
@@ -336,7 +285,7 @@ class Kernel:
             if self.process is None or self.process.poll() is not None or \
                     (fresh and self._dirty and self.spare):
                 self.restart()  # a fresh run in a fresh process (the spare: at once)
-            output = self._output = _Output(on_output)
+            output = self._output = RunOutput(on_output)
             self._interrupted_at = None
             self._run_id = secrets.token_hex(8)  # its reply must name it
             started = time.perf_counter()
@@ -462,7 +411,7 @@ class Kernel:
                 output.add("stderr", "(the script stopped its kernel process with a signal; "
                                      "it was continued)\n")
 
-    def _drain(self, output: _Output) -> None:
+    def _drain(self, output: RunOutput) -> None:
         """Let the readers pass on what the process wrote before it answered or died."""
         deadline = time.monotonic() + DRAIN_S
         while not output.ended.wait(POLL_S):
@@ -514,21 +463,4 @@ class Kernel:
             self._group.kill()
             code = self.process.wait()
         self._group.kill()  # what it started dies with it: no output leaks into later runs
-        if self._ending == "memory":
-            return RunError("memory", "The run used more memory than the kernel's limit of "
-                            f"{self.memory_limit / (1 << 30):.1f} GB and did not stop when "
-                            "asked, so the kernel was ended; it restarts for the next run.",
-                            exit_code=code)
-        if code < 0:
-            name = _signal_name(-code)
-            what = {"SIGSEGV": "crashed with a segmentation fault",
-                    "SIGKILL": "was killed (out of memory, or by another program)",
-                    "SIGABRT": "aborted"}.get(name, f"died of {name}")
-            return RunError("crash", f"The kernel process {what}; it restarts for the next run.",
-                            exit_code=code)
-        if code == PIPES_CLOSED_STATUS:
-            return RunError("crash", "The script closed the kernel's own pipes (its file "
-                            "descriptors), so the kernel ended; it restarts for the next run.",
-                            exit_code=code)
-        return RunError("exit", f"The script ended the kernel process with exit code {code}; "
-                        "it restarts for the next run.", exit_code=code)
+        return ended_error(code, self._ending, self.memory_limit)

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import signal
 import traceback
 from pathlib import Path
 
 import numpy as np
 
+from playground.kernel.channel import PIPES_CLOSED_STATUS
 from playground.model import RunError
 
 MESSAGE_LIMIT = 500        # characters of an exception's text in the one-sentence message
@@ -105,3 +107,32 @@ def _shorten(text: str) -> str:
         return text
     half = TRACEBACK_LIMIT // 2
     return f"{text[:half]}\n[… traceback shortened …]\n{text[-half:]}"
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
+
+
+def ended_error(code: int, ending: str, memory_limit: int) -> RunError:
+    """Why the kernel process ended during a run (its exit status ``code``; ``ending``: what
+    it said as it ended itself), in one sentence."""
+    if ending == "memory":
+        return RunError("memory", "The run used more memory than the kernel's limit of "
+                        f"{memory_limit / (1 << 30):.1f} GB and did not stop when "
+                        "asked, so the kernel was ended; it restarts for the next run.",
+                        exit_code=code)
+    if code < 0:
+        name = _signal_name(-code)
+        what = {"SIGSEGV": "crashed with a segmentation fault",
+                "SIGKILL": "was killed (out of memory, or by another program)",
+                "SIGABRT": "aborted"}.get(name, f"died of {name}")
+        return RunError("crash", f"The kernel process {what}; it restarts for the next run.",
+                        exit_code=code)
+    if code == PIPES_CLOSED_STATUS:
+        return RunError("crash", "The script closed the kernel's own pipes (its file "
+                        "descriptors), so the kernel ended; it restarts for the next run.",
+                        exit_code=code)
+    return RunError("exit", f"The script ended the kernel process with exit code {code}; "
+                    "it restarts for the next run.", exit_code=code)

@@ -45,3 +45,14 @@ def launch(engine: str, device: str, memory_limit: int, completions: bool,
          *options],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         bufsize=0, env=environment, **processes.launch_options())
+
+
+def cuda_driver_found() -> bool:
+    """Whether this machine has an NVIDIA driver, without importing torch (seconds): with
+    none, CUDA cannot be chosen."""
+    if sys.platform.startswith("linux"):
+        return os.path.exists("/proc/driver/nvidia/version") or os.path.exists("/dev/nvidia0")
+    if sys.platform == "win32":
+        system = os.path.join(os.environ.get("SYSTEMROOT", r"C:\Windows"), "System32")
+        return os.path.exists(os.path.join(system, "nvcuda.dll"))
+    return False  # macOS: no CUDA since 10.14

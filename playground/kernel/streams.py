@@ -260,3 +260,37 @@ def _flush_forever() -> None:
                 # closed by user code between the check and now
                 with contextlib.suppress(OSError, ValueError):
                     stream.tick()
+
+
+OUTPUT_LIMIT = 1 << 20  # characters of a run's output kept in its RunResult
+
+
+class RunOutput:
+    """Collects streamed output up to ``limit`` characters and passes every chunk on.
+
+    The kernel ends each run's output with ``marker``; seeing it, the parent knows it has
+    every byte the run wrote before it hands the result on.
+    """
+
+    def __init__(self, on_output: Callable[[str, str], None] | None,
+                 limit: int = OUTPUT_LIMIT) -> None:
+        self.limit = limit
+        self.marker = f"\0end of run {secrets.token_hex(8)}\0"
+        self.ended = threading.Event()
+        self.on_output = on_output
+        self.parts: list[str] = []
+        self.size = 0
+        self.truncated = False
+        self.lock = threading.Lock()
+
+    def add(self, stream: str, text: str) -> None:
+        if not text:
+            return
+        with self.lock:
+            if self.on_output is not None:
+                self.on_output(stream, text)
+            if self.size + len(text) > self.limit:
+                text = text[: max(0, self.limit - self.size)]
+                self.truncated = True
+            self.parts.append(text)
+            self.size += len(text)

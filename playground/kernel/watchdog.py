@@ -77,3 +77,28 @@ class MemoryWatchdog:
                 self.check(time.monotonic())
             except Exception:  # noqa: BLE001 - a failed sample (psutil missing) is no cap,
                 return         # never a dead kernel
+
+
+class MemoryReserve:
+    """Memory held back from user code for the kernel's own work after a run.
+
+    A script that fills the memory up to the cap (and keeps it, in its namespace) left the
+    kernel no room to build even a small reply: the next run printed, then python aborted
+    ("Cannot recover from MemoryError"). The reserve counts against the cap while user code
+    runs and is let go while the kernel answers."""
+
+    def __init__(self, size: int = 32 << 20) -> None:
+        self.size = size
+        self._held: bytearray | None = None
+        self.take()
+
+    def take(self) -> None:
+        """Hold it again (after the answer); where the memory is not there, next time."""
+        if self._held is None:
+            try:
+                self._held = bytearray(self.size)  # untouched pages: costs no resident memory
+            except MemoryError:
+                self._held = None
+
+    def release(self) -> None:
+        self._held = None

@@ -13,9 +13,12 @@ from typing import Any
 
 import numpy as np
 
-from . import _kits, _tensor
+from . import _formula_kit, _tensor
 from ._dtype import from_numpy_dtype
+from ._formula_numpy import NUMPY_KIT
+from ._formula_tensors import TENSOR_KIT
 from ._grad_mode import GradMode
+from ._graph_order import ReadyQueue, count_dependencies, heap_pop, heap_push, topological_order
 from ._nodes import (
     FREED_GRAPH_MESSAGE,
     AccumulateGrad,
@@ -32,67 +35,6 @@ from ._nodes import (
     run_pre_hooks,
     unpack_saved,
 )
-
-
-def heap_push(items: list[Node], node: Node) -> None:
-    """std::push_heap on a max-heap keyed by sequence number (libstdc++'s algorithm)."""
-    items.append(node)
-    _sift_up(items, len(items) - 1, node)
-
-
-def _sift_up(items: list[Node], hole: int, node: Node) -> None:
-    """std::__push_heap: move parents down until ``node`` fits at ``hole``."""
-    key = node._seq
-    while hole > 0:
-        parent = (hole - 1) // 2
-        if items[parent]._seq < key:
-            items[hole] = items[parent]
-            hole = parent
-        else:
-            break
-    items[hole] = node
-
-
-def heap_pop(items: list[Node]) -> Node:
-    """std::pop_heap: equal keys (AccumulateGrad) come out in libstdc++'s order, as in torch."""
-    top = items[0]
-    value = items.pop()
-    length = len(items)
-    if not length:
-        return top
-    # std::__adjust_heap: walk the hole down to a leaf, then push the value back up.
-    hole = 0
-    child = 0
-    while child < (length - 1) // 2:
-        child = 2 * (child + 1)
-        if items[child]._seq < items[child - 1]._seq:
-            child -= 1
-        items[hole] = items[child]
-        hole = child
-    if length % 2 == 0 and child == (length - 2) // 2:
-        child = 2 * (child + 1)
-        items[hole] = items[child - 1]
-        hole = child - 1
-    _sift_up(items, hole, value)
-    return top
-
-
-class ReadyQueue:
-    """torch's ready queue: ``std::priority_queue`` by sequence number, latest first."""
-
-    __slots__ = ("items",)
-
-    def __init__(self) -> None:
-        self.items: list[Node] = []
-
-    def __bool__(self) -> bool:
-        return bool(self.items)
-
-    def push(self, node: Node) -> None:
-        heap_push(self.items, node)
-
-    def pop(self) -> Node:
-        return heap_pop(self.items)
 
 
 class BackwardStep:
@@ -119,62 +61,9 @@ class Observers:
     backward_finished: list[Callable[[Any], None]] = []
 
 
-def count_dependencies(root: Node) -> dict[Node, int]:
-    """How many edges point at each node reachable from ``root`` (iterative, no recursion)."""
-    dependencies: dict[Node, int] = {}
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        arity = node.arity
-        if arity == 1:
-            edges = (node._n0,)
-        elif arity == 2:
-            edges = (node._n0, node._n1)
-        elif arity == 0:
-            continue
-        else:
-            edges = node._nx
-        for next_node in edges:
-            if next_node is None:
-                continue
-            if next_node in dependencies:
-                dependencies[next_node] += 1
-            else:
-                # A DAG: the root is never an input, so "has a count" means "already visited".
-                dependencies[next_node] = 1
-                stack.append(next_node)
-    return dependencies
-
-
-def topological_order(root: Node) -> list[Node]:
-    """Nodes reachable from ``root``, each before every node it feeds (Kahn's algorithm)."""
-    dependencies = count_dependencies(root)
-    order = []
-    ready = [root]
-    while ready:
-        node = ready.pop()
-        order.append(node)
-        for next_node in node._next:
-            if next_node is None:
-                continue
-            dependencies[next_node] -= 1
-            if dependencies[next_node] == 0:
-                ready.append(next_node)
-    return order
-
-
-def needed_nodes(root: Node, targets: set[Node]) -> set[Node]:
-    """Nodes with a path to a target (targets excluded): the only ones ``grad()`` must run."""
-    needed: set[Node] = set()
-    for node in reversed(topological_order(root)):
-        if any(nxt in needed or nxt in targets for nxt in node._next):
-            needed.add(node)
-    return needed
-
-
-def _kit(as_tensors: bool) -> _kits.Kit:
+def _kit(as_tensors: bool) -> _formula_kit.Kit:
     """The array functions formulas run on: tensors (recorded) under create_graph, else arrays."""
-    return _kits.TENSOR_KIT if as_tensors else _kits.NUMPY_KIT
+    return TENSOR_KIT if as_tensors else NUMPY_KIT
 
 
 def _apply_function(node: Node, grad, as_tensors: bool, saved=None) -> tuple:
@@ -331,7 +220,7 @@ def _execute_plain(root: Node, root_grad, keep_graph: bool) -> None:
     _prepare_plain(root)
     root._pending = root_grad
     ready = [root]
-    kit = _kits.NUMPY_KIT
+    kit = NUMPY_KIT
     release = not keep_graph
     try:
         while ready:
@@ -421,7 +310,7 @@ def _special_step(node: Node, grad, release: bool) -> tuple:
 def _conform(out, next_node: Node):
     """Undo broadcasting and cast, so a gradient matches the input it flows into."""
     if out.shape != next_node._shape:
-        out = _kits.NUMPY_KIT.sum_to(out, next_node._shape)
+        out = NUMPY_KIT.sum_to(out, next_node._shape)
     if out.dtype != next_node._np_dtype:
         out = out.astype(next_node._np_dtype)
     return out
@@ -435,7 +324,7 @@ def _conform_value(out, next_node: Node | None, as_tensors: bool):
             return _conform(out, next_node)
         return out
     if tuple(out.shape) != next_node._shape:
-        out = _kits.TENSOR_KIT.sum_to(out, next_node._shape)
+        out = TENSOR_KIT.sum_to(out, next_node._shape)
     if out._data.dtype != next_node._np_dtype:
         out = out.to(from_numpy_dtype(next_node._np_dtype))
     return out

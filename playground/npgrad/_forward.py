@@ -15,7 +15,7 @@ import weakref
 import numpy as np
 
 from . import _recording
-from ._kits import NUMPY_KIT
+from ._formula_numpy import NUMPY_KIT
 from ._missing import MISSING_HINT
 from ._recording import RESULT
 from ._rules import RULES

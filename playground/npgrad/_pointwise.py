@@ -27,7 +27,7 @@ class Unary:
     """A declared elementwise function, on arrays (its NumPy function) and on tensors (the op).
 
     Derivative formulas call it as ``k.<op>``: the NumPy kit gets ``on_arrays``, the tensor kit
-    (create_graph) ``on_tensors`` (``_kits.py``).
+    (create_graph) ``on_tensors`` (``_formula_kit.py``).
     """
 
     on_arrays: Callable

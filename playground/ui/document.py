@@ -16,7 +16,7 @@ from playground.model import collector, notebook
 from playground.model.source_file import Source, SourceError, encode_source, read_document
 from playground.model.view_state import ViewState
 from playground.ui.editor import CodeEditor
-from playground.ui.files import RecoveryStore
+from playground.ui.recovery import RecoveryStore
 from playground.ui.relay import emit_on_ui_thread
 from playground.ui.settings import Settings
 

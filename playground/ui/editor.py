@@ -19,19 +19,15 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QCompleter, QPlainTextEdit, QTextEdit, QWidget
 
 from playground.model import notebook
+from playground.ui import line_commands
 from playground.ui.highlighter import PythonHighlighter
+from playground.ui.line_commands import INDENT
 from playground.ui.relay import emit_on_ui_thread
 
-INDENT = "    "
 # A long text is put in this many lines per event-loop turn: one setPlainText of the 300,000
 # lines of a 100,000-cell notebook froze the window 1.1 s; 10,000 lines take ~0.1 s.
 LOADED_PER_TURN = 10_000
 WRAPPED_UP_TO = 5_000  # characters of the longest line that still wraps (see _wrap)
-
-
-def _dedent(text: str) -> str:
-    spaces = len(text) - len(text.lstrip(" "))
-    return text[min(spaces, len(INDENT)):]
 
 
 class _LineNumbers(QWidget):
@@ -281,46 +277,13 @@ class CodeEditor(QPlainTextEdit):
         self.setExtraSelections(selections)
 
     # ----- editing commands -------------------------------------------------------------------
-    def _selected_blocks(self) -> tuple[int, int]:
-        cursor = self.textCursor()
-        document = self.document()
-        first = document.findBlock(cursor.selectionStart()).blockNumber()
-        last = document.findBlock(cursor.selectionEnd()).blockNumber()
-        if cursor.hasSelection() and document.findBlock(cursor.selectionEnd()).position() == (
-                cursor.selectionEnd()) and last > first:
-            last -= 1  # a selection ending at a line's start does not take that line
-        return first, last
-
-    def _edit_lines(self, change) -> None:
-        """Apply ``change(text) -> text`` to each selected line, as one undo step."""
-        first, last = self._selected_blocks()
-        cursor = self.textCursor()
-        cursor.beginEditBlock()
-        for number in range(first, last + 1):
-            block = self.document().findBlockByNumber(number)
-            line = QTextCursor(block)
-            line.movePosition(QTextCursor.MoveOperation.EndOfBlock,
-                              QTextCursor.MoveMode.KeepAnchor)
-            line.insertText(change(block.text()))
-        cursor.endEditBlock()
-
     def indent_selection(self, direction: int) -> None:
         """Tab / Shift+Tab on the selected lines."""
-        if direction > 0:
-            self._edit_lines(lambda text: INDENT + text if text else text)
-        else:
-            self._edit_lines(_dedent)
+        line_commands.indent_lines(self, direction)
 
     def toggle_comment(self) -> None:
         """Ctrl+/: comment the selected lines, or uncomment them when all are comments."""
-        first, last = self._selected_blocks()
-        texts = [self.document().findBlockByNumber(n).text() for n in range(first, last + 1)]
-        code = [t for t in texts if t.strip()]
-        if code and all(t.lstrip().startswith("#") for t in code):
-            self._edit_lines(lambda t: t.replace("# ", "", 1) if t.lstrip().startswith("# ")
-                             else t.replace("#", "", 1))
-        else:
-            self._edit_lines(lambda t: "# " + t if t.strip() else t)
+        line_commands.toggle_comment(self)
 
     def find(self, text: str, backwards: bool = False) -> bool:
         """Select the next occurrence of ``text``, wrapping at the end."""
@@ -451,21 +414,6 @@ class CodeEditor(QPlainTextEdit):
         word = self._word_before_cursor()
         return bool(word) and word == self.completer.currentCompletion()
 
-    def _dedent(self) -> bool:
-        """Backspace in a line's leading spaces goes back one indent level, as code
-        editors do (one press undoes the indent a colon's Enter added)."""
-        cursor = self.textCursor()
-        if cursor.hasSelection():
-            return False
-        before = cursor.block().text()[: cursor.positionInBlock()]
-        if not before or before.strip(" "):
-            return False
-        remove = (len(before) - 1) % len(INDENT) + 1
-        cursor.movePosition(QTextCursor.MoveOperation.Left, QTextCursor.MoveMode.KeepAnchor,
-                            remove)
-        cursor.removeSelectedText()
-        return True
-
     def keyPressEvent(self, event) -> None:  # noqa: N802 - Qt's name
         popup = self.completer.popup()
         enter = event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
@@ -488,7 +436,8 @@ class CodeEditor(QPlainTextEdit):
         if event.key() == Qt.Key.Key_Backtab:
             self.indent_selection(-1)
             return
-        if event.key() == Qt.Key.Key_Backspace and not event.modifiers() and self._dedent():
+        if event.key() == Qt.Key.Key_Backspace and not event.modifiers() and \
+                line_commands.dedent_at_cursor(self):
             return
         if enter and not event.modifiers() & ~Qt.KeyboardModifier.ShiftModifier:
             # a plain line break: QPlainTextEdit would put U+2028 in for Shift+Enter

@@ -25,15 +25,15 @@ from playground.ui.console import Console
 from playground.ui.document import STARTER, Document, default_recovery_folder
 from playground.ui.editor import CodeEditor
 from playground.ui.export_actions import ExportActions
-from playground.ui.files import RecoveryStore
 from playground.ui.find_bar import FindBar
 from playground.ui.graph_pane import GraphPane
 from playground.ui.graph_scene import PREPARED_IN_PLACE
+from playground.ui.kernel_runner import KernelRunner
 from playground.ui.memory import release_free_memory
 from playground.ui.menus import Menus
 from playground.ui.panes import TabbedViews
+from playground.ui.recovery import RecoveryStore
 from playground.ui.run_control import RunControl
-from playground.ui.runner import KernelRunner
 from playground.ui.settings import Settings, default_settings_path
 
 AUTOSAVE_MS = 3000

@@ -11,14 +11,14 @@ from PySide6.QtGui import QAction, QKeySequence, QStandardItemModel
 from PySide6.QtWidgets import QApplication, QComboBox, QLabel, QMainWindow
 
 from playground.engines.registry import DEFAULT_ENGINE, ENGINES, entry
-from playground.kernel.client import cuda_driver_found
+from playground.kernel.launch import cuda_driver_found
 from playground.model import RunResult, notebook
 from playground.model.edits import moved_line
 from playground.model.view_state import ViewState
 from playground.ui.console import Console
 from playground.ui.document import Document
 from playground.ui.editor import CodeEditor
-from playground.ui.runner import KernelRunner
+from playground.ui.kernel_runner import KernelRunner
 
 LIVE_DELAY_MS = 150  # after the last keystroke; a run of a tutorial takes ~20 ms more
 DEVICES = (("auto", "auto"), ("CPU", "cpu"), ("CUDA", "cuda"))

@@ -15,7 +15,7 @@ from pathlib import Path
 from PySide6.QtCore import QByteArray, QStandardPaths
 
 from playground.files import atomic_write
-from playground.ui.files import USER_ONLY
+from playground.ui.recovery import USER_ONLY
 
 
 class Settings:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from playground.ui.files import RecoveryStore, atomic_write
+from playground.ui.recovery import RecoveryStore, atomic_write
 from playground.ui.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -25,7 +25,7 @@ TYPIST = r"""
 import sys, time
 from pathlib import Path
 from PySide6.QtCore import QTimer
-from playground.ui.files import RecoveryStore
+from playground.ui.recovery import RecoveryStore
 from playground.ui.app import make_application
 from playground.ui.main_window import MainWindow
 from playground.ui.settings import Settings
@@ -56,7 +56,7 @@ application.exec()
 SAVER = r"""
 import sys
 from pathlib import Path
-from playground.ui.files import atomic_write
+from playground.ui.recovery import atomic_write
 
 target = Path(sys.argv[1])
 versions = [Path(sys.argv[2]).read_text(), Path(sys.argv[3]).read_text()]

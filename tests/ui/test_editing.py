@@ -10,8 +10,8 @@ from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QApplication, QToolButton
 
-from playground.ui.files import RecoveryStore
 from playground.ui.main_window import MainWindow
+from playground.ui.recovery import RecoveryStore
 from playground.ui.settings import Settings
 from tests.ui.test_journeys import settled, type_code
 from tests.windows import RUN_MS

@@ -311,8 +311,8 @@ def test_the_empty_plots_hint_fits_a_narrow_panel(qtbot):
 
 
 def test_the_window_feeds_the_views_after_a_run(qtbot, tmp_path):
-    from playground.ui.files import RecoveryStore
     from playground.ui.main_window import MainWindow
+    from playground.ui.recovery import RecoveryStore
 
     window = MainWindow(recovery=RecoveryStore(tmp_path / "r.json"))
     qtbot.addWidget(window)

@@ -8,8 +8,8 @@ import os
 import pytest
 from PySide6.QtCore import Qt
 
-from playground.ui.files import RecoveryStore
 from playground.ui.main_window import MainWindow
+from playground.ui.recovery import RecoveryStore
 from playground.ui.settings import Settings
 from tests.windows import RUN_MS
 

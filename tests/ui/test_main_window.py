@@ -61,7 +61,7 @@ def test_switching_engine_restarts_the_kernel_and_reruns(qtbot, window):
 def test_opening_a_file_shows_it_and_never_runs_it(qtbot, tmp_path):
     script = tmp_path / "lesson.py"
     script.write_text("raise SystemExit('must not run')\n")
-    from playground.ui.files import RecoveryStore
+    from playground.ui.recovery import RecoveryStore
     from playground.ui.settings import Settings
 
     main = MainWindow(str(script),
@@ -78,7 +78,7 @@ def test_opening_a_file_shows_it_and_never_runs_it(qtbot, tmp_path):
 @pytest.fixture
 def isolated(tmp_path):
     """Settings and recovery file of a window under test, kept out of the user's own."""
-    from playground.ui.files import RecoveryStore
+    from playground.ui.recovery import RecoveryStore
     from playground.ui.settings import Settings
 
     settings = Settings(tmp_path / "settings.json")
@@ -140,7 +140,7 @@ def test_recovery_after_a_simulated_crash(qtbot, isolated):
 def test_saves_are_atomic(tmp_path, monkeypatch):
     import os
 
-    from playground.ui.files import atomic_write
+    from playground.ui.recovery import atomic_write
 
     target = tmp_path / "script.py"
     target.write_text("old version\n")
@@ -252,7 +252,7 @@ def test_opening_a_file_in_live_mode_does_not_run_it(qtbot, window, tmp_path):
 
 
 def test_settings_are_remembered(qtbot, tmp_path):
-    from playground.ui.files import RecoveryStore
+    from playground.ui.recovery import RecoveryStore
     from playground.ui.settings import Settings
 
     settings = Settings(tmp_path / "kept.json")

@@ -176,8 +176,8 @@ def test_gif_and_png_sequence_exports(rig, tmp_path):
 
 
 def test_the_window_wires_the_player_and_resets_it_on_edit(qtbot, tmp_path):
-    from playground.ui.files import RecoveryStore
     from playground.ui.main_window import MainWindow
+    from playground.ui.recovery import RecoveryStore
 
     window = MainWindow(recovery=RecoveryStore(tmp_path / "r.json"))
     qtbot.addWidget(window)
@@ -201,8 +201,8 @@ def test_the_window_wires_the_player_and_resets_it_on_edit(qtbot, tmp_path):
 
 
 def _window_after_a_run(qtbot, tmp_path, code: str = ACCUMULATE):
-    from playground.ui.files import RecoveryStore
     from playground.ui.main_window import MainWindow
+    from playground.ui.recovery import RecoveryStore
 
     window = MainWindow(recovery=RecoveryStore(tmp_path / "r.json"))
     qtbot.addWidget(window)

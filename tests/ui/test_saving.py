@@ -10,7 +10,7 @@ import time
 import nbformat
 from PySide6.QtCore import Qt
 
-from playground.ui.files import atomic_write
+from playground.ui.recovery import atomic_write
 
 
 def _open_edit_save(qtbot, window, path, typed: str = "# edited\n"):

@@ -7,8 +7,9 @@ from collections.abc import Callable, Iterator
 
 import numpy as np
 
-from .._engine import BackwardStep, Observers, execute, needed_nodes
+from .._engine import BackwardStep, Observers, execute
 from .._grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+from .._graph_order import needed_nodes
 from .._missing import missing_attribute
 from .._nodes import AccumulateGrad, GraphRoot, Node
 from .._tensor import Tensor

@@ -2,28 +2,18 @@
 
 from .._missing import missing_attribute
 from . import functional, init
+from .activation import LeakyReLU, LogSoftmax, ReLU, Sigmoid, Softmax, Softplus, Tanh
 from .convolution import Conv2d, MaxPool2d
+from .loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, MSELoss, NLLLoss
 from .modules import (
-    BCELoss,
-    BCEWithLogitsLoss,
-    CrossEntropyLoss,
     Dropout,
     Embedding,
     Flatten,
     Identity,
-    LeakyReLU,
     Linear,
-    LogSoftmax,
     Module,
-    MSELoss,
-    NLLLoss,
     Parameter,
-    ReLU,
     Sequential,
-    Sigmoid,
-    Softmax,
-    Softplus,
-    Tanh,
 )
 from .normalization import BatchNorm1d
 

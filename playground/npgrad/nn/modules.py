@@ -1,11 +1,12 @@
-"""``torch.nn``'s building blocks of small models: Parameter, Module, Linear, losses."""
+"""``torch.nn``'s building blocks of small models: Parameter, Module, Linear, activations,
+Sequential (activations are in activation.py, losses in loss.py)."""
 
 from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Iterator
 
-from .. import _factories, _pointwise, _reductions
+from .. import _factories
 from .._grad_mode import no_grad
 from .._tensor import Tensor, is_parameter, mark_parameter
 from . import _hooks, functional, init
@@ -375,85 +376,12 @@ def _empty(shape: tuple, dtype) -> Tensor:
     return _factories.empty(*shape, dtype=dtype)
 
 
-class _Activation(Module):
-    """An elementwise function as a module; subclasses name it."""
-
-    function: staticmethod
-
-    def forward(self, input: Tensor) -> Tensor:
-        return self.function(input)
-
-
-class ReLU(_Activation):
-    function = staticmethod(_pointwise.relu)
-
-    def __init__(self, inplace: bool = False) -> None:
-        super().__init__()
-        self.inplace = inplace
-
-    def extra_repr(self) -> str:
-        return "inplace=True" if self.inplace else ""
-
-
-class Tanh(_Activation):
-    function = staticmethod(_pointwise.tanh)
-
-
-class Sigmoid(_Activation):
-    function = staticmethod(_pointwise.sigmoid)
-
-
-class LeakyReLU(Module):
-    def __init__(self, negative_slope: float = 0.01, inplace: bool = False) -> None:
-        super().__init__()
-        self.negative_slope, self.inplace = negative_slope, inplace
-
-    def forward(self, input: Tensor) -> Tensor:
-        return functional.leaky_relu(input, self.negative_slope)
-
-    def extra_repr(self) -> str:
-        return f"negative_slope={self.negative_slope}" + (", inplace=True" if self.inplace else "")
-
-
-class Softplus(Module):
-    def __init__(self, beta: float = 1.0, threshold: float = 20.0) -> None:
-        super().__init__()
-        self.beta, self.threshold = beta, threshold
-
-    def forward(self, input: Tensor) -> Tensor:
-        return functional.softplus(input, self.beta, self.threshold)
-
-    def extra_repr(self) -> str:
-        return f"beta={self.beta}, threshold={self.threshold}"
-
-
 class Identity(Module):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__()
 
     def forward(self, input: Tensor) -> Tensor:
         return input
-
-
-class _Along(Module):
-    """Softmax and LogSoftmax: a function along one dimension."""
-
-    def __init__(self, dim: int | None = None) -> None:
-        super().__init__()
-        self.dim = dim
-
-    def extra_repr(self) -> str:
-        return f"dim={self.dim}"
-
-
-class Softmax(_Along):
-    def forward(self, input: Tensor) -> Tensor:
-        return _reductions.softmax(input, self.dim)
-
-
-class LogSoftmax(_Along):
-    def forward(self, input: Tensor) -> Tensor:
-        return _reductions.log_softmax(input, self.dim)
 
 
 class Flatten(Module):
@@ -508,57 +436,3 @@ class Sequential(Module):
     def append(self, module: Module) -> Sequential:
         self.add_module(str(len(self)), module)
         return self
-
-
-class _Loss(Module):
-    def __init__(self, size_average=None, reduce=None, reduction: str = "mean") -> None:
-        super().__init__()
-        self.reduction = reduction if size_average is None and reduce is None else \
-            _legacy_reduction(size_average, reduce)
-
-
-def _legacy_reduction(size_average, reduce) -> str:
-    """The old size_average/reduce arguments as a reduction, with torch's warning."""
-    size_average = True if size_average is None else size_average
-    reduction = "none" if reduce is False else "mean" if size_average else "sum"
-    _hooks.warn_at_user_code(f"size_average and reduce args will be deprecated, please use "
-                             f"reduction='{reduction}' instead.")
-    return reduction
-
-
-class MSELoss(_Loss):
-    def forward(self, input: Tensor, target: Tensor) -> Tensor:
-        return functional.mse_loss(input, target, reduction=self.reduction)
-
-
-class NLLLoss(_Loss):
-    def __init__(self, weight=None, size_average=None, ignore_index: int = -100, reduce=None,
-                 reduction: str = "mean") -> None:
-        super().__init__(size_average, reduce, reduction)
-        self.weight, self.ignore_index = weight, ignore_index
-
-    def forward(self, input: Tensor, target: Tensor) -> Tensor:
-        return functional.nll_loss(input, target, self.weight, self.ignore_index,
-                                   self.reduction)
-
-
-class CrossEntropyLoss(NLLLoss):
-    def forward(self, input: Tensor, target: Tensor) -> Tensor:
-        return functional.cross_entropy(input, target, self.weight, self.ignore_index,
-                                        self.reduction)
-
-
-class BCELoss(_Loss):
-    def __init__(self, weight=None, size_average=None, reduce=None,
-                 reduction: str = "mean") -> None:
-        super().__init__(size_average, reduce, reduction)
-        self.weight = weight
-
-    def forward(self, input: Tensor, target: Tensor) -> Tensor:
-        return functional.binary_cross_entropy(input, target, reduction=self.reduction)
-
-
-class BCEWithLogitsLoss(_Loss):
-    def forward(self, input: Tensor, target: Tensor) -> Tensor:
-        return functional.binary_cross_entropy_with_logits(input, target,
-                                                           reduction=self.reduction)

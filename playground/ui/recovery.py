@@ -1,4 +1,4 @@
-"""Saving without losing work: atomic writes, and the recovery copy of the editor's text."""
+"""The recovery copy of the editor's text: autosaved beside the app's data, offered again."""
 
 from __future__ import annotations
 

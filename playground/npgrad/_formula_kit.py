@@ -1,0 +1,211 @@
+"""The kit derivative formulas are written against: each formula calls ``k.<primitive>``, and a
+kit holds the primitives on NumPy arrays (``_formula_numpy.NUMPY_KIT``, a plain backward) or on
+tensors (``_formula_tensors.TENSOR_KIT``, create_graph=True records the backward too). Here:
+the formulas written once in terms of those primitives, and the helpers both kits share."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from . import _convolution
+from ._tensor import Tensor
+
+
+def _normalize_dims(dims, ndim: int) -> tuple[int, ...]:
+    if dims is None:
+        return tuple(range(ndim))
+    return tuple(sorted(d % ndim if ndim else 0 for d in dims))
+
+
+def _along(dim: int, item) -> tuple:
+    return (slice(None),) * dim + (item,)
+
+
+def _array(value) -> np.ndarray:
+    return value._data if isinstance(value, Tensor) else value
+
+
+def _negated(shifts):
+    """The shifts that undo a roll by ``shifts`` (one number or one per dimension)."""
+    return tuple(-shift for shift in shifts) if isinstance(shifts, tuple) else -shifts
+
+
+def _count(shape: tuple, dims) -> int:
+    dims = _normalize_dims(dims, len(shape))
+    return int(np.prod([shape[d] for d in dims])) if dims else 1
+
+
+class Kit:
+    """Formulas written once in terms of the primitives each kit defines (``k`` is the kit)."""
+
+    # ruff: noqa: N805 - the kit is named k, as in the formula texts
+
+    def scale(k, grad, alpha):
+        return grad if alpha == 1 else grad * alpha
+
+    def pow_self_grad(k, grad, base, exponent):
+        if isinstance(exponent, int | float):
+            if exponent == 0:
+                return k.zeros_like(grad)
+            return grad * k.times(k.power(base, exponent - 1), exponent)
+        return k.where(exponent == 0, 0, grad * (exponent * base ** (exponent - 1)))
+
+    def pow_exponent_grad(k, grad, base, exponent, result):
+        if isinstance(base, int | float):
+            log_base = float(np.log(base)) if base > 0 else float("nan")
+            if base == 0:
+                return k.where(exponent >= 0, 0, grad * (result * log_base))
+            return grad * (result * log_base)
+        return grad * k.where((base == 0) & (exponent >= 0), 0, result * k.log(base))
+
+    def between(k, value, low, high):
+        if low is not None and high is not None:
+            return (value >= low) & (value <= high)
+        if low is not None:
+            return value >= low
+        return value <= high
+
+    def restore_dims(k, grad, dims, keepdim):
+        """Put back the reduced dimensions a reduction without keepdim removed."""
+        if keepdim or dims is None:
+            return grad
+        for dim in dims:
+            grad = k.unsqueeze(grad, dim)
+        return grad
+
+    def evenly_distribute(k, grad, value, result):
+        mask = value == result
+        return k.where(mask, grad / k.count_true(mask), 0)
+
+    def var_grad(k, grad, value, dims, correction, keepdim):
+        count = _count(value.shape, dims)
+        mean = k.sum(value, dims, True) / count
+        return (2.0 / (count - correction)) * k.restore_dims(grad, dims, keepdim) * (value - mean)
+
+    def norm_grad(k, grad, value, order, dims, keepdim, result):
+        grad = k.restore_dims(grad, dims, keepdim)
+        norm = k.restore_dims(result, dims, keepdim)
+        if order == 2:
+            return value * k.where(norm == 0, 0, grad / norm)
+        if order == 1:
+            return k.sign(value) * grad
+        if order == float("inf"):
+            mask = k.abs(value) == norm
+            return k.sign(value) * k.where(mask, grad / k.sum(mask * 1.0, dims, True), 0)
+        scaled = value * k.abs(value) ** (order - 2)
+        return scaled * k.where(norm == 0, 0, grad / norm ** (order - 1))
+
+    def mse_grad(k, grad, value, target, reduction):
+        difference = 2 * (value - target)
+        if reduction == "mean":
+            return difference * (grad / _count(difference.shape, None))
+        return difference * grad
+
+    def share_extremes(k, grad, value, dims, keepdim, result):
+        """amax/amin: the elements equal to the extreme share its gradient evenly."""
+        mask = value == k.restore_dims(result, dims, keepdim)
+        return k.where(mask, k.restore_dims(grad, dims, keepdim) / k.sum(mask * 1.0, dims, True),
+                       0)
+
+    def unrepeat(k, grad, shape, repeats):
+        """repeat's gradient: the tiles summed back onto one (each dim split into tiles)."""
+        padded = (1,) * (len(repeats) - len(shape)) + tuple(shape)
+        split = [extent for pair in zip(repeats, padded, strict=True) for extent in pair]
+        summed = k.sum(k.reshape(grad, tuple(split)), tuple(range(0, len(split), 2)), False)
+        return k.reshape(summed, tuple(shape))
+
+    def nll_grad(k, grad, chosen, reduction, count):
+        """-grad at each row's target class (``chosen`` is 1 there), over the count for mean."""
+        if reduction == "none" and chosen.ndim == 2:
+            grad = k.unsqueeze(grad, 1)
+        return grad * (chosen * (-1.0 / count))
+
+    def not_implemented(k, name):
+        raise RuntimeError(f"derivative for {name} is not implemented")
+
+    def conv2d_input(k, grad, input, weight, stride, padding, dilation):
+        """d loss / d input of a convolution (a transposed convolution of grad by weight),
+        on arrays; under create_graph torch's ConvolutionBackwardBackward0 node."""
+        values = _convolution.conv2d_input_grad(_array(grad), tuple(input.shape),
+                                                _array(weight), stride, padding, dilation)
+        return k._backward_of("conv2d_input_backward", values, (grad, input, weight),
+                              (grad, weight, stride, padding, dilation))
+
+    def conv2d_weight(k, grad, input, weight, stride, padding, dilation):
+        values = _convolution.conv2d_weight_grad(_array(grad), _array(input),
+                                                 tuple(weight.shape[2:]), stride, padding,
+                                                 dilation)
+        return k._backward_of("conv2d_weight_backward", values, (grad, input, weight),
+                              (grad, input, stride, padding, dilation))
+
+    def conv2d_forward(k, input, weight, stride, padding, dilation):
+        """The convolution itself, in a second derivative (recorded under create_graph)."""
+        values = _convolution.conv2d(_array(input), _array(weight), stride, padding, dilation)
+        return k._backward_of("conv2d", values, (input, weight, None),
+                              (input, weight, stride, padding, dilation))
+
+    def conv2d_bias(k, grad):
+        return k.sum(grad, (0, 2, 3), False)
+
+    def max_pool2d_input(k, grad, shape, indices):
+        values = _convolution.max_pool2d_grad(_array(grad), shape, indices)
+        return k._backward_of("max_pool2d_backward", values, (grad,), (indices,))
+
+    def max_pool2d_gather(k, grad, indices):
+        """max_pool2d's second derivative: the incoming gradient at each window's maximum."""
+        flat = k.reshape(grad, (*grad.shape[:2], -1))
+        picked = k.gather(flat, 2, indices.reshape(*indices.shape[:2], -1))
+        return k.reshape(picked, tuple(indices.shape))
+
+    def batch_norm_input(k, grad, input, mean, weight, invstd, training, eps):
+        """d loss / d input of batch norm: through the batch statistics while training,
+        a plain scaling with the running ones in eval."""
+        shape = (1, -1) + (1,) * (len(grad.shape) - 2)
+        if training and not isinstance(input, np.ndarray):  # create_graph: statistics too
+            mean, invstd = k._batch_statistics(input, eps)
+        normalized = (input - mean.reshape(shape)) * invstd.reshape(shape)
+        scale = invstd.reshape(shape)
+        if weight is not None:
+            scale = scale * weight.reshape(shape)
+        if not training:
+            return grad * scale
+        dims = (0, *range(2, len(grad.shape)))
+        count = math.prod(grad.shape) // grad.shape[1]
+        mean_grad = k.sum(grad, dims, True) / count
+        mean_projection = k.sum(grad * normalized, dims, True) / count
+        return scale * (grad - mean_grad - normalized * mean_projection)
+
+    def batch_norm_parameter(k, grad, input, mean, invstd, training, eps, by_normalized):
+        """d loss / d weight (``by_normalized``) or d bias: summed over all but the channels."""
+        dims = (0, *range(2, len(grad.shape)))
+        if not by_normalized:
+            return k.sum(grad, dims, False)
+        shape = (1, -1) + (1,) * (len(grad.shape) - 2)
+        if training and not isinstance(input, np.ndarray):
+            mean, invstd = k._batch_statistics(input, eps)
+        normalized = (input - mean.reshape(shape)) * invstd.reshape(shape)
+        return k.sum(grad * normalized, dims, False)
+
+    def _batch_statistics(k, input, eps):
+        """The batch's mean and 1/std as tensors of the input, so that they differentiate."""
+        dims = (0, *range(2, len(input.shape)))
+        count = math.prod(input.shape) // input.shape[1]
+        mean = k.sum(input, dims, False) / count
+        shape = (1, -1) + (1,) * (len(input.shape) - 2)
+        centered = input - mean.reshape(shape)
+        variance = k.sum(centered * centered, dims, False) / count
+        return mean, k.rsqrt(variance + eps)
+
+    def sum_to(k, grad, shape: tuple):
+        """Undo broadcasting: sum a gradient down to the shape of the input it flows into."""
+        grad_shape = grad.shape
+        if grad_shape == shape:
+            return grad
+        extra = grad.ndim - len(shape)
+        dims = tuple(range(extra)) + tuple(
+            extra + i for i, size in enumerate(shape) if size == 1 and grad_shape[extra + i] != 1
+        )
+        reduced = k.sum(grad, dims, True) if dims else grad
+        return k.reshape(reduced, shape) if extra else reduced

@@ -1,0 +1,186 @@
+"""The formula kit on NumPy arrays: the fast path of every backward without create_graph."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._formula_kit import Kit, _along, _negated
+from ._indexing import along_axis
+from ._numerics import power_by_number, whole_sum
+from ._pointwise import UNARY
+
+
+class NumpyKit(Kit):
+    """Primitives on ndarrays: the fast path of every backward without create_graph."""
+
+    matmul = staticmethod(np.matmul)
+    outer = staticmethod(np.outer)
+    zeros_like = staticmethod(np.zeros_like)
+    floor_divide = staticmethod(np.floor_divide)
+    tril = staticmethod(np.tril)
+    triu = staticmethod(np.triu)
+
+    def trunc_divide(k, a, b):
+        return np.trunc(a / b)
+
+    def clamp_min(k, value, low):
+        return np.maximum(value, low)
+
+    def gather(k, grad, dim, index):
+        return grad[along_axis(index, dim)]
+
+    def scatter_add_into(k, grad, shape, dim, index):
+        result = k._zeros(grad, shape)
+        np.add.at(result, along_axis(index, dim), grad)
+        return result
+
+    def scatter_into(k, grad, shape, dim, index):
+        result = k._zeros(grad, shape)
+        result[along_axis(index, dim)] = grad
+        return result
+
+    def scatter_fill(k, grad, dim, index, value):
+        result = grad.copy()
+        result[along_axis(index, dim)] = value
+        return result
+
+    def index_select(k, grad, dim, index):
+        return np.take(grad, index, axis=dim)
+
+    def index_add_into(k, grad, shape, dim, index):
+        result = k._zeros(grad, shape)
+        np.add.at(result, (slice(None),) * dim + (index,), grad)
+        return result
+
+    def embedding_backward(k, grad, shape, indices, padding_idx):
+        """Each looked-up row's gradient added into its row; none for the padding row."""
+        rows = grad.reshape(-1, shape[1])
+        if padding_idx is not None:
+            keep = indices != padding_idx
+            indices, rows = indices[keep], rows[keep]
+        result = k._zeros(grad, shape)
+        np.add.at(result, indices, rows)
+        return result
+
+    def reverse_cumsum(k, grad, dim):
+        return np.flip(np.cumsum(np.flip(grad, dim), axis=dim), dim)
+
+    def flip(k, grad, dims):
+        return np.flip(grad, dims)
+
+    def unroll(k, grad, shifts, dims):
+        return np.roll(grad, _negated(shifts), axis=dims)
+
+    def times(k, value, number):
+        return value * number
+
+    def power(k, value, number):
+        return power_by_number(value, number)
+
+    def where(k, condition, a, b):
+        return np.where(condition, a, b)
+
+    def count_true(k, mask):
+        return np.count_nonzero(mask)
+
+    def sum(k, value, dims, keepdim):
+        axes = None if dims is None else tuple(dims)
+        if axes is None or len(axes) == value.ndim:  # everything: in torch's order of adding
+            total = whole_sum(value)
+            if total is not None:
+                return np.asarray(total).reshape((1,) * value.ndim if keepdim else ())
+        return np.asarray(value.sum(axis=axes, keepdims=keepdim))
+
+    def expand(k, grad, shape):
+        return np.broadcast_to(grad, shape)
+
+    def reshape(k, grad, shape):
+        return grad.reshape(shape)
+
+    def unsqueeze(k, grad, dim):
+        return np.expand_dims(grad, dim)
+
+    def squeeze_dim(k, grad, dim):
+        return np.squeeze(grad, axis=dim)
+
+    def mT(k, value):
+        return np.swapaxes(value, -1, -2)
+
+    def swapaxes(k, grad, dim0, dim1):
+        return np.swapaxes(grad, dim0, dim1)
+
+    def unpermute(k, grad, dims):
+        return np.transpose(grad, np.argsort(dims))
+
+    def select(k, grad, dim, index):
+        return grad[_along(dim, index)]
+
+    def slice(k, grad, dim, start, end, step):
+        return grad[_along(dim, slice(start, end, step))]
+
+    def narrow(k, grad, dim, offset, size):
+        return grad[_along(dim, slice(offset, offset + size))]
+
+    def getitem(k, grad, index):
+        return np.asarray(grad[index])
+
+    def _zeros(k, grad, shape):
+        return np.zeros(shape, dtype=grad.dtype)
+
+    def _like(k, grad, values):
+        return values
+
+    def _backward_of(k, op, values, inputs, saved=()):
+        return values
+
+    def select_backward(k, grad, shape, dim, index):
+        result = k._zeros(grad, shape)
+        result[_along(dim, index)] = grad
+        return result
+
+    def slice_backward(k, grad, shape, dim, start, end, step):
+        result = k._zeros(grad, shape)
+        result[_along(dim, slice(start, end, step))] = grad
+        return result
+
+    def index_backward(k, grad, shape, indices):
+        result = k._zeros(grad, shape)
+        np.add.at(result, indices, grad)
+        return result
+
+    def zero_at(k, grad, index):
+        result = np.array(grad, copy=True)
+        result[index] = 0
+        return result
+
+    def scatter_indices(k, grad, shape, dim, indices, keepdim):
+        result = k._zeros(grad, shape)
+        if not keepdim:
+            grad = np.expand_dims(grad, dim)
+            indices = np.expand_dims(indices, dim)
+        np.put_along_axis(result, indices, grad, axis=dim)
+        return result
+
+    def prod_grad(k, grad, value, dim, keepdim):
+        """Product of all the other elements, without dividing (zeros are allowed)."""
+        axis = 0 if dim is None else dim
+        flat = value.reshape(-1) if dim is None else value
+        ones_shape = list(flat.shape)
+        ones_shape[axis] = 1
+        ones = np.ones(ones_shape, dtype=flat.dtype)
+        before = np.cumprod(np.concatenate([ones, flat], axis=axis), axis=axis)
+        before = np.take(before, range(flat.shape[axis]), axis=axis)
+        flipped = np.flip(flat, axis=axis)
+        after = np.cumprod(np.concatenate([ones, flipped], axis=axis), axis=axis)
+        after = np.flip(np.take(after, range(flat.shape[axis]), axis=axis), axis=axis)
+        others = (before * after).reshape(value.shape)
+        return k.restore_dims(grad, None if dim is None else (dim,), keepdim) * others
+
+
+# The elementwise functions of one tensor are declared once (_pointwise.unary); formulas call
+# them as k.exp, k.sigmoid, ... (on tensors: _formula_tensors.py does the same)
+for _name, _unary in UNARY.items():
+    setattr(NumpyKit, _name, staticmethod(_unary.on_arrays))
+
+
+NUMPY_KIT = NumpyKit()

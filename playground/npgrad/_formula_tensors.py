@@ -1,0 +1,177 @@
+"""The formula kit on tensors: a backward with create_graph=True records its own graph."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._arithmetic import mul_scalar, where
+from ._formula_kit import Kit, _along, _negated
+from ._indexing import scatter_into_zeros
+from ._pointwise import UNARY
+from ._recording import output
+from ._tensor import Tensor
+
+
+class TensorKit(Kit):
+    """Primitives on tensors, so that a backward with create_graph=True records a graph too."""
+
+    def power(k, value, number):
+        return value ** number
+
+    def times(k, value, number):
+        """``value * number`` recorded as torch's formulas record it (MulBackward1)."""
+        return mul_scalar(value, number)
+
+    def matmul(k, a, b):
+        return a.matmul(b)
+
+    # floor and trunc division are flat: constants, as torch's formulas treat them
+    def floor_divide(k, a, b):
+        return a.div(b, rounding_mode="floor").detach()
+
+    def trunc_divide(k, a, b):
+        return a.div(b, rounding_mode="trunc").detach()
+
+    def reverse_cumsum(k, grad, dim):
+        return grad.flip(dim).cumsum(dim).flip(dim)
+
+    def clamp_min(k, value, low):
+        return value.clamp_min(low)
+
+    def _index(k, index):
+        return Tensor._make(np.asarray(index))
+
+    def _zeros(k, grad, shape):
+        return Tensor._make(np.zeros(shape, grad._data.dtype))
+
+    def _like(k, grad, values):
+        """Computed on arrays: no graph of its own (its second derivative is not recorded)."""
+        return Tensor._make(values)
+
+    def _backward_of(k, op, values, inputs, saved=()):
+        """A first derivative computed on arrays, recorded as torch records it (its node,
+        e.g. ConvolutionBackwardBackward0) so that the next backward goes through it."""
+        return output(op, values, inputs, saved)
+
+    def gather(k, grad, dim, index):
+        return grad.gather(dim, k._index(index))
+
+    def scatter_add_into(k, grad, shape, dim, index):
+        return k._zeros(grad, shape).scatter_add(dim, k._index(index), grad)
+
+    def scatter_into(k, grad, shape, dim, index):
+        return k._zeros(grad, shape).scatter(dim, k._index(index), grad)
+
+    def scatter_fill(k, grad, dim, index, value):
+        return grad.scatter(dim, k._index(index), value)
+
+    def index_select(k, grad, dim, index):
+        return grad.index_select(dim, k._index(index))
+
+    def index_add_into(k, grad, shape, dim, index):
+        return k._zeros(grad, shape).index_add(dim, k._index(index), grad)
+
+    def embedding_backward(k, grad, shape, indices, padding_idx):
+        rows = grad.reshape(-1, shape[1])
+        if padding_idx is not None:
+            rows = rows * Tensor._make((indices != padding_idx)[:, None].astype(rows.dtype.numpy))
+        return k._zeros(grad, shape).index_add(0, k._index(indices), rows)
+
+    def flip(k, grad, dims):
+        return grad.flip(dims)
+
+    def unroll(k, grad, shifts, dims):
+        return grad.roll(_negated(shifts), dims)
+
+    def tril(k, grad, diagonal):
+        return grad.tril(diagonal)
+
+    def triu(k, grad, diagonal):
+        return grad.triu(diagonal)
+
+    def outer(k, a, b):
+        return a.unsqueeze(1) * b.unsqueeze(0)
+
+    def zeros_like(k, value):
+        return Tensor._make(np.zeros_like(value._data))
+
+    def where(k, condition, a, b):
+        return where(condition, a, b)
+
+    def count_true(k, mask):
+        return float(np.count_nonzero(mask._data))
+
+    def sum(k, value, dims, keepdim):
+        if dims is None and not keepdim:
+            return value.sum()
+        return value.sum(tuple(range(value.ndim)) if dims is None else tuple(dims), keepdim)
+
+    def expand(k, grad, shape):
+        return grad.expand(shape)
+
+    def reshape(k, grad, shape):
+        return grad.reshape(shape)
+
+    def unsqueeze(k, grad, dim):
+        return grad.unsqueeze(dim)
+
+    def squeeze_dim(k, grad, dim):
+        return grad.squeeze(dim)
+
+    def mT(k, value):
+        return value.transpose(-1, -2)
+
+    def swapaxes(k, grad, dim0, dim1):
+        return grad.transpose(dim0, dim1)
+
+    def unpermute(k, grad, dims):
+        return grad.permute(*[int(i) for i in np.argsort(dims)])
+
+    def select(k, grad, dim, index):
+        return grad.select(dim, index)
+
+    def slice(k, grad, dim, start, end, step):
+        return grad[_along(dim, slice(start, end, step))]
+
+    def narrow(k, grad, dim, offset, size):
+        return grad.narrow(dim, offset, size)
+
+    def getitem(k, grad, index):
+        return grad[index]
+
+    def select_backward(k, grad, shape, dim, index):
+        return scatter_into_zeros("select_backward", grad, shape, _along(dim, index),
+                                           (dim, index))
+
+    def slice_backward(k, grad, shape, dim, start, end, step):
+        return scatter_into_zeros("slice_backward", grad, shape,
+                                           _along(dim, slice(start, end, step)),
+                                           (dim, start, end, step))
+
+    def index_backward(k, grad, shape, indices):
+        return scatter_into_zeros("index_backward", grad, shape, indices, (indices,))
+
+    def zero_at(k, grad, index):
+        mask = np.ones(grad.shape, dtype=bool)
+        mask[index] = False
+        return grad * Tensor._make(mask)
+
+    def scatter_indices(k, grad, shape, dim, indices, keepdim):
+        mask = np.zeros(shape, dtype=bool)
+        idx = indices if keepdim else np.expand_dims(indices, dim)
+        np.put_along_axis(mask, idx, True, axis=dim)
+        grad = grad if keepdim else grad.unsqueeze(dim)
+        return grad.expand(shape) * Tensor._make(mask)
+
+    def prod_grad(k, grad, value, dim, keepdim):
+        result = value.prod() if dim is None else value.prod(dim, True)
+        return k.restore_dims(grad, None if dim is None else (dim,), keepdim) * result / value
+
+
+# The elementwise functions of one tensor are declared once (_pointwise.unary); formulas call
+# them as k.exp, k.sigmoid, ... (on arrays: _formula_numpy.py does the same)
+for _name, _unary in UNARY.items():
+    setattr(TensorKit, _name, staticmethod(_unary.on_tensors))
+
+
+TENSOR_KIT = TensorKit()

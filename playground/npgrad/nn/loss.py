@@ -1,0 +1,61 @@
+"""``torch.nn``'s loss modules: each calls its function in ``functional`` with its reduction."""
+
+from __future__ import annotations
+
+from .._tensor import Tensor
+from . import _hooks, functional
+from .modules import Module
+
+
+class _Loss(Module):
+    def __init__(self, size_average=None, reduce=None, reduction: str = "mean") -> None:
+        super().__init__()
+        self.reduction = reduction if size_average is None and reduce is None else \
+            _legacy_reduction(size_average, reduce)
+
+
+def _legacy_reduction(size_average, reduce) -> str:
+    """The old size_average/reduce arguments as a reduction, with torch's warning."""
+    size_average = True if size_average is None else size_average
+    reduction = "none" if reduce is False else "mean" if size_average else "sum"
+    _hooks.warn_at_user_code(f"size_average and reduce args will be deprecated, please use "
+                             f"reduction='{reduction}' instead.")
+    return reduction
+
+
+class MSELoss(_Loss):
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return functional.mse_loss(input, target, reduction=self.reduction)
+
+
+class NLLLoss(_Loss):
+    def __init__(self, weight=None, size_average=None, ignore_index: int = -100, reduce=None,
+                 reduction: str = "mean") -> None:
+        super().__init__(size_average, reduce, reduction)
+        self.weight, self.ignore_index = weight, ignore_index
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return functional.nll_loss(input, target, self.weight, self.ignore_index,
+                                   self.reduction)
+
+
+class CrossEntropyLoss(NLLLoss):
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return functional.cross_entropy(input, target, self.weight, self.ignore_index,
+                                        self.reduction)
+
+
+class BCELoss(_Loss):
+    def __init__(self, weight=None, size_average=None, reduce=None,
+                 reduction: str = "mean") -> None:
+        super().__init__(size_average, reduce, reduction)
+        self.weight = weight
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return functional.binary_cross_entropy(input, target, reduction=self.reduction)
+
+
+class BCEWithLogitsLoss(_Loss):
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return functional.binary_cross_entropy_with_logits(input, target,
+                                                           reduction=self.reduction)
