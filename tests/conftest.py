@@ -43,6 +43,22 @@ def quiet_window_questions(monkeypatch, no_modal_dialogs):
     monkeypatch.setattr(Document, "ask_restore", lambda self, saved: "discard")
 
 
+@pytest.fixture(autouse=True)
+def no_view_fails():
+    """A view's handler that raises fails the test (the window also says so on screen)."""
+    try:
+        from playground.model import view_state
+    except ImportError:
+        yield
+        return
+    before = len(view_state.FAILURES)
+    yield
+    new = view_state.FAILURES[before:] if len(view_state.FAILURES) >= before else \
+        view_state.FAILURES
+    view_state.FAILURES.clear()
+    assert not new, "a view's handler raised: " + "; ".join(new)
+
+
 @pytest.fixture(scope="session")
 def torch():
     """Real torch, the oracle (one thread: the tests run beside each other's processes)."""

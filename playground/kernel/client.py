@@ -23,7 +23,7 @@ from playground.kernel import processes, protocol, streams, wire
 from playground.kernel.errors import ended_error, interrupted_error
 from playground.kernel.launch import default_memory_limit, launch
 from playground.kernel.streams import RunOutput
-from playground.model import RunError, RunResult, collector
+from playground.model import RunError, RunResult, gc_policy
 from playground.model.run_result import reply_hook
 
 # What the kernel keeps of a run's output; the rest is still streamed, then dropped.
@@ -428,7 +428,7 @@ class Kernel:
                 elapsed: float) -> RunResult:
         if reply is not None:
             try:
-                with collector.paused():
+                with gc_policy.paused():
                     result = RunResult.from_json(reply.result)
             except Exception:  # noqa: BLE001 - a reply that is not a RunResult
                 reply, stop_reason = None, "broken"

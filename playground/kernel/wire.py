@@ -21,7 +21,7 @@ from time import perf_counter as _perf_counter
 
 import numpy as np
 
-from playground.model import collector
+from playground.model import gc_policy
 
 # Names a completion reply carries at most: every name of a module (real torch has
 # ~1,500); after "torch." the popup narrows as the user types.
@@ -149,7 +149,7 @@ def receive(fd: int, timings: dict | None = None,
     if frame is None:
         return None
     started = _perf_counter()
-    with collector.paused():  # a large graph's frame: see model/collector.py
+    with gc_policy.paused():  # a large graph's frame: see model/gc_policy.py
         message = decode(frame, convert)
     if timings is not None:
         timings["decode"] = _perf_counter() - started

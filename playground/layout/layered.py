@@ -40,7 +40,7 @@ from playground.layout.layering import Layering
 from playground.layout.parts import part_labels
 from playground.layout.placement import layer_heights, place
 from playground.layout.ranking import assign_layers
-from playground.model import collector
+from playground.model import gc_policy
 
 PART_GAP = 60.0      # space between disconnected parts of a graph
 DEFAULT_SIZE = (60.0, 30.0)
@@ -70,7 +70,7 @@ def layered_layout(node_ids: Sequence[str], edges: Sequence[tuple[str, str]],
     Disconnected parts are laid out one by one and packed in rows, reading order kept (single
     unconnected nodes first).
     """
-    with collector.paused():  # many small lists: collections cost a fifth of the time
+    with gc_policy.paused():  # many small lists: collections cost a fifth of the time
         return _layered_layout(node_ids, edges, sizes or {}, previous, upward)
 
 

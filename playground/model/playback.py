@@ -47,6 +47,7 @@ class StepState:
     failure: str = ""  # the error the call raised at this step, whole (its last step only)
     leaf_grads: dict[str, ArrayData | None] = field(default_factory=dict)  # leaf id -> .grad
     step: BackwardStep | None = None
+    glide_ms: int = 0  # how long the step's gradients glide along their edges (the player's)
 
 
 class Playback:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import traceback
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from playground.model.display import paths_between
 from playground.model.graph import Graph
@@ -19,13 +19,17 @@ from playground.model.trace import BackwardTrace
 
 # A training loop calls backward() once a step: the replay list keeps this many, the latest.
 MAX_CALLS = 300
+# What views' handlers raised, newest last (the test suite fails a test that adds one).
+FAILURES: list[str] = []
+KEPT_FAILURES = 100
 
 
 class Event:
     """A list of callbacks called in order with the event's arguments."""
 
-    def __init__(self) -> None:
+    def __init__(self, on_failure: Callable[[str], None] | None = None) -> None:
         self._callbacks: list[Callable] = []
+        self._on_failure = on_failure  # told, in one line, when a callback raises
 
     def connect(self, callback: Callable) -> None:
         self._callbacks.append(callback)
@@ -33,12 +37,27 @@ class Event:
     def disconnect(self, callback: Callable) -> None:
         self._callbacks.remove(callback)
 
+    def __contains__(self, callback: Callable) -> bool:
+        return callback in self._callbacks
+
     def emit(self, *arguments) -> None:
         """Every callback hears it, even after one of them failed (that one is reported)."""
         for callback in list(self._callbacks):
             try:
                 callback(*arguments)
-            except Exception:  # noqa: BLE001 - one broken view must not blank the others
+            except Exception as error:  # noqa: BLE001 - one broken view must not blank others
+                self._failed(callback, error)
+
+    def _failed(self, callback: Callable, error: Exception) -> None:
+        traceback.print_exc()
+        where = getattr(callback, "__qualname__", repr(callback))
+        line = f"{where} failed: {type(error).__name__}: {error}"
+        FAILURES.append(line)
+        del FAILURES[:-KEPT_FAILURES]
+        if self._on_failure is not None:
+            try:
+                self._on_failure(line)
+            except Exception:  # noqa: BLE001 - whoever reports it broke too: printed above
                 traceback.print_exc()
 
 
@@ -46,12 +65,20 @@ class ViewEvents:
     """The events of a ViewState; each passes what changed."""
 
     def __init__(self) -> None:
-        self.reset = Event()        # () everything cleared: New, Open, an engine switch
-        self.result = Event()       # (RunResult) a run finished (each cell of Run all cells)
-        self.graph = Event()        # (Graph | None) the graph on screen changed
-        self.selection = Event()    # (list[str]) selected node ids (two: the paths between)
-        self.calls = Event()        # (list[ReplayCall]) the backward calls one can replay
-        self.step = Event()         # (StepState | None) a replay step, None: the final state
+        # (str) a view's handler raised: the window says so (it is not one of the views')
+        self.failure = Event()
+        report = self.failure.emit
+        self.reset = Event(report)        # () everything cleared: New, Open, an engine switch
+        self.run_started = Event(report)  # (title, continues) a run or a cell begins
+        self.output = Event(report)       # (stream, text) what the run printed, as it comes
+        self.remark = Event(report)       # (text) the app's own line: the kernel restarting
+        self.result = Event(report)       # (RunResult) a run finished (each cell of Run all)
+        self.graph = Event(report)        # (Graph | None) the graph on screen changed
+        self.selection = Event(report)    # (list[str]) selected node ids (two: paths between)
+        self.calls = Event(report)        # (list[ReplayCall]) the backward calls to replay
+        # (StepState | None) a replay step, with how long its gradients glide; None: the
+        # final state
+        self.step = Event(report)
 
 
 @dataclass
@@ -82,7 +109,6 @@ class ViewState:
         self.call_index = 0
         self.playback: Playback | None = None
         self.position = 0
-        self.glide_ms = 0  # how long a gradient glides along its edge at this step
         self.note = ""     # why the views are empty ("code changed: run it to replay")
 
     # ----- reading ------------------------------------------------------------------------------
@@ -97,6 +123,18 @@ class ViewState:
         return self.playback.state(self.position) if self.playback is not None else None
 
     # ----- runs -------------------------------------------------------------------------------
+    def begin_run(self, title: str, continues: bool = False) -> None:
+        """A run (or the next cell of Run all cells: ``continues``) begins."""
+        self.events.run_started.emit(title, continues)
+
+    def add_output(self, stream: str, text: str) -> None:
+        """What the running code printed ("stdout" or "stderr"), as it arrives."""
+        self.events.output.emit(stream, text)
+
+    def remark(self, text: str) -> None:
+        """A line of the app's own for the console (the kernel starting, ready)."""
+        self.events.remark.emit(text)
+
     def reset(self, note: str = "") -> None:
         """Nothing shown: a new document, another file, another engine."""
         self.result, self.calls, self.calls_made = None, [], 0
@@ -163,8 +201,9 @@ class ViewState:
         if self.playback is not None:
             self.step_to(0, restart=True)
 
-    def step_to(self, position: int, restart: bool = False) -> None:
-        """Show the replay at ``position`` (0: before backward), starting it if needed."""
+    def step_to(self, position: int, restart: bool = False, glide_ms: int = 0) -> None:
+        """Show the replay at ``position`` (0: before backward), starting it if needed; its
+        gradients glide along their edges for ``glide_ms``."""
         if not self.calls:
             return
         if self.playback is None or restart:
@@ -178,17 +217,17 @@ class ViewState:
         if position == self.position:
             return
         self.position = position
-        self.events.step.emit(self.step_state())
+        self.events.step.emit(replace(self.step_state(), glide_ms=glide_ms))
 
-    def step_by(self, delta: int) -> None:
+    def step_by(self, delta: int, glide_ms: int = 0) -> None:
         """One step on; past the last step the replay ends and the final state is back."""
         if self.playback is None:  # from the final state: the first step, or the last
-            self.step_to(1 if delta > 0 else self.calls_count_of_current())
+            self.step_to(1 if delta > 0 else self.calls_count_of_current(), glide_ms=glide_ms)
             return
         if self.position + delta > self.playback.count:
             self.stop_replay()
         else:
-            self.step_to(self.position + delta)
+            self.step_to(self.position + delta, glide_ms=glide_ms)
 
     def calls_count_of_current(self) -> int:
         return len(self.calls[self.call_index].trace.steps) if self.calls else 0

@@ -18,7 +18,7 @@ from . import _recording
 from ._formula_numpy import NUMPY_KIT
 from ._missing import MISSING_HINT
 from ._recording import RESULT
-from ._rules import RULES
+from ._rules import ELEMENT_WISE, RULES
 from ._tensor import Tensor
 
 _k = NUMPY_KIT
@@ -112,17 +112,9 @@ def refuse_inplace(*tensors) -> None:
 # primals are per input (None where absent) and saved is what the op saved for backward.
 _TORCH_HAS_NONE = {"floor_divide"}  # torch's own forward AD lacks these: its words
 
-# torch's auto_element_wise: the backward formula, the tangent in place of the gradient
-_ELEMENT_WISE = frozenset({
-    "add", "sub", "rsub", "mul", "div", "neg", "mul_scalar", "pow", "pow_tensor",
-    "pow_scalar_base", "remainder", "fmod", "remainder_tensor", "fmod_tensor", "maximum",
-    "minimum", "atan2", "hypot", "lerp", "lerp_tensor", "addcmul", "addcdiv", "where", "abs",
-    "sign", "exp", "log", "log1p", "sqrt", "rsqrt", "reciprocal", "sin", "cos", "tanh",
-    "sigmoid", "relu", "tan", "asin", "acos", "atan", "asinh", "sinh", "cosh", "log2", "log10",
-    "exp2", "expm1", "erf", "erfc", "floor", "ceil", "trunc", "round", "round_decimals", "frac",
-    "clamp", "clamp_min", "clamp_max", "masked_fill", "leaky_relu", "softplus", "softmax",
-    "clone", "alias", "to",
-})
+# torch's auto_element_wise: the backward formula, the tangent in place of the gradient, for
+# the ops whose row says so (``forward=ELEMENT_WISE`` in _rules.py)
+_ELEMENT_WISE = frozenset(op for op, rule in RULES.items() if rule.forward == ELEMENT_WISE)
 
 
 def _element_wise(op: str):

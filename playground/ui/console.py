@@ -9,6 +9,7 @@ from PySide6.QtGui import QColor, QFontDatabase, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
 from playground.model import RunResult
+from playground.ui.following import follow
 
 ERROR_COLOUR = QColor("#d03030")
 NOTE_COLOUR = QColor("#7a7a7a")
@@ -86,9 +87,12 @@ class Console(QPlainTextEdit):
         self._lines = LineCutter()
         self._flush_timer = QTimer(self, singleShot=True, interval=FLUSH_MS,
                                    timeout=self.flush)
-        if state is not None:  # a new document or engine starts with an empty console
-            state.events.reset.connect(self.clear_all)
-            state.events.result.connect(self.finish_run)
+        if state is not None:  # the console follows the runs like every view
+            follow(self, state.events.reset, self.clear_all)  # a new document or engine
+            follow(self, state.events.run_started, self.begin_run)
+            follow(self, state.events.output, self.write)
+            follow(self, state.events.remark, self.note)
+            follow(self, state.events.result, self.finish_run)
 
     def clear_all(self) -> None:
         self._pending = []

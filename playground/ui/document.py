@@ -12,7 +12,7 @@ from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QFileDialog, QMainWindow, QMenu, QMessageBox
 
 from playground.files import atomic_write
-from playground.model import collector, notebook
+from playground.model import gc_policy, notebook
 from playground.model.source_file import Source, SourceError, encode_source, read_document
 from playground.model.view_state import ViewState
 from playground.ui.editor import CodeEditor
@@ -51,7 +51,7 @@ class _FileReader(QObject):
 
     def _read(self, number: int, path: Path) -> None:
         try:
-            with collector.paused():  # a million parsed objects: no full collections meanwhile
+            with gc_policy.paused():  # a million parsed objects: no full collections meanwhile
                 outcome = read_document(path)
         except SourceError as error:
             outcome = error

@@ -7,6 +7,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QScrollArea, QVBoxLayout, QWidget
 
 from playground.model.figure import MAX_GRID_SIDE, Axes, Figure, Series
+from playground.ui.following import follow
 
 CYCLE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
          "#7f7f7f", "#bcbd22", "#17becf")  # matplotlib's default colour cycle
@@ -129,8 +130,8 @@ class FiguresPanel(QScrollArea):
 
     def bind(self, state) -> None:
         """Follow a model.view_state.ViewState: the figures of its last run."""
-        state.events.result.connect(lambda result: self.show_figures(result.figures))
-        state.events.reset.connect(lambda: self.show_figures([]))
+        follow(self, state.events.result, lambda result: self.show_figures(result.figures))
+        follow(self, state.events.reset, lambda: self.show_figures([]))
         if state.result is not None:
             self.show_figures(state.result.figures)
 

@@ -12,13 +12,14 @@ from PySide6.QtGui import QColor, QFont
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QGraphicsView
 
 from playground.layout import Layout, layered_layout
-from playground.model import Graph, collector
+from playground.model import Graph, gc_policy
 from playground.model.display import DisplayGraph, fold, stable_keys
 from playground.ui.graph_items import EdgeItem, NodeItem
 from playground.ui.graph_look import NodeLook, measure, node_look
 from playground.ui.relay import emit_on_ui_thread
 
-PREPARED_IN_PLACE = 2000  # graphs up to this many nodes are folded and measured at once
+# graphs up to this many nodes are folded and measured at once, without pausing the collector
+PREPARED_IN_PLACE = gc_policy.THAW_AT_NODES
 BATCH = 1500            # items created per event-loop turn: big graphs never freeze the window
 # Past this many items a scene has no index: on 10^5 nodes Qt's BSP tree took 1.1 s to build
 # and 0.5 s a paint to search, where testing every item takes 0.2 s.
@@ -185,7 +186,7 @@ class SceneMaker(QObject):
 
     def _prepare(self, generation: int, graph: Graph, expanded: set[str], fonts,
                  settled: bool) -> None:
-        with collector.paused():
+        with gc_policy.paused():
             scene = prepare(graph, expanded, fonts)
         emit_on_ui_thread(self.prepared, generation, scene, settled)
 
@@ -198,7 +199,7 @@ class SceneMaker(QObject):
 class ItemBatches(QTimer):
     """Makes a laid-out scene's items in the view, BATCH of them per event-loop turn, so that
     a large graph never freezes the window; active while batches remain, ``built`` once all
-    are there. The garbage collector is paused until the last batch (see model/collector.py)."""
+    are there. The garbage collector is paused until the last batch (see model/gc_policy.py)."""
 
     built = Signal()
 
@@ -237,7 +238,7 @@ class ItemBatches(QTimer):
     def _pause_collector(self, on: bool) -> None:
         if on != self._collector_pause[0]:
             self._collector_pause[0] = on
-            (collector.pause if on else collector.resume)()
+            (gc_policy.pause if on else gc_policy.resume)()
 
     def _make_batch(self) -> None:
         scene = self._scene
@@ -299,7 +300,7 @@ def _end_pause(pause: list[bool], *_) -> None:
     """A view closed while making a graph's items ends its pause of the collector."""
     if pause[0]:
         pause[0] = False
-        collector.resume()
+        gc_policy.resume()
 
 
 def glide(parent: QObject, scene: Scene,

@@ -8,7 +8,8 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QGraphicsView, QLab
 
 from playground.model import Graph
 from playground.model.display import paths_between
-from playground.ui import ui_collector
+from playground.ui import gc_timer
+from playground.ui.following import follow
 from playground.ui.graph_items import EdgeItem, NodeItem
 from playground.ui.graph_look import FILLS, label_fonts, set_label_scale
 from playground.ui.graph_overview import Overview
@@ -46,7 +47,7 @@ class GraphView(QGraphicsView):
 
     def __init__(self, state=None, parent=None) -> None:
         super().__init__(parent)
-        ui_collector.install()  # its layout threads must never collect Qt objects
+        gc_timer.install()  # its layout threads must never collect Qt objects
         self.setScene(QGraphicsScene(self))
         self.setRenderHints(QPainter.RenderHint.Antialiasing
                             | QPainter.RenderHint.TextAntialiasing)
@@ -92,17 +93,17 @@ class GraphView(QGraphicsView):
     def bind(self, state) -> None:
         """Follow a model.view_state.ViewState."""
         self.state = state
-        state.events.graph.connect(self.show_graph)
-        state.events.step.connect(self._follow_step)
-        state.events.selection.connect(self._follow_selection)
-        state.events.reset.connect(self._follow_reset)
+        follow(self, state.events.graph, self.show_graph)
+        follow(self, state.events.step, self._follow_step)
+        follow(self, state.events.selection, self._follow_selection)
+        follow(self, state.events.reset, self._follow_reset)
         self.graph_ready.connect(lambda: self.show_step(state.step_state()))
         if state.graph is not None:
             self.show_graph(state.graph)
 
     def _follow_step(self, step) -> None:
         replayed, self._replaying = self._replaying, step is not None
-        self.show_step(step, self.state.glide_ms if step is not None else 0)
+        self.show_step(step, step.glide_ms if step is not None else 0)
         if replayed and step is None and not self._user_zoomed and self.current is not None:
             self._fit_scene_rect()
             self.fit_new()  # the replay panned to its nodes: back to the view it left

@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QTextBrowser
 
 from playground.model import Graph
 from playground.model.display import Group, Paths
+from playground.ui.following import follow
 from playground.ui.formatting import full_values, readable_rule, shape_text
 
 HINT = ("<p style='color:gray'>Click a node of the graph to see its values, gradient and "
@@ -29,9 +30,9 @@ class Inspector(QTextBrowser):
     def bind(self, state) -> None:
         """Follow a model.view_state.ViewState: the selected node, or the replay's step."""
         self.state = state
-        state.events.selection.connect(lambda _ids: self._show_selection())
-        state.events.step.connect(self._show_step_or_selection)
-        state.events.reset.connect(lambda: self.setHtml(HINT))
+        follow(self, state.events.selection, lambda _ids: self._show_selection())
+        follow(self, state.events.step, self._show_step_or_selection)
+        follow(self, state.events.reset, lambda: self.setHtml(HINT))
 
     def _show_selection(self) -> None:
         state = self.state

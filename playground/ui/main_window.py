@@ -17,9 +17,9 @@ from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QApplication, QMainWindow, QSplitter, QVBoxLayout, QWidget
 
 from playground.engines.registry import DEFAULT_ENGINE, entry
-from playground.model import collector
+from playground.model import gc_policy
 from playground.model.view_state import ViewState
-from playground.ui import relay, ui_collector
+from playground.ui import gc_timer, relay
 from playground.ui.app import is_dark
 from playground.ui.console import Console
 from playground.ui.document import STARTER, Document, default_recovery_folder
@@ -27,7 +27,6 @@ from playground.ui.editor import CodeEditor
 from playground.ui.export_actions import ExportActions
 from playground.ui.find_bar import FindBar
 from playground.ui.graph_pane import GraphPane
-from playground.ui.graph_scene import PREPARED_IN_PLACE
 from playground.ui.kernel_runner import KernelRunner
 from playground.ui.memory import release_free_memory
 from playground.ui.menus import Menus
@@ -51,7 +50,7 @@ class MainWindow(QMainWindow):
         """``launched``: a NumPy kernel process already starting (the app's head start)."""
         super().__init__()
         relay.install()  # on the UI thread, before any worker hands a result back
-        ui_collector.install()  # and before any worker could collect the window's garbage
+        gc_timer.install()  # and before any worker could collect the window's garbage
         self.settings = settings or Settings(default_settings_path())
         self.view_state = ViewState()
         self.runner = _start_runner(
@@ -67,14 +66,14 @@ class MainWindow(QMainWindow):
             self, self.editor, self.view_state, self.settings,
             recovery or RecoveryStore.for_window(default_recovery_folder()),
             Path(path) if path else None)
-        self.runs = RunControl(self, self.runner, self.editor, self.console, self.view_state,
-                               self.document)
+        self.runs = RunControl(self, self.runner, self.editor, self.view_state, self.document)
         self.exports = ExportActions(self, self.graph_pane.view, self.tabs, self.view_state,
                                      self.document, self.settings)
         self.menus = Menus(self, self.document, self.runs, self.exports, self.editor,
                            self.find_bar, self.console, self.graph_pane)
         self._build_layout()
-        self.runner.output.connect(self.console.write)
+        self.runner.output.connect(self.view_state.add_output)
+        self.view_state.events.failure.connect(self._view_failed)
         self.runner.finished.connect(self._after_run)
         self.console.line_clicked.connect(self.document.go_to_line)
         self.document.start(STARTER)
@@ -93,16 +92,20 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage("Ready: Ctrl+Enter runs the script")
         QTimer.singleShot(LAZY_VIEWS_MS, self._make_lazy_views)
 
+    def _view_failed(self, line: str) -> None:
+        """A view's handler raised: said where the user looks, not only on a terminal."""
+        self.statusBar().showMessage(f"A view failed to update: {line}")
+        self.view_state.remark(f"A view failed to update: {line}")
+
     def _after_run(self) -> None:
         if not self._release_memory.isActive():  # at most once a second, even run after run
             self._release_memory.start()
 
     def _settle_memory(self) -> None:
-        """Quiet after a run: freed pages back to the system, and with a small graph on screen
-        the objects frozen for a large one back to the collector (model/collector.py)."""
+        """Quiet after a run: freed pages back to the system, and the collector's frozen
+        objects back to it once the graph on screen is small (model/gc_policy.py)."""
         graph = self.view_state.graph
-        if not self.graph_view.busy and (graph is None or len(graph.nodes) <= PREPARED_IN_PLACE):
-            collector.thaw()
+        gc_policy.settle(len(graph.nodes) if graph is not None else 0, self.graph_view.busy)
         release_free_memory()
 
     # ----- the views ----------------------------------------------------------------------------

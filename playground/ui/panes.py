@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from PySide6.QtWidgets import QTabWidget, QVBoxLayout, QWidget
 
 from playground.model.view_state import ViewState
+from playground.ui.following import follow
 
 
 def _plots(state: ViewState) -> QWidget:
@@ -79,8 +80,8 @@ class TabbedViews(QTabWidget):
             self.addTab(page, tab.title)
             if not tab.lazy:
                 self._build(tab)
-        state.events.result.connect(lambda _result: self._bring_forward("result"))
-        state.events.selection.connect(lambda _ids: self._bring_forward("selection"))
+        follow(self, state.events.result, lambda _result: self._bring_forward("result"))
+        follow(self, state.events.selection, lambda _ids: self._bring_forward("selection"))
 
         self._importing = threading.Thread(
             target=_import_all, args=([m for tab in tabs if tab.lazy for m in tab.modules],),

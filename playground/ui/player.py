@@ -16,9 +16,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from playground.model import RunResult
 from playground.model.playback import ORDER_EXPLAINED, Playback
 from playground.model.view_state import ViewState
+from playground.ui.following import follow
 
 SPEEDS = (("0.25×", 0.25), ("0.5×", 0.5), ("1×", 1.0), ("2×", 2.0), ("4×", 4.0))
 STEP_MS = 1100  # one step at 1×: long enough to read the rule with its numbers
@@ -90,9 +90,9 @@ class PlayerBar(QWidget):
         lower.addWidget(self.calls, 2)
         lower.addWidget(why)
         rows.addLayout(lower)
-        self.state.events.calls.connect(self._calls_changed)
-        self.state.events.step.connect(self._step_shown)
-        self.state.events.reset.connect(self.stop)
+        follow(self, self.state.events.calls, self._calls_changed)
+        follow(self, self.state.events.step, self._step_shown)
+        follow(self, self.state.events.reset, self.stop)
         self._calls_changed(self.state.calls)
 
     def _icon(self, icon) -> QIcon:
@@ -121,13 +121,6 @@ class PlayerBar(QWidget):
     @property
     def position(self) -> int:
         return self.state.position
-
-    def load(self, result: RunResult | None) -> None:
-        """A run on its own (tests, benchmarks): its final state, its calls offered."""
-        if result is None:
-            self.state.reset()
-        else:
-            self.state.show_result(result)
 
     def _calls_changed(self, calls) -> None:
         self.stop()
@@ -192,13 +185,11 @@ class PlayerBar(QWidget):
 
     # ----- moving -------------------------------------------------------------------------------
     def go(self, position: int) -> None:
-        self.state.glide_ms = self.travel_ms()
-        self.state.step_to(position)
+        self.state.step_to(position, glide_ms=self.travel_ms())
 
     def step(self, delta: int) -> None:
         """One step back or on; on past the last step ends the replay."""
-        self.state.glide_ms = self.travel_ms()
-        self.state.step_by(delta)
+        self.state.step_by(delta, glide_ms=self.travel_ms())
 
     def go_to_end(self) -> None:
         self.go(self.state.calls_count_of_current())
@@ -231,8 +222,7 @@ class PlayerBar(QWidget):
         if self.playback is None:
             self.stop()
             return
-        self.state.glide_ms = self.travel_ms()
-        self.state.step_by(1)
+        self.state.step_by(1, glide_ms=self.travel_ms())
 
     def _interval(self) -> int:
         return int(STEP_MS / float(self.speed.currentData()))

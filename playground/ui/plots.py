@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 
 from playground.model import ArrayData, Graph, GraphNode
 from playground.model.arrays import PLOTTED_TENSORS, PointDensity
+from playground.ui.following import follow
 from playground.ui.formatting import shape_text
 
 COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b",
@@ -126,10 +127,10 @@ class PlotsPanel(QWidget):
 
     def bind(self, state) -> None:
         """Follow a model.view_state.ViewState: its graph, the replay's step, the selection."""
-        state.events.graph.connect(self.show_graph)
-        state.events.step.connect(
+        follow(self, state.events.graph, self.show_graph)
+        follow(self, state.events.step,
             lambda step: self.follow(step.leaf_grads if step is not None else None))
-        state.events.selection.connect(lambda ids: self.select(ids[-1] if ids else ""))
+        follow(self, state.events.selection, lambda ids: self.select(ids[-1] if ids else ""))
         self.show_graph(state.graph)
         step = state.step_state()
         if step is not None:

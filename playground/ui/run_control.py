@@ -15,7 +15,6 @@ from playground.kernel.launch import cuda_driver_found
 from playground.model import RunResult, notebook
 from playground.model.edits import moved_line
 from playground.model.view_state import ViewState
-from playground.ui.console import Console
 from playground.ui.document import Document
 from playground.ui.editor import CodeEditor
 from playground.ui.kernel_runner import KernelRunner
@@ -44,10 +43,10 @@ class RunControl(QObject):
     engine and device boxes, and each run's result handed to the ViewState."""
 
     def __init__(self, window: QMainWindow, runner: KernelRunner, editor: CodeEditor,
-                 console: Console, view_state: ViewState, document: Document) -> None:
+                 view_state: ViewState, document: Document) -> None:
         super().__init__(window)
         self.window, self.runner, self.editor = window, runner, editor
-        self.console, self.view_state, self.document = console, view_state, document
+        self.view_state, self.document = view_state, document
         self._elapsed = QTimer(self, interval=100, timeout=self._tick)
         self._started_at = 0.0
         self._live_timer = QTimer(self, singleShot=True, interval=LIVE_DELAY_MS,
@@ -243,7 +242,7 @@ class RunControl(QObject):
         self._run_generation = self.document.generation
         self._run_text = self.editor.toPlainText()  # the text its line numbers are of
         self.editor.mark_error_line(None)
-        self.console.begin_run(title, continues)
+        self.view_state.begin_run(title, continues)
         self._set_run_actions(False)
         self.stop_action.setEnabled(True)
         self._started_at = time.perf_counter()
@@ -340,9 +339,9 @@ class RunControl(QObject):
         try:
             written = render_figures(result.figures)
         except (ExportError, OSError) as error:
-            self.console.write("stderr", f"savefig: {error}\n")
+            self.view_state.add_output("stderr", f"savefig: {error}\n")
             return
-        self.console.write("stdout", "".join(f"[saved {path}]\n" for path in written))
+        self.view_state.add_output("stdout", "".join(f"[saved {path}]\n" for path in written))
 
     # ----- the kernel and its engine -------------------------------------------------------------
     def restart_kernel(self) -> None:
@@ -372,7 +371,7 @@ class RunControl(QObject):
         self.engine_label.setText(message)
         self._say(f"{message} A run waits for it.")
         if self._kernel_starts:  # the window's own first start is no news in the console
-            self.console.note(message)
+            self.view_state.remark(message)
         self._kernel_starts += 1
         if QApplication.overrideCursor() is None:
             QApplication.setOverrideCursor(Qt.CursorShape.BusyCursor)
@@ -382,7 +381,7 @@ class RunControl(QObject):
         self.engine_label.setText(description)
         self._say(f"Ready: {description}")
         if self._kernel_starts > 1:
-            self.console.note(f"Kernel ready: {description}; the namespace is empty")
+            self.view_state.remark(f"Kernel ready: {description}; the namespace is empty")
         if self._rerun_when_ready:
             self._rerun_when_ready = False
             if not self.runner.busy:
@@ -393,7 +392,7 @@ class RunControl(QObject):
         self._rerun_when_ready = False
         self.engine_box.setToolTip(message)  # e.g. how to install torch
         self._say(message)
-        self.console.note(message)
+        self.view_state.remark(message)
         if self.runner.kernel.process is None:  # nothing runs at all: fall back to NumPy
             self._switch(DEFAULT_ENGINE, "auto")
             return

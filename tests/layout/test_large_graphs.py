@@ -6,7 +6,7 @@ import gc
 
 from playground.layout import layered_layout
 from playground.layout.layering import DUMMY_BUDGET
-from playground.model import Graph, GraphEdge, GraphNode, collector
+from playground.model import Graph, GraphEdge, GraphNode, gc_policy
 from playground.model.display import PATH_KEY_LENGTH, stable_keys
 
 
@@ -79,18 +79,18 @@ def test_the_collector_pauses_nest_and_a_large_build_is_frozen_then_thawed():
 
 def _check_pauses_nest_and_freeze() -> None:
     assert gc.isenabled()
-    collector.thaw()
-    collector.pause()
-    collector.pause()
-    collector.resume()
+    gc_policy.thaw()
+    gc_policy.pause()
+    gc_policy.pause()
+    gc_policy.resume()
     assert not gc.isenabled()  # one pause still holds
-    kept = [[number] for number in range(collector.FREEZE_FROM * 2)]  # tracked objects
-    collector.resume()
+    kept = [[number] for number in range(gc_policy.FREEZE_FROM * 2)]  # tracked objects
+    gc_policy.resume()
     assert gc.isenabled()
     assert gc.get_freeze_count() >= len(kept)  # full collections no longer walk them
-    assert collector.thaw() and gc.get_freeze_count() == 0
-    with collector.paused():
+    assert gc_policy.thaw() and gc.get_freeze_count() == 0
+    with gc_policy.paused():
         small = [[1], [2]]
     assert gc.isenabled() and gc.get_freeze_count() == 0 and small
-    collector.resume()  # an extra resume changes nothing
+    gc_policy.resume()  # an extra resume changes nothing
     assert gc.isenabled()

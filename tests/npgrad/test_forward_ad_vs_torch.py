@@ -155,3 +155,17 @@ def test_in_place_writes_on_dual_tensors_say_what_is_missing():
         with pytest.raises(NotImplementedError, match="switch the engine to torch"):
             dual.add_(1)
     assert (npgrad.ones(2) * 3).tolist() == [3.0, 3.0]  # the fast paths are back
+
+
+def test_every_forward_rule_is_tied_to_a_row_of_the_rule_table():
+    """An op's forward-mode fact lives in its row (``forward=ELEMENT_WISE``, torch's
+    ``auto_element_wise``) or is a rule of _forward.py for an op the table has: no table of
+    op names stands apart from it."""
+    from playground.npgrad import _forward
+    from playground.npgrad._rules import ELEMENT_WISE, RULES
+
+    element_wise = {op for op, rule in RULES.items() if rule.forward == ELEMENT_WISE}
+    assert element_wise == set(_forward._ELEMENT_WISE) and element_wise
+    assert set(_forward._RULES) <= set(RULES), set(_forward._RULES) - set(RULES)
+    for op in element_wise:  # what the row promises, the rule derived from it keeps
+        assert _forward._RULES[op].__qualname__.startswith("_element_wise"), op

@@ -378,3 +378,36 @@ def test_the_console_keeps_the_last_runs_and_a_run_all_cells_as_one(qtbot):
     assert text.startswith("── Run 6 ──\nprinted by run 6\n")
     assert "Run 5 ──" not in text
     assert text.endswith("── Cell 3 of 3 ──\nprinted by cell 3\n")
+
+
+def test_a_view_that_fails_is_reported_in_the_window_and_the_others_go_on(qtbot, window):
+    from playground.model import view_state
+
+    def broken(_result) -> None:
+        raise ValueError("drawing went wrong")
+
+    window.view_state.events.result.connect(broken)
+    with qtbot.waitSignal(window.runner.finished, timeout=60_000):
+        window.runs.run_all()
+    qtbot.waitUntil(lambda: "[done in" in window.console.toPlainText(), timeout=10_000)
+    assert "A view failed to update: " in window.statusBar().currentMessage()
+    assert "drawing went wrong" in window.console.toPlainText()
+    assert any("drawing went wrong" in line for line in view_state.FAILURES)
+    view_state.FAILURES.clear()  # expected here: the suite's own check must not fail it
+
+
+def test_a_closed_view_is_no_longer_called(qtbot):
+    from PySide6.QtWidgets import QApplication
+
+    from playground.model import RunResult
+    from playground.model.view_state import ViewState
+    from playground.ui.console import Console
+
+    state = ViewState()
+    console = Console(state)
+    followed = len(state.events.output._callbacks)
+    console.deleteLater()
+    qtbot.waitUntil(lambda: len(state.events.output._callbacks) == followed - 1)
+    QApplication.processEvents()
+    state.add_output("stdout", "nobody listens\n")  # a deleted console would raise here
+    state.show_result(RunResult("numpy"))

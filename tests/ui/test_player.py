@@ -44,7 +44,7 @@ def rig(qtbot):
     view.show()
 
     def load(result: RunResult):
-        player.load(result)
+        state.show_result(result)
         qtbot.waitUntil(lambda: view.current is not None and not view.busy, timeout=60000)
         return view, player
 

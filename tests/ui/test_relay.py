@@ -73,7 +73,7 @@ def test_garbage_is_collected_on_the_ui_thread_only(qtbot):
     cycle of Qt objects froze the window); the UI thread's timer collects when due."""
     import gc
 
-    from playground.ui import ui_collector
+    from playground.ui import gc_timer
     from playground.ui.graph_view import GraphView
 
     view = GraphView()
@@ -85,4 +85,41 @@ def test_garbage_is_collected_on_the_ui_thread_only(qtbot):
         cycle.append(cycle)
     assert gc.get_count()[0] > threshold
     qtbot.waitUntil(lambda: gc.get_count()[0] < threshold,
-                    timeout=20 * ui_collector.CHECK_MS)
+                    timeout=20 * gc_timer.CHECK_MS)
+
+
+def test_qt_objects_in_cycles_are_freed_on_the_ui_thread_whichever_thread_allocates(qtbot):
+    """The deadlock the policy prevents (model/gc_policy.py): a worker thread's allocations
+    used to start a collection there, destroying Qt objects off the UI thread. Here a worker
+    allocates far past the collector's threshold, and the cycles holding Qt objects are freed
+    later, on the UI thread, by its timer."""
+    import gc
+    import threading
+
+    from PySide6.QtCore import QObject
+
+    from playground.ui import gc_timer
+
+    gc_timer.install()
+    freed_on: list[int] = []
+
+    class Holder:
+        def __del__(self) -> None:
+            freed_on.append(threading.get_ident())
+
+    for _ in range(20):
+        holder = Holder()
+        holder.qt, holder.cycle = QObject(), holder
+    del holder
+
+    def allocate() -> None:
+        for _ in range(gc.get_threshold()[0] * 20):
+            made = []
+            made.append(made)
+
+    worker = threading.Thread(target=allocate)
+    worker.start()
+    worker.join()
+    assert freed_on == []  # nothing collected on the worker
+    qtbot.waitUntil(lambda: len(freed_on) == 20, timeout=40 * gc_timer.CHECK_MS)
+    assert set(freed_on) == {threading.main_thread().ident}
