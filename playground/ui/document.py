@@ -107,8 +107,6 @@ class Document(QObject):
         if self.path is not None:
             self._read_into_editor(self.path)
 
-    """MainWindow's file handling; a new document clears every view (the ViewState resets)."""
-
     def load_text(self, text: str, modified: bool = False) -> None:
         self.loading_text = True  # text that a file brings never triggers Live
         try:
