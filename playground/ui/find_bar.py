@@ -100,6 +100,14 @@ class FindBar(QWidget):
         self.query.setFocus()
         self.query.selectAll()
 
+    def open_replace(self) -> None:
+        """Ctrl+H, as in VS Code: the bar open, the replacement field ready to type in (Find
+        takes the selection as in ``open_bar``)."""
+        self.open_bar()
+        if self.query.text():
+            self.replacement.setFocus()
+            self.replacement.selectAll()
+
     def close_bar(self) -> None:
         self.hide()
         self.editor.setFocus()

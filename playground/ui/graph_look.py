@@ -81,7 +81,11 @@ def node_look(item: GraphNode | Group) -> NodeLook:
 
 def measure(look: NodeLook, fonts: tuple[QFont, QFont] | None = None) -> tuple[float, float]:
     """A node's box for ``look`` in the (bold, plain) fonts, the graph's own by default."""
-    bold, plain = (QFontMetricsF(font) for font in fonts or (BOLD_FONT, PLAIN_FONT))
+    fonts = fonts or (BOLD_FONT, PLAIN_FONT)
+    bold, plain = (QFontMetricsF(font) for font in fonts)
     width = max([bold.horizontalAdvance(look.lines[0])]
                 + [plain.horizontalAdvance(line) for line in look.lines[1:]])
-    return max(width + 20, 56.0), 8 + 15 * len(look.lines) + (10 if look.kind == "group" else 0)
+    # lines as tall as the text is large: zoomed text overflowed boxes of a fixed height
+    size = fonts[1].pointSizeF()
+    line = 15 * (size / LABEL_POINTS if size > 0 else 1.0)
+    return max(width + 20, 56.0), 8 + line * len(look.lines) + (10 if look.kind == "group" else 0)

@@ -204,7 +204,7 @@ class MainWindow(QMainWindow):
         scale = 1.0 if step == 0 else self.text_scale * (1.1 if step > 0 else 1 / 1.1)
         self.text_scale = round(min(max(scale, 0.5), 3.0), 3)
         self._zoom_settle.start()
-        self.statusBar().showMessage(f"Text at {self.text_scale:.0%}")
+        self.statusBar().showMessage(f"Text at {self.text_scale:.0%}", 3000)  # news, not state
 
     def _apply_text_scale(self) -> None:
         base = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)

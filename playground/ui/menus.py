@@ -153,6 +153,7 @@ class Menus:
                                          QKeySequence("Ctrl+/")))
         for text, keys, slot in (
                 ("&Find / replace…", QKeySequence.StandardKey.Find, bar.open_bar),
+                ("&Replace…", QKeySequence("Ctrl+H"), bar.open_replace),
                 ("Find &next", QKeySequence.StandardKey.FindNext, bar.find_next),
                 ("Find &previous", QKeySequence.StandardKey.FindPrevious, bar.find_previous),
                 ("&Go to line…", QKeySequence("Ctrl+G"), self.ask_go_to_line),

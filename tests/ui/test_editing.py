@@ -315,3 +315,19 @@ def test_switching_live_on_runs_the_script(qtbot, window):
     assert window.runs.live_action.isChecked()
     qtbot.waitUntil(lambda: window.graph_view.current is not None, timeout=60_000)
     window.runs.live_action.trigger()
+
+
+def test_ctrl_h_opens_replace_with_the_selection_as_the_search(qtbot, window):
+    """As in VS Code: Ctrl+H opens the bar for replacing (it did nothing)."""
+    window.editor.setPlainText("value = 1\nprint(value)\n")
+    cursor = window.editor.textCursor()
+    cursor.setPosition(0)
+    cursor.setPosition(5, cursor.MoveMode.KeepAnchor)
+    window.editor.setTextCursor(cursor)
+    window.editor.setFocus()
+    qtbot.keyClick(window.editor, Qt.Key.Key_H, Qt.KeyboardModifier.ControlModifier)
+    bar = window.find_bar
+    assert bar.isVisible() and bar.query.text() == "value" and bar.replacement.hasFocus()
+    qtbot.keyClicks(bar.replacement, "count")
+    assert bar.replace_all() == 2
+    assert window.editor.toPlainText() == "count = 1\nprint(count)\n"

@@ -405,3 +405,22 @@ def test_a_new_export_format_is_one_class(qtbot, view, tmp_path, monkeypatch):
         arguments = build_parser().parse_args(["x.py", "--graph", str(tmp_path / "g.gif")])
     with pytest.raises(Exception, match=r"Unknown graph format '.gif'.*\.json or \.edges"):
         _check_outputs(arguments)
+
+
+def test_zoomed_text_fits_its_node(qapp):
+    """Ctrl+= made the text larger and the boxes only wider: a leaf's grad line was cut off."""
+    from PySide6.QtGui import QFontMetricsF
+
+    from playground.ui import graph_look
+    from playground.ui.graph_look import NodeLook, measure
+
+    look = NodeLook("leaf", ["weights", "(3)", "[1.0, -2.0, 0.5]", "grad [1.667, -0.3333]"],
+                    lambda: "")
+    try:
+        for scale in (1.0, 1.771, 3.0):
+            graph_look.set_label_scale(scale)
+            _width, height = measure(look)
+            spacing = QFontMetricsF(graph_look.PLAIN_FONT).lineSpacing()
+            assert height - 8 >= len(look.lines) * spacing * 0.95, scale
+    finally:
+        graph_look.set_label_scale(1.0)
