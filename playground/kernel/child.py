@@ -422,20 +422,17 @@ def main(argv: list[str]) -> int:
     channel.send(protocol.Ready(engine.name, engine.describe(), os.getpid(),
                                 bool(getattr(engine, "cuda_available", False)),
                                 channel.markers.to_json()))
-    jedi = "no-complete" not in options
-    if "spare" in options:  # nobody waits for it: everything warm before its state is read
+    jedi, spare = "no-complete" not in options, "spare" in options
+    if spare:  # nobody waits for it: everything warm before its state is read
         _warm_up(engine, jedi, _preloaded(options))
-        session.remember_pristine()
-    elif jedi:
-        session.remember_pristine()
+    session.remember_pristine()
+    if jedi and not spare:
         # jedi's first completion takes seconds: warm it up while the user reads the window,
         # once the window's first run is over (at once, it slowed that run by a tenth); what
         # importing it changes (warnings filters) is part of the state a run starts from
         warm_up = threading.Timer(JEDI_WARM_UP_S, _warm_up_jedi, args=(session,))
         warm_up.name, warm_up.daemon = "playground-jedi", True
         warm_up.start()
-    else:
-        session.remember_pristine()
     serve(channel, session)
     return 0
 

@@ -26,7 +26,6 @@ from playground.kernel.streams import RunOutput
 from playground.model import RunError, RunResult, gc_policy
 from playground.model.run_result import reply_hook
 
-# What the kernel keeps of a run's output; the rest is still streamed, then dropped.
 INTERRUPT_GRACE = 2.0
 DRAIN_S = 2.0  # the longest wait for the end of a run's output after its reply
 COMPLETION_WAIT_S = 10.0  # jedi's first parse of a big namespace takes seconds

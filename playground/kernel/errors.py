@@ -108,6 +108,7 @@ def _shorten(text: str) -> str:
     half = TRACEBACK_LIMIT // 2
     return f"{text[:half]}\n[… traceback shortened …]\n{text[-half:]}"
 
+
 def _signal_name(number: int) -> str:
     try:
         return signal.Signals(number).name

@@ -262,7 +262,8 @@ def _flush_forever() -> None:
                     stream.tick()
 
 
-OUTPUT_LIMIT = 1 << 20  # characters of a run's output kept in its RunResult
+# characters of a run's output kept in its RunResult; the rest is still streamed, then dropped
+OUTPUT_LIMIT = 1 << 20
 
 
 class RunOutput:

@@ -216,8 +216,7 @@ class RunControl(QObject):
 
     def _next_cell(self, fresh: bool = False) -> None:
         if not self._cell_queue:  # Stop came between two cells
-            self._set_run_actions(True)
-            self.stop_action.setEnabled(False)
+            self._set_running(False)
             self._say_cells_stopped()
             return
         first, last, key = self._cell_queue.pop(0)
@@ -243,8 +242,7 @@ class RunControl(QObject):
         self._run_text = self.editor.toPlainText()  # the text its line numbers are of
         self.editor.mark_error_line(None)
         self.view_state.begin_run(title, continues)
-        self._set_run_actions(False)
-        self.stop_action.setEnabled(True)
+        self._set_running(True)
         self._started_at = time.perf_counter()
         self._elapsed.start()
         return True
@@ -282,22 +280,23 @@ class RunControl(QObject):
             return
         self.run_all()
 
-    def _set_run_actions(self, enabled: bool) -> None:
-        """Run all, Run cell and Run all cells: none while a run is going (Stop is)."""
+    def _set_running(self, running: bool) -> None:
+        """While a run (or Run all cells) is going: Stop, and none of Run all, Run cell and
+        Run all cells."""
         for action in (self.run_action, self.cell_action, self.cells_action):
-            action.setEnabled(enabled)
+            action.setEnabled(not running)
+        self.stop_action.setEnabled(running)
 
     # ----- a run's result -----------------------------------------------------------------
     def _finished(self, result: RunResult) -> None:
         self._elapsed.stop()
-        if self._run_generation != self.document.generation:
+        stale = self._run_generation != self.document.generation
+        if stale:
             self._cell_queue = []  # a run of the document before New/Open: not this one's
         # between two cells of Run all cells, Stop stays on: a press then ends the sequence
-        more_cells = bool(self._cell_queue) and result.error is None and \
-            not self._cells_stopped
-        self._set_run_actions(not more_cells)
-        self.stop_action.setEnabled(more_cells)
-        if self._run_generation != self.document.generation:
+        self._set_running(bool(self._cell_queue) and result.error is None and
+                          not self._cells_stopped)
+        if stale:
             return
         if result.error is not None:
             self._mark_error(result.error)
