@@ -9,6 +9,7 @@ import numpy as np
 from . import _dtype as dtypes
 from . import _numerics, _random
 from ._bindings import bind_method
+from ._inplace import bind_variant, record_fill
 from ._tensor import Size, Tensor, bump_version, device
 
 _make = Tensor._make
@@ -71,7 +72,7 @@ def random_(self: Tensor, from_=0, to=None, *, generator: Generator | None = Non
         draws = _random.whole_numbers(_stream(generator), count, kind)
     else:
         draws = _random.integers(_stream(generator), count, kind, int(from_), int(to))
-    return _fill(self, draws)
+    return _fill("random_", self, draws)
 
 
 def uniform_(self: Tensor, from_=0.0, to=1.0, *, generator: Generator | None = None) -> Tensor:
@@ -80,7 +81,7 @@ def uniform_(self: Tensor, from_=0.0, to=1.0, *, generator: Generator | None = N
     _floating_kernel(self, "check_uniform_bounds")
     draws = _random.uniforms(_stream(generator), self._data.size, self._data.dtype,
                              float(from_), float(to))
-    return _fill(self, draws)
+    return _fill("uniform_", self, draws)
 
 
 def normal_(self: Tensor, mean=0.0, std=1.0, *, generator: Generator | None = None) -> Tensor:
@@ -88,13 +89,13 @@ def normal_(self: Tensor, mean=0.0, std=1.0, *, generator: Generator | None = No
     _floating_kernel(self, "normal_kernel_cpu")
     draws = _random.normals(_stream(generator), self._data.size, self._data.dtype,
                             float(mean), float(std), self._data.flags.c_contiguous)
-    return _fill(self, draws)
+    return _fill("normal_", self, draws)
 
 
 def exponential_(self: Tensor, lambd=1.0, *, generator: Generator | None = None) -> Tensor:
     """Numbers from the exponential distribution of rate ``lambd``, in place."""
     draws = _random.exponentials(_stream(generator), self._data.size, float(lambd))
-    return _fill(self, draws)
+    return _fill("exponential_", self, draws)
 
 
 def bernoulli_(self: Tensor, p=0.5, *, generator: Generator | None = None) -> Tensor:
@@ -102,9 +103,9 @@ def bernoulli_(self: Tensor, p=0.5, *, generator: Generator | None = None) -> Te
     if isinstance(p, Tensor):
         chances = np.broadcast_to(p._data, self._data.shape)
         draws = _random.bernoulli_tensor(_stream(generator), np.ascontiguousarray(chances))
-    else:
-        draws = _random.bernoulli_scalar(_stream(generator), self._data.size, float(p))
-    return _fill(self, draws)
+        return _fill("bernoulli_tensor", self, draws, p)
+    draws = _random.bernoulli_scalar(_stream(generator), self._data.size, float(p))
+    return _fill("bernoulli_", self, draws)
 
 
 def bernoulli(input: Tensor, p=None, *, generator: Generator | None = None) -> Tensor:
@@ -159,15 +160,18 @@ def _floating_kernel(self: Tensor, kernel: str) -> None:
     _floating_target(self._data.dtype, kernel)
 
 
-def _fill(self: Tensor, draws: np.ndarray) -> Tensor:
-    """Write a random fill into self (its views see it), as torch's in-place kernels do."""
-    self._check_inplace()
-    # torch's kernels walk a tensor in memory order (a transposed view column by column)
-    strides = [-abs(stride) for stride in self._data.strides]
-    target = self._data.transpose(np.argsort(strides, kind="stable"))
-    target[...] = draws.reshape(target.shape)
-    bump_version(self)
-    return self
+def _fill(op: str, self: Tensor, draws: np.ndarray, chances: Tensor | None = None) -> Tensor:
+    """Write a random fill into self (its views see it), as torch's in-place kernels do, and
+    record it as the rule ``op``'s node where autograd records the write."""
+
+    def write() -> None:
+        # torch's kernels walk a tensor in memory order (a transposed view column by column)
+        strides = [-abs(stride) for stride in self._data.strides]
+        target = self._data.transpose(np.argsort(strides, kind="stable"))
+        target[...] = draws.reshape(target.shape)
+        bump_version(self)
+
+    return record_fill(op, self, write, chances)
 
 
 def _finish(data: np.ndarray, requires_grad: bool, device_spec=None) -> Tensor:
@@ -437,10 +441,8 @@ def new_tensor(self: Tensor, data, dtype=None, device=None, requires_grad=False)
     return tensor(data, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
 
 
-bind_method("bernoulli_", bernoulli_)
-bind_method("random_", random_)
-for _name in ("uniform_", "normal_", "exponential_"):
-    bind_method(_name, globals()[_name])
+for _fill_method in (bernoulli_, random_, uniform_, normal_, exponential_):
+    bind_variant(_fill_method.__name__, _fill_method)
 bind_method("bernoulli", bernoulli)
 bind_method("multinomial", multinomial)
 bind_method("new_tensor", new_tensor)

@@ -125,6 +125,10 @@ class Kit:
     def not_implemented(k, name):
         raise RuntimeError(f"derivative for {name} is not implemented")
 
+    def no_derivative(k, what):
+        """torch's nodes that exist without a formula (AsinhBackward1 of ``asinh_``)."""
+        raise NotImplementedError(f"the derivative for '{what}' is not implemented.")
+
     def conv2d_input(k, grad, input, weight, stride, padding, dilation):
         """d loss / d input of a convolution (a transposed convolution of grad by weight),
         on arrays; under create_graph torch's ConvolutionBackwardBackward0 node."""

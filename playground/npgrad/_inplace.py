@@ -26,6 +26,7 @@ from ._operands import (
 )
 from ._pointwise import UNARY, clamp
 from ._recording import RESULT, attach_node, output
+from ._rules import RULES
 from ._tensor import Tensor, bump_version, shared_counter
 
 _make = Tensor._make
@@ -99,6 +100,26 @@ def _inplace(op: str, self: Tensor, result: np.ndarray, other, saved: tuple,
     return _recorded(op, self, history, other, saved, *more)
 
 
+def bind_variant(op: str, forward, *, function: bool = False):
+    """Bind ``forward`` under the in-place names in rule ``op``'s row: ``mul_`` as a method (and
+    a ``torch.*`` function with ``function``), ``__imul__`` as ``x *= y`` without options."""
+    for name in RULES[op].inplace:
+        if name.startswith("__i"):
+            bind_method(name, _augmented(forward))
+        else:
+            binds(name, method=True, function=function and not name.startswith("__"))(forward)
+    return forward
+
+
+def _augmented(function):
+    """``x += y`` and the like: the in-place op, without its keyword options."""
+
+    def operator(self: Tensor, other) -> Tensor:
+        return function(self, other)
+
+    return operator
+
+
 def _original(self: Tensor) -> Tensor:
     """A saved copy of self before an in-place op overwrites it."""
     return _make(self._data.copy())
@@ -116,14 +137,13 @@ def _shifted_inplace(op: str, ufunc):
         return _inplace(op, self, values, other, (alpha,))
 
     apply.__name__ = f"{op}_"
-    return binds(f"{op}_", function=False)(apply)
+    return bind_variant(op, apply)
 
 
 add_ = _shifted_inplace("add", np.add)
 sub_ = _shifted_inplace("sub", np.subtract)
 
 
-@binds("lerp_", function=False)
 def lerp_(self: Tensor, end: Tensor, weight) -> Tensor:
     """self moved toward ``end`` by ``weight`` in place, rounded as torch's kernel."""
     a, b = operands(self, end)
@@ -132,6 +152,9 @@ def lerp_(self: Tensor, end: Tensor, weight) -> Tensor:
         return _inplace("lerp_tensor", self, values, end, (_original(self), end, weight),
                         weight)
     return _inplace("lerp", self, lerp_values(a, b, weight), end, (weight,))
+
+
+bind_variant("lerp", lerp_)  # lerp_tensor's row names the same method
 
 
 def _pointwise_inplace(op: str, combine):
@@ -144,74 +167,72 @@ def _pointwise_inplace(op: str, combine):
         return _inplace(op, self, values, tensor1, (tensor1, tensor2, value), tensor2)
 
     apply.__name__ = f"{op}_"
-    return binds(f"{op}_", function=False)(apply)
+    return bind_variant(op, apply)
 
 
 addcmul_ = _pointwise_inplace("addcmul", addcmul_values)
 addcdiv_ = _pointwise_inplace("addcdiv", addcdiv_values)
 
 
-@binds("mul_", function=False)
 def mul_(self: Tensor, other) -> Tensor:
     a, b = operands(self, other)
     saved = (_original(self), other)
     return _inplace("mul", self, compute(np.multiply, a, b, a.shape), other, saved)
 
 
-@binds("div_", function=False)
 def div_(self: Tensor, other) -> Tensor:
     a, b, _ = float_operands(self, other)
     saved = (_original(self), other)
     return _inplace("div", self, compute(np.true_divide, a, b, a.shape), other, saved)
 
 
-@binds("pow_", function=False)
 def pow_(self: Tensor, exponent) -> Tensor:
+    """``self ** exponent`` in place; a tensor exponent is PowBackward1's second input."""
     a, b = operands(self, exponent)
-    return _inplace("pow", self, compute(np.power, a, b, a.shape), None,
-                    (_original(self), exponent))
+    values = compute(np.power, a, b, a.shape)
+    if isinstance(exponent, Tensor):
+        return _inplace("pow_tensor", self, values, exponent,
+                        (_original(self), exponent, RESULT))
+    return _inplace("pow", self, values, None, (_original(self), exponent))
 
 
-@binds("clamp_", function=False)
 def clamp_(self: Tensor, min=None, max=None) -> Tensor:
     result = clamp(self.detach(), min, max)._data
     return _inplace("clamp", self, result, None, (_original(self), min, max))
 
 
-@binds("zero_", function=False)
 def zero_(self: Tensor) -> Tensor:
     return _inplace("zero_", self, np.zeros_like(self._data), None, ())
 
 
-@binds("fill_", function=False)
 def fill_(self: Tensor, value) -> Tensor:
     value = value.item() if isinstance(value, Tensor) else value
     return _inplace("fill_", self, np.full_like(self._data, value), None, ())
 
 
-@binds("copy_", function=False)
 def copy_(self: Tensor, source: Tensor) -> Tensor:
+    """source's values written into self; recorded as torch's CopyBackwards."""
+    values = np.broadcast_to(as_tensor_operand(source)._data, self._data.shape)
+    return _inplace("copy", self, values, source, ())
+
+
+for _op, _forward in (("mul", mul_), ("div", div_), ("pow", pow_), ("clamp", clamp_),
+                      ("zero_", zero_), ("fill_", fill_), ("copy", copy_)):
+    bind_variant(_op, _forward)
+
+
+def record_fill(op: str, self: Tensor, write, chances: Tensor | None = None) -> Tensor:
+    """A random fill (``normal_``...): ``write()`` puts the draws in self's memory; recorded
+    as the row ``op``'s node (of self's history and ``chances``) as torch records it."""
     self._check_inplace()
-    refuse_inplace(self, source)
-    _write_inplace(self, np.broadcast_to(as_tensor_operand(source)._data, self._data.shape))
-    return self
+    if not _recording(self, chances):
+        write()
+        return self
+    history = _history(self)
+    write()
+    return _recorded(op, self, history, chances, ())
 
 
-def _augmented(function):
-    """``x += y`` and the like: the in-place op, without its keyword options."""
-
-    def operator(self: Tensor, other) -> Tensor:
-        return function(self, other)
-
-    return operator
-
-
-for _name, _function in (("__iadd__", add_), ("__isub__", sub_), ("__imul__", mul_),
-                         ("__itruediv__", div_)):
-    bind_method(_name, _augmented(_function))
-
-
-@binds("__setitem__", function=False)
 def setitem(self: Tensor, index, value) -> None:
     """``x[index] = value``: torch's CopySlices when the write is recorded."""
     if isinstance(index, Tensor) or (
@@ -236,6 +257,9 @@ def setitem(self: Tensor, index, value) -> None:
         _recorded("copy_slices", self, history, value_tensor, (index,))
 
 
+bind_variant("copy_slices", setitem)
+
+
 def _check_inplace_view_message(self: Tensor) -> None:
     """Item assignment writes through a view in torch, hence its 'view of a leaf' message."""
     if GradMode.enabled and self.grad_fn is None and self._rg:
@@ -252,7 +276,10 @@ def copy_for_grad(grad: Tensor) -> Tensor:
 
 def _unary_inplace(op: str, declared) -> None:
     """``x.sin_()`` and ``torch.sin_(x)`` for every declared function of one tensor: the
-    values written into x, the node the op's own (torch: ``SinBackward0``)."""
+    values written into x, the node the op's own (torch: ``SinBackward0``) unless a row
+    ``<op>_`` names another (``asinh_``: AsinhBackward1)."""
+    if f"{op}_" in RULES:
+        op = f"{op}_"
     saves = NODE_CLASSES[op].rule.saves
 
     def apply(self: Tensor) -> Tensor:
@@ -263,22 +290,26 @@ def _unary_inplace(op: str, declared) -> None:
         return _inplace(op, self, declared.on_arrays(data), None, saved)
 
     apply.__name__ = apply.__qualname__ = f"{op}_"
-    binds(*(f"{name}_" for name in declared.names))(apply)
+    bind_variant(op, apply, function=True)
 
 
 for _op, _declared in list(UNARY.items()):
     _unary_inplace(_op, _declared)
 
 
-@binds("neg_", "negative_")
 def neg_(self: Tensor) -> Tensor:
     return _inplace("neg", self, np.negative(self._data), None, ())
 
 
-@binds("index_add_", function=False)
+bind_variant("neg", neg_, function=True)
+
+
 def index_add_(self: Tensor, dim: int, index, source: Tensor, *, alpha=1) -> Tensor:
     """self.index_add(...) written into self (torch's IndexAddBackward0 on its history)."""
     result = self.detach().index_add(dim, index, source.detach(), alpha=alpha)._data
     positions = index_array(index).reshape(-1)
     return _inplace("index_add", self, result, source,
                     (dim % max(self.ndim, 1), positions, alpha))
+
+
+bind_variant("index_add", index_add_)

@@ -39,6 +39,23 @@ def _fill(m, a):
     return y.fill_(3)
 
 
+def _random_fill(method, *arguments):
+    """y = a * 2 refilled in place by a seeded draw: the values torch's generator gives."""
+
+    def call(m, a):
+        m.manual_seed(3)
+        y = a * 2
+        return getattr(y, method)(*arguments)
+
+    return call
+
+
+def _bernoulli_tensor(m, a, p):
+    m.manual_seed(3)
+    y = a * 2
+    return y.bernoulli_(p.sigmoid())  # chances in (0, 1), their gradient torch's zeros
+
+
 def _double_backward(index):
     def call(m, a):
         (grad,) = m.autograd.grad((a[index] ** 2).sum(), a, create_graph=True)
@@ -302,6 +319,13 @@ CASES = [
     Case("zero_", ((2, 3),), _zero),
     Case("copy", ((2, 3),), _create_graph_leaf_grad),
     Case("fill_", ((2, 3),), _fill),
+    Case("normal_", ((2, 3),), _random_fill("normal_", 1.0, 2.0)),
+    Case("uniform_", ((2, 3),), _random_fill("uniform_", -1.0, 1.0)),
+    Case("exponential_", ((2, 3),), _random_fill("exponential_", 2.0)),
+    Case("random_", ((2, 3),), _random_fill("random_", 0, 9)),
+    Case("bernoulli_", ((2, 3),), _random_fill("bernoulli_", 0.5)),
+    Case("bernoulli_tensor", ((2, 3), (3,)), _bernoulli_tensor),
+    Case("asinh_", ((3,),), lambda m, a: (a * 2).asinh_(), label="name-only"),
     Case("select_backward", ((3, 2),), _double_backward(1)),
     Case("slice_backward", ((3, 2),), _double_backward(slice(0, 2))),
     Case("index_backward", ((3, 2),), _double_backward([0, 2])),
