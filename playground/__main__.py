@@ -41,7 +41,7 @@ def describe_installation() -> str:
         version = "(not installed)"
     core = "C (built at install)" if compiled is not None else (
         "Python: the C core was not built (no C compiler when the app was installed); large "
-        "graphs are laid out 20-100x slower. Install a C compiler and reinstall to build it.")
+        "graphs are laid out many times slower. Install a C compiler and reinstall to build it.")
     try:
         torch = f"torch {importlib.metadata.version('torch')}"
     except importlib.metadata.PackageNotFoundError:

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 # Only what starting the kernel needs is imported up front: the rest (NumPy with it) loads
-# while the kernel loads its engine, which took 0.1-0.2 s off every run.
+# while the kernel loads its engine, in parallel with it (benchmarks/startup.py).
 from playground.engines.registry import DEFAULT_ENGINE, ENGINES
 from playground.files import atomic_write
 from playground.kernel.launch import default_memory_limit, launch

@@ -25,7 +25,7 @@ from playground.npgrad.autograd.function import custom_rule_text
 # Containers whose tensor items get names like ``weights[2]`` or ``params['w']``.
 _SEQUENCES = (list, tuple)
 # A result is bounded as it is built, never built whole and refused after (a list of a million
-# rows became a million nodes: 60 s and 4.5 GB; backprop through 3,000 steps, a 512 MB reply):
+# rows became a million nodes and gigabytes; backprop through 3,000 steps, a 512 MB reply):
 CONTAINER_TENSORS = 1000       # tensors drawn from one list, tuple or dict (its first ones)
 GRAPH_NODES = 100_000          # nodes of one graph (the window draws this many)
 GRAPH_VALUES = 2_000_000       # elements kept whole in a graph's values; past them, summaries

@@ -90,7 +90,8 @@ def libraries(since: set[str]) -> list[str]:
 
 
 # whether a module file is an installed library's, by its path as the module names it:
-# resolving the links of 457 files (a run that imported scipy) took 10 ms, after every run
+# resolving the links of the hundreds of files a run that imports scipy loads is too slow
+# to repeat after every run
 _IN_LIBRARIES: dict[str, bool] = {}
 
 

@@ -80,7 +80,7 @@ def _array(reference: dict, buffers: list[memoryview]) -> np.ndarray:
             not all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in shape):
         raise ValueError("a malformed array on the wire")
     buffer = buffers[int(reference["$array"])]
-    if len(buffer) != math.prod(shape) * dtype.itemsize:  # (np.prod: 5 µs, math.prod 0.1)
+    if len(buffer) != math.prod(shape) * dtype.itemsize:  # (math.prod: np.prod's call costs more)
         raise ValueError("an array's bytes do not match its shape")
     # a copy: the array outlives the frame, and views writing into it would surprise
     return np.frombuffer(buffer, dtype=dtype).reshape(shape).copy()

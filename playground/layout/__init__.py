@@ -2,7 +2,7 @@
 
 ``layered.py`` drives the four phases, each in its own module: ranking.py (layers),
 layering.py (dummy nodes of long edges), crossings.py (orders), placement.py (coordinates);
-core.py loads _core.c, which runs the hot loops 20-100x faster and draws the same.
+core.py loads _core.c, which runs the hot loops much faster and draws the same.
 """
 
 from playground.layout.crossings import count_inversions

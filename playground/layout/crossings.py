@@ -88,7 +88,7 @@ def crossing_runs(order: list[list[int]]) -> list[slice]:
 
 def reduce_crossings(work: Layering, order: list[list[int]]) -> tuple[list[list[int]], int]:
     """dot's loop: median sweep, transpose, keep the best; stop when it stops improving."""
-    if core.compiled is not None:  # the same loop in C: same orders, 30-100x faster
+    if core.compiled is not None:  # the same loop in C: same orders, much faster
         return _reduce_crossings_in_c(work, order)
     best = [list(members) for members in order]
     best_count = total_crossings(work, order)

@@ -103,7 +103,8 @@ def shared(text: str | None) -> str | None:
 
 
 # Up to this many floats, the statistics are worked out in Python: NumPy's four reductions
-# cost ~10 µs whatever the size, and the player records a few small gradients per step.
+# have a fixed cost per call that a few elements never repay, and the player records a
+# few small gradients per step.
 # (Below 8 elements NumPy sums one after another, as sum() does: the same mean, bit for bit.)
 SMALL_FLOATS = 7
 _INFINITIES = (float("inf"), float("-inf"))

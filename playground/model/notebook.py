@@ -217,8 +217,8 @@ def _through_nbformat(text: str) -> dict:
 
 def _version_4(text: str) -> dict | None:
     """A version-4 notebook (today's) read with json alone, its texts stored as lists of
-    lines joined; None for another version. nbformat took 6 s over a 100,000-cell file,
-    most of it checking the schema, which we do not need to open what breaks it."""
+    lines joined; None for another version. nbformat spends most of its time on a
+    large file checking the schema, which we do not need to open what breaks it."""
     try:  # read off the UI thread: in pieces, so that the window goes on painting
         document = loads_in_pieces(text, depth=2)
     except json.JSONDecodeError as error:

@@ -65,7 +65,8 @@ def unary(op: str, on_arrays: Callable, *aliases: str, floats: bool = True) -> C
 
 
 # Up to this many elements a float32 transcendental is computed in float64: a tutorial's
-# printed tensors. Larger ones keep NumPy's SIMD float32 (float64 took 7x as long at 10^6).
+# printed tensors. Larger ones keep NumPy's SIMD float32 (float64 is several times slower,
+# benchmarks/engine_vs_torch.py).
 ROUNDED_ONCE_UP_TO = 1 << 16
 
 

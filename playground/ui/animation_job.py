@@ -98,7 +98,7 @@ class AnimationJob(QObject):
     def _sample(self) -> None:
         """One of the frames the GIF's palette is made of; with the last, the encoder starts."""
         self._samples.append(rgb_bytes(self.animation.frame(self._to_sample.pop(0))[0]))
-        if not self._to_sample:  # the palette is made on the encoder's thread (~0.2 s)
+        if not self._to_sample:  # the palette is made on the encoder's thread (the slow part)
             self._encoder = threading.Thread(target=self._encode, args=(self._samples,),
                                              daemon=True, name="gif-encoder")
             self._samples = []

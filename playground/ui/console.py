@@ -17,8 +17,8 @@ TRACEBACK_LINE = re.compile(r'File "(?P<file>[^"]+)", line (?P<line>\d+)')
 # A run's output is shown up to this many characters (what the kernel keeps of it too).
 SHOWN_LIMIT = 1 << 20
 FLUSH_MS = 50  # streamed output is drawn in batches: a flood of lines never freezes the window
-# characters drawn a turn: the document's cost grows faster than the text (64 KB of short lines
-# took 0.04 s, 1 MB at once 2.4 s), so a flood is drawn a slice at a time
+# characters drawn a turn: the document's cost grows faster than the text (1 MB at once is some
+# sixty times the cost of 64 KB), so a flood is drawn a slice at a time
 FLUSH_CHARS = 1 << 16
 # Runs kept for scrolling back; older ones are dropped, or a long session's console would grow
 # without end (the soak measured 0.07 MB a run of the seed tutorials).

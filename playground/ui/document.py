@@ -23,8 +23,8 @@ from playground.ui.settings import Settings
 EXAMPLES = Path(str(files("playground.resources") / "examples"))
 NOTEBOOK_SUFFIXES = (".ipynb", ".md", ".markdown", ".txt")
 RECENT_LIMIT = 8
-# Files larger than this are read and converted on a worker thread (a 100,000-cell notebook,
-# 14 MB, took 0.5 s); the editor is read-only meanwhile, and the window keeps painting.
+# Files larger than this are read and converted on a worker thread (a 100,000-cell notebook
+# is 14 MB); the editor is read-only meanwhile, and the window keeps painting.
 READ_IN_BACKGROUND_FROM = 1 << 20
 STARTER = '''import torch
 

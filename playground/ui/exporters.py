@@ -312,7 +312,7 @@ def render_figures(figures, path: str | Path | None = None) -> list[Path]:
     written = []
     for number, figure in enumerate(figures, start=1):
         canvas = FigureCanvas(figure)
-        # figsize=(200, 200) asked for 16,000 pixels a side: 4.3 GB and 22 s in the window
+        # figsize=(200, 200) asked for 16,000 pixels a side: gigabytes, and the window frozen
         canvas.resize(*(int(min(max(side * 80, 1), FIGURE_SIDE_LIMIT)) for side in figure.size))
         canvas.show()
         wait_until(lambda: False, 0.05)

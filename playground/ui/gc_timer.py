@@ -9,7 +9,7 @@ from PySide6.QtCore import QCoreApplication, QTimer
 
 from playground.model import gc_policy
 
-CHECK_MS = 100  # how often the UI thread looks: a young collection costs well under 1 ms
+CHECK_MS = 100  # how often the UI thread looks: a young collection is far cheaper than a frame
 
 _timer: QTimer | None = None
 

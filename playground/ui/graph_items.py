@@ -48,8 +48,8 @@ class NodeItem(QGraphicsRectItem):
     """A rounded box (tensors) or a plain box (functions) with its lines of text.
 
     A rect item for its bounds: Qt asks every item of a big unindexed scene for them at each
-    paint, and a rect item answers in C++ (a paint over 10^5 nodes took 0.1-0.2 s when the
-    answer was Python, 0.02 s now); the painting itself is below."""
+    paint, and a rect item answers in C++ (over 10^5 nodes a Python answer made each
+    paint several times slower); the painting itself is below."""
 
     def __init__(self, node_id: str, look: NodeLook, size: tuple[float, float]) -> None:
         super().__init__()

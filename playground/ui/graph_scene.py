@@ -21,8 +21,8 @@ from playground.ui.relay import emit_on_ui_thread
 # graphs up to this many nodes are folded and measured at once, without pausing the collector
 PREPARED_IN_PLACE = gc_policy.THAW_AT_NODES
 BATCH = 1500            # items created per event-loop turn: big graphs never freeze the window
-# Past this many items a scene has no index: on 10^5 nodes Qt's BSP tree took 1.1 s to build
-# and 0.5 s a paint to search, where testing every item takes 0.2 s.
+# Past this many items a scene has no index: on 10^5 nodes Qt's BSP tree costs more to build,
+# and to search at each paint, than testing every item does.
 INDEXED_ITEMS = 20_000
 CACHED_NODES = 3000     # up to this many nodes, each is painted once into a cached pixmap
 MOVE_MS = 260           # how long surviving nodes glide to their new places

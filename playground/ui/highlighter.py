@@ -29,12 +29,13 @@ STYLE = {
 
 INSIDE_STRING = 1
 # Colouring a line costs a Qt format range per token, and Qt's cost grows faster than the
-# line: a 400,000-character line took 10-24 s. Past this many characters the rest of a line
-# stays plain, as editors do (VS Code stops tokenizing at 20,000).
+# line: a 400,000-character line froze the window for seconds. Past this many characters
+# the rest of a line stays plain, as editors do (VS Code stops tokenizing at 20,000).
 COLOURED_LINE_LIMIT = 4_000
 IN_MARKDOWN = 2  # a line of a ``# %% [markdown]`` cell: prose, not code
 # A text of more lines than this is coloured COLOURED_PER_TURN lines per event-loop turn, from
-# the top: colouring the 300,000 lines of a 100,000-cell notebook at once froze the window 10 s.
+# the top: colouring the 300,000 lines of a 100,000-cell notebook at once froze the window
+# for seconds.
 PROGRESSIVE_FROM = 5_000
 COLOURED_PER_TURN = 1_500
 
@@ -63,7 +64,7 @@ class PythonHighlighter(QSyntaxHighlighter):
         self.prose.setFontFamilies(["Noto Sans", "DejaVu Sans", "Helvetica", "Arial",
                                     "sans-serif"])
         # sizes relative to the editor's font: the text zoom needs no recolouring (it
-        # recoloured the whole text at each Ctrl+=, 1 s at 5,000 lines)
+        # recoloured the whole text at each Ctrl+=)
         self.prose.setForeground(QColor("#d0d4da" if dark else "#24292f"))
         self.heading = QTextCharFormat(self.prose)
         self.heading.setFontWeight(QFont.Weight.Bold)

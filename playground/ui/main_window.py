@@ -36,7 +36,8 @@ from playground.ui.run_control import RunControl
 from playground.ui.settings import Settings, default_settings_path
 
 AUTOSAVE_MS = 3000
-RELEASE_MEMORY_MS = 1000  # after a run, when its graph is built (a trim costs ~4 ms)
+# after a run, when its graph is built (a trim takes the UI thread a few milliseconds)
+RELEASE_MEMORY_MS = 1000
 ZOOM_SETTLE_MS = 120  # a zoom is drawn once the presses stop for this long
 LAZY_VIEWS_MS = 400  # after the first paint, once their modules are imported (panes.py)
 

@@ -3,8 +3,8 @@
 Adding a view is one file with a QWidget whose constructor takes the ViewState and subscribes
 to its events, plus one line in TABS. Views that import pyqtgraph are built just after the
 window's first paint; being built on the state, they catch up with what it already holds.
-Their modules are imported on a thread meanwhile: imported on the UI thread (0.2 s alone), the
-import took 1.1 s when a file was being read at the same time (each of its thousands of file
+Their modules are imported on a thread meanwhile: imported on the UI thread, the import took
+five times as long when a file was being read at the same time (each of its thousands of file
 lookups gave the GIL away to the other thread), and the window froze for all of it.
 """
 
