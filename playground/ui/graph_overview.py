@@ -42,13 +42,13 @@ class Overview(QWidget):
             self.hide()
             return
         bounds = scene.bounds()
+        if self.view.visible_rect().contains(bounds):
+            self.hide()  # nothing to draw: the whole graph is on screen
+            return
         size = (self.view.viewport().width(), self.view.viewport().height())
         if bounds != self.bounds or self.picture is None or size != self._drawn_for:
             self.bounds, self._drawn_for = bounds, size
             self.picture = self._draw(scene)
-        if self.view.visible_rect().contains(bounds):
-            self.hide()
-            return
         viewport = self.view.viewport().geometry()
         size = self.picture.size()
         self.setGeometry(viewport.right() - size.width() - 10,
@@ -76,12 +76,7 @@ class Overview(QWidget):
         corners = 4 + (centres - boxes / 2 - (self.bounds.left(), self.bounds.top())) * scale
         lows = np.floor(corners).astype(int)
         spans = np.maximum(np.ceil(boxes * scale).astype(int), 1)
-        for dx in range(int(spans[:, 0].max(initial=1))):  # boxes are a few pixels here
-            for dy in range(int(spans[:, 1].max(initial=1))):
-                inside = (dx < spans[:, 0]) & (dy < spans[:, 1])
-                xs = np.clip(lows[inside, 0] + dx, 0, width - 1)
-                ys = np.clip(lows[inside, 1] + dy, 0, height - 1)
-                pixels[ys, xs] = colours[inside]
+        fill_boxes(pixels, lows, spans, colours)
         image = QImage(pixels.data, width, height, 4 * width, QImage.Format.Format_ARGB32)
         return QPixmap.fromImage(image.copy())  # the copy owns its pixels; ``pixels`` goes
 
@@ -125,3 +120,29 @@ class Overview(QWidget):
     def mouseMoveEvent(self, event) -> None:  # noqa: N802 - Qt's name
         if event.buttons() & Qt.MouseButton.LeftButton:
             self.view.centerOn(self._to_scene(event.position()))
+
+
+# Up to this many boxes per pixel of the largest box, a slice per box costs less than a pass
+# over all boxes per pixel
+PER_BOX_UP_TO = 10
+
+
+def fill_boxes(pixels: np.ndarray, lows: np.ndarray, spans: np.ndarray,
+               colours: np.ndarray) -> None:
+    """Paint each box (top-left ``lows``, size ``spans``, in pixels) its colour, clipped to
+    ``pixels``; later boxes over earlier ones. A small graph has a few big boxes, drawn a
+    slice each; a large one many boxes of a few pixels, drawn one pass over all of them per
+    pixel of a box (a pass per pixel of a big box froze the window under load)."""
+    height, width = pixels.shape
+    widest, tallest = int(spans[:, 0].max(initial=1)), int(spans[:, 1].max(initial=1))
+    if len(lows) <= PER_BOX_UP_TO * widest * tallest:
+        for (x, y), (w, h), colour in zip(lows.tolist(), spans.tolist(), colours, strict=True):
+            pixels[min(max(y, 0), height - 1):max(y + h, 1),
+                   min(max(x, 0), width - 1):max(x + w, 1)] = colour
+        return
+    for dx in range(widest):
+        for dy in range(tallest):
+            inside = (dx < spans[:, 0]) & (dy < spans[:, 1])
+            xs = np.clip(lows[inside, 0] + dx, 0, width - 1)
+            ys = np.clip(lows[inside, 1] + dy, 0, height - 1)
+            pixels[ys, xs] = colours[inside]

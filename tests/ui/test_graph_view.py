@@ -3,6 +3,7 @@
 import time
 import xml.dom.minidom
 
+import numpy as np
 import pytest
 from PySide6.QtCore import QEvent, QPointF, QTimer
 from PySide6.QtGui import QImage
@@ -424,3 +425,35 @@ def test_zoomed_text_fits_its_node(qapp):
             assert height - 8 >= len(look.lines) * spacing * 0.95, scale
     finally:
         graph_look.set_label_scale(1.0)
+
+
+def _boxes_in_a_grid(count: int, size: tuple[int, int], gap: int = 1):
+    """``count`` boxes of ``size`` pixels in rows, apart; those at the edges cross them."""
+    rng = np.random.default_rng(count)
+    per_row = 12
+    lows = np.array([(-1 + (i % per_row) * (size[0] + gap), -1 + (i // per_row) * (size[1] + gap))
+                     for i in range(count)])
+    spans = np.tile(np.array(size), (count, 1))
+    colours = rng.integers(1, 2**32 - 1, count, dtype=np.uint32)
+    return lows, spans, colours
+
+
+@pytest.mark.parametrize(("count", "size"), [(3, (40, 12)), (60, (9, 3)), (500, (2, 1))])
+def test_the_overview_fills_boxes_alike_by_box_and_by_pixel(count, size):
+    """The overview's two ways of filling boxes (a slice per box for a few big ones, a pass
+    per pixel for many small ones) paint the same picture, edges clipped alike."""
+    from playground.ui import graph_overview
+
+    lows, spans, colours = _boxes_in_a_grid(count, size)
+    pictures = []
+    for per_box in (True, False):
+        pixels = np.zeros((30, 100), np.uint32)
+        original = graph_overview.PER_BOX_UP_TO
+        graph_overview.PER_BOX_UP_TO = 10**9 if per_box else 0
+        try:
+            graph_overview.fill_boxes(pixels, lows, spans, colours)
+        finally:
+            graph_overview.PER_BOX_UP_TO = original
+        pictures.append(pixels)
+    assert (pictures[0] != 0).sum() > 0
+    np.testing.assert_array_equal(pictures[0], pictures[1])
