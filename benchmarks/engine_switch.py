@@ -79,4 +79,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    from machine import describe
+
+    print(describe(), flush=True)  # the machine a figure came from, first
     main()
