@@ -39,23 +39,24 @@ def numpy_simd() -> str:
         f" + {' '.join(found)}" if found else " only")
 
 
-_TORCH_FACTS = ("import torch; print(f'torch {torch.__version__} CPU capability '"
-                "f'{torch.backends.cpu.get_cpu_capability()}, {torch.get_num_threads()} threads')")
-
-
 def torch_capability() -> str:
     """torch's version, CPU capability and threads; asked of another process unless torch is
     imported here already (a benchmark of the window must not carry torch's heap)."""
     if "torch" in sys.modules:
-        namespace: dict = {}
-        exec(_TORCH_FACTS.replace("print(", "facts = ("), namespace)
-        return namespace["facts"]
+        return _torch_facts()
     try:
-        answer = subprocess.run([sys.executable, "-c", _TORCH_FACTS], capture_output=True,
+        answer = subprocess.run([sys.executable, __file__, "--torch"], capture_output=True,
                                 text=True, timeout=120)
     except (OSError, subprocess.TimeoutExpired):
         return "torch not asked"
     return answer.stdout.strip() if answer.returncode == 0 else "torch not installed"
+
+
+def _torch_facts() -> str:
+    import torch
+
+    return (f"torch {torch.__version__} CPU capability {torch.backends.cpu.get_cpu_capability()}"
+            f", {torch.get_num_threads()} threads")
 
 
 def describe(with_torch: bool = True) -> str:
@@ -79,4 +80,5 @@ def dispatch_targets() -> str:
 
 
 if __name__ == "__main__":
-    print(dispatch_targets() if sys.argv[1:] == ["--dispatch-targets"] else describe())
+    ANSWERS = {"--dispatch-targets": dispatch_targets, "--torch": _torch_facts}
+    print(ANSWERS.get(" ".join(sys.argv[1:]), describe)())

@@ -89,14 +89,27 @@ def _inplace(op: str, self: Tensor, result: np.ndarray, other, saved: tuple,
     lerp_ with a tensor weight)."""
     self._check_inplace()
     refuse_inplace(self, other, *more)
+    return _write_recorded(op, self, lambda: _write_inplace(self, result), other, saved, *more)
+
+
+def record_fill(op: str, self: Tensor, write, chances: Tensor | None = None) -> Tensor:
+    """A random fill (``normal_``...): ``write()`` puts the draws in self's memory; recorded
+    as the row ``op``'s node (of self's history and ``chances``) as torch records it."""
+    self._check_inplace()
+    return _write_recorded(op, self, write, chances, ())
+
+
+def _write_recorded(op: str, self: Tensor, write, other, saved: tuple, *more) -> Tensor:
+    """``write()`` self's new values; where autograd records the write, self's old history
+    (and ``other`` and ``more``) become the inputs of the node ``op``, self's grad_fn."""
     other = tensor_or_none(other)
     if more:
         more = tuple(tensor_or_none(tensor) for tensor in more)
     if not (_recording(self, other) or any(_recording(self, tensor) for tensor in more)):
-        _write_inplace(self, result)  # an optimizer's step, under no_grad
+        write()  # an optimizer's step, under no_grad
         return self
     history = _history(self)
-    _write_inplace(self, result)
+    write()
     return _recorded(op, self, history, other, saved, *more)
 
 
@@ -107,7 +120,7 @@ def bind_variant(op: str, forward, *, function: bool = False):
         if name.startswith("__i"):
             bind_method(name, _augmented(forward))
         else:
-            binds(name, method=True, function=function and not name.startswith("__"))(forward)
+            binds(name, function=function)(forward)
     return forward
 
 
@@ -219,18 +232,6 @@ def copy_(self: Tensor, source: Tensor) -> Tensor:
 for _op, _forward in (("mul", mul_), ("div", div_), ("pow", pow_), ("clamp", clamp_),
                       ("zero_", zero_), ("fill_", fill_), ("copy", copy_)):
     bind_variant(_op, _forward)
-
-
-def record_fill(op: str, self: Tensor, write, chances: Tensor | None = None) -> Tensor:
-    """A random fill (``normal_``...): ``write()`` puts the draws in self's memory; recorded
-    as the row ``op``'s node (of self's history and ``chances``) as torch records it."""
-    self._check_inplace()
-    if not _recording(self, chances):
-        write()
-        return self
-    history = _history(self)
-    write()
-    return _recorded(op, self, history, chances, ())
 
 
 def setitem(self: Tensor, index, value) -> None:
