@@ -35,6 +35,8 @@ from ._nodes import (
     run_pre_hooks,
     unpack_saved,
 )
+from ._parallel import FORMULA_OPERATORS, SPLIT_FROM
+from ._parallel import apply as split_ufunc
 
 
 class BackwardStep:
@@ -78,14 +80,20 @@ def _apply_function(node: Node, grad, as_tensors: bool, saved=None) -> tuple:
         saved = unpack_saved(node, as_tensors) if rule.saves else ()
     kit = _kit(as_tensors)
     outputs = []
+    formulas = rule.split_formulas if _large(grad) else rule.formulas
     if rule.variadic:
-        formula = rule.formulas[0]
+        formula = formulas[0]
         for position, next_node in enumerate(node._next):
             outputs.append(None if next_node is None else formula(kit, grad, saved, position))
         return tuple(outputs)
-    for next_node, formula in zip(node._next, rule.formulas, strict=False):
+    for next_node, formula in zip(node._next, formulas, strict=False):
         outputs.append(None if next_node is None else formula(kit, grad, saved))
     return tuple(outputs)
+
+
+def _large(grad) -> bool:
+    """An array gradient big enough for the formulas that split their arithmetic."""
+    return grad.__class__ is np.ndarray and grad.size >= SPLIT_FROM
 
 
 def execute(
@@ -222,6 +230,7 @@ def _execute_plain(root: Node, root_grad, keep_graph: bool) -> None:
     ready = [root]
     kit = NUMPY_KIT
     release = not keep_graph
+    split_from = SPLIT_FROM
     try:
         while ready:
             node = ready.pop() if len(ready) == 1 else heap_pop(ready)
@@ -246,14 +255,14 @@ def _execute_plain(root: Node, root_grad, keep_graph: bool) -> None:
                 elif release and saved and node.rule.numbers_are_tensors:
                     node._saved = None
                 arity = node.arity
+                formulas = node.formulas if grad.size < split_from else node.split_formulas
                 if arity == 1:
                     edges = (node._n0,)
-                    outputs = (node.formulas[0](kit, grad, saved),)
+                    outputs = (formulas[0](kit, grad, saved),)
                 elif arity == 2:
                     first = node._n0
                     second = node._n1
                     edges = (first, second)
-                    formulas = node.formulas
                     outputs = (None if first is None else formulas[0](kit, grad, saved),
                                None if second is None else formulas[1](kit, grad, saved))
                 else:  # saved may be released already: pass the values unpacked above
@@ -272,9 +281,9 @@ def _execute_plain(root: Node, root_grad, keep_graph: bool) -> None:
                 if existing is None:
                     next_node._pending = out
                 elif existing.size > _IN_PLACE_MIN_SIZE and _exclusively_pending(existing):
-                    np.add(existing, out, out=existing)
+                    split_ufunc(np.add, existing, out, out=existing)
                 else:
-                    next_node._pending = existing + out
+                    next_node._pending = add(existing, out)
                 remaining = next_node._deps - 1
                 next_node._deps = remaining
                 if remaining == 0:
@@ -282,6 +291,9 @@ def _execute_plain(root: Node, root_grad, keep_graph: bool) -> None:
                         heap_push(ready, next_node)
                     else:
                         ready.append(next_node)
+            # Names left holding a gradient would keep AccumulateGrad from taking it as .grad
+            # (it takes an array only the engine references, as torch does) and copy it.
+            outputs = out = existing = None
     except BaseException:
         _clear_plain_state(root)
         raise
@@ -358,6 +370,8 @@ def _clear_plain_state(root: Node) -> None:
 
 # Summing into a gradient buffer in place saves an allocation, which matters only for big arrays.
 _IN_PLACE_MIN_SIZE = 1 << 14
+# pending + incoming, split between the cores for large arrays
+add = FORMULA_OPERATORS["_split_add"]
 # References to a pending gradient when only the node holds it: the node's slot, the local name
 # in the loop, this function's argument and getrefcount's own (torch checks use_count() alike).
 _BUFFER_ONLY_REFERENCES = 4

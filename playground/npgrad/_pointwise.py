@@ -15,6 +15,7 @@ import numpy as np
 from . import _dtype as dtypes
 from ._bindings import bind_method, binds
 from ._operands import floating
+from ._parallel import split
 from ._recording import SAVE_RESULT, fast_elementwise, output
 from ._rules import RULES
 from ._tensor import Tensor
@@ -51,6 +52,8 @@ def unary(op: str, on_arrays: Callable, *aliases: str, floats: bool = True) -> C
         raise ValueError(f"unary {op!r} saves {saves}: write its forward out instead")
     saves_self = saves == ("self",)
     saved = SAVE_RESULT if saves == ("result",) else ()
+    if isinstance(on_arrays, np.ufunc):
+        on_arrays = split(on_arrays)
 
     def general(self: Tensor) -> Tensor:
         data = self._data
@@ -75,10 +78,12 @@ def _rounded_once(function: Callable) -> Callable:
     sin, exp, tanh... agree with torch's in 60-87% of elements, this in 93-100% (measured on
     10^5 normal samples; torch's sigmoid is the exception and keeps its float32 form)."""
 
+    whole = split(function)
+
     def on_arrays(data: np.ndarray) -> np.ndarray:
         if data.dtype == np.float32 and data.size <= ROUNDED_ONCE_UP_TO:
             return function(data, dtype=np.float64).astype(np.float32)
-        return function(data)
+        return whole(data)
 
     on_arrays.__name__ = getattr(function, "__name__", "function")
     return on_arrays

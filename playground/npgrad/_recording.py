@@ -17,6 +17,8 @@ import numpy as np
 from ._grad_mode import GradMode
 from ._nodes import NODE_CLASSES, NodeOutput, edge_of, new_sequence_number
 from ._operands import broadcast_error
+from ._parallel import SPLIT_FROM
+from ._parallel import apply as split_ufunc
 from ._tensor import ZERO_VERSION, InferenceCounter, Tensor, check_savable, new_counter
 
 _ndarray = np.ndarray
@@ -214,6 +216,7 @@ def fast_elementwise(op: str, ufunc, general: Callable, reflected: bool = False)
     self_gated = not unary and rule.save_gates[0] is not None
     other_gated = not unary and rule.save_gates[-1] is not None
     missing = _MISSING
+    split_from = SPLIT_FROM
 
     def fallback(self, other):
         return general(self) if other is missing else general(self, other)
@@ -224,7 +227,7 @@ def fast_elementwise(op: str, ufunc, general: Callable, reflected: bool = False)
         if unary:
             if other is not missing or dtype not in FAST_DTYPES:
                 return fallback(self, other)
-            data = ufunc(a)
+            data = ufunc(a)  # (a unary op's function splits large arrays itself)
             other_tensor = None
             exact = True
         else:
@@ -244,7 +247,10 @@ def fast_elementwise(op: str, ufunc, general: Callable, reflected: bool = False)
             else:
                 return fallback(self, other)
             try:
-                data = ufunc(b, a) if reflected else ufunc(a, b)
+                if a.size < split_from:
+                    data = ufunc(b, a) if reflected else ufunc(a, b)
+                else:
+                    data = split_ufunc(ufunc, b, a) if reflected else split_ufunc(ufunc, a, b)
             except ValueError:
                 raise broadcast_error(a.shape, b.shape) from None
             # Same dtypes by construction; same shapes unless the operands broadcast.

@@ -8,11 +8,15 @@ inspector shows as the rule a node applies. Broadcasting is undone by the engine
 
 from __future__ import annotations
 
+import ast
 import re
 from dataclasses import dataclass, field
 
-# Names a formula may use besides grad, the saved values and the kit.
-_FORMULA_GLOBALS = {"__builtins__": {}, "None": None, "__name__": __name__}
+from ._parallel import FORMULA_OPERATORS, split_operators
+
+# Names a formula may use besides grad, the saved values and the kit (and the operators its
+# arithmetic is compiled to, which split large arrays between the cores).
+_FORMULA_GLOBALS = {"__builtins__": {}, "None": None, "__name__": __name__, **FORMULA_OPERATORS}
 
 
 @dataclass(frozen=True)
@@ -28,6 +32,8 @@ class Rule:
     # torch wraps a Python number operand of mul/div in a tensor it saves and frees like others.
     numbers_are_tensors: bool = False
     formulas: tuple = field(default=(), compare=False, repr=False)
+    # The same formulas with their arithmetic split between the cores, for large arrays
+    split_formulas: tuple = field(default=(), compare=False, repr=False)
     # For each saved name, the inputs whose formula reads it (torch saves only those).
     saved_users: tuple = field(default=(), compare=False, repr=False)
     # Per saved name: None if always needed, else the inputs that must need a gradient for it.
@@ -53,18 +59,21 @@ class Rule:
         return f"{self.node_name}: " + "; ".join(parts)
 
 
-def _formula(rule: Rule, text: str):
-    """``f(k, grad, saved[, i])``: the saved tuple is unpacked into the rule's names."""
+def _formula(rule: Rule, text: str, split: bool = False):
+    """``f(k, grad, saved[, i])``: the saved tuple is unpacked into the rule's names; with
+    ``split``, its ``+ - * /`` split large arrays between the cores."""
     parameters = "k, grad, saved, i" if rule.variadic else "k, grad, saved"
     unpack = f"    {', '.join(rule.saves)}, = saved\n" if rule.saves else ""
     source = f"def formula({parameters}):\n{unpack}    return {text}\n"
+    code = split_operators(ast.parse(source)) if split else source
     namespace: dict = {}
-    exec(compile(source, f"<{rule.node_name} formula>", "exec"), _FORMULA_GLOBALS, namespace)
+    exec(compile(code, f"<{rule.node_name} formula>", "exec"), _FORMULA_GLOBALS, namespace)
     return namespace["formula"]
 
 
 def _compile(rule: Rule) -> Rule:
     formulas = tuple(_formula(rule, text) for text in rule.texts)
+    split_formulas = tuple(_formula(rule, text, split=True) for text in rule.texts)
     users = tuple(
         tuple(i for i, text in enumerate(rule.texts) if re.search(rf"\b{name}\b", text))
         for name in rule.saves
@@ -72,6 +81,7 @@ def _compile(rule: Rule) -> Rule:
     every_input = tuple(range(len(rule.texts)))
     gates = tuple(None if rule.variadic or u == every_input or not u else u for u in users)
     object.__setattr__(rule, "formulas", formulas)
+    object.__setattr__(rule, "split_formulas", split_formulas)
     object.__setattr__(rule, "saved_users", users)
     object.__setattr__(rule, "save_gates", gates)
     return rule

@@ -1,0 +1,259 @@
+"""Large elementwise NumPy operations split between the CPU's cores, as torch splits its kernels.
+
+torch runs an elementwise op on a million floats on every core; NumPy runs it on one, so a
+large-tensor chain took 1.5-1.8 times torch's time on two cores (benchmarks/engine_vs_torch.py,
+profiled: the time was in the ufuncs themselves, not in the engine). ``apply`` cuts such an
+op's operands into one slice per core and runs the ufunc on each slice at once: NumPy lets go
+of the GIL inside a ufunc's loop. Every element is computed by the same ufunc from the same
+inputs, so the result is the same array bit for bit (``tests/npgrad/test_parallel.py``); slices
+start on whole 64-element blocks, so each one goes through the same SIMD code as before.
+"""
+
+from __future__ import annotations
+
+import ast
+import contextvars
+import operator as _operator
+import os
+import threading
+
+import numpy as np
+
+_ndarray = np.ndarray
+# Below this many elements a hand-off to another thread (some 20 µs) costs more than it saves.
+SPLIT_FROM = 1 << 17
+# Slices are cut on multiples of this many elements.
+BLOCK = 64
+_FLOATS = frozenset((np.dtype(np.float32), np.dtype(np.float64)))
+# Python numbers up to this size convert to the array's dtype exactly as NumPy's own
+# weak-scalar rule converts them (beyond it an int may not fit the conversion).
+_SAFE_INT = 1 << 53
+
+
+class _Worker:
+    """A thread that runs one slice at a time; ``start`` and ``done`` are locks used as
+    signals (cheaper than events): the caller releases ``start``, the worker ``done``."""
+
+    def __init__(self) -> None:
+        self._start = threading.Lock()
+        self._done = threading.Lock()
+        self._start.acquire()
+        self._done.acquire()
+        self._job = None
+        self._error: BaseException | None = None
+        self._busy = False  # a job handed over and not yet waited for
+        threading.Thread(target=self._serve, name="npgrad-split", daemon=True).start()
+
+    def _serve(self) -> None:
+        while True:
+            self._start.acquire()
+            context, job = self._job
+            self._job = None
+            try:
+                context.run(job)  # under the caller's np.errstate
+            except BaseException as error:  # handed to the caller, who raises it
+                self._error = error
+            # The job's slices are views of the result: holding them would keep the result
+            # from being the sole owner of its memory (AccumulateGrad copies such a gradient).
+            context = job = None
+            self._done.release()
+
+    def submit(self, job) -> None:
+        if self._busy:  # the caller was interrupted while waiting: let that job end first
+            self.wait()
+        self._job = (contextvars.copy_context(), job)
+        self._busy = True
+        self._start.release()
+
+    def wait(self) -> None:
+        self._done.acquire()
+        self._busy = False
+        error, self._error = self._error, None
+        if error is not None:
+            raise error
+
+
+class _Pool:
+    """The workers, started at first use; none on a one-core machine or where threads
+    cannot be started (then every op runs whole, as before)."""
+
+    workers: list[_Worker] | None = None
+    # Held while the workers run a split op: a split op computed inside one (a formula's
+    # piece calling a split function) or in another thread at the same time runs whole.
+    in_use = threading.Lock()
+
+    @classmethod
+    def get(cls) -> list[_Worker]:
+        if cls.workers is None:
+            cls.workers = cls._start()
+        return cls.workers
+
+    @staticmethod
+    def _start() -> list[_Worker]:
+        try:
+            cores = len(os.sched_getaffinity(0))
+        except (AttributeError, OSError):
+            cores = os.cpu_count() or 1
+        try:
+            return [_Worker() for _ in range(min(cores, 8) - 1)]
+        except RuntimeError:  # "can't start new thread"
+            return []
+
+    @classmethod
+    def forget(cls) -> None:
+        cls.workers = None  # a forked child has none of its parent's threads
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_Pool.forget)
+
+
+def apply(ufunc, *operands, out=None, fallback=None):
+    """``ufunc(*operands)`` (into ``out`` when given), split between the cores when it is a
+    large float op the slices can express: every array operand of the result's shape and
+    dtype (C-contiguous, or one-dimensional), the others numbers. Anything else is computed
+    whole by ``fallback`` (the operator, for operands that may be tensors) or the ufunc."""
+    shape, dtype = _split_shape(operands, out)
+    workers = _Pool.get() if shape is not None else None
+    if not workers or not _Pool.in_use.acquire(blocking=False):
+        if fallback is not None:
+            return fallback(*operands)
+        return ufunc(*operands) if out is None else ufunc(*operands, out=out)
+    try:
+        if out is None:
+            out = np.empty(shape, dtype)
+        flat = [_flat(value, dtype) for value in (*operands, out)]
+        size = flat[-1].shape[0]
+        count = min(len(workers) + 1, size // (SPLIT_FROM // 2))
+        step = -(-size // count // BLOCK) * BLOCK
+        jobs = [_slice_job(ufunc, flat, slice(start, start + step))
+                for start in range(0, size, step)]
+        _run(workers, jobs)
+    finally:
+        _Pool.in_use.release()
+    return out
+
+
+def _run(workers: list[_Worker], jobs: list) -> None:
+    """The first job in this thread, the others in the workers, all at once."""
+    used = workers[:len(jobs) - 1]
+    for worker, job in zip(used, jobs[1:], strict=True):
+        worker.submit(job)
+    try:
+        jobs[0]()
+    finally:
+        for worker in used:
+            worker.wait()
+
+
+def _slice_job(ufunc, flat: list, piece: slice):
+    arguments = [value[piece] if value.__class__ is _ndarray and value.ndim else value
+                 for value in flat]
+    result = arguments.pop()
+
+    def job() -> None:
+        ufunc(*arguments, out=result)
+
+    return job
+
+
+def _split_shape(operands: tuple, out) -> tuple:
+    """The result's shape and dtype when the op can be split, else (None, None)."""
+    shape = dtype = None
+    for value in (*operands, out):
+        if value is None:
+            continue
+        if value.__class__ is _ndarray:
+            if value.ndim == 0:
+                if dtype is None:
+                    dtype = value.dtype
+                elif value.dtype != dtype:
+                    return None, None
+                continue
+            if shape is None:
+                shape, dtype = value.shape, (dtype or value.dtype)
+            if value.shape != shape or value.dtype != dtype or not (
+                    value.ndim == 1 or value.flags.c_contiguous):
+                return None, None
+        elif value.__class__ is bool or not isinstance(value, (int, float)) or (
+                isinstance(value, int) and abs(value) > _SAFE_INT):
+            return None, None
+    if shape is None or dtype not in _FLOATS or out is not None and not out.flags.writeable:
+        return None, None
+    size = 1
+    for length in shape:
+        size *= length
+    return (shape, dtype) if size >= SPLIT_FROM else (None, None)
+
+
+def _flat(value, dtype: np.dtype):
+    """A number as the array's dtype; an array as one dimension (a view, never a copy)."""
+    if value.__class__ is not _ndarray:
+        return dtype.type(value)
+    if value.ndim == 0:
+        return value
+    return value if value.ndim == 1 else value.reshape(-1)
+
+
+def split(ufunc):
+    """``ufunc`` as a function that splits large operands (options such as ``dtype=`` go to
+    the ufunc whole)."""
+
+    def call(*operands, **options):
+        if not options:
+            for value in operands:
+                if value.__class__ is _ndarray and value.size >= SPLIT_FROM:
+                    return apply(ufunc, *operands)
+        return ufunc(*operands, **options)
+
+    call.__name__ = ufunc.__name__
+    return call
+
+
+def _binary(ufunc, operator):
+    def call(a, b):
+        if (a.__class__ is _ndarray and a.size >= SPLIT_FROM) or (
+                b.__class__ is _ndarray and b.size >= SPLIT_FROM):
+            return apply(ufunc, a, b, fallback=operator)
+        return operator(a, b)
+
+    return call
+
+
+def _negative(value):
+    if value.__class__ is _ndarray and value.size >= SPLIT_FROM:
+        return apply(np.negative, value, fallback=_operator.neg)
+    return -value
+
+
+# What a derivative formula's operators become (``split_operators``): the same operation,
+# split when its operands are large arrays; tensors (create_graph) and numbers as before.
+FORMULA_OPERATORS = {
+    "_split_add": _binary(np.add, _operator.add),
+    "_split_sub": _binary(np.subtract, _operator.sub),
+    "_split_mul": _binary(np.multiply, _operator.mul),
+    "_split_div": _binary(np.true_divide, _operator.truediv),
+    "_split_neg": _negative,
+}
+_BINARY_NAMES = {ast.Add: "_split_add", ast.Sub: "_split_sub", ast.Mult: "_split_mul",
+                 ast.Div: "_split_div"}
+
+
+class _SplitOperators(ast.NodeTransformer):
+    def visit_BinOp(self, node: ast.BinOp) -> ast.AST:
+        self.generic_visit(node)
+        name = _BINARY_NAMES.get(type(node.op))
+        if name is None:
+            return node
+        return ast.Call(ast.Name(name, ast.Load()), [node.left, node.right], [])
+
+    def visit_UnaryOp(self, node: ast.UnaryOp) -> ast.AST:
+        self.generic_visit(node)
+        if not isinstance(node.op, ast.USub) or isinstance(node.operand, ast.Constant):
+            return node
+        return ast.Call(ast.Name("_split_neg", ast.Load()), [node.operand], [])
+
+
+def split_operators(tree: ast.AST) -> ast.AST:
+    """A formula's ``+ - * /`` and unary ``-`` as calls of FORMULA_OPERATORS."""
+    return ast.fix_missing_locations(_SplitOperators().visit(tree))
