@@ -139,6 +139,7 @@ class MainWindow(QMainWindow):
         return self.tabs
 
     def _make_lazy_views(self) -> None:
+        self.tabs.start_importing()
         if self.tabs.importing:  # not on this thread: it would freeze the window meanwhile
             QTimer.singleShot(LAZY_VIEWS_MS // 8, self._make_lazy_views)
             return

@@ -3,7 +3,7 @@
 Adding a view is one file with a QWidget whose constructor takes the ViewState and subscribes
 to its events, plus one line in TABS. Views that import pyqtgraph are built just after the
 window's first paint; being built on the state, they catch up with what it already holds.
-Their modules are imported on a thread meanwhile: imported on the UI thread, the import took
+Their modules are imported on a thread from then: imported on the UI thread, the import took
 five times as long when a file was being read at the same time (each of its thousands of file
 lookups gave the GIL away to the other thread), and the window froze for all of it.
 """
@@ -83,16 +83,24 @@ class TabbedViews(QTabWidget):
         follow(self, state.events.result, lambda _result: self._bring_forward("result"))
         follow(self, state.events.selection, lambda _ids: self._bring_forward("selection"))
 
-        self._importing = threading.Thread(
-            target=_import_all, args=([m for tab in tabs if tab.lazy for m in tab.modules],),
-            name="views-import", daemon=True)
-        self._importing.start()
+        self._importing: threading.Thread | None = None
+
+    def start_importing(self) -> None:
+        """Import the lazy views' modules on a thread. Not while the window is being built:
+        the import holds the GIL most of the time, and started then it held back the first
+        paint and the first run's graph by a third (benchmarks/startup.py)."""
+        if self._importing is None:
+            self._importing = threading.Thread(
+                target=_import_all,
+                args=([m for tab in self.tabs if tab.lazy for m in tab.modules],),
+                name="views-import", daemon=True)
+            self._importing.start()
 
     @property
     def importing(self) -> bool:
         """Whether the lazy views' modules are still being imported (building them now
         would wait for that on the UI thread)."""
-        return self._importing.is_alive()
+        return self._importing is not None and self._importing.is_alive()
 
     def build_lazy(self) -> None:
         for tab in self.tabs:
