@@ -1,6 +1,7 @@
 """Run → graph drawn in the real window: per script, the median and p95 of Run all → the
-graph and plots painted, and where the time goes (kernel exec, graph/trace build, encode,
-wire, decode, each view, paint).
+graph and plots painted, and where the time goes (--breakdown): the kernel's exec and
+graph/trace build, the window's decode of the result, the wire (encode, pipe and hand-over:
+what neither side spent), the relay wait (result → views), each view, layout + items, paint.
 
 Targets (issue 24): median ≤ 50 ms, p95 ≤ 100 ms for each example, each of the project's
 tutorials (tests/tutorials) and each tutorial of a folder ``--seeds DIR`` names; Live:
@@ -140,7 +141,7 @@ def one_run(window: MainWindow, paints: PaintClock, views: ViewClock) -> dict[st
     timings = dict(getattr(result, "timings", {}) or {})
     stages = {"total": painted - started, "result → painted": painted - finished[0],
               "run → result": finished[0] - started,
-              "result → views": shown - finished[0], "layout + items": built - shown,
+              "relay wait (result → views)": shown - finished[0], "layout + items": built - shown,
               "paint": painted - built}
     stages.update({f"kernel {name}": seconds for name, seconds in timings.items()})
     stages.update({f"view {name}": seconds for name, seconds in views.spent.items()})

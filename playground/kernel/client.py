@@ -84,6 +84,8 @@ class Kernel:
         self._control = threading.RLock()
         self._sending = threading.Lock()
         self._replies: queue.Queue = queue.Queue()
+        # seconds the reader thread spent decoding each run's result, by run id
+        self._decoding: dict[str, float] = {}
         self._ending = ""  # why the kernel said it is ending itself ("memory")
         self._readers: list[threading.Thread] = []
         self._run_id = ""
@@ -149,8 +151,11 @@ class Kernel:
         try:
             # a result's parts become model objects as they are read: a large result's 10^5
             # nodes and steps never exist as dicts as well (model/run_result.py)
-            while (frame := wire.receive(control_in, convert=reply_hook)) is not None:
+            timings: dict[str, float] = {}
+            while (frame := wire.receive(control_in, timings, reply_hook)) is not None:
                 message = protocol.read(frame, protocol.REPLIES)
+                if isinstance(message, protocol.Result):  # its decoding, for its timings
+                    self._decoding[message.id] = timings["decode"]
                 if isinstance(message, protocol.Ending):
                     self._ending = message.reason
                 else:
@@ -290,14 +295,16 @@ class Kernel:
             started = time.perf_counter()
             self._drop_stale_replies()
             self._send(protocol.Run(code, filename, fresh, output.marker, cell, self._run_id))
-            reply, stop_reason, decoding = self._wait_for_reply(timeout, stop)
+            reply, stop_reason = self._wait_for_reply(timeout, stop)
         finally:
             self._control.release()
         elapsed = time.perf_counter() - started
         self._drain(output)
         self._output = None
         result = self._result(reply, stop_reason, elapsed)
-        self._add_timings(result, elapsed, decoding, time.perf_counter() - started)
+        decode = self._decoding.pop(self._run_id, 0.0)
+        self._decoding.clear()  # results of runs nobody waits for any more
+        self._add_timings(result, elapsed, decode, time.perf_counter() - started)
         result.output = "".join(output.parts)
         result.output_truncated = output.truncated
         if reply is not None:  # (with none, the process was replaced or is gone)
@@ -358,19 +365,17 @@ class Kernel:
                 return
 
     @staticmethod
-    def _add_timings(result: RunResult, answered: float, decoding: dict, ended: float) -> None:
+    def _add_timings(result: RunResult, answered: float, decode: float, ended: float) -> None:
         """The parent's stages beside the kernel's: the wire is what neither side spent."""
         kernel = sum(result.timings.get(stage, 0.0) for stage in ("exec", "build"))
-        decode = decoding.get("decode", 0.0)
         result.timings.update(decode=decode, wire=max(0.0, answered - kernel - decode),
                               drain=ended - answered)
 
     def _wait_for_reply(self, timeout: float | None,
                         stop: threading.Event
-                        ) -> tuple[protocol.Result | None, str | None, dict]:
+                        ) -> tuple[protocol.Result | None, str | None]:
         """The kernel's reply; on timeout or ``stop`` interrupt it, and kill it 2 s after
         any interrupt."""
-        decoding: dict = {}
         deadline = None if timeout is None else time.monotonic() + timeout
         reason = None
         checked = time.monotonic()
@@ -386,11 +391,11 @@ class Kernel:
                 pass
             else:
                 if reply is None:
-                    return None, reason, decoding
+                    return None, reason
                 if isinstance(reply, protocol.Broken):
-                    return None, reason or "broken", decoding
+                    return None, reason or "broken"
                 if isinstance(reply, protocol.Result) and reply.id == self._run_id:
-                    return reply, reason, decoding  # a frame not for this run (user code
+                    return reply, reason  # a frame not for this run (user code
             now = time.monotonic()                  # writing to the pipe) is never it
             if deadline is not None and now > deadline and reason is None:
                 reason = "timeout"
@@ -399,7 +404,7 @@ class Kernel:
             if interrupted_at is not None and now - interrupted_at > INTERRUPT_GRACE:
                 self._group.kill()
                 self.process.wait()
-                return None, reason or "interrupt", decoding
+                return None, reason or "interrupt"
 
     def _continue_if_stopped(self) -> None:
         """A script that stopped its own process (SIGSTOP) would stall the run for good,

@@ -40,6 +40,19 @@ def test_a_run_returns_output_graph_and_trace(kernel):
         "MeanBackward0", "MulBackward0", "MulBackward0", "AddBackward0", "AccumulateGrad"]
 
 
+def test_a_result_says_where_its_time_went(kernel):
+    # the stages benchmarks/live_latency.py --breakdown prints: the kernel's exec and build,
+    # the window's decoding of the result, the wire (what neither side spent) and the drain
+    started = time.perf_counter()
+    result = kernel.run(TUTORIAL, "tutorial.py")
+    wall = time.perf_counter() - started
+    timings = result.timings
+    assert set(timings) == {"exec", "build", "decode", "wire", "drain"}
+    assert all(seconds >= 0 for seconds in timings.values())
+    assert timings["exec"] > 0 and timings["build"] > 0 and timings["decode"] > 0
+    assert sum(timings.values()) <= wall  # stages of this call, none counted twice
+
+
 def test_cells_share_a_namespace_and_a_fresh_run_does_not(kernel):
     kernel.run("import torch\nw = torch.tensor([2.0], requires_grad=True)\n", "cell1", fresh=True)
     second = kernel.run("(w * 3).sum().backward()\nprint(w.grad)\n", "cell2", fresh=False)
