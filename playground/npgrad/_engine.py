@@ -255,7 +255,7 @@ def _execute_plain(root: Node, root_grad, keep_graph: bool) -> None:
                 elif release and saved and node.rule.numbers_are_tensors:
                     node._saved = None
                 arity = node.arity
-                formulas = node.formulas if grad.size < split_from else node.split_formulas
+                formulas = node.formulas if grad.size < split_from else node.rule.split_formulas
                 if arity == 1:
                     edges = (node._n0,)
                     outputs = (formulas[0](kit, grad, saved),)

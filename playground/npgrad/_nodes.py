@@ -284,8 +284,7 @@ def edge_of(tensor):
 # One Node subclass per row of the derivative table, named as torch names it.
 NODE_CLASSES: dict[str, type[Node]] = {
     op: type(rule.node_name, (Node,),
-             {"__slots__": (), "rule": rule, "formulas": rule.formulas,
-              "split_formulas": rule.split_formulas, "__module__": "torch",
+             {"__slots__": (), "rule": rule, "formulas": rule.formulas, "__module__": "torch",
               "arity": -1 if rule.variadic or len(rule.inputs) > 2 else len(rule.inputs)})
     for op, rule in RULES.items()
 }

@@ -32,8 +32,8 @@ class Rule:
     # torch wraps a Python number operand of mul/div in a tensor it saves and frees like others.
     numbers_are_tensors: bool = False
     formulas: tuple = field(default=(), compare=False, repr=False)
-    # The same formulas with their arithmetic split between the cores, for large arrays
-    split_formulas: tuple = field(default=(), compare=False, repr=False)
+    # split_formulas, once compiled
+    _split: tuple | None = field(default=None, compare=False, repr=False)
     # For each saved name, the inputs whose formula reads it (torch saves only those).
     saved_users: tuple = field(default=(), compare=False, repr=False)
     # Per saved name: None if always needed, else the inputs that must need a gradient for it.
@@ -45,6 +45,16 @@ class Rule:
     # The in-place names that record this node (``mul_`` and ``x *= y`` for mul): _inplace.py
     # binds its forwards under them, and a test calls each one against torch
     inplace: tuple[str, ...] = ()
+
+    @property
+    def split_formulas(self) -> tuple:
+        """The formulas with their ``+ - * /`` split between the cores, for large arrays:
+        compiled at the first large gradient, not at import (four times the plain formulas'
+        cost, some 26 ms added to every kernel's start)."""
+        if self._split is None:
+            object.__setattr__(self, "_split",
+                               tuple(_formula(self, text, split=True) for text in self.texts))
+        return self._split
 
     @property
     def input_of_saved(self) -> tuple[int | None, ...]:
@@ -73,7 +83,6 @@ def _formula(rule: Rule, text: str, split: bool = False):
 
 def _compile(rule: Rule) -> Rule:
     formulas = tuple(_formula(rule, text) for text in rule.texts)
-    split_formulas = tuple(_formula(rule, text, split=True) for text in rule.texts)
     users = tuple(
         tuple(i for i, text in enumerate(rule.texts) if re.search(rf"\b{name}\b", text))
         for name in rule.saves
@@ -81,7 +90,6 @@ def _compile(rule: Rule) -> Rule:
     every_input = tuple(range(len(rule.texts)))
     gates = tuple(None if rule.variadic or u == every_input or not u else u for u in users)
     object.__setattr__(rule, "formulas", formulas)
-    object.__setattr__(rule, "split_formulas", split_formulas)
     object.__setattr__(rule, "saved_users", users)
     object.__setattr__(rule, "save_gates", gates)
     return rule
