@@ -92,9 +92,12 @@ def build_parser() -> argparse.ArgumentParser:
                         help="write the graph: {graph} (the drawn ones as in the window; .json "
                              "is the documented schema)")
     parser.add_argument("--plot", metavar="FILE",
-                        help="write the figures the script drew with matplotlib.pyplot (or, "
-                             "if none, the value-vs-gradient plots): {plots} (.csv: the "
-                             "value-vs-gradient points)")
+                        help="write the value-vs-gradient plots: {plots} (.csv: the points)")
+    parser.add_argument("--figures", metavar="DIR",
+                        help="write each matplotlib figure the script showed or left open as "
+                             "DIR/figure-N.png (plt.savefig files are written in any case)")
+    parser.add_argument("--figures-format", choices=("png", "svg"), default="png",
+                        help="with --figures: png (default) or svg")
     parser.add_argument("--animation", metavar="FILE_OR_FOLDER",
                         help="write the backward animation: an animated .gif, or a folder of "
                              "numbered PNGs (one per step)")
@@ -123,6 +126,17 @@ def _check_outputs(arguments: argparse.Namespace) -> None:
     for path in (arguments.graph, arguments.plot, arguments.trace, arguments.animation):
         if path is not None:
             _check_writable(Path(path), folder_allowed=path == arguments.animation)
+    if arguments.figures is not None:
+        _check_folder(Path(arguments.figures))
+
+
+def _check_folder(folder: Path) -> None:
+    """A folder the figures can go to: there and writable, or one that can be made."""
+    if folder.exists() and not folder.is_dir():
+        raise UsageError(f"{folder} is not a folder: name a folder for the figures.")
+    existing = next(parent for parent in (folder, *folder.parents) if parent.exists())
+    if not os.access(existing, os.W_OK):
+        raise UsageError(f"Cannot write figures to {folder}: {existing} is not writable.")
 
 
 def _check_writable(path: Path, folder_allowed: bool) -> None:
@@ -161,13 +175,32 @@ def _write_outputs(result: RunResult, arguments: argparse.Namespace) -> None:
     if graph is not None and graph_format is not None and not graph_format.drawn:
         graph_format().write(None, graph, Path(arguments.graph), arguments.scale)
     drawn = arguments.graph if graph_format is not None and graph_format.drawn else None
-    saved = any(figure.saved for figure in result.figures)
-    if drawn or arguments.plot or arguments.animation or saved:
+    if drawn or arguments.plot or arguments.animation:
         _draw_outputs(result, drawn, arguments.plot, arguments.scale, arguments.animation)
+    if arguments.figures is not None:
+        write_figures(result.figures, Path(arguments.figures), arguments.figures_format)
     if arguments.trace:
         from playground.model.trace import dumps as traces_dumps
 
         atomic_write(arguments.trace, traces_dumps(result.traces))
+
+
+def write_figures(figures, folder: Path, kind: str = "png") -> list[Path]:
+    """The kernel's images of the figures as ``folder/figure-N.png`` (or ``.svg``: a figure
+    too large for SVG is written as PNG, and said so)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for figure in figures:
+        data = figure.svg if kind == "svg" else figure.png
+        suffix = kind
+        if data is None:
+            sys.stderr.write(f"playground: figure {figure.number} has no SVG (too large): "
+                             "written as PNG\n")
+            data, suffix = figure.png, "png"
+        path = folder / f"figure-{figure.number}.{suffix}"
+        atomic_write(path, data)
+        written.append(path)
+    return written
 
 
 def _draw_outputs(result: RunResult, graph_path: str | None, plot_path: str | None,
@@ -187,14 +220,8 @@ def _draw_outputs(result: RunResult, graph_path: str | None, plot_path: str | No
     graph = result.graph or Graph()
     if graph_path:
         render_graph_file(graph, graph_path, scale)
-    figures_path = plot_path if plot_path and result.figures and \
-        not plot_path.lower().endswith(".csv") else None
-    if plot_path and figures_path is None:
+    if plot_path:
         render_plots_file(graph, plot_path)
-    if result.figures:  # what the script drew with pyplot, and its savefig() files
-        from playground.ui.exporters import render_figures
-
-        render_figures(result.figures, figures_path)
     if animation_path:
         from playground.ui.animation import AnimationError, render_animation_file
 

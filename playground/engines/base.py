@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from playground.engines import pyplot
+from playground.engines import inline_figures
 from playground.engines.graph_builder import EngineView, graph_of, named_tensors
 from playground.engines.trace_recorder import TraceRecorder
 from playground.model import Graph
@@ -115,20 +115,25 @@ class EngineRun:
 
 def run_code(code: str, engine: Engine, filename: str = "<script>",
              namespace: dict[str, Any] | None = None,
-             display_last: bool = False) -> EngineRun:
+             display_last: bool = False, figure_scale: float = 1.0) -> EngineRun:
     """Execute ``code`` on ``engine`` here, recording its graph and every backward call.
 
     An exception in the code is returned in ``error`` (the graph is still built from what
     the code created before it failed). With ``display_last`` (a notebook cell) the value of
     a last expression statement is kept in ``_`` and its repr in ``shown``, as IPython does.
+    The matplotlib figures it shows or leaves open are rendered for a screen of
+    ``figure_scale`` device pixels per pixel, and closed, as Jupyter's inline backend does.
     """
     namespace = {"__name__": "__main__"} if namespace is None else namespace
     view = engine.view()
     recorder = TraceRecorder(view.snapshot)
     error = None
     kept_builtins = dict(builtins.__dict__)
+    for name, function in inline_figures.names_for_scripts().items():
+        namespace.setdefault(name, function)
+    inline_figures.begin(figure_scale)
     started = time.perf_counter()
-    with engine.activate(), engine.record(recorder), pyplot.stand_in():
+    with engine.activate(), engine.record(recorder):
         shown = None
         try:
             if display_last and _ends_with_expression(code):
@@ -144,9 +149,10 @@ def run_code(code: str, engine: Engine, filename: str = "<script>",
             error = exception                # GeneratorExit raised by hand
         finally:
             _restore(builtins.__dict__, kept_builtins)  # a script that deleted len or
-            figures = pyplot.take_figures()             # replaced print breaks nothing here
+                                                        # replaced print breaks nothing here
+            with _own_conditions():  # (still the engine's torch: matplotlib may ask for it)
+                figures, notes = inline_figures.finish()
     executed = time.perf_counter()
-    notes: list[str] = []  # what the result leaves out, said in the console
     try:
         with _own_conditions():
             named = named_tensors(namespace, view, notes)  # walked once for both

@@ -24,6 +24,7 @@ import types
 
 import numpy as np
 
+from playground.engines import inline_figures
 from playground.engines.base import EngineError, EngineRun, run_code
 from playground.engines.registry import ENGINES
 from playground.kernel import fingerprint, notebook_lines, processes, protocol, streams, wire
@@ -154,9 +155,9 @@ class Session:
             setattr(sys, name, stream)
 
     def run(self, code: str, filename: str, fresh: bool, cell: bool = False,
-            run_id: str = "") -> RunResult:
+            run_id: str = "", figure_scale: float = 1.0) -> RunResult:
         try:
-            return self._run(code, filename, fresh, cell, run_id)
+            return self._run(code, filename, fresh, cell, run_id, figure_scale)
         finally:
             self.restore_streams()
 
@@ -166,7 +167,7 @@ class Session:
                          elapsed=time.perf_counter() - started)
 
     def _run(self, code: str, filename: str, fresh: bool, cell: bool = False,
-             run_id: str = "") -> RunResult:
+             run_id: str = "", figure_scale: float = 1.0) -> RunResult:
         self.ran = True
         if fresh:
             self.namespace = self._fresh_main(filename)
@@ -184,7 +185,8 @@ class Session:
         if not _Stop.begin(self.watchdog, run_id):  # stopped before it could start
             return self.ended_early(interrupted_error(), started)
         try:
-            run = run_code(code, self.engine, filename, self.namespace, display_last=cell)
+            run = run_code(code, self.engine, filename, self.namespace, display_last=cell,
+                           figure_scale=figure_scale)
         except KeyboardInterrupt as interrupt:
             if not _Stop.requested:  # raised by the script itself: an ordinary exception
                 return self.ended_early(self._described(interrupt, filename), started)
@@ -303,7 +305,7 @@ def _run_safely(session: Session, request: protocol.Run) -> RunResult:
     started = time.perf_counter()
     try:
         result = session.run(request.code, request.filename, request.fresh, request.cell,
-                             request.id)
+                             request.id, request.figure_scale)
     except Exception as failure:  # noqa: BLE001
         streams.flush_all()
         result = session.ended_early(unshowable_error(failure), started)
@@ -400,6 +402,7 @@ def _end_kernel(channel: KernelChannel, reason: str = "", status: int = 0) -> No
 def main(argv: list[str]) -> int:
     engine_name, device, memory_limit, *options = argv
     processes.unblock_app_signals()  # before any thread starts: they inherit the mask
+    inline_figures.use_inline_backend()  # before a spare imports matplotlib, or a script
     platform = _Stop.platform = processes.current_platform()
     channel = KernelChannel(platform)
     channel.start(on_interrupt=lambda run_id: _Stop.request("interrupt", run_id),

@@ -277,11 +277,12 @@ class Kernel:
     def run(self, code: str, filename: str = "<script>", fresh: bool = True,
             on_output: Callable[[str, str], None] | None = None,
             timeout: float | None = None, cell: bool = False,
-            stop: threading.Event | None = None) -> RunResult:
+            stop: threading.Event | None = None, figure_scale: float = 1.0) -> RunResult:
         """Run ``code`` (a whole script, or a cell when ``fresh`` is False) and wait for it.
         A ``cell`` shows its last expression's value as ``Out[n]:``, as Jupyter does.
         ``stop``, set from any thread, interrupts the run whenever it is set: before the run
-        could be sent (a completion held the pipe) it never starts."""
+        could be sent (a completion held the pipe) it never starts. matplotlib figures are
+        rendered for ``figure_scale`` device pixels per pixel (the window's screen)."""
         stop = stop or threading.Event()
         if not self._take_control(stop):
             return RunResult(self.engine, error=interrupted_error())
@@ -294,7 +295,8 @@ class Kernel:
             self._run_id = secrets.token_hex(8)  # its reply must name it
             started = time.perf_counter()
             self._drop_stale_replies()
-            self._send(protocol.Run(code, filename, fresh, output.marker, cell, self._run_id))
+            self._send(protocol.Run(code, filename, fresh, output.marker, cell, self._run_id,
+                                    float(figure_scale)))
             reply, stop_reason = self._wait_for_reply(timeout, stop)
         finally:
             self._control.release()

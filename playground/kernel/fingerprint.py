@@ -7,8 +7,8 @@ never reach the next; a run that changed nothing lets the next fresh run use the
 process. What is read is cheap (about a millisecond): the working folder, the recursion limit,
 the interpreter's hooks, thread switch interval, collector and resource limits, warnings
 filters, ``sys.path``, the environment, NumPy's error and print settings, signal handlers,
-threads a script left running, modules it imported from outside the installed libraries, the
-engine's own settings and the attributes of its main modules and classes
+threads a script left running, modules it imported from outside the installed libraries,
+matplotlib's settings, the engine's own settings and the attributes of its main modules and classes
 (``Engine.process_state``). What a C library keeps where Python cannot see it goes unseen.
 """
 
@@ -58,7 +58,19 @@ def capture(engine) -> dict:
                           if not thread.name.startswith("playground-")
                           and thread is not threading.main_thread()),
         "engine": _safe(engine.process_state),
+        "matplotlib": _safe(_matplotlib_settings_changed),
     }
+
+
+def _matplotlib_settings_changed() -> bool:
+    """Whether a script changed matplotlib's settings (``plt.style.use``, ``rcParams[...]``)
+    from those it was imported with: a fresh run must not draw in the last one's style."""
+    matplotlib = sys.modules.get("matplotlib")
+    if matplotlib is None:
+        return False
+    current, original = matplotlib.rcParams, matplotlib.rcParamsOrig
+    return any(key != "backend" and value != dict.get(original, key)
+               for key, value in dict.items(current))
 
 
 def unchanged(before, after) -> bool:

@@ -15,7 +15,7 @@ from dataclasses import MISSING, dataclass, field, fields
 from typing import ClassVar
 from typing import get_args as _get_args
 
-VERSION = 1  # the kernel says it in Ready; a window speaking another version refuses it
+VERSION = 2  # the kernel says it in Ready; a window speaking another version refuses it
 
 
 class ProtocolError(ValueError):
@@ -43,6 +43,7 @@ class Run(Message):
     marker: str  # what ends this run's output on the output pipe
     cell: bool
     id: str      # the run's result names it; a Stop names it too
+    figure_scale: float = 1.0  # the window's device pixel ratio: matplotlib figures' PNGs
 
 
 @dataclass(frozen=True)

@@ -1,98 +1,94 @@
-"""Figures that user code drew with the matplotlib.pyplot stand-in, as plain data.
+"""A figure user code drew with matplotlib, as the kernel rendered it: PNG bytes (and SVG).
 
-JSON (inside a RunResult): ``{"number", "size": [w, h] inches, "saved": [absolute paths],
-"axes": [{"grid": [rows, columns, index], "title", "xlabel", "ylabel", "xlim", "ylim",
-"show_grid", "legend", "series": [{"kind": "line" | "points", "x": [...], "y": [...],
-"colour", "marker", "line", "label", "size"}]}]}``.
+JSON (inside a RunResult): ``{"number", "label", "png", "svg", "width", "height", "scale"}``:
+``png`` and ``svg`` are bytes (a uint8 array on the wire, base64 text in a JSON file; ``svg``
+may be null), ``width``/``height`` the PNG's pixels, ``scale`` the device pixel ratio it was
+drawn at. The bytes come from the kernel and are untrusted: the sizes are checked here
+against the PNG's own header, and only Qt's image reader decodes them, in the window.
 """
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass, field
+import base64
+import struct
+from dataclasses import dataclass
 
 import numpy as np
 
-DEFAULT_SIZE = (6.4, 4.8)  # inches, as matplotlib's
-MAX_GRID_SIDE = 12  # rows or columns of subplots a figure may have (the Figures tab lays out)
-
-
-@dataclass
-class Series:
-    """One plot() or scatter() call's points, with matplotlib's style letters resolved."""
-
-    x: np.ndarray
-    y: np.ndarray
-    kind: str = "line"            # "points": markers only (scatter, or a fmt like 'ro')
-    colour: str | None = None     # a name or #rrggbb; None: the next of the cycle
-    marker: str | None = None     # matplotlib's marker letter
-    line: str | None = "-"        # "-", "--", ":", "-." or None
-    label: str | None = None
-    size: float | None = None
-
-    def to_json(self, raw: bool = False) -> dict:
-        return {"kind": self.kind, "x": self.x if raw else self.x.tolist(),
-                "y": self.y if raw else self.y.tolist(), "colour": self.colour,
-                "marker": self.marker, "line": self.line, "label": self.label,
-                "size": self.size}
-
-    @classmethod
-    def from_json(cls, data: dict) -> Series:
-        return cls(np.asarray(data["x"], dtype=float), np.asarray(data["y"], dtype=float),
-                   data["kind"], data["colour"], data["marker"], data["line"], data["label"],
-                   data["size"])
-
-
-@dataclass
-class Axes:
-    grid: tuple[int, int, int] = (1, 1, 1)  # subplot(rows, columns, index)
-    title: str = ""
-    xlabel: str = ""
-    ylabel: str = ""
-    xlim: tuple[float, float] | None = None
-    ylim: tuple[float, float] | None = None
-    show_grid: bool = False
-    legend: bool = False
-    series: list[Series] = field(default_factory=list)
-
-    def to_json(self, raw: bool = False) -> dict:
-        return {"grid": list(self.grid), "title": self.title, "xlabel": self.xlabel,
-                "ylabel": self.ylabel, "xlim": None if self.xlim is None else list(self.xlim),
-                "ylim": None if self.ylim is None else list(self.ylim),
-                "show_grid": self.show_grid, "legend": self.legend,
-                "series": [s.to_json(raw) for s in self.series]}
-
-    @classmethod
-    def from_json(cls, data: dict) -> Axes:
-        return cls(tuple(data["grid"]), data["title"], data["xlabel"], data["ylabel"],
-                   _finite_pair(data["xlim"]), _finite_pair(data["ylim"]),
-                   data["show_grid"], data["legend"],
-                   [Series.from_json(s) for s in data["series"]])
+MAX_PNG_BYTES = 24 << 20    # one figure's PNG (a 5000 x 5000 photo-like image is ~20 MB)
+MAX_SVG_BYTES = 16 << 20    # past this a figure is kept as PNG only
+MAX_PIXELS = 25_000_000     # the kernel lowers a figure's resolution to stay under this
+MAX_FIGURES = 50            # per run; more are counted in a note, not sent
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
 @dataclass
 class Figure:
-    number: int = 1
-    size: tuple[float, float] = DEFAULT_SIZE
-    axes: list[Axes] = field(default_factory=list)
-    saved: list[str] = field(default_factory=list)  # savefig() targets, absolute paths
+    """One figure: its number in the run (1, 2, ...), matplotlib's label, the images."""
+
+    number: int
+    png: bytes
+    svg: bytes | None = None
+    scale: float = 1.0       # device pixels per logical pixel it was rendered for
+    label: str = ""          # fig.get_label(), or "" (matplotlib's default)
+    where: str = ""          # "cell 3" under Run all cells: set by the window, not sent
+
+    @property
+    def pixel_size(self) -> tuple[int, int]:
+        return png_size(self.png)
+
+    @property
+    def title(self) -> str:
+        """"Figure 2", or "Figure 2 · cell 3 · loss" with a cell and a label."""
+        return " · ".join(part for part in (f"Figure {self.number}", self.where, self.label)
+                          if part)
 
     def to_json(self, raw: bool = False) -> dict:
-        return {"number": self.number, "size": list(self.size), "saved": list(self.saved),
-                "axes": [a.to_json(raw) for a in self.axes]}
+        width, height = self.pixel_size
+        return {"number": self.number, "label": self.label, "scale": self.scale,
+                "width": width, "height": height,
+                "png": _bytes_out(self.png, raw),
+                "svg": None if self.svg is None else _bytes_out(self.svg, raw)}
 
     @classmethod
     def from_json(cls, data: dict) -> Figure:
-        size = _finite_pair(data["size"])
-        if size is None or min(size) <= 0:
-            size = DEFAULT_SIZE  # the kernel's data is not trusted to be drawable
-        return cls(data["number"], size, [Axes.from_json(a) for a in data["axes"]],
-                   list(data["saved"]))
+        png = _bytes_in(data["png"], MAX_PNG_BYTES)
+        png_size(png)  # raises on anything that is not a PNG of a sane size
+        svg = None if data.get("svg") is None else _bytes_in(data["svg"], MAX_SVG_BYTES)
+        scale = float(data.get("scale", 1.0))
+        if not 0.25 <= scale <= 8.0:  # (also NaN)
+            scale = 1.0
+        return cls(int(data["number"]), png, svg, scale, str(data.get("label", ""))[:200])
 
 
-def _finite_pair(values) -> tuple[float, float] | None:
-    """Two finite numbers (a figure's size, an axis's limits), or None."""
-    if values is None or len(values) != 2:
-        return None
-    pair = (float(values[0]), float(values[1]))
-    return pair if all(map(math.isfinite, pair)) else None
+def png_size(png: bytes) -> tuple[int, int]:
+    """(width, height) from a PNG's header; ValueError for what is not a PNG or is larger
+    than MAX_PIXELS allows (with some room: the kernel aims under it, not exactly at it)."""
+    if len(png) < 24 or not png.startswith(PNG_SIGNATURE) or png[12:16] != b"IHDR":
+        raise ValueError("a figure that is not a PNG image")
+    width, height = struct.unpack(">II", png[16:24])
+    if not (width > 0 and height > 0 and width * height <= 2 * MAX_PIXELS):
+        raise ValueError(f"a figure of {width} x {height} pixels")
+    return width, height
+
+
+def _bytes_out(data: bytes, raw: bool):
+    return np.frombuffer(data, dtype=np.uint8) if raw else \
+        base64.b64encode(data).decode("ascii")
+
+
+def _bytes_in(value, limit: int) -> bytes:
+    """Bytes from the wire (a uint8 array) or a JSON file (base64), at most ``limit``."""
+    if isinstance(value, np.ndarray):
+        if value.dtype != np.uint8 or value.ndim != 1:
+            raise ValueError("figure bytes must be a flat uint8 array")
+        data = value.tobytes()
+    elif isinstance(value, str):
+        if len(value) > limit * 4 // 3 + 4:
+            raise ValueError("a figure larger than allowed")
+        data = base64.b64decode(value, validate=True)
+    else:
+        raise ValueError(f"figure bytes cannot be {type(value).__name__}")
+    if len(data) > limit:
+        raise ValueError(f"a figure of {len(data):,} bytes (at most {limit:,})")
+    return data

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from playground.model.display import paths_between
+from playground.model.figure import Figure
 from playground.model.graph import Graph
 from playground.model.playback import Playback, StepState
 from playground.model.run_result import RunResult
@@ -19,6 +20,7 @@ from playground.model.trace import BackwardTrace
 
 # A training loop calls backward() once a step: the replay list keeps this many, the latest.
 MAX_CALLS = 300
+MAX_FIGURES_SHOWN = 200  # of Run all cells (each cell's run sends at most MAX_FIGURES)
 # What views' handlers raised, newest last (the test suite fails a test that adds one).
 FAILURES: list[str] = []
 KEPT_FAILURES = 100
@@ -103,6 +105,7 @@ class ViewState:
         self.result: RunResult | None = None
         self.calls: list[ReplayCall] = []
         self.calls_made = 0  # backward calls of the runs shown, offered in ``calls`` or not
+        self.figures: list[Figure] = []  # matplotlib's, of the run (or every cell of Run all)
         self.selection: list[str] = []
         self.selected_object: object | None = None  # what was clicked: a node or a folded group
         self.paths: object | None = None            # model.display.Paths between two nodes
@@ -138,6 +141,7 @@ class ViewState:
     def reset(self, note: str = "") -> None:
         """Nothing shown: a new document, another file, another engine."""
         self.result, self.calls, self.calls_made = None, [], 0
+        self.figures = []
         self.selection, self.selected_object, self.paths = [], None, None
         self.playback, self.position, self.call_index = None, 0, 0
         self.note = note
@@ -153,7 +157,10 @@ class ViewState:
         self.playback, self.position, self.note = None, 0, ""
         self.result = result
         if not continues:
-            self.calls, self.calls_made = [], 0
+            self.calls, self.calls_made, self.figures = [], 0, []
+        for figure in result.figures:
+            figure.where = where
+        self.figures = (self.figures + result.figures)[-MAX_FIGURES_SHOWN:]
         if result.graph is not None:
             self.calls += [ReplayCall(result.graph, trace, where,
                                       self.calls_made + (trace.call or index + 1))

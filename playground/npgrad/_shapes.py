@@ -339,3 +339,47 @@ def _promoted(tensors: list[Tensor]) -> list[np.ndarray]:
         target = dtypes.promote_types(target, tensor.dtype)
     return [t._data.astype(target.numpy, copy=False) for t in tensors]
 
+
+
+_MESHGRID_WARNING = (
+    "torch.meshgrid: in an upcoming release, it will be required to pass the indexing "
+    "argument. (Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/"
+    "TensorShape.cpp:4215.)"  # torch 2.13's words
+)
+
+
+@binds("meshgrid", method=False)
+def meshgrid(*tensors, indexing: str | None = None) -> tuple[Tensor, ...]:
+    """torch.meshgrid: each 0-d or 1-d tensor viewed along its own axis and expanded to the
+    grid (ExpandBackward0 over ViewBackward0, as torch records it); "xy" swaps the first two."""
+    if len(tensors) == 1 and isinstance(tensors[0], list | tuple):
+        tensors = tuple(tensors[0])
+    if indexing is None:
+        import warnings
+
+        warnings.warn(_MESHGRID_WARNING, UserWarning, stacklevel=2)
+        indexing = "ij"
+    if indexing not in ("xy", "ij"):
+        raise RuntimeError('torch.meshgrid: indexing must be one of "xy" or "ij", but '
+                           f"received: {indexing}")
+    if not tensors:
+        raise RuntimeError("meshgrid expects a non-empty TensorList")
+    for tensor in tensors:
+        if tensor.ndim > 1:
+            raise RuntimeError("torch.meshgrid: Expected 0D or 1D tensor in the tensor list "
+                               f"but got: {tensor}")
+        if tensor.dtype != tensors[0].dtype:
+            raise RuntimeError("meshgrid expects all tensors to have the same dtype")
+    order = list(tensors)
+    swap = indexing == "xy" and len(order) >= 2
+    if swap:
+        order[0], order[1] = order[1], order[0]
+    shape = tuple(max(t._data.size, 1) if t.ndim else 1 for t in order)
+    grids = []
+    for axis, tensor in enumerate(order):
+        along = [1] * len(order)
+        along[axis] = -1
+        grids.append(expand(view(tensor, *along), *shape))
+    if swap:
+        grids[0], grids[1] = grids[1], grids[0]
+    return tuple(grids)

@@ -301,37 +301,6 @@ def export_scene(canvas, path: Path, scale: float = 2.0) -> Path:
     return path
 
 
-FIGURE_SIDE_LIMIT = 4000  # pixels of a stand-in figure drawn in the window, before the scale
-
-
-def render_figures(figures, path: str | Path | None = None) -> list[Path]:
-    """Draw the pyplot stand-in's figures offscreen and write them: each to the files its
-    savefig() named, and all to ``path`` (``out.png``, or ``out-1.png``, ``out-2.png``…)."""
-    from playground.ui.figures import FigureCanvas
-
-    written = []
-    for number, figure in enumerate(figures, start=1):
-        canvas = FigureCanvas(figure)
-        # figsize=(200, 200) asked for 16,000 pixels a side: gigabytes, and the window frozen
-        canvas.resize(*(int(min(max(side * 80, 1), FIGURE_SIDE_LIMIT)) for side in figure.size))
-        canvas.show()
-        wait_until(lambda: False, 0.05)
-        targets = [Path(p) for p in figure.saved]
-        if path is not None:
-            path = Path(path)
-            targets.append(path if len(figures) == 1 else
-                           path.with_name(f"{path.stem}-{number}{path.suffix}"))
-        try:
-            for target in targets:
-                if target.suffix.lower() not in (".png", ".svg"):
-                    raise ExportError(f"cannot write a figure as '{target.suffix}': use .png "
-                                      "or .svg")
-                written.append(export_scene(canvas, target, scale=1.5))
-        finally:
-            dispose(canvas)
-    return written
-
-
 def wait_until(condition, seconds: float = 60.0) -> bool:
     """Spin the event loop until ``condition()`` holds (headless exports, screenshots)."""
     application = QApplication.instance()

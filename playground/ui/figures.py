@@ -1,158 +1,250 @@
-"""Figures drawn by user code through the pyplot stand-in, drawn here with pyqtgraph."""
+"""The Figures pane: the images of every matplotlib figure of the run, as the kernel drew them.
+
+Each figure is a card: its number (and cell, under Run all cells), fit to the pane or at 1:1,
+copied to the clipboard, saved as the kernel's own PNG or SVG bytes. The bytes are untrusted:
+Qt's image reader decodes them off the UI thread, after their header says a sane size.
+"""
 
 from __future__ import annotations
 
-import pyqtgraph as pg
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel, QScrollArea, QVBoxLayout, QWidget
+import threading
+from pathlib import Path
 
-from playground.model.figure import MAX_GRID_SIDE, Axes, Figure, Series
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, Qt, Signal
+from PySide6.QtGui import QGuiApplication, QImage, QImageReader, QPixmap
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QMenu,
+    QScrollArea,
+    QSizePolicy,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from playground.model.figure import MAX_PIXELS, Figure
 from playground.ui.following import follow
+from playground.ui.relay import emit_on_ui_thread
 
-CYCLE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
-         "#7f7f7f", "#bcbd22", "#17becf")  # matplotlib's default colour cycle
-NAMED = {"blue": "#1f77b4", "green": "#2ca02c", "red": "#d62728", "cyan": "#17becf",
-         "magenta": "#e377c2", "yellow": "#bcbd22", "black": "#000000", "white": "#ffffff"}
-SYMBOLS = {"o": "o", ".": "o", ",": "o", "s": "s", "^": "t1", "v": "t", "<": "t3", ">": "t2",
-           "d": "d", "D": "d", "+": "+", "x": "x", "*": "star", "p": "p", "h": "h",
-           "|": "|", "_": "-"}
-LINES = {"-": Qt.PenStyle.SolidLine, "--": Qt.PenStyle.DashLine, ":": Qt.PenStyle.DotLine,
-         "-.": Qt.PenStyle.DashDotLine}
-PIXELS_PER_INCH = 80
-MAX_HEIGHT = 2400         # pixels, whatever figsize says
-DENSE_POINTS = 20_000     # past this, lines are drawn downsampled and markers thinned
+HINT = ("Figures your code draws with matplotlib appear here: at plt.show(), at the end of a "
+        "run or cell, or with display(fig).")
+CARD_MARGIN = 40  # pixels of the pane's width a fitted image leaves for the card's frame
 
 
-def _drawable(axes: Axes) -> bool:
-    """A subplot on a grid the tab can lay out (the kernel's figures are untrusted data)."""
-    rows, columns, index = axes.grid
-    return 1 <= rows <= MAX_GRID_SIDE and 1 <= columns <= MAX_GRID_SIDE and \
-        1 <= index <= rows * columns
+def decode_for_screen(data: bytes, width: int) -> tuple[QImage, QImage]:
+    """The image, and a copy shrunk to ``width`` device pixels when it is wider (made here,
+    off the UI thread: shrinking a 4000-pixel image takes the UI thread 100 ms)."""
+    image = decode_png(data)
+    if image.isNull() or image.width() <= width:
+        return image, image
+    return image, image.scaledToWidth(width, Qt.TransformationMode.SmoothTransformation)
 
 
-class FigureCanvas(pg.GraphicsLayoutWidget):
-    """One Figure: its subplots on their grid, titles, labels, limits, legends."""
+def decode_png(data: bytes) -> QImage:
+    """The PNG as an image, read by Qt after its header is checked; a null image (and the
+    reader's reason in ``error``) for bytes that are not one."""
+    buffer = QBuffer()
+    buffer.setData(QByteArray(data))
+    buffer.open(QIODevice.OpenModeFlag.ReadOnly)
+    reader = QImageReader(buffer, b"png")
+    size = reader.size()
+    if not size.isValid() or size.width() * size.height() > 2 * MAX_PIXELS:
+        return QImage()
+    return reader.read()
 
-    def __init__(self, figure: Figure, parent=None) -> None:
+
+class FigureCard(QFrame):
+    """One figure: a title row with its actions, and the image."""
+
+    decoded = Signal(QImage, QImage)
+
+    def __init__(self, figure: Figure, width: int = 800, parent=None) -> None:
+        """``width``: the pane's, which the image is first fitted to."""
         super().__init__(parent)
         self.figure = figure
-        self.setBackground("w")
-        self.plots: list[pg.PlotItem] = []
-        self.items: list[pg.PlotDataItem] = []  # every series, in the figure's order
-        height = figure.size[1] * PIXELS_PER_INCH * 0.6
-        self.setMinimumHeight(int(min(max(height, 120), MAX_HEIGHT)) if height == height
-                              else 240)  # a NaN figsize: a plain height
-        self.drawn = [number for number, axes in enumerate(figure.axes) if _drawable(axes)]
-        for number in self.drawn:
-            self._draw_axes(figure.axes[number])
+        self.image = QImage()
+        self._preview = QImage()  # what a fitted figure is shrunk from
+        self.actual_size = False  # 1:1 (one image pixel per device pixel), else fit
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 4, 6, 6)
+        layout.addLayout(self._title_row())
+        self.picture = QLabel("Reading the image…")
+        self.picture.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        self.picture.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        layout.addWidget(self.picture)
+        self._width = width
+        self.decoded.connect(self._show_image)
+        fitted = max(round(self._fitted_width(width) * figure.scale), 1)
+        threading.Thread(target=lambda: emit_on_ui_thread(
+            self.decoded, *decode_for_screen(figure.png, fitted)),
+            name="playground-figure", daemon=True).start()
 
-    def _draw_axes(self, axes: Axes) -> None:
-        rows, columns, index = axes.grid
-        plot = self.addPlot(row=(index - 1) // columns, col=(index - 1) % columns)
-        if axes.title:
-            plot.setTitle(axes.title, color="#222222", size="12pt")
-        for axis in ("left", "bottom"):
-            plot.getAxis(axis).setPen("#333333")
-            plot.getAxis(axis).setTextPen("#333333")
-        if axes.xlabel:
-            plot.setLabel("bottom", axes.xlabel, color="#333333")
-        if axes.ylabel:
-            plot.setLabel("left", axes.ylabel, color="#333333")
-        if axes.show_grid:
-            plot.showGrid(x=True, y=True, alpha=0.3)
-        if axes.legend:
-            plot.addLegend(offset=(10, 10), labelTextColor="#333333")
-        for number, series in enumerate(axes.series):
-            item = self._item(series, CYCLE[number % len(CYCLE)])
-            plot.addItem(item)
-            if len(series.x) > DENSE_POINTS:  # (set once in a plot: pyqtgraph asks its view)
-                # a line keeps every peak of each pixel's stretch; only what is in view is drawn
-                item.setDownsampling(auto=True, method="peak")
-                item.setClipToView(True)
-            self.items.append(item)
-        if axes.xlim:
-            plot.setXRange(*axes.xlim, padding=0)
-        if axes.ylim:
-            plot.setYRange(*axes.ylim, padding=0)
-        self.plots.append(plot)
+    def _title_row(self) -> QHBoxLayout:
+        row = QHBoxLayout()
+        width, height = self.figure.pixel_size
+        self.title = QLabel(f"<b>{self.figure.title}</b>  "
+                            f"<span style='color: gray'>{width} × {height} px</span>")
+        self.title.setTextFormat(Qt.TextFormat.RichText)
+        self.zoom_button = self._button("1:1", "Show the figure at its actual size (1:1); "
+                                        "again to fit it to the pane", self.toggle_zoom)
+        self.zoom_button.setCheckable(True)
+        self.copy_button = self._button("Copy", "Copy the figure to the clipboard",
+                                        self.copy)
+        self.save_button = self._button("Save…", "Save the figure as PNG or SVG",
+                                        lambda: self.save_with_dialog())
+        menu = QMenu(self.save_button)
+        menu.addAction("Save as PNG…", lambda: self.save_with_dialog("png"))
+        svg = menu.addAction("Save as SVG…", lambda: self.save_with_dialog("svg"))
+        svg.setEnabled(self.figure.svg is not None)
+        self.save_button.setMenu(menu)
+        self.save_button.setPopupMode(QToolButton.ToolButtonPopupMode.MenuButtonPopup)
+        row.addWidget(self.title)
+        for button in (self.zoom_button, self.copy_button, self.save_button):
+            row.addWidget(button)  # beside the title: in view when a 1:1 figure is scrolled
+        row.addStretch(1)
+        return row
 
-    def refresh(self, figure: Figure) -> None:
-        """The points of a figure drawn like this one (same arrangement()): moved in place."""
-        self.figure = figure
-        series = [s for number in self.drawn for s in figure.axes[number].series]
-        for item, points in zip(self.items, series, strict=True):
-            item.setData(*_thinned(points, bool(item.opts.get("symbol"))))
+    def _button(self, text: str, tip: str, action) -> QToolButton:
+        button = QToolButton(self)
+        button.setText(text)
+        button.setToolTip(tip)
+        button.setAutoRaise(True)
+        button.clicked.connect(action)
+        return button
 
-    def _item(self, series: Series, default: str) -> pg.PlotDataItem:
-        colour = NAMED.get(series.colour or "", series.colour) or default
-        pen = None
-        if series.kind == "line" and series.line:
-            pen = pg.mkPen(colour, width=2, style=LINES.get(series.line, Qt.PenStyle.SolidLine))
-        symbol = SYMBOLS.get(series.marker or "", "o") if series.marker or \
-            series.kind == "points" else None
-        x, y = _thinned(series, bool(symbol))
-        item = pg.PlotDataItem(x, y, pen=pen, symbol=symbol,
-                               symbolBrush=colour if symbol else None,
-                               symbolPen=colour if symbol else None,
-                               symbolSize=series.size or 8, name=series.label)
-        return item
+    # ----- the image ----------------------------------------------------------------------
+    def _show_image(self, image: QImage, preview: QImage) -> None:
+        self.image, self._preview = image, preview
+        if image.isNull():
+            self.picture.setText("This figure's image could not be read.")
+            for button in (self.zoom_button, self.copy_button):
+                button.setEnabled(False)
+            return
+        self.fit(self._width)
 
+    def fit(self, width: int) -> None:
+        """Lay the image out for a pane ``width`` pixels wide: shrunk to it unless 1:1."""
+        self._width = width
+        if self.image.isNull():
+            return
+        scale = self.figure.scale
+        pixels = min(self.image.width(), round(self._fitted_width(width) * scale))
+        if self.actual_size or pixels == self.image.width():
+            pixmap = QPixmap.fromImage(self.image)
+        else:  # from the shrunk copy when it is large enough: the pane kept its width
+            source = self._preview if self._preview.width() >= pixels else self.image
+            pixmap = QPixmap.fromImage(source)
+            if pixels != pixmap.width():
+                pixmap = pixmap.scaledToWidth(pixels, Qt.TransformationMode.SmoothTransformation)
+        pixmap.setDevicePixelRatio(scale)
+        self.picture.setPixmap(pixmap)
+        self.picture.setFixedSize(pixmap.deviceIndependentSize().toSize())
+        self.setMinimumWidth(self.picture.width() + CARD_MARGIN if self.actual_size else 0)
 
-def _thinned(series: Series, markers: bool):
-    """The points to give pyqtgraph: all of a line (it downsamples), an even sample of more
-    than DENSE_POINTS markers (drawing each is too slow)."""
-    if not markers or len(series.x) <= DENSE_POINTS:
-        return series.x, series.y
-    step = -(-len(series.x) // DENSE_POINTS)
-    return series.x[::step], series.y[::step]
+    @staticmethod
+    def _fitted_width(width: int) -> int:
+        """Logical pixels a fitted image takes in a pane ``width`` wide."""
+        return max(width - CARD_MARGIN, 80)
 
+    @property
+    def shown_size(self) -> tuple[int, int]:
+        """The image's size on screen, in logical pixels (0, 0 before it is read)."""
+        pixmap = self.picture.pixmap()
+        if pixmap is None or pixmap.isNull():
+            return 0, 0
+        size = pixmap.deviceIndependentSize()
+        return round(size.width()), round(size.height())
 
-def arrangement(figure: Figure) -> tuple:
-    """Everything of a figure but its points: two figures alike here draw alike."""
-    return (figure.number, tuple(figure.size), tuple(
-        (axes.grid, axes.title, axes.xlabel, axes.ylabel, axes.xlim, axes.ylim,
-         axes.show_grid, axes.legend, tuple(
-             (s.kind, s.colour, s.marker, s.line, s.label, s.size) for s in axes.series))
-        for axes in figure.axes))
+    def toggle_zoom(self) -> None:
+        self.actual_size = not self.actual_size
+        self.zoom_button.setChecked(self.actual_size)
+        self.zoom_button.setText("Fit" if self.actual_size else "1:1")
+        self.fit(self._width)
+
+    # ----- actions ------------------------------------------------------------------------
+    def copy(self) -> None:
+        if not self.image.isNull():
+            QGuiApplication.clipboard().setImage(self.image)
+
+    def save(self, path: str | Path) -> Path:
+        """Write the kernel's own bytes: ``.svg`` the SVG (if it has one), else the PNG."""
+        path = Path(path)
+        if path.suffix.lower() == ".svg":
+            if self.figure.svg is None:
+                raise ValueError("this figure has no SVG (it was too large): save it as PNG")
+            path.write_bytes(self.figure.svg)
+        else:
+            path.write_bytes(self.figure.png)
+        return path
+
+    def save_with_dialog(self, kind: str = "png") -> None:
+        filters = {"png": "PNG image (*.png)", "svg": "SVG image (*.svg)"}
+        name = f"figure-{self.figure.number}.{kind}"
+        path, _ = QFileDialog.getSaveFileName(self, "Save the figure", name, filters[kind])
+        if not path:
+            return
+        if not Path(path).suffix:
+            path += f".{kind}"
+        try:
+            self.save(path)
+        except (OSError, ValueError) as error:
+            self.title.setToolTip(f"Not saved: {error}")
 
 
 class FiguresPanel(QScrollArea):
-    """Every figure of the last run, one under another."""
+    """Every figure of the last run (of every cell under Run all cells), in order."""
 
     def __init__(self, state=None, parent=None) -> None:
         super().__init__(parent)
         self.setWidgetResizable(True)
-        self.canvases: list[FigureCanvas] = []
-        self._drawn: list[tuple] | None = None  # the arrangement of the figures on screen
+        self.cards: list[FigureCard] = []
+        self._shown: list[Figure] = []
         self.show_figures([])
         if state is not None:
             self.bind(state)
 
     def bind(self, state) -> None:
-        """Follow a model.view_state.ViewState: the figures of its last run."""
-        follow(self, state.events.result, lambda result: self.show_figures(result.figures))
+        """Follow a model.view_state.ViewState: the figures of its runs."""
+        follow(self, state.events.result, lambda _result: self.show_figures(state.figures))
         follow(self, state.events.reset, lambda: self.show_figures([]))
-        if state.result is not None:
-            self.show_figures(state.result.figures)
+        if state.figures:
+            self.show_figures(state.figures)
 
     def show_figures(self, figures: list[Figure]) -> None:
-        """Draw the figures; the same figures with new numbers (a re-run) only move points."""
-        drawn = [arrangement(figure) for figure in figures]
-        if figures and drawn == self._drawn:
-            for canvas, figure in zip(self.canvases, figures, strict=True):
-                canvas.refresh(figure)
+        """A card per figure; the cards of figures already shown are kept (Run all cells
+        adds a cell's figures to those before)."""
+        if figures == self._shown and self.cards:
             return
-        self._drawn = drawn
+        kept = {id(card.figure): card for card in self.cards}
+        self._shown = list(figures)
         holder = QWidget()
         layout = QVBoxLayout(holder)
-        self.canvases = [FigureCanvas(figure) for figure in figures]
-        for canvas in self.canvases:
-            layout.addWidget(canvas)
+        self.cards = [kept.pop(id(figure), None) or FigureCard(figure, self.room())
+                      for figure in figures]
+        for card in self.cards:
+            layout.addWidget(card)
+            card.fit(self.room())
+        for card in kept.values():
+            card.deleteLater()
         if not figures:
-            hint = QLabel("Figures that your code draws with matplotlib.pyplot (plot, scatter, "
-                          "subplot, title…) appear here.")
+            hint = QLabel(HINT)
             hint.setWordWrap(True)
             hint.setStyleSheet("color: palette(placeholder-text);")
             layout.addWidget(hint)
         layout.addStretch(1)
         self.setWidget(holder)
+
+    def room(self) -> int:
+        """The width a card may take: the pane's, less a vertical scroll bar whether or not
+        one shows (fitting to the viewport would flip as the bar comes and goes)."""
+        return self.width() - self.verticalScrollBar().sizeHint().width() - \
+            2 * self.frameWidth()
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        for card in self.cards:
+            card.fit(self.room())

@@ -42,6 +42,7 @@ class KernelRunner(QObject):
         self._stop = threading.Event()  # the Stop of the run going now
         self._starters: list[threading.Thread] = []
         self._closed = False  # signals queued before close() must not start anything after
+        self.figure_scale = 1.0  # the screen's device pixel ratio: matplotlib figures' PNGs
         self.ready.connect(self._run_waiting)
         self.failed.connect(self._run_waiting)
         if background:
@@ -89,7 +90,7 @@ class KernelRunner(QObject):
         try:
             with self._lifecycle:
                 result = self.kernel.run(
-                    code, filename, fresh, cell=cell, stop=stop,
+                    code, filename, fresh, cell=cell, stop=stop, figure_scale=self.figure_scale,
                     on_output=lambda stream, text: emit_on_ui_thread(self.output, stream, text))
         except (KernelError, OSError) as error:
             result = RunResult(self.kernel.engine, error=RunError("crash", str(error)))

@@ -234,6 +234,7 @@ class RunControl(QObject):
         self.document.save_recovery()
         # the first run of a new document never sees the namespace of the one before
         fresh = fresh or self._run_generation != self.document.generation
+        self.runner.figure_scale = self.editor.devicePixelRatioF()  # (the window's screen)
         if not self.runner.run(code, self.document.filename, fresh=fresh,
                                cell=cell is not None):
             self._say("A run is in progress: Stop it first")
@@ -318,7 +319,6 @@ class RunControl(QObject):
             self._cell_queue = []
             self._say(f"Stopped at cell {failed} of {self._cell_total}: "
                       f"{result.error.message}")
-        self._write_saved_figures(result)
         if self._live_pending:
             self._live_run()
 
@@ -329,19 +329,6 @@ class RunControl(QObject):
         self.editor.mark_error_line(line or None)
         edited = " (that line was edited since it ran)" if error.line and not line else ""
         self._say(error.message + edited)
-
-    def _write_saved_figures(self, result: RunResult) -> None:
-        """The files user code asked for with plt.savefig(), drawn here after the run."""
-        if not any(figure.saved for figure in result.figures):
-            return
-        from playground.ui.exporters import ExportError, render_figures
-
-        try:
-            written = render_figures(result.figures)
-        except (ExportError, OSError) as error:
-            self.view_state.add_output("stderr", f"savefig: {error}\n")
-            return
-        self.view_state.add_output("stdout", "".join(f"[saved {path}]\n" for path in written))
 
     # ----- the kernel and its engine -------------------------------------------------------------
     def restart_kernel(self) -> None:

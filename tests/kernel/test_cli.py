@@ -274,3 +274,30 @@ def test_magic_lines_are_skipped_only_where_a_statement_starts(tmp_path):
     assert done.stdout == "\n%not a magic\n!nor this\n\n"
     assert "files = !ls (line 1), t = %timeit -o sum(range(10)) (line 2), %time y = 2 " \
            "(line 3)" in done.stderr
+
+
+def test_figures_are_written_to_a_folder_and_savefig_writes_what_python_writes(tmp_path):
+    """--figures DIR: each figure the script showed or left open, as figure-N.png (or .svg
+    with --figures-format svg); savefig's file is written in any case, byte for byte the one
+    python writes."""
+    code = ("import torch\nimport matplotlib.pyplot as plt\n"
+            "x = torch.linspace(0, 2, 30)\nplt.plot(x, x * x)\nplt.savefig({path!r})\n"
+            "plt.show()\nplt.bar(['a', 'b'], [2, 3])\n")
+    script, plain_script = tmp_path / "plots.py", tmp_path / "plain.py"
+    saved, plain = tmp_path / "saved.png", tmp_path / "plain.png"
+    script.write_text(code.format(path=str(saved)))
+    plain_script.write_text(code.format(path=str(plain)))
+    folder = tmp_path / "out" / "figures"
+    done = _run(script, "--figures", folder, "--engine", "numpy")
+    assert done.returncode == 0, done.stderr
+    assert sorted(p.name for p in folder.iterdir()) == ["figure-1.png", "figure-2.png"]
+    assert all(p.read_bytes().startswith(b"\x89PNG") for p in folder.iterdir())
+    python = subprocess.run([sys.executable, str(plain_script)], capture_output=True,
+                            env={**os.environ, "MPLBACKEND": "agg"}, timeout=120)
+    assert python.returncode == 0, python.stderr
+    assert saved.read_bytes() == plain.read_bytes()
+    svg_folder = tmp_path / "svg"
+    assert _run(script, "--figures", svg_folder, "--figures-format", "svg").returncode == 0
+    assert (svg_folder / "figure-2.svg").read_text().startswith("<?xml")
+    refused = _run(script, "--figures", saved)
+    assert refused.returncode == 2 and "is not a folder" in refused.stderr

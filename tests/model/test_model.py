@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import json
 import math
 
@@ -9,7 +10,7 @@ import numpy as np
 import pytest
 
 from playground.model import ArrayData, Graph, GraphEdge, GraphNode, RunError, RunResult
-from playground.model.figure import Axes, Figure, Series
+from playground.model.figure import MAX_PNG_BYTES, Figure, png_size
 from playground.model.trace import BackwardStep, BackwardTrace
 
 
@@ -55,14 +56,49 @@ def test_run_result_round_trips():
     result = RunResult("numpy", "hello\n", False, RunError("exception", "ValueError: x (line 2).",
                                                            "ValueError", "Traceback ...", 2),
                        Graph(), [BackwardTrace("backward", ["n1"], [step])],
-                       figures=[Figure(2, axes=[Axes(title="loss", series=[
-                           Series(np.arange(3.0), np.array([3.0, 2.0, 1.0]), label="loss")])])],
-                       elapsed=0.25)
+                       figures=[Figure(2, _png(3, 2), b"<svg/>", 2.0, "loss")], elapsed=0.25)
     back = RunResult.from_json(json.loads(json.dumps(result.to_json())))
     assert back.error == result.error and back.output == "hello\n" and not back.ok
     assert back.elapsed == 0.25 and back.figures[0].number == 2
-    assert back.figures[0].axes[0].series[0].y.tolist() == [3.0, 2.0, 1.0]
+    figure = back.figures[0]
+    assert (figure.png, figure.svg, figure.scale, figure.label) == (_png(3, 2), b"<svg/>", 2.0,
+                                                                    "loss")
+    assert figure.pixel_size == (3, 2) and figure.title == "Figure 2 · loss"
     assert back.traces[0].steps[0].incoming[0].values.tolist() == [1.0, 1.0]
+
+
+def _png(width: int, height: int) -> bytes:
+    """A real PNG of that size (a grey image), written by zlib and struct alone."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        body = kind + data
+        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
+
+    rows = b"".join(b"\x00" + b"\x80" * width for _ in range(height))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 0, 0,
+                                                                 0, 0))
+            + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+
+
+def test_figures_from_the_kernel_are_checked_before_anything_reads_them():
+    """A figure's bytes are untrusted: not a PNG, a header claiming 10^10 pixels, a bad
+    array or too many bytes are refused; on the wire they travel as a uint8 array."""
+    good = Figure(1, _png(4, 3))
+    raw = good.to_json(raw=True)
+    assert raw["png"].dtype == np.uint8 and Figure.from_json(raw).png == good.png
+    assert png_size(good.png) == (4, 3)
+    forged = bytearray(good.png)
+    forged[16:24] = (100_000).to_bytes(4, "big") * 2
+    for png in (b"GIF89a" + bytes(30), bytes(forged)):
+        with pytest.raises(ValueError, match="not a PNG|pixels"):
+            Figure.from_json({**good.to_json(), "png": base64.b64encode(png).decode()})
+    with pytest.raises(ValueError):
+        Figure.from_json({**raw, "png": np.zeros((2, 2), np.uint8)})
+    with pytest.raises(ValueError):
+        Figure.from_json({**raw, "png": np.zeros(MAX_PNG_BYTES + 1, np.uint8)})
+    assert Figure.from_json({**raw, "scale": float("nan")}).scale == 1.0
 
 
 def test_integer_and_bool_previews_keep_their_type_through_json():

@@ -145,7 +145,22 @@ x = torch.linspace(-3.0, 3.0, 101, dtype=DTYPE)
 print(x[45:56])
 print((x * x).sum().item(), x.mean().item(), (x ** 3).sum())
 """,
-}
+    "meshgrid in both indexings, its graph and gradients, and its errors": """
+a = torch.tensor([1.0, 2.0, 3.0], dtype=DTYPE, requires_grad=True)
+b = torch.tensor([4.0, 5.0], dtype=DTYPE, requires_grad=True)
+for indexing in ("ij", "xy"):
+    u, v = torch.meshgrid(a, b, indexing=indexing)
+    print(u.shape, u.grad_fn, u.grad_fn.next_functions[0][0], v.grad_fn.name())
+    (u * v * v).sum().backward()
+    print(a.grad, b.grad)
+print(torch.meshgrid([torch.tensor(2.0, dtype=DTYPE), b], indexing="ij")[0].shape)
+for bad in (lambda: torch.meshgrid(a, b, indexing="zz"), lambda: torch.meshgrid(indexing="ij"),
+            lambda: torch.meshgrid(a, b.int(), indexing="ij")):
+    try:
+        bad()
+    except RuntimeError as error:
+        print(error)
+""",}
 
 
 # Sums that cancel to rounding noise (1e-9 or 0, and torch prints the whole tensor in another

@@ -183,33 +183,6 @@ def test_fifteen_zoom_presses_lay_the_text_out_once(qtbot, tmp_path, monkeypatch
     assert window.statusBar().currentMessage() == "Text at 300%"
 
 
-def test_a_huge_figure_is_drawn_at_a_bounded_size(qtbot, tmp_path):
-    """plt.figure(figsize=(200, 200)) then savefig froze the window 22 s at 4.3 GB."""
-    from PIL import Image
-
-    from playground.ui.exporters import FIGURE_SIDE_LIMIT
-
-    target = tmp_path / "huge.png"
-    window = _window(qtbot, Settings(tmp_path / "s.json"), RecoveryStore(tmp_path / "r.json"))
-    result = _runs(qtbot, window, "import matplotlib.pyplot as plt\n"
-                                  "plt.figure(figsize=(200, 200))\nplt.plot([1, 2, 3])\n"
-                                  f"plt.savefig({str(target)!r})\n")
-    assert result.error is None
-    qtbot.waitUntil(target.exists, timeout=RUN_MS)
-    with Image.open(target) as image:
-        assert max(image.size) <= FIGURE_SIDE_LIMIT * 1.5
-
-
-def test_figures_matplotlib_would_refuse_are_errors_at_their_line(qtbot, tmp_path):
-    window = _window(qtbot, Settings(tmp_path / "s.json"), RecoveryStore(tmp_path / "r.json"))
-    for code, message in [
-            ("import matplotlib.pyplot as plt\nplt.figure(figsize=(-1, 2))\n",
-             "ValueError: figure size must be positive finite not (-1.0, 2.0) (line 2)."),
-            ("import matplotlib.pyplot as plt\nplt.plot([1, 2])\nplt.xlim(float('nan'), 1)\n",
-             "ValueError: Axis limits cannot be NaN or Inf (line 3).")]:
-        assert _runs(qtbot, window, code).error.message == message
-
-
 def test_points_that_are_not_finite_are_left_out_of_plots_and_exports(qtbot, tmp_path):
     from playground.ui.exporters import export_plots
 

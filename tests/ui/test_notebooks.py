@@ -1,4 +1,4 @@
-"""Notebooks in the window, seeds cell by cell on both engines, and the pyplot stand-in."""
+"""Notebooks in the window: seeds cell by cell on both engines, and a tutorial's figure."""
 
 import json
 
@@ -142,66 +142,38 @@ def test_every_seed_runs_cell_by_cell_on_both_engines_alike():
     assert compared > 20
 
 
-def test_a_tutorials_plot_cell_draws_its_two_scatter_plots(qtbot, window):
+def test_a_tutorials_plot_cell_shows_matplotlibs_figure_labelled_by_its_cell(qtbot, window):
+    """The tutorial's last cell plots with matplotlib in the kernel: the Figures pane comes
+    forward with one figure, labelled by its cell, the green points of m on the left and the
+    magenta squares of u on the right, as matplotlib draws 'go' and 'ms'."""
     tutorial = TUTORIALS / "02_vector_outputs.txt"
     window.document.open_file(str(tutorial))
     qtbot.waitUntil(lambda: window.figures is not None, timeout=RUN_MS)
     run_cells(qtbot, window)
     assert window.views.currentWidget() is window.figures_page
-    (canvas,) = window.figures.canvases
-    left, right = canvas.plots
-    assert left.titleLabel.text == "Gradients of m" and right.titleLabel.text == "Gradients of u"
-    points = sorted(zip(*np.concatenate([np.stack(item.getData(), axis=1)
-                                         for item in left.listDataItems()]).T, strict=True))
-    # d(mean((3m - 1)^2))/dm = 1.5 (3m - 1)
-    assert points == [(0.0, -1.5), (1.0, 3.0), (2.0, 7.5), (5.0, 21.0)]
-    (u_item,) = right.listDataItems()
-    u, gradient = u_item.getData()
-    assert u.tolist() == [0.5, 4.0, 2.0]
-    assert np.allclose(gradient, [192.0, 1.92, 19.2])  # v * 3 * 2^6: six doublings
-    assert left.getAxis("bottom").labelText == "m" and left.getAxis("left").labelText == "dm"
+    (card,) = window.figures.cards
+    qtbot.waitUntil(lambda: not card.image.isNull(), timeout=5000)
+    cells = len([c for c in window.runs.cells() if c[2] == "code"])
+    assert card.figure.title == f"Figure 1 · cell {cells}"
+    assert card.title.text().startswith(f"<b>Figure 1 · cell {cells}</b>")
+    pixels = qimage_array(card.image)
+    half = pixels.shape[1] // 2
+    green = np.all(pixels[..., :3] == (0, 128, 0), axis=-1)
+    magenta = np.all(pixels[..., :3] == (191, 0, 191), axis=-1)
+    assert green[:, :half].sum() > 100 and green[:, half:].sum() == 0
+    assert magenta[:, half:].sum() > 100 and magenta[:, :half].sum() == 0
+    shown_width, _ = card.shown_size
+    assert 0 < shown_width <= window.figures.viewport().width()  # fitted to the pane
 
 
-def test_pyplot_stand_in_formats_errors_and_savefig(tmp_path):
-    from playground.engines.base import run_code
-    from playground.engines.numpy_engine import NumpyEngine
+def qimage_array(image) -> np.ndarray:
+    """A QImage's pixels as an (height, width, 4) RGBA array."""
+    from PySide6.QtGui import QImage
 
-    code = f"""
-import torch
-import matplotlib.pyplot as plt
-x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
-try:
-    plt.plot(x, x)
-except RuntimeError as error:
-    message = str(error)
-plt.plot([0, 1, 2], [0, 1, 4], 'g--', label='square')
-plt.scatter([1, 2], [2, 1], color='red')
-plt.title('t'); plt.xlabel('x'); plt.ylabel('y'); plt.legend(); plt.grid(True)
-plt.xlim(0, 3); plt.ylim((0, 5))
-plt.savefig({str(tmp_path / 'figure.png')!r})
-try:
-    plt.hist([1, 2, 3])
-except NotImplementedError as error:
-    unsupported = str(error)
-"""
-    run = run_code(code, NumpyEngine())
-    assert run.error is None, run.error
-    assert run.namespace["message"] == ("Can't call numpy() on Tensor that requires grad. "
-                                        "Use tensor.detach().numpy() instead.")
-    assert run.namespace["unsupported"].startswith(
-        "matplotlib.pyplot.hist() is not supported by Autograd Playground's plotting stand-in")
-    (figure,) = run.figures
-    (axes,) = figure.axes
-    line, points = axes.series
-    assert (line.colour, line.line, line.marker, line.label) == ("green", "--", None, "square")
-    assert points.kind == "points" and points.colour == "red"
-    assert (axes.title, axes.xlim, axes.ylim, axes.show_grid, axes.legend) == \
-        ("t", (0.0, 3.0), (0.0, 5.0), True, True)
-    assert figure.saved == [str(tmp_path / "figure.png")]
-    from playground.ui.exporters import render_figures
-
-    (written,) = render_figures(run.figures)
-    assert written.read_bytes().startswith(b"\x89PNG")
+    image = image.convertToFormat(QImage.Format.Format_RGBA8888)
+    data = np.frombuffer(image.constBits(), np.uint8, image.sizeInBytes())
+    rows = data.reshape(image.height(), image.bytesPerLine())[:, :image.width() * 4]
+    return rows.reshape(image.height(), image.width(), 4).copy()  # (the image goes now)
 
 
 def test_stop_between_two_cells_ends_run_all_cells(qtbot, window):

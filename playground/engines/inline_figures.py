@@ -1,0 +1,190 @@
+"""Figures user code draws with matplotlib, rendered here in the kernel and handed to the window.
+
+As Jupyter's inline backend does: the kernel's matplotlib backend is Agg's canvas with a
+``show()`` that renders every open figure and closes it; the end of a run (or of a cell)
+does the same for what is still open, and ``display(fig)`` for one figure. Each becomes a
+``model.figure.Figure``: a PNG at the window's device pixel ratio, and an SVG for export.
+matplotlib is never imported here: only when the script imports it does anything happen.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import os
+import sys
+from collections.abc import Callable
+
+from playground.model.figure import MAX_FIGURES, MAX_PIXELS, MAX_SVG_BYTES, Figure, png_size
+
+BACKEND = "module://playground.engines.matplotlib_backend"
+# A figure with more than this is kept as PNG only (decided by the figure, not the clock: the
+# same on every machine).
+SVG_MOST_POINTS = 200_000
+SVG_MOST_AXES = 64
+
+
+def use_inline_backend() -> None:
+    """Make the backend of a matplotlib imported from now on this module's (read from the
+    environment when matplotlib is imported): a kernel never opens a window of its own."""
+    if "matplotlib" not in sys.modules:
+        os.environ["MPLBACKEND"] = BACKEND
+
+
+class _Run:
+    """The figures shown so far in the run under way, and what it says about them."""
+
+    def __init__(self, scale: float = 1.0) -> None:
+        self.scale = scale if math.isfinite(scale) and 0.5 <= scale <= 4.0 else 1.0
+        self.figures: list[Figure] = []
+        self.notes: list[str] = []
+        self.left_out = 0
+
+
+_run = _Run()
+
+
+def begin(scale: float = 1.0) -> None:
+    """A new run: figures are rendered for a screen of this device pixel ratio."""
+    global _run
+    _run = _Run(scale)
+    use_inline_backend()
+
+
+def finish() -> tuple[list[Figure], list[str]]:
+    """The run's figures (those still open rendered now, then closed) and its notes."""
+    show_open()
+    run = _run
+    if run.left_out:
+        run.notes.append(f"{run.left_out} more figures were drawn than the {MAX_FIGURES} a run "
+                         "shows: they are not shown (plt.savefig still writes each)")
+    begin(run.scale)
+    return run.figures, run.notes
+
+
+def show_open() -> None:
+    """``plt.show()``: every open figure, in the order of their numbers, rendered and closed."""
+    pyplot = sys.modules.get("matplotlib.pyplot")
+    if pyplot is None:
+        return
+    from matplotlib._pylab_helpers import Gcf
+
+    for _, manager in sorted(Gcf.figs.items(), key=lambda item: _number_order(item[0])):
+        show_one(manager.canvas.figure)
+    pyplot.close("all")
+
+
+def _number_order(number) -> tuple:
+    return (0, number, "") if isinstance(number, int) else (1, 0, str(number))
+
+
+def display(*objects) -> None:
+    """IPython's ``display``: a figure is shown as an image (and closed: the end of the run
+    does not show it again); anything else is printed."""
+    figure_class = getattr(sys.modules.get("matplotlib.figure"), "Figure", None)
+    for item in objects:
+        if figure_class is not None and isinstance(item, figure_class):
+            show_one(item)
+            pyplot = sys.modules.get("matplotlib.pyplot")
+            if pyplot is not None:
+                pyplot.close(item)
+        else:
+            print(repr(item))
+
+
+def show_one(figure) -> None:
+    """Render one figure into the run's list; an empty one (no axes) is skipped, as
+    Jupyter skips it; one that fails to draw is a note saying why."""
+    if not figure.axes and not figure.lines and not figure.images and not figure.texts:
+        return
+    if len(_run.figures) >= MAX_FIGURES:
+        _run.left_out += 1
+        return
+    number = len(_run.figures) + 1
+    try:
+        png, lowered = _render_png(figure, _run.scale)
+        png_size(png)
+    except (Exception, MemoryError) as failure:  # noqa: BLE001 - the user's figure: any error
+        _run.notes.append(f"Figure {number} could not be drawn: "
+                          f"{type(failure).__name__}: {failure}")
+        return
+    if lowered:
+        _run.notes.append(f"Figure {number} is shown at a lower resolution: at its own it "
+                          f"would have more than {MAX_PIXELS:,} pixels")
+    if (size := _size_for_svg(figure)) is not None:
+        svg = None  # as SVG, 10^6 points or 400 subplots take many seconds and megabytes
+        _run.notes.append(f"Figure {number} is kept as PNG only: with {size} its SVG would "
+                          "take long to make")
+    elif (svg := _render_svg(figure)) is None:
+        _run.notes.append(f"Figure {number} is kept as PNG only: its SVG could not be made "
+                          f"within {MAX_SVG_BYTES >> 20} MB")
+    label = figure.get_label() if isinstance(figure.get_label(), str) else ""
+    _run.figures.append(Figure(number, png, svg, _run.scale, label[:200]))
+
+
+def _size_for_svg(figure) -> str | None:
+    """What makes a figure too large to export as SVG ("1,000,000 points"), or None."""
+    if len(figure.axes) > SVG_MOST_AXES:
+        return f"{len(figure.axes)} axes"
+    points = 0
+    for axes in figure.axes:
+        points += sum(len(line.get_xydata()) for line in axes.lines)
+        for collection in axes.collections:  # scatter's points, a mesh's or contour's cells
+            values = collection.get_array()
+            points += max(len(collection.get_offsets()),
+                          0 if values is None else values.size)
+    return f"{points:,} points" if points > SVG_MOST_POINTS else None
+
+
+def _print_options(figure) -> dict:
+    """What Jupyter's inline backend passes: a tight box, the figure's own colours."""
+    return {"bbox_inches": "tight", "facecolor": figure.get_facecolor(),
+            "edgecolor": figure.get_edgecolor()}
+
+
+def _render_png(figure, scale: float) -> tuple[bytes, bool]:
+    """The PNG, at the figure's dpi times the screen's scale unless that passes MAX_PIXELS
+    (figsize=(200, 200) would be 4 * 10^8 pixels): then at what fits."""
+    width, height = figure.get_size_inches()
+    dpi = figure.dpi * scale
+    area = float(width * height)
+    lowered = area > 0 and area * dpi * dpi > MAX_PIXELS
+    if lowered:
+        dpi = math.sqrt(MAX_PIXELS / area) * 0.95  # the tight box may grow a little
+    out = io.BytesIO()
+    figure.canvas.print_figure(out, format="png", dpi=dpi, **_print_options(figure))
+    return out.getvalue(), lowered
+
+
+class _SvgTooLargeError(Exception):
+    """The SVG passed MAX_SVG_BYTES: the writer is stopped there."""
+
+
+class _BoundedBuffer(io.BytesIO):
+    """A BytesIO that stops the writer past ``limit`` bytes (a million-point SVG)."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__()
+        self.limit = limit
+
+    def write(self, data) -> int:
+        if self.tell() + len(data) > self.limit:
+            raise _SvgTooLargeError
+        return super().write(data)
+
+
+def _render_svg(figure) -> bytes | None:
+    """The SVG for export, or None when it would be larger than MAX_SVG_BYTES."""
+    out = _BoundedBuffer(MAX_SVG_BYTES)
+    try:
+        figure.canvas.print_figure(out, format="svg", **_print_options(figure))
+    except _SvgTooLargeError:
+        return None
+    except (Exception, MemoryError):  # noqa: BLE001 - the PNG was drawn: export it alone
+        return None
+    return out.getvalue()
+
+
+def names_for_scripts() -> dict[str, Callable]:
+    """What a notebook's code may call without importing it (IPython's ``display``)."""
+    return {"display": display}

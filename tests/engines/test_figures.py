@@ -1,0 +1,180 @@
+"""Real matplotlib in the kernel: a corpus of tutorial-style plots runs on both engines, its
+savefig files equal plain python's byte for byte, and what the run shows comes back as images."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from playground.kernel.client import Kernel
+from playground.model.figure import png_size
+
+CORPUS = Path(__file__).parent / "figures"
+SNIPPETS = sorted(CORPUS.glob("*.py"))
+# figures each snippet leaves for the window (a plt.show() hands one over early)
+SHOWN = {"styles_and_show": 2}
+# Snippets whose numbers come from + - * / and squares alone (IEEE-exact): the NumPy engine
+# computes them bit for bit as torch does on any CPU, so its savefig file is python's, byte for
+# byte. The others use sin, cos, tanh, exp, sqrt, matmul or random normals, whose last bits
+# depend on the CPU's SIMD kernels in torch and NumPy alike: their pictures must agree.
+EXACT_ON_NUMPY = {"loss_surface_contours", "gradient_field_quiver", "log_scales"}
+
+# Each snippet as ``python snippet.py`` runs it (real torch, Agg), then savefig to a path.
+PLAIN_PYTHON = """
+import json, sys
+import matplotlib
+matplotlib.use("agg")
+import matplotlib.pyplot as plt
+for source, target in json.loads(sys.argv[1]):
+    code = open(source, encoding="utf-8").read() + f"\\nplt.savefig({target!r})\\n"
+    exec(compile(code, source, "exec"), {"__name__": "__main__"})
+    plt.close("all")
+    matplotlib.rc_file_defaults()  # a style one snippet chose is not the next one's
+"""
+
+
+def _with_savefig(path: Path, target: Path) -> str:
+    return path.read_text(encoding="utf-8") + f"\nplt.savefig({str(target)!r})\n"
+
+
+@pytest.fixture(scope="module")
+def plain_python(tmp_path_factory) -> dict[str, bytes]:
+    """Each snippet's savefig PNG as plain python with real torch writes it, here and now."""
+    folder = tmp_path_factory.mktemp("plain")
+    jobs = [(str(path), str(folder / f"{path.stem}.png")) for path in SNIPPETS]
+    environment = {**os.environ, "MPLBACKEND": "agg"}
+    subprocess.run([sys.executable, "-c", PLAIN_PYTHON, json.dumps(jobs)], check=True,
+                   env=environment, timeout=300, capture_output=True)
+    return {Path(source).stem: Path(target).read_bytes() for source, target in jobs}
+
+
+def _same_picture(one: bytes, other: bytes) -> bool:
+    """Two PNGs of one size whose pixels differ in at most 1 in 200 (a curve drawn through
+    points that differ in their last bits moves by a pixel here and there)."""
+    import io
+
+    import numpy as np
+    from PIL import Image
+
+    first, second = (np.asarray(Image.open(io.BytesIO(data)).convert("RGBA"))
+                     for data in (one, other))
+    if first.shape != second.shape:
+        return False
+    return np.any(first != second, axis=-1).mean() <= 1 / 200
+
+
+@pytest.mark.parametrize("engine", ["numpy", "torch"])
+def test_the_plotting_corpus_runs_and_saves_what_python_saves(engine, plain_python, tmp_path):
+    """Subplots grids, hist, imshow with colour bars, contourf, quiver, a 3D surface, twin
+    axes, log scales, annotations with mathtext, styles, plt.show() mid-script: no error, the
+    savefig file equal to plain python's, every open figure shown as a PNG and an SVG."""
+    differing = []
+    with Kernel(engine, "cpu") as kernel:
+        for path in SNIPPETS:
+            target = tmp_path / f"{path.stem}.png"
+            result = kernel.run(_with_savefig(path, target), str(path), fresh=True,
+                                figure_scale=2.0)
+            assert result.error is None, (path.stem, result.error)
+            exact = engine == "torch" or path.stem in EXACT_ON_NUMPY
+            if target.read_bytes() != plain_python[path.stem] if exact else \
+                    not _same_picture(target.read_bytes(), plain_python[path.stem]):
+                differing.append(path.stem)
+            assert len(result.figures) == SHOWN.get(path.stem, 1), path.stem
+            for number, figure in enumerate(result.figures, start=1):
+                width, height = png_size(figure.png)
+                assert figure.number == number and figure.scale == 2.0
+                assert 300 < width < 3000 and 200 < height < 2000, (path.stem, width, height)
+                assert figure.svg.startswith(b"<?xml") and b"<svg" in figure.svg[:1000]
+    assert not differing, f"savefig differs from plain python's on {engine}: {differing}"
+
+
+def test_a_tensor_that_requires_grad_is_refused_with_torchs_words_on_both_engines():
+    code = ("import torch\nimport matplotlib.pyplot as plt\n"
+            "x = torch.linspace(0, 1, 5, requires_grad=True)\n"
+            "try:\n    plt.plot(x, x * 2)\nexcept RuntimeError as error:\n    print(error)\n"
+            "plt.plot(x.detach(), (x * 2).detach())\n")
+    printed = {}
+    for engine in ("numpy", "torch"):
+        with Kernel(engine, "cpu") as kernel:
+            result = kernel.run(code)
+            assert result.error is None and len(result.figures) == 1
+            printed[engine] = result.output
+    assert printed["numpy"] == printed["torch"] == (
+        "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
+        "instead.\n")
+
+
+def test_figures_come_in_order_from_show_display_and_the_end_and_are_closed():
+    """As Jupyter's inline backend: plt.show() and display(fig) hand figures over at once
+    (and close them: the next plt.figure() is number 1 again), the end of a run the rest;
+    an empty figure is not shown; the process never imported matplotlib before the script."""
+    code = """import sys
+print("matplotlib" in sys.modules)
+import matplotlib.pyplot as plt
+plt.plot([1, 2, 3], label="first")
+plt.show()
+print(plt.get_fignums())
+fig = plt.figure(num="second")
+print(fig.number)
+fig.add_subplot().bar(["a", "b"], [3, 1])
+display(fig)
+plt.figure()                    # empty: nothing to show
+plt.figure().gca().plot([0, 1])
+"""
+    with Kernel("numpy", "cpu") as kernel:
+        result = kernel.run(code)
+        assert result.error is None, result.error
+        assert result.output == "False\n[]\n1\n"
+        assert [(f.number, f.label) for f in result.figures] == [(1, ""), (2, "second"),
+                                                                   (3, "")]
+        again = kernel.run("import matplotlib.pyplot as plt\nprint(plt.get_fignums())\n",
+                           fresh=False)
+        assert again.output == "[]\n" and again.figures == []
+
+
+def test_a_figure_too_large_to_show_whole_is_shown_smaller_and_said_so():
+    """figsize=(200, 200) at 100 dpi is 4 * 10^8 pixels: the window gets it under the
+    limit, the console says so; savefig of a sane figure still writes what it asks for."""
+    with Kernel("numpy", "cpu") as kernel:
+        result = kernel.run("import matplotlib.pyplot as plt\n"
+                            "plt.figure(figsize=(200, 200))\nplt.plot([1, 2, 3])\n")
+    (figure,) = result.figures
+    width, height = figure.pixel_size
+    assert width * height <= 25_000_000
+    assert any("lower resolution" in note for note in result.notes)
+
+
+def test_a_style_a_script_chose_is_not_the_next_fresh_runs():
+    """plt.style.use('dark_background') in one Run all; the next Run all without that line
+    draws as python draws, in matplotlib's own style (a fresh process)."""
+    probe = "import matplotlib.pyplot as plt\nprint(plt.rcParams['axes.facecolor'])\n"
+    with Kernel("numpy", "cpu") as kernel:
+        kernel.run("import matplotlib.pyplot as plt\nplt.style.use('dark_background')\n")
+        assert kernel.run(probe).output == "white\n"
+
+
+def test_matplotlib_errors_are_the_scripts_at_their_line():
+    with Kernel("numpy", "cpu") as kernel:
+        for code, message in [
+                ("import matplotlib.pyplot as plt\nplt.figure(figsize=(-1, 2))\n",
+                 "ValueError: figure size must be positive finite not (-1, 2) (line 2)."),
+                ("import matplotlib.pyplot as plt\nplt.plot([1, 2])\n"
+                 "plt.xlim(float('nan'), 1)\n",
+                 "ValueError: Axis limits cannot be NaN or Inf (line 3).")]:
+            assert kernel.run(code).error.message == message
+
+
+def test_a_figure_too_large_for_svg_is_kept_as_png_by_what_it_holds_not_the_clock():
+    code = ("import matplotlib.pyplot as plt\nplt.plot(range(300_000))\nplt.show()\n"
+            "plt.plot(range(1000))\n")
+    with Kernel("numpy", "cpu") as kernel:
+        result = kernel.run(code)
+    large, small = result.figures
+    assert large.svg is None and small.svg.startswith(b"<?xml")
+    assert result.notes == ["Figure 1 is kept as PNG only: with 300,000 points its SVG would "
+                            "take long to make"]
