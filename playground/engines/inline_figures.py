@@ -69,9 +69,11 @@ def show_open() -> None:
         return
     from matplotlib._pylab_helpers import Gcf
 
-    for _, manager in sorted(Gcf.figs.items(), key=lambda item: _number_order(item[0])):
-        show_one(manager.canvas.figure)
-    pyplot.close("all")
+    try:
+        for _, manager in sorted(Gcf.figs.items(), key=lambda item: _number_order(item[0])):
+            show_one(manager.canvas.figure)
+    finally:  # a Stop mid-drawing too: the next run must not show these again
+        pyplot.close("all")
 
 
 def _number_order(number) -> tuple:

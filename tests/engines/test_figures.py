@@ -178,3 +178,32 @@ def test_a_figure_too_large_for_svg_is_kept_as_png_by_what_it_holds_not_the_cloc
     assert large.svg is None and small.svg.startswith(b"<?xml")
     assert result.notes == ["Figure 1 is kept as PNG only: with 300,000 points its SVG would "
                             "take long to make"]
+
+
+def test_stop_while_a_figure_is_drawn_ends_the_run_and_leaves_no_figure_open():
+    """The figures are drawn after the script's last line: Stop then interrupts the drawing
+    (a figure that takes long costs its run, and the run can be stopped), and the next run
+    finds no figure left over."""
+    import threading
+
+    code = """import time
+import matplotlib.pyplot as plt
+from matplotlib.lines import Line2D
+
+class Slow(Line2D):
+    def draw(self, renderer):
+        time.sleep(60)
+
+plt.gca().add_line(Slow([0, 1], [0, 1]))
+print("the script is done", flush=True)
+"""
+    with Kernel("numpy", "cpu") as kernel:
+        def on_output(_stream, text):
+            if "done" in text:
+                threading.Timer(0.5, kernel.interrupt).start()
+
+        result = kernel.run(code, on_output=on_output, timeout=30)
+        assert result.error is not None and result.error.kind == "interrupted"
+        again = kernel.run("import matplotlib.pyplot as plt\nprint(plt.get_fignums())\n",
+                           fresh=False)
+        assert again.output == "[]\n" and again.error is None
