@@ -30,7 +30,7 @@ class Attributes:
 
     def __init__(self, objects: Iterable) -> None:
         self.objects = list(objects)
-        self.seen = [dict(_ids(item)) for item in self.objects]
+        self.seen = [_ids(item) for item in self.objects]
 
     def unchanged_in(self, other) -> bool:
         """Whether ``other``, read later, has every attribute this one had, as it was, and
@@ -38,7 +38,7 @@ class Attributes:
         if not isinstance(other, Attributes) or len(other.seen) != len(self.seen):
             return False
         for item, before, after in zip(other.objects, self.seen, other.seen, strict=True):
-            if any(after.get(name) != identity for name, identity in before.items()):
+            if not before.items() <= after.items():  # (compared in C: thousands of names)
                 return False
             added = after.keys() - before.keys()
             if any(not isinstance(vars(item).get(name), types.ModuleType) for name in added):
@@ -46,16 +46,25 @@ class Attributes:
         return True
 
 
-def _ids(item) -> Iterable[tuple[str, int]]:
-    """A module's names but its own bookkeeping (``__spec__`` changes as the engine's
-    import hook hands it out); a class's all (``__mul__`` is a script's to replace)."""
+# A module's own bookkeeping, not its contents: ``__spec__`` changes as the engine's import
+# hook hands the module out, ``__warningregistry__`` appears when it warns once.
+_MODULE_BOOKKEEPING = frozenset({"__name__", "__doc__", "__package__", "__loader__",
+                                 "__spec__", "__path__", "__file__", "__cached__",
+                                 "__builtins__", "__warningregistry__"})
+
+
+def _ids(item) -> dict[str, int]:
+    """Name → identity of each attribute: a module's but its bookkeeping, a class's all
+    (``__mul__`` is a script's to replace). Read after every run: built in C, not a loop."""
     try:
-        names = vars(item).items()
+        names = vars(item)
     except TypeError:  # no __dict__
-        return []
+        return {}
+    ids = dict(zip(names.keys(), map(id, names.values()), strict=True))
     if isinstance(item, types.ModuleType):
-        return [(name, id(value)) for name, value in names if not name.startswith("__")]
-    return [(name, id(value)) for name, value in names]
+        for name in _MODULE_BOOKKEEPING.intersection(ids):
+            del ids[name]
+    return ids
 
 
 class EngineError(RuntimeError):

@@ -354,7 +354,8 @@ _RESERVE = MemoryReserve()
 
 
 def _answer_run(channel: KernelChannel, session: Session, request: protocol.Run) -> None:
-    _prepare_run(channel)
+    picked = time.perf_counter()  # (the window reads these moments on its own clock: the
+    _prepare_run(channel)         # machine's monotonic one, the same in both processes)
     channel.run_id = request.id
     try:
         result = _run_safely(session, request)
@@ -364,6 +365,7 @@ def _answer_run(channel: KernelChannel, session: Session, request: protocol.Run)
     try:
         channel.restore_stdio()  # a script that closed descriptor 2 still gets its end
         channel.end_output(request.marker)
+        result.timings.update({"@picked": picked, "@encoding": time.perf_counter()})
         channel.send_frame(_result_frame(session, result, request.id))
     finally:
         channel.run_id = None

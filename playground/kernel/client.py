@@ -84,8 +84,8 @@ class Kernel:
         self._control = threading.RLock()
         self._sending = threading.Lock()
         self._replies: queue.Queue = queue.Queue()
-        # seconds the reader thread spent decoding each run's result, by run id
-        self._decoding: dict[str, float] = {}
+        # when each run's result was read whole, and the seconds spent decoding it, by run id
+        self._decoding: dict[str, tuple[float, float]] = {}
         self._ending = ""  # why the kernel said it is ending itself ("memory")
         self._readers: list[threading.Thread] = []
         self._run_id = ""
@@ -155,7 +155,7 @@ class Kernel:
             while (frame := wire.receive(control_in, timings, reply_hook)) is not None:
                 message = protocol.read(frame, protocol.REPLIES)
                 if isinstance(message, protocol.Result):  # its decoding, for its timings
-                    self._decoding[message.id] = timings["decode"]
+                    self._decoding[message.id] = (timings["arrived"], timings["decode"])
                 if isinstance(message, protocol.Ending):
                     self._ending = message.reason
                 else:
@@ -304,9 +304,9 @@ class Kernel:
         self._drain(output)
         self._output = None
         result = self._result(reply, stop_reason, elapsed)
-        decode = self._decoding.pop(self._run_id, 0.0)
+        arrived, decode = self._decoding.pop(self._run_id, (started, 0.0))
         self._decoding.clear()  # results of runs nobody waits for any more
-        self._add_timings(result, elapsed, decode, time.perf_counter() - started)
+        self._add_timings(result, started, arrived, decode, started + elapsed)
         result.output = "".join(output.parts)
         result.output_truncated = output.truncated
         if reply is not None:  # (with none, the process was replaced or is gone)
@@ -367,11 +367,22 @@ class Kernel:
                 return
 
     @staticmethod
-    def _add_timings(result: RunResult, answered: float, decode: float, ended: float) -> None:
-        """The parent's stages beside the kernel's: the wire is what neither side spent."""
-        kernel = sum(result.timings.get(stage, 0.0) for stage in ("exec", "build"))
-        result.timings.update(decode=decode, wire=max(0.0, answered - kernel - decode),
-                              drain=ended - answered)
+    def _add_timings(result: RunResult, sent: float, arrived: float, decode: float,
+                     answered: float) -> None:
+        """The stages of a run from request to answer, from the moments both sides noted on
+        the machine's monotonic clock: the request's way in, the kernel's work around the
+        script (before exec, after build), encoding and the way out, the decoding here and
+        the hand-over to the thread that waits; and the drain of its output after."""
+        timings = result.timings
+        picked, encoding = timings.pop("@picked", None), timings.pop("@encoding", None)
+        drain = time.perf_counter() - answered
+        timings.update(decode=decode, drain=drain)
+        if picked is None or encoding is None:  # (an old or a failed kernel's answer)
+            return
+        work = sum(timings.get(stage, 0.0) for stage in ("exec", "build"))
+        timings.update({"request": picked - sent, "around": encoding - picked - work,
+                        "encode + reply": arrived - encoding,
+                        "hand-over": answered - arrived - decode})
 
     def _wait_for_reply(self, timeout: float | None,
                         stop: threading.Event

@@ -138,7 +138,9 @@ def _read_exactly(fd: int, size: int) -> bytes | None:
 def receive(fd: int, timings: dict | None = None,
             convert: Callable[[dict], object] | None = None) -> dict | None:
     """The next message, or None when the other side has closed (or died); ``timings``
-    gets the seconds spent decoding it; ``convert`` is ``decode``'s."""
+    gets the moment it was read whole ("arrived", perf_counter's clock, which is the same
+    in every process of the machine) and the seconds spent decoding it; ``convert`` is
+    ``decode``'s."""
     prefix = _read_exactly(fd, 4)
     if prefix is None:
         return None
@@ -152,5 +154,5 @@ def receive(fd: int, timings: dict | None = None,
     with gc_policy.paused():  # a large graph's frame: see model/gc_policy.py
         message = decode(frame, convert)
     if timings is not None:
-        timings["decode"] = _perf_counter() - started
+        timings["arrived"], timings["decode"] = started, _perf_counter() - started
     return message
