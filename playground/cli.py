@@ -96,8 +96,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--figures", metavar="DIR",
                         help="write each matplotlib figure the script showed or left open as "
                              "DIR/figure-N.png (plt.savefig files are written in any case)")
-    parser.add_argument("--figures-format", choices=("png", "svg"), default="png",
-                        help="with --figures: png (default) or svg")
+    parser.add_argument("--figures-format", choices=("png", "svg"),
+                        help="with --figures: png (the default) or svg")
     parser.add_argument("--animation", metavar="FILE_OR_FOLDER",
                         help="write the backward animation: an animated .gif, or a folder of "
                              "numbered PNGs (one per step)")
@@ -128,6 +128,8 @@ def _check_outputs(arguments: argparse.Namespace) -> None:
             _check_writable(Path(path), folder_allowed=path == arguments.animation)
     if arguments.figures is not None:
         _check_folder(Path(arguments.figures))
+    elif arguments.figures_format is not None:
+        raise UsageError("--figures-format says how to write --figures DIR: name the folder.")
 
 
 def _check_folder(folder: Path) -> None:
@@ -178,7 +180,7 @@ def _write_outputs(result: RunResult, arguments: argparse.Namespace) -> None:
     if drawn or arguments.plot or arguments.animation:
         _draw_outputs(result, drawn, arguments.plot, arguments.scale, arguments.animation)
     if arguments.figures is not None:
-        write_figures(result.figures, Path(arguments.figures), arguments.figures_format)
+        write_figures(result.figures, Path(arguments.figures), arguments.figures_format or "png")
     if arguments.trace:
         from playground.model.trace import dumps as traces_dumps
 

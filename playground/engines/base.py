@@ -140,7 +140,7 @@ def run_code(code: str, engine: Engine, filename: str = "<script>",
     kept_builtins = dict(builtins.__dict__)
     for name, function in inline_figures.names_for_scripts().items():
         namespace.setdefault(name, function)
-    inline_figures.begin(figure_scale)
+    inline_figures.begin(figure_scale, filename)
     started = time.perf_counter()
     with engine.activate(), engine.record(recorder):
         shown = None

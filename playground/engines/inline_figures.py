@@ -34,46 +34,64 @@ def use_inline_backend() -> None:
 class _Run:
     """The figures shown so far in the run under way, and what it says about them."""
 
-    def __init__(self, scale: float = 1.0) -> None:
+    def __init__(self, scale: float = 1.0, filename: str = "") -> None:
         self.scale = scale if math.isfinite(scale) and 0.5 <= scale <= 4.0 else 1.0
+        self.filename = filename  # the script's: where a plt.show() that failed was called
         self.figures: list[Figure] = []
         self.notes: list[str] = []
+        self.attempts = 0  # figures drawn or failed: each has its number, failed ones too
         self.left_out = 0
+        self.displayed: dict[int, object] = {}  # display(fig)'s figures, by id, still open
 
 
 _run = _Run()
 
 
-def begin(scale: float = 1.0) -> None:
-    """A new run: figures are rendered for a screen of this device pixel ratio."""
+def begin(scale: float = 1.0, filename: str = "") -> None:
+    """A new run of the script ``filename``: figures are rendered for a screen of this
+    device pixel ratio."""
     global _run
-    _run = _Run(scale)
+    _run = _Run(scale, filename)
     use_inline_backend()
 
 
 def finish() -> tuple[list[Figure], list[str]]:
     """The run's figures (those still open rendered now, then closed) and its notes."""
-    show_open()
+    show_open(at_end=True)
     run = _run
     if run.left_out:
         run.notes.append(f"{run.left_out} more figures were drawn than the {MAX_FIGURES} a run "
                          "shows: they are not shown (plt.savefig still writes each)")
-    begin(run.scale)
+    begin(run.scale, run.filename)
     return run.figures, run.notes
 
 
-def show_open() -> None:
-    """``plt.show()``: every open figure, in the order of their numbers, rendered and closed."""
+def show_open(at_end: bool = False) -> None:
+    """``plt.show()``: every open figure, in the order of their numbers, rendered and closed.
+    One that display() showed is not shown again unless it changed since."""
     pyplot = sys.modules.get("matplotlib.pyplot")
     if pyplot is None:
         return
     from matplotlib._pylab_helpers import Gcf
 
+    where = "at the end of the run" if at_end else _where_called()
     try:
         for _, manager in sorted(Gcf.figs.items(), key=lambda item: _number_order(item[0])):
-            show_one(manager.canvas.figure)
+            figure = manager.canvas.figure
+            if _run.displayed.get(id(figure)) is figure and not figure.stale:
+                continue
+            show_one(figure, where)
     finally:  # a Stop mid-drawing too: the next run must not show these again
         pyplot.close("all")
+        _run.displayed.clear()
+
+
+def _where_called() -> str:
+    """"at plt.show(), line 7": the script's line that called into matplotlib."""
+    frame = sys._getframe(1)
+    while frame is not None and frame.f_code.co_filename != _run.filename:
+        frame = frame.f_back
+    return f"at line {frame.f_lineno}" if frame is not None else "when shown"
 
 
 def _number_order(number) -> tuple:
@@ -81,34 +99,35 @@ def _number_order(number) -> tuple:
 
 
 def display(*objects) -> None:
-    """IPython's ``display``: a figure is shown as an image (and closed: the end of the run
-    does not show it again); anything else is printed."""
+    """IPython's ``display``: a figure is shown as an image (the end of the run shows it
+    again only if it changed since, as a second image); anything else is printed."""
     figure_class = getattr(sys.modules.get("matplotlib.figure"), "Figure", None)
     for item in objects:
         if figure_class is not None and isinstance(item, figure_class):
-            show_one(item)
-            pyplot = sys.modules.get("matplotlib.pyplot")
-            if pyplot is not None:
-                pyplot.close(item)
+            show_one(item, _where_called())
+            item.stale = False  # (drawing it marked it stale): a later change marks it again
+            _run.displayed[id(item)] = item
         else:
             print(repr(item))
 
 
-def show_one(figure) -> None:
+def show_one(figure, where: str = "") -> None:
     """Render one figure into the run's list; an empty one (no axes) is skipped, as
-    Jupyter skips it; one that fails to draw is a note saying why."""
+    Jupyter skips it; one that fails to draw is said on stderr, where the run's output is,
+    with the line that showed it."""
     if not figure.axes and not figure.lines and not figure.images and not figure.texts:
         return
     if len(_run.figures) >= MAX_FIGURES:
         _run.left_out += 1
         return
-    number = len(_run.figures) + 1
+    _run.attempts += 1
+    number = _run.attempts
     try:
         png, lowered = _render_png(figure, _run.scale)
         png_size(png)
     except (Exception, MemoryError) as failure:  # noqa: BLE001 - the user's figure: any error
-        _run.notes.append(f"Figure {number} could not be drawn: "
-                          f"{type(failure).__name__}: {failure}")
+        sys.stderr.write(f"Figure {number} could not be drawn ({where}): "
+                         f"{type(failure).__name__}: {failure}\n")
         return
     if lowered:
         _run.notes.append(f"Figure {number} is shown at a lower resolution: at its own it "

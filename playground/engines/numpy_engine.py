@@ -52,6 +52,9 @@ def torch_is_npgrad() -> Iterator[None]:
     finder = _TorchAlias()
     sys.meta_path.insert(0, finder)
     try:
+        # imported now, as the torch engine's torch is: libraries that look for torch in
+        # sys.modules (matplotlib, to plot a tensor) find it in a cell that did not import it
+        importlib.import_module("torch")
         yield
     finally:
         sys.meta_path.remove(finder)

@@ -39,9 +39,10 @@ class Figure:
 
     @property
     def title(self) -> str:
-        """"Figure 2", or "Figure 2 · cell 3 · loss" with a cell and a label."""
-        return " · ".join(part for part in (f"Figure {self.number}", self.where, self.label)
-                          if part)
+        """"Figure 2", or "Cell 3 · Figure 2 · loss" with a cell and a label (numbers count
+        a run's figures: each cell of Run all cells is a run of its own)."""
+        return " · ".join(part for part in (self.where.capitalize(), f"Figure {self.number}",
+                                            self.label) if part)
 
     def to_json(self, raw: bool = False) -> dict:
         width, height = self.pixel_size

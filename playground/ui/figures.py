@@ -7,10 +7,12 @@ Qt's image reader decodes them off the UI thread, after their header says a sane
 
 from __future__ import annotations
 
+import html
+import queue
 import threading
 from pathlib import Path
 
-from PySide6.QtCore import QBuffer, QByteArray, QIODevice, Qt, Signal
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication, QImage, QImageReader, QPixmap
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -32,6 +34,8 @@ from playground.ui.relay import emit_on_ui_thread
 HINT = ("Figures your code draws with matplotlib appear here: at plt.show(), at the end of a "
         "run or cell, or with display(fig).")
 CARD_MARGIN = 40  # pixels of the pane's width a fitted image leaves for the card's frame
+CARD_TITLE_HEIGHT = 60  # pixels of the pane's height the title row and frames take
+CARDS_AT_ONCE = 4  # cards made per turn of the event loop: thirty froze the window 0.3 s
 
 
 def decode_for_screen(data: bytes, width: int) -> tuple[QImage, QImage]:
@@ -40,12 +44,13 @@ def decode_for_screen(data: bytes, width: int) -> tuple[QImage, QImage]:
     image = decode_png(data)
     if image.isNull() or image.width() <= width:
         return image, image
-    return image, image.scaledToWidth(width, Qt.TransformationMode.SmoothTransformation)
+    return image, decode_png(data, width)
 
 
-def decode_png(data: bytes) -> QImage:
-    """The PNG as an image, read by Qt after its header is checked; a null image (and the
-    reader's reason in ``error``) for bytes that are not one."""
+def decode_png(data: bytes, width: int | None = None) -> QImage:
+    """The PNG as an image (at most ``width`` pixels wide), read by Qt after its header is
+    checked; a null image for bytes that are not one. The reader scales as it reads: unlike
+    QImage.scaled, that lets go of Python's lock (the window's thread runs meanwhile)."""
     buffer = QBuffer()
     buffer.setData(QByteArray(data))
     buffer.open(QIODevice.OpenModeFlag.ReadOnly)
@@ -53,7 +58,41 @@ def decode_png(data: bytes) -> QImage:
     size = reader.size()
     if not size.isValid() or size.width() * size.height() > 2 * MAX_PIXELS:
         return QImage()
+    if width is not None and size.width() > width:
+        reader.setScaledSize(QSize(width, max(round(size.height() * width / size.width()), 1)))
     return reader.read()
+
+
+class _Decoder:
+    """One thread that decodes the cards' PNGs in turn (thirty threads at once fought the UI
+    thread for the GIL), handing each image to its card on the UI thread."""
+
+    def __init__(self) -> None:
+        self._jobs: queue.SimpleQueue = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+
+    def decode(self, card: FigureCard, width: int, image: QImage | None = None) -> None:
+        """The card's PNG decoded, with a copy ``width`` device pixels wide (only the copy
+        when the card's ``image`` is decoded already: the pane grew past its copy)."""
+        self._jobs.put((card, width, image))
+        if self._thread is None or not self._thread.is_alive():
+            self._thread = threading.Thread(target=self._work, name="playground-figures",
+                                            daemon=True)
+            self._thread.start()
+
+    def _work(self) -> None:
+        while True:
+            try:
+                card, width, image = self._jobs.get(timeout=5.0)
+            except queue.Empty:
+                return
+            decoded = decode_for_screen(card.figure.png, width) if image is None else \
+                (image, decode_png(card.figure.png, width))
+            emit_on_ui_thread(card.decoded, *decoded)
+            del card, image  # (a card closed meanwhile goes now; the relay skips its signal)
+
+
+_decoder = _Decoder()
 
 
 class FigureCard(QFrame):
@@ -61,9 +100,10 @@ class FigureCard(QFrame):
 
     decoded = Signal(QImage, QImage)
 
-    def __init__(self, figure: Figure, width: int = 800, parent=None) -> None:
-        """``width``: the pane's, which the image is first fitted to."""
+    def __init__(self, figure: Figure, room: QSize | None = None, parent=None) -> None:
+        """``room``: the pane's size, which the image is first fitted into."""
         super().__init__(parent)
+        room = room or QSize(800, 600)
         self.figure = figure
         self.image = QImage()
         self._preview = QImage()  # what a fitted figure is shrunk from
@@ -76,21 +116,19 @@ class FigureCard(QFrame):
         self.picture.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         self.picture.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         layout.addWidget(self.picture)
-        self._width = width
+        self._room = room
         self.decoded.connect(self._show_image)
-        fitted = max(round(self._fitted_width(width) * figure.scale), 1)
-        threading.Thread(target=lambda: emit_on_ui_thread(
-            self.decoded, *decode_for_screen(figure.png, fitted)),
-            name="playground-figure", daemon=True).start()
+        _decoder.decode(self, max(round(self._fitted_width(room) * figure.scale), 1))
 
     def _title_row(self) -> QHBoxLayout:
         row = QHBoxLayout()
-        width, height = self.figure.pixel_size
-        self.title = QLabel(f"<b>{self.figure.title}</b>  "
-                            f"<span style='color: gray'>{width} × {height} px</span>")
+        width, height = (round(side / self.figure.scale) for side in self.figure.pixel_size)
+        self.title = QLabel(f"<b>{html.escape(self.figure.title)}</b>  "
+                            f"<span style='color: gray'>{width} × {height}</span>")
         self.title.setTextFormat(Qt.TextFormat.RichText)
-        self.zoom_button = self._button("1:1", "Show the figure at its actual size (1:1); "
-                                        "again to fit it to the pane", self.toggle_zoom)
+        self.title.setToolTip(f"{width} × {height} pixels at 1:1")
+        self.zoom_button = self._button("1:1", "Pressed: the figure at its actual size (1:1). "
+                                        "Released: fitted to the pane", self.toggle_zoom)
         self.zoom_button.setCheckable(True)
         self.copy_button = self._button("Copy", "Copy the figure to the clipboard",
                                         self.copy)
@@ -124,20 +162,21 @@ class FigureCard(QFrame):
             for button in (self.zoom_button, self.copy_button):
                 button.setEnabled(False)
             return
-        self.fit(self._width)
+        self.fit(self._room)
 
-    def fit(self, width: int) -> None:
-        """Lay the image out for a pane ``width`` pixels wide: shrunk to it unless 1:1."""
-        self._width = width
+    def fit(self, room: QSize) -> None:
+        """Lay the image out for a pane of ``room``: shrunk to show whole in it unless 1:1."""
+        self._room = room
         if self.image.isNull():
             return
         scale = self.figure.scale
-        pixels = min(self.image.width(), round(self._fitted_width(width) * scale))
+        pixels = min(self.image.width(), round(self._fitted_width(room) * scale))
         if self.actual_size or pixels == self.image.width():
             pixmap = QPixmap.fromImage(self.image)
-        else:  # from the shrunk copy when it is large enough: the pane kept its width
-            source = self._preview if self._preview.width() >= pixels else self.image
-            pixmap = QPixmap.fromImage(source)
+        else:  # from the shrunk copy: shrinking the whole image here froze the window
+            if self._preview.width() < pixels:  # the pane grew: a larger copy is on its way
+                _decoder.decode(self, pixels, self.image)
+            pixmap = QPixmap.fromImage(self._preview)
             if pixels != pixmap.width():
                 pixmap = pixmap.scaledToWidth(pixels, Qt.TransformationMode.SmoothTransformation)
         pixmap.setDevicePixelRatio(scale)
@@ -145,10 +184,12 @@ class FigureCard(QFrame):
         self.picture.setFixedSize(pixmap.deviceIndependentSize().toSize())
         self.setMinimumWidth(self.picture.width() + CARD_MARGIN if self.actual_size else 0)
 
-    @staticmethod
-    def _fitted_width(width: int) -> int:
-        """Logical pixels a fitted image takes in a pane ``width`` wide."""
-        return max(width - CARD_MARGIN, 80)
+    def _fitted_width(self, room: QSize) -> int:
+        """Logical pixels wide a fitted image is: as wide as the pane, or less where the
+        pane's height (less the title row) would cut it off."""
+        width, height = self.figure.pixel_size
+        by_height = (room.height() - CARD_TITLE_HEIGHT) * width / height
+        return max(min(room.width() - CARD_MARGIN, round(by_height)), 80)
 
     @property
     def shown_size(self) -> tuple[int, int]:
@@ -162,8 +203,7 @@ class FigureCard(QFrame):
     def toggle_zoom(self) -> None:
         self.actual_size = not self.actual_size
         self.zoom_button.setChecked(self.actual_size)
-        self.zoom_button.setText("Fit" if self.actual_size else "1:1")
-        self.fit(self._width)
+        self.fit(self._room)
 
     # ----- actions ------------------------------------------------------------------------
     def copy(self) -> None:
@@ -203,6 +243,8 @@ class FiguresPanel(QScrollArea):
         self.setWidgetResizable(True)
         self.cards: list[FigureCard] = []
         self._shown: list[Figure] = []
+        self._to_make: list[Figure] = []  # figures whose cards come at the next turns
+        self._layout: QVBoxLayout | None = None
         self.show_figures([])
         if state is not None:
             self.bind(state)
@@ -216,33 +258,51 @@ class FiguresPanel(QScrollArea):
 
     def show_figures(self, figures: list[Figure]) -> None:
         """A card per figure; the cards of figures already shown are kept (Run all cells
-        adds a cell's figures to those before)."""
-        if figures == self._shown and self.cards:
+        adds a cell's figures to those before); new cards are made a few at a time."""
+        if figures == self._shown and (self.cards or not figures):
             return
         kept = {id(card.figure): card for card in self.cards}
         self._shown = list(figures)
         holder = QWidget()
-        layout = QVBoxLayout(holder)
-        self.cards = [kept.pop(id(figure), None) or FigureCard(figure, self.room())
-                      for figure in figures]
-        for card in self.cards:
-            layout.addWidget(card)
-            card.fit(self.room())
+        self._layout = QVBoxLayout(holder)
+        self.cards = []
+        self._to_make = []
+        for figure in figures:
+            card = kept.pop(id(figure), None)
+            if card is not None and not self._to_make:
+                self._add(card)
+                continue
+            if card is not None:  # (in order: after a new card, the rest are made anew)
+                card.deleteLater()
+            self._to_make.append(figure)
         for card in kept.values():
             card.deleteLater()
         if not figures:
             hint = QLabel(HINT)
             hint.setWordWrap(True)
             hint.setStyleSheet("color: palette(placeholder-text);")
-            layout.addWidget(hint)
-        layout.addStretch(1)
+            self._layout.addWidget(hint)
+        self._layout.addStretch(1)
         self.setWidget(holder)
+        self._make_some()
 
-    def room(self) -> int:
-        """The width a card may take: the pane's, less a vertical scroll bar whether or not
+    def _make_some(self) -> None:
+        made, self._to_make = self._to_make[:CARDS_AT_ONCE], self._to_make[CARDS_AT_ONCE:]
+        for figure in made:
+            self._add(FigureCard(figure, self.room()))
+        if self._to_make:
+            QTimer.singleShot(0, self._make_some)
+
+    def _add(self, card: FigureCard) -> None:
+        self._layout.insertWidget(len(self.cards), card)  # before the stretch
+        self.cards.append(card)
+        card.fit(self.room())
+
+    def room(self) -> QSize:
+        """The size a card may take: the pane's, less a vertical scroll bar whether or not
         one shows (fitting to the viewport would flip as the bar comes and goes)."""
-        return self.width() - self.verticalScrollBar().sizeHint().width() - \
-            2 * self.frameWidth()
+        return QSize(self.width() - self.verticalScrollBar().sizeHint().width() -
+                     2 * self.frameWidth(), self.height() - 2 * self.frameWidth())
 
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
         super().resizeEvent(event)

@@ -30,7 +30,7 @@ from playground.ui.graph_pane import GraphPane
 from playground.ui.kernel_runner import KernelRunner
 from playground.ui.memory import release_free_memory
 from playground.ui.menus import Menus
-from playground.ui.panes import TabbedViews
+from playground.ui.panes import RoomForFigures, TabbedViews
 from playground.ui.recovery import RecoveryStore
 from playground.ui.run_control import RunControl
 from playground.ui.settings import Settings, default_settings_path
@@ -168,6 +168,7 @@ class MainWindow(QMainWindow):
         views.setSizes([540, 260])  # the graph is the point: most of the height
         code.setSizes([470, 300])
         self.splitters = {"main": main, "code": code, "views": views}
+        self.room_for_figures = RoomForFigures(views, self.view_state)
         self.setCentralWidget(main)
 
     # ----- settings ---------------------------------------------------------------------------

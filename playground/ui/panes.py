@@ -15,7 +15,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from PySide6.QtWidgets import QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QSplitter, QTabWidget, QVBoxLayout, QWidget
 
 from playground.model.view_state import ViewState
 from playground.ui.following import follow
@@ -50,6 +50,9 @@ class Tab:
     modules: tuple[str, ...] = ()  # what it imports, imported off the UI thread first
     # ("result" | "selection", state) -> whether this tab should be brought to the front
     comes_forward: Callable[[str, ViewState], bool] | None = None
+    # how many things it shows, in its title ("Figures (3)"); with none after a run, the
+    # first tab is brought forward in its place (an empty tab must not hide the plots)
+    count: Callable[[ViewState], int] | None = None
 
 
 TABS = (
@@ -58,7 +61,8 @@ TABS = (
         comes_forward=lambda event, state: event == "selection" and bool(state.selection)),
     Tab("Figures", _figures, lazy=True, modules=("playground.ui.figures",),
         comes_forward=lambda event, state:
-        event == "result" and state.result is not None and bool(state.result.figures)),
+        event == "result" and state.result is not None and bool(state.result.figures),
+        count=lambda state: len(state.figures)),
 )
 
 
@@ -80,7 +84,8 @@ class TabbedViews(QTabWidget):
             self.addTab(page, tab.title)
             if not tab.lazy:
                 self._build(tab)
-        follow(self, state.events.result, lambda _result: self._bring_forward("result"))
+        follow(self, state.events.result, lambda _result: self._after_result())
+        follow(self, state.events.reset, self._count)
         follow(self, state.events.selection, lambda _ids: self._bring_forward("selection"))
 
         self._importing: threading.Thread | None = None
@@ -115,6 +120,20 @@ class TabbedViews(QTabWidget):
     def view(self, title: str) -> QWidget | None:
         return self.views.get(title)
 
+    def _after_result(self) -> None:
+        self._count()
+        self._bring_forward("result")
+        current = self.tabs[self.currentIndex()]
+        if current.count is not None and current.count(self.state) == 0:
+            self.setCurrentIndex(0)
+
+    def _count(self) -> None:
+        """Each counting tab's title with its count: "Figures (3)", or "Figures"."""
+        for index, tab in enumerate(self.tabs):
+            if tab.count is not None:
+                number = tab.count(self.state)
+                self.setTabText(index, f"{tab.title} ({number})" if number else tab.title)
+
     def _bring_forward(self, event: str) -> None:
         for tab in self.tabs:
             if tab.comes_forward is not None and tab.comes_forward(event, self.state):
@@ -127,3 +146,31 @@ def _import_all(modules: list[str]) -> None:
             importlib.import_module(name)
         except Exception:  # noqa: BLE001 - building the view imports it again and says why
             return
+
+
+class RoomForFigures:
+    """Makes room for a run's figures: the views column's lower pane grows to half of it when
+    a run draws figures, to most of it when the run left no graph to draw. A splitter the
+    user has dragged is left as the user set it."""
+
+    SHARE_BESIDE_A_GRAPH = 0.5
+    SHARE_ALONE = 0.7
+
+    def __init__(self, splitter: QSplitter, state: ViewState) -> None:
+        self.splitter = splitter
+        self.moved_by_user = False
+        splitter.splitterMoved.connect(self._moved)  # (a drag; never setSizes)
+        follow(splitter, state.events.result, self._make_room)
+
+    def _moved(self, *_arguments) -> None:
+        self.moved_by_user = True
+
+    def _make_room(self, result) -> None:
+        if self.moved_by_user or not result.figures:
+            return
+        sizes = self.splitter.sizes()
+        total = sum(sizes)
+        alone = result.graph is None or not result.graph.nodes
+        wanted = round(total * (self.SHARE_ALONE if alone else self.SHARE_BESIDE_A_GRAPH))
+        if sizes[1] < wanted:
+            self.splitter.setSizes([total - wanted, wanted])

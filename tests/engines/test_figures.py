@@ -137,6 +137,27 @@ plt.figure().gca().plot([0, 1])
         assert again.output == "[]\n" and again.figures == []
 
 
+def test_a_figure_changed_after_display_is_shown_again_and_a_failed_one_keeps_its_number():
+    """display(fig) then a new title: the end of the run shows it again, with the title (an
+    unchanged one is not shown twice); a figure that cannot be drawn is said on stderr with
+    the line that showed it, and the figure after it is number 3, not 2."""
+    code = """import matplotlib.pyplot as plt
+fig, ax = plt.subplots()
+ax.plot([1, 2])
+display(fig)
+ax.set_title("now with a title")
+plt.show()
+plt.title(r"$\\frac{1}{$")
+plt.show()
+plt.plot([3, 4])
+"""
+    with Kernel("numpy", "cpu") as kernel:
+        result = kernel.run(code, "plots.py")
+    assert result.error is None, result.error
+    assert [figure.number for figure in result.figures] == [1, 2, 4]
+    assert result.output.startswith("Figure 3 could not be drawn (at line 8): ValueError: ")
+
+
 def test_a_figure_too_large_to_show_whole_is_shown_smaller_and_said_so():
     """figsize=(200, 200) at 100 dpi is 4 * 10^8 pixels: the window gets it under the
     limit, the console says so; savefig of a sane figure still writes what it asks for."""
@@ -207,3 +228,14 @@ print("the script is done", flush=True)
         again = kernel.run("import matplotlib.pyplot as plt\nprint(plt.get_fignums())\n",
                            fresh=False)
         assert again.output == "[]\n" and again.error is None
+
+
+def test_a_cell_plots_the_tensors_of_the_cell_before_on_the_numpy_engine():
+    """Cell 1 imports torch and makes tensors, cell 2 plots them without importing torch:
+    matplotlib finds torch in sys.modules, as it does on the torch engine."""
+    with Kernel("numpy", "cpu") as kernel:
+        first = kernel.run("import torch\nx = torch.linspace(0, 1, 5)\n", fresh=True, cell=True)
+        second = kernel.run("import matplotlib.pyplot as plt\nplt.plot(x, x * 2)\n",
+                            fresh=False, cell=True)
+    assert first.error is None and second.error is None, second.error
+    assert len(second.figures) == 1

@@ -301,3 +301,6 @@ def test_figures_are_written_to_a_folder_and_savefig_writes_what_python_writes(t
     assert (svg_folder / "figure-2.svg").read_text().startswith("<?xml")
     refused = _run(script, "--figures", saved)
     assert refused.returncode == 2 and "is not a folder" in refused.stderr
+    alone = _run(script, "--figures-format", "svg")
+    assert alone.returncode == 2 and "--figures-format says how to write --figures DIR" in \
+        alone.stderr

@@ -408,19 +408,30 @@ def test_matplotlib_figures_come_to_the_figures_pane_to_zoom_copy_and_save(qtbot
     qtbot.waitUntil(lambda: not first.image.isNull() and not second.image.isNull(),
                     timeout=5000)
     assert [card.figure.title for card in (first, second)] == ["Figure 1", "Figure 2"]
-    pane = window.figures.viewport().width()
+    assert window.tabs.tabText(window.tabs.currentIndex()) == "Figures (2)"
+    pane = window.figures.viewport()
     width, height = first.figure.pixel_size
     natural = round(width / first.figure.scale)
-    assert natural > pane  # a 12-inch figure is wider than the pane: fitted, it is shrunk
-    assert first.shown_size[0] <= pane and first.shown_size[0] > pane // 2
+    fitted = first.shown_size
+    assert natural > pane.width()  # a 12-inch figure is wider than the pane: shrunk to fit
+    assert fitted[0] <= pane.width() and fitted[1] <= pane.height()  # seen whole
+    assert fitted[0] > pane.width() // 3
     qtbot.mouseClick(first.zoom_button, Qt.MouseButton.LeftButton)
     assert first.shown_size == (natural, round(height / first.figure.scale))
-    assert first.zoom_button.text() == "Fit"
+    assert first.zoom_button.isChecked()
+    qtbot.mouseClick(first.zoom_button, Qt.MouseButton.LeftButton)
+    assert first.shown_size == fitted and not first.zoom_button.isChecked()
     qtbot.mouseClick(first.copy_button, Qt.MouseButton.LeftButton)
     assert QApplication.clipboard().image().size() == first.image.size()
     assert first.save(tmp_path / "tanh.png").read_bytes() == first.figure.png
     assert first.save(tmp_path / "tanh.svg").read_bytes().startswith(b"<?xml")
     window.figures_page.grab().save(str(tmp_path / "figures.png"))
+    # a run that draws no figure: the plots come back to the front, the tab says none
+    type_code(qtbot, window, ["import torch", "x = torch.ones(3, requires_grad=True)",
+                              "(x * 2).sum().backward()"])
+    press_run_all(qtbot, window)
+    qtbot.waitUntil(lambda: window.tabs.currentIndex() == 0, timeout=5000)
+    assert window.tabs.tabText(window.tabs.indexOf(window.figures_page)) == "Figures"
 
 
 CUSTOM_FUNCTION = '''import torch

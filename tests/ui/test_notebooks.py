@@ -154,8 +154,8 @@ def test_a_tutorials_plot_cell_shows_matplotlibs_figure_labelled_by_its_cell(qtb
     (card,) = window.figures.cards
     qtbot.waitUntil(lambda: not card.image.isNull(), timeout=5000)
     cells = len([c for c in window.runs.cells() if c[2] == "code"])
-    assert card.figure.title == f"Figure 1 · cell {cells}"
-    assert card.title.text().startswith(f"<b>Figure 1 · cell {cells}</b>")
+    assert card.figure.title == f"Cell {cells} · Figure 1"
+    assert card.title.text().startswith(f"<b>Cell {cells} · Figure 1</b>")
     pixels = qimage_array(card.image)
     half = pixels.shape[1] // 2
     green = np.all(pixels[..., :3] == (0, 128, 0), axis=-1)
