@@ -46,7 +46,7 @@ class RunResult:
     error: RunError | None = None
     graph: Graph | None = None
     traces: list[BackwardTrace] = field(default_factory=list)
-    figures: list[Figure] = field(default_factory=list)  # what the pyplot stand-in drew
+    figures: list[Figure] = field(default_factory=list)  # matplotlib's, as the kernel rendered them
     elapsed: float = 0.0
     dropped_calls: int = 0  # earlier backward calls the kernel did not keep (a long loop)
     notes: list[str] = field(default_factory=list)  # the kernel's remarks (lines it skipped)
