@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from playground.engines.registry import DEFAULT_ENGINE, ENGINES
 from playground.files import atomic_write
 from playground.kernel.launch import default_memory_limit, launch
+from playground.model.figure import add_vectors
 
 if TYPE_CHECKING:
     from playground.model import RunResult
@@ -181,6 +182,7 @@ def _write_outputs(result: RunResult, arguments: argparse.Namespace) -> None:
         _draw_outputs(result, drawn, arguments.plot, arguments.scale, arguments.animation)
     if arguments.figures is not None:
         write_figures(result.figures, Path(arguments.figures), arguments.figures_format or "png")
+
     if arguments.trace:
         from playground.model.trace import dumps as traces_dumps
 
@@ -196,8 +198,8 @@ def write_figures(figures, folder: Path, kind: str = "png") -> list[Path]:
         data = figure.svg if kind == "svg" else figure.png
         suffix = kind
         if data is None:
-            sys.stderr.write(f"playground: figure {figure.number} has no SVG (too large): "
-                             "written as PNG\n")
+            sys.stderr.write(f"playground: figure {figure.number} has no SVG "
+                             f"({figure.no_svg or 'none came'}): written as PNG\n")
             data, suffix = figure.png, "png"
         path = folder / f"figure-{figure.number}.{suffix}"
         atomic_write(path, data)
@@ -293,6 +295,9 @@ def run_command(argv: list[str]) -> int:
     with kernel:
         result = kernel.run(code, str(Path(arguments.script)), fresh=True, on_output=_stream,
                             timeout=arguments.timeout)
+        if arguments.figures_format == "svg" and result.figures:  # drawn after the result
+            run = result.figures[0].run
+            add_vectors(result.figures, run, kernel.vectors(run) or [])
     status = _report(result)
     try:
         _write_outputs(result, arguments)

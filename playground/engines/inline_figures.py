@@ -3,7 +3,8 @@
 As Jupyter's inline backend does: the kernel's matplotlib backend is Agg's canvas with a
 ``show()`` that renders every open figure and closes it; the end of a run (or of a cell)
 does the same for what is still open, and ``display(fig)`` for one figure. Each becomes a
-``model.figure.Figure``: a PNG at the window's device pixel ratio, and an SVG for export.
+``model.figure.Figure``: a PNG at the window's device pixel ratio in the run's result, and an
+SVG for export, drawn after the result is sent (``render_vectors``).
 matplotlib is never imported here: only when the script imports it does anything happen.
 """
 
@@ -42,9 +43,11 @@ class _Run:
         self.attempts = 0  # figures drawn or failed: each has its number, failed ones too
         self.left_out = 0
         self.displayed: dict[int, object] = {}  # display(fig)'s figures, by id, still open
+        self.for_vectors: list[tuple[int, object]] = []  # (number, figure) shown: SVG later
 
 
 _run = _Run()
+_vectors_due: list[tuple[int, object]] = []  # the last run's, until render_vectors()
 
 
 def begin(scale: float = 1.0, filename: str = "") -> None:
@@ -57,8 +60,10 @@ def begin(scale: float = 1.0, filename: str = "") -> None:
 
 def finish() -> tuple[list[Figure], list[str]]:
     """The run's figures (those still open rendered now, then closed) and its notes."""
+    global _vectors_due
     show_open(at_end=True)
     run = _run
+    _vectors_due = run.for_vectors
     if run.left_out:
         run.notes.append(f"{run.left_out} more figures were drawn than the {MAX_FIGURES} a run "
                          "shows: they are not shown (plt.savefig still writes each)")
@@ -132,15 +137,26 @@ def show_one(figure, where: str = "") -> None:
     if lowered:
         _run.notes.append(f"Figure {number} is shown at a lower resolution: at its own it "
                           f"would have more than {MAX_PIXELS:,} pixels")
-    if (size := _size_for_svg(figure)) is not None:
-        svg = None  # as SVG, 10^6 points or 400 subplots take many seconds and megabytes
-        _run.notes.append(f"Figure {number} is kept as PNG only: with {size} its SVG would "
-                          "take long to make")
-    elif (svg := _render_svg(figure)) is None:
-        _run.notes.append(f"Figure {number} is kept as PNG only: its SVG could not be made "
-                          f"within {MAX_SVG_BYTES >> 20} MB")
     label = figure.get_label() if isinstance(figure.get_label(), str) else ""
-    _run.figures.append(Figure(number, png, svg, _run.scale, label[:200]))
+    _run.figures.append(Figure(number, png, None, _run.scale, label[:200]))
+    _run.for_vectors.append((number, figure))
+
+
+def render_vectors() -> list[tuple[int, bytes | None, str]]:
+    """The last run's figures as SVG, once its result is on its way (a tenth of a second
+    and more each): (number, the SVG or None, why none)."""
+    global _vectors_due
+    due, _vectors_due = _vectors_due, []
+    return [(number, *_vector(figure)) for number, figure in due]
+
+
+def _vector(figure) -> tuple[bytes | None, str]:
+    if (size := _size_for_svg(figure)) is not None:
+        # as SVG, 10^6 points or 400 subplots take many seconds and megabytes
+        return None, f"with {size} its SVG would take long to make"
+    if (svg := _render_svg(figure)) is None:
+        return None, f"its SVG could not be made within {MAX_SVG_BYTES >> 20} MB"
+    return svg, ""
 
 
 def _size_for_svg(figure) -> str | None:

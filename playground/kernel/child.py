@@ -323,17 +323,23 @@ def _leave_if_forked() -> None:
 
 
 def _result_frame(session: Session, result: RunResult, run_id: str) -> bytes:
-    """The result as a frame naming its run, and whether the run changed the process (the
-    next fresh run then needs a new one); one that cannot cross the wire is replaced by one
-    saying so."""
-    dirty, libraries = session.changed_the_process(), session.libraries()
+    """The result as a frame naming its run; one that cannot cross the wire is replaced by
+    one saying so."""
     try:
-        return wire.encode(protocol.Result(run_id, result.to_json(raw=True), dirty,
-                                           libraries).to_wire())
+        return wire.encode(protocol.Result(run_id, result.to_json(raw=True)).to_wire())
     except Exception as failure:  # noqa: BLE001
         unsent = session.ended_early(unshowable_error(failure), time.perf_counter())
-        return wire.encode(protocol.Result(run_id, unsent.to_json(raw=True), dirty,
-                                           libraries).to_wire())
+        return wire.encode(protocol.Result(run_id, unsent.to_json(raw=True)).to_wire())
+
+
+def _vectors_frame(run_id: str) -> bytes:
+    """The SVGs of the run's figures as a frame; none if they cannot cross the wire."""
+    figures = [[number, None if svg is None else np.frombuffer(svg, np.uint8), why]
+               for number, svg, why in inline_figures.render_vectors()]
+    try:
+        return wire.encode(protocol.Vectors(run_id, figures).to_wire())
+    except Exception:  # noqa: BLE001 - the PNGs are shown: export falls back to them
+        return wire.encode(protocol.Vectors(run_id, []).to_wire())
 
 
 def serve(channel: KernelChannel, session: Session) -> None:
@@ -367,6 +373,12 @@ def _answer_run(channel: KernelChannel, session: Session, request: protocol.Run)
         channel.end_output(request.marker)
         result.timings.update({"@picked": picked, "@encoding": time.perf_counter()})
         channel.send_frame(_result_frame(session, result, request.id))
+        # what the window needs later, after it has the result: the process's state for
+        # the next fresh run (a millisecond or two), the figures' SVGs (a tenth of a second
+        # and more each) for export
+        channel.send(protocol.State(request.id, session.changed_the_process(),
+                                    session.libraries()))
+        channel.send_frame(_vectors_frame(request.id))
     finally:
         channel.run_id = None
         _RESERVE.take()

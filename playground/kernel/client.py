@@ -30,6 +30,8 @@ INTERRUPT_GRACE = 2.0
 DRAIN_S = 2.0  # the longest wait for the end of a run's output after its reply
 COMPLETION_WAIT_S = 10.0  # jedi's first parse of a big namespace takes seconds
 POLL_S = 0.05
+STATE_WAIT_S = 5.0  # how long a fresh run waits for the last run's State (a few ms)
+VECTORS_KEPT = 8  # runs whose SVGs are kept for a caller to ask for
 LIBRARIES_KEPT = 50  # names of libraries a spare imports at most (the kernel's data is untrusted)
 STOPPED_CHECK_S = 0.5  # how often a running kernel is checked for being stopped (SIGSTOP)
 
@@ -69,8 +71,16 @@ class Kernel:
         self.completions = completions
         self.spare = completions if spare is None else spare
         self._spare: subprocess.Popen | None = None  # the next fresh run's process
+        self._spare_lock = threading.Lock()
+        self._closed = False
         self._dirty = False  # whether a run changed the current process (fingerprint.py)
+        self._state_known = threading.Event()  # the last run's State came (or none is due)
+        self._state_known.set()
         self._libraries: set[str] = set()  # what scripts imported: a spare imports them too
+        # the figures' SVGs of the last runs, by run id, and who hears of them as they come
+        self._vectors: dict[str, list] = {}
+        self._vectors_arrived = threading.Condition()
+        self.on_vectors: Callable[[str, list], None] | None = None
         self.on_death = on_death
         self.engine = engine
         self.device = device
@@ -96,6 +106,8 @@ class Kernel:
     # ----- lifecycle -----------------------------------------------------------------------
     def start(self, launched: subprocess.Popen | None = None) -> None:
         self._dirty = False
+        self._closed = False
+        self._state_known.set()
         self.process = launched or launch(self.engine, self.device, self.memory_limit,
                                           self.completions)
         try:
@@ -158,12 +170,43 @@ class Kernel:
                     self._decoding[message.id] = (timings["arrived"], timings["decode"])
                 if isinstance(message, protocol.Ending):
                     self._ending = message.reason
+                elif isinstance(message, protocol.State):
+                    self._take_state(message)
+                elif isinstance(message, protocol.Vectors):
+                    self._take_vectors(message)
                 else:
                     replies.put(message)
         except Exception as failure:  # noqa: BLE001 - garbage on the pipe, of any kind
             replies.put(protocol.Broken(f"{type(failure).__name__}: {failure}"))
             group.kill()  # the pipe is out of step: only a new kernel fixes it
+        self._state_known.set()  # (the process is gone: the next run starts a new one)
         replies.put(None)
+
+    def _take_state(self, state: protocol.State) -> None:
+        """A run's effect on its process, sent after its result: a run that changed it has
+        the next fresh run go to a spare, started now while the result is looked at."""
+        self._dirty = self._dirty or bool(state.dirty)  # (the reader's process is current:
+        # a restart joins the old reader before it starts the new process)
+        self._libraries.update(str(name) for name in state.libraries[:LIBRARIES_KEPT])
+        if self._dirty:
+            self._keep_a_spare()
+        self._state_known.set()
+
+    def _take_vectors(self, vectors: protocol.Vectors) -> None:
+        with self._vectors_arrived:
+            self._vectors[vectors.id] = vectors.figures
+            while len(self._vectors) > VECTORS_KEPT:
+                del self._vectors[next(iter(self._vectors))]
+            self._vectors_arrived.notify_all()
+        if self.on_vectors is not None:
+            self.on_vectors(vectors.id, vectors.figures)
+
+    def vectors(self, run_id: str, timeout: float = 60.0) -> list | None:
+        """The SVGs of run ``run_id``'s figures (the Vectors message's list), waiting for
+        them up to ``timeout`` seconds; None if they do not come."""
+        with self._vectors_arrived:
+            self._vectors_arrived.wait_for(lambda: run_id in self._vectors, timeout)
+            return self._vectors.get(run_id)
 
     def _pump(self, stream) -> None:
         """Pass the run's output on as it comes, up to its end-of-output marker."""
@@ -182,6 +225,8 @@ class Kernel:
 
     def close(self) -> None:
         """End the kernel, and its spare."""
+        with self._spare_lock:
+            self._closed = True  # (a State read meanwhile starts no spare)
         self._end_spare()
         self._end_current(gracefully=True)
 
@@ -221,22 +266,27 @@ class Kernel:
             self.start(spare)
 
     def _take_spare(self) -> subprocess.Popen | None:
-        spare, self._spare = self._spare, None
+        with self._spare_lock:
+            spare, self._spare = self._spare, None
         if spare is not None and spare.poll() is not None:  # it died waiting (memory, kill)
             _discard(spare)
             return None
         return spare
 
     def _keep_a_spare(self) -> None:
-        """Start the process the next fresh run will take, if none is starting."""
-        if self.spare and self._spare is None and self.process is not None:
-            with contextlib.suppress(OSError):  # none now: the next fresh run starts one
-                self._spare = launch(self.engine, self.device, self.memory_limit,
-                                     self.completions, spare=True,
-                                     preload=sorted(self._libraries)[:LIBRARIES_KEPT])
+        """Start the process the next fresh run will take, if none is starting (called by
+        the reader thread: the lock keeps it from racing a close or a restart)."""
+        with self._spare_lock:
+            if self.spare and self._spare is None and self.process is not None and \
+                    not self._closed:
+                with contextlib.suppress(OSError):  # none now: the next fresh run starts one
+                    self._spare = launch(self.engine, self.device, self.memory_limit,
+                                         self.completions, spare=True,
+                                         preload=sorted(self._libraries)[:LIBRARIES_KEPT])
 
     def _end_spare(self) -> None:
-        spare, self._spare = self._spare, None
+        with self._spare_lock:
+            spare, self._spare = self._spare, None
         if spare is not None:
             _discard(spare)
 
@@ -287,9 +337,12 @@ class Kernel:
         if not self._take_control(stop):
             return RunResult(self.engine, error=interrupted_error())
         try:  # one request at a time on the control pipe
+            if fresh and self.spare and not self._state_known.wait(STATE_WAIT_S):
+                self._dirty = True  # the last run's state never came: a new process, to be sure
             if self.process is None or self.process.poll() is not None or \
                     (fresh and self._dirty and self.spare):
                 self.restart()  # a fresh run in a fresh process (the spare: at once)
+            self._state_known.clear()  # until this run's State comes
             output = self._output = RunOutput(on_output)
             self._interrupted_at = None
             self._run_id = secrets.token_hex(8)  # its reply must name it
@@ -297,6 +350,7 @@ class Kernel:
             self._drop_stale_replies()
             self._send(protocol.Run(code, filename, fresh, output.marker, cell, self._run_id,
                                     float(figure_scale)))
+            run_id = self._run_id
             reply, stop_reason = self._wait_for_reply(timeout, stop)
         finally:
             self._control.release()
@@ -309,11 +363,8 @@ class Kernel:
         self._add_timings(result, started, arrived, decode, started + elapsed)
         result.output = "".join(output.parts)
         result.output_truncated = output.truncated
-        if reply is not None:  # (with none, the process was replaced or is gone)
-            self._dirty = self._dirty or reply.dirty
-            self._libraries.update(str(name) for name in reply.libraries[:LIBRARIES_KEPT])
-        if self._dirty:
-            self._keep_a_spare()  # for the next fresh run, while this result is looked at
+        for figure in result.figures:
+            figure.run = run_id  # its SVG comes later, naming the run (``vectors``)
         return result
 
     def complete(self, code: str, line: int, column: int) -> list[tuple[str, str]]:

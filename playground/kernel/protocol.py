@@ -94,13 +94,32 @@ class Failed(Message):
 
 @dataclass(frozen=True)
 class Result(Message):
-    """Run ``id``'s RunResult, and whether the run changed its process (fingerprint.py)."""
+    """Run ``id``'s RunResult; its State and its figures' Vectors follow, off its way."""
 
     OP: ClassVar[str] = "result"
     id: str
     result: dict  # RunResult.to_json(raw=True)
+
+
+@dataclass(frozen=True)
+class State(Message):
+    """Whether run ``id`` changed its process (fingerprint.py: the next fresh run then goes
+    to a new one), and the libraries the runs imported (a spare imports them too)."""
+
+    OP: ClassVar[str] = "state"
+    id: str
     dirty: bool = True
-    libraries: list = field(default_factory=list)  # what the runs imported: a spare does too
+    libraries: list = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Vectors(Message):
+    """The SVGs of run ``id``'s figures, drawn after its Result was sent (for export):
+    ``[number, svg bytes as a uint8 array or None, why none]`` each."""
+
+    OP: ClassVar[str] = "vectors"
+    id: str
+    figures: list
 
 
 @dataclass(frozen=True)
@@ -129,7 +148,8 @@ class Broken(Message):
 REQUESTS: dict[str, type[Message]] = {kind.OP: kind for kind in (Run, Complete, Interrupt,
                                                                  Shutdown)}
 REPLIES: dict[str, type[Message]] = {kind.OP: kind for kind in (Ready, Failed, Result,
-                                                                Completions, Ending)}
+                                                                State, Vectors, Completions,
+                                                                Ending)}
 
 
 def read(frame, kinds: dict[str, type[Message]]) -> Message:

@@ -32,6 +32,8 @@ class Figure:
     scale: float = 1.0       # device pixels per logical pixel it was rendered for
     label: str = ""          # fig.get_label(), or "" (matplotlib's default)
     where: str = ""          # "cell 3" under Run all cells: set by the window, not sent
+    run: str = ""            # the id of the run that drew it (its SVG comes after it)
+    no_svg: str = ""         # why it has no SVG ("" while it may still come)
 
     @property
     def pixel_size(self) -> tuple[int, int]:
@@ -60,6 +62,24 @@ class Figure:
         if not 0.25 <= scale <= 8.0:  # (also NaN)
             scale = 1.0
         return cls(int(data["number"]), png, svg, scale, str(data.get("label", ""))[:200])
+
+
+def add_vectors(figures: list[Figure], run: str, vectors: list) -> None:
+    """Give the figures of run ``run`` their SVGs, as the kernel's Vectors message carries
+    them (``[number, uint8 array or None, why none]`` each; untrusted: checked here)."""
+    by_number = {figure.number: figure for figure in figures if figure.run == run}
+    for item in vectors[:MAX_FIGURES]:
+        if not isinstance(item, list) or len(item) != 3:
+            continue
+        number, svg, why = item
+        figure = by_number.get(number) if isinstance(number, int) else None
+        if figure is None:
+            continue
+        try:
+            figure.svg = None if svg is None else _bytes_in(svg, MAX_SVG_BYTES)
+        except ValueError as error:
+            figure.svg, why = None, str(error)
+        figure.no_svg = "" if figure.svg is not None else str(why or "none was made")[:200]
 
 
 def png_size(png: bytes) -> tuple[int, int]:

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from playground.model.display import paths_between
-from playground.model.figure import Figure
+from playground.model.figure import Figure, add_vectors
 from playground.model.graph import Graph
 from playground.model.playback import Playback, StepState
 from playground.model.run_result import RunResult
@@ -75,6 +75,7 @@ class ViewEvents:
         self.output = Event(report)       # (stream, text) what the run printed, as it comes
         self.remark = Event(report)       # (text) the app's own line: the kernel restarting
         self.result = Event(report)       # (RunResult) a run finished (each cell of Run all)
+        self.vectors = Event(report)      # (run id) SVGs came for that run's figures
         self.graph = Event(report)        # (Graph | None) the graph on screen changed
         self.selection = Event(report)    # (list[str]) selected node ids (two: paths between)
         self.calls = Event(report)        # (list[ReplayCall]) the backward calls to replay
@@ -137,6 +138,11 @@ class ViewState:
     def remark(self, text: str) -> None:
         """A line of the app's own for the console (the kernel starting, ready)."""
         self.events.remark.emit(text)
+
+    def add_vectors(self, run: str, vectors: list) -> None:
+        """The SVGs of run ``run``'s figures, which the kernel sends after its result."""
+        add_vectors(self.figures, run, vectors)
+        self.events.vectors.emit(run)
 
     def reset(self, note: str = "") -> None:
         """Nothing shown: a new document, another file, another engine."""

@@ -136,8 +136,8 @@ class FigureCard(QFrame):
                                         lambda: self.save_with_dialog())
         menu = QMenu(self.save_button)
         menu.addAction("Save as PNG…", lambda: self.save_with_dialog("png"))
-        svg = menu.addAction("Save as SVG…", lambda: self.save_with_dialog("svg"))
-        svg.setEnabled(self.figure.svg is not None)
+        self.svg_action = menu.addAction("Save as SVG…", lambda: self.save_with_dialog("svg"))
+        menu.aboutToShow.connect(self._offer_svg)
         self.save_button.setMenu(menu)
         self.save_button.setPopupMode(QToolButton.ToolButtonPopupMode.MenuButtonPopup)
         row.addWidget(self.title)
@@ -206,6 +206,13 @@ class FigureCard(QFrame):
         self.fit(self._room)
 
     # ----- actions ------------------------------------------------------------------------
+    def _offer_svg(self) -> None:
+        """SVG when the kernel sent it (it comes after the run's result), else why not."""
+        svg = self.figure.svg is not None
+        self.svg_action.setEnabled(svg)
+        self.svg_action.setText("Save as SVG…" if svg else
+                                f"SVG: {self.figure.no_svg or 'still being drawn'}")
+
     def copy(self) -> None:
         if not self.image.isNull():
             QGuiApplication.clipboard().setImage(self.image)
@@ -215,7 +222,8 @@ class FigureCard(QFrame):
         path = Path(path)
         if path.suffix.lower() == ".svg":
             if self.figure.svg is None:
-                raise ValueError("this figure has no SVG (it was too large): save it as PNG")
+                why = self.figure.no_svg or "it is still being drawn"
+                raise ValueError(f"this figure has no SVG ({why}): save it as PNG")
             path.write_bytes(self.figure.svg)
         else:
             path.write_bytes(self.figure.png)

@@ -27,11 +27,14 @@ class KernelRunner(QObject):
     starting = Signal(str)   # "Starting torch…": a kernel is on its way
     ready = Signal(str)      # its description: the kernel (re)started
     failed = Signal(str)     # why it could not start; the engine before it runs again
+    vectors = Signal(str, object)  # (run id, [[number, svg, why], ...]): figures' SVGs, later
 
     def __init__(self, engine: str = DEFAULT_ENGINE, device: str = "auto",
                  background: bool = False, launched: subprocess.Popen | None = None) -> None:
         super().__init__()
         self.kernel = Kernel(engine, device, autostart=not background)
+        self.kernel.on_vectors = lambda run_id, figures: emit_on_ui_thread(
+            self.vectors, run_id, figures)
         self._thread: threading.Thread | None = None
         self._running = False
         self._jobs = 0  # kernel starts/restarts/switches queued or under way

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from playground.kernel.client import Kernel
-from playground.model.figure import png_size
+from playground.model.figure import add_vectors, png_size
 
 CORPUS = Path(__file__).parent / "figures"
 SNIPPETS = sorted(CORPUS.glob("*.py"))
@@ -53,6 +53,13 @@ def plain_python(tmp_path_factory) -> dict[str, bytes]:
     return {Path(source).stem: Path(target).read_bytes() for source, target in jobs}
 
 
+def _with_vectors(kernel: Kernel, result) -> None:
+    """The run's figures with their SVGs, which the kernel sends after the result."""
+    assert all(figure.svg is None for figure in result.figures)  # not in the result itself
+    run = result.figures[0].run
+    add_vectors(result.figures, run, kernel.vectors(run))
+
+
 def _same_picture(one: bytes, other: bytes) -> bool:
     """Two PNGs of one size whose pixels differ in at most 1 in 200 (a curve drawn through
     points that differ in their last bits moves by a pixel here and there)."""
@@ -85,6 +92,7 @@ def test_the_plotting_corpus_runs_and_saves_what_python_saves(engine, plain_pyth
                     not _same_picture(target.read_bytes(), plain_python[path.stem]):
                 differing.append(path.stem)
             assert len(result.figures) == SHOWN.get(path.stem, 1), path.stem
+            _with_vectors(kernel, result)
             for number, figure in enumerate(result.figures, start=1):
                 width, height = png_size(figure.png)
                 assert figure.number == number and figure.scale == 2.0
@@ -195,10 +203,10 @@ def test_a_figure_too_large_for_svg_is_kept_as_png_by_what_it_holds_not_the_cloc
             "plt.plot(range(1000))\n")
     with Kernel("numpy", "cpu") as kernel:
         result = kernel.run(code)
+        _with_vectors(kernel, result)
     large, small = result.figures
     assert large.svg is None and small.svg.startswith(b"<?xml")
-    assert result.notes == ["Figure 1 is kept as PNG only: with 300,000 points its SVG would "
-                            "take long to make"]
+    assert large.no_svg == "with 300,000 points its SVG would take long to make"
 
 
 def test_stop_while_a_figure_is_drawn_ends_the_run_and_leaves_no_figure_open():

@@ -20,7 +20,9 @@ SAMPLES = [
     protocol.Shutdown(),
     protocol.Ready("numpy", "NumPy engine", 42, False, ["<b>", "<e>"]),
     protocol.Failed("no torch"),
-    protocol.Result("abc", {"engine": "numpy"}, False, ["sympy"]),
+    protocol.Result("abc", {"engine": "numpy"}),
+    protocol.State("abc", False, ["sympy"]),
+    protocol.Vectors("abc", [[1, None, "with 400 axes its SVG would take long to make"]]),
     protocol.Completions("r1", [["tensor", "function"]]),
     protocol.Ending("memory"),
 ]

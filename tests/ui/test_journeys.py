@@ -424,7 +424,15 @@ def test_matplotlib_figures_come_to_the_figures_pane_to_zoom_copy_and_save(qtbot
     qtbot.mouseClick(first.copy_button, Qt.MouseButton.LeftButton)
     assert QApplication.clipboard().image().size() == first.image.size()
     assert first.save(tmp_path / "tanh.png").read_bytes() == first.figure.png
+    # the SVG comes from the kernel after the result (drawing it would delay the picture)
+    qtbot.waitUntil(lambda: first.figure.svg is not None, timeout=RUN_MS)
+    first._offer_svg()
+    assert first.svg_action.isEnabled() and first.svg_action.text() == "Save as SVG…"
     assert first.save(tmp_path / "tanh.svg").read_bytes().startswith(b"<?xml")
+    second._offer_svg()  # a million points: PNG only, and the menu says why
+    assert not second.svg_action.isEnabled()
+    assert second.svg_action.text() == ("SVG: with 1,000,000 points its SVG would take "
+                                        "long to make")
     window.figures_page.grab().save(str(tmp_path / "figures.png"))
     # a run that draws no figure: the plots come back to the front, the tab says none
     type_code(qtbot, window, ["import torch", "x = torch.ones(3, requires_grad=True)",
