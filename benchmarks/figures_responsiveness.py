@@ -12,21 +12,18 @@ import argparse
 import os
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from PySide6.QtCore import QEventLoop, QTimer  # noqa: E402
-from PySide6.QtWidgets import QApplication  # noqa: E402
+from live_latency import close_window, open_window, wait  # noqa: E402
+from PySide6.QtCore import QTimer  # noqa: E402
 
-from playground.ui.app import make_application  # noqa: E402
 from playground.ui.main_window import MainWindow  # noqa: E402
-from playground.ui.recovery import RecoveryStore  # noqa: E402
-from playground.ui.settings import Settings  # noqa: E402
 
 SCRIPTS = {
     "10^6 points, plot and scatter": "import matplotlib.pyplot as plt\n"
@@ -43,15 +40,6 @@ SCRIPTS = {
                                            "plt.plot([1, 2])\n",
 }
 TICK_MS = 50
-
-
-def wait(condition, timeout: float = 300.0) -> bool:
-    deadline = time.perf_counter() + timeout
-    while not condition():
-        QApplication.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents, 5)
-        if time.perf_counter() > deadline:
-            return False
-    return True
 
 
 def one_run(window: MainWindow, code: str) -> tuple[float, float, float]:
@@ -82,13 +70,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3)
     options = parser.parse_args()
-    application = make_application()
-    folder = Path(tempfile.mkdtemp())
-    window = MainWindow(settings=Settings(folder / "settings.json"),
-                        recovery=RecoveryStore(folder / "recovery.json"))
-    window.resize(1280, 800)
-    window.show()
-    wait(lambda: not window.runner.is_starting and window.plots is not None)
+    application, window = open_window(1280, 800)
     worst = 0.0
     for name, code in SCRIPTS.items():
         rounds = [one_run(window, code) for _ in range(options.rounds)]
@@ -98,9 +80,7 @@ def main() -> None:
               f"{statistics.median(r[1] for r in rounds):5.2f} s in the kernel; result → "
               f"figure shown {statistics.median(r[2] for r in rounds):5.1f} ms")
     print(f"longest wait {worst:.1f} ms (target ≤ 100)")
-    window.editor.document().setModified(False)
-    window.close()
-    application.quit()
+    close_window(application, window)
 
 
 if __name__ == "__main__":

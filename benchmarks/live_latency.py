@@ -200,14 +200,7 @@ def main() -> None:
                         help="also type into the 300-node example with Live on")
     parser.add_argument("--breakdown", action="store_true", help="every stage, per script")
     options = parser.parse_args()
-    application = make_application()
-    folder = Path(tempfile.mkdtemp())
-    window = MainWindow(settings=Settings(folder / "settings.json"),
-                        recovery=RecoveryStore(folder / "recovery.json"))
-    window.resize(1400, 860)
-    window.show()
-    QTest.qWaitForWindowExposed(window)
-    wait(lambda: not window.runner.is_starting and window.plots is not None)
+    application, window = open_window(1400, 860)
     views = ViewClock()
     paints = PaintClock([window.graph_view.viewport(), window.plots])
     worst = []
@@ -240,7 +233,24 @@ def main() -> None:
         print(f"slowest median of a script {max(worst) * 1e3:.1f} ms")
     if options.live:
         live_typing(window, paints)
-    window.editor.document().setModified(False)
+    close_window(application, window)
+
+
+def open_window(width: int, height: int) -> tuple[QApplication, MainWindow]:
+    """The app's window on a fresh settings file, shown, its kernel and views ready."""
+    application = make_application()
+    folder = Path(tempfile.mkdtemp())
+    window = MainWindow(settings=Settings(folder / "settings.json"),
+                        recovery=RecoveryStore(folder / "recovery.json"))
+    window.resize(width, height)
+    window.show()
+    QTest.qWaitForWindowExposed(window)
+    wait(lambda: not window.runner.is_starting and window.plots is not None)
+    return application, window
+
+
+def close_window(application: QApplication, window: MainWindow) -> None:
+    window.editor.document().setModified(False)  # (no "save changes?" question)
     window.close()
     application.quit()
 
