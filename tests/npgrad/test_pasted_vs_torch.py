@@ -160,7 +160,49 @@ for bad in (lambda: torch.meshgrid(a, b, indexing="zz"), lambda: torch.meshgrid(
         bad()
     except RuntimeError as error:
         print(error)
-""",}
+""",
+    "module and parameter containers, clipping and flattening gradients": """
+from torch import nn
+ml = nn.ModuleList([nn.Linear(2, 2) for _ in range(3)] + [nn.Tanh()])
+print(ml)
+print(ml[1:3], type(ml[1:3]).__name__, ml[-1])
+ml.append(nn.ReLU()); ml.extend([nn.Tanh()]); ml.insert(0, nn.Sigmoid())
+print(len(ml), ml[-1], ml[0])
+del ml[0]; print(len(ml), [name for name, _ in ml.named_children()])
+md = nn.ModuleDict({"a": nn.Linear(1, 1), "b": nn.ReLU()})
+print(md, list(md.keys()), "a" in md, len(md))
+md["c"] = nn.Tanh(); print(md.pop("c"), list(md))
+pl = nn.ParameterList([nn.Parameter(torch.ones(2, 3)), torch.zeros(4)])
+print(pl, pl[1].requires_grad, isinstance(pl[1], nn.Parameter))
+pd = nn.ParameterDict({"w": nn.Parameter(torch.ones(2)), "b": torch.zeros(1)})
+print(pd, pd.keys(), "w" in pd)
+class M(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.layers = nn.ModuleList([nn.Linear(2, 2), nn.Linear(2, 1)])
+        self.p = nn.ParameterList([nn.Parameter(torch.ones(1))])
+    def forward(self, x):
+        for layer in self.layers:
+            x = torch.tanh(layer(x))
+        return x * self.p[0]
+torch.manual_seed(0)
+m = M(); print([n for n, _ in m.named_parameters()])
+print(m)
+loss = m(torch.randn(5, 2)).pow(2).sum() * 100
+loss.backward()
+print(torch.nn.utils.clip_grad_norm_(m.parameters(), max_norm=0.5))
+print(m.layers[0].weight.grad)
+torch.nn.utils.clip_grad_value_(m.parameters(), 0.01)
+print(m.layers[1].weight.grad)
+v = torch.nn.utils.parameters_to_vector(m.parameters()); print(v.shape, v.grad_fn)
+torch.nn.utils.vector_to_parameters(v * 2, m.parameters()); print(m.p[0])
+for bad in (lambda: ml[10], lambda: md["zz"], lambda: nn.ModuleList()(1)):
+    try:
+        bad()
+    except Exception as error:
+        print(type(error).__name__, error)
+""",
+}
 
 
 # Sums that cancel to rounding noise (1e-9 or 0, and torch prints the whole tensor in another

@@ -1,8 +1,9 @@
 """``torch.nn``: the functional namespace and the modules small models are built from."""
 
 from .._missing import missing_attribute
-from . import functional, init
+from . import functional, init, utils
 from .activation import LeakyReLU, LogSoftmax, ReLU, Sigmoid, Softmax, Softplus, Tanh
+from .containers import ModuleDict, ModuleList, ParameterDict, ParameterList
 from .convolution import Conv2d, MaxPool2d
 from .loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, MSELoss, NLLLoss
 from .modules import (
@@ -17,10 +18,11 @@ from .modules import (
 )
 from .normalization import BatchNorm1d
 
-__all__ = ["functional", "init", "BatchNorm1d", "Conv2d", "MaxPool2d", "BCELoss",
+__all__ = ["functional", "init", "utils", "BatchNorm1d", "Conv2d", "MaxPool2d", "BCELoss",
            "BCEWithLogitsLoss", "CrossEntropyLoss", "Dropout", "Embedding", "Flatten",
-           "Identity", "LeakyReLU", "Linear", "LogSoftmax", "Module", "MSELoss", "NLLLoss",
-           "Parameter", "ReLU", "Sequential", "Sigmoid", "Softmax", "Softplus", "Tanh"]
+           "Identity", "LeakyReLU", "Linear", "LogSoftmax", "Module", "ModuleDict",
+           "ModuleList", "MSELoss", "NLLLoss", "Parameter", "ParameterDict", "ParameterList",
+           "ReLU", "Sequential", "Sigmoid", "Softmax", "Softplus", "Tanh"]
 
 # What the engine lacks, said with torch's module name and what to do.
 __getattr__ = missing_attribute("torch.nn")

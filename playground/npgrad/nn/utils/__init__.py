@@ -1,0 +1,11 @@
+"""``torch.nn.utils``: clipping gradients, and parameters as one vector and back."""
+
+from ..._missing import missing_attribute
+from .clip_grad import clip_grad_norm_, clip_grad_value_, clip_grads_with_norm_, get_total_norm
+from .convert_parameters import parameters_to_vector, vector_to_parameters
+
+__all__ = ["clip_grad_norm_", "clip_grad_value_", "clip_grads_with_norm_", "get_total_norm",
+           "parameters_to_vector", "vector_to_parameters"]
+
+# What the engine lacks, said with torch's module name and what to do.
+__getattr__ = missing_attribute("torch.nn.utils")
