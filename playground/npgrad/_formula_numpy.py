@@ -121,6 +121,16 @@ class NumpyKit(Kit):
     def narrow(k, grad, dim, offset, size):
         return grad[_along(dim, slice(offset, offset + size))]
 
+    def join_split(k, grads, shape, dim, sizes):
+        """SplitBackward0: the pieces' gradients side by side, zeros where none came."""
+        result = k._zeros(next(g for g in grads if g is not None), shape)
+        offset = 0
+        for grad, size in zip(grads, sizes, strict=True):
+            if grad is not None:
+                result[_along(dim, slice(offset, offset + size))] = grad
+            offset += size
+        return result
+
     def getitem(k, grad, index):
         return np.asarray(grad[index])
 

@@ -136,6 +136,18 @@ class TensorKit(Kit):
     def narrow(k, grad, dim, offset, size):
         return grad.narrow(dim, offset, size)
 
+    def join_split(k, grads, shape, dim, sizes):
+        """SplitBackward0 under create_graph: the pieces' gradients concatenated (recorded),
+        zeros where none came."""
+        from ._shapes import cat
+
+        reference = next(g for g in grads if g is not None)
+        pieces = []
+        for grad, size in zip(grads, sizes, strict=True):
+            piece_shape = tuple(size if axis == dim else side for axis, side in enumerate(shape))
+            pieces.append(grad if grad is not None else k._zeros(reference, piece_shape))
+        return cat(pieces, dim)
+
     def getitem(k, grad, index):
         return grad[index]
 

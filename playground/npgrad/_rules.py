@@ -374,6 +374,11 @@ TABLE: tuple[Rule, ...] = (
     _row("cat", "CatBackward0", "tensors", "dim offsets sizes",
          "k.narrow(grad, dim, offsets[i], sizes[i])", variadic=True),
     _row("stack", "StackBackward0", "tensors", "dim", "k.select(grad, dim, i)", variadic=True),
+    # one node for all the pieces (a gradient for each output; None where none came)
+    _row("split", "SplitBackward0", "self", "shape dim sizes",
+         "k.join_split(grad, shape, dim, sizes)"),
+    _row("split_with_sizes", "SplitWithSizesBackward0", "self", "shape dim sizes",
+         "k.join_split(grad, shape, dim, sizes)"),
     # in-place writes; CopyBackwards is what a create_graph backward leaves in a leaf's .grad
     _row("copy", "CopyBackwards", "self src", "", "k.zeros_like(grad)", "grad", inplace="copy_"),
     _row("copy_slices", "CopySlices", "self src", "index",

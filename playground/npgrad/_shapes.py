@@ -9,9 +9,11 @@ from __future__ import annotations
 import numpy as np
 
 from . import _dtype as dtypes
+from . import _recording
 from ._bindings import bind_function, bind_method, binds
+from ._grad_mode import GradMode
 from ._pointwise import clone
-from ._recording import output
+from ._recording import NODE_CLASSES, attach_node, output, record_outputs
 from ._tensor import Size, Tensor, _wrap_dim, shared_counter
 
 _make = Tensor._make
@@ -383,3 +385,56 @@ def meshgrid(*tensors, indexing: str | None = None) -> tuple[Tensor, ...]:
     if swap:
         grids[0], grids[1] = grids[1], grids[0]
     return tuple(grids)
+
+
+@binds("split")
+def split(self: Tensor, split_size_or_sections, dim: int = 0) -> tuple[Tensor, ...]:
+    """Views of consecutive pieces along ``dim``: each ``split_size`` long (the last maybe
+    shorter), or of the sizes listed."""
+    dim = _wrap_dim(dim, self.ndim)
+    length = self.shape[dim]
+    if isinstance(split_size_or_sections, list | tuple):
+        sizes = tuple(int(size) for size in split_size_or_sections)
+        if sum(sizes) != length or any(size < 0 for size in sizes):
+            raise RuntimeError(
+                f"split_with_sizes expects split_sizes to sum exactly to {length} (input "
+                f"tensor's size at dimension {dim}), but got split_sizes={list(sizes)}")
+        return _pieces(self, sizes, dim, "split_with_sizes")
+    size = int(split_size_or_sections)
+    if size < 0:
+        raise RuntimeError(f"split expects split_size be non-negative, but got split_size={size}")
+    if size == 0 and length != 0:
+        raise RuntimeError("split_size can only be 0 if dimension size is 0, but got dimension "
+                           f"size of {length}")
+    count = max(-(-length // size), 1) if size else 1
+    sizes = tuple(min(size, length - number * size) for number in range(count))
+    return _pieces(self, sizes, dim, "split")
+
+
+@binds("chunk")
+def chunk(self: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
+    """``split`` into ``chunks`` pieces of ceil(length / chunks) (fewer when they run out)."""
+    if chunks <= 0:
+        raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
+    length = self.shape[_wrap_dim(dim, self.ndim)]
+    return split(self, -(-length // chunks), dim)
+
+
+def _pieces(self: Tensor, sizes: tuple[int, ...], dim: int, op: str) -> tuple[Tensor, ...]:
+    """The pieces as views of self sharing its version counter; recorded as one node with an
+    output per piece, as torch records it."""
+    counter = shared_counter(self)
+    pieces, offset = [], 0
+    for size in sizes:
+        piece = Tensor._make(self._data[(slice(None),) * dim + (slice(offset, offset + size),)],
+                             None, counter)
+        piece._base = self
+        pieces.append(piece)
+        offset += size
+    if GradMode.enabled and self._rg and self._data.dtype.kind in "fc":
+        if _recording._tangents is not None:
+            raise RuntimeError(f"{op} under forward-mode AD is not in the built-in NumPy engine "
+                               "yet; switch the engine to torch")
+        attach_node(pieces[0], NODE_CLASSES[op], (self,), (self._data.shape, dim, sizes))
+        record_outputs(pieces[0].grad_fn, pieces)
+    return tuple(pieces)

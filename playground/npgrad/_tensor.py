@@ -376,6 +376,14 @@ class Tensor:
             raise RuntimeError(
                 "a leaf Variable that requires grad is being used in an in-place operation."
             )
+        if self._base is not None and self.grad_fn is not None and \
+                self.grad_fn.name() in _SEVERAL_VIEWS:
+            raise RuntimeError(
+                f"Output {self._grad_acc.index} of {self.grad_fn.name()[:-len('Backward0')]} "
+                "is a view and is being modified inplace. This view is the output of a "
+                "function that returns multiple views. Such functions do not allow the output "
+                "views to be modified inplace. You should replace the inplace operation by an "
+                "out-of-place one.")
         base = self._base
         while base is not None:
             if base.grad_fn is None and base._rg:
@@ -387,6 +395,8 @@ class Tensor:
 
 
 _new = object.__new__
+# The ops whose outputs are several views of one tensor: torch refuses to write into those.
+_SEVERAL_VIEWS = frozenset({"SplitBackward0", "SplitWithSizesBackward0"})
 
 
 # Version counters (torch's in-place change detection) are created on first need: a tensor

@@ -202,6 +202,37 @@ for bad in (lambda: ml[10], lambda: md["zz"], lambda: nn.ModuleList()(1)):
     except Exception as error:
         print(type(error).__name__, error)
 """,
+    "split and chunk: one node for the pieces, double backward, the in-place refusal": """
+x = torch.arange(12, dtype=DTYPE).reshape(3, 4).requires_grad_()
+q, k, v = (x * 1.5).split(1, dim=0)
+print(q, q.grad_fn, q.grad_fn.next_functions, q._version)
+a, b = x.chunk(2, dim=1)
+print(a.shape, b.shape, a.grad_fn, a.grad_fn is b.grad_fn)
+out = (q * k.sin() + v).sum() + (a * b).pow(2).sum()
+out.backward(create_graph=True)
+print(x.grad)
+x.grad.sum().backward()
+print(x.grad)
+y = torch.linspace(-1, 1, 7, dtype=DTYPE, requires_grad=True)
+pieces = torch.split(y, [2, 0, 5])
+print([p.shape for p in pieces], pieces[2].grad_fn)
+pieces[0].sum().backward()
+print(y.grad)
+z = y * 2
+first, rest = z.split([3, 4])
+try:
+    first.add_(1)
+except RuntimeError as error:
+    print(error)
+with torch.no_grad():
+    print(torch.ones(5, dtype=DTYPE).chunk(3))
+for bad in (lambda: y.split(0), lambda: y.split([1, 2]), lambda: y.chunk(0),
+            lambda: y.split(-1)):
+    try:
+        bad()
+    except RuntimeError as error:
+        print(error)
+""",
 }
 
 
