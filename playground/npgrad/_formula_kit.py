@@ -23,6 +23,31 @@ def _along(dim: int, item) -> tuple:
     return (slice(None),) * dim + (item,)
 
 
+_GELU_BETA, _GELU_KAPPA = 0.7978845608028654, 0.044715  # sqrt(2 / pi), torch's kappa
+_INVERSE_SQRT_2PI = 0.3989422804014327
+_erf = np.frompyfunc(math.erf, 1, 1)
+
+
+def erf_in(values: np.ndarray) -> np.ndarray:
+    """erf of each value, rounded to the values' dtype (NumPy has no erf)."""
+    return np.asarray(_erf(values), dtype=np.float64).astype(values.dtype, copy=False)
+
+
+def gelu_derivative(x: np.ndarray, approximate: str) -> np.ndarray:
+    """d gelu / dx, in x's dtype as torch's kernel computes it (a float32 cdf that rounds to
+    0 or 1 far out, as torch's does)."""
+    if approximate == "tanh":
+        square = x * x
+        inner = np.tanh((x + square * x * x.dtype.type(_GELU_KAPPA)) * x.dtype.type(_GELU_BETA))
+        left = (inner + 1) * x.dtype.type(0.5)
+        right = x * x.dtype.type(0.5) * (1 - inner * inner) * x.dtype.type(_GELU_BETA) * \
+            (square * x.dtype.type(3 * _GELU_KAPPA) + 1)
+        return left + right
+    cdf = (erf_in(x * x.dtype.type(0.7071067811865476)) + 1) * x.dtype.type(0.5)
+    density = np.exp(x * x * x.dtype.type(-0.5)) * x.dtype.type(_INVERSE_SQRT_2PI)
+    return cdf + x * density
+
+
 def _array(value) -> np.ndarray:
     return value._data if isinstance(value, Tensor) else value
 
@@ -191,6 +216,61 @@ class Kit:
             mean, invstd = k._batch_statistics(input, eps)
         normalized = (input - mean.reshape(shape)) * invstd.reshape(shape)
         return k.sum(grad * normalized, dims, False)
+
+    def gelu_grad(k, grad, self, approximate):
+        """GeluBackward0: grad times the derivative of x Φ(x) (or of torch's tanh
+        approximation), computed on arrays in the input's dtype as torch's kernel does; under
+        create_graph torch's GeluBackwardBackward0 node."""
+        values = _array(grad) * gelu_derivative(_array(self), approximate)
+        return k._backward_of("gelu_backward", values, (grad, self), (grad, self, approximate))
+
+    def gelu_second(k, grad, grad_output, self, approximate):
+        """GeluBackwardBackward0's gradient for ``self``: the second derivative of gelu."""
+        if approximate == "tanh":
+            beta, kappa = _GELU_BETA, _GELU_KAPPA
+            inner = k.tanh((self + self * self * self * kappa) * beta)
+            g = 1 - inner * inner
+            h = (self * self * (3 * kappa) + 1) * beta
+            curvature = g * h + self * h * (g * inner * -2) * h * 0.5 + \
+                self * 0.5 * g * (self * (6 * kappa * beta))
+            return grad * grad_output * curvature
+        density = k.exp(self * self * -0.5) * _INVERSE_SQRT_2PI
+        return grad * grad_output * density * (2 - self * self)
+
+    def elu_grad(k, grad, self, alpha):
+        """EluBackward0, on arrays; under create_graph torch's EluBackwardBackward0 node."""
+        values = np.where(_array(self) > 0, _array(grad),
+                          _array(grad) * np.asarray(alpha, _array(self).dtype) *
+                          np.exp(_array(self)))
+        return k._backward_of("elu_backward", values, (grad, self), (grad, self, alpha))
+
+    def layer_norm_input(k, grad, input, mean, rstd, weight, dims, eps):
+        """d loss / d input of layer norm: through each row's own mean and variance."""
+        if not isinstance(input, np.ndarray):  # create_graph: the statistics differentiate
+            mean, rstd = k._row_statistics(input, dims, eps)
+        normalized = (input - mean) * rstd
+        scaled = grad if weight is None else grad * weight
+        count = math.prod(input.shape[dim] for dim in dims)
+        mean_grad = k.sum(scaled, dims, True) / count
+        mean_projection = k.sum(scaled * normalized, dims, True) / count
+        return rstd * (scaled - mean_grad - normalized * mean_projection)
+
+    def layer_norm_parameter(k, grad, input, mean, rstd, dims, eps, by_normalized):
+        """d loss / d weight (``by_normalized``) or d bias: summed over the leading dims."""
+        leading = tuple(range(len(grad.shape) - len(dims)))
+        if not by_normalized:
+            return k.sum(grad, leading, False)
+        if not isinstance(input, np.ndarray):
+            mean, rstd = k._row_statistics(input, dims, eps)
+        return k.sum(grad * ((input - mean) * rstd), leading, False)
+
+    def _row_statistics(k, input, dims, eps):
+        """Each row's mean and 1/std as tensors of the input, so that they differentiate."""
+        count = math.prod(input.shape[dim] for dim in dims)
+        mean = k.sum(input, dims, True) / count
+        centered = input - mean
+        variance = k.sum(centered * centered, dims, True) / count
+        return mean, k.rsqrt(variance + eps)
 
     def _batch_statistics(k, input, eps):
         """The batch's mean and 1/std as tensors of the input, so that they differentiate."""

@@ -233,6 +233,53 @@ for bad in (lambda: y.split(0), lambda: y.split([1, 2]), lambda: y.chunk(0),
     except RuntimeError as error:
         print(error)
 """,
+    "GELU (both), SiLU, ELU and LayerNorm: values, nodes, first and second derivatives": """
+import torch.nn.functional as F
+from torch import nn
+x = torch.tensor([[-2.5, -0.3, 0.0, 0.7, 2.0], [1.0, -1.0, 0.25, 1.5, -1.75]], dtype=DTYPE,
+                 requires_grad=True)
+for name, f in (("gelu", F.gelu), ("gelu tanh", lambda t: F.gelu(t, approximate="tanh")),
+                ("silu", F.silu), ("elu", lambda t: F.elu(t, alpha=0.5))):
+    y = f(x)
+    print(name, y, y.grad_fn)
+    grad, = torch.autograd.grad(y.sum(), x, create_graph=True)
+    print(grad)
+    second, = torch.autograd.grad(grad.sum(), x)
+    print(second)
+print(nn.GELU(), nn.GELU("tanh"), nn.SiLU(), nn.ELU(), nn.ELU(0.5, inplace=True))
+norm = nn.LayerNorm(5).to(DTYPE)
+print(norm, nn.LayerNorm([2, 5], elementwise_affine=False), nn.LayerNorm(5, bias=False))
+with torch.no_grad():
+    norm.weight.copy_(torch.linspace(0.5, 1.5, 5))
+    norm.bias.copy_(torch.linspace(-0.2, 0.2, 5))
+out = norm(x * 3)
+print(out, out.grad_fn)
+(out * torch.arange(10, dtype=DTYPE).reshape(2, 5)).sum().backward()
+print(x.grad, norm.weight.grad, norm.bias.grad)
+x.grad = None
+plain = F.layer_norm(x, (2, 5))
+g, = torch.autograd.grad((plain ** 3).sum(), x, create_graph=True)
+print(plain, g.detach())  # (torch records NativeLayerNormBackwardBackward0; not yet here)
+print(torch.autograd.grad((g * torch.arange(10, dtype=DTYPE).reshape(2, 5)).sum(), x))
+try:
+    F.layer_norm(x, (3,))
+except RuntimeError as error:
+    print(error)
+try:
+    F.gelu(x, approximate="fast")
+except RuntimeError as error:
+    print(error)
+""",
+    "GELU, SiLU and ELU under forward-mode AD": """
+import torch.autograd.forward_ad as fwAD
+import torch.nn.functional as F
+x = torch.tensor([-1.5, 0.3, 2.0], dtype=DTYPE)
+t = torch.tensor([1.0, 2.0, -1.0], dtype=DTYPE)
+for f in (F.gelu, lambda v: F.gelu(v, approximate="tanh"), F.silu, F.elu):
+    with fwAD.dual_level():
+        d = fwAD.make_dual(x, t)
+        print(fwAD.unpack_dual(f(d)).tangent)
+""",
 }
 
 

@@ -2,7 +2,18 @@
 
 from .._missing import missing_attribute
 from . import functional, init, utils
-from .activation import LeakyReLU, LogSoftmax, ReLU, Sigmoid, Softmax, Softplus, Tanh
+from .activation import (
+    ELU,
+    GELU,
+    LeakyReLU,
+    LogSoftmax,
+    ReLU,
+    Sigmoid,
+    SiLU,
+    Softmax,
+    Softplus,
+    Tanh,
+)
 from .containers import ModuleDict, ModuleList, ParameterDict, ParameterList
 from .convolution import Conv2d, MaxPool2d
 from .loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, MSELoss, NLLLoss
@@ -16,13 +27,14 @@ from .modules import (
     Parameter,
     Sequential,
 )
-from .normalization import BatchNorm1d
+from .normalization import BatchNorm1d, LayerNorm
 
 __all__ = ["functional", "init", "utils", "BatchNorm1d", "Conv2d", "MaxPool2d", "BCELoss",
-           "BCEWithLogitsLoss", "CrossEntropyLoss", "Dropout", "Embedding", "Flatten",
-           "Identity", "LeakyReLU", "Linear", "LogSoftmax", "Module", "ModuleDict",
-           "ModuleList", "MSELoss", "NLLLoss", "Parameter", "ParameterDict", "ParameterList",
-           "ReLU", "Sequential", "Sigmoid", "Softmax", "Softplus", "Tanh"]
+           "BCEWithLogitsLoss", "CrossEntropyLoss", "Dropout", "ELU", "Embedding", "Flatten",
+           "GELU", "Identity", "LayerNorm", "LeakyReLU", "Linear", "LogSoftmax", "Module",
+           "ModuleDict", "ModuleList", "MSELoss", "NLLLoss", "Parameter", "ParameterDict",
+           "ParameterList", "ReLU", "Sequential", "Sigmoid", "SiLU", "Softmax", "Softplus",
+           "Tanh"]
 
 # What the engine lacks, said with torch's module name and what to do.
 __getattr__ = missing_attribute("torch.nn")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _linalg, _operands, _recording, _reductions
+from .._formula_kit import erf_in
 from .._missing import missing_attribute
 from .._nodes import legacy_type_name
 from .._numerics import whole_sum
@@ -50,6 +51,62 @@ def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tenso
     smooth = np.log1p(np.exp(np.minimum(scaled, threshold))) / np.asarray(beta, data.dtype)
     result = np.where(scaled > threshold, data, smooth).astype(data.dtype, copy=False)
     return _recording.output("softplus", result, (input,), (input, beta, threshold))
+
+
+def gelu(input: Tensor, approximate: str = "none") -> Tensor:
+    """x Φ(x) with Φ the normal distribution's (erf), or torch's tanh approximation; in the
+    input's dtype, as torch's kernel computes it."""
+    if approximate not in ("none", "tanh"):
+        raise RuntimeError("approximate argument must be either none or tanh.")
+    x = input._data
+    half = x.dtype.type(0.5)
+    if approximate == "tanh":
+        inner = (x + x * x * x * x.dtype.type(0.044715)) * x.dtype.type(0.7978845608028654)
+        result = half * x * (1 + np.tanh(inner))
+    else:
+        result = x * half * (1 + erf_in(x * x.dtype.type(0.7071067811865476)))
+    return _recording.output("gelu", result.astype(x.dtype, copy=False), (input,),
+                             (input, approximate))
+
+
+def silu(input: Tensor, inplace: bool = False) -> Tensor:
+    """x * sigmoid(x), torch's x / (1 + exp(-x))."""
+    data = input._data
+    result = (data / (1 + np.exp(-data))).astype(data.dtype, copy=False)
+    return _recording.output("silu", result, (input,), (input,))
+
+
+def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
+    """x where positive, alpha (exp(x) - 1) elsewhere."""
+    data = input._data
+    negative = (np.exp(np.minimum(data, 0)) - 1) * np.asarray(alpha, data.dtype)
+    result = np.where(data > 0, data, negative).astype(data.dtype, copy=False)
+    return _recording.output("elu", result, (input,), (input, alpha))
+
+
+def layer_norm(input: Tensor, normalized_shape, weight: Tensor | None = None,
+               bias: Tensor | None = None, eps: float = 1e-5) -> Tensor:
+    """Each row over the last ``normalized_shape`` dims to mean 0 and variance 1 (biased),
+    then scaled by ``weight`` and shifted by ``bias``: one NativeLayerNormBackward0 node."""
+    shape = (normalized_shape,) if isinstance(normalized_shape, int) else \
+        tuple(normalized_shape)
+    data = input._data
+    if tuple(data.shape[data.ndim - len(shape):]) != shape or len(shape) > data.ndim:
+        raise RuntimeError(
+            f"Given normalized_shape={list(shape)}, expected input with shape "
+            f"[*, {', '.join(map(str, shape))}], but got input of size{list(input.shape)}")
+    dims = tuple(range(data.ndim - len(shape), data.ndim))
+    wide = data.astype(np.float64)
+    mean = wide.mean(axis=dims, keepdims=True)
+    variance = ((wide - mean) ** 2).mean(axis=dims, keepdims=True)
+    mean, rstd = mean.astype(data.dtype), (1 / np.sqrt(variance + eps)).astype(data.dtype)
+    result = (data - mean) * rstd
+    if weight is not None:
+        result = result * weight._data
+    if bias is not None:
+        result = result + bias._data
+    return _recording.output("layer_norm", result.astype(data.dtype, copy=False),
+                             (input, weight, bias), (input, mean, rstd, weight, dims, eps))
 
 
 def _reduced(losses: np.ndarray, reduction: str, dtype,
@@ -202,7 +259,8 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
     return Tensor._make((indices[..., None] == np.arange(num_classes)).astype(np.int64))
 
 
-__all__ = ["relu", "sigmoid", "tanh", "softmax", "log_softmax", "mse_loss", "linear",
+__all__ = ["relu", "sigmoid", "tanh", "softmax", "log_softmax", "mse_loss", "linear", "gelu",
+           "silu", "elu", "layer_norm",
            "nll_loss", "cross_entropy", "leaky_relu", "softplus", "binary_cross_entropy",
            "binary_cross_entropy_with_logits", "one_hot", "embedding", "dropout"]
 

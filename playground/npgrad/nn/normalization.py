@@ -87,3 +87,33 @@ class BatchNorm1d(Module):
         return (f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, "
                 f"affine={self.affine}, bias={self.affine}, "
                 f"track_running_stats={self.track_running_stats}")
+
+
+class LayerNorm(Module):
+    """Layer normalization over the last dims (``normalized_shape``), with an elementwise
+    weight (ones) and bias (zeros) unless told otherwise."""
+
+    def __init__(self, normalized_shape, eps: float = 1e-5, elementwise_affine: bool = True,
+                 bias: bool = True, device=None, dtype=None) -> None:
+        super().__init__()
+        self.normalized_shape = (normalized_shape,) if isinstance(normalized_shape, int) \
+            else tuple(normalized_shape)
+        self.eps, self.elementwise_affine = eps, elementwise_affine
+        if elementwise_affine:
+            self.weight = Parameter(_factories.ones(*self.normalized_shape, dtype=dtype))
+            self.bias = Parameter(_factories.zeros(*self.normalized_shape, dtype=dtype)) \
+                if bias else None
+            if not bias:
+                self.register_parameter("bias", None)
+        else:
+            self.register_parameter("weight", None)
+            self.register_parameter("bias", None)
+
+    def forward(self, input: Tensor) -> Tensor:
+        from .functional import layer_norm
+
+        return layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
+
+    def extra_repr(self) -> str:
+        return (f"{self.normalized_shape}, eps={self.eps}, "
+                f"elementwise_affine={self.elementwise_affine}, bias={self.bias is not None}")
