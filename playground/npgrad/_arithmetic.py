@@ -304,6 +304,24 @@ def logical_not(self: Tensor) -> Tensor:
     return _make(np.logical_not(self._data))
 
 
+def _truth_of_both(name: str, ufunc):
+    """torch.logical_and and the like: elementwise truth of nonzero values, as bools."""
+
+    def forward(self: Tensor, other) -> Tensor:
+        if not isinstance(other, Tensor):
+            raise TypeError(f"{name}(): argument 'other' (position 2) must be Tensor, not "
+                            f"{type(other).__name__}")
+        return _make(ufunc(self._data != 0, other._data != 0))
+
+    forward.__name__ = name
+    return binds(name)(forward)
+
+
+logical_and = _truth_of_both("logical_and", np.logical_and)
+logical_or = _truth_of_both("logical_or", np.logical_or)
+logical_xor = _truth_of_both("logical_xor", np.logical_xor)
+
+
 @binds("equal")
 def equal(self: Tensor, other: Tensor) -> bool:
     return self._data.shape == other._data.shape and bool(np.array_equal(self._data, other._data))

@@ -80,6 +80,9 @@ class NumpyKit(Kit):
     def where(k, condition, a, b):
         return np.where(condition, a, b)
 
+    def isfinite(k, value):
+        return np.isfinite(value)
+
     def count_true(k, mask):
         return np.count_nonzero(mask)
 

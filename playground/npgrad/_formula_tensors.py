@@ -98,6 +98,9 @@ class TensorKit(Kit):
     def where(k, condition, a, b):
         return where(condition, a, b)
 
+    def isfinite(k, value):
+        return value.isfinite()
+
     def count_true(k, mask):
         return float(np.count_nonzero(mask._data))
 

@@ -24,7 +24,7 @@ from ._operands import (
     operands,
     tensor_or_none,
 )
-from ._pointwise import UNARY, clamp
+from ._pointwise import UNARY, clamp, masked_values
 from ._recording import RESULT, attach_node, output
 from ._rules import RULES
 from ._tensor import Tensor, bump_version, shared_counter
@@ -185,6 +185,17 @@ def _pointwise_inplace(op: str, combine):
 
 addcmul_ = _pointwise_inplace("addcmul", addcmul_values)
 addcdiv_ = _pointwise_inplace("addcdiv", addcdiv_values)
+
+
+def masked_fill_(self: Tensor, mask, value) -> Tensor:
+    data, saved = masked_values(self, mask, value)
+    if data.shape != self._data.shape:  # a mask that broadcasts beyond self
+        raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the broadcast "
+                           f"shape {list(data.shape)}")
+    return _inplace("masked_fill", self, data, None, saved)
+
+
+bind_variant("masked_fill", masked_fill_)
 
 
 def mul_(self: Tensor, other) -> Tensor:

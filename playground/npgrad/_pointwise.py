@@ -200,13 +200,41 @@ def _clamped(data: np.ndarray, low, high) -> np.ndarray:
 
 @binds("masked_fill")
 def masked_fill(self: Tensor, mask: Tensor, value) -> Tensor:
+    data, saved = masked_values(self, mask, value)
+    return output("masked_fill", data, (self,), saved)
+
+
+# torch names an element type by its C++ type in some messages
+_C_TYPE_NAMES = {"i8": "long int", "i4": "int", "i2": "short int", "i1": "signed char",
+                 "u1": "unsigned char", "f4": "float", "f8": "double", "f2": "c10::Half"}
+
+
+def masked_values(self: Tensor, mask: Tensor, value) -> tuple[np.ndarray, tuple]:
+    """self's values with ``value`` where ``mask`` is True, and what the node saves."""
     value = value.item() if isinstance(value, Tensor) else value
     mask_data = mask._data if isinstance(mask, Tensor) else np.asarray(mask)
     if mask_data.dtype != np.bool_:
         raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype "
-                           f"{mask.dtype if isinstance(mask, Tensor) else mask_data.dtype}")
+                           f"{_C_TYPE_NAMES.get(mask_data.dtype.str[1:], mask_data.dtype)}")
     data = np.where(mask_data, np.asarray(value, dtype=self._data.dtype), self._data)
-    return output("masked_fill", data, (self,), (mask_data,))
+    return data, (mask_data,)
+
+
+@binds("nan_to_num")
+def nan_to_num(self: Tensor, nan: float = 0.0, posinf: float | None = None,
+               neginf: float | None = None) -> Tensor:
+    """NaN, +inf and -inf replaced (by 0 and the dtype's largest and smallest numbers)."""
+    data = self._data
+    if data.dtype.kind not in "fc":
+        return output("nan_to_num", data.copy(), (self,), (self,))
+    result = np.nan_to_num(data, nan=nan, posinf=posinf, neginf=neginf)
+    return output("nan_to_num", result.astype(data.dtype, copy=False), (self,), (self,))
+
+
+@binds("type_as", function=False)
+def type_as(self: Tensor, other: Tensor) -> Tensor:
+    """self in other's dtype (self itself when it already is)."""
+    return to(self, other.dtype)
 
 
 @binds("clone")

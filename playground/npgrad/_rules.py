@@ -236,6 +236,8 @@ TABLE: tuple[Rule, ...] = (
     _row("clamp_max", "ClampMaxBackward0", "self", "self max", "grad * (self <= max)",
          forward=ELEMENT_WISE),
     _row("masked_fill", "MaskedFillBackward0", "self", "mask", "k.where(mask, 0, grad)",
+         forward=ELEMENT_WISE, inplace="masked_fill_"),
+    _row("nan_to_num", "NanToNumBackward0", "self", "self", "grad * k.isfinite(self)",
          forward=ELEMENT_WISE),
     _row("leaky_relu", "LeakyReluBackward0", "self", "self negative_slope",
          "k.where(self > 0, grad, grad * negative_slope)", forward=ELEMENT_WISE),

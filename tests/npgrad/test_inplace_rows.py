@@ -39,6 +39,7 @@ _ARGUMENTS = {
     "addcmul": lambda m: (_other(m), m.tensor([1.5, -1.0, 0.5], requires_grad=True)),
     "addcdiv": lambda m: (_other(m), m.tensor([1.5, -1.0, 0.5], requires_grad=True)),
     "clamp": lambda m: (0.3, 0.6),
+    "masked_fill": lambda m: (m.tensor([True, False, True]), 0.5),
     "zero_": lambda m: (),
     "fill_": lambda m: (2.0,),
     "copy": lambda m: (m.tensor([0.75], requires_grad=True),),

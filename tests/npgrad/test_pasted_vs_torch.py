@@ -280,6 +280,51 @@ for f in (F.gelu, lambda v: F.gelu(v, approximate="tanh"), F.silu, F.elu):
         d = fwAD.make_dual(x, t)
         print(fwAD.unpack_dual(f(d)).tangent)
 """,
+    "nan_to_num, logical and/or/xor/not, masked_fill_ before a softmax, type_as": """
+x = torch.tensor([1.0, float("nan"), float("inf"), -float("inf"), 2.0], dtype=DTYPE,
+                 requires_grad=True)
+y = x.nan_to_num()
+print(y, y.grad_fn)
+(y * 2).sum().backward()
+print(x.grad)
+print(torch.nan_to_num(x, nan=0.5, posinf=9.0, neginf=-9.0))
+print(torch.logical_and(torch.tensor([1, 0, 2]), torch.tensor([True, True, False])),
+      torch.tensor([0.0, 1.0]).logical_not(),
+      torch.logical_or(torch.tensor([0, 1]), torch.tensor([0.0, 0.0])),
+      torch.tensor([1, 1]).logical_xor(torch.tensor([0, 1])))
+try:
+    torch.logical_or(torch.tensor([0, 1]), 0)
+except TypeError as error:
+    print(error)
+a = torch.ones(3, dtype=DTYPE, requires_grad=True)
+scores = a * torch.tensor([1.0, 2.0, 3.0], dtype=DTYPE)
+scores.masked_fill_(torch.tensor([False, True, False]), float("-inf"))
+weights = scores.softmax(dim=0)
+print(scores, scores.grad_fn, weights)
+weights[0].backward()
+print(a.grad)
+print(a.type_as(torch.ones(1, dtype=torch.float16)).grad_fn, a.type_as(a) is a,
+      a.type_as(torch.ones(1, dtype=torch.float16)).dtype)
+try:
+    scores.masked_fill_(torch.tensor([1, 0, 0]), 0.0)
+except RuntimeError as error:
+    print(error)
+""",
+    "torch.backends: cuDNN and TF32 switches kept, MPS never there": """
+import torch.backends.cudnn as cudnn
+cudnn.deterministic = True
+cudnn.benchmark = False
+torch.backends.cuda.matmul.allow_tf32 = True
+print(torch.backends.cudnn.deterministic, torch.backends.cudnn.benchmark,
+      torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32,
+      torch.backends.mps.is_available(), torch.backends.mps.is_built(),
+      torch.backends.cudnn.enabled, torch.backends.cudnn.is_available(),
+      torch.backends.mkldnn.is_available())
+device = "mps" if torch.backends.mps.is_available() else "cpu"
+print(torch.ones(2, dtype=DTYPE, device=device) * 2)
+cudnn.deterministic = False  # (as they were: the oracle's torch shares this process)
+torch.backends.cuda.matmul.allow_tf32 = False
+""",
 }
 
 
