@@ -48,6 +48,30 @@ def gelu_derivative(x: np.ndarray, approximate: str) -> np.ndarray:
     return cdf + x * density
 
 
+def attention_probabilities(query: np.ndarray, key: np.ndarray, mask, scale: float
+                            ) -> np.ndarray:
+    """softmax(query keyᵀ scale + mask) over the keys, in the inputs' dtype; a row every key
+    of which is masked out is all 0 (``mask``: None, or an additive array of 0 and -inf)."""
+    scores = (query @ np.swapaxes(key, -1, -2)) * query.dtype.type(scale)
+    if mask is not None:
+        scores = scores + mask.astype(scores.dtype, copy=False)
+    top = np.max(scores, axis=-1, keepdims=True)
+    shifted = np.exp(scores - np.where(np.isfinite(top), top, 0))
+    total = np.sum(shifted, axis=-1, keepdims=True)
+    return np.divide(shifted, total, out=np.zeros_like(shifted), where=total > 0)
+
+
+def attention_gradients(grad, query, key, value, mask, scale) -> tuple:
+    """The gradients for query, key and value of attention, from the probabilities again."""
+    probabilities = attention_probabilities(query, key, mask, scale)
+    value_grad = np.swapaxes(probabilities, -1, -2) @ grad
+    probability_grad = grad @ np.swapaxes(value, -1, -2)
+    score_grad = probabilities * (probability_grad - np.sum(probability_grad * probabilities,
+                                                            axis=-1, keepdims=True))
+    score_grad = score_grad * query.dtype.type(scale)
+    return (score_grad @ key, np.swapaxes(score_grad, -1, -2) @ query, value_grad)
+
+
 def _array(value) -> np.ndarray:
     return value._data if isinstance(value, Tensor) else value
 
@@ -243,6 +267,14 @@ class Kit:
                           _array(grad) * np.asarray(alpha, _array(self).dtype) *
                           np.exp(_array(self)))
         return k._backward_of("elu_backward", values, (grad, self), (grad, self, alpha))
+
+    def attention_grad(k, grad, query, key, value, mask, scale, which):
+        """d loss / d query, key or value (``which`` 0, 1, 2) of scaled dot product
+        attention, on arrays; under create_graph a node torch cannot differentiate."""
+        gradients = attention_gradients(_array(grad), _array(query), _array(key),
+                                        _array(value), mask, scale)
+        return k._backward_of("attention_backward", gradients[which],
+                              (grad, query, key, value))
 
     def layer_norm_input(k, grad, input, mean, rstd, weight, dims, eps):
         """d loss / d input of layer norm: through each row's own mean and variance."""

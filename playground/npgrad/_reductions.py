@@ -292,6 +292,16 @@ def softmax(self: Tensor, dim: int, dtype=None) -> Tensor:
     return output("softmax", result, (self,), (RESULT, dim))
 
 
+def safe_softmax(self: Tensor, dim: int) -> Tensor:
+    """torch's ``_safe_softmax`` (attention's): a row that is all -inf gives 0s, not NaNs."""
+    data, dim = _over_classes(self, dim, None)
+    top = np.max(data, axis=dim, keepdims=True)
+    shifted = np.exp(data - np.where(np.isfinite(top), top, 0))
+    total = np.sum(shifted, axis=dim, keepdims=True)
+    result = np.divide(shifted, total, out=np.zeros_like(shifted), where=total > 0)
+    return output("safe_softmax", result, (self,), (RESULT, dim))
+
+
 @binds("log_softmax")
 def log_softmax(self: Tensor, dim: int, dtype=None) -> Tensor:
     data, dim = _over_classes(self, dim, dtype)

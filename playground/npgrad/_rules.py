@@ -314,6 +314,22 @@ TABLE: tuple[Rule, ...] = (
          "k.scatter_into(grad, shape, dim, indices)"),
     _row("softmax", "SoftmaxBackward0", "self", "result dim",
          "result * (grad - k.sum(grad * result, (dim,), True))", forward=ELEMENT_WISE),
+    # softmax of rows that may be all -inf (masked attention): those rows are 0, not NaN
+    _row("safe_softmax", "SafeSoftmaxBackward0", "self", "result dim",
+         "result * (grad - k.sum(grad * result, (dim,), True))", forward=ELEMENT_WISE),
+    # torch's fused CPU attention for (batch, heads, length, features) inputs: one node, its
+    # gradients from the probabilities recomputed (and no second derivative, as in torch)
+    _row("attention", "ScaledDotProductFlashAttentionForCpuBackward0", "query key value",
+         "query key value mask scale",
+         "k.attention_grad(grad, query, key, value, mask, scale, 0)",
+         "k.attention_grad(grad, query, key, value, mask, scale, 1)",
+         "k.attention_grad(grad, query, key, value, mask, scale, 2)"),
+    _row("attention_backward", "ScaledDotProductFlashAttentionForCpuBackwardBackward0",
+         "grad_output query key value", "",
+         "k.not_implemented('aten::_scaled_dot_product_flash_attention_for_cpu_backward')",
+         "k.not_implemented('aten::_scaled_dot_product_flash_attention_for_cpu_backward')",
+         "k.not_implemented('aten::_scaled_dot_product_flash_attention_for_cpu_backward')",
+         "k.not_implemented('aten::_scaled_dot_product_flash_attention_for_cpu_backward')"),
     _row("log_softmax", "LogSoftmaxBackward0", "self", "result dim",
          "grad - k.exp(result) * k.sum(grad, (dim,), True)"),
     # linear algebra

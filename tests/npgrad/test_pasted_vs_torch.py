@@ -325,6 +325,39 @@ print(torch.ones(2, dtype=DTYPE, device=device) * 2)
 cudnn.deterministic = False  # (as they were: the oracle's torch shares this process)
 torch.backends.cuda.matmul.allow_tf32 = False
 """,
+    "scaled_dot_product_attention: the fused node and the math path, masks, causal": """
+import torch.nn.functional as F
+torch.manual_seed(0)
+q = torch.randn(2, 3, 4, 5, dtype=DTYPE, requires_grad=True)
+k = torch.randn(2, 3, 6, 5, dtype=DTYPE, requires_grad=True)
+v = torch.randn(2, 3, 6, 2, dtype=DTYPE, requires_grad=True)
+out = F.scaled_dot_product_attention(q, k, v)
+print(out[0, 0], out.grad_fn)
+(out * torch.arange(4 * 2, dtype=DTYPE).reshape(4, 2)).sum().backward()
+print(q.grad[1, 2], k.grad[0, 1], v.grad[1, 0])
+q.grad = k.grad = v.grad = None
+causal = F.scaled_dot_product_attention(q, k[:, :, :4], v[:, :, :4], is_causal=True)
+causal.sum().backward()
+print(causal[1, 1], q.grad[0, 0], k.grad[0, 0])
+keep = torch.tensor([[True, False, True, True, False, True]]).expand(4, 6)
+masked = F.scaled_dot_product_attention(q, k, v, attn_mask=keep, scale=0.3)
+print(masked[0, 2], masked.grad_fn)
+x = torch.randn(4, 5, dtype=DTYPE, requires_grad=True)
+flat = F.scaled_dot_product_attention(x, x, x, is_causal=True)
+print(flat, flat.grad_fn, flat.grad_fn.next_functions[0][0].name())
+flat.pow(2).sum().backward()
+print(x.grad)
+same = F.scaled_dot_product_attention(q, k, k, is_causal=True)  # one feature size: fused
+print(same[1, 0], same.grad_fn)
+same.sum().backward()
+print(q.grad[1, 1], k.grad[0, 2])
+again = F.scaled_dot_product_attention(q, k, k)
+g, = torch.autograd.grad(again.sum(), k, create_graph=True)
+try:
+    torch.autograd.grad(g.sum(), q)
+except RuntimeError as error:
+    print(error)
+""",
 }
 
 

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .. import _linalg, _operands, _recording, _reductions
-from .._formula_kit import erf_in
+from .._arithmetic import mul_scalar
+from .._formula_kit import attention_probabilities, erf_in
 from .._missing import missing_attribute
 from .._nodes import legacy_type_name
 from .._numerics import whole_sum
@@ -67,6 +70,52 @@ def gelu(input: Tensor, approximate: str = "none") -> Tensor:
         result = x * half * (1 + erf_in(x * x.dtype.type(0.7071067811865476)))
     return _recording.output("gelu", result.astype(x.dtype, copy=False), (input,),
                              (input, approximate))
+
+
+def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor,
+                                 attn_mask: Tensor | None = None, dropout_p: float = 0.0,
+                                 is_causal: bool = False, scale: float | None = None,
+                                 enable_gqa: bool = False) -> Tensor:
+    """softmax(q kᵀ scale + mask) v. As torch on the CPU: for 4-d inputs (batch, heads,
+    length, features) with one feature size its fused kernel's one node; otherwise its math,
+    op by op."""
+    if dropout_p > 0 or enable_gqa:
+        raise RuntimeError(
+            "scaled_dot_product_attention with dropout_p > 0 or enable_gqa is not in the "
+            "built-in NumPy engine yet (its dropout draws torch's random numbers); switch the "
+            "engine to torch")
+    scale = 1 / math.sqrt(query.shape[-1]) if scale is None else float(scale)
+    fused = query.ndim == key.ndim == value.ndim == 4 and query.dtype.is_floating_point and \
+        query.shape[-1] == key.shape[-1] == value.shape[-1]
+    if fused:
+        mask = _additive_mask(attn_mask, is_causal, query, key)
+        values = attention_probabilities(query._data, key._data, mask, scale) @ value._data
+        return _recording.output("attention", values.astype(query._data.dtype, copy=False),
+                                 (query, key, value), (query, key, value, mask, scale))
+    if is_causal and attn_mask is not None:
+        raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be "
+                           "set when is_causal=True")
+    root = math.sqrt(scale)
+    scores = mul_scalar(query, root) @ mul_scalar(key.transpose(-2, -1), root)
+    mask = _additive_mask(attn_mask, is_causal, query, key)
+    if mask is not None:
+        scores = scores + Tensor._make(mask.astype(scores._data.dtype, copy=False))
+    return _reductions.safe_softmax(scores, -1) @ value
+
+
+def _additive_mask(attn_mask: Tensor | None, is_causal: bool, query: Tensor,
+                   key: Tensor) -> np.ndarray | None:
+    """The mask as what is added to the scores: 0 where a key takes part, -inf where it
+    does not (a bool mask's False, above the diagonal when causal); a float mask as it is."""
+    length, keys = query.shape[-2], key.shape[-2]
+    mask = None
+    if attn_mask is not None:
+        data = attn_mask._data
+        mask = np.where(data, 0.0, -np.inf) if data.dtype == np.bool_ else data
+    if is_causal:
+        causal = np.where(np.tril(np.ones((length, keys), dtype=bool)), 0.0, -np.inf)
+        mask = causal if mask is None else mask + causal
+    return None if mask is None else mask.astype(query._data.dtype, copy=False)
 
 
 def silu(input: Tensor, inplace: bool = False) -> Tensor:
@@ -260,7 +309,7 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
 
 
 __all__ = ["relu", "sigmoid", "tanh", "softmax", "log_softmax", "mse_loss", "linear", "gelu",
-           "silu", "elu", "layer_norm",
+           "silu", "elu", "layer_norm", "scaled_dot_product_attention",
            "nll_loss", "cross_entropy", "leaky_relu", "softplus", "binary_cross_entropy",
            "binary_cross_entropy_with_logits", "one_hot", "embedding", "dropout"]
 
