@@ -22,6 +22,8 @@ from playground.engines.registry import DEFAULT_ENGINE
 from playground.kernel import processes, protocol, streams, wire
 from playground.kernel.errors import ended_error, interrupted_error
 from playground.kernel.launch import default_memory_limit, launch
+from playground.kernel.run_stages import add_stages
+from playground.kernel.spare import Spare
 from playground.kernel.streams import RunOutput
 from playground.model import RunError, RunResult, gc_policy
 from playground.model.run_result import reply_hook
@@ -38,16 +40,6 @@ STOPPED_CHECK_S = 0.5  # how often a running kernel is checked for being stopped
 
 class KernelError(RuntimeError):
     """The kernel could not start (its engine is unavailable): one sentence."""
-
-
-def _discard(process: subprocess.Popen) -> None:
-    """End a spare kernel that never ran anything (its pipes closed, the process reaped)."""
-    with contextlib.suppress(OSError):
-        process.kill()
-    process.wait()
-    for stream in (process.stdin, process.stdout, process.stderr):
-        with contextlib.suppress(OSError):
-            stream.close()
 
 
 class Kernel:
@@ -70,9 +62,7 @@ class Kernel:
         serves."""
         self.completions = completions
         self.spare = completions if spare is None else spare
-        self._spare: subprocess.Popen | None = None  # the next fresh run's process
-        self._spare_lock = threading.Lock()
-        self._closed = False
+        self._spare = Spare()  # the next fresh run's process
         self._dirty = False  # whether a run changed the current process (fingerprint.py)
         self._state_known = threading.Event()  # the last run's State came (or none is due)
         self._state_known.set()
@@ -106,7 +96,7 @@ class Kernel:
     # ----- lifecycle -----------------------------------------------------------------------
     def start(self, launched: subprocess.Popen | None = None) -> None:
         self._dirty = False
-        self._closed = False
+        self._spare.open()
         self._state_known.set()
         self.process = launched or launch(self.engine, self.device, self.memory_limit,
                                           self.completions)
@@ -225,9 +215,7 @@ class Kernel:
 
     def close(self) -> None:
         """End the kernel, and its spare."""
-        with self._spare_lock:
-            self._closed = True  # (a State read meanwhile starts no spare)
-        self._end_spare()
+        self._spare.end(closing=True)  # (a State read meanwhile starts no spare)
         self._end_current(gracefully=True)
 
     def _end_current(self, gracefully: bool) -> None:
@@ -261,34 +249,16 @@ class Kernel:
         """A clean kernel: the spare when one is ready (at once), else a new process. Not
         while a completion is being answered (it would be read from the other process)."""
         with self._control:
-            spare = self._take_spare()
+            spare = self._spare.take()
             self._end_current(gracefully=spare is None)
             self.start(spare)
 
-    def _take_spare(self) -> subprocess.Popen | None:
-        with self._spare_lock:
-            spare, self._spare = self._spare, None
-        if spare is not None and spare.poll() is not None:  # it died waiting (memory, kill)
-            _discard(spare)
-            return None
-        return spare
-
     def _keep_a_spare(self) -> None:
-        """Start the process the next fresh run will take, if none is starting (called by
-        the reader thread: the lock keeps it from racing a close or a restart)."""
-        with self._spare_lock:
-            if self.spare and self._spare is None and self.process is not None and \
-                    not self._closed:
-                with contextlib.suppress(OSError):  # none now: the next fresh run starts one
-                    self._spare = launch(self.engine, self.device, self.memory_limit,
-                                         self.completions, spare=True,
-                                         preload=sorted(self._libraries)[:LIBRARIES_KEPT])
-
-    def _end_spare(self) -> None:
-        with self._spare_lock:
-            spare, self._spare = self._spare, None
-        if spare is not None:
-            _discard(spare)
+        """Start the process the next fresh run will take (from the reader thread)."""
+        if self.spare and self.process is not None:
+            self._spare.keep(lambda: launch(self.engine, self.device, self.memory_limit,
+                                            self.completions, spare=True,
+                                            preload=sorted(self._libraries)[:LIBRARIES_KEPT]))
 
     def interrupt(self) -> None:
         """KeyboardInterrupt in the run that was sent last; a kernel that ignores it is
@@ -360,7 +330,7 @@ class Kernel:
         result = self._result(reply, stop_reason, elapsed)
         arrived, decode = self._decoding.pop(self._run_id, (started, 0.0))
         self._decoding.clear()  # results of runs nobody waits for any more
-        self._add_timings(result, started, arrived, decode, started + elapsed)
+        add_stages(result, started, arrived, decode, started + elapsed)
         result.output = "".join(output.parts)
         result.output_truncated = output.truncated
         for figure in result.figures:
@@ -416,24 +386,6 @@ class Kernel:
             if reply is None or isinstance(reply, protocol.Broken):
                 self._replies.put(reply)  # the kernel's end: the next wait must see it
                 return
-
-    @staticmethod
-    def _add_timings(result: RunResult, sent: float, arrived: float, decode: float,
-                     answered: float) -> None:
-        """The stages of a run from request to answer, from the moments both sides noted on
-        the machine's monotonic clock: the request's way in, the kernel's work around the
-        script (before exec, after build), encoding and the way out, the decoding here and
-        the hand-over to the thread that waits; and the drain of its output after."""
-        timings = result.timings
-        picked, encoding = timings.pop("@picked", None), timings.pop("@encoding", None)
-        drain = time.perf_counter() - answered
-        timings.update(decode=decode, drain=drain)
-        if picked is None or encoding is None:  # (an old or a failed kernel's answer)
-            return
-        work = sum(timings.get(stage, 0.0) for stage in ("exec", "build"))
-        timings.update({"request": picked - sent, "around": encoding - picked - work,
-                        "encode + reply": arrived - encoding,
-                        "hand-over": answered - arrived - decode})
 
     def _wait_for_reply(self, timeout: float | None,
                         stop: threading.Event

@@ -137,11 +137,11 @@ def test_an_exception_prints_the_users_traceback_and_exits_1(tmp_path):
 
 def test_a_tensor_method_the_numpy_engine_lacks_names_the_way_out(tmp_path):
     script = tmp_path / "lacking.py"
-    script.write_text("import torch\nx = torch.ones(4)\nx.chunk(2)\n")
+    script.write_text("import torch\nx = torch.ones(4)\nx.unfold(0, 2, 1)\n")
     result = _run(script)
     assert result.returncode == 1
     assert result.stderr.rstrip().endswith(
-        "AttributeError: 'Tensor' object has no attribute 'chunk' in the built-in NumPy engine; "
+        "AttributeError: 'Tensor' object has no attribute 'unfold' in the built-in NumPy engine; "
         "if real torch has it, switch the engine to torch")
 
 
