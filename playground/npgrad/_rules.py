@@ -324,7 +324,7 @@ TABLE: tuple[Rule, ...] = (
          "k.attention_grad(grad, query, key, value, mask, scale, 0)",
          "k.attention_grad(grad, query, key, value, mask, scale, 1)",
          "k.attention_grad(grad, query, key, value, mask, scale, 2)"),
-    _row("attention_backward", "ScaledDotProductFlashAttentionForCpuBackwardBackward0",
+    _row("attention_backward", "NotImplemented",
          "grad_output query key value", "",
          "k.not_implemented('aten::_scaled_dot_product_flash_attention_for_cpu_backward')",
          "k.not_implemented('aten::_scaled_dot_product_flash_attention_for_cpu_backward')",

@@ -7,8 +7,8 @@ Qt's image reader decodes them off the UI thread, after their header says a sane
 
 from __future__ import annotations
 
+import collections
 import html
-import queue
 import threading
 from pathlib import Path
 
@@ -65,27 +65,31 @@ def decode_png(data: bytes, width: int | None = None) -> QImage:
 
 class _Decoder:
     """One thread that decodes the cards' PNGs in turn (thirty threads at once fought the UI
-    thread for the GIL), handing each image to its card on the UI thread."""
+    thread for the GIL), handing each image to its card on the UI thread; it ends as soon as
+    nothing is left to decode."""
 
     def __init__(self) -> None:
-        self._jobs: queue.SimpleQueue = queue.SimpleQueue()
-        self._thread: threading.Thread | None = None
+        self._jobs: collections.deque = collections.deque()
+        self._lock = threading.Lock()
+        self._running = False
 
     def decode(self, card: FigureCard, width: int, image: QImage | None = None) -> None:
         """The card's PNG decoded, with a copy ``width`` device pixels wide (only the copy
         when the card's ``image`` is decoded already: the pane grew past its copy)."""
-        self._jobs.put((card, width, image))
-        if self._thread is None or not self._thread.is_alive():
-            self._thread = threading.Thread(target=self._work, name="playground-figures",
-                                            daemon=True)
-            self._thread.start()
+        with self._lock:
+            self._jobs.append((card, width, image))
+            if self._running:
+                return
+            self._running = True
+        threading.Thread(target=self._work, name="playground-figures", daemon=True).start()
 
     def _work(self) -> None:
         while True:
-            try:
-                card, width, image = self._jobs.get(timeout=5.0)
-            except queue.Empty:
-                return
+            with self._lock:
+                if not self._jobs:
+                    self._running = False
+                    return
+                card, width, image = self._jobs.popleft()
             decoded = decode_for_screen(card.figure.png, width) if image is None else \
                 (image, decode_png(card.figure.png, width))
             emit_on_ui_thread(card.decoded, *decoded)

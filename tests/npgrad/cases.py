@@ -315,6 +315,33 @@ CASES = [
     Case("cat", ((2, 3), (1, 3)), lambda m, a, b: m.cat([a, b])),
     Case("cat", ((2, 3), (2, 1)), lambda m, a, b: m.cat((a, b), dim=1), label="dim1"),
     Case("stack", ((2, 3), (2, 3)), lambda m, a, b: m.stack([a, b], dim=1)),
+    Case("split", ((4, 3),), lambda m, a: a.split(3)[1]),
+    Case("split", ((2, 5),), lambda m, a: m.split(a, 2, dim=1)[0], label="function"),
+    Case("split_with_sizes", ((4, 3),), lambda m, a: a.split([1, 2], dim=1)[1]),
+    # activations, normalization and attention of today's models
+    Case("gelu", ((2, 3),), lambda m, a: m.nn.functional.gelu(a)),
+    Case("gelu", ((2, 3),), lambda m, a: m.nn.functional.gelu(a, approximate="tanh"),
+         label="tanh"),
+    Case("gelu_backward", ((2, 3),), _second(lambda m, a: m.nn.functional.gelu(a))),
+    Case("gelu_backward", ((2, 3),),
+         _second(lambda m, a: m.nn.functional.gelu(a, approximate="tanh")), label="tanh"),
+    Case("silu", ((2, 3),), lambda m, a: m.nn.functional.silu(a)),
+    Case("elu", ((2, 3),), lambda m, a: m.nn.functional.elu(a, alpha=0.7)),
+    Case("elu_backward", ((2, 3),), _second(lambda m, a: m.nn.functional.elu(a))),
+    Case("layer_norm", ((4, 3), (3,), (3,)), lambda m, a, w, b: m.nn.functional.layer_norm(
+        a, (3,), w, b)),
+    Case("layer_norm", ((2, 2, 3),), lambda m, a: m.nn.functional.layer_norm(a, (2, 3)),
+         label="plain"),
+    Case("nan_to_num", ((2, 3),), lambda m, a: a.nan_to_num()),
+    Case("safe_softmax", ((3, 4), (5, 4), (5, 2)), lambda m, q, k, v:
+         m.nn.functional.scaled_dot_product_attention(q, k, v), label="math-path"),
+    Case("attention", ((1, 2, 3, 4), (1, 2, 5, 4), (1, 2, 5, 4)), lambda m, q, k, v:
+         m.nn.functional.scaled_dot_product_attention(q, k, v)),
+    Case("attention", ((2, 1, 4, 3), (2, 1, 4, 3), (2, 1, 4, 3)), lambda m, q, k, v:
+         m.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=True), label="causal"),
+    Case("attention_backward", ((1, 2, 3, 4),), lambda m, q: m.autograd.grad(
+        (m.nn.functional.scaled_dot_product_attention(q, q, q) ** 2).sum(), q,
+        create_graph=True)[0], label="name-only"),
     Case("copy_slices", ((2, 3), (3,)), _copy_slices),
     Case("zero_", ((2, 3),), _zero),
     Case("copy", ((2, 3),), _create_graph_leaf_grad),
