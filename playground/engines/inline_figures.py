@@ -92,7 +92,7 @@ def show_open(at_end: bool = False) -> None:
 
 
 def _where_called() -> str:
-    """"at plt.show(), line 7": the script's line that called into matplotlib."""
+    """"at line 7": the script's line that called into matplotlib (plt.show, display)."""
     frame = sys._getframe(1)
     while frame is not None and frame.f_code.co_filename != _run.filename:
         frame = frame.f_back
@@ -137,8 +137,9 @@ def show_one(figure, where: str = "") -> None:
     if lowered:
         _run.notes.append(f"Figure {number} is shown at a lower resolution: at its own it "
                           f"would have more than {MAX_PIXELS:,} pixels")
-    label = figure.get_label() if isinstance(figure.get_label(), str) else ""
-    _run.figures.append(Figure(number, png, None, _run.scale, label[:200]))
+    label = figure.get_label()
+    label = label[:200] if isinstance(label, str) else ""
+    _run.figures.append(Figure(number, png, None, _run.scale, label))
     _run.for_vectors.append((number, figure))
 
 
@@ -215,10 +216,8 @@ def _render_svg(figure) -> bytes | None:
     out = _BoundedBuffer(MAX_SVG_BYTES)
     try:
         figure.canvas.print_figure(out, format="svg", **_print_options(figure))
-    except _SvgTooLargeError:
-        return None
-    except (Exception, MemoryError):  # noqa: BLE001 - the PNG was drawn: export it alone
-        return None
+    except (Exception, MemoryError):  # noqa: BLE001 - too large (_SvgTooLargeError) or failed:
+        return None                   # the PNG was drawn, it is exported alone
     return out.getvalue()
 
 

@@ -75,7 +75,6 @@ class ViewEvents:
         self.output = Event(report)       # (stream, text) what the run printed, as it comes
         self.remark = Event(report)       # (text) the app's own line: the kernel restarting
         self.result = Event(report)       # (RunResult) a run finished (each cell of Run all)
-        self.vectors = Event(report)      # (run id) SVGs came for that run's figures
         self.graph = Event(report)        # (Graph | None) the graph on screen changed
         self.selection = Event(report)    # (list[str]) selected node ids (two: paths between)
         self.calls = Event(report)        # (list[ReplayCall]) the backward calls to replay
@@ -140,9 +139,9 @@ class ViewState:
         self.events.remark.emit(text)
 
     def add_vectors(self, run: str, vectors: list) -> None:
-        """The SVGs of run ``run``'s figures, which the kernel sends after its result."""
+        """The SVGs of run ``run``'s figures, which the kernel sends after its result (the
+        Figures pane reads them when its Save menu opens)."""
         add_vectors(self.figures, run, vectors)
-        self.events.vectors.emit(run)
 
     def reset(self, note: str = "") -> None:
         """Nothing shown: a new document, another file, another engine."""

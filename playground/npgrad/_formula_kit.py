@@ -10,6 +10,7 @@ import math
 import numpy as np
 
 from . import _convolution
+from ._numerics import erf_values, safe_softmax_values
 from ._tensor import Tensor
 
 
@@ -23,14 +24,9 @@ def _along(dim: int, item) -> tuple:
     return (slice(None),) * dim + (item,)
 
 
-_GELU_BETA, _GELU_KAPPA = 0.7978845608028654, 0.044715  # sqrt(2 / pi), torch's kappa
+GELU_BETA, GELU_KAPPA = 0.7978845608028654, 0.044715  # sqrt(2 / pi), torch's kappa
+SQRT_HALF = 0.7071067811865476
 _INVERSE_SQRT_2PI = 0.3989422804014327
-_erf = np.frompyfunc(math.erf, 1, 1)
-
-
-def erf_in(values: np.ndarray) -> np.ndarray:
-    """erf of each value, rounded to the values' dtype (NumPy has no erf)."""
-    return np.asarray(_erf(values), dtype=np.float64).astype(values.dtype, copy=False)
 
 
 def gelu_derivative(x: np.ndarray, approximate: str) -> np.ndarray:
@@ -38,12 +34,12 @@ def gelu_derivative(x: np.ndarray, approximate: str) -> np.ndarray:
     0 or 1 far out, as torch's does)."""
     if approximate == "tanh":
         square = x * x
-        inner = np.tanh((x + square * x * x.dtype.type(_GELU_KAPPA)) * x.dtype.type(_GELU_BETA))
+        inner = np.tanh((x + square * x * x.dtype.type(GELU_KAPPA)) * x.dtype.type(GELU_BETA))
         left = (inner + 1) * x.dtype.type(0.5)
-        right = x * x.dtype.type(0.5) * (1 - inner * inner) * x.dtype.type(_GELU_BETA) * \
-            (square * x.dtype.type(3 * _GELU_KAPPA) + 1)
+        right = x * x.dtype.type(0.5) * (1 - inner * inner) * x.dtype.type(GELU_BETA) * \
+            (square * x.dtype.type(3 * GELU_KAPPA) + 1)
         return left + right
-    cdf = (erf_in(x * x.dtype.type(0.7071067811865476)) + 1) * x.dtype.type(0.5)
+    cdf = (erf_values(x * x.dtype.type(SQRT_HALF)) + 1) * x.dtype.type(0.5)
     density = np.exp(x * x * x.dtype.type(-0.5)) * x.dtype.type(_INVERSE_SQRT_2PI)
     return cdf + x * density
 
@@ -55,10 +51,7 @@ def attention_probabilities(query: np.ndarray, key: np.ndarray, mask, scale: flo
     scores = (query @ np.swapaxes(key, -1, -2)) * query.dtype.type(scale)
     if mask is not None:
         scores = scores + mask.astype(scores.dtype, copy=False)
-    top = np.max(scores, axis=-1, keepdims=True)
-    shifted = np.exp(scores - np.where(np.isfinite(top), top, 0))
-    total = np.sum(shifted, axis=-1, keepdims=True)
-    return np.divide(shifted, total, out=np.zeros_like(shifted), where=total > 0)
+    return safe_softmax_values(scores, -1)
 
 
 def attention_gradients(grad, query, key, value, mask, scale) -> tuple:
@@ -251,7 +244,7 @@ class Kit:
     def gelu_second(k, grad, grad_output, self, approximate):
         """GeluBackwardBackward0's gradient for ``self``: the second derivative of gelu."""
         if approximate == "tanh":
-            beta, kappa = _GELU_BETA, _GELU_KAPPA
+            beta, kappa = GELU_BETA, GELU_KAPPA
             inner = k.tanh((self + self * self * self * kappa) * beta)
             g = 1 - inner * inner
             h = (self * self * (3 * kappa) + 1) * beta

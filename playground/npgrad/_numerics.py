@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import struct
 
 import numpy as np
@@ -255,3 +256,20 @@ def _cascade(rows: np.ndarray) -> np.ndarray:
 
 def _ceil_log2(value: int) -> int:
     return 0 if value <= 1 else (value - 1).bit_length()
+
+
+_erf = np.frompyfunc(math.erf, 1, 1)
+
+
+def erf_values(values: np.ndarray) -> np.ndarray:
+    """erf of each value (NumPy has none), rounded once to the values' dtype."""
+    return np.asarray(_erf(values), dtype=values.dtype)
+
+
+def safe_softmax_values(scores: np.ndarray, axis: int) -> np.ndarray:
+    """softmax along ``axis`` where a row that is all -inf (every key masked out) is all 0,
+    not NaN, as torch's ``_safe_softmax`` gives it."""
+    top = np.max(scores, axis=axis, keepdims=True)
+    shifted = np.exp(scores - np.where(np.isfinite(top), top, 0))
+    total = np.sum(shifted, axis=axis, keepdims=True)
+    return np.divide(shifted, total, out=np.zeros_like(shifted), where=total > 0)

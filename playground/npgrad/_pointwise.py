@@ -14,6 +14,7 @@ import numpy as np
 
 from . import _dtype as dtypes
 from ._bindings import bind_method, binds
+from ._numerics import erf_values
 from ._operands import floating
 from ._parallel import split
 from ._recording import SAVE_RESULT, fast_elementwise, output
@@ -120,7 +121,7 @@ log2 = unary("log2", np.log2)
 log10 = unary("log10", np.log10)
 exp2 = unary("exp2", np.exp2)
 expm1 = unary("expm1", np.expm1)
-erf = unary("erf", _math_function(math.erf))
+erf = unary("erf", erf_values)
 erfc = unary("erfc", _math_function(math.erfc))
 relu = unary("relu", lambda data: np.maximum(data, 0).astype(data.dtype), floats=False)
 abs = unary("abs", np.abs, "absolute", floats=False)

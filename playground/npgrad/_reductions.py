@@ -9,7 +9,7 @@ import numpy as np
 
 from ._arithmetic import maximum, minimum
 from ._bindings import binds
-from ._numerics import whole_sum
+from ._numerics import safe_softmax_values, whole_sum
 from ._operands import floating
 from ._recording import RESULT, output
 from ._tensor import Tensor, _wrap_dim
@@ -295,11 +295,7 @@ def softmax(self: Tensor, dim: int, dtype=None) -> Tensor:
 def safe_softmax(self: Tensor, dim: int) -> Tensor:
     """torch's ``_safe_softmax`` (attention's): a row that is all -inf gives 0s, not NaNs."""
     data, dim = _over_classes(self, dim, None)
-    top = np.max(data, axis=dim, keepdims=True)
-    shifted = np.exp(data - np.where(np.isfinite(top), top, 0))
-    total = np.sum(shifted, axis=dim, keepdims=True)
-    result = np.divide(shifted, total, out=np.zeros_like(shifted), where=total > 0)
-    return output("safe_softmax", result, (self,), (RESULT, dim))
+    return output("safe_softmax", safe_softmax_values(data, dim), (self,), (RESULT, dim))
 
 
 @binds("log_softmax")

@@ -111,6 +111,7 @@ class FigureCard(QFrame):
         self.figure = figure
         self.image = QImage()
         self._preview = QImage()  # what a fitted figure is shrunk from
+        self._asked_width = 0  # the widest copy asked of the decoder (one request a width)
         self.actual_size = False  # 1:1 (one image pixel per device pixel), else fit
         self.setFrameShape(QFrame.Shape.StyledPanel)
         layout = QVBoxLayout(self)
@@ -178,7 +179,8 @@ class FigureCard(QFrame):
         if self.actual_size or pixels == self.image.width():
             pixmap = QPixmap.fromImage(self.image)
         else:  # from the shrunk copy: shrinking the whole image here froze the window
-            if self._preview.width() < pixels:  # the pane grew: a larger copy is on its way
+            if self._preview.width() < pixels and self._asked_width < pixels:
+                self._asked_width = pixels  # the pane grew: a larger copy is on its way
                 _decoder.decode(self, pixels, self.image)
             pixmap = QPixmap.fromImage(self._preview)
             if pixels != pixmap.width():

@@ -8,10 +8,10 @@ import numpy as np
 
 from .. import _linalg, _operands, _recording, _reductions
 from .._arithmetic import mul_scalar
-from .._formula_kit import attention_probabilities, erf_in
+from .._formula_kit import GELU_BETA, GELU_KAPPA, SQRT_HALF, attention_probabilities
 from .._missing import missing_attribute
 from .._nodes import legacy_type_name
-from .._numerics import whole_sum
+from .._numerics import erf_values, whole_sum
 from .._pointwise import relu, sigmoid, tanh
 from .._tensor import Tensor
 
@@ -64,10 +64,10 @@ def gelu(input: Tensor, approximate: str = "none") -> Tensor:
     x = input._data
     half = x.dtype.type(0.5)
     if approximate == "tanh":
-        inner = (x + x * x * x * x.dtype.type(0.044715)) * x.dtype.type(0.7978845608028654)
+        inner = (x + x * x * x * x.dtype.type(GELU_KAPPA)) * x.dtype.type(GELU_BETA)
         result = half * x * (1 + np.tanh(inner))
     else:
-        result = x * half * (1 + erf_in(x * x.dtype.type(0.7071067811865476)))
+        result = x * half * (1 + erf_values(x * x.dtype.type(SQRT_HALF)))
     return _recording.output("gelu", result.astype(x.dtype, copy=False), (input,),
                              (input, approximate))
 
