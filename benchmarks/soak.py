@@ -78,12 +78,14 @@ class RunCounter:
 
 
 def wait_settled(application, window, finished: RunCounter, count: int) -> None:
-    """Until ``count`` runs have finished and the views have caught up with the last."""
+    """Until ``count`` runs have finished, the views have caught up with the last and the
+    kernel has taken its State (which may start a spare: sampled in the middle of that, the
+    process holds the new pipes' both ends for a moment)."""
     deadline = time.monotonic() + RUN_TIMEOUT_S
     while time.monotonic() < deadline:
         application.processEvents()
         if (finished.count >= count and window.runs.run_action.isEnabled()
-                and not window.graph_view.busy):
+                and not window.graph_view.busy and window.runner.kernel.state_known):
             return
         time.sleep(0.005)
     raise TimeoutError(f"run {count} did not finish in {RUN_TIMEOUT_S} s")

@@ -191,6 +191,12 @@ class Kernel:
         if self.on_vectors is not None:
             self.on_vectors(vectors.id, vectors.figures)
 
+    @property
+    def state_known(self) -> bool:
+        """Whether the last run's State has come and been taken (its spare, if it needs one,
+        started): until then the process still has after-run work going."""
+        return self._state_known.is_set()
+
     def vectors(self, run_id: str, timeout: float = 60.0) -> list | None:
         """The SVGs of run ``run_id``'s figures (the Vectors message's list), waiting for
         them up to ``timeout`` seconds; None if they do not come."""
