@@ -43,7 +43,8 @@ TICK_MS = 50
 
 
 def one_run(window: MainWindow, code: str) -> tuple[float, float, float]:
-    """(the timer's longest gap in ms, the run's seconds, result → figures shown in ms)."""
+    """(the timer's longest gap in ms, the run's seconds, result → figures shown in ms: the
+    kernel draws them after the result, the window decodes them)."""
     window.editor.setPlainText(code)
     ticks: list[float] = []
     timer = QTimer(interval=TICK_MS, timeout=lambda: ticks.append(time.perf_counter()))
@@ -54,7 +55,8 @@ def one_run(window: MainWindow, code: str) -> tuple[float, float, float]:
     window.runs.run_all()
     wait(lambda: bool(results))
     arrived = time.perf_counter()
-    count = len(results[0].figures)
+    count = results[0].figures_due
+    wait(lambda: not window.view_state.figures_coming, timeout=120)
     wait(lambda: window.figures is not None and len(window.figures.cards) == count and
          all(not card.image.isNull() for card in window.figures.cards), timeout=30)
     window.figures.grab()  # painted
@@ -77,7 +79,7 @@ def main() -> None:
         gap = max(r[0] for r in rounds)
         worst = max(worst, gap)
         print(f"{name:38s} longest wait of a {TICK_MS} ms timer {gap:6.1f} ms; the run "
-              f"{statistics.median(r[1] for r in rounds):5.2f} s in the kernel; result → "
+              f"{statistics.median(r[1] for r in rounds):5.2f} s to its result; result → "
               f"figure shown {statistics.median(r[2] for r in rounds):5.1f} ms")
     print(f"longest wait {worst:.1f} ms (target ≤ 100)")
     close_window(application, window)

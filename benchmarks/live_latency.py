@@ -140,6 +140,7 @@ def one_run(window: MainWindow, paints: PaintClock, views: ViewClock) -> dict[st
     window.view_state.events.result.disconnect(results.append)
     window.graph_view.graph_ready.disconnect(on_ready)
     result = results[0]
+    after_run_work(window, result)
     timings = dict(getattr(result, "timings", {}) or {})
     stages = {"total": painted - started, "result → painted": painted - finished[0],
               "run → result": finished[0] - started,
@@ -148,6 +149,14 @@ def one_run(window: MainWindow, paints: PaintClock, views: ViewClock) -> dict[st
     stages.update({f"kernel {name}": seconds for name, seconds in timings.items()})
     stages.update({f"view {name}": seconds for name, seconds in views.spent.items()})
     return stages
+
+
+def after_run_work(window: MainWindow, result) -> None:
+    """Wait, as a person looking at the result would, until the kernel has drawn the run's
+    figures and their SVGs: the next round's run must not queue behind them."""
+    if result.figures_due:
+        wait(lambda: not window.view_state.figures_coming, timeout=60)
+        window.runner.kernel.figures.vectors(result.run, timeout=60)
 
 
 def live_typing(window: MainWindow, paints: PaintClock, keystrokes: int = 30) -> None:

@@ -297,7 +297,7 @@ def run_command(argv: list[str]) -> int:
                             timeout=arguments.timeout)
         if arguments.figures_format == "svg" and result.figures:  # drawn after the result
             run = result.figures[0].run
-            add_vectors(result.figures, run, kernel.vectors(run) or [])
+            add_vectors(result.figures, run, kernel.figures.vectors(run) or [])
     status = _report(result)
     try:
         _write_outputs(result, arguments)

@@ -20,7 +20,6 @@ from playground.engines import inline_figures
 from playground.engines.graph_builder import EngineView, graph_of, named_tensors
 from playground.engines.trace_recorder import TraceRecorder
 from playground.model import Graph
-from playground.model.figure import Figure
 from playground.model.trace import BackwardTrace
 
 
@@ -115,7 +114,7 @@ class EngineRun:
     graph: Graph
     traces: list[BackwardTrace]
     error: BaseException | None = None
-    figures: list[Figure] = field(default_factory=list)
+    figures_due: int = 0  # figures shown: inline_figures.render_pictures() draws them
     dropped_calls: int = 0  # backward calls beyond what the recorder keeps
     shown: str | None = None  # the repr of a cell's last expression
     timings: dict[str, float] = field(default_factory=dict)  # seconds: exec, build
@@ -130,8 +129,9 @@ def run_code(code: str, engine: Engine, filename: str = "<script>",
     An exception in the code is returned in ``error`` (the graph is still built from what
     the code created before it failed). With ``display_last`` (a notebook cell) the value of
     a last expression statement is kept in ``_`` and its repr in ``shown``, as IPython does.
-    The matplotlib figures it shows or leaves open are rendered for a screen of
-    ``figure_scale`` device pixels per pixel, and closed, as Jupyter's inline backend does.
+    The matplotlib figures it shows or leaves open are closed, as Jupyter's inline backend
+    does, and kept for ``inline_figures.render_pictures`` to draw for a screen of
+    ``figure_scale`` device pixels per pixel.
     """
     namespace = {"__name__": "__main__"} if namespace is None else namespace
     view = engine.view()
@@ -160,8 +160,9 @@ def run_code(code: str, engine: Engine, filename: str = "<script>",
             _restore(builtins.__dict__, kept_builtins)  # a script that deleted len or
                                                         # replaced print breaks nothing here
             with _own_conditions():  # (still the engine's torch: matplotlib may ask for it)
-                figures, notes = inline_figures.finish()
+                figures_due = inline_figures.finish()
     executed = time.perf_counter()
+    notes: list[str] = []
     try:
         with _own_conditions():
             named = named_tensors(namespace, view, notes)  # walked once for both
@@ -177,8 +178,8 @@ def run_code(code: str, engine: Engine, filename: str = "<script>",
         sys.stderr.write(f"(the graph was not drawn: reading the tensors failed with "
                          f"{type(failure).__name__}: {failure})\n")
     timings = {"exec": executed - started, "build": time.perf_counter() - executed}
-    return EngineRun(namespace, graph, traces, error, figures, recorder.dropped, shown, timings,
-                     notes)
+    return EngineRun(namespace, graph, traces, error, figures_due, recorder.dropped, shown,
+                     timings, notes)
 
 
 _SHOWN = "__playground_shown__"

@@ -3,8 +3,13 @@
 As Jupyter's inline backend does: the kernel's matplotlib backend is Agg's canvas with a
 ``show()`` that renders every open figure and closes it; the end of a run (or of a cell)
 does the same for what is still open, and ``display(fig)`` for one figure. Each becomes a
-``model.figure.Figure``: a PNG at the window's device pixel ratio in the run's result, and an
-SVG for export, drawn after the result is sent (``render_vectors``).
+``model.figure.Figure``: a PNG at the window's device pixel ratio and an SVG for export.
+
+Both are drawn after the run's result is sent (``render_pictures``, then ``render_vectors``):
+matplotlib takes a fifth of a second to draw a plain two-plot figure, and the graph need not
+wait for it. A figure shown while the script goes on is kept as it was shown: pickled then,
+and drawn from that copy if the script changes it afterwards (a figure's ``stale_callback``
+hears of every change).
 matplotlib is never imported here: only when the script imports it does anything happen.
 """
 
@@ -13,8 +18,10 @@ from __future__ import annotations
 import io
 import math
 import os
+import pickle
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from playground.model.figure import MAX_FIGURES, MAX_PIXELS, MAX_SVG_BYTES, Figure, png_size
 
@@ -32,21 +39,46 @@ def use_inline_backend() -> None:
         os.environ["MPLBACKEND"] = BACKEND
 
 
+@dataclass
+class _Shown:
+    """A figure as shown, to be drawn once the result is sent: the figure itself while it
+    is unchanged, else the copy pickled when it was shown (none is made at the run's end)."""
+
+    number: int
+    figure: object
+    where: str
+    copy: bytes | None = None
+    changed: bool = False  # the script changed the figure after this showing
+    drawn: tuple | None = None  # (PNG, lowered) or the failure's line: drawn when shown
+
+    def source(self):
+        """The figure as it was when shown."""
+        if not self.changed or self.copy is None:
+            return self.figure
+        try:
+            figure = pickle.loads(self.copy)  # noqa: S301 - the kernel's own bytes
+        except Exception:  # noqa: BLE001 - (a class the script has since redefined)
+            return self.figure
+        pyplot = sys.modules.get("matplotlib.pyplot")
+        if pyplot is not None and figure.canvas.manager is not None:
+            pyplot.close(figure)  # unpickling put a pyplot figure back among the open ones
+        return figure
+
+
 class _Run:
     """The figures shown so far in the run under way, and what it says about them."""
 
     def __init__(self, scale: float = 1.0, filename: str = "") -> None:
         self.scale = scale if math.isfinite(scale) and 0.5 <= scale <= 4.0 else 1.0
         self.filename = filename  # the script's: where a plt.show() that failed was called
-        self.figures: list[Figure] = []
+        self.shown: list[_Shown] = []
         self.notes: list[str] = []
-        self.attempts = 0  # figures drawn or failed: each has its number, failed ones too
         self.left_out = 0
         self.displayed: dict[int, object] = {}  # display(fig)'s figures, by id, still open
-        self.for_vectors: list[tuple[int, object]] = []  # (number, figure) shown: SVG later
 
 
 _run = _Run()
+_pictures_due: _Run | None = None  # the last run's shown figures, until render_pictures()
 _vectors_due: list[tuple[int, object]] = []  # the last run's, until render_vectors()
 
 
@@ -58,17 +90,45 @@ def begin(scale: float = 1.0, filename: str = "") -> None:
     use_inline_backend()
 
 
-def finish() -> tuple[list[Figure], list[str]]:
-    """The run's figures (those still open rendered now, then closed) and its notes."""
-    global _vectors_due
+def finish() -> int:
+    """The end of the run: what is still open is shown and closed. How many figures
+    ``render_pictures`` will draw."""
+    global _pictures_due, _vectors_due
     show_open(at_end=True)
     run = _run
-    _vectors_due = run.for_vectors
+    for shown in run.shown:  # the script has ended: nothing more can change a figure
+        _stop_listening(shown.figure)
+    _pictures_due, _vectors_due = run, []
     if run.left_out:
         run.notes.append(f"{run.left_out} more figures were drawn than the {MAX_FIGURES} a run "
                          "shows: they are not shown (plt.savefig still writes each)")
     begin(run.scale, run.filename)
-    return run.figures, run.notes
+    return len(run.shown)
+
+
+def render_pictures() -> tuple[list[Figure], list[str], list[str]]:
+    """The last run's figures as PNGs, its notes, and a line for each figure that could not
+    be drawn (with the line that showed it). A Stop (KeyboardInterrupt) ends the drawing;
+    what was drawn is then lost with it, and the SVGs are not drawn."""
+    global _pictures_due, _vectors_due
+    run, _pictures_due = _pictures_due, None
+    if run is None:
+        return [], [], []
+    figures, failures = [], []
+    for shown in run.shown:
+        source = shown.source()
+        png, lowered = shown.drawn or _drawn(shown, source, run.scale)
+        if png is None:
+            failures.append(lowered)
+            continue
+        if lowered:
+            run.notes.append(f"Figure {shown.number} is shown at a lower resolution: at its "
+                             f"own it would have more than {MAX_PIXELS:,} pixels")
+        label = source.get_label()
+        label = label[:200] if isinstance(label, str) else ""
+        figures.append(Figure(shown.number, png, None, run.scale, label))
+        _vectors_due.append((shown.number, source))
+    return figures, run.notes, failures
 
 
 def show_open(at_end: bool = False) -> None:
@@ -85,7 +145,7 @@ def show_open(at_end: bool = False) -> None:
             figure = manager.canvas.figure
             if _run.displayed.get(id(figure)) is figure and not figure.stale:
                 continue
-            show_one(figure, where)
+            show_one(figure, where, at_end)
     finally:  # a Stop mid-drawing too: the next run must not show these again
         pyplot.close("all")
         _run.displayed.clear()
@@ -116,42 +176,85 @@ def display(*objects) -> None:
             print(repr(item))
 
 
-def show_one(figure, where: str = "") -> None:
-    """Render one figure into the run's list; an empty one (no axes) is skipped, as
-    Jupyter skips it; one that fails to draw is said on stderr, where the run's output is,
-    with the line that showed it."""
+def show_one(figure, where: str = "", at_end: bool = False) -> None:
+    """Put one figure on the run's list, to be drawn once its result is sent; an empty one
+    (no axes) is skipped, as Jupyter skips it."""
     if not figure.axes and not figure.lines and not figure.images and not figure.texts:
         return
-    if len(_run.figures) >= MAX_FIGURES:
+    if len(_run.shown) >= MAX_FIGURES:
         _run.left_out += 1
         return
-    _run.attempts += 1
-    number = _run.attempts
+    for earlier in _run.shown:
+        if earlier.figure is figure:
+            earlier.changed = True  # (shown again: the figure is this showing's now)
+    shown = _Shown(len(_run.shown) + 1, figure, where)
+    _run.shown.append(shown)
+    if not at_end:  # the script goes on and may change it: keep it as it is now
+        try:
+            shown.copy = pickle.dumps(figure)
+        except Exception:  # noqa: BLE001 - (a lambda in it, say): it is drawn now instead
+            shown.drawn = _drawn(shown, figure, _run.scale)
+    _listen_for_changes(figure)
+
+
+def _drawn(shown: _Shown, figure, scale: float) -> tuple[bytes | None, bool | str]:
+    """(PNG, whether at a lower resolution), or (None, the line that says why it failed)."""
     try:
-        png, lowered = _render_png(figure, _run.scale)
+        png, lowered = _render_png(figure, scale)
         png_size(png)
     except (Exception, MemoryError) as failure:  # noqa: BLE001 - the user's figure: any error
-        sys.stderr.write(f"Figure {number} could not be drawn ({where}): "
-                         f"{type(failure).__name__}: {failure}\n")
+        return None, (f"Figure {shown.number} could not be drawn ({shown.where}): "
+                      f"{type(failure).__name__}: {failure}\n")
+    return png, lowered
+
+
+def _listen_for_changes(figure) -> None:
+    """Hear of the script's changes to ``figure`` from now on (every change of an artist in
+    it reaches the figure's stale_callback): its showings so far are then drawn from their
+    copies."""
+    if hasattr(figure, _LISTENING):
         return
-    if lowered:
-        _run.notes.append(f"Figure {number} is shown at a lower resolution: at its own it "
-                          f"would have more than {MAX_PIXELS:,} pixels")
-    label = figure.get_label()
-    label = label[:200] if isinstance(label, str) else ""
-    _run.figures.append(Figure(number, png, None, _run.scale, label))
-    _run.for_vectors.append((number, figure))
+    previous = figure.stale_callback
+
+    def heard(artist, stale: bool) -> None:
+        for earlier in _run.shown:
+            if earlier.figure is figure:
+                earlier.changed = True
+        if previous is not None:
+            previous(artist, stale)
+
+    setattr(figure, _LISTENING, previous)
+    figure.stale_callback = heard
 
 
-def render_vectors() -> list[tuple[int, bytes | None, str]]:
-    """The last run's figures as SVG, once its result is on its way (a tenth of a second
-    and more each): (number, the SVG or None, why none)."""
+def _stop_listening(figure) -> None:
+    if hasattr(figure, _LISTENING):
+        figure.stale_callback = getattr(figure, _LISTENING)
+        delattr(figure, _LISTENING)
+
+
+_LISTENING = "_playground_previous_stale_callback"
+
+
+def forget_pictures() -> None:
+    """Draw neither the last run's PNGs nor its SVGs (Stop came while they were drawn)."""
+    global _pictures_due, _vectors_due
+    _pictures_due, _vectors_due = None, []
+    pyplot = sys.modules.get("matplotlib.pyplot")
+    if pyplot is not None:
+        pyplot.close("all")  # (a copy being unpickled when Stop came)
+
+
+def vectors_due() -> list[tuple[int, object]]:
+    """The last run's drawn figures, (number, figure) each, for ``vector`` to draw as SVG
+    (the kernel does it while no request waits: a tenth of a second and more each)."""
     global _vectors_due
     due, _vectors_due = _vectors_due, []
-    return [(number, *_vector(figure)) for number, figure in due]
+    return due
 
 
-def _vector(figure) -> tuple[bytes | None, str]:
+def vector(figure) -> tuple[bytes | None, str]:
+    """A figure as SVG, or None and why none."""
     if (size := _size_for_svg(figure)) is not None:
         # as SVG, 10^6 points or 400 subplots take many seconds and megabytes
         return None, f"with {size} its SVG would take long to make"

@@ -7,7 +7,6 @@ Started by ``playground.kernel.client.Kernel`` as
 
 from __future__ import annotations
 
-import _thread
 import builtins
 import contextlib
 import errno
@@ -36,6 +35,8 @@ from playground.kernel.errors import (
     quote_the_code,
     unshowable_error,
 )
+from playground.kernel.figure_frames import FigureVectors, pictures_frame
+from playground.kernel.stop import Stop
 from playground.kernel.watchdog import MemoryReserve, MemoryWatchdog
 from playground.model import RunError, RunResult
 
@@ -182,20 +183,20 @@ class Session:
         # Tracebacks quote the source lines even when the code comes from the editor.
         linecache.cache[filename] = (len(code), None, code.splitlines(True), filename)
         started = time.perf_counter()
-        if not _Stop.begin(self.watchdog, run_id):  # stopped before it could start
+        if not Stop.begin(self.watchdog, run_id):  # stopped before it could start
             return self.ended_early(interrupted_error(), started)
         try:
             run = run_code(code, self.engine, filename, self.namespace, display_last=cell,
                            figure_scale=figure_scale)
         except KeyboardInterrupt as interrupt:
-            if not _Stop.requested:  # raised by the script itself: an ordinary exception
+            if not Stop.requested:  # raised by the script itself: an ordinary exception
                 return self.ended_early(self._described(interrupt, filename), started)
             return self.ended_early(interrupted_error(), started)
         finally:
-            _Stop.end(self.watchdog)
+            Stop.end(self.watchdog)
             self.restore_streams()
             streams.flush_all()
-        if isinstance(run.error, KeyboardInterrupt) and _Stop.requested:
+        if isinstance(run.error, KeyboardInterrupt) and Stop.requested:
             # the app's Stop: the graph of what ran so far is drawn, the line it reached marked
             return self._result(run, self._stopped_at(run.error, filename), started)
         if isinstance(run.error, SyntaxError):
@@ -215,9 +216,24 @@ class Session:
 
     def _result(self, run: EngineRun, error: RunError | None, started: float) -> RunResult:
         return RunResult(self.engine.name, error=error, graph=run.graph, traces=run.traces,
-                         figures=run.figures, elapsed=time.perf_counter() - started,
+                         figures_due=run.figures_due, elapsed=time.perf_counter() - started,
                          dropped_calls=run.dropped_calls, notes=self.notes + run.notes,
                          timings=run.timings)
+
+    def render_pictures(self, run_id: str) -> tuple[list, list[str], list[str], bool]:
+        """The last run's figures drawn (inline_figures.render_pictures), Stop armed for
+        run ``run_id`` as while its code ran; and whether Stop ended the drawing."""
+        if not Stop.begin(self.watchdog, run_id):
+            inline_figures.forget_pictures()
+            return [], [], [], True
+        try:
+            return (*inline_figures.render_pictures(), False)
+        except (KeyboardInterrupt, MemoryError):  # Stop, or the watchdog: none is shown
+            inline_figures.forget_pictures()
+            return [], [], [], True
+        finally:
+            Stop.end(self.watchdog)
+            self.restore_streams()
 
     @classmethod
     def _stopped_at(cls, interrupt: KeyboardInterrupt, filename: str) -> RunError:
@@ -236,67 +252,6 @@ class Session:
         if isinstance(error, SystemExit):
             return exit_error(error.code)
         return describe_exception(error, filename, _memory_limit)
-
-
-class _Stop:
-    """Stop and the memory watchdog, turned into an exception in the main thread.
-
-    A request (from the request thread or the watchdog) leaves a reason and simulates SIGINT
-    in the main thread (``_thread.interrupt_main``: the same call on every OS); the handler
-    raises what the reason asks for, but only while user code runs.
-    """
-
-    armed = False      # user code is running: a request may interrupt it
-    reason = ""        # what the next SIGINT raises: "interrupt" or "memory"
-    requested = False  # this run's KeyboardInterrupt came from the app's Stop
-    platform = sys.platform
-    run_id = ""        # the run user code belongs to
-    # A Stop for a run that has not started (the kernel was busy): it never starts.
-    stopped_before_start = ""
-    _lock = threading.Lock()  # arming and a Stop arriving are never interleaved
-
-    @classmethod
-    def begin(cls, watchdog: MemoryWatchdog | None, run_id: str = "") -> bool:
-        """Arm for run ``run_id``; False when its Stop came first (it must not run)."""
-        with cls._lock:
-            if run_id and cls.stopped_before_start == run_id:
-                cls.stopped_before_start = ""
-                return False
-            cls.requested, cls.reason, cls.armed, cls.run_id = False, "", True, run_id
-        if watchdog is not None:
-            watchdog.arm()
-        return True
-
-    @classmethod
-    def end(cls, watchdog: MemoryWatchdog | None) -> None:
-        with cls._lock:
-            cls.armed = False
-        if watchdog is not None:
-            watchdog.disarm()
-
-    @classmethod
-    def request(cls, reason: str, run_id: str = "") -> None:
-        """Stop (``run_id``: the run it is meant for) or the watchdog's call."""
-        with cls._lock:
-            if not cls.armed or (run_id and run_id != cls.run_id):
-                # between runs: nothing to stop, unless it is for the run about to start
-                if reason == "interrupt" and run_id and run_id != cls.run_id:
-                    cls.stopped_before_start = run_id
-                return
-            cls.reason = reason
-        _thread.interrupt_main()
-        processes.wake_main_thread(cls.platform)
-
-    @classmethod
-    def on_signal(cls, number, frame) -> None:
-        reason, cls.reason = cls.reason, ""
-        if not cls.armed:
-            return
-        if reason == "memory":
-            raise MemoryError  # described as the kernel's limit
-        # a script may send itself SIGINT: then it is an ordinary exception
-        cls.requested = reason == "interrupt"
-        raise KeyboardInterrupt
 
 
 def _run_safely(session: Session, request: protocol.Run) -> RunResult:
@@ -332,14 +287,7 @@ def _result_frame(session: Session, result: RunResult, run_id: str) -> bytes:
         return wire.encode(protocol.Result(run_id, unsent.to_json(raw=True)).to_wire())
 
 
-def _vectors_frame(run_id: str) -> bytes:
-    """The SVGs of the run's figures as a frame; none if they cannot cross the wire."""
-    figures = [[number, None if svg is None else np.frombuffer(svg, np.uint8), why]
-               for number, svg, why in inline_figures.render_vectors()]
-    try:
-        return wire.encode(protocol.Vectors(run_id, figures).to_wire())
-    except Exception:  # noqa: BLE001 - the PNGs are shown: export falls back to them
-        return wire.encode(protocol.Vectors(run_id, []).to_wire())
+_VECTORS = FigureVectors()
 
 
 def serve(channel: KernelChannel, session: Session) -> None:
@@ -352,8 +300,15 @@ def serve(channel: KernelChannel, session: Session) -> None:
 
 
 def _serve(channel: KernelChannel, session: Session) -> None:
-    while not isinstance(request := channel.requests.get(), protocol.Shutdown):
+    while not isinstance(request := _next_request(channel), protocol.Shutdown):
         ANSWERS[type(request)](channel, session, request)
+
+
+def _next_request(channel: KernelChannel) -> protocol.Message:
+    """The next request; until one comes, the SVGs still due are drawn."""
+    while _VECTORS and channel.requests.empty():
+        _VECTORS.draw_one(channel)
+    return channel.requests.get()
 
 
 _RESERVE = MemoryReserve()
@@ -374,11 +329,13 @@ def _answer_run(channel: KernelChannel, session: Session, request: protocol.Run)
         result.timings.update({"@picked": picked, "@encoding": time.perf_counter()})
         channel.send_frame(_result_frame(session, result, request.id))
         # what the window needs later, after it has the result: the process's state for
-        # the next fresh run (a millisecond or two), the figures' SVGs (a tenth of a second
-        # and more each) for export
+        # the next fresh run (a millisecond or two), the figures as PNGs to show and as
+        # SVGs for export (a tenth of a second and more each)
         channel.send(protocol.State(request.id, session.changed_the_process(),
                                     session.libraries()))
-        channel.send_frame(_vectors_frame(request.id))
+        if result.figures_due:
+            channel.send_frame(pictures_frame(session.render_pictures, request.id))
+            _VECTORS.add(channel, request.id)
     finally:
         channel.run_id = None
         _RESERVE.take()
@@ -400,8 +357,8 @@ def _prepare_run(channel: KernelChannel) -> None:
     """What an earlier script may have changed that the kernel relies on: descriptors 0-2
     and the handlers that turn Stop into KeyboardInterrupt."""
     channel.restore_stdio()
-    signal.signal(signal.SIGINT, _Stop.on_signal)
-    processes.install_wake_handler(_Stop.platform)
+    signal.signal(signal.SIGINT, Stop.on_signal)
+    processes.install_wake_handler(Stop.platform)
 
 
 def _end_kernel(channel: KernelChannel, reason: str = "", status: int = 0) -> None:
@@ -417,9 +374,9 @@ def main(argv: list[str]) -> int:
     engine_name, device, memory_limit, *options = argv
     processes.unblock_app_signals()  # before any thread starts: they inherit the mask
     inline_figures.use_inline_backend()  # before a spare imports matplotlib, or a script
-    platform = _Stop.platform = processes.current_platform()
+    platform = Stop.platform = processes.current_platform()
     channel = KernelChannel(platform)
-    channel.start(on_interrupt=lambda run_id: _Stop.request("interrupt", run_id),
+    channel.start(on_interrupt=lambda run_id: Stop.request("interrupt", run_id),
                   on_app_gone=lambda status: _end_kernel(channel, status=status))
     try:
         engine = make_engine(engine_name, device)
@@ -432,7 +389,7 @@ def main(argv: list[str]) -> int:
     processes.forbid_signals_to(os.getppid(), platform)  # a script cannot stop the app
     streams.install(channel.send_output)
     _prepare_run(channel)
-    watchdog = MemoryWatchdog(_memory_limit, on_over=lambda: _Stop.request("memory"),
+    watchdog = MemoryWatchdog(_memory_limit, on_over=lambda: Stop.request("memory"),
                               on_stuck=lambda: _end_kernel(channel, "memory"))
     watchdog.start()
     session = Session(engine, watchdog)

@@ -21,11 +21,13 @@ from collections.abc import Callable
 from playground.engines.registry import DEFAULT_ENGINE
 from playground.kernel import processes, protocol, streams, wire
 from playground.kernel.errors import ended_error, interrupted_error
+from playground.kernel.figure_inbox import FigureInbox
 from playground.kernel.launch import default_memory_limit, launch
 from playground.kernel.run_stages import add_stages
 from playground.kernel.spare import Spare
 from playground.kernel.streams import RunOutput
 from playground.model import RunError, RunResult, gc_policy
+from playground.model.figure import DrawnFigures
 from playground.model.run_result import reply_hook
 
 INTERRUPT_GRACE = 2.0
@@ -33,7 +35,6 @@ DRAIN_S = 2.0  # the longest wait for the end of a run's output after its reply
 COMPLETION_WAIT_S = 10.0  # jedi's first parse of a big namespace takes seconds
 POLL_S = 0.05
 STATE_WAIT_S = 5.0  # how long a fresh run waits for the last run's State (a few ms)
-VECTORS_KEPT = 8  # runs whose SVGs are kept for a caller to ask for
 LIBRARIES_KEPT = 50  # names of libraries a spare imports at most (the kernel's data is untrusted)
 STOPPED_CHECK_S = 0.5  # how often a running kernel is checked for being stopped (SIGSTOP)
 
@@ -67,10 +68,7 @@ class Kernel:
         self._state_known = threading.Event()  # the last run's State came (or none is due)
         self._state_known.set()
         self._libraries: set[str] = set()  # what scripts imported: a spare imports them too
-        # the figures' SVGs of the last runs, by run id, and who hears of them as they come
-        self._vectors: dict[str, list] = {}
-        self._vectors_arrived = threading.Condition()
-        self.on_vectors: Callable[[str, list], None] | None = None
+        self.figures = FigureInbox()  # what comes of each run after its result
         self.on_death = on_death
         self.engine = engine
         self.device = device
@@ -162,9 +160,7 @@ class Kernel:
                     self._ending = message.reason
                 elif isinstance(message, protocol.State):
                     self._take_state(message)
-                elif isinstance(message, protocol.Vectors):
-                    self._take_vectors(message)
-                else:
+                elif not self.figures.take(message):  # (a run's figures: the inbox's)
                     replies.put(message)
         except Exception as failure:  # noqa: BLE001 - garbage on the pipe, of any kind
             replies.put(protocol.Broken(f"{type(failure).__name__}: {failure}"))
@@ -182,27 +178,11 @@ class Kernel:
             self._keep_a_spare()
         self._state_known.set()
 
-    def _take_vectors(self, vectors: protocol.Vectors) -> None:
-        with self._vectors_arrived:
-            self._vectors[vectors.id] = vectors.figures
-            while len(self._vectors) > VECTORS_KEPT:
-                del self._vectors[next(iter(self._vectors))]
-            self._vectors_arrived.notify_all()
-        if self.on_vectors is not None:
-            self.on_vectors(vectors.id, vectors.figures)
-
     @property
     def state_known(self) -> bool:
         """Whether the last run's State has come and been taken (its spare, if it needs one,
         started): until then the process still has after-run work going."""
         return self._state_known.is_set()
-
-    def vectors(self, run_id: str, timeout: float = 60.0) -> list | None:
-        """The SVGs of run ``run_id``'s figures (the Vectors message's list), waiting for
-        them up to ``timeout`` seconds; None if they do not come."""
-        with self._vectors_arrived:
-            self._vectors_arrived.wait_for(lambda: run_id in self._vectors, timeout)
-            return self._vectors.get(run_id)
 
     def _pump(self, stream) -> None:
         """Pass the run's output on as it comes, up to its end-of-output marker."""
@@ -303,12 +283,15 @@ class Kernel:
     def run(self, code: str, filename: str = "<script>", fresh: bool = True,
             on_output: Callable[[str, str], None] | None = None,
             timeout: float | None = None, cell: bool = False,
-            stop: threading.Event | None = None, figure_scale: float = 1.0) -> RunResult:
+            stop: threading.Event | None = None, figure_scale: float = 1.0,
+            figures_later: bool = False) -> RunResult:
         """Run ``code`` (a whole script, or a cell when ``fresh`` is False) and wait for it.
         A ``cell`` shows its last expression's value as ``Out[n]:``, as Jupyter does.
         ``stop``, set from any thread, interrupts the run whenever it is set: before the run
         could be sent (a completion held the pipe) it never starts. matplotlib figures are
-        rendered for ``figure_scale`` device pixels per pixel (the window's screen)."""
+        rendered for ``figure_scale`` device pixels per pixel (the window's screen), after
+        the result is sent: they are waited for and put in it, or with ``figures_later``
+        (the window) the result comes at once and ``figures.on_pictures`` hears of them."""
         stop = stop or threading.Event()
         if not self._take_control(stop):
             return RunResult(self.engine, error=interrupted_error())
@@ -339,9 +322,34 @@ class Kernel:
         add_stages(result, started, arrived, decode, started + elapsed)
         result.output = "".join(output.parts)
         result.output_truncated = output.truncated
-        for figure in result.figures:
-            figure.run = run_id  # its SVG comes later, naming the run (``vectors``)
+        result.run = run_id
+        if result.figures_due and not figures_later:
+            self._wait_for_pictures(result, stop, timeout)
         return result
+
+    def _wait_for_pictures(self, result: RunResult, stop: threading.Event,
+                           timeout: float | None) -> None:
+        """Put the figures the kernel draws after ``result`` in it: ``stop`` or ``timeout``
+        interrupts the drawing (the run's error then says so), a kernel that ignores that is
+        killed after 2 s."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        interrupted = None
+        while (drawn := self.figures.pictures(result.run, POLL_S)) is None:
+            now = time.monotonic()
+            if self.process is None or self.process.poll() is not None:
+                drawn = DrawnFigures(result.run, [], [], [
+                    "(the kernel ended while it drew the figures: none is shown)\n"], True)
+                break
+            if interrupted is None and (stop.is_set() or (deadline and now > deadline)):
+                self.interrupt()
+                interrupted = now
+            elif interrupted is not None and now - interrupted > INTERRUPT_GRACE:
+                self._group.kill()
+        result.figures = drawn.figures
+        result.notes += drawn.notes
+        result.output += "".join(drawn.failures)
+        if drawn.stopped and result.error is None:
+            result.error = interrupted_error()
 
     def complete(self, code: str, line: int, column: int) -> list[tuple[str, str]]:
         """(name, kind) completions at a 1-based line and 0-based column; [] while busy."""

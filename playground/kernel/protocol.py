@@ -15,7 +15,7 @@ from dataclasses import MISSING, dataclass, field, fields
 from typing import ClassVar
 from typing import get_args as _get_args
 
-VERSION = 2  # the kernel says it in Ready; a window speaking another version refuses it
+VERSION = 3  # the kernel says it in Ready; a window speaking another version refuses it
 
 
 class ProtocolError(ValueError):
@@ -94,7 +94,7 @@ class Failed(Message):
 
 @dataclass(frozen=True)
 class Result(Message):
-    """Run ``id``'s RunResult; its State and its figures' Vectors follow, off its way."""
+    """Run ``id``'s RunResult; its State, then its figures' Pictures and Vectors follow."""
 
     OP: ClassVar[str] = "result"
     id: str
@@ -110,6 +110,20 @@ class State(Message):
     id: str
     dirty: bool = True
     libraries: list = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Pictures(Message):
+    """Run ``id``'s figures as PNGs (``Figure.to_json(raw=True)`` each), drawn after its
+    Result was sent; notes on them, a line for each that failed to draw, and whether Stop
+    ended the drawing."""
+
+    OP: ClassVar[str] = "pictures"
+    id: str
+    figures: list
+    notes: list = field(default_factory=list)
+    failures: list = field(default_factory=list)
+    stopped: bool = False
 
 
 @dataclass(frozen=True)
@@ -148,7 +162,8 @@ class Broken(Message):
 REQUESTS: dict[str, type[Message]] = {kind.OP: kind for kind in (Run, Complete, Interrupt,
                                                                  Shutdown)}
 REPLIES: dict[str, type[Message]] = {kind.OP: kind for kind in (Ready, Failed, Result,
-                                                                State, Vectors, Completions,
+                                                                State, Pictures, Vectors,
+                                                                Completions,
                                                                 Ending)}
 
 

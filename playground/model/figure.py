@@ -64,6 +64,35 @@ class Figure:
         return cls(int(data["number"]), png, svg, scale, str(data.get("label", ""))[:200])
 
 
+@dataclass
+class DrawnFigures:
+    """A run's figures as the kernel drew them once its result was sent: the figures (each
+    knows its run), notes on them, a line for each that failed to draw, and whether Stop
+    ended the drawing (then none is there)."""
+
+    run: str
+    figures: list[Figure]
+    notes: list[str]
+    failures: list[str]
+    stopped: bool = False
+
+    @classmethod
+    def from_wire(cls, run: str, figures: list, notes: list, failures: list,
+                  stopped: bool) -> DrawnFigures:
+        """From the kernel's Pictures message (untrusted: each figure checked here)."""
+        drawn = cls(run, [], [str(note)[:500] for note in notes[:MAX_FIGURES + 1]],
+                    [str(line)[:2000] for line in failures[:MAX_FIGURES + 1]], bool(stopped))
+        for data in figures[:MAX_FIGURES]:
+            try:
+                figure = Figure.from_json(data)
+            except (ValueError, KeyError, TypeError) as error:
+                drawn.failures.append(f"A figure the kernel sent was refused: {error}\n")
+                continue
+            figure.run = run
+            drawn.figures.append(figure)
+        return drawn
+
+
 def add_vectors(figures: list[Figure], run: str, vectors: list) -> None:
     """Give the figures of run ``run`` their SVGs, as the kernel's Vectors message carries
     them (``[number, uint8 array or None, why none]`` each; untrusted: checked here)."""

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from playground.model.arrays import ArrayData, json_keys
-from playground.model.figure import Figure
+from playground.model.figure import MAX_FIGURES, Figure
 from playground.model.graph import Graph, GraphEdge, GraphNode
 from playground.model.trace import BackwardStep, BackwardTrace, traces_from_json, traces_to_json
 
@@ -47,6 +47,10 @@ class RunResult:
     graph: Graph | None = None
     traces: list[BackwardTrace] = field(default_factory=list)
     figures: list[Figure] = field(default_factory=list)  # matplotlib's, as the kernel rendered them
+    # figures the run showed that the kernel draws after sending the result (they come as
+    # a Pictures message, then are in ``figures``)
+    figures_due: int = 0
+    run: str = ""  # the id of the run (set by the kernel's client; not saved)
     elapsed: float = 0.0
     dropped_calls: int = 0  # earlier backward calls the kernel did not keep (a long loop)
     notes: list[str] = field(default_factory=list)  # the kernel's remarks (lines it skipped)
@@ -66,6 +70,7 @@ class RunResult:
             "graph": None if self.graph is None else self.graph.to_json(raw),
             "traces": traces_to_json(self.traces, raw),
             "figures": [figure.to_json(raw) for figure in self.figures],
+            "figures_due": self.figures_due,
             "elapsed": self.elapsed, "dropped_calls": self.dropped_calls,
             "notes": list(self.notes), "timings": dict(self.timings),
         }
@@ -81,6 +86,7 @@ class RunResult:
             graph=None if data["graph"] is None else Graph.from_json(data["graph"]),
             traces=traces_from_json(data["traces"]),
             figures=[Figure.from_json(f) for f in data.get("figures", [])],
+            figures_due=min(max(int(data.get("figures_due", 0)), 0), MAX_FIGURES),
             elapsed=data["elapsed"], dropped_calls=int(data.get("dropped_calls", 0)),
             notes=[str(note) for note in data.get("notes", [])],
             timings=_timings(data.get("timings")),

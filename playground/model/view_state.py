@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from playground.model.display import paths_between
-from playground.model.figure import Figure, add_vectors
+from playground.model.figure import DrawnFigures, Figure, add_vectors
 from playground.model.graph import Graph
 from playground.model.playback import Playback, StepState
 from playground.model.run_result import RunResult
@@ -75,6 +75,8 @@ class ViewEvents:
         self.output = Event(report)       # (stream, text) what the run printed, as it comes
         self.remark = Event(report)       # (text) the app's own line: the kernel restarting
         self.result = Event(report)       # (RunResult) a run finished (each cell of Run all)
+        # (list[Figure]) the figures shown: a run's came, drawn after its result
+        self.figures = Event(report)
         self.graph = Event(report)        # (Graph | None) the graph on screen changed
         self.selection = Event(report)    # (list[str]) selected node ids (two: paths between)
         self.calls = Event(report)        # (list[ReplayCall]) the backward calls to replay
@@ -106,6 +108,11 @@ class ViewState:
         self.calls: list[ReplayCall] = []
         self.calls_made = 0  # backward calls of the runs shown, offered in ``calls`` or not
         self.figures: list[Figure] = []  # matplotlib's, of the run (or every cell of Run all)
+        # the runs shown whose figures the kernel is still drawing: where each ran ("cell 2"),
+        # and figures that came before their run's result was shown (they may overtake it)
+        self._figures_coming: dict[str, str] = {}
+        self._figures_early: dict[str, DrawnFigures] = {}
+        self._figures_replaced = True  # whether ``figures`` are the last run's own yet
         self.selection: list[str] = []
         self.selected_object: object | None = None  # what was clicked: a node or a folded group
         self.paths: object | None = None            # model.display.Paths between two nodes
@@ -138,6 +145,40 @@ class ViewState:
         """A line of the app's own for the console (the kernel starting, ready)."""
         self.events.remark.emit(text)
 
+    @property
+    def figures_coming(self) -> bool:
+        """Whether a run shown has figures the kernel is still drawing."""
+        return bool(self._figures_coming)
+
+    def add_pictures(self, drawn: DrawnFigures) -> None:
+        """A run's figures, drawn by the kernel after its result: added to those shown, with
+        what went wrong in drawing them said in the console."""
+        where = self._figures_coming.pop(drawn.run, None)
+        if where is None:
+            if self.result is None or self.result.run != drawn.run:
+                self._figures_early = {drawn.run: drawn}  # its result is on its way
+            return
+        for figure in drawn.figures:
+            figure.where = where
+        if not self._figures_replaced:
+            self.figures, self._figures_replaced = [], True
+        self.figures = (self.figures + drawn.figures)[-MAX_FIGURES_SHOWN:]
+        for line in drawn.failures:
+            self.remark(line.rstrip("\n"))
+        for note in drawn.notes:
+            self.remark(f"({note})")
+        if drawn.stopped:
+            self.remark("(stopped: the figures were not drawn)")
+        self.events.figures.emit(self.figures)
+
+    def figures_lost(self) -> None:
+        """The kernel that was drawing figures is gone (restarted, switched): none come."""
+        if self._figures_coming:
+            self._figures_coming, self._figures_early = {}, {}
+            if not self._figures_replaced:
+                self.figures, self._figures_replaced = [], True
+            self.events.figures.emit(self.figures)
+
     def add_vectors(self, run: str, vectors: list) -> None:
         """The SVGs of run ``run``'s figures, which the kernel sends after its result (the
         Figures pane reads them when its Save menu opens)."""
@@ -146,7 +187,7 @@ class ViewState:
     def reset(self, note: str = "") -> None:
         """Nothing shown: a new document, another file, another engine."""
         self.result, self.calls, self.calls_made = None, [], 0
-        self.figures = []
+        self.figures, self._figures_coming, self._figures_early = [], {}, {}
         self.selection, self.selected_object, self.paths = [], None, None
         self.playback, self.position, self.call_index = None, 0, 0
         self.note = note
@@ -162,10 +203,17 @@ class ViewState:
         self.playback, self.position, self.note = None, 0, ""
         self.result = result
         if not continues:
-            self.calls, self.calls_made, self.figures = [], 0, []
+            self.calls, self.calls_made = [], 0
+            self._figures_coming = {}
+            # the last run's figures stay until this run's come (no blank pane meanwhile)
+            self._figures_replaced = not result.figures_due
+            if self._figures_replaced:
+                self.figures = []
         for figure in result.figures:
             figure.where = where
         self.figures = (self.figures + result.figures)[-MAX_FIGURES_SHOWN:]
+        if result.figures_due:
+            self._figures_coming[result.run] = where
         if result.graph is not None:
             self.calls += [ReplayCall(result.graph, trace, where,
                                       self.calls_made + (trace.call or index + 1))
@@ -180,6 +228,9 @@ class ViewState:
         self.events.calls.emit(self.calls)
         self._reselect(result.graph)
         self.events.step.emit(None)
+        early, self._figures_early = self._figures_early.get(result.run), {}
+        if early is not None and result.figures_due:
+            self.add_pictures(early)
 
     def _reselect(self, graph: Graph | None) -> None:
         """The selection carried to a new run's graph: the same nodes, their new values."""

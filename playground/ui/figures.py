@@ -266,6 +266,7 @@ class FiguresPanel(QScrollArea):
     def bind(self, state) -> None:
         """Follow a model.view_state.ViewState: the figures of its runs."""
         follow(self, state.events.result, lambda _result: self.show_figures(state.figures))
+        follow(self, state.events.figures, self.show_figures)
         follow(self, state.events.reset, lambda: self.show_figures([]))
         if state.figures:
             self.show_figures(state.figures)

@@ -20,6 +20,7 @@ from playground.ui.relay import emit_on_ui_thread
 
 # graphs up to this many nodes are folded and measured at once, without pausing the collector
 PREPARED_IN_PLACE = gc_policy.THAW_AT_NODES
+LAID_OUT_IN_PLACE = 120  # nodes laid out on the UI thread (≤ 2 ms): a thread's hop costs more
 BATCH = 1500            # items created per event-loop turn: big graphs never freeze the window
 # Past this many items a scene has no index: on 10^5 nodes Qt's BSP tree costs more to build,
 # and to search at each paint, than testing every item does.
@@ -180,9 +181,8 @@ class SceneMaker(QObject):
 
     def lay_out(self, generation: int, scene: Scene, previous: dict, upward: bool) -> None:
         """Lay ``scene`` out off the UI thread, keeping the order of ``previous`` positions."""
-        edges = [(e.source, e.target) for e in scene.display.edges]
         threading.Thread(target=self._lay_out, daemon=True, name="graph-layout",
-                         args=(generation, scene, edges, previous, upward)).start()
+                         args=(generation, scene, previous, upward)).start()
 
     def _prepare(self, generation: int, graph: Graph, expanded: set[str], fonts,
                  settled: bool) -> None:
@@ -190,10 +190,16 @@ class SceneMaker(QObject):
             scene = prepare(graph, expanded, fonts)
         emit_on_ui_thread(self.prepared, generation, scene, settled)
 
-    def _lay_out(self, generation: int, scene: Scene, edges, previous, upward: bool) -> None:
-        scene.layout = layered_layout(scene.display.node_ids, edges, scene.sizes, previous,
-                                      upward=upward)
+    def _lay_out(self, generation: int, scene: Scene, previous, upward: bool) -> None:
+        lay_out(scene, previous, upward)
         emit_on_ui_thread(self.laid_out, generation, scene)
+
+
+def lay_out(scene: Scene, previous: dict, upward: bool) -> None:
+    """Give ``scene`` its layout, keeping the order of ``previous`` positions (any thread)."""
+    edges = [(e.source, e.target) for e in scene.display.edges]
+    scene.layout = layered_layout(scene.display.node_ids, edges, scene.sizes, previous,
+                                  upward=upward)
 
 
 class ItemBatches(QTimer):

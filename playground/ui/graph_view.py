@@ -15,11 +15,13 @@ from playground.ui.graph_look import FILLS, label_fonts, set_label_scale
 from playground.ui.graph_overview import Overview
 from playground.ui.graph_replay import ReplayDrawing, StepFocus
 from playground.ui.graph_scene import (
+    LAID_OUT_IN_PLACE,
     PREPARED_IN_PLACE,
     ItemBatches,
     Scene,
     SceneMaker,
     glide,
+    lay_out,
     prepare,
     retire,
 )
@@ -124,7 +126,10 @@ class GraphView(QGraphicsView):
         """Lay out ``graph`` off the UI thread; the old drawing stays until the new is ready."""
         self.graph = graph
         # nothing laid out or built meanwhile, nor the drawing turned over: it may be reused
-        settled, self._turned = not self.busy and not self._turned, False
+        # (a glide still under way goes on to the same places)
+        settled = not self._builder.isActive() and self._generation == self._shown and \
+            not self._turned
+        self._turned = False
         self._generation += 1
         if graph is None or not graph.nodes:
             self._shown = self._generation
@@ -148,10 +153,14 @@ class GraphView(QGraphicsView):
             self._old_positions = {}
             self._finish()
             return
+        previous = scene.earlier_positions(self._positions)
+        if len(scene.display.node_ids) <= LAID_OUT_IN_PLACE:
+            lay_out(scene, previous, self.upward)
+            self._laid_out(generation, scene)
+            return
         if len(scene.display.node_ids) > 400:
             self._say(f"Laying out {len(scene.display.node_ids):,} nodes…")
-        self._maker.lay_out(generation, scene, scene.earlier_positions(self._positions),
-                            self.upward)
+        self._maker.lay_out(generation, scene, previous, self.upward)
 
     def _empty_text(self, graph: Graph | None) -> str:
         result = self.state.result if self.state is not None else None

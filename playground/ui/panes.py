@@ -60,8 +60,8 @@ TABS = (
     Tab("Inspector", _inspector,
         comes_forward=lambda event, state: event == "selection" and bool(state.selection)),
     Tab("Figures", _figures, lazy=True, modules=("playground.ui.figures",),
-        comes_forward=lambda event, state:
-        event == "result" and state.result is not None and bool(state.result.figures),
+        comes_forward=lambda event, state: (event == "figures" and bool(state.figures)) or (
+            event == "result" and state.result is not None and bool(state.result.figures)),
         count=lambda state: len(state.figures)),
 )
 
@@ -86,6 +86,7 @@ class TabbedViews(QTabWidget):
                 self._build(tab)
         follow(self, state.events.result, lambda _result: self._after_result())
         follow(self, state.events.reset, self._count)
+        follow(self, state.events.figures, lambda _figures: self._after_figures())
         follow(self, state.events.selection, lambda _ids: self._bring_forward("selection"))
 
         self._importing: threading.Thread | None = None
@@ -124,8 +125,13 @@ class TabbedViews(QTabWidget):
         self._count()
         self._bring_forward("result")
         current = self.tabs[self.currentIndex()]
-        if current.count is not None and current.count(self.state) == 0:
+        if current.count is not None and current.count(self.state) == 0 and \
+                not self.state.figures_coming:  # (they come forward when they come)
             self.setCurrentIndex(0)
+
+    def _after_figures(self) -> None:
+        self._count()
+        self._bring_forward("figures")
 
     def _count(self) -> None:
         """Each counting tab's title with its count: "Figures (3)", or "Figures"."""
@@ -160,17 +166,20 @@ class RoomForFigures:
         self.splitter = splitter
         self.moved_by_user = False
         splitter.splitterMoved.connect(self._moved)  # (a drag; never setSizes)
-        follow(splitter, state.events.result, self._make_room)
+        follow(splitter, state.events.result, lambda result: self._make_room(result.figures))
+        follow(splitter, state.events.figures, self._make_room)
+        self.state = state
 
     def _moved(self, *_arguments) -> None:
         self.moved_by_user = True
 
-    def _make_room(self, result) -> None:
-        if self.moved_by_user or not result.figures:
+    def _make_room(self, figures) -> None:
+        if self.moved_by_user or not figures:
             return
         sizes = self.splitter.sizes()
         total = sum(sizes)
-        alone = result.graph is None or not result.graph.nodes
+        graph = self.state.graph
+        alone = graph is None or not graph.nodes
         wanted = round(total * (self.SHARE_ALONE if alone else self.SHARE_BESIDE_A_GRAPH))
         if sizes[1] < wanted:
             self.splitter.setSizes([total - wanted, wanted])

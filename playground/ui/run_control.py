@@ -17,6 +17,7 @@ from playground.model.edits import moved_line
 from playground.model.view_state import ViewState
 from playground.ui.document import Document
 from playground.ui.editor import CodeEditor
+from playground.ui.following import follow
 from playground.ui.kernel_runner import KernelRunner
 
 # after the last keystroke; the run's own time comes after (benchmarks/live_latency.py)
@@ -66,6 +67,7 @@ class RunControl(QObject):
         editor.textChanged.connect(self._typed)
         editor.completion_source = self.complete
         runner.finished.connect(self._finished)
+        follow(self, view_state.events.figures, lambda _figures: self._figures_came())
         runner.starting.connect(self._kernel_starting)
         runner.ready.connect(self._kernel_ready)
         runner.failed.connect(self._kernel_failed)
@@ -298,10 +300,16 @@ class RunControl(QObject):
         # between two cells of Run all cells, Stop stays on: a press then ends the sequence
         self._set_running(bool(self._cell_queue) and result.error is None and
                           not self._cells_stopped)
+        if result.figures_due:  # while the kernel draws the run's figures, Stop ends that
+            self.stop_action.setEnabled(True)
         if stale:
             return
         if result.error is not None:
             self._mark_error(result.error)
+        elif result.figures_due:
+            plural = "s" if result.figures_due > 1 else ""
+            self._say(f"Done in {result.elapsed:.2f} s · drawing {result.figures_due} "
+                      f"figure{plural}…")
         else:
             self._say(f"Done in {result.elapsed:.2f} s")
         if self._running_cell is not None:
@@ -321,6 +329,15 @@ class RunControl(QObject):
                       f"{result.error.message}")
         if self._live_pending:
             self._live_run()
+
+    def _figures_came(self) -> None:
+        """The kernel drew the last run's figures: Stop is off again, unless a run goes on."""
+        if self.runner.busy or self._cell_queue or self.view_state.figures_coming:
+            return
+        self.stop_action.setEnabled(False)
+        result = self.view_state.result
+        if result is not None and result.error is None:
+            self._say(f"Done in {result.elapsed:.2f} s")
 
     def _mark_error(self, error) -> None:
         """Mark the traceback's line where it is now: typing during the run moved it, or
@@ -353,6 +370,7 @@ class RunControl(QObject):
 
     def _kernel_starting(self, message: str) -> None:
         """A kernel is on its way: the window keeps painting and says so."""
+        self.view_state.figures_lost()  # (the old kernel's drawing ends with it)
         self.engine_box.setEnabled(False)
         self.device_box.setEnabled(False)
         self.engine_label.setText(message)

@@ -57,7 +57,7 @@ def _with_vectors(kernel: Kernel, result) -> None:
     """The run's figures with their SVGs, which the kernel sends after the result."""
     assert all(figure.svg is None for figure in result.figures)  # not in the result itself
     run = result.figures[0].run
-    add_vectors(result.figures, run, kernel.vectors(run))
+    add_vectors(result.figures, run, kernel.figures.vectors(run))
 
 
 def _same_picture(one: bytes, other: bytes) -> bool:
@@ -247,3 +247,37 @@ def test_a_cell_plots_the_tensors_of_the_cell_before_on_the_numpy_engine():
                             fresh=False, cell=True)
     assert first.error is None and second.error is None, second.error
     assert len(second.figures) == 1
+
+
+def test_a_figure_is_drawn_as_it_was_when_shown_though_the_script_changes_it_after():
+    """The figures are drawn once the result is sent, yet each shows the moment it was shown
+    (as Jupyter draws it then): display(fig) then a title, plt.show() then a title on the
+    figure the script still holds; the end of the run shows the titled one."""
+    plain = ("import matplotlib.pyplot as plt\nfig, ax = plt.subplots()\n"
+             "ax.plot([1, 2, 4])\n")
+    with Kernel("numpy", "cpu") as kernel:
+        (as_shown,) = kernel.run(plain).figures
+        displayed = kernel.run(plain + "display(fig)\nax.set_title('later')\n").figures
+        shown = kernel.run(plain + "plt.show()\nax.set_title('later')\nprint(fig.stale)\n"
+                           "fig.savefig('/dev/null', format='png')\n")
+    assert [figure.png == as_shown.png for figure in displayed] == [True, False]
+    assert shown.error is None and shown.output == "True\n"
+    assert [figure.png == as_shown.png for figure in shown.figures] == [True]
+
+
+def test_the_result_comes_before_its_figures_are_drawn():
+    """figures_later (the window's way): the result names how many figures are coming and
+    holds none; they come after it, drawn, with the run's id."""
+    code = ("import torch\nimport matplotlib.pyplot as plt\n"
+            "x = torch.ones(3, requires_grad=True)\n(x * 2).sum().backward()\n"
+            "plt.plot(x.detach(), x.grad)\nplt.figure().gca().bar(['a'], [1])\n")
+    with Kernel("numpy", "cpu") as kernel:
+        heard = []
+        kernel.figures.on_pictures = heard.append
+        result = kernel.run(code, figures_later=True)
+        assert result.error is None and result.graph.nodes
+        assert result.figures == [] and result.figures_due == 2
+        drawn = kernel.figures.pictures(result.run)
+    assert heard == [drawn] and not drawn.stopped and not drawn.failures
+    assert [(figure.number, figure.run) for figure in drawn.figures] == [
+        (1, result.run), (2, result.run)]

@@ -128,18 +128,19 @@ def test_a_stop_set_after_the_run_was_sent_interrupts_it(kernel):
 
 def test_the_kernel_keeps_a_stop_that_arrives_before_its_run_starts():
     """The request thread may read Stop before the main thread starts that run (it was busy
-    answering a completion): the run is stopped when it starts, an earlier run's late Stop
-    stops nothing."""
-    from playground.kernel.child import _Stop
+    answering a completion): the run is stopped when it starts. One that comes as a run ends
+    stops the drawing of its figures (armed under the run's id), and nothing else."""
+    from playground.kernel.stop import Stop
 
-    assert _Stop.begin(None, "first")
-    _Stop.end(None)
-    _Stop.request("interrupt", "first")  # late, for a run that ended: nothing to stop
-    _Stop.request("interrupt", "second")  # early, for the next one
-    assert _Stop.begin(None, "third")
-    _Stop.end(None)
-    assert not _Stop.begin(None, "second")
-    assert _Stop.begin(None, "second")  # once only
+    assert Stop.begin(None, "first")
+    Stop.end(None)
+    Stop.request("interrupt", "first")  # late, as the run ended: its figures are not drawn
+    assert not Stop.begin(None, "first")
+    Stop.request("interrupt", "second")  # early, for the next one
+    assert Stop.begin(None, "third")
+    Stop.end(None)
+    assert not Stop.begin(None, "second")
+    assert Stop.begin(None, "second")  # once only
 
 
 def test_a_million_lines_are_capped_and_said_so(kernel):

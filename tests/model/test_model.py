@@ -10,8 +10,9 @@ import numpy as np
 import pytest
 
 from playground.model import ArrayData, Graph, GraphEdge, GraphNode, RunError, RunResult
-from playground.model.figure import MAX_PNG_BYTES, Figure, png_size
+from playground.model.figure import MAX_PNG_BYTES, DrawnFigures, Figure, png_size
 from playground.model.trace import BackwardStep, BackwardTrace
+from playground.model.view_state import ViewState
 
 
 def test_array_data_keeps_small_arrays_and_summarises_big_ones():
@@ -99,6 +100,32 @@ def test_figures_from_the_kernel_are_checked_before_anything_reads_them():
     with pytest.raises(ValueError):
         Figure.from_json({**raw, "png": np.zeros(MAX_PNG_BYTES + 1, np.uint8)})
     assert Figure.from_json({**raw, "scale": float("nan")}).scale == 1.0
+
+
+def test_figures_drawn_after_the_result_replace_the_last_runs_when_they_come():
+    """A run whose figures are still being drawn leaves the last run's on screen; they are
+    replaced when its own come (a forged or a stranger run's are refused), the next cell's
+    are added, figures that overtook their result wait for it, a restart ends the wait."""
+    state = ViewState()
+    seen = []
+    state.events.figures.connect(lambda figures: seen.append([f.number for f in figures]))
+    old = RunResult("numpy", figures=[Figure(1, _png(4, 3)), Figure(2, _png(4, 3))])
+    state.show_result(old)
+    state.show_result(RunResult("numpy", figures_due=1, run="a"), where="cell 1")
+    assert [f.number for f in state.figures] == [1, 2] and state.figures_coming
+    state.add_pictures(DrawnFigures("stranger", [Figure(9, _png(4, 3))], [], []))
+    forged = {**Figure(1, _png(4, 3)).to_json(raw=True), "png": np.zeros(3, np.uint8)}
+    state.add_pictures(DrawnFigures.from_wire("a", [Figure(1, _png(5, 3)).to_json(raw=True),
+                                                    forged], [], [], False))
+    assert [(f.number, f.where, f.run) for f in state.figures] == [(1, "cell 1", "a")]
+    assert seen == [[1]] and not state.figures_coming
+    state.add_pictures(DrawnFigures("b", [Figure(1, _png(6, 3))], [], []))  # before its result
+    state.show_result(RunResult("numpy", figures_due=1, run="b"), where="cell 2",
+                      continues=True)
+    assert [f.where for f in state.figures] == ["cell 1", "cell 2"]
+    state.show_result(RunResult("numpy", figures_due=2, run="c"))
+    state.figures_lost()
+    assert state.figures == [] and not state.figures_coming and seen[-1] == []
 
 
 def test_integer_and_bool_previews_keep_their_type_through_json():

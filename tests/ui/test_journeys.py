@@ -442,6 +442,50 @@ def test_matplotlib_figures_come_to_the_figures_pane_to_zoom_copy_and_save(qtbot
     assert window.tabs.tabText(window.tabs.indexOf(window.figures_page)) == "Figures"
 
 
+
+def test_the_graph_comes_before_the_figures_and_stop_ends_their_drawing(qtbot, window):
+    """matplotlib draws after the script: the graph and the console are there while a slow
+    figure is still being drawn, the status bar says so, Run stays on and Stop ends the
+    drawing, saying so; the Figures tab then shows none."""
+    type_code(qtbot, window, [
+        "import time",
+        "import torch",
+        "import matplotlib.pyplot as plt",
+        "from matplotlib.lines import Line2D",
+        "class Slow(Line2D):",
+        "def draw(self, renderer):",
+        "time.sleep(60)",
+    ])
+    qtbot.keyClick(window.editor, Qt.Key.Key_Backspace)  # out of the method
+    qtbot.keyClick(window.editor, Qt.Key.Key_Backspace)  # and the class
+    type_code_here(qtbot, window, [
+        "w = torch.tensor([1.0, 2.0], requires_grad=True)",
+        "(w * w).sum().backward()",
+        "plt.gca().add_line(Slow([0, 1], [0, 1]))",
+        "print('plotted')",
+    ])
+    press_run_all(qtbot, window)
+    assert leaf_lines(window)["w"][-1] == "grad [2.0, 4.0]"
+    assert "plotted" in window.console.toPlainText()
+    assert window.statusBar().currentMessage().endswith("· drawing 1 figure…")
+    assert window.runs.stop_action.isEnabled() and window.runs.run_action.isEnabled()
+    qtbot.keyClick(window.editor, Qt.Key.Key_Period, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: not window.runs.stop_action.isEnabled(), timeout=RUN_MS)
+    assert "(stopped: the figures were not drawn)" in window.console.toPlainText()
+    assert window.statusBar().currentMessage().startswith("Done in ")
+    assert window.tabs.tabText(window.tabs.indexOf(window.figures_page)) == "Figures"
+    press_run_all(qtbot, window)  # the kernel is free again: the same script runs at once
+    assert window.statusBar().currentMessage().endswith("· drawing 1 figure…")
+    qtbot.keyClick(window.editor, Qt.Key.Key_Period, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: not window.runs.stop_action.isEnabled(), timeout=RUN_MS)
+
+
+def type_code_here(qtbot, window, lines: list[str]) -> None:
+    """Type the lines where the cursor is, as a person would."""
+    for line in lines:
+        qtbot.keyClicks(window.editor, line, delay=KEY_DELAY_MS)
+        qtbot.keyClick(window.editor, Qt.Key.Key_Return)
+
 CUSTOM_FUNCTION = '''import torch
 
 class Clip(torch.autograd.Function):

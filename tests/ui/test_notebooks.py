@@ -150,7 +150,9 @@ def test_a_tutorials_plot_cell_shows_matplotlibs_figure_labelled_by_its_cell(qtb
     window.document.open_file(str(tutorial))
     qtbot.waitUntil(lambda: window.figures is not None, timeout=RUN_MS)
     run_cells(qtbot, window)
-    assert window.views.currentWidget() is window.figures_page
+    # drawn by the kernel after the cell's result: the pane comes forward when it comes
+    qtbot.waitUntil(lambda: window.views.currentWidget() is window.figures_page,
+                    timeout=RUN_MS)
     (card,) = window.figures.cards
     qtbot.waitUntil(lambda: not card.image.isNull(), timeout=5000)
     cells = len([c for c in window.runs.cells() if c[2] == "code"])
