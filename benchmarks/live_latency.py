@@ -2,8 +2,9 @@
 graph and plots painted, and where the time goes (--breakdown), from moments both processes
 note on the machine's monotonic clock: the request's way to the kernel, the kernel's work
 around the script, its exec and graph/trace build, encoding and the way back, the window's
-decode of the result and the hand-over to the waiting thread, the relay wait (result →
-views), each view, layout + items, paint.
+decode of the result and the hand-over to the waiting thread (together: run → result), the
+relay from the runner's thread to the UI thread, the views (each of them), layout and items
+made after them, paint. A round starts once the kernel has drawn the last round's figures.
 
 Targets (issue 36): median ≤ 16 ms for each example 01-05, each of the project's tutorials
 (tests/tutorials) and each tutorial of a folder ``--seeds DIR`` names, ≤ 30 ms for examples
@@ -27,11 +28,12 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from PySide6.QtCore import QEvent, QEventLoop, QObject, Qt  # noqa: E402
+from PySide6.QtCore import QEvent, QEventLoop, QObject  # noqa: E402
 from PySide6.QtTest import QTest  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from playground.model import view_state  # noqa: E402
+from playground.ui import relay  # noqa: E402
 from playground.ui.app import make_application  # noqa: E402
 from playground.ui.main_window import MainWindow  # noqa: E402
 from playground.ui.recovery import RecoveryStore  # noqa: E402
@@ -110,12 +112,34 @@ def wait(condition, timeout: float = 60.0) -> bool:
     return True
 
 
-def one_run(window: MainWindow, paints: PaintClock, views: ViewClock) -> dict[str, float]:
+class HandOver:
+    """When the runner's thread handed a run's result to the UI thread, and when the UI
+    thread took it and had the views follow it (wraps the relay of ``runner.finished``)."""
+
+    def __init__(self, window: MainWindow) -> None:
+        self.posted = self.taken = self.followed = 0.0
+        finished = window.runner.finished
+        post = relay._relay.post
+        clock = self
+
+        class Timed:
+            def emit(self, *arguments) -> None:
+                clock.taken = time.perf_counter()
+                finished.emit(*arguments)
+                clock.followed = time.perf_counter()
+
+        def timed_post(signal, arguments) -> None:
+            if signal == finished:
+                clock.posted = time.perf_counter()
+                signal = Timed()
+            post(signal, arguments)
+
+        relay._relay.post = timed_post
+
+
+def one_run(window: MainWindow, paints: PaintClock, views: ViewClock,
+            hand_over: HandOver) -> dict[str, float]:
     """Run all, then wait until the window has painted the result; the stages in seconds."""
-    finished: list[float] = []
-    # directly, in the runner's thread: the moment the result is there, before the views
-    window.runner.finished.connect(lambda _result: finished.append(time.perf_counter()),
-                                   Qt.ConnectionType.DirectConnection)
     views.spent.clear()
     results: list = []
     window.view_state.events.result.connect(results.append)
@@ -130,10 +154,10 @@ def one_run(window: MainWindow, paints: PaintClock, views: ViewClock) -> dict[st
     paints.times.clear()
     if not wait(lambda: results):
         raise TimeoutError("no result")
-    shown = time.perf_counter()
     graph = window.graph_view
     wait(lambda: graph._generation == graph._shown and not graph._builder.isActive())
-    built = max(ready[-1] if ready else shown, shown)
+    followed = hand_over.followed
+    built = max(ready[-1] if ready else followed, followed)
     # a run whose picture did not change may paint nothing more: then its last paint counts
     wait(lambda: paints.first_after(built) is not None, timeout=1.0)
     painted = paints.first_after(built) or max(paints.times, default=built)
@@ -142,10 +166,10 @@ def one_run(window: MainWindow, paints: PaintClock, views: ViewClock) -> dict[st
     result = results[0]
     after_run_work(window, result)
     timings = dict(getattr(result, "timings", {}) or {})
-    stages = {"total": painted - started, "result → painted": painted - finished[0],
-              "run → result": finished[0] - started,
-              "relay wait (result → views)": shown - finished[0], "layout + items": built - shown,
-              "paint": painted - built}
+    stages = {"total": painted - started, "run → result": hand_over.posted - started,
+              "relay (runner → UI thread)": hand_over.taken - hand_over.posted,
+              "views": followed - hand_over.taken, "layout + items after": built - followed,
+              "paint": painted - built, "result → painted": painted - hand_over.taken}
     stages.update({f"kernel {name}": seconds for name, seconds in timings.items()})
     stages.update({f"view {name}": seconds for name, seconds in views.spent.items()})
     return stages
@@ -159,14 +183,15 @@ def after_run_work(window: MainWindow, result) -> None:
         window.runner.kernel.figures.vectors(result.run, timeout=60)
 
 
-def live_typing(window: MainWindow, paints: PaintClock, keystrokes: int = 30) -> None:
+def live_typing(window: MainWindow, paints: PaintClock, hand_over: HandOver,
+                keystrokes: int = 30) -> None:
     """Live on, the deep-network example: a person types digits into a number (a key every
     120 ms); a 16 ms timer must keep firing, and each pause's graph come within 250 ms."""
     from PySide6.QtCore import QTimer
 
     window.editor.setPlainText((EXAMPLES / "08_deep_network.py").read_text(encoding="utf-8"))
     window.runs.live_action.setChecked(True)
-    one_run(window, paints, ViewClock())
+    one_run(window, paints, ViewClock(), hand_over)
     cursor = window.editor.document().find("0.5")
     if cursor.isNull():
         print("live: the example has no '0.5' to edit")
@@ -212,14 +237,15 @@ def main() -> None:
     application, window = open_window(1400, 860)
     views = ViewClock()
     paints = PaintClock([window.graph_view.viewport(), window.plots])
+    hand_over = HandOver(window)
     worst = []
     for name, code in scripts(options.seeds).items():
         if options.only and options.only not in name:
             continue
         window.editor.setPlainText(code)
         for _ in range(2):
-            one_run(window, paints, views)  # warm: the first run lays out, imports, caches
-        rounds = [one_run(window, paints, views) for _ in range(options.rounds)]
+            one_run(window, paints, views, hand_over)  # warm: lays out, imports, caches
+        rounds = [one_run(window, paints, views, hand_over) for _ in range(options.rounds)]
         totals = sorted(stage["total"] for stage in rounds)
         median = statistics.median(totals)
         p95 = totals[min(len(totals) - 1, round(0.95 * (len(totals) - 1)))]
@@ -241,7 +267,7 @@ def main() -> None:
     if worst:
         print(f"slowest median of a script {max(worst) * 1e3:.1f} ms")
     if options.live:
-        live_typing(window, paints)
+        live_typing(window, paints, hand_over)
     close_window(application, window)
 
 

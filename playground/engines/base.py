@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import builtins
 import contextlib
+import functools
 import sys
 import time
 import types
@@ -147,13 +148,13 @@ def run_code(code: str, engine: Engine, filename: str = "<script>",
         try:
             if display_last and _ends_with_expression(code):
                 namespace.pop(_SHOWN, None)
-                exec(compile(_keep_last_value(code), filename, "exec"), namespace)
+                exec(_compiled(code, filename, keep_last=True), namespace)
                 value = namespace.pop(_SHOWN, None)
                 if value is not None:
                     namespace["_"] = value
                     shown = repr(value)
             else:
-                exec(compile(code, filename, "exec"), namespace)
+                exec(_compiled(code, filename), namespace)
         except BaseException as exception:  # noqa: BLE001 - any ending is reported, even
             error = exception                # GeneratorExit raised by hand
         finally:
@@ -180,6 +181,16 @@ def run_code(code: str, engine: Engine, filename: str = "<script>",
     timings = {"exec": executed - started, "build": time.perf_counter() - executed}
     return EngineRun(namespace, graph, traces, error, figures_due, recorder.dropped, shown,
                      timings, notes)
+
+
+@functools.lru_cache(maxsize=16)
+def _compiled(code: str, filename: str, keep_last: bool = False) -> types.CodeType:
+    """The code compiled (a cell that keeps its last value, rewritten first). A run again of
+    the same text (Run all once more, Live) takes the code object it made before: compiling
+    a tutorial took a millisecond or two of each run. A SyntaxError is not kept. Nothing of
+    this module's ``from __future__`` is passed on: the script's annotations are python's."""
+    return compile(_keep_last_value(code) if keep_last else code, filename, "exec",
+                   dont_inherit=True)
 
 
 _SHOWN = "__playground_shown__"

@@ -16,12 +16,14 @@ def without_shell_lines(code: str) -> tuple[str, list[tuple[int, str]]]:
     lines as (line number, text). Code that is valid Python is left as it is: a line that
     starts with ``%`` inside brackets is a modulo, not a magic; only lines that start a
     statement outside a string are looked at (a ``%`` line in a docstring stays)."""
+    lines, skipped = code.split("\n"), []
+    if not any(map(_SHELL_LINE.match, lines)):
+        return code, []  # (most code: no compiling it twice to find out)
     try:
         compile(code, "<cell>", "exec")
         return code, []
     except (SyntaxError, ValueError):
         pass
-    lines, skipped = code.split("\n"), []
     starts = _statement_starts(code)
     for number, line in enumerate(lines, start=1):
         found = _SHELL_LINE.match(line)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import re
+from collections.abc import Iterator
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFontDatabase, QTextCharFormat, QTextCursor
@@ -81,6 +83,8 @@ class Console(QPlainTextEdit):
         self.setUndoRedoEnabled(False)
         self.setMaximumBlockCount(20_000)  # keeps the pane fast when a script prints a lot
         self._pending: list[tuple[str, str]] = []
+        self._runs_begun = 0  # separators tagged RUN_START since the console was cleared
+        self._edit: QTextCursor | None = None  # the edit appends go to (``_one_edit``)
         self._shown = 0  # characters of this run's output shown so far
         self._cut_said = False  # the note that output past SHOWN_LIMIT is not shown
         self._finishing: RunResult | None = None  # a run's end, drawn after its output
@@ -95,6 +99,7 @@ class Console(QPlainTextEdit):
             follow(self, state.events.result, self.finish_run)
 
     def clear_all(self) -> None:
+        self._runs_begun = 0
         self._pending = []
         self._shown = 0
         self._finishing = None
@@ -117,18 +122,41 @@ class Console(QPlainTextEdit):
             self.line_clicked.emit(match["file"], int(match["line"]))
 
     def _append(self, text: str, colour: QColor | None = None) -> None:
-        cursor = self.textCursor()
-        cursor.movePosition(QTextCursor.MoveOperation.End)
         text_format = QTextCharFormat()
         if colour is not None:
             text_format.setForeground(colour)
-        cursor.insertText(text, text_format)
-        self.setTextCursor(cursor)
-        self.ensureCursorVisible()
+        if self._edit is not None:
+            self._edit.insertText(text, text_format)
+            return
+        with self._one_edit():
+            self._edit.insertText(text, text_format)
+
+    @contextlib.contextmanager
+    def _one_edit(self) -> Iterator[None]:
+        """The appends inside are one edit of the document: laid out, and scrolled to, once
+        (each on its own cost half a millisecond; a run's end makes several)."""
+        if self._edit is not None:
+            yield
+            return
+        cursor = self.textCursor()
+        cursor.movePosition(QTextCursor.MoveOperation.End)
+        cursor.beginEditBlock()
+        self._edit = cursor
+        try:
+            yield
+        finally:
+            self._edit = None
+            cursor.endEditBlock()
+            self.setTextCursor(cursor)
+            self.ensureCursorVisible()
 
     def begin_run(self, title: str, continues: bool = False) -> None:
         """A separator line, so each run's output stands apart. ``continues``: the next cell of
         a Run all cells, kept together with the cells before it."""
+        with self._one_edit():
+            self._begin_run(title, continues)
+
+    def _begin_run(self, title: str, continues: bool) -> None:
         self._draw_all()
         self._shown = 0
         self._cut_said = False
@@ -140,6 +168,7 @@ class Console(QPlainTextEdit):
         self._append(f"── {title} ──\n", NOTE_COLOUR)
         if not continues:
             self.document().lastBlock().previous().setUserState(RUN_START)
+            self._runs_begun += 1
 
     def run_count(self) -> int:
         """How many runs the console shows (a Run all cells counts once)."""
@@ -154,12 +183,26 @@ class Console(QPlainTextEdit):
         return starts
 
     def _forget_old_runs(self, keep: int) -> None:
-        starts = self._run_starts()
-        if len(starts) <= keep:
+        """Remove the oldest runs but ``keep``, looking only through their lines (a look
+        through every line took a millisecond of each run)."""
+        if self.blockCount() >= self.maximumBlockCount():  # lines were dropped at the top,
+            self._runs_begun = len(self._run_starts())     # separators with them: count
+        extra = self._runs_begun - keep
+        if extra <= 0:
+            return
+        block, seen = self.document().firstBlock(), 0
+        while block.isValid() and seen <= extra:
+            if block.userState() == RUN_START:
+                seen += 1
+                if seen > extra:  # the first run kept
+                    break
+            block = block.next()
+        if not block.isValid():
             return
         cursor = QTextCursor(self.document())
-        cursor.setPosition(starts[len(starts) - keep], QTextCursor.MoveMode.KeepAnchor)
+        cursor.setPosition(block.position(), QTextCursor.MoveMode.KeepAnchor)
         cursor.removeSelectedText()
+        self._runs_begun = keep
 
     def write(self, stream: str, text: str) -> None:
         """Queue streamed output; it is drawn within FLUSH_MS."""
@@ -178,6 +221,10 @@ class Console(QPlainTextEdit):
     def flush(self, limit: int | None = FLUSH_CHARS) -> None:
         """Draw queued output, ``limit`` characters of it (None: all); the rest comes on the
         next turns, and then the end of a run that already finished."""
+        with self._one_edit():
+            self._flush(limit)
+
+    def _flush(self, limit: int | None) -> None:
         budget = float("inf") if limit is None else limit
         while self._pending and budget > 0:
             stream, text = self._pending[0]

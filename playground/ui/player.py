@@ -36,6 +36,7 @@ class PlayerBar(QWidget):
     def __init__(self, state: ViewState | None = None, parent=None) -> None:
         super().__init__(parent)
         self.state = state or ViewState()
+        self._icons: dict[tuple, QIcon] = {}  # (style's icon, colour) -> the icon drawn
         self.calls = QComboBox()
         self.calls.setToolTip("Which backward() or autograd.grad() call of the run to replay")
         self.calls.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
@@ -97,13 +98,18 @@ class PlayerBar(QWidget):
 
     def _icon(self, icon) -> QIcon:
         """The style's media icon in the palette's text colour: Fusion draws them dark grey,
-        which looks disabled on a dark theme."""
-        pixmap = self.style().standardIcon(icon).pixmap(QSize(16, 16))
-        painter = QPainter(pixmap)
-        painter.setCompositionMode(QPainter.CompositionMode.CompositionMode_SourceIn)
-        painter.fillRect(pixmap.rect(), self.palette().buttonText().color())
-        painter.end()
-        return QIcon(pixmap)
+        which looks disabled on a dark theme. Made once per icon and colour (each run stops
+        the player: remaking it cost a millisecond of every run)."""
+        colour = self.palette().buttonText().color()
+        key = (icon, colour.rgba())
+        if key not in self._icons:
+            pixmap = self.style().standardIcon(icon).pixmap(QSize(16, 16))
+            painter = QPainter(pixmap)
+            painter.setCompositionMode(QPainter.CompositionMode.CompositionMode_SourceIn)
+            painter.fillRect(pixmap.rect(), colour)
+            painter.end()
+            self._icons[key] = QIcon(pixmap)
+        return self._icons[key]
 
     def _button(self, icon, tip: str, slot) -> QToolButton:
         button = QToolButton()
@@ -215,7 +221,9 @@ class PlayerBar(QWidget):
 
     def stop(self) -> None:
         self.timer.stop()
-        self.play_button.setIcon(self._icon(QStyle.StandardPixmap.SP_MediaPlay))
+        play = self._icon(QStyle.StandardPixmap.SP_MediaPlay)
+        if self.play_button.icon().cacheKey() != play.cacheKey():
+            self.play_button.setIcon(play)
 
     def _advance(self) -> None:
         """One step on; after the last step the replay ends on the final state."""

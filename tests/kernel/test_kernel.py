@@ -221,3 +221,16 @@ def test_a_kernel_that_dies_between_runs_is_reported_at_once():
         assert deaths and deaths[0].kind == "crash"
         assert deaths[0].message.startswith("The kernel process was killed")
         assert watched.run("print('restarted')\n").output == "restarted\n"
+
+
+def test_a_scripts_annotations_are_pythons_and_a_rerun_reuses_nothing_stale(kernel):
+    """The kernel compiles the script with none of its own ``from __future__`` flags (its
+    annotations are objects, as python makes them); running the same text again runs it
+    again (the compiled code is reused, its effects are not)."""
+    code = ("import itertools\ndef f(x: int) -> float:\n    return x\n"
+            "print(f.__annotations__)\nprint(next(counter))\n")
+    setup = "import itertools\ncounter = itertools.count()\n"
+    assert kernel.run(setup, fresh=True).ok
+    outputs = [kernel.run(code, fresh=False).output for _ in range(2)]
+    assert outputs == ["{'x': <class 'int'>, 'return': <class 'float'>}\n0\n",
+                       "{'x': <class 'int'>, 'return': <class 'float'>}\n1\n"]
