@@ -2,7 +2,9 @@
 
 (a) a 10,000-op chain of elementwise ops on a 2x2 tensor, forward + backward;
 (b) a 20-op chain of elementwise ops on a 1,000,000-element float32 tensor, forward + backward.
-Targets (issue 2): (a) <= 0.6x torch, (b) <= 1.25x torch with torch on its default threads.
+Targets: (a) <= 0.6x torch (issue 2); (b) <= 1.0x torch for arithmetic, <= 1.25x for
+transcendental (issue 36), with torch on its default threads. The process's malloc keeps freed
+memory as the kernel's does (kernel/processes.py keep_freed_memory), for both engines.
 
 Two op mixes are measured for each:
 - "arithmetic": what the tutorials do (``x * 2``, ``y + w``, ``w * b``, ``10 - d``): scalar and
@@ -45,6 +47,7 @@ def transcendental_step(y, w, step: int):
 
 MIXES = {"arithmetic": arithmetic_step, "transcendental": transcendental_step}
 LARGE_ROUNDS_PER_ROUND = 5
+LARGE_TARGETS = {"arithmetic": 1.0, "transcendental": 1.25}
 
 
 def chain(module, step, values: np.ndarray, weights: np.ndarray, length: int) -> None:
@@ -100,13 +103,16 @@ def main() -> None:
     args = parser.parse_args()
     import torch
 
+    from playground.kernel.processes import current_platform, keep_freed_memory
+
+    keep_freed_memory(current_platform())  # as in the kernel: npgrad runs there
     print(f"torch {torch.__version__} on {torch.get_num_threads()} threads, numpy {np.__version__}")
     results = {mix: measure(args.rounds, mix) for mix in MIXES}
     for mix, medians in results.items():
         print(f"{mix:14s} (a) 10,000-op chain, 2x2, fwd+bwd: npgrad/torch = "
               f"{medians['small']:.2f} (target <= 0.60)")
         print(f"{mix:14s} (b) 20-op chain, 1e6 float32, fwd+bwd: npgrad/torch = "
-              f"{medians['large']:.2f} (target <= 1.25)")
+              f"{medians['large']:.2f} (target <= {LARGE_TARGETS[mix]:.2f})")
 
 
 if __name__ == "__main__":

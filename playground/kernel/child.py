@@ -386,6 +386,7 @@ def main(argv: list[str]) -> int:
     global _memory_limit
     _memory_limit = int(memory_limit)
     processes.cap_memory(_memory_limit, platform)
+    processes.keep_freed_memory(platform)
     processes.forbid_signals_to(os.getppid(), platform)  # a script cannot stop the app
     streams.install(channel.send_output)
     _prepare_run(channel)

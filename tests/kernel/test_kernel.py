@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import threading
 import time
 
@@ -234,3 +235,24 @@ def test_a_scripts_annotations_are_pythons_and_a_rerun_reuses_nothing_stale(kern
     outputs = [kernel.run(code, fresh=False).output for _ in range(2)]
     assert outputs == ["{'x': <class 'int'>, 'return': <class 'float'>}\n0\n",
                        "{'x': <class 'int'>, 'return': <class 'float'>}\n1\n"]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's malloc")
+def test_large_arrays_reuse_freed_memory_instead_of_faulting_it_in_again(kernel):
+    """Twenty 4 MB arrays made, then let go, five times: the kernel's malloc keeps the freed
+    memory for the next ones (glibc gave it back to the OS, and 20,000-60,000 pages faulted
+    in again)."""
+    code = """import resource
+import torch
+x = torch.linspace(0, 1, 1_000_000)
+def chain():
+    kept = [x]
+    for _ in range(20):
+        kept.append(kept[-1] * 0.5 + x)
+chain()
+before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+for _ in range(5):
+    chain()
+print(resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before)
+"""
+    assert int(kernel.run(code).output) < 1000
