@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 
 _SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)i?b?\s*$", re.IGNORECASE)
 _UNITS = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
+AUTO = "auto"  # --engine auto: the NumPy engine, torch where the script needs what it lacks
 LEAST_MEMORY = 256 << 20  # below this even the numpy engine's imports fail
 MOST_SCALE = 16.0         # pixels per point: a big graph at 16x is already ~1 GB of pixels
 
@@ -85,8 +86,9 @@ def build_parser() -> argparse.ArgumentParser:
                "kernel process dies.")
     parser.add_argument("script", help="the .py file to run, or a notebook (.ipynb, markdown "
                                        "with ```python blocks): its code cells in order")
-    parser.add_argument("--engine", choices=tuple(ENGINES), default=DEFAULT_ENGINE,
-                        help="numpy: the built-in engine (default); torch: real torch")
+    parser.add_argument("--engine", choices=(*ENGINES, AUTO), default=DEFAULT_ENGINE,
+                        help="numpy: the built-in engine (default); torch: real torch; auto: "
+                             "numpy, and torch when the script needs what numpy lacks")
     parser.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto",
                         help="for the torch engine: auto picks CUDA when present")
     parser.add_argument("--graph", metavar="FILE",
@@ -279,13 +281,45 @@ def run_command(argv: list[str]) -> int:
     except UsageError as error:
         sys.stderr.write(f"playground: {error}\n")
         return 2
-    launched = launch(arguments.engine, arguments.device, arguments.memory_limit,
-                      completions=False)
+    auto = arguments.engine == AUTO
+    held: list[tuple[str, str]] = []  # under auto, the NumPy run's output until it is kept
+    result = _run_on(DEFAULT_ENGINE if auto else arguments.engine, arguments,
+                     (lambda stream, text: held.append((stream, text))) if auto else _stream)
+    if isinstance(result, int):
+        return result
+    missing = result.error.missing if result.error is not None else ""
+    if auto and missing and ENGINES["torch"].installed:
+        sys.stderr.write(f"playground: the NumPy engine lacks {missing}: running the script "
+                         "on torch\n")
+        result = _run_on("torch", arguments, _stream)
+        if isinstance(result, int):
+            return result
+    else:
+        for stream, text in held:
+            _stream(stream, text)
+    status = _report(result)
+    if missing and not ENGINES["torch"].installed:
+        from playground.engines.torch_engine import install_hint
+
+        sys.stderr.write(f"playground: the NumPy engine lacks {missing}, and torch is not "
+                         f"installed: {install_hint()} adds it (then --engine auto uses it)\n")
+    try:
+        _write_outputs(result, arguments)
+    except (OSError, ValueError) as error:  # a disk that filled, a file that vanished, ...
+        sys.stderr.write(f"playground: an output was not written: {error}\n")
+        return status or 1
+    return status
+
+
+def _run_on(engine: str, arguments: argparse.Namespace, on_output) -> RunResult | int:
+    """The script's run on ``engine`` (its output to ``on_output``), or the exit status when
+    it could not run at all."""
+    launched = launch(engine, arguments.device, arguments.memory_limit, completions=False)
     from playground.kernel.client import Kernel, KernelError
 
     try:
         code = _read_script(arguments.script)
-        kernel = Kernel(arguments.engine, arguments.device, arguments.memory_limit,
+        kernel = Kernel(engine, arguments.device, arguments.memory_limit,
                         completions=False, launched=launched)
     except (UsageError, KernelError) as error:
         launched.kill()  # (Kernel has already ended a kernel that failed to start)
@@ -293,15 +327,9 @@ def run_command(argv: list[str]) -> int:
         sys.stderr.write(f"playground: {error}\n")
         return 2
     with kernel:
-        result = kernel.run(code, str(Path(arguments.script)), fresh=True, on_output=_stream,
+        result = kernel.run(code, str(Path(arguments.script)), fresh=True, on_output=on_output,
                             timeout=arguments.timeout)
         if arguments.figures_format == "svg" and result.figures:  # drawn after the result
             run = result.figures[0].run
             add_vectors(result.figures, run, kernel.figures.vectors(run) or [])
-    status = _report(result)
-    try:
-        _write_outputs(result, arguments)
-    except (OSError, ValueError) as error:  # a disk that filled, a file that vanished, ...
-        sys.stderr.write(f"playground: an output was not written: {error}\n")
-        return status or 1
-    return status
+    return result

@@ -96,6 +96,11 @@ class Engine(ABC):
     def view(self) -> EngineView:
         """How the graph builder recognises and reads this engine's tensors."""
 
+    def lacking(self, error: BaseException) -> str:
+        """What of torch's this engine lacks, when ``error`` says that ("torch.linalg.solve",
+        "Tensor.unfold"), else ""."""
+        return ""
+
     def explain(self, error: BaseException) -> str | None:
         """A clearer message for a user's error that this engine can shed light on."""
         return None

@@ -101,6 +101,30 @@ def _import_explained(error: ImportError) -> str | None:
     return None
 
 
+# What the engine says when it lacks something of torch's (_missing.py, the modules' and the
+# tensor's __getattr__, the features refused in words), and how to read the name out of it.
+SWITCH_HINT = "switch the engine to torch"
+_LACKING = (
+    (re.compile(r"module '(?P<module>torch[\w.]*)' has no attribute '(?P<name>\w+)'"),
+     "{module}.{name}"),
+    (re.compile(r"'Tensor' object has no attribute '(?P<name>\w+)'"), "Tensor.{name}"),
+    (re.compile(r"No module named '(?P<module>torch[\w.]*)'"), "{module}"),
+    (re.compile(r"cannot import name '(?P<name>\w+)' from '(?P<module>torch[\w.]*)'"),
+     "{module}.{name}"),
+    (re.compile(r"^(?P<what>.+?) is not in the built-in NumPy engine"), "{what}"),
+)
+
+
+def lacking_in(message: str) -> str:
+    """The torch feature a message of the engine's says it lacks, or ""."""
+    if SWITCH_HINT not in message:
+        return ""
+    for pattern, name in _LACKING:
+        if found := pattern.search(message):
+            return name.format(**found.groupdict())[:200]
+    return message.split(";")[0].strip()[:200]
+
+
 class NumpyEngine(Engine):
     """The built-in engine: npgrad, on the CPU, no torch needed."""
 
@@ -131,6 +155,10 @@ class NumpyEngine(Engine):
         module = self.torch_module()
         return EngineView(lambda value: isinstance(value, module.Tensor),
                           lambda tensor: tensor.numpy(force=True))
+
+    def lacking(self, error: BaseException) -> str:
+        text = error.msg if isinstance(error, ImportError) and error.msg else str(error)
+        return lacking_in(text)
 
     def explain(self, error: BaseException) -> str | None:
         """A tensor method torch may have and npgrad lacks: say so, and how to run the code.

@@ -7,6 +7,7 @@ nothing else names engines. Classes are imported only when an engine is made (to
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from dataclasses import dataclass
 
 
@@ -20,10 +21,16 @@ class EngineEntry:
     module: str                # where its Engine subclass lives, imported when made
     class_name: str
     devices: tuple[str, ...] = ("auto",)  # more than one: the device box applies to it
+    requires: str = ""  # the package it runs on ("torch"), if it is not the app's own
 
     @property
     def has_devices(self) -> bool:
         return len(self.devices) > 1
+
+    @property
+    def installed(self) -> bool:
+        """Whether the package it needs can be imported here (looked up, not imported)."""
+        return not self.requires or importlib.util.find_spec(self.requires) is not None
 
     def load(self, device: str = "auto"):
         engine_class = getattr(importlib.import_module(self.module), self.class_name)
@@ -47,4 +54,4 @@ DEFAULT_ENGINE = "numpy"
 register(EngineEntry("numpy", "NumPy", "NumPy", "playground.engines.numpy_engine",
                      "NumpyEngine"))
 register(EngineEntry("torch", "Torch", "torch", "playground.engines.torch_engine",
-                     "TorchEngine", devices=("auto", "cpu", "cuda")))
+                     "TorchEngine", devices=("auto", "cpu", "cuda"), requires="torch"))

@@ -212,7 +212,10 @@ class Session:
         if run.error is None and run.shown is not None:
             sys.stdout.write(notebook_lines.out_text(self.executions, run.shown))
             streams.flush_all()
-        return self._result(run, self._described(run.error, filename), started)
+        error = self._described(run.error, filename)
+        if error is not None and run.error is not None:
+            error.missing = self.engine.lacking(run.error)
+        return self._result(run, error, started)
 
     def _result(self, run: EngineRun, error: RunError | None, started: float) -> RunResult:
         return RunResult(self.engine.name, error=error, graph=run.graph, traces=run.traces,

@@ -27,6 +27,9 @@ class RunError:
     traceback: str = ""
     line: int | None = None
     exit_code: int | None = None
+    # what the engine lacks that torch has ("torch.linalg.solve", "Tensor.unfold"), when that
+    # is why the run stopped: the window offers the torch engine, ``run --engine auto`` takes it
+    missing: str = ""
 
     def to_json(self) -> dict:
         return dict(self.__dict__)

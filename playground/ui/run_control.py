@@ -8,7 +8,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence, QStandardItemModel
-from PySide6.QtWidgets import QApplication, QComboBox, QLabel, QMainWindow
+from PySide6.QtWidgets import QApplication, QComboBox, QLabel, QMainWindow, QPushButton
 
 from playground.engines.registry import DEFAULT_ENGINE, ENGINES, entry
 from playground.kernel.launch import cuda_driver_found
@@ -119,6 +119,11 @@ class RunControl(QObject):
         self.engine_label = QLabel()
         self.engine_label.setContentsMargins(10, 0, 0, 0)
         self._offer_devices()
+        # shown when a run stopped on something the NumPy engine lacks: runs it on torch
+        self.torch_offer = QPushButton("▶ Run on torch")
+        self.torch_offer.setVisible(False)
+        self.torch_offer.clicked.connect(self.run_on_torch)
+        self.window.statusBar().addPermanentWidget(self.torch_offer)
 
     def _offer_devices(self) -> None:
         """CUDA can be chosen only where it exists; the item's tooltip says why not."""
@@ -242,6 +247,7 @@ class RunControl(QObject):
             self._say("A run is in progress: Stop it first")
             return False
         self._running_cell = cell
+        self.torch_offer.setVisible(False)
         self._run_generation = self.document.generation
         self._run_text = self.editor.toPlainText()  # the text its line numbers are of
         self.editor.mark_error_line(None)
@@ -306,6 +312,7 @@ class RunControl(QObject):
             return
         if result.error is not None:
             self._mark_error(result.error)
+            self._offer_torch(result.error)
         elif result.figures_due:
             plural = "s" if result.figures_due > 1 else ""
             self._say(f"Done in {result.elapsed:.2f} s · drawing {result.figures_due} "
@@ -339,6 +346,29 @@ class RunControl(QObject):
         if result is not None and result.error is None:
             self._say(f"Done in {result.elapsed:.2f} s")
 
+    def _offer_torch(self, error) -> None:
+        """The NumPy engine stopped on something it lacks: one click runs the script on
+        torch; where torch is not installed, the console says how to install it."""
+        missing = error.missing if error is not None else ""
+        if not missing or self.runner.kernel.engine == "torch":
+            return
+        if ENGINES["torch"].installed:
+            short = missing if len(missing) <= 40 else missing[:39] + "…"
+            self.torch_offer.setText(f"▶ Run on torch: the NumPy engine lacks {short}")
+            self.torch_offer.setToolTip(f"The NumPy engine lacks {missing}: run the script "
+                                        "again on real torch (the engine box switches)")
+            self.torch_offer.setVisible(True)
+            return
+        from playground.engines.torch_engine import install_hint
+
+        self.view_state.remark(f"The NumPy engine lacks {missing}, and torch is not installed: "
+                               f"{install_hint()} adds it; then choose Torch as the engine.")
+
+    def run_on_torch(self) -> None:
+        """Switch to the torch engine and run the script there (the offer's click)."""
+        self.torch_offer.setVisible(False)
+        self.engine_box.setCurrentIndex(self.engine_box.findData("torch"))
+
     def _mark_error(self, error) -> None:
         """Mark the traceback's line where it is now: typing during the run moved it, or
         changed it (then nothing is marked, and the message says the line was edited)."""
@@ -364,6 +394,7 @@ class RunControl(QObject):
 
     def _switch(self, engine: str, device: str) -> None:
         """Restart the kernel on ``engine`` in the background, then re-run the script."""
+        self.torch_offer.setVisible(False)
         self._rerun_when_ready = True
         self.view_state.reset()
         self.runner.switch_in_background(engine, device)

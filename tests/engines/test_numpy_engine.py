@@ -6,6 +6,8 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
+
 import playground.npgrad as npgrad
 from playground.engines.numpy_engine import torch_is_npgrad
 
@@ -54,3 +56,23 @@ def test_playground_runs_a_script_on_the_engine(tmp_path):
         "tensor([[4.5000, 4.5000],\n        [4.5000, 4.5000]])\n"
         "True playground.npgrad._tensor\n"
     )
+
+
+@pytest.mark.parametrize(("message", "lacking"), [
+    ("module 'torch.linalg' has no attribute 'solve' in the built-in NumPy engine; if real "
+     "torch has it, switch the engine to torch", "torch.linalg.solve"),
+    ("'Tensor' object has no attribute 'unfold' in the built-in NumPy engine; if real torch "
+     "has it, switch the engine to torch", "Tensor.unfold"),
+    ("No module named 'torch.func.x' in the built-in NumPy engine; if real torch has it, "
+     "switch the engine to torch", "torch.func.x"),
+    ("cannot import name 'checkpoint' from 'torch.utils' in the built-in NumPy engine; if "
+     "real torch has it, switch the engine to torch", "torch.utils.checkpoint"),
+    ("Adam(amsgrad=True) is not in the built-in NumPy engine; switch the engine to torch",
+     "Adam(amsgrad=True)"),
+    ("'Tensor' object has no attribute 'sizee'. Did you mean: 'size'?", ""),
+    ("mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)", ""),
+])
+def test_what_the_engine_lacks_is_read_from_what_it_says(message, lacking):
+    from playground.engines.numpy_engine import lacking_in
+
+    assert lacking_in(message) == lacking

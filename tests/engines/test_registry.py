@@ -11,8 +11,16 @@ from playground.engines.registry import DEFAULT_ENGINE, ENGINES, EngineEntry, en
 
 def test_the_cli_offers_what_is_registered():
     engine_option = next(a for a in build_parser()._actions if a.dest == "engine")
-    assert tuple(engine_option.choices) == tuple(ENGINES)
+    assert tuple(engine_option.choices) == (*ENGINES, "auto")  # auto: numpy, torch if need be
     assert engine_option.default == DEFAULT_ENGINE == "numpy"
+
+
+def test_an_engine_knows_whether_its_package_is_installed_without_importing_it():
+    import sys
+
+    imported = "torch" in sys.modules
+    assert ENGINES["numpy"].installed and ENGINES["torch"].installed  # (tests install torch)
+    assert ("torch" in sys.modules) == imported
 
 
 def test_entries_make_their_engines_by_name():

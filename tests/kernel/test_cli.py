@@ -304,3 +304,23 @@ def test_figures_are_written_to_a_folder_and_savefig_writes_what_python_writes(t
     alone = _run(script, "--figures-format", "svg")
     assert alone.returncode == 2 and "--figures-format says how to write --figures DIR" in \
         alone.stderr
+
+
+def test_engine_auto_takes_torch_only_for_what_the_numpy_engine_lacks(tutorial, tmp_path):
+    """--engine auto: a script that needs what the NumPy engine lacks runs on torch, said in
+    one line on stderr, its output once, as python's; one the NumPy engine runs (or that
+    fails on its own) is the NumPy engine's, said as it says it."""
+    lacking = tmp_path / "lacking.py"
+    lacking.write_text("import torch\nprint('before')\nx = torch.arange(5.0)\n"
+                       "print(x.unfold(0, 2, 1))\n")
+    taken = _run(lacking, "--engine", "auto")
+    assert (taken.returncode, taken.stdout) == (0, _python(lacking).stdout)
+    assert taken.stderr == ("playground: the NumPy engine lacks Tensor.unfold: running the "
+                            "script on torch\n")
+    kept = _run(tutorial, "--engine", "auto")
+    assert (kept.returncode, kept.stdout, kept.stderr) == (0, _python(tutorial).stdout, "")
+    failing = tmp_path / "failing.py"
+    failing.write_text("import torch\nprint('first')\ntorch.ones(2) @ torch.ones(3)\n")
+    own = _run(failing, "--engine", "auto")
+    assert (own.returncode, own.stdout) == (1, "first\n")
+    assert own.stderr == _run(failing).stderr and "torch" not in own.stderr.splitlines()[0]

@@ -486,6 +486,32 @@ def type_code_here(qtbot, window, lines: list[str]) -> None:
         qtbot.keyClicks(window.editor, line, delay=KEY_DELAY_MS)
         qtbot.keyClick(window.editor, Qt.Key.Key_Return)
 
+
+def test_what_the_numpy_engine_lacks_runs_on_torch_in_one_click(qtbot, window, monkeypatch):
+    """A script stops on a tensor method the NumPy engine lacks: a button offers torch; one
+    click switches the engine and runs the script there. Without torch installed, the
+    console names what is missing and the command that installs torch instead."""
+    from playground.engines.registry import EngineEntry
+
+    type_code(qtbot, window, ["import torch", "x = torch.arange(5.0, requires_grad=True)",
+                              "windows = x.unfold(0, 2, 1)", "print(windows.sum())"])
+    offer = window.runs.torch_offer
+    with monkeypatch.context() as without_torch:
+        without_torch.setattr(EngineEntry, "installed", property(lambda entry: False))
+        press_run_all(qtbot, window)
+    assert not offer.isVisible()
+    said = window.console.toPlainText()
+    assert "The NumPy engine lacks Tensor.unfold, and torch is not installed: " in said
+    assert "pip install" in said
+    press_run_all(qtbot, window)
+    assert offer.isVisible() and "Tensor.unfold" in offer.toolTip()
+    with qtbot.waitSignal(window.runner.finished, timeout=RUN_MS):
+        qtbot.mouseClick(offer, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: settled(window), timeout=RUN_MS)
+    assert window.runs.engine_box.currentData() == "torch" and not offer.isVisible()
+    assert "tensor(16., grad_fn=<SumBackward0>)" in window.console.toPlainText()
+    assert window.graph_view.current is not None
+
 CUSTOM_FUNCTION = '''import torch
 
 class Clip(torch.autograd.Function):
