@@ -184,9 +184,7 @@ def show_one(figure, where: str = "", at_end: bool = False) -> None:
     if len(_run.shown) >= MAX_FIGURES:
         _run.left_out += 1
         return
-    for earlier in _run.shown:
-        if earlier.figure is figure:
-            earlier.changed = True  # (shown again: the figure is this showing's now)
+    _changed(figure)  # (shown again: the figure is this showing's now)
     shown = _Shown(len(_run.shown) + 1, figure, where)
     _run.shown.append(shown)
     if not at_end:  # the script goes on and may change it: keep it as it is now
@@ -208,6 +206,13 @@ def _drawn(shown: _Shown, figure, scale: float) -> tuple[bytes | None, bool | st
     return png, lowered
 
 
+def _changed(figure) -> None:
+    """The run's showings of ``figure`` so far are drawn from their copies."""
+    for earlier in _run.shown:
+        if earlier.figure is figure:
+            earlier.changed = True
+
+
 def _listen_for_changes(figure) -> None:
     """Hear of the script's changes to ``figure`` from now on (every change of an artist in
     it reaches the figure's stale_callback): its showings so far are then drawn from their
@@ -217,9 +222,7 @@ def _listen_for_changes(figure) -> None:
     previous = figure.stale_callback
 
     def heard(artist, stale: bool) -> None:
-        for earlier in _run.shown:
-            if earlier.figure is figure:
-                earlier.changed = True
+        _changed(figure)
         if previous is not None:
             previous(artist, stale)
 

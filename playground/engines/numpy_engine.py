@@ -86,24 +86,28 @@ def _edits(a: str, b: str) -> int:
     return row[-1]
 
 
+# What the engine says it lacks ends with this (npgrad's _missing.py writes the same, and its
+# refusals in words end with SWITCH_HINT): lacking_in reads the missing name out of it.
+SWITCH_HINT = "switch the engine to torch"
+MISSING_HINT = f"in the built-in NumPy engine; if real torch has it, {SWITCH_HINT}"
+
+
 def _import_explained(error: ImportError) -> str | None:
     """``from torch.x import y`` that the engine lacks: torch's module name, not the engine's
     file, and what to do."""
     module = error.name or ""
     torch_name = "torch" + module[len(ENGINE_PACKAGE):] if module.startswith(ENGINE_PACKAGE) \
         else module
-    hint = "in the built-in NumPy engine; if real torch has it, switch the engine to torch"
     if isinstance(error, ModuleNotFoundError) and torch_name.startswith("torch."):
-        return f"No module named {torch_name!r} {hint}"
+        return f"No module named {torch_name!r} {MISSING_HINT}"
     missing = re.match(r"cannot import name '([^']+)'", str(error))
     if missing and module.startswith(ENGINE_PACKAGE):
-        return f"cannot import name {missing.group(1)!r} from {torch_name!r} {hint}"
+        return f"cannot import name {missing.group(1)!r} from {torch_name!r} {MISSING_HINT}"
     return None
 
 
-# What the engine says when it lacks something of torch's (_missing.py, the modules' and the
-# tensor's __getattr__, the features refused in words), and how to read the name out of it.
-SWITCH_HINT = "switch the engine to torch"
+# How to read the name out of what the engine says when it lacks something of torch's
+# (MISSING_HINT, npgrad's _missing.py, the features it refuses in words).
 _LACKING = (
     (re.compile(r"module '(?P<module>torch[\w.]*)' has no attribute '(?P<name>\w+)'"),
      "{module}.{name}"),
@@ -174,8 +178,7 @@ class NumpyEngine(Engine):
         near = _typo_of(error.name, [n for n in dir(tensor) if not n.startswith("_")])
         if near:  # a typo, most likely: Python's own hint, as real torch would get it
             return f"'Tensor' object has no attribute {error.name!r}. Did you mean: {near!r}?"
-        return (f"'Tensor' object has no attribute {error.name!r} in the built-in NumPy engine; "
-                "if real torch has it, switch the engine to torch")
+        return f"'Tensor' object has no attribute {error.name!r} {MISSING_HINT}"
 
     @contextlib.contextmanager
     def record(self, recorder: TraceRecorder) -> Iterator[None]:

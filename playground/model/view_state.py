@@ -111,7 +111,7 @@ class ViewState:
         # the runs shown whose figures the kernel is still drawing: where each ran ("cell 2"),
         # and figures that came before their run's result was shown (they may overtake it)
         self._figures_coming: dict[str, str] = {}
-        self._figures_early: dict[str, DrawnFigures] = {}
+        self._figures_early: DrawnFigures | None = None
         self._figures_replaced = True  # whether ``figures`` are the last run's own yet
         self.selection: list[str] = []
         self.selected_object: object | None = None  # what was clicked: a node or a folded group
@@ -156,12 +156,11 @@ class ViewState:
         where = self._figures_coming.pop(drawn.run, None)
         if where is None:
             if self.result is None or self.result.run != drawn.run:
-                self._figures_early = {drawn.run: drawn}  # its result is on its way
+                self._figures_early = drawn  # its result is on its way
             return
         for figure in drawn.figures:
             figure.where = where
-        if not self._figures_replaced:
-            self.figures, self._figures_replaced = [], True
+        self._replace_last_runs_figures()
         self.figures = (self.figures + drawn.figures)[-MAX_FIGURES_SHOWN:]
         for line in drawn.failures:
             self.remark(line.rstrip("\n"))
@@ -174,10 +173,14 @@ class ViewState:
     def figures_lost(self) -> None:
         """The kernel that was drawing figures is gone (restarted, switched): none come."""
         if self._figures_coming:
-            self._figures_coming, self._figures_early = {}, {}
-            if not self._figures_replaced:
-                self.figures, self._figures_replaced = [], True
+            self._figures_coming, self._figures_early = {}, None
+            self._replace_last_runs_figures()
             self.events.figures.emit(self.figures)
+
+    def _replace_last_runs_figures(self) -> None:
+        """The figures kept on screen from the run before this one go (its own came)."""
+        if not self._figures_replaced:
+            self.figures, self._figures_replaced = [], True
 
     def add_vectors(self, run: str, vectors: list) -> None:
         """The SVGs of run ``run``'s figures, which the kernel sends after its result (the
@@ -187,7 +190,7 @@ class ViewState:
     def reset(self, note: str = "") -> None:
         """Nothing shown: a new document, another file, another engine."""
         self.result, self.calls, self.calls_made = None, [], 0
-        self.figures, self._figures_coming, self._figures_early = [], {}, {}
+        self.figures, self._figures_coming, self._figures_early = [], {}, None
         self.selection, self.selected_object, self.paths = [], None, None
         self.playback, self.position, self.call_index = None, 0, 0
         self.note = note
@@ -228,8 +231,8 @@ class ViewState:
         self.events.calls.emit(self.calls)
         self._reselect(result.graph)
         self.events.step.emit(None)
-        early, self._figures_early = self._figures_early.get(result.run), {}
-        if early is not None and result.figures_due:
+        early, self._figures_early = self._figures_early, None
+        if early is not None and early.run == result.run and result.figures_due:
             self.add_pictures(early)
 
     def _reselect(self, graph: Graph | None) -> None:

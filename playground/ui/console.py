@@ -191,7 +191,7 @@ class Console(QPlainTextEdit):
         if extra <= 0:
             return
         block, seen = self.document().firstBlock(), 0
-        while block.isValid() and seen <= extra:
+        while block.isValid():
             if block.userState() == RUN_START:
                 seen += 1
                 if seen > extra:  # the first run kept
