@@ -197,8 +197,8 @@ class NumpyEngine(Engine):
             kind, outputs = call
             # as the torch engine sees a call: from the roots' grad_fns; a leaf's own
             # AccumulateGrad (``leaf.backward(g)``) is no node of torch's graph
-            current.append(recorder.start(kind, [t.grad_fn for t in outputs
-                                                 if t.grad_fn is not None]))
+            roots = [getattr(t, "grad_fn", None) for t in outputs]  # (not yet checked)
+            current.append(recorder.start(kind, [root for root in roots if root is not None]))
             return True
 
         def on_step(step) -> None:

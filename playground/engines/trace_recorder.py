@@ -6,7 +6,6 @@ nodes into the ids of the run's Graph.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -15,16 +14,14 @@ from playground.engines.graph_builder import Snapshot, settled
 from playground.model import ArrayData, BackwardStep, BackwardTrace
 
 # A training loop calls backward() thousands of times; recording a call costs about as much
-# as the call. So the first FIRST_CALLS are recorded, then a call only while recording has
-# cost at most RECORDING_SHARE of the run's time after the first FREE_RECORDING_S: a long loop
-# runs at engine speed, and the calls recorded are spread over it up to its end (a short one
-# is recorded whole). Of those, the player keeps the first ones, the LATEST_CALLS last and
-# SAMPLED_CALLS evenly thinned between.
+# as the call. Which calls are recorded is decided by their count alone, so a script keeps the
+# same calls on both engines and on any machine: the first FIRST_CALLS, then every call on a
+# grid (call - FIRST_CALLS a multiple of a stride) that doubles its stride whenever more than
+# SAMPLED_CALLS calls lie on it, letting go of the calls off the coarser grid. The newest
+# recorded call is kept until a newer one comes. A loop of N calls records about
+# SAMPLED_CALLS * (1 + log2(N / SAMPLED_CALLS) / 2) of them: 45 of 200, 110 of 10,000.
 FIRST_CALLS = 3
-LATEST_CALLS = 2
-SAMPLED_CALLS = 20
-RECORDING_SHARE = 0.02
-FREE_RECORDING_S = 0.1
+SAMPLED_CALLS = 16
 KEPT_STEPS = 30_000  # and never more steps than this in all
 # Elements of step values the kept calls hold whole at once; past them a step's values are a
 # summary taken at once (shape, statistics, first values): backprop through 3,000 steps of an
@@ -56,7 +53,6 @@ class LiveTrace:
     follows: LiveTrace | None = None
     names: tuple | None = None  # the steps' node names, kept when the nodes are let go
     call: int = 0       # which backward call of the run it was (1: the first)
-    began: float = 0.0  # perf_counter() when it started
     failed: str = ""    # the error the call raised ("ValueError: ..."), if it did
     held: int = 0       # elements of its steps' values held whole (TRACE_VALUES)
 
@@ -65,19 +61,15 @@ class TraceRecorder:
     """Collects the traces of one run; ``array`` turns an engine tensor into ArrayData (or a
     Snapshot of it, summarised when the trace is kept: EngineView.snapshot)."""
 
-    def __init__(self, array: Callable[[Any], ArrayData | Snapshot], keep_steps: int = KEPT_STEPS,
-                 share: float | None = None, free_seconds: float | None = None) -> None:
+    def __init__(self, array: Callable[[Any], ArrayData | Snapshot],
+                 keep_steps: int = KEPT_STEPS) -> None:
         self.array = array
         self.keep_steps = keep_steps
-        self.share = RECORDING_SHARE if share is None else share
-        self.free_seconds = FREE_RECORDING_S if free_seconds is None else free_seconds
         self.traces: list[LiveTrace] = []
         self.calls = 0    # backward calls of the run so far
         self.dropped = 0  # calls not recorded, or recorded and let go
-        self.spent = 0.0  # seconds inside recorded calls
         self.held = 0     # elements of step values held whole by the kept calls
-        self.began = time.perf_counter()
-        self._stride = 1  # the sample between keeps one call in each stretch this long
+        self._stride = 1  # the grid's: calls past the first are sampled one in this many
 
     def optional_array(self, tensor) -> ArrayData | Snapshot | None:
         """Called inside the user's backward (``array`` is EngineView's, which never raises:
@@ -98,45 +90,36 @@ class TraceRecorder:
         """A new backward call: True when it is not recorded (the engine then runs it as if
         nothing watched, without even gathering its roots); else ``start`` follows."""
         self.calls += 1
-        if self.calls > FIRST_CALLS and self.spent > \
-                self.share * (time.perf_counter() - self.began) + self.free_seconds:
-            self.dropped += 1
-            return True
-        return False
+        if self._on_grid(self.calls):
+            return False
+        self.dropped += 1
+        return True
+
+    def _on_grid(self, call: int) -> bool:
+        return call <= FIRST_CALLS or (call - FIRST_CALLS) % self._stride == 0
 
     def start(self, kind: str, roots: list) -> LiveTrace:
         """The trace to fill for a call ``declines`` took; the call ends with ``finish``."""
-        now = time.perf_counter()
         if len(self.traces) >= 2:
             self._fold_into_next(self.traces[-2], self.traces[-1])
-        trace = LiveTrace(kind, list(roots), call=self.calls, began=now)
+        trace = LiveTrace(kind, list(roots), call=self.calls)
         self.traces.append(trace)
         self._thin()
         return trace
 
     def finish(self, trace: LiveTrace, error: BaseException | None = None) -> None:
         """The call ended; ``error`` is what it raised, if anything (the player says so)."""
-        self.spent += time.perf_counter() - trace.began
         if error is not None:
             trace.failed = f"{type(error).__name__}: {error}"
 
     def _thin(self) -> None:
-        """Keep the first calls, the latest and an even sample between (and the step cap)."""
-        middle = [t for t in self.traces[:-LATEST_CALLS] if t.call > FIRST_CALLS]
-        while True:  # one call per stretch of ``_stride`` calls; too many: longer stretches
-            stretches: set[int] = set()
-            kept = []
-            for trace in middle:
-                stretch = trace.call // self._stride
-                if stretch in stretches:
-                    self._let_go(trace)
-                else:
-                    stretches.add(stretch)
-                    kept.append(trace)
-            middle = kept
-            if len(middle) <= SAMPLED_CALLS:
-                break
+        """Keep the first calls, the grid's sample and the newest call (and the step cap)."""
+        newest = self.traces[-1]
+        while sum(t.call > FIRST_CALLS and self._on_grid(t.call)
+                  for t in self.traces if t is not newest) > SAMPLED_CALLS:
             self._stride *= 2
+        for trace in [t for t in self.traces if t is not newest and not self._on_grid(t.call)]:
+            self._let_go(trace)
         while sum(len(t.steps) for t in self.traces) > self.keep_steps and len(self.traces) > 1:
             self._let_go(self.traces[0])
 

@@ -233,14 +233,14 @@ def _output_function(graph: Graph, name: str) -> str:
 
 @pytest.mark.parametrize("engine_name", ["numpy", "torch"])
 def test_a_loops_unrecorded_last_calls_leave_one_graph(engine_name, monkeypatch):
-    """Recording stops within a long loop (here after the first calls): the latest recorded
-    call is drawn on the graph the loop ended with, not on a second copy of its own."""
-    monkeypatch.setattr(trace_recorder, "RECORDING_SHARE", 0.0)
-    monkeypatch.setattr(trace_recorder, "FREE_RECORDING_S", 0.0)
+    """A long loop's calls are sampled on a grid (here: every fourth after the first three,
+    at most two of them kept), so its last calls may go unrecorded: the latest recorded call
+    is drawn on the graph the loop ended with, not on a second copy of its own."""
+    monkeypatch.setattr(trace_recorder, "SAMPLED_CALLS", 2)
     engine = NumpyEngine() if engine_name == "numpy" else TorchEngine("cpu")
     run = run_code(LOOP.replace("STEPS", "20"), engine)
     assert run.error is None
-    assert [trace.call for trace in run.traces] == [1, 2, 3] and run.dropped_calls == 17
+    assert [trace.call for trace in run.traces] == [1, 2, 3, 11, 19] and run.dropped_calls == 15
     names = [node.label for node in run.graph.nodes if node.kind == "function"]
     assert names.count("SumBackward0") == 1 and names.count("PowBackward0") == 1
     for trace in run.traces:  # every call replays on the nodes of the final loss
@@ -249,8 +249,7 @@ def test_a_loops_unrecorded_last_calls_leave_one_graph(engine_name, monkeypatch)
 
 
 def test_a_last_recorded_call_of_another_shape_keeps_its_own_graph(monkeypatch):
-    monkeypatch.setattr(trace_recorder, "RECORDING_SHARE", 0.0)
-    monkeypatch.setattr(trace_recorder, "FREE_RECORDING_S", 0.0)
+    monkeypatch.setattr(trace_recorder, "SAMPLED_CALLS", 2)
     code = LOOP.replace("STEPS", "20").replace(
         "    loss.backward()", "    loss.backward()\n    loss = loss * 3  # not backward'ed")
     run = run_code(code, NumpyEngine())
@@ -276,3 +275,67 @@ def test_a_graph_past_its_node_limit_is_drawn_from_its_outputs_and_says_so(engin
     whole = [node for node in run.graph.nodes if node.value is not None and
              not node.value.summarised]
     assert sum(node.value.values.size for node in whole) <= 20  # past it, summaries
+
+
+NINE_CALLS = """\
+import torch
+x = torch.tensor([1.0, -2.0, 3.0], requires_grad=True)
+for make in (torch.sum, torch.mean, torch.norm, torch.max, torch.min, torch.prod):
+    make(x).backward()
+(x * x).sum().backward()
+(x.exp()).sum().backward()
+x.grad.zero_()
+(x ** 3).sum().backward()
+"""
+
+
+@pytest.mark.parametrize("steps", [9, 200, 1000])
+def test_the_calls_recorded_depend_on_the_script_alone(steps):
+    """The same loop keeps the same backward calls on both engines, whatever the clock says:
+    the first three, a grid of evenly spaced ones, and the newest of them."""
+    code = LOOP.replace("STEPS", str(steps))
+    kept = {}
+    for engine in (NumpyEngine(), TorchEngine("cpu")):
+        run = run_code(code, engine)
+        assert run.error is None
+        kept[engine.name] = [trace.call for trace in run.traces]
+        assert len(run.traces) + run.dropped_calls == steps
+    assert kept["numpy"] == kept["torch"]
+    calls = kept["numpy"]
+    assert calls[:3] == [1, 2, 3]
+    gaps = {b - a for a, b in zip(calls[3:], calls[4:], strict=False)}
+    assert len(gaps) <= 1  # evenly spaced
+    assert steps - calls[-1] <= max(gaps, default=1)  # the newest is within one gap of the end
+    assert len(calls) <= 3 + trace_recorder.SAMPLED_CALLS + 1
+
+
+def test_a_script_of_nine_calls_offers_all_nine_on_both_engines():
+    for engine in (NumpyEngine(), TorchEngine("cpu")):
+        run = run_code(NINE_CALLS, engine)
+        assert run.error is None, run.error
+        assert [trace.call for trace in run.traces] == list(range(1, 10)), engine.name
+
+
+FAILED_CALL = """\
+import torch
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+try:
+    (x * 2).backward()
+except RuntimeError as error:
+    print(error)
+(x * 3).sum().backward()
+"""
+
+
+def test_a_call_that_fails_its_checks_is_the_same_story_on_both_engines():
+    """A backward() that torch refuses (a non-scalar root) is call 1 on both engines, failed,
+    and its root is in both graphs."""
+    stories = []
+    for engine in (NumpyEngine(), TorchEngine("cpu")):
+        run = run_code(FAILED_CALL, engine)
+        assert run.error is None
+        stories.append((sorted(node.label for node in run.graph.nodes),
+                        [(trace.call, trace.failed, len(trace.steps)) for trace in run.traces]))
+    assert stories[0] == stories[1]
+    assert stories[0][1][0] == (1, "RuntimeError: grad can be implicitly created only for "
+                                   "scalar outputs", 0)

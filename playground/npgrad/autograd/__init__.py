@@ -96,8 +96,18 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
              grad_variables=None, inputs=None) -> None:
     """Accumulate into the leaves' ``.grad`` the gradient of ``tensors``."""
     outputs = _as_tuple(tensors)
-    grads = _make_grads(outputs, _as_tuple(grad_tensors if grad_tensors is not None else
-                                           grad_variables))
+    # observers hear of a call that fails its checks too, as a wrapper of torch's does
+    observed = _notify(Observers.backward_started, ("backward", outputs))
+    try:
+        _backward(outputs, grad_tensors if grad_tensors is not None else grad_variables,
+                  retain_graph, create_graph, inputs, observed)
+    finally:
+        _notify(Observers.backward_finished, ("backward", outputs))
+
+
+def _backward(outputs: tuple, grad_tensors, retain_graph, create_graph: bool, inputs,
+              observed: bool) -> None:
+    grads = _make_grads(outputs, _as_tuple(grad_tensors))
     keep_graph = create_graph if retain_graph is None else retain_graph
     nodes = _root_nodes(outputs)
     root, root_grad = _root(nodes, grads, create_graph)
@@ -107,12 +117,8 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
         if None in targets:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
         needed = needed_nodes(root, targets) | targets
-    observed = _notify(Observers.backward_started, ("backward", outputs))
-    try:
-        execute(root, root_grad, keep_graph=keep_graph, create_graph=create_graph,
-                captures={} if needed is not None else None, needed=needed, observed=observed)
-    finally:
-        _notify(Observers.backward_finished, ("backward", outputs))
+    execute(root, root_grad, keep_graph=keep_graph, create_graph=create_graph,
+            captures={} if needed is not None else None, needed=needed, observed=observed)
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
@@ -120,8 +126,16 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
          materialize_grads=False) -> tuple:
     """The gradients of ``outputs`` w.r.t. ``inputs``, returned instead of accumulated."""
     outputs = _as_tuple(outputs)
-    inputs = _as_tuple(inputs)
-    allow_unused = bool(allow_unused) or materialize_grads
+    observed = _notify(Observers.backward_started, ("grad", outputs))
+    try:
+        return _grad(outputs, _as_tuple(inputs), grad_outputs, retain_graph, create_graph,
+                     bool(allow_unused) or materialize_grads, materialize_grads, observed)
+    finally:
+        _notify(Observers.backward_finished, ("grad", outputs))
+
+
+def _grad(outputs: tuple, inputs: tuple, grad_outputs, retain_graph, create_graph: bool,
+          allow_unused: bool, materialize_grads: bool, observed: bool) -> tuple:
     grads = _make_grads(outputs, _as_tuple(grad_outputs))
     keep_graph = create_graph if retain_graph is None else retain_graph
     captures: dict[Node, list[int]] = {}
@@ -133,13 +147,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     nodes = _root_nodes(outputs)
     root, root_grad = _root(nodes, grads, create_graph)
     needed = needed_nodes(root, set(captures))
-    observed = _notify(Observers.backward_started, ("grad", outputs))
-    try:
-        captured = execute(root, root_grad, keep_graph=keep_graph, create_graph=create_graph,
-                           captures=captures, needed=needed, accumulate=False,
-                           observed=observed)
-    finally:
-        _notify(Observers.backward_finished, ("grad", outputs))
+    captured = execute(root, root_grad, keep_graph=keep_graph, create_graph=create_graph,
+                       captures=captures, needed=needed, accumulate=False, observed=observed)
     captured = captured + [None] * (len(inputs) - len(captured))
     return tuple(_result(value, index, tensor, allow_unused, materialize_grads, create_graph)
                  for index, (value, tensor) in enumerate(zip(captured, inputs, strict=True)))
