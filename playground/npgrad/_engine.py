@@ -31,6 +31,7 @@ from ._nodes import (
     check_versions,
     incoming,
     release_saved,
+    run_post_accumulate_hooks,
     run_post_hooks,
     run_pre_hooks,
     unpack_saved,
@@ -398,6 +399,8 @@ def _execute_node(node: Node, grad, as_tensors: bool, accumulate: bool, observer
         before = leaf._grad.clone() if observers and leaf._grad is not None else None
         if accumulate:
             accumulate_into(leaf, grad, as_tensors)
+            if leaf._hooks:
+                run_post_accumulate_hooks(leaf)
         for hook in list(node._hooks.post if node._hooks else ()):
             hook((), (as_tensor(grad),))
         if observers:

@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 
-from . import _convolution
+from . import _convolution, _pooling
 from ._numerics import erf_values, safe_softmax_values
 from ._tensor import Tensor
 
@@ -204,6 +204,49 @@ class Kit:
         flat = k.reshape(grad, (*grad.shape[:2], -1))
         picked = k.gather(flat, 2, indices.reshape(*indices.shape[:2], -1))
         return k.reshape(picked, tuple(indices.shape))
+
+    def fold_windows(k, grad, shape, dim, size, step):
+        """unfold's gradient: each window's gradient added back where the window lay (an
+        element in several windows hears from them in their order)."""
+        values = _array(grad)
+        if not shape:  # unfold of a number
+            values = values.reshape(())
+        else:
+            result = np.zeros(shape, values.dtype)
+            count = values.shape[dim]
+            for offset in reversed(range(size)):  # later offsets: earlier windows
+                place = _along(dim, slice(offset, offset + step * (count - 1) + 1, step))
+                result[place] += values[..., offset]
+            values = result
+        return k._backward_of("unfold_backward", values, (grad,), (dim, size, step))
+
+    def avg_pool_input(k, grad, shape, windows, adaptive):
+        """An average pool's input gradient; under create_graph torch's node for it, whose
+        own derivative pools the incoming gradient again."""
+        values = _pooling.pool_backward(_array(grad), shape, windows)
+        op = "adaptive_avg_pool2d_backward" if adaptive else "avg_pool2d_backward"
+        return k._backward_of(op, values, (grad,), (windows,))
+
+    def avg_pool_forward(k, grad, windows, adaptive):
+        values = _pooling.pool_forward(_array(grad), windows)
+        op = "adaptive_avg_pool2d" if adaptive else "avg_pool2d"
+        return k._backward_of(op, values, (grad,), (tuple(grad.shape), windows, adaptive))
+
+    def smooth_l1_grad(k, grad, value, target, reduction, beta):
+        """SmoothL1LossBackward0 as torch's kernel: ±norm·grad past beta, else
+        norm·(x - y)·grad / beta (norm: 1/n for the mean)."""
+        difference = value - target
+        norm = 1.0 / _count(difference.shape, None) if reduction == "mean" else 1.0
+        return k.where(difference <= -beta, -norm * grad, k.where(
+            difference >= beta, norm * grad, norm * difference * grad / beta))
+
+    def huber_grad(k, grad, value, target, reduction, delta):
+        """HuberLossBackward0 as torch's kernel: ±norm·grad·delta past delta, else
+        norm·(x - y)·grad."""
+        difference = value - target
+        norm = 1.0 / _count(difference.shape, None) if reduction == "mean" else 1.0
+        return k.where(difference <= -delta, -norm * grad * delta, k.where(
+            difference >= delta, norm * grad * delta, norm * difference * grad))
 
     def batch_norm_input(k, grad, input, mean, weight, invstd, training, eps):
         """d loss / d input of batch norm: through the batch statistics while training,

@@ -146,6 +146,14 @@ class NumpyKit(Kit):
     def _backward_of(k, op, values, inputs, saved=()):
         return values
 
+    def unfold(k, grad, dim, size, step):
+        """unfold's values (a copy): what unfold's gradient's own gradient is."""
+        count = (grad.shape[dim] - size) // step + 1
+        shape = grad.shape[:dim] + (count,) + grad.shape[dim + 1:] + (size,)
+        strides = grad.strides[:dim] + (grad.strides[dim] * step,) + grad.strides[dim + 1:] + \
+            (grad.strides[dim],)
+        return np.lib.stride_tricks.as_strided(grad, shape, strides).copy()
+
     def select_backward(k, grad, shape, dim, index):
         result = k._zeros(grad, shape)
         result[_along(dim, index)] = grad

@@ -53,6 +53,9 @@ class TensorKit(Kit):
         e.g. ConvolutionBackwardBackward0) so that the next backward goes through it."""
         return output(op, values, inputs, saved)
 
+    def unfold(k, grad, dim, size, step):
+        return grad.unfold(dim, size, step)
+
     def gather(k, grad, dim, index):
         return grad.gather(dim, k._index(index))
 

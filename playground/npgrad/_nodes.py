@@ -51,6 +51,30 @@ class RemovableHandle:
         self.remove()
 
 
+class LeafHooks(list):
+    """A leaf's tensor hooks (the list: each sees its gradient before it accumulates) and
+    its post-accumulate-grad hooks (each sees the leaf after). True while it holds any, so
+    the engine's fast path checks one attribute for both."""
+
+    def __init__(self, hooks=()) -> None:
+        super().__init__(hooks)
+        self.post_accumulate: list[Callable] = []
+
+    def __bool__(self) -> bool:
+        return bool(self.post_accumulate) or len(self) > 0
+
+
+def run_post_accumulate_hooks(leaf) -> None:
+    hooks = getattr(leaf._hooks, "post_accumulate", ())
+    for hook in list(hooks):
+        result = hook(leaf)
+        if result is None:
+            continue
+        if not isinstance(result, _tensor.Tensor):
+            raise TypeError(f"expected Variable, but hook returned '{type(result).__name__}'")
+        raise RuntimeError("Tensor post accumulate grad hooks should return None.")
+
+
 class NodeHooks:
     """The rarely used hook lists of one node, kept apart so plain nodes stay small."""
 

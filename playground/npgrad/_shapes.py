@@ -217,6 +217,14 @@ def is_contiguous(self: Tensor) -> bool:
     return bool(self._data.flags.c_contiguous)
 
 
+@binds("stride", function=False)
+def stride(self: Tensor, dim: int | None = None):
+    """Steps between neighbours along each dimension, in elements (a view's are its own)."""
+    data = self._data
+    steps = tuple(step // data.itemsize for step in data.strides)
+    return steps if dim is None else steps[_wrap_dim(dim, data.ndim)]
+
+
 @binds("select")
 def select(self: Tensor, dim: int, index: int) -> Tensor:
     dim = _wrap_dim(dim, self.ndim)
@@ -241,6 +249,27 @@ def sliced(self: Tensor, dim: int, start: int, end: int, step: int) -> Tensor:
 def narrow(self: Tensor, dim: int, start: int, length: int) -> Tensor:
     dim = _wrap_dim(dim, self.ndim)
     return sliced(self, dim, start, start + length, 1)
+
+
+@binds("unfold", function=False)
+def unfold(self: Tensor, dimension: int, size: int, step: int) -> Tensor:
+    """Every ``size``-long window along ``dimension``, ``step`` apart, as a new last
+    dimension: a view of the same memory, as torch's."""
+    data = self._data
+    if data.ndim == 0:  # torch treats a number as one element
+        return output("unfold", data.reshape(1), (self,), ((), 0, 1, 1))
+    dim = _wrap_dim(dimension, data.ndim)
+    if size > data.shape[dim]:
+        raise RuntimeError(f"maximum size for tensor at dimension {dim} is {data.shape[dim]} "
+                           f"but size is {size}")
+    if step <= 0:
+        raise RuntimeError(f"step is {step} but must be > 0")
+    windows = np.lib.stride_tricks.as_strided(
+        data, data.shape[:dim] + ((data.shape[dim] - size) // step + 1,) + data.shape[dim + 1:] +
+        (size,), data.strides[:dim] + (data.strides[dim] * step,) + data.strides[dim + 1:] +
+        (data.strides[dim],))
+    return output("unfold", windows, (self,), (data.shape, dim, size, step),
+                  shared_counter(self), self)
 
 
 @binds("flip", function=False)

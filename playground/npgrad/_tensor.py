@@ -9,7 +9,7 @@ import numpy as np
 
 from . import _dtype as dtypes
 from ._grad_mode import GradMode
-from ._nodes import AccumulateGrad, NodeOutput, RemovableHandle, edge_of
+from ._nodes import AccumulateGrad, LeafHooks, NodeOutput, RemovableHandle, edge_of
 
 _NON_LEAF_GRAD_WARNING = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
@@ -345,10 +345,22 @@ class Tensor:
             hooks = self._hooked_node()._hook_lists().tensor_pre
         else:
             if self._hooks is None:
-                self._hooks = []
+                self._hooks = LeafHooks()
             hooks = self._hooks
         hooks.append(hook)
         return RemovableHandle(hooks, hook)
+
+    def register_post_accumulate_grad_hook(self, hook) -> RemovableHandle:
+        """``hook(tensor)`` runs after this leaf's ``.grad`` took a backward's gradient."""
+        if not self._rg:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self.grad_fn is not None:
+            raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf "
+                               "tensors")
+        if self._hooks is None:
+            self._hooks = LeafHooks()
+        self._hooks.post_accumulate.append(hook)
+        return RemovableHandle(self._hooks.post_accumulate, hook)
 
     def _hooked_node(self):
         """The node whose pre-hooks see this non-leaf tensor's gradient (None for a leaf)."""

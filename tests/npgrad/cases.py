@@ -181,6 +181,14 @@ CASES = [
     Case("to", ((2, 3),), lambda m, a: a.double() if a.dtype == m.float32 else a.float()),
     Case("clone", ((2, 3),), lambda m, a: a.clone()),
     Case("mse_loss", ((2, 3), (2, 3)), lambda m, a, b: m.nn.functional.mse_loss(a, b)),
+    Case("smooth_l1_loss", ((2, 3), (2, 3)), lambda m, a, b: m.nn.functional.smooth_l1_loss(
+        a * 2, b, beta=0.5)),
+    Case("smooth_l1_loss", ((2, 3), (2, 3)), lambda m, a, b: m.nn.SmoothL1Loss(
+        reduction="none")(a * 2, b), label="module"),
+    Case("huber_loss", ((2, 3), (2, 3)), lambda m, a, b: m.nn.functional.huber_loss(
+        a * 2, b, reduction="sum", delta=0.7)),
+    Case("huber_loss", ((2, 3), (2, 3)), lambda m, a, b: m.nn.HuberLoss()(a * 2, b),
+         label="module"),
     Case("sum", ((2, 3),), lambda m, a: a.sum()),
     Case("sum_dim", ((2, 3),), lambda m, a: a.sum(1), label="one"),
     Case("sum_dim", ((2, 3, 2),), lambda m, a: a.sum((0, 2), keepdim=True), label="keepdim"),
@@ -289,6 +297,23 @@ CASES = [
          domain="distinct"),
     Case("max_pool2d", ((1, 2, 5, 6),), lambda m, a: m.nn.functional.max_pool2d(
         a, (3, 2), stride=1, padding=1), domain="distinct", label="padded"),
+    Case("unfold", ((2, 7),), lambda m, a: a.unfold(1, 3, 2)),
+    Case("unfold", ((5, 2, 3),), lambda m, a: a.unfold(0, 3, 1) * 2, label="overlapping"),
+    Case("unfold_backward", ((2, 7),), lambda m, a: m.autograd.grad(
+        (a.unfold(1, 3, 1) ** 3).sum(), a, create_graph=True)[0]),
+    Case("avg_pool2d", ((2, 3, 6, 5),), lambda m, a: m.nn.functional.avg_pool2d(a, 2)),
+    Case("avg_pool2d", ((1, 2, 5, 6),), lambda m, a: m.nn.AvgPool2d(
+        3, stride=2, padding=1, ceil_mode=True, count_include_pad=False)(a), label="padded"),
+    Case("avg_pool2d", ((2, 7),), lambda m, a: m.nn.functional.avg_pool1d(a[None], 3, 2)[0],
+         label="1d"),
+    Case("adaptive_avg_pool2d", ((2, 3, 7, 5),), lambda m, a: m.nn.functional
+         .adaptive_avg_pool2d(a, (3, 2))),
+    Case("adaptive_avg_pool2d", ((3, 5, 6),), lambda m, a: m.nn.AdaptiveAvgPool2d((None, 4))(a),
+         label="unbatched"),
+    Case("avg_pool2d_backward", ((1, 2, 5, 5),), lambda m, a: m.autograd.grad(
+        (m.nn.functional.avg_pool2d(a, 3, 1, 1) ** 3).sum(), a, create_graph=True)[0]),
+    Case("adaptive_avg_pool2d_backward", ((1, 2, 5, 7),), lambda m, a: m.autograd.grad(
+        (m.nn.functional.adaptive_avg_pool2d(a, 3) ** 3).sum(), a, create_graph=True)[0]),
     # a create_graph backward records torch's node for each, differentiable again
     Case("conv2d_input_backward", ((1, 2, 5, 5), (3, 2, 3, 3)), lambda m, a, w: m.autograd.grad(
         (m.nn.functional.conv2d(a, w, stride=2, padding=1) ** 2).sum(), a,

@@ -19,6 +19,7 @@ OPTIMIZERS = {
     "rmsprop-centered-momentum": lambda m, params: m.optim.RMSprop(
         params, lr=0.01, momentum=0.9, centered=True, weight_decay=0.01),
     "adagrad": lambda m, params: m.optim.Adagrad(params, lr=0.1, lr_decay=0.01),
+    "adam-foreach": lambda m, params: m.optim.Adam(params, lr=0.02, foreach=False),
 }
 
 
@@ -28,6 +29,7 @@ SCHEDULERS = {
     "exponential": lambda s, o: s.ExponentialLR(o, gamma=0.9),
     "lambda": lambda s, o: s.LambdaLR(o, lr_lambda=lambda epoch: 1 / (epoch + 1)),
     "cosine": lambda s, o: s.CosineAnnealingLR(o, T_max=4, eta_min=0.01),
+    "multiplicative": lambda s, o: s.MultiplicativeLR(o, lr_lambda=lambda epoch: 0.9 ** epoch),
 }
 
 
@@ -148,3 +150,22 @@ def test_batch_norm_trains_and_evaluates_as_torchs(torch, engine):
     assert mine[1:] == theirs[1:]
     for ours, torchs in zip(mine[0], theirs[0], strict=True):
         np.testing.assert_allclose(ours, torchs, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("shape", [(3, 3), (2, 5), (5, 2), (4, 2, 3)])
+def test_orthogonal_init_draws_as_torch_and_is_orthogonal(shape, torch, engine):
+    """torch's draw and sign rule; the QR itself may differ from torch's in float32's last
+    bits (NumPy's LAPACK runs in double), and the stream goes on at the same place."""
+    results = []
+    for module in (torch, engine):
+        module.manual_seed(3)
+        weight = module.empty(*shape)
+        module.nn.init.orthogonal_(weight, gain=2.0)
+        results.append((weight.numpy().copy(), weight._version, module.rand(3).numpy()))
+    (expected, version, after), (actual, engine_version, engine_after) = results
+    np.testing.assert_allclose(actual, expected, rtol=1e-4, atol=1e-5)
+    assert engine_version == version and np.array_equal(engine_after, after)
+    flat = actual.reshape(shape[0], -1) / 2
+    small = min(flat.shape)
+    gram = flat @ flat.T if flat.shape[0] == small else flat.T @ flat
+    np.testing.assert_allclose(gram, np.eye(small), atol=1e-5)

@@ -309,6 +309,96 @@ for attempt in (lambda: torch.autograd.grad(x.long().sum(), x),
 (x.round() * x.long()).sum().backward()
 print(x.grad)
 """,
+    "optimizer state_dict, load_state_dict and MultiplicativeLR": """
+model = torch.nn.Linear(2, 1)
+""" + _FIXED_WEIGHTS + """
+x = torch.tensor([[0.5, -1.0], [1.5, 0.25]])
+for kind in (torch.optim.SGD, torch.optim.Adam, torch.optim.AdamW, torch.optim.RMSprop,
+             torch.optim.Adagrad):
+    optimizer = kind(model.parameters(), lr=0.1, foreach=False)
+    print(optimizer.state_dict())
+    for _ in range(2):
+        optimizer.zero_grad()
+        model(x).pow(2).sum().backward()
+        optimizer.step()
+    saved = optimizer.state_dict()
+    print(saved, len(optimizer.state), list(optimizer.state[model.weight]))
+    again = kind(model.parameters(), lr=0.5)
+    again.load_state_dict(saved)
+    print(again.param_groups[0]["lr"], again.state[model.bias])
+scheduler = torch.optim.lr_scheduler.MultiplicativeLR(again, lambda epoch: 0.5 + epoch / 10)
+for _ in range(3):
+    again.step()
+    scheduler.step()
+    print(scheduler.get_last_lr(), scheduler.last_epoch)
+print(model.weight, model.bias)
+""",
+    "regression losses and average pooling": """
+x = torch.linspace(-2, 2, 24).reshape(1, 2, 3, 4).requires_grad_()
+target = torch.linspace(1, -1, 24).reshape(1, 2, 3, 4)
+for loss in (torch.nn.L1Loss(), torch.nn.SmoothL1Loss(beta=0.5), torch.nn.HuberLoss(delta=0.5),
+             torch.nn.SmoothL1Loss(reduction="sum", beta=0.0)):
+    value = loss(x, target)
+    value.backward()
+    print(loss, value, x.grad.flatten()[:5])
+    x.grad = None
+print(torch.nn.functional.smooth_l1_loss(x, target, reduction="none")[0, 0])
+for pool in (torch.nn.AvgPool2d(2), torch.nn.AvgPool2d(3, stride=1, padding=1),
+             torch.nn.AdaptiveAvgPool2d((2, 3)), torch.nn.AdaptiveAvgPool2d(1)):
+    out = pool(x)
+    out.pow(2).sum().backward()
+    print(pool, out, x.grad[0, 0])
+    x.grad = None
+print(torch.nn.functional.avg_pool1d(x[0, 0], 2), torch.nn.AdaptiveAvgPool1d(2)(x[0, 0]))
+""",
+    "post-accumulate-grad hooks (an optimizer step in backward)": """
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+w = torch.tensor([0.5, -1.0], requires_grad=True)
+seen = []
+handle = x.register_post_accumulate_grad_hook(lambda p: seen.append(p.grad.clone()))
+w.register_hook(lambda g: g * 2)
+w.register_post_accumulate_grad_hook(lambda p: print("w after", p.grad))
+def step(p):
+    with torch.no_grad():
+        p -= 0.1 * p.grad
+    p.grad = None
+x.register_post_accumulate_grad_hook(step)
+for _ in range(2):
+    (x * w).sum().backward()
+    print(x, w.grad, seen)
+handle.remove()
+(x * w).sum().backward()
+print(len(seen), x.grad)
+torch.autograd.grad((x * w).sum(), w)  # no accumulation: no hook
+for attempt in (lambda: (x * 2).register_post_accumulate_grad_hook(print),
+                lambda: torch.ones(2).register_post_accumulate_grad_hook(print)):
+    try:
+        attempt()
+    except RuntimeError as error:
+        print("RuntimeError:", error)
+for returned in (1, torch.ones(1)):
+    z = torch.ones(1, requires_grad=True)
+    z.register_post_accumulate_grad_hook(lambda p, value=returned: value)
+    try:
+        (z * 3).sum().backward()
+    except (RuntimeError, TypeError) as error:
+        print(type(error).__name__, error)
+""",
+    "skip_init and torch.nn.parameter": """
+from torch.nn.parameter import Parameter
+torch.manual_seed(0)
+layer = torch.nn.utils.skip_init(torch.nn.Linear, 3, 2)
+print(type(layer).__name__, layer.weight.shape, isinstance(layer.weight, Parameter))
+with torch.no_grad():
+    layer.weight.fill_(0.5)
+    layer.bias.zero_()
+print(layer(torch.ones(3)), torch.rand(2))  # the stream was not drawn from
+try:
+    torch.nn.utils.skip_init(int)
+except RuntimeError as error:
+    print(error)
+print(Parameter(torch.ones(2)))
+""",
 }
 
 

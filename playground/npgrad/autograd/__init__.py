@@ -190,9 +190,18 @@ def observe(on_step: Callable[[BackwardStep], None],
                 callbacks.remove(callback)
 
 
-class graph:
+class _Namespace(type):
+    """A class that stands for one of torch's submodules: what it lacks is said with the
+    submodule's name and what to do, as the engine's modules say it."""
+
+    def __getattr__(cls, name: str):
+        return missing_attribute(cls.torch_name)(name)
+
+
+class graph(metaclass=_Namespace):
     """``torch.autograd.graph``: the Node type of grad_fn objects."""
 
+    torch_name = "torch.autograd.graph"
     Node = Node
 
 

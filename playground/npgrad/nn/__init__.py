@@ -1,7 +1,7 @@
 """``torch.nn``: the functional namespace and the modules small models are built from."""
 
 from .._missing import missing_attribute
-from . import functional, init, utils
+from . import functional, init, parameter, utils
 from .activation import (
     ELU,
     GELU,
@@ -16,7 +16,16 @@ from .activation import (
 )
 from .containers import ModuleDict, ModuleList, ParameterDict, ParameterList
 from .convolution import Conv2d, MaxPool2d
-from .loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, MSELoss, NLLLoss
+from .loss import (
+    BCELoss,
+    BCEWithLogitsLoss,
+    CrossEntropyLoss,
+    HuberLoss,
+    L1Loss,
+    MSELoss,
+    NLLLoss,
+    SmoothL1Loss,
+)
 from .modules import (
     Dropout,
     Embedding,
@@ -28,13 +37,16 @@ from .modules import (
     Sequential,
 )
 from .normalization import BatchNorm1d, LayerNorm
+from .pooling import AdaptiveAvgPool1d, AdaptiveAvgPool2d, AvgPool1d, AvgPool2d
 
-__all__ = ["functional", "init", "utils", "BatchNorm1d", "Conv2d", "MaxPool2d", "BCELoss",
+__all__ = ["functional", "init", "parameter", "utils", "BatchNorm1d", "Conv2d", "MaxPool2d",
+           "BCELoss",
            "BCEWithLogitsLoss", "CrossEntropyLoss", "Dropout", "ELU", "Embedding", "Flatten",
            "GELU", "Identity", "LayerNorm", "LeakyReLU", "Linear", "LogSoftmax", "Module",
            "ModuleDict", "ModuleList", "MSELoss", "NLLLoss", "Parameter", "ParameterDict",
            "ParameterList", "ReLU", "Sequential", "Sigmoid", "SiLU", "Softmax", "Softplus",
-           "Tanh"]
+           "Tanh", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AvgPool1d", "AvgPool2d",
+           "HuberLoss", "L1Loss", "SmoothL1Loss"]
 
 # What the engine lacks, said with torch's module name and what to do.
 __getattr__ = missing_attribute("torch.nn")

@@ -14,6 +14,7 @@ from .._nodes import legacy_type_name
 from .._numerics import erf_values, whole_sum
 from .._pointwise import relu, sigmoid, tanh
 from .._tensor import Tensor
+from . import _hooks
 
 
 def softmax(input: Tensor, dim: int, dtype=None) -> Tensor:
@@ -27,18 +28,72 @@ def log_softmax(input: Tensor, dim: int, dtype=None) -> Tensor:
 def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
     """Mean (or sum, or none) of squared differences, as one MseLossBackward0 node."""
     a, b = _operands.operands(input, target)
+    _check_target_size(input, target)
     squared = (a - b) ** 2
-    total = whole_sum(squared) if reduction in ("mean", "sum") else None  # torch's order
-    if reduction == "mean":
-        data = np.asarray(squared.mean(dtype=squared.dtype) if total is None else
-                          total / squared.dtype.type(max(squared.size, 1)))
-    elif reduction == "sum":
-        data = np.asarray(squared.sum(dtype=squared.dtype) if total is None else total)
-    elif reduction == "none":
-        data = squared
-    else:
+    return _recording.output("mse_loss", _pointwise_loss(squared, reduction), (input, target),
+                             (input, target, reduction))
+
+
+def _pointwise_loss(values: np.ndarray, reduction: str) -> np.ndarray:
+    """A loss's elements reduced as torch's apply_loss_reduction does (its summing order)."""
+    if reduction == "none":
+        return values
+    if reduction not in ("mean", "sum"):
         raise ValueError(f"{reduction} is not a valid value for reduction")
-    return _recording.output("mse_loss", data, (input, target), (input, target, reduction))
+    total = whole_sum(values)
+    if reduction == "mean":
+        return np.asarray(values.mean(dtype=values.dtype) if total is None else
+                          total / values.dtype.type(max(values.size, 1)))
+    return np.asarray(values.sum(dtype=values.dtype) if total is None else total)
+
+
+def _check_target_size(input: Tensor, target: Tensor) -> None:
+    if tuple(input.shape) != tuple(target.shape):
+        _hooks.warn_at_user_code(
+            f"Using a target size ({target.size()}) that is different to the input size "
+            f"({input.size()}). This will likely lead to incorrect results due to "
+            "broadcasting. Please ensure they have the same size.")
+
+
+def l1_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
+    """|input - target| reduced: torch composes it of ops (MeanBackward0 ← AbsBackward0)."""
+    _check_target_size(input, target)
+    difference = (input - target).abs()
+    if reduction == "none":
+        return difference
+    if reduction not in ("mean", "sum"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    return difference.mean() if reduction == "mean" else difference.sum()
+
+
+def smooth_l1_loss(input: Tensor, target: Tensor, reduction: str = "mean",
+                   beta: float = 1.0) -> Tensor:
+    """0.5 z² / beta where z = |input - target| < beta, else z - 0.5 beta (beta 0: l1_loss)."""
+    if beta < 0:
+        raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
+    if beta == 0.0:
+        return l1_loss(input, target, reduction)
+    a, b = _operands.operands(input, target)
+    _check_target_size(input, target)
+    z = np.abs(a - b)
+    half, limit = z.dtype.type(0.5), z.dtype.type(beta)
+    values = np.where(z < limit, half * z * z / limit, z - half * limit).astype(z.dtype)
+    return _recording.output("smooth_l1_loss", _pointwise_loss(values, reduction), (input, target),
+                             (input, target, reduction, beta))
+
+
+def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean",
+               delta: float = 1.0) -> Tensor:
+    """0.5 z² where z = |input - target| < delta, else delta (z - 0.5 delta)."""
+    if delta <= 0:
+        raise RuntimeError("huber_loss does not support non-positive values for delta.")
+    a, b = _operands.operands(input, target)
+    _check_target_size(input, target)
+    z = np.abs(a - b)
+    half, limit = z.dtype.type(0.5), z.dtype.type(delta)
+    values = np.where(z < limit, half * z * z, limit * (z - half * limit)).astype(z.dtype)
+    return _recording.output("huber_loss", _pointwise_loss(values, reduction), (input, target),
+                             (input, target, reduction, delta))
 
 
 def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
@@ -311,7 +366,8 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
 __all__ = ["relu", "sigmoid", "tanh", "softmax", "log_softmax", "mse_loss", "linear", "gelu",
            "silu", "elu", "layer_norm", "scaled_dot_product_attention",
            "nll_loss", "cross_entropy", "leaky_relu", "softplus", "binary_cross_entropy",
-           "binary_cross_entropy_with_logits", "one_hot", "embedding", "dropout"]
+           "binary_cross_entropy_with_logits", "one_hot", "embedding", "dropout", "l1_loss",
+           "smooth_l1_loss", "huber_loss"]
 
 _lacking = missing_attribute("torch.nn.functional")
 
@@ -327,4 +383,8 @@ def __getattr__(name: str):
         from . import convolution
 
         return getattr(convolution, name)
+    if name in ("avg_pool1d", "avg_pool2d", "adaptive_avg_pool1d", "adaptive_avg_pool2d"):
+        from . import pooling
+
+        return getattr(pooling, name)
     return _lacking(name)

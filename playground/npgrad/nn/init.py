@@ -9,7 +9,8 @@ import numpy as np
 
 from .. import _factories
 from .._grad_mode import no_grad
-from .._tensor import Tensor
+from .._missing import missing_attribute
+from .._tensor import Tensor, bump_version
 
 _LINEAR_GAINS = ("linear", "conv1d", "conv2d", "conv3d", "conv_transpose1d",
                  "conv_transpose2d", "conv_transpose3d", "sigmoid")
@@ -117,6 +118,33 @@ def kaiming_normal_(tensor: Tensor, a: float = 0, mode: str = "fan_in",
     return normal_(tensor, 0.0, std, generator)
 
 
+def orthogonal_(tensor: Tensor, gain: float = 1, generator=None) -> Tensor:
+    """A (semi-)orthogonal matrix, as torch makes it: the Q of a QR decomposition of a
+    normal draw (transposed when wider than tall), its columns' signs fixed by R's diagonal.
+    The draw is torch's; the decomposition is NumPy's (LAPACK in double precision, where
+    torch's runs in the tensor's float32: values agree to about 1e-5)."""
+    if tensor.dim() < 2:
+        raise ValueError("Only tensors with 2 or more dimensions are supported")
+    if tensor.numel() == 0:
+        return tensor
+    rows = tensor.shape[0]
+    columns = tensor.numel() // rows
+    flattened = _factories.normal_(Tensor._make(np.empty((rows, columns), tensor._data.dtype)),
+                                   0, 1, generator=generator)._data
+    if rows < columns:
+        flattened = flattened.T
+    q, r = np.linalg.qr(flattened)
+    q = q * np.sign(np.diagonal(r))
+    if rows < columns:
+        q = q.T
+    with no_grad():
+        tensor._data[...] = (q * q.dtype.type(gain)).reshape(tensor.shape).astype(
+            tensor._data.dtype)
+        bump_version(tensor)  # torch's copy_, then its mul_ by the gain
+        bump_version(tensor)
+    return tensor
+
+
 def reset_weight_and_bias(weight: Tensor, bias: Tensor | None) -> None:
     """Linear's and Conv2d's reset_parameters: He-uniform weight (a = √5), bias uniform in
     ±1/sqrt(fan_in)."""
@@ -128,4 +156,8 @@ def reset_weight_and_bias(weight: Tensor, bias: Tensor | None) -> None:
 
 
 __all__ = ["calculate_gain", "uniform_", "normal_", "constant_", "ones_", "zeros_", "eye_",
-           "xavier_uniform_", "xavier_normal_", "kaiming_uniform_", "kaiming_normal_"]
+           "xavier_uniform_", "xavier_normal_", "kaiming_uniform_", "kaiming_normal_",
+           "orthogonal_"]
+
+# What the engine lacks, said with torch's module name and what to do.
+__getattr__ = missing_attribute("torch.nn.init")

@@ -3,11 +3,13 @@ torch's single-tensor optimizers do (``lr_scheduler`` beside them)."""
 
 from __future__ import annotations
 
+from collections import defaultdict
+
 import numpy as np
 
 from .._grad_mode import no_grad
 from .._inplace import _write_inplace  # a step's values into the parameter's own memory
-from .._missing import missing_attribute
+from .._missing import MISSING_HINT, missing_attribute
 from .._numerics import addcdiv_values, addcmul_values, lerp_values, plus_scaled
 from .._pointwise import clone
 from .._tensor import Tensor
@@ -25,8 +27,29 @@ def clear_grads(params, set_to_none: bool = True) -> None:
             param.grad.zero_()
 
 
-# What torch's optimizers list in their groups (and so print) beside the settings that act.
-_FLAGS = {"differentiable": False, "foreach": None}
+def _settings(names: str, given: dict, chosen: dict) -> dict:
+    """A group's defaults in the order torch lists them: ``names`` (space-separated), each
+    from ``given`` or else from ``chosen`` (the implementation flags' defaults)."""
+    return {name: given[name] if name in given else chosen[name] for name in names.split()}
+
+
+def _flags(capturable: bool = False, differentiable: bool = False, foreach=None,
+           fused=None) -> dict:
+    """Settings torch's optimizers take and list in their groups (and so print) that change
+    how torch runs a step (several tensors at once, fused kernels), not what it computes."""
+    return {"foreach": foreach, "capturable": capturable, "differentiable": differentiable,
+            "fused": fused}
+
+
+def _step_count(state: dict) -> float:
+    """Count a step in ``state["step"]``, a float32 scalar tensor as torch keeps it."""
+    step = state["step"]._data
+    step[...] = step + np.float32(1)
+    return float(step)
+
+
+def _first_step() -> Tensor:
+    return Tensor._make(np.zeros((), np.float32))
 
 
 class Optimizer:
@@ -41,9 +64,46 @@ class Optimizer:
             raise ValueError("optimizer got an empty parameter list")
         groups = params if isinstance(params[0], dict) else [{"params": params}]
         self.defaults = defaults
-        self.param_groups = [{**defaults, **group, "params": list(group["params"])}
-                             for group in groups]
-        self.state: dict = {}
+        self.param_groups: list[dict] = []
+        self.state: defaultdict = defaultdict(dict)  # by parameter, as torch's
+        for group in groups:
+            self.add_param_group(group)
+
+    def add_param_group(self, param_group: dict) -> None:
+        params = param_group["params"]
+        params = [params] if isinstance(params, Tensor) else list(params)
+        self.param_groups.append({**self.defaults, **param_group, "params": params})
+
+    def state_dict(self) -> dict:
+        """torch's: each parameter by its position over all groups; its state as it is."""
+        index: dict[int, int] = {}
+        groups = []
+        for group in self.param_groups:
+            packed = {key: value for key, value in group.items() if key != "params"}
+            packed["params"] = [index.setdefault(id(param), len(index))
+                                for param in group["params"]]
+            groups.append(packed)
+        state = {index[id(param)]: values for param, values in self.state.items()
+                 if id(param) in index}
+        return {"state": state, "param_groups": groups}
+
+    def load_state_dict(self, state_dict: dict) -> None:
+        saved = state_dict["param_groups"]
+        if len(saved) != len(self.param_groups):
+            raise ValueError("loaded state dict has a different number of parameter groups")
+        if any(len(mine["params"]) != len(theirs["params"])
+               for mine, theirs in zip(self.param_groups, saved, strict=True)):
+            raise ValueError("loaded state dict contains a parameter group that doesn't match "
+                             "the size of optimizer's group")
+        by_index = {}
+        for mine, theirs in zip(self.param_groups, saved, strict=True):
+            by_index.update(zip(theirs["params"], mine["params"], strict=True))
+            mine.update({key: value for key, value in theirs.items() if key != "params"})
+        self.state = defaultdict(dict)
+        for number, values in state_dict["state"].items():
+            param = by_index[number]
+            self.state[param] = {key: _cast_state(key, value, param)
+                                 for key, value in values.items()}
 
     def zero_grad(self, set_to_none: bool = True) -> None:
         clear_grads((param for group in self.param_groups for param in group["params"]),
@@ -60,8 +120,9 @@ class Optimizer:
             for group in self.param_groups:
                 for param in group["params"]:
                     if param.grad is not None:
-                        self._update(param, param.grad, group,
-                                     self.state.setdefault(id(param), {}))
+                        self._update(param, param.grad, group, self.state[param])
+                        if not self.state[param]:  # SGD without momentum keeps none
+                            del self.state[param]
         return loss
 
     def _update(self, param: Tensor, grad: Tensor, group: dict, state: dict) -> None:
@@ -75,6 +136,13 @@ class Optimizer:
             grad = grad.add(param, alpha=group["weight_decay"])
         return grad
 
+    def __getattr__(self, name: str):
+        """A method of torch's optimizers this engine lacks: said so, with what to do."""
+        if name.startswith("_"):
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r} "
+                             f"{MISSING_HINT}")
+
     def __repr__(self) -> str:
         lines = [f"{type(self).__name__} ("]
         for number, group in enumerate(self.param_groups):
@@ -87,14 +155,15 @@ class SGD(Optimizer):
     """p -= lr * (grad + weight_decay * p), with optional (Nesterov) momentum."""
 
     def __init__(self, params, lr: float = 1e-3, momentum: float = 0, dampening: float = 0,
-                 weight_decay: float = 0, nesterov: bool = False, *, maximize: bool = False):
+                 weight_decay: float = 0, nesterov: bool = False, *, maximize: bool = False,
+                 **flags):
         if lr < 0.0:
             raise ValueError(f"Invalid learning rate: {lr}")
         if nesterov and (momentum <= 0 or dampening != 0):
             raise ValueError("Nesterov momentum requires a momentum and zero dampening")
-        super().__init__(params, {"lr": lr, "momentum": momentum, "dampening": dampening,
-                                  "weight_decay": weight_decay, "nesterov": nesterov,
-                                  "maximize": maximize, **_FLAGS, "fused": None})
+        super().__init__(params, _settings(
+            "lr momentum dampening weight_decay nesterov maximize foreach differentiable fused",
+            locals(), _flags(**flags)))
 
     def _update(self, param: Tensor, grad: Tensor, group: dict, state: dict) -> None:
         grad = self._descent_direction(param, grad, group)
@@ -114,29 +183,27 @@ class Adam(Optimizer):
 
     def __init__(self, params, lr: float = 1e-3, betas: tuple = (0.9, 0.999),
                  eps: float = 1e-8, weight_decay: float = 0, amsgrad: bool = False, *,
-                 maximize: bool = False):
+                 maximize: bool = False, **flags):
         if lr < 0.0:
             raise ValueError(f"Invalid learning rate: {lr}")
         if amsgrad:
             raise NotImplementedError("Adam(amsgrad=True) is not in the built-in NumPy engine; "
                                       "switch the engine to torch")
-        super().__init__(params, {"lr": lr, "betas": betas, "eps": eps,
-                                  "weight_decay": weight_decay, "amsgrad": amsgrad,
-                                  "maximize": maximize, **_FLAGS, "fused": None,
-                                  "capturable": False,
-                                  "decoupled_weight_decay": type(self) is AdamW})
+        decoupled_weight_decay = type(self) is AdamW  # noqa: F841 - read by _settings
+        super().__init__(params, _settings(
+            "lr betas eps weight_decay amsgrad maximize foreach capturable differentiable fused "
+            "decoupled_weight_decay", locals(), _flags(**flags)))
 
     def _update(self, param: Tensor, grad: Tensor, group: dict, state: dict) -> None:
         """torch's _single_tensor_adam, each kernel rounded as torch's (lerp_, addcmul_,
         addcdiv_ are fused where torch's are)."""
         gradient = self._descent_direction(param, grad, group)._data
         if not state:
-            state["step"] = 0
+            state["step"] = _first_step()
             state["exp_avg"] = _zeros_like(param)
             state["exp_avg_sq"] = _zeros_like(param)
         beta1, beta2 = group["betas"]
-        state["step"] += 1
-        step = state["step"]
+        step = _step_count(state)
         average, squares = state["exp_avg"]._data, state["exp_avg_sq"]._data
         average[...] = lerp_values(average, gradient, 1 - beta1)
         squares[...] = addcmul_values(squares * squares.dtype.type(beta2), gradient, gradient,
@@ -153,8 +220,9 @@ class AdamW(Adam):
 
     def __init__(self, params, lr: float = 1e-3, betas: tuple = (0.9, 0.999),
                  eps: float = 1e-8, weight_decay: float = 1e-2, amsgrad: bool = False, *,
-                 maximize: bool = False):
-        super().__init__(params, lr, betas, eps, weight_decay, amsgrad, maximize=maximize)
+                 maximize: bool = False, **flags):
+        super().__init__(params, lr, betas, eps, weight_decay, amsgrad, maximize=maximize,
+                         **flags)
 
     def _update(self, param: Tensor, grad: Tensor, group: dict, state: dict) -> None:
         _write_inplace(param, param._data * param._data.dtype.type(1 - group["lr"] *
@@ -167,24 +235,23 @@ class RMSprop(Optimizer):
 
     def __init__(self, params, lr: float = 1e-2, alpha: float = 0.99, eps: float = 1e-8,
                  weight_decay: float = 0, momentum: float = 0, centered: bool = False, *,
-                 maximize: bool = False):
+                 maximize: bool = False, **flags):
         if lr < 0.0:
             raise ValueError(f"Invalid learning rate: {lr}")
-        super().__init__(params, {"lr": lr, "alpha": alpha, "eps": eps,
-                                  "weight_decay": weight_decay, "momentum": momentum,
-                                  "centered": centered, "maximize": maximize, **_FLAGS,
-                                  "capturable": False})
+        super().__init__(params, _settings(
+            "lr momentum alpha eps centered weight_decay capturable foreach maximize "
+            "differentiable", locals(), _flags(**flags)))
 
     def _update(self, param: Tensor, grad: Tensor, group: dict, state: dict) -> None:
         grad = self._descent_direction(param, grad, group)._data
         if not state:
-            state["step"] = 0
+            state["step"] = _first_step()
             state["square_avg"] = _zeros_like(param)
             if group["momentum"] > 0:
                 state["momentum_buffer"] = _zeros_like(param)
             if group["centered"]:
                 state["grad_avg"] = _zeros_like(param)
-        state["step"] += 1
+        _step_count(state)
         alpha = group["alpha"]
         kind = grad.dtype.type
         squares = state["square_avg"]._data
@@ -209,22 +276,21 @@ class Adagrad(Optimizer):
 
     def __init__(self, params, lr: float = 1e-2, lr_decay: float = 0, weight_decay: float = 0,
                  initial_accumulator_value: float = 0, eps: float = 1e-10, *,
-                 maximize: bool = False):
+                 maximize: bool = False, **flags):
         if lr < 0.0:
             raise ValueError(f"Invalid learning rate: {lr}")
-        super().__init__(params, {"lr": lr, "lr_decay": lr_decay, "eps": eps,
-                                  "weight_decay": weight_decay,
-                                  "initial_accumulator_value": initial_accumulator_value,
-                                  "maximize": maximize, **_FLAGS, "fused": None})
+        super().__init__(params, _settings(
+            "lr lr_decay eps weight_decay initial_accumulator_value foreach maximize "
+            "differentiable fused", locals(), _flags(**flags)))
+        for group in self.param_groups:  # torch's Adagrad makes its state at once
+            for param in group["params"]:
+                self.state[param] = {"step": _first_step(), "sum": Tensor._make(
+                    np.full_like(param._data, group["initial_accumulator_value"]))}
 
     def _update(self, param: Tensor, grad: Tensor, group: dict, state: dict) -> None:
         grad = self._descent_direction(param, grad, group)._data
-        if not state:
-            state["step"] = 0
-            state["sum"] = Tensor._make(np.full_like(param._data,
-                                                     group["initial_accumulator_value"]))
-        state["step"] += 1
-        rate = group["lr"] / (1 + (state["step"] - 1) * group["lr_decay"])
+        step = _step_count(state)
+        rate = group["lr"] / (1 + (step - 1) * group["lr_decay"])
         total = state["sum"]._data
         total[...] = addcmul_values(total, grad, grad, 1)
         deviation = np.sqrt(total) + total.dtype.type(group["eps"])
@@ -233,6 +299,14 @@ class Adagrad(Optimizer):
 
 def _zeros_like(param: Tensor) -> Tensor:
     return Tensor._make(np.zeros_like(param._data))
+
+
+def _cast_state(key: str, value, param: Tensor):
+    """A loaded state value: a tensor takes the parameter's dtype ("step" stays float32),
+    as torch's load_state_dict casts them."""
+    if not isinstance(value, Tensor) or key == "step" or value.dtype == param.dtype:
+        return value
+    return value.to(param.dtype)
 
 
 from . import lr_scheduler  # noqa: E402 - torch.optim.lr_scheduler after import torch

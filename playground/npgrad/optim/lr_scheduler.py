@@ -100,6 +100,23 @@ class LambdaLR(LRScheduler):
                 for rule, base in zip(self.lr_lambdas, self.base_lrs, strict=True)]
 
 
+class MultiplicativeLR(LRScheduler):
+    """lr times ``lr_lambda(epoch)`` at every epoch after the first (one function, or one
+    per group)."""
+
+    def __init__(self, optimizer, lr_lambda: Callable | list, last_epoch: int = -1) -> None:
+        count = len(optimizer.param_groups)
+        self.lr_lambdas = list(lr_lambda) if isinstance(lr_lambda, list | tuple) else \
+            [lr_lambda] * count
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self) -> list[float]:
+        if self.last_epoch <= 0:
+            return self._current()
+        return [rate * rule(self.last_epoch)
+                for rule, rate in zip(self.lr_lambdas, self._current(), strict=True)]
+
+
 class CosineAnnealingLR(LRScheduler):
     """lr follows half a cosine from the base lr down to ``eta_min`` over ``T_max`` epochs."""
 
@@ -121,7 +138,7 @@ class CosineAnnealingLR(LRScheduler):
 
 
 __all__ = ["LRScheduler", "StepLR", "MultiStepLR", "ExponentialLR", "LambdaLR",
-           "CosineAnnealingLR"]
+           "MultiplicativeLR", "CosineAnnealingLR"]
 
 # What the engine lacks, said with torch's module name and what to do.
 __getattr__ = missing_attribute("torch.optim.lr_scheduler")
