@@ -61,8 +61,8 @@ def test_playground_runs_a_script_on_the_engine(tmp_path):
 @pytest.mark.parametrize(("message", "lacking"), [
     ("module 'torch.linalg' has no attribute 'solve' in the built-in NumPy engine; if real "
      "torch has it, switch the engine to torch", "torch.linalg.solve"),
-    ("'Tensor' object has no attribute 'unfold' in the built-in NumPy engine; if real torch "
-     "has it, switch the engine to torch", "Tensor.unfold"),
+    ("'Tensor' object has no attribute 'cummax' in the built-in NumPy engine; if real torch "
+     "has it, switch the engine to torch", "Tensor.cummax"),
     ("No module named 'torch.func.x' in the built-in NumPy engine; if real torch has it, "
      "switch the engine to torch", "torch.func.x"),
     ("cannot import name 'checkpoint' from 'torch.utils' in the built-in NumPy engine; if "
