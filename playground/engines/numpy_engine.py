@@ -185,10 +185,10 @@ class NumpyEngine(Engine):
         """The script's own calls (its main thread's); calls from threads it starts run as
         if nothing watched (a recorder shared by eight threads broke their backward)."""
         npgrad = self.torch_module()
-        current: list[LiveTrace] = []
+        current: list[tuple[LiveTrace, list] | None] = []  # each call: its trace and log
         main = threading.main_thread()
 
-        def on_start(call) -> bool:
+        def on_start(call) -> bool | list:
             if threading.current_thread() is not main:
                 return False
             if recorder.declines():
@@ -198,15 +198,17 @@ class NumpyEngine(Engine):
             # as the torch engine sees a call: from the roots' grad_fns; a leaf's own
             # AccumulateGrad (``leaf.backward(g)``) is no node of torch's graph
             roots = [getattr(t, "grad_fn", None) for t in outputs]  # (not yet checked)
-            current.append(recorder.start(kind, [root for root in roots if root is not None]))
-            return True
+            log: list = []  # npgrad's fast path writes the steps there (else on_step hears)
+            current.append((recorder.start(kind, [root for root in roots if root is not None]),
+                            log))
+            return log
 
         def on_step(step) -> None:
             if threading.current_thread() is not main or not current:
                 return
-            if current[-1] is None or not current[-1].roots:  # let pass, or a leaf's own
+            if current[-1] is None or not current[-1][0].roots:  # let pass, or a leaf's own
                 return
-            current[-1].steps.append(LiveStep(
+            current[-1][0].steps.append(LiveStep(
                 step.node,
                 [recorder.optional_array(g) for g in step.incoming],
                 [recorder.optional_array(g) for g in step.outgoing],
@@ -216,9 +218,35 @@ class NumpyEngine(Engine):
         def on_finish(call) -> None:
             if threading.current_thread() is not main or not current:
                 return
-            trace = current.pop()
-            if trace is not None:  # called as the call ends, raising or not
+            recorded = current.pop()
+            if recorded is not None:  # called as the call ends, raising or not
+                trace, log = recorded
+                if trace.roots:
+                    trace.steps.extend(_logged_step(recorder, entry) for entry in log)
                 recorder.finish(trace, sys.exc_info()[1])
 
         with npgrad.autograd.observe(on_step, on_start, on_finish):
             yield
+
+
+def _logged_step(recorder: TraceRecorder, entry: tuple) -> LiveStep:
+    """A step npgrad's fast path logged: ``(node, incoming, outgoing[, before, after])``."""
+    node, incoming, outgoing = entry[:3]
+    received = incoming if isinstance(incoming, tuple) else (incoming,)  # several outputs'
+    kept = recorder.kept_array
+    return LiveStep(node, [None if g is None else kept(g, _torch_dtype(g)) for g in received],
+                    [None if g is None else kept(g, _torch_dtype(g)) for g in outgoing],
+                    *(None if g is None else kept(g, _torch_dtype(g)) for g in entry[3:5]))
+
+
+_DTYPES: dict = {}  # NumPy's dtype -> the engine's (torch.float32...)
+
+
+def _torch_dtype(array):
+    """The engine's dtype of an array (what its tensors print: torch.float32...)."""
+    dtype = _DTYPES.get(array.dtype)
+    if dtype is None:
+        from playground.npgrad._dtype import from_numpy_dtype  # (loaded with the engine)
+
+        dtype = _DTYPES[array.dtype] = from_numpy_dtype(array.dtype)
+    return dtype

@@ -10,16 +10,21 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from playground.engines.graph_builder import Snapshot, settled
 from playground.model import ArrayData, BackwardStep, BackwardTrace
+from playground.model.arrays import FULL_VALUES_LIMIT
 
 # A training loop calls backward() thousands of times; recording a call costs about as much
 # as the call. Which calls are recorded is decided by their count alone, so a script keeps the
-# same calls on both engines and on any machine: the first FIRST_CALLS, then every call on a
-# grid (call - FIRST_CALLS a multiple of a stride) that doubles its stride whenever more than
-# SAMPLED_CALLS calls lie on it, letting go of the calls off the coarser grid. The newest
-# recorded call is kept until a newer one comes. A loop of N calls records about
-# SAMPLED_CALLS * (1 + log2(N / SAMPLED_CALLS) / 2) of them: 45 of 200, 110 of 10,000.
+# same calls on both engines and on any machine: the first ALL_CALLS calls are all recorded
+# (so a loop of up to that many keeps its last call), later ones only on a grid (call -
+# FIRST_CALLS a multiple of a stride). Of the recorded calls the player keeps the first
+# FIRST_CALLS, those on the grid, whose stride doubles whenever more than SAMPLED_CALLS lie
+# on it, and the newest. A loop of N > ALL_CALLS calls records about ALL_CALLS +
+# SAMPLED_CALLS * log2(N / ALL_CALLS) / 2 of them: some 530 of 10,000.
+ALL_CALLS = 500
 FIRST_CALLS = 3
 SAMPLED_CALLS = 16
 KEPT_STEPS = 30_000  # and never more steps than this in all
@@ -77,7 +82,20 @@ class TraceRecorder:
         whole values, a summary."""
         if tensor is None:
             return None
-        value = self.array(tensor)
+        return self._budgeted(self.array(tensor))
+
+    def kept_array(self, array: np.ndarray | None, dtype) -> ArrayData | Snapshot | None:
+        """An array nobody changes any more (a step's own gradient, or a copy): held as it
+        is, no copy; summarised at once when large (it would pin its memory) or past the
+        budget."""
+        if array is None:
+            return None
+        if array.size > FULL_VALUES_LIMIT:
+            return ArrayData.from_array(array, str(dtype))
+        return self._budgeted(Snapshot(array, dtype))
+
+    def _budgeted(self, value: ArrayData | Snapshot) -> ArrayData | Snapshot:
+        """Past the kept calls' budget of whole values, a summary."""
         if value.__class__ is Snapshot and self.traces:
             size = value.array.size
             if self.held + size > TRACE_VALUES:
@@ -90,7 +108,7 @@ class TraceRecorder:
         """A new backward call: True when it is not recorded (the engine then runs it as if
         nothing watched, without even gathering its roots); else ``start`` follows."""
         self.calls += 1
-        if self._on_grid(self.calls):
+        if self.calls <= ALL_CALLS or self._on_grid(self.calls):
             return False
         self.dropped += 1
         return True

@@ -124,18 +124,21 @@ _ONE_AT_A_TIME = threading.RLock()  # re-entered by a hook calling backward
 def _execute(root: Node, root_grad, *, keep_graph: bool, create_graph: bool,
              captures: dict[Node, list[int]] | None, needed: set[Node] | None,
              accumulate: bool, observed: bool) -> list:
-    observers = Observers.callbacks if observed else []
-    if (not create_graph and captures is None and accumulate and not observers
+    # ``observed``: True (observers hear of each step), False, or a list, the log of a call
+    # the plain loop can run (its steps written there, cheaply); else observers hear
+    log = observed if observed.__class__ is list else None
+    if (not create_graph and captures is None and accumulate and observed is not True
             and not PlainBackward.running):
         previous_mode = GradMode.enabled
         GradMode.enabled = False
         PlainBackward.running = True
         try:
-            _execute_plain(root, root_grad, keep_graph)
+            _execute_plain(root, root_grad, keep_graph, log)
         finally:
             GradMode.enabled = previous_mode
             PlainBackward.running = False
         return []
+    observers = Observers.callbacks if observed is True or log is not None else []
     dependencies = count_dependencies(root)
     buffers: dict[Node, Any] = {root: root_grad}
     queue = ReadyQueue()
@@ -219,12 +222,15 @@ def _count_edge(next_node: Node, stack: list) -> None:
         stack.append(next_node)
 
 
-def _execute_plain(root: Node, root_grad, keep_graph: bool) -> None:
+def _execute_plain(root: Node, root_grad, keep_graph: bool, log: list | None = None) -> None:
     """The common backward (arrays, no observers, no captures), with its hot loop inlined.
 
     It must do exactly what ``execute`` does, and the tests run both against torch. Its state
     lives on the nodes (``_deps``, ``_pending``) instead of in dicts: attribute access is what
-    makes this loop fast enough to beat torch's per-op overhead.
+    makes this loop fast enough to beat torch's per-op overhead. With a ``log`` it writes each
+    step there as ``(node, incoming, outgoing[, leaf grad before, after])``, the arrays
+    themselves: the log's references keep the engine from adding into them in place or
+    taking them as a leaf's .grad, so they stay as they were (the leaf's are copies).
     """
     _prepare_plain(root)
     root._pending = root_grad
@@ -232,6 +238,7 @@ def _execute_plain(root: Node, root_grad, keep_graph: bool) -> None:
     kit = NUMPY_KIT
     release = not keep_graph
     split_from = SPLIT_FROM
+    node = grad = None
     try:
         while ready:
             node = ready.pop() if len(ready) == 1 else heap_pop(ready)
@@ -239,7 +246,7 @@ def _execute_plain(root: Node, root_grad, keep_graph: bool) -> None:
             node._pending = None
             node._deps = None
             if node._hooks is not None or not node.plain:
-                edges, outputs = _special_step(node, grad, release)
+                edges, outputs = _special_step(node, grad, release, log)
                 exact = False
             else:
                 exact = node._exact
@@ -269,6 +276,10 @@ def _execute_plain(root: Node, root_grad, keep_graph: bool) -> None:
                 else:  # saved may be released already: pass the values unpacked above
                     edges = node._nx
                     outputs = _apply_function(node, grad, False, saved)
+                if log is not None:  # (conformed here, the loop below finds them so)
+                    if not exact:
+                        outputs = _conformed(edges, outputs)
+                    log.append((node, grad, outputs))
             for next_node, out in zip(edges, outputs, strict=True):
                 if next_node is None:
                     continue
@@ -297,27 +308,55 @@ def _execute_plain(root: Node, root_grad, keep_graph: bool) -> None:
             outputs = out = existing = None
     except BaseException:
         _clear_plain_state(root)
+        if log is not None and node is not None and (not log or log[-1][0] is not node):
+            log.append((node, grad, ()))  # where it failed: the node got its gradient
         raise
 
 
-def _special_step(node: Node, grad, release: bool) -> tuple:
+def _conformed(edges: tuple, outputs: tuple) -> tuple:
+    """The outputs as the next nodes take them (reduced to their shapes, cast)."""
+    return tuple(out if next_node is None or out is None or
+                 (out.shape == next_node._shape and out.dtype == next_node._np_dtype)
+                 else _conform(out, next_node) for next_node, out in zip(edges, outputs,
+                                                                        strict=True))
+
+
+def _special_step(node: Node, grad, release: bool, log: list | None = None) -> tuple:
     """AccumulateGrad, GraphRoot and nodes with hooks: the general code, one node at a time."""
     if type(node) is GraphRoot:
         return node._nx, node.grads
-    if type(node) is AccumulateGrad and node._hooks is None and not node.variable._hooks:
-        leaf = node.variable
+    leaf = node.variable if type(node) is AccumulateGrad else None
+    if leaf is not None and node._hooks is None and not leaf._hooks:
+        before = None if log is None else _grad_copy(leaf)
         if leaf._grad is None and _stealable(grad):
             # Like torch, keep the incoming array itself as .grad when nothing else sees it.
             leaf._grad = _tensor.Tensor._make(grad)
         else:
             accumulate_into(leaf, grad, False)
+        if log is not None:
+            log.append((node, grad, (), before, _grad_copy(leaf)))
         return (), ()
     if node._hooks is not None:
         grad = run_pre_hooks(node, grad, False)
-    outputs = _execute_node(node, grad, False, True, ())
+    # the general code tells a logged step as it tells observers (after the hooks)
+    told = () if log is None else (lambda step: log.append(_logged(step)),)
+    outputs = _execute_node(node, grad, False, True, told)
     if release:
         release_saved(node)
     return node._next, outputs
+
+
+def _grad_copy(leaf):
+    return None if leaf._grad is None else leaf._grad._data.copy()
+
+
+def _logged(step: BackwardStep) -> tuple:
+    """An observers' step as the plain loop logs one (arrays; the leaf's grads copied)."""
+    def arrays(tensors):
+        return tuple(None if tensor is None else tensor._data for tensor in tensors)
+
+    return (step.node, arrays(step.incoming), arrays(step.outgoing),
+            *arrays((step.grad_before, step.grad_after)))
 
 
 def _conform(out, next_node: Node):

@@ -82,6 +82,18 @@ optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
 loss.backward()
 optimizer.step()
 """,
+    "hooks, retain_grad, several outputs and a leaf hook": """
+import torch
+x = torch.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True)
+w = torch.tensor([0.5, -1.0], requires_grad=True)
+w.register_hook(lambda g: g * 2)
+left, right = x.split(2)
+y = left * w + right.sin()
+y.retain_grad()
+y.register_hook(lambda g: g + 1)
+(y ** 2).sum().backward()
+(x * 3).sum().backward()
+""",
     "unnamed intermediates": """
 import torch
 x = torch.tensor([1.0, 2.0], requires_grad=True)
@@ -233,9 +245,10 @@ def _output_function(graph: Graph, name: str) -> str:
 
 @pytest.mark.parametrize("engine_name", ["numpy", "torch"])
 def test_a_loops_unrecorded_last_calls_leave_one_graph(engine_name, monkeypatch):
-    """A long loop's calls are sampled on a grid (here: every fourth after the first three,
-    at most two of them kept), so its last calls may go unrecorded: the latest recorded call
-    is drawn on the graph the loop ended with, not on a second copy of its own."""
+    """Past the calls recorded whole, a long loop's calls are sampled on a grid (here: from
+    the fourth, every fourth kept, at most two), so its last calls may go unrecorded: the
+    latest recorded call is drawn on the graph the loop ended with, not on a second copy."""
+    monkeypatch.setattr(trace_recorder, "ALL_CALLS", 3)
     monkeypatch.setattr(trace_recorder, "SAMPLED_CALLS", 2)
     engine = NumpyEngine() if engine_name == "numpy" else TorchEngine("cpu")
     run = run_code(LOOP.replace("STEPS", "20"), engine)
@@ -249,6 +262,7 @@ def test_a_loops_unrecorded_last_calls_leave_one_graph(engine_name, monkeypatch)
 
 
 def test_a_last_recorded_call_of_another_shape_keeps_its_own_graph(monkeypatch):
+    monkeypatch.setattr(trace_recorder, "ALL_CALLS", 3)
     monkeypatch.setattr(trace_recorder, "SAMPLED_CALLS", 2)
     code = LOOP.replace("STEPS", "20").replace(
         "    loss.backward()", "    loss.backward()\n    loss = loss * 3  # not backward'ed")
@@ -290,9 +304,11 @@ x.grad.zero_()
 
 
 @pytest.mark.parametrize("steps", [9, 200, 1000])
-def test_the_calls_recorded_depend_on_the_script_alone(steps):
+def test_the_calls_recorded_depend_on_the_script_alone(steps, monkeypatch):
     """The same loop keeps the same backward calls on both engines, whatever the clock says:
-    the first three, a grid of evenly spaced ones, and the newest of them."""
+    the first three, a grid of evenly spaced ones, and the newest recorded (every call of
+    the first ALL_CALLS, then the grid's: here the first 300)."""
+    monkeypatch.setattr(trace_recorder, "ALL_CALLS", 300)
     code = LOOP.replace("STEPS", str(steps))
     kept = {}
     for engine in (NumpyEngine(), TorchEngine("cpu")):
@@ -303,9 +319,13 @@ def test_the_calls_recorded_depend_on_the_script_alone(steps):
     assert kept["numpy"] == kept["torch"]
     calls = kept["numpy"]
     assert calls[:3] == [1, 2, 3]
-    gaps = {b - a for a, b in zip(calls[3:], calls[4:], strict=False)}
+    sampled = calls[3:-1]
+    gaps = {b - a for a, b in zip(sampled, sampled[1:], strict=False)}
     assert len(gaps) <= 1  # evenly spaced
-    assert steps - calls[-1] <= max(gaps, default=1)  # the newest is within one gap of the end
+    if steps <= 300:
+        assert calls[-1] == steps  # the last call
+    else:  # the newest grid call, within one gap of the end
+        assert steps - calls[-1] <= max(gaps)
     assert len(calls) <= 3 + trace_recorder.SAMPLED_CALLS + 1
 
 

@@ -83,13 +83,14 @@ def _value(grad, as_tensors: bool):
     return grad._data if isinstance(grad, Tensor) else grad
 
 
-def _notify(callbacks: list, *args) -> bool:
+def _notify(callbacks: list, *args):
     """Call each callback; whether any wants the call's steps (an ``on_start`` that returns
-    False does not: the call then runs on the fast path)."""
-    wanted = not callbacks
-    for callback in list(callbacks):
-        wanted = callback(*args) is not False or wanted
-    return wanted
+    False does not: the call then runs on the fast path). One that returns a list wants them
+    written there (the fast path can: ``_engine._execute_plain``), when it is the only one."""
+    answers = [callback(*args) for callback in list(callbacks)]
+    if len(answers) == 1 and answers[0].__class__ is list:
+        return answers[0]
+    return not answers or any(answer is not False for answer in answers)
 
 
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
