@@ -328,6 +328,8 @@ CASES = [
         a, None, None, w, b, training=True), label="training"),
     Case("batch_norm", ((4, 3, 2), (3,), (3,)), lambda m, a, w, b: m.nn.functional.batch_norm(
         a, m.zeros(3, dtype=a.dtype), m.ones(3, dtype=a.dtype), w, b), label="eval"),
+    Case("batch_norm", ((2, 3, 4, 5),), lambda m, a: m.nn.BatchNorm2d(3, dtype=a.dtype)(a * 2 + 1),
+         label="2d"),
     Case("embedding", ((4, 3),), lambda m, a: m.nn.functional.embedding(
         m.tensor([[1, 3], [1, 0]]), a)),
     Case("embedding", ((4, 3),), lambda m, a: m.nn.functional.embedding(

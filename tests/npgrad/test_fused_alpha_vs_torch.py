@@ -86,9 +86,10 @@ def test_lerp_addcmul_and_addcdiv_round_as_torch(dtype, size):
     ("AdamW", {"lr": 1e-2}), ("RMSprop", {"lr": 1e-3}),
     ("RMSprop", {"lr": 1e-3, "centered": True, "momentum": 0.5}),
     ("Adagrad", {"lr": 1e-2, "lr_decay": 0.01}),
+    ("Adadelta", {}), ("Adadelta", {"lr": 0.5, "rho": 0.8, "weight_decay": 0.01}),
 ])
 def test_adaptive_optimizers_step_as_torch(name, options):
-    """torch's single-tensor Adam, RMSprop and Adagrad, kernel by kernel, over 100 steps.
+    """torch's single-tensor Adam, RMSprop, Adagrad, Adadelta, kernel by kernel, 100 steps.
     Not bit for bit: torch's float32 sqrt is not always correctly rounded, and how it rounds
     depends on the CPU (~1% of elements on one machine, none on another; MKL's vector math
     dispatches by CPU): over 100 steps a last-bit difference grew to 1.1e-6 relative on one

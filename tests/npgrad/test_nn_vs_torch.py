@@ -20,6 +20,9 @@ OPTIMIZERS = {
         params, lr=0.01, momentum=0.9, centered=True, weight_decay=0.01),
     "adagrad": lambda m, params: m.optim.Adagrad(params, lr=0.1, lr_decay=0.01),
     "adam-foreach": lambda m, params: m.optim.Adam(params, lr=0.02, foreach=False),
+    "adadelta": lambda m, params: m.optim.Adadelta(params),
+    "adadelta-decay-maximize": lambda m, params: m.optim.Adadelta(
+        params, lr=0.5, rho=0.8, weight_decay=0.01, maximize=True),
 }
 
 

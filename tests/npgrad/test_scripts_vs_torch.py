@@ -314,7 +314,7 @@ model = torch.nn.Linear(2, 1)
 """ + _FIXED_WEIGHTS + """
 x = torch.tensor([[0.5, -1.0], [1.5, 0.25]])
 for kind in (torch.optim.SGD, torch.optim.Adam, torch.optim.AdamW, torch.optim.RMSprop,
-             torch.optim.Adagrad):
+             torch.optim.Adagrad, torch.optim.Adadelta):
     optimizer = kind(model.parameters(), lr=0.1, foreach=False)
     print(optimizer.state_dict())
     for _ in range(2):
@@ -383,6 +383,29 @@ for returned in (1, torch.ones(1)):
         (z * 3).sum().backward()
     except (RuntimeError, TypeError) as error:
         print(type(error).__name__, error)
+""",
+    "a small CNN with BatchNorm2d and adaptive pooling": """
+torch.manual_seed(0)
+model = torch.nn.Sequential(torch.nn.Conv2d(2, 3, 3, padding=1), torch.nn.BatchNorm2d(3),
+                            torch.nn.ReLU(), torch.nn.AdaptiveAvgPool2d(1), torch.nn.Flatten(),
+                            torch.nn.Linear(3, 2))
+print(model)
+x = torch.randn(4, 2, 6, 6)
+y = torch.tensor([0, 1, 1, 0])
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(3):
+    optimizer.zero_grad()
+    loss = torch.nn.functional.cross_entropy(model(x), y)
+    loss.backward()
+    optimizer.step()
+    print(step, f"{loss.item():.5f}", loss.grad_fn.name())
+print(model[1].running_mean, model[1].running_var, model[1].num_batches_tracked)
+model.eval()
+print(model(x))
+try:
+    torch.nn.BatchNorm2d(3)(torch.ones(2, 3, 4))
+except ValueError as error:
+    print(error)
 """,
     "skip_init and torch.nn.parameter": """
 from torch.nn.parameter import Parameter

@@ -1,4 +1,4 @@
-"""Batch normalization: ``F.batch_norm`` (torch's NativeBatchNormBackward0) and BatchNorm1d."""
+"""Batch normalization: ``F.batch_norm`` (torch's NativeBatchNormBackward0), BatchNorm1d/2d/3d."""
 
 from __future__ import annotations
 
@@ -45,8 +45,12 @@ def _update_running(running_mean, running_var, mean, unbiased, momentum) -> None
             running._data[...] = updated.astype(running._data.dtype)
 
 
-class BatchNorm1d(Module):
-    """Batch normalization over (N, C) or (N, C, L) inputs, with running statistics."""
+class _BatchNorm(Module):
+    """Batch normalization over channel 1, with running statistics; the subclasses say
+    which inputs they take (``DIMENSIONS``, and the words of torch's error)."""
+
+    DIMENSIONS: tuple[int, ...] = ()
+    EXPECTED = ""
 
     def __init__(self, num_features: int, eps: float = 1e-5, momentum: float | None = 0.1,
                  affine: bool = True, track_running_stats: bool = True, device=None,
@@ -69,8 +73,8 @@ class BatchNorm1d(Module):
                 self.register_buffer(name, None)
 
     def forward(self, input: Tensor) -> Tensor:
-        if input.dim() not in (2, 3):
-            raise ValueError(f"expected 2D or 3D input (got {input.dim()}D input)")
+        if input.dim() not in self.DIMENSIONS:
+            raise ValueError(f"expected {self.EXPECTED} input (got {input.dim()}D input)")
         factor = 0.0 if self.momentum is None else self.momentum
         if self.training and self.track_running_stats:
             self.num_batches_tracked._data += 1
@@ -87,6 +91,22 @@ class BatchNorm1d(Module):
         return (f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, "
                 f"affine={self.affine}, bias={self.affine}, "
                 f"track_running_stats={self.track_running_stats}")
+
+
+class BatchNorm1d(_BatchNorm):
+    """Over (N, C) or (N, C, L) inputs."""
+
+    DIMENSIONS, EXPECTED = (2, 3), "2D or 3D"
+
+
+class BatchNorm2d(_BatchNorm):
+    """Over (N, C, H, W) inputs: each channel's statistics over the batch and the plane."""
+
+    DIMENSIONS, EXPECTED = (4,), "4D"
+
+
+class BatchNorm3d(_BatchNorm):
+    DIMENSIONS, EXPECTED = (5,), "5D"
 
 
 class LayerNorm(Module):

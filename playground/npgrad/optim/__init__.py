@@ -1,4 +1,4 @@
-"""``torch.optim``: SGD, Adam, AdamW, RMSprop, Adagrad, stepping parameters in place as
+"""``torch.optim``: SGD, Adam, AdamW, RMSprop, Adagrad, Adadelta, stepping parameters in place as
 torch's single-tensor optimizers do (``lr_scheduler`` beside them)."""
 
 from __future__ import annotations
@@ -297,6 +297,36 @@ class Adagrad(Optimizer):
         _write_inplace(param, addcdiv_values(param._data, grad, deviation, -rate))
 
 
+class Adadelta(Optimizer):
+    """Steps scaled by the ratio of running RMS of past steps and of gradients (Zeiler)."""
+
+    def __init__(self, params, lr: float = 1.0, rho: float = 0.9, eps: float = 1e-6,
+                 weight_decay: float = 0, foreach=None, *, capturable: bool = False,
+                 maximize: bool = False, differentiable: bool = False):
+        if lr < 0.0:
+            raise ValueError(f"Invalid learning rate: {lr}")
+        if not 0.0 <= rho <= 1.0:
+            raise ValueError(f"Invalid rho value: {rho}")
+        super().__init__(params, _settings(
+            "lr rho eps weight_decay maximize capturable foreach differentiable", locals(), {}))
+
+    def _update(self, param: Tensor, grad: Tensor, group: dict, state: dict) -> None:
+        """torch's _single_tensor_adadelta, kernel by kernel."""
+        grad = self._descent_direction(param, grad, group)._data
+        if not state:
+            state["step"] = _first_step()
+            state["square_avg"] = _zeros_like(param)
+            state["acc_delta"] = _zeros_like(param)
+        _step_count(state)
+        rho, kind = group["rho"], grad.dtype.type
+        squares, accumulated = state["square_avg"]._data, state["acc_delta"]._data
+        squares[...] = addcmul_values(squares * kind(rho), grad, grad, 1 - rho)
+        spread = np.sqrt(squares + kind(group["eps"]))
+        delta = np.sqrt(accumulated + kind(group["eps"])) / spread * grad
+        accumulated[...] = addcmul_values(accumulated * kind(rho), delta, delta, 1 - rho)
+        _write_inplace(param, plus_scaled(param._data, delta, -group["lr"]))
+
+
 def _zeros_like(param: Tensor) -> Tensor:
     return Tensor._make(np.zeros_like(param._data))
 
@@ -311,7 +341,8 @@ def _cast_state(key: str, value, param: Tensor):
 
 from . import lr_scheduler  # noqa: E402 - torch.optim.lr_scheduler after import torch
 
-__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "lr_scheduler"]
+__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta",
+           "lr_scheduler"]
 
 # What the engine lacks, said with torch's module name and what to do.
 __getattr__ = missing_attribute("torch.optim")
