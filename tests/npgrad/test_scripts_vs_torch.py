@@ -407,6 +407,32 @@ try:
 except ValueError as error:
     print(error)
 """,
+    "gradient checkpointing, reentrant or not": """
+from torch.utils.checkpoint import checkpoint, checkpoint_sequential
+x = torch.tensor([1., 2.], requires_grad=True)
+def f(t):
+    print("run f")
+    return (t.sin() * 2).sum()
+y = checkpoint(f, x, use_reentrant=True)
+print(y, type(y.grad_fn).__name__, [type(n).__name__ for n, _ in y.grad_fn.next_functions])
+y.backward()
+print(x.grad)
+y = checkpoint(f, x, use_reentrant=False)
+print(y, [type(n).__name__ for n, _ in y.grad_fn.next_functions])
+y.backward()
+print(x.grad)
+torch.manual_seed(0)
+m = torch.nn.Sequential(torch.nn.Linear(2, 4), torch.nn.Dropout(0.5), torch.nn.ReLU(),
+                        torch.nn.Linear(4, 1))
+inp = torch.ones(3, 2, requires_grad=True)
+for reentrant in (True, False):
+    out = checkpoint_sequential(m, 2, inp, use_reentrant=reentrant)
+    out.sum().backward()
+    print(out, inp.grad, m[0].weight.grad)
+    inp.grad = None
+    m.zero_grad()
+print(torch.rand(2))
+""",
     "skip_init and torch.nn.parameter": """
 from torch.nn.parameter import Parameter
 torch.manual_seed(0)

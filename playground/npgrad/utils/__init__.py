@@ -1,9 +1,9 @@
-"""torch.utils for tutorial code: the data loading helpers (``torch.utils.data``)."""
+"""torch.utils for tutorial code: data loading (``torch.utils.data``) and checkpointing."""
 
 from .._missing import missing_attribute
-from . import data
+from . import checkpoint, data
 
-__all__ = ["data"]
+__all__ = ["checkpoint", "data"]
 
 # What the engine lacks, said with torch's module name and what to do.
 __getattr__ = missing_attribute("torch.utils")
