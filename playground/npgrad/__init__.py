@@ -83,7 +83,7 @@ from ._missing import MISSING_HINT, missing_attribute
 from ._nodes import AccumulateGrad, Node
 from ._printing import get_printoptions, set_printoptions
 
-from . import autograd, backends, func, nn, optim, utils  # isort: skip
+from . import autograd, backends, func, nn, optim, testing, utils  # isort: skip
 
 __version__ = "0.1.0"
 is_inference = Tensor.is_inference  # torch.is_inference(t)

@@ -433,6 +433,41 @@ for reentrant in (True, False):
     m.zero_grad()
 print(torch.rand(2))
 """,
+    "torch.testing.assert_close and its messages": """
+from torch.testing import assert_close
+cases = [
+ (torch.tensor([1., 2., 3.]), torch.tensor([1., 2.5, 3.])),
+ (torch.tensor([1., 2., 3.]), torch.tensor([1., 2., 3.], dtype=torch.float64)),
+ (torch.tensor([1., 2.]), torch.tensor([1., 2., 3.])),
+ (torch.tensor([[1., 2.], [3., 4.]]), torch.tensor([[1., 2.], [3., 4.001]])),
+ (torch.tensor(1.), 1.0),
+ (torch.tensor([1, 2]), torch.tensor([1, 3])),
+ (1.0, 1.1),
+ (2, 3),
+ ([torch.ones(2)], [torch.zeros(2)]),
+ ((torch.ones(2), torch.ones(1)), (torch.ones(2), torch.ones(1) * 2)),
+ (torch.tensor([float('nan')]), torch.tensor([float('nan')])),
+ (torch.tensor([1., float('inf')]), torch.tensor([1., float('inf')])),
+ (torch.tensor([1., 2.]), torch.tensor([1., 2.000001])),
+]
+for a, b in cases:
+    try:
+        assert_close(a, b)
+        print('ok')
+    except (AssertionError, TypeError) as e:
+        print(type(e).__name__, repr(str(e)))
+assert_close(torch.tensor([float('nan')]), torch.tensor([float('nan')]), equal_nan=True)
+for kwargs in ({"rtol": 0.01, "atol": 0}, {"msg": "custom"}, {"check_dtype": False}):
+    try:
+        assert_close(torch.tensor([1., 2.]), torch.tensor([1., 2.1], dtype=torch.float64),
+                     **kwargs)
+    except AssertionError as e:
+        print(repr(str(e)))
+try:
+    assert_close(torch.ones(1), torch.ones(1), rtol=0.1)
+except ValueError as e:
+    print(e)
+""",
     "skip_init and torch.nn.parameter": """
 from torch.nn.parameter import Parameter
 torch.manual_seed(0)
