@@ -153,6 +153,7 @@ class NumpyEngine(Engine):
             if name.startswith(ENGINE_PACKAGE) and module is not None)]
         return (npgrad.get_default_dtype(), npgrad.is_grad_enabled(),
                 _tensor.inference_mode_on(), tuple(sorted(vars(OPTIONS).items())),
+                npgrad.is_anomaly_enabled(), npgrad.is_anomaly_check_nan_enabled(),
                 Attributes([*modules, npgrad.Tensor, npgrad.nn.Module]))
 
     def view(self) -> EngineView:

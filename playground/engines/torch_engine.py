@@ -6,9 +6,11 @@ import contextlib
 import importlib
 import importlib.metadata
 import json
+import sys
 import threading
 import urllib.parse
 from collections.abc import Iterator
+from pathlib import Path
 
 from playground.engines.base import Attributes, Engine, EngineError
 from playground.engines.graph_builder import EngineView
@@ -156,10 +158,27 @@ class TorchEngine(Engine):
             return recorded("grad", original_grad, outputs, args, kwargs)
 
         autograd.backward, autograd.grad = backward, grad
+        stacks = sys.modules.get("torch.fx.traceback")
+        original_stack = getattr(stacks, "format_stack", None)
+        if original_stack is not None:
+            # anomaly mode keeps each node's forward stack from this function: without the
+            # kernel's frames, as python would show it
+            stacks.format_stack = lambda: [entry for entry in original_stack()
+                                           if not _kernel_frame(entry)]
         try:
             yield
         finally:
             autograd.backward, autograd.grad = original_backward, original_grad
+            if original_stack is not None:
+                stacks.format_stack = original_stack
+
+
+_APP = str(Path(__file__).resolve().parents[1])
+
+
+def _kernel_frame(entry: str) -> bool:
+    """A formatted stack entry of the app's own code, or of python's runpy."""
+    return entry.startswith(('  File "<frozen ', f'  File "{_APP}'))
 
 
 def _to_numpy(tensor, torch):

@@ -84,6 +84,7 @@ from ._nodes import AccumulateGrad, Node
 from ._printing import get_printoptions, set_printoptions
 
 from . import autograd, backends, func, nn, optim, testing, utils  # isort: skip
+from .autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled  # isort: skip
 
 __version__ = "0.1.0"
 is_inference = Tensor.is_inference  # torch.is_inference(t)

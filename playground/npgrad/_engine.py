@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from . import _formula_kit, _tensor
+from ._anomaly import AnomalyMode, checked
 from ._dtype import from_numpy_dtype
 from ._formula_numpy import NUMPY_KIT
 from ._formula_tensors import TENSOR_KIT
@@ -128,7 +129,7 @@ def _execute(root: Node, root_grad, *, keep_graph: bool, create_graph: bool,
     # the plain loop can run (its steps written there, cheaply); else observers hear
     log = observed if observed.__class__ is list else None
     if (not create_graph and captures is None and accumulate and observed is not True
-            and not PlainBackward.running):
+            and not PlainBackward.running and not AnomalyMode.enabled):
         previous_mode = GradMode.enabled
         GradMode.enabled = False
         PlainBackward.running = True
@@ -163,7 +164,11 @@ def _execute(root: Node, root_grad, *, keep_graph: bool, create_graph: bool,
                         captured[index] = grad
                     if node not in needed:
                         continue
-                outputs = _execute_node(node, grad, create_graph, accumulate, observers)
+                if AnomalyMode.enabled:
+                    outputs = checked(_execute_node, node, grad, create_graph, accumulate,
+                                      observers)
+                else:
+                    outputs = _execute_node(node, grad, create_graph, accumulate, observers)
                 if not keep_graph:
                     release_saved(node)
             _propagate(node, outputs, dependencies, buffers, queue, reached, create_graph)

@@ -324,3 +324,49 @@ def test_engine_auto_takes_torch_only_for_what_the_numpy_engine_lacks(tutorial, 
     own = _run(failing, "--engine", "auto")
     assert (own.returncode, own.stdout) == (1, "first\n")
     assert own.stderr == _run(failing).stderr and "torch" not in own.stderr.splitlines()[0]
+
+
+ANOMALY = """\
+import torch
+a = torch.tensor([0., 1.], requires_grad=True)
+with torch.autograd.detect_anomaly():
+    b = a / a
+    try:
+        b.sum().backward()
+    except RuntimeError as error:
+        print("RuntimeError:", error)
+print(torch.is_anomaly_enabled())
+torch.autograd.set_detect_anomaly(True)
+x = torch.tensor([1.], requires_grad=True)
+z = x.exp()
+w = z * 2
+z.mul_(3)
+try:
+    w.sum().backward()
+except RuntimeError as error:
+    print("RuntimeError:", str(error)[:40])
+"""
+
+
+def _forward_traceback(stderr: str) -> list[str]:
+    """The lines of anomaly mode's warnings from 'Error detected' to torch's tail."""
+    lines, inside = [], False
+    for line in stderr.splitlines():
+        inside = inside or "Error detected in" in line
+        if inside:
+            lines.append(line.split("UserWarning: ")[-1])
+            inside = "(Triggered internally" not in line
+    return lines
+
+
+@pytest.mark.parametrize("engine", ["numpy", "torch"])
+def test_anomaly_mode_shows_the_users_forward_lines_as_python_does(tmp_path, engine):
+    """detect_anomaly: the same output and the same forward traceback as python (the
+    kernel's own frames left out), on both engines."""
+    script = tmp_path / "anomaly.py"
+    script.write_text(ANOMALY)
+    ran, expected = _run(script, "--engine", engine), _python(script)
+    assert (ran.returncode, ran.stdout) == (expected.returncode, expected.stdout)
+    shown = _forward_traceback(ran.stderr)
+    assert shown == _forward_traceback(expected.stderr) and len(shown) == 8
+    assert "playground" not in ran.stderr.replace(str(tmp_path), "")

@@ -13,10 +13,13 @@ from .._graph_order import needed_nodes
 from .._missing import missing_attribute
 from .._nodes import AccumulateGrad, GraphRoot, Node
 from .._tensor import Tensor
+from . import anomaly_mode
+from .anomaly_mode import detect_anomaly, set_detect_anomaly
 
 __all__ = [
     "backward", "grad", "observe", "BackwardStep", "Node", "no_grad", "enable_grad",
-    "set_grad_enabled", "is_grad_enabled",
+    "set_grad_enabled", "is_grad_enabled", "anomaly_mode", "detect_anomaly",
+    "set_detect_anomaly",
 ]
 
 
