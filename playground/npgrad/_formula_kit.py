@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 
-from . import _convolution, _pooling
+from . import _convolution, _pooling, _recurrent
 from ._numerics import erf_values, safe_softmax_values
 from ._tensor import Tensor
 
@@ -311,6 +311,25 @@ class Kit:
                                         _array(value), mask, scale)
         return k._backward_of("attention_backward", gradients[which],
                               (grad, query, key, value))
+
+    def join_unbind(k, grads, shape, dim):
+        """UnbindBackward0: the slices' gradients stacked back, zeros where none came."""
+        grads = grads if isinstance(grads, tuple) else (grads,)
+        return k.join_split(tuple(None if g is None else k.unsqueeze(g, dim) for g in grads),
+                            shape, dim, (1,) * len(grads))
+
+    def lstm_layer_grad(k, grad, run, memo, which):
+        """MkldnnRnnLayerBackward0: the gradient for input ``which`` (input, the four
+        weights, h0, c0) of an LSTM layer, all of them worked out once per backward (``memo``
+        holds them). torch cannot differentiate it again: under create_graph the result has
+        no graph."""
+        if not memo or memo[0] is not grad:
+            received = [None if g is None else _array(g) for g in grad]
+            memo[:] = [grad, _recurrent.lstm_layer_grads(run, *received)]
+        values = memo[1][which]
+        if all(g is None or isinstance(g, np.ndarray) for g in grad):
+            return values
+        return Tensor._make(values)
 
     def layer_norm_input(k, grad, input, mean, rstd, weight, dims, eps):
         """d loss / d input of layer norm: through each row's own mean and variance."""

@@ -336,6 +336,9 @@ TABLE: tuple[Rule, ...] = (
          "k.not_implemented('aten::_scaled_dot_product_flash_attention_for_cpu_backward')",
          "k.not_implemented('aten::_scaled_dot_product_flash_attention_for_cpu_backward')",
          "k.not_implemented('aten::_scaled_dot_product_flash_attention_for_cpu_backward')"),
+    # one LSTM layer over a sequence, torch's CPU node (outputs: sequence, last h, last c)
+    _row("lstm_layer", "MkldnnRnnLayerBackward0", "input weight0 weight1 weight2 weight3 hx cx",
+         "run memo", *(f"k.lstm_layer_grad(grad, run, memo, {which})" for which in range(7))),
     _row("log_softmax", "LogSoftmaxBackward0", "self", "result dim",
          "grad - k.exp(result) * k.sum(grad, (dim,), True)"),
     # linear algebra
@@ -426,6 +429,9 @@ TABLE: tuple[Rule, ...] = (
          "k.narrow(grad, dim, offsets[i], sizes[i])", variadic=True),
     _row("stack", "StackBackward0", "tensors", "dim", "k.select(grad, dim, i)", variadic=True),
     # one node for all the pieces (a gradient for each output; None where none came)
+    _row("unbind", "UnbindBackward0", "self", "shape dim", "k.join_unbind(grad, shape, dim)"),
+    _row("unsafe_split", "UnsafeSplitBackward0", "self", "shape dim sizes",
+         "k.join_split(grad, shape, dim, sizes)"),
     _row("split", "SplitBackward0", "self", "shape dim sizes",
          "k.join_split(grad, shape, dim, sizes)"),
     _row("split_with_sizes", "SplitWithSizesBackward0", "self", "shape dim sizes",

@@ -440,6 +440,41 @@ def split(self: Tensor, split_size_or_sections, dim: int = 0) -> tuple[Tensor, .
     return _pieces(self, sizes, dim, "split")
 
 
+@binds("unbind")
+def unbind(self: Tensor, dim: int = 0) -> tuple[Tensor, ...]:
+    """Each slice along ``dim`` as a view, all outputs of one UnbindBackward0 node."""
+    dim = _wrap_dim(dim, self.ndim)
+    counter = shared_counter(self)
+    pieces = []
+    for index in range(self.shape[dim]):
+        piece = Tensor._make(self._data[(slice(None),) * dim + (index,)], None, counter)
+        piece._base = self
+        pieces.append(piece)
+    if pieces and GradMode.enabled and self._rg and self._data.dtype.kind in "fc":
+        if _recording._tangents is not None:
+            raise RuntimeError("unbind under forward-mode AD is not in the built-in NumPy "
+                               "engine yet; switch the engine to torch")
+        attach_node(pieces[0], NODE_CLASSES["unbind"], (self,), (self._data.shape, dim))
+        record_outputs(pieces[0].grad_fn, pieces)
+    return tuple(pieces)
+
+
+@binds("unsafe_split")
+def unsafe_split(self: Tensor, split_size: int, dim: int = 0) -> tuple[Tensor, ...]:
+    """``split`` as torch's RNN cells split their gates: one UnsafeSplitBackward0 node."""
+    dim = _wrap_dim(dim, self.ndim)
+    length = self.shape[dim]
+    count = max(-(-length // split_size), 1)
+    sizes = tuple(min(split_size, length - number * split_size) for number in range(count))
+    return _pieces(self, sizes, dim, "unsafe_split")
+
+
+@binds("unsafe_chunk")
+def unsafe_chunk(self: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
+    length = self.shape[_wrap_dim(dim, self.ndim)]
+    return unsafe_split(self, -(-length // chunks), dim)
+
+
 @binds("chunk")
 def chunk(self: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
     """``split`` into ``chunks`` pieces of ceil(length / chunks) (fewer when they run out)."""

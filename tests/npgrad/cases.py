@@ -17,6 +17,7 @@ class Case:
     call: Callable
     domain: str = "any"  # "positive" for log/sqrt-like ops, "unit" for asin, "distinct": no ties
     label: str = ""
+    dtypes: tuple = ("float32", "float64")  # the input dtypes it is compared in
 
     @property
     def id(self) -> str:
@@ -366,6 +367,16 @@ CASES = [
          m.nn.functional.scaled_dot_product_attention(q, k, v)),
     Case("attention", ((2, 1, 4, 3), (2, 1, 4, 3), (2, 1, 4, 3)), lambda m, q, k, v:
          m.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=True), label="causal"),
+    # float32 runs on oneDNN's node; float64 takes torch's step-by-step ops
+    Case("lstm_layer", ((5, 2, 3),), lambda m, x: (m.manual_seed(0), m.nn.LSTM(
+        3, 4)(x.float())[0])[1], dtypes=("float32",)),
+    Case("lstm_layer", ((5, 3),), lambda m, x: (m.manual_seed(0), m.nn.LSTM(
+        3, 2, bidirectional=True, dtype=x.dtype)(x)[1][1])[1], label="unbatched-reverse"),
+    Case("unsafe_split", ((2, 8),), lambda m, a: a.unsafe_chunk(4, 1)[2] * 2),
+    Case("unbind", ((3, 4),), lambda m, a: a.unbind(1)[2] * 2),
+    Case("unbind", ((2, 3),), lambda m, a: m.stack(m.unbind(a)[::-1]), label="all"),
+    Case("unsafe_split", ((2, 8),), lambda m, x: (m.manual_seed(0), m.nn.LSTMCell(
+        8, 3, dtype=x.dtype)(x)[0])[1], label="lstm-cell"),
     Case("attention_backward", ((1, 2, 3, 4),), lambda m, q: m.autograd.grad(
         (m.nn.functional.scaled_dot_product_attention(q, q, q) ** 2).sum(), q,
         create_graph=True)[0], label="name-only"),

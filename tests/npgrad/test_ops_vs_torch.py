@@ -67,6 +67,8 @@ def test_node_names_in_the_table_are_torchs(torch):
 @pytest.mark.parametrize("dtype_name", DTYPES)
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
 def test_op_matches_torch(case, dtype_name, torch, engine):
+    if dtype_name not in case.dtypes:
+        pytest.skip(f"{case.id} is compared in {', '.join(case.dtypes)}")
     values = _values(case, seed=len(case.id))
     torch_inputs = _inputs(torch, values, dtype_name)
     engine_inputs = _inputs(engine, values, dtype_name)

@@ -468,6 +468,36 @@ try:
 except ValueError as e:
     print(e)
 """,
+    "LSTM layers and an LSTMCell": """
+torch.manual_seed(0)
+lstm = torch.nn.LSTM(3, 4, num_layers=2, bidirectional=True)
+print(lstm, [n for n, _ in lstm.named_parameters()])
+x = torch.randn(5, 2, 3, requires_grad=True)
+out, (h, c) = lstm(x)
+print(out.shape, h.shape, c.shape, type(out.grad_fn).__name__, type(h.grad_fn).__name__)
+print([type(f).__name__ for f, _ in out.grad_fn.next_functions])
+print([(type(f).__name__ if f else None) for f, _ in out.grad_fn.next_functions[0][0].next_functions])
+loss = out.pow(2).sum() + h.sum() + c.pow(2).sum()
+loss.backward()
+print(f"{loss.item():.4f}")
+print(x.grad[0])
+print(lstm.weight_hh_l1_reverse.grad[:2])
+print(lstm.bias_ih_l0.grad[:6])
+batch = torch.nn.LSTM(3, 2, batch_first=True)
+o, (hh, cc) = batch(torch.randn(2, 4, 3))
+print(o.shape, type(o.grad_fn).__name__, hh)
+single = torch.nn.LSTM(3, 2)
+h0 = torch.zeros(1, 2, requires_grad=True)
+o, (hh, cc) = single(torch.randn(4, 3), (h0, torch.zeros(1, 2)))
+o.sum().backward()
+print(o.shape, hh.shape, h0.grad)
+cell = torch.nn.LSTMCell(3, 2)
+print(cell)
+hx, cx = cell(torch.randn(4, 3))
+hx, cx = cell(torch.randn(4, 3), (hx, cx))
+hx.sum().backward()
+print(hx, type(hx.grad_fn).__name__, cell.weight_ih.grad[0])
+""",
     "skip_init and torch.nn.parameter": """
 from torch.nn.parameter import Parameter
 torch.manual_seed(0)

@@ -1,0 +1,76 @@
+"""nn.LSTM and nn.LSTMCell against torch: the same graph (MkldnnRnnLayerBackward0 per layer
+and direction, CatBackward0, StackBackward0), outputs and every gradient."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+CONFIGS = {
+    "one layer": ({}, (5, 2, 3), None),
+    "two layers, bidirectional": ({"num_layers": 2, "bidirectional": True}, (5, 2, 3), None),
+    "batch first, no bias": ({"batch_first": True, "bias": False}, (2, 5, 3), None),
+    "unbatched with a learned h0": ({}, (5, 3), "h0"),
+    "dropout in eval": ({"num_layers": 3, "dropout": 0.5}, (4, 2, 3), "eval"),
+}
+
+
+def _names(tensor) -> list[str]:
+    seen, order, waiting = set(), [], [tensor.grad_fn]
+    while waiting:
+        node = waiting.pop()
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        order.append(type(node).__name__)
+        waiting.extend(f for f, _ in reversed(node.next_functions))
+    return order
+
+
+def _run(module, options, shape, extra, dtype_name):
+    module.manual_seed(3)
+    dtype = getattr(module, dtype_name)
+    lstm = module.nn.LSTM(3, 4, dtype=dtype, **options)
+    x = module.tensor(np.random.default_rng(5).normal(size=shape), dtype=dtype,
+                      requires_grad=True)
+    state = None
+    if extra == "eval":
+        lstm.eval()
+    if extra == "h0":
+        h0 = module.full((1, 4), 0.3, dtype=dtype, requires_grad=True)
+        state = (h0, module.zeros(1, 4, dtype=dtype))
+    out, (h, c) = lstm(x, state)
+    (out.pow(2).sum() + h.sum() * 2 + c.pow(2).sum()).backward()
+    grads = [x.grad.numpy()] + [p.grad.numpy() for p in lstm.parameters()]
+    if extra == "h0":
+        grads.append(state[0].grad.numpy())
+    return _names(out) + _names(h), [t.detach().numpy() for t in (out, h, c)], grads
+
+
+@pytest.mark.parametrize("dtype_name", ["float32", "float64"])
+@pytest.mark.parametrize("name", list(CONFIGS))
+def test_lstm_matches_torch(name, dtype_name, torch, engine):
+    expected = _run(torch, *CONFIGS[name], dtype_name)
+    actual = _run(engine, *CONFIGS[name], dtype_name)
+    assert actual[0] == expected[0]
+    tolerance = {"rtol": 2e-5, "atol": 2e-6} if dtype_name == "float32" else \
+        {"rtol": 1e-10, "atol": 1e-12}
+    for mine, theirs in zip(actual[1] + actual[2], expected[1] + expected[2], strict=True):
+        assert mine.shape == theirs.shape
+        np.testing.assert_allclose(mine, theirs, **tolerance)
+
+
+def test_lstm_cell_steps_as_torchs(torch, engine):
+    results = []
+    for module in (torch, engine):
+        module.manual_seed(1)
+        cell = module.nn.LSTMCell(3, 2)
+        inputs = module.tensor(np.linspace(-1, 1, 12).reshape(4, 3), dtype=module.float32)
+        h, c = cell(inputs)
+        h, c = cell(inputs * 2, (h, c))
+        (h.sum() + c.pow(2).sum()).backward()
+        results.append((_names(h), repr(cell), h.detach().numpy(), cell.weight_hh.grad.numpy()))
+    (names, text, h, grad), (engine_names, engine_text, engine_h, engine_grad) = results
+    assert (engine_names, engine_text) == (names, text)
+    np.testing.assert_allclose(engine_h, h, rtol=1e-6)
+    np.testing.assert_allclose(engine_grad, grad, rtol=1e-5, atol=1e-7)
