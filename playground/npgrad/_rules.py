@@ -357,6 +357,9 @@ TABLE: tuple[Rule, ...] = (
     _row("unsafe_view", "UnsafeViewBackward0", "self", "shape", "k.reshape(grad, shape)"),
     _row("t", "TBackward0", "self", "", "k.mT(grad)"),
     _row("transpose", "TransposeBackward0", "self", "dim0 dim1", "k.swapaxes(grad, dim0, dim1)"),
+    # what torch's RNNs do to a batch_first output: transpose_ of a tensor of their own
+    _row("transpose_", "TransposeBackward1", "self", "dim0 dim1",
+         "k.swapaxes(grad, dim0, dim1)"),
     _row("permute", "PermuteBackward0", "self", "dims", "k.unpermute(grad, dims)"),
     _row("squeeze", "SqueezeBackward0", "self", "shape", "k.reshape(grad, shape)"),
     _row("squeeze_dim", "SqueezeBackward1", "self", "shape", "k.reshape(grad, shape)"),

@@ -372,6 +372,8 @@ CASES = [
         3, 4)(x.float())[0])[1], dtypes=("float32",)),
     Case("lstm_layer", ((5, 3),), lambda m, x: (m.manual_seed(0), m.nn.LSTM(
         3, 2, bidirectional=True, dtype=x.dtype)(x)[1][1])[1], label="unbatched-reverse"),
+    Case("transpose_", ((2, 4, 3),), lambda m, x: (m.manual_seed(0), m.nn.RNN(
+        3, 2, batch_first=True, dtype=x.dtype)(x)[0])[1]),
     Case("unsafe_split", ((2, 8),), lambda m, a: a.unsafe_chunk(4, 1)[2] * 2),
     Case("unbind", ((3, 4),), lambda m, a: a.unbind(1)[2] * 2),
     Case("unbind", ((2, 3),), lambda m, a: m.stack(m.unbind(a)[::-1]), label="all"),

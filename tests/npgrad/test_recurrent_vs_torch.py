@@ -1,5 +1,6 @@
-"""nn.LSTM and nn.LSTMCell against torch: the same graph (MkldnnRnnLayerBackward0 per layer
-and direction, CatBackward0, StackBackward0), outputs and every gradient."""
+"""Recurrent layers and cells against torch: the same graph (an LSTM's MkldnnRnnLayerBackward0
+per layer and direction in float32, torch's step-by-step ops otherwise), outputs and every
+gradient."""
 
 from __future__ import annotations
 
@@ -8,6 +9,15 @@ import pytest
 
 CONFIGS = {
     "one layer": ({}, (5, 2, 3), None),
+    "RNN, two layers, bidirectional": ({"kind": "RNN", "num_layers": 2, "bidirectional": True},
+                                       (5, 2, 3), None),
+    "RNN relu, batch first": ({"kind": "RNN", "nonlinearity": "relu", "batch_first": True},
+                              (2, 5, 3), None),
+    "GRU, two layers": ({"kind": "GRU", "num_layers": 2}, (5, 2, 3), None),
+    "GRU, bidirectional, batch first, no bias": (
+        {"kind": "GRU", "bidirectional": True, "batch_first": True, "bias": False},
+        (2, 5, 3), None),
+    "GRU unbatched with a learned h0": ({"kind": "GRU"}, (5, 3), "h0"),
     "two layers, bidirectional": ({"num_layers": 2, "bidirectional": True}, (5, 2, 3), None),
     "batch first, no bias": ({"batch_first": True, "bias": False}, (2, 5, 3), None),
     "unbatched with a learned h0": ({}, (5, 3), "h0"),
@@ -30,26 +40,31 @@ def _names(tensor) -> list[str]:
 def _run(module, options, shape, extra, dtype_name):
     module.manual_seed(3)
     dtype = getattr(module, dtype_name)
-    lstm = module.nn.LSTM(3, 4, dtype=dtype, **options)
+    options = dict(options)
+    kind = options.pop("kind", "LSTM")
+    lstm = getattr(module.nn, kind)(3, 4, dtype=dtype, **options)
     x = module.tensor(np.random.default_rng(5).normal(size=shape), dtype=dtype,
                       requires_grad=True)
     state = None
     if extra == "eval":
         lstm.eval()
+    h0 = None
     if extra == "h0":
         h0 = module.full((1, 4), 0.3, dtype=dtype, requires_grad=True)
-        state = (h0, module.zeros(1, 4, dtype=dtype))
-    out, (h, c) = lstm(x, state)
-    (out.pow(2).sum() + h.sum() * 2 + c.pow(2).sum()).backward()
+        state = (h0, module.zeros(1, 4, dtype=dtype)) if kind == "LSTM" else h0
+    out, ends = lstm(x, state)
+    ends = ends if kind == "LSTM" else (ends,)
+    (out.pow(2).sum() + ends[0].sum() * 2 + ends[-1].pow(2).sum()).backward()
     grads = [x.grad.numpy()] + [p.grad.numpy() for p in lstm.parameters()]
-    if extra == "h0":
-        grads.append(state[0].grad.numpy())
-    return _names(out) + _names(h), [t.detach().numpy() for t in (out, h, c)], grads
+    if h0 is not None:
+        grads.append(h0.grad.numpy())
+    names = _names(out) + [name for end in ends for name in _names(end)]
+    return names, [t.detach().numpy() for t in (out, *ends)], grads
 
 
 @pytest.mark.parametrize("dtype_name", ["float32", "float64"])
 @pytest.mark.parametrize("name", list(CONFIGS))
-def test_lstm_matches_torch(name, dtype_name, torch, engine):
+def test_recurrent_layer_matches_torch(name, dtype_name, torch, engine):
     expected = _run(torch, *CONFIGS[name], dtype_name)
     actual = _run(engine, *CONFIGS[name], dtype_name)
     assert actual[0] == expected[0]
@@ -60,17 +75,20 @@ def test_lstm_matches_torch(name, dtype_name, torch, engine):
         np.testing.assert_allclose(mine, theirs, **tolerance)
 
 
-def test_lstm_cell_steps_as_torchs(torch, engine):
+@pytest.mark.parametrize("kind", ["LSTMCell", "GRUCell", "RNNCell", "RNNCell-relu"])
+def test_cells_step_as_torchs(kind, torch, engine):
     results = []
     for module in (torch, engine):
         module.manual_seed(1)
-        cell = module.nn.LSTMCell(3, 2)
+        name, _, relu = kind.partition("-")
+        cell = getattr(module.nn, name)(3, 2, **({"nonlinearity": "relu"} if relu else {}))
         inputs = module.tensor(np.linspace(-1, 1, 12).reshape(4, 3), dtype=module.float32)
-        h, c = cell(inputs)
-        h, c = cell(inputs * 2, (h, c))
-        (h.sum() + c.pow(2).sum()).backward()
+        state = cell(inputs)
+        state = cell(inputs * 2, state)
+        h = state[0] if isinstance(state, tuple) else state
+        (h.sum() + h.pow(2).sum()).backward()
         results.append((_names(h), repr(cell), h.detach().numpy(), cell.weight_hh.grad.numpy()))
     (names, text, h, grad), (engine_names, engine_text, engine_h, engine_grad) = results
     assert (engine_names, engine_text) == (names, text)
-    np.testing.assert_allclose(engine_h, h, rtol=1e-6)
+    np.testing.assert_allclose(engine_h, h, rtol=2e-5, atol=1e-7)
     np.testing.assert_allclose(engine_grad, grad, rtol=1e-5, atol=1e-7)

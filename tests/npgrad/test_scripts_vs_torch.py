@@ -499,6 +499,31 @@ hx, cx = cell(torch.randn(4, 3), (hx, cx))
 hx.sum().backward()
 print(hx, type(hx.grad_fn).__name__, cell.weight_ih.grad[0])
 """,
+    "RNN and GRU layers and the three cells": """
+torch.manual_seed(0)
+for layer in (torch.nn.RNN(3, 4, num_layers=2, bidirectional=True),
+              torch.nn.RNN(3, 4, nonlinearity="relu", batch_first=True),
+              torch.nn.GRU(3, 4, num_layers=2),
+              torch.nn.GRU(3, 4, bidirectional=True, batch_first=True, bias=False)):
+    x = torch.randn(2, 5, 3, requires_grad=True)
+    out, h = layer(x)
+    (out.pow(2).sum() + h.sum()).backward()
+    print(layer, out.shape, h.shape, type(out.grad_fn).__name__, type(h.grad_fn).__name__)
+    print(out[0, :2], x.grad[1, :2])
+    print([f"{p.grad.norm().item():.4f}" for p in layer.parameters()][:4])
+cells = (torch.nn.RNNCell(3, 2), torch.nn.RNNCell(3, 2, nonlinearity="relu"),
+         torch.nn.GRUCell(3, 2), torch.nn.LSTMCell(3, 2))
+for cell in cells:
+    state = None
+    for t in range(3):
+        state = cell(torch.randn(4, 3), state)
+    last = state[0] if isinstance(state, tuple) else state
+    last.sum().backward()
+    print(cell, last, type(last.grad_fn).__name__, cell.weight_hh.grad[0])
+u = torch.nn.GRU(3, 2)(torch.randn(4, 3))
+print(u[0].shape, u[1].shape)
+print(torch.nn.GRUCell(3, 2)(torch.randn(3)))
+""",
     "skip_init and torch.nn.parameter": """
 from torch.nn.parameter import Parameter
 torch.manual_seed(0)

@@ -38,7 +38,7 @@ from .modules import (
 )
 from .normalization import BatchNorm1d, BatchNorm2d, BatchNorm3d, LayerNorm
 from .pooling import AdaptiveAvgPool1d, AdaptiveAvgPool2d, AvgPool1d, AvgPool2d
-from .recurrent import LSTM, LSTMCell
+from .recurrent import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNCell
 
 __all__ = ["functional", "init", "parameter", "utils", "BatchNorm1d", "Conv2d", "MaxPool2d",
            "BCELoss",
@@ -47,7 +47,8 @@ __all__ = ["functional", "init", "parameter", "utils", "BatchNorm1d", "Conv2d", 
            "ModuleDict", "ModuleList", "MSELoss", "NLLLoss", "Parameter", "ParameterDict",
            "ParameterList", "ReLU", "Sequential", "Sigmoid", "SiLU", "Softmax", "Softplus",
            "Tanh", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AvgPool1d", "AvgPool2d",
-           "HuberLoss", "L1Loss", "SmoothL1Loss", "BatchNorm2d", "BatchNorm3d", "LSTM", "LSTMCell"]
+           "HuberLoss", "L1Loss", "SmoothL1Loss", "BatchNorm2d", "BatchNorm3d", "LSTM", "LSTMCell",
+           "GRU", "GRUCell", "RNN", "RNNCell"]
 
 # What the engine lacks, said with torch's module name and what to do.
 __getattr__ = missing_attribute("torch.nn")

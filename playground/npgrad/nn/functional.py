@@ -271,6 +271,8 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
         return input.mm(weight.t()) if input.ndim == 2 else input.matmul(weight.t())
     if input.ndim == 2:
         return _linalg.addmm(bias, input, weight.t())
+    if not input.is_contiguous():  # torch: a product, then += bias
+        return input.matmul(weight.t()) + bias
     rows = input.view(-1, input.shape[-1])
     return _linalg.addmm(bias, rows, weight.t()).view(*input.shape[:-1], weight.shape[0])
 

@@ -1,6 +1,6 @@
-"""Recurrent layers: nn.LSTM and nn.LSTMCell, recorded as torch's CPU build records them:
-a float32 LSTM runs on oneDNN, one MkldnnRnnLayerBackward0 node per layer and direction;
-other dtypes (and the cell) run torch's ops step by step."""
+"""Recurrent layers: nn.RNN, nn.GRU, nn.LSTM and their cells, recorded as torch's CPU build
+records them: a float32 LSTM runs on oneDNN, one MkldnnRnnLayerBackward0 node per layer and
+direction; the rest run torch's ops step by step."""
 
 from __future__ import annotations
 
@@ -34,23 +34,31 @@ def _lstm_layer(input: Tensor, weights: list, h0: Tensor, c0: Tensor, reverse: b
     return tuple(results)
 
 
-def _lstm_steps(input: Tensor, weights: list, h: Tensor, c: Tensor, reverse: bool) -> tuple:
+def _layer_steps(step, input: Tensor, weights: list, state: tuple, reverse: bool) -> tuple:
     """One layer in one direction, torch's generic way: the input's part of every step at
-    once (one addmm), then each step's ops; the outputs stacked in time order."""
+    once (one addmm), then ``step``'s ops for each; the outputs stacked in time order."""
     w_ih, w_hh, b_ih, b_hh = (weights + [None, None])[:4]
     steps = list(functional.linear(input, w_ih, b_ih).unbind(0))
     outputs = []
     for projected in reversed(steps) if reverse else steps:
-        h, c = _lstm_step(projected, h, c, w_hh, b_hh)
-        outputs.append(h)
+        state = step(projected, state, w_hh, b_hh)
+        outputs.append(state[0])
     if reverse:
         outputs.reverse()
-    return stack(outputs, 0), h, c
+    return (stack(outputs, 0), *state)
 
 
-def _lstm_step(projected: Tensor, h: Tensor, c: Tensor, w_hh: Tensor, b_hh) -> tuple:
+def _value(projected):
+    """The input's part of a step's gates: given, or made now (a cell makes it after the
+    hidden part, in torch's order)."""
+    return projected() if callable(projected) else projected
+
+
+def _lstm_step(projected, state: tuple, w_hh: Tensor, b_hh) -> tuple:
     """One step from the input's part of the gates: torch's LSTMCell ops, in its order."""
-    gates = functional.linear(h, w_hh, b_hh) + projected
+    h, c = state
+    hidden = functional.linear(h, w_hh, b_hh)
+    gates = hidden + _value(projected)
     ingate, forgetgate, cellgate, outgate = gates.unsafe_chunk(4, 1)
     ingate, forgetgate = ingate.sigmoid(), forgetgate.sigmoid()
     cellgate, outgate = cellgate.tanh(), outgate.sigmoid()
@@ -58,9 +66,32 @@ def _lstm_step(projected: Tensor, h: Tensor, c: Tensor, w_hh: Tensor, b_hh) -> t
     return outgate * c.tanh(), c
 
 
-class LSTM(Module):
-    """A multi-layer LSTM over (L, N, H_in) inputs (batch_first: (N, L, H_in); unbatched:
-    (L, H_in)), initialised from torch's stream as torch does."""
+def _gru_step(projected, state: tuple, w_hh: Tensor, b_hh) -> tuple:
+    """torch's GRUCell ops: reset and update gates, then the new state between."""
+    (h,) = state
+    input_reset, input_update, input_new = _value(projected).unsafe_chunk(3, 1)
+    hidden_reset, hidden_update, hidden_new = functional.linear(h, w_hh, b_hh).unsafe_chunk(3, 1)
+    reset = (hidden_reset + input_reset).sigmoid()
+    update = (hidden_update + input_update).sigmoid()
+    new = (input_new + hidden_new * reset).tanh()
+    return ((h - new) * update + new,)
+
+
+def _rnn_step(nonlinearity: str):
+    def step(projected, state: tuple, w_hh: Tensor, b_hh) -> tuple:
+        hidden = functional.linear(state[0], w_hh, b_hh)
+        total = hidden + _value(projected)
+        return (total.tanh() if nonlinearity == "tanh" else total.relu(),)
+
+    return step
+
+
+class _RNNBase(Module):
+    """A multi-layer recurrent layer over (L, N, H_in) inputs (batch_first: (N, L, H_in);
+    unbatched: (L, H_in)), initialised from torch's stream as torch does; ``GATES`` weight
+    blocks per layer."""
+
+    GATES = 1
 
     def __init__(self, input_size: int, hidden_size: int, num_layers: int = 1,
                  bias: bool = True, batch_first: bool = False, dropout: float = 0.0,
@@ -73,13 +104,14 @@ class LSTM(Module):
         self.bias, self.batch_first, self.dropout = bias, batch_first, float(dropout)
         self.bidirectional, self.proj_size = bidirectional, proj_size
         self._names: list[list[str]] = []
+        rows = self.GATES * hidden_size
         for layer in range(num_layers):
             for suffix in ("", "_reverse")[:2 if bidirectional else 1]:
                 width = input_size if layer == 0 else hidden_size * (2 if bidirectional else 1)
-                shapes = [(4 * hidden_size, width), (4 * hidden_size, hidden_size)]
+                shapes = [(rows, width), (rows, hidden_size)]
                 names = [f"weight_ih_l{layer}{suffix}", f"weight_hh_l{layer}{suffix}"]
                 if bias:
-                    shapes += [(4 * hidden_size,)] * 2
+                    shapes += [(rows,)] * 2
                     names += [f"bias_ih_l{layer}{suffix}", f"bias_hh_l{layer}{suffix}"]
                 for name, shape in zip(names, shapes, strict=True):
                     setattr(self, name, Parameter(_empty(shape, dtype)))
@@ -98,43 +130,56 @@ class LSTM(Module):
         elif self.batch_first:
             input = input.transpose(0, 1)
         directions = 2 if self.bidirectional else 1
-        h0, c0 = self._initial(input, hx, batched, directions)
-        fused = mkldnn.enabled and input._data.dtype == np.float32 and input.numel() > 0
+        states = self._initial(input, hx, batched, directions)
+        fused = self._fused(input)
         if fused:
             input = input.contiguous()
         else:  # torch's generic path takes each layer's states by unbind
-            h0, c0 = h0.unbind(0), c0.unbind(0)
-        finals_h, finals_c = [], []
+            states = [state.unbind(0) for state in states]
+        finals: list[list[Tensor]] = [[] for _ in states]
         layer_input = input
         for layer in range(self.num_layers):
             outputs = []
             for direction in range(directions):
                 index = layer * directions + direction
                 weights = [getattr(self, name) for name in self._names[index]]
-                run = _lstm_layer if fused else _lstm_steps
-                out, hy, cy = run(layer_input, weights, h0[index], c0[index], direction == 1)
+                start = tuple(state[index] for state in states)
+                if fused:
+                    out, *ends = _lstm_layer(layer_input, weights, *start, direction == 1)
+                else:
+                    out, *ends = _layer_steps(self._step(), layer_input, weights, start,
+                                              direction == 1)
                 outputs.append(out)
-                finals_h.append(hy)
-                finals_c.append(cy)
+                for final, end in zip(finals, ends, strict=True):
+                    final.append(end)
             layer_input = cat(outputs, 2) if directions == 2 else outputs[0]
             if self.dropout and self.training and layer < self.num_layers - 1:
                 layer_input = functional.dropout(layer_input, self.dropout, True)
-        output, h_n, c_n = layer_input, stack(finals_h, 0), stack(finals_c, 0)
-        if not batched:
-            return output.squeeze(1), (h_n.squeeze(1), c_n.squeeze(1))
-        if self.batch_first:
-            output = output.transpose(0, 1)
-        return output, (h_n, c_n)
+        ends = [stack(final, 0) for final in finals]
+        return self._returned(layer_input, ends, batched, fused)
 
-    def _initial(self, input: Tensor, hx, batched: bool, directions: int) -> tuple:
+    def _fused(self, input: Tensor) -> bool:
+        return False
+
+    def _step(self):
+        raise NotImplementedError
+
+    def _returned(self, output: Tensor, ends: list, batched: bool, fused: bool):
+        if not batched:
+            output, ends = output.squeeze(1), [end.squeeze(1) for end in ends]
+        elif self.batch_first:  # torch's transpose_ of its own output
+            output = _recording.output("transpose_", np.swapaxes(output._data, 0, 1),
+                                       (output,), (0, 1))
+        return output, ends[0]
+
+    def _initial(self, input: Tensor, hx, batched: bool, directions: int) -> list:
+        count = 2 if self.GATES == 4 else 1
         if hx is None:
             zeros = _factories.zeros(self.num_layers * directions, input.shape[1],
                                      self.hidden_size, dtype=input.dtype)
-            return zeros, zeros
-        h0, c0 = hx
-        if not batched:
-            h0, c0 = h0.unsqueeze(1), c0.unsqueeze(1)
-        return h0, c0
+            return [zeros] * count
+        given = list(hx) if count == 2 else [hx]
+        return given if batched else [state.unsqueeze(1) for state in given]
 
     def extra_repr(self) -> str:
         text = f"{self.input_size}, {self.hidden_size}"
@@ -146,18 +191,63 @@ class LSTM(Module):
         return text
 
 
-class LSTMCell(Module):
-    """One LSTM step: (h, c) from an input and the last (h, c), as torch's ops record it."""
+class LSTM(_RNNBase):
+    """LSTM layers: (output, (h_n, c_n)); float32 on oneDNN's node, as torch's CPU build."""
+
+    GATES = 4
+
+    def _fused(self, input: Tensor) -> bool:
+        return mkldnn.enabled and input._data.dtype == np.float32 and input.numel() > 0
+
+    def _step(self):
+        return _lstm_step
+
+    def _returned(self, output: Tensor, ends: list, batched: bool, fused: bool):
+        if not batched:
+            return output.squeeze(1), tuple(end.squeeze(1) for end in ends)
+        if self.batch_first:
+            output = output.transpose(0, 1)
+        return output, tuple(ends)
+
+
+class GRU(_RNNBase):
+    """GRU layers: (output, h_n), torch's ops step by step."""
+
+    GATES = 3
+
+    def _step(self):
+        return _gru_step
+
+
+class RNN(_RNNBase):
+    """Elman RNN layers (tanh or relu): (output, h_n), torch's ops step by step."""
+
+    def __init__(self, *args, nonlinearity: str = "tanh", **kwargs) -> None:
+        if nonlinearity not in ("tanh", "relu"):
+            raise ValueError(f"Unknown nonlinearity '{nonlinearity}'. Select from 'tanh' or "
+                             "'relu'.")
+        self.nonlinearity = nonlinearity
+        super().__init__(*args, **kwargs)
+
+    def _step(self):
+        return _rnn_step(self.nonlinearity)
+
+
+class _CellBase(Module):
+    """One step of a recurrent layer, as torch's ops record it; ``GATES`` weight blocks."""
+
+    GATES = 1
 
     def __init__(self, input_size: int, hidden_size: int, bias: bool = True, device=None,
                  dtype=None) -> None:
         super().__init__()
         self.input_size, self.hidden_size, self.bias = input_size, hidden_size, bias
-        self.weight_ih = Parameter(_empty((4 * hidden_size, input_size), dtype))
-        self.weight_hh = Parameter(_empty((4 * hidden_size, hidden_size), dtype))
+        rows = self.GATES * hidden_size
+        self.weight_ih = Parameter(_empty((rows, input_size), dtype))
+        self.weight_hh = Parameter(_empty((rows, hidden_size), dtype))
         if bias:
-            self.bias_ih = Parameter(_empty((4 * hidden_size,), dtype))
-            self.bias_hh = Parameter(_empty((4 * hidden_size,), dtype))
+            self.bias_ih = Parameter(_empty((rows,), dtype))
+            self.bias_hh = Parameter(_empty((rows,), dtype))
         else:
             self.register_parameter("bias_ih", None)
             self.register_parameter("bias_hh", None)
@@ -169,16 +259,50 @@ class LSTMCell(Module):
         batched = input.dim() == 2
         if not batched:
             input = input.unsqueeze(0)
+        count = 2 if self.GATES == 4 else 1
         if hx is None:
             zeros = _factories.zeros(input.shape[0], self.hidden_size, dtype=input.dtype)
-            hx = (zeros, zeros)
-        elif not batched:
-            hx = (hx[0].unsqueeze(0), hx[1].unsqueeze(0))
-        projected = functional.linear(input, self.weight_ih, self.bias_ih)
-        hy, cy = _lstm_step(projected, hx[0], hx[1], self.weight_hh, self.bias_hh)
-        if not batched:
-            return hy.squeeze(0), cy.squeeze(0)
-        return hy, cy
+            state = (zeros,) * count
+        else:
+            state = tuple(hx) if count == 2 else (hx,)
+            state = state if batched else tuple(part.unsqueeze(0) for part in state)
+        ends = self._step()(lambda: functional.linear(input, self.weight_ih, self.bias_ih),
+                            state, self.weight_hh, self.bias_hh)
+        ends = ends if batched else tuple(end.squeeze(0) for end in ends)
+        return ends if count == 2 else ends[0]
+
+    def _step(self):
+        raise NotImplementedError
 
     def extra_repr(self) -> str:
         return f"{self.input_size}, {self.hidden_size}" + ("" if self.bias else ", bias=False")
+
+
+class LSTMCell(_CellBase):
+    """(h, c) from an input and the last (h, c)."""
+
+    GATES = 4
+
+    def _step(self):
+        return _lstm_step
+
+
+class GRUCell(_CellBase):
+    GATES = 3
+
+    def _step(self):
+        return _gru_step
+
+
+class RNNCell(_CellBase):
+    def __init__(self, input_size: int, hidden_size: int, bias: bool = True,
+                 nonlinearity: str = "tanh", device=None, dtype=None) -> None:
+        self.nonlinearity = nonlinearity
+        super().__init__(input_size, hidden_size, bias, device, dtype)
+
+    def _step(self):
+        return _rnn_step(self.nonlinearity)
+
+    def extra_repr(self) -> str:
+        text = super().extra_repr()
+        return text if self.nonlinearity == "tanh" else f"{text}, nonlinearity={self.nonlinearity}"
