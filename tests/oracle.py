@@ -97,3 +97,17 @@ def assert_prints_as_torch(mine: str, theirs: str, torch, tolerance: float,
         assert mine == theirs
     else:
         assert same_within(theirs, mine, tolerance, absolute), (theirs, mine)
+
+
+def node_names(tensor) -> list[str]:
+    """The names of the nodes of ``tensor``'s graph, depth first from its grad_fn, each once
+    (the same walk on torch's graph and the engine's)."""
+    seen, order, waiting = set(), [], [tensor.grad_fn]
+    while waiting:
+        node = waiting.pop()
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        order.append(type(node).__name__)
+        waiting.extend(next_node for next_node, _ in reversed(node.next_functions))
+    return order

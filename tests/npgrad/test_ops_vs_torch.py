@@ -7,6 +7,7 @@ import pytest
 
 from playground.npgrad._rules import TABLE
 from tests.npgrad.cases import CASES
+from tests.oracle import node_names
 
 DTYPES = ["float32", "float64"]
 TOLERANCE = {"float32": dict(rtol=2e-4, atol=1e-5), "float64": dict(rtol=1e-9, atol=1e-12)}
@@ -43,15 +44,7 @@ def test_every_row_of_the_table_has_a_case():
 
 
 def _names_in_graph(tensor) -> set[str]:
-    names, waiting, seen = set(), [tensor.grad_fn], set()
-    while waiting:
-        node = waiting.pop()
-        if node is None or id(node) in seen:
-            continue
-        seen.add(id(node))
-        names.add(type(node).__name__)
-        waiting.extend(next_node for next_node, _ in node.next_functions)
-    return names
+    return set(node_names(tensor))
 
 
 def test_node_names_in_the_table_are_torchs(torch):

@@ -7,6 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.oracle import node_names as _names
+
 CONFIGS = {
     "one layer": ({}, (5, 2, 3), None),
     "RNN, two layers, bidirectional": ({"kind": "RNN", "num_layers": 2, "bidirectional": True},
@@ -23,18 +25,6 @@ CONFIGS = {
     "unbatched with a learned h0": ({}, (5, 3), "h0"),
     "dropout in eval": ({"num_layers": 3, "dropout": 0.5}, (4, 2, 3), "eval"),
 }
-
-
-def _names(tensor) -> list[str]:
-    seen, order, waiting = set(), [], [tensor.grad_fn]
-    while waiting:
-        node = waiting.pop()
-        if node is None or id(node) in seen:
-            continue
-        seen.add(id(node))
-        order.append(type(node).__name__)
-        waiting.extend(f for f, _ in reversed(node.next_functions))
-    return order
 
 
 def _run(module, options, shape, extra, dtype_name):

@@ -100,15 +100,9 @@ class LambdaLR(LRScheduler):
                 for rule, base in zip(self.lr_lambdas, self.base_lrs, strict=True)]
 
 
-class MultiplicativeLR(LRScheduler):
+class MultiplicativeLR(LambdaLR):
     """lr times ``lr_lambda(epoch)`` at every epoch after the first (one function, or one
     per group)."""
-
-    def __init__(self, optimizer, lr_lambda: Callable | list, last_epoch: int = -1) -> None:
-        count = len(optimizer.param_groups)
-        self.lr_lambdas = list(lr_lambda) if isinstance(lr_lambda, list | tuple) else \
-            [lr_lambda] * count
-        super().__init__(optimizer, last_epoch)
 
     def get_lr(self) -> list[float]:
         if self.last_epoch <= 0:
