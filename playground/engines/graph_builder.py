@@ -31,6 +31,12 @@ GRAPH_NODES = 100_000          # nodes of one graph (the window draws this many)
 GRAPH_VALUES = 2_000_000       # elements kept whole in a graph's values; past them, summaries
 
 
+# What a user's object may raise when the graph builder looks at it after the run: anything
+# but the Stop button's KeyboardInterrupt (a named_parameters() that raised SystemExit ended
+# the kernel after the script had finished, where python exits 0)
+_USER_ERRORS = (Exception, SystemExit, GeneratorExit)
+
+
 class EngineView:
     """What the builder needs from an engine: which objects are tensors, and their arrays."""
 
@@ -50,7 +56,7 @@ class EngineView:
             if values.size <= limit:
                 self.values_left -= values.size
             return ArrayData.from_array(values, str(tensor.dtype), limit=limit)
-        except Exception:  # noqa: BLE001 - any tensor the user made must not end the run
+        except _USER_ERRORS:  # any tensor the user made must not end the run
             return unreadable_array(tensor)
 
     def snapshot(self, tensor) -> ArrayData | Snapshot:
@@ -62,14 +68,14 @@ class EngineView:
             if array.size > FULL_VALUES_LIMIT:
                 return ArrayData.from_array(array, str(tensor.dtype))
             return Snapshot(array.copy(), tensor.dtype)
-        except Exception:  # noqa: BLE001 - as in ``array``
+        except _USER_ERRORS:  # as in ``array``
             return unreadable_array(tensor)
 
     def safe_is_tensor(self, value) -> bool:
         """``is_tensor``, for objects whose ``__class__`` raises too."""
         try:
             return bool(self.is_tensor(value))
-        except Exception:  # noqa: BLE001 - a user's object: not a tensor
+        except _USER_ERRORS:  # a user's object: not a tensor
             return False
 
 
@@ -93,11 +99,11 @@ def unreadable_array(tensor) -> ArrayData:
     """What is known of a tensor whose values cannot be read: its shape and dtype."""
     try:
         shape = tuple(int(size) for size in tensor.shape)
-    except Exception:  # noqa: BLE001
+    except _USER_ERRORS:
         shape = ()
     try:
         dtype = str(tensor.dtype)
-    except Exception:  # noqa: BLE001
+    except _USER_ERRORS:
         dtype = "?"
     return ArrayData(shape, dtype, None, [], None, None, None)
 
@@ -124,8 +130,8 @@ def named_tensors(variables: dict[str, Any], view: EngineView,
             continue
         try:
             found.extend(_tensors_in(name, value, view, notes))
-        except Exception:  # noqa: BLE001 - a user's object that breaks when looked at:
-            continue          # it is simply not drawn
+        except _USER_ERRORS:  # a user's object that breaks when looked at: not drawn
+            continue
     return found
 
 
@@ -155,7 +161,7 @@ def _tensors_in(name: str, value, view: EngineView,
 def _key_text(key) -> str:
     try:
         return repr(key)
-    except Exception:  # noqa: BLE001 - a key whose repr raises
+    except _USER_ERRORS:  # a key whose repr raises
         return f"<{type(key).__name__} key>"
 
 
@@ -164,11 +170,11 @@ def _module_parameters(value) -> list[tuple[str, Any]]:
     try:
         if isinstance(value, type) or not callable(getattr(value, "named_parameters", None)):
             return []
-    except Exception:  # noqa: BLE001 - a __getattr__ that raises anything at all
+    except _USER_ERRORS:  # a __getattr__ that raises anything at all
         return []
     try:
         return list(value.named_parameters())
-    except Exception:  # a user's object with a method of that name: not a module after all
+    except _USER_ERRORS:  # a user's object with a method of that name: not a module after all
         return []
 
 
@@ -219,7 +225,7 @@ class _Builder:
         it a density of all of them (the arrays are read once)."""
         try:
             values, grads = self.view.to_numpy(tensor), self.view.to_numpy(grad)
-        except Exception:  # noqa: BLE001 - values that cannot be read: shape and dtype only
+        except _USER_ERRORS:  # values that cannot be read: shape and dtype only
             node.value, node.grad = self.view.array(tensor), self.view.array(grad)
             return
         node.value = ArrayData.from_array(values, str(tensor.dtype), limit=SCATTER_LIMIT)

@@ -370,3 +370,18 @@ def test_anomaly_mode_shows_the_users_forward_lines_as_python_does(tmp_path, eng
     shown = _forward_traceback(ran.stderr)
     assert shown == _forward_traceback(expected.stderr) and len(shown) == 8
     assert "playground" not in ran.stderr.replace(str(tmp_path), "")
+
+
+@pytest.mark.parametrize("engine", ["numpy", "torch"])
+def test_an_object_that_raises_systemexit_when_looked_at_ends_nothing(tmp_path, engine):
+    """The graph is built after the script: a user's object whose named_parameters() (or
+    __class__) raises SystemExit is not drawn, and the run ends as python's does."""
+    script = tmp_path / "weird.py"
+    script.write_text("import torch\nclass Weird:\n    def named_parameters(self):\n"
+                      "        raise SystemExit(3)\n"
+                      "class Hidden:\n    @property\n    def __class__(self):\n"
+                      "        raise SystemExit(4)\n"
+                      "weird, hidden = Weird(), Hidden()\n"
+                      "x = torch.ones(2, requires_grad=True)\nprint('done')\n")
+    ran, expected = _run(script, "--engine", engine), _python(script)
+    assert (ran.returncode, ran.stdout, ran.stderr) == (0, expected.stdout, "")
