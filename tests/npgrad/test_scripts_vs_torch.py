@@ -524,6 +524,15 @@ u = torch.nn.GRU(3, 2)(torch.randn(4, 3))
 print(u[0].shape, u[1].shape)
 print(torch.nn.GRUCell(3, 2)(torch.randn(3)))
 """,
+    "gradgradcheck draws its grad_outputs from torch's stream": """
+torch.manual_seed(0)
+x = torch.randn(3, dtype=torch.float64, requires_grad=True)
+print(torch.autograd.gradgradcheck(lambda t: t.sinh(), x))
+print(torch.rand(2))
+y = torch.randn(2, 2, dtype=torch.float64, requires_grad=True)
+print(torch.autograd.gradgradcheck(lambda a: (a * a.exp(), a.sum()), y))
+print(torch.rand(3))
+""",
     "skip_init and torch.nn.parameter": """
 from torch.nn.parameter import Parameter
 torch.manual_seed(0)

@@ -101,9 +101,8 @@ def gradgradcheck(func: Callable, inputs, grad_outputs=None, *, eps: float = 1e-
 
     inputs = inputs if isinstance(inputs, tuple) else (inputs,)
     outputs = _outputs(func, inputs)
-    if grad_outputs is None:  # fixed, not random: a check should not depend on the seed
-        grad_outputs = tuple(Tensor._make(np.linspace(0.5, 1.5, o.numel()).reshape(
-            o._data.shape).astype(o._data.dtype)).requires_grad_(True) for o in outputs)
+    if grad_outputs is None:  # drawn as torch draws them (make_tensor: uniform in [-1, 1)),
+        grad_outputs = tuple(_random_grad_output(o) for o in outputs)  # the stream goes on
     grad_outputs = grad_outputs if isinstance(grad_outputs, tuple) else (grad_outputs,)
     wanted = [n for n, value in enumerate(inputs)
               if isinstance(value, Tensor) and value.requires_grad]
@@ -117,3 +116,12 @@ def gradgradcheck(func: Callable, inputs, grad_outputs=None, *, eps: float = 1e-
 
     return gradcheck(first_derivatives, (*inputs, *grad_outputs), eps=eps, atol=atol,
                      rtol=rtol, raise_exception=raise_exception)
+
+
+def _random_grad_output(output: Tensor) -> Tensor:
+    """torch.testing.make_tensor(low=-1, high=1) for an output: from torch's random stream,
+    in the output's dtype (float64 for an integer one)."""
+    from .._factories import uniform_
+
+    kind = output._data.dtype if output._data.dtype.kind in "fc" else np.float64
+    return uniform_(Tensor._make(np.empty(output._data.shape, kind)), -1, 1).requires_grad_(True)
