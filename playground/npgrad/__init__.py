@@ -85,6 +85,7 @@ from ._printing import get_printoptions, set_printoptions
 
 from . import autograd, backends, func, nn, optim, testing, utils  # isort: skip
 from .autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled  # isort: skip
+from .func import vmap  # isort: skip  (torch.vmap is torch.func.vmap)
 
 __version__ = "0.1.0"
 is_inference = Tensor.is_inference  # torch.is_inference(t)

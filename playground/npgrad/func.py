@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from ._missing import missing_attribute
 
 __all__ = ["functional_call", "grad", "grad_and_value", "hessian", "jacfwd", "jacrev", "jvp",
-           "vjp", "vmap"]
+           "stack_module_state", "vjp", "vmap"]
 
 
 def _torch():
@@ -329,16 +329,49 @@ def _slices(args: tuple, dims: Sequence, index: int) -> list:
 
 
 def _stacked(results: list, out_dims):
+    """The calls' results stacked along ``out_dims`` (matching their structure: tuples, lists
+    and dicts of tensors; ``None`` keeps a result unbatched, as the first call gave it)."""
     torch = _torch()
     first = results[0]
+    if out_dims is None:
+        return first
     if isinstance(first, tuple | list):
         dims = out_dims if isinstance(out_dims, tuple | list) else (out_dims,) * len(first)
         return type(first)(_stacked([r[k] for r in results], dims[k])
                            for k in range(len(first)))
+    if isinstance(first, dict):
+        return {key: _stacked([r[key] for r in results],
+                              out_dims[key] if isinstance(out_dims, dict) else out_dims)
+                for key in first}
     if not isinstance(first, torch.Tensor):
         raise ValueError(f"vmap(f, ...): `f` must only return Tensors, got type {type(first)}. "
                          "Did you mean to set out_dims= to None for output?")
     return torch.stack(results, dim=out_dims)
+
+
+def stack_module_state(models) -> tuple[dict, dict]:
+    """Same-shaped models' parameters and buffers, each stacked along a new first dimension
+    (the parameters as new leaves that require grad where the models' did), for vmap."""
+    models = list(models)
+    if not models:
+        raise RuntimeError("stack_module_state: Expected at least one model, got 0.")
+    if not (all(m.training for m in models) or not any(m.training for m in models)):
+        raise RuntimeError("stack_module_state: Expected all models to have the same training/"
+                           "eval mode.")
+    torch = _torch()
+
+    def stacked(named: list[dict], leaf: bool) -> dict:
+        result = {}
+        for name in named[0]:
+            values = [table[name] for table in named]
+            together = torch.stack([value.detach() for value in values])
+            if leaf and values[0].requires_grad:
+                together.requires_grad_(True)
+            result[name] = together
+        return result
+
+    return (stacked([dict(m.named_parameters()) for m in models], True),
+            stacked([dict(m.named_buffers()) for m in models], False))
 
 
 # ----- modules as functions -------------------------------------------------------------------

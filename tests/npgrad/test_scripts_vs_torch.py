@@ -533,6 +533,34 @@ y = torch.randn(2, 2, dtype=torch.float64, requires_grad=True)
 print(torch.autograd.gradgradcheck(lambda a: (a * a.exp(), a.sum()), y))
 print(torch.rand(3))
 """,
+    "vmap over dicts and tuples, jacrev under vmap, an ensemble by stack_module_state": """
+from torch.func import vmap, jacrev, grad, functional_call, stack_module_state
+torch.manual_seed(0)
+x = torch.randn(3, 2)
+print(torch.vmap is vmap)
+def f(t):
+    return {"sum": t.sum(), "sq": t * t}
+out = vmap(f)(x)
+print(out["sum"], out["sq"].shape)
+def g(t):
+    return t.sin(), {"a": t.cos()}
+o = vmap(g)(x)
+print(o[0].shape, o[1]["a"])
+j = vmap(jacrev(lambda t: t.sin()))(x)
+print(j.shape, j[0])
+print(vmap(grad(lambda t: (t ** 3).sum()))(x))
+models = [torch.nn.Linear(2, 1) for _ in range(3)]
+params, buffers = stack_module_state(models)
+print({k: (v.shape, v.requires_grad, v.is_leaf) for k, v in params.items()}, buffers)
+base = torch.nn.Linear(2, 1)
+def call(p, b, xx):
+    return functional_call(base, (p, b), (xx,))
+ensemble = vmap(call, in_dims=(0, 0, None))(params, buffers, x)
+print(ensemble.shape, ensemble[1])
+ensemble.sum().backward()
+print(params["weight"].grad)
+print(vmap(lambda t: (t.sum(), t), out_dims=(0, 1))(x)[1].shape)
+""",
     "skip_init and torch.nn.parameter": """
 from torch.nn.parameter import Parameter
 torch.manual_seed(0)
