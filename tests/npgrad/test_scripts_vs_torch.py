@@ -561,6 +561,61 @@ ensemble.sum().backward()
 print(params["weight"].grad)
 print(vmap(lambda t: (t.sum(), t), out_dims=(0, 1))(x)[1].shape)
 """,
+    "parametrizations: symmetric weights, right_inverse, cached, removal": """
+import torch.nn as nn
+import torch.nn.utils.parametrize as P
+
+
+class Symmetric(nn.Module):
+    def forward(self, X):
+        return X.triu() + X.triu(1).transpose(-1, -2)
+
+
+class Positive(nn.Module):
+    def forward(self, X):
+        return X.exp()
+
+    def right_inverse(self, X):
+        return X.log()
+
+
+torch.manual_seed(0)
+layer = nn.Linear(3, 3)
+P.register_parametrization(layer, "weight", Symmetric())
+print(layer)
+print(layer.weight)
+print([n for n, _ in layer.named_parameters()], type(layer).__name__, P.is_parametrized(layer),
+      P.is_parametrized(layer, "bias"), P.type_before_parametrizations(layer).__name__)
+print(type(layer.weight.grad_fn).__name__, layer.parametrizations.weight.original.shape)
+m = nn.Linear(2, 2)
+with torch.no_grad():
+    m.weight.fill_(2.0)
+P.register_parametrization(m, "weight", Positive())
+print(m.parametrizations.weight.original)
+m.weight = torch.full((2, 2), 3.0)
+print(m.parametrizations.weight.original, m.weight)
+P.register_parametrization(m, "weight", Symmetric())
+print(m)
+m(torch.ones(2)).sum().backward()
+print(m.parametrizations.weight.original.grad)
+with P.cached():
+    a = m.weight
+    b = m.weight
+    print(a is b)
+P.remove_parametrizations(m, "weight")
+print(m, m.weight)
+try:
+    P.remove_parametrizations(m, "weight")
+except ValueError as e:
+    print(e)
+optimizer = torch.optim.SGD(layer.parameters(), lr=0.1)
+for step in range(3):
+    optimizer.zero_grad()
+    loss = layer(torch.ones(2, 3)).pow(2).sum()
+    loss.backward()
+    optimizer.step()
+    print(step, f"{loss.item():.4f}", torch.allclose(layer.weight, layer.weight.T))
+""",
     "skip_init and torch.nn.parameter": """
 from torch.nn.parameter import Parameter
 torch.manual_seed(0)
