@@ -312,6 +312,26 @@ class Tensor:
     def __reduce_ex__(self, protocol):
         raise TypeError("npgrad tensors are not picklable; send their arrays instead")
 
+    def __deepcopy__(self, memo: dict):
+        """A leaf's values copied (copy.deepcopy of a model): requires_grad kept, and .grad
+        for a plain tensor (a Parameter's copy has none), as torch's."""
+        if id(self) in memo:
+            return memo[id(self)]
+        if self.grad_fn is not None:
+            raise RuntimeError(
+                "Only Tensors created explicitly by the user (graph leaves) support the deepcopy"
+                " protocol at the moment.  If you were attempting to deepcopy a module, this may"
+                " be because of a torch.nn.utils.weight_norm usage, see "
+                "https://github.com/pytorch/pytorch/pull/103001")
+        copied = Tensor._make(self._data.copy())
+        copied.requires_grad_(self._rg)
+        memo[id(self)] = copied
+        if is_parameter(self):
+            mark_parameter(copied)
+        elif self._grad is not None:
+            copied._grad = self._grad.__deepcopy__(memo)
+        return copied
+
     # ----- autograd ----------------------------------------------------------------------------
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None) -> None:
         """Compute the gradient of this tensor w.r.t. the graph leaves (see autograd.backward)."""

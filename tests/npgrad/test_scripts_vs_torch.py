@@ -616,6 +616,31 @@ for step in range(3):
     optimizer.step()
     print(step, f"{loss.item():.4f}", torch.allclose(layer.weight, layer.weight.T))
 """,
+    "copy.deepcopy of tensors, parameters and models": """
+import copy
+x = torch.ones(2, requires_grad=True)
+y = x * 2
+try:
+    copy.deepcopy(y)
+except RuntimeError as e:
+    print(e)
+p = torch.nn.Parameter(torch.ones(2))
+p.grad = torch.ones(2) * 3
+q = copy.deepcopy(p)
+print(q.grad, q is p, q.requires_grad, isinstance(q, torch.nn.Parameter))
+x.grad = torch.full((2,), 5.0)
+z = copy.deepcopy(x)
+print(z, z.grad, z.grad is x.grad)
+torch.manual_seed(0)
+m = torch.nn.Sequential(torch.nn.Linear(2, 3), torch.nn.ReLU(), torch.nn.Linear(3, 1))
+target = copy.deepcopy(m)
+print(target[0].weight is m[0].weight, torch.equal(target[0].weight, m[0].weight), target)
+with torch.no_grad():
+    m[0].weight.add_(1)
+print(target[0].weight[0], m[0].weight[0])
+pair = copy.deepcopy({"a": x, "b": [x, x]})
+print(pair["b"][0] is pair["a"])
+""",
     "skip_init and torch.nn.parameter": """
 from torch.nn.parameter import Parameter
 torch.manual_seed(0)
