@@ -70,6 +70,19 @@ def bmm(self: Tensor, mat2: Tensor) -> Tensor:
     return output("bmm", np.matmul(a, b), (self, mat2), (self, mat2))
 
 
+@binds("baddbmm")
+def baddbmm(self: Tensor, batch1: Tensor, batch2: Tensor, *, beta=1, alpha=1) -> Tensor:
+    """beta * self + alpha * (batch1 @ batch2), one BaddbmmBackward0 node."""
+    a, b = operands(batch1, batch2)
+    product = np.matmul(a, b)
+    if alpha != 1:
+        product = product * product.dtype.type(alpha)
+    base = np.broadcast_to(self._data, product.shape).astype(product.dtype)
+    values = product + (base if beta == 1 else base * product.dtype.type(beta)) if beta else \
+        product
+    return output("baddbmm", values, (self, batch1, batch2), (batch1, batch2, beta, alpha))
+
+
 @binds("matmul")
 @binds("__matmul__", function=False)
 def matmul(self: Tensor, other: Tensor) -> Tensor:

@@ -346,6 +346,9 @@ TABLE: tuple[Rule, ...] = (
          "k.matmul(grad, k.mT(mat2))", "k.matmul(k.mT(self), grad)"),
     _row("bmm", "BmmBackward0", "self mat2", "self mat2",
          "k.matmul(grad, k.mT(mat2))", "k.matmul(k.mT(self), grad)"),
+    _row("baddbmm", "BaddbmmBackward0", "self batch1 batch2", "batch1 batch2 beta alpha",
+         "k.scale(grad, beta)", "k.scale(k.matmul(grad, k.mT(batch2)), alpha)",
+         "k.scale(k.matmul(k.mT(batch1), grad), alpha)"),
     _row("addmm", "AddmmBackward0", "self mat1 mat2", "mat1 mat2",
          "grad", "k.matmul(grad, k.mT(mat2))", "k.matmul(k.mT(mat1), grad)"),
     _row("mv", "MvBackward0", "self vec", "self vec",
@@ -355,6 +358,7 @@ TABLE: tuple[Rule, ...] = (
     _row("view", "ViewBackward0", "self", "shape", "k.reshape(grad, shape)"),
     _row("alias", "AliasBackward0", "self", "", "grad", forward=ELEMENT_WISE),
     _row("unsafe_view", "UnsafeViewBackward0", "self", "shape", "k.reshape(grad, shape)"),
+    _row("reshape_alias", "ReshapeAliasBackward0", "self", "shape", "k.reshape(grad, shape)"),
     _row("t", "TBackward0", "self", "", "k.mT(grad)"),
     _row("transpose", "TransposeBackward0", "self", "dim0 dim1", "k.swapaxes(grad, dim0, dim1)"),
     # what torch's RNNs do to a batch_first output: transpose_ of a tensor of their own

@@ -69,8 +69,9 @@ def view(self: Tensor, *shape) -> Tensor:
 def reshape(self: Tensor, *shape) -> Tensor:
     shape = _infer_shape(_shape_arg(shape), self._data.size)
     data = _view_data(self._data, shape)
-    if data is not None:
-        return output("view", data, (self,), (self._data.shape,), shared_counter(self), self)
+    if data is not None:  # torch's reshape of a non-contiguous tensor that stays a view
+        op = "view" if self._data.flags.c_contiguous else "reshape_alias"
+        return output(op, data, (self,), (self._data.shape,), shared_counter(self), self)
     return unsafe_view(clone(self), shape)
 
 
@@ -87,6 +88,14 @@ def view_as(self: Tensor, other: Tensor) -> Tensor:
 @binds("reshape_as", function=False)
 def reshape_as(self: Tensor, other: Tensor) -> Tensor:
     return reshape(self, tuple(other.shape))
+
+
+@binds("unflatten")
+def unflatten(self: Tensor, dim: int, sizes) -> Tensor:
+    """Dimension ``dim`` split into ``sizes`` (one may be -1): a view."""
+    dim = _wrap_dim(dim, self.ndim)
+    shape = self._data.shape
+    return reshape(self, shape[:dim] + tuple(sizes) + shape[dim + 1:])
 
 
 @binds("flatten")

@@ -232,6 +232,9 @@ CASES = [
     Case("log_softmax", ((2, 3),), lambda m, a: m.log_softmax(a, dim=0)),
     Case("mm", ((2, 3), (3, 4)), lambda m, a, b: a @ b),
     Case("bmm", ((2, 2, 3), (2, 3, 4)), lambda m, a, b: m.bmm(a, b)),
+    Case("baddbmm", ((3, 4), (2, 3, 2), (2, 2, 4)), lambda m, c, a, b: m.baddbmm(c, a, b)),
+    Case("baddbmm", ((2, 3, 4), (2, 3, 2), (2, 2, 4)), lambda m, c, a, b: m.baddbmm(
+        c, a, b, beta=0.5, alpha=2), label="scaled"),
     Case("mv", ((2, 3), (3,)), lambda m, a, b: a @ b),
     Case("dot", ((3,), (3,)), lambda m, a, b: a @ b),
     Case("squeeze_dims", ((3,), (3, 2)), lambda m, a, b: a @ b, label="vector-matrix"),
@@ -375,6 +378,8 @@ CASES = [
     Case("transpose_", ((2, 4, 3),), lambda m, x: (m.manual_seed(0), m.nn.RNN(
         3, 2, batch_first=True, dtype=x.dtype)(x)[0])[1]),
     Case("unsafe_split", ((2, 8),), lambda m, a: a.unsafe_chunk(4, 1)[2] * 2),
+    Case("reshape_alias", ((4, 3),), lambda m, a: a[:, :2].reshape(2, 2, 2)),
+    Case("reshape_alias", ((4, 3),), lambda m, a: a.t().reshape(3, 2, 2), label="transposed"),
     Case("unbind", ((3, 4),), lambda m, a: a.unbind(1)[2] * 2),
     Case("unbind", ((2, 3),), lambda m, a: m.stack(m.unbind(a)[::-1]), label="all"),
     Case("unsafe_split", ((2, 8),), lambda m, x: (m.manual_seed(0), m.nn.LSTMCell(

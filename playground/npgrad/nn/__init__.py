@@ -39,6 +39,7 @@ from .modules import (
 from .normalization import BatchNorm1d, BatchNorm2d, BatchNorm3d, LayerNorm
 from .pooling import AdaptiveAvgPool1d, AdaptiveAvgPool2d, AvgPool1d, AvgPool2d
 from .recurrent import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNCell
+from .transformer import MultiheadAttention, TransformerEncoder, TransformerEncoderLayer
 
 __all__ = ["functional", "init", "parameter", "utils", "BatchNorm1d", "Conv2d", "MaxPool2d",
            "BCELoss",
@@ -48,7 +49,8 @@ __all__ = ["functional", "init", "parameter", "utils", "BatchNorm1d", "Conv2d", 
            "ParameterList", "ReLU", "Sequential", "Sigmoid", "SiLU", "Softmax", "Softplus",
            "Tanh", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AvgPool1d", "AvgPool2d",
            "HuberLoss", "L1Loss", "SmoothL1Loss", "BatchNorm2d", "BatchNorm3d", "LSTM", "LSTMCell",
-           "GRU", "GRUCell", "RNN", "RNNCell"]
+           "GRU", "GRUCell", "RNN", "RNNCell", "MultiheadAttention", "TransformerEncoder",
+           "TransformerEncoderLayer"]
 
 # What the engine lacks, said with torch's module name and what to do.
 __getattr__ = missing_attribute("torch.nn")

@@ -145,8 +145,10 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor,
     if fused:
         mask = _additive_mask(attn_mask, is_causal, query, key)
         values = attention_probabilities(query._data, key._data, mask, scale) @ value._data
-        return _recording.output("attention", values.astype(query._data.dtype, copy=False),
-                                 (query, key, value), (query, key, value, mask, scale))
+        laid_out = np.empty_like(query._data)  # torch's kernel lays its output out as the
+        laid_out[...] = values                  # query (a later permute may then be a view)
+        return _recording.output("attention", laid_out, (query, key, value),
+                                 (query, key, value, mask, scale))
     if is_causal and attn_mask is not None:
         raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be "
                            "set when is_causal=True")
