@@ -97,8 +97,8 @@ class Engine(ABC):
         """How the graph builder recognises and reads this engine's tensors."""
 
     def lacking(self, error: BaseException) -> str:
-        """What of torch's this engine lacks, when ``error`` says that ("torch.linalg.solve",
-        "Tensor.unfold"), else ""."""
+        """What of torch's this engine lacks, when ``error`` says that ("torch.linalg.lstsq",
+        "Tensor.cummax"), else ""."""
         return ""
 
     def explain(self, error: BaseException) -> str | None:

@@ -27,7 +27,7 @@ class RunError:
     traceback: str = ""
     line: int | None = None
     exit_code: int | None = None
-    # what the engine lacks that torch has ("torch.linalg.solve", "Tensor.unfold"), when that
+    # what the engine lacks that torch has ("torch.linalg.lstsq", "Tensor.cummax"), when that
     # is why the run stopped: the window offers the torch engine, ``run --engine auto`` takes it
     missing: str = ""
 

@@ -83,9 +83,12 @@ from ._missing import MISSING_HINT, missing_attribute
 from ._nodes import AccumulateGrad, Node
 from ._printing import get_printoptions, set_printoptions
 
-from . import autograd, backends, func, nn, optim, testing, utils  # isort: skip
+from . import autograd, backends, func, linalg, nn, optim, testing, utils  # isort: skip
 from .autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled  # isort: skip
 from .func import vmap  # isort: skip  (torch.vmap is torch.func.vmap)
+from .linalg import det  # isort: skip  (torch.det, torch.inverse: torch.linalg's)
+from .linalg import inv as inverse  # isort: skip
+from .linalg import top_level_slogdet as slogdet  # isort: skip
 
 __version__ = "0.1.0"
 is_inference = Tensor.is_inference  # torch.is_inference(t)

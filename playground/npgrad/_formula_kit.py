@@ -312,6 +312,30 @@ class Kit:
         return k._backward_of("attention_backward", gradients[which],
                               (grad, query, key, value))
 
+    def det_grad(k, grad, A, result):
+        """d det / dA = det · A⁻ᵀ (an invertible A), found as torch finds it: a solve of Aᵀ
+        against det times the identity."""
+        size = A.shape[-1]
+        identity = np.eye(size, dtype=_array(A).dtype)
+        scaled = k.unsqueeze(k.unsqueeze(grad * result, -1), -1) * identity
+        return k.solve(k.mT(A), scaled)
+
+    def slogdet_grad(k, grad, A):
+        """Through log |det| only (the sign is flat): A⁻ᵀ times its gradient."""
+        logabsdet = grad[1]
+        if logabsdet is None:
+            return None
+        return k.unsqueeze(k.unsqueeze(logabsdet, -1), -1) * k.mT(k.inverse(A))
+
+    def solve_grad(k, grad, A, result, vector, for_A):
+        """X = A⁻¹B: dB = A⁻ᵀ g, dA = -dB Xᵀ."""
+        column = k.unsqueeze(grad, -1) if vector else grad
+        d_b = k.solve(k.mT(A), column)
+        if not for_A:
+            return k.squeeze_dim(d_b, -1) if vector else d_b
+        x = k.unsqueeze(result, -1) if vector else result
+        return -k.matmul(d_b, k.mT(x))
+
     def join_unbind(k, grads, shape, dim):
         """UnbindBackward0: the slices' gradients stacked back, zeros where none came."""
         grads = grads if isinstance(grads, tuple) else (grads,)

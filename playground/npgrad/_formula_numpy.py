@@ -109,6 +109,12 @@ class NumpyKit(Kit):
     def mT(k, value):
         return np.swapaxes(value, -1, -2)
 
+    def inverse(k, value):
+        return np.linalg.inv(value)
+
+    def solve(k, a, b):
+        return np.linalg.solve(a, b)
+
     def swapaxes(k, grad, dim0, dim1):
         return np.swapaxes(grad, dim0, dim1)
 

@@ -25,6 +25,16 @@ class TensorKit(Kit):
     def matmul(k, a, b):
         return a.matmul(b)
 
+    def inverse(k, value):
+        from .linalg import inv
+
+        return inv(value)
+
+    def solve(k, a, b):
+        from .linalg import solve
+
+        return solve(a, b)
+
     # floor and trunc division are flat: constants, as torch's formulas treat them
     def floor_divide(k, a, b):
         return a.div(b, rounding_mode="floor").detach()

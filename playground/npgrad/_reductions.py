@@ -17,14 +17,15 @@ from ._tensor import Tensor, _wrap_dim
 _make = Tensor._make
 
 
-def _return_type(name: str):
-    """torch.return_types.max/min: a (values, indices) tuple with torch's repr."""
+def _return_type(name: str, fields: tuple[str, ...] = ("values", "indices")):
+    """torch.return_types.<name>: a named tuple with torch's repr (max/min: values, indices)."""
 
     def text(self) -> str:
-        return (f"torch.return_types.{name}(\nvalues={self.values!r},\n"
-                f"indices={self.indices!r})")
+        parts = ",\n".join(f"{field}={value!r}" for field, value in zip(fields, self,
+                                                                         strict=True))
+        return f"torch.return_types.{name}(\n{parts})"
 
-    return type(name, (namedtuple(name, ["values", "indices"]),),
+    return type(name, (namedtuple(name, list(fields)),),
                 {"__slots__": (), "__repr__": text, "__str__": text,
                  "__module__": "torch.return_types"})
 

@@ -59,14 +59,14 @@ def test_playground_runs_a_script_on_the_engine(tmp_path):
 
 
 @pytest.mark.parametrize(("message", "lacking"), [
-    ("module 'torch.linalg' has no attribute 'solve' in the built-in NumPy engine; if real "
-     "torch has it, switch the engine to torch", "torch.linalg.solve"),
+    ("module 'torch.linalg' has no attribute 'lstsq' in the built-in NumPy engine; if real "
+     "torch has it, switch the engine to torch", "torch.linalg.lstsq"),
     ("'Tensor' object has no attribute 'cummax' in the built-in NumPy engine; if real torch "
      "has it, switch the engine to torch", "Tensor.cummax"),
     ("No module named 'torch.func.x' in the built-in NumPy engine; if real torch has it, "
      "switch the engine to torch", "torch.func.x"),
-    ("cannot import name 'checkpoint' from 'torch.utils' in the built-in NumPy engine; if "
-     "real torch has it, switch the engine to torch", "torch.utils.checkpoint"),
+    ("cannot import name 'cpp_extension' from 'torch.utils' in the built-in NumPy engine; if "
+     "real torch has it, switch the engine to torch", "torch.utils.cpp_extension"),
     ("Adam(amsgrad=True) is not in the built-in NumPy engine; switch the engine to torch",
      "Adam(amsgrad=True)"),
     ("'Tensor' object has no attribute 'sizee'. Did you mean: 'size'?", ""),

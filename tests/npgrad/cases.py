@@ -232,6 +232,19 @@ CASES = [
     Case("log_softmax", ((2, 3),), lambda m, a: m.log_softmax(a, dim=0)),
     Case("mm", ((2, 3), (3, 4)), lambda m, a, b: a @ b),
     Case("bmm", ((2, 2, 3), (2, 3, 4)), lambda m, a, b: m.bmm(a, b)),
+    Case("linalg_det", ((3, 3),), lambda m, a: m.linalg.det(a + 3 * m.eye(3, dtype=a.dtype))),
+    Case("linalg_det", ((2, 3, 3),), lambda m, a: m.linalg.det(a + 3 * m.eye(3, dtype=a.dtype)),
+         label="batched"),
+    Case("linalg_slogdet", ((3, 3),), lambda m, a: m.linalg.slogdet(
+        a + 3 * m.eye(3, dtype=a.dtype)).logabsdet),
+    Case("linalg_inv", ((3, 3),), lambda m, a: m.linalg.inv(a + 3 * m.eye(3, dtype=a.dtype))),
+    Case("linalg_solve", ((3, 3), (3,)), lambda m, a, b: m.linalg.solve(
+        a + 3 * m.eye(3, dtype=a.dtype), b)),
+    Case("linalg_solve", ((2, 3, 3), (2, 3, 2)), lambda m, a, b: m.linalg.solve(
+        a + 3 * m.eye(3, dtype=a.dtype), b), label="matrices"),
+    Case("linalg_det", ((3, 3),), lambda m, a: m.autograd.grad(
+        m.linalg.det(a + 3 * m.eye(3, dtype=a.dtype)), a, create_graph=True)[0],
+        label="create-graph"),
     Case("baddbmm", ((3, 4), (2, 3, 2), (2, 2, 4)), lambda m, c, a, b: m.baddbmm(c, a, b)),
     Case("baddbmm", ((2, 3, 4), (2, 3, 2), (2, 2, 4)), lambda m, c, a, b: m.baddbmm(
         c, a, b, beta=0.5, alpha=2), label="scaled"),

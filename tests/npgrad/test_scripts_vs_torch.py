@@ -686,6 +686,34 @@ pre = nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0, activation="gelu", norm_
                                  batch_first=True)
 print(pre(torch.randn(2, 3, 8)).sum())
 """,
+    "torch.linalg: det, slogdet, inv, solve and norms": """
+A = torch.tensor([[2.0, 1.0, 0.5], [1.0, 3.0, 0.2], [0.5, 0.2, 4.0]], requires_grad=True)
+b = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+print(torch.linalg.det(A), torch.det(A), A.det())
+print(torch.linalg.slogdet(A))
+print(torch.slogdet(A))
+print(torch.linalg.inv(A), torch.inverse(A).grad_fn.name())
+x = torch.linalg.solve(A, b)
+print(x)
+total = x.sum() + torch.linalg.det(A) + torch.linalg.inv(A).sum()
+(total + torch.linalg.slogdet(A).logabsdet).backward()
+print(A.grad, b.grad)
+B = torch.randn(2, 3, 3, dtype=torch.float64, requires_grad=True)
+C = torch.randn(2, 3, 2, dtype=torch.float64, requires_grad=True)
+X = torch.linalg.solve(B, C)
+X.pow(2).sum().backward()
+print(X.shape, B.grad.shape, C.grad.shape)
+print(torch.linalg.norm(A), torch.linalg.vector_norm(b, ord=1), torch.linalg.matrix_norm(A))
+(g,) = torch.autograd.grad(torch.linalg.det(A), A, create_graph=True)
+print(g)
+for bad in (lambda: torch.linalg.inv(torch.zeros(2, 2)),
+            lambda: torch.linalg.det(torch.ones(2, 3)),
+            lambda: torch.linalg.solve(torch.zeros(2, 2), torch.ones(2))):
+    try:
+        bad()
+    except RuntimeError as error:
+        print(type(error).__name__, error)
+""",
     "skip_init and torch.nn.parameter": """
 from torch.nn.parameter import Parameter
 torch.manual_seed(0)
