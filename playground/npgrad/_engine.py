@@ -128,7 +128,8 @@ def _execute(root: Node, root_grad, *, keep_graph: bool, create_graph: bool,
     # ``observed``: True (observers hear of each step), False, or a list, the log of a call
     # the plain loop can run (its steps written there, cheaply); else observers hear
     log = observed if observed.__class__ is list else None
-    if (not create_graph and captures is None and accumulate and observed is not True
+    observers = Observers.callbacks if observed is True else []
+    if (not create_graph and captures is None and accumulate and not observers
             and not PlainBackward.running and not AnomalyMode.enabled):
         previous_mode = GradMode.enabled
         GradMode.enabled = False
@@ -139,7 +140,8 @@ def _execute(root: Node, root_grad, *, keep_graph: bool, create_graph: bool,
             GradMode.enabled = previous_mode
             PlainBackward.running = False
         return []
-    observers = Observers.callbacks if observed is True or log is not None else []
+    if log is not None:  # a call the plain loop cannot run: observers hear of its steps
+        observers = Observers.callbacks
     dependencies = count_dependencies(root)
     buffers: dict[Node, Any] = {root: root_grad}
     queue = ReadyQueue()
