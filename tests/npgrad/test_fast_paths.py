@@ -152,3 +152,23 @@ def test_torchs_keyword_names_are_taken():
     assert npgrad.add(input=x, other=x).sum().item() == 12.0
     assert npgrad.zeros(size=(2, 2)).shape == (2, 2) and npgrad.randn(size=(3,)).shape == (3,)
     assert npgrad.max(x, dim=1, keepdims=True).values.shape == (2, 1)
+
+
+def test_a_backward_nobody_observes_runs_on_the_plain_loop(monkeypatch):
+    """The inlined loop is what makes backward fast: an unobserved call must take it (a
+    change to how observers are asked once sent every call down the general path)."""
+    from playground import npgrad
+    from playground.npgrad import _engine
+
+    calls = []
+    plain = _engine._execute_plain
+    monkeypatch.setattr(_engine, "_execute_plain",
+                        lambda *args: calls.append(args[3]) or plain(*args))
+    x = npgrad.ones(3, requires_grad=True)
+    (x * 2).sum().backward()
+    logged = []
+    with npgrad.autograd.observe(lambda step: None, lambda call: logged, None):
+        (x * 3).sum().backward()
+    assert calls[0] is None and calls[1] is logged  # sum, mul, the leaf: three steps
+    assert [type(step[0]).__name__ for step in logged] == ["SumBackward0", "MulBackward0",
+                                                           "AccumulateGrad"]
