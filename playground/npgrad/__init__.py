@@ -10,7 +10,8 @@ import warnings as _warnings
 from ._tensor import Size, Tensor, device  # isort: skip
 # The op families: each declares its forwards' names into the binding table (_bindings.py).
 from . import _arithmetic, _indexing, _inplace, _linalg  # isort: skip
-from . import _pointwise, _reductions, _shapes  # isort: skip
+from . import _pointwise, _reductions, _shapes, _slicing  # isort: skip
+from . import _leaves  # isort: skip
 from . import _bindings  # isort: skip
 from ._dtype import (
     bool,

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import sys
 import threading
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -37,32 +36,9 @@ from ._nodes import (
     run_pre_hooks,
     unpack_saved,
 )
+from ._observing import BackwardStep, Observers, grad_copy, logged  # noqa: F401 - (re-exported)
 from ._parallel import FORMULA_OPERATORS, SPLIT_FROM
 from ._parallel import apply as split_ufunc
-
-
-class BackwardStep:
-    """What one executed node did, as handed to observers: the data of one animation step."""
-
-    __slots__ = ("node", "incoming", "outgoing", "grad_before", "grad_after")
-
-    def __init__(self, node, incoming, outgoing, grad_before=None, grad_after=None) -> None:
-        self.node = node
-        self.incoming = incoming
-        self.outgoing = outgoing
-        self.grad_before = grad_before
-        self.grad_after = grad_after
-
-    def __repr__(self) -> str:
-        return f"BackwardStep({self.node.name()})"
-
-
-class Observers:
-    """Callbacks told about every executed node of every backward pass (see ``observe``)."""
-
-    callbacks: list[Callable[[BackwardStep], None]] = []
-    backward_started: list[Callable[[Any], None]] = []
-    backward_finished: list[Callable[[Any], None]] = []
 
 
 def _kit(as_tensors: bool) -> _formula_kit.Kit:
@@ -334,36 +310,23 @@ def _special_step(node: Node, grad, release: bool, log: list | None = None) -> t
         return node._nx, node.grads
     leaf = node.variable if type(node) is AccumulateGrad else None
     if leaf is not None and node._hooks is None and not leaf._hooks:
-        before = None if log is None else _grad_copy(leaf)
+        before = None if log is None else grad_copy(leaf)
         if leaf._grad is None and _stealable(grad):
             # Like torch, keep the incoming array itself as .grad when nothing else sees it.
             leaf._grad = _tensor.Tensor._make(grad)
         else:
             accumulate_into(leaf, grad, False)
         if log is not None:
-            log.append((node, grad, (), before, _grad_copy(leaf)))
+            log.append((node, grad, (), before, grad_copy(leaf)))
         return (), ()
     if node._hooks is not None:
         grad = run_pre_hooks(node, grad, False)
     # the general code tells a logged step as it tells observers (after the hooks)
-    told = () if log is None else (lambda step: log.append(_logged(step)),)
+    told = () if log is None else (lambda step: log.append(logged(step)),)
     outputs = _execute_node(node, grad, False, True, told)
     if release:
         release_saved(node)
     return node._next, outputs
-
-
-def _grad_copy(leaf):
-    return None if leaf._grad is None else leaf._grad._data.copy()
-
-
-def _logged(step: BackwardStep) -> tuple:
-    """An observers' step as the plain loop logs one (arrays; the leaf's grads copied)."""
-    def arrays(tensors):
-        return tuple(None if tensor is None else tensor._data for tensor in tensors)
-
-    return (step.node, arrays(step.incoming), arrays(step.outgoing),
-            *arrays((step.grad_before, step.grad_after)))
 
 
 def _conform(out, next_node: Node):

@@ -260,27 +260,6 @@ def narrow(self: Tensor, dim: int, start: int, length: int) -> Tensor:
     return sliced(self, dim, start, start + length, 1)
 
 
-@binds("unfold", function=False)
-def unfold(self: Tensor, dimension: int, size: int, step: int) -> Tensor:
-    """Every ``size``-long window along ``dimension``, ``step`` apart, as a new last
-    dimension: a view of the same memory, as torch's."""
-    data = self._data
-    if data.ndim == 0:  # torch treats a number as one element
-        return output("unfold", data.reshape(1), (self,), ((), 0, 1, 1))
-    dim = _wrap_dim(dimension, data.ndim)
-    if size > data.shape[dim]:
-        raise RuntimeError(f"maximum size for tensor at dimension {dim} is {data.shape[dim]} "
-                           f"but size is {size}")
-    if step <= 0:
-        raise RuntimeError(f"step is {step} but must be > 0")
-    windows = np.lib.stride_tricks.as_strided(
-        data, data.shape[:dim] + ((data.shape[dim] - size) // step + 1,) + data.shape[dim + 1:] +
-        (size,), data.strides[:dim] + (data.strides[dim] * step,) + data.strides[dim + 1:] +
-        (data.strides[dim],))
-    return output("unfold", windows, (self,), (data.shape, dim, size, step),
-                  shared_counter(self), self)
-
-
 @binds("flip", function=False)
 def flip(self: Tensor, *dims) -> Tensor:
     """``x.flip(0, 1)``, ``x.flip([0, 1])`` and ``torch.flip(x, dims)``: a copy, as in torch."""
@@ -447,41 +426,6 @@ def split(self: Tensor, split_size_or_sections, dim: int = 0) -> tuple[Tensor, .
     count = max(-(-length // size), 1) if size else 1
     sizes = tuple(min(size, length - number * size) for number in range(count))
     return _pieces(self, sizes, dim, "split")
-
-
-@binds("unbind")
-def unbind(self: Tensor, dim: int = 0) -> tuple[Tensor, ...]:
-    """Each slice along ``dim`` as a view, all outputs of one UnbindBackward0 node."""
-    dim = _wrap_dim(dim, self.ndim)
-    counter = shared_counter(self)
-    pieces = []
-    for index in range(self.shape[dim]):
-        piece = Tensor._make(self._data[(slice(None),) * dim + (index,)], None, counter)
-        piece._base = self
-        pieces.append(piece)
-    if pieces and GradMode.enabled and self._rg and self._data.dtype.kind in "fc":
-        if _recording._tangents is not None:
-            raise RuntimeError("unbind under forward-mode AD is not in the built-in NumPy "
-                               "engine yet; switch the engine to torch")
-        attach_node(pieces[0], NODE_CLASSES["unbind"], (self,), (self._data.shape, dim))
-        record_outputs(pieces[0].grad_fn, pieces)
-    return tuple(pieces)
-
-
-@binds("unsafe_split")
-def unsafe_split(self: Tensor, split_size: int, dim: int = 0) -> tuple[Tensor, ...]:
-    """``split`` as torch's RNN cells split their gates: one UnsafeSplitBackward0 node."""
-    dim = _wrap_dim(dim, self.ndim)
-    length = self.shape[dim]
-    count = max(-(-length // split_size), 1)
-    sizes = tuple(min(split_size, length - number * split_size) for number in range(count))
-    return _pieces(self, sizes, dim, "unsafe_split")
-
-
-@binds("unsafe_chunk")
-def unsafe_chunk(self: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
-    length = self.shape[_wrap_dim(dim, self.ndim)]
-    return unsafe_split(self, -(-length // chunks), dim)
 
 
 @binds("chunk")

@@ -312,26 +312,6 @@ class Tensor:
     def __reduce_ex__(self, protocol):
         raise TypeError("npgrad tensors are not picklable; send their arrays instead")
 
-    def __deepcopy__(self, memo: dict):
-        """A leaf's values copied (copy.deepcopy of a model): requires_grad kept, and .grad
-        for a plain tensor (a Parameter's copy has none), as torch's."""
-        if id(self) in memo:
-            return memo[id(self)]
-        if self.grad_fn is not None:
-            raise RuntimeError(
-                "Only Tensors created explicitly by the user (graph leaves) support the deepcopy"
-                " protocol at the moment.  If you were attempting to deepcopy a module, this may"
-                " be because of a torch.nn.utils.weight_norm usage, see "
-                "https://github.com/pytorch/pytorch/pull/103001")
-        copied = Tensor._make(self._data.copy())
-        copied.requires_grad_(self._rg)
-        memo[id(self)] = copied
-        if is_parameter(self):
-            mark_parameter(copied)
-        elif self._grad is not None:
-            copied._grad = self._grad.__deepcopy__(memo)
-        return copied
-
     # ----- autograd ----------------------------------------------------------------------------
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None) -> None:
         """Compute the gradient of this tensor w.r.t. the graph leaves (see autograd.backward)."""
@@ -369,18 +349,6 @@ class Tensor:
             hooks = self._hooks
         hooks.append(hook)
         return RemovableHandle(hooks, hook)
-
-    def register_post_accumulate_grad_hook(self, hook) -> RemovableHandle:
-        """``hook(tensor)`` runs after this leaf's ``.grad`` took a backward's gradient."""
-        if not self._rg:
-            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
-        if self.grad_fn is not None:
-            raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf "
-                               "tensors")
-        if self._hooks is None:
-            self._hooks = LeafHooks()
-        self._hooks.post_accumulate.append(hook)
-        return RemovableHandle(self._hooks.post_accumulate, hook)
 
     def _hooked_node(self):
         """The node whose pre-hooks see this non-leaf tensor's gradient (None for a leaf)."""
