@@ -67,8 +67,8 @@ def test_playground_runs_a_script_on_the_engine(tmp_path):
      "switch the engine to torch", "torch.func.x"),
     ("cannot import name 'cpp_extension' from 'torch.utils' in the built-in NumPy engine; if "
      "real torch has it, switch the engine to torch", "torch.utils.cpp_extension"),
-    ("Adam(amsgrad=True) is not in the built-in NumPy engine; switch the engine to torch",
-     "Adam(amsgrad=True)"),
+    ("LBFGS(line_search_fn='strong_wolfe') is not in the built-in NumPy engine; switch the "
+     "engine to torch", "LBFGS(line_search_fn='strong_wolfe')"),
     ("'Tensor' object has no attribute 'sizee'. Did you mean: 'size'?", ""),
     ("mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)", ""),
 ])

@@ -83,6 +83,7 @@ def test_lerp_addcmul_and_addcdiv_round_as_torch(dtype, size):
 
 @pytest.mark.parametrize("name, options", [
     ("Adam", {"lr": 1e-2}), ("Adam", {"lr": 1e-2, "weight_decay": 0.1}),
+    ("Adam", {"lr": 1e-2, "amsgrad": True}), ("AdamW", {"lr": 1e-2, "amsgrad": True}),
     ("AdamW", {"lr": 1e-2}), ("RMSprop", {"lr": 1e-3}),
     ("RMSprop", {"lr": 1e-3, "centered": True, "momentum": 0.5}),
     ("Adagrad", {"lr": 1e-2, "lr_decay": 0.01}),

@@ -714,6 +714,17 @@ for bad in (lambda: torch.linalg.inv(torch.zeros(2, 2)),
     except RuntimeError as error:
         print(type(error).__name__, error)
 """,
+    "Adam with amsgrad": """
+torch.manual_seed(0)
+m = torch.nn.Linear(2, 1)
+o = torch.optim.Adam(m.parameters(), lr=0.1, amsgrad=True)
+for _ in range(3):
+    o.zero_grad()
+    (m(torch.ones(4, 2)) ** 2).sum().backward()
+    o.step()
+print(o.state_dict())
+print(m.weight, o)
+""",
     "skip_init and torch.nn.parameter": """
 from torch.nn.parameter import Parameter
 torch.manual_seed(0)

@@ -186,9 +186,6 @@ class Adam(Optimizer):
                  maximize: bool = False, **flags):
         if lr < 0.0:
             raise ValueError(f"Invalid learning rate: {lr}")
-        if amsgrad:
-            raise NotImplementedError("Adam(amsgrad=True) is not in the built-in NumPy engine; "
-                                      "switch the engine to torch")
         decoupled_weight_decay = type(self) is AdamW  # noqa: F841 - read by _settings
         super().__init__(params, _settings(
             "lr betas eps weight_decay amsgrad maximize foreach capturable differentiable fused "
@@ -202,6 +199,8 @@ class Adam(Optimizer):
             state["step"] = _first_step()
             state["exp_avg"] = _zeros_like(param)
             state["exp_avg_sq"] = _zeros_like(param)
+            if group["amsgrad"]:
+                state["max_exp_avg_sq"] = _zeros_like(param)
         beta1, beta2 = group["betas"]
         step = _step_count(state)
         average, squares = state["exp_avg"]._data, state["exp_avg_sq"]._data
@@ -209,6 +208,10 @@ class Adam(Optimizer):
         squares[...] = addcmul_values(squares * squares.dtype.type(beta2), gradient, gradient,
                                       1 - beta2)
         step_size = group["lr"] / (1 - beta1 ** step)
+        if group["amsgrad"]:  # the largest second moment so far stands in for the current
+            largest = state["max_exp_avg_sq"]._data
+            np.maximum(largest, squares, out=largest)
+            squares = largest
         # torch's ``bias_correction2 ** 0.5`` (math.sqrt can differ from it in the last bit)
         denominator = np.sqrt(squares) / (1 - beta2 ** step) ** 0.5 + \
             squares.dtype.type(group["eps"])
