@@ -396,6 +396,13 @@ TABLE: tuple[Rule, ...] = (
          "k.conv2d_input(grad, input, weight, stride, padding, dilation)",
          "k.conv2d_weight(grad, input, weight, stride, padding, dilation)",
          "k.conv2d_bias(grad)"),
+    # a transposed convolution: its input gradient is a convolution, its weight gradient a
+    # convolution's weight gradient with the roles of input and output swapped
+    _row("conv_transpose2d", "ConvolutionBackward0", "input weight bias",
+         "input weight stride padding dilation",
+         "k.conv2d_forward(grad, weight, stride, padding, dilation)",
+         "k.conv2d_weight(input, grad, weight, stride, padding, dilation)",
+         "k.conv2d_bias(grad)"),
     _row("max_pool2d", "MaxPool2DWithIndicesBackward0", "self", "shape indices",
          "k.max_pool2d_input(grad, shape, indices)"),
     # what a create_graph backward records for those two: torch's nodes. A convolution's input

@@ -310,6 +310,11 @@ CASES = [
          lambda m, a, w, b: m.nn.functional.conv2d(a, w, b, stride=(2, 1), padding=1)),
     Case("conv2d", ((1, 2, 5, 5), (3, 2, 2, 2)),
          lambda m, a, w: m.nn.functional.conv2d(a, w, dilation=2), label="dilated"),
+    Case("conv_transpose2d", ((2, 3, 4, 5), (3, 2, 3, 2), (2,)),
+         lambda m, a, w, b: m.nn.functional.conv_transpose2d(a, w, b, stride=2, padding=1,
+                                                             output_padding=1)),
+    Case("conv_transpose2d", ((1, 2, 3, 3), (2, 3, 2, 2)), lambda m, a, w: m.nn.functional
+         .conv_transpose2d(a, w, dilation=2), label="dilated"),
     Case("max_pool2d", ((2, 3, 6, 5),), lambda m, a: m.nn.functional.max_pool2d(a, 2),
          domain="distinct"),
     Case("max_pool2d", ((1, 2, 5, 6),), lambda m, a: m.nn.functional.max_pool2d(

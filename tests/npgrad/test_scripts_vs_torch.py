@@ -725,6 +725,22 @@ for _ in range(3):
 print(o.state_dict())
 print(m.weight, o)
 """,
+    "transposed convolutions (a small decoder)": """
+torch.manual_seed(0)
+up = torch.nn.ConvTranspose2d(2, 3, kernel_size=3, stride=2, padding=1, output_padding=1)
+print(up, up.weight.shape)
+x = torch.randn(1, 2, 4, 4, requires_grad=True)
+y = up(x)
+print(y.shape, type(y.grad_fn).__name__)
+y.pow(2).sum().backward()
+print(x.grad[0, 0, 0], up.weight.grad[0, 0], up.bias.grad)
+decoder = torch.nn.Sequential(torch.nn.ConvTranspose2d(3, 2, 2, stride=2), torch.nn.ReLU(),
+                              torch.nn.ConvTranspose2d(2, 1, 3, padding=1))
+z = decoder(torch.randn(2, 3, 3, 3))
+print(z.shape, f"{z.sum().item():.4f}")
+print(torch.nn.functional.conv_transpose2d(torch.ones(1, 1, 2, 2), torch.ones(1, 1, 2, 2),
+                                           stride=1))
+""",
     "skip_init and torch.nn.parameter": """
 from torch.nn.parameter import Parameter
 torch.manual_seed(0)

@@ -15,7 +15,7 @@ from .activation import (
     Tanh,
 )
 from .containers import ModuleDict, ModuleList, ParameterDict, ParameterList
-from .convolution import Conv2d, MaxPool2d
+from .convolution import Conv2d, ConvTranspose2d, MaxPool2d
 from .loss import (
     BCELoss,
     BCEWithLogitsLoss,
@@ -49,6 +49,7 @@ __all__ = ["functional", "init", "parameter", "utils", "BatchNorm1d", "Conv2d", 
            "ParameterList", "ReLU", "Sequential", "Sigmoid", "SiLU", "Softmax", "Softplus",
            "Tanh", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AvgPool1d", "AvgPool2d",
            "HuberLoss", "L1Loss", "SmoothL1Loss", "BatchNorm2d", "BatchNorm3d", "LSTM", "LSTMCell",
+           "ConvTranspose2d",
            "GRU", "GRUCell", "RNN", "RNNCell", "MultiheadAttention", "TransformerEncoder",
            "TransformerEncoderLayer"]
 

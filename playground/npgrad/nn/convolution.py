@@ -1,4 +1,5 @@
-"""2-D convolution and max pooling: F.conv2d, F.max_pool2d, nn.Conv2d, nn.MaxPool2d."""
+"""2-D convolution (plain and transposed) and max pooling: F.conv2d, F.conv_transpose2d,
+F.max_pool2d, nn.Conv2d, nn.ConvTranspose2d, nn.MaxPool2d."""
 
 from __future__ import annotations
 
@@ -34,6 +35,28 @@ def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, 
         result = result + bias._data.reshape(1, -1, 1, 1)
     return _recording.output("conv2d", result.astype(data.dtype), (input, weight, bias),
                              (input, weight, stride, padding, dilation))
+
+
+def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1,
+                     padding=0, output_padding=0, groups: int = 1, dilation=1) -> Tensor:
+    """The transposed convolution of an (N, C_in, H, W) input by (C_in, C_out, KH, KW)
+    filters: each input spreads its filter over the output (conv2d's input gradient)."""
+    if groups != 1:
+        raise NotImplementedError(f"conv_transpose2d with groups={groups} is not {MISSING_HINT}")
+    stride, padding = _pair(stride), _pair(padding)
+    output_padding, dilation = _pair(output_padding), _pair(dilation)
+    if input.dim() == 3:
+        return conv_transpose2d(input.unsqueeze(0), weight, bias, stride, padding,
+                                output_padding, groups, dilation).squeeze(0)
+    data, filters = input._data, weight._data.astype(input._data.dtype)
+    size = [(data.shape[2 + i] - 1) * stride[i] - 2 * padding[i] +
+            dilation[i] * (filters.shape[2 + i] - 1) + output_padding[i] + 1 for i in range(2)]
+    shape = (data.shape[0], filters.shape[1], *size)
+    result = _convolution.conv2d_input_grad(data, shape, filters, stride, padding, dilation)
+    if bias is not None:
+        result = result + bias._data.reshape(1, -1, 1, 1)
+    return _recording.output("conv_transpose2d", np.ascontiguousarray(result, data.dtype),
+                             (input, weight, bias), (input, weight, stride, padding, dilation))
 
 
 def _padding(padding, kernel: tuple, dilation: tuple) -> tuple[int, int]:
@@ -101,6 +124,37 @@ class Conv2d(Module):
             text += f", dilation={self.dilation}"
         if self.bias is None:
             text += ", bias=False"
+        return text
+
+
+class ConvTranspose2d(Conv2d):
+    """The transposed convolution's layer: (C_in, C_out, KH, KW) filters, initialised as
+    torch initialises them."""
+
+    def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0,
+                 output_padding=0, groups: int = 1, bias: bool = True, dilation=1,
+                 padding_mode: str = "zeros", device=None, dtype=None) -> None:
+        Module.__init__(self)
+        self.in_channels, self.out_channels = in_channels, out_channels
+        self.kernel_size, self.stride = _pair(kernel_size), _pair(stride)
+        self.padding, self.output_padding = _pair(padding), _pair(output_padding)
+        self.dilation, self.groups, self.padding_mode = _pair(dilation), groups, padding_mode
+        self.weight = Parameter(_empty((in_channels, out_channels // groups,
+                                        *self.kernel_size), dtype))
+        if bias:
+            self.bias = Parameter(_empty((out_channels,), dtype))
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def forward(self, input: Tensor) -> Tensor:
+        return conv_transpose2d(input, self.weight, self.bias, self.stride, self.padding,
+                                self.output_padding, self.groups, self.dilation)
+
+    def extra_repr(self) -> str:
+        text = super().extra_repr()
+        if self.output_padding != (0, 0):
+            text += f", output_padding={self.output_padding}"
         return text
 
 

@@ -383,7 +383,7 @@ def __getattr__(name: str):
         from .normalization import batch_norm
 
         return batch_norm
-    if name in ("conv2d", "max_pool2d"):
+    if name in ("conv2d", "conv_transpose2d", "max_pool2d"):
         from . import convolution
 
         return getattr(convolution, name)
