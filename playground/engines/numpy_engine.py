@@ -234,10 +234,12 @@ def _logged_step(recorder: TraceRecorder, entry: tuple) -> LiveStep:
     """A step npgrad's fast path logged: ``(node, incoming, outgoing[, before, after])``."""
     node, incoming, outgoing = entry[:3]
     received = incoming if isinstance(incoming, tuple) else (incoming,)  # several outputs'
-    kept = recorder.kept_array
-    return LiveStep(node, [None if g is None else kept(g, _torch_dtype(g)) for g in received],
-                    [None if g is None else kept(g, _torch_dtype(g)) for g in outgoing],
-                    *(None if g is None else kept(g, _torch_dtype(g)) for g in entry[3:5]))
+
+    def kept(array):
+        return None if array is None else recorder.kept_array(array, _torch_dtype(array))
+
+    return LiveStep(node, [kept(g) for g in received], [kept(g) for g in outgoing],
+                    *(kept(g) for g in entry[3:5]))
 
 
 _DTYPES: dict = {}  # NumPy's dtype -> the engine's (torch.float32...)

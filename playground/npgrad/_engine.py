@@ -83,7 +83,7 @@ def execute(
     captures: dict[Node, list[int]] | None = None,
     needed: set[Node] | None = None,
     accumulate: bool = True,
-    observed: bool = True,
+    observed: bool | list = True,
 ) -> list:
     """Run backward from ``root``; returns the gradients captured at ``captures`` nodes.
     Observers hear of each node unless the call is not ``observed``. Calls from several
@@ -100,7 +100,7 @@ _ONE_AT_A_TIME = threading.RLock()  # re-entered by a hook calling backward
 
 def _execute(root: Node, root_grad, *, keep_graph: bool, create_graph: bool,
              captures: dict[Node, list[int]] | None, needed: set[Node] | None,
-             accumulate: bool, observed: bool) -> list:
+             accumulate: bool, observed: bool | list) -> list:
     # ``observed``: True (observers hear of each step), False, or a list, the log of a call
     # the plain loop can run (its steps written there, cheaply); else observers hear
     log = observed if observed.__class__ is list else None

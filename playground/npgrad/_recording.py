@@ -92,6 +92,19 @@ def edge(tensor):
     return tensor._grad_edge()[0]
 
 
+def record_several(op: str, tensors: list, inputs: tuple, saved: tuple) -> None:
+    """One ``op`` node as the grad_fn of each of ``tensors`` (an output each: split's pieces,
+    an LSTM layer's sequence and states), recorded when ``output`` would record one."""
+    if not (tensors and GradMode.enabled and tensors[0]._data.dtype.kind in "fc" and
+            any(t is not None and t._rg for t in inputs)):
+        return
+    if _tangents is not None:
+        raise RuntimeError(f"{op} under forward-mode AD is not in the built-in NumPy engine "
+                           "yet; switch the engine to torch")
+    attach_node(tensors[0], NODE_CLASSES[op], inputs, saved)
+    record_outputs(tensors[0].grad_fn, tensors)
+
+
 def record_outputs(node, tensors: list) -> None:
     """Make ``node`` (already linked to its inputs) the grad_fn of each tensor. With several,
     each tensor keeps its own NodeOutput of the node (in ``_grad_acc``, unused by non-leaf

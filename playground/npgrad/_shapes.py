@@ -9,11 +9,9 @@ from __future__ import annotations
 import numpy as np
 
 from . import _dtype as dtypes
-from . import _recording
 from ._bindings import bind_function, bind_method, binds
-from ._grad_mode import GradMode
 from ._pointwise import clone
-from ._recording import NODE_CLASSES, attach_node, output, record_outputs
+from ._recording import output, record_several
 from ._tensor import Size, Tensor, _wrap_dim, shared_counter
 
 _make = Tensor._make
@@ -438,20 +436,20 @@ def chunk(self: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
 
 
 def _pieces(self: Tensor, sizes: tuple[int, ...], dim: int, op: str) -> tuple[Tensor, ...]:
-    """The pieces as views of self sharing its version counter; recorded as one node with an
-    output per piece, as torch records it."""
+    """Consecutive pieces of ``sizes`` along ``dim`` (split, chunk)."""
+    ends = np.cumsum(sizes).tolist()
+    cuts = [slice(end - size, end) for size, end in zip(sizes, ends, strict=True)]
+    return views_along(self, cuts, dim, op, (self._data.shape, dim, sizes))
+
+
+def views_along(self: Tensor, items: list, dim: int, op: str, saved: tuple) -> tuple[Tensor, ...]:
+    """``self[..., item, ...]`` at ``dim`` for each item, views sharing its version counter;
+    recorded as one node with an output per view, as torch records it."""
     counter = shared_counter(self)
-    pieces, offset = [], 0
-    for size in sizes:
-        piece = Tensor._make(self._data[(slice(None),) * dim + (slice(offset, offset + size),)],
-                             None, counter)
-        piece._base = self
-        pieces.append(piece)
-        offset += size
-    if GradMode.enabled and self._rg and self._data.dtype.kind in "fc":
-        if _recording._tangents is not None:
-            raise RuntimeError(f"{op} under forward-mode AD is not in the built-in NumPy engine "
-                               "yet; switch the engine to torch")
-        attach_node(pieces[0], NODE_CLASSES[op], (self,), (self._data.shape, dim, sizes))
-        record_outputs(pieces[0].grad_fn, pieces)
-    return tuple(pieces)
+    views = []
+    for item in items:
+        view = Tensor._make(self._data[(slice(None),) * dim + (item,)], None, counter)
+        view._base = self
+        views.append(view)
+    record_several(op, views, (self,), saved)
+    return tuple(views)

@@ -5,11 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import _recording
 from ._bindings import binds
-from ._grad_mode import GradMode
-from ._recording import NODE_CLASSES, attach_node, output, record_outputs
-from ._shapes import _pieces
+from ._recording import output
+from ._shapes import _pieces, views_along
 from ._tensor import Tensor, _wrap_dim, shared_counter
 
 
@@ -17,19 +15,8 @@ from ._tensor import Tensor, _wrap_dim, shared_counter
 def unbind(self: Tensor, dim: int = 0) -> tuple[Tensor, ...]:
     """Each slice along ``dim`` as a view, all outputs of one UnbindBackward0 node."""
     dim = _wrap_dim(dim, self.ndim)
-    counter = shared_counter(self)
-    pieces = []
-    for index in range(self.shape[dim]):
-        piece = Tensor._make(self._data[(slice(None),) * dim + (index,)], None, counter)
-        piece._base = self
-        pieces.append(piece)
-    if pieces and GradMode.enabled and self._rg and self._data.dtype.kind in "fc":
-        if _recording._tangents is not None:
-            raise RuntimeError("unbind under forward-mode AD is not in the built-in NumPy "
-                               "engine yet; switch the engine to torch")
-        attach_node(pieces[0], NODE_CLASSES["unbind"], (self,), (self._data.shape, dim))
-        record_outputs(pieces[0].grad_fn, pieces)
-    return tuple(pieces)
+    return views_along(self, list(range(self.shape[dim])), dim, "unbind",
+                       (self._data.shape, dim))
 
 
 @binds("unsafe_split")

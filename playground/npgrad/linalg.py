@@ -47,13 +47,7 @@ def slogdet(A: Tensor):
     data = _square(A, "linalg.slogdet")
     sign, logabsdet = np.linalg.slogdet(data)
     outputs = [Tensor._make(np.asarray(part, data.dtype)) for part in (sign, logabsdet)]
-    if A.requires_grad:
-        from ._grad_mode import GradMode
-
-        if GradMode.enabled:
-            _recording.attach_node(outputs[0], _recording.NODE_CLASSES["linalg_slogdet"], (A,),
-                                   (A,))
-            _recording.record_outputs(outputs[0].grad_fn, outputs)
+    _recording.record_several("linalg_slogdet", outputs, (A,), (A,))
     return _slogdet_result(*outputs)
 
 

@@ -130,8 +130,7 @@ def _compare_numbers(actual, expected, rtol, atol, equal_nan, where):
 
 
 def _is_number(value) -> bool:
-    return isinstance(value, int | float | complex) and not isinstance(value, bool) or \
-        isinstance(value, bool)
+    return isinstance(value, int | float | complex)  # (bools are ints)
 
 
 def _nan(value) -> bool:

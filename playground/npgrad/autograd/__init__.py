@@ -110,7 +110,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
 
 
 def _backward(outputs: tuple, grad_tensors, retain_graph, create_graph: bool, inputs,
-              observed: bool) -> None:
+              observed: bool | list) -> None:
     grads = _make_grads(outputs, _as_tuple(grad_tensors))
     keep_graph = create_graph if retain_graph is None else retain_graph
     nodes = _root_nodes(outputs)
@@ -139,7 +139,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
 
 
 def _grad(outputs: tuple, inputs: tuple, grad_outputs, retain_graph, create_graph: bool,
-          allow_unused: bool, materialize_grads: bool, observed: bool) -> tuple:
+          allow_unused: bool, materialize_grads: bool, observed: bool | list) -> tuple:
     grads = _make_grads(outputs, _as_tuple(grad_outputs))
     keep_graph = create_graph if retain_graph is None else retain_graph
     captures: dict[Node, list[int]] = {}

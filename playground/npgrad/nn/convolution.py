@@ -91,6 +91,8 @@ def max_pool2d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,
 class Conv2d(Module):
     """A bank of 2-D filters, initialised as torch does (from its random stream)."""
 
+    output_padding = (0, 0)  # (a transposed convolution's own)
+
     def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0,
                  dilation=1, groups: int = 1, bias: bool = True, padding_mode: str = "zeros",
                  device=None, dtype=None) -> None:
@@ -99,13 +101,16 @@ class Conv2d(Module):
         self.kernel_size, self.stride = _pair(kernel_size), _pair(stride)
         self.padding = padding if isinstance(padding, str) else _pair(padding)
         self.dilation, self.groups, self.padding_mode = _pair(dilation), groups, padding_mode
-        self.weight = Parameter(_empty((out_channels, in_channels // groups,
-                                        *self.kernel_size), dtype))
+        self.weight = Parameter(_empty((*self._filters(), *self.kernel_size), dtype))
         if bias:
             self.bias = Parameter(_empty((out_channels,), dtype))
         else:
             self.register_parameter("bias", None)
         self.reset_parameters()
+
+    def _filters(self) -> tuple[int, int]:
+        """The weight's first two sizes: (out, in / groups) channels."""
+        return self.out_channels, self.in_channels // self.groups
 
     def reset_parameters(self) -> None:
         init.reset_weight_and_bias(self.weight, self.bias)
@@ -122,40 +127,31 @@ class Conv2d(Module):
                 f", padding={self.padding}"
         if self.dilation != (1, 1):
             text += f", dilation={self.dilation}"
+        if self.output_padding != (0, 0):
+            text += f", output_padding={self.output_padding}"
         if self.bias is None:
             text += ", bias=False"
         return text
 
 
 class ConvTranspose2d(Conv2d):
-    """The transposed convolution's layer: (C_in, C_out, KH, KW) filters, initialised as
-    torch initialises them."""
+    """The transposed convolution's layer: (C_in, C_out / groups, KH, KW) filters,
+    initialised as torch initialises them."""
 
     def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0,
                  output_padding=0, groups: int = 1, bias: bool = True, dilation=1,
                  padding_mode: str = "zeros", device=None, dtype=None) -> None:
-        Module.__init__(self)
-        self.in_channels, self.out_channels = in_channels, out_channels
-        self.kernel_size, self.stride = _pair(kernel_size), _pair(stride)
-        self.padding, self.output_padding = _pair(padding), _pair(output_padding)
-        self.dilation, self.groups, self.padding_mode = _pair(dilation), groups, padding_mode
-        self.weight = Parameter(_empty((in_channels, out_channels // groups,
-                                        *self.kernel_size), dtype))
-        if bias:
-            self.bias = Parameter(_empty((out_channels,), dtype))
-        else:
-            self.register_parameter("bias", None)
-        self.reset_parameters()
+        self.output_padding = _pair(output_padding)  # (a plain attribute: before Module's)
+        super().__init__(in_channels, out_channels, kernel_size, stride=stride,
+                         padding=_pair(padding), dilation=dilation, groups=groups, bias=bias,
+                         padding_mode=padding_mode, dtype=dtype)
+
+    def _filters(self) -> tuple[int, int]:
+        return self.in_channels, self.out_channels // self.groups
 
     def forward(self, input: Tensor) -> Tensor:
         return conv_transpose2d(input, self.weight, self.bias, self.stride, self.padding,
                                 self.output_padding, self.groups, self.dilation)
-
-    def extra_repr(self) -> str:
-        text = super().extra_repr()
-        if self.output_padding != (0, 0):
-            text += f", output_padding={self.output_padding}"
-        return text
 
 
 class MaxPool2d(Module):

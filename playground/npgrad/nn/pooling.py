@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 from .. import _pooling, _recording
+from .._convolution import _pair
 from .._tensor import Tensor
 from .modules import Module
-
-
-def _pair(value) -> tuple[int, int]:
-    return (value, value) if isinstance(value, int) else tuple(value)
 
 
 def _check_planes(input: Tensor, name: str) -> None:

@@ -23,14 +23,8 @@ def _lstm_layer(input: Tensor, weights: list, h0: Tensor, c0: Tensor, reverse: b
     arrays = [None if w is None else w._data for w in (w_ih, w_hh, b_ih, b_hh)]
     out, hy, cy, run = _recurrent.lstm_layer(input._data, *arrays, h0._data, c0._data, reverse)
     results = [Tensor._make(np.ascontiguousarray(value)) for value in (out, hy, cy)]
-    inputs = (input, w_ih, w_hh, b_ih, b_hh, h0, c0)
-    if any(t is not None and t.requires_grad for t in inputs):
-        from .._grad_mode import GradMode
-
-        if GradMode.enabled:
-            _recording.attach_node(results[0], _recording.NODE_CLASSES["lstm_layer"], inputs,
-                                   (run, []))
-            _recording.record_outputs(results[0].grad_fn, results)
+    _recording.record_several("lstm_layer", results, (input, w_ih, w_hh, b_ih, b_hh, h0, c0),
+                              (run, []))
     return tuple(results)
 
 
@@ -86,6 +80,14 @@ def _rnn_step(nonlinearity: str):
     return step
 
 
+def _uniform_within(module: Module) -> None:
+    """torch's initialisation of a recurrent layer or cell: every parameter, in order, from
+    U(-1/√hidden, 1/√hidden)."""
+    bound = 1.0 / math.sqrt(module.hidden_size) if module.hidden_size > 0 else 0
+    for weight in module.parameters():
+        init.uniform_(weight, -bound, bound)
+
+
 class _RNNBase(Module):
     """A multi-layer recurrent layer over (L, N, H_in) inputs (batch_first: (N, L, H_in);
     unbatched: (L, H_in)), initialised from torch's stream as torch does; ``GATES`` weight
@@ -119,9 +121,7 @@ class _RNNBase(Module):
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
-        bound = 1.0 / math.sqrt(self.hidden_size) if self.hidden_size > 0 else 0
-        for weight in self.parameters():
-            init.uniform_(weight, -bound, bound)
+        _uniform_within(self)
 
     def forward(self, input: Tensor, hx=None):
         batched = input.dim() == 3
@@ -251,9 +251,10 @@ class _CellBase(Module):
         else:
             self.register_parameter("bias_ih", None)
             self.register_parameter("bias_hh", None)
-        bound = 1.0 / math.sqrt(hidden_size) if hidden_size > 0 else 0
-        for weight in self.parameters():
-            init.uniform_(weight, -bound, bound)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        _uniform_within(self)
 
     def forward(self, input: Tensor, hx=None):
         batched = input.dim() == 2

@@ -31,20 +31,23 @@ def _projected(query: Tensor, key: Tensor, value: Tensor, weight: Tensor, bias) 
     one for the query and one for key and value when those are the same tensor."""
     size = query.shape[-1]
     if key is value and query is key:
-        packed = functional.linear(query, weight, bias)
-        packed = packed.unflatten(-1, (3, size)).unsqueeze(0).transpose(0, -2).squeeze(-2) \
-            .contiguous()
+        packed = _separated(functional.linear(query, weight, bias), 3, size)
         return packed[0], packed[1], packed[2]
     if key is value:
         w_q, w_kv = weight.split([size, size * 2])
         b_q, b_kv = (None, None) if bias is None else bias.split([size, size * 2])
-        pair = functional.linear(key, w_kv, b_kv).unflatten(-1, (2, size)).unsqueeze(0) \
-            .transpose(0, -2).squeeze(-2).contiguous()
+        pair = _separated(functional.linear(key, w_kv, b_kv), 2, size)
         return functional.linear(query, w_q, b_q), pair[0], pair[1]
     w_q, w_k, w_v = weight.chunk(3)
     b_q, b_k, b_v = (None, None, None) if bias is None else bias.chunk(3)
     return (functional.linear(query, w_q, b_q), functional.linear(key, w_k, b_k),
             functional.linear(value, w_v, b_v))
+
+
+def _separated(projection: Tensor, parts: int, size: int) -> Tensor:
+    """A packed projection's ``parts`` side by side, as torch lays them out: indexed first."""
+    return projection.unflatten(-1, (parts, size)).unsqueeze(0).transpose(0, -2).squeeze(-2) \
+        .contiguous()
 
 
 def multi_head_attention_forward(query, key, value, num_heads: int, in_proj_weight, in_proj_bias,

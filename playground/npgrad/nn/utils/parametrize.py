@@ -21,14 +21,7 @@ class ParametrizationList(ModuleList):
     def __init__(self, modules: list, original: Tensor) -> None:
         super().__init__(modules)
         with no_grad():
-            value = original
-            for module in reversed(modules):
-                inverse = getattr(module, "right_inverse", None)
-                if inverse is not None:
-                    value = inverse(value)
-                    if not isinstance(value, Tensor):
-                        raise NotImplementedError("a right_inverse that returns several "
-                                                  f"tensors is not {MISSING_HINT}")
+            value = _through_inverses(modules, original)
             if value is not original:  # torch's set_: the original takes the new values
                 original._data = value._data.copy()
         self.original = original if isinstance(original, Parameter) else \
@@ -37,17 +30,26 @@ class ParametrizationList(ModuleList):
     def right_inverse(self, value: Tensor) -> None:
         """Make ``original`` the tensor that the parametrizations turn into ``value``."""
         with no_grad():
-            for module in reversed(list(self)):
-                inverse = getattr(module, "right_inverse", None)
-                if inverse is not None:
-                    value = inverse(value)
-            self.original.copy_(value)
+            self.original.copy_(_through_inverses(list(self), value))
 
     def forward(self) -> Tensor:
         value = self.original
         for module in self:
             value = module(value)
         return value
+
+
+def _through_inverses(modules: list, value: Tensor) -> Tensor:
+    """``value`` through the parametrizations' right inverses, last first (those without
+    one pass it on)."""
+    for module in reversed(modules):
+        inverse = getattr(module, "right_inverse", None)
+        if inverse is not None:
+            value = inverse(value)
+            if not isinstance(value, Tensor):
+                raise NotImplementedError("a right_inverse that returns several tensors is not "
+                                          f"{MISSING_HINT}")
+    return value
 
 
 def register_parametrization(module: Module, tensor_name: str, parametrization: Module, *,
