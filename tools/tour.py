@@ -143,7 +143,30 @@ class Tour:
         self.key(window.graph_view, Qt.Key.Key_Escape)
         self.key(window.graph_view, Qt.Key.Key_F)
         self.shot("deep-network-fitted")
+        self.model_by_module()
         self.notebook_and_engine()
+
+    def model_by_module(self) -> None:
+        """A 4-layer transformer: collapsed to its blocks, one opened, the replay inside it."""
+        from PySide6.QtCore import Qt
+        from PySide6.QtTest import QTest
+
+        view = self.window.graph_view
+        self.run_example(ROOT / "benchmarks" / "models" / "transformer.py", "model-collapsed")
+        block = view.current.nodes.get("module:model.encoder.layers.0")
+        if block is None:
+            return
+        view.centerOn(block)
+        QTest.mouseDClick(view.viewport(), Qt.MouseButton.LeftButton,
+                          Qt.KeyboardModifier.NoModifier,
+                          view.mapFromScene(block.sceneBoundingRect().center()))
+        self.settle()
+        self.shot("model-block-opened")
+        view.setFocus()
+        for _ in range(14):
+            self.key(view, Qt.Key.Key_Right)
+        self.shot("model-replay-inside-the-block")
+        self.key(view, Qt.Key.Key_Escape)
 
     def notebook_and_engine(self) -> None:
         import nbformat

@@ -19,6 +19,7 @@ import numpy as np
 
 from playground.engines import inline_figures
 from playground.engines.graph_builder import EngineView, graph_of, named_tensors
+from playground.engines.module_calls import ModuleCalls, ModuleHooks, assign_modules, module_paths
 from playground.engines.trace_recorder import TraceRecorder
 from playground.model import Graph
 from playground.model.trace import BackwardTrace
@@ -96,6 +97,10 @@ class Engine(ABC):
     def view(self) -> EngineView:
         """How the graph builder recognises and reads this engine's tensors."""
 
+    def module_hooks(self) -> ModuleHooks | None:
+        """How this engine reports module calls (graph nodes then name their nn.Module)."""
+        return None
+
     def lacking(self, error: BaseException) -> str:
         """What of torch's this engine lacks, when ``error`` says that ("torch.linalg.lstsq",
         "Tensor.cummax"), else ""."""
@@ -148,7 +153,7 @@ def run_code(code: str, engine: Engine, filename: str = "<script>",
         namespace.setdefault(name, function)
     inline_figures.begin(figure_scale, filename)
     started = time.perf_counter()
-    with engine.activate(), engine.record(recorder):
+    with engine.activate(), engine.record(recorder), _tracked(engine) as calls:
         shown = None
         try:
             if display_last and _ends_with_expression(code):
@@ -173,7 +178,8 @@ def run_code(code: str, engine: Engine, filename: str = "<script>",
         with _own_conditions():
             named = named_tensors(namespace, view, notes)  # walked once for both
             recorder.settle([t.grad_fn for _, t in named if t.grad_fn is not None])
-            graph, ids = graph_of(named, view, recorder.nodes(), notes)
+            graph, ids = graph_of(named, view, recorder.nodes(), notes,
+                                  _module_labels(namespace, calls, view))
             traces = recorder.to_model(ids)
     except MemoryError:
         # the script used up the memory (its own error says so): no graph, but no crash
@@ -186,6 +192,26 @@ def run_code(code: str, engine: Engine, filename: str = "<script>",
     timings = {"exec": executed - started, "build": time.perf_counter() - executed}
     return EngineRun(namespace, graph, traces, error, figures_due, recorder.dropped, shown,
                      timings, notes)
+
+
+@contextlib.contextmanager
+def _tracked(engine: Engine) -> Iterator[ModuleCalls | None]:
+    """The run's module calls, heard while it runs (None: the engine cannot tell them)."""
+    hooks = engine.module_hooks()
+    if hooks is None:
+        yield None
+        return
+    calls = ModuleCalls(hooks, engine.torch_module().Tensor)
+    with calls.tracking():
+        yield calls
+
+
+def _module_labels(namespace: dict, calls: ModuleCalls | None, view: EngineView):
+    """What gives the graph's nodes their modules, once it is built."""
+    if calls is None:
+        return None
+    return lambda graph, objects: assign_modules(graph, objects, calls,
+                                                 module_paths(namespace, calls), view.to_numpy)
 
 
 @functools.lru_cache(maxsize=16)

@@ -282,9 +282,11 @@ def build_graph(variables: dict[str, Any], view: EngineView,
 
 
 def graph_of(named: list[tuple[str, Any]], view: EngineView, extra_functions: Iterable = (),
-             notes: list[str] | None = None) -> tuple[Graph, dict[int, str]]:
+             notes: list[str] | None = None,
+             label: Callable[[Graph, list], None] | None = None) -> tuple[Graph, dict[int, str]]:
     """``build_graph`` from the variables' tensors already found (``named_tensors``);
-    ``notes`` hears when the graph was cut at GRAPH_NODES."""
+    ``notes`` hears when the graph was cut at GRAPH_NODES; ``label(graph, objects)`` adds
+    what is known of each node's live object (``objects[i]`` made ``graph.nodes[i]``)."""
     builder = _Builder(view)
     roots = []
     for name, tensor in named:
@@ -301,6 +303,8 @@ def graph_of(named: list[tuple[str, Any]], view: EngineView, extra_functions: It
             roots.append(fn)
     builder.walk(list(reversed(roots)))
     _label_unnamed(builder.graph)
+    if label is not None:
+        label(builder.graph, builder.keep)
     if builder.cut and notes is not None:
         notes.append(f"the graph has more than {GRAPH_NODES:,} nodes: it is drawn up to "
                      "there from its outputs")

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from playground.engines.base import Attributes, Engine, EngineError
 from playground.engines.graph_builder import EngineView
+from playground.engines.module_calls import ModuleHooks
 from playground.engines.trace_recorder import LiveStep, LiveTrace, TraceRecorder
 
 DEVICES = ("auto", "cpu", "cuda")
@@ -127,6 +128,12 @@ class TorchEngine(Engine):
         torch = self.torch
         return EngineView(lambda value: isinstance(value, torch.Tensor),
                           lambda tensor: _to_numpy(tensor, torch))
+
+    def module_hooks(self) -> ModuleHooks:
+        module = self.torch.nn.modules.module
+        return ModuleHooks(module.register_module_forward_pre_hook,
+                           module.register_module_forward_hook,
+                           self.torch._C._autograd._get_sequence_nr)
 
     @contextlib.contextmanager
     def record(self, recorder: TraceRecorder) -> Iterator[None]:

@@ -30,8 +30,15 @@ SAMPLED_CALLS = 16
 KEPT_STEPS = 30_000  # and never more steps than this in all
 # Elements of step values the kept calls hold whole at once; past them a step's values are a
 # summary taken at once (shape, statistics, first values): backprop through 3,000 steps of an
-# RNN held 2.5 GB and made a reply larger than the wire's 512 MB limit.
-TRACE_VALUES = 1_000_000
+# RNN held 2.5 GB and made a reply larger than the wire's 512 MB limit, and 20 steps of a
+# small transformer wrote a 29 MB trace when a million were kept (now under 5 MB).
+TRACE_VALUES = 50_000
+# A step value this small is always kept whole (its summary would be no smaller) ...
+ALWAYS_WHOLE = 16
+# ... and a summary keeps this many first elements (the replay's tags show three), its
+# numbers to this many significant digits (the replay shows four).
+TRACE_PREVIEW = 4
+SUMMARY_DIGITS = 6
 
 
 @dataclass
@@ -91,17 +98,23 @@ class TraceRecorder:
         if array is None:
             return None
         if array.size > FULL_VALUES_LIMIT:
-            return ArrayData.from_array(array, str(dtype))
+            return summary(array, dtype)
         return self._budgeted(Snapshot(array, dtype))
 
     def _budgeted(self, value: ArrayData | Snapshot) -> ArrayData | Snapshot:
         """Past the kept calls' budget of whole values, a summary."""
         if value.__class__ is Snapshot and self.traces:
             size = value.array.size
+            if size <= ALWAYS_WHOLE:
+                return value
             if self.held + size > TRACE_VALUES:
-                return ArrayData.from_array(value.array, str(value.dtype), limit=0)
+                return summary(value.array, value.dtype)
             self.held += size
             self.traces[-1].held += size
+        elif value.__class__ is ArrayData and len(value.preview) > TRACE_PREVIEW:
+            value.preview = [_rounded(v) for v in value.preview[:TRACE_PREVIEW]]  # summarised
+            value.minimum, value.maximum, value.mean = (  # by EngineView.snapshot
+                _rounded(value.minimum), _rounded(value.maximum), _rounded(value.mean))
         return value
 
     def declines(self) -> bool:
@@ -213,6 +226,22 @@ class TraceRecorder:
                          settled(step.grad_after))
             for step, on, name in zip(trace.steps, drawn_on.steps, names, strict=True)],
             call=trace.call, failed=trace.failed)
+
+
+def summary(array: np.ndarray, dtype) -> ArrayData:
+    """A step value too large to keep whole: shape, statistics and its first elements, to
+    SUMMARY_DIGITS (a 17-digit float is most of a summary's JSON)."""
+    data = ArrayData.from_array(array, str(dtype), limit=0, preview=TRACE_PREVIEW)
+    data.minimum, data.maximum, data.mean = (
+        _rounded(data.minimum), _rounded(data.maximum), _rounded(data.mean))
+    data.preview = [_rounded(value) for value in data.preview]
+    return data
+
+
+def _rounded(value):
+    if value.__class__ is float and value == value and abs(value) != float("inf"):
+        return float(f"{value:.{SUMMARY_DIGITS}g}")
+    return value
 
 
 def _signature(trace: LiveTrace) -> tuple:

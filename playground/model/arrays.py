@@ -37,9 +37,10 @@ class ArrayData:
     mean: float | None
 
     @classmethod
-    def from_array(cls, array: np.ndarray, dtype: str,
-                   limit: int = FULL_VALUES_LIMIT, owned: bool = False) -> ArrayData:
-        """``owned``: the array is a copy nobody else changes, kept as it is."""
+    def from_array(cls, array: np.ndarray, dtype: str, limit: int = FULL_VALUES_LIMIT,
+                   owned: bool = False, preview: int = PREVIEW_ELEMENTS) -> ArrayData:
+        """``owned``: the array is a copy nobody else changes, kept as it is; ``preview``:
+        how many first elements a summary keeps."""
         array = np.asarray(array)
         flat = array.reshape(-1)
         numeric = bool(flat.size) and flat.dtype.kind in "biuf"
@@ -48,7 +49,7 @@ class ArrayData:
             shape=tuple(int(s) for s in array.shape),
             dtype=dtype,
             values=(array if owned else array.copy()) if array.size <= limit else None,
-            preview=_preview(flat) if numeric else [],
+            preview=_preview(flat, preview) if numeric else [],
             minimum=minimum, maximum=maximum, mean=mean,
         )
 
@@ -88,12 +89,12 @@ class ArrayData:
         )
 
 
-def _preview(values: np.ndarray | None) -> list:
+def _preview(values: np.ndarray | None, length: int = PREVIEW_ELEMENTS) -> list:
     """The first elements, for labels; Python ints and bools stay what they are (labels show
     2, not 2.0); none for what is not a plain number (complex, or no values)."""
     if values is None or values.dtype.kind not in "biuf":
         return []
-    return values.reshape(-1)[:PREVIEW_ELEMENTS].tolist()
+    return values.reshape(-1)[:length].tolist()
 
 
 def shared(text: str | None) -> str | None:

@@ -6,7 +6,8 @@ import hashlib
 from collections import deque
 from dataclasses import dataclass, field
 
-from playground.model.graph import Graph, GraphEdge, GraphNode
+from playground.model.graph import Graph, GraphEdge, GraphModule, GraphNode
+from playground.model.module_folding import AUTOMATIC, collapsed_modules, module_group_id
 
 # A run of at least this many identical backward nodes in a row folds into one "×N" node.
 MIN_REPEAT = 4
@@ -14,33 +15,42 @@ MIN_REPEAT = 4
 
 @dataclass
 class Group:
-    """Consecutive identical function nodes shown as one node ("MulBackward0 ×10")."""
+    """Nodes shown as one: consecutive identical function nodes ("MulBackward0 ×10"), or
+    everything a collapsed nn.Module made (``module`` is its path)."""
 
     id: str
     label: str
     members: list[str]
+    module: str | None = None
+    info: GraphModule | None = None
 
     @property
     def title(self) -> str:
+        if self.module is not None:
+            return self.module
         return f"{self.label} ×{len(self.members)}"
 
 
 @dataclass
 class DisplayGraph:
-    """The nodes and edges to draw: graph nodes, plus groups standing for folded chains."""
+    """The nodes and edges to draw: graph nodes, plus groups standing for folded chains and
+    collapsed modules; the open modules as frames around what is drawn of them."""
 
     graph: Graph
     node_ids: list[str] = field(default_factory=list)
     edges: list[GraphEdge] = field(default_factory=list)
     groups: dict[str, Group] = field(default_factory=dict)
     group_of: dict[str, str] = field(default_factory=dict)  # member id -> group id
+    frames: dict[str, list[str]] = field(default_factory=dict)  # open module -> drawn ids
+    depth: int | None = None  # modules this deep or deeper start collapsed (None: none)
 
     def node(self, node_id: str) -> GraphNode | Group:
         return self.groups[node_id] if node_id in self.groups else self.graph.node(node_id)
 
 
 def repeated_chains(graph: Graph) -> list[list[str]]:
-    """Maximal runs of identical function nodes, each the only child of the one before."""
+    """Maximal runs of identical function nodes made in one module, each the only child of
+    the one before."""
     nodes = {node.id: node for node in graph.nodes}
     outgoing: dict[str, list[str]] = {node.id: [] for node in graph.nodes}
     parents: dict[str, list[str]] = {node.id: [] for node in graph.nodes}
@@ -51,7 +61,7 @@ def repeated_chains(graph: Graph) -> list[list[str]]:
 
     def continues(a: str, b: str) -> bool:
         return (len(outgoing[a]) == 1 and incoming[b] == 1 and nodes[b].kind == "function"
-                and nodes[b].label == nodes[a].label)
+                and nodes[b].label == nodes[a].label and nodes[b].module == nodes[a].module)
 
     chains, taken = [], set()
     for node in graph.nodes:
@@ -70,12 +80,21 @@ def repeated_chains(graph: Graph) -> list[list[str]]:
     return chains
 
 
-def fold(graph: Graph, expanded: set[str] = frozenset()) -> DisplayGraph:
-    """The graph with every repeated chain folded, except groups whose id is in ``expanded``."""
+def fold(graph: Graph, expanded: set[str] = frozenset(),
+         depth: int | None = AUTOMATIC) -> DisplayGraph:
+    """The graph with every repeated chain folded and the modules ``depth`` deep or deeper
+    collapsed (AUTOMATIC: as deep as keeps a large graph readable), except the groups whose
+    id is in ``expanded``, which show the other way round."""
     display = DisplayGraph(graph)
+    collapsed, display.depth, frames = collapsed_modules(graph, expanded, depth)
+    for path, members in collapsed.items():
+        group = Group(module_group_id(path), path, members, path, graph.modules.get(path))
+        display.groups[group.id] = group
+        for member in members:
+            display.group_of[member] = group.id
     for run in repeated_chains(graph):
         group = Group(f"group:{run[0]}", graph.node(run[0]).label, run)
-        if group.id in expanded:
+        if group.id in expanded or run[0] in display.group_of:
             continue
         display.groups[group.id] = group
         for member in run:
@@ -84,6 +103,12 @@ def fold(graph: Graph, expanded: set[str] = frozenset()) -> DisplayGraph:
         if node.id not in display.group_of:
             display.node_ids.append(node.id)
     display.node_ids.extend(display.groups)
+    # A frame goes round the module's operations: its parameters and their AccumulateGrad
+    # stand where the layout puts them, often far below (the layout knows no frames).
+    display.frames = {path: list(dict.fromkeys(
+        display.group_of.get(member, member) for member in members
+        if member in display.group_of or graph.node(member).kind == "function"))
+        for path, members in frames.items()}
     seen = set()
     for edge in graph.edges:
         source = display.group_of.get(edge.source, edge.source)

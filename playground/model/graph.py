@@ -1,8 +1,8 @@
 """Graph: the tensors and grad_fn nodes of a run, with edges in the direction backward flows.
 
-JSON schema (``"schema": "autograd-playground/graph", "version": 1``)::
+JSON schema (``"schema": "autograd-playground/graph", "version": 2``)::
 
-    {"schema": ..., "version": 1,
+    {"schema": ..., "version": 2,
      "nodes": [{"id": "n0", "kind": "leaf" | "tensor" | "constant" | "function" | "accumulate",
                 "label": "x" | "MulBackward0" | "AccumulateGrad",
                 "names": ["x", "weights[2]"],          # variables bound to a tensor node
@@ -14,15 +14,25 @@ JSON schema (``"schema": "autograd-playground/graph", "version": 1``)::
                 "density": {"counts": [[int, ...], ...], "x_range": [lo, hi],  # a plotted
                             "y_range": [lo, hi], "points": int, "skipped": int} | null},
                             # tensor too large to send every point of
-               ...],
+                "module": "model.layers.0.self_attn" | null},  # the innermost nn.Module whose
+               ...],                                  # forward made it (a parameter: its owner)
      "edges": [{"source": "n0", "target": "n1", "kind": "output" | "next" | "accumulate",
-                "input": 0}, ...]}
+                "input": 0}, ...],
+     "modules": {"model.layers.0.self_attn": {"class": "MultiheadAttention",
+                 "parameters": 4224,                  # elements, its submodules' included
+                 "inputs": [[4, 10, 32], ...], "outputs": [[4, 10, 32], ...],  # tensors' shapes
+                 "weights": [{"name": "in_proj_weight", "shape": [96, 32],   # at its last call
+                              "grad_norm": 0.25 | null}, ...]}, ...]}
 
 Edges follow the gradient: a tensor to the function that produced it ("output"), a function to
 the function of its input number ``input`` ("next"), an AccumulateGrad to its leaf
 ("accumulate"). ArrayData is ``{"shape", "dtype", "values" (nested lists, or null when
 summarised), "preview", "min", "max", "mean"}`` with inf/nan as strings and a complex element
 as ``{"real": float, "imag": float}``.
+
+Version 2 added ``"module"`` and ``"modules"``; version 1 files read as graphs without modules.
+A module's path starts with the user's variable that holds it (``model``); one no variable
+holds is named by its class. ``"modules"`` lists every module a node names and their parents.
 """
 
 from __future__ import annotations
@@ -33,7 +43,8 @@ from dataclasses import dataclass, field
 from playground.model.arrays import ArrayData, PointDensity, shared
 
 SCHEMA = "autograd-playground/graph"
-VERSION = 1
+VERSION = 2
+READABLE_VERSIONS = (1, 2)
 KINDS = ("leaf", "tensor", "constant", "function", "accumulate")
 EDGE_KINDS = ("output", "next", "accumulate")
 
@@ -57,6 +68,7 @@ class GraphNode:
     rule: str | None = None
     # a plotted tensor above SCATTER_LIMIT elements: all its (value, gradient) points, binned
     density: PointDensity | None = None
+    module: str | None = None  # the path of the nn.Module that made it (Graph.modules)
 
     @property
     def is_tensor(self) -> bool:
@@ -72,6 +84,7 @@ class GraphNode:
             "saved": {name: array.to_json(raw) for name, array in self.saved.items()},
             "rule": self.rule,
             "density": None if self.density is None else self.density.to_json(raw),
+            "module": self.module,
         }
 
     @classmethod
@@ -90,6 +103,7 @@ class GraphNode:
             rule=shared(data.get("rule")),
             density=None if data.get("density") is None else
             PointDensity.from_json(data["density"]),
+            module=shared(data.get("module")),
         )
 
 
@@ -114,12 +128,74 @@ class GraphEdge:
                    data["input"])
 
 
+@dataclass(frozen=True, slots=True)
+class ModuleWeight:
+    """One parameter of a module, and how large its gradient is."""
+
+    name: str  # relative to the module: "linear1.weight"
+    shape: tuple[int, ...]
+    grad_norm: float | None  # None: no gradient
+
+    def to_json(self) -> dict:
+        return {"name": self.name, "shape": list(self.shape), "grad_norm": self.grad_norm}
+
+    @classmethod
+    def from_json(cls, data: dict) -> ModuleWeight:
+        norm = data["grad_norm"]
+        return cls(str(data["name"]), tuple(int(size) for size in data["shape"]),
+                   None if norm is None else float(norm))
+
+
+@dataclass(frozen=True, slots=True)
+class GraphModule:
+    """An nn.Module some nodes were made in: its class, size and the shapes through it."""
+
+    class_name: str
+    parameters: int = 0
+    inputs: tuple[tuple[int, ...], ...] = ()
+    outputs: tuple[tuple[int, ...], ...] = ()
+    weights: tuple[ModuleWeight, ...] = ()
+
+    def to_json(self) -> dict:
+        return {"class": self.class_name, "parameters": self.parameters,
+                "inputs": [list(shape) for shape in self.inputs],
+                "outputs": [list(shape) for shape in self.outputs],
+                "weights": [weight.to_json() for weight in self.weights]}
+
+    @classmethod
+    def from_json(cls, data: dict) -> GraphModule:
+        return cls(str(data["class"]), int(data["parameters"]), _shapes(data["inputs"]),
+                   _shapes(data["outputs"]),
+                   tuple(ModuleWeight.from_json(weight) for weight in data["weights"]))
+
+
+def _shapes(data: list) -> tuple[tuple[int, ...], ...]:
+    return tuple(tuple(int(size) for size in shape) for shape in data)
+
+
+def module_tree(graph: Graph, members) -> list[str]:
+    """Every module path some node names, with the parents on the way, parents first."""
+    paths: set[str] = set()
+    for path in members:
+        while path is not None and path not in paths:
+            paths.add(path)
+            path = parent_path(path)
+    return sorted(paths, key=lambda path: (path.count("."), path))
+
+
+def parent_path(path: str) -> str | None:
+    """``model.layers.0`` → ``model.layers``; a root's parent is None."""
+    head, dot, _ = path.rpartition(".")
+    return head if dot else None
+
+
 @dataclass
 class Graph:
-    """The nodes and edges of one run, in discovery order."""
+    """The nodes and edges of one run, in discovery order, and the modules that made them."""
 
     nodes: list[GraphNode] = field(default_factory=list)
     edges: list[GraphEdge] = field(default_factory=list)
+    modules: dict[str, GraphModule] = field(default_factory=dict)
 
     def node(self, node_id: str) -> GraphNode:
         return self._index()[node_id]
@@ -146,7 +222,8 @@ class Graph:
         """The documented schema; ``raw`` keeps arrays as ndarrays for the kernel's wire."""
         return {"schema": SCHEMA, "version": VERSION,
                 "nodes": [node.to_json(raw) for node in self.nodes],
-                "edges": [edge.to_json() for edge in self.edges]}
+                "edges": [edge.to_json() for edge in self.edges],
+                "modules": {path: module.to_json() for path, module in self.modules.items()}}
 
     def dumps(self) -> str:
         return json.dumps(self.to_json())
@@ -155,26 +232,53 @@ class Graph:
     def from_json(cls, data: dict) -> Graph:
         if data.get("schema") != SCHEMA:
             raise ValueError("not an Autograd Playground graph (missing or wrong 'schema')")
-        if data.get("version") != VERSION:
+        if data.get("version") not in READABLE_VERSIONS:
             raise ValueError(f"graph schema version {data.get('version')} is not supported; "
-                             f"this version reads {VERSION}")
+                             f"this version reads {' and '.join(map(str, READABLE_VERSIONS))}")
         return cls([GraphNode.from_json(n) for n in data["nodes"]],
-                   [GraphEdge.from_json(e) for e in data["edges"]])
+                   [GraphEdge.from_json(e) for e in data["edges"]],
+                   {str(path): GraphModule.from_json(module)
+                    for path, module in data.get("modules", {}).items()})
 
     @classmethod
     def loads(cls, text: str) -> Graph:
         return cls.from_json(json.loads(text))
 
     def to_dot(self) -> str:
-        """Graphviz DOT: output at the top, leaves at the bottom, seed-tutorial colours."""
+        """Graphviz DOT: output at the top, leaves at the bottom, seed-tutorial colours; the
+        nodes a module made inside its ``subgraph cluster_…``, nested as the modules are."""
         lines = ["digraph autograd {", '  graph [rankdir=TB, fontname="Helvetica"];',
                  '  node [fontname="Helvetica", fontsize=11];']
+        members: dict[str | None, list[GraphNode]] = {}
         for node in self.nodes:
-            lines.append(f"  {node.id} [{_dot_attributes(node)}];")
+            members.setdefault(node.module, []).append(node)
+        children: dict[str | None, list[str]] = {}
+        for path in module_tree(self, members):
+            children.setdefault(parent_path(path), []).append(path)
+        _dot_cluster(self, None, members, children, lines, "  ")
         for edge in self.edges:
             lines.append(f"  {edge.source} -> {edge.target};")
         lines.append("}")
         return "\n".join(lines) + "\n"
+
+
+def _dot_cluster(graph: Graph, path: str | None, members: dict, children: dict,
+                 lines: list[str], indent: str) -> None:
+    """The nodes of ``path`` (None: outside every module) and its submodules' clusters."""
+    for node in members.get(path, ()):
+        lines.append(f"{indent}{node.id} [{_dot_attributes(node)}];")
+    for child in children.get(path, ()):
+        module = graph.modules.get(child)
+        label = child + ("" if module is None else f" · {module.class_name}")
+        lines.append(f'{indent}subgraph "cluster_{_dot_text(child)}" {{')
+        lines.append(f'{indent}  label="{_dot_text(label)}"; style="rounded,dashed"; '
+                     'color="#8a94a6"; fontsize=10;')
+        _dot_cluster(graph, child, members, children, lines, indent + "  ")
+        lines.append(f"{indent}}}")
+
+
+def _dot_text(text: str) -> str:
+    return text.replace("\\", "\\\\").replace('"', '\\"')
 
 
 _DOT_STYLE = {

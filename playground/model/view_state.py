@@ -120,6 +120,9 @@ class ViewState:
         self.playback: Playback | None = None
         self.position = 0
         self.note = ""     # why the views are empty ("code changed: run it to replay")
+        # node id -> the collapsed module the graph view shows it in: the replay steps over
+        # a collapsed module as one stage
+        self.stages: dict[str, str] = {}
 
     # ----- reading ------------------------------------------------------------------------------
     @property
@@ -290,10 +293,27 @@ class ViewState:
         if self.playback is None:  # from the final state: the first step, or the last
             self.step_to(1 if delta > 0 else self.calls_count_of_current(), glide_ms=glide_ms)
             return
-        if self.position + delta > self.playback.count:
+        target = self._next_stop(delta) if abs(delta) == 1 and self.stages else \
+            self.position + delta
+        if target > self.playback.count:
             self.stop_replay()
         else:
-            self.step_to(self.position + delta, glide_ms=glide_ms)
+            self.step_to(target, glide_ms=glide_ms)
+
+    def _next_stop(self, delta: int) -> int:
+        """The next position the player stops at: every step, but of the steps of one
+        collapsed module in a row only the last (where all its gradients have left it)."""
+        steps = self.playback.trace.steps
+
+        def stage(position: int) -> str | None:
+            return self.stages.get(steps[position - 1].node) \
+                if 1 <= position <= len(steps) else None
+
+        position = self.position + delta
+        while 1 <= position <= len(steps) and stage(position) is not None and \
+                stage(position + 1) == stage(position):
+            position += delta
+        return position
 
     def calls_count_of_current(self) -> int:
         return len(self.calls[self.call_index].trace.steps) if self.calls else 0

@@ -134,6 +134,10 @@ class Node:
     def name(self) -> str:
         return type(self).__name__
 
+    def _sequence_nr(self) -> int:
+        """When the node was made, as torch numbers its nodes (AccumulateGrad: the largest)."""
+        return self._seq
+
     def __repr__(self) -> str:
         return f"<{type(self).__name__} object at {hex(id(self))}>"
 
@@ -316,6 +320,9 @@ NODE_CLASSES: dict[str, type[Node]] = {
 
 # Every recorded node takes the next number; torch's priority rule runs the latest first.
 new_sequence_number = _sequence_numbers.__next__
+# A number between the nodes made before and those made after (drawn, where torch's
+# _get_sequence_nr peeks; anomaly mode's numbering, which replaces the one above, draws here too).
+sequence_mark = _sequence_numbers.__next__
 
 
 def legacy_type_name(data: np.ndarray) -> str:

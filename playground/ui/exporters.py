@@ -21,7 +21,8 @@ from PySide6.QtWidgets import QApplication, QGraphicsItem
 
 from playground.files import atomic_write, replacing
 from playground.model import Graph
-from playground.ui.graph_view import GraphView, legend_html
+from playground.ui.graph_look import legend_html
+from playground.ui.graph_view import GraphView
 
 MARGIN = 24.0
 

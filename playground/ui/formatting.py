@@ -8,6 +8,7 @@ import numpy as np
 
 from playground.model import ArrayData, GraphNode
 from playground.model.arrays import format_number
+from playground.model.graph import GraphModule
 
 
 def shape_text(shape) -> str:
@@ -57,6 +58,28 @@ def node_tooltip(node: GraphNode) -> str:
         first = node.rule.partition("\n")[0]
         text += f"<br><code>{html.escape(readable_rule(first))}</code>"
     return text
+
+
+def count_text(count: int) -> str:
+    """``840``, ``12.7k``, ``3.4M``: a parameter count at a glance."""
+    if count < 1000:
+        return str(count)
+    if count < 1_000_000:
+        return f"{count / 1000:.1f}k".replace(".0k", "k")
+    return f"{count / 1_000_000:.1f}M".replace(".0M", "M")
+
+
+def module_tooltip(path: str, info: GraphModule | None, nodes: int) -> str:
+    """Hover text of a collapsed module: path, class, parameters, shapes, what it hides."""
+    rows = [f"<b>{html.escape(path)}</b>"
+            + (f" · {html.escape(info.class_name)}" if info and info.class_name else "")]
+    if info is not None:
+        rows.append(f"{info.parameters:,} parameters")
+        if info.inputs or info.outputs:
+            rows.append("in " + ", ".join(shape_text(s) for s in info.inputs) + " → out "
+                        + ", ".join(shape_text(s) for s in info.outputs))
+    rows.append(f"{nodes:,} nodes inside; double-click to open it")
+    return "<br>".join(rows)
 
 
 def readable_rule(rule: str) -> str:

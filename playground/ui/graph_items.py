@@ -85,7 +85,7 @@ class NodeItem(QGraphicsRectItem):
         painter.setPen(self._border())
         radius = 9.0 if self.look.kind in ("leaf", "tensor", "constant") else 2.0
         painter.drawRoundedRect(rect, radius, radius)
-        if self.look.kind == "group":
+        if self.look.kind in ("group", "module"):
             painter.drawRoundedRect(rect.adjusted(3, 3, -3, -3), radius, radius)
         detail = option.levelOfDetailFromTransform(painter.worldTransform())
         painter.setPen(TEXT)
@@ -359,3 +359,33 @@ def _arrow(before: QPointF, tip: QPointF) -> QPolygonF:
     return QPolygonF([tip, QPointF(base.x() - 4 * uy, base.y() + 4 * ux),
                       QPointF(base.x() + 4 * uy, base.y() - 4 * ux), tip])
 
+
+def anchored(must: QRectF, node: QRectF, visible: QRectF) -> QRectF:
+    """Of ``must`` (a node and its callout), the part a view of ``visible``'s size can show:
+    the node whole, then the callout from its side of the node on."""
+    margin = 12.0
+    left, top = must.left(), must.top()
+    if must.width() > visible.width():
+        left = node.left() - margin if must.center().x() >= node.center().x() else \
+            node.right() + margin - visible.width()
+    if must.height() > visible.height():
+        top = node.top() - margin if must.center().y() >= node.center().y() else \
+            node.bottom() + margin - visible.height()
+    return QRectF(left, top, min(must.width(), visible.width()),
+                  min(must.height(), visible.height()))
+
+
+def shortest_shift(target: QRectF, visible: QRectF) -> QPointF:
+    """The smallest move of ``visible`` that takes ``target`` in (the graph stays still
+    wherever it can); the margin leaves room for a scroll bar that the move may bring."""
+    margin = 28.0
+    dx = dy = 0.0
+    if target.left() < visible.left():
+        dx = target.left() - visible.left() - margin
+    elif target.right() > visible.right():
+        dx = min(target.right() - visible.right() + margin, target.left() - visible.left())
+    if target.top() < visible.top():
+        dy = target.top() - visible.top() - margin
+    elif target.bottom() > visible.bottom():
+        dy = min(target.bottom() - visible.bottom() + margin, target.top() - visible.top())
+    return QPointF(dx, dy)

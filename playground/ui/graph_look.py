@@ -11,17 +11,32 @@ from PySide6.QtGui import QColor, QFont, QFontMetricsF
 
 from playground.model import GraphNode
 from playground.model.display import Group
-from playground.ui.formatting import node_tooltip, shape_text, short_values
+from playground.ui.formatting import (
+    count_text,
+    module_tooltip,
+    node_tooltip,
+    shape_text,
+    short_values,
+)
 
 # Fill colours: the seed tutorials draw leaves green and intermediate tensors yellow.
 FILLS = {"leaf": "#b9e4b0", "tensor": "#fbe7a1", "constant": "#f4f4f4",
-         "function": "#d6e2f5", "accumulate": "#e2e2e2", "group": "#c3d3f2"}
+         "function": "#d6e2f5", "accumulate": "#e2e2e2", "group": "#c3d3f2",
+         "module": "#e6dcf5"}
+# An open module's frame: its outline and the tint behind what it made.
+FRAME = QColor("#8a7fb0")
+FRAME_FILL = QColor(230, 220, 245, 70)
 TEXT = QColor("#1b1f24")
 SELECTED = QColor("#2f6fd0")
 PATH = QColor("#e8590c")
 DONE = QColor("#2f9e44")
 FAILED = QColor("#c92a2a")  # the node a backward call failed in
 GRADIENT = QColor("#c2255c")
+
+LEGEND = (("leaf", "leaf tensor (requires_grad, is_leaf)"), ("tensor", "intermediate tensor"),
+          ("constant", "tensor without grad"), ("function", "grad_fn node (backward function)"),
+          ("accumulate", "AccumulateGrad (writes .grad)"), ("group", "repeated nodes ×N"),
+          ("module", "nn.Module, collapsed"))
 
 LABEL_POINTS = 9.0  # the graph's text at a text scale of 1
 # The graph's two fonts, shared by every item; set_label_scale resizes them in place.
@@ -63,6 +78,8 @@ def compact_name(look: NodeLook) -> str:
 
 def node_look(item: GraphNode | Group) -> NodeLook:
     """The look of a graph node or of a folded group of them."""
+    if isinstance(item, Group) and item.module is not None:
+        return _module_look(item)
     if isinstance(item, Group):
         text = (f"<b>{item.title}</b><br>{len(item.members)} identical nodes in a row; "
                 "double-click to show them")
@@ -79,6 +96,27 @@ def node_look(item: GraphNode | Group) -> NodeLook:
     return NodeLook(item.kind, [item.label], partial(node_tooltip, item))
 
 
+def short_path(path: str) -> str:
+    """A module's name in its parent's frame: ``layers.0`` for ``model.encoder.layers.0``."""
+    parts = path.split(".")
+    if len(parts) > 1 and parts[-1].isdigit():
+        return ".".join(parts[-2:])
+    return parts[-1]
+
+
+def _module_look(group: Group) -> NodeLook:
+    """A collapsed module: its name, class, size and the shapes into and out of it."""
+    info = group.info
+    lines = [short_path(group.module), info.class_name if info and info.class_name else "module"]
+    if info is not None and info.parameters:
+        lines.append(f"{count_text(info.parameters)} parameters")
+    if info is not None and (info.inputs or info.outputs):
+        lines.append(" ".join(shape_text(shape) for shape in info.inputs[:2]) + " → " +
+                     " ".join(shape_text(shape) for shape in info.outputs[:2]))
+    return NodeLook("module", lines, partial(module_tooltip, group.module, info,
+                                             len(group.members)))
+
+
 def measure(look: NodeLook, fonts: tuple[QFont, QFont] | None = None) -> tuple[float, float]:
     """A node's box for ``look`` in the (bold, plain) fonts, the graph's own by default."""
     fonts = fonts or (BOLD_FONT, PLAIN_FONT)
@@ -88,4 +126,15 @@ def measure(look: NodeLook, fonts: tuple[QFont, QFont] | None = None) -> tuple[f
     # lines as tall as the text is large: zoomed text overflowed boxes of a fixed height
     size = fonts[1].pointSizeF()
     line = 15 * (size / LABEL_POINTS if size > 0 else 1.0)
-    return max(width + 20, 56.0), 8 + line * len(look.lines) + (10 if look.kind == "group" else 0)
+    stacked = 10 if look.kind in ("group", "module") else 0  # the inner box of a folded node
+    return max(width + 20, 56.0), 8 + line * len(look.lines) + stacked
+
+
+def legend_html(kinds: set[str] | None = None) -> str:
+    """The colour key, as the overlay shows it (every kind) and the exports (``kinds``: those
+    the graph has)."""
+    rows = "".join(
+        f"<tr><td style='background:{FILLS[kind]}; border:1px solid #5b6470'>&nbsp;&nbsp;&nbsp;"
+        f"&nbsp;</td><td>&nbsp;{text}</td></tr>" for kind, text in LEGEND
+        if kinds is None or kind in kinds)
+    return f"<table cellspacing=3>{rows}</table>"

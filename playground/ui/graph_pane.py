@@ -14,8 +14,10 @@ from PySide6.QtWidgets import (
     QWidgetAction,
 )
 
+from playground.model.module_folding import AUTOMATIC, members_by_module, path_depth, with_parents
 from playground.model.view_state import ViewState
-from playground.ui.graph_view import GraphView, legend_html
+from playground.ui.graph_look import legend_html
+from playground.ui.graph_view import GraphView
 from playground.ui.player import PlayerBar
 
 
@@ -70,9 +72,39 @@ class GraphPane(QWidget):
         legend.setMenu(legend_menu)
         for action in (self.fit_action, self.upward_action, self.fold_action):
             bar.addAction(action)
+        self.modules_button = QToolButton(
+            text="Modules", popupMode=QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.modules_button.setToolTip("Show the nn.Modules open or collapsed (double-click a "
+                                       "module to open or collapse it)")
+        self.modules_menu = QMenu(self.modules_button)
+        self.modules_menu.aboutToShow.connect(self._list_depths)
+        self.modules_button.setMenu(self.modules_menu)
+        bar.addWidget(self.modules_button)
         bar.addWidget(legend)
         return bar
+
+    def _list_depths(self) -> None:
+        """Expand all, automatic, and one "collapse to depth N" per depth the graph has."""
+        menu, view = self.modules_menu, self.view
+        menu.clear()
+        paths = with_parents(members_by_module(view.graph)) if view.graph else []
+        choices = [("Expand all", None), ("As the graph's size suggests", AUTOMATIC)]
+        deepest = max((path_depth(path) for path in paths), default=-1)
+        choices += [(f"Collapse to depth {depth}  ({', '.join(_examples(paths, depth))})",
+                     depth) for depth in range(deepest + 1)]
+        for text, depth in choices:
+            action = menu.addAction(text, lambda depth=depth: view.collapse_modules(depth))
+            action.setCheckable(True)
+            action.setChecked(depth == view.module_depth)
+        if not paths:
+            menu.addAction("(this graph has no nn.Module)").setEnabled(False)
 
     def _fold_all(self) -> None:
         self.view.expanded.clear()
         self.view.show_graph(self.view.graph)
+
+
+def _examples(paths: list[str], depth: int) -> list[str]:
+    """The first modules at ``depth``, for the menu: ``model.layers.0, model.layers.1, …``."""
+    found = [path for path in paths if path_depth(path) == depth]
+    return found[:2] + (["…"] if len(found) > 2 else [])

@@ -125,9 +125,11 @@ class ReplayDrawing(QObject):
             return None
         lines = list(state.explanation)
         if shown_id in scene.display.groups:
-            members = scene.display.groups[shown_id].members
-            lines.insert(0, f"inside the folded ×{len(members)}: node "
-                            f"{members.index(state.running) + 1} of {len(members)}")
+            group = scene.display.groups[shown_id]
+            members = group.members
+            where = group.module if group.module is not None else f"the folded ×{len(members)}"
+            lines.insert(0, f"inside {where}: node {members.index(state.running) + 1} of "
+                            f"{len(members)}")
         return self._place_callout(scene, item, lines)
 
     def _place_callout(self, scene: Scene, item: NodeItem, lines: list[str]) -> Callout:

@@ -14,6 +14,8 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QGraphicsView
 from playground.layout import Layout, layered_layout
 from playground.model import Graph, gc_policy
 from playground.model.display import DisplayGraph, fold, stable_keys
+from playground.model.module_folding import AUTOMATIC
+from playground.ui.graph_frames import FrameItem, add_frames, frame_rects, line_up_repeats
 from playground.ui.graph_items import EdgeItem, NodeItem
 from playground.ui.graph_look import NodeLook, measure, node_look
 from playground.ui.relay import emit_on_ui_thread
@@ -42,6 +44,7 @@ class Scene:
     nodes: dict[str, NodeItem] = field(default_factory=dict)
     edges: list[EdgeItem] = field(default_factory=list)
     edges_between: dict[tuple[str, str], list[EdgeItem]] = field(default_factory=dict)
+    frames: dict[str, FrameItem] = field(default_factory=dict)  # open modules, by path
     _bounds: QRectF | None = None
 
     def structure(self) -> tuple[frozenset, frozenset]:
@@ -66,6 +69,8 @@ class Scene:
                              float).reshape(-1, 2)
             low, high = (centres - sizes / 2).min(axis=0), (centres + sizes / 2).max(axis=0)
             self._bounds = QRectF(low[0], low[1], high[0] - low[0], high[1] - low[1])
+            for rect in frame_rects(self).values():
+                self._bounds = self._bounds.united(rect)
         return QRectF(self._bounds)
 
     def same_drawing_as(self, shown: Scene | None) -> bool:
@@ -86,7 +91,7 @@ class Scene:
     def take_items_of(self, shown: Scene) -> None:
         """This scene's text in the items of ``shown``: no layout, no new items, nothing moves."""
         self.layout, self.nodes, self.edges = shown.layout, shown.nodes, shown.edges
-        self.edges_between = shown.edges_between
+        self.edges_between, self.frames = shown.edges_between, shown.frames
         self._bounds = shown._bounds if self.sizes == shown.sizes else None
         for node_id, item in self.nodes.items():
             item.set_look(self.looks[node_id], self.sizes[node_id])
@@ -151,10 +156,12 @@ class Scene:
             edge.set_highlighted((edge.source, edge.target) in on_path_edges)
 
 
-def prepare(graph: Graph, expanded: set[str], fonts: tuple[QFont, QFont]) -> Scene:
+def prepare(graph: Graph, expanded: set[str], fonts: tuple[QFont, QFont],
+            depth: int | None = AUTOMATIC) -> Scene:
     """The display graph of ``graph`` with each node's look and box: all but the layout. Runs
-    on any thread (QFont and QFontMetricsF are reentrant; these fonts are this call's copies)."""
-    display = fold(graph, expanded)
+    on any thread (QFont and QFontMetricsF are reentrant; these fonts are this call's copies).
+    ``depth``: the modules that start collapsed (model.module_folding)."""
+    display = fold(graph, expanded, depth)
     looks = {node_id: node_look(display.node(node_id)) for node_id in display.node_ids}
     by_text: dict[tuple, tuple[float, float]] = {}  # most boxes repeat a few texts
     sizes = {}
@@ -174,10 +181,10 @@ class SceneMaker(QObject):
     laid_out = Signal(int, object)        # generation, Scene
 
     def prepare(self, generation: int, graph: Graph, expanded: set[str],
-                fonts: tuple[QFont, QFont], settled: bool) -> None:
+                fonts: tuple[QFont, QFont], settled: bool, depth: int | None) -> None:
         """Fold, name and measure ``graph`` off the UI thread: 10^5 nodes take seconds."""
         threading.Thread(target=self._prepare, daemon=True, name="graph-prepare",
-                         args=(generation, graph, expanded, fonts, settled)).start()
+                         args=(generation, graph, expanded, fonts, settled, depth)).start()
 
     def lay_out(self, generation: int, scene: Scene, previous: dict, upward: bool) -> None:
         """Lay ``scene`` out off the UI thread, keeping the order of ``previous`` positions."""
@@ -185,9 +192,9 @@ class SceneMaker(QObject):
                          args=(generation, scene, previous, upward)).start()
 
     def _prepare(self, generation: int, graph: Graph, expanded: set[str], fonts,
-                 settled: bool) -> None:
+                 settled: bool, depth: int | None) -> None:
         with gc_policy.paused():
-            scene = prepare(graph, expanded, fonts)
+            scene = prepare(graph, expanded, fonts, depth)
         emit_on_ui_thread(self.prepared, generation, scene, settled)
 
     def _lay_out(self, generation: int, scene: Scene, previous, upward: bool) -> None:
@@ -200,6 +207,8 @@ def lay_out(scene: Scene, previous: dict, upward: bool) -> None:
     edges = [(e.source, e.target) for e in scene.display.edges]
     scene.layout = layered_layout(scene.display.node_ids, edges, scene.sizes, previous,
                                   upward=upward)
+    if scene.display.frames or any(g.module for g in scene.display.groups.values()):
+        line_up_repeats(scene)
 
 
 class ItemBatches(QTimer):
@@ -258,6 +267,7 @@ class ItemBatches(QTimer):
             else:
                 self._add_edge(scene, ref)
         if not self._pending:
+            add_frames(scene, self._canvas)
             self.stop()
             self._pause_collector(False)
             if len(scene.nodes) + len(scene.edges) <= INDEXED_ITEMS:

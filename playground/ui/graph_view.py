@@ -8,10 +8,12 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QGraphicsView, QLab
 
 from playground.model import Graph
 from playground.model.display import paths_between
+from playground.model.module_folding import AUTOMATIC, GROUP_PREFIX, module_group_id
 from playground.ui import gc_timer
 from playground.ui.following import follow
-from playground.ui.graph_items import EdgeItem, NodeItem
-from playground.ui.graph_look import FILLS, label_fonts, set_label_scale
+from playground.ui.graph_frames import FrameItem
+from playground.ui.graph_items import EdgeItem, NodeItem, anchored, shortest_shift
+from playground.ui.graph_look import label_fonts, set_label_scale
 from playground.ui.graph_overview import Overview
 from playground.ui.graph_replay import ReplayDrawing, StepFocus
 from playground.ui.graph_scene import (
@@ -26,9 +28,6 @@ from playground.ui.graph_scene import (
     retire,
 )
 
-LEGEND = (("leaf", "leaf tensor (requires_grad, is_leaf)"), ("tensor", "intermediate tensor"),
-          ("constant", "tensor without grad"), ("function", "grad_fn node (backward function)"),
-          ("accumulate", "AccumulateGrad (writes .grad)"), ("group", "repeated nodes ×N"))
 FIT_LARGEST = 1.4       # fitting never blows a small graph up more than this
 FIT_SMALLEST = 0.3      # below this the names are unreadable: show the output end instead
 LARGE_GRAPH_SCALE = 0.55  # ...at this zoom, every line of text readable, with the overview
@@ -68,7 +67,9 @@ class GraphView(QGraphicsView):
         self._user_zoomed = False  # since the last fit
         self.graph: Graph | None = None
         self.current: Scene | None = None
-        self.expanded: set[str] = set()
+        self.expanded: set[str] = set()  # groups the user turned from how they start
+        self.module_depth: int | None = AUTOMATIC  # modules this deep start collapsed
+        self._reveal: str | None = None  # a group just opened or closed: brought into view
         self.selection: list[str] = []
         self._generation = 0
         self._shown = 0  # the generation on screen; differs from _generation while laying out
@@ -117,6 +118,7 @@ class GraphView(QGraphicsView):
 
     def _follow_reset(self) -> None:
         self.expanded.clear()
+        self.module_depth = AUTOMATIC
         self._positions.clear()
         self._structure = None
         self._say(self.state.note or EMPTY_HINT)
@@ -139,10 +141,12 @@ class GraphView(QGraphicsView):
             return
         fonts = label_fonts()
         if len(graph.nodes) <= PREPARED_IN_PLACE:
-            self._prepared(self._generation, prepare(graph, set(self.expanded), fonts), settled)
+            self._prepared(self._generation, prepare(graph, set(self.expanded), fonts,
+                                                     self.module_depth), settled)
             return
         self._say(f"Preparing {len(graph.nodes):,} nodes…")
-        self._maker.prepare(self._generation, graph, set(self.expanded), fonts, settled)
+        self._maker.prepare(self._generation, graph, set(self.expanded), fonts, settled,
+                            self.module_depth)
 
     def _prepared(self, generation: int, scene: Scene, settled: bool) -> None:
         if generation != self._generation:
@@ -189,6 +193,14 @@ class GraphView(QGraphicsView):
 
     def toggle_group(self, group_id: str) -> None:
         self.expanded.symmetric_difference_update({group_id})
+        self._reveal = group_id  # what was opened or closed stays in sight
+        self.show_graph(self.graph)
+
+    def collapse_modules(self, depth: int | None) -> None:
+        """Modules ``depth`` deep or deeper collapsed (None: all open; AUTOMATIC: as the
+        graph's size suggests), whatever single ones were opened or closed before."""
+        self.module_depth = depth
+        self.expanded = {g for g in self.expanded if not g.startswith(GROUP_PREFIX)}
         self.show_graph(self.graph)
 
     def fit(self) -> None:
@@ -291,10 +303,27 @@ class GraphView(QGraphicsView):
         if structure != self._structure or not self._user_zoomed:
             self.fit_new()  # a new graph is shown whole; the user's zoom survives a re-run only
         self._structure = structure
+        self._reveal_toggled(scene)
         self.selection = [n for n in self.selection if n in scene.nodes]
+        if self.state is not None:
+            self.state.stages = {member: group for member, group in
+                                 scene.display.group_of.items() if group.startswith(GROUP_PREFIX)}
         self._paint_selection(None if len(self.selection) < 2 else
                               paths_between(self.graph, *self.selection))
         self.graph_ready.emit()
+
+    def _reveal_toggled(self, scene: Scene) -> None:
+        """The module or group just opened (its frame, its top first) or closed, in view."""
+        toggled, self._reveal = self._reveal, None
+        if toggled is None:
+            return
+        path = toggled[len(GROUP_PREFIX):] if toggled.startswith(GROUP_PREFIX) else None
+        item = scene.frames.get(path) or scene.nodes.get(toggled)
+        if item is not None:
+            rect = item.sceneBoundingRect()
+            visible = self.visible_rect()
+            rect.setHeight(min(rect.height(), visible.height() - 40))
+            self.ensureVisible(rect, 20, 20)
 
     def _fit_scene_rect(self, extra: QRectF | None = None) -> None:
         """The scrollable area: the graph (and a callout sticking out of it) with a margin."""
@@ -335,9 +364,9 @@ class GraphView(QGraphicsView):
         if visible.contains(wanted):
             return
         target = wanted if wanted.width() <= visible.width() and \
-            wanted.height() <= visible.height() else _anchored(must, node, visible)
+            wanted.height() <= visible.height() else anchored(must, node, visible)
         if not visible.contains(target):
-            self.centerOn(visible.center() + _shortest_shift(target, visible))
+            self.centerOn(visible.center() + shortest_shift(target, visible))
 
     def snapshot(self) -> dict:
         """What is drawn, for tests: node states and the gradient labels' texts."""
@@ -434,8 +463,12 @@ class GraphView(QGraphicsView):
 
     def mouseDoubleClickEvent(self, event) -> None:  # noqa: N802 - Qt's name
         item = self._node_at(event.position().toPoint())
-        if item is not None and item.look.kind == "group":
+        if item is not None and item.look.kind in ("group", "module"):
             self.toggle_group(item.node_id)
+            return
+        frame = self._frame_title_at(event.position().toPoint())
+        if item is None and frame is not None:
+            self.toggle_group(module_group_id(frame.path))
             return
         super().mouseDoubleClickEvent(event)
 
@@ -455,44 +488,10 @@ class GraphView(QGraphicsView):
                 return item
         return None
 
-
-def legend_html(kinds: set[str] | None = None) -> str:
-    """The colour key, as the overlay shows it (every kind) and the exports (``kinds``: those
-    the graph has)."""
-    rows = "".join(
-        f"<tr><td style='background:{FILLS[kind]}; border:1px solid #5b6470'>&nbsp;&nbsp;&nbsp;"
-        f"&nbsp;</td><td>&nbsp;{text}</td></tr>" for kind, text in LEGEND
-        if kinds is None or kind in kinds)
-    return f"<table cellspacing=3>{rows}</table>"
-
-
-def _anchored(must: QRectF, node: QRectF, visible: QRectF) -> QRectF:
-    """Of ``must`` (a node and its callout), the part a view of ``visible``'s size can show:
-    the node whole, then the callout from its side of the node on."""
-    margin = 12.0
-    left, top = must.left(), must.top()
-    if must.width() > visible.width():
-        left = node.left() - margin if must.center().x() >= node.center().x() else \
-            node.right() + margin - visible.width()
-    if must.height() > visible.height():
-        top = node.top() - margin if must.center().y() >= node.center().y() else \
-            node.bottom() + margin - visible.height()
-    return QRectF(left, top, min(must.width(), visible.width()),
-                  min(must.height(), visible.height()))
-
-
-def _shortest_shift(target: QRectF, visible: QRectF) -> QPointF:
-    """The smallest move of ``visible`` that takes ``target`` in (the graph stays still
-    wherever it can); the margin leaves room for a scroll bar that the move may bring."""
-    margin = 28.0
-    dx = dy = 0.0
-    if target.left() < visible.left():
-        dx = target.left() - visible.left() - margin
-    elif target.right() > visible.right():
-        dx = min(target.right() - visible.right() + margin, target.left() - visible.left())
-    if target.top() < visible.top():
-        dy = target.top() - visible.top() - margin
-    elif target.bottom() > visible.bottom():
-        dy = min(target.bottom() - visible.bottom() + margin, target.top() - visible.top())
-    return QPointF(dx, dy)
+    def _frame_title_at(self, point) -> FrameItem | None:
+        spot = self.mapToScene(point)
+        for item in self.items(point):  # the innermost first: it is drawn on top
+            if isinstance(item, FrameItem) and item.title_rect().contains(spot):
+                return item
+        return None
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 
+import numpy as np
 from PySide6.QtWidgets import QTextBrowser
 
 from playground.model import Graph
@@ -50,6 +51,8 @@ class Inspector(QTextBrowser):
     def show_node(self, graph: Graph | None, node: object | None) -> None:
         if graph is None or node is None:
             self.setHtml(HINT)
+        elif isinstance(node, Group) and node.module is not None:
+            self.setHtml(module_html(node))
         elif isinstance(node, Group):
             self.setHtml(f"<h3>{html.escape(node.title)}</h3><p>{len(node.members)} "
                          f"{html.escape(node.label)} nodes in a row, folded. Double-click the "
@@ -75,12 +78,49 @@ class Inspector(QTextBrowser):
         self.setHtml("".join(lines))
 
 
+def module_html(group: Group) -> str:
+    """A collapsed module: its class, size, the shapes through it, and its parameters with
+    the norms of their gradients (the first place to look for a vanishing one)."""
+    info = group.info
+    rows = [f"<h3>{html.escape(group.module)}</h3>"]
+    if info is None:
+        return rows[0] + f"<p>{len(group.members)} nodes, collapsed.</p>"
+    shapes = ", ".join(shape_text(shape) for shape in info.inputs) or "none"
+    rows.append(f"<p><b>{html.escape(info.class_name or 'module')}</b> · "
+                f"{info.parameters:,} parameters · {len(group.members):,} nodes, collapsed "
+                "(double-click it in the graph to open it)</p>")
+    rows.append(f"<p>in {shapes} → out "
+                f"{', '.join(shape_text(shape) for shape in info.outputs) or 'none'}</p>")
+    if info.weights:
+        cells = "".join(
+            f"<tr><td>{html.escape(weight.name)}</td><td>{shape_text(weight.shape)}</td>"
+            f"<td align=right>{'None' if weight.grad_norm is None else f'{weight.grad_norm:.4g}'}"
+            "</td></tr>" for weight in info.weights)
+        rows.append("<table cellspacing=4><tr><th align=left>parameter</th><th align=left>"
+                    f"shape</th><th align=right>‖grad‖</th></tr>{cells}</table>")
+        if info.parameters and len(info.weights) < _parameter_count_hint(info):
+            rows.append("<p>(the first parameters only)</p>")
+    return "".join(rows)
+
+
+def _parameter_count_hint(info) -> int:
+    """How many parameter tensors the list would hold whole: more than it shows when the
+    listed ones hold fewer elements than the module."""
+    listed = sum(int(np.prod(weight.shape)) for weight in info.weights)
+    return len(info.weights) + (1 if listed < info.parameters else 0)
+
+
 def node_html(graph: Graph, node) -> str:
     rows = []
 
     def row(name: str, value: str, pre: bool = False) -> None:
         body = f"<pre>{html.escape(value)}</pre>" if pre else html.escape(value)
         rows.append(f"<tr><td valign=top><b>{name}</b></td><td>{body}</td></tr>")
+
+    if node.module is not None:
+        module = graph.modules.get(node.module)
+        row("module", node.module + (f" ({module.class_name})" if module and
+                                     module.class_name else ""))
 
     if node.is_tensor:
         title = ", ".join(node.names) or f"unnamed {node.kind} tensor"

@@ -11,6 +11,7 @@ import pytest
 
 from playground.model import ArrayData, Graph, GraphEdge, GraphNode, RunError, RunResult
 from playground.model.figure import MAX_PNG_BYTES, DrawnFigures, Figure, png_size
+from playground.model.graph import GraphModule, ModuleWeight
 from playground.model.trace import BackwardStep, BackwardTrace
 from playground.model.view_state import ViewState
 
@@ -43,12 +44,51 @@ def test_graph_json_is_versioned():
                    GraphNode("n1", "accumulate", "AccumulateGrad")],
                   [GraphEdge("n1", "n0", "accumulate")])
     data = graph.to_json()
-    assert data["schema"] == "autograd-playground/graph" and data["version"] == 1
+    assert data["schema"] == "autograd-playground/graph" and data["version"] == 2
     assert Graph.from_json(data) == graph
+    # a version 1 file (before modules) still reads, as a graph with none
+    old = dict(data, version=1, modules=None)
+    del old["modules"]
+    for node in old["nodes"]:
+        del node["module"]
+    assert Graph.from_json(json.loads(json.dumps(old))) == graph
     with pytest.raises(ValueError, match="version 99 is not supported"):
         Graph.from_json(dict(data, version=99))
     with pytest.raises(ValueError, match="not an Autograd Playground graph"):
         Graph.from_json({"nodes": []})
+
+
+def test_graph_json_keeps_modules():
+    graph = Graph([GraphNode("n0", "leaf", "model.fc.weight", ["model.fc.weight"], (3, 2),
+                             module="model.fc"),
+                   GraphNode("n1", "function", "AddmmBackward0", module="model.fc")], [],
+                  {"model": GraphModule("Net", 8, ((4, 2),), ((4, 3),)),
+                   "model.fc": GraphModule("Linear", 8, ((4, 2),), ((4, 3),),
+                                           (ModuleWeight("weight", (3, 2), 0.5),
+                                            ModuleWeight("bias", (3,), None)))})
+    data = json.loads(json.dumps(graph.to_json()))
+    assert data["nodes"][1]["module"] == "model.fc"
+    assert data["modules"]["model.fc"] == {
+        "class": "Linear", "parameters": 8, "inputs": [[4, 2]], "outputs": [[4, 3]],
+        "weights": [{"name": "weight", "shape": [3, 2], "grad_norm": 0.5},
+                    {"name": "bias", "shape": [3], "grad_norm": None}]}
+    assert Graph.from_json(data) == graph
+
+
+def test_dot_export_nests_the_modules_as_clusters():
+    graph = Graph([GraphNode("n0", "function", "SumBackward0", module="model"),
+                   GraphNode("n1", "function", "AddmmBackward0", module="model.fc"),
+                   GraphNode("n2", "function", "MulBackward0")],
+                  [GraphEdge("n0", "n1", "next")],
+                  {"model": GraphModule("Net"), "model.fc": GraphModule("Linear")})
+    lines = [line.strip() for line in graph.to_dot().splitlines()]
+    outer = lines.index('subgraph "cluster_model" {')
+    inner = lines.index('subgraph "cluster_model.fc" {')
+    assert lines[outer + 1].startswith('label="model · Net"')
+    assert lines[inner + 1].startswith('label="model.fc · Linear"')
+    assert outer < lines.index(next(x for x in lines if x.startswith("n0 ["))) < inner
+    assert inner < lines.index(next(x for x in lines if x.startswith("n1 [")))
+    assert lines.index(next(x for x in lines if x.startswith("n2 ["))) < outer  # outside
 
 
 def test_run_result_round_trips():

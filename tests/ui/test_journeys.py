@@ -168,7 +168,7 @@ def test_a_large_graph_has_readable_text_on_every_node_in_view(qtbot, window):
     type_code(qtbot, window, SEQUENTIAL)
     press_run_all(qtbot, window)
     view = window.graph_view
-    assert len(view.current.nodes) > 80
+    assert len(view.current.nodes) >= 80  # its modules collapsed (model.0 … model.14)
     shown = view.text_on_screen()
     assert shown and all(lines for lines in shown.values()), "a node in view has no text"
     # a graph too large to read whole says there is more: the overview frames the view

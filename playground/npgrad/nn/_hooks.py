@@ -49,6 +49,28 @@ def add(hooks: OrderedDict, hook) -> RemovableHandle:
     return RemovableHandle(hooks, number)
 
 
+# Hooks of every module's forward (torch.nn.modules.module.register_module_forward_*hook),
+# run before each module's own; ALWAYS_CALLED holds the numbers of forward hooks that run even
+# when forward raised.
+GLOBAL_PRE_HOOKS: OrderedDict = OrderedDict()
+GLOBAL_HOOKS: OrderedDict = OrderedDict()
+ALWAYS_CALLED: set[int] = set()
+
+
+def register_module_forward_pre_hook(hook) -> RemovableHandle:
+    """``hook(module, args)`` before every module's forward."""
+    return add(GLOBAL_PRE_HOOKS, hook)
+
+
+def register_module_forward_hook(hook, *, always_call: bool = False) -> RemovableHandle:
+    """``hook(module, args, output)`` after every module's forward (``always_call``: also
+    when it raised, with output None)."""
+    handle = add(GLOBAL_HOOKS, hook)
+    if always_call:
+        ALWAYS_CALLED.add(handle.id)
+    return handle
+
+
 class BackwardHookFunction(Function):
     """The identity, whose backward hands the gradient to the module's hooks."""
 
@@ -101,20 +123,37 @@ class _BackwardHooks:
 
 
 def call_with_hooks(module, args: tuple, kwargs: dict):
-    """``module(*args)`` with its hooks, in torch's order."""
-    for hook in list(module._forward_pre_hooks.values()):
+    """``module(*args)`` with its hooks, in torch's order: the global ones first."""
+    for hook in [*GLOBAL_PRE_HOOKS.values(), *module._forward_pre_hooks.values()]:
         result = hook(module, args)
         if result is not None:
             args = result if isinstance(result, tuple) else (result,)
     backward = _BackwardHooks(module) if module._backward_hooks else None
     if backward is not None:
         args = backward.wrap_inputs(args)
-    output = module.forward(*args, **kwargs)
-    for hook in list(module._forward_hooks.values()):
+    try:
+        output = module.forward(*args, **kwargs)
+    except Exception:
+        _always_called(module, args)
+        raise
+    for hook in [*GLOBAL_HOOKS.values(), *module._forward_hooks.values()]:
         result = hook(module, args, output)
         if result is not None:
             output = result
     return backward.wrap_output(output) if backward is not None else output
+
+
+def _always_called(module, args: tuple) -> None:
+    """The global forward hooks registered with ``always_call``, after a forward that raised
+    (one that raises in turn is silenced with torch's warning: the forward's error goes on)."""
+    for number, hook in list(GLOBAL_HOOKS.items()):
+        if number in ALWAYS_CALLED:
+            try:
+                hook(module, args, None)
+            except Exception as error:  # noqa: BLE001 - torch warns and goes on
+                warnings.warn("global module forward hook with ``always_call=True`` raised an "
+                              "exception that was silenced as another error was raised in "
+                              f"forward: {error}", stacklevel=3)
 
 
 def warn_at_user_code(message: str) -> None:

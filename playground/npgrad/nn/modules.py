@@ -122,7 +122,8 @@ class Module:
 
     # ----- running ---------------------------------------------------------------------------
     def __call__(self, *args, **kwargs):
-        if not (self._forward_pre_hooks or self._forward_hooks or self._backward_hooks):
+        if not (self._forward_pre_hooks or self._forward_hooks or self._backward_hooks
+                or _hooks.GLOBAL_PRE_HOOKS or _hooks.GLOBAL_HOOKS):
             return self.forward(*args, **kwargs)
         return _hooks.call_with_hooks(self, args, kwargs)
 

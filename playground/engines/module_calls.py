@@ -1,0 +1,267 @@
+"""Which nn.Module made each graph node: module calls as spans of autograd's node numbers.
+
+Both engines number the nodes they make in order (torch's ``_sequence_nr``), and both call
+global forward hooks around every module's forward. A call is kept as the span of numbers
+made during it, so a node belongs to the innermost span that holds its number: the walk after
+the run costs one sort, and the run pays two hook calls per module call, nothing per op.
+A parameter (and its AccumulateGrad) belongs to the module that owns it. Paths start with the
+user's variable (``model.layers.0.self_attn``), found after the run; a module no variable
+holds is named by its class.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections import deque
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from playground.model.graph import Graph, GraphModule, ModuleWeight, parent_path
+
+# The newest calls kept (a training loop makes millions; the graph drawn is its last ones).
+KEPT_CALLS = 100_000
+# Parameters listed with their gradient's norm in one module's entry (its first ones).
+LISTED_WEIGHTS = 64
+# What a user's module may raise when looked at after the run (as graph_builder's).
+_USER_ERRORS = (Exception, SystemExit, GeneratorExit)
+
+
+@dataclass(frozen=True)
+class ModuleHooks:
+    """How an engine reports module calls: its global forward (pre-)hook registrations, and
+    a number no earlier node has and no later node is below (``mark``)."""
+
+    register_before: Callable
+    register_after: Callable
+    mark: Callable[[], int]
+
+
+@dataclass(slots=True)
+class ModuleCall:
+    """One forward of one module: the node numbers made in it, and the shapes through it."""
+
+    start: int
+    end: int
+    module: Any
+    inputs: tuple
+    outputs: tuple
+
+
+class ModuleCalls:
+    """The module calls of a run, as global forward hooks report them."""
+
+    def __init__(self, hooks: ModuleHooks, tensor_class: type) -> None:
+        self.hooks = hooks
+        self.mark = hooks.mark
+        self.tensor_class = tensor_class
+        self.open: list[tuple[Any, int, tuple]] = []
+        self.calls: deque[ModuleCall] = deque(maxlen=KEPT_CALLS)
+
+    @contextlib.contextmanager
+    def tracking(self) -> Iterator[None]:
+        before = self.hooks.register_before(self._before)
+        after = self.hooks.register_after(self._after, always_call=True)
+        try:
+            yield
+        finally:
+            before.remove()
+            after.remove()
+            self.open.clear()  # a call the script left by an exception has no end
+
+    # Both hooks run at every module call of the script: kept to a few microseconds (shapes
+    # as the tensors give them, turned into plain tuples only for the modules drawn).
+    def _before(self, module, args) -> None:
+        self.open.append((module, self.mark(), self._shapes(args)))
+
+    def _after(self, module, args, output) -> None:
+        # an inner forward that raised into one that caught it left its entry open
+        while self.open:
+            opened, start, inputs = self.open.pop()
+            if opened is module:
+                if output.__class__ is not tuple and output.__class__ is not list:
+                    output = (output,)
+                self.calls.append(ModuleCall(start, self.mark(), module, inputs,
+                                             self._shapes(output)))
+                return
+
+    def _shapes(self, values) -> tuple:
+        tensor_class = self.tensor_class
+        try:
+            return tuple([value.shape for value in values if isinstance(value, tensor_class)])
+        except _USER_ERRORS:  # a user's object in the arguments that breaks when looked at
+            return ()
+
+
+def is_module(value) -> bool:
+    """An nn.Module of either engine, recognised by its methods."""
+    try:
+        return not isinstance(value, type) and callable(getattr(value, "named_modules", None)) \
+            and callable(getattr(value, "named_parameters", None))
+    except _USER_ERRORS:  # a __getattr__ that raises anything at all
+        return False
+
+
+def module_paths(variables: dict[str, Any], calls: ModuleCalls) -> dict[int, tuple[str, Any]]:
+    """id(module) → (path, module) for the user's modules and everything in them: from the
+    variables that hold modules no other variable's module holds, then from the modules
+    called outside those (named by their class)."""
+    held = [(name, value) for name, value in list(variables.items())
+            if isinstance(name, str) and not name.startswith("_") and is_module(value)]
+    inside: set[int] = set()
+    trees = []
+    for name, module in held:
+        tree = _named_modules(module, name)
+        trees.append(tree)
+        inside.update(id(sub) for _, sub in tree[1:])
+    paths: dict[int, tuple[str, Any]] = {}
+    for (_, module), tree in zip(held, trees, strict=True):
+        if id(module) not in inside:
+            _add_tree(paths, tree)
+    for call in calls.calls:
+        if id(call.module) not in paths:
+            _add_tree(paths, _named_modules(call.module, _class_name(call.module)))
+    return paths
+
+
+def _named_modules(module, prefix: str) -> list[tuple[str, Any]]:
+    try:
+        return [(prefix, module)] + [(f"{prefix}.{name}", sub) for name, sub
+                                     in list(module.named_modules())[1:]]
+    except _USER_ERRORS:  # a user's class with a named_modules of its own
+        return [(prefix, module)]
+
+
+def _add_tree(paths: dict, tree: list[tuple[str, Any]]) -> None:
+    for path, module in tree:
+        paths.setdefault(id(module), (path, module))
+
+
+def _class_name(module) -> str:
+    try:
+        return type(module).__name__
+    except _USER_ERRORS:
+        return "Module"
+
+
+def assign_modules(graph: Graph, objects: list, calls: ModuleCalls,
+                   paths: dict[int, tuple[str, Any]], to_numpy: Callable) -> None:
+    """Give each node of ``graph`` (made from ``objects``, in order) its module, and fill the
+    graph's module table with those modules and their parents."""
+    owners = _parameter_owners(paths)
+    numbered = []
+    for node, live in zip(graph.nodes, objects, strict=True):
+        if node.kind == "function":
+            try:
+                numbered.append((int(live._sequence_nr()), node))
+            except _USER_ERRORS:  # a node type without numbers
+                continue
+        elif node.kind == "leaf":
+            node.module = owners.get(id(live))
+    _innermost(numbered, calls, paths)
+    _accumulators_follow_leaves(graph)
+    graph.modules = _module_table(graph, calls, paths, to_numpy)
+
+
+def _parameter_owners(paths: dict[int, tuple[str, Any]]) -> dict[int, str]:
+    owners: dict[int, str] = {}
+    for path, module in paths.values():
+        try:
+            for _, parameter in module.named_parameters(recurse=False):
+                owners.setdefault(id(parameter), path)
+        except _USER_ERRORS:
+            continue
+    return owners
+
+
+def _innermost(numbered: list, calls: ModuleCalls, paths: dict) -> None:
+    """Each function node's module: the innermost call whose span holds its number (calls
+    nest or are apart, so the spans open at a number form a stack)."""
+    spans = sorted(calls.calls, key=lambda call: (call.start, -call.end))
+    numbered.sort(key=lambda pair: pair[0])
+    open_spans: list[ModuleCall] = []
+    next_span = 0
+    for number, node in numbered:
+        while next_span < len(spans) and spans[next_span].start <= number:
+            span = spans[next_span]
+            next_span += 1
+            while open_spans and open_spans[-1].end <= span.start:
+                open_spans.pop()
+            open_spans.append(span)
+        while open_spans and open_spans[-1].end <= number:
+            open_spans.pop()
+        if open_spans:
+            node.module = paths[id(open_spans[-1].module)][0]
+
+
+def _accumulators_follow_leaves(graph: Graph) -> None:
+    for edge in graph.edges:
+        if edge.kind == "accumulate":
+            graph.node(edge.source).module = graph.node(edge.target).module
+
+
+def _module_table(graph: Graph, calls: ModuleCalls, paths: dict,
+                  to_numpy: Callable) -> dict[str, GraphModule]:
+    """The modules the nodes name and their parents, each with its last call's shapes."""
+    by_path = {path: module for path, module in paths.values()}
+    last_call = {id(call.module): call for call in calls.calls}
+    wanted: set[str] = set()
+    for node in graph.nodes:
+        path = node.module
+        while path is not None and path not in wanted:
+            wanted.add(path)
+            path = parent_path(path)
+    norms: dict[int, float | None] = {}
+    table = {}
+    for path in sorted(wanted, key=lambda path: (path.count("."), path)):
+        module = by_path.get(path)
+        if module is None:  # a parent the paths skip (a user's attribute path with dots)
+            table[path] = GraphModule("")
+            continue
+        call = last_call.get(id(module))
+        weights, count = _weights(module, norms, to_numpy)
+        table[path] = GraphModule(_class_name(module), count,
+                                  _plain(call.inputs) if call else (),
+                                  _plain(call.outputs) if call else (), weights)
+    return table
+
+
+def _plain(shapes: tuple) -> tuple[tuple[int, ...], ...]:
+    try:
+        return tuple(tuple(int(size) for size in shape) for shape in shapes)
+    except _USER_ERRORS:  # a shape a user's tensor subclass made up
+        return ()
+
+
+def _weights(module, norms: dict, to_numpy: Callable) -> tuple[tuple[ModuleWeight, ...], int]:
+    """The module's first parameters with their gradients' norms, and its parameter count."""
+    listed, count = [], 0
+    try:
+        named = list(module.named_parameters())
+    except _USER_ERRORS:
+        return (), 0
+    for name, parameter in named:
+        try:
+            shape = tuple(int(size) for size in parameter.shape)
+        except _USER_ERRORS:
+            continue
+        count += int(np.prod(shape, dtype=np.int64))
+        if len(listed) < LISTED_WEIGHTS:
+            if id(parameter) not in norms:
+                norms[id(parameter)] = _grad_norm(parameter, to_numpy)
+            listed.append(ModuleWeight(name, shape, norms[id(parameter)]))
+    return tuple(listed), count
+
+
+def _grad_norm(parameter, to_numpy: Callable) -> float | None:
+    try:
+        grad = parameter.grad
+        if grad is None:
+            return None
+        values = to_numpy(grad).ravel()
+        return float(np.linalg.norm(values.astype(np.complex128 if values.dtype.kind == "c"
+                                                  else np.float64)))
+    except _USER_ERRORS:  # complex, sparse, meta: no norm to show
+        return None
