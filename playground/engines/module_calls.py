@@ -23,8 +23,10 @@ from playground.model.graph import Graph, GraphModule, ModuleWeight, parent_path
 
 # The newest calls kept (a training loop makes millions; the graph drawn is its last ones).
 KEPT_CALLS = 100_000
-# Parameters listed with their gradient's norm in one module's entry (its first ones).
+# Parameters listed with their gradient's norm in one module's entry (its first ones) ...
 LISTED_WEIGHTS = 64
+# ... and modules in a graph's table (the outermost first): a result is bounded as it is built.
+LISTED_MODULES = 5000
 # What a user's module may raise when looked at after the run (as graph_builder's).
 _USER_ERRORS = (Exception, SystemExit, GeneratorExit)
 
@@ -215,7 +217,7 @@ def _module_table(graph: Graph, calls: ModuleCalls, paths: dict,
             path = parent_path(path)
     norms: dict[int, float | None] = {}
     table = {}
-    for path in sorted(wanted, key=lambda path: (path.count("."), path)):
+    for path in sorted(wanted, key=lambda path: (path.count("."), path))[:LISTED_MODULES]:
         module = by_path.get(path)
         if module is None:  # a parent the paths skip (a user's attribute path with dots)
             table[path] = GraphModule("")

@@ -103,12 +103,9 @@ def fold(graph: Graph, expanded: set[str] = frozenset(),
         if node.id not in display.group_of:
             display.node_ids.append(node.id)
     display.node_ids.extend(display.groups)
-    # A frame goes round the module's operations: its parameters and their AccumulateGrad
-    # stand where the layout puts them, often far below (the layout knows no frames).
-    display.frames = {path: list(dict.fromkeys(
-        display.group_of.get(member, member) for member in members
-        if member in display.group_of or graph.node(member).kind == "function"))
-        for path, members in frames.items()}
+    display.frames = {path: list(dict.fromkeys(display.group_of.get(member, member)
+                                               for member in members))
+                      for path, members in frames.items()}
     seen = set()
     for edge in graph.edges:
         source = display.group_of.get(edge.source, edge.source)

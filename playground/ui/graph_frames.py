@@ -7,11 +7,20 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QBrush, QFontMetricsF, QPainter, QPen
-from PySide6.QtWidgets import QGraphicsRectItem, QGraphicsScene
+from PySide6.QtWidgets import QGraphicsRectItem, QGraphicsScene, QGraphicsView
 
+from playground.layout.layered import Layout
+from playground.layout.nested import clustered_layout
 from playground.model.graph import parent_path
 from playground.model.module_folding import path_depth
-from playground.ui.graph_look import FRAME, FRAME_FILL, PLAIN_FONT, TEXT, short_path
+from playground.ui.graph_look import (
+    FRAME,
+    FRAME_FILL,
+    PLAIN_FONT,
+    TEXT,
+    TITLE_FILL,
+    short_path,
+)
 
 if TYPE_CHECKING:
     from playground.ui.graph_scene import Scene
@@ -43,11 +52,25 @@ class FrameItem(QGraphicsRectItem):
         painter.setPen(pen)
         painter.drawRoundedRect(rect, 8, 8)
         painter.setFont(PLAIN_FONT)
+        metrics = QFontMetricsF(PLAIN_FONT)
+        text = metrics.elidedText(self.title, Qt.TextElideMode.ElideMiddle, rect.width() - 12)
+        # the title on a label of its own: dark text reads on it whatever the theme behind
+        label = QRectF(rect.left() + 4, rect.top() + 2, metrics.horizontalAdvance(text) + 8,
+                       TITLE_BAND - 1)
+        painter.setBrush(QBrush(TITLE_FILL))
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.drawRoundedRect(label, 4, 4)
         painter.setPen(TEXT)
-        text = QFontMetricsF(PLAIN_FONT).elidedText(self.title, Qt.TextElideMode.ElideMiddle,
-                                                     rect.width() - 12)
-        painter.drawText(QRectF(rect.left() + 7, rect.top() + 1, rect.width() - 12, TITLE_BAND),
-                         Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, text)
+        painter.drawText(label, Qt.AlignmentFlag.AlignCenter, text)
+
+
+def frame_title_at(view: QGraphicsView, point) -> FrameItem | None:
+    """The open module whose frame's title is under ``point`` (view coordinates)."""
+    spot = view.mapToScene(point)
+    for item in view.items(point):  # the innermost first: it is drawn on top
+        if isinstance(item, FrameItem) and item.title_rect().contains(spot):
+            return item
+    return None
 
 
 def frame_title(scene: Scene, path: str) -> str:
@@ -58,27 +81,24 @@ def frame_title(scene: Scene, path: str) -> str:
 
 
 def frame_rects(scene: Scene) -> dict[str, QRectF]:
-    """Each open module's frame: around its nodes and its inner frames, innermost first."""
-    positions, sizes = scene.layout.positions, scene.sizes
+    """Each open module's frame, as the layout made room for it."""
+    return {path: QRectF(*box) for path, box in scene.frame_boxes.items()}
+
+
+def framed_layout(scene: Scene, edges: list[tuple[str, str]], previous: dict,
+                  upward: bool) -> tuple[Layout, dict[str, tuple]]:
+    """The display graph laid out module by module, each open module in a frame that has
+    room for its title (any thread: the font metrics are reentrant)."""
+    frames = scene.display.frames
+    owner: dict[str, str] = {}
+    for path in sorted(frames, key=path_depth):  # the innermost frame last: it wins
+        for node_id in frames[path]:
+            owner[node_id] = path
+    parent = {path: parent_path(path) for path in frames}
     metrics = QFontMetricsF(PLAIN_FONT)
-    rects: dict[str, QRectF] = {}
-    for path in sorted(scene.display.frames, key=path_depth, reverse=True):
-        box = QRectF()
-        for node_id in scene.display.frames[path]:
-            if node_id in positions:
-                x, y = positions[node_id]
-                width, height = sizes[node_id]
-                box = box.united(QRectF(x - width / 2, y - height / 2, width, height))
-        for inner, inner_box in rects.items():
-            if parent_path(inner) == path:
-                box = box.united(inner_box)
-        if not box.isNull():
-            box = box.adjusted(-PADDING, -PADDING - TITLE_BAND, PADDING, PADDING)
-            wanted = metrics.horizontalAdvance(frame_title(scene, path)) + 14  # title whole
-            if box.width() < wanted:
-                box.adjust(-(wanted - box.width()) / 2, 0, (wanted - box.width()) / 2, 0)
-            rects[path] = box
-    return rects
+    least = {path: metrics.horizontalAdvance(frame_title(scene, path)) + 16 for path in frames}
+    return clustered_layout(scene.display.node_ids, edges, scene.sizes, owner, parent,
+                            (PADDING, PADDING + TITLE_BAND), least, previous, upward)
 
 
 def add_frames(scene: Scene, canvas: QGraphicsScene) -> None:

@@ -26,6 +26,7 @@ FILLS = {"leaf": "#b9e4b0", "tensor": "#fbe7a1", "constant": "#f4f4f4",
 # An open module's frame: its outline and the tint behind what it made.
 FRAME = QColor("#8a7fb0")
 FRAME_FILL = QColor(230, 220, 245, 70)
+TITLE_FILL = QColor("#ece6f7")
 TEXT = QColor("#1b1f24")
 SELECTED = QColor("#2f6fd0")
 PATH = QColor("#e8590c")

@@ -14,7 +14,13 @@ from PySide6.QtWidgets import (
     QWidgetAction,
 )
 
-from playground.model.module_folding import AUTOMATIC, members_by_module, path_depth, with_parents
+from playground.model.module_folding import (
+    AUTOMATIC,
+    GROUP_PREFIX,
+    members_by_module,
+    path_depth,
+    with_parents,
+)
 from playground.model.view_state import ViewState
 from playground.ui.graph_look import legend_html
 from playground.ui.graph_view import GraphView
@@ -100,7 +106,8 @@ class GraphPane(QWidget):
             menu.addAction("(this graph has no nn.Module)").setEnabled(False)
 
     def _fold_all(self) -> None:
-        self.view.expanded.clear()
+        # the ×N chains fold again; the modules stay as they were opened or collapsed
+        self.view.expanded = {g for g in self.view.expanded if g.startswith(GROUP_PREFIX)}
         self.view.show_graph(self.view.graph)
 
 

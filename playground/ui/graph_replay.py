@@ -126,10 +126,15 @@ class ReplayDrawing(QObject):
         lines = list(state.explanation)
         if shown_id in scene.display.groups:
             group = scene.display.groups[shown_id]
-            members = group.members
-            where = group.module if group.module is not None else f"the folded ×{len(members)}"
-            lines.insert(0, f"inside {where}: node {members.index(state.running) + 1} of "
-                            f"{len(members)}")
+            members, number = group.members, group.members.index(state.running) + 1
+            if group.module is not None:  # passed in one step: say how far through it
+                kind = f" ({group.info.class_name})" if group.info and group.info.class_name \
+                    else ""
+                lines.insert(0, f"backward through {group.module}{kind}: {number} of its "
+                                f"{len(members)} nodes have run")
+            else:
+                lines.insert(0, f"inside the folded ×{len(members)}: node {number} of "
+                                f"{len(members)}")
         return self._place_callout(scene, item, lines)
 
     def _place_callout(self, scene: Scene, item: NodeItem, lines: list[str]) -> Callout:

@@ -15,7 +15,13 @@ from playground.layout import Layout, layered_layout
 from playground.model import Graph, gc_policy
 from playground.model.display import DisplayGraph, fold, stable_keys
 from playground.model.module_folding import AUTOMATIC
-from playground.ui.graph_frames import FrameItem, add_frames, frame_rects, line_up_repeats
+from playground.ui.graph_frames import (
+    FrameItem,
+    add_frames,
+    frame_rects,
+    framed_layout,
+    line_up_repeats,
+)
 from playground.ui.graph_items import EdgeItem, NodeItem
 from playground.ui.graph_look import NodeLook, measure, node_look
 from playground.ui.relay import emit_on_ui_thread
@@ -45,6 +51,7 @@ class Scene:
     edges: list[EdgeItem] = field(default_factory=list)
     edges_between: dict[tuple[str, str], list[EdgeItem]] = field(default_factory=dict)
     frames: dict[str, FrameItem] = field(default_factory=dict)  # open modules, by path
+    frame_boxes: dict[str, tuple] = field(default_factory=dict)  # their (x, y, w, h)
     _bounds: QRectF | None = None
 
     def structure(self) -> tuple[frozenset, frozenset]:
@@ -92,6 +99,7 @@ class Scene:
         """This scene's text in the items of ``shown``: no layout, no new items, nothing moves."""
         self.layout, self.nodes, self.edges = shown.layout, shown.nodes, shown.edges
         self.edges_between, self.frames = shown.edges_between, shown.frames
+        self.frame_boxes = shown.frame_boxes
         self._bounds = shown._bounds if self.sizes == shown.sizes else None
         for node_id, item in self.nodes.items():
             item.set_look(self.looks[node_id], self.sizes[node_id])
@@ -205,9 +213,12 @@ class SceneMaker(QObject):
 def lay_out(scene: Scene, previous: dict, upward: bool) -> None:
     """Give ``scene`` its layout, keeping the order of ``previous`` positions (any thread)."""
     edges = [(e.source, e.target) for e in scene.display.edges]
+    if scene.display.frames:  # open modules: each laid out inside its frame
+        scene.layout, scene.frame_boxes = framed_layout(scene, edges, previous, upward)
+        return
     scene.layout = layered_layout(scene.display.node_ids, edges, scene.sizes, previous,
                                   upward=upward)
-    if scene.display.frames or any(g.module for g in scene.display.groups.values()):
+    if scene.display.groups:
         line_up_repeats(scene)
 
 

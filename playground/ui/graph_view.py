@@ -11,7 +11,7 @@ from playground.model.display import paths_between
 from playground.model.module_folding import AUTOMATIC, GROUP_PREFIX, module_group_id
 from playground.ui import gc_timer
 from playground.ui.following import follow
-from playground.ui.graph_frames import FrameItem
+from playground.ui.graph_frames import frame_title_at
 from playground.ui.graph_items import EdgeItem, NodeItem, anchored, shortest_shift
 from playground.ui.graph_look import label_fonts, set_label_scale
 from playground.ui.graph_overview import Overview
@@ -304,7 +304,10 @@ class GraphView(QGraphicsView):
             self.fit_new()  # a new graph is shown whole; the user's zoom survives a re-run only
         self._structure = structure
         self._reveal_toggled(scene)
-        self.selection = [n for n in self.selection if n in scene.nodes]
+        kept = [n for n in self.selection if n in scene.nodes]
+        if kept != self.selection and self.state is not None:
+            self.select(kept)  # a module just collapsed or opened: the inspector follows
+        self.selection = kept
         if self.state is not None:
             self.state.stages = {member: group for member, group in
                                  scene.display.group_of.items() if group.startswith(GROUP_PREFIX)}
@@ -323,7 +326,7 @@ class GraphView(QGraphicsView):
             rect = item.sceneBoundingRect()
             visible = self.visible_rect()
             rect.setHeight(min(rect.height(), visible.height() - 40))
-            self.ensureVisible(rect, 20, 20)
+            self.ensureVisible(rect, 40, 40)
 
     def _fit_scene_rect(self, extra: QRectF | None = None) -> None:
         """The scrollable area: the graph (and a callout sticking out of it) with a margin."""
@@ -466,7 +469,7 @@ class GraphView(QGraphicsView):
         if item is not None and item.look.kind in ("group", "module"):
             self.toggle_group(item.node_id)
             return
-        frame = self._frame_title_at(event.position().toPoint())
+        frame = frame_title_at(self, event.position().toPoint())
         if item is None and frame is not None:
             self.toggle_group(module_group_id(frame.path))
             return
@@ -485,13 +488,6 @@ class GraphView(QGraphicsView):
     def _node_at(self, point) -> NodeItem | None:
         for item in self.items(point):
             if isinstance(item, NodeItem):
-                return item
-        return None
-
-    def _frame_title_at(self, point) -> FrameItem | None:
-        spot = self.mapToScene(point)
-        for item in self.items(point):  # the innermost first: it is drawn on top
-            if isinstance(item, FrameItem) and item.title_rect().contains(spot):
                 return item
         return None
 

@@ -43,15 +43,6 @@ def shown(qtbot, view: GraphView, graph: Graph | None) -> GraphView:
     return view
 
 
-@pytest.fixture
-def view(qtbot):
-    widget = GraphView()
-    widget.resize(900, 700)
-    qtbot.addWidget(widget)
-    widget.show()
-    return widget
-
-
 def first_line(item) -> str:
     return item.look.lines[0]
 

@@ -16,6 +16,7 @@ from playground.ui.graph_frames import FrameItem
 from playground.ui.graph_items import Callout
 from playground.ui.graph_view import GraphView
 from playground.ui.inspector import module_html
+from tests.ui.test_graph_view import shown
 from tests.ui.test_journeys import press_run_all
 
 MODELS = Path(__file__).resolve().parents[2] / "benchmarks" / "models"
@@ -27,21 +28,6 @@ def transformer_graph():
     run = run_code((MODELS / "transformer.py").read_text(), NumpyEngine())
     assert run.error is None
     return run.graph
-
-
-@pytest.fixture
-def view(qtbot):
-    widget = GraphView()
-    widget.resize(900, 700)
-    qtbot.addWidget(widget)
-    widget.show()
-    return widget
-
-
-def shown(qtbot, view: GraphView, graph) -> GraphView:
-    view.show_graph(graph)
-    qtbot.waitUntil(lambda: not view.busy, timeout=60000)
-    return view
 
 
 def double_click(qtbot, view: GraphView, scene_point) -> None:
@@ -144,4 +130,43 @@ def test_the_replay_walks_a_collapsed_block_in_one_step_and_an_open_one_node_by_
         steps += 1
         callouts.update(label.lines[0] for label in view._labels if isinstance(label, Callout))
     assert steps > len(shown_ids)
-    assert any(text.startswith("inside model.encoder.layers.0.") for text in callouts)
+    assert any(text.startswith("backward through model.encoder.layers.0.") for text in callouts)
+
+
+def _inside(path: str, module: str | None) -> bool:
+    return module is not None and (module == path or module.startswith(path + "."))
+
+
+@pytest.mark.parametrize("depth", [AUTOMATIC, None, 4])
+def test_a_frame_holds_its_own_modules_nodes_and_no_other(qtbot, view, transformer_graph,
+                                                          depth):
+    shown(qtbot, view, transformer_graph)
+    view.collapse_modules(depth)
+    qtbot.waitUntil(lambda: not view.busy, timeout=60000)
+    scene = view.current
+    assert scene.frames
+    for path, frame in scene.frames.items():
+        box = frame.sceneBoundingRect()
+        for node_id, item in scene.nodes.items():
+            shown_item = scene.display.node(node_id)
+            module = shown_item.module if hasattr(shown_item, "module") else None
+            inside = box.contains(item.sceneBoundingRect())
+            assert inside == _inside(path, module), (path, node_id, module)
+            if not inside:
+                assert not box.intersects(item.sceneBoundingRect()), (path, node_id)
+
+
+def test_the_inspector_and_fold_repeats_follow_the_modules(qtbot, window):
+    window.document.open_example(MODELS / "transformer.py")
+    press_run_all(qtbot, window)
+    view, state = window.graph_view, window.view_state
+    view.select([LAYERS[1]])
+    assert state.selected_object.module == "model.encoder.layers.1"
+    view.collapse_modules(1)  # layers.1 disappears into the encoder: nothing is selected
+    qtbot.waitUntil(lambda: not view.busy, timeout=60000)
+    assert state.selection == [] and state.selected_object is None
+    view.toggle_group("module:model.encoder")  # opened by hand ...
+    qtbot.waitUntil(lambda: not view.busy, timeout=60000)
+    window.graph_pane.fold_action.trigger()  # ... stays open when the ×N chains fold
+    qtbot.waitUntil(lambda: not view.busy, timeout=60000)
+    assert "model.encoder" in view.current.frames
