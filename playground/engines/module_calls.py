@@ -12,6 +12,7 @@ holds is named by its class.
 from __future__ import annotations
 
 import contextlib
+import weakref
 from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -22,7 +23,7 @@ import numpy as np
 from playground.model.graph import Graph, GraphModule, ModuleWeight, parent_path
 
 # The newest calls kept (a training loop makes millions; the graph drawn is its last ones).
-KEPT_CALLS = 100_000
+KEPT_CALLS = 50_000
 # Parameters listed with their gradient's norm in one module's entry (its first ones) ...
 LISTED_WEIGHTS = 64
 # ... and modules in a graph's table (the outermost first): a result is bounded as it is built.
@@ -43,11 +44,14 @@ class ModuleHooks:
 
 @dataclass(slots=True)
 class ModuleCall:
-    """One forward of one module: the node numbers made in it, and the shapes through it."""
+    """One forward of one module: the node numbers made in it, and the shapes through it.
+    The module is held weakly (``module()``: None once gone): a loop that makes a module at
+    each step must not keep the last KEPT_CALLS of them alive; its class names it then."""
 
     start: int
     end: int
-    module: Any
+    module: Callable[[], Any]
+    class_name: str
     inputs: tuple
     outputs: tuple
 
@@ -65,7 +69,10 @@ class ModuleCalls:
     @contextlib.contextmanager
     def tracking(self) -> Iterator[None]:
         before = self.hooks.register_before(self._before)
-        after = self.hooks.register_after(self._after, always_call=True)
+        try:
+            after = self.hooks.register_after(self._after, always_call=True)
+        except TypeError:  # an older torch: a forward that raised is closed by its caller's
+            after = self.hooks.register_after(self._after)
         try:
             yield
         finally:
@@ -85,7 +92,8 @@ class ModuleCalls:
             if opened is module:
                 if output.__class__ is not tuple and output.__class__ is not list:
                     output = (output,)
-                self.calls.append(ModuleCall(start, self.mark(), module, inputs,
+                self.calls.append(ModuleCall(start, self.mark(), _reference(module),
+                                             type(module).__name__, inputs,
                                              self._shapes(output)))
                 return
 
@@ -95,6 +103,20 @@ class ModuleCalls:
             return tuple([value.shape for value in values if isinstance(value, tensor_class)])
         except _USER_ERRORS:  # a user's object in the arguments that breaks when looked at
             return ()
+
+
+def _reference(module) -> Callable[[], Any]:
+    try:
+        return weakref.ref(module)
+    except TypeError:  # a user's module class with __slots__ and no __weakref__
+        return lambda: module
+
+
+def call_path(call: ModuleCall, paths: dict[int, tuple[str, Any]]) -> str:
+    """Where a call's module is in the user's modules; a module gone, by its class."""
+    module = call.module()
+    known = paths.get(id(module)) if module is not None else None
+    return known[0] if known is not None else call.class_name
 
 
 def is_module(value) -> bool:
@@ -123,8 +145,9 @@ def module_paths(variables: dict[str, Any], calls: ModuleCalls) -> dict[int, tup
         if id(module) not in inside:
             _add_tree(paths, tree)
     for call in calls.calls:
-        if id(call.module) not in paths:
-            _add_tree(paths, _named_modules(call.module, _class_name(call.module)))
+        module = call.module()
+        if module is not None and id(module) not in paths:
+            _add_tree(paths, _named_modules(module, call.class_name))
     return paths
 
 
@@ -195,7 +218,7 @@ def _innermost(numbered: list, calls: ModuleCalls, paths: dict) -> None:
         while open_spans and open_spans[-1].end <= number:
             open_spans.pop()
         if open_spans:
-            node.module = paths[id(open_spans[-1].module)][0]
+            node.module = call_path(open_spans[-1], paths)
 
 
 def _accumulators_follow_leaves(graph: Graph) -> None:
@@ -208,7 +231,7 @@ def _module_table(graph: Graph, calls: ModuleCalls, paths: dict,
                   to_numpy: Callable) -> dict[str, GraphModule]:
     """The modules the nodes name and their parents, each with its last call's shapes."""
     by_path = {path: module for path, module in paths.values()}
-    last_call = {id(call.module): call for call in calls.calls}
+    last_call = {call_path(call, paths): call for call in calls.calls}
     wanted: set[str] = set()
     for node in graph.nodes:
         path = node.module
@@ -218,11 +241,12 @@ def _module_table(graph: Graph, calls: ModuleCalls, paths: dict,
     norms: dict[int, float | None] = {}
     table = {}
     for path in sorted(wanted, key=lambda path: (path.count("."), path))[:LISTED_MODULES]:
-        module = by_path.get(path)
-        if module is None:  # a parent the paths skip (a user's attribute path with dots)
-            table[path] = GraphModule("")
+        module, call = by_path.get(path), last_call.get(path)
+        if module is None:  # gone (named by its class), or a parent the paths skip
+            table[path] = GraphModule(call.class_name if call else "", 0,
+                                      _plain(call.inputs) if call else (),
+                                      _plain(call.outputs) if call else ())
             continue
-        call = last_call.get(id(module))
         weights, count = _weights(module, norms, to_numpy)
         table[path] = GraphModule(_class_name(module), count,
                                   _plain(call.inputs) if call else (),

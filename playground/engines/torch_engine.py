@@ -129,11 +129,13 @@ class TorchEngine(Engine):
         return EngineView(lambda value: isinstance(value, torch.Tensor),
                           lambda tensor: _to_numpy(tensor, torch))
 
-    def module_hooks(self) -> ModuleHooks:
+    def module_hooks(self) -> ModuleHooks | None:
         module = self.torch.nn.modules.module
+        mark = getattr(self.torch._C._autograd, "_get_sequence_nr", None)
+        if mark is None or not hasattr(module, "register_module_forward_pre_hook"):
+            return None  # an older torch: its graphs are drawn without modules
         return ModuleHooks(module.register_module_forward_pre_hook,
-                           module.register_module_forward_hook,
-                           self.torch._C._autograd._get_sequence_nr)
+                           module.register_module_forward_hook, mark)
 
     @contextlib.contextmanager
     def record(self, recorder: TraceRecorder) -> Iterator[None]:

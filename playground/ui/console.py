@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
 from playground.model import RunResult
 from playground.ui.following import follow
+from playground.ui.formatting import duration_text
 
 ERROR_COLOUR = QColor("#d03030")
 NOTE_COLOUR = QColor("#7a7a7a")
@@ -267,9 +268,10 @@ class Console(QPlainTextEdit):
         if result.output_truncated and self._shown < SHOWN_LIMIT:
             self._append("(output longer than 1 MiB: the rest was not kept)\n", NOTE_COLOUR)
         if error is None:
-            status = f"done in {result.elapsed:.2f} s"
+            status = f"done in {duration_text(result.elapsed)}"
         elif error.kind == "syntax":
             status = "syntax error: nothing ran"
         else:
-            status = f"{ENDINGS.get(error.kind, error.kind)} after {result.elapsed:.2f} s"
+            ending = ENDINGS.get(error.kind, error.kind)
+            status = f"{ending} after {duration_text(result.elapsed)}"
         self._append(f"[{status}]\n", NOTE_COLOUR)

@@ -60,6 +60,21 @@ def node_tooltip(node: GraphNode) -> str:
     return text
 
 
+def duration_text(seconds: float) -> str:
+    """A run's time in the unit that reads: ``under 1 ms``, ``3 ms``, ``1.2 s``, ``45 s``,
+    ``2 min 5 s`` (a quick run said "0.00 s", which reads as nothing having run)."""
+    if seconds < 0.001:
+        return "under 1 ms"
+    if seconds < 0.9995:
+        return f"{seconds * 1000:.0f} ms"
+    if seconds < 9.95:
+        return f"{seconds:.1f} s"
+    if seconds < 59.5:
+        return f"{seconds:.0f} s"
+    minutes, rest = divmod(round(seconds), 60)
+    return f"{minutes} min {rest} s" if rest else f"{minutes} min"
+
+
 def count_text(count: int) -> str:
     """``840``, ``12.7k``, ``3.4M``: a parameter count at a glance."""
     if count < 1000:

@@ -18,6 +18,7 @@ from playground.model.view_state import ViewState
 from playground.ui.document import Document
 from playground.ui.editor import CodeEditor
 from playground.ui.following import follow
+from playground.ui.formatting import duration_text
 from playground.ui.kernel_runner import KernelRunner
 
 # after the last keystroke; the run's own time comes after (benchmarks/live_latency.py)
@@ -315,10 +316,10 @@ class RunControl(QObject):
             self._offer_torch(result.error)
         elif result.figures_due:
             plural = "s" if result.figures_due > 1 else ""
-            self._say(f"Done in {result.elapsed:.2f} s · drawing {result.figures_due} "
+            self._say(f"Done in {duration_text(result.elapsed)} · drawing {result.figures_due} "
                       f"figure{plural}…")
         else:
-            self._say(f"Done in {result.elapsed:.2f} s")
+            self._say(f"Done in {duration_text(result.elapsed)}")
         if self._running_cell is not None:
             self.document.keep_output(self._running_cell, result.output)
         cell = self._cells_run
@@ -344,7 +345,7 @@ class RunControl(QObject):
         self.stop_action.setEnabled(False)
         result = self.view_state.result
         if result is not None and result.error is None:
-            self._say(f"Done in {result.elapsed:.2f} s")
+            self._say(f"Done in {duration_text(result.elapsed)}")
 
     def _offer_torch(self, error) -> None:
         """The NumPy engine stopped on something it lacks: one click runs the script on

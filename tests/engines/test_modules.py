@@ -111,3 +111,30 @@ def test_a_script_without_modules_has_none():
     mine, _ = _runs("import torch\nx = torch.ones(2, requires_grad=True)\n(x * 3).sum()"
                     ".backward()\n")
     assert mine.graph.modules == {} and {n.module for n in mine.graph.nodes} == {None}
+
+
+MADE_EACH_STEP = """
+import gc
+import weakref
+import torch
+import torch.nn as nn
+
+x = torch.ones(3, 2)
+made = []
+for step in range(40):
+    layer = nn.Linear(2, 1)
+    made.append(weakref.ref(layer))
+    loss = layer(x).sum()
+del layer
+gc.collect()
+alive = sum(reference() is not None for reference in made)
+loss.backward()
+"""
+
+
+def test_modules_made_in_a_loop_are_not_kept_alive_by_the_recording():
+    mine, theirs = _runs(MADE_EACH_STEP)
+    assert mine.namespace["alive"] == theirs.namespace["alive"] == 0
+    for run in (mine, theirs):  # the last one, gone, is named by its class
+        addmm = next(node for node in run.graph.nodes if node.label == "AddmmBackward0")
+        assert addmm.module == "Linear" and run.graph.modules["Linear"].outputs == ((3, 1),)

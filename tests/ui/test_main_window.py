@@ -7,6 +7,7 @@ import re
 import pytest
 from PySide6.QtCore import Qt
 
+from playground.ui.formatting import duration_text
 from playground.ui.main_window import MainWindow
 from tests.windows import RUN_MS, ran
 
@@ -21,7 +22,16 @@ def test_typing_and_running_shows_the_output(qtbot, window):
     with qtbot.waitSignal(window.runner.finished, timeout=RUN_MS):
         window.runs.run_action.trigger()
     qtbot.waitUntil(lambda: "tensor(6.)" in window.console.toPlainText(), timeout=5000)
-    assert window.statusBar().currentMessage().startswith("Done in")
+    # a quick run says how quick in milliseconds, not "0.00 s" (which reads as nothing ran)
+    assert re.fullmatch(r"Done in (\d+ ms|under 1 ms)", window.statusBar().currentMessage())
+    assert re.search(r"\[done in (\d+ ms|under 1 ms)\]", window.console.toPlainText())
+
+
+@pytest.mark.parametrize("seconds, text", [
+    (0.0004, "under 1 ms"), (0.0031, "3 ms"), (0.25, "250 ms"), (0.9996, "1.0 s"),
+    (1.24, "1.2 s"), (12.4, "12 s"), (59.4, "59 s"), (125, "2 min 5 s"), (120, "2 min")])
+def test_durations_read_in_their_unit(seconds, text):
+    assert duration_text(seconds) == text
 
 
 def test_an_exception_marks_its_line_and_shows_the_traceback(qtbot, window):
