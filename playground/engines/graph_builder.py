@@ -60,9 +60,9 @@ class EngineView:
             return unreadable_array(tensor)
 
     def snapshot(self, tensor) -> ArrayData | Snapshot:
-        """The tensor's values as they are now, for ``settled`` to summarise later: a small
-        one is only copied (2 µs, where a summary costs 15), since most of a loop's recorded
-        calls are let go unread."""
+        """The tensor's values as they are now, for the trace recorder to summarise later: a
+        small one is only copied (2 µs, where a summary costs 15), since most of a loop's
+        recorded calls are let go unread."""
         try:
             array = self.to_numpy(tensor)
             if array.size > FULL_VALUES_LIMIT:
@@ -86,13 +86,6 @@ class Snapshot:
 
     def __init__(self, array: np.ndarray, dtype) -> None:
         self.array, self.dtype = array, dtype
-
-
-def settled(value: ArrayData | Snapshot | None) -> ArrayData | None:
-    """A snapshot's summary (anything else as it is)."""
-    if value.__class__ is Snapshot:
-        return ArrayData.from_array(value.array, str(value.dtype), owned=True)
-    return value
 
 
 def unreadable_array(tensor) -> ArrayData:

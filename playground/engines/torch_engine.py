@@ -14,7 +14,7 @@ from pathlib import Path
 
 from playground.engines.base import Attributes, Engine, EngineError
 from playground.engines.graph_builder import EngineView
-from playground.engines.module_calls import ModuleHooks
+from playground.engines.module_calls import ModuleHooks, around_calls
 from playground.engines.trace_recorder import LiveStep, LiveTrace, TraceRecorder
 
 DEVICES = ("auto", "cpu", "cuda")
@@ -130,12 +130,10 @@ class TorchEngine(Engine):
                           lambda tensor: _to_numpy(tensor, torch))
 
     def module_hooks(self) -> ModuleHooks | None:
-        module = self.torch.nn.modules.module
         mark = getattr(self.torch._C._autograd, "_get_sequence_nr", None)
-        if mark is None or not hasattr(module, "register_module_forward_pre_hook"):
+        if mark is None or "__call__" not in vars(self.torch.nn.Module):
             return None  # an older torch: its graphs are drawn without modules
-        return ModuleHooks(module.register_module_forward_pre_hook,
-                           module.register_module_forward_hook, mark)
+        return ModuleHooks(around_calls(self.torch.nn.Module), mark)
 
     @contextlib.contextmanager
     def record(self, recorder: TraceRecorder) -> Iterator[None]:

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from playground.engines.graph_builder import Snapshot, settled
+from playground.engines.graph_builder import Snapshot
 from playground.model import ArrayData, BackwardStep, BackwardTrace
 from playground.model.arrays import FULL_VALUES_LIMIT
 
@@ -30,10 +30,13 @@ SAMPLED_CALLS = 16
 KEPT_STEPS = 30_000  # and never more steps than this in all
 # Elements of step values the kept calls hold whole at once; past them a step's values are a
 # summary taken at once (shape, statistics, first values): backprop through 3,000 steps of an
-# RNN held 2.5 GB and made a reply larger than the wire's 512 MB limit, and 20 steps of a
-# small transformer wrote a 29 MB trace when a million were kept (now under 5 MB).
-TRACE_VALUES = 50_000
-# A step value this small is always kept whole (its summary would be no smaller) ...
+# RNN held 2.5 GB and made a reply larger than the wire's 512 MB limit.
+TRACE_VALUES = 1_000_000
+# Of those, the elements the calls finally kept send whole (the first calls' first); the rest
+# go as summaries, made then, for the kept calls alone (most recorded calls are let go
+# unread): 20 steps of a small transformer sent 29 MB when all million went (now under 5 MB).
+SENT_VALUES = 50_000
+# A step value this small is always sent whole (its summary would be no smaller) ...
 ALWAYS_WHOLE = 16
 # ... and a summary keeps this many first elements (the replay's tags show three), its
 # numbers to this many significant digits (the replay shows four).
@@ -105,8 +108,6 @@ class TraceRecorder:
         """Past the kept calls' budget of whole values, a summary."""
         if value.__class__ is Snapshot and self.traces:
             size = value.array.size
-            if size <= ALWAYS_WHOLE:
-                return value
             if self.held + size > TRACE_VALUES:
                 return summary(value.array, value.dtype)
             self.held += size
@@ -212,10 +213,11 @@ class TraceRecorder:
         return list(seen.values())
 
     def to_model(self, ids: dict[int, str]) -> list[BackwardTrace]:
-        return [self._model(trace, ids) for trace in self.traces]
+        sent = _Sent(SENT_VALUES)
+        return [self._model(trace, ids, sent.value) for trace in self.traces]
 
     @staticmethod
-    def _model(trace: LiveTrace, ids: dict[int, str]) -> BackwardTrace:
+    def _model(trace: LiveTrace, ids: dict[int, str], settled) -> BackwardTrace:
         drawn_on = trace
         while drawn_on.follows is not None:
             drawn_on = drawn_on.follows
@@ -226,6 +228,24 @@ class TraceRecorder:
                          settled(step.grad_after))
             for step, on, name in zip(trace.steps, drawn_on.steps, names, strict=True)],
             call=trace.call, failed=trace.failed)
+
+
+class _Sent:
+    """What the kept calls send: small values whole, larger ones whole while ``left``
+    elements last, then summaries."""
+
+    def __init__(self, left: int) -> None:
+        self.left = left
+
+    def value(self, value: ArrayData | Snapshot | None) -> ArrayData | None:
+        if value.__class__ is not Snapshot:
+            return value
+        size = value.array.size
+        if size <= ALWAYS_WHOLE or size <= self.left:
+            if size > ALWAYS_WHOLE:
+                self.left -= size
+            return ArrayData.from_array(value.array, str(value.dtype), owned=True)
+        return summary(value.array, value.dtype)
 
 
 def summary(array: np.ndarray, dtype) -> ArrayData:
