@@ -34,7 +34,7 @@ GRAPH_VALUES = 2_000_000       # elements kept whole in a graph's values; past t
 # What a user's object may raise when the graph builder looks at it after the run: anything
 # but the Stop button's KeyboardInterrupt (a named_parameters() that raised SystemExit ended
 # the kernel after the script had finished, where python exits 0)
-_USER_ERRORS = (Exception, SystemExit, GeneratorExit)
+USER_ERRORS = (Exception, SystemExit, GeneratorExit)
 
 
 class EngineView:
@@ -56,7 +56,7 @@ class EngineView:
             if values.size <= limit:
                 self.values_left -= values.size
             return ArrayData.from_array(values, str(tensor.dtype), limit=limit)
-        except _USER_ERRORS:  # any tensor the user made must not end the run
+        except USER_ERRORS:  # any tensor the user made must not end the run
             return unreadable_array(tensor)
 
     def snapshot(self, tensor) -> ArrayData | Snapshot:
@@ -68,14 +68,14 @@ class EngineView:
             if array.size > FULL_VALUES_LIMIT:
                 return ArrayData.from_array(array, str(tensor.dtype))
             return Snapshot(array.copy(), tensor.dtype)
-        except _USER_ERRORS:  # as in ``array``
+        except USER_ERRORS:  # as in ``array``
             return unreadable_array(tensor)
 
     def safe_is_tensor(self, value) -> bool:
         """``is_tensor``, for objects whose ``__class__`` raises too."""
         try:
             return bool(self.is_tensor(value))
-        except _USER_ERRORS:  # a user's object: not a tensor
+        except USER_ERRORS:  # a user's object: not a tensor
             return False
 
 
@@ -92,11 +92,11 @@ def unreadable_array(tensor) -> ArrayData:
     """What is known of a tensor whose values cannot be read: its shape and dtype."""
     try:
         shape = tuple(int(size) for size in tensor.shape)
-    except _USER_ERRORS:
+    except USER_ERRORS:
         shape = ()
     try:
         dtype = str(tensor.dtype)
-    except _USER_ERRORS:
+    except USER_ERRORS:
         dtype = "?"
     return ArrayData(shape, dtype, None, [], None, None, None)
 
@@ -123,7 +123,7 @@ def named_tensors(variables: dict[str, Any], view: EngineView,
             continue
         try:
             found.extend(_tensors_in(name, value, view, notes))
-        except _USER_ERRORS:  # a user's object that breaks when looked at: not drawn
+        except USER_ERRORS:  # a user's object that breaks when looked at: not drawn
             continue
     return found
 
@@ -154,20 +154,26 @@ def _tensors_in(name: str, value, view: EngineView,
 def _key_text(key) -> str:
     try:
         return repr(key)
-    except _USER_ERRORS:  # a key whose repr raises
+    except USER_ERRORS:  # a key whose repr raises
         return f"<{type(key).__name__} key>"
 
 
-def _module_parameters(value) -> list[tuple[str, Any]]:
-    """An nn.Module's parameters (either engine's, recognised by their method), else none."""
+def is_module(value) -> bool:
+    """An nn.Module of either engine, recognised by its methods."""
     try:
-        if isinstance(value, type) or not callable(getattr(value, "named_parameters", None)):
-            return []
-    except _USER_ERRORS:  # a __getattr__ that raises anything at all
+        return not isinstance(value, type) and callable(getattr(value, "named_modules", None)) \
+            and callable(getattr(value, "named_parameters", None))
+    except USER_ERRORS:  # a __getattr__ that raises anything at all
+        return False
+
+
+def _module_parameters(value) -> list[tuple[str, Any]]:
+    """An nn.Module's parameters, else none."""
+    if not is_module(value):
         return []
     try:
         return list(value.named_parameters())
-    except _USER_ERRORS:  # a user's object with a method of that name: not a module after all
+    except USER_ERRORS:  # a user's object with a method of that name: not a module after all
         return []
 
 
@@ -218,7 +224,7 @@ class _Builder:
         it a density of all of them (the arrays are read once)."""
         try:
             values, grads = self.view.to_numpy(tensor), self.view.to_numpy(grad)
-        except _USER_ERRORS:  # values that cannot be read: shape and dtype only
+        except USER_ERRORS:  # values that cannot be read: shape and dtype only
             node.value, node.grad = self.view.array(tensor), self.view.array(grad)
             return
         node.value = ArrayData.from_array(values, str(tensor.dtype), limit=SCATTER_LIMIT)

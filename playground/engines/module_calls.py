@@ -1,9 +1,10 @@
 """Which nn.Module made each graph node: module calls as spans of autograd's node numbers.
 
-Both engines number the nodes they make in order (torch's ``_sequence_nr``), and both call
-global forward hooks around every module's forward. A call is kept as the span of numbers
-made during it, so a node belongs to the innermost span that holds its number: the walk after
-the run costs one sort, and the run pays two hook calls per module call, nothing per op.
+Both engines number the nodes they make in order (torch's ``_sequence_nr``), and the run
+wraps ``Module.__call__`` on both to hear every module's forward. A call is kept as the span
+of numbers made during it, so a node belongs to the innermost span that holds its number:
+the walk after the run costs one sort, and the run pays a few µs per module call, nothing
+per op.
 A parameter (and its AccumulateGrad) belongs to the module that owns it. Paths start with the
 user's variable (``model.layers.0.self_attn``), found after the run; a module no variable
 holds is named by its class.
@@ -20,7 +21,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from playground.model.graph import Graph, GraphModule, ModuleWeight, parent_path
+from playground.engines.graph_builder import USER_ERRORS, is_module
+from playground.model.graph import Graph, GraphModule, ModuleWeight, with_parents
 
 # The newest calls kept (a training loop makes millions; the graph drawn is its last ones).
 KEPT_CALLS = 50_000
@@ -28,64 +30,20 @@ KEPT_CALLS = 50_000
 LISTED_WEIGHTS = 64
 # ... and modules in a graph's table (the outermost first): a result is bounded as it is built.
 LISTED_MODULES = 5000
-# What a user's module may raise when looked at after the run (as graph_builder's).
-_USER_ERRORS = (Exception, SystemExit, GeneratorExit)
 
 
 @dataclass(frozen=True)
 class ModuleHooks:
-    """How an engine reports module calls: ``install(before, after)``, a context manager
-    while which ``before(module, args)`` and ``after(module, args, output or None)`` run
-    around every module's forward; and ``mark``, a number no earlier node has and no later
-    node is below."""
+    """How a run hears an engine's module calls: the engine's ``Module`` class, whose
+    ``__call__`` the run wraps (not global forward hooks: on torch they send every module
+    call down its slow path, 35 µs more each, and on either engine they run amid the user's
+    hooks); and ``mark``, a number no earlier node has and no later node is below."""
 
-    install: Callable[[Callable, Callable], contextlib.AbstractContextManager]
+    module_class: type
     mark: Callable[[], int]
 
 
-def through_global_hooks(register_before: Callable, register_after: Callable):
-    """``install`` by global forward hooks (npgrad's, cheap there)."""
-
-    @contextlib.contextmanager
-    def install(before: Callable, after: Callable) -> Iterator[None]:
-        handles = [register_before(before), register_after(after, always_call=True)]
-        try:
-            yield
-        finally:
-            for handle in handles:
-                handle.remove()
-
-    return install
-
-
-def around_calls(module_class: type):
-    """``install`` by wrapping ``module_class.__call__`` for the run (torch's: a global hook
-    there sends every module call down its slow path, 35 µs more each)."""
-
-    @contextlib.contextmanager
-    def install(before: Callable, after: Callable) -> Iterator[None]:
-        original = module_class.__dict__["__call__"]
-
-        def call(module, *args, **kwargs):
-            before(module, args)
-            try:
-                output = original(module, *args, **kwargs)
-            except BaseException:
-                after(module, args, None)
-                raise
-            after(module, args, output)
-            return output
-
-        module_class.__call__ = call
-        try:
-            yield
-        finally:
-            module_class.__call__ = original
-
-    return install
-
-
-class ModuleCall(NamedTuple):  # a tuple: made at every module call, the cheapest record
+class ModuleCall(NamedTuple):
     """One forward of one module: the node numbers made in it, and the shapes through it.
     The module is held weakly (``module()``: None once gone): a loop that makes a module at
     each step must not keep the last KEPT_CALLS of them alive; its class names it then."""
@@ -99,45 +57,57 @@ class ModuleCall(NamedTuple):  # a tuple: made at every module call, the cheapes
 
 
 class ModuleCalls:
-    """The module calls of a run, as global forward hooks report them."""
+    """The module calls of a run, as the engine's wrapped ``Module.__call__`` reports them."""
 
     def __init__(self, hooks: ModuleHooks, tensor_class: type) -> None:
         self.hooks = hooks
-        self.mark = hooks.mark
         self.tensor_class = tensor_class
-        self.open: list[tuple[Any, int, tuple]] = []
-        self.calls: deque[ModuleCall] = deque(maxlen=KEPT_CALLS)
+        self.records: deque[tuple] = deque(maxlen=KEPT_CALLS)  # ModuleCall's fields
+        self.calls: list[ModuleCall] = []  # the records, once the run is over
 
     @contextlib.contextmanager
     def tracking(self) -> Iterator[None]:
+        """``Module.__call__`` records every call while the run lasts."""
+        module_class = self.hooks.module_class
+        original = module_class.__dict__["__call__"]
+        module_class.__call__ = self._recording(original)
         try:
-            with self.hooks.install(self._before, self._after):
-                yield
+            yield
         finally:
-            self.open.clear()  # a call the script left by an exception has no end
+            module_class.__call__ = original
+            self.calls = [ModuleCall._make(record) for record in self.records]
+            self.records.clear()
 
-    # Both hooks run at every module call of the script: kept to a few microseconds (shapes
-    # as the tensors give them, turned into plain tuples only for the modules drawn).
-    def _before(self, module, args) -> None:
-        self.open.append((module, self.mark(), self._shapes(args)))
+    def _recording(self, original: Callable) -> Callable:
+        """``original`` that also records its call. It runs at every module call of the
+        script (a training loop makes millions), so it keeps to about a microsecond: all it
+        needs bound here, a plain tuple per call, shapes as the tensors give them (made plain
+        only for the modules drawn)."""
+        mark, record, shapes = self.hooks.mark, self.records.append, self._shapes
 
-    def _after(self, module, args, output) -> None:
-        # an inner forward that raised into one that caught it left its entry open
-        while self.open:
-            opened, start, inputs = self.open.pop()
-            if opened is module:
-                if output.__class__ is not tuple and output.__class__ is not list:
-                    output = (output,)
-                self.calls.append(ModuleCall(start, self.mark(), _reference(module),
-                                             type(module).__name__, inputs,
-                                             self._shapes(output)))
-                return
+        def call(module, *args, **kwargs):
+            start = mark()
+            try:
+                output = original(module, *args, **kwargs)
+            except BaseException:  # the nodes it made before it raised are still its own
+                record((start, mark(), _reference(module), type(module).__name__,
+                        shapes(args), ()))
+                raise
+            record((start, mark(), _reference(module), type(module).__name__, shapes(args),
+                    shapes(output if output.__class__ is tuple or output.__class__ is list
+                           else (output,))))
+            return output
 
-    def _shapes(self, values) -> tuple:
+        return call
+
+    def _shapes(self, values: tuple | list) -> tuple:
         tensor_class = self.tensor_class
         try:
+            if len(values) == 1:  # most calls: one tensor in, one out
+                value = values[0]
+                return (value.shape,) if isinstance(value, tensor_class) else ()
             return tuple([value.shape for value in values if isinstance(value, tensor_class)])
-        except _USER_ERRORS:  # a user's object in the arguments that breaks when looked at
+        except USER_ERRORS:  # a user's object in the arguments that breaks when looked at
             return ()
 
 
@@ -153,15 +123,6 @@ def call_path(call: ModuleCall, paths: dict[int, tuple[str, Any]]) -> str:
     module = call.module()
     known = paths.get(id(module)) if module is not None else None
     return known[0] if known is not None else call.class_name
-
-
-def is_module(value) -> bool:
-    """An nn.Module of either engine, recognised by its methods."""
-    try:
-        return not isinstance(value, type) and callable(getattr(value, "named_modules", None)) \
-            and callable(getattr(value, "named_parameters", None))
-    except _USER_ERRORS:  # a __getattr__ that raises anything at all
-        return False
 
 
 def module_paths(variables: dict[str, Any], calls: ModuleCalls) -> dict[int, tuple[str, Any]]:
@@ -191,7 +152,7 @@ def _named_modules(module, prefix: str) -> list[tuple[str, Any]]:
     try:
         return [(prefix, module)] + [(f"{prefix}.{name}", sub) for name, sub
                                      in list(module.named_modules())[1:]]
-    except _USER_ERRORS:  # a user's class with a named_modules of its own
+    except USER_ERRORS:  # a user's class with a named_modules of its own
         return [(prefix, module)]
 
 
@@ -203,7 +164,7 @@ def _add_tree(paths: dict, tree: list[tuple[str, Any]]) -> None:
 def _class_name(module) -> str:
     try:
         return type(module).__name__
-    except _USER_ERRORS:
+    except USER_ERRORS:
         return "Module"
 
 
@@ -217,7 +178,7 @@ def assign_modules(graph: Graph, objects: list, calls: ModuleCalls,
         if node.kind == "function":
             try:
                 numbered.append((int(live._sequence_nr()), node))
-            except _USER_ERRORS:  # a node type without numbers
+            except USER_ERRORS:  # a node type without numbers
                 continue
         elif node.kind == "leaf":
             node.module = owners.get(id(live))
@@ -232,7 +193,7 @@ def _parameter_owners(paths: dict[int, tuple[str, Any]]) -> dict[int, str]:
         try:
             for _, parameter in module.named_parameters(recurse=False):
                 owners.setdefault(id(parameter), path)
-        except _USER_ERRORS:
+        except USER_ERRORS:
             continue
     return owners
 
@@ -268,15 +229,9 @@ def _module_table(graph: Graph, calls: ModuleCalls, paths: dict,
     """The modules the nodes name and their parents, each with its last call's shapes."""
     by_path = {path: module for path, module in paths.values()}
     last_call = {call_path(call, paths): call for call in calls.calls}
-    wanted: set[str] = set()
-    for node in graph.nodes:
-        path = node.module
-        while path is not None and path not in wanted:
-            wanted.add(path)
-            path = parent_path(path)
     norms: dict[int, float | None] = {}
     table = {}
-    for path in sorted(wanted, key=lambda path: (path.count("."), path))[:LISTED_MODULES]:
+    for path in with_parents({node.module for node in graph.nodes})[:LISTED_MODULES]:
         module, call = by_path.get(path), last_call.get(path)
         if module is None:  # gone (named by its class), or a parent the paths skip
             table[path] = GraphModule(call.class_name if call else "", 0,
@@ -293,7 +248,7 @@ def _module_table(graph: Graph, calls: ModuleCalls, paths: dict,
 def _plain(shapes: tuple) -> tuple[tuple[int, ...], ...]:
     try:
         return tuple(tuple(int(size) for size in shape) for shape in shapes)
-    except _USER_ERRORS:  # a shape a user's tensor subclass made up
+    except USER_ERRORS:  # a shape a user's tensor subclass made up
         return ()
 
 
@@ -302,12 +257,12 @@ def _weights(module, norms: dict, to_numpy: Callable) -> tuple[tuple[ModuleWeigh
     listed, count = [], 0
     try:
         named = list(module.named_parameters())
-    except _USER_ERRORS:
+    except USER_ERRORS:
         return (), 0
     for name, parameter in named:
         try:
             shape = tuple(int(size) for size in parameter.shape)
-        except _USER_ERRORS:
+        except USER_ERRORS:
             continue
         count += int(np.prod(shape, dtype=np.int64))
         if len(listed) < LISTED_WEIGHTS:
@@ -325,5 +280,5 @@ def _grad_norm(parameter, to_numpy: Callable) -> float | None:
         values = to_numpy(grad).ravel()
         return float(np.linalg.norm(values.astype(np.complex128 if values.dtype.kind == "c"
                                                   else np.float64)))
-    except _USER_ERRORS:  # complex, sparse, meta: no norm to show
+    except USER_ERRORS:  # complex, sparse, meta: no norm to show
         return None

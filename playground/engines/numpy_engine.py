@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 from playground.engines.base import Attributes, Engine
 from playground.engines.graph_builder import EngineView
-from playground.engines.module_calls import ModuleHooks, through_global_hooks
+from playground.engines.module_calls import ModuleHooks
 from playground.engines.trace_recorder import LiveStep, LiveTrace, TraceRecorder
 
 ENGINE_PACKAGE = "playground.npgrad"
@@ -164,10 +164,8 @@ class NumpyEngine(Engine):
 
     def module_hooks(self) -> ModuleHooks:
         from playground.npgrad import _nodes
-        from playground.npgrad.nn import _hooks
-        return ModuleHooks(through_global_hooks(_hooks.register_module_forward_pre_hook,
-                                                _hooks.register_module_forward_hook),
-                           _nodes.sequence_mark)
+        from playground.npgrad.nn.modules import Module
+        return ModuleHooks(Module, _nodes.sequence_mark)
 
     def lacking(self, error: BaseException) -> str:
         text = error.msg if isinstance(error, ImportError) and error.msg else str(error)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from playground.engines.base import Attributes, Engine, EngineError
 from playground.engines.graph_builder import EngineView
-from playground.engines.module_calls import ModuleHooks, around_calls
+from playground.engines.module_calls import ModuleHooks
 from playground.engines.trace_recorder import LiveStep, LiveTrace, TraceRecorder
 
 DEVICES = ("auto", "cpu", "cuda")
@@ -133,7 +133,7 @@ class TorchEngine(Engine):
         mark = getattr(self.torch._C._autograd, "_get_sequence_nr", None)
         if mark is None or "__call__" not in vars(self.torch.nn.Module):
             return None  # an older torch: its graphs are drawn without modules
-        return ModuleHooks(around_calls(self.torch.nn.Module), mark)
+        return ModuleHooks(self.torch.nn.Module, mark)
 
     @contextlib.contextmanager
     def record(self, recorder: TraceRecorder) -> Iterator[None]:

@@ -173,14 +173,14 @@ def _shapes(data: list) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(int(size) for size in shape) for shape in data)
 
 
-def module_tree(graph: Graph, members) -> list[str]:
-    """Every module path some node names, with the parents on the way, parents first."""
-    paths: set[str] = set()
-    for path in members:
-        while path is not None and path not in paths:
-            paths.add(path)
+def with_parents(paths) -> list[str]:
+    """The module paths (None: no module) and all their parents, parents first."""
+    every: set[str] = set()
+    for path in paths:
+        while path is not None and path not in every:
+            every.add(path)
             path = parent_path(path)
-    return sorted(paths, key=lambda path: (path.count("."), path))
+    return sorted(every, key=lambda path: (path.count("."), path))
 
 
 def parent_path(path: str) -> str | None:
@@ -253,7 +253,7 @@ class Graph:
         for node in self.nodes:
             members.setdefault(node.module, []).append(node)
         children: dict[str | None, list[str]] = {}
-        for path in module_tree(self, members):
+        for path in with_parents(members):
             children.setdefault(parent_path(path), []).append(path)
         _dot_cluster(self, None, members, children, lines, "  ")
         for edge in self.edges:

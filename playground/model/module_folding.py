@@ -8,7 +8,7 @@ graph and Netron open a model at its top blocks.
 
 from __future__ import annotations
 
-from playground.model.graph import Graph, parent_path
+from playground.model.graph import Graph, parent_path, with_parents
 
 AUTOMATIC = -1  # a depth: chosen from the graph's size
 # Graphs with more nodes than this open with their modules collapsed ...
@@ -33,16 +33,6 @@ def members_by_module(graph: Graph) -> dict[str, list[str]]:
         if node.module is not None:
             found.setdefault(node.module, []).append(node.id)
     return found
-
-
-def with_parents(paths) -> list[str]:
-    """The paths and all their parents, parents first."""
-    every: set[str] = set()
-    for path in paths:
-        while path is not None and path not in every:
-            every.add(path)
-            path = parent_path(path)
-    return sorted(every, key=lambda path: (path_depth(path), path))
 
 
 def automatic_depth(graph: Graph, by_module: dict[str, list[str]]) -> int | None:

@@ -14,12 +14,12 @@ from PySide6.QtWidgets import (
     QWidgetAction,
 )
 
+from playground.model.graph import with_parents
 from playground.model.module_folding import (
     AUTOMATIC,
     GROUP_PREFIX,
     members_by_module,
     path_depth,
-    with_parents,
 )
 from playground.model.view_state import ViewState
 from playground.ui.graph_look import legend_html

@@ -138,3 +138,31 @@ def test_modules_made_in_a_loop_are_not_kept_alive_by_the_recording():
     for run in (mine, theirs):  # the last one, gone, is named by its class
         addmm = next(node for node in run.graph.nodes if node.label == "AddmmBackward0")
         assert addmm.module == "Linear" and run.graph.modules["Linear"].outputs == ((3, 1),)
+
+
+USERS_GLOBAL_HOOK = """
+import torch
+import torch.nn as nn
+
+heard = []
+handle = nn.modules.module.register_module_forward_hook(
+    lambda module, args, output: heard.append(type(module).__name__))
+model = nn.Sequential(nn.Linear(2, 3), nn.Tanh())
+model(torch.ones(1, 2)).sum().backward()
+handle.remove()
+raise RuntimeError("the script fails at its end")
+"""
+
+
+@pytest.mark.parametrize("engine", [NumpyEngine, lambda: TorchEngine("cpu")],
+                         ids=["numpy", "torch"])
+def test_the_run_hears_modules_beside_the_users_hooks_and_puts_call_back(engine):
+    engine = engine()
+    module_class = engine.torch_module().nn.Module
+    before = module_class.__dict__["__call__"]
+    run = run_code(USERS_GLOBAL_HOOK, engine)
+    assert isinstance(run.error, RuntimeError)
+    assert run.namespace["heard"] == ["Linear", "Tanh", "Sequential"]  # torch's order
+    assert {node.module for node in run.graph.nodes if node.label == "AddmmBackward0"} \
+        == {"model.0"}
+    assert module_class.__dict__["__call__"] is before  # nothing of the run is left behind

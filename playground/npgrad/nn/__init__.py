@@ -1,7 +1,7 @@
 """``torch.nn``: the functional namespace and the modules small models are built from."""
 
 from .._missing import missing_attribute
-from . import functional, init, parameter, utils
+from . import functional, init, modules, parameter, utils
 from .activation import (
     ELU,
     GELU,
@@ -36,13 +36,14 @@ from .modules import (
     Parameter,
     Sequential,
 )
+from .modules import module as _module  # noqa: F401 - loads torch.nn.modules.module
 from .normalization import BatchNorm1d, BatchNorm2d, BatchNorm3d, LayerNorm
 from .pooling import AdaptiveAvgPool1d, AdaptiveAvgPool2d, AvgPool1d, AvgPool2d
 from .recurrent import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNCell
 from .transformer import MultiheadAttention, TransformerEncoder, TransformerEncoderLayer
 
-__all__ = ["functional", "init", "parameter", "utils", "BatchNorm1d", "Conv2d", "MaxPool2d",
-           "BCELoss",
+__all__ = ["functional", "init", "modules", "parameter", "utils", "BatchNorm1d", "Conv2d",
+           "MaxPool2d", "BCELoss",
            "BCEWithLogitsLoss", "CrossEntropyLoss", "Dropout", "ELU", "Embedding", "Flatten",
            "GELU", "Identity", "LayerNorm", "LeakyReLU", "Linear", "LogSoftmax", "Module",
            "ModuleDict", "ModuleList", "MSELoss", "NLLLoss", "Parameter", "ParameterDict",

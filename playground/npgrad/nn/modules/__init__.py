@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Iterator
 
-from .. import _factories
-from .._grad_mode import no_grad
-from .._tensor import Tensor, is_parameter, mark_parameter
-from . import _hooks, functional, init
+from ... import _factories
+from ..._grad_mode import no_grad
+from ..._tensor import Tensor, is_parameter, mark_parameter
+from .. import _hooks, functional, init
 
 
 class _ParameterType(type):
@@ -200,7 +200,7 @@ class Module:
 
     # ----- state -------------------------------------------------------------------------------
     def zero_grad(self, set_to_none: bool = True) -> None:
-        from ..optim import clear_grads
+        from ...optim import clear_grads
 
         clear_grads(self.parameters(), set_to_none)
 
@@ -260,12 +260,12 @@ class Module:
         return self
 
     def double(self) -> Module:
-        from .. import float64
+        from ... import float64
 
         return self.to(float64)
 
     def float(self) -> Module:
-        from .. import float32
+        from ... import float32
 
         return self.to(float32)
 
