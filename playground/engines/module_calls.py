@@ -62,7 +62,12 @@ class ModuleCalls:
     def __init__(self, hooks: ModuleHooks, tensor_class: type) -> None:
         self.hooks = hooks
         self.tensor_class = tensor_class
-        self.records: deque[tuple] = deque(maxlen=KEPT_CALLS)  # ModuleCall's fields
+        # (start, end, module number, shapes in, shapes out): numbers and plain tuples only,
+        # which the garbage collector stops tracking (60,000 tracked records made each of
+        # its full collections slower: 0.27 s of a 12,000-step loop)
+        self.records: deque[tuple] = deque(maxlen=KEPT_CALLS)
+        self.modules: list[tuple[Callable[[], Any], str]] = []  # by number: (weakly, class)
+        self._numbers: dict[int, int] = {}  # id(module) → its number
         self.calls: list[ModuleCall] = []  # the records, once the run is over
 
     @contextlib.contextmanager
@@ -75,38 +80,50 @@ class ModuleCalls:
             yield
         finally:
             module_class.__call__ = original
-            self.calls = [ModuleCall._make(record) for record in self.records]
+            modules = self.modules
+            self.calls = [ModuleCall(start, end, *modules[number], inputs, outputs)
+                          for start, end, number, inputs, outputs in self.records]
             self.records.clear()
 
     def _recording(self, original: Callable) -> Callable:
         """``original`` that also records its call. It runs at every module call of the
         script (a training loop makes millions), so it keeps to about a microsecond: all it
-        needs bound here, a plain tuple per call, shapes as the tensors give them (made plain
-        only for the modules drawn)."""
-        mark, record, shapes = self.hooks.mark, self.records.append, self._shapes
+        needs bound here, and a plain tuple per call."""
+        mark, record, shapes, number = self.hooks.mark, self.records.append, self._shapes, \
+            self._number
 
         def call(module, *args, **kwargs):
             start = mark()
             try:
                 output = original(module, *args, **kwargs)
             except BaseException:  # the nodes it made before it raised are still its own
-                record((start, mark(), _reference(module), type(module).__name__,
-                        shapes(args), ()))
+                record((start, mark(), number(module), shapes(args), ()))
                 raise
-            record((start, mark(), _reference(module), type(module).__name__, shapes(args),
+            record((start, mark(), number(module), shapes(args),
                     shapes(output if output.__class__ is tuple or output.__class__ is list
                            else (output,))))
             return output
 
         return call
 
+    def _number(self, module) -> int:
+        """The module's number in ``modules``, given at its first call (by id, checked
+        against the weak reference: a module gone may leave its id to a new one)."""
+        known = self._numbers.get(id(module))
+        if known is not None and self.modules[known][0]() is module:
+            return known
+        self._numbers[id(module)] = number = len(self.modules)
+        self.modules.append((_reference(module), type(module).__name__))
+        return number
+
     def _shapes(self, values: tuple | list) -> tuple:
         tensor_class = self.tensor_class
         try:
             if len(values) == 1:  # most calls: one tensor in, one out
                 value = values[0]
-                return (value.shape,) if isinstance(value, tensor_class) else ()
-            return tuple([value.shape for value in values if isinstance(value, tensor_class)])
+                return (tuple(value.shape),) if isinstance(value, tensor_class) else ()
+            return tuple([tuple(value.shape) for value in values
+                          if isinstance(value, tensor_class)])
         except USER_ERRORS:  # a user's object in the arguments that breaks when looked at
             return ()
 
