@@ -192,6 +192,10 @@ def _to_numpy(tensor, torch):
     """A tensor's values as NumPy reads them: sparse made dense, bfloat16 and other dtypes
     NumPy lacks widened to float32, a conjugate view resolved (meta tensors have none)."""
     tensor = tensor.detach()
+    try:  # the usual tensor, on the CPU in a dtype NumPy has: read as it is, no checks (the
+        return tensor.numpy()  # recorded calls of a loop read thousands of small tensors)
+    except (TypeError, RuntimeError, NotImplementedError):
+        pass  # one of the others: numpy() refuses them all
     if tensor.is_meta:
         raise ValueError("a meta tensor has no values")
     if tensor.layout != torch.strided:
