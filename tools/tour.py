@@ -38,6 +38,50 @@ NOTEBOOK_CELLS = [
 ]
 
 
+# In the style of a blog post exported from a notebook: printed output indented under each
+# block, from an older torch (node names without their number, an object's address).
+CHECKED_TUTORIAL = """# Gradients, printed
+
+```python
+import torch
+x = torch.ones(2, 2, requires_grad=True)
+print(x)
+```
+
+    tensor([[1., 1.],
+            [1., 1.]], requires_grad=True)
+
+```python
+y = x + 2
+print(y.grad_fn)
+```
+
+    <AddBackward object at 0x10f3a2b50>
+
+```python
+out = (y * y * 3).mean()
+out.backward()
+print(x.grad)
+```
+
+    tensor([[4.5000, 4.5000],
+            [4.5000, 4.5000]])
+
+```python
+print(out)
+```
+
+    tensor(27., grad_fn=<MeanBackward1>)
+
+The tutorial's author forgot that zero_ empties the gradient:
+```python
+x.grad.zero_()
+print(x.grad.sum())
+```
+
+    tensor(18.)
+"""
+
 class Tour:
     """One window, one theme and size; ``shot`` saves the window as the next numbered PNG."""
 
@@ -144,6 +188,7 @@ class Tour:
         self.key(window.graph_view, Qt.Key.Key_F)
         self.shot("deep-network-fitted")
         self.model_by_module()
+        self.tutorial_checked()
         self.notebook_and_engine()
 
     def model_by_module(self) -> None:
@@ -167,6 +212,23 @@ class Tour:
             self.key(view, Qt.Key.Key_Right)
         self.shot("model-replay-inside-the-block")
         self.key(view, Qt.Key.Key_Escape)
+
+    def tutorial_checked(self) -> None:
+        """A blog post's tutorial, its printed output under each block: Run all cells marks
+        each cell ✓, ≈ or ≠, and the console says why."""
+        from PySide6.QtCore import Qt
+
+        window = self.window
+        lesson = self.scratch / "gradients-printed.md"
+        lesson.write_text(CHECKED_TUTORIAL, encoding="utf-8")
+        window.document.ask_path = lambda saving: str(lesson)
+        self.key(window.editor, Qt.Key.Key_O, Qt.KeyboardModifier.ControlModifier)
+        self.key(window.editor, Qt.Key.Key_Return,
+                 Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+        while window.runs._cell_queue or window.runner.busy:
+            self.wait(0.05)
+        self.settle()
+        self.shot("tutorial-output-checked")
 
     def notebook_and_engine(self) -> None:
         import nbformat

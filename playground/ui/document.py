@@ -77,6 +77,9 @@ class Document(QObject):
         self.loading_text = False  # text a file brings is being put in: it is not typing
         # what each cell printed, for .ipynb, by its key (notebook.cell_keys)
         self.cell_outputs: dict[notebook.CellKey, str] = {}
+        # ... and what the notebook file showed under them when opened (never overwritten:
+        # a run of a cell is checked against it)
+        self.tutorial_outputs: dict[notebook.CellKey, str] = {}
         self._front_matter, self._file_format, self._opened_suffix = "", "percent", ""
         self._cell_ids: dict[notebook.CellKey, str] = {}
         self._notebook_metadata: dict = {}
@@ -121,6 +124,11 @@ class Document(QObject):
         """The name runs give the code (tracebacks name it): the file, or ``<untitled>``."""
         return str(self.path) if self.path else "<untitled>"
 
+    @property
+    def file_format(self) -> str:
+        """The opened file's format: "percent", "ipynb", "markdown" or "dump"."""
+        return self._file_format
+
     def keep_output(self, key: notebook.CellKey, output: str) -> None:
         """What a cell printed when it ran: saved with it in a notebook."""
         self.cell_outputs[key] = output
@@ -143,6 +151,7 @@ class Document(QObject):
         source = source or Source(text)
         # outputs a notebook brought are kept for its cells that are not run again
         self.cell_outputs = dict(source.outputs)
+        self.tutorial_outputs = {key: text for key, text in source.outputs.items() if text}
         self._front_matter, self._file_format = source.front_matter, source.format
         self._cell_ids, self._notebook_metadata = dict(source.ids), dict(source.metadata)
         self._cell_extras = dict(source.extras)

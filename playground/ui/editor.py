@@ -1,4 +1,5 @@
-"""The code editor: line numbers, current-line highlight, spaces for tabs, Python colours."""
+"""The code editor: line numbers and cell marks, current-line highlight, spaces for tabs,
+Python colours."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import threading
 from collections import deque
 from collections.abc import Callable
 
-from PySide6.QtCore import QEvent, QRect, QSize, QStringListModel, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QRect, QStringListModel, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QColor,
     QFontDatabase,
@@ -20,6 +21,7 @@ from PySide6.QtWidgets import QCompleter, QPlainTextEdit, QTextEdit, QWidget
 
 from playground.model import notebook
 from playground.ui import line_commands
+from playground.ui.editor_gutter import Gutter
 from playground.ui.highlighter import PythonHighlighter
 from playground.ui.line_commands import INDENT
 from playground.ui.relay import emit_on_ui_thread
@@ -28,20 +30,6 @@ from playground.ui.relay import emit_on_ui_thread
 # lines of a 100,000-cell notebook froze the window; 10,000 lines fit in a few frames.
 LOADED_PER_TURN = 10_000
 WRAPPED_UP_TO = 5_000  # characters of the longest line that still wraps (see _wrap)
-
-
-class _LineNumbers(QWidget):
-    """The gutter: paints line numbers for the editor it belongs to."""
-
-    def __init__(self, editor: CodeEditor) -> None:
-        super().__init__(editor)
-        self.editor = editor
-
-    def sizeHint(self) -> QSize:  # noqa: N802 - Qt's name
-        return QSize(self.editor.gutter_width(), 0)
-
-    def paintEvent(self, event) -> None:  # noqa: N802 - Qt's name
-        self.editor.paint_gutter(self, event)
 
 
 # Dropped files with these suffixes open as documents; other drops insert text as usual.
@@ -77,7 +65,9 @@ class CodeEditor(QPlainTextEdit):
         self.setTabStopDistance(self.fontMetrics().horizontalAdvance(" ") * 4)
         self.highlighter = PythonHighlighter(self.document(), dark)
         self.error_line: int | None = None
-        self._gutter = _LineNumbers(self)
+        # (a cursor at a cell's first line, which follows edits; ✓ ≈ or ≠; why)
+        self.cell_marks: list[tuple[QTextCursor, str, str]] = []
+        self._gutter = Gutter(self)
         self.blockCountChanged.connect(self._update_margins)
         self.updateRequest.connect(self._scroll_gutter)
         self.cursorPositionChanged.connect(self._highlight_lines)
@@ -183,7 +173,8 @@ class CodeEditor(QPlainTextEdit):
     # ----- gutter -------------------------------------------------------------------------
     def gutter_width(self) -> int:
         digits = len(str(max(1, self.blockCount(), self._lines_coming)))
-        return 14 + self.fontMetrics().horizontalAdvance("9") * max(digits, 2)
+        marks = self.fontMetrics().horizontalAdvance("≠ ") if self.cell_marks else 0
+        return 14 + self.fontMetrics().horizontalAdvance("9") * max(digits, 2) + marks
 
     def _update_margins(self, _count: int = 0) -> None:
         self.setViewportMargins(self.gutter_width(), 0, 0, 0)
@@ -208,26 +199,6 @@ class CodeEditor(QPlainTextEdit):
         self._gutter.setGeometry(QRect(area.left(), area.top(), self.gutter_width(),
                                        area.height()))
 
-    def paint_gutter(self, gutter: QWidget, event) -> None:
-        painter = QPainter(gutter)
-        palette = self.palette()
-        painter.fillRect(event.rect(), palette.alternateBase())
-        block = self.firstVisibleBlock()
-        number = block.blockNumber()
-        top = round(self.blockBoundingGeometry(block).translated(self.contentOffset()).top())
-        height = round(self.blockBoundingRect(block).height())
-        while block.isValid() and top <= event.rect().bottom():
-            if block.isVisible() and top + height >= event.rect().top():
-                is_error = self.error_line == number + 1
-                painter.setPen(QColor("#d03030") if is_error else palette.placeholderText().color())
-                painter.drawText(0, top, gutter.width() - 6, height,
-                                 Qt.AlignmentFlag.AlignRight, ("● " if is_error else "")
-                                 + str(number + 1))
-            block = block.next()
-            top += height
-            height = round(self.blockBoundingRect(block).height())
-            number += 1
-
     # ----- cells ----------------------------------------------------------------------------
     def cell_bounds(self, line: int) -> tuple[int, int]:
         """First and last line (0-based) of the ``# %%`` cell containing ``line``."""
@@ -250,6 +221,27 @@ class CodeEditor(QPlainTextEdit):
                 # A visible separator above every cell, as in VS Code, Spyder and jupytext.
                 painter.drawLine(0, round(top), self.viewport().width(), round(top))
             block = block.next()
+
+    # ----- marks -----------------------------------------------------------------------------
+    def mark_cell(self, line: int, mark: str, why: str) -> None:
+        """``mark`` (✓, ≈ or ≠) beside a cell's first line (0-based); ``why`` is its tooltip."""
+        self.cell_marks = [entry for entry in self.cell_marks if entry[0].blockNumber() != line]
+        block = self.document().findBlockByNumber(line)
+        if block.isValid():
+            self.cell_marks.append((QTextCursor(block), mark, why))
+        self._update_margins()
+        self._gutter.update()
+
+    def clear_cell_marks(self) -> None:
+        if self.cell_marks:
+            self.cell_marks = []
+            self._update_margins()
+            self._gutter.update()
+
+    def cell_mark(self, line: int) -> tuple[str, str] | None:
+        """The mark beside a line (0-based) and why, if it has one."""
+        return next(((mark, why) for cursor, mark, why in self.cell_marks
+                     if cursor.blockNumber() == line), None)
 
     # ----- highlights -------------------------------------------------------------------------
     def mark_error_line(self, line: int | None) -> None:

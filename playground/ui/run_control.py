@@ -20,6 +20,7 @@ from playground.ui.editor import CodeEditor
 from playground.ui.following import follow
 from playground.ui.formatting import duration_text
 from playground.ui.kernel_runner import KernelRunner
+from playground.ui.tutorial_outputs import TutorialOutputs
 
 # after the last keystroke; the run's own time comes after (benchmarks/live_latency.py)
 LIVE_DELAY_MS = 150
@@ -63,6 +64,9 @@ class RunControl(QObject):
         self._kernel_starts = 0
         self._run_generation = 0  # the document's generation when the last run started
         self._run_text = ""  # the editor's text when the last run started
+        self.tutorial = TutorialOutputs(editor, document, view_state)
+        self._cell_keys_now: dict[int, notebook.CellKey] = {}  # those of Run all cells
+        follow(self, view_state.events.reset, self.tutorial.clear)  # a new document
         self._build_actions()
         self._build_engine_boxes()
         editor.textChanged.connect(self._typed)
@@ -156,9 +160,11 @@ class RunControl(QObject):
         lines = self.editor.toPlainText().split("\n")
         number = sum(1 for f, _, kind in self.cells() if kind == "code" and f <= first)
         self._cells_run = None
+        keys = self._cell_keys()
+        self.tutorial.cell_started(first, keys)
         if self._start(self._cell_code(first, last), fresh=False,
                        title=f"Cell {max(number, 1)} · lines {first + 1}-{last + 1}",
-                       cell=self._cell_keys().get(first, ("", 0))):
+                       cell=keys.get(first, ("", 0))):
             if last >= len(lines) - 1 and len(self.cells()) > 1:
                 self._add_cell_below()  # as Jupyter and VS Code do after the last cell
                 return
@@ -205,6 +211,8 @@ class RunControl(QObject):
             return
         self._cell_queue = queue
         self._cell_total = len(queue)
+        self._cell_keys_now = keys
+        self.tutorial.clear()
         self._next_cell(fresh=True)
 
     def stop(self) -> None:
@@ -231,6 +239,7 @@ class RunControl(QObject):
         first, last, key = self._cell_queue.pop(0)
         number = self._cell_total - len(self._cell_queue)
         self._cells_run = number
+        self.tutorial.cell_started(first, self._cell_keys_now)
         if not self._start(self._cell_code(first, last), fresh=fresh,
                            title=f"Cell {number} of {self._cell_total} · lines "
                                  f"{first + 1}-{last + 1}",
@@ -326,6 +335,8 @@ class RunControl(QObject):
         # the views follow: the console ends the run's output, the graph and plots redraw
         self.view_state.show_result(result, where=f"cell {cell}" if cell else "",
                                     continues=bool(cell and cell > 1))
+        if self._running_cell is not None:  # after its output: how it compares
+            self.tutorial.cell_finished(result.output, cell)
         if self._cells_stopped:  # Stop or Restart ended Run all cells
             self._say_cells_stopped()
         elif self._cell_queue and result.error is None:
