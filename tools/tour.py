@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 THEMES = ("light", "dark")
-SIZES = ((1024, 640), (1920, 1080))
+SIZES = ((1024, 640), (1280, 800), (1920, 1080))  # 1280x800: the default window
 TYPED = [
     "import torch",
     "w = torch.tensor([2.0, -1.0, 0.5], requires_grad=True)",

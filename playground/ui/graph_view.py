@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QPointF, QRectF, Qt, QVariantAnimation, Signal
-from PySide6.QtGui import QColor, QPainter
+from PySide6.QtGui import QColor, QFontInfo, QPainter
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QGraphicsView, QLabel
 
 from playground.model import Graph
@@ -29,11 +29,17 @@ from playground.ui.graph_scene import (
 )
 
 FIT_LARGEST = 1.4       # fitting never blows a small graph up more than this
-FIT_SMALLEST = 0.3      # below this the names are unreadable: show the output end instead
-LARGE_GRAPH_SCALE = 0.55  # ...at this zoom, every line of text readable, with the overview
+# A new graph is never fitted so small that its node text is under this many pixels high:
+# one that would be is shown at that size from its output end, the overview in the corner
+READABLE_TEXT_PX = 9.0
 SCENE_MARGIN = 16.0     # room around the graph: scroll bars appear only when it is larger
 EMPTY_HINT = ("Run a script: its autograd graph appears here.\n"
               "Leaves at the bottom, the output at the top, gradients flowing down.")
+
+
+def readable_scale() -> float:
+    """The zoom at which node text is READABLE_TEXT_PX high (0.75 for a 12 px font)."""
+    return READABLE_TEXT_PX / max(1, QFontInfo(label_fonts()[1]).pixelSize())
 
 
 class GraphView(QGraphicsView):
@@ -220,8 +226,9 @@ class GraphView(QGraphicsView):
         self._user_zoomed = False
         self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
         scale = self.transform().m11()
-        if scale > FIT_LARGEST or (readable and scale < FIT_SMALLEST):
-            scale = FIT_LARGEST if scale > FIT_LARGEST else LARGE_GRAPH_SCALE
+        smallest = readable_scale()
+        if scale > FIT_LARGEST or (readable and scale < smallest):
+            scale = FIT_LARGEST if scale > FIT_LARGEST else smallest
             self.resetTransform()
             self.scale(scale, scale)
             self.centerOn(rect.center() if scale == FIT_LARGEST else self._output_end(rect))

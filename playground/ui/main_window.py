@@ -167,7 +167,7 @@ class MainWindow(QMainWindow):
             splitter.setStretchFactor(0, stretch[0])
             splitter.setStretchFactor(1, stretch[1])
         main.setSizes([640, 640])  # the editor keeps half the width
-        views.setSizes([540, 260])  # the graph is the point: most of the height
+        views.setSizes([600, 200])  # the graph is the point: most of the height
         code.setSizes([470, 300])
         self.splitters = {"main": main, "code": code, "views": views}
         self.room_for_figures = RoomForFigures(views, self.view_state)

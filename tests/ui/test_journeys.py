@@ -15,11 +15,13 @@ import time
 import nbformat
 import pytest
 from PySide6.QtCore import QPoint, QPointF, Qt, QTimer
-from PySide6.QtGui import QWheelEvent
+from PySide6.QtGui import QFontInfo, QWheelEvent
 from PySide6.QtWidgets import QApplication
 
 from playground.ui.document import EXAMPLES
 from playground.ui.graph_items import Callout, NodeItem
+from playground.ui.graph_look import label_fonts
+from playground.ui.graph_view import READABLE_TEXT_PX
 from tests.windows import RUN_MS
 from tools.tour import TYPED
 
@@ -711,3 +713,17 @@ def test_two_edges_between_the_same_nodes_are_drawn_apart(qtbot, window):
     first, second = pairs[0]
     assert first.route.boundingRect() != second.route.boundingRect()
     assert second.route.boundingRect().width() > 10  # bowed out, not on top of the first
+
+
+@pytest.mark.parametrize("example", sorted(path.name for path in EXAMPLES.glob("*.py")))
+def test_at_1280_by_800_every_examples_graph_is_drawn_with_readable_text(qtbot, window,
+                                                                         example):
+    window.resize(1280, 800)
+    qtbot.waitUntil(lambda: window.width() == 1280, timeout=RUN_MS)
+    window.document.open_example(EXAMPLES / example)
+    press_run_all(qtbot, window)
+    view = window.graph_view
+    text_px = QFontInfo(label_fonts()[1]).pixelSize() * view.transform().m11()
+    assert text_px >= READABLE_TEXT_PX - 0.01, (example, text_px)
+    if example < "06":  # the tutorials' small graphs: all of it at once, leaves included
+        assert all(inside_viewport(window, item) for item in view.current.nodes.values())
