@@ -131,13 +131,22 @@ class Kit:
         norm = k.restore_dims(result, dims, keepdim)
         if order == 2:
             return value * k.where(norm == 0, 0, grad / norm)
+        if order == 0:  # a count: torch's norm_backward leaves the gradient undefined
+            return None
         if order == 1:
             return k.sign(value) * grad
-        if order == float("inf"):
+        if order in (float("inf"), -float("inf")):
             mask = k.abs(value) == norm
             return k.sign(value) * k.where(mask, grad / k.sum(mask * 1.0, dims, True), 0)
         scaled = value * k.abs(value) ** (order - 2)
         return scaled * k.where(norm == 0, 0, grad / norm ** (order - 1))
+
+    def negated(k, value):
+        """``-value``, where torch's negation of an undefined gradient raises."""
+        if value is None:
+            raise RuntimeError("Expected a proper Tensor but got None (or an undefined Tensor "
+                               "in C++) for argument #0 'self'")
+        return -value
 
     def mse_grad(k, grad, value, target, reduction):
         difference = 2 * (value - target)

@@ -10,7 +10,7 @@ import numpy as np
 from ._arithmetic import maximum, minimum
 from ._bindings import binds
 from ._numerics import safe_softmax_values, whole_sum
-from ._operands import floating
+from ._operands import floating, operands
 from ._recording import RESULT, output
 from ._tensor import Tensor, _wrap_dim
 
@@ -71,12 +71,9 @@ def sum(self: Tensor, dim=None, keepdim=False, *, dtype=None) -> Tensor:
 def mean(self: Tensor, dim=None, keepdim=False, *, dtype=None) -> Tensor:
     data = self._data
     if data.dtype.kind not in "fc" and dtype is None:
-        name = {"i": "Long", "b": "Bool", "u": "Byte"}[data.dtype.kind]
-        if data.dtype == np.int32:
-            name = "Int"
         raise RuntimeError(
             "mean(): could not infer output dtype. Input dtype must be either a floating point or "
-            f"complex dtype. Got: {name}"
+            f"complex dtype. Got: {_scalar_type(data.dtype)}"
         )
     if dtype is not None:
         data = data.astype(dtype.numpy)
@@ -153,20 +150,53 @@ argmin = _position(np.argmin)
 def norm(self: Tensor, p="fro", dim=None, keepdim=False) -> Tensor:
     """Vector norm over ``dim`` (all elements by default), torch's LinalgVectorNormBackward0."""
     order = 2 if p in ("fro", None) else p
-    data = floating(self)
+    data = self._data
+    if data.dtype.kind not in "fc":
+        raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as "
+                           f"input. Got {_scalar_type(data.dtype)}")
     dims = _dims(dim, data.ndim)
-    axis = dims if dims is not None else None
+    result = _vector_norm(data, order, dims, keepdim)
+    return output("norm", result, (self,), (self, order, dims, keepdim, RESULT))
+
+
+@binds("dist")
+def dist(self: Tensor, other: Tensor, p=2) -> Tensor:
+    """The p-norm of ``self - other`` over all their elements, torch's DistBackward0 (its
+    forward is linalg_vector_norm of the difference)."""
+    if not isinstance(other, Tensor):
+        raise TypeError(f"dist(): argument 'other' (position 2) must be Tensor, not "
+                        f"{type(other).__name__}")
+    a, b = operands(self, other)
+    if a.dtype.kind not in "fc":
+        raise RuntimeError("norm(): input dtype should be either floating point or complex. "
+                           f"Got {_scalar_type(a.dtype)} instead.")
+    result = _vector_norm(a - b, p, None, False)
+    return output("dist", result, (self, other), (self, other, p, RESULT))
+
+
+def _scalar_type(dtype: np.dtype) -> str:
+    """torch's C++ name of an integer or bool dtype, as its error messages give it."""
+    return {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char",
+            "uint8": "Byte", "bool": "Bool"}.get(dtype.name, dtype.name)
+
+
+def _vector_norm(data: np.ndarray, order, axis, keepdim: bool) -> np.ndarray:
+    """linalg_vector_norm's values: inf/-inf the largest/smallest magnitude, 0 the count of
+    non-zeros, else (Σ|x|^p)^(1/p)."""
     magnitude = np.abs(data)
     if order == math.inf:
         result = np.max(magnitude, axis=axis, keepdims=keepdim)
+    elif order == -math.inf:
+        result = np.min(magnitude, axis=axis, keepdims=keepdim)
+    elif order == 0:
+        result = np.sum(magnitude != 0, axis=axis, keepdims=keepdim)
     elif order == 1:
         result = np.sum(magnitude, axis=axis, keepdims=keepdim)
     elif order == 2:
         result = np.sqrt(np.sum(magnitude * magnitude, axis=axis, keepdims=keepdim))
     else:
         result = np.sum(magnitude**order, axis=axis, keepdims=keepdim) ** (1.0 / order)
-    result = np.asarray(result, dtype=data.dtype)
-    return output("norm", result, (self,), (self, order, dims, keepdim, RESULT))
+    return np.asarray(result, dtype=data.dtype)
 
 
 def _correction(unbiased, correction) -> float:

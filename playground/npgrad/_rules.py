@@ -299,6 +299,9 @@ TABLE: tuple[Rule, ...] = (
          "k.scatter_indices(grad, shape, dim, indices, keepdim)"),
     _row("norm", "LinalgVectorNormBackward0", "self", "self ord dims keepdim result",
          "k.norm_grad(grad, self, ord, dims, keepdim, result)"),
+    _row("dist", "DistBackward0", "self other", "self other p result",
+         "k.norm_grad(grad, self - other, p, None, False, result)",
+         "k.negated(k.norm_grad(grad, self - other, p, None, False, result))"),
     _row("var", "VarBackward0", "self", "self dims correction keepdim",
          "k.var_grad(grad, self, dims, correction, keepdim)"),
     # torch zeroes the gradient where the std is 0 (a constant input) instead of dividing by it

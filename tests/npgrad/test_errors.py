@@ -18,6 +18,15 @@ y = x.exp().sum()
 y.backward()
 y.backward()
 """,
+    "dist of integer tensors": "torch.dist(torch.ones(3, dtype=torch.int64), torch.ones(3, "
+                               "dtype=torch.int64))",
+    "norm of an integer tensor": "torch.ones(3, dtype=torch.int32).norm(p=1)",
+    "dist with a number": "torch.dist(torch.ones(3), 2.0)",
+    "backward of dist with p=0": """
+a = torch.tensor([1., -2., 3.], requires_grad=True)
+b = torch.tensor([0.5, 0.5, 0.5], requires_grad=True)
+torch.dist(a, b, 0).backward()
+""",
     "integer requires_grad at creation": "torch.tensor([1, 2], requires_grad=True)",
     "integer requires_grad_": "torch.tensor([1, 2]).requires_grad_()",
     "numpy of a tensor that requires grad": "torch.ones(2, requires_grad=True).numpy()",
