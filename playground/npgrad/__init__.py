@@ -89,6 +89,7 @@ from .autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enab
 from .func import vmap  # isort: skip  (torch.vmap is torch.func.vmap)
 from .linalg import det  # isort: skip  (torch.det, torch.inverse: torch.linalg's)
 from .linalg import inv as inverse  # isort: skip
+from .linalg import logdet  # isort: skip
 from .linalg import top_level_slogdet as slogdet  # isort: skip
 
 __version__ = "0.1.0"

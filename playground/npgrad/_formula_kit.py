@@ -141,6 +141,11 @@ class Kit:
         scaled = value * k.abs(value) ** (order - 2)
         return scaled * k.where(norm == 0, 0, grad / norm ** (order - 1))
 
+    def trace_grad(k, grad, shape):
+        """grad on the diagonal of a matrix of ``shape``, zeros elsewhere (+0, as torch's
+        zeros; a product with an identity would give -0 beside a negative grad)."""
+        return k.where(np.eye(*shape, dtype=bool), k.expand(k.reshape(grad, (1, 1)), shape), 0)
+
     def negated(k, value):
         """``-value``, where torch's negation of an undefined gradient raises."""
         if value is None:

@@ -159,6 +159,23 @@ def norm(self: Tensor, p="fro", dim=None, keepdim=False) -> Tensor:
     return output("norm", result, (self,), (self, order, dims, keepdim, RESULT))
 
 
+@binds("trace")
+def trace(self: Tensor) -> Tensor:
+    """The sum of a matrix's diagonal, torch's TraceBackward0: added one by one in float64
+    (integers in int64), as torch's CPU kernel does, then rounded once."""
+    data = self._data
+    if data.ndim != 2:
+        raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {data.ndim}")
+    if data.dtype == np.bool_:
+        raise NotImplementedError('"trace" not implemented for \'Bool\'')
+    diagonal = np.diagonal(data)
+    wide = np.complex128 if data.dtype.kind == "c" else \
+        np.float64 if data.dtype.kind == "f" else np.int64
+    total = np.cumsum(diagonal, dtype=wide)[-1] if diagonal.size else wide(0)
+    result = np.asarray(total, dtype=data.dtype if data.dtype.kind in "fc" else np.int64)
+    return output("trace", result, (self,), (data.shape,))
+
+
 @binds("dist")
 def dist(self: Tensor, other: Tensor, p=2) -> Tensor:
     """The p-norm of ``self - other`` over all their elements, torch's DistBackward0 (its

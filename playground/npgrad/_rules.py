@@ -299,6 +299,7 @@ TABLE: tuple[Rule, ...] = (
          "k.scatter_indices(grad, shape, dim, indices, keepdim)"),
     _row("norm", "LinalgVectorNormBackward0", "self", "self ord dims keepdim result",
          "k.norm_grad(grad, self, ord, dims, keepdim, result)"),
+    _row("trace", "TraceBackward0", "self", "shape", "k.trace_grad(grad, shape)"),
     _row("dist", "DistBackward0", "self other", "self other p result",
          "k.norm_grad(grad, self - other, p, None, False, result)",
          "k.negated(k.norm_grad(grad, self - other, p, None, False, result))"),

@@ -8,8 +8,9 @@ from __future__ import annotations
 import numpy as np
 
 from . import _recording
+from ._arithmetic import where
 from ._missing import missing_attribute
-from ._reductions import _return_type
+from ._reductions import _return_type, _scalar_type
 from ._reductions import norm as _tensor_norm
 from ._tensor import Tensor
 
@@ -32,7 +33,7 @@ def _square(A: Tensor, name: str) -> np.ndarray:
                            f"{shape[0] if shape else 1} by {shape[-1] if shape else 1} matrices")
     if data.dtype.kind not in "fc":
         raise RuntimeError(f"{name}: Expected a floating point or complex tensor as input. Got "
-                           f"{A.dtype}")
+                           f"{_scalar_type(data.dtype)}")
     return data
 
 
@@ -49,6 +50,14 @@ def slogdet(A: Tensor):
     outputs = [Tensor._make(np.asarray(part, data.dtype)) for part in (sign, logabsdet)]
     _recording.record_several("linalg_slogdet", outputs, (A,), (A,))
     return _slogdet_result(*outputs)
+
+
+def logdet(A: Tensor) -> Tensor:
+    """log det A, NaN where det A < 0: torch's composite of slogdet and where (its graph is a
+    WhereBackward0 over the LinalgSlogdetBackward0)."""
+    _square(A, "logdet")
+    sign, logabsdet = slogdet(A)
+    return where(sign == -1, float("nan"), logabsdet)
 
 
 def inv(A: Tensor) -> Tensor:
@@ -107,7 +116,7 @@ def top_level_slogdet(A: Tensor):
     return _top_slogdet(*slogdet(A))
 
 
-Tensor.det, Tensor.inverse = det, inv  # x.det(), x.inverse()
+Tensor.det, Tensor.inverse, Tensor.logdet = det, inv, logdet  # x.det(), x.inverse()...
 Tensor.slogdet = top_level_slogdet
 
 __all__ = ["det", "slogdet", "inv", "solve", "vector_norm", "matrix_norm", "norm",

@@ -21,6 +21,10 @@ y.backward()
     "dist of integer tensors": "torch.dist(torch.ones(3, dtype=torch.int64), torch.ones(3, "
                                "dtype=torch.int64))",
     "norm of an integer tensor": "torch.ones(3, dtype=torch.int32).norm(p=1)",
+    "trace of a vector": "torch.trace(torch.ones(3))",
+    "trace of bools": "torch.ones(3, 2, dtype=torch.bool).trace()",
+    "logdet of a non-square matrix": "torch.logdet(torch.ones(2, 3))",
+    "logdet of integers": "torch.logdet(torch.ones(2, 2, dtype=torch.int64))",
     "dist with a number": "torch.dist(torch.ones(3), 2.0)",
     "backward of dist with p=0": """
 a = torch.tensor([1., -2., 3.], requires_grad=True)
