@@ -419,7 +419,10 @@ def from_dump(text: str) -> Notebook:
         _add_prose(notebook, prose)
         prose = []
         code = [prompt["code"]] if prompt["code"].strip() else []
-        index = _read_code(lines, index + 1, code, ahead)
+        if code:  # IPython's terminal: its input goes on only in "...:" lines; what follows
+            index = _read_continuations(lines, index + 1, code)  # them is printed output
+        else:
+            index = _read_code(lines, index + 1, code, ahead)
         while index < len(lines) and not lines[index].strip():
             index += 1
         output = []
@@ -442,6 +445,18 @@ def _next_non_blank(lines: list[str]) -> list[str]:
         if lines[index].strip():
             following = lines[index]
     return found
+
+
+def _read_continuations(lines: list[str], index: int, code: list[str]) -> int:
+    """Append the ``...:`` lines after a terminal prompt's code to ``code``; the index after
+    them."""
+    while index < len(lines):
+        continued = _CONTINUATION.match(lines[index])
+        if not continued:
+            return index
+        code.append(continued["code"])
+        index += 1
+    return index
 
 
 def _read_code(lines: list[str], index: int, code: list[str], ahead: list[str]) -> int:

@@ -20,6 +20,8 @@ SHOWN_ROWS = 8  # differing lines shown side by side for a ≠
 NONE_SHOWN = "the tutorial shows no output under this cell"
 NEXT_CELLS = "the tutorial's block also shows the next cell's output"
 RANDOM_REASON = "random numbers drawn without a seed (torch.manual_seed fixes them)"
+EARLIER_RANDOM = ("an earlier cell drew random numbers without a seed, which may explain it "
+                  "(torch.manual_seed fixes them)")
 
 _ADDRESS = re.compile(r"\b0x[0-9a-fA-F]{4,}\b")
 _NODE_NAME = re.compile(r"\b([A-Z][A-Za-z]*Backward)(\d*)\b")
@@ -30,7 +32,7 @@ _SEEDED = re.compile(r"\b(?:manual_seed|seed)\s*\(")
 _OUT_PROMPT = re.compile(r"^Out\[\s*\d*\s*\]:\s?")
 # A notebook dump's prose line that is a cell's printed output, not the tutorial's words
 _LOOKS_PRINTED = re.compile(r"^(?:tensor\(|Parameter|<|None$|True$|False$|\[|\(|\{|-?\d|"
-                            r"torch\.|Out\[)|grad_fn=|tensor\(")
+                            r"torch\.|Out\[)|grad_fn=")
 
 
 @dataclass(frozen=True)
@@ -128,10 +130,13 @@ def _indented_run(lines: list[str]) -> list[str]:
     return block
 
 
-def check(expected: str, printed: str, code: str = "", next_expected: str = "") -> OutputCheck:
-    """``printed`` against the tutorial's ``expected``; ``code``: the cells run so far (for
-    random numbers drawn without a seed); ``next_expected``: what the tutorial shows under
-    the next code cell (a tutorial's block may hold that one's output too)."""
+def check(expected: str, printed: str, code: str = "", next_expected: str = "",
+          earlier: str = "") -> OutputCheck:
+    """``printed`` against the tutorial's ``expected``. ``code``: the cell's own code (its
+    random numbers drawn without a seed make other numbers ≈); ``earlier``: the cells run
+    before it (random numbers drawn there are named as a likely cause of a ≠, no more: a
+    wrong number printed later must not pass); ``next_expected``: what the tutorial shows
+    under the next code cell (a tutorial's block may hold that one's output too)."""
     wanted, got = _lines(_unprompted(expected)), _lines(_unprompted(printed))
     if wanted == got:
         return OutputCheck(SAME)
@@ -149,8 +154,11 @@ def check(expected: str, printed: str, code: str = "", next_expected: str = "") 
         if wanted == got:
             break
     mark = CLOSE if wanted == got and NEXT_CELLS not in reasons else DIFFERENT
-    if mark == DIFFERENT and wanted != got and _unseeded(code) and RANDOM_REASON not in reasons:
-        reasons.append(RANDOM_REASON)  # the likely cause: a loop that ran other times...
+    if mark == DIFFERENT and wanted != got and RANDOM_REASON not in reasons:
+        if _unseeded(code):  # the likely cause: a loop that ran other times...
+            reasons.append(RANDOM_REASON)
+        elif _unseeded(earlier + "\n" + code):
+            reasons.append(EARLIER_RANDOM)
     rows = _rows(_lines(_unprompted(expected)), _lines(_unprompted(printed))) \
         if mark == DIFFERENT else ()
     return OutputCheck(mark, tuple(reasons), rows)
@@ -210,7 +218,9 @@ def _spacing(wanted: list[str], got: list[str], _code: str):
 
 
 def _squeezed(lines: list[str]) -> list[str]:
-    return [" ".join("\n".join(lines).split())]
+    """All on one line without its spaces: torch pads a tensor's numbers to line them up
+    (``[ 0.9773,  1.1569]`` where another draw prints ``[-1.1258, -1.1524]``)."""
+    return ["".join("\n".join(lines).split())]
 
 
 def _last_digits(wanted: list[str], got: list[str], _code: str):

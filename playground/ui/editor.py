@@ -173,7 +173,7 @@ class CodeEditor(QPlainTextEdit):
     # ----- gutter -------------------------------------------------------------------------
     def gutter_width(self) -> int:
         digits = len(str(max(1, self.blockCount(), self._lines_coming)))
-        marks = self.fontMetrics().horizontalAdvance("≠ ") if self.cell_marks else 0
+        marks = self.fontMetrics().height() + 8 if self.cell_marks else 0  # (a mark's badge)
         return 14 + self.fontMetrics().horizontalAdvance("9") * max(digits, 2) + marks
 
     def _update_margins(self, _count: int = 0) -> None:

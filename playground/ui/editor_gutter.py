@@ -3,8 +3,8 @@ mark (✓ ≈ ≠: its output against the tutorial's), whose tooltip says why.""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QPoint, QSize, Qt
-from PySide6.QtGui import QColor, QPainter
+from PySide6.QtCore import QEvent, QPoint, QRectF, QSize, Qt
+from PySide6.QtGui import QColor, QFont, QPainter
 from PySide6.QtWidgets import QToolTip, QWidget
 
 ERROR_COLOUR = QColor("#d03030")
@@ -38,13 +38,28 @@ class Gutter(QWidget):
                 painter.drawText(0, top, self.width() - 6, height, Qt.AlignmentFlag.AlignRight,
                                  ("● " if is_error else "") + str(number + 1))
                 if number in marks:
-                    painter.setPen(MARK_COLOURS[marks[number]])
-                    painter.drawText(4, top, self.width(), height, Qt.AlignmentFlag.AlignLeft,
-                                     marks[number])
+                    self._badge(painter, marks[number], top, height)
             block = block.next()
             top += height
             height = round(editor.blockBoundingRect(block).height())
             number += 1
+
+    def _badge(self, painter: QPainter, mark: str, top: int, height: int) -> None:
+        """The mark white on its colour, a line high, at the gutter's left edge: a pale glyph
+        there was hard to find."""
+        size = float(min(height, self.fontMetrics().height()))
+        badge = QRectF(2, top + (height - size) / 2, size + 2, size)
+        painter.save()
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(MARK_COLOURS[mark])
+        painter.drawRoundedRect(badge, 3, 3)
+        font = QFont(painter.font())
+        font.setBold(True)
+        painter.setFont(font)
+        painter.setPen(QColor("white"))
+        painter.drawText(badge, Qt.AlignmentFlag.AlignCenter, mark)
+        painter.restore()
 
     def event(self, event) -> bool:
         """A cell mark's tooltip: why its output is ✓, ≈ or ≠."""

@@ -16,6 +16,10 @@ if TYPE_CHECKING:
     from playground.ui.graph_view import GraphView
 
 
+# Shown this much of the graph's width and height, the view needs no map of the rest
+MOSTLY_SHOWN = 0.8
+
+
 class Overview(QWidget):
     """The whole graph in miniature in the view's corner, with the part on screen framed;
     shown only when the graph is larger than the view. Click or drag in it to look there."""
@@ -42,9 +46,12 @@ class Overview(QWidget):
             self.hide()
             return
         bounds = scene.bounds()
-        if self.view.visible_rect().contains(bounds):
-            self.hide()  # nothing to draw: the whole graph is on screen
-            return
+        shown = self.view.visible_rect()
+        if shown.width() >= MOSTLY_SHOWN * bounds.width() and \
+                shown.height() >= MOSTLY_SHOWN * bounds.height():
+            self.hide()  # (nearly) the whole graph is on screen: the scroll bars say the rest,
+            return       # and the map in the corner would only cover nodes
+
         size = (self.view.viewport().width(), self.view.viewport().height())
         if bounds != self.bounds or self.picture is None or size != self._drawn_for:
             self.bounds, self._drawn_for = bounds, size

@@ -29,9 +29,8 @@ from playground.ui.graph_scene import (
 )
 
 FIT_LARGEST = 1.4       # fitting never blows a small graph up more than this
-# A new graph is never fitted so small that its node text is under this many pixels high:
-# one that would be is shown at that size from its output end, the overview in the corner
-READABLE_TEXT_PX = 9.0
+# A new graph is never fitted with node text under this many pixels high (a larger one is
+READABLE_TEXT_PX = 9.0  # shown at that size from its output end)
 SCENE_MARGIN = 16.0     # room around the graph: scroll bars appear only when it is larger
 EMPTY_HINT = ("Run a script: its autograd graph appears here.\n"
               "Leaves at the bottom, the output at the top, gradients flowing down.")
@@ -238,12 +237,13 @@ class GraphView(QGraphicsView):
         """Where to look first in a large graph: the output (the loss), at the view's edge."""
         positions = self.current.layout.positions
         # the loose inputs and constants packed along the top are not where a graph starts
-        linked = {end for edge in self.current.display.edges
-                  for end in (edge.source, edge.target)}
+        linked = {end for edge in self.current.display.edges for end in (edge.source, edge.target)}
         candidates = [positions[n] for n in linked if n in positions] or positions.values()
-        pick = max if self.upward else min
-        x, _ = pick(candidates, key=lambda position: position[1])
-        half = self.viewport().height() / 2 / self.transform().m11()
+        x, _ = (max if self.upward else min)(candidates, key=lambda position: position[1])
+        scale = self.transform().m11()
+        if rect.width() * scale <= self.viewport().width():
+            x = rect.center().x()  # its whole width fits: in view from side to side
+        half = self.viewport().height() / 2 / scale
         return QPointF(x, rect.top() + half if not self.upward else rect.bottom() - half)
 
     def visible_rect(self) -> QRectF:

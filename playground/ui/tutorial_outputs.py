@@ -19,7 +19,8 @@ class _Pending:
     line: int
     expected: str
     next_expected: str
-    code: str
+    code: str      # the cell's own
+    earlier: str   # the code cells before it
 
 
 class TutorialOutputs:
@@ -42,12 +43,17 @@ class TutorialOutputs:
         if not shown:
             self._pending = None  # nothing printed in the tutorial: nothing to check
             return
+        if not any(start == first for start, _end in code_cells):
+            self._pending = None  # a markdown cell: nothing of it runs
+            return
         lines = text.split("\n")
         after = [start for start, _end in code_cells if start > first]
-        code = "\n".join("\n".join(lines[start:end + 1]) for start, end in code_cells
-                         if start <= first)
+        own = next("\n".join(lines[start:end + 1]) for start, end in code_cells
+                   if start == first)
+        earlier = "\n".join("\n".join(lines[start:end + 1]) for start, end in code_cells
+                            if start < first)
         self._pending = _Pending(first, shown.get(first, ""),
-                                 shown.get(after[0], "") if after else "", code)
+                                 shown.get(after[0], "") if after else "", own, earlier)
 
     def _outputs_of(self, text: str, keys: dict[int, notebook.CellKey]
                     ) -> tuple[dict[int, str], list[tuple[int, int]]]:
@@ -69,7 +75,8 @@ class TutorialOutputs:
         pending, self._pending = self._pending, None
         if pending is None:
             return None
-        found = check(pending.expected, printed, pending.code, pending.next_expected)
+        found = check(pending.expected, printed, pending.code, pending.next_expected,
+                      pending.earlier)
         self.editor.mark_cell(pending.line, found.mark, found.summary())
         where = f"cell {number}" if number else "this cell"
         self.view_state.remark(f"{where}: {found.summary()}")

@@ -7,6 +7,7 @@ from playground.model.notebook import from_dump, from_markdown, to_percent
 from playground.model.output_check import (
     CLOSE,
     DIFFERENT,
+    EARLIER_RANDOM,
     NEXT_CELLS,
     NONE_SHOWN,
     RANDOM_REASON,
@@ -58,9 +59,12 @@ def test_indented_and_plain_fenced_blocks_under_a_code_block_are_its_output():
 
 def test_a_dumps_unindented_printed_lines_stop_at_the_tutorials_words():
     dump = ("In [1]:\nimport torch\nprint(torch.ones(2))\n\ntensor([1., 1.])\n\n\n"
-            "# Gradients\n\nIn [2]:\nprint('a sentence')\n\nIt printed a sentence.\n")
+            "# Gradients\n\nIn [2]:\nprint(torch.ones(1))\n\ntensor([1.])\n\n\n"
+            "**So backward() is backward(torch.tensor(1.)).**\n\n"
+            "In [3]:\nprint('a sentence')\n\nIt printed a sentence.\n")
     found = expected_outputs(_percent(dump, from_dump), dump=True)
-    assert list(found.values()) == ["tensor([1., 1.])"]  # "It printed..." looks like words
+    # the tutorial's words are not output, even with a tensor( in them
+    assert list(found.values()) == ["tensor([1., 1.])", "tensor([1.])"]
 
 
 def test_the_same_output_is_a_tick():
@@ -117,3 +121,28 @@ def test_printed_where_the_tutorial_shows_nothing():
     assert found.mark == DIFFERENT and found.reasons == (NONE_SHOWN,)
     assert found.rows == (("", "hello"),)
     assert found.summary() == f"≠ printed other than the tutorial shows ({NONE_SHOWN})"
+
+
+def test_random_numbers_drawn_in_an_earlier_cell_explain_a_difference_but_never_pass_it():
+    earlier = "x = torch.randn(3, requires_grad=True)\n(x * 2).sum().backward()"
+    found = check("tensor(13.)", "tensor(12.)", "print(x.grad.sum())", earlier=earlier)
+    assert found.mark == DIFFERENT and found.reasons == (EARLIER_RANDOM,)
+
+
+def test_the_padding_of_another_draw_is_no_difference():
+    padded = check("tensor([[-1.1258, -1.1524],\n        [-0.2506, -0.4339]])",
+                   "tensor([[ 0.9773,  1.1569],\n        [-0.3807,  1.2525]])",
+                   "print(torch.randn(2, 2))")
+    assert padded.mark == CLOSE and padded.reasons == (RANDOM_REASON,)
+
+
+def test_an_ipython_terminal_transcripts_output_is_read_as_output():
+    transcript = ("In [1]: import torch\n\nIn [2]: a = torch.tensor(2.0, requires_grad=True)\n\n"
+                  "In [3]: for i in range(2):\n   ...:     print(i)\n   ...:\n0\n1\n\n"
+                  "In [4]: print(a * 10)\ntensor(20., grad_fn=<MulBackward0>)\n")
+    book = from_dump(transcript)
+    assert [cell.source for cell in book.cells if cell.kind == "code"] == [
+        "import torch", "a = torch.tensor(2.0, requires_grad=True)",
+        "for i in range(2):\n    print(i)", "print(a * 10)"]
+    assert list(expected_outputs(to_percent(book), dump=True).values()) == [
+        "0\n1", "tensor(20., grad_fn=<MulBackward0>)"]

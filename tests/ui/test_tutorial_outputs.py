@@ -35,6 +35,14 @@ def test_run_all_cells_marks_each_cell_against_the_tutorials_output(qtbot, windo
     row = next(line for line in console.split("\n") if line.startswith("  tensor(18.)"))
     assert row.split("│") == [f"  {'tensor(18.)':<46} ", " tensor(0.)"]
     window.grab().save(str(tmp_path / "marks.png"))
+    # Shift+Enter in a prose cell: nothing of it runs, so nothing is checked
+    cursor = window.editor.textCursor()
+    cursor.setPosition(window.editor.document().findBlockByNumber(1).position())
+    window.editor.setTextCursor(cursor)
+    with qtbot.waitSignal(window.runner.finished, timeout=RUN_MS):
+        qtbot.keyClick(window.editor, Qt.Key.Key_Return, Qt.KeyboardModifier.ShiftModifier)
+    assert len(window.editor.cell_marks) == 5 and "this cell:" not in \
+        window.console.toPlainText()
 
 
 def test_a_notebooks_stored_outputs_are_what_its_cells_are_checked_against(
