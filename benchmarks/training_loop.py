@@ -92,7 +92,8 @@ def bare(engine, code: str) -> tuple[float, float]:
     sys.modules["torch"] = module
     try:
         started, used = time.perf_counter(), time.process_time()
-        exec(compile(code, "<loop>", "exec"), {"__name__": "__main__"})
+        # compiled as run_code compiles it: none of this file's ``from __future__`` flags
+        exec(compile(code, "<loop>", "exec", dont_inherit=True), {"__name__": "__main__"})
         return time.perf_counter() - started, time.process_time() - used
     finally:
         if saved is None:
@@ -110,10 +111,14 @@ def recorded(engine, code: str) -> tuple[float, float]:
 
 def in_process(code: str, rounds: int) -> None:
     times: dict[str, list[tuple[float, float]]] = {}
-    for _ in range(rounds):
+    for round_number in range(rounds):
         for name, engine in engines().items():
-            times.setdefault(f"{name} bare", []).append(bare(engine, code))
-            times.setdefault(f"{name} recorded", []).append(recorded(engine, code))
+            # bare first in one round, recorded first in the next: a process that speeds up
+            # (or slows down) as it runs favours neither
+            order = (bare, recorded) if round_number % 2 == 0 else (recorded, bare)
+            for measure in order:
+                kind = "bare" if measure is bare else "recorded"
+                times.setdefault(f"{name} {kind}", []).append(measure(engine, code))
     wall = {key: statistics.median(t[0] for t in values) for key, values in times.items()}
     cpu = {key: statistics.median(t[1] for t in values) for key, values in times.items()}
     for name in ("numpy", "torch"):
