@@ -27,7 +27,7 @@ CELL_MARK = re.compile(r"^# %%(.*)$")
 _FENCE = re.compile(r"^```[ \t]*(python|py|python3|ipython3?)?[ \t]*$")
 # ``In [3]:`` alone on its line (notebook dumps) or with the code after it (IPython's terminal)
 _PROMPT = re.compile(r"^In \[\s*(?:\d*|\*)\s*\]:[ \t]?(?P<code>.*)$")  # [*]: copied mid-run
-_OUT_PROMPT = re.compile(r"^Out\[\s*\d*\s*\]:")
+OUT_PROMPT = re.compile(r"^Out\[\s*\d*\s*\]:[ \t]?")
 _CONTINUATION = re.compile(r"^\s*\.\.\.+:[ \t]?(?P<code>.*)$")  # IPython's "   ...: "
 _FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.DOTALL)
 
@@ -158,8 +158,15 @@ def _percent_cell(kind: str, lines: list[str]) -> Cell:
     if lines and lines[-1] == "":
         lines = lines[:-1]  # the blank line that separates cells is not the cell's
     if kind in ("markdown", "raw"):
-        lines = [line[2:] if line.startswith("# ") else line.lstrip("#") for line in lines]
+        lines = [markdown_line(line) for line in lines]
     return Cell(kind, "\n".join(lines))
+
+
+def markdown_line(line: str) -> str:
+    """A percent file's markdown line as the markdown had it (``# text`` → ``text``)."""
+    if line.startswith("# "):
+        return line[2:]
+    return line[1:] if line.startswith("#") else line
 
 
 def to_percent(notebook: Notebook) -> str:
@@ -393,7 +400,7 @@ def to_dump(notebook: Notebook) -> str:
         if cell.kind == "code":
             number += 1
             parts.append(f"In [{number}]:\n{cell.source.strip(chr(10))}")
-            if _OUT_PROMPT.match(cell.output):  # printed text would read back as prose
+            if OUT_PROMPT.match(cell.output):  # printed text would read back as prose
                 parts.append(cell.output.strip("\n"))
         else:
             parts.append(cell.source)
@@ -426,7 +433,7 @@ def from_dump(text: str) -> Notebook:
         while index < len(lines) and not lines[index].strip():
             index += 1
         output = []
-        if index < len(lines) and _OUT_PROMPT.match(lines[index]):
+        if index < len(lines) and OUT_PROMPT.match(lines[index]):
             while index < len(lines) and lines[index].strip():  # the Out[n] block
                 output.append(lines[index])
                 index += 1
@@ -463,7 +470,7 @@ def _read_code(lines: list[str], index: int, code: list[str], ahead: list[str]) 
     """Append a dump cell's code lines to ``code``; the index after them."""
     while index < len(lines) and not _PROMPT.match(lines[index]):
         line = lines[index]
-        if _OUT_PROMPT.match(line):
+        if OUT_PROMPT.match(line):
             return index  # IPython's Out[n]: the output starts here
         continued = _CONTINUATION.match(line)
         if continued:

@@ -13,7 +13,7 @@ import difflib
 import re
 from dataclasses import dataclass
 
-from playground.model.notebook import cell_spans
+from playground.model.notebook import OUT_PROMPT, cell_spans, markdown_line
 
 SAME, CLOSE, DIFFERENT = "✓", "≈", "≠"
 SHOWN_ROWS = 8  # differing lines shown side by side for a ≠
@@ -29,7 +29,6 @@ _NUMBER = re.compile(r"(?<![\w.])-?\d+\.\d*(?:e[+-]?\d+)?|(?<![\w.])-?\d+e[+-]?\
 _RANDOM = re.compile(r"\b(?:rand|randn|randint|randperm|rand_like|randn_like|normal_|"
                      r"uniform_|bernoulli|multinomial|dropout|Dropout|np\.random|random\.)")
 _SEEDED = re.compile(r"\b(?:manual_seed|seed)\s*\(")
-_OUT_PROMPT = re.compile(r"^Out\[\s*\d*\s*\]:\s?")
 # A notebook dump's prose line that is a cell's printed output, not the tutorial's words
 _LOOKS_PRINTED = re.compile(r"^(?:tensor\(|Parameter|<|None$|True$|False$|\[|\(|\{|-?\d|"
                             r"torch\.|Out\[)|grad_fn=")
@@ -55,32 +54,27 @@ class OutputCheck:
                                                                        else "")
 
 
-def expected_outputs(text: str, dump: bool = False) -> dict[int, str]:
+def expected_outputs(text: str, dump: bool = False,
+                     spans: list[tuple[int, int, str]] | None = None) -> dict[int, str]:
     """The output a tutorial shows under each code cell of the editor's percent text, by the
     cell's first line (0-based); a cell with none shown is left out. Found in the markdown
     cell that follows: an indented block (nbconvert's export, most blogs), a plain fenced
     block, or ``Out[n]:`` lines, at its start; in a notebook ``dump`` (``In [n]:`` text, whose
-    printed output is not indented), the whole cell when its first line looks printed."""
+    printed output is not indented), the whole cell when its first line looks printed.
+    ``spans`` are the text's cells where the caller has them already."""
     lines = text.split("\n")
-    spans = cell_spans(text)
+    spans = cell_spans(text) if spans is None else spans
     found: dict[int, str] = {}
     for (first, _last, kind), following in zip(spans, spans[1:], strict=False):
         if kind != "code" or following[2] != "markdown":
             continue
-        prose = [_uncommented(line) for line in lines[following[0] + 1:following[1] + 1]]
+        prose = [markdown_line(line) for line in lines[following[0] + 1:following[1] + 1]]
         shown = _shown_output(prose)
         if shown is None and dump:
             shown = _printed_prose(prose)
         if shown is not None:
             found[first] = shown
     return found
-
-
-def _uncommented(line: str) -> str:
-    """A markdown cell's line as the markdown had it (``# text`` → ``text``)."""
-    if line.startswith("# "):
-        return line[2:]
-    return line[1:] if line.startswith("#") else line
 
 
 def _shown_output(prose: list[str]) -> str | None:
@@ -96,8 +90,8 @@ def _shown_output(prose: list[str]) -> str | None:
                 return "\n".join(block)
             block.append(line)
         return None
-    if _OUT_PROMPT.match(head):
-        block = [_OUT_PROMPT.sub("", head)]
+    if OUT_PROMPT.match(head):
+        block = [OUT_PROMPT.sub("", head)]
         block += [line for line in _indented_run(prose[start + 1:])]
         return "\n".join(block)
     if head.startswith(("    ", "\t")):
@@ -166,7 +160,7 @@ def check(expected: str, printed: str, code: str = "", next_expected: str = "",
 
 def _unprompted(text: str) -> str:
     """Without ``Out[n]:`` prompts: a notebook's export shows a cell's value without one."""
-    return "\n".join(_OUT_PROMPT.sub("", line) for line in text.split("\n"))
+    return "\n".join(OUT_PROMPT.sub("", line) for line in text.split("\n"))
 
 
 def _lines(text: str) -> list[str]:

@@ -60,13 +60,13 @@ class TutorialOutputs:
         """What the tutorial shows under each code cell, and the code cells' lines: read
         once per text (Run all cells of a long notebook asks at every cell)."""
         if self._read is None or self._read[0] != text:
-            shown = expected_outputs(text, dump=self.document.file_format == "dump")
+            spans = notebook.cell_spans(text)
+            shown = expected_outputs(text, dump=self.document.file_format == "dump", spans=spans)
             stored = self.document.tutorial_outputs
             for line, key in keys.items():  # an .ipynb's outputs, where the text shows none
                 if line not in shown and stored.get(key):
                     shown[line] = stored[key]
-            code_cells = [(start, end) for start, end, kind in notebook.cell_spans(text)
-                          if kind == "code"]
+            code_cells = [(start, end) for start, end, kind in spans if kind == "code"]
             self._read = (text, shown, code_cells)
         return self._read[1], self._read[2]
 
