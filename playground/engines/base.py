@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from playground.engines import inline_figures
+from playground.engines import inline_figures, source_lines
 from playground.engines.graph_builder import EngineView, graph_of, named_tensors
 from playground.engines.module_calls import ModuleCalls, ModuleHooks, assign_modules, module_paths
 from playground.engines.trace_recorder import TraceRecorder
@@ -152,19 +152,22 @@ def run_code(code: str, engine: Engine, filename: str = "<script>",
     for name, function in inline_figures.names_for_scripts().items():
         namespace.setdefault(name, function)
     inline_figures.begin(figure_scale, filename)
+    hooks = engine.module_hooks()
+    marks = None if hooks is None else source_lines.marks_of(namespace, hooks.mark,
+                                                                   hooks.compiling)
     started = time.perf_counter()
-    with engine.activate(), engine.record(recorder), _tracked(engine) as calls:
+    with engine.activate(), engine.record(recorder), _tracked(engine, hooks) as calls:
         shown = None
         try:
             if display_last and _ends_with_expression(code):
                 namespace.pop(_SHOWN, None)
-                exec(_compiled(code, filename, keep_last=True), namespace)
+                exec(_compiled(code, filename, marks, keep_last=True), namespace)
                 value = namespace.pop(_SHOWN, None)
                 if value is not None:
                     namespace["_"] = value
                     shown = repr(value)
             else:
-                exec(_compiled(code, filename), namespace)
+                exec(_compiled(code, filename, marks), namespace)
         except BaseException as exception:  # noqa: BLE001 - any ending is reported, even
             error = exception                # GeneratorExit raised by hand
         finally:
@@ -179,7 +182,8 @@ def run_code(code: str, engine: Engine, filename: str = "<script>",
             named = named_tensors(namespace, view, notes)  # walked once for both
             recorder.settle([t.grad_fn for _, t in named if t.grad_fn is not None])
             graph, ids = graph_of(named, view, recorder.nodes(), notes,
-                                  _module_labels(namespace, calls, view))
+                                  _labels(namespace, calls, marks, view))
+            graph.file = filename
             traces = recorder.to_model(ids)
     except MemoryError:
         # the script used up the memory (its own error says so): no graph, but no crash
@@ -195,9 +199,8 @@ def run_code(code: str, engine: Engine, filename: str = "<script>",
 
 
 @contextlib.contextmanager
-def _tracked(engine: Engine) -> Iterator[ModuleCalls | None]:
+def _tracked(engine: Engine, hooks: ModuleHooks | None) -> Iterator[ModuleCalls | None]:
     """The run's module calls, heard while it runs (None: the engine cannot tell them)."""
-    hooks = engine.module_hooks()
     if hooks is None:
         yield None
         return
@@ -206,22 +209,45 @@ def _tracked(engine: Engine) -> Iterator[ModuleCalls | None]:
         yield calls
 
 
-def _module_labels(namespace: dict, calls: ModuleCalls | None, view: EngineView):
-    """What gives the graph's nodes their modules, once it is built."""
-    if calls is None:
+def _labels(namespace: dict, calls: ModuleCalls | None,
+            marks: source_lines.StatementMarks | None, view: EngineView):
+    """What gives the graph's nodes their modules and lines, once it is built."""
+    if calls is None or marks is None:
         return None
-    return lambda graph, objects: assign_modules(graph, objects, calls,
-                                                 module_paths(namespace, calls), view.to_numpy)
+
+    def label(graph: Graph, objects: list) -> None:
+        assign_modules(graph, objects, calls, module_paths(namespace, calls), view.to_numpy)
+        source_lines.assign_lines(graph, objects, marks)  # (after modules: it reads them)
+
+    return label
+
+
+def _compiled(code: str, filename: str, marks: source_lines.StatementMarks | None,
+              keep_last: bool = False) -> types.CodeType:
+    """The code compiled, with a mark before each statement (source_lines: which line made
+    each node) where ``marks`` hears them, and those statements learnt."""
+    compiled, statements = _compiled_once(code, filename, marks is not None, keep_last)
+    if marks is not None:
+        marks.learn(statements, code)
+    return compiled
 
 
 @functools.lru_cache(maxsize=16)
-def _compiled(code: str, filename: str, keep_last: bool = False) -> types.CodeType:
+def _compiled_once(code: str, filename: str, marked: bool,
+                   keep_last: bool) -> tuple[types.CodeType, dict]:
     """The code compiled (a cell that keeps its last value, rewritten first). A run again of
     the same text (Run all once more, Live) takes the code object it made before: compiling
     a tutorial took a millisecond or two of each run. A SyntaxError is not kept. Nothing of
     this module's ``from __future__`` is passed on: the script's annotations are python's."""
-    return compile(_keep_last_value(code) if keep_last else code, filename, "exec",
-                   dont_inherit=True)
+    if not marked and not keep_last:
+        return compile(code, filename, "exec", dont_inherit=True), {}
+    tree = ast.parse(code, filename)
+    if keep_last:
+        tree = _keep_last_value(tree)
+    statements: dict = {}
+    if marked:
+        tree, statements = source_lines.marked(tree, code)
+    return compile(tree, filename, "exec", dont_inherit=True), statements
 
 
 _SHOWN = "__playground_shown__"
@@ -255,9 +281,8 @@ def _ends_with_expression(code: str) -> bool:
         not code.rstrip().endswith(";")
 
 
-def _keep_last_value(code: str) -> ast.Module:
+def _keep_last_value(tree: ast.Module) -> ast.Module:
     """The code with its last expression assigned to a hidden name, line numbers kept."""
-    tree = ast.parse(code)
     last = tree.body[-1]
     keep = ast.Assign(targets=[ast.Name(_SHOWN, ast.Store())], value=last.value)
     tree.body[-1] = ast.copy_location(keep, last)

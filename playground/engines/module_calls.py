@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import contextlib
 import weakref
-from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -26,6 +25,10 @@ from playground.model.graph import Graph, GraphModule, ModuleWeight, with_parent
 
 # The newest calls kept (a training loop makes millions; the graph drawn is its last ones).
 KEPT_CALLS = 50_000
+RECORD = 5  # ints a call takes in ModuleCalls.records
+TRIM_AT = 2 * RECORD * KEPT_CALLS
+NO_SHAPES = 0  # shape_table's first entry: no tensors
+SHAPE_KINDS = 100_000  # different shapes of calls' tensors told apart at most
 # Parameters listed with their gradient's norm in one module's entry (its first ones) ...
 LISTED_WEIGHTS = 64
 # ... and modules in a graph's table (the outermost first): a result is bounded as it is built.
@@ -41,6 +44,12 @@ class ModuleHooks:
 
     module_class: type
     mark: Callable[[], int]
+    # True while torch.compile traces the code: the run's own calls then step aside, as its
+    # tracer cannot follow them (a graph break, an error under fullgraph=True)
+    compiling: Callable[[], bool] | None = None
+    # the method wrapped: torch's ``_call_impl`` (what ``__call__`` calls), so that
+    # torch.compile(model) still starts its trace in torch's own ``__call__``
+    method: str = "__call__"
 
 
 class ModuleCall(NamedTuple):
@@ -62,10 +71,14 @@ class ModuleCalls:
     def __init__(self, hooks: ModuleHooks, tensor_class: type) -> None:
         self.hooks = hooks
         self.tensor_class = tensor_class
-        # (start, end, module number, shapes in, shapes out): numbers and plain tuples only,
-        # which the garbage collector stops tracking (60,000 tracked records made each of
-        # its full collections slower: 0.27 s of a 12,000-step loop)
-        self.records: deque[tuple] = deque(maxlen=KEPT_CALLS)
+        # Five ints a call (start, end, module number, shapes in, shapes out: the shapes by
+        # their number in ``shape_table``), in one flat list: ints are no work for the
+        # garbage collector, where a few tuples a call, kept, made it run ever more often,
+        # and each full collection (some 0.1 s with torch loaded) cost 5-10 % of a
+        # 30,000-step loop.
+        self.records: list[int] = []
+        self.shape_table: list[tuple] = [()]  # by number: the shapes of a call's tensors
+        self._shape_numbers: dict[tuple, int] = {(): NO_SHAPES}
         self.modules: list[tuple[Callable[[], Any], str]] = []  # by number: (weakly, class)
         self._numbers: dict[int, int] = {}  # id(module) → its number
         self.calls: list[ModuleCall] = []  # the records, once the run is over
@@ -73,35 +86,47 @@ class ModuleCalls:
     @contextlib.contextmanager
     def tracking(self) -> Iterator[None]:
         """``Module.__call__`` records every call while the run lasts."""
-        module_class = self.hooks.module_class
-        original = module_class.__dict__["__call__"]
-        module_class.__call__ = self._recording(original)
+        module_class, method = self.hooks.module_class, self.hooks.method
+        original = module_class.__dict__[method]
+        setattr(module_class, method, self._recording(original))
         try:
             yield
         finally:
-            module_class.__call__ = original
-            modules = self.modules
-            self.calls = [ModuleCall(start, end, *modules[number], inputs, outputs)
-                          for start, end, number, inputs, outputs in self.records]
-            self.records.clear()
+            setattr(module_class, method, original)
+            self.calls = self._made_calls()
+
+    def _made_calls(self) -> list[ModuleCall]:
+        """The newest KEPT_CALLS records as ModuleCalls."""
+        flat, modules, shapes = self.records, self.modules, self.shape_table
+        first = max(0, len(flat) - RECORD * KEPT_CALLS)
+        calls = [ModuleCall(flat[at], flat[at + 1], *modules[flat[at + 2]],
+                            shapes[flat[at + 3]], shapes[flat[at + 4]])
+                 for at in range(first, len(flat), RECORD)]
+        flat.clear()
+        return calls
 
     def _recording(self, original: Callable) -> Callable:
         """``original`` that also records its call. It runs at every module call of the
         script (a training loop makes millions), so it keeps to about a microsecond: all it
-        needs bound here, and a plain tuple per call."""
-        mark, record, shapes, number = self.hooks.mark, self.records.append, self._shapes, \
-            self._number
+        needs bound here, and five ints per call."""
+        mark, shapes, number, records = self.hooks.mark, self._shapes, self._number, \
+            self.records
+        record, compiling = records.extend, self.hooks.compiling or _never
 
         def call(module, *args, **kwargs):
+            if compiling():
+                return original(module, *args, **kwargs)
             start = mark()
             try:
                 output = original(module, *args, **kwargs)
             except BaseException:  # the nodes it made before it raised are still its own
-                record((start, mark(), number(module), shapes(args), ()))
+                record((start, mark(), number(module), shapes(args), NO_SHAPES))
                 raise
             record((start, mark(), number(module), shapes(args),
                     shapes(output if output.__class__ is tuple or output.__class__ is list
                            else (output,))))
+            if len(records) > TRIM_AT:  # the newest KEPT_CALLS kept, the list cut seldom
+                del records[:len(records) - RECORD * KEPT_CALLS]
             return output
 
         return call
@@ -116,16 +141,30 @@ class ModuleCalls:
         self.modules.append((_reference(module), type(module).__name__))
         return number
 
-    def _shapes(self, values: tuple | list) -> tuple:
+    def _shapes(self, values: tuple | list) -> int:
+        """The number of the shapes of ``values``' tensors in ``shape_table``."""
         tensor_class = self.tensor_class
         try:
             if len(values) == 1:  # most calls: one tensor in, one out
-                value = values[0]
-                return (tuple(value.shape),) if isinstance(value, tensor_class) else ()
-            return tuple([tuple(value.shape) for value in values
-                          if isinstance(value, tensor_class)])
+                value = values[0]  # (torch.Size is a tuple: looked up as it is)
+                found = (value.shape,) if isinstance(value, tensor_class) else ()
+            else:
+                found = tuple([value.shape for value in values
+                               if isinstance(value, tensor_class)])
+            known = self._shape_numbers.get(found)
         except USER_ERRORS:  # a user's object in the arguments that breaks when looked at
-            return ()
+            return NO_SHAPES
+        if known is None:
+            if len(self.shape_table) >= SHAPE_KINDS:
+                return NO_SHAPES  # a script whose shapes never repeat: bounded, unknown
+            found = tuple([tuple(shape) for shape in found])
+            known = self._shape_numbers[found] = len(self.shape_table)
+            self.shape_table.append(found)
+        return known
+
+
+def _never() -> bool:
+    return False
 
 
 def _reference(module) -> Callable[[], Any]:

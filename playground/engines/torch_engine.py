@@ -131,9 +131,12 @@ class TorchEngine(Engine):
 
     def module_hooks(self) -> ModuleHooks | None:
         mark = getattr(self.torch._C._autograd, "_get_sequence_nr", None)
-        if mark is None or "__call__" not in vars(self.torch.nn.Module):
+        module = self.torch.nn.Module
+        method = "_call_impl" if "_call_impl" in vars(module) else "__call__"
+        if mark is None or method not in vars(module):
             return None  # an older torch: its graphs are drawn without modules
-        return ModuleHooks(self.torch.nn.Module, mark)
+        compiler = getattr(self.torch, "compiler", None)
+        return ModuleHooks(module, mark, getattr(compiler, "is_compiling", None), method)
 
     @contextlib.contextmanager
     def record(self, recorder: TraceRecorder) -> Iterator[None]:

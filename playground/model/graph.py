@@ -1,8 +1,8 @@
 """Graph: the tensors and grad_fn nodes of a run, with edges in the direction backward flows.
 
-JSON schema (``"schema": "autograd-playground/graph", "version": 2``)::
+JSON schema (``"schema": "autograd-playground/graph", "version": 3``)::
 
-    {"schema": ..., "version": 2,
+    {"schema": ..., "version": 3, "file": "chain_rule.py" | null,   # the code that ran
      "nodes": [{"id": "n0", "kind": "leaf" | "tensor" | "constant" | "function" | "accumulate",
                 "label": "x" | "MulBackward0" | "AccumulateGrad",
                 "names": ["x", "weights[2]"],          # variables bound to a tensor node
@@ -14,8 +14,11 @@ JSON schema (``"schema": "autograd-playground/graph", "version": 2``)::
                 "density": {"counts": [[int, ...], ...], "x_range": [lo, hi],  # a plotted
                             "y_range": [lo, hi], "points": int, "skipped": int} | null},
                             # tensor too large to send every point of
-                "module": "model.layers.0.self_attn" | null},  # the innermost nn.Module whose
-               ...],                                  # forward made it (a parameter: its owner)
+                "module": "model.layers.0.self_attn" | null,  # the innermost nn.Module whose
+                                                      # forward made it (a parameter: its owner)
+                "line": 7 | null,                     # the user's line that made it (1-based)
+                "expression": "w3 * b" | null},       # and the expression there, as written
+               ...],
      "edges": [{"source": "n0", "target": "n1", "kind": "output" | "next" | "accumulate",
                 "input": 0}, ...],
      "modules": {"model.layers.0.self_attn": {"class": "MultiheadAttention",
@@ -30,7 +33,12 @@ the function of its input number ``input`` ("next"), an AccumulateGrad to its le
 summarised), "preview", "min", "max", "mean"}`` with inf/nan as strings and a complex element
 as ``{"real": float, "imag": float}``.
 
-Version 2 added ``"module"`` and ``"modules"``; version 1 files read as graphs without modules.
+Version 3 added ``"file"``, ``"line"`` and ``"expression"``: a node made by the user's code
+has the line of the statement that made it (a node made inside a function the user wrote, the
+function's line; one made inside a library, the user's line that called it) and, where it can
+be told, the operation there (``w3 * b``, ``x.sum()``, ``model(x)``); a tensor, its grad_fn's;
+a leaf, the top-level statement that assigns its name. Version 2 added ``"module"`` and
+``"modules"``; older files read as graphs without them.
 A module's path starts with the user's variable that holds it (``model``); one no variable
 holds is named by its class. ``"modules"`` lists every module a node names and their parents.
 """
@@ -43,8 +51,8 @@ from dataclasses import dataclass, field
 from playground.model.arrays import ArrayData, PointDensity, shared
 
 SCHEMA = "autograd-playground/graph"
-VERSION = 2
-READABLE_VERSIONS = (1, 2)
+VERSION = 3
+READABLE_VERSIONS = (1, 2, 3)
 KINDS = ("leaf", "tensor", "constant", "function", "accumulate")
 EDGE_KINDS = ("output", "next", "accumulate")
 
@@ -69,6 +77,8 @@ class GraphNode:
     # a plotted tensor above SCATTER_LIMIT elements: all its (value, gradient) points, binned
     density: PointDensity | None = None
     module: str | None = None  # the path of the nn.Module that made it (Graph.modules)
+    line: int | None = None  # the line of the user's code that made it
+    expression: str | None = None  # the expression there that made it: "w3 * b"
 
     @property
     def is_tensor(self) -> bool:
@@ -84,7 +94,7 @@ class GraphNode:
             "saved": {name: array.to_json(raw) for name, array in self.saved.items()},
             "rule": self.rule,
             "density": None if self.density is None else self.density.to_json(raw),
-            "module": self.module,
+            "module": self.module, "line": self.line, "expression": self.expression,
         }
 
     @classmethod
@@ -103,7 +113,8 @@ class GraphNode:
             rule=shared(data.get("rule")),
             density=None if data.get("density") is None else
             PointDensity.from_json(data["density"]),
-            module=shared(data.get("module")),
+            module=shared(data.get("module")), line=data.get("line"),
+            expression=data.get("expression"),
         )
 
 
@@ -196,6 +207,7 @@ class Graph:
     nodes: list[GraphNode] = field(default_factory=list)
     edges: list[GraphEdge] = field(default_factory=list)
     modules: dict[str, GraphModule] = field(default_factory=dict)
+    file: str | None = None  # the code that ran: its path, or "<cell>"
 
     def node(self, node_id: str) -> GraphNode:
         return self._index()[node_id]
@@ -220,7 +232,7 @@ class Graph:
 
     def to_json(self, raw: bool = False) -> dict:
         """The documented schema; ``raw`` keeps arrays as ndarrays for the kernel's wire."""
-        return {"schema": SCHEMA, "version": VERSION,
+        return {"schema": SCHEMA, "version": VERSION, "file": self.file,
                 "nodes": [node.to_json(raw) for node in self.nodes],
                 "edges": [edge.to_json() for edge in self.edges],
                 "modules": {path: module.to_json() for path, module in self.modules.items()}}
@@ -238,7 +250,7 @@ class Graph:
         return cls([GraphNode.from_json(n) for n in data["nodes"]],
                    [GraphEdge.from_json(e) for e in data["edges"]],
                    {str(path): GraphModule.from_json(module)
-                    for path, module in data.get("modules", {}).items()})
+                    for path, module in data.get("modules", {}).items()}, data.get("file"))
 
     @classmethod
     def loads(cls, text: str) -> Graph:

@@ -123,6 +123,9 @@ class ViewState:
         # node id -> the collapsed module the graph view shows it in: the replay steps over
         # a collapsed module as one stage
         self.stages: dict[str, str] = {}
+        # the text of a line of the code in the editor (1-based), as the window reads it:
+        # the inspector shows the line a node came from
+        self.code_line: Callable[[int], str] = lambda _line: ""
 
     # ----- reading ------------------------------------------------------------------------------
     @property

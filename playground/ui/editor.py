@@ -65,6 +65,7 @@ class CodeEditor(QPlainTextEdit):
         self.setTabStopDistance(self.fontMetrics().horizontalAdvance(" ") * 4)
         self.highlighter = PythonHighlighter(self.document(), dark)
         self.error_line: int | None = None
+        self.linked_line: int | None = None  # the line that made the graph's node in hand
         # (a cursor at a cell's first line, which follows edits; ✓ ≈ or ≠; why)
         self.cell_marks: list[tuple[QTextCursor, str, str]] = []
         self._gutter = Gutter(self)
@@ -252,6 +253,25 @@ class CodeEditor(QPlainTextEdit):
         self._highlight_lines()
         self._gutter.update()
 
+    def mark_linked_line(self, line: int | None, scroll: bool = False) -> None:
+        """Mark the line that made the graph node hovered or selected (None clears it);
+        with ``scroll``, bring it into view (the cursor stays where the user left it)."""
+        if line != self.linked_line:
+            self.linked_line = line
+            self._highlight_lines()
+        if scroll and line is not None:
+            self._bring_into_view(line)
+
+    def _bring_into_view(self, line: int) -> None:
+        block = self.document().findBlockByNumber(line - 1)
+        if not block.isValid():
+            return
+        rect = self.blockBoundingGeometry(block).translated(self.contentOffset())
+        if rect.top() >= 0 and rect.bottom() <= self.viewport().height():
+            return  # already in view: nothing moves under the user's eyes
+        shown = max(1, self.viewport().height() // max(1, self.fontMetrics().height()))
+        self.verticalScrollBar().setValue(max(0, block.firstLineNumber() - shown // 3))
+
     def _highlight_lines(self) -> None:
         selections = []
         current = QTextEdit.ExtraSelection()
@@ -268,6 +288,13 @@ class CodeEditor(QPlainTextEdit):
                 error.format.setProperty(QTextFormat.Property.FullWidthSelection, True)
                 error.cursor = QTextCursor(block)
                 selections.append(error)
+        block = self.document().findBlockByNumber((self.linked_line or 0) - 1)
+        if self.linked_line is not None and block.isValid():
+            linked = QTextEdit.ExtraSelection()
+            linked.format.setBackground(QColor(11, 138, 138, 48))  # graph_look.LINKED, light
+            linked.format.setProperty(QTextFormat.Property.FullWidthSelection, True)
+            linked.cursor = QTextCursor(block)
+            selections.append(linked)
         self.setExtraSelections(selections)
 
     # ----- editing commands -------------------------------------------------------------------

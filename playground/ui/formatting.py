@@ -52,8 +52,14 @@ def node_tooltip(node: GraphNode) -> str:
             rows.append(f"<pre>.grad = {html.escape(full_values(node.grad))}</pre>")
         elif node.requires_grad:
             rows.append("<i>.grad is None</i>")
+        if node.line is not None:
+            rows.append(f"line {node.line}" + (f": <code>{html.escape(node.expression)}</code>"
+                                               if node.expression else ""))
         return "".join(rows)
     text = f"<b>{html.escape(node.label)}</b>"
+    if node.line is not None:
+        text += f" · line {node.line}" + (f": <code>{html.escape(node.expression)}</code>"
+                                          if node.expression else "")
     if node.rule:  # (a custom Function's code is the inspector's: its first line here)
         first = node.rule.partition("\n")[0]
         text += f"<br><code>{html.escape(readable_rule(first))}</code>"

@@ -26,6 +26,7 @@ from playground.ui.graph_look import (
     FAILED,
     FILLS,
     GRADIENT,
+    LINKED,
     PATH,
     PLAIN_FONT,
     SELECTED,
@@ -59,6 +60,7 @@ class NodeItem(QGraphicsRectItem):
         self._set_size(size)
         self.selected = False
         self.on_path = False
+        self.linked = False  # made by the editor's current line
         self.state = ""  # the backward player's: "", "waiting", "running", "done", "failed"
         self.final_lines = list(look.lines)  # what the run left; the player shows earlier
         self.grad_shown: object = FINAL_GRAD  # the .grad the text shows
@@ -146,6 +148,8 @@ class NodeItem(QGraphicsRectItem):
             return QPen(FAILED, 3.5)
         if self.on_path:
             return QPen(PATH, 2.5)
+        if self.linked:
+            return QPen(LINKED, 3, Qt.PenStyle.DashLine)
         pen = QPen(QColor("#5b6470"), 1.2)
         if self.look.dashed:
             pen.setStyle(Qt.PenStyle.DashLine)

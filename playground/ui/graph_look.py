@@ -30,6 +30,7 @@ TITLE_FILL = QColor("#ece6f7")
 TEXT = QColor("#1b1f24")
 SELECTED = QColor("#2f6fd0")
 PATH = QColor("#e8590c")
+LINKED = QColor("#0b8a8a")  # the nodes of the editor's current line
 DONE = QColor("#2f9e44")
 FAILED = QColor("#c92a2a")  # the node a backward call failed in
 GRADIENT = QColor("#c2255c")
@@ -94,7 +95,22 @@ def node_look(item: GraphNode | Group) -> NodeLook:
             lines.append("grad " + short_values(item.grad))
         return NodeLook(item.kind, lines, partial(node_tooltip, item),
                         dashed=item.kind == "constant")
-    return NodeLook(item.kind, [item.label], partial(node_tooltip, item))
+    lines = [item.label]
+    # an unnamed intermediate, labelled by its expression (not an AccumulateGrad: its leaf is
+    # beside it; nor a module's node: its box says where they came from, model(x) on each)
+    if item.expression and item.kind == "function" and item.module is None:
+        lines.append(short_expression(item.expression))
+    return NodeLook(item.kind, lines, partial(node_tooltip, item))
+
+
+BOX_EXPRESSION_CHARS = 28  # a longer expression is shortened in its box (whole in the tooltip)
+
+
+def short_expression(expression: str) -> str:
+    """The expression that made a node, as its box shows it: ``w3 * b``."""
+    if len(expression) <= BOX_EXPRESSION_CHARS:
+        return expression
+    return expression[:BOX_EXPRESSION_CHARS - 1] + "…"
 
 
 def short_path(path: str) -> str:

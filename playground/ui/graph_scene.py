@@ -163,6 +163,17 @@ class Scene:
         for edge in self.edges:
             edge.set_highlighted((edge.source, edge.target) in on_path_edges)
 
+    def mark_linked(self, node_ids: set[str]) -> list[str]:
+        """Outline the nodes of ``node_ids`` (graph ids: a node folded into a group or a
+        collapsed module outlines that); returns the items outlined."""
+        group_of = self.display.group_of
+        shown = {group_of.get(node_id, node_id) for node_id in node_ids}
+        for node_id, item in self.nodes.items():
+            if (node_id in shown) != item.linked:
+                item.linked = node_id in shown
+                item.update()
+        return [node_id for node_id in self.nodes if node_id in shown]
+
 
 def prepare(graph: Graph, expanded: set[str], fonts: tuple[QFont, QFont],
             depth: int | None = AUTOMATIC) -> Scene:

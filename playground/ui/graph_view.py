@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QPointF, QRectF, Qt, QVariantAnimation, Signal
-from PySide6.QtGui import QColor, QFontInfo, QPainter
+from PySide6.QtGui import QColor, QPainter
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QGraphicsView, QLabel
 
 from playground.model import Graph
@@ -11,6 +11,7 @@ from playground.model.display import paths_between
 from playground.model.module_folding import AUTOMATIC, GROUP_PREFIX, module_group_id
 from playground.ui import gc_timer
 from playground.ui.following import follow
+from playground.ui.graph_fit import SCENE_MARGIN, fit_view
 from playground.ui.graph_frames import frame_title_at
 from playground.ui.graph_items import EdgeItem, NodeItem, anchored, shortest_shift
 from playground.ui.graph_look import label_fonts, set_label_scale
@@ -28,17 +29,8 @@ from playground.ui.graph_scene import (
     retire,
 )
 
-FIT_LARGEST = 1.4       # fitting never blows a small graph up more than this
-# A new graph is never fitted with node text under this many pixels high (a larger one is
-READABLE_TEXT_PX = 9.0  # shown at that size from its output end)
-SCENE_MARGIN = 16.0     # room around the graph: scroll bars appear only when it is larger
 EMPTY_HINT = ("Run a script: its autograd graph appears here.\n"
               "Leaves at the bottom, the output at the top, gradients flowing down.")
-
-
-def readable_scale() -> float:
-    """The zoom at which node text is READABLE_TEXT_PX high (0.75 for a 12 px font)."""
-    return READABLE_TEXT_PX / max(1, QFontInfo(label_fonts()[1]).pixelSize())
 
 
 class GraphView(QGraphicsView):
@@ -50,6 +42,7 @@ class GraphView(QGraphicsView):
     node_selected = Signal(str)            # a graph node id (or a group id), "" when cleared
     paths_selected = Signal(object)        # model.display.Paths or None
     graph_ready = Signal()                 # the items of the last graph are all on screen
+    node_hovered = Signal(str)             # the node under the mouse, "" when it leaves it
 
     def __init__(self, state=None, parent=None) -> None:
         super().__init__(parent)
@@ -76,6 +69,8 @@ class GraphView(QGraphicsView):
         self.module_depth: int | None = AUTOMATIC  # modules this deep start collapsed
         self._reveal: str | None = None  # a group just opened or closed: brought into view
         self.selection: list[str] = []
+        self.linked: set[str] = set()  # nodes outlined: the editor's current line made them
+        self._hovered = ""
         self._generation = 0
         self._shown = 0  # the generation on screen; differs from _generation while laying out
         self._positions: dict[str, tuple[float, float]] = {}  # by stable key, last layout
@@ -213,38 +208,10 @@ class GraphView(QGraphicsView):
         self.fit_new(readable=False)
 
     def fit_new(self, readable: bool = True) -> None:
-        """The whole graph in view; a small graph is not blown up past FIT_LARGEST. With
-        ``readable`` (a new graph), one too large to read whole is shown readable from its
-        output end, with the overview in the corner showing all of it and where the view is."""
-        if self.current is None or self.current.layout is None:
-            return
-        margin = SCENE_MARGIN - 1  # inside the scroll area: no scroll bar when all is shown
-        rect = self.current.bounds().adjusted(-margin, -margin, margin, margin)
-        if rect.isEmpty():
-            return
-        self._user_zoomed = False
-        self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
-        scale = self.transform().m11()
-        smallest = readable_scale()
-        if scale > FIT_LARGEST or (readable and scale < smallest):
-            scale = FIT_LARGEST if scale > FIT_LARGEST else smallest
-            self.resetTransform()
-            self.scale(scale, scale)
-            self.centerOn(rect.center() if scale == FIT_LARGEST else self._output_end(rect))
-        self.overview.follow()
-
-    def _output_end(self, rect: QRectF) -> QPointF:
-        """Where to look first in a large graph: the output (the loss), at the view's edge."""
-        positions = self.current.layout.positions
-        # the loose inputs and constants packed along the top are not where a graph starts
-        linked = {end for edge in self.current.display.edges for end in (edge.source, edge.target)}
-        candidates = [positions[n] for n in linked if n in positions] or positions.values()
-        x, _ = (max if self.upward else min)(candidates, key=lambda position: position[1])
-        scale = self.transform().m11()
-        if rect.width() * scale <= self.viewport().width():
-            x = rect.center().x()  # its whole width fits: in view from side to side
-        half = self.viewport().height() / 2 / scale
-        return QPointF(x, rect.top() + half if not self.upward else rect.bottom() - half)
+        """The whole graph in view (graph_fit.fit_view: readable, for a new graph)."""
+        if self.current is not None and self.current.layout is not None:
+            fit_view(self, self.current, readable)
+            self.overview.follow()
 
     def visible_rect(self) -> QRectF:
         """The part of the scene inside the viewport."""
@@ -262,6 +229,12 @@ class GraphView(QGraphicsView):
             self.state.select(self.selection, shown, paths)
         self.node_selected.emit(self.selection[-1] if self.selection else "")
         self.paths_selected.emit(paths)
+
+    def outline(self, node_ids: set[str]) -> list[str]:
+        """Outline these nodes (the editor's current line made them; kept for the graph's
+        next drawing); returns the ids of the items outlined."""
+        self.linked = set(node_ids)
+        return [] if self.current is None else self.current.mark_linked(self.linked)
 
     def text_on_screen(self) -> dict[str, list[str]]:
         """For each node inside the viewport, the lines of text drawn at the current zoom."""
@@ -320,6 +293,7 @@ class GraphView(QGraphicsView):
                                  scene.display.group_of.items() if group.startswith(GROUP_PREFIX)}
         self._paint_selection(None if len(self.selection) < 2 else
                               paths_between(self.graph, *self.selection))
+        self.outline(self.linked)
         self.graph_ready.emit()
 
     def _reveal_toggled(self, scene: Scene) -> None:
@@ -470,6 +444,20 @@ class GraphView(QGraphicsView):
         if event.button() == Qt.MouseButton.LeftButton and self.selection:
             self.select([])
         super().mousePressEvent(event)
+
+    def mouseMoveEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        item = self._node_at(event.position().toPoint())
+        hovered = item.node_id if item is not None else ""
+        if hovered != self._hovered:
+            self._hovered = hovered
+            self.node_hovered.emit(hovered)
+        super().mouseMoveEvent(event)
+
+    def leaveEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        if self._hovered:
+            self._hovered = ""
+            self.node_hovered.emit("")
+        super().leaveEvent(event)
 
     def mouseDoubleClickEvent(self, event) -> None:  # noqa: N802 - Qt's name
         item = self._node_at(event.position().toPoint())

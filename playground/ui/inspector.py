@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 
 import numpy as np
 from PySide6.QtWidgets import QTextBrowser
@@ -58,7 +59,7 @@ class Inspector(QTextBrowser):
                          f"{html.escape(node.label)} nodes in a row, folded. Double-click the "
                          "node in the graph to show them one by one.</p>")
         else:
-            self.setHtml(node_html(graph, node))
+            self.setHtml(node_html(graph, node, self.state.code_line if self.state else None))
 
     def show_step(self, state) -> None:
         self.setHtml(step_html(state))
@@ -110,12 +111,19 @@ def _parameter_count_hint(info) -> int:
     return len(info.weights) + (1 if listed < info.parameters else 0)
 
 
-def node_html(graph: Graph, node) -> str:
+def node_html(graph: Graph, node, code_line: Callable[[int], str] | None = None) -> str:
+    """A node's details; ``code_line`` reads a line of the code in the editor."""
     rows = []
 
     def row(name: str, value: str, pre: bool = False) -> None:
         body = f"<pre>{html.escape(value)}</pre>" if pre else html.escape(value)
         rows.append(f"<tr><td valign=top><b>{name}</b></td><td>{body}</td></tr>")
+
+    if node.line is not None:
+        text = code_line(node.line).strip() if code_line else ""
+        row("made at", f"line {node.line}" + (f": {text}" if text else ""))
+        if node.expression and node.expression != text:
+            row("expression", node.expression)
 
     if node.module is not None:
         module = graph.modules.get(node.module)

@@ -21,6 +21,7 @@ from playground.model import gc_policy
 from playground.model.view_state import ViewState
 from playground.ui import gc_timer, relay
 from playground.ui.app import is_dark
+from playground.ui.code_links import CodeLinks
 from playground.ui.console import Console
 from playground.ui.document import STARTER, Document, default_recovery_folder
 from playground.ui.editor import CodeEditor
@@ -68,6 +69,8 @@ class MainWindow(QMainWindow):
             recovery or RecoveryStore.for_window(default_recovery_folder()),
             Path(path) if path else None)
         self.runs = RunControl(self, self.runner, self.editor, self.view_state, self.document)
+        self.code_links = CodeLinks(self, self.editor, self.graph_pane.view, self.view_state)
+        self.view_state.code_line = self._code_line
         self.exports = ExportActions(self, self.graph_pane.view, self.tabs, self.view_state,
                                      self.document, self.settings)
         self.menus = Menus(self, self.document, self.runs, self.exports, self.editor,
@@ -94,6 +97,10 @@ class MainWindow(QMainWindow):
         self.document.update_title()
         self.statusBar().showMessage("Ready: Ctrl+Enter runs the script")
         QTimer.singleShot(LAZY_VIEWS_MS, self._make_lazy_views)
+
+    def _code_line(self, line: int) -> str:
+        block = self.editor.document().findBlockByNumber(line - 1)
+        return block.text() if block.isValid() else ""
 
     def _view_failed(self, line: str) -> None:
         """A view's handler raised: said where the user looks, not only on a terminal."""

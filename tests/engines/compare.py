@@ -19,7 +19,7 @@ def assert_arrays_close(actual: ArrayData | None, expected: ArrayData | None, wh
 
 
 STRUCTURE = ("id", "kind", "label", "names", "shape", "dtype", "device", "requires_grad",
-             "is_leaf", "module")
+             "is_leaf", "module", "line", "expression")
 
 
 def assert_same_graph(actual: Graph, expected: Graph) -> None:

@@ -29,7 +29,8 @@ def _node_lists(run) -> tuple:
                       [(w.name, w.shape) for w in m.weights])
                for path, m in graph.modules.items()}
     traces = [(t.kind, t.roots, [(s.node, s.name) for s in t.steps]) for t in run.traces]
-    return ([(n.id, n.kind, n.label, n.module) for n in graph.nodes], graph.edges, modules,
+    return ([(n.id, n.kind, n.label, n.module, n.line, n.expression) for n in graph.nodes],
+            graph.edges, modules,
             traces)
 
 
@@ -158,11 +159,11 @@ raise RuntimeError("the script fails at its end")
                          ids=["numpy", "torch"])
 def test_the_run_hears_modules_beside_the_users_hooks_and_puts_call_back(engine):
     engine = engine()
-    module_class = engine.torch_module().nn.Module
-    before = module_class.__dict__["__call__"]
+    module_class, method = engine.torch_module().nn.Module, engine.module_hooks().method
+    before = module_class.__dict__[method]
     run = run_code(USERS_GLOBAL_HOOK, engine)
     assert isinstance(run.error, RuntimeError)
     assert run.namespace["heard"] == ["Linear", "Tanh", "Sequential"]  # torch's order
     assert {node.module for node in run.graph.nodes if node.label == "AddmmBackward0"} \
         == {"model.0"}
-    assert module_class.__dict__["__call__"] is before  # nothing of the run is left behind
+    assert module_class.__dict__[method] is before  # nothing of the run is left behind

@@ -44,18 +44,27 @@ def test_graph_json_is_versioned():
                    GraphNode("n1", "accumulate", "AccumulateGrad")],
                   [GraphEdge("n1", "n0", "accumulate")])
     data = graph.to_json()
-    assert data["schema"] == "autograd-playground/graph" and data["version"] == 2
+    assert data["schema"] == "autograd-playground/graph" and data["version"] == 3
     assert Graph.from_json(data) == graph
-    # a version 1 file (before modules) still reads, as a graph with none
-    old = dict(data, version=1, modules=None)
-    del old["modules"]
+    # a version 1 file (before modules and lines) still reads, as a graph with none
+    old = dict(data, version=1)
+    del old["modules"], old["file"]
     for node in old["nodes"]:
-        del node["module"]
+        del node["module"], node["line"], node["expression"]
     assert Graph.from_json(json.loads(json.dumps(old))) == graph
     with pytest.raises(ValueError, match="version 99 is not supported"):
         Graph.from_json(dict(data, version=99))
     with pytest.raises(ValueError, match="not an Autograd Playground graph"):
         Graph.from_json({"nodes": []})
+
+
+def test_graph_json_keeps_lines_and_expressions():
+    graph = Graph([GraphNode("n0", "function", "MulBackward0", line=7, expression="w3 * b")],
+                  [], file="chain_rule.py")
+    data = json.loads(json.dumps(graph.to_json()))
+    assert data["file"] == "chain_rule.py"
+    assert (data["nodes"][0]["line"], data["nodes"][0]["expression"]) == (7, "w3 * b")
+    assert Graph.from_json(data) == graph
 
 
 def test_graph_json_keeps_modules():

@@ -30,7 +30,7 @@ SAMPLES = {
         requires_grad=True, is_leaf=True, value=_array(1.0, 2.0, 3.0), grad=_array(0.5, 0.5, 1),
         saved={"self": _array(4.0)}, rule="MulBackward0: grad * other",
         density=PointDensity(np.ones((2, 2), np.int64), (0.0, 1.0), (-1.0, 1.0), 4, 1),
-        module="model.fc"),
+        module="model.fc", line=7, expression="w3 * b"),
     GraphEdge: GraphEdge("n1", "n2", "next", 1),
     BackwardStep: BackwardStep("n2", "MulBackward0", [_array(1.0)], [_array(2.0), None],
                                _array(0.0), _array(2.0)),

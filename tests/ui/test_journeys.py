@@ -19,9 +19,9 @@ from PySide6.QtGui import QFontInfo, QWheelEvent
 from PySide6.QtWidgets import QApplication
 
 from playground.ui.document import EXAMPLES
+from playground.ui.graph_fit import READABLE_TEXT_PX
 from playground.ui.graph_items import Callout, NodeItem
 from playground.ui.graph_look import label_fonts
-from playground.ui.graph_view import READABLE_TEXT_PX
 from tests.windows import RUN_MS
 from tools.tour import TYPED
 
