@@ -155,6 +155,8 @@ def run_code(code: str, engine: Engine, filename: str = "<script>",
     hooks = engine.module_hooks()
     marks = None if hooks is None else source_lines.marks_of(namespace, hooks.mark,
                                                                    hooks.compiling)
+    if marks is not None:
+        recorder.place = marks.line_of
     started = time.perf_counter()
     with engine.activate(), engine.record(recorder), _tracked(engine, hooks) as calls:
         shown = None

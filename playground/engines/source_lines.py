@@ -64,6 +64,23 @@ class StatementMarks:
             at, enter, leave = (_aside(self.compiling, plain) for plain in (at, enter, leave))
         return {AT: at, ENTER: enter, LEAVE: leave}
 
+    def line_of(self, node) -> int | None:
+        """The line that made a live node (an AccumulateGrad, none: it is its leaf's)."""
+        try:
+            number = int(node._sequence_nr())
+        except USER_ERRORS:
+            return None
+        records = self.records
+        low, high = 0, len(records) // 2  # the last record whose mark is <= number
+        while low < high:
+            middle = (low + high) // 2
+            if records[2 * middle] <= number:
+                low = middle + 1
+            else:
+                high = middle
+        return abs(records[2 * low - 1]) if low and type(node).__name__ != "AccumulateGrad" \
+            else None
+
     def learn(self, statements: dict[int, ast.stmt], source: str) -> None:
         """The statements of code about to run, by line (a cell's replace its lines')."""
         lines = source.split("\n")

@@ -80,6 +80,9 @@ class TraceRecorder:
                  keep_steps: int = KEPT_STEPS) -> None:
         self.array = array
         self.keep_steps = keep_steps
+        # the line of the user's code that made a live node (source_lines), where known: two
+        # calls are one loop's iterations only when their nodes came from the same lines
+        self.place: Callable[[Any], int | None] = lambda _node: None
         self.traces: list[LiveTrace] = []
         self.calls = 0    # backward calls of the run so far
         self.dropped = 0  # calls not recorded, or recorded and let go
@@ -170,11 +173,11 @@ class TraceRecorder:
                 for step, on in zip(other.steps, trace.steps, strict=True):
                     step.node = on.node
 
-    @staticmethod
-    def _fold_into_next(earlier: LiveTrace, later: LiveTrace) -> None:
+    def _fold_into_next(self, earlier: LiveTrace, later: LiveTrace) -> None:
         """Let a loop's earlier call point at the next one's nodes instead of its own."""
-        if earlier.follows is None and _signature(earlier) == _signature(later):
-            earlier.names = _signature(earlier)
+        if earlier.follows is None and \
+                _signature(earlier, self.place) == _signature(later, self.place):
+            earlier.names = _signature(earlier, self.place)
             earlier.follows = later
             earlier.roots = []
             for step in earlier.steps:
@@ -264,10 +267,12 @@ def _rounded(value):
     return value
 
 
-def _signature(trace: LiveTrace) -> tuple:
+def _signature(trace: LiveTrace, place: Callable[[Any], int | None]) -> tuple:
+    """A call's node kinds in order, and the lines that made them."""
     if trace.names is not None:
         return trace.names
-    return trace.kind, tuple(type(step.node).__name__ for step in trace.steps)
+    return trace.kind, tuple((type(step.node).__name__, place(step.node))
+                             for step in trace.steps)
 
 
 SHAPE_LIMIT = 20_000  # nodes compared at most when matching a recorded call to the final graph

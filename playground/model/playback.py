@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, field
 
 from playground.model.arrays import ArrayData, format_number
+from playground.model.chain_words import ChainWords, step_words
 from playground.model.graph import Graph
 from playground.model.trace import BackwardStep, BackwardTrace
 
@@ -43,7 +44,9 @@ class StepState:
     states: dict[str, str] = field(default_factory=dict)   # node id -> done/running/waiting
     arrived: list[EdgeFlow] = field(default_factory=list)  # sent, target not run yet
     moving: list[EdgeFlow] = field(default_factory=list)   # the running step's outputs
-    explanation: list[str] = field(default_factory=list)   # the running step, in words
+    explanation: list[str] = field(default_factory=list)   # the running step, in the
+    # user's names (model/chain_words.py) ...
+    torch_terms: list[str] = field(default_factory=list)   # ... and in torch's
     failure: str = ""  # the error the call raised at this step, whole (its last step only)
     leaf_grads: dict[str, ArrayData | None] = field(default_factory=dict)  # leaf id -> .grad
     step: BackwardStep | None = None
@@ -66,6 +69,7 @@ class Playback:
         for edges in self.next_edges.values():
             edges.sort(key=lambda e: e.input)
         self.members = {step.node for step in trace.steps}
+        self.words = ChainWords(graph, trace)
         # Precomputed once, so that a step costs the same at step 5 and at step 800.
         steps = trace.steps
         self._step_flows = [self._flows(step) for step in steps]
@@ -108,7 +112,9 @@ class Playback:
         state.arrived = [flow for sent, arrives, flow in self._in_flight
                          if sent < now <= arrives]
         state.moving = self._step_flows[now]
-        state.explanation = self._explain(step)
+        state.torch_terms = self._explain(step)
+        state.explanation = step_words(self.words, step, self.graph.node(step.node),
+                                       self.next_edges.get(step.node, []))
         if self.trace.failed and position == self.count:
             # the node the call failed in: its step is the trace's last, and nothing flowed
             state.states[step.node] = "failed"
@@ -139,7 +145,7 @@ class Playback:
         return grads
 
     def _explain(self, step: BackwardStep) -> list[str]:
-        """The running step in words, with its numbers."""
+        """The running step in torch's terms (``grad_self = grad · other``), with numbers."""
         incoming = step.incoming[0] if step.incoming else None
         lines = [f"{step.name} receives grad = {brief(incoming)}"]
         if step.name == "AccumulateGrad":

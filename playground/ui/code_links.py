@@ -16,8 +16,8 @@ from playground.ui.graph_view import GraphView
 
 class CodeLinks(QObject):
     """Keeps the editor's marked line and the graph's outlined nodes in step: hovering or
-    selecting a node marks its line (a selection scrolls to it), and the cursor's line
-    outlines the nodes it made."""
+    selecting a node, or the replay running it, marks its line (scrolled into view), and the
+    cursor's line outlines the nodes it made."""
 
     def __init__(self, parent: QObject, editor: CodeEditor, view: GraphView,
                  state: ViewState) -> None:
@@ -28,6 +28,7 @@ class CodeLinks(QObject):
         follow(self, state.events.graph, self._new_graph)
         follow(self, state.events.selection, lambda _ids: self._show(self._selected_line(),
                                                                      scroll=True))
+        follow(self, state.events.step, self._stepped)
         view.node_hovered.connect(self._hovered)
         editor.cursorPositionChanged.connect(self._cursor_moved)
 
@@ -57,6 +58,12 @@ class CodeLinks(QObject):
 
     def _selected_line(self) -> int | None:
         return self.line_of(self.state.selection[-1]) if self.state.selection else None
+
+    def _stepped(self, step) -> None:
+        """The replay's running node: its line, followed in the editor."""
+        running = step.running if step is not None else None
+        self._show(self.line_of(running) if running else self._selected_line(),
+                   scroll=running is not None)
 
     def _hovered(self, node_id: str) -> None:
         self._show(self.line_of(node_id) if node_id else self._selected_line(), scroll=True)

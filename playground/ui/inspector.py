@@ -173,5 +173,8 @@ def step_html(state) -> str:
     if state.failure:  # the callout's two short lines, and here the whole error
         return (f"<h3>{html.escape(state.title)}</h3><p>The call raised, at this node:</p>"
                 f"<p><code>{html.escape(state.failure)}</code></p>")
-    lines = "".join(f"<li><code>{html.escape(line)}</code></li>" for line in state.explanation)
-    return f"<h3>{html.escape(state.title)}</h3><ul>{lines}</ul>"
+    mine = "".join(f"<li><code>{html.escape(line)}</code></li>" for line in state.explanation)
+    torch_terms = "".join(f"<li><code>{html.escape(line)}</code></li>"
+                          for line in state.torch_terms)
+    return (f"<h3>{html.escape(state.title)}</h3><p><b>In your code</b></p><ul>{mine}</ul>"
+            + (f"<p><b>In torch's terms</b></p><ul>{torch_terms}</ul>" if torch_terms else ""))

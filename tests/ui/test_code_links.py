@@ -93,3 +93,49 @@ def test_a_node_and_its_line_point_at_each_other(qtbot, window, engine, tmp_path
     # a run again keeps the outline of the cursor's line on the new graph
     press_run_all(qtbot, window)
     assert sum(item.linked for item in view.current.nodes.values()) == 4
+
+
+SEED_CHAIN = """import torch
+a = torch.tensor([4.0])
+weights = [torch.tensor([i], requires_grad=True) for i in (2.0, 5.0, 9.0, 7.0)]
+w1, w2, w3, w4 = weights
+b = w1 * a
+c = w2 * a
+d = w3 * b + w4 * c
+L = (10 - d)
+L.backward()
+"""
+
+
+@pytest.mark.parametrize("engine", ["numpy", "torch"])
+def test_f10_says_each_step_in_the_users_names_and_numbers(qtbot, window, engine, tmp_path):
+    """The seed's chain rule: each step's box reads as the tutorial writes it."""
+    window.editor.setPlainText(SEED_CHAIN)
+    if engine == "torch":
+        pytest.importorskip("torch")
+        with qtbot.waitSignal(window.runner.finished, timeout=RUN_MS):
+            window.runs.engine_box.setCurrentIndex(window.runs.engine_box.findData("torch"))
+        qtbot.waitUntil(lambda: settled(window), timeout=RUN_MS)
+    else:
+        press_run_all(qtbot, window)
+    said = []
+    window.editor.setFocus()
+    for _ in range(10):
+        qtbot.keyClick(window.editor, Qt.Key.Key_F10)
+        qtbot.waitUntil(lambda: window.view_state.step_state() is not None and
+                        window.view_state.step_state().position == len(said) + 1,
+                        timeout=RUN_MS)
+        said.append(window.view_state.step_state().explanation)
+        if len(said) == 5:  # MulBackward0 for w3 * b: its callout on screen, both terms,
+            assert window.editor.linked_line == 7  # and its line marked in the editor
+            callout = [text for text, *_ in window.graph_view.snapshot()["labels"]]
+            inspector = window.inspector.toPlainText()
+            window.grab().save(str(tmp_path / f"step5_{engine}.png"))
+    assert said[0] == ["line 8 · RsubBackward1 for L: it receives dL/dL = 1.0",
+                       "dL/dd = -alpha · dL/dL = -1.0 → d"]
+    assert "dL/dw3 = dL/d(w3·b) · b = -1.0 · 8.0 = -8.0 → w3.grad" in said[4]
+    assert "dL/db = dL/d(w3·b) · w3 = -1.0 · 9.0 = -9.0 → b" in said[4]
+    assert any("dL/dw3 = dL/d(w3·b) · b" in text for text in callout)
+    assert "In your code" in inspector and "grad_self = grad · other" in inspector
+    assert "dL/dw2 = dL/dc · a = -7.0 · 4.0 = -28.0 → w2.grad" in said[6]
+    assert said[9] == ["w1.grad = None + -36.0 = -36.0  (dL/dw1 added to what w1.grad held)"]

@@ -100,10 +100,11 @@ def test_the_accumulate_step_shows_before_plus_incoming_after_two_calls():
                 if playback.state(p).step.name == "AccumulateGrad"]
 
     (once,) = accumulate_states(first)
-    assert "w.grad = None + [3.0, 3.0] = [3.0, 3.0]" in once.explanation
+    assert once.explanation[0].startswith("w.grad = None + [3.0, 3.0] = [3.0, 3.0]")
     # w * w: two gradients reach AccumulateGrad in one step, summed: 2w = [2, -2]
     (twice,) = accumulate_states(second)
-    assert "w.grad = [3.0, 3.0] + [2.0, -2.0] = [5.0, 1.0]" in twice.explanation
+    assert twice.explanation[0].startswith("w.grad = [3.0, 3.0] + [2.0, -2.0] = [5.0, 1.0]")
+    assert "w.grad = [3.0, 3.0] + [2.0, -2.0] = [5.0, 1.0]" in twice.torch_terms
     assert second.state(0).leaf_grads[leaf].values.tolist() == [3.0, 3.0]
     assert second.state(second.count).leaf_grads[leaf].values.tolist() == [5.0, 1.0]
 
@@ -114,9 +115,12 @@ def test_a_step_shows_its_rule_with_numbers_and_the_gradients_in_flight(rig):
     player.go(2)  # MulBackward0 of t = w * w
     state = player.playback.state(2)
     assert state.step.name == "MulBackward0"
-    assert "grad_self = grad · other = [1.0, -1.0] → AccumulateGrad" in state.explanation
+    # in the user's names and numbers, torch's beside them for the inspector
+    assert "d(t.sum())/dw = d(t.sum())/dt · w = [1.0, 1.0] · [1.0, -1.0] = [1.0, -1.0] → " \
+           "w.grad" in state.explanation
+    assert "grad_self = grad · other = [1.0, -1.0] → AccumulateGrad" in state.torch_terms
     texts = [label[0] for label in view.snapshot()["labels"]]
-    assert any("grad_self = grad · other" in text for text in texts)  # the callout
+    assert any("d(t.sum())/dt · w" in text for text in texts)  # the callout
     assert texts.count("[1.0, -1.0]") == 2  # both inputs' gradients in flight
     leaf_item = view.node_item(view.graph.by_name("w").id)
     assert leaf_item.look.lines[-1] == "grad [3.0, 3.0]"  # not yet accumulated
