@@ -110,19 +110,19 @@ def step_words(words: ChainWords, step: BackwardStep, node: GraphNode,
     what = words.name(step.node)
     lines = [f"{where}{step.name} for {what}: it receives {words.gradient(step.node)} = "
              f"{_numbers(incoming)}"]
-    formulas = _formulas(node.rule)
+    rules = formulas(node.rule)
     operands = {edge.input: edge.target for edge in inputs}
-    parameters = [formula.split(" = ", 1)[0].removeprefix("grad_") for formula in formulas]
+    parameters = [formula.split(" = ", 1)[0].removeprefix("grad_") for formula in rules]
     written = words.operands(node)  # the operands as the code wrote them: the constants too
     for edge in inputs:
         sent = step.outgoing[edge.input] if edge.input < len(step.outgoing) else None
         target = edge.target
         destination = f"{words.leaf[target].label}.grad" if target in words.leaf else \
             words.name(target)
-        if edge.input >= len(formulas):
+        if edge.input >= len(rules):
             lines.append(f"{words.gradient(target)} = {_numbers(sent)} → {destination}")
             continue
-        rule = formulas[edge.input].split(" = ", 1)[1]
+        rule = rules[edge.input].split(" = ", 1)[1]
         named = {"grad": words.gradient(step.node), "result": what}
         valued = {"grad": incoming, "result": words.value(step.node)}
         for position, parameter in enumerate(parameters):
@@ -163,16 +163,16 @@ def _has_outer_operator(text: str) -> bool:
     return False
 
 
-def _formulas(rule: str | None) -> list[str]:
+def formulas(rule: str | None) -> list[str]:
     """``MulBackward0: grad_self = grad * other; ...`` → its formulas, one per input."""
     if not rule or ": " not in rule or "\n" in rule:  # none, or a custom Function's own code
         return []
-    formulas = []
+    found = []
     for part in rule.split(": ", 1)[1].split("; "):
         for pattern, replacement in _HELPERS:
             part = pattern.sub(replacement, part.strip())
-        formulas.append(part)
-    return formulas
+        found.append(part)
+    return found
 
 
 def _spoken(rule: str, named: dict[str, str]) -> str:
@@ -192,6 +192,13 @@ def _with_numbers(rule: str, valued: dict[str, ArrayData | None]) -> str | None:
     return _SYMBOL.sub(lambda found: _numbers(valued[found.group()]), rule).replace(" * ", " · ")
 
 
+def number_text(value) -> str:
+    """A number as a formula writes it: ``8`` for 8.0, ``-0.5``, ``1.25e-05``."""
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
+        return str(int(value))
+    return format_number(value)
+
+
 def _size(array: ArrayData) -> int:
     size = 1
     for extent in array.shape:
@@ -203,7 +210,7 @@ def _numbers(array: ArrayData | None) -> str:
     """A value in full when small (``8``, ``[0.5, -1]``), else its shape and first values."""
     if array is None:
         return "None"
-    values = [format_number(value) for value in array.preview[:NUMBERS_UP_TO]]
+    values = [number_text(value) for value in array.preview[:NUMBERS_UP_TO]]
     size = _size(array)
     if size == 1:
         return values[0] if values else "?"

@@ -10,6 +10,8 @@ from PySide6.QtWidgets import QTextBrowser
 
 from playground.model import Graph
 from playground.model.display import Group, Paths
+from playground.model.path_sums import path_sum
+from playground.model.trace import BackwardTrace
 from playground.ui.following import follow
 from playground.ui.formatting import full_values, readable_rule, shape_text
 
@@ -69,14 +71,31 @@ class Inspector(QTextBrowser):
         lines = [f"<h3>{paths.count} path{'s' if paths.count != 1 else ''} from "
                  f"{html.escape(start.label)} to {html.escape(end.label)}</h3>",
                  "<p>The gradient of the one with respect to the other is the sum over these "
-                 "paths of the product of the local derivatives along each path.</p><ol>"]
-        for path in paths.examples:
-            lines.append("<li>" + " → ".join(html.escape(graph.node(n).label) for n in path)
-                         + "</li>")
+                 "paths of the product of the local derivatives along each path:</p>",
+                 "<pre>" + html.escape("\n".join(
+                     path_sum(graph, self._trace_of(graph), paths).lines)) + "</pre><ol>"]
+        for path in paths.examples:  # a function node by the expression that made it
+            lines.append("<li>" + " → ".join(html.escape(_in_words(graph.node(n)))
+                                              for n in path) + "</li>")
         lines.append("</ol>")
         if paths.count > len(paths.examples):
             lines.append(f"<p>… and {paths.count - len(paths.examples)} more.</p>")
         self.setHtml("".join(lines))
+
+
+    def _trace_of(self, graph: Graph) -> BackwardTrace | None:
+        """The recorded call shown on ``graph`` (its numbers fill the path sums)."""
+        state = self.state
+        if state is None or not state.calls:
+            return None
+        call = state.calls[min(state.call_index, len(state.calls) - 1)]
+        return call.trace if call.graph is graph else None
+
+
+def _in_words(node) -> str:
+    if node.kind == "function" and node.expression:
+        return f"{node.label} ({node.expression})"
+    return node.label
 
 
 def module_html(group: Group) -> str:

@@ -131,11 +131,43 @@ def test_f10_says_each_step_in_the_users_names_and_numbers(qtbot, window, engine
             callout = [text for text, *_ in window.graph_view.snapshot()["labels"]]
             inspector = window.inspector.toPlainText()
             window.grab().save(str(tmp_path / f"step5_{engine}.png"))
-    assert said[0] == ["line 8 · RsubBackward1 for L: it receives dL/dL = 1.0",
-                       "dL/dd = -alpha · dL/dL = -1.0 → d"]
-    assert "dL/dw3 = dL/d(w3·b) · b = -1.0 · 8.0 = -8.0 → w3.grad" in said[4]
-    assert "dL/db = dL/d(w3·b) · w3 = -1.0 · 9.0 = -9.0 → b" in said[4]
+    assert said[0] == ["line 8 · RsubBackward1 for L: it receives dL/dL = 1",
+                       "dL/dd = -alpha · dL/dL = -1 → d"]
+    assert "dL/dw3 = dL/d(w3·b) · b = -1 · 8 = -8 → w3.grad" in said[4]
+    assert "dL/db = dL/d(w3·b) · w3 = -1 · 9 = -9 → b" in said[4]
     assert any("dL/dw3 = dL/d(w3·b) · b" in text for text in callout)
     assert "In your code" in inspector and "grad_self = grad · other" in inspector
-    assert "dL/dw2 = dL/dc · a = -7.0 · 4.0 = -28.0 → w2.grad" in said[6]
-    assert said[9] == ["w1.grad = None + -36.0 = -36.0  (dL/dw1 added to what w1.grad held)"]
+    assert "dL/dw2 = dL/dc · a = -7 · 4 = -28 → w2.grad" in said[6]
+    assert said[9] == ["w1.grad = None + -36 = -36  (dL/dw1 added to what w1.grad held)"]
+
+
+@pytest.mark.parametrize("engine", ["numpy", "torch"])
+def test_ctrl_click_of_the_loss_and_a_leaf_writes_the_sum_over_paths(qtbot, window, engine,
+                                                                      tmp_path):
+    """Ctrl+click L, then a: the two paths' products in names and numbers, adding up to
+    a.grad."""
+    window.editor.setPlainText(SEED_CHAIN.replace("torch.tensor([4.0])",
+                                                  "torch.tensor([4.0], requires_grad=True)"))
+    if engine == "torch":
+        pytest.importorskip("torch")
+        with qtbot.waitSignal(window.runner.finished, timeout=RUN_MS):
+            window.runs.engine_box.setCurrentIndex(window.runs.engine_box.findData("torch"))
+        qtbot.waitUntil(lambda: settled(window), timeout=RUN_MS)
+    else:
+        press_run_all(qtbot, window)
+    view = window.graph_view
+
+    def centre(name: str):
+        item = view.node_item(view.graph.by_name(name).id)
+        view.ensureVisible(item)
+        return view.mapFromScene(item.sceneBoundingRect().center())
+
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=centre("L"))
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton,
+                     Qt.KeyboardModifier.ControlModifier, pos=centre("a"))
+    shown = window.inspector.toPlainText()
+    window.grab().save(str(tmp_path / f"paths_{engine}.png"))
+    assert "dL/da = dL/dd · dd/db · db/da + dL/dd · dd/dc · dc/da" in shown
+    assert "= (-1) · w3 · w1 + (-1) · w4 · w2" in shown
+    assert "= (-1) · 9 · 2 + (-1) · 7 · 5 = -53" in shown
+    assert "a.grad = -53: the paths add up to the engine's gradient ✓" in shown
