@@ -179,6 +179,7 @@ class Tour:
         self.shot("chain-rule-step-10")
         self.key(window.graph_view, Qt.Key.Key_Right)
         self.shot("chain-rule-replay-ended")
+        self.code_and_graph()
         self.run_example(EXAMPLES / "08_deep_network.py", "deep-network-300-nodes")
         window.graph_view.setFocus()
         for _ in range(60):
@@ -190,6 +191,47 @@ class Tour:
         self.model_by_module()
         self.tutorial_checked()
         self.notebook_and_engine()
+
+    def code_and_graph(self) -> None:
+        """The chain-rule example: a clicked node marks its line, the cursor's line outlines
+        its nodes, F10 reads each step in the script's names, Ctrl+click L and w1 writes the
+        paths' sum."""
+        from PySide6.QtCore import Qt
+        from PySide6.QtTest import QTest
+
+        window, view = self.window, self.window.graph_view
+        control = Qt.KeyboardModifier.ControlModifier
+
+        def click(item, modifiers=Qt.KeyboardModifier.NoModifier) -> None:
+            view.ensureVisible(item)
+            QTest.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, modifiers,
+                             view.mapFromScene(item.sceneBoundingRect().center()))
+            self.wait(0.2)
+
+        product = next((item for item in view.current.nodes.values()
+                        if item.look.lines[1:2] == ["w3 * b"]), None)
+        if product is None:
+            return
+        click(product)
+        self.shot("node-marks-its-line")
+        editor = window.editor
+        editor.setFocus()
+        self.key(editor, Qt.Key.Key_Home, control)
+        for _ in range(9):  # to b = w1 * a
+            self.key(editor, Qt.Key.Key_Down)
+        self.shot("line-outlines-its-nodes")
+        for _ in range(5):
+            self.key(editor, Qt.Key.Key_F10)
+        tabs = window.tabs  # the inspector reads the step in both terms
+        tabs.setCurrentIndex(next(i for i in range(tabs.count())
+                                  if tabs.tabText(i).startswith("Inspector")))
+        self.shot("step-in-your-names")
+        window.player.finish()  # the replay's end: the final gradients again
+        self.settle()
+        graph = view.graph
+        click(view.node_item(graph.by_name("L").id))
+        click(view.node_item(graph.by_name("w1").id), control)
+        self.shot("paths-sum-in-your-names")
 
     def model_by_module(self) -> None:
         """A 4-layer transformer: collapsed to its blocks, one opened, the replay inside it."""

@@ -32,6 +32,9 @@ KEPT_STEPS = 30_000  # and never more steps than this in all
 # summary taken at once (shape, statistics, first values): backprop through 3,000 steps of an
 # RNN held 2.5 GB and made a reply larger than the wire's 512 MB limit.
 TRACE_VALUES = 1_000_000
+# The newest call holds up to this many elements whole before it is known to be kept (its
+# values then count against TRACE_VALUES); past them, summaries at once.
+CALL_VALUES = 1_000_000
 # Of those, the elements the calls finally kept send whole (the first calls' first); the rest
 # go as summaries, made then, for the kept calls alone (most recorded calls are let go
 # unread): 20 steps of a small transformer sent 29 MB when all million went (now under 5 MB).
@@ -70,6 +73,7 @@ class LiveTrace:
     call: int = 0       # which backward call of the run it was (1: the first)
     failed: str = ""    # the error the call raised ("ValueError: ..."), if it did
     held: int = 0       # elements of its steps' values held whole (TRACE_VALUES)
+    pending: int = 0    # ... held whole while it is the newest call, not yet counted there
 
 
 class TraceRecorder:
@@ -108,13 +112,15 @@ class TraceRecorder:
         return self._budgeted(Snapshot(array, dtype))
 
     def _budgeted(self, value: ArrayData | Snapshot) -> ArrayData | Snapshot:
-        """Past the kept calls' budget of whole values, a summary."""
+        """Held whole while the call is the newest (most are let go at the next call, unread:
+        summarising each of their values cost a loop's recorded call a millisecond); past
+        CALL_VALUES of one call, a summary at once."""
         if value.__class__ is Snapshot and self.traces:
             size = value.array.size
-            if self.held + size > TRACE_VALUES:
+            newest = self.traces[-1]
+            if newest.pending + size > CALL_VALUES:
                 return summary(value.array, value.dtype)
-            self.held += size
-            self.traces[-1].held += size
+            newest.pending += size
         elif value.__class__ is ArrayData and len(value.preview) > TRACE_PREVIEW:
             value.preview = [_rounded(v) for v in value.preview[:TRACE_PREVIEW]]  # summarised
             value.minimum, value.maximum, value.mean = (  # by EngineView.snapshot
@@ -140,7 +146,30 @@ class TraceRecorder:
         trace = LiveTrace(kind, list(roots), call=self.calls)
         self.traces.append(trace)
         self._thin()
+        for kept in self.traces[:-1]:  # the last call, kept: into the budget now
+            if kept.pending:
+                self._settle_values(kept)
         return trace
+
+    def _settle_values(self, trace: LiveTrace) -> None:
+        """A kept call's values whole while the run's budget (TRACE_VALUES) lasts, then
+        summaries."""
+        for step in trace.steps:
+            step.incoming = [self._held(value, trace) for value in step.incoming]
+            step.outgoing = [self._held(value, trace) for value in step.outgoing]
+            step.grad_before = self._held(step.grad_before, trace)
+            step.grad_after = self._held(step.grad_after, trace)
+        trace.pending = 0
+
+    def _held(self, value, trace: LiveTrace):
+        if value.__class__ is not Snapshot:
+            return value
+        size = value.array.size
+        if self.held + size > TRACE_VALUES:
+            return summary(value.array, value.dtype)
+        self.held += size
+        trace.held += size
+        return value
 
     def finish(self, trace: LiveTrace, error: BaseException | None = None) -> None:
         """The call ended; ``error`` is what it raised, if anything (the player says so)."""
@@ -187,6 +216,9 @@ class TraceRecorder:
         """At the end of the run, once, before ``nodes`` and ``to_model`` read the traces: the
         last calls of a loop fold too (``start`` folds a call only when the one after the next
         begins), and the latest recorded call is drawn on the graph the script ended with."""
+        for trace in self.traces:
+            if trace.pending:
+                self._settle_values(trace)
         for earlier, later in reversed(list(zip(self.traces, self.traces[1:], strict=False))):
             self._fold_into_next(earlier, later)
         self._draw_latest_on(final_roots)
