@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import Qt
 
-from tests.ui.test_journeys import press_run_all, settled
+from tests.engines.test_graph_and_trace import PROGRAMS
+from tests.ui.test_journeys import press_run_all, run_on
 from tests.windows import RUN_MS
 
 CHAIN = """import torch
@@ -48,14 +49,7 @@ def _put_cursor_on(qtbot, window, line: int) -> None:
 
 @pytest.mark.parametrize("engine", ["numpy", "torch"])
 def test_a_node_and_its_line_point_at_each_other(qtbot, window, engine, tmp_path):
-    window.editor.setPlainText(CHAIN)
-    if engine == "torch":  # switching runs the text again
-        pytest.importorskip("torch")
-        with qtbot.waitSignal(window.runner.finished, timeout=RUN_MS):
-            window.runs.engine_box.setCurrentIndex(window.runs.engine_box.findData("torch"))
-        qtbot.waitUntil(lambda: settled(window), timeout=RUN_MS)
-    else:
-        press_run_all(qtbot, window)
+    run_on(qtbot, window, engine, CHAIN)
     assert "tensor([264.5000])" in window.console.toPlainText()  # d·(w3·w1 + w4·w2)
     view, editor = window.graph_view, window.editor
     # an unnamed intermediate says which expression made it
@@ -95,29 +89,13 @@ def test_a_node_and_its_line_point_at_each_other(qtbot, window, engine, tmp_path
     assert sum(item.linked for item in view.current.nodes.values()) == 4
 
 
-SEED_CHAIN = """import torch
-a = torch.tensor([4.0])
-weights = [torch.tensor([i], requires_grad=True) for i in (2.0, 5.0, 9.0, 7.0)]
-w1, w2, w3, w4 = weights
-b = w1 * a
-c = w2 * a
-d = w3 * b + w4 * c
-L = (10 - d)
-L.backward()
-"""
+SEED_CHAIN = PROGRAMS["seed-style weights"].lstrip("\n")  # the seed's chain rule
 
 
 @pytest.mark.parametrize("engine", ["numpy", "torch"])
 def test_f10_says_each_step_in_the_users_names_and_numbers(qtbot, window, engine, tmp_path):
     """The seed's chain rule: each step's box reads as the tutorial writes it."""
-    window.editor.setPlainText(SEED_CHAIN)
-    if engine == "torch":
-        pytest.importorskip("torch")
-        with qtbot.waitSignal(window.runner.finished, timeout=RUN_MS):
-            window.runs.engine_box.setCurrentIndex(window.runs.engine_box.findData("torch"))
-        qtbot.waitUntil(lambda: settled(window), timeout=RUN_MS)
-    else:
-        press_run_all(qtbot, window)
+    run_on(qtbot, window, engine, SEED_CHAIN)
     said = []
     window.editor.setFocus()
     for _ in range(10):
@@ -146,15 +124,8 @@ def test_ctrl_click_of_the_loss_and_a_leaf_writes_the_sum_over_paths(qtbot, wind
                                                                       tmp_path):
     """Ctrl+click L, then a: the two paths' products in names and numbers, adding up to
     a.grad."""
-    window.editor.setPlainText(SEED_CHAIN.replace("torch.tensor([4.0])",
-                                                  "torch.tensor([4.0], requires_grad=True)"))
-    if engine == "torch":
-        pytest.importorskip("torch")
-        with qtbot.waitSignal(window.runner.finished, timeout=RUN_MS):
-            window.runs.engine_box.setCurrentIndex(window.runs.engine_box.findData("torch"))
-        qtbot.waitUntil(lambda: settled(window), timeout=RUN_MS)
-    else:
-        press_run_all(qtbot, window)
+    run_on(qtbot, window, engine, SEED_CHAIN.replace("torch.tensor([4.0])",
+                                                    "torch.tensor([4.0], requires_grad=True)"))
     view = window.graph_view
 
     def centre(name: str):

@@ -52,6 +52,19 @@ def press_run_all(qtbot, window) -> None:
     qtbot.waitUntil(lambda: settled(window), timeout=RUN_MS)
 
 
+def run_on(qtbot, window, engine: str, code: str) -> None:
+    """``code`` in the editor, run on ``engine`` (the numpy engine by Ctrl+Enter; choosing
+    the torch engine runs the text again by itself)."""
+    window.editor.setPlainText(code)
+    if engine == "torch":
+        pytest.importorskip("torch")
+        with qtbot.waitSignal(window.runner.finished, timeout=RUN_MS):
+            window.runs.engine_box.setCurrentIndex(window.runs.engine_box.findData("torch"))
+        qtbot.waitUntil(lambda: settled(window), timeout=RUN_MS)
+    else:
+        press_run_all(qtbot, window)
+
+
 def open_with_dialog(qtbot, window, path, monkeypatch) -> None:
     """File → Open, the dialog answered with ``path``."""
     monkeypatch.setattr(window.document, "ask_path", lambda saving: str(path))
@@ -539,14 +552,7 @@ print(x.grad)
 
 @pytest.mark.parametrize("engine", ["numpy", "torch"])
 def test_a_custom_functions_node_shows_the_backward_the_user_wrote(qtbot, window, engine):
-    window.editor.setPlainText(CUSTOM_FUNCTION)
-    if engine == "torch":  # switching runs the text again
-        pytest.importorskip("torch")
-        with qtbot.waitSignal(window.runner.finished, timeout=RUN_MS):
-            window.runs.engine_box.setCurrentIndex(window.runs.engine_box.findData("torch"))
-        qtbot.waitUntil(lambda: settled(window), timeout=RUN_MS)
-    else:
-        press_run_all(qtbot, window)
+    run_on(qtbot, window, engine, CUSTOM_FUNCTION)
     assert "tensor([0., 4., 6.])" in window.console.toPlainText()
     view = window.graph_view
     item = next(i for i in view.current.nodes.values()
