@@ -44,7 +44,7 @@ class ChainWords:
         self.loss = "out"
         if trace.roots and trace.roots[0] in graph.node_ids():
             self.loss = self.name(trace.roots[0])
-            if not re.fullmatch(r"[\w.\[\]]+", self.loss) and not _bracketed(self.loss):
+            if not re.fullmatch(r"[\w.\[\]]+", self.loss) and not bracketed(self.loss):
                 self.loss = f"({self.loss})"
 
     def name(self, node_id: str) -> str:
@@ -63,7 +63,7 @@ class ChainWords:
     def gradient(self, node_id: str) -> str:
         """``dL/dw3``: the gradient of the loss with respect to the node's value."""
         name = self.name(node_id)
-        whole = re.fullmatch(r"[\w.\[\]]+", name) or _bracketed(name)
+        whole = re.fullmatch(r"[\w.\[\]]+", name) or bracketed(name)
         return f"d{self.loss}/d{name}" if whole else f"d{self.loss}/d({name})"
 
     def operands(self, node: GraphNode) -> list[tuple[str, ArrayData | None]]:
@@ -103,9 +103,10 @@ def step_words(words: ChainWords, step: BackwardStep, node: GraphNode,
     if step.name == "AccumulateGrad":
         leaf = words.leaf.get(step.node)
         name = leaf.label if leaf is not None else "leaf"
-        before = "None" if step.grad_before is None else _numbers(step.grad_before)
-        return [f"{name}.grad = {before} + {_numbers(incoming)} = {_numbers(step.grad_after)}"
-                f"  ({words.gradient(step.node)} added to what {name}.grad held)"]
+        before = "None" if step.grad_before is None else _term(_numbers(step.grad_before))
+        return [f"{name}.grad = {before} + {_term(_numbers(incoming))} = "
+                f"{_numbers(step.grad_after)}  ({words.gradient(step.node)} added to what "
+                f"{name}.grad held)"]
     where = f"line {node.line} · " if node.line is not None else ""
     what = words.name(step.node)
     lines = [f"{where}{step.name} for {what}: it receives {words.gradient(step.node)} = "
@@ -114,6 +115,8 @@ def step_words(words: ChainWords, step: BackwardStep, node: GraphNode,
     operands = {edge.input: edge.target for edge in inputs}
     parameters = [formula.split(" = ", 1)[0].removeprefix("grad_") for formula in rules]
     written = words.operands(node)  # the operands as the code wrote them: the constants too
+    shared = [target for target in operands.values()
+              if list(operands.values()).count(target) > 1]  # d * d: two shares of dL/dd
     for edge in inputs:
         sent = step.outgoing[edge.input] if edge.input < len(step.outgoing) else None
         target = edge.target
@@ -122,26 +125,50 @@ def step_words(words: ChainWords, step: BackwardStep, node: GraphNode,
         if edge.input >= len(rules):
             lines.append(f"{words.gradient(target)} = {_numbers(sent)} → {destination}")
             continue
-        rule = rules[edge.input].split(" = ", 1)[1]
+        rule = rules[edge.input].split(" = ", 1)[1].replace("alpha · ", "")  # torch's default
         named = {"grad": words.gradient(step.node), "result": what}
         valued = {"grad": incoming, "result": words.value(step.node)}
+        if node.label.startswith("Pow") and len(written) > 1:  # x ** 2: the 2
+            named["exponent"], valued["exponent"] = written[1]
         for position, parameter in enumerate(parameters):
             if position in operands:
                 named[parameter] = words.name(operands[position])
                 valued[parameter] = words.value(operands[position])
             elif position < len(written):
                 named[parameter], valued[parameter] = written[position]
-        text = f"{words.gradient(target)} = {_spoken(rule, named)}"
+        share = f" (its share through {parameters[edge.input]})" if target in shared else ""
+        spoken = _spoken(rule, named)
+        text = f"{words.gradient(target)}{share} = {spoken}"
         with_numbers = _with_numbers(rule, valued)
-        if with_numbers is not None and _SYMBOL.fullmatch(rule) is None:  # (not "= grad")
+        if with_numbers is not None and spoken != named["grad"] and \
+                with_numbers != _numbers(sent):  # (not "= dL/dd = 46 = 46")
             text += f" = {with_numbers}"
         lines.append(f"{text} = {_numbers(sent)} → {destination}")
+    for target in dict.fromkeys(shared):  # what the shares add up to
+        lines.append(f"{words.gradient(target)} is the sum of its shares: "
+                     f"{_shares_sum(step, inputs, target)}")
     if not inputs:
         lines.append("no input needs a gradient: nothing to send on")
     return lines
 
 
-def _bracketed(text: str) -> bool:
+def _shares_sum(step: BackwardStep, inputs: list, target: str) -> str:
+    values = [step.outgoing[edge.input] for edge in inputs
+              if edge.target == target and edge.input < len(step.outgoing)]
+    if any(value is None or _size(value) > NUMBERS_UP_TO or value.shape != values[0].shape
+           or len(value.preview) != _size(value) for value in values):
+        return "added where they meet"
+    total = np.sum([np.asarray(v.preview, float) for v in values], axis=0)
+    summed = ArrayData.from_array(total.reshape(values[0].shape), "float")
+    return " + ".join(_term(_numbers(v)) for v in values) + " = " + _numbers(summed)
+
+
+def _term(text: str) -> str:
+    """A negative number in a sum or product: bracketed, ``1 · (-1)``."""
+    return f"({text})" if text.startswith("-") else text
+
+
+def bracketed(text: str) -> bool:
     """``(w3·b)``: one bracket around all of it (not ``(a + b).sum()``)."""
     depth = 0
     for position, character in enumerate(text):
@@ -176,9 +203,11 @@ def formulas(rule: str | None) -> list[str]:
 
 
 def _spoken(rule: str, named: dict[str, str]) -> str:
-    """The rule with each symbol replaced by the user's name for it."""
+    """The rule with each symbol replaced by the user's name for it (``1 · x`` is ``x``;
+    ``cos((u·v))`` is ``cos(u·v)``)."""
     spoken = _SYMBOL.sub(lambda found: named.get(found.group(), found.group()), rule)
-    return spoken.replace(" * ", " · ")
+    spoken = re.sub(r"(\w)\(\(([^()]*)\)\)", r"\1(\2)", spoken.replace(" * ", " · "))
+    return re.sub(r"(?<![\w.])1 · ", "", spoken)
 
 
 def _with_numbers(rule: str, valued: dict[str, ArrayData | None]) -> str | None:
@@ -189,7 +218,8 @@ def _with_numbers(rule: str, valued: dict[str, ArrayData | None]) -> str | None:
         return None
     if any(_size(valued[symbol]) > NUMBERS_UP_TO for symbol in symbols):
         return None
-    return _SYMBOL.sub(lambda found: _numbers(valued[found.group()]), rule).replace(" * ", " · ")
+    return _SYMBOL.sub(lambda found: _term(_numbers(valued[found.group()])),
+                       rule).replace(" * ", " · ")
 
 
 def number_text(value) -> str:

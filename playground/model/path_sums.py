@@ -14,13 +14,12 @@ known where both are single numbers.
 
 from __future__ import annotations
 
-import itertools
 import math
 import re
 from dataclasses import dataclass, field
 
 from playground.model.arrays import ArrayData
-from playground.model.chain_words import ChainWords, formulas, number_text
+from playground.model.chain_words import ChainWords, bracketed, formulas, number_text
 from playground.model.display import Paths
 from playground.model.graph import Graph
 from playground.model.trace import BackwardTrace
@@ -42,7 +41,7 @@ def path_sum(graph: Graph, trace: BackwardTrace | None, paths: Paths) -> PathSum
     words = ChainWords(graph, trace or BackwardTrace("backward", [], []))
     steps = {step.node: step for step in (trace.steps if trace else [])}
     terms = []
-    for path in _unique(paths.examples):
+    for path in unique_paths(paths.examples):
         terms.extend(_terms(graph, words, steps, path))
     if not terms:
         return PathSum(["no function node lies between them: no chain rule to write"])
@@ -65,8 +64,8 @@ def path_sum(graph: Graph, trace: BackwardTrace | None, paths: Paths) -> PathSum
     return result
 
 
-def _unique(paths: list[list[str]]) -> list[list[str]]:
-    """Each node path once (parallel edges, as in ``w * w``, are expanded per edge below)."""
+def unique_paths(paths: list[list[str]]) -> list[list[str]]:
+    """Each node path once (parallel edges, as in ``d * d``, make one factor their sum)."""
     seen, kept = set(), []
     for path in paths:
         if tuple(path) not in seen:
@@ -76,19 +75,19 @@ def _unique(paths: list[list[str]]) -> list[list[str]]:
 
 
 def _terms(graph: Graph, words: ChainWords, steps: dict, path: list[str]) -> list[list]:
-    """The path's products: one per choice of parallel edges; each a list of factors
-    (numerator name, denominator name, factor in words, factor's number or None)."""
+    """The path's product as a list of factors (numerator name, denominator name, factor in
+    words, factor's number or None); where a node reaches the next by several edges
+    (``d * d``), one factor, their sum (``d + d``)."""
     functions = [node_id for node_id in path if graph.node(node_id).kind == "function"]
-    choices = []
+    chosen = []
     for node_id, after in zip(functions, [*functions[1:], None], strict=True):
         target = after if after is not None else next(
             (n for n in path[path.index(node_id) + 1:] if graph.node(n).kind != "function"),
             None)
         inputs = sorted(edge.input for edge in graph.edges if edge.kind == "next"
                         and edge.source == node_id and edge.target == target)
-        choices.append([(node_id, number) for number in inputs] or [(node_id, None)])
-    return [_factors(graph, words, steps, list(chosen), path)
-            for chosen in itertools.product(*choices)]
+        chosen.append((node_id, inputs))
+    return [_factors(graph, words, steps, chosen, path)]
 
 
 def _factors(graph: Graph, words: ChainWords, steps: dict, chosen: list, path: list[str]):
@@ -96,10 +95,11 @@ def _factors(graph: Graph, words: ChainWords, steps: dict, chosen: list, path: l
     factors = []
     top = _name_of(graph, words, path[0])
     texts, numbers = [], []
-    for position, (node_id, number) in enumerate(chosen):
-        text, value = _local(graph, words, steps, node_id, number)
-        texts.append(text)
-        numbers.append(value)
+    for position, (node_id, inputs) in enumerate(chosen):
+        parts = [_local(graph, words, steps, node_id, number) for number in inputs or [None]]
+        texts.append(" + ".join(text for text, _ in parts) if len(parts) == 1 else
+                     "(" + " + ".join(text for text, _ in parts) + ")")
+        numbers.append(_sum([value for _, value in parts]))
         following = chosen[position + 1][0] if position + 1 < len(chosen) else None
         named = following is None or words.made.get(following) is not None and \
             words.made[following].names
@@ -161,6 +161,10 @@ def _single(array: ArrayData | None) -> float | None:
     return float(value) if isinstance(value, int | float) else None
 
 
+def _sum(numbers: list) -> float | None:
+    return None if any(n is None for n in numbers) else math.fsum(numbers)
+
+
 def _product(numbers: list) -> float | None:
     return None if any(n is None for n in numbers) else math.prod(numbers)
 
@@ -204,4 +208,6 @@ def _number(value: float) -> str:
 
 
 def _bracket(text: str) -> str:
+    if bracketed(text):
+        return text
     return f"({text})" if text.startswith("-") or " " in text else text

@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QTextBrowser
 
 from playground.model import Graph
 from playground.model.display import Group, Paths
-from playground.model.path_sums import path_sum
+from playground.model.path_sums import path_sum, unique_paths
 from playground.model.trace import BackwardTrace
 from playground.ui.following import follow
 from playground.ui.formatting import full_values, readable_rule, shape_text
@@ -72,9 +72,10 @@ class Inspector(QTextBrowser):
                  f"{html.escape(start.label)} to {html.escape(end.label)}</h3>",
                  "<p>The gradient of the one with respect to the other is the sum over these "
                  "paths of the product of the local derivatives along each path:</p>",
-                 "<pre>" + html.escape("\n".join(
-                     path_sum(graph, self._trace_of(graph), paths).lines)) + "</pre><ol>"]
-        for path in paths.examples:  # a function node by the expression that made it
+                 "<p style='white-space: pre-wrap; font-family: monospace'>" + html.escape(
+                     "\n".join(path_sum(graph, self._trace_of(graph), paths).lines))
+                 + "</p><ol>"]
+        for path in unique_paths(paths.examples):  # a function node by its expression
             lines.append("<li>" + " → ".join(html.escape(_in_words(graph.node(n)))
                                               for n in path) + "</li>")
         lines.append("</ol>")

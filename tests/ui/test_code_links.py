@@ -110,13 +110,13 @@ def test_f10_says_each_step_in_the_users_names_and_numbers(qtbot, window, engine
             inspector = window.inspector.toPlainText()
             window.grab().save(str(tmp_path / f"step5_{engine}.png"))
     assert said[0] == ["line 8 · RsubBackward1 for L: it receives dL/dL = 1",
-                       "dL/dd = -alpha · dL/dL = -1 → d"]
-    assert "dL/dw3 = dL/d(w3·b) · b = -1 · 8 = -8 → w3.grad" in said[4]
-    assert "dL/db = dL/d(w3·b) · w3 = -1 · 9 = -9 → b" in said[4]
+                       "dL/dd = -dL/dL = -1 → d"]
+    assert "dL/dw3 = dL/d(w3·b) · b = (-1) · 8 = -8 → w3.grad" in said[4]
+    assert "dL/db = dL/d(w3·b) · w3 = (-1) · 9 = -9 → b" in said[4]
     assert any("dL/dw3 = dL/d(w3·b) · b" in text for text in callout)
     assert "In your code" in inspector and "grad_self = grad · other" in inspector
-    assert "dL/dw2 = dL/dc · a = -7 · 4 = -28 → w2.grad" in said[6]
-    assert said[9] == ["w1.grad = None + -36 = -36  (dL/dw1 added to what w1.grad held)"]
+    assert "dL/dw2 = dL/dc · a = (-7) · 4 = -28 → w2.grad" in said[6]
+    assert said[9] == ["w1.grad = None + (-36) = -36  (dL/dw1 added to what w1.grad held)"]
 
 
 @pytest.mark.parametrize("engine", ["numpy", "torch"])

@@ -116,7 +116,9 @@ def test_a_step_shows_its_rule_with_numbers_and_the_gradients_in_flight(rig):
     state = player.playback.state(2)
     assert state.step.name == "MulBackward0"
     # in the user's names and numbers, torch's beside them for the inspector
-    assert "d(t.sum())/dw = d(t.sum())/dt · w = [1, 1] · [1, -1] = [1, -1] → w.grad" in \
+    assert "d(t.sum())/dw (its share through self) = d(t.sum())/dt · w = [1, 1] · [1, -1] = " \
+        "[1, -1] → w.grad" in state.explanation  # w * w: two shares, and their sum
+    assert "d(t.sum())/dw is the sum of its shares: [1, -1] + [1, -1] = [2, -2]" in \
         state.explanation
     assert "grad_self = grad · other = [1.0, -1.0] → AccumulateGrad" in state.torch_terms
     texts = [label[0] for label in view.snapshot()["labels"]]
