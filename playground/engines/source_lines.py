@@ -250,8 +250,8 @@ def _name_expressions(graph: Graph, numbered: list[tuple[int, int]],
     expressions, matched from the last made backwards (an operation ends after its
     operands); a node an nn.Module made, or one no operation's kind matches, goes to a call
     (the module's own by name: ``self.fc1(x)``, ``model(x)``)."""
-    operations = _operations(found[0]) if found else []
-    pointer = len(operations) - 1
+    operations, repeats = _operations(found[0]) if found else ([], {})
+    pointer = top = len(operations) - 1  # the last an operation's kind / a call may match
     for _number, index in reversed(numbered):
         node = graph.nodes[index]
         node.line = line
@@ -260,12 +260,13 @@ def _name_expressions(graph: Graph, numbered: list[tuple[int, int]],
         if node.module is None:
             chosen = next((j for j in range(pointer, -1, -1)
                            if _matches(kind, operations[j][0])), None)
-        if chosen is not None:
-            pointer = chosen - 1
+        if chosen is not None:  # (inside a comprehension, its operations stay on offer)
+            pointer = repeats.get(chosen, chosen - 1)
+            top = min(pointer + 1, len(operations) - 1)
         else:
-            chosen = _call_for(operations, min(pointer + 1, len(operations) - 1), node.module)
-            if chosen is not None:
-                pointer = chosen
+            chosen = _call_for(operations, top, node.module)
+            if chosen is not None:  # the nodes made before may be the call's too
+                pointer, top = chosen - 1, chosen
         expression = operations[chosen][1] if chosen is not None else (
             _whole(found[0]) if found else None)
         if expression is not None and found is not None:
@@ -308,13 +309,16 @@ _OPERATORS = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "div",
               ast.FloorDiv: "floordivide", ast.USub: "neg"}
 
 
-def _operations(stmt: ast.stmt) -> list[tuple[tuple[str, str, str], ast.AST]]:
+def _operations(stmt: ast.stmt) -> tuple[list[tuple[tuple[str, str, str], ast.AST]],
+                                         dict[int, int]]:
     """The statement's operations in the order Python evaluates them, each with its kind:
-    ("op", "mul", ""), ("call", "mseloss", "mse_loss") or ("index", "", "")."""
+    ("op", "mul", ""), ("call", "mseloss", "mse_loss") or ("index", "", ""); and those a
+    comprehension repeats, each with the index of its comprehension's last."""
     found: list[tuple[tuple[str, str, str], ast.AST]] = []
+    repeats: dict[int, int] = {}
     for part in _evaluated_parts(stmt):
-        _walk(part, found)
-    return found
+        _walk(part, found, repeats)
+    return found, repeats
 
 
 def _evaluated_parts(stmt: ast.stmt) -> list[ast.AST]:
@@ -333,24 +337,35 @@ def _evaluated_parts(stmt: ast.stmt) -> list[ast.AST]:
     return []
 
 
-def _walk(node: ast.AST, found: list) -> None:
+def _walk(node: ast.AST, found: list, repeats: dict[int, int]) -> None:
     """Post-order in evaluation order (an operation is done after its operands)."""
-    if isinstance(node, ast.Lambda | ast.ListComp | ast.GeneratorExp | ast.DictComp |
-                  ast.SetComp):
+    if isinstance(node, ast.Lambda):
+        return
+    if isinstance(node, ast.ListComp | ast.GeneratorExp | ast.DictComp | ast.SetComp):
+        for generator in node.generators:
+            _walk(generator.iter, found, repeats)
+        first = len(found)
+        for generator in node.generators:
+            for condition in generator.ifs:
+                _walk(condition, found, repeats)
+        for part in (node.key, node.value) if isinstance(node, ast.DictComp) else (node.elt,):
+            _walk(part, found, repeats)
+        repeats.update((index, len(found) - 1) for index in range(first, len(found)))
         return
     if isinstance(node, ast.AugAssign):
-        _walk(node.value, found)
+        _walk(node.value, found, repeats)
         found.append((("op", _OPERATORS.get(type(node.op), ""), ""), node))
         return
     if isinstance(node, ast.Call):
-        _walk(node.func.value if isinstance(node.func, ast.Attribute) else node.func, found)
+        _walk(node.func.value if isinstance(node.func, ast.Attribute) else node.func, found,
+              repeats)
         for argument in [*node.args, *(keyword.value for keyword in node.keywords)]:
-            _walk(argument, found)
+            _walk(argument, found, repeats)
         raw = _raw_name(node.func)
         found.append((("call", raw.strip("_").replace("_", "").lower(), raw), node))
         return
     for child in ast.iter_child_nodes(node):
-        _walk(child, found)
+        _walk(child, found, repeats)
     if isinstance(node, ast.BinOp | ast.UnaryOp):
         name = _OPERATORS.get(type(node.op))
         if name:

@@ -155,7 +155,8 @@ def step_words(words: ChainWords, step: BackwardStep, node: GraphNode,
 def _shares_sum(step: BackwardStep, inputs: list, target: str) -> str:
     values = [step.outgoing[edge.input] for edge in inputs
               if edge.target == target and edge.input < len(step.outgoing)]
-    if any(value is None or _size(value) > NUMBERS_UP_TO or value.shape != values[0].shape
+    if not values or any(value is None or _size(value) > NUMBERS_UP_TO or
+                         value.shape != values[0].shape
            or len(value.preview) != _size(value) for value in values):
         return "added where they meet"
     total = np.sum([np.asarray(v.preview, float) for v in values], axis=0)

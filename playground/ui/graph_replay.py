@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from PySide6.QtCore import QObject, QPointF, QRectF, QVariantAnimation
+from PySide6.QtGui import QFontInfo
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsView
 
 from playground.ui.formatting import short_values
@@ -16,7 +17,7 @@ from playground.ui.graph_items import (
     NodeItem,
     callout_spots,
 )
-from playground.ui.graph_look import NodeLook
+from playground.ui.graph_look import PLAIN_FONT, NodeLook
 from playground.ui.graph_scene import Scene, retire
 
 ARRIVED_AT = 0.62       # where on its edge a gradient's label rests (0: source, 1: target)
@@ -31,6 +32,10 @@ class StepFocus:
     edges: list[EdgeItem]
 
 
+CALLOUT_TEXT_PX = 11.0  # the replay's explanation reads at least this large on screen
+MOST_GROWTH = 2.5       # ... growing it no more than this over the graph's own text
+
+
 class ReplayDrawing(QObject):
     """Draws the backward player's state on a scene's items, in the view it is made for: which
     nodes wait, run or are done, each leaf's .grad as of the step, the gradients on their
@@ -38,6 +43,7 @@ class ReplayDrawing(QObject):
 
     def __init__(self, view: QGraphicsView) -> None:
         super().__init__(view)  # the parent of its animations
+        self._view = view
         self._canvas = view.scene()  # where the tags and the callout go
         self.labels: list[QGraphicsItem] = []  # the gradient tags and the callout drawn
         self._states: dict[str, str] = {}  # the nodes' player states drawn, by shown id
@@ -140,10 +146,13 @@ class ReplayDrawing(QObject):
     def _place_callout(self, scene: Scene, item: NodeItem, lines: list[str]) -> Callout:
         """The explanation near its node, where it covers no node (nor a gradient's tag)."""
         callout = Callout(lines)
+        grown = self._callout_growth()
+        callout.setScale(grown)
+        width, height = callout.width * grown, callout.height * grown
         node = item.sceneBoundingRect().adjusted(4, 4, -4, -4)  # the box, not its margin
         best = None
-        for tip, corner in callout_spots(node, callout.width, callout.height, scene.bounds()):
-            box = QRectF(corner.x(), corner.y(), callout.width, callout.height)
+        for tip, corner in callout_spots(node, width, height, scene.bounds()):
+            box = QRectF(corner.x(), corner.y(), width, height)
             covered = sum(_overlap(box, other.sceneBoundingRect())
                           for other in self._canvas.items(box.adjusted(-3, -3, 3, 3))
                           if isinstance(other, NodeItem))
@@ -152,11 +161,17 @@ class ReplayDrawing(QObject):
             if covered == 0:
                 break
         _, tip, corner = best
-        callout.offset = corner - tip
+        callout.offset = (corner - tip) / grown
         callout.setPos(tip)
         self._canvas.addItem(callout)
         self.labels.append(callout)
         return callout
+
+    def _callout_growth(self) -> float:
+        """How much larger than the graph's text the callout is drawn: its text at least
+        CALLOUT_TEXT_PX high on screen (a graph fitted small left it at 7 px)."""
+        shown = QFontInfo(PLAIN_FONT).pixelSize() * self._view.transform().m11()
+        return min(MOST_GROWTH, max(1.0, CALLOUT_TEXT_PX / max(shown, 1e-6)))
 
     def _place_label(self, scene: Scene, flow, moving: bool, at: float):
         """A gradient's tag on its edge, ``at`` along it; (tag, edge), or None where the flow

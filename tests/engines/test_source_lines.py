@@ -187,3 +187,13 @@ def test_torch_compile_traces_a_marked_function_whole():
     run = run_code(COMPILED, TorchEngine("cpu"))
     assert run.error is None, run.error
     assert {node.line for node in run.graph.nodes if node.kind == "function"} == {11}
+
+
+def test_a_comprehensions_operations_name_the_nodes_of_every_pass():
+    code = ("import torch\nweights = [torch.ones(2, requires_grad=True) * k for k in (1., 2.)]\n"
+            "decay = sum((w ** 2).sum() for w in weights)\n")
+    run = run_code(code, NumpyEngine())
+    made = sorted({(node.label, node.expression) for node in run.graph.nodes
+                   if node.line == 3 and node.kind == "function"})
+    assert made == [("AddBackward0", "sum((w ** 2).sum() for w in weights)"),
+                    ("PowBackward0", "w ** 2"), ("SumBackward0", "(w ** 2).sum()")]
