@@ -52,8 +52,10 @@ def path_sum(graph: Graph, trace: BackwardTrace | None, paths: Paths) -> PathSum
     result.lines.append("= " + " + ".join(" · ".join(_bracket(text) for _, _, text, _ in term)
                                           for term in shown))
     products = [_product([number for *_, number in term]) for term in terms]
-    if len(terms) > MAX_TERMS:
-        result.lines.append(f"… and {len(terms) - MAX_TERMS} more paths")
+    if len(terms) > MAX_TERMS or len(paths.examples) < paths.count:
+        # not every path is written out: their sum is not this one's to say
+        result.lines.append(f"… and more paths ({paths.count:,} in all)")
+        products = [None]
     if all(product is not None for product in products):
         result.total = math.fsum(products)
         numbers = " + ".join(" · ".join(_bracket(_number(n)) for *_, n in term)

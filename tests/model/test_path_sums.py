@@ -53,3 +53,12 @@ def test_tensors_of_many_values_are_written_in_names_only(engine):
     assert found.lines[:2] == ["dloss/dw = dloss/dw", "= 2"]
     assert found.total is None and found.engine is None
     assert "not a single number" in found.lines[-1]
+
+
+def test_more_paths_than_are_written_out_are_not_summed():
+    code = ("import torch\nx = torch.tensor(1.5, requires_grad=True)\ny = x\n"
+            "for _ in range(4):\n    y = y * y + y\ny.backward()\n")  # 3^4 paths
+    found = _sum(code, "numpy", "y", "x")
+    assert "… and more paths (81 in all)" in found.lines
+    assert found.total is None and found.engine is not None
+    assert found.lines[-1].endswith("(the engine's)")
