@@ -29,6 +29,7 @@ class KernelRunner(QObject):
     failed = Signal(str)     # why it could not start; the engine before it runs again
     pictures = Signal(object)  # DrawnFigures: a run's figures, drawn after its result
     vectors = Signal(str, object)  # (run id, [[number, svg, why], ...]): figures' SVGs, later
+    _start_ended = Signal(object)  # a start's error or None, told on the UI thread
 
     def __init__(self, engine: str = DEFAULT_ENGINE, device: str = "auto",
                  background: bool = False, launched: subprocess.Popen | None = None) -> None:
@@ -50,6 +51,7 @@ class KernelRunner(QObject):
         self.figure_scale = 1.0  # the screen's device pixel ratio: matplotlib figures' PNGs
         self.ready.connect(self._run_waiting)
         self.failed.connect(self._run_waiting)
+        self._start_ended.connect(self._count_start_ended)
         if background:
             self._in_background(lambda: self.kernel.start(launched),
                                 f"Starting the {self._name(engine)} engine…")
@@ -144,17 +146,22 @@ class KernelRunner(QObject):
                         job()
                 except (KernelError, OSError) as failure:
                     error = str(failure)
-            with self._jobs_lock:
-                self._jobs -= 1
-                last = self._jobs == 0
-            if error is not None:
-                emit_on_ui_thread(self.failed, error)
-            elif last:  # the kernel the user asked for last
-                emit_on_ui_thread(self.ready, self.kernel.description)
+            emit_on_ui_thread(self._start_ended, error)
 
         starter = threading.Thread(target=work, daemon=True, name="kernel-start")
         self._starters = [*(t for t in self._starters if t.is_alive()), starter]
         starter.start()
+
+    def _count_start_ended(self, error: str | None) -> None:
+        """A start is over: it counts as starting until the window has been told, so that
+        nothing waiting on ``is_starting`` acts before ``ready`` has been shown."""
+        with self._jobs_lock:
+            self._jobs -= 1
+            last = self._jobs == 0
+        if error is not None:
+            self.failed.emit(error)
+        elif last:  # the kernel the user asked for last
+            self.ready.emit(self.kernel.description)
 
     @staticmethod
     def _name(engine: str) -> str:

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 import os
+import time
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
 
 from playground.ui.main_window import MainWindow
 from playground.ui.recovery import RecoveryStore
@@ -162,6 +164,22 @@ def test_a_printed_line_without_end_is_shown_cut_with_how_much_more(qtbot, tmp_p
     cut = next(line for line in lines if line.startswith("="))
     assert cut == "=" * LINE_LIMIT + " … (290,000 more characters on this line)"
     assert "after" in lines
+
+
+def test_a_kernel_is_starting_until_the_window_has_said_it_is_ready(qtbot, tmp_path):
+    """The start's end was counted on its own thread and told later: a zoom made in between
+    had its "Text at 300%" replaced by the late "Ready" (a failure seen on a slower CI)."""
+    window = _window(qtbot, Settings(tmp_path / "s.json"), RecoveryStore(tmp_path / "r.json"))
+    assert window.statusBar().currentMessage().startswith("Ready: ")
+    window.runner.restart()
+    deadline = time.monotonic() + RUN_MS / 1000
+    while window.runner.is_starting and time.monotonic() < deadline:
+        time.sleep(0.01)  # the start ends here, while the UI thread is not taking events
+        if not window.runner.is_starting:
+            break
+        QApplication.processEvents()
+    assert not window.runner.is_starting
+    assert window.statusBar().currentMessage().startswith("Ready: ")
 
 
 def test_fifteen_zoom_presses_lay_the_text_out_once(qtbot, tmp_path, monkeypatch):
