@@ -41,27 +41,32 @@ class StatementMarks:
         self.statements: dict[int, tuple[ast.stmt, list[str]]] = {}  # line → (AST, code lines)
 
     def functions(self) -> dict[str, Callable]:
-        """The three callables the marked code calls, by the names it calls them."""
+        """The three callables the marked code calls, by the names it calls them. They run at
+        every statement, so each is one call: under torch.compile (``compiling()`` True) they
+        do nothing, and leave what they would call untraced."""
         mark, records = self.mark, self.records
-        record = records.extend
+        record, compiling = records.extend, self.compiling or bool  # bool(): False
         lines = [0]  # the line each user function on the stack is at
 
         def at(line: int) -> None:
+            if compiling():
+                return
             lines[-1] = line
             record((mark(), line))
             if len(records) > 4 * KEPT_MARKS:  # the newest kept, the list cut seldom
                 del records[:len(records) - 2 * KEPT_MARKS]
 
         def enter() -> None:
-            lines.append(0)
+            if not compiling():
+                lines.append(0)
 
         def leave() -> None:
+            if compiling():
+                return
             if len(lines) > 1:
                 lines.pop()
             record((mark(), -lines[-1]))
 
-        if self.compiling is not None:
-            at, enter, leave = (_aside(self.compiling, plain) for plain in (at, enter, leave))
         return {AT: at, ENTER: enter, LEAVE: leave}
 
     def line_of(self, node) -> int | None:
@@ -85,16 +90,6 @@ class StatementMarks:
         """The statements of code about to run, by line (a cell's replace its lines')."""
         lines = source.split("\n")
         self.statements.update((line, (stmt, lines)) for line, stmt in statements.items())
-
-
-def _aside(compiling: Callable[[], bool], plain: Callable) -> Callable:
-    """``plain``, but nothing while torch.compile traces (it reads ``compiling()`` as True
-    and leaves the rest untraced; run as it is, it costs a call)."""
-    def marked(*args) -> None:
-        if not compiling():
-            plain(*args)
-
-    return marked
 
 
 def marks_of(namespace: dict, mark: Callable[[], int],

@@ -9,7 +9,7 @@ import json
 import sys
 import threading
 import urllib.parse
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from playground.engines.base import Attributes, Engine, EngineError
@@ -126,8 +126,7 @@ class TorchEngine(Engine):
 
     def view(self) -> EngineView:
         torch = self.torch
-        return EngineView(lambda value: isinstance(value, torch.Tensor),
-                          lambda tensor: _to_numpy(tensor, torch))
+        return EngineView(lambda value: isinstance(value, torch.Tensor), _reader(torch))
 
     def module_hooks(self) -> ModuleHooks | None:
         mark = getattr(self.torch._C._autograd, "_get_sequence_nr", None)
@@ -191,21 +190,25 @@ def _kernel_frame(entry: str) -> bool:
     return entry.startswith(('  File "<frozen ', f'  File "{_APP}'))
 
 
-def _to_numpy(tensor, torch):
+def _reader(torch) -> Callable:
     """A tensor's values as NumPy reads them: sparse made dense, bfloat16 and other dtypes
     NumPy lacks widened to float32, a conjugate view resolved (meta tensors have none)."""
-    tensor = tensor.detach()
-    try:  # the usual tensor, on the CPU in a dtype NumPy has: read as it is, no checks (the
-        return tensor.numpy()  # recorded calls of a loop read thousands of small tensors)
-    except (TypeError, RuntimeError, NotImplementedError):
-        pass  # one of the others: numpy() refuses them all
-    if tensor.is_meta:
-        raise ValueError("a meta tensor has no values")
-    if tensor.layout != torch.strided:
-        tensor = tensor.to_dense()
-    if tensor.dtype == torch.bfloat16 or "float8" in str(tensor.dtype):
-        tensor = tensor.float()
-    return tensor.cpu().resolve_conj().resolve_neg().numpy()
+    def to_numpy(tensor):
+        if tensor.requires_grad:  # a gradient needs none: read as it is (a recorded call
+            tensor = tensor.detach()  # of a loop reads forty, and a detach costs a copy's time)
+        try:  # the usual tensor, on the CPU in a dtype NumPy has: no checks
+            return tensor.numpy()
+        except (TypeError, RuntimeError, NotImplementedError):
+            pass  # one of the others: numpy() refuses them all
+        if tensor.is_meta:
+            raise ValueError("a meta tensor has no values")
+        if tensor.layout != torch.strided:
+            tensor = tensor.to_dense()
+        if tensor.dtype == torch.bfloat16 or "float8" in str(tensor.dtype):
+            tensor = tensor.float()
+        return tensor.cpu().resolve_conj().resolve_neg().numpy()
+
+    return to_numpy
 
 
 def _roots(tensors, torch) -> list:
@@ -232,8 +235,9 @@ def _hooked(recorder: TraceRecorder, kind: str, tensors, torch) -> Iterator[None
     trace = recorder.start(kind, roots)
     handles = []
     for node in _reachable(roots):
-        handles.append(node.register_prehook(_before(recorder, trace, node)))
-        handles.append(node.register_hook(_after(recorder, trace, node)))
+        before, after = _hooks(recorder, trace, node)
+        handles.append(node.register_prehook(before))
+        handles.append(node.register_hook(after))
     error = None
     try:
         yield
@@ -246,23 +250,24 @@ def _hooked(recorder: TraceRecorder, kind: str, tensors, torch) -> Iterator[None
         recorder.finish(trace, error)
 
 
-def _leaf_grad(recorder: TraceRecorder, node):
+def _hooks(recorder: TraceRecorder, trace: LiveTrace, node) -> tuple[Callable, Callable]:
+    """The node's pre-hook (a step with the gradients it receives) and hook (the gradients
+    it passes on); a leaf's AccumulateGrad also notes its leaf's .grad before and after."""
+    value = recorder.optional_array
     variable = getattr(node, "variable", None)
-    return None if variable is None else recorder.optional_array(variable.grad)
+    ran: list[LiveStep] = []  # its step (a node runs once in a call)
 
+    def before(grad_outputs):
+        step = LiveStep(node, [value(g) for g in grad_outputs])
+        if variable is not None:
+            step.grad_before = value(variable.grad)
+        trace.steps.append(step)
+        ran.append(step)
 
-def _before(recorder: TraceRecorder, trace: LiveTrace, node):
-    def hook(grad_outputs):
-        trace.steps.append(LiveStep(node, [recorder.optional_array(g) for g in grad_outputs],
-                                    grad_before=_leaf_grad(recorder, node)))
+    def after(grad_inputs, grad_outputs):
+        step = ran[-1]
+        step.outgoing = [value(g) for g in grad_inputs]
+        if variable is not None:
+            step.grad_after = value(variable.grad)
 
-    return hook
-
-
-def _after(recorder: TraceRecorder, trace: LiveTrace, node):
-    def hook(grad_inputs, grad_outputs):
-        step = next(s for s in reversed(trace.steps) if s.node is node)
-        step.outgoing = [recorder.optional_array(g) for g in grad_inputs]
-        step.grad_after = _leaf_grad(recorder, node)
-
-    return hook
+    return before, after

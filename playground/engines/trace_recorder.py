@@ -16,15 +16,16 @@ from playground.engines.graph_builder import Snapshot
 from playground.model import ArrayData, BackwardStep, BackwardTrace
 from playground.model.arrays import FULL_VALUES_LIMIT
 
-# A training loop calls backward() thousands of times; recording a call costs about as much
-# as the call. Which calls are recorded is decided by their count alone, so a script keeps the
-# same calls on both engines and on any machine: the first ALL_CALLS calls are all recorded
-# (so a loop of up to that many keeps its last call), later ones only on a grid (call -
-# FIRST_CALLS a multiple of a stride). Of the recorded calls the player keeps the first
-# FIRST_CALLS, those on the grid, whose stride doubles whenever more than SAMPLED_CALLS lie
-# on it, and the newest. A loop of N > ALL_CALLS calls records about ALL_CALLS +
-# SAMPLED_CALLS * log2(N / ALL_CALLS) / 2 of them: some 530 of 10,000.
-ALL_CALLS = 500
+# A training loop calls backward() thousands of times; recording a call costs two to three
+# times the call (torch: some 0.5 ms more for a 14-node graph, most of it in the hooks).
+# Which calls are recorded is decided by their count alone, so a script keeps the same calls
+# on both engines and on any machine: the first ALL_CALLS calls are all recorded (so a loop
+# of up to that many keeps its last call), later ones only on a grid (call - FIRST_CALLS a
+# multiple of a stride). Of the recorded calls the player keeps the first FIRST_CALLS, those
+# on the grid, whose stride doubles whenever more than SAMPLED_CALLS lie on it, and the
+# newest. A loop of N > ALL_CALLS calls records about ALL_CALLS + SAMPLED_CALLS *
+# log2(N / ALL_CALLS) / 2 of them: 160 of 10,000 and 174 of 30,000 (553 with 500 first).
+ALL_CALLS = 100
 FIRST_CALLS = 3
 SAMPLED_CALLS = 16
 KEPT_STEPS = 30_000  # and never more steps than this in all
@@ -74,6 +75,7 @@ class LiveTrace:
     failed: str = ""    # the error the call raised ("ValueError: ..."), if it did
     held: int = 0       # elements of its steps' values held whole (TRACE_VALUES)
     pending: int = 0    # ... held whole while it is the newest call, not yet counted there
+    signature: tuple | None = None  # _signature's, once read (its nodes do not change)
 
 
 class TraceRecorder:
@@ -303,8 +305,10 @@ def _signature(trace: LiveTrace, place: Callable[[Any], int | None]) -> tuple:
     """A call's node kinds in order, and the lines that made them."""
     if trace.names is not None:
         return trace.names
-    return trace.kind, tuple((type(step.node).__name__, place(step.node))
-                             for step in trace.steps)
+    if trace.signature is None:  # each call is compared with the one before and the one after
+        trace.signature = trace.kind, tuple((type(step.node).__name__, place(step.node))
+                                            for step in trace.steps)
+    return trace.signature
 
 
 SHAPE_LIMIT = 20_000  # nodes compared at most when matching a recorded call to the final graph
