@@ -45,16 +45,18 @@ class StatementMarks:
         every statement, so each is one call: under torch.compile (``compiling()`` True) they
         do nothing, and leave what they would call untraced."""
         mark, records = self.mark, self.records
-        record, compiling = records.extend, self.compiling or bool  # bool(): False
+        note, compiling = records.append, self.compiling or bool  # bool(): False
         lines = [0]  # the line each user function on the stack is at
+        cut_at, kept = 4 * KEPT_MARKS, 2 * KEPT_MARKS
 
         def at(line: int) -> None:
             if compiling():
                 return
             lines[-1] = line
-            record((mark(), line))
-            if len(records) > 4 * KEPT_MARKS:  # the newest kept, the list cut seldom
-                del records[:len(records) - 2 * KEPT_MARKS]
+            note(mark())
+            note(line)
+            if len(records) > cut_at:  # the newest kept, the list cut seldom
+                del records[:len(records) - kept]
 
         def enter() -> None:
             if not compiling():
@@ -65,7 +67,8 @@ class StatementMarks:
                 return
             if len(lines) > 1:
                 lines.pop()
-            record((mark(), -lines[-1]))
+            note(mark())
+            note(-lines[-1])
 
         return {AT: at, ENTER: enter, LEAVE: leave}
 
