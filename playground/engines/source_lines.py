@@ -13,6 +13,7 @@ statement it executes, nothing per op.
 
 from __future__ import annotations
 
+import array
 import ast
 import bisect
 import re
@@ -37,7 +38,9 @@ class StatementMarks:
                  compiling: Callable[[], bool] | None = None) -> None:
         self.mark = mark
         self.compiling = compiling  # torch.compile tracing: the marks step aside
-        self.records: list[int] = []  # mark, line, mark, line ...
+        # mark, line, mark, line ... as machine ints: a list held a Python int for each
+        # (some 30 MB at its longest), made and freed at every statement of a loop
+        self.records = array.array("q")
         self.statements: dict[int, tuple[ast.stmt, list[str]]] = {}  # line → (AST, code lines)
 
     def functions(self) -> dict[str, Callable]:
@@ -58,9 +61,13 @@ class StatementMarks:
             if len(records) > cut_at:  # the newest kept, the list cut seldom
                 del records[:len(records) - kept]
 
-        def enter() -> None:
-            if not compiling():
-                lines.append(0)
+        def enter(line: int = 0) -> None:  # (a function's first statement's mark with it)
+            if compiling():
+                return
+            lines.append(line)
+            if line:
+                note(mark())
+                note(line)
 
         def leave() -> None:
             if compiling():
@@ -127,9 +134,20 @@ def _marked_body(body: list[ast.stmt], statements: dict[int, ast.stmt], lines: l
             module and isinstance(stmt, ast.ImportFrom) and stmt.module == "__future__")
         if not kept_first:
             statements[stmt.lineno] = stmt
-            result.append(_located(ast.Expr(_call(AT, ast.Constant(stmt.lineno))), stmt))
+            if not _makes_nothing(stmt):
+                result.append(_located(ast.Expr(_call(AT, ast.Constant(stmt.lineno))), stmt))
         result.append(stmt)
     return result
+
+
+def _makes_nothing(stmt: ast.stmt) -> bool:
+    """A statement that runs no operation, so makes no node: it needs no mark (a mark costs
+    a call, and ``return out`` ends most forward methods)."""
+    if isinstance(stmt, ast.Pass | ast.Break | ast.Continue | ast.Global | ast.Nonlocal):
+        return True
+    if isinstance(stmt, ast.Return):
+        return stmt.value is None or isinstance(stmt.value, ast.Name | ast.Constant)
+    return False
 
 
 def _mark_inside(stmt: ast.stmt, statements: dict[int, ast.stmt], lines: list[str]) -> None:
@@ -153,9 +171,18 @@ def _wrap_function(function: ast.FunctionDef) -> None:
     start = 1 if _docstring(function.body) else 0
     head, body = function.body[:start], function.body[start:]
     where = body[0] if body else function
+    first_line = ast.Constant(0)
+    if body and _is_mark(body[0]):  # the first statement's mark goes with enter (one call)
+        first_line = body.pop(0).value.args[0]
     guarded = ast.Try(body=body or [_located(ast.Pass(), where)], handlers=[], orelse=[],
                       finalbody=[_located(ast.Expr(_call(LEAVE)), where)])
-    function.body = [*head, _located(ast.Expr(_call(ENTER)), where), _located(guarded, where)]
+    function.body = [*head, _located(ast.Expr(_call(ENTER, first_line)), where),
+                     _located(guarded, where)]
+
+
+def _is_mark(stmt: ast.stmt) -> bool:
+    return isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) and \
+        isinstance(stmt.value.func, ast.Name) and stmt.value.func.id == AT
 
 
 def _located(node: ast.AST, where: ast.AST) -> ast.AST:
@@ -226,7 +253,7 @@ def assign_lines(graph: Graph, objects: list, marks: StatementMarks) -> None:
     _tensors_follow(graph, marks)
 
 
-def _begun(records: list[int], at: int, begun: dict[int, int]) -> int:
+def _begun(records: array.array, at: int, begun: dict[int, int]) -> int:
     """The record a statement's execution began at, for a record within it: a line noted
     again as a function returned continues the execution noted before the call."""
     known = begun.get(at)

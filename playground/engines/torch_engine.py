@@ -150,13 +150,10 @@ class TorchEngine(Engine):
         # which calls the public function again: record only the outermost call.
         depth = [0]
 
-        main = threading.main_thread()
+        main = threading.main_thread().ident
+        thread = threading.get_ident
 
         def recorded(kind: str, original, tensors, args, kwargs):
-            # calls from threads the script started are not recorded: hooks on nodes they
-            # share (a leaf's AccumulateGrad) broke their backward and lost gradients
-            if depth[0] or threading.current_thread() is not main or recorder.declines():
-                return original(tensors, *args, **kwargs)  # torch runs it with no hooks
             depth[0] += 1
             try:
                 with _hooked(recorder, kind, tensors, self.torch):
@@ -164,10 +161,17 @@ class TorchEngine(Engine):
             finally:
                 depth[0] -= 1
 
+        # Every call of a loop passes here, most not recorded: those are sent on at once.
+        # Calls from threads the script started are not recorded: hooks on nodes they share
+        # (a leaf's AccumulateGrad) broke their backward and lost gradients.
         def backward(tensors, *args, **kwargs):
+            if depth[0] or thread() != main or recorder.declines():
+                return original_backward(tensors, *args, **kwargs)  # torch's, no hooks
             return recorded("backward", original_backward, tensors, args, kwargs)
 
         def grad(outputs, *args, **kwargs):
+            if depth[0] or thread() != main or recorder.declines():
+                return original_grad(outputs, *args, **kwargs)
             return recorded("grad", original_grad, outputs, args, kwargs)
 
         autograd.backward, autograd.grad = backward, grad
@@ -237,11 +241,16 @@ def _hooked(recorder: TraceRecorder, kind: str, tensors, torch) -> Iterator[None
     """Node pre-hooks and hooks on the graph for the duration of one call, removed after."""
     roots = _roots(tensors, torch)
     trace = recorder.start(kind, roots)
-    handles = []
+    removals: list[Callable[[], None]] = []
     for node in _reachable(roots):
         before, after = _hooks(recorder, trace, node)
-        handles.append(node.register_prehook(before))
-        handles.append(node.register_hook(after))
+        variable = getattr(node, "variable", None)
+        if variable is not None and kind == "backward" and \
+                hasattr(variable, "register_post_accumulate_grad_hook"):
+            removals.extend(_leaf_hooks(variable, before, after))
+        else:
+            removals.append(node.register_prehook(before).remove)
+            removals.append(node.register_hook(after).remove)
     error = None
     try:
         yield
@@ -249,9 +258,29 @@ def _hooked(recorder: TraceRecorder, kind: str, tensors, torch) -> Iterator[None
         error = raised
         raise
     finally:
-        for handle in handles:
-            handle.remove()
+        for remove in removals:
+            remove()
         recorder.finish(trace, error)
+
+
+def _leaf_hooks(variable, before: Callable, after: Callable) -> list[Callable[[], None]]:
+    """A leaf's step heard through the leaf's own hooks, which run where its AccumulateGrad's
+    would; what removes them. A node keeps a hook it was once given (an empty one when
+    removed) as long as the node lives, and a leaf's AccumulateGrad lives through a whole
+    loop: its empty hooks took a tenth of each step of a training loop. A leaf's hooks set
+    to None are gone."""
+    had_hooks = variable._backward_hooks is not None
+    had_after = variable._post_accumulate_grad_hooks is not None
+    handles = [variable.register_hook(lambda grad: before((grad,))),
+               variable.register_post_accumulate_grad_hook(lambda _leaf: after((), ()))]
+
+    def gone() -> None:
+        if not had_hooks and not variable._backward_hooks:
+            variable._backward_hooks = None
+        if not had_after and not variable._post_accumulate_grad_hooks:
+            variable._post_accumulate_grad_hooks = None
+
+    return [*(handle.remove for handle in handles), gone]
 
 
 def _hooks(recorder: TraceRecorder, trace: LiveTrace, node) -> tuple[Callable, Callable]:
