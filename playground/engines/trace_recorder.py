@@ -24,8 +24,9 @@ from playground.model.arrays import FULL_VALUES_LIMIT
 # multiple of a stride). Of the recorded calls the player keeps the first FIRST_CALLS, those
 # on the grid, whose stride doubles whenever more than SAMPLED_CALLS lie on it, and the
 # newest. A loop of N > ALL_CALLS calls records about ALL_CALLS + SAMPLED_CALLS *
-# log2(N / ALL_CALLS) / 2 of them: 160 of 10,000 and 174 of 30,000 (553 with 500 first).
-ALL_CALLS = 100
+# log2(N / ALL_CALLS) / 2 of them: some 530 of 10,000. (With 100 first calls, 174 of 30,000
+# were recorded, but a 200-step loop, as tutorials write them, lost its last call.)
+ALL_CALLS = 500
 FIRST_CALLS = 3
 SAMPLED_CALLS = 16
 KEPT_STEPS = 30_000  # and never more steps than this in all
