@@ -359,3 +359,28 @@ def test_a_call_that_fails_its_checks_is_the_same_story_on_both_engines():
     assert stories[0] == stories[1]
     assert stories[0][1][0] == (1, "RuntimeError: grad can be implicitly created only for "
                                    "scalar outputs", 0)
+
+
+def test_a_recorded_call_leaves_no_hook_on_the_leaves_and_keeps_the_users():
+    """A node keeps an emptied hook as long as it lives (a leaf's AccumulateGrad: a whole
+    loop), and torch calls it at every later step; the leaves' own hooks are let go whole."""
+    pytest.importorskip("torch")
+    code = """
+import torch
+w = torch.tensor([1.0, 2.0], requires_grad=True)
+b = torch.tensor(0.5, requires_grad=True)
+seen = []
+b.register_hook(lambda grad: seen.append(grad.item()))
+for step in range(3):
+    ((w * 3 + b) ** 2).sum().backward()
+"""
+    run = run_code(code, TorchEngine("cpu"))
+    assert run.error is None and len(run.traces) == 3
+    w, b = run.namespace["w"], run.namespace["b"]
+    assert w._backward_hooks is None and w._post_accumulate_grad_hooks is None
+    assert len(b._backward_hooks) == 1 and b._post_accumulate_grad_hooks is None
+    assert run.namespace["seen"] == [20.0, 20.0, 20.0]  # the user's hook ran, once a call
+    after = [[step.grad_after.values.tolist() for step in trace.steps
+              if step.grad_after is not None] for trace in run.traces]
+    assert [sorted(grads, key=str) for grads in after] == [  # b's and w's, accumulated
+        [20.0, [21.0, 39.0]], [40.0, [42.0, 78.0]], [60.0, [63.0, 117.0]]]
