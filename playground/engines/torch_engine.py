@@ -238,7 +238,8 @@ def _reachable(roots: list) -> list:
 
 @contextlib.contextmanager
 def _hooked(recorder: TraceRecorder, kind: str, tensors, torch) -> Iterator[None]:
-    """Node pre-hooks and hooks on the graph for the duration of one call, removed after."""
+    """Hooks on the graph's nodes (on a leaf, the leaf's own: ``_leaf_hooks``) for the
+    duration of one call, removed after."""
     roots = _roots(tensors, torch)
     trace = recorder.start(kind, roots)
     removals: list[Callable[[], None]] = []
@@ -267,8 +268,8 @@ def _leaf_hooks(variable, before: Callable, after: Callable) -> list[Callable[[]
     """A leaf's step heard through the leaf's own hooks, which run where its AccumulateGrad's
     would; what removes them. A node keeps a hook it was once given (an empty one when
     removed) as long as the node lives, and a leaf's AccumulateGrad lives through a whole
-    loop: its empty hooks took a tenth of each step of a training loop. A leaf's hooks set
-    to None are gone."""
+    loop: its empty hooks cost each later step 5,000 instructions a leaf (callgrind). A
+    leaf's hooks set to None are gone."""
     had_hooks = variable._backward_hooks is not None
     had_after = variable._post_accumulate_grad_hooks is not None
     handles = [variable.register_hook(lambda grad: before((grad,))),
