@@ -18,6 +18,7 @@ caches are left out), but a change that saves none saves no time either.
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import shutil
 import subprocess
@@ -52,7 +53,12 @@ def child(mode: str, steps: int, engine_name: str) -> None:
 def instructions(mode: str, steps: int, engine: str) -> int:
     command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
                sys.executable, __file__, "--child", mode, str(steps), "--engine", engine]
-    done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, check=True)
+    # one BLAS and one OpenMP thread: an idle pool thread's spinning is counted too, and
+    # changed a run's count by 10,000 instructions a step at random (the loop's tensors are
+    # below torch's grain for threads: its work is the same)
+    quiet = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
+    done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, check=True,
+                          env=quiet)
     found = re.search(r"Collected : (\d+)", done.stderr)
     if found is None:
         raise RuntimeError(f"callgrind printed no count for {mode} {steps}:\n{done.stderr}")

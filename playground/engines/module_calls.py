@@ -12,6 +12,7 @@ holds is named by its class.
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import weakref
 from collections.abc import Callable, Iterator
@@ -81,7 +82,6 @@ class ModuleCalls:
         self._shape_numbers: dict[tuple, int] = {(): NO_SHAPES}
         self.modules: list[tuple[Callable[[], Any], str]] = []  # by number: (weakly, class)
         self._numbers: dict[int, int] = {}  # id(module) → its number
-        self.calls: list[ModuleCall] = []  # the records, once the run is over
 
     @contextlib.contextmanager
     def tracking(self) -> Iterator[None]:
@@ -93,17 +93,43 @@ class ModuleCalls:
             yield
         finally:
             setattr(module_class, method, original)
-            self.calls = self._made_calls()
+            # the newest KEPT_CALLS records, left as ints: the walk after the run makes
+            # ModuleCalls of the few it reads (``spans``, ``last_calls``), not of 50,000
+            del self.records[:max(0, len(self.records) - RECORD * KEPT_CALLS)]
 
-    def _made_calls(self) -> list[ModuleCall]:
-        """The newest KEPT_CALLS records as ModuleCalls."""
-        flat, modules, shapes = self.records, self.modules, self.shape_table
-        first = max(0, len(flat) - RECORD * KEPT_CALLS)
-        calls = [ModuleCall(flat[at], flat[at + 1], *modules[flat[at + 2]],
-                            shapes[flat[at + 3]], shapes[flat[at + 4]])
-                 for at in range(first, len(flat), RECORD)]
-        flat.clear()
-        return calls
+    def call(self, at: int) -> ModuleCall:
+        """The call whose record starts at ``at`` in the run's records."""
+        flat = self.records
+        return ModuleCall(flat[at], flat[at + 1], *self.modules[flat[at + 2]],
+                          self.shape_table[flat[at + 3]], self.shape_table[flat[at + 4]])
+
+    def spans(self, first: int, last: int) -> list[ModuleCall]:
+        """The calls that may hold a node numbered ``first`` to ``last``: those that ended
+        past ``first`` (a call is recorded as it ends, so their records are the last ones)
+        and began by ``last``."""
+        ends = self.records[1::RECORD]
+        begin = bisect.bisect_right(ends, first)
+        found = (self.call(RECORD * index) for index in range(begin, len(ends)))
+        return [call for call in found if call.start <= last]
+
+    def last_calls(self, paths: dict[int, tuple[str, Any]], wanted: set[str]) -> dict:
+        """path → the newest call of that module, for the ``wanted`` paths (a walk back
+        through the records that stops once each is found)."""
+        flat, found, seen = self.records, {}, set()
+        if not wanted:
+            return found
+        for at in range(len(flat) - RECORD, -1, -RECORD):
+            number = flat[at + 2]
+            if number in seen:
+                continue
+            seen.add(number)
+            call = self.call(at)
+            path = call_path(call, paths)
+            if path in wanted and path not in found:
+                found[path] = call
+                if len(found) == len(wanted):
+                    break
+        return found
 
     def _recording(self, original: Callable) -> Callable:
         """``original`` that also records its call. It runs at every module call of the
@@ -129,8 +155,13 @@ class ModuleCalls:
             known = numbers.get(id(module))
             if known is None or modules[known][0]() is not module:
                 known = number(module)
-            into = shape_numbers.get((args[0].shape,)) \
-                if len(args) == 1 and args[0].__class__ is tensor else None
+            count = len(args)
+            if count == 1 and args[0].__class__ is tensor:
+                into = shape_numbers.get((args[0].shape,))
+            elif count == 2 and args[0].__class__ is tensor and args[1].__class__ is tensor:
+                into = shape_numbers.get((args[0].shape, args[1].shape))  # a loss's two
+            else:
+                into = None
             if into is None:
                 into = shapes(args)
             out = shape_numbers.get((output.shape,)) if output.__class__ is tensor else None
@@ -210,10 +241,10 @@ def module_paths(variables: dict[str, Any], calls: ModuleCalls) -> dict[int, tup
     for (_, module), tree in zip(held, trees, strict=True):
         if id(module) not in inside:
             _add_tree(paths, tree)
-    for call in calls.calls:
-        module = call.module()
+    for reference, class_name in calls.modules:  # every module called, in order
+        module = reference()
         if module is not None and id(module) not in paths:
-            _add_tree(paths, _named_modules(module, call.class_name))
+            _add_tree(paths, _named_modules(module, class_name))
     return paths
 
 
@@ -270,8 +301,11 @@ def _parameter_owners(paths: dict[int, tuple[str, Any]]) -> dict[int, str]:
 def _innermost(numbered: list, calls: ModuleCalls, paths: dict) -> None:
     """Each function node's module: the innermost call whose span holds its number (calls
     nest or are apart, so the spans open at a number form a stack)."""
-    spans = sorted(calls.calls, key=lambda call: (call.start, -call.end))
+    if not numbered:
+        return
     numbered.sort(key=lambda pair: pair[0])
+    spans = sorted(calls.spans(numbered[0][0], numbered[-1][0]),
+                   key=lambda call: (call.start, -call.end))
     open_spans: list[ModuleCall] = []
     next_span = 0
     for number, node in numbered:
@@ -297,10 +331,11 @@ def _module_table(graph: Graph, calls: ModuleCalls, paths: dict,
                   to_numpy: Callable) -> dict[str, GraphModule]:
     """The modules the nodes name and their parents, each with its last call's shapes."""
     by_path = {path: module for path, module in paths.values()}
-    last_call = {call_path(call, paths): call for call in calls.calls}
+    listed = with_parents({node.module for node in graph.nodes})[:LISTED_MODULES]
+    last_call = calls.last_calls(paths, set(listed))
     norms: dict[int, float | None] = {}
     table = {}
-    for path in with_parents({node.module for node in graph.nodes})[:LISTED_MODULES]:
+    for path in listed:
         module, call = by_path.get(path), last_call.get(path)
         if module is None:  # gone (named by its class), or a parent the paths skip
             table[path] = GraphModule(call.class_name if call else "", 0,

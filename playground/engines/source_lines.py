@@ -7,13 +7,12 @@ make in order (torch's ``_sequence_nr``), so a node belongs to the latest statem
 or below its number, as module calls do (module_calls.py). Within one execution of a
 statement, its nodes are matched to the statement's operations (``w3 * b``, ``x.sum()``,
 ``model(x)``) by their kind, from the last made backwards: the outer operation ends last.
-The marks are ints in one flat list, kept across a notebook's cells; a run pays a call per
+The marks are ints in two lists, kept across a notebook's cells; a run pays a call per
 statement it executes, nothing per op.
 """
 
 from __future__ import annotations
 
-import array
 import ast
 import bisect
 import re
@@ -31,51 +30,53 @@ _NODE_KIND = re.compile(r"(?:Backward\d*|\d+)$")  # MulBackward0 → Mul
 
 
 class StatementMarks:
-    """The statements a namespace's runs executed, as (node number, line) pairs in order; a
-    line noted again as a function returns is stored negated (the same execution goes on)."""
+    """The statements a namespace's runs executed, in order: for each, the engine's next node
+    number then (``starts``) and its line (``lines``); a line noted again as a function
+    returns is stored negated (the same execution goes on)."""
 
     def __init__(self, mark: Callable[[], int],
                  compiling: Callable[[], bool] | None = None) -> None:
         self.mark = mark
         self.compiling = compiling  # torch.compile tracing: the marks step aside
-        # mark, line, mark, line ... as machine ints: a list held a Python int for each
-        # (some 30 MB at its longest), made and freed at every statement of a loop
-        self.records = array.array("q")
+        # Two lists (some 44 bytes a statement, 18 MB at their longest): an array("q") held
+        # 16, but its append parses each int (300 instructions: 6,000 a step of a loop)
+        self.starts: list[int] = []
+        self.lines: list[int] = []
         self.statements: dict[int, tuple[ast.stmt, list[str]]] = {}  # line → (AST, code lines)
 
     def functions(self) -> dict[str, Callable]:
         """The three callables the marked code calls, by the names it calls them. They run at
         every statement, so each is one call: under torch.compile (``compiling()`` True) they
         do nothing, and leave what they would call untraced."""
-        mark, records = self.mark, self.records
-        note, compiling = records.append, self.compiling or bool  # bool(): False
-        lines = [0]  # the line each user function on the stack is at
-        cut_at, kept = 4 * KEPT_MARKS, 2 * KEPT_MARKS
+        mark, starts, lines = self.mark, self.starts, self.lines
+        begin, note, compiling = starts.append, lines.append, self.compiling or bool
+        stack = [0]  # the line each user function on the stack is at
+        cut_at, kept = 2 * KEPT_MARKS, KEPT_MARKS
 
         def at(line: int) -> None:
             if compiling():
                 return
-            lines[-1] = line
-            note(mark())
+            stack[-1] = line
+            begin(mark())
             note(line)
-            if len(records) > cut_at:  # the newest kept, the list cut seldom
-                del records[:len(records) - kept]
+            if len(starts) > cut_at:  # the newest kept, the lists cut seldom
+                del starts[:len(starts) - kept], lines[:len(lines) - kept]
 
         def enter(line: int = 0) -> None:  # (a function's first statement's mark with it)
             if compiling():
                 return
-            lines.append(line)
+            stack.append(line)
             if line:
-                note(mark())
+                begin(mark())
                 note(line)
 
         def leave() -> None:
             if compiling():
                 return
-            if len(lines) > 1:
-                lines.pop()
-            note(mark())
-            note(-lines[-1])
+            if len(stack) > 1:
+                stack.pop()
+            begin(mark())
+            note(-stack[-1])
 
         return {AT: at, ENTER: enter, LEAVE: leave}
 
@@ -85,15 +86,8 @@ class StatementMarks:
             number = int(node._sequence_nr())
         except USER_ERRORS:
             return None
-        records = self.records
-        low, high = 0, len(records) // 2  # the last record whose mark is <= number
-        while low < high:
-            middle = (low + high) // 2
-            if records[2 * middle] <= number:
-                low = middle + 1
-            else:
-                high = middle
-        return abs(records[2 * low - 1]) if low and type(node).__name__ != "AccumulateGrad" \
+        at = bisect.bisect_right(self.starts, number) - 1  # the last statement begun by it
+        return abs(self.lines[at]) if at >= 0 and type(node).__name__ != "AccumulateGrad" \
             else None
 
     def learn(self, statements: dict[int, ast.stmt], source: str) -> None:
@@ -228,7 +222,7 @@ def assign_lines(graph: Graph, objects: list, marks: StatementMarks) -> None:
     """Give each node of ``graph`` (made from ``objects``, in order) the line and expression
     that made it: a function node by its number, a tensor by its grad_fn (a leaf by the
     statement that last assigns one of its names at the top level)."""
-    starts = marks.records[0::2]
+    starts = marks.starts
     if not starts:
         return
     runs: dict[int, list[tuple[int, int]]] = {}  # an execution's first record → its nodes
@@ -243,8 +237,8 @@ def assign_lines(graph: Graph, objects: list, marks: StatementMarks) -> None:
             continue
         at = bisect.bisect_right(starts, number) - 1
         if at >= 0:
-            execution = _begun(marks.records, at, begun)
-            lines[execution] = abs(marks.records[2 * execution + 1])
+            execution = _begun(marks.lines, at, begun)
+            lines[execution] = abs(marks.lines[execution])
             runs.setdefault(execution, []).append((number, index))
     for execution, numbered in runs.items():
         line = lines[execution]
@@ -253,16 +247,16 @@ def assign_lines(graph: Graph, objects: list, marks: StatementMarks) -> None:
     _tensors_follow(graph, marks)
 
 
-def _begun(records: array.array, at: int, begun: dict[int, int]) -> int:
+def _begun(noted: list[int], at: int, begun: dict[int, int]) -> int:
     """The record a statement's execution began at, for a record within it: a line noted
     again as a function returned continues the execution noted before the call."""
     known = begun.get(at)
     if known is not None:
         return known
-    line, found = records[2 * at + 1], at
+    line, found = noted[at], at
     if line < 0:
         for earlier in range(at - 1, max(at - 10_000, -1), -1):
-            if records[2 * earlier + 1] == -line:
+            if noted[earlier] == -line:
                 found = earlier
                 break
     begun[at] = found

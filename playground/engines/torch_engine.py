@@ -9,6 +9,7 @@ import json
 import sys
 import threading
 import urllib.parse
+from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -232,7 +233,9 @@ def _reachable(roots: list) -> list:
         if id(node) in seen:
             continue
         seen[id(node)] = node
-        stack.extend(next_node for next_node, _ in node.next_functions if next_node is not None)
+        for next_node, _ in node.next_functions:
+            if next_node is not None:
+                stack.append(next_node)
     return list(seen.values())
 
 
@@ -243,12 +246,13 @@ def _hooked(recorder: TraceRecorder, kind: str, tensors, torch) -> Iterator[None
     roots = _roots(tensors, torch)
     trace = recorder.start(kind, roots)
     removals: list[Callable[[], None]] = []
+    endings: list[Callable[[], None]] = []  # what is read once the call has ended well
     for node in _reachable(roots):
         before, after = _hooks(recorder, trace, node)
         variable = getattr(node, "variable", None)
         if variable is not None and kind == "backward" and \
                 hasattr(variable, "register_post_accumulate_grad_hook"):
-            removals.extend(_leaf_hooks(variable, before, after))
+            _leaf_hooks(variable, before, after, removals, endings)
         else:
             removals.append(node.register_prehook(before).remove)
             removals.append(node.register_hook(after).remove)
@@ -259,29 +263,55 @@ def _hooked(recorder: TraceRecorder, kind: str, tensors, torch) -> Iterator[None
         error = raised
         raise
     finally:
+        if error is None:
+            for ending in endings:
+                ending()
         for remove in removals:
             remove()
         recorder.finish(trace, error)
 
 
-def _leaf_hooks(variable, before: Callable, after: Callable) -> list[Callable[[], None]]:
-    """A leaf's step heard through the leaf's own hooks, which run where its AccumulateGrad's
-    would; what removes them. A node keeps a hook it was once given (an empty one when
-    removed) as long as the node lives, and a leaf's AccumulateGrad lives through a whole
-    loop: its empty hooks cost each later step 5,000 instructions a leaf (callgrind). A
-    leaf's hooks set to None are gone."""
-    had_hooks = variable._backward_hooks is not None
-    had_after = variable._post_accumulate_grad_hooks is not None
-    handles = [variable.register_hook(lambda grad: before((grad,))),
-               variable.register_post_accumulate_grad_hook(lambda _leaf: after((), ()))]
+OURS = -1  # our hook's key in a leaf's table (torch's handles count up from 0)
 
-    def gone() -> None:
-        if not had_hooks and not variable._backward_hooks:
-            variable._backward_hooks = None
-        if not had_after and not variable._post_accumulate_grad_hooks:
-            variable._post_accumulate_grad_hooks = None
 
-    return [*(handle.remove for handle in handles), gone]
+def _leaf_hooks(variable, before: Callable, after: Callable, removals: list,
+                endings: list) -> None:
+    """A leaf's step heard through the leaf's own hook, which runs where its AccumulateGrad's
+    would, and its .grad after the call (``endings``); what removes it (``removals``). A node
+    keeps a hook it was once given (an empty one when removed) as long as the node lives,
+    and a leaf's AccumulateGrad lives through a whole loop: its empty hooks cost each later
+    step 5,000 instructions a leaf (callgrind). A leaf's hooks set to None are gone, but for
+    a post-accumulate hook, which torch keeps (1,000 instructions a leaf a step): the .grad
+    a leaf's accumulation left is read as the call ends, unless the user's own such hooks
+    may change it (an optimizer stepping inside backward), then in one of ours after them."""
+    heard = []
+
+    def hook(grad):
+        heard.append(True)
+        before((grad,))
+
+    if variable._backward_hooks is None:  # the usual leaf: its table set and unset whole
+        variable._backward_hooks = OrderedDict([(OURS, hook)])  # (an OrderedDict, as
+        removals.append(_unhooked(variable))  # torch's: a hook the user adds joins it)
+    else:
+        removals.append(variable.register_hook(hook).remove)
+    if variable._post_accumulate_grad_hooks is None:
+        endings.append(lambda: heard and after((), ()))
+    else:
+        removals.append(variable.register_post_accumulate_grad_hook(
+            lambda _leaf: after((), ())).remove)
+
+
+def _unhooked(variable) -> Callable[[], None]:
+    """What takes the hook ``_leaf_hooks`` set whole away again (and the table if empty)."""
+    def remove() -> None:
+        hooks = variable._backward_hooks
+        if hooks is not None:
+            hooks.pop(OURS, None)
+            if not hooks:
+                variable._backward_hooks = None
+
+    return remove
 
 
 def _hooks(recorder: TraceRecorder, trace: LiveTrace, node) -> tuple[Callable, Callable]:

@@ -102,7 +102,14 @@ class TraceRecorder:
         whole values, a summary."""
         if tensor is None:
             return None
-        return self._budgeted(self.array(tensor))
+        value = self.array(tensor)
+        if value.__class__ is Snapshot and self.traces:  # most: ``_budgeted``'s, in place
+            newest = self.traces[-1]  # (a recorded call reads some forty values)
+            size = value.array.size
+            if newest.pending + size <= CALL_VALUES:
+                newest.pending += size
+                return value
+        return self._budgeted(value)
 
     def kept_array(self, array: np.ndarray | None, dtype) -> ArrayData | Snapshot | None:
         """An array nobody changes any more (a step's own gradient, or a copy): held as it
@@ -181,11 +188,13 @@ class TraceRecorder:
 
     def _thin(self) -> None:
         """Keep the first calls, the grid's sample and the newest call (and the step cap)."""
-        newest = self.traces[-1]
-        while sum(t.call > FIRST_CALLS and self._on_grid(t.call)
-                  for t in self.traces if t is not newest) > SAMPLED_CALLS:
-            self._stride *= 2
-        for trace in [t for t in self.traces if t is not newest and not self._on_grid(t.call)]:
+        newest, first = self.traces[-1], FIRST_CALLS
+        while sum((t.call - first) % self._stride == 0  # (``_on_grid`` inline: each call
+                  for t in self.traces if t.call > first and t is not newest) > SAMPLED_CALLS:
+            self._stride *= 2                           # of a loop runs this)
+        stride = self._stride
+        for trace in [t for t in self.traces if t.call > first and t is not newest
+                      and (t.call - first) % stride]:
             self._let_go(trace)
         while sum(len(t.steps) for t in self.traces) > self.keep_steps and len(self.traces) > 1:
             self._let_go(self.traces[0])

@@ -384,3 +384,30 @@ for step in range(3):
               if step.grad_after is not None] for trace in run.traces]
     assert [sorted(grads, key=str) for grads in after] == [  # b's and w's, accumulated
         [20.0, [21.0, 39.0]], [40.0, [42.0, 78.0]], [60.0, [63.0, 117.0]]]
+
+
+def test_a_leafs_own_post_accumulate_hook_runs_before_its_recorded_grad_is_read():
+    """An optimizer stepping inside backward changes .grad in such a hook: the step shows
+    the .grad it left, as torch runs the user's hook before any added after it."""
+    pytest.importorskip("torch")
+    code = """
+import torch
+w = torch.tensor([1.0, 2.0], requires_grad=True)
+v = torch.tensor([3.0, 4.0], requires_grad=True)
+
+
+def halve(p):
+    p.grad.mul_(0.5)
+
+
+w.register_post_accumulate_grad_hook(halve)
+(w * 4 + v * 2).sum().backward()
+"""
+    run = run_code(code, TorchEngine("cpu"))
+    assert run.error is None and len(run.traces) == 1
+    w, v = run.namespace["w"], run.namespace["v"]
+    assert w.grad.tolist() == [2.0, 2.0] and v.grad.tolist() == [2.0, 2.0]
+    assert len(w._post_accumulate_grad_hooks) == 1 and v._post_accumulate_grad_hooks is None
+    after = sorted(step.grad_after.values.tolist() for step in run.traces[0].steps
+                   if step.grad_after is not None)
+    assert after == [[2.0, 2.0], [2.0, 2.0]]  # w's halved by its hook, v's as accumulated
