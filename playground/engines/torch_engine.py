@@ -158,23 +158,26 @@ class TorchEngine(Engine):
             depth[0] += 1
             try:
                 with _hooked(recorder, kind, tensors, self.torch):
-                    return original(tensors, *args, **kwargs)
+                    return original(*args, **kwargs)
             finally:
                 depth[0] -= 1
 
         # Every call of a loop passes here, most not recorded: those are sent on at once.
         # Calls from threads the script started are not recorded: hooks on nodes they share
         # (a leaf's AccumulateGrad) broke their backward and lost gradients.
-        def backward(tensors, *args, **kwargs):
-            if depth[0] or thread() != main or recorder.declines():
-                return original_backward(tensors, *args, **kwargs)  # torch's, no hooks
-            return recorded("backward", original_backward, tensors, args, kwargs)
+        def wrapped(kind: str, original, first: str):
+            """``original`` that records the calls the recorder takes; its first argument
+            (the roots) by position or by its name, ``first``."""
+            def call(*args, **kwargs):
+                if depth[0] or thread() != main or recorder.declines():
+                    return original(*args, **kwargs)  # torch's, no hooks
+                tensors = args[0] if args else kwargs.get(first, ())
+                return recorded(kind, original, tensors, args, kwargs)
 
-        def grad(outputs, *args, **kwargs):
-            if depth[0] or thread() != main or recorder.declines():
-                return original_grad(outputs, *args, **kwargs)
-            return recorded("grad", original_grad, outputs, args, kwargs)
+            return call
 
+        backward = wrapped("backward", original_backward, "tensors")
+        grad = wrapped("grad", original_grad, "outputs")
         autograd.backward, autograd.grad = backward, grad
         stacks = sys.modules.get("torch.fx.traceback")
         original_stack = getattr(stacks, "format_stack", None)

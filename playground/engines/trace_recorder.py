@@ -71,12 +71,12 @@ class LiveTrace:
     roots: list[Any]
     steps: list[LiveStep] = field(default_factory=list)
     follows: LiveTrace | None = None
-    names: tuple | None = None  # the steps' node names, kept when the nodes are let go
     call: int = 0       # which backward call of the run it was (1: the first)
     failed: str = ""    # the error the call raised ("ValueError: ..."), if it did
     held: int = 0       # elements of its steps' values held whole (TRACE_VALUES)
     pending: int = 0    # ... held whole while it is the newest call, not yet counted there
-    signature: tuple | None = None  # _signature's, once read (its nodes do not change)
+    # _signature's, once read (its nodes do not change; kept when a fold lets them go)
+    signature: tuple | None = None
 
 
 class TraceRecorder:
@@ -218,7 +218,6 @@ class TraceRecorder:
         """Let a loop's earlier call point at the next one's nodes instead of its own."""
         if earlier.follows is None and \
                 _signature(earlier, self.place) == _signature(later, self.place):
-            earlier.names = _signature(earlier, self.place)
             earlier.follows = later
             earlier.roots = []
             for step in earlier.steps:
@@ -313,9 +312,8 @@ def _rounded(value):
 
 def _signature(trace: LiveTrace, place: Callable[[Any], int | None]) -> tuple:
     """A call's node kinds in order, and the lines that made them."""
-    if trace.names is not None:
-        return trace.names
-    if trace.signature is None:  # each call is compared with the one before and the one after
+    if trace.signature is None:  # each call is compared with the one before and the one after,
+        # and a folded call's (its nodes let go) was read as it was folded
         trace.signature = trace.kind, tuple((type(step.node).__name__, place(step.node))
                                             for step in trace.steps)
     return trace.signature

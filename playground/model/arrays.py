@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import sys
 from dataclasses import dataclass, fields
 from typing import ClassVar
@@ -56,6 +57,11 @@ class ArrayData:
     @property
     def summarised(self) -> bool:
         return self.values is None
+
+    @property
+    def size(self) -> int:
+        """Its elements, as NumPy counts them (1 for a scalar)."""
+        return math.prod(self.shape)
 
     def to_json(self, raw: bool = False) -> dict:
         """JSON-ready dict; with ``raw`` the values stay an ndarray (for the kernel's wire),

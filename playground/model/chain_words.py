@@ -155,9 +155,9 @@ def step_words(words: ChainWords, step: BackwardStep, node: GraphNode,
 def _shares_sum(step: BackwardStep, inputs: list, target: str) -> str:
     values = [step.outgoing[edge.input] for edge in inputs
               if edge.target == target and edge.input < len(step.outgoing)]
-    if not values or any(value is None or _size(value) > NUMBERS_UP_TO or
+    if not values or any(value is None or value.size > NUMBERS_UP_TO or
                          value.shape != values[0].shape
-           or len(value.preview) != _size(value) for value in values):
+           or len(value.preview) != value.size for value in values):
         return "added where they meet"
     total = np.sum([np.asarray(v.preview, float) for v in values], axis=0)
     summed = ArrayData.from_array(total.reshape(values[0].shape), "float")
@@ -217,7 +217,7 @@ def _with_numbers(rule: str, valued: dict[str, ArrayData | None]) -> str | None:
     symbols = _SYMBOL.findall(rule)
     if not symbols or "(" in rule or any(valued.get(symbol) is None for symbol in symbols):
         return None
-    if any(_size(valued[symbol]) > NUMBERS_UP_TO for symbol in symbols):
+    if any(valued[symbol].size > NUMBERS_UP_TO for symbol in symbols):
         return None
     return _SYMBOL.sub(lambda found: _term(_numbers(valued[found.group()])),
                        rule).replace(" * ", " · ")
@@ -230,19 +230,12 @@ def number_text(value) -> str:
     return format_number(value)
 
 
-def _size(array: ArrayData) -> int:
-    size = 1
-    for extent in array.shape:
-        size *= extent
-    return size
-
-
 def _numbers(array: ArrayData | None) -> str:
     """A value in full when small (``8``, ``[0.5, -1]``), else its shape and first values."""
     if array is None:
         return "None"
     values = [number_text(value) for value in array.preview[:NUMBERS_UP_TO]]
-    size = _size(array)
+    size = array.size
     if size == 1:
         return values[0] if values else "?"
     shape = "×".join(str(extent) for extent in array.shape)

@@ -157,7 +157,7 @@ def _ratio(step, number: int | None) -> float | None:
 
 
 def _single(array: ArrayData | None) -> float | None:
-    if array is None or math.prod(array.shape) != 1 or not array.preview:
+    if array is None or array.size != 1 or not array.preview:
         return None
     value = array.preview[0]
     return float(value) if isinstance(value, int | float) else None

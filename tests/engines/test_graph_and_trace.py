@@ -411,3 +411,18 @@ w.register_post_accumulate_grad_hook(halve)
     after = sorted(step.grad_after.values.tolist() for step in run.traces[0].steps
                    if step.grad_after is not None)
     assert after == [[2.0, 2.0], [2.0, 2.0]]  # w's halved by its hook, v's as accumulated
+
+
+def test_autograd_calls_by_keyword_are_recorded_as_by_position():
+    pytest.importorskip("torch")
+    code = """
+import torch
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+(g,) = torch.autograd.grad(outputs=(x * x).sum(), inputs=x, create_graph=True)
+torch.autograd.backward(tensors=g.sum())
+print(g.tolist(), x.grad.tolist())
+"""
+    run = run_code(code, TorchEngine("cpu"))
+    assert run.error is None
+    assert [trace.kind for trace in run.traces] == ["grad", "backward"]
+    assert all(trace.steps and trace.roots for trace in run.traces)
