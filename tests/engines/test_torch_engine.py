@@ -40,7 +40,9 @@ def test_a_missing_torch_names_the_install_command(monkeypatch):
         TorchEngine()
     message = str(raised.value)
     assert message == torch_engine.install_hint() and "\n" not in message
-    assert "pip install" in message and "[torch]" in message  # this checkout's own extra
+    assert "pip install" in message
+    if torch_engine._installed_from() != "unknown":  # installed by pip (as the README says)
+        assert "[torch]" in message  # its own extra; run from a bare folder, plain torch
 
 
 @pytest.mark.parametrize("origin, command", [
