@@ -6,6 +6,8 @@ are seen by both, and checked against both.
 
 from __future__ import annotations
 
+import inspect
+
 import numpy as np
 
 from . import _dtype as dtypes
@@ -41,12 +43,20 @@ def _infer_shape(shape: tuple, numel: int) -> tuple:
 
 def _view_data(data: np.ndarray, shape: tuple):
     """A reshape that never copies, or None when the strides don't allow one."""
+    if _RESHAPE_WITHOUT_COPY:  # NumPy 2.1 on; setting .shape is deprecated since 2.5
+        try:
+            return np.reshape(data, shape, copy=False)
+        except ValueError:
+            return None
     result = data.view()
     try:
         result.shape = shape
     except AttributeError:
         return None
     return result
+
+
+_RESHAPE_WITHOUT_COPY = "copy" in inspect.signature(np.reshape).parameters
 
 
 @binds("view", function=False)
