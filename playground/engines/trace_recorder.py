@@ -189,9 +189,10 @@ class TraceRecorder:
     def _thin(self) -> None:
         """Keep the first calls, the grid's sample and the newest call (and the step cap)."""
         newest, first = self.traces[-1], FIRST_CALLS
-        while sum((t.call - first) % self._stride == 0  # (``_on_grid`` inline: each call
+        # ``_on_grid`` written out inline: every recorded call of a loop runs this
+        while sum((t.call - first) % self._stride == 0
                   for t in self.traces if t.call > first and t is not newest) > SAMPLED_CALLS:
-            self._stride *= 2                           # of a loop runs this)
+            self._stride *= 2
         stride = self._stride
         for trace in [t for t in self.traces if t.call > first and t is not newest
                       and (t.call - first) % stride]:
