@@ -102,14 +102,7 @@ class TraceRecorder:
         whole values, a summary."""
         if tensor is None:
             return None
-        value = self.array(tensor)
-        if value.__class__ is Snapshot and self.traces:  # most: ``_budgeted``'s, in place
-            newest = self.traces[-1]  # (a recorded call reads some forty values)
-            size = value.array.size
-            if newest.pending + size <= CALL_VALUES:
-                newest.pending += size
-                return value
-        return self._budgeted(value)
+        return self._budgeted(self.array(tensor))
 
     def kept_array(self, array: np.ndarray | None, dtype) -> ArrayData | Snapshot | None:
         """An array nobody changes any more (a step's own gradient, or a copy): held as it
@@ -188,14 +181,11 @@ class TraceRecorder:
 
     def _thin(self) -> None:
         """Keep the first calls, the grid's sample and the newest call (and the step cap)."""
-        newest, first = self.traces[-1], FIRST_CALLS
-        # ``_on_grid`` written out inline: every recorded call of a loop runs this
-        while sum((t.call - first) % self._stride == 0
-                  for t in self.traces if t.call > first and t is not newest) > SAMPLED_CALLS:
+        newest = self.traces[-1]
+        while sum(t.call > FIRST_CALLS and self._on_grid(t.call)
+                  for t in self.traces if t is not newest) > SAMPLED_CALLS:
             self._stride *= 2
-        stride = self._stride
-        for trace in [t for t in self.traces if t.call > first and t is not newest
-                      and (t.call - first) % stride]:
+        for trace in [t for t in self.traces if t is not newest and not self._on_grid(t.call)]:
             self._let_go(trace)
         while sum(len(t.steps) for t in self.traces) > self.keep_steps and len(self.traces) > 1:
             self._let_go(self.traces[0])

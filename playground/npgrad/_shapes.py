@@ -41,9 +41,13 @@ def _infer_shape(shape: tuple, numel: int) -> tuple:
     return shape
 
 
+# NumPy 2.1 on: np.reshape(copy=False); setting .shape, the older way, is deprecated since 2.5
+_RESHAPE_WITHOUT_COPY = "copy" in inspect.signature(np.reshape).parameters
+
+
 def _view_data(data: np.ndarray, shape: tuple):
     """A reshape that never copies, or None when the strides don't allow one."""
-    if _RESHAPE_WITHOUT_COPY:  # NumPy 2.1 on; setting .shape is deprecated since 2.5
+    if _RESHAPE_WITHOUT_COPY:
         try:
             return np.reshape(data, shape, copy=False)
         except ValueError:
@@ -54,9 +58,6 @@ def _view_data(data: np.ndarray, shape: tuple):
     except AttributeError:
         return None
     return result
-
-
-_RESHAPE_WITHOUT_COPY = "copy" in inspect.signature(np.reshape).parameters
 
 
 @binds("view", function=False)
