@@ -211,17 +211,34 @@ def split(ufunc):
 
 
 def _binary(ufunc, operator):
-    def call(a, b):
+    def call(a, b, into=0):
+        """``into``: 1 or 2 when that operand is a formula's own intermediate array, which
+        the result may then overwrite (one large array less to write to fresh memory: the
+        same ufunc on the same inputs, so the same bits)."""
         if (a.__class__ is _ndarray and a.size >= SPLIT_FROM) or (
                 b.__class__ is _ndarray and b.size >= SPLIT_FROM):
+            out = _reusable(a if into == 1 else b if into == 2 else None)
+            if out is not None:
+                return apply(ufunc, a, b, out=out, fallback=operator)
             return apply(ufunc, a, b, fallback=operator)
         return operator(a, b)
 
     return call
 
 
-def _negative(value):
+def _reusable(value):
+    """An intermediate a result may be written into: a plain array that owns its memory
+    (``apply`` then checks that its shape and dtype are the result's)."""
+    if value.__class__ is _ndarray and value.base is None and value.flags.writeable:
+        return value
+    return None
+
+
+def _negative(value, into=0):
     if value.__class__ is _ndarray and value.size >= SPLIT_FROM:
+        out = _reusable(value) if into else None
+        if out is not None:
+            return apply(np.negative, value, out=out, fallback=_operator.neg)
         return apply(np.negative, value, fallback=_operator.neg)
     return -value
 
@@ -240,18 +257,41 @@ _BINARY_NAMES = {ast.Add: "_split_add", ast.Sub: "_split_sub", ast.Mult: "_split
 
 
 class _SplitOperators(ast.NodeTransformer):
+    """Each operator becomes a call; an operand that is itself such a call's result (an
+    intermediate nobody else holds) is named to the call as one it may write into."""
+
     def visit_BinOp(self, node: ast.BinOp) -> ast.AST:
         self.generic_visit(node)
         name = _BINARY_NAMES.get(type(node.op))
         if name is None:
             return node
-        return ast.Call(ast.Name(name, ast.Load()), [node.left, node.right], [])
+        into = 1 if _intermediate(node.left) else 2 if _intermediate(node.right) else 0
+        extra = [ast.Constant(into)] if into else []
+        return ast.Call(ast.Name(name, ast.Load()), [node.left, node.right, *extra], [])
 
     def visit_UnaryOp(self, node: ast.UnaryOp) -> ast.AST:
         self.generic_visit(node)
         if not isinstance(node.op, ast.USub) or isinstance(node.operand, ast.Constant):
             return node
-        return ast.Call(ast.Name("_split_neg", ast.Load()), [node.operand], [])
+        extra = [ast.Constant(1)] if _intermediate(node.operand) else []
+        return ast.Call(ast.Name("_split_neg", ast.Load()), [node.operand, *extra], [])
+
+
+# Kit functions whose NumPy form always returns a new array (the tensor kit's return tensors,
+# which are never written into).
+_NEW_ARRAY_FUNCTIONS = frozenset(("cos", "sin", "exp", "log", "sigmoid"))
+
+
+def _intermediate(node: ast.AST) -> bool:
+    """A call of one of FORMULA_OPERATORS, or ``k.exp(...)`` and the like: its value is new
+    and held by the formula alone."""
+    if not isinstance(node, ast.Call):
+        return False
+    function = node.func
+    if isinstance(function, ast.Name):
+        return function.id in FORMULA_OPERATORS
+    return isinstance(function, ast.Attribute) and isinstance(function.value, ast.Name) and \
+        function.value.id == "k" and function.attr in _NEW_ARRAY_FUNCTIONS
 
 
 def split_operators(tree: ast.AST) -> ast.AST:

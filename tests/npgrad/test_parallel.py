@@ -168,3 +168,30 @@ def test_the_engine_computes_the_same_bits_split_or_whole(dtype, monkeypatch):
         whole = _chain_gradients(npgrad, values, weights)
     for got, expected in zip(split, whole, strict=True):
         np.testing.assert_array_equal(got, expected, strict=True)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_a_formula_writes_into_its_own_intermediates_and_never_into_its_inputs(dtype,
+                                                                              monkeypatch):
+    from playground.npgrad._rules import RULES
+
+    formula = RULES["tanh"].split_formulas[0]
+    grad, result = _awkward(dtype, seed=7), np.tanh(_awkward(dtype, seed=8))
+    kept_grad, kept_result = grad.copy(), result.copy()
+    outs = []
+    split_apply = _parallel.apply
+
+    def apply(ufunc, *operands, out=None, fallback=None):
+        outs.append(out)
+        return split_apply(ufunc, *operands, out=out, fallback=fallback)
+
+    monkeypatch.setattr(_parallel, "apply", apply)
+    with np.errstate(all="ignore"):
+        got = formula(None, grad, (result,))
+        expected = grad * (1 - result * result)
+    np.testing.assert_array_equal(got, expected, strict=True)
+    np.testing.assert_array_equal(grad, kept_grad, strict=True)  # inputs untouched
+    np.testing.assert_array_equal(result, kept_result, strict=True)
+    # result * result is new; 1 - it and grad * that are written into it
+    assert outs[0] is None and outs[1] is outs[2] is not None
+    assert got is outs[1]
