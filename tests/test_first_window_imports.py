@@ -39,3 +39,13 @@ def test_the_first_window_imports_only_what_it_shows(tmp_path):
     imported = set(modules)
     assert {name for name in NEVER if name in imported} == set()
     assert "playground.ui.main_window" in imported and "numpy" in imported
+
+
+def test_what_the_window_uses_without_qt_is_imported_before_qt(tmp_path):
+    """PySide6's import hook reads the source of every module imported after it (ui/__init__
+    imports numpy and the app's own plain modules first: some 30 ms of the start)."""
+    modules = _modules_at_first_paint(tmp_path)
+    qt = modules.index("PySide6")
+    for name in ("numpy", "numpy.linalg", "pygments.lexers.python", "playground.kernel.client",
+                 "playground.model.view_state", "playground.layout.layered"):
+        assert modules.index(name) < qt, name
