@@ -24,6 +24,19 @@ def _along(dim: int, item) -> tuple:
     return (slice(None),) * dim + (item,)
 
 
+def writable_diagonal(data: np.ndarray, offset: int, dim1: int, dim2: int) -> np.ndarray:
+    """np.diagonal's view (the (dim1, dim2) diagonals as the last dimension), writable where
+    ``data`` is: NumPy's own is read-only, torch's is not (``a.diagonal().add_(1)``)."""
+    picked = np.diagonal(data, offset, dim1, dim2)
+    if picked.size == 0:
+        return picked.copy()
+    start = [slice(None)] * data.ndim
+    start[dim1] = slice(max(-offset, 0), None)
+    start[dim2] = slice(max(offset, 0), None)
+    return np.lib.stride_tricks.as_strided(data[tuple(start)], picked.shape, picked.strides,
+                                           writeable=data.flags.writeable)
+
+
 GELU_BETA, GELU_KAPPA = 0.7978845608028654, 0.044715  # sqrt(2 / pi), torch's kappa
 SQRT_HALF = 0.7071067811865476
 _INVERSE_SQRT_2PI = 0.3989422804014327

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._formula_kit import Kit, _along, _negated
+from ._formula_kit import Kit, _along, _negated, writable_diagonal
 from ._indexing import along_axis
 from ._numerics import power_by_number, whole_sum
 from ._pointwise import UNARY
@@ -159,6 +159,14 @@ class NumpyKit(Kit):
         strides = grad.strides[:dim] + (grad.strides[dim] * step,) + grad.strides[dim + 1:] + \
             (grad.strides[dim],)
         return np.lib.stride_tricks.as_strided(grad, shape, strides).copy()
+
+    def diagonal_backward(k, grad, shape, offset, dim1, dim2):
+        result = k._zeros(grad, shape)
+        writable_diagonal(result, offset, dim1, dim2)[...] = grad
+        return result
+
+    def diagonal(k, grad, offset, dim1, dim2):
+        return np.diagonal(grad, offset, dim1, dim2)
 
     def select_backward(k, grad, shape, dim, index):
         result = k._zeros(grad, shape)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._arithmetic import mul_scalar, where
-from ._formula_kit import Kit, _along, _negated
+from ._formula_kit import Kit, _along, _negated, writable_diagonal
 from ._indexing import scatter_into_zeros
 from ._pointwise import UNARY
 from ._recording import output
@@ -166,6 +166,14 @@ class TensorKit(Kit):
 
     def getitem(k, grad, index):
         return grad[index]
+
+    def diagonal_backward(k, grad, shape, offset, dim1, dim2):
+        data = np.zeros(shape, dtype=grad._data.dtype)
+        writable_diagonal(data, offset, dim1, dim2)[...] = grad._data
+        return output("diagonal_backward", data, (grad,), (offset, dim1, dim2))
+
+    def diagonal(k, grad, offset, dim1, dim2):
+        return grad.diagonal(offset, dim1, dim2)
 
     def select_backward(k, grad, shape, dim, index):
         return scatter_into_zeros("select_backward", grad, shape, _along(dim, index),

@@ -63,7 +63,9 @@ def sum(self: Tensor, dim=None, keepdim=False, *, dtype=None) -> Tensor:
     if total is not None:
         result = np.asarray(total).reshape((1,) * data.ndim if keepdim else ())
     else:
-        result = np.sum(data, axis=dims, keepdims=keepdim, dtype=target)
+        # (C order, as torch's results are: NumPy keeps a permuted input's order, and then a
+        # later reshape of it would be a view where torch's is not)
+        result = np.ascontiguousarray(np.sum(data, axis=dims, keepdims=keepdim, dtype=target))
     return output("sum_dim", result, (self,), (data.shape, dims, keepdim))
 
 

@@ -376,6 +376,8 @@ TABLE: tuple[Rule, ...] = (
     _row("transpose_", "TransposeBackward1", "self", "dim0 dim1",
          "k.swapaxes(grad, dim0, dim1)"),
     _row("permute", "PermuteBackward0", "self", "dims", "k.unpermute(grad, dims)"),
+    _row("diagonal", "DiagonalBackward0", "self", "shape offset dim1 dim2",
+         "k.diagonal_backward(grad, shape, offset, dim1, dim2)"),
     _row("squeeze", "SqueezeBackward0", "self", "shape", "k.reshape(grad, shape)"),
     _row("squeeze_dim", "SqueezeBackward1", "self", "shape", "k.reshape(grad, shape)"),
     _row("squeeze_dims", "SqueezeBackward4", "self", "shape", "k.reshape(grad, shape)"),
@@ -486,6 +488,8 @@ TABLE: tuple[Rule, ...] = (
          "k.unfold(grad, dim, size, step)"),
     _row("index_backward", "IndexPutImplBackward0", "grad_output", "indices",
          "k.getitem(grad, indices)"),
+    _row("diagonal_backward", "DiagonalBackwardBackward0", "grad_output", "offset dim1 dim2",
+         "k.diagonal(grad, offset, dim1, dim2)"),
 )
 
 RULES: dict[str, Rule] = {rule.op: rule for rule in TABLE}

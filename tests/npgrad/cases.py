@@ -434,4 +434,8 @@ CASES = [
     Case("select_backward", ((3, 2),), _double_backward(1)),
     Case("slice_backward", ((3, 2),), _double_backward(slice(0, 2))),
     Case("index_backward", ((3, 2),), _double_backward([0, 2])),
+    Case("diagonal", ((3, 4),), lambda m, a: a.diagonal(1)),
+    Case("diagonal", ((2, 3, 3),), lambda m, a: m.diagonal(a, -1, 2, 1), label="batched"),
+    Case("diagonal_backward", ((3, 3),), lambda m, a: m.autograd.grad(
+        (a.diagonal() ** 2).sum(), a, create_graph=True)[0]),
 ]
