@@ -17,6 +17,7 @@ import numpy as np
 from . import _tensor
 from ._dtype import from_numpy_dtype
 from ._rules import RULES
+from ._saved_hooks import Packed, pack_order, unpack
 
 _sequence_numbers = itertools.count()
 # torch gives AccumulateGrad the largest sequence number so it runs as soon as it is ready.
@@ -172,7 +173,10 @@ class Node:
         key = _SAVED_ALIASES.get(key, key)
         if key not in saves:
             raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-        value = unpack_saved(self, True)[saves.index(key)]
+        index = saves.index(key)
+        packed = self._saved[index] if self._saved is not None else None
+        # (a hooked value alone through its unpack hook, as torch reads it)
+        value = unpack(packed) if packed.__class__ is Packed else unpack_saved(self, True)[index]
         if isinstance(value, np.ndarray | np.generic) or \
                 (isinstance(value, bool | int | float) and rule.numbers_are_tensors):
             return _tensor.Tensor._make(np.asarray(value))  # torch's wrapped-number tensor
@@ -181,6 +185,8 @@ class Node:
     def saved_values(self) -> dict[str, Any]:
         """What this node saved for backward, by the rule's names (tensors as tensors)."""
         if self.rule is None or self._saved is None:
+            return {}
+        if any(v.__class__ is Packed for v in self._saved):  # only the user's hook reads them
             return {}
         return dict(zip(self.rule.saves, saved_as_tensors(self), strict=True))
 
@@ -361,13 +367,14 @@ def check_versions(node: Node) -> None:
                                  _tensor.counter_value(checks[position + 2]))
 
 
-def saved_as_tensors(node: Node) -> list:
-    """The saved values with tensors rebuilt on the graph, for a create_graph backward.
+def saved_as_tensors(node: Node, saved: tuple | None = None) -> list:
+    """The saved values (``saved``, or the node's) with tensors rebuilt on the graph, for a
+    create_graph backward.
 
     A saved input becomes the leaf itself, or a tensor whose grad_fn is the node that produced
     it; the saved output becomes a tensor whose grad_fn is this node.
     """
-    values = list(node._saved)
+    values = list(node._saved if saved is None else saved)
     rule = node.rule
     tensor_type = _tensor.Tensor
     checks = node._versions
@@ -393,6 +400,13 @@ def unpack_saved(node: Node, as_tensors: bool) -> list | tuple:
     """The node's saved values, checked against in-place changes since they were saved."""
     if node._saved is None:
         raise RuntimeError(FREED_GRAPH_MESSAGE)
+    if node._hooks is not None and any(v.__class__ is Packed for v in node._saved):
+        # through the unpack hooks (saved_tensors_hooks), each time; no version is checked
+        values = list(node._saved)
+        for index in pack_order(node.rule.saves):  # (torch reads them back in that order too)
+            if values[index].__class__ is Packed:
+                values[index] = unpack(values[index])._data
+        return saved_as_tensors(node, tuple(values)) if as_tensors else tuple(values)
     check_versions(node)
     return saved_as_tensors(node) if as_tensors else node._saved
 

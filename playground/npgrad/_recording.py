@@ -15,10 +15,12 @@ from collections.abc import Callable
 import numpy as np
 
 from ._grad_mode import GradMode
-from ._nodes import NODE_CLASSES, NodeOutput, edge_of, new_sequence_number
+from ._nodes import NODE_CLASSES, NodeHooks, NodeOutput, edge_of, new_sequence_number
 from ._operands import broadcast_error
 from ._parallel import SPLIT_FROM
 from ._parallel import apply as split_ufunc
+from ._saved_hooks import HOOKS as SAVED_TENSOR_HOOKS
+from ._saved_hooks import pack, pack_order
 from ._tensor import ZERO_VERSION, InferenceCounter, Tensor, check_savable, new_counter
 
 _ndarray = np.ndarray
@@ -146,6 +148,23 @@ def attach_node(out: Tensor, node_class, inputs: tuple, saved: tuple) -> None:
         node._versions = ()
     else:
         node._saved, node._versions = _save(node_class.rule.save_gates, edges, saved, out)
+        if SAVED_TENSOR_HOOKS:
+            _pack_saved(node, saved, out)
+
+
+def _pack_saved(node, saved: tuple, out: Tensor) -> None:
+    """The saved tensors through the innermost pack hook, in torch's order; the node then
+    takes the general path of backward, which unpacks them (saved_tensors_hooks)."""
+    items = list(node._saved)
+    checks = node._versions
+    tensors = {checks[position]: saved[checks[position]] for position in range(0, len(checks), 3)}
+    for index in pack_order(node.rule.saves):
+        if index in tensors:
+            tensor = tensors[index]
+            items[index] = pack(out if tensor is RESULT else tensor)
+    node._saved = tuple(items)
+    if node._hooks is None:
+        node._hooks = NodeHooks()
 
 
 def _save(gates: tuple, edges: tuple, saved: tuple, out: Tensor) -> tuple[tuple, tuple]:
@@ -230,6 +249,7 @@ def fast_elementwise(op: str, ufunc, general: Callable, reflected: bool = False)
     other_gated = not unary and rule.save_gates[-1] is not None
     missing = _MISSING
     split_from = SPLIT_FROM
+    saved_tensor_hooks = SAVED_TENSOR_HOOKS
 
     def fallback(self, other):
         return general(self) if other is missing else general(self, other)
@@ -302,6 +322,13 @@ def fast_elementwise(op: str, ufunc, general: Callable, reflected: bool = False)
         node._exact = exact
         out._rg = True
         out.grad_fn = node
+        if saved_tensor_hooks and not saves_numbers:  # the general way, through the hooks
+            saved = (RESULT,) if saves_result else (self,) if unary else (
+                self, b if other_tensor is None else other_tensor)
+            edges = (first,) if unary else (first, second)
+            node._saved, node._versions = _save(rule.save_gates, edges, saved, out)
+            _pack_saved(node, saved, out)
+            return out
         # _save, inlined for the rule's saved values:
         if saves_numbers:
             node._saved = numbers

@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterator
 
 import numpy as np
 
+from .. import _saved_hooks
 from .._engine import BackwardStep, Observers, execute
 from .._grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 from .._graph_order import needed_nodes
@@ -203,10 +204,13 @@ class _Namespace(type):
 
 
 class graph(metaclass=_Namespace):
-    """``torch.autograd.graph``: the Node type of grad_fn objects."""
+    """``torch.autograd.graph``: the Node type of grad_fn objects, the saved-tensor hooks."""
 
     torch_name = "torch.autograd.graph"
     Node = Node
+    saved_tensors_hooks = _saved_hooks.saved_tensors_hooks
+    save_on_cpu = _saved_hooks.save_on_cpu
+    disable_saved_tensors_hooks = _saved_hooks.disable_saved_tensors_hooks
 
 
 __all__ += ["AccumulateGrad", "graph"]

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import _forward, _nodes, _tensor
+from .. import _forward, _nodes, _saved_hooks, _tensor
 from .._grad_mode import GradMode, no_grad
 from .._nodes import FREED_GRAPH_MESSAGE, Node, OutputGrads, legacy_type_name
 from .._recording import edge, record_outputs
@@ -45,6 +45,8 @@ class FunctionCtx:
         saved = self._to_save
         if saved is _FREED:
             raise RuntimeError(FREED_GRAPH_MESSAGE)
+        if any(t.__class__ is _saved_hooks.Packed for t in saved):  # saved_tensors_hooks'
+            return tuple(t if t is None else _saved_hooks.unpack(t) for t in saved)
         for tensor, version in zip(saved, self._saved_versions, strict=True):
             if tensor is not None and bytes(tensor._vc) != version:
                 raise _modified_error(tensor, version)
@@ -125,7 +127,8 @@ class BackwardCFunction(Node, FunctionCtx):
         saved = self._to_save
         if saved is _FREED:
             return {}
-        return {f"saved_tensors[{n}]": t for n, t in enumerate(saved) if t is not None}
+        return {f"saved_tensors[{n}]": t for n, t in enumerate(saved)
+                if t is not None and t.__class__ is not _saved_hooks.Packed}
 
     def release(self) -> None:
         """After a backward without retain_graph: the saved tensors go, as torch's do."""
@@ -329,6 +332,8 @@ def _connect(node: BackwardCFunction, args: tuple, graded: list, outputs: tuple)
     for tensor in node._to_save:  # only now are they saved for backward, as in torch
         if tensor is not None:
             _tensor.check_savable(tensor._vc)
+    if _saved_hooks.HOOKS:
+        node._to_save = tuple(None if t is None else _saved_hooks.pack(t) for t in node._to_save)
     node._nx = tuple(edge(a) if a.requires_grad else None for a in args
                      if isinstance(a, _tensor.Tensor))
     places = {id(t): place for place, t in enumerate(graded)}
