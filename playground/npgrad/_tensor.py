@@ -11,6 +11,9 @@ from . import _dtype as dtypes
 from ._grad_mode import GradMode
 from ._nodes import AccumulateGrad, LeafHooks, NodeOutput, RemovableHandle, edge_of
 
+# The warnings torch gives once in a process (TORCH_WARN_ONCE), once given.
+_WARNED = {"scalar": False}
+
 _NON_LEAF_GRAD_WARNING = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
     "attribute won't be populated during autograd.backward(). If you indeed want the .grad field "
@@ -264,14 +267,21 @@ class Tensor:
     def _scalar(self, kind: type):
         if self._data.size != 1:
             raise ValueError("only one element tensors can be converted to Python scalars")
-        if self._rg:
+        if kind is not int and self._rg and GradMode.enabled and not _WARNED["scalar"]:
+            # torch's float() and complex() warn so, once in a process, where grad mode is on
+            _WARNED["scalar"] = True
             warnings.warn(
                 "Converting a tensor with requires_grad=True to a scalar may lead to unexpected "
-                "behavior.\nConsider using tensor.detach() first.", UserWarning, stacklevel=3)
+                "behavior.\nConsider using tensor.detach() first. (Triggered internally at "
+                "/__w/pytorch/pytorch/torch/csrc/autograd/generated/python_variable_methods.cpp"
+                ":822.)", UserWarning, stacklevel=3)
         return kind(self._data.reshape(()).item())
 
     def __float__(self) -> float:
         return self._scalar(float)
+
+    def __complex__(self) -> complex:
+        return self._scalar(complex)
 
     def __int__(self) -> int:
         return self._scalar(int)

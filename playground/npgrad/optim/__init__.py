@@ -1,5 +1,5 @@
 """``torch.optim``: SGD, Adam, AdamW, RMSprop, Adagrad, Adadelta, stepping parameters in place as
-torch's single-tensor optimizers do (``lr_scheduler`` beside them)."""
+torch's single-tensor optimizers do (``lbfgs`` and ``lr_scheduler`` beside them)."""
 
 from __future__ import annotations
 
@@ -343,8 +343,9 @@ def _cast_state(key: str, value, param: Tensor):
 
 
 from . import lr_scheduler  # noqa: E402 - torch.optim.lr_scheduler after import torch
+from .lbfgs import LBFGS  # noqa: E402
 
-__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta",
+__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta", "LBFGS",
            "lr_scheduler"]
 
 # What the engine lacks, said with torch's module name and what to do.
