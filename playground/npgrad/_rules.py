@@ -12,6 +12,7 @@ import ast
 import re
 from dataclasses import dataclass, field
 
+from ._linalg_rules import linalg_rows
 from ._parallel import FORMULA_OPERATORS, split_operators
 
 # Names a formula may use besides grad, the saved values and the kit (and the operators its
@@ -350,13 +351,6 @@ TABLE: tuple[Rule, ...] = (
          "k.matmul(grad, k.mT(mat2))", "k.matmul(k.mT(self), grad)"),
     _row("bmm", "BmmBackward0", "self mat2", "self mat2",
          "k.matmul(grad, k.mT(mat2))", "k.matmul(k.mT(self), grad)"),
-    _row("linalg_det", "LinalgDetBackward0", "A", "A result", "k.det_grad(grad, A, result)"),
-    _row("linalg_slogdet", "LinalgSlogdetBackward0", "A", "A", "k.slogdet_grad(grad, A)"),
-    _row("linalg_inv", "LinalgInvExBackward0", "A", "result",
-         "-k.matmul(k.matmul(k.mT(result), grad), k.mT(result))"),
-    _row("linalg_solve", "LinalgSolveExBackward0", "A B", "A result vector",
-         "k.solve_grad(grad, A, result, vector, True)",
-         "k.solve_grad(grad, A, result, vector, False)"),
     _row("baddbmm", "BaddbmmBackward0", "self batch1 batch2", "batch1 batch2 beta alpha",
          "k.scale(grad, beta)", "k.scale(k.matmul(grad, k.mT(batch2)), alpha)",
          "k.scale(k.matmul(k.mT(batch1), grad), alpha)"),
@@ -490,6 +484,6 @@ TABLE: tuple[Rule, ...] = (
          "k.getitem(grad, indices)"),
     _row("diagonal_backward", "DiagonalBackwardBackward0", "grad_output", "offset dim1 dim2",
          "k.diagonal(grad, offset, dim1, dim2)"),
-)
+) + linalg_rows(_row)  # torch.linalg's: determinants, inverses, solves, factorisations
 
 RULES: dict[str, Rule] = {rule.op: rule for rule in TABLE}

@@ -1,7 +1,7 @@
-"""``torch.linalg``: determinants, inverses, solves and norms, with torch's nodes
-(LinalgDetBackward0, LinalgSlogdetBackward0, LinalgInvExBackward0, LinalgSolveExBackward0,
-LinalgVectorNormBackward0). The factorisations are NumPy's LAPACK: in float32 their last bits
-can differ from torch's."""
+"""``torch.linalg``: determinants, inverses, solves, norms and factorisations (cholesky, qr,
+eigh, svd: _factorizations.py), with torch's nodes (LinalgDetBackward0, LinalgSlogdetBackward0,
+LinalgInvExBackward0, LinalgSolveExBackward0, LinalgVectorNormBackward0...). They run on
+NumPy's LAPACK: in float32 their last bits can differ from torch's."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import numpy as np
 
 from . import _recording
 from ._arithmetic import where
+from ._factorizations import cholesky, eigh, eigvalsh, qr, svd, svdvals
 from ._missing import missing_attribute
 from ._reductions import _return_type, _scalar_type
 from ._reductions import norm as _tensor_norm
@@ -120,7 +121,7 @@ Tensor.det, Tensor.inverse, Tensor.logdet = det, inv, logdet  # x.det(), x.inver
 Tensor.slogdet = top_level_slogdet
 
 __all__ = ["det", "slogdet", "inv", "solve", "vector_norm", "matrix_norm", "norm",
-           "LinAlgError"]
+           "LinAlgError", "cholesky", "qr", "eigh", "eigvalsh", "svd", "svdvals"]
 
 # What the engine lacks, said with torch's module name and what to do.
 __getattr__ = missing_attribute("torch.linalg")

@@ -434,6 +434,15 @@ CASES = [
     Case("select_backward", ((3, 2),), _double_backward(1)),
     Case("slice_backward", ((3, 2),), _double_backward(slice(0, 2))),
     Case("index_backward", ((3, 2),), _double_backward([0, 2])),
+    Case("linalg_cholesky", ((3, 3),), lambda m, a: m.linalg.cholesky(
+        a @ a.mT + 3 * m.eye(3, dtype=a.dtype))),
+    Case("linalg_cholesky", ((3, 3),), lambda m, a: m.autograd.grad(m.linalg.cholesky(
+        a @ a.mT + 3 * m.eye(3, dtype=a.dtype), upper=True).sum(), a, create_graph=True)[0],
+        label="second-order-upper"),
+    Case("linalg_qr", ((4, 3),), lambda m, a: m.linalg.qr(a).R),
+    Case("linalg_qr", ((2, 5),), lambda m, a: m.linalg.qr(a).R, label="wide"),
+    Case("linalg_eigh", ((4, 4),), lambda m, a: m.linalg.eigvalsh(a + a.mT)),
+    Case("linalg_svd", ((4, 3),), lambda m, a: m.linalg.svdvals(a)),
     Case("diagonal", ((3, 4),), lambda m, a: a.diagonal(1)),
     Case("diagonal", ((2, 3, 3),), lambda m, a: m.diagonal(a, -1, 2, 1), label="batched"),
     Case("diagonal_backward", ((3, 3),), lambda m, a: m.autograd.grad(

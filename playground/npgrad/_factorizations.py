@@ -1,0 +1,113 @@
+"""torch.linalg's factorisations on NumPy's LAPACK: cholesky, qr, eigh/eigvalsh, svd/svdvals
+(and torch.svd), each one node with torch's name over all its outputs. Their values are
+LAPACK's: in float32 the last bits, and the signs of eigenvectors and singular vectors, can
+differ from torch's MKL (any sign is a right answer; torch's own differ between machines)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import (
+    _factorization_grads,  # noqa: F401 - the kit's qr_grad, eigh_grad...
+    _recording,
+)
+from ._bindings import binds
+from ._reductions import _return_type, _scalar_type
+from ._tensor import Tensor
+
+_qr_result = _return_type("linalg_qr", ("Q", "R"))
+_eigh_result = _return_type("linalg_eigh", ("eigenvalues", "eigenvectors"))
+_svd_result = _return_type("linalg_svd", ("U", "S", "Vh"))
+_old_svd_result = _return_type("svd", ("U", "S", "V"))
+
+
+def _floating(A: Tensor, name: str, square: bool = True) -> np.ndarray:
+    data = A._data
+    if data.ndim < 2:
+        raise RuntimeError(f"{name}: The input tensor A must have at least 2 dimensions.")
+    if square and data.shape[-1] != data.shape[-2]:
+        raise RuntimeError(f"{name}: A must be batches of square matrices, but they are "
+                           f"{data.shape[-2]} by {data.shape[-1]} matrices")
+    if data.dtype.kind not in "fc":
+        raise RuntimeError(f"{name}: Expected a floating point or complex tensor as input. Got "
+                           f"{_scalar_type(data.dtype)}")
+    return data
+
+
+def _outputs(op: str, arrays: list, A: Tensor, saved_after: tuple = ()) -> list[Tensor]:
+    """The arrays as tensors, all outputs of one ``op`` node that saves them (and more)."""
+    outputs = [Tensor._make(np.ascontiguousarray(array)) for array in arrays]
+    _recording.record_several(op, outputs, (A,), (*outputs, *saved_after))
+    return outputs
+
+
+def cholesky(A: Tensor, *, upper: bool = False, out=None) -> Tensor:
+    data = _floating(A, "linalg.cholesky")
+    lower = _lower_factor(data)
+    factor = np.swapaxes(lower, -1, -2).conj() if upper else lower
+    return _recording.output("linalg_cholesky", np.ascontiguousarray(factor), (A,),
+                             (_recording.RESULT, upper))
+
+
+def _lower_factor(data: np.ndarray) -> np.ndarray:
+    try:
+        return np.linalg.cholesky(data)
+    except np.linalg.LinAlgError:
+        order = next(size for size in range(1, data.shape[-1] + 1)
+                     if not _positive_definite(data[..., :size, :size]))
+        from .linalg import LinAlgError
+
+        raise LinAlgError(f"linalg.cholesky: The factorization could not be completed because "
+                          f"the input is not positive-definite (the leading minor of order "
+                          f"{order} is not positive-definite).") from None
+
+
+def _positive_definite(data: np.ndarray) -> bool:
+    try:
+        np.linalg.cholesky(data)
+    except np.linalg.LinAlgError:
+        return False
+    return True
+
+
+def qr(A: Tensor, mode: str = "reduced", *, out=None):
+    data = _floating(A, "linalg.qr", square=False)
+    if mode not in ("reduced", "complete", "r"):
+        raise RuntimeError(f"qr received unrecognized mode '{mode}' but expected one of "
+                           "'reduced' (default), 'r', or 'complete'")
+    if mode == "r":
+        R = np.linalg.qr(data, mode="r")
+        Q = np.zeros((0,), data.dtype)
+    else:
+        Q, R = np.linalg.qr(data, mode=mode)
+    return _qr_result(*_outputs("linalg_qr", [Q, R.astype(data.dtype)], A, (mode,)))
+
+
+def eigh(A: Tensor, UPLO: str = "L", *, out=None):
+    data = _floating(A, "linalg.eigh")
+    values, vectors = np.linalg.eigh(data, UPLO=UPLO)
+    return _eigh_result(*_outputs("linalg_eigh", [values.astype(data.dtype),
+                                                  vectors.astype(data.dtype)], A))
+
+
+def eigvalsh(A: Tensor, UPLO: str = "L", *, out=None) -> Tensor:
+    """The eigenvalues alone (torch computes the vectors too, for the gradient)."""
+    return eigh(A, UPLO).eigenvalues
+
+
+def svd(A: Tensor, full_matrices: bool = True, *, driver=None, out=None):
+    data = _floating(A, "linalg.svd", square=False)
+    U, S, Vh = np.linalg.svd(data, full_matrices=full_matrices)
+    return _svd_result(*_outputs("linalg_svd", [U, S.astype(data.dtype), Vh], A,
+                                 (full_matrices,)))
+
+
+def svdvals(A: Tensor, *, driver=None, out=None) -> Tensor:
+    return svd(A, full_matrices=False).S
+
+
+@binds("svd")
+def old_svd(A: Tensor, some: bool = True, compute_uv: bool = True, *, out=None):
+    """torch.svd: U, S and V (not Vh), reduced unless ``some=False``."""
+    U, S, Vh = svd(A, full_matrices=not some)
+    return _old_svd_result(U, S, Vh.mT)
