@@ -8,7 +8,7 @@ from ._arithmetic import mul
 from ._bindings import binds
 from ._operands import as_tensor_operand, operands
 from ._recording import output
-from ._shapes import expand, reshape, squeeze_to, unsafe_view, unsqueeze, view
+from ._shapes import expand, reshape, squeeze_to, unsafe_view, unsqueeze
 from ._tensor import Tensor
 
 
@@ -101,12 +101,11 @@ def matmul(self: Tensor, other: Tensor) -> Tensor:
     if self.ndim == 1 and other.ndim == 2:
         product = mm(unsqueeze(self, 0), other)
         return squeeze_to(product, product.shape[1:], "squeeze_dims")
-    if other.ndim <= 2 and self.ndim >= 3:
+    if other.ndim <= 2 and self.ndim >= 3:  # the batch folded into rows: one mm (or mv)
         folded = reshape(self, (-1, self.shape[-1]))
-        right = other if other.ndim == 2 else unsqueeze(other, 1)
-        product = mm(folded, right)
-        shape = tuple(self.shape[:-1]) + ((right.shape[1],) if other.ndim == 2 else ())
-        return unsafe_view(product, shape)
+        if other.ndim == 1:
+            return unsafe_view(mv(folded, other), tuple(self.shape[:-1]))
+        return unsafe_view(mm(folded, other), (*self.shape[:-1], other.shape[1]))
     return _batched_matmul(self, other)
 
 
@@ -115,8 +114,9 @@ def _batched_matmul(self: Tensor, other: Tensor) -> Tensor:
     right = other if other.ndim > 1 else unsqueeze(other, 1)
     batch = np.broadcast_shapes(tuple(left.shape[:-2]), tuple(right.shape[:-2]))
     count = int(np.prod(batch)) if batch else 1
-    left3 = view(expand(left, (*batch, *left.shape[-2:])), (count, *left.shape[-2:]))
-    right3 = view(expand(right, (*batch, *right.shape[-2:])), (count, *right.shape[-2:]))
+    # (reshape, as torch's: a transposed operand's is a _reshape_alias, or a copy)
+    left3 = reshape(expand(left, (*batch, *left.shape[-2:])), (count, *left.shape[-2:]))
+    right3 = reshape(expand(right, (*batch, *right.shape[-2:])), (count, *right.shape[-2:]))
     product = bmm(left3, right3)
     shape = (*batch, left.shape[-2], right.shape[-1])
     if self.ndim == 1:

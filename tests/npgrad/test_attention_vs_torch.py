@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.oracle import node_names
+from tests.oracle import node_names, run_printing
 
 CALLS = {
     "self-attention with weights": lambda m, a, x: a(x, x, x),
@@ -63,3 +63,51 @@ def test_modules_print_and_name_their_parameters_as_torchs(torch, engine):
                       layer.self_attn.in_proj_weight.detach().numpy()[0]))
     assert texts[1][:2] == texts[0][:2]
     np.testing.assert_array_equal(texts[1][2], texts[0][2])  # torch's draws, in its order
+
+
+DROPOUT = """
+torch.manual_seed(0)
+q = torch.randn(2, 2, 3, 4, requires_grad=True)
+k = torch.randn(2, 2, 5, 4, requires_grad=True)
+v = torch.randn(2, 2, 5, 4, requires_grad=True)
+causal = torch.ones(3, 5, dtype=torch.bool).tril()
+for options in ({"dropout_p": 0.5}, {"dropout_p": 0.1, "attn_mask": causal}):
+    torch.manual_seed(1)
+    out = torch.nn.functional.scaled_dot_product_attention(q, k, v, **options)
+    print(out.grad_fn.name(), out[0, 0])
+    out.pow(2).sum().backward()
+    print(q.grad.norm(), k.grad.norm(), v.grad.norm())
+attention = torch.nn.MultiheadAttention(4, 2, dropout=0.3, batch_first=True)
+x = torch.randn(1, 3, 4)
+torch.manual_seed(2)
+print(*attention(x, x, x), sep="\\n")
+"""
+
+
+def test_attention_with_dropout_draws_torchs_mask(torch, engine):
+    """Dropout takes torch's math path (no fused kernel): its mask is torch's bernoulli draw,
+    so the outputs and gradients after a seed are torch's."""
+    assert run_printing(DROPOUT, engine) == run_printing(DROPOUT, torch)
+    graphs = []
+    for module in (torch, engine):
+        module.manual_seed(0)
+        q = module.randn(1, 2, 3, 4, requires_grad=True)
+        graphs.append(node_names(module.nn.functional.scaled_dot_product_attention(
+            q, q, q, dropout_p=0.5)))  # (the transposed key's batch is a _reshape_alias)
+    assert graphs[0] == graphs[1]
+
+
+@pytest.mark.parametrize(("left", "right"), [((2, 3, 4), (4,)), ((2, 5, 3, 4), (4,)),
+                                             ((2, 3, 4), (4, 5)), ((2, 3, 4), (2, 4, 5))])
+def test_a_batch_times_a_vector_or_matrix_folds_as_torchs(left, right, torch, engine):
+    rng = np.random.default_rng(3)
+    a, b = rng.normal(size=left), rng.normal(size=right)
+    results = []
+    for module in (torch, engine):
+        x, w = (module.tensor(v, requires_grad=True) for v in (a, b))
+        y = x @ w
+        y.sum().backward()
+        results.append((node_names(y), y.detach().numpy(), x.grad.numpy(), w.grad.numpy()))
+    assert results[0][0] == results[1][0]
+    for got, want in zip(results[1][1:], results[0][1:], strict=True):
+        np.testing.assert_allclose(got, want, rtol=1e-10)

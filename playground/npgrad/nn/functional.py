@@ -131,17 +131,15 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor,
                                  attn_mask: Tensor | None = None, dropout_p: float = 0.0,
                                  is_causal: bool = False, scale: float | None = None,
                                  enable_gqa: bool = False) -> Tensor:
-    """softmax(q kᵀ scale + mask) v. As torch on the CPU: for 4-d inputs (batch, heads,
-    length, features) with one feature size its fused kernel's one node; otherwise its math,
-    op by op."""
-    if dropout_p > 0 or enable_gqa:
-        raise RuntimeError(
-            "scaled_dot_product_attention with dropout_p > 0 or enable_gqa is not in the "
-            "built-in NumPy engine yet (its dropout draws torch's random numbers); switch the "
-            "engine to torch")
+    """softmax(q kᵀ scale + mask) v, with dropout on the softmax. As torch on the CPU: for
+    4-d inputs (batch, heads, length, features) with one feature size and no dropout its fused
+    kernel's one node; otherwise its math, op by op (dropout as F.dropout draws it)."""
+    if enable_gqa:
+        raise RuntimeError("scaled_dot_product_attention with enable_gqa is not in the built-in "
+                           "NumPy engine yet; switch the engine to torch")
     scale = 1 / math.sqrt(query.shape[-1]) if scale is None else float(scale)
     fused = query.ndim == key.ndim == value.ndim == 4 and query.dtype.is_floating_point and \
-        query.shape[-1] == key.shape[-1] == value.shape[-1]
+        query.shape[-1] == key.shape[-1] == value.shape[-1] and dropout_p == 0
     if fused:
         mask = _additive_mask(attn_mask, is_causal, query, key)
         values = attention_probabilities(query._data, key._data, mask, scale) @ value._data
@@ -157,7 +155,8 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor,
     mask = _additive_mask(attn_mask, is_causal, query, key)
     if mask is not None:
         scores = scores + Tensor._make(mask.astype(scores._data.dtype, copy=False))
-    return _reductions.safe_softmax(scores, -1) @ value
+    weights = _reductions.safe_softmax(scores, -1)
+    return (dropout(weights, dropout_p) if dropout_p > 0 else weights) @ value
 
 
 def _additive_mask(attn_mask: Tensor | None, is_causal: bool, query: Tensor,
