@@ -169,3 +169,60 @@ def test_every_forward_rule_is_tied_to_a_row_of_the_rule_table():
     assert set(_forward._RULES) <= set(RULES), set(_forward._RULES) - set(RULES)
     for op in element_wise:  # what the row promises, the rule derived from it keeps
         assert _forward._RULES[op].__qualname__.startswith("_element_wise"), op
+
+
+DUAL_PARAMETERS = """
+import torch
+import torch.autograd.forward_ad as fwAD
+from torch.func import functional_call
+
+torch.manual_seed(0)
+inputs = torch.randn(6, 5)
+model = torch.nn.Linear(5, 3)
+params = dict(model.named_parameters())
+tangents = {name: torch.rand_like(p) for name, p in params.items()}
+with fwAD.dual_level():  # the tutorial's way: the module's own parameters made dual
+    for name, p in params.items():
+        delattr(model, name)
+        setattr(model, name, fwAD.make_dual(p, tangents[name]))
+    print(fwAD.unpack_dual(model(inputs)).tangent.detach()[:2])
+
+model = torch.nn.Sequential(torch.nn.Linear(5, 4), torch.nn.Tanh(), torch.nn.Linear(4, 2))
+params = dict(model.named_parameters())
+tangents = {name: torch.rand_like(p) for name, p in params.items()}
+with fwAD.dual_level():  # and with functional_call
+    duals = {name: fwAD.make_dual(p, tangents[name]) for name, p in params.items()}
+    print(fwAD.unpack_dual(functional_call(model, duals, inputs)).tangent.detach()[:2])
+
+
+class Exp(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_forward(x)
+        return x.exp()
+
+    @staticmethod
+    def jvp(ctx, gx):
+        (x,) = ctx.saved_tensors
+        return gx * x.exp() * FACTOR
+
+
+x = torch.randn(3, dtype=torch.double, requires_grad=True)
+for FACTOR in (1, 2):
+    try:
+        print(torch.autograd.gradcheck(Exp.apply, (x,), check_forward_ad=True,
+                                       check_backward_ad=False, check_undefined_grad=False,
+                                       check_batched_grad=False))
+    except Exception as error:
+        print(type(error).__name__, error)
+"""
+
+
+def test_dual_parameters_through_modules_and_a_jvp_only_gradcheck_print_as_torch():
+    """Forward-mode AD through modules whose parameters are dual (torch's forward-AD
+    tutorial), and gradcheck of a Function that has a jvp and no backward (the check of
+    forward mode only, its mismatch said as torch says it)."""
+    import playground.npgrad as npgrad
+
+    torch = pytest.importorskip("torch")
+    assert run_printing(DUAL_PARAMETERS, npgrad) == run_printing(DUAL_PARAMETERS, torch)

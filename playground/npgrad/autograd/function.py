@@ -42,6 +42,8 @@ class FunctionCtx:
 
     @property
     def saved_tensors(self) -> tuple:
+        if getattr(self, "_in_jvp", False):  # inside jvp: what save_for_forward kept
+            return getattr(self, "_saved_for_forward", ())
         saved = self._to_save
         if saved is _FREED:
             raise RuntimeError(FREED_GRAPH_MESSAGE)
@@ -317,8 +319,12 @@ def _forward_tangents(cls, node: BackwardCFunction, args: tuple, wrapped) -> Non
     given = [t if t is not None or not isinstance(a, _tensor.Tensor) else
              _tensor.Tensor._make(np.zeros_like(a._data)) for a, t in zip(args, tangents,
                                                                           strict=True)]
-    with no_grad():
-        returned = cls.jvp(node, *given)
+    node._in_jvp = True  # (its saved_tensors are what forward saved for it)
+    try:
+        with no_grad():
+            returned = cls.jvp(node, *given)
+    finally:
+        node._in_jvp = False
     outputs = wrapped if isinstance(wrapped, tuple) else (wrapped,)
     returned = returned if isinstance(returned, tuple) else (returned,)
     for out, tangent in zip(outputs, returned, strict=False):

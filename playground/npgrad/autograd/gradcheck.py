@@ -1,8 +1,10 @@
-"""torch.autograd.gradcheck and gradgradcheck: backward checked against finite differences.
+"""torch.autograd.gradcheck and gradgradcheck: backward (and, with ``check_forward_ad``,
+forward-mode AD) checked against finite differences.
 
 The numerical Jacobian takes central differences, one input element at a time (x ± eps,
-changed in place and put back); the analytical one is one backward per output element. They
-must agree within ``atol + rtol * |numerical|``, or torch's GradcheckError says where not.
+changed in place and put back); the analytical one is one backward per output element, or one
+forward-mode pass per input element. They must agree within ``atol + rtol * |numerical|``, or
+torch's GradcheckError says where not.
 """
 
 from __future__ import annotations
@@ -42,15 +44,26 @@ def gradcheck(func: Callable, inputs, *, eps: float = 1e-6, atol: float = 1e-5,
     for out_number, output in enumerate(outputs):
         for in_number in differentiable:
             numerical = _numerical(func, inputs, out_number, in_number, eps)
-            analytical = _analytical(output, inputs[in_number])
-            if not np.allclose(analytical, numerical, rtol=rtol, atol=atol):
-                if not raise_exception:
-                    return False
-                raise GradcheckError(
-                    f"Jacobian mismatch for output {out_number} with respect to input "
-                    f"{in_number},\nnumerical:{Tensor._make(numerical)}\n"
-                    f"analytical:{Tensor._make(analytical)}\n")
+            where = f"mismatch for output {out_number} with respect to input {in_number}"
+            if check_backward_ad and not _agrees(
+                    _analytical(output, inputs[in_number]), numerical, rtol, atol,
+                    raise_exception, f"Jacobian {where}"):
+                return False
+            if check_forward_ad and not _agrees(
+                    _forward_analytical(func, inputs, out_number, in_number), numerical, rtol,
+                    atol, raise_exception, f"Jacobian computed with forward mode {where}"):
+                return False
     return True
+
+
+def _agrees(analytical: np.ndarray, numerical: np.ndarray, rtol: float, atol: float,
+            raise_exception: bool, what: str) -> bool:
+    if np.allclose(analytical, numerical, rtol=rtol, atol=atol):
+        return True
+    if not raise_exception:
+        return False
+    raise GradcheckError(f"{what},\nnumerical:{Tensor._make(numerical)}\n"
+                         f"analytical:{Tensor._make(analytical)}\n")
 
 
 def _outputs(func: Callable, inputs: tuple) -> list[Tensor]:
@@ -77,6 +90,28 @@ def _numerical(func: Callable, inputs: tuple, out_number: int, in_number: int,
             columns.append(((plus - minus) / (2 * eps)).reshape(-1))
     size = _outputs(func, inputs)[out_number].numel() if not columns else len(columns[0])
     return np.array(columns).reshape(flat.size, size)
+
+
+def _forward_analytical(func: Callable, inputs: tuple, out_number: int,
+                        in_number: int) -> np.ndarray:
+    """One forward-mode pass per input element (its tangent one, the rest none): row i is
+    d output / d input_i, laid out as the numerical Jacobian."""
+    from . import forward_ad
+
+    target = inputs[in_number]
+    rows = []
+    for index in range(target.numel()):
+        tangent = np.zeros(target._data.size, target._data.dtype)
+        tangent[index] = 1
+        given = list(inputs)
+        with forward_ad.dual_level():
+            given[in_number] = forward_ad.make_dual(
+                target.detach(), Tensor._make(tangent.reshape(target._data.shape)))
+            output = _outputs(func, tuple(given))[out_number]
+            found = forward_ad.unpack_dual(output).tangent
+        rows.append(np.zeros(output.numel()) if found is None else
+                    found._data.astype(np.float64).reshape(-1))
+    return np.array(rows).reshape(target.numel(), -1)
 
 
 def _analytical(output: Tensor, target: Tensor) -> np.ndarray:
