@@ -24,15 +24,29 @@ def _padded(data: np.ndarray, padding: tuple, value: float = 0.0) -> np.ndarray:
     return np.pad(data, widths, constant_values=value)
 
 
-def conv2d(data: np.ndarray, weight: np.ndarray, stride, padding, dilation) -> np.ndarray:
+def conv2d(data: np.ndarray, weight: np.ndarray, stride, padding, dilation,
+           groups: int = 1) -> np.ndarray:
+    """Each output channel's filter over its group's input channels (all when groups is 1)."""
+    if groups > 1:
+        return np.concatenate([conv2d(part, filters, stride, padding, dilation)
+                               for part, filters in zip(np.split(data, groups, axis=1),
+                                                        np.split(weight, groups), strict=True)],
+                              axis=1)
     cols = _windows(_padded(data, padding), weight.shape[2:], stride, dilation)
     out = np.tensordot(cols, weight, axes=([1, 4, 5], [1, 2, 3]))  # (N, OH, OW, O)
     return np.ascontiguousarray(out.transpose(0, 3, 1, 2))
 
 
 def conv2d_input_grad(grad: np.ndarray, shape: tuple, weight: np.ndarray, stride, padding,
-                      dilation) -> np.ndarray:
+                      dilation, groups: int = 1) -> np.ndarray:
     """Each output's gradient spread back over the inputs its window read (col2im)."""
+    if groups > 1:
+        part_shape = (shape[0], shape[1] // groups, *shape[2:])
+        return np.concatenate([conv2d_input_grad(part, part_shape, filters, stride, padding,
+                                                 dilation)
+                               for part, filters in zip(np.split(grad, groups, axis=1),
+                                                        np.split(weight, groups), strict=True)],
+                              axis=1)
     cols = np.tensordot(grad, weight, axes=([1], [0]))  # (N, OH, OW, C, KH, KW)
     height, width = shape[2] + 2 * padding[0], shape[3] + 2 * padding[1]
     result = np.zeros((shape[0], shape[1], height, width), grad.dtype)
@@ -47,7 +61,13 @@ def conv2d_input_grad(grad: np.ndarray, shape: tuple, weight: np.ndarray, stride
 
 
 def conv2d_weight_grad(grad: np.ndarray, data: np.ndarray, kernel: tuple, stride, padding,
-                       dilation) -> np.ndarray:
+                       dilation, groups: int = 1) -> np.ndarray:
+    if groups > 1:  # each group's filters from its own inputs and outputs
+        return np.concatenate([conv2d_weight_grad(part, inputs, kernel, stride, padding,
+                                                  dilation)
+                               for part, inputs in zip(np.split(grad, groups, axis=1),
+                                                       np.split(data, groups, axis=1),
+                                                       strict=True)])
     cols = _windows(_padded(data, padding), kernel, stride, dilation)
     return np.tensordot(grad, cols, axes=([0, 2, 3], [0, 2, 3]))  # (O, C, KH, KW)
 

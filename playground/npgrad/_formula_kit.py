@@ -198,26 +198,28 @@ class Kit:
         """torch's nodes that exist without a formula (AsinhBackward1 of ``asinh_``)."""
         raise NotImplementedError(f"the derivative for '{what}' is not implemented.")
 
-    def conv2d_input(k, grad, input, weight, stride, padding, dilation):
+    def conv2d_input(k, grad, input, weight, stride, padding, dilation, groups=1):
         """d loss / d input of a convolution (a transposed convolution of grad by weight),
         on arrays; under create_graph torch's ConvolutionBackwardBackward0 node."""
         values = _convolution.conv2d_input_grad(_array(grad), tuple(input.shape),
-                                                _array(weight), stride, padding, dilation)
+                                                _array(weight), stride, padding, dilation,
+                                                groups)
         return k._backward_of("conv2d_input_backward", values, (grad, input, weight),
-                              (grad, weight, stride, padding, dilation))
+                              (grad, weight, stride, padding, dilation, groups))
 
-    def conv2d_weight(k, grad, input, weight, stride, padding, dilation):
+    def conv2d_weight(k, grad, input, weight, stride, padding, dilation, groups=1):
         values = _convolution.conv2d_weight_grad(_array(grad), _array(input),
                                                  tuple(weight.shape[2:]), stride, padding,
-                                                 dilation)
+                                                 dilation, groups)
         return k._backward_of("conv2d_weight_backward", values, (grad, input, weight),
-                              (grad, input, stride, padding, dilation))
+                              (grad, input, stride, padding, dilation, groups))
 
-    def conv2d_forward(k, input, weight, stride, padding, dilation):
+    def conv2d_forward(k, input, weight, stride, padding, dilation, groups=1):
         """The convolution itself, in a second derivative (recorded under create_graph)."""
-        values = _convolution.conv2d(_array(input), _array(weight), stride, padding, dilation)
+        values = _convolution.conv2d(_array(input), _array(weight), stride, padding, dilation,
+                                     groups)
         return k._backward_of("conv2d", values, (input, weight, None),
-                              (input, weight, stride, padding, dilation))
+                              (input, weight, stride, padding, dilation, groups))
 
     def conv2d_bias(k, grad):
         return k.sum(grad, (0, 2, 3), False)

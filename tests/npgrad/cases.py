@@ -434,6 +434,16 @@ CASES = [
     Case("select_backward", ((3, 2),), _double_backward(1)),
     Case("slice_backward", ((3, 2),), _double_backward(slice(0, 2))),
     Case("index_backward", ((3, 2),), _double_backward([0, 2])),
+    Case("conv2d", ((2, 4, 5, 5), (6, 2, 3, 3), (6,)), lambda m, x, w, b: m.nn.functional.conv2d(
+        x, w, b, padding=1, groups=2), label="groups"),
+    Case("conv2d", ((1, 3, 5, 5), (3, 1, 3, 3)), lambda m, x, w: m.nn.functional.conv2d(
+        x, w, stride=2, groups=3), label="depthwise"),
+    Case("conv_transpose2d", ((2, 4, 3, 3), (4, 3, 3, 3), (6,)),
+         lambda m, x, w, b: m.nn.functional.conv_transpose2d(x, w, b, stride=2, groups=2),
+         label="groups"),
+    Case("conv2d_input_backward", ((1, 4, 5, 5), (4, 2, 3, 3)), lambda m, x, w: m.autograd.grad(
+        (m.nn.functional.conv2d(x, w, groups=2) ** 2).sum(), x, create_graph=True)[0],
+        label="groups"),
     Case("linalg_cholesky", ((3, 3),), lambda m, a: m.linalg.cholesky(
         a @ a.mT + 3 * m.eye(3, dtype=a.dtype))),
     Case("linalg_cholesky", ((3, 3),), lambda m, a: m.autograd.grad(m.linalg.cholesky(

@@ -172,3 +172,33 @@ def test_orthogonal_init_draws_as_torch_and_is_orthogonal(shape, torch, engine):
     small = min(flat.shape)
     gram = flat @ flat.T if flat.shape[0] == small else flat.T @ flat
     np.testing.assert_allclose(gram, np.eye(small), atol=1e-5)
+
+
+GROUPED = """
+torch.manual_seed(0)
+depthwise = torch.nn.Sequential(torch.nn.Conv2d(3, 3, 3, padding=1, groups=3),
+                                torch.nn.Conv2d(3, 6, 1), torch.nn.ReLU(),
+                                torch.nn.ConvTranspose2d(6, 4, 2, stride=2, groups=2))
+print(depthwise)
+x = torch.randn(2, 3, 5, 5)
+out = depthwise(x)
+out.pow(2).mean().backward()
+print(out.shape, f"{out.pow(2).mean().item():.5f}")
+print([f"{p.grad.norm().item():.5f}" for p in depthwise.parameters()])
+for call in ("torch.nn.Conv2d(4, 5, 3, groups=2)", "torch.nn.Conv2d(3, 6, 3, groups=2)",
+             "torch.nn.functional.conv2d(torch.ones(1, 5, 5, 5), torch.ones(4, 2, 3, 3), groups=2)",
+             "torch.nn.functional.conv2d(torch.ones(1, 4, 5, 5), torch.ones(5, 2, 3, 3),"
+             " groups=2)"):
+    try:
+        eval(call)
+    except Exception as error:
+        print(type(error).__name__, error)
+"""
+
+
+def test_grouped_and_depthwise_convolutions_are_torchs(torch, engine):
+    """A MobileNet-style block (depthwise, pointwise, a grouped transposed convolution): the
+    printed model, loss and gradient norms after a seed, and torch's refusals."""
+    from tests.oracle import run_printing
+
+    assert run_printing(GROUPED, engine) == run_printing(GROUPED, torch)

@@ -16,47 +16,56 @@ _pair = _convolution._pair
 
 def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0,
            dilation=1, groups: int = 1) -> Tensor:
-    """Cross-correlation of an (N, C, H, W) input with (O, C, KH, KW) filters, plus bias."""
-    if groups != 1:
-        raise NotImplementedError(f"conv2d with groups={groups} is not {MISSING_HINT}")
+    """Cross-correlation of an (N, C, H, W) input with (O, C / groups, KH, KW) filters, plus
+    bias: with groups, each group of input channels meets its own group of filters."""
     stride, dilation = _pair(stride), _pair(dilation)
     padding = _padding(padding, weight.shape[2:], dilation)
     data = input._data
     if data.ndim == 3:  # an unbatched (C, H, W) input
-        return conv2d(input.unsqueeze(0), weight, bias, stride, padding, dilation).squeeze(0)
-    if data.shape[1] != weight.shape[1]:
+        return conv2d(input.unsqueeze(0), weight, bias, stride, padding, dilation,
+                      groups).squeeze(0)
+    if data.shape[1] != weight.shape[1] * groups:
         raise RuntimeError(
-            f"Given groups=1, weight of size {list(weight.shape)}, expected input"
-            f"{list(input.shape)} to have {weight.shape[1]} channels, but got {data.shape[1]} "
-            "channels instead")
+            f"Given groups={groups}, weight of size {list(weight.shape)}, expected input"
+            f"{list(input.shape)} to have {weight.shape[1] * groups} channels, but got "
+            f"{data.shape[1]} channels instead")
+    if weight.shape[0] % groups:
+        raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by "
+                           f"{groups} at dimension 0, but got weight of size "
+                           f"[{list(weight.shape)}] instead")  # (torch's double brackets)
     result = _convolution.conv2d(data, weight._data.astype(data.dtype), stride, padding,
-                                 dilation)
+                                 dilation, groups)
     if bias is not None:
         result = result + bias._data.reshape(1, -1, 1, 1)
     return _recording.output("conv2d", result.astype(data.dtype), (input, weight, bias),
-                             (input, weight, stride, padding, dilation))
+                             (input, weight, stride, padding, dilation, groups))
 
 
 def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1,
                      padding=0, output_padding=0, groups: int = 1, dilation=1) -> Tensor:
-    """The transposed convolution of an (N, C_in, H, W) input by (C_in, C_out, KH, KW)
-    filters: each input spreads its filter over the output (conv2d's input gradient)."""
-    if groups != 1:
-        raise NotImplementedError(f"conv_transpose2d with groups={groups} is not {MISSING_HINT}")
+    """The transposed convolution of an (N, C_in, H, W) input by (C_in, C_out / groups, KH,
+    KW) filters: each input spreads its filter over the output (conv2d's input gradient)."""
     stride, padding = _pair(stride), _pair(padding)
     output_padding, dilation = _pair(output_padding), _pair(dilation)
     if input.dim() == 3:
         return conv_transpose2d(input.unsqueeze(0), weight, bias, stride, padding,
                                 output_padding, groups, dilation).squeeze(0)
     data, filters = input._data, weight._data.astype(input._data.dtype)
+    if data.shape[1] != filters.shape[0] or filters.shape[0] % groups:
+        raise RuntimeError(
+            f"Given transposed=1, weight of size {list(weight.shape)}, expected input"
+            f"{list(input.shape)} to have {filters.shape[0]} channels, but got "
+            f"{data.shape[1]} channels instead")
     size = [(data.shape[2 + i] - 1) * stride[i] - 2 * padding[i] +
             dilation[i] * (filters.shape[2 + i] - 1) + output_padding[i] + 1 for i in range(2)]
-    shape = (data.shape[0], filters.shape[1], *size)
-    result = _convolution.conv2d_input_grad(data, shape, filters, stride, padding, dilation)
+    shape = (data.shape[0], filters.shape[1] * groups, *size)
+    result = _convolution.conv2d_input_grad(data, shape, filters, stride, padding, dilation,
+                                            groups)
     if bias is not None:
         result = result + bias._data.reshape(1, -1, 1, 1)
     return _recording.output("conv_transpose2d", np.ascontiguousarray(result, data.dtype),
-                             (input, weight, bias), (input, weight, stride, padding, dilation))
+                             (input, weight, bias),
+                             (input, weight, stride, padding, dilation, groups))
 
 
 def _padding(padding, kernel: tuple, dilation: tuple) -> tuple[int, int]:
@@ -96,6 +105,11 @@ class Conv2d(Module):
     def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0,
                  dilation=1, groups: int = 1, bias: bool = True, padding_mode: str = "zeros",
                  device=None, dtype=None) -> None:
+        if groups <= 0:
+            raise ValueError("groups must be a positive integer")
+        for name, channels in (("in_channels", in_channels), ("out_channels", out_channels)):
+            if channels % groups:
+                raise ValueError(f"{name} must be divisible by groups")
         super().__init__()
         self.in_channels, self.out_channels = in_channels, out_channels
         self.kernel_size, self.stride = _pair(kernel_size), _pair(stride)
@@ -129,6 +143,8 @@ class Conv2d(Module):
             text += f", dilation={self.dilation}"
         if self.output_padding != (0, 0):
             text += f", output_padding={self.output_padding}"
+        if self.groups != 1:
+            text += f", groups={self.groups}"
         if self.bias is None:
             text += ", bias=False"
         return text
