@@ -70,9 +70,10 @@ def exported_functions() -> dict[str, Callable]:
 
 def torch_keywords(forward, as_function: bool):
     """``forward``, also taking the keywords torch's documentation uses where ours differ:
-    ``input=`` for the tensor of a function (``torch.sum(input=x)``), ``keepdims`` for
-    ``keepdim``, ``size=`` for the sizes of a factory (``torch.zeros(size=(2, 3))``). Forwards
-    that need none of them are returned as they are (no call in between)."""
+    ``input=`` for the tensor of a function (``torch.sum(input=x)``), NumPy's ``keepdims`` for
+    ``keepdim`` and ``axis`` for ``dim`` (torch's argument parser takes both), ``size=`` for
+    the sizes of a factory (``torch.zeros(size=(2, 3))``). Forwards that need none of them are
+    returned as they are (no call in between)."""
     if not callable(forward) or isinstance(forward, type):
         return forward
     try:
@@ -82,9 +83,10 @@ def torch_keywords(forward, as_function: bool):
     names = list(parameters)
     takes_input = as_function and bool(names) and names[0] == "self"
     takes_keepdim = "keepdim" in parameters
+    takes_dim = "dim" in parameters
     takes_sizes = any(p.kind is p.VAR_POSITIONAL and p.name == "size"
                       for p in parameters.values())
-    if not (takes_input or takes_keepdim or takes_sizes):
+    if not (takes_input or takes_keepdim or takes_dim or takes_sizes):
         return forward
 
     @functools.wraps(forward)
@@ -94,6 +96,8 @@ def torch_keywords(forward, as_function: bool):
                 args = (kwargs.pop("input"), *args)
             if takes_keepdim and "keepdims" in kwargs:
                 kwargs["keepdim"] = kwargs.pop("keepdims")
+            if takes_dim and "axis" in kwargs:
+                kwargs["dim"] = kwargs.pop("axis")
             if takes_sizes and "size" in kwargs:
                 size = kwargs.pop("size")
                 args = (*args, *(size if isinstance(size, tuple | list) else (size,)))

@@ -262,6 +262,8 @@ TABLE: tuple[Rule, ...] = (
     _row("softplus", "SoftplusBackward0", "self", "self beta threshold",
          "k.where(self * beta > threshold, grad,"
          " grad * (1 - 1 / (k.exp(self * beta) + 1)))", forward=ELEMENT_WISE),
+    _row("log_sigmoid", "LogSigmoidBackward0", "self", "self buffer",
+         "grad * k.sigmoid(-self)"),  # (σ(-x): torch's 1 - e^-|x| / (1 + e^-|x|) or its rest)
     _row("binary_cross_entropy", "BinaryCrossEntropyBackward0", "self target",
          "self target count",
          "grad * (self - target) / k.clamp_min((1 - self) * self, 1e-12) / count",

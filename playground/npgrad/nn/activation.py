@@ -61,6 +61,11 @@ class Softplus(Module):
         return f"beta={self.beta}, threshold={self.threshold}"
 
 
+class LogSigmoid(Module):
+    def forward(self, input: Tensor) -> Tensor:
+        return functional.logsigmoid(input)
+
+
 class _Along(Module):
     """Softmax and LogSoftmax: a function along one dimension."""
 

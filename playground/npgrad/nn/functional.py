@@ -111,6 +111,15 @@ def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tenso
     return _recording.output("softplus", result, (input,), (input, beta, threshold))
 
 
+def logsigmoid(input: Tensor) -> Tensor:
+    """log σ(x) = min(x, 0) - log(1 + e^-|x|), stable on both sides; torch's node keeps
+    e^-|x| too (its ``buffer``)."""
+    data = input._data
+    buffer = np.exp(-np.abs(data))
+    result = (np.minimum(data, 0) - np.log1p(buffer)).astype(data.dtype, copy=False)
+    return _recording.output("log_sigmoid", result, (input,), (input, buffer))
+
+
 def gelu(input: Tensor, approximate: str = "none") -> Tensor:
     """x Φ(x) with Φ the normal distribution's (erf), or torch's tanh approximation; in the
     input's dtype, as torch's kernel computes it."""
@@ -368,7 +377,8 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
 
 __all__ = ["relu", "sigmoid", "tanh", "softmax", "log_softmax", "mse_loss", "linear", "gelu",
            "silu", "elu", "layer_norm", "scaled_dot_product_attention",
-           "nll_loss", "cross_entropy", "leaky_relu", "softplus", "binary_cross_entropy",
+           "nll_loss", "cross_entropy", "leaky_relu", "softplus", "logsigmoid",
+           "binary_cross_entropy",
            "binary_cross_entropy_with_logits", "one_hot", "embedding", "dropout", "l1_loss",
            "smooth_l1_loss", "huber_loss"]
 
