@@ -84,7 +84,8 @@ from ._missing import MISSING_HINT, missing_attribute
 from ._nodes import AccumulateGrad, Node
 from ._printing import get_printoptions, set_printoptions
 
-from . import autograd, backends, func, linalg, nn, optim, testing, utils  # isort: skip
+from . import autograd, backends, distributions, func, linalg, nn  # isort: skip
+from . import optim, testing, utils  # isort: skip
 from .autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled  # isort: skip
 from .func import vmap  # isort: skip  (torch.vmap is torch.func.vmap)
 from .linalg import det  # isort: skip  (torch.det, torch.inverse: torch.linalg's)

@@ -110,7 +110,9 @@ def bernoulli_(self: Tensor, p=0.5, *, generator: Generator | None = None) -> Te
 
 def bernoulli(input: Tensor, p=None, *, generator: Generator | None = None) -> Tensor:
     """0/1 draws: with probability ``input`` element by element, or ``p`` for all."""
-    result = _make(np.empty_like(input._data))
+    # (C order: NumPy's empty_like keeps an expanded input's stride order, and the draws,
+    # written in that order, came out transposed)
+    result = _make(np.empty(input._data.shape, input._data.dtype))
     return bernoulli_(result, input if p is None else p, generator=generator)
 
 

@@ -67,6 +67,26 @@ def index_select(self: Tensor, dim: int, index) -> Tensor:
     return output("index_select", data, (self,), (self.shape, dim, positions))
 
 
+@binds("repeat_interleave")
+def repeat_interleave(self: Tensor, repeats=None, dim=None, *, output_size=None) -> Tensor:
+    """Each element (or slice along ``dim``) ``repeats`` times in a row, made as torch makes it:
+    by a number, an expanded copy (Unsqueeze, Expand, Clone, View); by a tensor of counts, an
+    index_select; with counts alone, the positions each count repeats."""
+    if repeats is None:  # torch.repeat_interleave(counts)
+        counts = self._data.reshape(-1)
+        return Tensor._make(np.repeat(np.arange(counts.size, dtype=np.int64), counts))
+    if dim is None:
+        return repeat_interleave(self.reshape(-1), repeats, 0)
+    dim = _wrap_dim(dim, self.ndim)
+    if isinstance(repeats, Tensor) and repeats.numel() != 1:
+        counts = repeats._data.reshape(-1)
+        return index_select(self, dim, Tensor._make(np.repeat(np.arange(counts.size), counts)))
+    times = int(repeats)
+    shape = self.shape
+    spread = unsqueeze(self, dim + 1).expand(*shape[:dim + 1], times, *shape[dim + 1:])
+    return spread.clone().view(*shape[:dim], shape[dim] * times, *shape[dim + 1:])
+
+
 @binds("index_add")
 def index_add(self: Tensor, dim: int, index, source: Tensor, *, alpha=1) -> Tensor:
     dim = _wrap_dim(dim, self.ndim)

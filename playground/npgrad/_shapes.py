@@ -223,6 +223,15 @@ def expand_as(self: Tensor, other: Tensor) -> Tensor:
     return expand(self, tuple(other.shape))
 
 
+def broadcast_tensors(*tensors) -> tuple:
+    """Each tensor expanded to their common shape (one already of it: itself, as torch's)."""
+    shape = np.broadcast_shapes(*(tuple(t.shape) for t in tensors))
+    return tuple(t if tuple(t.shape) == shape else expand(t, shape) for t in tensors)
+
+
+bind_function("broadcast_tensors", broadcast_tensors)
+
+
 @binds("contiguous", function=False)
 def contiguous(self: Tensor) -> Tensor:
     if self._data.flags.c_contiguous:

@@ -214,6 +214,8 @@ class Tensor:
     def dim(self) -> int:
         return self._data.ndim
 
+    ndimension = dim  # (torch's older name)
+
     def numel(self) -> int:
         return int(self._data.size)
 

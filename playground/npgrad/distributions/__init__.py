@@ -1,0 +1,204 @@
+"""``torch.distributions``: Categorical, Normal and Bernoulli, made of the engine's ops as torch
+makes them (so log_prob and rsample differentiate, with torch's nodes), sampling from torch's
+random stream (multinomial, normal, bernoulli), and kl_divergence between two Normals."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .. import _factories
+from .._grad_mode import no_grad
+from .._missing import missing_attribute
+from .._shapes import Size
+from .._tensor import Tensor
+
+__all__ = ["Distribution", "Categorical", "Normal", "Bernoulli", "kl_divergence"]
+
+
+def _as_tensor(value) -> Tensor:
+    return value if isinstance(value, Tensor) else _factories.tensor(float(value))
+
+
+class Distribution:
+    """The shapes and repr every distribution shares; ``_names`` lists its parameters in
+    torch's order (the repr shows those already made: a lazily made one appears once read)."""
+
+    _names: tuple[str, ...] = ()
+    has_rsample = False
+
+    def __init__(self, batch_shape=(), event_shape=(), validate_args=None) -> None:
+        self._batch_shape, self._event_shape = Size(batch_shape), Size(event_shape)
+
+    @property
+    def batch_shape(self) -> Size:
+        return self._batch_shape
+
+    @property
+    def event_shape(self) -> Size:
+        return self._event_shape
+
+    def _extended_shape(self, sample_shape=()) -> Size:
+        return Size((*sample_shape, *self._batch_shape, *self._event_shape))
+
+    def __repr__(self) -> str:
+        values = [(name, self.__dict__[name]) for name in self._names if name in self.__dict__]
+        shown = [f"{name}: {value if value.numel() == 1 else value.size()}"
+                 for name, value in values]
+        return f"{type(self).__name__}({', '.join(shown)})"
+
+
+class Categorical(Distribution):
+    """One of K classes, by probabilities (normalised) or by logits (log-normalised)."""
+
+    _names = ("probs", "logits")
+
+    def __init__(self, probs=None, logits=None, validate_args=None) -> None:
+        if (probs is None) == (logits is None):
+            raise ValueError("Either `probs` or `logits` must be specified, but not both.")
+        if probs is not None:
+            if probs.dim() < 1:
+                raise ValueError("`probs` parameter must be at least one-dimensional.")
+            self.probs = probs / probs.sum(-1, keepdim=True)
+        else:
+            if logits.dim() < 1:
+                raise ValueError("`logits` parameter must be at least one-dimensional.")
+            self.logits = logits - logits.logsumexp(dim=-1, keepdim=True)
+        param = self.__dict__.get("probs", self.__dict__.get("logits"))
+        self._num_events = param.size()[-1]
+        super().__init__(param.size()[:-1] if param.dim() > 1 else Size())
+
+    def __getattr__(self, name: str):
+        """logits from probs, or probs from logits, made when first read (as torch's
+        lazy_property: from then on the repr shows them)."""
+        if name == "logits":
+            eps = float(np.finfo(self.probs._data.dtype).eps)
+            value = self.__dict__["logits"] = self.probs.clamp(min=eps, max=1 - eps).log()
+            return value
+        if name == "probs":
+            value = self.__dict__["probs"] = self.logits.softmax(dim=-1)
+            return value
+        raise AttributeError(f"'Categorical' object has no attribute {name!r}")
+
+    def sample(self, sample_shape=()) -> Tensor:
+        sample_shape = Size(sample_shape)
+        flat = self.probs.reshape(-1, self._num_events)
+        drawn = _factories.multinomial(flat, sample_shape.numel(), True).T
+        return drawn.reshape(self._extended_shape(sample_shape))
+
+    def log_prob(self, value: Tensor) -> Tensor:
+        from .. import broadcast_tensors
+
+        value = value.long().unsqueeze(-1)
+        value, log_pmf = broadcast_tensors(value, self.logits)
+        return log_pmf.gather(-1, value[..., :1]).squeeze(-1)
+
+    def entropy(self) -> Tensor:
+        lowest = float(np.finfo(self.logits._data.dtype).min)
+        return -(self.logits.clamp(min=lowest) * self.probs).sum(-1)
+
+
+class Normal(Distribution):
+    """N(loc, scale²); ``rsample`` is loc + eps * scale, differentiable in both."""
+
+    _names = ("loc", "scale")
+    has_rsample = True
+
+    def __init__(self, loc, scale, validate_args=None) -> None:
+        from .. import broadcast_tensors
+
+        numbers = not isinstance(loc, Tensor) and not isinstance(scale, Tensor)
+        self.loc, self.scale = broadcast_tensors(_as_tensor(loc), _as_tensor(scale))
+        if validate_args is not False and bool((self.scale <= 0).any()):
+            raise ValueError(
+                f"Expected parameter scale (Tensor of shape {tuple(self.scale.shape)}) of "
+                f"distribution {self!r} to satisfy the constraint "
+                f"GreaterThan(lower_bound=0.0), but found invalid values:\n{self.scale}")
+        super().__init__(Size() if numbers else self.loc.size())
+
+    @property
+    def mean(self) -> Tensor:
+        return self.loc
+
+    @property
+    def stddev(self) -> Tensor:
+        return self.scale
+
+    @property
+    def variance(self) -> Tensor:
+        return self.stddev.pow(2)
+
+    def sample(self, sample_shape=()) -> Tensor:
+        shape = self._extended_shape(Size(sample_shape))
+        with no_grad():
+            return _factories.normal(self.loc.expand(shape), self.scale.expand(shape))
+
+    def rsample(self, sample_shape=()) -> Tensor:
+        shape = self._extended_shape(Size(sample_shape))
+        eps = _factories.empty(*shape, dtype=self.loc.dtype).normal_()
+        return self.loc + eps * self.scale
+
+    def log_prob(self, value) -> Tensor:
+        variance = self.scale ** 2
+        return -((value - self.loc) ** 2) / (2 * variance) - self.scale.log() - \
+            math.log(math.sqrt(2 * math.pi))
+
+    def entropy(self) -> Tensor:
+        return 0.5 + 0.5 * math.log(2 * math.pi) + self.scale.log()
+
+
+class Bernoulli(Distribution):
+    """1 with probability p, else 0; by probs or by logits."""
+
+    _names = ("probs", "logits")
+
+    def __init__(self, probs=None, logits=None, validate_args=None) -> None:
+        if (probs is None) == (logits is None):
+            raise ValueError("Either `probs` or `logits` must be specified, but not both.")
+        given = _as_tensor(probs if probs is not None else logits)
+        self.__dict__["probs" if probs is not None else "logits"] = given
+        super().__init__(given.size())
+
+    def __getattr__(self, name: str):
+        if name == "logits":
+            eps = float(np.finfo(self.probs._data.dtype).eps)
+            probs = self.probs.clamp(min=eps, max=1 - eps)
+            value = self.__dict__["logits"] = probs.log() - (-probs).log1p()
+            return value
+        if name == "probs":
+            value = self.__dict__["probs"] = self.logits.sigmoid()
+            return value
+        raise AttributeError(f"'Bernoulli' object has no attribute {name!r}")
+
+    def sample(self, sample_shape=()) -> Tensor:
+        shape = self._extended_shape(Size(sample_shape))
+        with no_grad():
+            return _factories.bernoulli(self.probs.expand(shape))
+
+    def log_prob(self, value: Tensor) -> Tensor:
+        from .. import broadcast_tensors
+        from ..nn.functional import binary_cross_entropy_with_logits
+
+        logits, value = broadcast_tensors(self.logits, value)
+        return -binary_cross_entropy_with_logits(logits, value, reduction="none")
+
+    def entropy(self) -> Tensor:
+        from ..nn.functional import binary_cross_entropy_with_logits
+
+        return binary_cross_entropy_with_logits(self.logits, self.probs, reduction="none")
+
+
+def kl_divergence(p: Distribution, q: Distribution) -> Tensor:
+    """KL(p || q); two Normals here (torch's formula)."""
+    if not (isinstance(p, Normal) and isinstance(q, Normal)):
+        raise NotImplementedError(f"kl_divergence of {type(p).__name__} and {type(q).__name__} "
+                                  "is not in the built-in NumPy engine; switch the engine to "
+                                  "torch")
+    var_ratio = (p.scale / q.scale).pow(2)
+    t1 = ((p.loc - q.loc) / q.scale).pow(2)
+    return 0.5 * (var_ratio + t1 - 1 - var_ratio.log())
+
+
+# What the engine lacks, said with torch's module name and what to do.
+__getattr__ = missing_attribute("torch.distributions")
