@@ -9,7 +9,7 @@ import warnings as _warnings
 # _tensor first: it completes the _tensor <-> _nodes import cycle in the right order.
 from ._tensor import Size, Tensor, device  # isort: skip
 # The op families: each declares its forwards' names into the binding table (_bindings.py).
-from . import _arithmetic, _einsum, _indexing, _inplace, _linalg  # isort: skip
+from . import _arithmetic, _einsum, _indexing, _inplace, _linalg, _products  # isort: skip
 from . import _pointwise, _reductions, _shapes, _slicing  # isort: skip
 from . import _leaves  # isort: skip
 from . import _bindings  # isort: skip

@@ -28,6 +28,24 @@ def cholesky_grad(k, grad, L, upper):
     return k.matmul(k.matmul(k.mT(inverse), lower), inverse)
 
 
+def cholesky_solve_grad(k, grad, B, factor, result, upper, for_b: bool):
+    """X = (L Lᵀ)⁻¹ B: dB = (L Lᵀ)⁻¹ g; dL = -(C L) with C = dB Xᵀ + X dBᵀ (-L C for U)."""
+    grad_b = k.cholesky_solve(grad, factor, upper)
+    if for_b:
+        return grad_b
+    common = k.matmul(grad_b, k.mT(result))
+    common = common + k.mT(common)
+    return -k.matmul(factor, common) if upper else -k.matmul(common, factor)
+
+
+def _cholesky_solve_of(k, B, factor, upper):
+    from ._factorizations import cholesky_solve, solve_by_factor
+
+    if isinstance(B, np.ndarray):
+        return solve_by_factor(B, factor, upper)
+    return cholesky_solve(B, factor, upper)
+
+
 def _arrays_only(k, name: str) -> None:
     from ._formula_numpy import NUMPY_KIT
 
@@ -125,5 +143,6 @@ def _svd_vectors_grad(U, S, Vh, g_u, g_s, g_vh, m, n):
     return U @ (g_a @ Vh) if m >= n else (U @ g_a) @ Vh
 
 
-for _grad in (cholesky_grad, qr_grad, eigh_grad, svd_grad):
+for _grad in (cholesky_grad, cholesky_solve_grad, qr_grad, eigh_grad, svd_grad):
     setattr(Kit, _grad.__name__, _grad)
+Kit.cholesky_solve = _cholesky_solve_of

@@ -70,6 +70,19 @@ def _positive_definite(data: np.ndarray) -> bool:
     return True
 
 
+@binds("cholesky_solve")
+def cholesky_solve(self: Tensor, input2: Tensor, upper: bool = False, *, out=None) -> Tensor:
+    """X with (L Lᵀ) X = self, L = input2 a Cholesky factor (Uᵀ U with ``upper``)."""
+    return _recording.output("cholesky_solve", solve_by_factor(self._data, input2._data, upper),
+                             (self, input2), (self, input2, _recording.RESULT, upper))
+
+
+def solve_by_factor(B: np.ndarray, factor: np.ndarray, upper: bool) -> np.ndarray:
+    lower = np.swapaxes(factor, -1, -2) if upper else factor
+    half = np.linalg.solve(lower, B)
+    return np.linalg.solve(np.swapaxes(lower, -1, -2), half).astype(B.dtype)
+
+
 def qr(A: Tensor, mode: str = "reduced", *, out=None):
     data = _floating(A, "linalg.qr", square=False)
     if mode not in ("reduced", "complete", "r"):

@@ -1,5 +1,6 @@
-"""The derivative table's rows for torch.linalg (the table's ``_row`` is passed in: _rules.py
-adds these to its own). The factorisations' gradients are in _factorization_grads.py."""
+"""The derivative table's rows for torch.linalg and the products and distances beside it
+(the table's ``_row`` is passed in: _rules.py adds these to its own). The factorisations'
+gradients are in _factorization_grads.py, cdist's in _products.py."""
 
 from __future__ import annotations
 
@@ -13,8 +14,22 @@ def linalg_rows(row) -> tuple:
         row("linalg_solve", "LinalgSolveExBackward0", "A B", "A result vector",
             "k.solve_grad(grad, A, result, vector, True)",
             "k.solve_grad(grad, A, result, vector, False)"),
+        row("linalg_cross", "LinalgCrossBackward0", "self other", "self other dim",
+            "k.cross(other, grad, dim)", "k.cross(grad, self, dim)"),
+        row("cdist", "CdistBackward0", "x1 x2", "x1 x2 p result",
+            "k.cdist_grad(grad, x1, x2, p, result, True)",
+            "k.cdist_grad(grad, x1, x2, p, result, False)"),
+        row("euclidean_dist", "EuclideanDistBackward0", "x1 x2", "x1 x2 result",
+            "k.cdist_grad(grad, x1, x2, 2.0, result, True)",
+            "k.cdist_grad(grad, x1, x2, 2.0, result, False)"),
+        row("xlogy", "XlogyBackward0", "self other", "self other",
+            "grad * k.where(self != 0, k.log(other), 0)", "grad * self / other"),
         row("linalg_cholesky", "LinalgCholeskyExBackward0", "A", "result upper",
             "k.cholesky_grad(grad, result, upper)"),
+        row("cholesky_solve", "CholeskySolveBackward0", "self input2",
+            "self input2 result upper",
+            "k.cholesky_solve_grad(grad, self, input2, result, upper, True)",
+            "k.cholesky_solve_grad(grad, self, input2, result, upper, False)"),
         row("linalg_qr", "LinalgQrBackward0", "A", "Q R mode", "k.qr_grad(grad, Q, R, mode)"),
         row("linalg_eigh", "LinalgEighBackward0", "A", "eigenvalues eigenvectors",
             "k.eigh_grad(grad, eigenvalues, eigenvectors)"),

@@ -12,6 +12,7 @@ import ast
 import re
 from dataclasses import dataclass, field
 
+from ._image_rules import image_rows
 from ._linalg_rules import linalg_rows
 from ._parallel import FORMULA_OPERATORS, split_operators
 
@@ -393,43 +394,6 @@ TABLE: tuple[Rule, ...] = (
          "grad", "k.gather(grad, dim, index)"),
     _row("index_select", "IndexSelectBackward0", "self", "shape dim index",
          "k.index_add_into(grad, shape, dim, index)"),
-    _row("conv2d", "ConvolutionBackward0", "input weight bias",
-         "input weight stride padding dilation groups",
-         "k.conv2d_input(grad, input, weight, stride, padding, dilation, groups)",
-         "k.conv2d_weight(grad, input, weight, stride, padding, dilation, groups)",
-         "k.conv2d_bias(grad)"),
-    # a transposed convolution: its input gradient is a convolution, its weight gradient a
-    # convolution's weight gradient with the roles of input and output swapped
-    _row("conv_transpose2d", "ConvolutionBackward0", "input weight bias",
-         "input weight stride padding dilation groups",
-         "k.conv2d_forward(grad, weight, stride, padding, dilation, groups)",
-         "k.conv2d_weight(input, grad, weight, stride, padding, dilation, groups)",
-         "k.conv2d_bias(grad)"),
-    _row("max_pool2d", "MaxPool2DWithIndicesBackward0", "self", "shape indices",
-         "k.max_pool2d_input(grad, shape, indices)"),
-    # what a create_graph backward records for those two: torch's nodes. A convolution's input
-    # gradient is bilinear in (grad_output, weight), its weight gradient in (grad_output,
-    # input): each derivative is a convolution, a weight gradient or an input gradient again
-    _row("conv2d_input_backward", "ConvolutionBackwardBackward0", "grad_output input weight",
-         "grad_output weight stride padding dilation groups",
-         "k.conv2d_forward(grad, weight, stride, padding, dilation, groups)",
-         "k._zeros(grad, grad.shape)",
-         "k.conv2d_weight(grad_output, grad, weight, stride, padding, dilation, groups)"),
-    _row("conv2d_weight_backward", "ConvolutionBackwardBackward0", "grad_output input weight",
-         "grad_output input stride padding dilation groups",
-         "k.conv2d_forward(input, grad, stride, padding, dilation, groups)",
-         "k.conv2d_input(grad_output, input, grad, stride, padding, dilation, groups)",
-         "k._zeros(grad, grad.shape)"),
-    _row("max_pool2d_backward", "MaxPool2DWithIndicesBackwardBackward0", "grad_output",
-         "indices", "k.max_pool2d_gather(grad, indices)"),
-    _row("avg_pool2d", "AvgPool2DBackward0", "self", "shape windows adaptive",
-         "k.avg_pool_input(grad, shape, windows, adaptive)"),
-    _row("adaptive_avg_pool2d", "AdaptiveAvgPool2DBackward0", "self", "shape windows adaptive",
-         "k.avg_pool_input(grad, shape, windows, adaptive)"),
-    _row("avg_pool2d_backward", "AvgPool2DBackwardBackward0", "grad_output", "windows",
-         "k.avg_pool_forward(grad, windows, False)"),
-    _row("adaptive_avg_pool2d_backward", "AdaptiveAvgPool2DBackwardBackward0", "grad_output",
-         "windows", "k.avg_pool_forward(grad, windows, True)"),
     _row("batch_norm", "NativeBatchNormBackward0", "input weight bias",
          "input mean weight invstd training eps",
          "k.batch_norm_input(grad, input, mean, weight, invstd, training, eps)",
@@ -486,6 +450,6 @@ TABLE: tuple[Rule, ...] = (
          "k.getitem(grad, indices)"),
     _row("diagonal_backward", "DiagonalBackwardBackward0", "grad_output", "offset dim1 dim2",
          "k.diagonal(grad, offset, dim1, dim2)"),
-) + linalg_rows(_row)  # torch.linalg's: determinants, inverses, solves, factorisations
+) + linalg_rows(_row) + image_rows(_row)  # torch.linalg's; convolutions, pooling, resizing
 
 RULES: dict[str, Rule] = {rule.op: rule for rule in TABLE}

@@ -11,6 +11,7 @@ from . import _recording
 from ._arithmetic import where
 from ._factorizations import cholesky, eigh, eigvalsh, qr, svd, svdvals
 from ._missing import missing_attribute
+from ._products import linalg_cross as cross
 from ._reductions import _return_type, _scalar_type
 from ._reductions import norm as _tensor_norm
 from ._tensor import Tensor
@@ -121,7 +122,7 @@ Tensor.det, Tensor.inverse, Tensor.logdet = det, inv, logdet  # x.det(), x.inver
 Tensor.slogdet = top_level_slogdet
 
 __all__ = ["det", "slogdet", "inv", "solve", "vector_norm", "matrix_norm", "norm",
-           "LinAlgError", "cholesky", "qr", "eigh", "eigvalsh", "svd", "svdvals"]
+           "LinAlgError", "cholesky", "qr", "eigh", "eigvalsh", "svd", "svdvals", "cross"]
 
 # What the engine lacks, said with torch's module name and what to do.
 __getattr__ = missing_attribute("torch.linalg")

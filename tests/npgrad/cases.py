@@ -445,6 +445,35 @@ CASES = [
         (m.nn.functional.conv2d(x, w, groups=2) ** 2).sum(), x, create_graph=True)[0],
         label="groups"),
     Case("log_sigmoid", ((2, 5),), lambda m, a: m.nn.functional.logsigmoid(a * 8)),
+    Case("linalg_cross", ((2, 3), (2, 3)), lambda m, a, b: m.cross(a, b, dim=1)),
+    Case("linalg_cross", ((3,), (3,)), lambda m, a, b: m.autograd.grad(
+        m.linalg.cross(a, b).pow(2).sum(), a, create_graph=True)[0], label="second"),
+    Case("cdist", ((3, 2), (4, 2)), lambda m, a, b: m.cdist(a, b)),
+    Case("cdist", ((2, 3, 2), (2, 4, 2)), lambda m, a, b: m.cdist(a, b, p=1), label="p1"),
+    Case("cdist", ((3, 2), (4, 2)), lambda m, a, b: m.cdist(a, b, p=3), label="p3"),
+    Case("euclidean_dist", ((30, 2), (4, 2)), lambda m, a, b: m.cdist(a, b)),
+    Case("xlogy", ((2, 3), (2, 3)), lambda m, a, b: m.xlogy(a, b), domain="positive"),
+    Case("cholesky_solve", ((3, 2), (3, 3)), lambda m, b, a: m.cholesky_solve(
+        b, m.linalg.cholesky(a @ a.mT + 3 * m.eye(3, dtype=a.dtype)))),
+    Case("cholesky_solve", ((3, 2), (3, 3)), lambda m, b, a: m.cholesky_solve(
+        b, m.linalg.cholesky(a @ a.mT + 3 * m.eye(3, dtype=a.dtype), upper=True), upper=True),
+        label="upper"),
+    Case("upsample_nearest2d", ((1, 2, 3, 3),), lambda m, a: m.nn.functional.interpolate(
+        a, scale_factor=2)),
+    Case("upsample_nearest2d", ((1, 1, 4, 5),), lambda m, a: m.nn.functional.interpolate(
+        a, size=(3, 7)), label="size"),
+    Case("upsample_bilinear2d", ((1, 2, 3, 3),), lambda m, a: m.nn.functional.interpolate(
+        a, scale_factor=2, mode="bilinear")),
+    Case("upsample_bilinear2d", ((1, 1, 4, 5),), lambda m, a: m.nn.functional.interpolate(
+        a, size=(7, 3), mode="bilinear", align_corners=True), label="corners"),
+    Case("constant_pad", ((1, 2, 3, 3),), lambda m, a: m.nn.functional.pad(a, (1, 2, 0, 1))),
+    Case("constant_pad", ((2, 4),), lambda m, a: m.nn.functional.pad(a, (-1, 2), value=3.0),
+         label="crop"),
+    Case("im2col", ((1, 2, 4, 5),), lambda m, a: m.nn.functional.unfold(a, 3, padding=1)),
+    Case("im2col", ((1, 1, 5, 5),), lambda m, a: m.nn.functional.unfold(a, 2, stride=2,
+                                                                        dilation=2),
+         label="strided"),
+    Case("col2im", ((1, 8, 9),), lambda m, a: m.nn.functional.fold(a, (4, 4), 2)),
     Case("linalg_cholesky", ((3, 3),), lambda m, a: m.linalg.cholesky(
         a @ a.mT + 3 * m.eye(3, dtype=a.dtype))),
     Case("linalg_cholesky", ((3, 3),), lambda m, a: m.autograd.grad(m.linalg.cholesky(

@@ -17,6 +17,7 @@ from .activation import (
 )
 from .containers import ModuleDict, ModuleList, ParameterDict, ParameterList
 from .convolution import Conv2d, ConvTranspose2d, MaxPool2d
+from .distances import CosineSimilarity, KLDivLoss
 from .loss import (
     BCELoss,
     BCEWithLogitsLoss,
@@ -41,6 +42,7 @@ from .modules import module as _module  # noqa: F401 - loads torch.nn.modules.mo
 from .normalization import BatchNorm1d, BatchNorm2d, BatchNorm3d, LayerNorm
 from .pooling import AdaptiveAvgPool1d, AdaptiveAvgPool2d, AvgPool1d, AvgPool2d
 from .recurrent import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNCell
+from .resampling import Upsample
 from .transformer import MultiheadAttention, TransformerEncoder, TransformerEncoderLayer
 
 __all__ = ["functional", "init", "modules", "parameter", "utils", "BatchNorm1d", "Conv2d",
@@ -49,7 +51,7 @@ __all__ = ["functional", "init", "modules", "parameter", "utils", "BatchNorm1d",
            "GELU", "Identity", "LayerNorm", "LeakyReLU", "Linear", "LogSoftmax", "Module",
            "ModuleDict", "ModuleList", "MSELoss", "NLLLoss", "Parameter", "ParameterDict",
            "ParameterList", "LogSigmoid", "ReLU", "Sequential", "Sigmoid", "SiLU", "Softmax",
-           "Softplus",
+           "Softplus", "CosineSimilarity", "KLDivLoss", "Upsample",
            "Tanh", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AvgPool1d", "AvgPool2d",
            "HuberLoss", "L1Loss", "SmoothL1Loss", "BatchNorm2d", "BatchNorm3d", "LSTM", "LSTMCell",
            "ConvTranspose2d",

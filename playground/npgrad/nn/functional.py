@@ -310,7 +310,7 @@ def nll_loss(input: Tensor, target: Tensor, weight=None, ignore_index: int = -10
         raise IndexError(f"Target {int(labels[kept].max())} is out of bounds.")
     chosen = np.zeros_like(rows)
     chosen[np.flatnonzero(kept), labels[kept]] = 1
-    picked = -(rows * chosen).sum(axis=1)
+    picked = -np.where(chosen == 1, rows, 0).sum(axis=1)  # (a masked -inf elsewhere: no nan)
     data, count = _reduced(picked if batched else picked.reshape(()), reduction, values.dtype,
                            int(kept.sum()))
     chosen = chosen if batched else chosen[0]
@@ -396,6 +396,14 @@ def __getattr__(name: str):
         from . import convolution
 
         return getattr(convolution, name)
+    if name in ("interpolate", "pad", "unfold", "fold"):
+        from . import resampling
+
+        return getattr(resampling, name)
+    if name in ("normalize", "cosine_similarity", "kl_div"):
+        from . import distances
+
+        return getattr(distances, name)
     if name in ("avg_pool1d", "avg_pool2d", "adaptive_avg_pool1d", "adaptive_avg_pool2d"):
         from . import pooling
 

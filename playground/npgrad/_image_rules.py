@@ -1,0 +1,56 @@
+"""The derivative table's rows for images: convolutions (grouped too), pooling, resizing,
+padding and patches, with what their create_graph backwards record (the table's ``_row`` is
+passed in: _rules.py adds these to its own)."""
+
+from __future__ import annotations
+
+
+def image_rows(row) -> tuple:
+    return (
+        row("conv2d", "ConvolutionBackward0", "input weight bias",
+             "input weight stride padding dilation groups",
+             "k.conv2d_input(grad, input, weight, stride, padding, dilation, groups)",
+             "k.conv2d_weight(grad, input, weight, stride, padding, dilation, groups)",
+             "k.conv2d_bias(grad)"),
+        # a transposed convolution: its input gradient is a convolution, its weight gradient a
+        # convolution's weight gradient with the roles of input and output swapped
+        row("conv_transpose2d", "ConvolutionBackward0", "input weight bias",
+             "input weight stride padding dilation groups",
+             "k.conv2d_forward(grad, weight, stride, padding, dilation, groups)",
+             "k.conv2d_weight(input, grad, weight, stride, padding, dilation, groups)",
+             "k.conv2d_bias(grad)"),
+        row("upsample_nearest2d", "UpsampleNearest2DBackward0", "self", "shape rows columns",
+             "k.resample_grad(grad, shape, rows, columns)"),
+        row("upsample_bilinear2d", "UpsampleBilinear2DBackward0", "self", "shape rows columns",
+             "k.resample_grad(grad, shape, rows, columns)"),
+        row("constant_pad", "ConstantPadNdBackward0", "self", "pad", "k.unpad(grad, pad)"),
+        row("im2col", "Im2ColBackward0", "self", "size kernel dilation padding stride",
+             "k.col2im(grad, size, kernel, dilation, padding, stride)"),
+        row("col2im", "Col2ImBackward0", "self", "kernel dilation padding stride",
+             "k.im2col(grad, kernel, dilation, padding, stride)"),
+        row("max_pool2d", "MaxPool2DWithIndicesBackward0", "self", "shape indices",
+             "k.max_pool2d_input(grad, shape, indices)"),
+        # what a create_graph backward records for those two: torch's nodes. A convolution's input
+        # gradient is bilinear in (grad_output, weight), its weight gradient in (grad_output,
+        # input): each derivative is a convolution, a weight gradient or an input gradient again
+        row("conv2d_input_backward", "ConvolutionBackwardBackward0", "grad_output input weight",
+             "grad_output weight stride padding dilation groups",
+             "k.conv2d_forward(grad, weight, stride, padding, dilation, groups)",
+             "k._zeros(grad, grad.shape)",
+             "k.conv2d_weight(grad_output, grad, weight, stride, padding, dilation, groups)"),
+        row("conv2d_weight_backward", "ConvolutionBackwardBackward0", "grad_output input weight",
+             "grad_output input stride padding dilation groups",
+             "k.conv2d_forward(input, grad, stride, padding, dilation, groups)",
+             "k.conv2d_input(grad_output, input, grad, stride, padding, dilation, groups)",
+             "k._zeros(grad, grad.shape)"),
+        row("max_pool2d_backward", "MaxPool2DWithIndicesBackwardBackward0", "grad_output",
+             "indices", "k.max_pool2d_gather(grad, indices)"),
+        row("avg_pool2d", "AvgPool2DBackward0", "self", "shape windows adaptive",
+             "k.avg_pool_input(grad, shape, windows, adaptive)"),
+        row("adaptive_avg_pool2d", "AdaptiveAvgPool2DBackward0", "self", "shape windows adaptive",
+             "k.avg_pool_input(grad, shape, windows, adaptive)"),
+        row("avg_pool2d_backward", "AvgPool2DBackwardBackward0", "grad_output", "windows",
+             "k.avg_pool_forward(grad, windows, False)"),
+        row("adaptive_avg_pool2d_backward", "AdaptiveAvgPool2DBackwardBackward0", "grad_output",
+             "windows", "k.avg_pool_forward(grad, windows, True)"),
+    )

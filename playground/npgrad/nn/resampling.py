@@ -1,0 +1,197 @@
+"""Resizing, padding and patches of images: F.interpolate (nearest, bilinear) and nn.Upsample,
+F.pad (constant), F.unfold and F.fold; each one node with torch's name
+(UpsampleNearest2DBackward0, UpsampleBilinear2DBackward0, ConstantPadNdBackward0,
+Im2ColBackward0, Col2ImBackward0) and torch's index arithmetic."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .. import _convolution, _recording
+from .._missing import MISSING_HINT
+from .._tensor import Tensor
+from .modules import Module
+
+_pair = _convolution._pair
+
+
+def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "nearest",
+                align_corners=None, recompute_scale_factor=None, antialias: bool = False):
+    """An (N, C, H, W) batch resized to ``size`` or by ``scale_factor``."""
+    if input.ndim != 4 or mode not in ("nearest", "bilinear") or antialias:
+        raise NotImplementedError(f"F.interpolate(mode={mode!r}) of a {input.ndim}-d input is "
+                                  f"not {MISSING_HINT}")
+    if mode == "nearest" and align_corners is not None:
+        raise ValueError("align_corners option can only be set with the interpolating modes: "
+                         "linear | bilinear | bicubic | trilinear")
+    sizes_in = input.shape[2:]
+    if size is not None:
+        out = _pair(size)
+        scales = (None, None)
+    else:
+        factors = (scale_factor,) * 2 if not isinstance(scale_factor, tuple | list) else \
+            tuple(scale_factor)
+        out = tuple(math.floor(n * f) for n, f in zip(sizes_in, factors, strict=True))
+        scales = (None, None) if recompute_scale_factor else factors
+    rows = _source(sizes_in[0], out[0], scales[0], mode, align_corners)
+    columns = _source(sizes_in[1], out[1], scales[1], mode, align_corners)
+    data = input._data
+    if mode == "nearest":
+        values = data[:, :, rows[:, None], columns[None, :]]
+        op = "upsample_nearest2d"
+    else:
+        (r0, r1, rw), (c0, c1, cw) = rows, columns
+        top, low = data[:, :, r0], data[:, :, r1]  # (float32 weights, as torch's opmath)
+        top = top[..., c0] * (1 - cw) + top[..., c1] * cw
+        low = low[..., c0] * (1 - cw) + low[..., c1] * cw
+        values = ((1 - rw)[:, None] * top + rw[:, None] * low).astype(data.dtype)
+        op = "upsample_bilinear2d"
+    return _recording.output(op, np.ascontiguousarray(values), (input,),
+                             (input.shape, rows, columns))
+
+
+def _source(size_in: int, size_out: int, scale, mode: str, align_corners):
+    """Each output position's source: nearest, the input index; bilinear, (first, second,
+    weight of the second), with torch's float32 index arithmetic."""
+    positions = np.arange(size_out, dtype=np.float32)
+    if mode == "nearest":
+        if size_out == size_in:
+            return np.arange(size_out)
+        ratio = np.float32(1 / scale if scale else size_in / size_out)
+        return np.minimum(np.floor(positions * ratio).astype(np.int64), size_in - 1)
+    if align_corners:
+        ratio = np.float32((size_in - 1) / (size_out - 1) if size_out > 1 else 0)
+        source = positions * ratio
+    else:
+        ratio = np.float32(1 / scale if scale else size_in / size_out)
+        source = np.maximum(ratio * (positions + np.float32(0.5)) - np.float32(0.5), 0)
+    first = np.floor(source).astype(np.int64)
+    second = first + (first < size_in - 1)
+    return first, second, (source - first).astype(np.float32)
+
+
+def resample_grad(k, grad, shape, rows, columns):
+    """Each output's gradient added back to the input positions it was read from."""
+    if isinstance(grad, Tensor):
+        raise NotImplementedError("the derivative of F.interpolate under create_graph=True is "
+                                  "not in the built-in NumPy engine; switch the engine to torch")
+    result = np.zeros(shape, grad.dtype)
+    if not isinstance(rows, tuple):  # nearest
+        np.add.at(result, (slice(None), slice(None), rows[:, None], columns[None, :]), grad)
+        return result
+    (r0, r1, rw), (c0, c1, cw) = rows, columns
+    for row_index, row_weight in ((r0, 1 - rw), (r1, rw)):
+        for column_index, column_weight in ((c0, 1 - cw), (c1, cw)):
+            weight = (row_weight[:, None] * column_weight[None, :]).astype(grad.dtype)
+            np.add.at(result, (slice(None), slice(None), row_index[:, None],
+                               column_index[None, :]), grad * weight)
+    return result
+
+
+class Upsample(Module):
+    def __init__(self, size=None, scale_factor=None, mode: str = "nearest", align_corners=None,
+                 recompute_scale_factor=None) -> None:
+        super().__init__()
+        self.name = type(self).__name__
+        self.size, self.mode, self.align_corners = size, mode, align_corners
+        self.scale_factor = float(scale_factor) if isinstance(scale_factor, int | float) else \
+            scale_factor
+        self.recompute_scale_factor = recompute_scale_factor
+
+    def forward(self, input: Tensor) -> Tensor:
+        return interpolate(input, self.size, self.scale_factor, self.mode, self.align_corners,
+                           self.recompute_scale_factor)
+
+    def extra_repr(self) -> str:
+        shown = f"scale_factor={self.scale_factor!r}" if self.scale_factor is not None else \
+            f"size={self.size!r}"
+        return f"{shown}, mode={self.mode!r}"
+
+
+def pad(input: Tensor, pad, mode: str = "constant", value=None) -> Tensor:
+    """Widths (last dimension first: left, right, then top, bottom...) of ``value`` around
+    the input; a negative width crops."""
+    if mode != "constant":
+        raise NotImplementedError(f"F.pad(mode={mode!r}) is not {MISSING_HINT}")
+    return _recording.output("constant_pad", _padded(input._data, pad, value or 0), (input,),
+                             (tuple(pad),))
+
+
+def _padded(data: np.ndarray, pad, value) -> np.ndarray:
+    widths = [(0, 0)] * data.ndim
+    for index in range(len(pad) // 2):
+        widths[data.ndim - 1 - index] = (pad[2 * index], pad[2 * index + 1])
+    grown = np.pad(data, [(max(a, 0), max(b, 0)) for a, b in widths], constant_values=value)
+    cut = tuple(slice(-min(a, 0), grown.shape[d] + min(b, 0)) for d, (a, b) in enumerate(widths))
+    return np.ascontiguousarray(grown[cut])
+
+
+def unpad(k, grad, widths):
+    """ConstantPadNdBackward0: the gradient padded by the opposite widths (the padding cut
+    off, a crop grown back with zeros)."""
+    opposite = [-width for width in widths]
+    return pad(grad, opposite) if isinstance(grad, Tensor) else _padded(grad, opposite, 0)
+
+
+def im2col_of(k, grad, kernel, dilation, padding, stride):
+    """Col2ImBackward0: the gradient's blocks as columns (recorded under create_graph)."""
+    if isinstance(grad, Tensor):
+        return unfold(grad, kernel, dilation, padding, stride)
+    return im2col(grad, kernel, dilation, padding, stride)
+
+
+def col2im_of(k, grad, size, kernel, dilation, padding, stride):
+    """Im2ColBackward0: the columns' gradients summed back into the image."""
+    if isinstance(grad, Tensor):
+        return fold(grad, size, kernel, dilation, padding, stride)
+    return col2im(grad, size, kernel, dilation, padding, stride)
+
+
+def unfold(input: Tensor, kernel_size, dilation=1, padding=0, stride=1) -> Tensor:
+    """Sliding blocks as columns (im2col): (N, C*KH*KW, L), L the blocks."""
+    kernel, dilation, padding, stride = (_pair(v) for v in (kernel_size, dilation, padding, stride))
+    return _recording.output("im2col", im2col(input._data, kernel, dilation, padding, stride),
+                             (input,), (input.shape[2:], kernel, dilation, padding, stride))
+
+
+def fold(input: Tensor, output_size, kernel_size, dilation=1, padding=0, stride=1) -> Tensor:
+    """Columns summed back into an image (col2im): unfold's adjoint."""
+    size, kernel, dilation, padding, stride = (
+        _pair(v) for v in (output_size, kernel_size, dilation, padding, stride))
+    values = col2im(input._data, size, kernel, dilation, padding, stride)
+    return _recording.output("col2im", values, (input,), (kernel, dilation, padding, stride))
+
+
+def im2col(data: np.ndarray, kernel, dilation, padding, stride) -> np.ndarray:
+    windows = _convolution._windows(_convolution._padded(data, padding), kernel, stride, dilation)
+    n, c, rows, columns = windows.shape[:4]
+    blocks = windows.transpose(0, 1, 4, 5, 2, 3)
+    return np.ascontiguousarray(blocks.reshape(n, c * kernel[0] * kernel[1], rows * columns))
+
+
+def col2im(data: np.ndarray, size, kernel, dilation, padding, stride) -> np.ndarray:
+    n, flat, _ = data.shape
+    channels = flat // (kernel[0] * kernel[1])
+    rows = (size[0] + 2 * padding[0] - dilation[0] * (kernel[0] - 1) - 1) // stride[0] + 1
+    columns = (size[1] + 2 * padding[1] - dilation[1] * (kernel[1] - 1) - 1) // stride[1] + 1
+    blocks = data.reshape(n, channels, kernel[0], kernel[1], rows, columns)
+    result = np.zeros((n, channels, size[0] + 2 * padding[0], size[1] + 2 * padding[1]),
+                      data.dtype)
+    for i in range(kernel[0]):
+        for j in range(kernel[1]):
+            top, left = i * dilation[0], j * dilation[1]
+            result[:, :, top:top + stride[0] * rows:stride[0],
+                   left:left + stride[1] * columns:stride[1]] += blocks[:, :, i, j]
+    return result[:, :, padding[0]:padding[0] + size[0], padding[1]:padding[1] + size[1]]
+
+
+def _register() -> None:
+    from .._formula_kit import Kit
+
+    Kit.resample_grad, Kit.unpad = resample_grad, unpad
+    Kit.im2col, Kit.col2im = im2col_of, col2im_of
+
+
+_register()
