@@ -28,7 +28,7 @@ from tests.oracle import kernels_reproduced, same_within
 from tests.python_oracle import PythonOracle, torch_available
 
 CORPUS = Path(__file__).parent / "corpus"
-SNIPPETS = sorted(CORPUS.glob("[0-9][0-9]_*.py"))
+SNIPPETS = sorted(CORPUS.glob("[0-9][0-9]*_*.py"))
 HASH_SEED = {"PYTHONHASHSEED": "0"}
 ENVIRONMENT = {**os.environ, **HASH_SEED}
 

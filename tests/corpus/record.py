@@ -27,7 +27,7 @@ CORPUS = Path(__file__).resolve().parent
 
 def snippets() -> list[Path]:
     """The corpus's scripts, in order (this recorder is not one of them)."""
-    return sorted(path for path in CORPUS.glob("[0-9][0-9]_*.py"))
+    return sorted(path for path in CORPUS.glob("[0-9][0-9]*_*.py"))
 
 
 def expected_path(script: Path) -> Path:
