@@ -219,7 +219,8 @@ class LBFGS(Optimizer):
         stop = False
         if iteration != group["max_iter"]:
             with enable_grad():
-                loss = float(closure())
+                loss = closure()
+            loss = float(loss)  # (outside grad mode: float() of a loss there warns, as torch's)
             grad = self._flat_grad()
             stop = bool(grad.abs().max() <= group["tolerance_grad"])
             used = 1
