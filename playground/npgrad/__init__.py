@@ -155,6 +155,9 @@ class cuda:
         return 0
 
 
+# torch's constants (Python floats, as torch's are; ``float`` here is torch.float)
+from math import e, inf, nan, pi  # noqa: E402  # isort: skip
+
 __all__ = [name for name in dir() if not name.startswith("_")]
 
 # NumPy warns where torch says nothing (0/0, log(0), an overflow to inf): not from the engine's

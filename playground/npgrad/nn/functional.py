@@ -317,14 +317,27 @@ def nll_loss(input: Tensor, target: Tensor, weight=None, ignore_index: int = -10
     return _recording.output("nll_loss", data, (input,), (chosen, reduction, count))
 
 
-def cross_entropy(input: Tensor, target: Tensor, weight=None, ignore_index: int = -100,
-                  reduction: str = "mean") -> Tensor:
-    """log_softmax over the classes, then nll_loss: the two nodes torch records."""
+def cross_entropy(input: Tensor, target: Tensor, weight=None, size_average=None,
+                  ignore_index: int = -100, reduce=None, reduction: str = "mean",
+                  label_smoothing: float = 0.0) -> Tensor:
+    """log_softmax over the classes, then nll_loss: the two nodes torch records; with label
+    smoothing, mixed with the mean of all classes' -log p as torch's kernel mixes them."""
     if isinstance(target, Tensor) and target.dtype.is_floating_point:
         raise NotImplementedError("cross_entropy with class probabilities as the target is not "
                                   "in the built-in NumPy engine; switch the engine to torch")
-    return nll_loss(log_softmax(input, 1 if input.ndim >= 2 else 0), target, weight,
-                    ignore_index, reduction)
+    classes = 1 if input.ndim >= 2 else 0
+    log_probs = log_softmax(input, classes)
+    loss = nll_loss(log_probs, target, weight, ignore_index, reduction)
+    if not label_smoothing:
+        return loss
+    ignored = target == ignore_index
+    smooth = (-log_probs.sum(classes)).masked_fill_(ignored, 0.0)
+    if reduction == "mean":
+        smooth = smooth.sum() / (~ignored).sum()
+    elif reduction == "sum":
+        smooth = smooth.sum()
+    return mul_scalar(loss, 1 - label_smoothing) + mul_scalar(
+        smooth, label_smoothing / input.shape[classes])
 
 
 def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None,
