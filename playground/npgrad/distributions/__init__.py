@@ -21,6 +21,12 @@ def _as_tensor(value) -> Tensor:
     return value if isinstance(value, Tensor) else _factories.tensor(float(value))
 
 
+def _clamped(probs: Tensor) -> Tensor:
+    """Probabilities kept a machine epsilon inside (0, 1), so their logs stay finite."""
+    eps = float(np.finfo(probs._data.dtype).eps)
+    return probs.clamp(min=eps, max=1 - eps)
+
+
 class Distribution:
     """The shapes and repr every distribution shares; ``_names`` lists its parameters in
     torch's order (the repr shows those already made: a lazily made one appears once read)."""
@@ -73,8 +79,7 @@ class Categorical(Distribution):
         """logits from probs, or probs from logits, made when first read (as torch's
         lazy_property: from then on the repr shows them)."""
         if name == "logits":
-            eps = float(np.finfo(self.probs._data.dtype).eps)
-            value = self.__dict__["logits"] = self.probs.clamp(min=eps, max=1 - eps).log()
+            value = self.__dict__["logits"] = _clamped(self.probs).log()
             return value
         if name == "probs":
             value = self.__dict__["probs"] = self.logits.softmax(dim=-1)
@@ -162,8 +167,7 @@ class Bernoulli(Distribution):
 
     def __getattr__(self, name: str):
         if name == "logits":
-            eps = float(np.finfo(self.probs._data.dtype).eps)
-            probs = self.probs.clamp(min=eps, max=1 - eps)
+            probs = _clamped(self.probs)
             value = self.__dict__["logits"] = probs.log() - (-probs).log1p()
             return value
         if name == "probs":
