@@ -19,6 +19,7 @@ from ._formula_numpy import NUMPY_KIT
 from ._formula_tensors import TENSOR_KIT
 from ._grad_mode import GradMode
 from ._graph_order import ReadyQueue, count_dependencies, heap_pop, heap_push, topological_order
+from ._hook_lists import run_post_accumulate_hooks
 from ._nodes import (
     FREED_GRAPH_MESSAGE,
     AccumulateGrad,
@@ -31,7 +32,6 @@ from ._nodes import (
     check_versions,
     incoming,
     release_saved,
-    run_post_accumulate_hooks,
     run_post_hooks,
     run_pre_hooks,
     unpack_saved,

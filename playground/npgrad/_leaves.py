@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from ._nodes import LeafHooks, RemovableHandle
+from ._hook_lists import LeafHooks, RemovableHandle
 from ._tensor import Tensor, is_parameter, mark_parameter
 
 

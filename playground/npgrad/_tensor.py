@@ -9,7 +9,8 @@ import numpy as np
 
 from . import _dtype as dtypes
 from ._grad_mode import GradMode
-from ._nodes import AccumulateGrad, LeafHooks, NodeOutput, RemovableHandle, edge_of
+from ._hook_lists import LeafHooks, RemovableHandle
+from ._nodes import AccumulateGrad, NodeOutput, edge_of
 
 # The warnings torch gives once in a process (TORCH_WARN_ONCE), once given.
 _WARNED = {"scalar": False}

@@ -11,8 +11,9 @@ import numpy as np
 from .. import _factories
 from .._grad_mode import no_grad
 from .._missing import missing_attribute
-from .._shapes import Size
+from .._shapes import Size, broadcast_tensors
 from .._tensor import Tensor
+from ..nn.functional import binary_cross_entropy_with_logits
 
 __all__ = ["Distribution", "Categorical", "Normal", "Bernoulli", "kl_divergence"]
 
@@ -93,8 +94,6 @@ class Categorical(Distribution):
         return drawn.reshape(self._extended_shape(sample_shape))
 
     def log_prob(self, value: Tensor) -> Tensor:
-        from .. import broadcast_tensors
-
         value = value.long().unsqueeze(-1)
         value, log_pmf = broadcast_tensors(value, self.logits)
         return log_pmf.gather(-1, value[..., :1]).squeeze(-1)
@@ -111,8 +110,6 @@ class Normal(Distribution):
     has_rsample = True
 
     def __init__(self, loc, scale, validate_args=None) -> None:
-        from .. import broadcast_tensors
-
         numbers = not isinstance(loc, Tensor) and not isinstance(scale, Tensor)
         self.loc, self.scale = broadcast_tensors(_as_tensor(loc), _as_tensor(scale))
         if validate_args is not False and bool((self.scale <= 0).any()):
@@ -181,15 +178,10 @@ class Bernoulli(Distribution):
             return _factories.bernoulli(self.probs.expand(shape))
 
     def log_prob(self, value: Tensor) -> Tensor:
-        from .. import broadcast_tensors
-        from ..nn.functional import binary_cross_entropy_with_logits
-
         logits, value = broadcast_tensors(self.logits, value)
         return -binary_cross_entropy_with_logits(logits, value, reduction="none")
 
     def entropy(self) -> Tensor:
-        from ..nn.functional import binary_cross_entropy_with_logits
-
         return binary_cross_entropy_with_logits(self.logits, self.probs, reduction="none")
 
 

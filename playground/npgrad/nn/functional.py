@@ -402,23 +402,24 @@ def __getattr__(name: str):
     """F.batch_norm comes from normalization.py (which imports this module); anything else
     the engine lacks is said with torch's module name and what to do."""
     if name == "batch_norm":
-        from .normalization import batch_norm
-
-        return batch_norm
+        return _sibling("normalization").batch_norm
     if name in ("conv2d", "conv_transpose2d", "max_pool2d"):
-        from . import convolution
-
-        return getattr(convolution, name)
+        return getattr(_sibling("convolution"), name)
     if name in ("interpolate", "pad", "unfold", "fold"):
-        from . import resampling
-
-        return getattr(resampling, name)
+        return getattr(_sibling("resampling"), name)
     if name in ("normalize", "cosine_similarity", "kl_div"):
-        from . import distances
-
-        return getattr(distances, name)
+        return getattr(_sibling("distances"), name)
     if name in ("avg_pool1d", "avg_pool2d", "adaptive_avg_pool1d", "adaptive_avg_pool2d"):
-        from . import pooling
-
-        return getattr(pooling, name)
+        return getattr(_sibling("pooling"), name)
     return _lacking(name)
+
+
+_PACKAGE = __name__.rpartition(".")[0]  # (read now: the engine's torch alias renames modules)
+
+
+def _sibling(name: str):
+    """A module beside this one, imported by its full name (a relative import here, run
+    under the engine's alias, warned "__package__ != __spec__.parent")."""
+    import importlib
+
+    return importlib.import_module(f"{_PACKAGE}.{name}")
