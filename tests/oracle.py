@@ -8,6 +8,8 @@ import importlib
 import io
 import math
 import re
+import subprocess
+import sys
 import warnings
 
 import numpy as np
@@ -111,3 +113,22 @@ def node_names(tensor) -> list[str]:
         order.append(type(node).__name__)
         waiting.extend(next_node for next_node, _ in reversed(node.next_functions))
     return order
+
+
+def _printed(command: list[str]) -> str:
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300, check=True)
+    return normalize(done.stdout)
+
+
+def assert_playground_prints_as_torch(script: str, folder) -> None:
+    """``script`` run by python with real torch and by ``playground run`` (the NumPy engine's
+    kernel) prints the same text, each in a fresh interpreter: in the suite's own process
+    earlier tests leave torch's global state changed (its distributions' argument checks off,
+    a once-only warning already seen)."""
+    import pytest
+
+    pytest.importorskip("torch")
+    path = folder / "script.py"
+    path.write_text(script, encoding="utf-8")
+    assert _printed([sys.executable, "-m", "playground", "run", str(path)]) == \
+        _printed([sys.executable, str(path)])

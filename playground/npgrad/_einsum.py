@@ -115,66 +115,59 @@ def _sublist(subscripts) -> str:
     return "".join(text)
 
 
-def _parse(equation: str, count: int) -> tuple[list[list[int]], list[int] | None]:
-    """Each operand's labels (numbers, _ELLIPSIS), and the output's (None: implicit)."""
+def _parse(equation: str, count: int) -> tuple[list[list[int]], tuple[str, int] | None]:
+    """Each operand's labels (numbers, _ELLIPSIS), and the output's text and its offset in
+    the equation (None: implicit), parsed once the operands' dimensions are checked, as
+    torch's order of errors has it."""
     left, arrow, right = equation.partition("->")
-    labels: list[list[int]] = [[]]
-    text = iter(enumerate(left))
-    for index, character in text:
-        if character == " ":
-            continue
-        if character == ".":
-            operand = len(labels) - 1
-            if _ELLIPSIS in labels[-1]:
-                raise RuntimeError(f"einsum(): found '.' for operand {operand} for which an "
-                                   "ellipsis was already found")
-            if next(text, (0, ""))[1] != "." or next(text, (0, ""))[1] != ".":
-                raise RuntimeError(f"einsum(): found '.' for operand {operand} that is not part "
-                                   "of any ellipsis")
-            labels[-1].append(_ELLIPSIS)
-        elif character == ",":
-            labels.append([])
-            if len(labels) > count:
-                raise RuntimeError("einsum(): fewer operands were provided than specified in "
-                                   "the equation")
-        elif _is_label(character):
-            labels[-1].append(_label_number(character))
-        else:
-            raise RuntimeError(f"einsum(): invalid subscript given at index {index} in the "
-                               "equation string, subscripts must be in [a-zA-Z]")
+    labels = _subscripts(left, 0, count)
     if len(labels) < count:
         raise RuntimeError("einsum(): more operands were provided than specified in the "
                            "equation")
-    return labels, (_parse_output(right, len(left) + 2) if arrow else None)
+    return labels, ((right, len(left) + 2) if arrow else None)
 
 
-def _parse_output(text: str, offset: int) -> list[int]:
-    labels: list[int] = []
+def _subscripts(text: str, offset: int, count: int | None) -> list[list[int]]:
+    """The label groups of one side: the operands' (split at commas, at most ``count``) or,
+    with ``count`` None, the output's one group. torch's errors name the first wrong place."""
+    groups: list[list[int]] = [[]]
     characters = iter(enumerate(text))
     for index, character in characters:
         if character == " ":
             continue
         if character == ".":
-            if _ELLIPSIS in labels:
-                raise RuntimeError("einsum(): found '.' for output but an ellipsis (...) was "
-                                   "already found")
-            if next(characters, (0, ""))[1] != "." or next(characters, (0, ""))[1] != ".":
-                raise RuntimeError("einsum(): found '.' for output that is not part of any "
-                                   "ellipsis (...)")
-            labels.append(_ELLIPSIS)
+            _take_ellipsis(groups[-1], characters, None if count is None else len(groups) - 1)
+        elif character == "," and count is not None:
+            groups.append([])
+            if len(groups) > count:
+                raise RuntimeError("einsum(): fewer operands were provided than specified in "
+                                   "the equation")
         elif _is_label(character):
-            labels.append(_label_number(character))
+            groups[-1].append(_label_number(character))
         else:
             raise RuntimeError(f"einsum(): invalid subscript given at index {offset + index} "
                                "in the equation string, subscripts must be in [a-zA-Z]")
-    return labels
+    return groups
+
+
+def _take_ellipsis(labels: list[int], characters, operand: int | None) -> None:
+    """The "..." that starts at the '.' just read (``operand`` None: the output's)."""
+    whose = "output" if operand is None else f"operand {operand}"
+    if _ELLIPSIS in labels:
+        found = "for which an ellipsis was already found" if operand is not None else \
+            "but an ellipsis (...) was already found"
+        raise RuntimeError(f"einsum(): found '.' for {whose} {found}")
+    if next(characters, (0, ""))[1] != "." or next(characters, (0, ""))[1] != ".":
+        tail = "any ellipsis (...)" if operand is None else "any ellipsis"
+        raise RuntimeError(f"einsum(): found '.' for {whose} that is not part of {tail}")
+    labels.append(_ELLIPSIS)
 
 
 class _Lineup:
     """Where each label and ellipsis dimension goes in the one list of dimensions every
     operand is permuted to."""
 
-    def __init__(self, labels: list[list[int]], operands: list, output: list[int] | None):
+    def __init__(self, labels: list[list[int]], operands: list, output: tuple[str, int] | None):
         self.labels = labels
         counts = [0] * _LABELS
         self.ellipsis_size = 0
@@ -196,7 +189,7 @@ class _Lineup:
                     counts[label] += 1
         self.place = [-1] * _LABELS  # each label's dimension in the lined-up list
         self.ellipsis_at = -1
-        size = self._place_output(output, counts) if output is not None else \
+        size = self._place_output(_subscripts(*output, None)[0], counts) if output else \
             self._place_implicit_output(counts, any(_ELLIPSIS in own for own in labels))
         self.output_size = size
         if self.ellipsis_at < 0:

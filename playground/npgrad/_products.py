@@ -90,15 +90,16 @@ def cdist(x1: Tensor, x2: Tensor, p: float = 2.0,
     by_products = p == 2 and compute_mode != "donot_use_mm_for_euclid_dist" and (
         compute_mode == "use_mm_for_euclid_dist" or a.shape[-2] > 25 or b.shape[-2] > 25)
     if by_products:
-        if x1.ndim > 2:  # a batch: both sides expanded to it and flattened, as torch's
-            batch = np.broadcast_shapes(x1.shape[:-2], x2.shape[:-2])
-            x1, x2 = (t.expand(*batch, *t.shape[-2:]).view(-1, *t.shape[-2:]) for t in (x1, x2))
+        batch = np.broadcast_shapes(x1.shape[:-2], x2.shape[:-2])
+        if batch:  # both sides expanded to the batch and flattened, as torch's
+            x1, x2 = (t.expand(*batch, *t.shape[-2:]).reshape(-1, *t.shape[-2:])
+                      for t in (x1, x2))
             a, b = x1._data, x2._data
         squares = (a * a).sum(-1)[..., :, None] + (b * b).sum(-1)[..., None, :] - \
             2 * a @ np.swapaxes(b, -1, -2)
         values = np.sqrt(np.maximum(squares, 0)).astype(a.dtype)
         distances = output("euclidean_dist", values, (x1, x2), (x1, x2, RESULT))
-        return distances.view(*(batch if values.ndim > 2 else ()), *values.shape[-2:])
+        return distances.view(*batch, *values.shape[-2:])
     difference = np.abs(a[..., :, None, :] - b[..., None, :, :])
     if p == 0:
         values = (difference != 0).sum(-1)
@@ -111,12 +112,14 @@ def cdist(x1: Tensor, x2: Tensor, p: float = 2.0,
 
 def cdist_grad(k, grad, x1, x2, p, result, first: bool):
     """d cdist: each pair's difference's p-norm gradient, weighted by the pair's incoming
-    gradient, summed over the other side's rows (0 where two rows coincide)."""
-    from ._formula_numpy import NUMPY_KIT
+    gradient, summed over the other side's rows (0 where two rows coincide). Under
+    create_graph torch records CdistBackwardBackward0, whose own backward raises."""
+    arrays = [getattr(value, "_data", value) for value in (grad, x1, x2, result)]
+    values = _cdist_grad_values(*arrays, p, first)
+    return k._backward_of("cdist_backward", values, (grad, x1, x2, result), ())
 
-    if k is not NUMPY_KIT:
-        raise NotImplementedError("the derivative of cdist under create_graph=True is not in "
-                                  "the built-in NumPy engine; switch the engine to torch")
+
+def _cdist_grad_values(grad, x1, x2, result, p, first: bool) -> np.ndarray:
     difference = x1[..., :, None, :] - x2[..., None, :, :]
     distance = result[..., None]
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -131,6 +134,16 @@ def cdist_grad(k, grad, x1, x2, p, result, first: bool):
     return weighted.sum(-2) if first else -weighted.sum(-3)
 
 
+def euclidean_dist_grad(k, grad, x1, x2, result, first: bool):
+    """torch's _euclidean_dist_backward, written in the kit's ops (so create_graph records
+    it): with r = grad / result (0 where the distance is 0), x1·Σr - r x2 for x1 and
+    x2·Σrᵀ - rᵀ x1 for x2."""
+    ratio = k.where(result == 0, 0, grad / result)
+    if first:
+        return x1 * k.sum(ratio, (-1,), True) - k.matmul(ratio, x2)
+    return x2 * k.unsqueeze(k.sum(ratio, (-2,), False), -1) - k.matmul(k.mT(ratio), x1)
+
+
 def _cross_of(k, a, b, dim):
     """a × b along ``dim`` (arrays, or tensors under create_graph)."""
     if isinstance(a, Tensor):
@@ -141,7 +154,7 @@ def _cross_of(k, a, b, dim):
 def _register() -> None:
     from ._formula_kit import Kit
 
-    Kit.cdist_grad, Kit.cross = cdist_grad, _cross_of
+    Kit.cdist_grad, Kit.euclidean_dist_grad, Kit.cross = cdist_grad, euclidean_dist_grad, _cross_of
 
 
 _register()

@@ -452,6 +452,11 @@ CASES = [
     Case("cdist", ((2, 3, 2), (2, 4, 2)), lambda m, a, b: m.cdist(a, b, p=1), label="p1"),
     Case("cdist", ((3, 2), (4, 2)), lambda m, a, b: m.cdist(a, b, p=3), label="p3"),
     Case("euclidean_dist", ((30, 2), (4, 2)), lambda m, a, b: m.cdist(a, b)),
+    Case("euclidean_dist", ((30, 2), (2, 4, 2)), lambda m, a, b: m.cdist(a, b), label="batch"),
+    Case("euclidean_dist", ((30, 2), (4, 2)), lambda m, a, b: m.autograd.grad(
+        m.cdist(a, b).pow(3).sum(), b, create_graph=True)[0], label="second"),
+    Case("cdist_backward", ((3, 2), (4, 2)), lambda m, a, b: m.autograd.grad(
+        m.cdist(a, b).pow(2).sum(), a, create_graph=True)[0], label="name-only"),
     Case("xlogy", ((2, 3), (2, 3)), lambda m, a, b: m.xlogy(a, b), domain="positive"),
     Case("cholesky_solve", ((3, 2), (3, 3)), lambda m, b, a: m.cholesky_solve(
         b, m.linalg.cholesky(a @ a.mT + 3 * m.eye(3, dtype=a.dtype)))),
@@ -466,6 +471,10 @@ CASES = [
         a, scale_factor=2, mode="bilinear")),
     Case("upsample_bilinear2d", ((1, 1, 4, 5),), lambda m, a: m.nn.functional.interpolate(
         a, size=(7, 3), mode="bilinear", align_corners=True), label="corners"),
+    Case("upsample_nearest2d_backward", ((1, 2, 3, 3),), _second(
+        lambda m, a: m.nn.functional.interpolate(a, scale_factor=2))),
+    Case("upsample_bilinear2d_backward", ((1, 1, 4, 5),), _second(
+        lambda m, a: m.nn.functional.interpolate(a, size=(7, 3), mode="bilinear"))),
     Case("constant_pad", ((1, 2, 3, 3),), lambda m, a: m.nn.functional.pad(a, (1, 2, 0, 1))),
     Case("constant_pad", ((2, 4),), lambda m, a: m.nn.functional.pad(a, (-1, 2), value=3.0),
          label="crop"),

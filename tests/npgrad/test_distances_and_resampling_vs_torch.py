@@ -5,10 +5,7 @@ torch's warnings and errors."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
-from tests.oracle import normalize
+from tests.oracle import assert_playground_prints_as_torch
 
 SCRIPT = """
 import warnings
@@ -26,6 +23,8 @@ near = torch.cdist(many, b)
 print(near.grad_fn.name(), near.grad_fn.next_functions[0][0].name(), near.shape)
 (near.sum() + torch.cdist(a, b).sum()).backward()
 print(a.grad.norm(), b.grad.norm(), many.grad.norm())
+batched = torch.cdist(many, torch.randn(2, 4, 3))  # one side 2-d, the other batched
+print(batched.shape, batched.grad_fn.next_functions[0][0].name(), batched.sum())
 log_p = F.log_softmax(torch.randn(3, 4), dim=1)
 target = F.softmax(torch.randn(3, 4), dim=1)
 for reduction in ("batchmean", "sum", "none", "mean"):
@@ -61,21 +60,6 @@ for bad in ("F.interpolate(image, size=4, mode='nearest', align_corners=True)",
 """
 
 
-
-def _printed(command: list[str]) -> str:
-    """What the script prints, in a fresh interpreter: in the suite's own process earlier
-    tests left torch's global state changed (its distributions' argument checks off, a
-    warning unseen), and the two sides differed."""
-    done = subprocess.run(command, capture_output=True, text=True, timeout=300, check=True)
-    return normalize(done.stdout)
-
-
 def test_distances_and_resampling_print_what_torch_prints(tmp_path):
     """python with real torch against ``playground run`` (the NumPy engine's kernel)."""
-    import pytest
-
-    pytest.importorskip("torch")
-    script = tmp_path / "script.py"
-    script.write_text(SCRIPT, encoding="utf-8")
-    assert _printed([sys.executable, "-m", "playground", "run", str(script)]) == \
-        _printed([sys.executable, str(script)])
+    assert_playground_prints_as_torch(SCRIPT, tmp_path)

@@ -5,10 +5,7 @@ random stream after a seed, and torch's errors."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
-from tests.oracle import normalize
+from tests.oracle import assert_playground_prints_as_torch
 
 SCRIPT = """
 import torch
@@ -48,21 +45,6 @@ print(Categorical(logits=torch.tensor([1.0, 2.0])).probs)
 """
 
 
-
-def _printed(command: list[str]) -> str:
-    """What the script prints, in a fresh interpreter: in the suite's own process earlier
-    tests left torch's global state changed (its distributions' argument checks off, a
-    warning unseen), and the two sides differed."""
-    done = subprocess.run(command, capture_output=True, text=True, timeout=300, check=True)
-    return normalize(done.stdout)
-
-
 def test_distributions_print_what_torch_prints(tmp_path):
     """python with real torch against ``playground run`` (the NumPy engine's kernel)."""
-    import pytest
-
-    pytest.importorskip("torch")
-    script = tmp_path / "script.py"
-    script.write_text(SCRIPT, encoding="utf-8")
-    assert _printed([sys.executable, "-m", "playground", "run", str(script)]) == \
-        _printed([sys.executable, str(script)])
+    assert_playground_prints_as_torch(SCRIPT, tmp_path)

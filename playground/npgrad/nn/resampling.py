@@ -35,50 +35,69 @@ def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "neares
             tuple(scale_factor)
         out = tuple(math.floor(n * f) for n, f in zip(sizes_in, factors, strict=True))
         scales = (None, None) if recompute_scale_factor else factors
-    rows = _source(sizes_in[0], out[0], scales[0], mode, align_corners)
-    columns = _source(sizes_in[1], out[1], scales[1], mode, align_corners)
-    data = input._data
-    if mode == "nearest":
-        values = data[:, :, rows[:, None], columns[None, :]]
-        op = "upsample_nearest2d"
-    else:
-        (r0, r1, rw), (c0, c1, cw) = rows, columns
-        top, low = data[:, :, r0], data[:, :, r1]  # (float32 weights, as torch's opmath)
-        top = top[..., c0] * (1 - cw) + top[..., c1] * cw
-        low = low[..., c0] * (1 - cw) + low[..., c1] * cw
-        values = ((1 - rw)[:, None] * top + rw[:, None] * low).astype(data.dtype)
-        op = "upsample_bilinear2d"
-    return _recording.output(op, np.ascontiguousarray(values), (input,),
-                             (input.shape, rows, columns))
+    # bilinear's index arithmetic is in torch's opmath type: double for double, else float
+    exact = np.float64 if input._data.dtype == np.float64 and mode == "bilinear" else np.float32
+    rows, columns = (_source(n_in, n_out, scale, mode, align_corners, exact)
+                     for n_in, n_out, scale in zip(sizes_in, out, scales, strict=True))
+    return resample(None, input, rows, columns)
 
 
-def _source(size_in: int, size_out: int, scale, mode: str, align_corners):
+def resample(k, input, rows, columns):
+    """The forward: the input read at the source positions (a tensor recorded as torch's
+    node, or an array); also the derivative of its own backward."""
+    values = _resampled(getattr(input, "_data", input), rows, columns)
+    if not isinstance(input, Tensor):
+        return values
+    op = "upsample_nearest2d" if _nearest(rows) else "upsample_bilinear2d"
+    return _recording.output(op, values, (input,), (input.shape, rows, columns))
+
+
+def _nearest(rows) -> bool:
+    return not isinstance(rows, tuple)  # bilinear's are (first, second, weight)
+
+
+def _resampled(data: np.ndarray, rows, columns) -> np.ndarray:
+    if _nearest(rows):
+        return np.ascontiguousarray(data[:, :, rows[:, None], columns[None, :]])
+    (r0, r1, rw), (c0, c1, cw) = rows, columns
+    top, low = data[:, :, r0], data[:, :, r1]  # (weights in torch's opmath type)
+    top = top[..., c0] * (1 - cw) + top[..., c1] * cw
+    low = low[..., c0] * (1 - cw) + low[..., c1] * cw
+    return np.ascontiguousarray(((1 - rw)[:, None] * top + rw[:, None] * low).astype(data.dtype))
+
+
+def _source(size_in: int, size_out: int, scale, mode: str, align_corners, exact=np.float32):
     """Each output position's source: nearest, the input index; bilinear, (first, second,
-    weight of the second), with torch's float32 index arithmetic."""
-    positions = np.arange(size_out, dtype=np.float32)
+    weight of the second), with torch's index arithmetic (float32, or double for bilinear
+    of double: its opmath type)."""
+    positions = np.arange(size_out, dtype=exact)
     if mode == "nearest":
         if size_out == size_in:
             return np.arange(size_out)
         ratio = np.float32(1 / scale if scale else size_in / size_out)
         return np.minimum(np.floor(positions * ratio).astype(np.int64), size_in - 1)
     if align_corners:
-        ratio = np.float32((size_in - 1) / (size_out - 1) if size_out > 1 else 0)
+        ratio = exact((size_in - 1) / (size_out - 1) if size_out > 1 else 0)
         source = positions * ratio
     else:
-        ratio = np.float32(1 / scale if scale else size_in / size_out)
-        source = np.maximum(ratio * (positions + np.float32(0.5)) - np.float32(0.5), 0)
+        ratio = exact(1 / scale if scale else size_in / size_out)
+        source = np.maximum(ratio * (positions + exact(0.5)) - exact(0.5), 0)
     first = np.floor(source).astype(np.int64)
     second = first + (first < size_in - 1)
-    return first, second, (source - first).astype(np.float32)
+    return first, second, (source - first).astype(exact)
 
 
 def resample_grad(k, grad, shape, rows, columns):
-    """Each output's gradient added back to the input positions it was read from."""
-    if isinstance(grad, Tensor):
-        raise NotImplementedError("the derivative of F.interpolate under create_graph=True is "
-                                  "not in the built-in NumPy engine; switch the engine to torch")
+    """Each output's gradient added back to the input positions it was read from; under
+    create_graph torch's Upsample...BackwardBackward0, whose derivative resamples again."""
+    values = _resample_grad_values(getattr(grad, "_data", grad), shape, rows, columns)
+    op = "upsample_nearest2d_backward" if _nearest(rows) else "upsample_bilinear2d_backward"
+    return k._backward_of(op, values, (grad,), (rows, columns))
+
+
+def _resample_grad_values(grad: np.ndarray, shape, rows, columns) -> np.ndarray:
     result = np.zeros(shape, grad.dtype)
-    if not isinstance(rows, tuple):  # nearest
+    if _nearest(rows):
         np.add.at(result, (slice(None), slice(None), rows[:, None], columns[None, :]), grad)
         return result
     (r0, r1, rw), (c0, c1, cw) = rows, columns
@@ -190,7 +209,7 @@ def col2im(data: np.ndarray, size, kernel, dilation, padding, stride) -> np.ndar
 def _register() -> None:
     from .._formula_kit import Kit
 
-    Kit.resample_grad, Kit.unpad = resample_grad, unpad
+    Kit.resample_grad, Kit.resample, Kit.unpad = resample_grad, resample, unpad
     Kit.im2col, Kit.col2im = im2col_of, col2im_of
 
 
