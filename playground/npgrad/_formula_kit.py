@@ -428,6 +428,8 @@ class Kit:
         if grad_shape == shape:
             return grad
         extra = grad.ndim - len(shape)
+        if extra < 0:  # a (1, n) value written into an (n,) place: its leading ones back
+            return k.reshape(grad, shape)
         dims = tuple(range(extra)) + tuple(
             extra + i for i, size in enumerate(shape) if size == 1 and grad_shape[extra + i] != 1
         )

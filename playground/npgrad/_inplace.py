@@ -259,6 +259,8 @@ def setitem(self: Tensor, index, value) -> None:
     value_tensor = value if isinstance(value, Tensor) else None
     history = _history(self) if _recording(self, value_tensor) else None
     source = value._data if value_tensor is not None else value
+    if value_tensor is not None and value_tensor.ndim:
+        source = _squeezed_to(source, np.ndim(self._data[index]))
     if self._data.flags.writeable:
         self._data[index] = source
     else:
@@ -270,6 +272,14 @@ def setitem(self: Tensor, index, value) -> None:
 
 
 bind_variant("copy_slices", setitem)
+
+
+def _squeezed_to(source: np.ndarray, ndim: int) -> np.ndarray:
+    """torch copies a (1, n) value into an (n,) place: leading ones beyond the place's
+    dimensions are dropped (NumPy refuses a sequence where it sees one element)."""
+    while source.ndim > ndim and source.shape[0] == 1:
+        source = source[0]
+    return source
 
 
 def _check_inplace_view_message(self: Tensor) -> None:

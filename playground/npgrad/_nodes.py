@@ -266,6 +266,8 @@ NODE_CLASSES: dict[str, type[Node]] = {
               "arity": -1 if rule.variadic or len(rule.inputs) > 2 else len(rule.inputs)})
     for op, rule in RULES.items()
 }
+# torch's nodes made in C++ by hand, not from its derivatives table, name themselves in full
+NODE_CLASSES["copy_slices"].name = lambda self: "torch::autograd::CopySlices"
 
 
 # Every recorded node takes the next number; torch's priority rule runs the latest first.

@@ -399,6 +399,8 @@ TABLE: tuple[Rule, ...] = (
          "k.batch_norm_input(grad, input, mean, weight, invstd, training, eps)",
          "k.batch_norm_parameter(grad, input, mean, invstd, training, eps, True)",
          "k.batch_norm_parameter(grad, input, mean, invstd, training, eps, False)"),
+    _row("pack_padded_sequence", "PackPaddedSequenceBackward0", "input",
+         "shape sizes batch_first", "k.unpack_padded(grad, shape, sizes, batch_first)"),
     _row("embedding", "EmbeddingBackward0", "weight", "shape indices padding_idx",
          "k.embedding_backward(grad, shape, indices, padding_idx)"),
     _row("index_add", "IndexAddBackward0", "self source", "dim index alpha",

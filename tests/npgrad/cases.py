@@ -421,6 +421,12 @@ CASES = [
         (m.nn.functional.scaled_dot_product_attention(q, q, q) ** 2).sum(), q,
         create_graph=True)[0], label="name-only"),
     Case("copy_slices", ((2, 3), (3,)), _copy_slices),
+    Case("copy_slices", ((3,), (1,)), _copy_slices, label="leading-one"),
+    Case("pack_padded_sequence", ((4, 3, 2),), lambda m, x: m.nn.utils.rnn.pack_padded_sequence(
+        x, [4, 3, 1]).data),
+    Case("pack_padded_sequence", ((3, 4, 2),), _second(
+        lambda m, x: m.nn.utils.rnn.pack_padded_sequence(x, [4, 2, 1], batch_first=True).data),
+        label="second"),
     Case("zero_", ((2, 3),), _zero),
     Case("copy", ((2, 3),), _create_graph_leaf_grad),
     Case("fill_", ((2, 3),), _fill),

@@ -15,6 +15,7 @@ from .._tensor import Tensor
 from ..backends import mkldnn
 from . import functional, init
 from .modules import Module, Parameter, _empty
+from .utils import rnn
 
 
 def _lstm_layer(input: Tensor, weights: list, h0: Tensor, c0: Tensor, reverse: bool) -> tuple:
@@ -40,6 +41,43 @@ def _layer_steps(step, input: Tensor, weights: list, state: tuple, reverse: bool
     if reverse:
         outputs.reverse()
     return (stack(outputs, 0), *state)
+
+
+def _packed_steps(step, data: Tensor, sizes: list, weights: list, state: tuple) -> tuple:
+    """One layer forwards over packed data, torch's PackedLayer: each step's rows of the
+    input's part, the states of the sequences that ended set aside (narrowed off), then
+    joined back in batch order (one cat per state)."""
+    w_ih, w_hh, b_ih, b_hh = (weights + [None, None])[:4]
+    projected = functional.linear(data, w_ih, b_ih)
+    outputs, ended, offset, last = [], [], 0, sizes[0]
+    for size in sizes:
+        if size < last:
+            ended.append(tuple(s.narrow(0, size, last - size) for s in state))
+            state = tuple(s.narrow(0, 0, size) for s in state)
+        state = step(projected.narrow(0, offset, size), state, w_hh, b_hh)
+        outputs.append(state[0])
+        offset, last = offset + size, size
+    ended = [state, *reversed(ended)]
+    return (cat(outputs, 0), *(cat([part[j] for part in ended], 0) for j in range(len(state))))
+
+
+def _packed_steps_reversed(step, data: Tensor, sizes: list, weights: list, state: tuple):
+    """The same backwards in time (ReversedPackedLayer): it starts with the shortest batch
+    and takes in each sequence's initial state as the sequence starts."""
+    w_ih, w_hh, b_ih, b_hh = (weights + [None, None])[:4]
+    projected = functional.linear(data, w_ih, b_ih)
+    initial, last, offset = state, sizes[-1], data.shape[0]
+    state = tuple(s.narrow(0, 0, last) for s in initial)
+    outputs = []
+    for size in reversed(sizes):
+        if size > last:
+            state = tuple(cat([s, first.narrow(0, last, size - last)], 0)
+                          for s, first in zip(state, initial, strict=True))
+        state = step(projected.narrow(0, offset - size, size), state, w_hh, b_hh)
+        outputs.append(state[0])
+        offset, last = offset - size, size
+    outputs.reverse()
+    return (cat(outputs, 0), *state)
 
 
 def _value(projected):
@@ -124,6 +162,8 @@ class _RNNBase(Module):
         _uniform_within(self)
 
     def forward(self, input: Tensor, hx=None):
+        if isinstance(input, rnn.PackedSequence):
+            return self._packed_forward(input, hx)
         batched = input.dim() == 3
         if not batched:
             input = input.unsqueeze(1)
@@ -157,6 +197,42 @@ class _RNNBase(Module):
                 layer_input = functional.dropout(layer_input, self.dropout, True)
         ends = [stack(final, 0) for final in finals]
         return self._returned(layer_input, ends, batched, fused)
+
+    def _packed_forward(self, packed, hx):
+        """torch's packed path: every layer step by step on the packed rows (never oneDNN);
+        the given states put in the packed order first, the final ones back after."""
+        data, batch_sizes, sorted_indices, unsorted_indices = packed
+        sizes = rnn.packed_order(packed)
+        directions = 2 if self.bidirectional else 1
+        if hx is None:
+            zeros = _factories.zeros(self.num_layers * directions, sizes[0], self.hidden_size,
+                                     dtype=data.dtype)
+            states = [zeros] * (2 if self.GATES == 4 else 1)
+        else:
+            states = list(hx) if self.GATES == 4 else [hx]
+            if sorted_indices is not None:
+                states = [state.index_select(1, sorted_indices) for state in states]
+        states = [state.unbind(0) for state in states]
+        finals: list[list[Tensor]] = [[] for _ in states]
+        for layer in range(self.num_layers):
+            outputs = []
+            for direction in range(directions):
+                index = layer * directions + direction
+                weights = [getattr(self, name) for name in self._names[index]]
+                run = _packed_steps_reversed if direction == 1 else _packed_steps
+                out, *ends = run(self._step(), data, sizes, weights,
+                                 tuple(state[index] for state in states))
+                outputs.append(out)
+                for final, end in zip(finals, ends, strict=True):
+                    final.append(end)
+            data = cat(outputs, -1) if directions == 2 else outputs[0]
+            if self.dropout and self.training and layer < self.num_layers - 1:
+                data = functional.dropout(data, self.dropout, True)
+        ends = [stack(final, 0) for final in finals]
+        if unsorted_indices is not None:
+            ends = [end.index_select(1, unsorted_indices) for end in ends]
+        output = rnn.PackedSequence(data, batch_sizes, sorted_indices, unsorted_indices)
+        return output, (tuple(ends) if self.GATES == 4 else ends[0])
 
     def _fused(self, input: Tensor) -> bool:
         return False
