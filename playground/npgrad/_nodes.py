@@ -267,7 +267,9 @@ NODE_CLASSES: dict[str, type[Node]] = {
     for op, rule in RULES.items()
 }
 # torch's nodes made in C++ by hand, not from its derivatives table, name themselves in full
-NODE_CLASSES["copy_slices"].name = lambda self: "torch::autograd::CopySlices"
+for _node_class in NODE_CLASSES.values():
+    if _node_class.__name__ in ("CopySlices", "NotImplemented"):
+        _node_class.name = lambda self, _full=f"torch::autograd::{_node_class.__name__}": _full
 
 
 # Every recorded node takes the next number; torch's priority rule runs the latest first.

@@ -12,6 +12,7 @@ import ast
 import re
 from dataclasses import dataclass, field
 
+from ._activation_rules import activation_rows
 from ._image_rules import image_rows
 from ._linalg_rules import linalg_rows
 from ._parallel import FORMULA_OPERATORS, split_operators
@@ -452,6 +453,7 @@ TABLE: tuple[Rule, ...] = (
          "k.getitem(grad, indices)"),
     _row("diagonal_backward", "DiagonalBackwardBackward0", "grad_output", "offset dim1 dim2",
          "k.diagonal(grad, offset, dim1, dim2)"),
-) + linalg_rows(_row) + image_rows(_row)  # torch.linalg's; convolutions, pooling, resizing
+) + linalg_rows(_row) + image_rows(_row) + activation_rows(_row, ELEMENT_WISE)
+# (torch.linalg's; convolutions, pooling, resizing; the rest of the activations)
 
 RULES: dict[str, Rule] = {rule.op: rule for rule in TABLE}

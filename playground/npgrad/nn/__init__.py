@@ -58,5 +58,18 @@ __all__ = ["functional", "init", "modules", "parameter", "utils", "BatchNorm1d",
            "GRU", "GRUCell", "RNN", "RNNCell", "MultiheadAttention", "TransformerEncoder",
            "TransformerEncoderLayer"]
 
-# What the engine lacks, said with torch's module name and what to do.
-__getattr__ = missing_attribute("torch.nn")
+_lacking = missing_attribute("torch.nn")
+# modules loaded on first use (start-up stays small), by the file that holds them
+_LAZY = {"more_activations": ("ReLU6", "Hardtanh", "SELU", "CELU", "Mish", "Hardswish",
+                              "Hardsigmoid", "GLU", "Threshold", "Softshrink", "Hardshrink",
+                              "Softsign", "Tanhshrink", "Softmin", "Softmax2d", "PReLU",
+                              "Dropout1d", "Dropout2d")}
+
+
+def __getattr__(name: str):
+    """A module of a lazily loaded file; anything else the engine lacks is said with torch's
+    module name and what to do."""
+    for file, names in _LAZY.items():
+        if name in names:
+            return getattr(functional._sibling(file), name)
+    return _lacking(name)

@@ -25,6 +25,9 @@ class ReLU(_Activation):
         super().__init__()
         self.inplace = inplace
 
+    def forward(self, input: Tensor) -> Tensor:
+        return input.relu_() if self.inplace else _pointwise.relu(input)
+
     def extra_repr(self) -> str:
         return "inplace=True" if self.inplace else ""
 
@@ -43,7 +46,7 @@ class LeakyReLU(Module):
         self.negative_slope, self.inplace = negative_slope, inplace
 
     def forward(self, input: Tensor) -> Tensor:
-        return functional.leaky_relu(input, self.negative_slope)
+        return functional.leaky_relu(input, self.negative_slope, self.inplace)
 
     def extra_repr(self) -> str:
         return f"negative_slope={self.negative_slope}" + (", inplace=True" if self.inplace else "")
@@ -105,7 +108,7 @@ class SiLU(Module):
         self.inplace = inplace
 
     def forward(self, input: Tensor) -> Tensor:
-        return functional.silu(input)
+        return functional.silu(input, self.inplace)
 
     def extra_repr(self) -> str:
         return "inplace=True" if self.inplace else ""
@@ -117,7 +120,7 @@ class ELU(Module):
         self.alpha, self.inplace = alpha, inplace
 
     def forward(self, input: Tensor) -> Tensor:
-        return functional.elu(input, self.alpha)
+        return functional.elu(input, self.alpha, self.inplace)
 
     def extra_repr(self) -> str:
         return f"alpha={self.alpha}" + (", inplace=True" if self.inplace else "")

@@ -12,7 +12,8 @@ from .._formula_kit import GELU_BETA, GELU_KAPPA, SQRT_HALF, attention_probabili
 from .._missing import missing_attribute
 from .._nodes import legacy_type_name
 from .._numerics import erf_values, whole_sum
-from .._pointwise import relu, sigmoid, tanh
+from .._pointwise import relu as _relu
+from .._pointwise import sigmoid, tanh
 from .._tensor import Tensor
 from . import _hooks
 
@@ -96,10 +97,29 @@ def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean",
                              (input, target, reduction, delta))
 
 
+def relu(input: Tensor, inplace: bool = False) -> Tensor:
+    return input.relu_() if inplace else _relu(input)
+
+
+def relu_(input: Tensor) -> Tensor:
+    return input.relu_()
+
+
+def _activated(*args) -> Tensor:
+    """more_activations' recorder (in place or not), loaded with it on first use."""
+    return _sibling("more_activations")._activated(*args)
+
+
 def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
     data = input._data
     result = np.where(data > 0, data, data * np.asarray(negative_slope, data.dtype))
+    if inplace:
+        return _activated("leaky_relu", input, result, (negative_slope,), True)
     return _recording.output("leaky_relu", result, (input,), (input, negative_slope))
+
+
+def leaky_relu_(input: Tensor, negative_slope: float = 0.01) -> Tensor:
+    return leaky_relu(input, negative_slope, True)
 
 
 def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
@@ -187,11 +207,15 @@ def silu(input: Tensor, inplace: bool = False) -> Tensor:
     """x * sigmoid(x), torch's x / (1 + exp(-x))."""
     data = input._data
     result = (data / (1 + np.exp(-data))).astype(data.dtype, copy=False)
+    if inplace:
+        return _activated("silu", input, result, (), True)
     return _recording.output("silu", result, (input,), (input,))
 
 
 def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
-    """x where positive, alpha (exp(x) - 1) elsewhere."""
+    """x where positive, alpha (exp(x) - 1) elsewhere (in place: torch's EluBackward1)."""
+    if inplace:
+        return _sibling("more_activations")._elu(input, "scaled_elu", alpha, 1.0, 1.0, True)
     data = input._data
     negative = (np.exp(np.minimum(data, 0)) - 1) * np.asarray(alpha, data.dtype)
     result = np.where(data > 0, data, negative).astype(data.dtype, copy=False)
@@ -393,7 +417,11 @@ __all__ = ["relu", "sigmoid", "tanh", "softmax", "log_softmax", "mse_loss", "lin
            "nll_loss", "cross_entropy", "leaky_relu", "softplus", "logsigmoid",
            "binary_cross_entropy",
            "binary_cross_entropy_with_logits", "one_hot", "embedding", "dropout", "l1_loss",
-           "smooth_l1_loss", "huber_loss"]
+           "smooth_l1_loss", "huber_loss", "relu_", "leaky_relu_", "elu_"]
+
+
+def elu_(input: Tensor, alpha: float = 1.0) -> Tensor:
+    return elu(input, alpha, True)
 
 _lacking = missing_attribute("torch.nn.functional")
 
@@ -411,7 +439,17 @@ def __getattr__(name: str):
         return getattr(_sibling("distances"), name)
     if name in ("avg_pool1d", "avg_pool2d", "adaptive_avg_pool1d", "adaptive_avg_pool2d"):
         return getattr(_sibling("pooling"), name)
+    for sibling, names in _LAZY.items():
+        if name in names:
+            return getattr(_sibling(sibling), name)
     return _lacking(name)
+
+
+# functions in modules loaded on first use (start-up stays small), by module
+_LAZY = {"more_activations": ("hardtanh", "hardtanh_", "relu6", "selu", "celu", "prelu",
+                              "mish", "hardswish", "hardsigmoid", "glu", "threshold",
+                              "softshrink", "hardshrink", "softsign", "tanhshrink", "softmin",
+                              "dropout1d", "dropout2d")}
 
 
 _PACKAGE = __name__.rpartition(".")[0]  # (read now: the engine's torch alias renames modules)
