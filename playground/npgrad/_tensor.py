@@ -95,8 +95,10 @@ def is_parameter(tensor: Tensor) -> bool:
 class Tensor:
     """A multi-dimensional array that records the operations applied to it for autograd."""
 
+    # (``__dict__``: a user may hang attributes of their own on a tensor, as fastai's optimisers
+    # keep their state on parameters; the dict is made only when one is set)
     __slots__ = ("_data", "_rg", "grad_fn", "_grad", "_vc", "_base", "_grad_acc", "_hooks",
-                 "__weakref__")
+                 "__weakref__", "__dict__")
     # Make NumPy defer to our reflected operators in ``ndarray * tensor``.
     __array_priority__ = 1000
 

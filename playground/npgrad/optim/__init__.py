@@ -3,6 +3,7 @@ torch's single-tensor optimizers do (``lbfgs`` and ``lr_scheduler`` beside them)
 
 from __future__ import annotations
 
+import warnings
 from collections import defaultdict
 
 import numpy as np
@@ -72,6 +73,14 @@ class Optimizer:
     def add_param_group(self, param_group: dict) -> None:
         params = param_group["params"]
         params = [params] if isinstance(params, Tensor) else list(params)
+        if len({id(param) for param in params}) != len(params):
+            warnings.warn("optimizer contains a parameter group with duplicate parameters; in "
+                          "future, this will cause an error; see "
+                          "github.com/pytorch/pytorch/issues/40967 for more information",
+                          stacklevel=3)
+        taken = {id(param) for group in self.param_groups for param in group["params"]}
+        if any(id(param) in taken for param in params):
+            raise ValueError("some parameters appear in more than one parameter group")
         self.param_groups.append({**self.defaults, **param_group, "params": params})
 
     def state_dict(self) -> dict:

@@ -131,8 +131,281 @@ class CosineAnnealingLR(LRScheduler):
                 for rate in self._current()]
 
 
+class ConstantLR(LRScheduler):
+    """lr times ``factor`` until epoch ``total_iters``, then the base lr again."""
+
+    def __init__(self, optimizer, factor: float = 1.0 / 3, total_iters: int = 5,
+                 last_epoch: int = -1) -> None:
+        if factor > 1.0 or factor < 0:
+            raise ValueError("Constant multiplicative factor expected to be between 0 and 1.")
+        self.factor, self.total_iters = factor, total_iters
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self) -> list[float]:
+        if self.last_epoch == 0:
+            return [rate * self.factor for rate in self._current()]
+        if self.last_epoch != self.total_iters:
+            return self._current()
+        return [rate * (1.0 / self.factor) for rate in self._current()]
+
+
+class LinearLR(LRScheduler):
+    """lr scaled from ``start_factor`` to ``end_factor`` over ``total_iters`` epochs (the
+    usual warm-up), by torch's multiplicative update."""
+
+    def __init__(self, optimizer, start_factor: float = 1.0 / 3, end_factor: float = 1.0,
+                 total_iters: int = 5, last_epoch: int = -1) -> None:
+        if start_factor > 1.0 or start_factor <= 0:
+            raise ValueError("Starting multiplicative factor expected to be greater than 0 and "
+                             "less or equal to 1.")
+        if end_factor > 1.0 or end_factor < 0:
+            raise ValueError("Ending multiplicative factor expected to be between 0 and 1.")
+        self.start_factor, self.end_factor, self.total_iters = start_factor, end_factor, \
+            total_iters
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self) -> list[float]:
+        if self.last_epoch == 0:
+            return [rate * self.start_factor for rate in self._current()]
+        if self.last_epoch > self.total_iters:
+            return self._current()
+        change = self.end_factor - self.start_factor
+        factor = 1.0 + change / (self.total_iters * self.start_factor +
+                                 (self.last_epoch - 1) * change)
+        return [rate * factor for rate in self._current()]
+
+
+class PolynomialLR(LRScheduler):
+    """lr decayed by (1 - epoch / total_iters) ** power, to 0 at ``total_iters``."""
+
+    def __init__(self, optimizer, total_iters: int = 5, power: float = 1.0,
+                 last_epoch: int = -1) -> None:
+        self.total_iters, self.power = total_iters, power
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self) -> list[float]:
+        if self.last_epoch == 0 or self.last_epoch > self.total_iters:
+            return self._current()
+        factor = ((1.0 - self.last_epoch / self.total_iters) /
+                  (1.0 - (self.last_epoch - 1) / self.total_iters)) ** self.power
+        return [rate * factor for rate in self._current()]
+
+
+class CosineAnnealingWarmRestarts(LRScheduler):
+    """Cosine annealing from the base lr to ``eta_min`` over T_0 epochs, restarted, each
+    period ``T_mult`` times the last (SGDR)."""
+
+    def __init__(self, optimizer, T_0: int, T_mult: int = 1,  # noqa: N803 - torch's names
+                 eta_min: float = 0.0, last_epoch: int = -1) -> None:
+        if T_0 <= 0 or not isinstance(T_0, int):
+            raise ValueError(f"Expected positive integer T_0, but got {T_0}")
+        if T_mult < 1 or not isinstance(T_mult, int):
+            raise ValueError(f"Expected integer T_mult >= 1, but got {T_mult}")
+        self.T_0, self.T_i, self.T_mult, self.eta_min = T_0, T_0, T_mult, eta_min
+        self.T_cur = last_epoch
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self) -> list[float]:
+        return [self.eta_min + (base - self.eta_min) *
+                (1 + math.cos(math.pi * self.T_cur / self.T_i)) / 2 for base in self.base_lrs]
+
+    def step(self, epoch=None) -> None:
+        self._step_count += 1
+        if epoch is None and self.last_epoch < 0:
+            epoch = 0
+        if epoch is None:
+            epoch = self.last_epoch + 1
+            self.T_cur += 1
+            if self.T_cur >= self.T_i:
+                self.T_cur, self.T_i = self.T_cur % self.T_i, self.T_i * self.T_mult
+        elif epoch >= self.T_0:
+            if self.T_mult == 1:
+                self.T_cur = epoch % self.T_0
+            else:
+                n = int(math.log(epoch / self.T_0 * (self.T_mult - 1) + 1, self.T_mult))
+                self.T_cur = epoch - self.T_0 * (self.T_mult ** n - 1) / (self.T_mult - 1)
+                self.T_i = self.T_0 * self.T_mult ** n
+        else:
+            self.T_i, self.T_cur = self.T_0, epoch
+        self.last_epoch = math.floor(epoch)
+        for group, rate in zip(self.optimizer.param_groups, self.get_lr(), strict=True):
+            group["lr"] = rate
+        self._last_lr = [group["lr"] for group in self.optimizer.param_groups]
+
+
+class OneCycleLR(LRScheduler):
+    """The 1cycle policy: lr up from max_lr / div_factor to max_lr over ``pct_start`` of the
+    steps, then down to the initial lr / final_div_factor (cosine or linear), momentum (or
+    Adam's beta1) the other way round."""
+
+    def __init__(self, optimizer, max_lr, total_steps: int | None = None,
+                 epochs: int | None = None, steps_per_epoch: int | None = None,
+                 pct_start: float = 0.3, anneal_strategy: str = "cos",
+                 cycle_momentum: bool = True, base_momentum=0.85, max_momentum=0.95,
+                 div_factor: float = 25.0, final_div_factor: float = 1e4,
+                 three_phase: bool = False, last_epoch: int = -1) -> None:
+        self.optimizer = optimizer
+        self.total_steps = _total_steps(total_steps, epochs, steps_per_epoch)
+        self._phases = _one_cycle_phases(self.total_steps, pct_start, three_phase)
+        if pct_start < 0 or pct_start > 1 or not isinstance(pct_start, float):
+            raise ValueError(f"Expected float between 0 and 1 pct_start, but got {pct_start}")
+        if anneal_strategy not in ("cos", "linear"):
+            raise ValueError("anneal_strategy must be one of 'cos' or 'linear', instead got "
+                             f"{anneal_strategy}")
+        self._anneal_func_type = anneal_strategy
+        groups = optimizer.param_groups
+        if last_epoch == -1:
+            for rate, group in zip(_per_group(max_lr, groups), groups, strict=True):
+                group["initial_lr"] = rate / div_factor
+                group["max_lr"] = rate
+                group["min_lr"] = group["initial_lr"] / final_div_factor
+        self.cycle_momentum = cycle_momentum
+        if cycle_momentum:
+            if "momentum" not in optimizer.defaults and "betas" not in optimizer.defaults:
+                raise ValueError("optimizer must support momentum or beta1 with "
+                                 "`cycle_momentum` option enabled")
+            self.use_beta1 = "betas" in optimizer.defaults
+            if last_epoch == -1:
+                for high, low, group in zip(_per_group(max_momentum, groups),
+                                            _per_group(base_momentum, groups), groups,
+                                            strict=True):
+                    self._set_momentum(group, high)
+                    group["max_momentum"], group["base_momentum"] = high, low
+        super().__init__(optimizer, last_epoch)
+
+    def _set_momentum(self, group: dict, value: float) -> None:
+        if self.use_beta1:
+            group["betas"] = (value, *group["betas"][1:])
+        else:
+            group["momentum"] = value
+
+    def _anneal(self, start: float, end: float, fraction: float) -> float:
+        if self._anneal_func_type == "cos":
+            return end + (start - end) / 2.0 * (math.cos(math.pi * fraction) + 1)
+        return (end - start) * fraction + start
+
+    def get_lr(self) -> list[float]:
+        step = self.last_epoch
+        if step > self.total_steps:
+            raise ValueError(f"Tried to step {step} times. The specified number of total steps "
+                             f"is {self.total_steps}")
+        rates = []
+        for group in self.optimizer.param_groups:
+            start = 0.0
+            for index, phase in enumerate(self._phases):
+                end = phase[0]
+                if step <= end or index == len(self._phases) - 1:
+                    fraction = (step - start) / (end - start)
+                    rates.append(self._anneal(group[phase[1]], group[phase[2]], fraction))
+                    if self.cycle_momentum:
+                        self._set_momentum(group, self._anneal(group[phase[3]], group[phase[4]],
+                                                               fraction))
+                    break
+                start = end
+        return rates
+
+
+def _total_steps(total_steps, epochs, steps_per_epoch) -> int:
+    if total_steps is not None:
+        if total_steps <= 0 or not isinstance(total_steps, int):
+            raise ValueError(f"Expected positive integer total_steps, but got {total_steps}")
+        return total_steps
+    if epochs is not None and steps_per_epoch is not None:
+        if not isinstance(epochs, int) or epochs <= 0:
+            raise ValueError(f"Expected positive integer epochs, but got {epochs}")
+        if not isinstance(steps_per_epoch, int) or steps_per_epoch <= 0:
+            raise ValueError("Expected positive integer steps_per_epoch, but got "
+                             f"{steps_per_epoch}")
+        return epochs * steps_per_epoch
+    raise ValueError("You must define either total_steps OR (epochs AND steps_per_epoch)")
+
+
+def _one_cycle_phases(total: int, pct_start: float, three_phase: bool) -> list[tuple]:
+    """Each phase: (its last step, the group keys of its start and end lr and momentum)."""
+    if three_phase:
+        return [(float(pct_start * total) - 1, "initial_lr", "max_lr", "max_momentum",
+                 "base_momentum"),
+                (float(2 * pct_start * total) - 2, "max_lr", "initial_lr", "base_momentum",
+                 "max_momentum"),
+                (total - 1, "initial_lr", "min_lr", "max_momentum", "max_momentum")]
+    return [(float(pct_start * total) - 1, "initial_lr", "max_lr", "max_momentum",
+             "base_momentum"),
+            (total - 1, "max_lr", "min_lr", "base_momentum", "max_momentum")]
+
+
+def _per_group(value, groups: list) -> list:
+    """One value per parameter group: a list as given (of the right length), else repeated."""
+    if isinstance(value, list | tuple):
+        if len(value) != len(groups):
+            raise ValueError(f"expected {len(groups)} values for param groups, got "
+                             f"{len(value)}")
+        return list(value)
+    return [value] * len(groups)
+
+
+class ReduceLROnPlateau:
+    """lr times ``factor`` once the watched metric has not improved (by ``threshold``) for
+    ``patience`` epochs; then ``cooldown`` epochs of rest."""
+
+    def __init__(self, optimizer, mode: str = "min", factor: float = 0.1, patience: int = 10,
+                 threshold: float = 1e-4, threshold_mode: str = "rel", cooldown: int = 0,
+                 min_lr=0, eps: float = 1e-8) -> None:
+        if factor >= 1.0:
+            raise ValueError("Factor should be < 1.0.")
+        if mode not in ("min", "max"):
+            raise ValueError("mode " + mode + " is unknown!")
+        if threshold_mode not in ("rel", "abs"):
+            raise ValueError("threshold mode " + threshold_mode + " is unknown!")
+        self.optimizer, self.factor, self.patience, self.cooldown = \
+            optimizer, factor, patience, cooldown
+        self.min_lrs = _per_group(min_lr, optimizer.param_groups)
+        self.eps, self.mode, self.threshold, self.threshold_mode = \
+            eps, mode, threshold, threshold_mode
+        self.mode_worse = math.inf if mode == "min" else -math.inf
+        self.last_epoch = 0
+        self._last_lr = [group["lr"] for group in optimizer.param_groups]
+        self.best, self.cooldown_counter, self.num_bad_epochs = self.mode_worse, 0, 0
+
+    def is_better(self, a: float, best: float) -> bool:
+        if self.mode == "min":
+            return a < best * (1.0 - self.threshold) if self.threshold_mode == "rel" else \
+                a < best - self.threshold
+        return a > best * (self.threshold + 1.0) if self.threshold_mode == "rel" else \
+            a > best + self.threshold
+
+    @property
+    def in_cooldown(self) -> bool:
+        return self.cooldown_counter > 0
+
+    def step(self, metrics, epoch=None) -> None:
+        current = float(metrics)
+        self.last_epoch = self.last_epoch + 1 if epoch is None else epoch
+        if self.is_better(current, self.best):
+            self.best, self.num_bad_epochs = current, 0
+        else:
+            self.num_bad_epochs += 1
+        if self.in_cooldown:
+            self.cooldown_counter -= 1
+            self.num_bad_epochs = 0
+        if self.num_bad_epochs > self.patience:
+            for group, low in zip(self.optimizer.param_groups, self.min_lrs, strict=True):
+                old = float(group["lr"])
+                new = max(old * self.factor, low)
+                if old - new > self.eps:
+                    group["lr"] = new
+            self.cooldown_counter, self.num_bad_epochs = self.cooldown, 0
+        self._last_lr = [group["lr"] for group in self.optimizer.param_groups]
+
+    def get_last_lr(self) -> list[float]:
+        return self._last_lr
+
+    def state_dict(self) -> dict:
+        return {key: value for key, value in self.__dict__.items() if key != "optimizer"}
+
+
 __all__ = ["LRScheduler", "StepLR", "MultiStepLR", "ExponentialLR", "LambdaLR",
-           "MultiplicativeLR", "CosineAnnealingLR"]
+           "MultiplicativeLR", "CosineAnnealingLR", "ConstantLR", "LinearLR", "PolynomialLR",
+           "CosineAnnealingWarmRestarts", "OneCycleLR", "ReduceLROnPlateau"]
 
 # What the engine lacks, said with torch's module name and what to do.
 __getattr__ = missing_attribute("torch.optim.lr_scheduler")

@@ -232,18 +232,10 @@ class Module:
                     state[prefix + name] = buffer.detach()
         return state
 
-    def load_state_dict(self, state_dict: dict, strict: bool = True):
-        own = dict(self.named_parameters())
-        missing = [name for name in own if name not in state_dict]
-        unexpected = [name for name in state_dict if name not in own]
-        if strict and (missing or unexpected):
-            raise RuntimeError(f"Error(s) in loading state_dict for {type(self).__name__}: "
-                               f"missing keys {missing}, unexpected keys {unexpected}")
-        with no_grad():
-            for name, param in own.items():
-                if name in state_dict:
-                    param.copy_(state_dict[name])
-        return missing, unexpected
+    def load_state_dict(self, state_dict: dict, strict: bool = True, assign: bool = False):
+        from .state import load_state
+
+        return load_state(self, state_dict, strict)
 
     def to(self, *args, **kwargs) -> Module:
         """Only the CPU exists here; a dtype converts the parameters in place."""
@@ -257,6 +249,20 @@ class Module:
         return self
 
     def cpu(self) -> Module:
+        return self
+
+    def type(self, dst_type) -> Module:
+        """Every parameter and buffer converted to ``dst_type`` (a dtype or a legacy type
+        such as torch.DoubleTensor), integer counters too, as torch's does."""
+        from ... import _dtype
+
+        name = dst_type if isinstance(dst_type, str) else getattr(dst_type, "__name__", None)
+        if name is not None:
+            name = name.rsplit(".", 1)[-1]
+            dst_type = next(d for d in _dtype.ALL_DTYPES if d.legacy_name == name)
+        with no_grad():
+            for tensor in (*self.parameters(), *self.buffers()):
+                tensor._data = tensor._data.astype(dst_type.numpy)
         return self
 
     def double(self) -> Module:
