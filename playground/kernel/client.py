@@ -88,6 +88,7 @@ class Kernel:
         self._readers: list[threading.Thread] = []
         self._run_id = ""
         self._markers: streams.StreamMarkers | None = None  # sys.stderr's, in the output
+        self._unclaimed = ""  # the end of what the kernel printed outside any run
         if autostart:
             self.start(launched)
 
@@ -117,6 +118,7 @@ class Kernel:
             reader.start()
         hello = self._replies.get()
         if not isinstance(hello, protocol.Ready) or hello.version != protocol.VERSION:
+            self._readers[1].join(timeout=2)  # what a dying kernel printed, read to its end
             self.close()
             raise KernelError(self._not_started(hello))
         self.description = hello.description
@@ -134,6 +136,9 @@ class Kernel:
                     f"{protocol.VERSION}: reinstall the app.")
         if isinstance(hello, protocol.Broken):
             return f"The kernel's first message could not be read ({hello.detail})."
+        said = [line for line in self._unclaimed.splitlines() if line.strip()]
+        if said and "MemoryError" not in said[-1]:  # it crashed on import, and said why
+            return f"The kernel process failed to start: {said[-1].strip()}"
         return "The kernel process failed to start" + (
             f" under its memory limit of {self.memory_limit / (1 << 20):,.0f} MB: raise "
             "the limit." if self.memory_limit else ".")
@@ -192,7 +197,9 @@ class Kernel:
             output = self._output
             pieces, ended = scanner.feed(decoder.decode(chunk), self._markers,
                                          output.marker if output else "")
-            if output is None:
+            if output is None:  # no run to claim it: kept (its end) to say why a start failed
+                said = self._unclaimed + "".join(text for _, text in pieces)
+                self._unclaimed = said[-4000:]
                 continue
             for name, text in pieces:
                 output.add(name, text)

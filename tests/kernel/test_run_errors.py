@@ -130,3 +130,21 @@ def test_completion_never_runs_a_property_of_the_users():
         assert "forever" in names
         printed, result = _printed(kernel, "print(type(obj).__name__)", fresh=False, timeout=10)
     assert result.error is None and printed == "Slow\n"
+
+
+def test_a_kernel_that_dies_on_import_says_why():
+    """Not "its memory limit": the last line the dying process printed (an engine module
+    that fails to import, say) is the one sentence the user reads."""
+    import subprocess
+    import sys
+
+    from playground.kernel.client import KernelError
+
+    crashing = subprocess.Popen(
+        [sys.executable, "-c", "import sys; sys.stderr.write('Traceback (most recent call "
+         "last):\\nNameError: name _missing is not defined\\n'); sys.exit(1)"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    with pytest.raises(KernelError) as failure:
+        Kernel(launched=crashing, spare=False)
+    assert str(failure.value) == ("The kernel process failed to start: NameError: name "
+                                  "_missing is not defined")
