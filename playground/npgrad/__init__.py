@@ -11,6 +11,7 @@ from ._tensor import Size, Tensor, device  # isort: skip
 # The op families: each declares its forwards' names into the binding table (_bindings.py).
 from . import _arithmetic, _einsum, _indexing, _inplace, _linalg, _products  # isort: skip
 from . import _pointwise, _reductions, _shapes, _slicing  # isort: skip
+from . import _more_math, _selection  # isort: skip
 from . import _leaves  # isort: skip
 from . import _bindings  # isort: skip
 from ._dtype import (
@@ -83,6 +84,7 @@ from ._grad_mode import (
 from ._missing import MISSING_HINT, missing_attribute
 from ._nodes import AccumulateGrad, Node
 from ._printing import get_printoptions, set_printoptions
+from ._serialization import load, save
 
 from . import autograd, backends, distributions, func, linalg, nn  # isort: skip
 from . import optim, testing, utils  # isort: skip

@@ -72,10 +72,16 @@ def conv2d_weight_grad(grad: np.ndarray, data: np.ndarray, kernel: tuple, stride
     return np.tensordot(grad, cols, axes=([0, 2, 3], [0, 2, 3]))  # (O, C, KH, KW)
 
 
-def max_pool2d(data: np.ndarray, kernel, stride, padding, dilation) -> tuple:
-    """The window maxima and where each came from (flat index into the input's H*W)."""
+def max_pool2d(data: np.ndarray, kernel, stride, padding, dilation,
+               extra: tuple = (0, 0)) -> tuple:
+    """The window maxima and where each came from (flat index into the input's H*W);
+    ``extra`` rows and columns of -inf on the far side let ceil_mode's last windows fit."""
     floor = -np.inf if data.dtype.kind == "f" else np.iinfo(data.dtype).min
-    windows = _windows(_padded(data, padding, floor), kernel, stride, dilation)
+    padded = _padded(data, padding, floor)
+    if extra != (0, 0):
+        padded = np.pad(padded, ((0, 0), (0, 0), (0, extra[0]), (0, extra[1])),
+                        constant_values=floor)
+    windows = _windows(padded, kernel, stride, dilation)
     flat = windows.reshape(*windows.shape[:4], -1)
     picked = flat.argmax(axis=-1)  # the first maximum, as torch's
     values = np.take_along_axis(flat, picked[..., None], axis=-1)[..., 0]

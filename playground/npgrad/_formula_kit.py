@@ -10,7 +10,8 @@ import math
 import numpy as np
 
 from . import _convolution, _pooling, _recurrent
-from ._numerics import erf_values, safe_softmax_values
+from ._numerics import erf_values, fused_values, safe_softmax_values
+from ._summation_order import softmax_sums
 from ._tensor import Tensor
 
 
@@ -45,16 +46,16 @@ _INVERSE_SQRT_2PI = 0.3989422804014327
 def gelu_derivative(x: np.ndarray, approximate: str) -> np.ndarray:
     """d gelu / dx, in x's dtype as torch's kernel computes it (a float32 cdf that rounds to
     0 or 1 far out, as torch's does)."""
-    if approximate == "tanh":
-        square = x * x
-        inner = np.tanh((x + square * x * x.dtype.type(GELU_KAPPA)) * x.dtype.type(GELU_BETA))
-        left = (inner + 1) * x.dtype.type(0.5)
-        right = x * x.dtype.type(0.5) * (1 - inner * inner) * x.dtype.type(GELU_BETA) * \
-            (square * x.dtype.type(3 * GELU_KAPPA) + 1)
-        return left + right
-    cdf = (erf_values(x * x.dtype.type(SQRT_HALF)) + 1) * x.dtype.type(0.5)
-    density = np.exp(x * x * x.dtype.type(-0.5)) * x.dtype.type(_INVERSE_SQRT_2PI)
-    return cdf + x * density
+    number = x.dtype.type
+    if approximate == "tanh":  # torch's order, its three fused multiply-adds included
+        beta, kappa = number(GELU_BETA), number(GELU_KAPPA)
+        inner = beta * fused_values(kappa, x * x * x, x)
+        tanh = np.tanh(inner.astype(np.float64)).astype(x.dtype)  # (rounded once)
+        slope = beta * fused_values(number(3) * kappa, x * x, 1)
+        return number(0.5) * (tanh + 1) + number(0.5) * x * fused_values(-tanh, tanh, 1) * slope
+    cdf = (erf_values(x * number(SQRT_HALF)) + 1) * number(0.5)
+    density = np.exp(x * x * number(-0.5)) * number(_INVERSE_SQRT_2PI)
+    return fused_values(x, density, cdf)  # cdf + x·density, fused as in torch's kernel
 
 
 def attention_probabilities(query: np.ndarray, key: np.ndarray, mask, scale: float
@@ -115,6 +116,11 @@ class Kit:
             return grad * (result * log_base)
         return grad * k.where((base == 0) & (exponent >= 0), 0, result * k.log(base))
 
+    def atan2_reciprocal(k, self, other):
+        """1 / (self² + other²), 0 where that sum is 0: torch's atan2_backward."""
+        total = self * self + other * other
+        return k.where(total == 0, 0, 1 / total)
+
     def between(k, value, low, high):
         if low is not None and high is not None:
             return (value >= low) & (value <= high)
@@ -142,8 +148,10 @@ class Kit:
     def norm_grad(k, grad, value, order, dims, keepdim, result):
         grad = k.restore_dims(grad, dims, keepdim)
         norm = k.restore_dims(result, dims, keepdim)
+        # torch's norm_backward, in its order: grad · (x / norm) for 2, sgn(x) |x|^(p-1)
+        # (x |x|^(p-2) past 2) times grad / norm^(p-1) for the others
         if order == 2:
-            return value * k.where(norm == 0, 0, grad / norm)
+            return grad * k.where(norm == 0, 0, value / norm)
         if order == 0:  # a count: torch's norm_backward leaves the gradient undefined
             return None
         if order == 1:
@@ -151,8 +159,41 @@ class Kit:
         if order in (float("inf"), -float("inf")):
             mask = k.abs(value) == norm
             return k.sign(value) * k.where(mask, grad / k.sum(mask * 1.0, dims, True), 0)
-        scaled = value * k.abs(value) ** (order - 2)
-        return scaled * k.where(norm == 0, 0, grad / norm ** (order - 1))
+        if order < 1:
+            scaled = k.sign(value) * k.where(value == 0, 0, k.power(k.abs(value), order - 1))
+            return scaled * grad * k.power(norm, 1 - order)
+        scaled = k.sign(value) * k.power(k.abs(value), order - 1) if order < 2 else \
+            value * k.power(k.abs(value), order - 2)
+        return scaled * k.where(norm == 0, 0, grad / k.power(norm, order - 1))
+
+    def softmax_grad(k, grad, result, dim):
+        """(grad - Σ grad·result) · result, the sum added as torch's softmax backward kernel
+        adds it (_summation_order.softmax_sums)."""
+        total = softmax_sums(_array(grad), dim, _array(result))
+        if isinstance(grad, np.ndarray):
+            return (grad - total) * result
+        return k._same_values(result * (grad - k.sum(grad * result, (dim,), True)),
+                              (_array(grad) - total) * _array(result))
+
+    def log_softmax_grad(k, grad, result, dim):
+        """grad - e^result Σ grad, one fused multiply-add as torch's kernel (its sum as
+        softmax_sums adds it)."""
+        from ._pointwise import UNARY
+
+        total = softmax_sums(_array(grad), dim)
+        values = fused_values(-UNARY["exp"].on_arrays(_array(result)), total, _array(grad))
+        if isinstance(grad, np.ndarray):
+            return values
+        return k._same_values(grad - k.exp(result) * k.sum(grad, (dim,), True), values)
+
+    def log_sigmoid_grad(k, grad, self, buffer):
+        """grad σ(-x) as torch's kernel has it from the buffer b = e^-|x|: (1 - b / (1 + b))
+        grad, or (b / (1 + b)) grad where x ≥ 0 (recorded as grad σ(-x))."""
+        ratio = buffer / (1 + buffer)
+        values = np.where(_array(self) < 0, 1 - ratio, ratio) * _array(grad)
+        if isinstance(grad, np.ndarray):
+            return values
+        return k._same_values(grad * k.sigmoid(-self), values)
 
     def trace_grad(k, grad, shape):
         """grad on the diagonal of a matrix of ``shape``, zeros elsewhere (+0, as torch's
@@ -328,9 +369,11 @@ class Kit:
 
     def elu_grad(k, grad, self, alpha):
         """EluBackward0, on arrays; under create_graph torch's EluBackwardBackward0 node."""
+        from ._pointwise import UNARY  # (its exp: a float32's rounded once)
+
         values = np.where(_array(self) > 0, _array(grad),
                           _array(grad) * np.asarray(alpha, _array(self).dtype) *
-                          np.exp(_array(self)))
+                          UNARY["exp"].on_arrays(_array(self)))
         return k._backward_of("elu_backward", values, (grad, self), (grad, self, alpha))
 
     def attention_grad(k, grad, query, key, value, mask, scale, which):

@@ -6,8 +6,9 @@ import numpy as np
 
 from ._formula_kit import Kit, _along, _negated, writable_diagonal
 from ._indexing import along_axis
-from ._numerics import power_by_number, whole_sum
+from ._numerics import fused_values, power_by_number
 from ._pointwise import UNARY
+from ._summation_order import dim_sums, running_sums, whole_sum
 
 
 class NumpyKit(Kit):
@@ -19,6 +20,10 @@ class NumpyKit(Kit):
     floor_divide = staticmethod(np.floor_divide)
     tril = staticmethod(np.tril)
     triu = staticmethod(np.triu)
+
+    def fused(k, a, b, c):
+        """``a * b + c`` rounded once, where torch's kernel is one fused multiply-add."""
+        return fused_values(a, b, c)
 
     def trunc_divide(k, a, b):
         return np.trunc(a / b)
@@ -63,7 +68,7 @@ class NumpyKit(Kit):
         return result
 
     def reverse_cumsum(k, grad, dim):
-        return np.flip(np.cumsum(np.flip(grad, dim), axis=dim), dim)
+        return np.flip(running_sums(np.flip(grad, dim), dim), dim)
 
     def flip(k, grad, dims):
         return np.flip(grad, dims)
@@ -92,6 +97,11 @@ class NumpyKit(Kit):
             total = whole_sum(value)
             if total is not None:
                 return np.asarray(total).reshape((1,) * value.ndim if keepdim else ())
+        dims = () if axes is None else tuple(sorted(d % value.ndim for d in axes))
+        rows = dim_sums(value, dims) if dims else None
+        if rows is not None:  # each row in torch's order of adding
+            return rows.reshape(tuple(1 if d in dims else side for d, side in
+                                      enumerate(value.shape))) if keepdim else rows
         return np.asarray(value.sum(axis=axes, keepdims=keepdim))
 
     def expand(k, grad, shape):
@@ -196,10 +206,18 @@ class NumpyKit(Kit):
         np.put_along_axis(result, indices, grad, axis=dim)
         return result
 
-    def prod_grad(k, grad, value, dim, keepdim):
-        """Product of all the other elements, without dividing (zeros are allowed)."""
+    def prod_grad(k, grad, value, result, dim, keepdim):
+        """grad · (result / value) as torch's prod_backward where no element is 0, else
+        grad times the product of all the other elements (running products from both
+        ends, kept in float64 for float32 as torch's cumprod keeps them)."""
+        grad = k.restore_dims(grad, None if dim is None else (dim,), keepdim)
+        if not (value == 0).any():
+            return grad * (k.restore_dims(result, None if dim is None else (dim,), keepdim)
+                           / value)
         axis = 0 if dim is None else dim
         flat = value.reshape(-1) if dim is None else value
+        if flat.dtype in (np.float32, np.float16):
+            flat = flat.astype(np.float64 if flat.dtype == np.float32 else np.float32)
         ones_shape = list(flat.shape)
         ones_shape[axis] = 1
         ones = np.ones(ones_shape, dtype=flat.dtype)
@@ -208,8 +226,9 @@ class NumpyKit(Kit):
         flipped = np.flip(flat, axis=axis)
         after = np.cumprod(np.concatenate([ones, flipped], axis=axis), axis=axis)
         after = np.flip(np.take(after, range(flat.shape[axis]), axis=axis), axis=axis)
-        others = (before * after).reshape(value.shape)
-        return k.restore_dims(grad, None if dim is None else (dim,), keepdim) * others
+        before = before.astype(value.dtype)  # (each running product rounded, as torch's)
+        after = after.astype(value.dtype)
+        return grad * (before * after).reshape(value.shape)
 
 
 # The elementwise functions of one tensor are declared once (_pointwise.unary); formulas call

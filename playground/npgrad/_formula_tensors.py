@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 
 from ._arithmetic import mul_scalar, where
-from ._formula_kit import Kit, _along, _negated, writable_diagonal
+from ._formula_kit import Kit, _along, _array, _negated, writable_diagonal
 from ._indexing import scatter_into_zeros
+from ._numerics import fused_values
 from ._pointwise import UNARY
 from ._recording import output
 from ._tensor import Tensor
@@ -21,6 +22,18 @@ class TensorKit(Kit):
     def times(k, value, number):
         """``value * number`` recorded as torch's formulas record it (MulBackward1)."""
         return mul_scalar(value, number)
+
+    def fused(k, a, b, c):
+        """``a * b + c`` recorded as those two ops, its values rounded once as the NumPy
+        kit's (torch's kernel is one fused multiply-add)."""
+        return k._same_values(a * b + c, fused_values(_array(a), _array(b), _array(c)))
+
+    def _same_values(k, recorded, values):
+        """``recorded`` (a formula's graph) holding ``values``, the NumPy kit's result of
+        that formula in torch's order of operations, so that both kits agree bit for bit."""
+        recorded._data = np.asarray(values, dtype=recorded._data.dtype).reshape(
+            recorded._data.shape)
+        return recorded
 
     def matmul(k, a, b):
         return a.matmul(b)
@@ -199,9 +212,18 @@ class TensorKit(Kit):
         grad = grad if keepdim else grad.unsqueeze(dim)
         return grad.expand(shape) * Tensor._make(mask)
 
-    def prod_grad(k, grad, value, dim, keepdim):
-        result = value.prod() if dim is None else value.prod(dim, True)
-        return k.restore_dims(grad, None if dim is None else (dim,), keepdim) * result / value
+    def prod_grad(k, grad, value, result, dim, keepdim):
+        """grad · (product / value), the product recorded again from ``value``; with a zero
+        in ``value`` the NumPy kit's values (torch's products of the others)."""
+        product = value.prod() if dim is None else value.prod(dim, True)
+        recorded = k.restore_dims(grad, None if dim is None else (dim,), keepdim) * \
+            (product / value)
+        if not (value._data == 0).any():
+            return recorded
+        from ._formula_numpy import NUMPY_KIT
+
+        return k._same_values(recorded, NUMPY_KIT.prod_grad(
+            grad._data, value._data, _array(result), dim, keepdim))
 
 
 # The elementwise functions of one tensor are declared once (_pointwise.unary); formulas call

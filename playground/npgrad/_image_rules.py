@@ -5,13 +5,43 @@ passed in: _rules.py adds these to its own)."""
 from __future__ import annotations
 
 
+def _padding_rows(row) -> tuple:
+    """Reflect and replicate padding of 1 to 3 dimensions, and what their create_graph
+    backwards record (each pads the incoming gradient again)."""
+    rows = []
+    for op, node, mode in (("reflection_pad", "ReflectionPad", "reflect"),
+                           ("replication_pad", "ReplicationPad", "replicate")):
+        for dims in (1, 2, 3):
+            rows.append(row(f"{op}{dims}d", f"{node}{dims}DBackward0", "self", "shape sources",
+                            f"k.unpad_by_mode(grad, shape, sources, '{mode}', {dims})"))
+            rows.append(row(f"{op}{dims}d_backward", f"{node}{dims}DBackwardBackward0",
+                            "grad_output", "sources", f"k.repad(grad, sources, '{mode}', {dims})"))
+    return tuple(rows)
+
+
 def image_rows(row) -> tuple:
-    return (
+    return _padding_rows(row) + (
         row("conv2d", "ConvolutionBackward0", "input weight bias",
              "input weight stride padding dilation groups",
              "k.conv2d_input(grad, input, weight, stride, padding, dilation, groups)",
              "k.conv2d_weight(grad, input, weight, stride, padding, dilation, groups)",
              "k.conv2d_bias(grad)"),
+        row("conv1d", "ConvolutionBackward0", "input weight bias",
+            "input weight stride padding dilation groups",
+            *(f"k.conv1d_grad(grad, input, weight, stride, padding, dilation, groups, {which})"
+              for which in range(3))),
+        # a 1-d convolution's input gradient is bilinear in (grad_output, weight), its weight
+        # gradient in (grad_output, input), as the 2-d one's below
+        row("conv1d_input_backward", "ConvolutionBackwardBackward0", "grad_output input weight",
+            "grad_output weight stride padding dilation groups",
+            "k.conv1d_forward(grad, weight, stride, padding, dilation, groups)",
+            "k._zeros(grad, grad.shape)",
+            "k.conv1d_grad(grad_output, grad, weight, stride, padding, dilation, groups, 1)"),
+        row("conv1d_weight_backward", "ConvolutionBackwardBackward0",
+            "grad_output input weight", "grad_output input stride padding dilation groups",
+            "k.conv1d_forward(input, grad, stride, padding, dilation, groups)",
+            "k.conv1d_grad(grad_output, input, grad, stride, padding, dilation, groups, 0)",
+            "k._zeros(grad, grad.shape)"),
         # a transposed convolution: its input gradient is a convolution, its weight gradient a
         # convolution's weight gradient with the roles of input and output swapped
         row("conv_transpose2d", "ConvolutionBackward0", "input weight bias",
@@ -23,10 +53,24 @@ def image_rows(row) -> tuple:
              "k.resample_grad(grad, shape, rows, columns)"),
         row("upsample_bilinear2d", "UpsampleBilinear2DBackward0", "self", "shape rows columns",
              "k.resample_grad(grad, shape, rows, columns)"),
+        row("upsample_bicubic2d", "UpsampleBicubic2DBackward0", "self", "shape rows columns",
+            "k.resample_grad(grad, shape, rows, columns)"),
+        row("upsample_bicubic2d_backward", "UpsampleBicubic2DBackwardBackward0", "grad_output",
+            "rows columns", "k.resample(grad, rows, columns)"),
         row("upsample_nearest2d_backward", "UpsampleNearest2DBackwardBackward0", "grad_output",
              "rows columns", "k.resample(grad, rows, columns)"),
         row("upsample_bilinear2d_backward", "UpsampleBilinear2DBackwardBackward0", "grad_output",
              "rows columns", "k.resample(grad, rows, columns)"),
+        row("nll_loss2d", "NllLoss2DBackward0", "self", "chosen reduction count",
+            "k.nll2d_grad(grad, chosen, reduction, count)"),
+        row("group_norm", "NativeGroupNormBackward0", "input weight bias",
+            "input mean rstd weight groups eps",
+            *(f"k.group_norm_grad(grad, input, mean, rstd, weight, groups, eps, {which})"
+              for which in range(3))),
+        row("pixel_shuffle", "PixelShuffleBackward0", "self", "r",
+            "k.shuffle_grad(grad, r, True)"),
+        row("pixel_unshuffle", "PixelUnshuffleBackward0", "self", "r",
+            "k.shuffle_grad(grad, r, False)"),
         row("constant_pad", "ConstantPadNdBackward0", "self", "pad", "k.unpad(grad, pad)"),
         row("im2col", "Im2ColBackward0", "self", "size kernel dilation padding stride",
              "k.col2im(grad, size, kernel, dilation, padding, stride)"),

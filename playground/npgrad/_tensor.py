@@ -94,13 +94,12 @@ def is_parameter(tensor: Tensor) -> bool:
 
 class Tensor:
     """A multi-dimensional array that records the operations applied to it for autograd."""
+    __module__ = "torch"  # print(type(x)) shows <class 'torch.Tensor'>, as torch's
 
-    # (``__dict__``: a user may hang attributes of their own on a tensor, as fastai's optimisers
-    # keep their state on parameters; the dict is made only when one is set)
+    # (``__dict__``: attributes of a user's own, as fastai keeps optimiser state on parameters)
     __slots__ = ("_data", "_rg", "grad_fn", "_grad", "_vc", "_base", "_grad_acc", "_hooks",
                  "__weakref__", "__dict__")
-    # Make NumPy defer to our reflected operators in ``ndarray * tensor``.
-    __array_priority__ = 1000
+    __array_priority__ = 1000  # NumPy defers to our reflected operators in ndarray * tensor
 
     @staticmethod
     def _make(data: np.ndarray, grad_fn=None, counter: list | None = None) -> Tensor:

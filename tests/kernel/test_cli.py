@@ -137,12 +137,12 @@ def test_an_exception_prints_the_users_traceback_and_exits_1(tmp_path):
 
 def test_a_tensor_method_the_numpy_engine_lacks_names_the_way_out(tmp_path):
     script = tmp_path / "lacking.py"
-    script.write_text("import torch\nx = torch.ones(4)\nx.cummax(0)\n")
+    script.write_text("import torch\nx = torch.ones(4)\nx.to_sparse()\n")
     result = _run(script)
     assert result.returncode == 1
     assert result.stderr.rstrip().endswith(
-        "AttributeError: 'Tensor' object has no attribute 'cummax' in the built-in NumPy engine; "
-        "if real torch has it, switch the engine to torch")
+        "AttributeError: 'Tensor' object has no attribute 'to_sparse' in the built-in NumPy "
+        "engine; if real torch has it, switch the engine to torch")
 
 
 @pytest.mark.parametrize(("code", "said"), [
@@ -312,10 +312,10 @@ def test_engine_auto_takes_torch_only_for_what_the_numpy_engine_lacks(tutorial, 
     fails on its own) is the NumPy engine's, said as it says it."""
     lacking = tmp_path / "lacking.py"
     lacking.write_text("import torch\nprint('before')\nx = torch.arange(5.0)\n"
-                       "print(x.cummax(0))\n")
+                       "print(x.to_sparse().to_dense())\n")
     taken = _run(lacking, "--engine", "auto")
     assert (taken.returncode, taken.stdout) == (0, _python(lacking).stdout)
-    assert taken.stderr == ("playground: the NumPy engine lacks Tensor.cummax: running the "
+    assert taken.stderr == ("playground: the NumPy engine lacks Tensor.to_sparse: running the "
                             "script on torch\n")
     kept = _run(tutorial, "--engine", "auto")
     assert (kept.returncode, kept.stdout, kept.stderr) == (0, _python(tutorial).stdout, "")

@@ -76,6 +76,23 @@ def _second(function):
     return call
 
 
+def _padded(mode: str, dims: int):
+    def call(m, a):
+        return m.nn.functional.pad(a, (1, 2, 2, 1, 0, 1)[:2 * dims], mode=mode)
+
+    return call
+
+
+def _second_of_first(function):
+    """_second for a function of several inputs: the gradient for the first."""
+
+    def call(m, a, *others):
+        (grad,) = m.autograd.grad((function(m, a, *others) ** 2).sum(), a, create_graph=True)
+        return grad
+
+    return call
+
+
 def _create_graph_leaf_grad(m, a):
     loss = (a * a.sin()).sum()
     loss.backward(create_graph=True)
@@ -508,10 +525,38 @@ CASES = [
         a, scale_factor=2, mode="bilinear")),
     Case("upsample_bilinear2d", ((1, 1, 4, 5),), lambda m, a: m.nn.functional.interpolate(
         a, size=(7, 3), mode="bilinear", align_corners=True), label="corners"),
+    Case("upsample_bicubic2d", ((1, 2, 4, 5),), lambda m, a: m.nn.functional.interpolate(
+        a, size=(7, 3), mode="bicubic")),
+    Case("upsample_bicubic2d_backward", ((1, 1, 4, 5),), _second(
+        lambda m, a: m.nn.functional.interpolate(a, scale_factor=2, mode="bicubic",
+                                                 align_corners=True))),
     Case("upsample_nearest2d_backward", ((1, 2, 3, 3),), _second(
         lambda m, a: m.nn.functional.interpolate(a, scale_factor=2))),
     Case("upsample_bilinear2d_backward", ((1, 1, 4, 5),), _second(
         lambda m, a: m.nn.functional.interpolate(a, size=(7, 3), mode="bilinear"))),
+    *(Case(f"{op}{dims}d", ((1, 2, 3, 4, 5)[-dims - 1:],), _padded(mode, dims))
+      for op, mode in (("reflection_pad", "reflect"), ("replication_pad", "replicate"))
+      for dims in (1, 2, 3)),
+    *(Case(f"{op}{dims}d_backward", ((1, 2, 3, 4, 5)[-dims - 1:],), _second(_padded(mode, dims)))
+      for op, mode in (("reflection_pad", "reflect"), ("replication_pad", "replicate"))
+      for dims in (1, 2, 3)),
+    Case("pixel_shuffle", ((2, 8, 2, 3),), lambda m, a: m.nn.functional.pixel_shuffle(a, 2)),
+    Case("pixel_unshuffle", ((2, 2, 4, 6),), lambda m, a: m.nn.functional.pixel_unshuffle(a, 2)),
+    Case("group_norm", ((2, 4, 3, 3), (4,), (4,)), lambda m, a, w, b: m.nn.functional.group_norm(
+        a, 2, w, b)),
+    Case("group_norm", ((2, 4, 5),), _second(lambda m, a: m.nn.functional.group_norm(a, 2)),
+         label="second"),
+    Case("nll_loss2d", ((2, 5, 3, 2),), lambda m, a: m.nn.functional.nll_loss(
+        a, m.tensor([[[0, 4], [1, 2], [3, 3]], [[2, 0], [1, 1], [4, 0]]]), reduction="none")),
+    Case("nll_loss2d", ((2, 5, 3),), lambda m, a: m.nn.functional.cross_entropy(
+        a, m.tensor([[0, 4, 1], [2, 2, 3]]), weight=m.linspace(0.5, 2, 5, dtype=a.dtype)),
+        label="weighted"),
+    Case("conv1d", ((2, 4, 7), (6, 2, 3), (6,)), lambda m, x, w, b: m.nn.functional.conv1d(
+        x, w, b, stride=2, padding=1, groups=2)),
+    Case("conv1d_input_backward", ((2, 4, 7), (3, 4, 2)), _second_of_first(
+        lambda m, x, w: m.nn.functional.conv1d(x, w, dilation=2))),
+    Case("conv1d_weight_backward", ((3, 4, 2), (2, 4, 7)), _second_of_first(
+        lambda m, w, x: m.nn.functional.conv1d(x, w, stride=2, padding=1))),
     Case("constant_pad", ((1, 2, 3, 3),), lambda m, a: m.nn.functional.pad(a, (1, 2, 0, 1))),
     Case("constant_pad", ((2, 4),), lambda m, a: m.nn.functional.pad(a, (-1, 2), value=3.0),
          label="crop"),
@@ -534,3 +579,9 @@ CASES = [
     Case("diagonal_backward", ((3, 3),), lambda m, a: m.autograd.grad(
         (a.diagonal() ** 2).sum(), a, create_graph=True)[0]),
 ]
+
+# the op families' own cases, kept beside their rows (tests/npgrad/cases_*.py)
+from tests.npgrad.cases_more_math import MORE_MATH_CASES  # noqa: E402
+from tests.npgrad.cases_selection import SELECTION_CASES  # noqa: E402
+
+CASES += SELECTION_CASES + MORE_MATH_CASES

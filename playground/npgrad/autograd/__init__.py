@@ -131,12 +131,32 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
          materialize_grads=False) -> tuple:
     """The gradients of ``outputs`` w.r.t. ``inputs``, returned instead of accumulated."""
     outputs = _as_tuple(outputs)
+    if is_grads_batched:
+        return _batched_grad(outputs, inputs, grad_outputs, retain_graph, create_graph,
+                             allow_unused, materialize_grads)
     observed = _notify(Observers.backward_started, ("grad", outputs))
     try:
         return _grad(outputs, _as_tuple(inputs), grad_outputs, retain_graph, create_graph,
                      bool(allow_unused) or materialize_grads, materialize_grads, observed)
     finally:
         _notify(Observers.backward_finished, ("grad", outputs))
+
+
+def _batched_grad(outputs: tuple, inputs, grad_outputs, retain_graph, create_graph,
+                  allow_unused, materialize_grads) -> tuple:
+    """is_grads_batched: the first dimension of every grad_output is a batch of them; one
+    backward per entry (torch vmaps it; the values are the same), stacked."""
+    from .._shapes import stack
+
+    batches = _as_tuple(grad_outputs)
+    count = batches[0].shape[0]
+    keep = create_graph if retain_graph is None else retain_graph
+    rows = [grad(outputs, inputs, tuple(batch[index] for batch in batches),
+                 retain_graph=True if index < count - 1 else keep, create_graph=create_graph,
+                 allow_unused=allow_unused, materialize_grads=materialize_grads)
+            for index in range(count)]
+    return tuple(None if column[0] is None else stack(list(column))
+                 for column in zip(*rows, strict=True))
 
 
 def _grad(outputs: tuple, inputs: tuple, grad_outputs, retain_graph, create_graph: bool,

@@ -196,5 +196,8 @@ def kl_divergence(p: Distribution, q: Distribution) -> Tensor:
     return 0.5 * (var_ratio + t1 - 1 - var_ratio.log())
 
 
+# torch's submodules (torch.distributions.normal.Normal...), each naming its class from here
+from . import bernoulli, categorical, distribution, kl, normal  # noqa: E402, F401
+
 # What the engine lacks, said with torch's module name and what to do.
 __getattr__ = missing_attribute("torch.distributions")

@@ -16,7 +16,7 @@ from .activation import (
     Tanh,
 )
 from .containers import ModuleDict, ModuleList, ParameterDict, ParameterList
-from .convolution import Conv2d, ConvTranspose2d, MaxPool2d
+from .convolution import Conv1d, Conv2d, Conv3d, ConvTranspose2d, MaxPool1d, MaxPool2d
 from .distances import CosineSimilarity, KLDivLoss
 from .loss import (
     BCELoss,
@@ -37,6 +37,7 @@ from .modules import (
     Module,
     Parameter,
     Sequential,
+    Unflatten,
 )
 from .modules import module as _module  # noqa: F401 - loads torch.nn.modules.module
 from .normalization import BatchNorm1d, BatchNorm2d, BatchNorm3d, LayerNorm
@@ -45,7 +46,8 @@ from .recurrent import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNCell
 from .resampling import Upsample
 from .transformer import MultiheadAttention, TransformerEncoder, TransformerEncoderLayer
 
-__all__ = ["functional", "init", "modules", "parameter", "utils", "BatchNorm1d", "Conv2d",
+__all__ = ["functional", "init", "modules", "parameter", "utils", "BatchNorm1d", "Conv1d",
+           "Conv2d", "Conv3d", "MaxPool1d", "Unflatten",
            "MaxPool2d", "BCELoss",
            "BCEWithLogitsLoss", "CrossEntropyLoss", "Dropout", "ELU", "Embedding", "Flatten",
            "GELU", "Identity", "LayerNorm", "LeakyReLU", "Linear", "LogSoftmax", "Module",
@@ -63,7 +65,13 @@ _lacking = missing_attribute("torch.nn")
 _LAZY = {"more_activations": ("ReLU6", "Hardtanh", "SELU", "CELU", "Mish", "Hardswish",
                               "Hardsigmoid", "GLU", "Threshold", "Softshrink", "Hardshrink",
                               "Softsign", "Tanhshrink", "Softmin", "Softmax2d", "PReLU",
-                              "Dropout1d", "Dropout2d")}
+                              "Dropout1d", "Dropout2d"),
+         "padding": ("ConstantPad1d", "ConstantPad2d", "ZeroPad1d", "ZeroPad2d",
+                     "ReflectionPad1d", "ReflectionPad2d", "ReplicationPad1d",
+                     "ReplicationPad2d", "CircularPad1d", "CircularPad2d", "PixelShuffle",
+                     "PixelUnshuffle"),
+         "more_normalization": ("InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d",
+                                "GroupNorm", "RMSNorm")}
 
 
 def __getattr__(name: str):

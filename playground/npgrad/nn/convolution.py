@@ -1,5 +1,5 @@
-"""2-D convolution (plain and transposed) and max pooling: F.conv2d, F.conv_transpose2d,
-F.max_pool2d, nn.Conv2d, nn.ConvTranspose2d, nn.MaxPool2d."""
+"""Convolution (2-d plain and transposed, 1-d) and max pooling: F.conv2d, F.conv_transpose2d,
+F.conv1d, F.max_pool2d (ceil_mode too), F.max_pool1d, and their modules (with padding_mode)."""
 
 from __future__ import annotations
 
@@ -85,22 +85,110 @@ def max_pool2d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,
     kernel = _pair(kernel_size)
     stride = kernel if stride is None or stride == [] else _pair(stride)
     padding, dilation = _pair(padding), _pair(dilation)
-    if ceil_mode:
-        raise NotImplementedError(f"max_pool2d(ceil_mode=True) is not {MISSING_HINT}")
     if input.dim() == 3:
-        found = max_pool2d(input.unsqueeze(0), kernel, stride, padding, dilation, False, True)
+        found = max_pool2d(input.unsqueeze(0), kernel, stride, padding, dilation, ceil_mode,
+                           True)
         return (found[0].squeeze(0), found[1].squeeze(0)) if return_indices else \
             found[0].squeeze(0)
-    values, indices = _convolution.max_pool2d(input._data, kernel, stride, padding, dilation)
+    extra = _ceil_extra(input.shape[2:], kernel, stride, padding, dilation) if ceil_mode else \
+        (0, 0)
+    values, indices = _convolution.max_pool2d(input._data, kernel, stride, padding, dilation,
+                                              extra)
     result = _recording.output("max_pool2d", np.ascontiguousarray(values), (input,),
                                (input._data.shape, indices))
     return (result, Tensor._make(indices.astype(np.int64))) if return_indices else result
+
+
+def _ceil_extra(sizes, kernel, stride, padding, dilation) -> tuple:
+    """The rows and columns ceil_mode adds on the far side: one more window where a partial
+    one is left, unless it would start past the input and its left padding (torch's rule)."""
+    extra = []
+    for size, k, s, p, d in zip(sizes, kernel, stride, padding, dilation, strict=True):
+        span = d * (k - 1) + 1
+        count = -(-(size + 2 * p - span) // s) + 1
+        if (count - 1) * s >= size + p:
+            count -= 1
+        extra.append(max((count - 1) * s + span - (size + 2 * p), 0))
+    return tuple(extra)
+
+
+def conv1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0,
+           dilation=1, groups: int = 1) -> Tensor:
+    """Cross-correlation of an (N, C, L) input with (O, C / groups, K) filters: torch's one
+    ConvolutionBackward0 node (computed as a 2-d convolution of height 1)."""
+    if input.dim() == 2:  # an unbatched (C, L) input
+        return conv1d(input.unsqueeze(0), weight, bias, stride, padding, dilation,
+                      groups).squeeze(0)
+    stride, dilation = _single(stride), _single(dilation)
+    padding = padding if isinstance(padding, str) else _single(padding)
+    if isinstance(padding, str):
+        padding = _padding(padding, (1, weight.shape[2]), (1, dilation[0]))[1:]
+    if input.shape[1] != weight.shape[1] * groups:
+        raise RuntimeError(
+            f"Given groups={groups}, weight of size {list(weight.shape)}, expected input"
+            f"{list(input.shape)} to have {weight.shape[1] * groups} channels, but got "
+            f"{input.shape[1]} channels instead")
+    data = input._data[:, :, None]
+    result = _convolution.conv2d(data, weight._data[:, :, None].astype(data.dtype),
+                                 (1, *stride), (0, *padding), (1, *dilation), groups)[:, :, 0]
+    if bias is not None:
+        result = result + bias._data.reshape(1, -1, 1)
+    return _recording.output("conv1d", result.astype(data.dtype), (input, weight, bias),
+                             (input, weight, stride, padding, dilation, groups))
+
+
+def conv1d_grad(k, grad, input, weight, stride, padding, dilation, groups, which: int):
+    """ConvolutionBackward0 of a 1-d convolution: the 2-d one's at height 1, on arrays; under
+    create_graph torch's ConvolutionBackwardBackward0, whose derivatives are 1-d convolutions,
+    weight gradients and input gradients again."""
+    if which == 2:
+        return k.sum(grad, (0, 2), False)
+    arrays = [np.asarray(getattr(value, "_data", value))[:, :, None]
+              for value in (grad, input, weight)]
+    options = ((1, *stride), (0, *padding), (1, *dilation), groups)
+    if which == 0:
+        values = _convolution.conv2d_input_grad(arrays[0], arrays[1].shape, arrays[2], *options)
+        saved = (grad, weight, stride, padding, dilation, groups)
+        op = "conv1d_input_backward"
+    else:
+        values = _convolution.conv2d_weight_grad(arrays[0], arrays[1], arrays[2].shape[2:],
+                                                 *options)
+        saved = (grad, input, stride, padding, dilation, groups)
+        op = "conv1d_weight_backward"
+    values = np.ascontiguousarray(values[:, :, 0], arrays[0].dtype)
+    return k._backward_of(op, values, (grad, input, weight), saved)
+
+
+def conv1d_forward(k, input, weight, stride, padding, dilation, groups):
+    """A 1-d convolution without bias, of tensors (recorded) or arrays."""
+    if isinstance(input, Tensor) or isinstance(weight, Tensor):
+        as_tensor = [value if isinstance(value, Tensor) else Tensor._make(value)
+                     for value in (input, weight)]
+        return conv1d(*as_tensor, None, stride, padding, dilation, groups)
+    return _convolution.conv2d(input[:, :, None], weight[:, :, None], (1, *stride),
+                               (0, *padding), (1, *dilation), groups)[:, :, 0]
+
+
+def _single(value) -> tuple:
+    return tuple(value) if isinstance(value, tuple | list) else (value,)
+
+
+def max_pool1d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,
+               ceil_mode: bool = False, return_indices: bool = False):
+    """torch's: a 2-d max pool of height 1 on the input unsqueezed, squeezed back."""
+    kernel = _single(kernel_size)
+    stride = kernel if stride is None or stride == [] else _single(stride)
+    found = max_pool2d(input.unsqueeze(-2), (1, *kernel), (1, *stride),
+                       (0, *_single(padding)), (1, *_single(dilation)), ceil_mode, True)
+    values, indices = found[0].squeeze(-2), found[1].squeeze(-2)
+    return (values, indices) if return_indices else values
 
 
 class Conv2d(Module):
     """A bank of 2-D filters, initialised as torch does (from its random stream)."""
 
     output_padding = (0, 0)  # (a transposed convolution's own)
+    sizes = staticmethod(_pair)  # (a 1-d convolution's are 1-tuples)
 
     def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0,
                  dilation=1, groups: int = 1, bias: bool = True, padding_mode: str = "zeros",
@@ -112,9 +200,10 @@ class Conv2d(Module):
                 raise ValueError(f"{name} must be divisible by groups")
         super().__init__()
         self.in_channels, self.out_channels = in_channels, out_channels
-        self.kernel_size, self.stride = _pair(kernel_size), _pair(stride)
-        self.padding = padding if isinstance(padding, str) else _pair(padding)
-        self.dilation, self.groups, self.padding_mode = _pair(dilation), groups, padding_mode
+        sizes = type(self).sizes
+        self.kernel_size, self.stride = sizes(kernel_size), sizes(stride)
+        self.padding = padding if isinstance(padding, str) else sizes(padding)
+        self.dilation, self.groups, self.padding_mode = sizes(dilation), groups, padding_mode
         self.weight = Parameter(_empty((*self._filters(), *self.kernel_size), dtype))
         if bias:
             self.bias = Parameter(_empty((out_channels,), dtype))
@@ -130,16 +219,21 @@ class Conv2d(Module):
         init.reset_weight_and_bias(self.weight, self.bias)
 
     def forward(self, input: Tensor) -> Tensor:
+        if self.padding_mode != "zeros":  # torch pads first, then convolves without padding
+            from .resampling import pad
+
+            widths = tuple(width for size in reversed(self.padding) for width in (size, size))
+            return conv2d(pad(input, widths, self.padding_mode), self.weight, self.bias,
+                          self.stride, 0, self.dilation, self.groups)
         return conv2d(input, self.weight, self.bias, self.stride, self.padding, self.dilation,
                       self.groups)
 
     def extra_repr(self) -> str:
         text = (f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, "
                 f"stride={self.stride}")
-        if self.padding != (0, 0):
-            text += f", padding={self.padding!r}" if isinstance(self.padding, str) else \
-                f", padding={self.padding}"
-        if self.dilation != (1, 1):
+        if set(self.padding) != {0}:  # (a string unquoted, as torch prints it)
+            text += f", padding={self.padding}"
+        if set(self.dilation) != {1}:
             text += f", dilation={self.dilation}"
         if self.output_padding != (0, 0):
             text += f", output_padding={self.output_padding}"
@@ -147,6 +241,8 @@ class Conv2d(Module):
             text += f", groups={self.groups}"
         if self.bias is None:
             text += ", bias=False"
+        if self.padding_mode != "zeros":
+            text += f", padding_mode={self.padding_mode}"
         return text
 
 
@@ -170,6 +266,47 @@ class ConvTranspose2d(Conv2d):
                                 self.output_padding, self.groups, self.dilation)
 
 
+class Conv1d(Conv2d):
+    """A bank of 1-d filters over (N, C, L) inputs, initialised as torch does."""
+
+    sizes = staticmethod(_single)
+
+    def forward(self, input: Tensor) -> Tensor:
+        if self.padding_mode != "zeros":
+            from .resampling import pad
+
+            return conv1d(pad(input, self.padding * 2, self.padding_mode), self.weight,
+                          self.bias, self.stride, 0, self.dilation, self.groups)
+        return conv1d(input, self.weight, self.bias, self.stride, self.padding, self.dilation,
+                      self.groups)
+
+
+class Conv3d(Module):
+    """Known by name (code may test isinstance against it) but not built: making one says
+    so and what to do."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        raise NotImplementedError(f"nn.Conv3d is not {MISSING_HINT}")
+
+
+class MaxPool1d(Module):
+    def __init__(self, kernel_size, stride=None, padding=0, dilation=1,
+                 return_indices: bool = False, ceil_mode: bool = False) -> None:
+        super().__init__()
+        self.kernel_size = kernel_size
+        self.stride = stride if stride is not None else kernel_size
+        self.padding, self.dilation = padding, dilation
+        self.return_indices, self.ceil_mode = return_indices, ceil_mode
+
+    def forward(self, input: Tensor):
+        return max_pool1d(input, self.kernel_size, self.stride, self.padding, self.dilation,
+                          self.ceil_mode, self.return_indices)
+
+    def extra_repr(self) -> str:
+        return (f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}, "
+                f"dilation={self.dilation}, ceil_mode={self.ceil_mode}")
+
+
 class MaxPool2d(Module):
     def __init__(self, kernel_size, stride=None, padding=0, dilation=1,
                  return_indices: bool = False, ceil_mode: bool = False) -> None:
@@ -186,3 +323,12 @@ class MaxPool2d(Module):
     def extra_repr(self) -> str:
         return (f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}, "
                 f"dilation={self.dilation}, ceil_mode={self.ceil_mode}")
+
+
+def _register() -> None:
+    from .._formula_kit import Kit
+
+    Kit.conv1d_grad, Kit.conv1d_forward = conv1d_grad, conv1d_forward
+
+
+_register()

@@ -11,9 +11,10 @@ from .._arithmetic import mul_scalar
 from .._formula_kit import GELU_BETA, GELU_KAPPA, SQRT_HALF, attention_probabilities
 from .._missing import missing_attribute
 from .._nodes import legacy_type_name
-from .._numerics import erf_values, whole_sum
+from .._numerics import erf_values
 from .._pointwise import relu as _relu
 from .._pointwise import sigmoid, tanh
+from .._summation_order import whole_sum
 from .._tensor import Tensor
 from . import _hooks
 
@@ -311,59 +312,6 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     return _linalg.addmm(bias, rows, weight.t()).view(*input.shape[:-1], weight.shape[0])
 
 
-def nll_loss(input: Tensor, target: Tensor, weight=None, ignore_index: int = -100,
-             reduction: str = "mean") -> Tensor:
-    """Negative log-likelihood of each row's target class (``input`` holds log-probabilities)."""
-    if weight is not None:
-        raise NotImplementedError("nll_loss with class weights is not in the built-in NumPy "
-                                  "engine; switch the engine to torch")
-    if reduction not in ("mean", "sum", "none"):
-        raise ValueError(f"{reduction} is not a valid value for reduction")
-    values = input._data
-    classes = np.asarray(target._data if isinstance(target, Tensor) else target)
-    if classes.dtype.kind not in "iu":
-        raise RuntimeError(f"expected scalar type Long but found {target.dtype}")
-    batched = values.ndim == 2
-    rows = values if batched else values[None]
-    labels = classes.reshape(-1)
-    if rows.shape[0] != labels.shape[0]:
-        raise ValueError(f"Expected input batch_size ({rows.shape[0]}) to match target "
-                         f"batch_size ({labels.shape[0]}).")
-    kept = labels != ignore_index
-    if np.any((labels[kept] < 0) | (labels[kept] >= rows.shape[1])):
-        raise IndexError(f"Target {int(labels[kept].max())} is out of bounds.")
-    chosen = np.zeros_like(rows)
-    chosen[np.flatnonzero(kept), labels[kept]] = 1
-    picked = -np.where(chosen == 1, rows, 0).sum(axis=1)  # (a masked -inf elsewhere: no nan)
-    data, count = _reduced(picked if batched else picked.reshape(()), reduction, values.dtype,
-                           int(kept.sum()))
-    chosen = chosen if batched else chosen[0]
-    return _recording.output("nll_loss", data, (input,), (chosen, reduction, count))
-
-
-def cross_entropy(input: Tensor, target: Tensor, weight=None, size_average=None,
-                  ignore_index: int = -100, reduce=None, reduction: str = "mean",
-                  label_smoothing: float = 0.0) -> Tensor:
-    """log_softmax over the classes, then nll_loss: the two nodes torch records; with label
-    smoothing, mixed with the mean of all classes' -log p as torch's kernel mixes them."""
-    if isinstance(target, Tensor) and target.dtype.is_floating_point:
-        raise NotImplementedError("cross_entropy with class probabilities as the target is not "
-                                  "in the built-in NumPy engine; switch the engine to torch")
-    classes = 1 if input.ndim >= 2 else 0
-    log_probs = log_softmax(input, classes)
-    loss = nll_loss(log_probs, target, weight, ignore_index, reduction)
-    if not label_smoothing:
-        return loss
-    ignored = target == ignore_index
-    smooth = (-log_probs.sum(classes)).masked_fill_(ignored, 0.0)
-    if reduction == "mean":
-        smooth = smooth.sum() / (~ignored).sum()
-    elif reduction == "sum":
-        smooth = smooth.sum()
-    return mul_scalar(loss, 1 - label_smoothing) + mul_scalar(
-        smooth, label_smoothing / input.shape[classes])
-
-
 def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None,
               max_norm=None, norm_type: float = 2.0, scale_grad_by_freq: bool = False,
               sparse: bool = False) -> Tensor:
@@ -414,7 +362,7 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
 
 __all__ = ["relu", "sigmoid", "tanh", "softmax", "log_softmax", "mse_loss", "linear", "gelu",
            "silu", "elu", "layer_norm", "scaled_dot_product_attention",
-           "nll_loss", "cross_entropy", "leaky_relu", "softplus", "logsigmoid",
+           "leaky_relu", "softplus", "logsigmoid",
            "binary_cross_entropy",
            "binary_cross_entropy_with_logits", "one_hot", "embedding", "dropout", "l1_loss",
            "smooth_l1_loss", "huber_loss", "relu_", "leaky_relu_", "elu_"]
@@ -431,7 +379,7 @@ def __getattr__(name: str):
     the engine lacks is said with torch's module name and what to do."""
     if name == "batch_norm":
         return _sibling("normalization").batch_norm
-    if name in ("conv2d", "conv_transpose2d", "max_pool2d"):
+    if name in ("conv2d", "conv_transpose2d", "max_pool2d", "conv1d", "max_pool1d"):
         return getattr(_sibling("convolution"), name)
     if name in ("interpolate", "pad", "unfold", "fold"):
         return getattr(_sibling("resampling"), name)
@@ -441,7 +389,9 @@ def __getattr__(name: str):
         return getattr(_sibling("pooling"), name)
     for sibling, names in _LAZY.items():
         if name in names:
-            return getattr(_sibling(sibling), name)
+            found = getattr(_sibling(sibling), name)
+            globals()[name] = found  # (the next use finds it here, with no call in between)
+            return found
     return _lacking(name)
 
 
@@ -449,7 +399,10 @@ def __getattr__(name: str):
 _LAZY = {"more_activations": ("hardtanh", "hardtanh_", "relu6", "selu", "celu", "prelu",
                               "mish", "hardswish", "hardsigmoid", "glu", "threshold",
                               "softshrink", "hardshrink", "softsign", "tanhshrink", "softmin",
-                              "dropout1d", "dropout2d")}
+                              "dropout1d", "dropout2d"),
+         "padding": ("pixel_shuffle", "pixel_unshuffle"),
+         "more_normalization": ("instance_norm", "group_norm", "rms_norm"),
+         "class_losses": ("nll_loss", "cross_entropy")}
 
 
 _PACKAGE = __name__.rpartition(".")[0]  # (read now: the engine's torch alias renames modules)
@@ -461,3 +414,4 @@ def _sibling(name: str):
     import importlib
 
     return importlib.import_module(f"{_PACKAGE}.{name}")
+__all__ += [name for names in _LAZY.values() for name in names]  # (import * loads them too)

@@ -60,14 +60,21 @@ class NLLLoss(_Loss):
         self.weight, self.ignore_index = weight, ignore_index
 
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
-        return functional.nll_loss(input, target, self.weight, self.ignore_index,
-                                   self.reduction)
+        return functional.nll_loss(input, target, self.weight, ignore_index=self.ignore_index,
+                                   reduction=self.reduction)
 
 
 class CrossEntropyLoss(NLLLoss):
+    def __init__(self, weight=None, size_average=None, ignore_index: int = -100, reduce=None,
+                 reduction: str = "mean", label_smoothing: float = 0.0) -> None:
+        super().__init__(weight, size_average, ignore_index, reduce, reduction)
+        self.label_smoothing = label_smoothing
+
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
-        return functional.cross_entropy(input, target, self.weight, self.ignore_index,
-                                        self.reduction)
+        return functional.cross_entropy(input, target, self.weight,
+                                        ignore_index=self.ignore_index,
+                                        reduction=self.reduction,
+                                        label_smoothing=self.label_smoothing)
 
 
 class BCELoss(_Loss):

@@ -1,4 +1,5 @@
-"""Resizing, padding and patches of images: F.interpolate (nearest, bilinear) and nn.Upsample,
+"""Resizing, padding and patches of images: F.interpolate (nearest, bilinear, bicubic) and
+nn.Upsample,
 F.pad (constant), F.unfold and F.fold; each one node with torch's name
 (UpsampleNearest2DBackward0, UpsampleBilinear2DBackward0, ConstantPadNdBackward0,
 Im2ColBackward0, Col2ImBackward0) and torch's index arithmetic."""
@@ -20,7 +21,7 @@ _pair = _convolution._pair
 def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "nearest",
                 align_corners=None, recompute_scale_factor=None, antialias: bool = False):
     """An (N, C, H, W) batch resized to ``size`` or by ``scale_factor``."""
-    if input.ndim != 4 or mode not in ("nearest", "bilinear") or antialias:
+    if input.ndim != 4 or mode not in ("nearest", "bilinear", "bicubic") or antialias:
         raise NotImplementedError(f"F.interpolate(mode={mode!r}) of a {input.ndim}-d input is "
                                   f"not {MISSING_HINT}")
     if mode == "nearest" and align_corners is not None:
@@ -35,8 +36,8 @@ def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "neares
             tuple(scale_factor)
         out = tuple(math.floor(n * f) for n, f in zip(sizes_in, factors, strict=True))
         scales = (None, None) if recompute_scale_factor else factors
-    # bilinear's index arithmetic is in torch's opmath type: double for double, else float
-    exact = np.float64 if input._data.dtype == np.float64 and mode == "bilinear" else np.float32
+    # the index arithmetic is in torch's opmath type: double for double, else float
+    exact = np.float64 if input._data.dtype == np.float64 and mode != "nearest" else np.float32
     rows, columns = (_source(n_in, n_out, scale, mode, align_corners, exact)
                      for n_in, n_out, scale in zip(sizes_in, out, scales, strict=True))
     return resample(None, input, rows, columns)
@@ -48,15 +49,34 @@ def resample(k, input, rows, columns):
     values = _resampled(getattr(input, "_data", input), rows, columns)
     if not isinstance(input, Tensor):
         return values
-    op = "upsample_nearest2d" if _nearest(rows) else "upsample_bilinear2d"
-    return _recording.output(op, values, (input,), (input.shape, rows, columns))
+    return _recording.output(_op(rows), values, (input,), (input.shape, rows, columns))
+
+
+def _op(rows) -> str:
+    return "upsample_nearest2d" if _nearest(rows) else "upsample_bicubic2d" if \
+        _cubic(rows) else "upsample_bilinear2d"
 
 
 def _nearest(rows) -> bool:
     return not isinstance(rows, tuple)  # bilinear's are (first, second, weight)
 
 
+def _cubic(rows) -> bool:
+    return isinstance(rows, tuple) and len(rows) == 2  # bicubic's: (4 indices, 4 weights)
+
+
 def _resampled(data: np.ndarray, rows, columns) -> np.ndarray:
+    if _cubic(rows):  # torch's order: each row's four columns, then the four rows
+        (row_index, row_weight), (column_index, column_weight) = rows, columns
+        total = None
+        for a in range(4):
+            picked = data[:, :, row_index[:, a]]
+            inner = picked[..., column_index[:, 0]] * column_weight[:, 0]
+            for b in range(1, 4):
+                inner = inner + picked[..., column_index[:, b]] * column_weight[:, b]
+            term = inner * row_weight[:, a, None]
+            total = term if total is None else total + term
+        return np.ascontiguousarray(total.astype(data.dtype))
     if _nearest(rows):
         return np.ascontiguousarray(data[:, :, rows[:, None], columns[None, :]])
     (r0, r1, rw), (c0, c1, cw) = rows, columns
@@ -68,8 +88,8 @@ def _resampled(data: np.ndarray, rows, columns) -> np.ndarray:
 
 def _source(size_in: int, size_out: int, scale, mode: str, align_corners, exact=np.float32):
     """Each output position's source: nearest, the input index; bilinear, (first, second,
-    weight of the second), with torch's index arithmetic (float32, or double for bilinear
-    of double: its opmath type)."""
+    weight of the second); bicubic, (four indices, four weights); with torch's index
+    arithmetic (float32, or double for a double input: its opmath type)."""
     positions = np.arange(size_out, dtype=exact)
     if mode == "nearest":
         if size_out == size_in:
@@ -81,22 +101,55 @@ def _source(size_in: int, size_out: int, scale, mode: str, align_corners, exact=
         source = positions * ratio
     else:
         ratio = exact(1 / scale if scale else size_in / size_out)
-        source = np.maximum(ratio * (positions + exact(0.5)) - exact(0.5), 0)
+        source = ratio * (positions + exact(0.5)) - exact(0.5)
+        if mode != "bicubic":  # (bicubic reads left of the first pixel too)
+            source = np.maximum(source, 0)
+    if mode == "bicubic":
+        return _cubic_taps(source, size_in, exact)
     first = np.floor(source).astype(np.int64)
     second = first + (first < size_in - 1)
     return first, second, (source - first).astype(exact)
+
+
+CUBIC_A = -0.75  # torch's cubic convolution coefficient
+
+
+def _cubic_taps(source: np.ndarray, size_in: int, exact):
+    """Each output position's four input positions (clamped at the edges) and their cubic
+    convolution weights, in the opmath type."""
+    first = np.floor(source)
+    t = (source - first).astype(exact)
+    a = exact(CUBIC_A)
+
+    def near(x):  # |x| <= 1
+        return ((a + 2) * x - (a + 3)) * x * x + 1
+
+    def far(x):  # 1 < |x| < 2
+        return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a
+
+    one = exact(1)
+    weights = np.stack([far(t + one), near(t), near(one - t), far((one - t) + one)], axis=1)
+    taps = first.astype(np.int64)[:, None] + np.arange(-1, 3)
+    return np.clip(taps, 0, size_in - 1), weights.astype(exact)
 
 
 def resample_grad(k, grad, shape, rows, columns):
     """Each output's gradient added back to the input positions it was read from; under
     create_graph torch's Upsample...BackwardBackward0, whose derivative resamples again."""
     values = _resample_grad_values(getattr(grad, "_data", grad), shape, rows, columns)
-    op = "upsample_nearest2d_backward" if _nearest(rows) else "upsample_bilinear2d_backward"
-    return k._backward_of(op, values, (grad,), (rows, columns))
+    return k._backward_of(f"{_op(rows)}_backward", values, (grad,), (rows, columns))
 
 
 def _resample_grad_values(grad: np.ndarray, shape, rows, columns) -> np.ndarray:
     result = np.zeros(shape, grad.dtype)
+    if _cubic(rows):
+        (row_index, row_weight), (column_index, column_weight) = rows, columns
+        for a in range(4):
+            for b in range(4):
+                weight = (row_weight[:, a, None] * column_weight[None, :, b]).astype(grad.dtype)
+                np.add.at(result, (slice(None), slice(None), row_index[:, a, None],
+                                   column_index[None, :, b]), grad * weight)
+        return result
     if _nearest(rows):
         np.add.at(result, (slice(None), slice(None), rows[:, None], columns[None, :]), grad)
         return result
@@ -133,7 +186,11 @@ def pad(input: Tensor, pad, mode: str = "constant", value=None) -> Tensor:
     """Widths (last dimension first: left, right, then top, bottom...) of ``value`` around
     the input; a negative width crops."""
     if mode != "constant":
-        raise NotImplementedError(f"F.pad(mode={mode!r}) is not {MISSING_HINT}")
+        from .padding import pad_by_mode
+
+        if mode not in ("reflect", "replicate", "circular"):
+            raise NotImplementedError(f"F.pad(mode={mode!r}) is not {MISSING_HINT}")
+        return pad_by_mode(input, pad, mode)
     return _recording.output("constant_pad", _padded(input._data, pad, value or 0), (input,),
                              (tuple(pad),))
 

@@ -238,7 +238,13 @@ class Module:
         return load_state(self, state_dict, strict)
 
     def to(self, *args, **kwargs) -> Module:
-        """Only the CPU exists here; a dtype converts the parameters in place."""
+        """Only the CPU exists here (another device says it needs the torch engine, as a
+        tensor's .to does); a dtype converts the parameters in place."""
+        from ..._tensor import device
+
+        for spec in (*args, kwargs.get("device")):
+            if isinstance(spec, str | device):
+                device(spec)
         dtype = kwargs.get("dtype") or next((a for a in args if hasattr(a, "is_floating_point")),
                                             None)
         if dtype is not None:
@@ -401,6 +407,18 @@ class Flatten(Module):
 
     def extra_repr(self) -> str:
         return f"start_dim={self.start_dim}, end_dim={self.end_dim}"
+
+
+class Unflatten(Module):
+    def __init__(self, dim: int, unflattened_size) -> None:
+        super().__init__()
+        self.dim, self.unflattened_size = dim, unflattened_size
+
+    def forward(self, input: Tensor) -> Tensor:
+        return input.unflatten(self.dim, self.unflattened_size)
+
+    def extra_repr(self) -> str:
+        return f"dim={self.dim}, unflattened_size={self.unflattened_size}"
 
 
 class Sequential(Module):

@@ -1,0 +1,77 @@
+"""The derivative table's rows for _more_math.py's ops (the table's ``_row`` and ELEMENT_WISE
+mark are passed in: _family_rules.py adds these to the table)."""
+
+from __future__ import annotations
+
+_HEAVISIDE = "k.not_implemented('aten::heaviside')"
+
+
+def more_math_rows(row, element_wise) -> tuple:
+    return (
+        # cumulative ops
+        row("cumprod", "CumprodBackward0", "self", "self dim result",
+            "k.cumprod_grad(grad, self, dim, result)"),
+        row("cummax", "CummaxBackward0", "self", "shape dim indices",
+            "k.scatter_add_into(grad, shape, dim, indices)"),
+        row("cummin", "CumminBackward0", "self", "shape dim indices",
+            "k.scatter_add_into(grad, shape, dim, indices)"),
+        row("logcumsumexp", "LogcumsumexpBackward0", "self", "self result dim",
+            "k.logcumsumexp_grad(grad, self, result, dim)"),
+        # torch's div(Tensor, Scalar) inside its composites (trapezoid)
+        row("div_by_number", "DivBackward1", "self", "other", "k.divided(grad, other)",
+            forward=element_wise),
+        # shapes and diagonals
+        row("rot90", "Rot90Backward0", "self", "turns dims", "k.rot90(grad, -turns, dims)"),
+        row("block_diag", "BlockDiagBackward0", "tensors", "rows cols",
+            "k.block_piece(grad, rows[i], cols[i])", variadic=True),
+        row("diag_embed", "DiagEmbedBackward0", "self", "offset dim1 dim2",
+            "k.diagonal(grad, offset, dim1, dim2)"),
+        # torch.diag of a matrix: a copy of its diagonal, under torch 2.13's name for the node
+        row("diag_copy", "DiagonalBackward0_copy", "self", "shape offset",
+            "k.diagonal_backward(grad, shape, offset, 0, 1)"),
+        row("narrow_copy", "NarrowCopyBackward0", "self", "shape dim start end",
+            "k.slice_backward(grad, shape, dim, start, end, 1)"),
+        # special functions
+        row("logaddexp", "LogaddexpBackward0", "self other", "self other",
+            "grad / (1 + k.exp(other - self))", "grad / (1 + k.exp(self - other))",
+            forward=element_wise),
+        row("logaddexp2", "Logaddexp2Backward0", "self other", "self other",
+            "grad / (1 + k.exp2(other - self))", "grad / (1 + k.exp2(self - other))",
+            forward=element_wise),
+        # √π / 2 is 0.886226925452758
+        row("erfinv", "ErfinvBackward0", "self", "self",
+            "k.times(k.exp(k.erfinv(self) ** 2), 0.886226925452758) * grad",
+            forward=element_wise),
+        row("sinc", "SincBackward0", "self", "self", "k.sinc_grad(grad, self)",
+            forward=element_wise),
+        row("logit", "LogitBackward0", "self", "self eps", "k.logit_grad(grad, self, eps)",
+            forward=element_wise),
+        row("heaviside", "NotImplemented", "self values", "", _HEAVISIDE, _HEAVISIDE),
+        row("deg2rad", "Deg2RadBackward0", "self", "", "k.times(grad, 0.017453292519943295)",
+            forward=element_wise),
+        row("rad2deg", "Rad2DegBackward0", "self", "", "k.times(grad, 57.29577951308232)",
+            forward=element_wise),
+        # sgn of a real tensor is sign: flat, a gradient of zeros
+        row("sgn", "SgnBackward0", "self", "", "k.zeros_like(grad)", forward=element_wise),
+        # products
+        row("vdot", "VdotBackward0", "self other", "self other", "grad * other", "grad * self"),
+        row("addmv", "AddmvBackward0", "self mat vec", "mat vec beta alpha",
+            "k.scaled(grad, beta)", "k.scaled(k.outer(grad, vec), alpha)",
+            "k.scaled(k.matmul(k.mT(mat), grad), alpha)"),
+        row("addbmm", "AddbmmBackward0", "self batch1 batch2", "batch1 batch2 beta alpha",
+            "k.scaled(grad, beta)", "k.addbmm_grad(grad, batch1, batch2, alpha, True)",
+            "k.addbmm_grad(grad, batch1, batch2, alpha, False)"),
+        # linear algebra
+        row("linalg_matrix_exp", "LinalgMatrixExpBackward0", "self", "self",
+            "k.matrix_exp_grad(grad, self)"),
+        row("linalg_solve_triangular", "LinalgSolveTriangularBackward0", "A B",
+            "A result upper left unitriangular",
+            "k.solve_triangular_grad(grad, A, result, upper, left, unitriangular, True)",
+            "k.solve_triangular_grad(grad, A, result, upper, left, unitriangular, False)"),
+        # one node for the solution and the residuals
+        row("linalg_lstsq", "LinalgLstsqBackward0", "A B", "A B solution vector",
+            "k.lstsq_grad(grad, A, B, solution, vector, True)",
+            "k.lstsq_grad(grad, A, B, solution, vector, False)"),
+        row("linalg_pinv", "LinalgPinvBackward0", "A", "A result",
+            "k.pinv_grad(grad, result, A)"),
+    )

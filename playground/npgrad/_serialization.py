@@ -1,0 +1,77 @@
+"""torch.save and torch.load for the NumPy engine: any picklable object holding tensors
+(state dicts, checkpoints) to a path or a file-like object and back. The files are this
+engine's own (pickled arrays), not torch's zip format."""
+
+from __future__ import annotations
+
+import copyreg
+import io
+import os
+import pickle
+
+import numpy as np
+
+from ._tensor import Tensor, is_parameter, mark_parameter
+
+# what weights_only=True lets a file rebuild besides the containers and numbers
+_SAFE = {("collections", "OrderedDict"), ("builtins", "set"), ("builtins", "frozenset"),
+         ("builtins", "slice"), ("builtins", "complex"), ("numpy", "dtype"),
+         ("numpy.core.multiarray", "_reconstruct"), ("numpy._core.multiarray", "_reconstruct"),
+         ("numpy", "ndarray"), ("numpy.core.multiarray", "scalar"),
+         ("numpy._core.multiarray", "scalar"), ("_codecs", "encode"), (__name__, "_rebuild")}
+
+
+def _rebuild(values: np.ndarray, requires_grad: bool, parameter: bool) -> Tensor:
+    tensor = Tensor._make(values)
+    if requires_grad:
+        tensor.requires_grad_(True)
+    if parameter:
+        mark_parameter(tensor)
+    return tensor
+
+
+def _reduce(tensor: Tensor):
+    return _rebuild, (np.array(tensor._data), tensor.requires_grad, is_parameter(tensor))
+
+
+def save(obj, f, pickle_module=pickle, pickle_protocol: int = 2,
+         _use_new_zipfile_serialization: bool = True, _disable_byteorder_record: bool = False):
+    """Pickle ``obj`` (tensors as their values, requires_grad and whether a Parameter) to
+    ``f``, a path or a file opened for binary writing."""
+    if isinstance(f, str | os.PathLike):
+        with open(f, "wb") as opened:
+            return save(obj, opened, pickle_module, pickle_protocol)
+    pickler = pickle.Pickler(f, protocol=pickle_protocol)
+    pickler.dispatch_table = copyreg.dispatch_table.copy()
+    pickler.dispatch_table[Tensor] = _reduce
+    pickler.dump(obj)
+    return None
+
+
+class _WeightsOnly(pickle.Unpickler):
+    def find_class(self, module: str, name: str):
+        if (module, name) not in _SAFE:
+            raise pickle.UnpicklingError(
+                "Weights only load failed. This file can still be loaded, to do so you have "
+                "two options, do those steps only if you trust the source of the checkpoint. "
+                "\n\t(1) In PyTorch 2.6, we changed the default value of the `weights_only` "
+                "argument in `torch.load` from `False` to `True`. Re-running `torch.load` with "
+                "`weights_only` set to `False` will likely succeed, but it can result in "
+                "arbitrary code execution. Do it only if you got the file from a trusted "
+                "source.\n\t(2) Alternatively, to load with `weights_only=True` please check "
+                "the recommended steps in the following error message.\n\tWeightsUnpickler "
+                f"error: Unsupported global: GLOBAL {module}.{name}")
+        return super().find_class(module, name)
+
+
+def load(f, map_location=None, pickle_module=None, *, weights_only: bool | None = None,
+         mmap=None, **pickle_load_args):
+    """What ``save`` wrote; with weights_only (torch's default) only tensors, numbers and
+    containers are rebuilt."""
+    if isinstance(f, str | os.PathLike):
+        with open(f, "rb") as opened:
+            return load(opened, map_location, weights_only=weights_only)
+    if isinstance(f, bytes):
+        f = io.BytesIO(f)
+    unpickler = pickle.Unpickler(f) if weights_only is False else _WeightsOnly(f)
+    return unpickler.load()

@@ -1,0 +1,5 @@
+"""``torch.distributions.distribution``: Distribution, defined with the others in this package."""
+
+from . import Distribution
+
+__all__ = ["Distribution"]

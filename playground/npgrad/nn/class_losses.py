@@ -1,0 +1,100 @@
+"""Classification losses: F.nll_loss and F.cross_entropy (log_softmax, then nll_loss) with
+class weights, ignored targets, label smoothing and K-dimensional inputs (N, C, d1, ...),
+recorded as torch records them (NllLossBackward0, NllLoss2DBackward0 and the views around)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import _recording
+from .._arithmetic import mul_scalar
+from .._reductions import log_softmax
+from .._tensor import Tensor
+from .functional import _reduced
+
+
+def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average=None,
+             ignore_index: int = -100, reduce=None, reduction: str = "mean") -> Tensor:
+    """Negative log-likelihood of each target class (``input`` holds log-probabilities),
+    each weighted by its class's weight; a mean divides by the weights of the kept targets."""
+    if reduction not in ("mean", "sum", "none"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    if input.ndim == 3 or input.ndim > 4:  # torch's: as an image of one row, viewed back
+        samples, classes = input.shape[0], input.shape[1]
+        loss = nll_loss(input.contiguous().view(samples, classes, 1, -1),
+                        target.contiguous().view(samples, 1, -1), weight, None, ignore_index,
+                        None, reduction)
+        return loss.view(*target.shape) if reduction == "none" else loss
+    classes = np.asarray(target._data if isinstance(target, Tensor) else target)
+    if classes.dtype.kind not in "iu":
+        raise RuntimeError(f"expected scalar type Long but found {target.dtype}")
+    values = input._data
+    image = values.ndim == 4
+    rows = np.moveaxis(values, 1, -1).reshape(-1, values.shape[1]) if image else \
+        (values if values.ndim == 2 else values[None])
+    labels = classes.reshape(-1)
+    if not image and rows.shape[0] != labels.shape[0]:
+        raise ValueError(f"Expected input batch_size ({rows.shape[0]}) to match target "
+                         f"batch_size ({labels.shape[0]}).")
+    kept = labels != ignore_index
+    if np.any((labels[kept] < 0) | (labels[kept] >= rows.shape[1])):
+        raise IndexError(f"Target {int(labels[kept].max())} is out of bounds.")
+    scale = np.ones(rows.shape[1], values.dtype) if weight is None else weight._data
+    chosen = np.zeros_like(rows)  # each row's weight at its target class, 0 elsewhere
+    chosen[np.flatnonzero(kept), labels[kept]] = scale[labels[kept]]
+    gathered = rows[np.flatnonzero(kept), labels[kept]]  # (not a masked sum: -inf elsewhere)
+    picked = np.zeros(labels.shape, values.dtype)
+    picked[kept] = -(gathered * scale[labels[kept]] if weight is not None else gathered)
+    total = chosen.sum() if weight is not None else int(kept.sum())
+    shape = (classes.shape if image else (() if values.ndim == 1 else (rows.shape[0],)))
+    data, count = _reduced(picked.reshape(shape), reduction, values.dtype, total)
+    if image:
+        chosen = np.moveaxis(chosen.reshape(*classes.shape, values.shape[1]), -1, 1)
+    elif values.ndim == 1:
+        chosen = chosen[0]
+    op = "nll_loss2d" if image else "nll_loss"
+    return _recording.output(op, data, (input,), (chosen, reduction, count))
+
+
+def nll2d_grad(k, grad, chosen, reduction, count):
+    """NllLoss2DBackward0: -grad times each position's target weight, over the count for a
+    mean (a 'none' gradient has no class dimension: it gains one)."""
+    if reduction == "none":
+        grad = k.unsqueeze(grad, 1)
+    return grad * (chosen * (-1.0 / count))
+
+
+def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
+                  size_average=None, ignore_index: int = -100, reduce=None,
+                  reduction: str = "mean", label_smoothing: float = 0.0) -> Tensor:
+    """log_softmax over the classes, then nll_loss: the two nodes torch records; with label
+    smoothing, mixed with the mean of all classes' -log p as torch's kernel mixes them."""
+    if isinstance(target, Tensor) and target.dtype.is_floating_point:
+        raise NotImplementedError("cross_entropy with class probabilities as the target is not "
+                                  "in the built-in NumPy engine; switch the engine to torch")
+    classes = 1 if input.ndim >= 2 else 0
+    log_probs = log_softmax(input, classes)
+    loss = nll_loss(log_probs, target, weight, None, ignore_index, None, reduction)
+    if not label_smoothing:
+        return loss
+    if weight is not None:
+        raise NotImplementedError("cross_entropy with both class weights and label smoothing "
+                                  "is not in the built-in NumPy engine; switch the engine to "
+                                  "torch")
+    ignored = target == ignore_index
+    smooth = (-log_probs.sum(classes)).masked_fill_(ignored, 0.0)
+    if reduction == "mean":
+        smooth = smooth.sum() / (~ignored).sum()
+    elif reduction == "sum":
+        smooth = smooth.sum()
+    return mul_scalar(loss, 1 - label_smoothing) + mul_scalar(
+        smooth, label_smoothing / input.shape[classes])
+
+
+def _register() -> None:
+    from .._formula_kit import Kit
+
+    Kit.nll2d_grad = nll2d_grad
+
+
+_register()

@@ -1,0 +1,138 @@
+"""The cases (tests/npgrad/cases.py's Case) for _more_math.py's rows."""
+
+from __future__ import annotations
+
+from tests.npgrad.cases import Case, _second
+
+
+def _eye(m, a, scale=3.0):
+    return scale * m.eye(a.shape[-1], dtype=a.dtype)
+
+
+def _upper(m, a):
+    """A well-conditioned upper triangle."""
+    return a.triu() + _eye(m, a)
+
+
+def _fixed(m, a, *values):
+    return m.tensor(values, dtype=a.dtype)
+
+
+MORE_MATH_CASES: list = [
+    # cumulative ops
+    Case("cumprod", ((3, 4),), lambda m, a: a.cumprod(1)),
+    Case("cumprod", ((2, 3),), lambda m, a: m.cumprod(a, dim=0), label="dim0"),
+    Case("cumprod", ((2, 4),), lambda m, a: (a * (a > 0)).cumprod(-1), label="zeros"),
+    Case("cumprod", ((3, 4),), _second(lambda m, a: a.cumprod(1)), label="second"),
+    Case("cummax", ((3, 4),), lambda m, a: a.cummax(1).values),
+    Case("cummax", ((3, 4),), lambda m, a: m.cummax(a, dim=0)[0], label="function"),
+    Case("cummax", ((3, 4),), _second(lambda m, a: a.cummax(1)[0]), label="second"),
+    Case("cummin", ((3, 4),), lambda m, a: m.cummin(a, -1).values),
+    Case("logcumsumexp", ((3, 4),), lambda m, a: a.logcumsumexp(1)),
+    Case("logcumsumexp", ((5,),), lambda m, a: m.logcumsumexp(a, dim=0), label="vector"),
+    Case("logcumsumexp", ((3, 4),), _second(lambda m, a: a.logcumsumexp(0)), label="second"),
+    Case("div_by_number", ((3, 4), (4,)), lambda m, y, x: m.trapezoid(y, x)),
+    Case("div_by_number", ((3, 4), (3, 4)), lambda m, y, x: m.trapezoid(y, x, dim=0),
+         label="grid"),
+    Case("trapezoid", ((3, 4),), lambda m, a: m.trapezoid(a, dx=0.5)),
+    Case("cumulative_trapezoid", ((3, 4),), lambda m, a: m.cumulative_trapezoid(a, dim=0)),
+    Case("diff", ((3, 4), (1, 4)), lambda m, a, b: m.diff(a, n=2, dim=0, prepend=b)),
+    # shapes and diagonals
+    Case("rot90", ((3, 4),), lambda m, a: a.rot90()),
+    Case("rot90", ((2, 3, 4),), lambda m, a: m.rot90(a, -3, [2, 0]), label="dims"),
+    Case("rot90", ((3, 4),), lambda m, a: a.rot90(2), label="twice"),
+    Case("rot90", ((3, 4),), _second(lambda m, a: a.rot90(3)), label="second"),
+    Case("block_diag", ((2, 3), (3,), ()), lambda m, a, b, c: m.block_diag(a, b, c)),
+    Case("block_diag", ((2, 2),), _second(lambda m, a: m.block_diag(a, a * 2)),
+         label="second"),
+    Case("diag_embed", ((3, 4),), lambda m, a: a.diag_embed()),
+    Case("diag_embed", ((2, 3),), lambda m, a: m.diag_embed(a, 1, 0, 2), label="offset"),
+    Case("diag_embed", ((4,),), lambda m, a: m.diag(a, -1), label="diag"),
+    Case("diag_embed", ((2, 2),), lambda m, a: a.diagflat(1), label="diagflat"),
+    Case("diag_embed", ((3, 4),), _second(lambda m, a: a.diag_embed()), label="second"),
+    Case("diag_copy", ((3, 4),), lambda m, a: a.diag(1)),
+    Case("diag_copy", ((4, 3),), lambda m, a: m.diag(a, -1), label="below"),
+    Case("diag_copy", ((3, 3),), _second(lambda m, a: a.diag()), label="second"),
+    Case("narrow_copy", ((3, 4),), lambda m, a: a.narrow_copy(1, 1, 2)),
+    Case("narrow_copy", ((3, 4),), _second(lambda m, a: m.narrow_copy(a, 0, 1, 2)),
+         label="second"),
+    # special functions
+    Case("logaddexp", ((3, 4), (4,)), lambda m, a, b: m.logaddexp(a, b)),
+    Case("logaddexp", ((3, 4),), _second(lambda m, a: a.logaddexp(a * 2)), label="second"),
+    Case("logaddexp2", ((3, 4), (3, 4)), lambda m, a, b: a.logaddexp2(b)),
+    Case("erfinv", ((3, 4),), lambda m, a: a.erfinv(), domain="unit"),
+    Case("erfinv", ((3, 4),), _second(lambda m, a: m.erfinv(a)), domain="unit",
+         label="second"),
+    Case("sinc", ((3, 4),), lambda m, a: a.sinc()),
+    Case("sinc", ((3, 4),), _second(lambda m, a: m.sinc(a)), label="second"),
+    Case("logit", ((3, 4),), lambda m, a: a.abs().logit(), domain="unit"),
+    Case("logit", ((3, 4),), lambda m, a: m.logit(a, eps=0.2), domain="unit", label="eps"),
+    Case("logit", ((3, 4),), _second(lambda m, a: m.logit(a, 0.1)), domain="unit",
+         label="second"),
+    Case("heaviside", ((3, 4), (4,)), lambda m, a, b: m.heaviside(a, b), label="name-only"),
+    Case("deg2rad", ((3, 4),), lambda m, a: a.deg2rad()),
+    Case("deg2rad", ((3, 4),), _second(lambda m, a: m.deg2rad(a)), label="second"),
+    Case("rad2deg", ((3, 4),), lambda m, a: m.rad2deg(a)),
+    # (torch's gradient is a ZeroTensor, which has no values to compare)
+    Case("sgn", ((3, 4),), lambda m, a: a.sgn(), label="name-only"),
+    Case("float_power", ((3, 4), (4,)), lambda m, a, b: a.abs().float_power(b)),
+    # products
+    Case("vdot", ((4,), (4,)), lambda m, a, b: m.vdot(a, b)),
+    Case("vdot", ((4,),), _second(lambda m, a: a.vdot(a.exp())), label="second"),
+    Case("vdot", ((4,), (4,)), lambda m, a, b: m.linalg.vecdot(a, b), label="vecdot"),
+    Case("addmv", ((3,), (3, 4), (4,)), lambda m, s, a, b: m.addmv(s, a, b)),
+    Case("addmv", ((1,), (3, 4), (4,)), lambda m, s, a, b: s.addmv(a, b, beta=0.5, alpha=2),
+         label="scaled"),
+    Case("addbmm", ((3, 5), (2, 3, 4), (2, 4, 5)), lambda m, s, a, b: m.addbmm(s, a, b)),
+    Case("addbmm", ((3, 5), (2, 3, 4), (2, 4, 5)),
+         lambda m, s, a, b: s.addbmm(a, b, beta=2, alpha=0.5), label="scaled"),
+    Case("inner", ((3, 4), (2, 4)), lambda m, a, b: m.inner(a, b)),
+    Case("inner", ((4,), (4,)), lambda m, a, b: a.inner(b), label="vectors"),
+    Case("ger", ((3,), (4,)), lambda m, a, b: a.ger(b)),
+    Case("multi_dot", ((3, 4), (4, 5), (5,)), lambda m, a, b, c: m.linalg.multi_dot([a, b, c])),
+    Case("multi_dot", ((2, 3), (3, 4), (4, 5), (5, 2)),
+         lambda m, a, b, c, d: m.linalg.multi_dot((a, b, c, d)), label="four"),
+    # linear algebra
+    Case("linalg_matrix_exp", ((3, 3),), lambda m, a: m.linalg.matrix_exp(a)),
+    Case("linalg_matrix_exp", ((2, 3, 3),), lambda m, a: a.matrix_exp(), label="batched"),
+    Case("linalg_matrix_exp", ((3, 3),), _second(lambda m, a: m.matrix_exp(a)), label="second"),
+    Case("linalg_solve_triangular", ((3, 3), (3, 2)),
+         lambda m, a, b: m.linalg.solve_triangular(_upper(m, a), b, upper=True)),
+    Case("linalg_solve_triangular", ((3, 3), (2, 3)),
+         lambda m, a, b: m.linalg.solve_triangular(a.tril() + _eye(m, a), b, upper=False,
+                                                   left=False), label="right"),
+    Case("linalg_solve_triangular", ((3, 3), (3, 2)),
+         lambda m, a, b: m.linalg.solve_triangular(a, b, upper=True, unitriangular=True),
+         label="unit"),
+    Case("linalg_solve_triangular", ((3, 3),), _second(
+        lambda m, a: m.linalg.solve_triangular(a, _fixed(m, a, [1.0], [2.0], [-1.0]),
+                                               upper=False, unitriangular=True)),
+         label="second"),
+    Case("linalg_lstsq", ((4, 3), (4,)), lambda m, a, b: m.linalg.lstsq(a, b).solution),
+    Case("linalg_lstsq", ((4, 2), (4, 3)), lambda m, a, b: m.linalg.lstsq(a, b)[0],
+         label="matrix"),
+    Case("linalg_lstsq", ((4, 3),), _second(
+        lambda m, a: m.linalg.lstsq(a, _fixed(m, a, 1.0, -2.0, 0.5, 3.0)).solution),
+         label="second"),
+    Case("linalg_pinv", ((3, 4),), lambda m, a: m.linalg.pinv(a)),
+    Case("linalg_pinv", ((4, 3),), lambda m, a: a.pinverse(), label="tall"),
+    Case("linalg_pinv", ((2, 3, 4),), lambda m, a: m.pinverse(a), label="batched"),
+    Case("linalg_pinv", ((3, 4),), _second(lambda m, a: m.linalg.pinv(a)), label="second"),
+    Case("linalg_pinv", ((4, 3),), _second(lambda m, a: m.linalg.pinv(a)), label="second-tall"),
+    Case("matrix_power", ((3, 3),), lambda m, a: m.linalg.matrix_power(a, 5)),
+    Case("matrix_power", ((3, 3),), lambda m, a: (a + _eye(m, a)).matrix_power(-2),
+         label="inverse"),
+    Case("cond", ((3, 3),), lambda m, a: m.linalg.cond(a + _eye(m, a))),
+    # (torch's backward fails: its masked_fill_ changed the inverse its inv_ex node saved)
+    Case("cond", ((3, 3),), lambda m, a: m.linalg.cond(a + _eye(m, a), "fro"),
+         label="name-only"),
+    Case("matrix_norm", ((3, 4),), lambda m, a: m.linalg.matrix_norm(a, "nuc")),
+    Case("matrix_norm", ((3, 4),), lambda m, a: m.linalg.matrix_norm(a, -1), label="one"),
+    Case("matrix_norm", ((2, 3, 4),), lambda m, a: m.linalg.matrix_norm(
+        a, float("inf"), dim=(2, 0), keepdim=True), label="inf"),
+    Case("matrix_norm", ((3, 4),), lambda m, a: m.linalg.norm(a, 2), label="two"),
+    Case("cov", ((3, 5),), lambda m, a: m.cov(a)),
+    Case("corrcoef", ((3, 5),), lambda m, a: a.corrcoef()),
+    # (torch's backward fails: its copy_ overwrites the values its cumprod saved)
+    Case("vander", ((4,),), lambda m, a: m.vander(a, 3), label="name-only"),
+]
