@@ -225,6 +225,16 @@ def clamp_(self: Tensor, min=None, max=None) -> Tensor:
     return _inplace("clamp", self, result, None, (_original(self), min, max))
 
 
+def clamp_min_(self: Tensor, min) -> Tensor:
+    result = clamp(self.detach(), min, None)._data
+    return _inplace("clamp_min", self, result, None, (_original(self), min))
+
+
+def clamp_max_(self: Tensor, max) -> Tensor:
+    result = clamp(self.detach(), None, max)._data
+    return _inplace("clamp_max", self, result, None, (_original(self), max))
+
+
 def zero_(self: Tensor) -> Tensor:
     return _inplace("zero_", self, np.zeros_like(self._data), None, ())
 
@@ -241,6 +251,7 @@ def copy_(self: Tensor, source: Tensor) -> Tensor:
 
 
 for _op, _forward in (("mul", mul_), ("div", div_), ("pow", pow_), ("clamp", clamp_),
+                      ("clamp_min", clamp_min_), ("clamp_max", clamp_max_),
                       ("zero_", zero_), ("fill_", fill_), ("copy", copy_)):
     bind_variant(_op, _forward)
 

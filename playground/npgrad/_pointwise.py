@@ -276,8 +276,9 @@ def type_(self: Tensor, dtype=None, non_blocking=False):
     """``x.type()`` names the legacy type ('torch.FloatTensor'); ``x.type(d)`` converts."""
     if dtype is None:
         return f"torch.{self.dtype.legacy_name}"
-    if isinstance(dtype, str):
-        name = dtype.rsplit(".", 1)[-1]
+    name = dtype if isinstance(dtype, str) else getattr(dtype, "__name__", None)
+    if name is not None:  # 'torch.DoubleTensor', or the legacy constructor torch.DoubleTensor
+        name = name.rsplit(".", 1)[-1]
         dtype = next(d for d in dtypes.ALL_DTYPES if d.legacy_name == name)
     return to(self, dtype)
 

@@ -33,6 +33,8 @@ _ARGUMENTS = {
     "div": lambda m: (_other(m),),
     "neg": lambda m: (),
     "pow": lambda m: (2.0,),
+    "clamp_min": lambda m: (0.4,),
+    "clamp_max": lambda m: (0.5,),
     "pow_tensor": lambda m: (_other(m),),
     "lerp": lambda m: (_other(m), 0.3),
     "lerp_tensor": lambda m: (_other(m), m.tensor([0.1, 0.5, 0.9], requires_grad=True)),
