@@ -170,7 +170,7 @@ class Kit:
         """(grad - Σ grad·result) · result, the sum added as torch's softmax backward kernel
         adds it (_summation_order.softmax_sums)."""
         total = softmax_sums(_array(grad), dim, _array(result))
-        if isinstance(grad, np.ndarray):
+        if not isinstance(grad, Tensor):  # (arrays, or a NumPy scalar of a 0-d gradient)
             return (grad - total) * result
         return k._same_values(result * (grad - k.sum(grad * result, (dim,), True)),
                               (_array(grad) - total) * _array(result))
@@ -182,7 +182,7 @@ class Kit:
 
         total = softmax_sums(_array(grad), dim)
         values = fused_values(-UNARY["exp"].on_arrays(_array(result)), total, _array(grad))
-        if isinstance(grad, np.ndarray):
+        if not isinstance(grad, Tensor):
             return values
         return k._same_values(grad - k.exp(result) * k.sum(grad, (dim,), True), values)
 
@@ -191,7 +191,7 @@ class Kit:
         grad, or (b / (1 + b)) grad where x ≥ 0 (recorded as grad σ(-x))."""
         ratio = buffer / (1 + buffer)
         values = np.where(_array(self) < 0, 1 - ratio, ratio) * _array(grad)
-        if isinstance(grad, np.ndarray):
+        if not isinstance(grad, Tensor):
             return values
         return k._same_values(grad * k.sigmoid(-self), values)
 

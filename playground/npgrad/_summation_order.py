@@ -170,8 +170,8 @@ def softmax_sums(values: np.ndarray, axis: int, others: np.ndarray | None = None
     summed; else one by one, each product fused into the running sum."""
     terms = values if others is None else values * others
     lanes = SOFTMAX_LANES.get(values.dtype)
-    if lanes is None or not values.size:
-        return np.sum(terms, axis=axis, keepdims=True)
+    if lanes is None or not values.size or values.ndim == 0:  # (a 0-d value is its own sum)
+        return np.sum(terms, axis=axis if values.ndim else None, keepdims=True)
     size = values.shape[axis]
     shape = values.shape[:axis] + (1,) + values.shape[axis + 1:]
     if math.prod(values.shape[axis + 1:]) != 1:  # along an inner dimension: one by one

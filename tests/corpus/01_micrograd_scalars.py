@@ -1,4 +1,5 @@
 # In the style of: micrograd lecture (Karpathy), checking a hand-built scalar neuron against torch
+# Family: karpathy
 import torch
 
 x1 = torch.tensor([2.0]).double()

@@ -1,4 +1,5 @@
 # In the style of: micrograd README, a longer scalar expression with powers, relu and division
+# Family: karpathy
 import torch
 
 a = torch.tensor([-4.0]).double()

@@ -1,4 +1,5 @@
 # In the style of: Dive into Deep Learning, "Automatic Differentiation" (a simple function)
+# Family: d2l
 import torch
 
 x = torch.arange(4.0)

@@ -1,4 +1,5 @@
 # In the style of: Dive into Deep Learning, "Backward for Non-Scalar Variables"
+# Family: d2l
 import torch
 
 x = torch.arange(4.0, requires_grad=True)

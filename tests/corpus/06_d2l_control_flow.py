@@ -1,4 +1,5 @@
 # In the style of: Dive into Deep Learning, "Gradients and Python Control Flow"
+# Family: d2l
 import torch
 
 

@@ -1,4 +1,5 @@
 # In the style of: PyTorch "A Gentle Introduction to torch.autograd" (differentiation in autograd)
+# Family: pytorch-tutorials
 import torch
 
 a = torch.tensor([2.0, 3.0], requires_grad=True)

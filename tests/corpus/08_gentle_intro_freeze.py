@@ -1,5 +1,6 @@
 # In the style of: PyTorch "A Gentle Introduction to torch.autograd" (frozen parameters, finetuning)
 # (a small network instead of the downloaded resnet18)
+# Family: pytorch-tutorials
 import torch
 from torch import nn, optim
 

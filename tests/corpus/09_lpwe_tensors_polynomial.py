@@ -1,5 +1,6 @@
 # In the style of: PyTorch "Learning PyTorch with Examples", Tensors (manual gradients of a
 # third-order polynomial fitted to sin); fewer steps, no plot
+# Family: pytorch-tutorials
 import math
 
 import torch

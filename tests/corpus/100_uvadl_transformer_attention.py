@@ -1,5 +1,6 @@
 # In the style of: UvA DL notebooks, "Transformers and Multi-Head Attention" (attention by hand
 # with masked_fill(mask == 0, -9e15) and a sinusoidal positional encoding kept as a buffer)
+# Family: uvadl
 import math
 
 import torch

@@ -1,5 +1,6 @@
 # In the style of: UvA DL notebooks, "Inception, ResNet and DenseNet" (a ResNet block with
 # BatchNorm2d, a 1x1 downsampling shortcut, and the residual sum)
+# Family: uvadl
 import torch
 import torch.nn as nn
 

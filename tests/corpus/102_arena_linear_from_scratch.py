@@ -1,5 +1,6 @@
 # In the style of: ARENA's "build your own" exercises (a Linear and a ReLU module from
 # nn.Parameter and uniform_ bounds, `import torch as t`, checked against nn.Linear)
+# Family: arena
 import torch as t
 from torch import nn
 

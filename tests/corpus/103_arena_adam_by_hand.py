@@ -1,5 +1,6 @@
 # In the style of: ARENA's optimiser exercises (Adam written by hand with bias correction,
 # stepped alongside torch.optim.Adam on the same parameters)
+# Family: arena
 import torch
 
 

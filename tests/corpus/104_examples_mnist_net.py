@@ -1,5 +1,6 @@
 # In the style of: pytorch/examples' MNIST (two convolutions, max pooling, Dropout, a log_softmax
 # head, nll_loss, Adadelta and StepLR), on random 16x16 images
+# Family: pytorch-examples
 import torch
 import torch.nn as nn
 import torch.nn.functional as F

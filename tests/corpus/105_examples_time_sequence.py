@@ -1,5 +1,6 @@
 # In the style of: pytorch/examples' time_sequence_prediction (two LSTMCells unrolled over sine
 # waves in float64, trained with LBFGS, then predicting the future)
+# Family: pytorch-examples
 import torch
 import torch.nn as nn
 

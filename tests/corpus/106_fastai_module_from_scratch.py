@@ -1,5 +1,6 @@
 # In the style of: fast.ai's "from the foundations" lessons (a Module that registers its
 # children in __setattr__, a hand-rolled Sequential and an MSE, compared with torch.nn)
+# Family: fastai
 import torch
 from torch import nn
 

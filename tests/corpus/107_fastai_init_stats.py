@@ -1,5 +1,6 @@
 # In the style of: fast.ai's initialisation lessons (activation means and stds through deep
 # ReLU stacks under plain, Kaiming and "a=sqrt(5)" initialisation)
+# Family: fastai
 import math
 
 import torch

@@ -1,5 +1,6 @@
 # In the style of: CS231n's two-layer network assignment (forward pass, softmax loss with L2
 # regularisation, the backward pass by hand, compared with autograd)
+# Family: stanford-cs231n-cs224n
 import torch
 
 torch.manual_seed(0)

@@ -1,5 +1,6 @@
 # In the style of: CS224n's PyTorch tutorial notebook (a word-window classifier: an embedding
 # lookup, unfold into windows, a hidden layer and a sigmoid per word, BCE loss)
+# Family: stanford-cs231n-cs224n
 import torch
 import torch.nn as nn
 

@@ -1,5 +1,6 @@
 # In the style of: PyTorch "Learning PyTorch with Examples", Autograd (the same fit with
 # requires_grad and torch.no_grad updates); fewer steps
+# Family: pytorch-tutorials
 import math
 
 import torch

@@ -1,5 +1,6 @@
 # In the style of: the torch.autograd.Function docs (Exp with save_for_backward,
 # once_differentiable, mark_non_differentiable outputs, and needs_input_grad)
+# Family: pytorch-docs
 import torch
 from torch.autograd.function import once_differentiable
 

@@ -1,5 +1,6 @@
 # In the style of: ARENA's "build your own backpropagation" exercises (forward functions recorded
 # in a graph by hand, topological sort, gradients checked against torch's)
+# Family: arena
 import torch
 
 

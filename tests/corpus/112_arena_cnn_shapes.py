@@ -1,5 +1,6 @@
 # In the style of: ARENA's CNN exercises (conv, max-pool, flatten and linear layers in a
 # Sequential, the shape after each, the parameter count, one SGD step)
+# Family: arena
 import torch
 import torch.nn as nn
 

@@ -1,5 +1,6 @@
 # In the style of: fast.ai lessons on regularisation (mixup with a Beta-free lambda, label
 # smoothing cross-entropy written by hand, compared with label_smoothing=)
+# Family: fastai
 import torch
 import torch.nn.functional as F
 

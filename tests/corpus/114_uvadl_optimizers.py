@@ -1,5 +1,6 @@
 # In the style of: UvA DL notebooks, "Optimization and Initialization" (an OptimizerTemplate and
 # SGD with momentum written on it, on a pathological curvature function)
+# Family: uvadl
 import torch
 
 

@@ -1,5 +1,6 @@
 # In the style of: pytorch/examples' siamese network (two branches sharing weights, a
 # concatenation, BCEWithLogits over "same or different" pairs, gradient clipping by value)
+# Family: pytorch-examples
 import torch
 import torch.nn as nn
 

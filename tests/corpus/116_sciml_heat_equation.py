@@ -1,5 +1,6 @@
 # In the style of: scientific machine learning notes (the 1-d heat equation by explicit finite
 # differences with torch.roll, differentiated with respect to the diffusivity)
+# Family: scientific-ml
 import torch
 
 alpha = torch.tensor(0.1, requires_grad=True)

@@ -1,5 +1,6 @@
 # In the style of: PyTorch "Learning PyTorch with Examples", defining new autograd functions
 # (a Legendre polynomial P3 as a torch.autograd.Function); fewer steps
+# Family: pytorch-tutorials
 import math
 
 import torch

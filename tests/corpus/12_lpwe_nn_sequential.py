@@ -1,5 +1,6 @@
 # In the style of: PyTorch "Learning PyTorch with Examples", nn module (Sequential, MSELoss
 # with reduction='sum', a manual update under no_grad); fewer steps
+# Family: pytorch-tutorials
 import math
 
 import torch

@@ -1,5 +1,6 @@
 # In the style of: PyTorch "Learning PyTorch with Examples", custom nn Modules (Polynomial3 with
 # nn.Parameter scalars, SGD); fewer steps
+# Family: pytorch-tutorials
 import math
 
 import torch

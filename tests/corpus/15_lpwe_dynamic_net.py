@@ -1,5 +1,6 @@
 # In the style of: PyTorch "Learning PyTorch with Examples", control flow + weight sharing
 # (a module that reuses one parameter a random number of times); fewer steps
+# Family: pytorch-tutorials
 import math
 import random
 

@@ -1,5 +1,6 @@
 # In the style of: PyTorch reproducibility notes and tutorials' first cells (manual_seed, then
 # the random factories and in-place samplers)
+# Family: pytorch-docs
 import torch
 
 torch.manual_seed(42)

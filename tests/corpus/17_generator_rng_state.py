@@ -1,5 +1,6 @@
 # In the style of: makemore lecture part 1 (a torch.Generator seeded with 2147483647) and the
 # reproducibility notes (saving and restoring the RNG state)
+# Family: karpathy
 import torch
 
 g = torch.Generator().manual_seed(2147483647)

@@ -1,6 +1,7 @@
 # In the style of: makemore lecture part 1 (bigram counts, a smoothed probability table,
 # sampling names with multinomial, the average negative log likelihood); a few names inline
 # instead of the downloaded names.txt
+# Family: karpathy
 import torch
 
 words = ["emma", "olivia", "ava", "isabella", "sophia", "charlotte", "mia", "amelia",

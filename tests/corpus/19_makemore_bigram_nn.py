@@ -1,5 +1,6 @@
 # In the style of: makemore lecture part 1 (the bigram model as a one-layer network: one_hot,
 # a weight matrix from a seeded generator, softmax by hand, gradient descent)
+# Family: karpathy
 import torch
 import torch.nn.functional as F
 

@@ -1,5 +1,6 @@
 # In the style of: makemore lecture part 2 (an MLP: embedding lookup C[X], tanh hidden layer,
 # F.cross_entropy, a manual SGD loop); a few names inline, few steps
+# Family: karpathy
 import torch
 import torch.nn.functional as F
 

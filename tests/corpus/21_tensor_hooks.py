@@ -1,5 +1,6 @@
 # In the style of: blog posts on autograd hooks (register_hook on tensors, retain_grad,
 # a hook that changes the gradient, removing a hook)
+# Family: blogs-and-qa
 import torch
 
 a = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)

@@ -1,5 +1,6 @@
 # In the style of: blog posts on module hooks (register_forward_hook to capture activations,
 # register_full_backward_hook to look at gradients flowing through a layer)
+# Family: blogs-and-qa
 import torch
 from torch import nn
 

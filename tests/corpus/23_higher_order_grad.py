@@ -1,5 +1,6 @@
 # In the style of: blog posts on higher-order gradients (create_graph=True and
 # torch.autograd.grad applied twice)
+# Family: blogs-and-qa
 import torch
 
 x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)

@@ -1,5 +1,6 @@
 # In the style of: WGAN-GP write-ups (a gradient penalty: the critic's gradient with respect to
 # interpolated inputs, its norm pushed towards 1, backpropagated to the critic's weights)
+# Family: blogs-and-qa
 import torch
 from torch import nn
 

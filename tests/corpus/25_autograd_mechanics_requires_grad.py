@@ -1,5 +1,6 @@
 # In the style of: PyTorch "Autograd mechanics" notes (how requires_grad flows, no_grad,
 # set_grad_enabled, inference mode, is_leaf)
+# Family: pytorch-docs
 import torch
 
 x = torch.randn(5, 5)

@@ -1,5 +1,6 @@
 # In the style of: PyTorch "Autograd mechanics" notes, saved tensors (grad_fn._saved_self,
 # _saved_other, _saved_result)
+# Family: pytorch-docs
 import torch
 
 x = torch.randn(5, requires_grad=True)

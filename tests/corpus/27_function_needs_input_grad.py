@@ -1,5 +1,6 @@
 # In the style of: PyTorch "Extending PyTorch" (a linear Function that skips the gradients
 # nobody asked for with ctx.needs_input_grad)
+# Family: pytorch-docs
 import torch
 from torch.autograd import Function
 

@@ -1,5 +1,6 @@
 # In the style of: PyTorch "Extending PyTorch" (an in-place Function: ctx.mark_dirty) and the
 # Function docs (mark_non_differentiable for an integer output)
+# Family: pytorch-docs
 import torch
 
 

@@ -1,5 +1,6 @@
 # In the style of: PyTorch "Extending torch.func with autograd.Function" (forward without ctx,
 # a separate setup_context) and once_differentiable from the Function docs
+# Family: pytorch-func-and-recipes
 import torch
 from torch.autograd.function import once_differentiable
 

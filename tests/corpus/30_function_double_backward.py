@@ -1,6 +1,7 @@
 # In the style of: PyTorch "Double Backward with Custom Functions" (a backward written with
 # differentiable torch ops, so a second derivative flows through it; gradcheck and
 # gradgradcheck in float64)
+# Family: pytorch-tutorials
 import torch
 
 

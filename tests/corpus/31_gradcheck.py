@@ -1,5 +1,6 @@
 # In the style of: PyTorch gradcheck docs and "Extending PyTorch" (checking analytic gradients
 # against finite differences, and what a wrong backward looks like)
+# Family: pytorch-docs
 import torch
 from torch.autograd import gradcheck, gradgradcheck
 

@@ -1,4 +1,5 @@
 # In the style of: PyTorch torch.autograd.functional docs (jacobian, hessian, vjp, jvp, hvp, vhp)
+# Family: pytorch-docs
 import torch
 from torch.autograd.functional import hessian, hvp, jacobian, jvp, vhp, vjp
 

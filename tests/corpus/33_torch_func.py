@@ -1,5 +1,6 @@
 # In the style of: PyTorch torch.func tutorials (grad, vjp, jacrev, jacfwd, vmap over them,
 # hessian)
+# Family: pytorch-func-and-recipes
 import torch
 from torch.func import grad, hessian, jacfwd, jacrev, vjp, vmap
 

@@ -1,4 +1,5 @@
 # In the style of: PyTorch "Forward-mode Automatic Differentiation" tutorial (dual tensors)
+# Family: pytorch-tutorials
 import torch
 import torch.autograd.forward_ad as fwAD
 

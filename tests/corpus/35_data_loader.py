@@ -1,5 +1,6 @@
 # In the style of: PyTorch "Datasets & DataLoaders" tutorial (TensorDataset, DataLoader with
 # and without shuffling, random_split); in-memory tensors instead of a download
+# Family: pytorch-tutorials
 import torch
 from torch.utils.data import DataLoader, TensorDataset, random_split
 

@@ -1,5 +1,6 @@
 # In the style of: the torch reference docs' signatures, typed out with keyword names
 # (input=, other=, size=, dim=, keepdims=)
+# Family: pytorch-docs
 import torch
 
 x = torch.arange(6.0).reshape(2, 3)

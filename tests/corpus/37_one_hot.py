@@ -1,4 +1,5 @@
 # In the style of: makemore lecture part 1 and the F.one_hot docs
+# Family: karpathy
 import torch
 import torch.nn.functional as F
 

@@ -1,5 +1,6 @@
 # In the style of: PyTorch "Autograd mechanics" notes, in-place operations (x.sin_(),
 # torch.exp_(x) on a non-leaf, and the error on a leaf that requires grad)
+# Family: pytorch-docs
 import torch
 
 w = torch.tensor([0.5, 1.0, 2.0], requires_grad=True)

@@ -1,4 +1,5 @@
 # In the style of: PyTorch optim docs (RMSprop, Adagrad, AdamW, StepLR) on a tiny quadratic
+# Family: pytorch-docs
 import torch
 from torch import optim
 

@@ -1,4 +1,5 @@
 # In the style of: older autograd tutorials (torch.autograd.Variable, MSELoss(size_average=False))
+# Family: pytorch-tutorials
 import warnings
 
 import torch

@@ -1,5 +1,6 @@
 # In the style of: PyTorch "Neural Networks" tutorial (nn.Conv2d, F.max_pool2d, flatten, a
 # backward through them); seeded weights
+# Family: pytorch-tutorials
 import torch
 import torch.nn.functional as F
 from torch import nn

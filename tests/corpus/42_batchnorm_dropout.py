@@ -1,5 +1,6 @@
 # In the style of: tutorials on train() and eval() (nn.BatchNorm1d's running statistics,
 # nn.Dropout seeded in training and a no-op in evaluation)
+# Family: blogs-and-qa
 import torch
 from torch import nn
 

@@ -1,5 +1,6 @@
 # In the style of: PyTorch "Word Embeddings" tutorial (nn.Embedding looked up by index, and the
 # gradient landing only on the rows used)
+# Family: pytorch-tutorials
 import torch
 from torch import nn
 

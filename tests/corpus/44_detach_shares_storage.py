@@ -1,5 +1,6 @@
 # In the style of: the detach() docs and forum answers (a detached tensor shares storage: writing
 # into it changes the original, and autograd notices when a saved value was changed)
+# Family: blogs-and-qa
 import torch
 
 w = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)

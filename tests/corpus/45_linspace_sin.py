@@ -1,5 +1,6 @@
 # In the style of: the first cells of many autograd tutorials (a linspace through sin, its
 # gradient cos), the plot removed
+# Family: blogs-and-qa
 import math
 
 import torch

@@ -1,5 +1,6 @@
 # In the style of: forum answers on "why is .grad None" (the non-leaf .grad warning, and
 # retain_grad as the fix)
+# Family: blogs-and-qa
 import torch
 
 x = torch.tensor([1.0, 2.0], requires_grad=True)

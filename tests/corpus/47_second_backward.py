@@ -1,5 +1,6 @@
 # In the style of: forum answers on "Trying to backward through the graph a second time"
 # (retain_graph=True, then the error; the script ends with exit status 1)
+# Family: blogs-and-qa
 import sys
 
 import torch

@@ -1,5 +1,6 @@
 # In the style of: a student's first manual update without torch.no_grad (an in-place change of
 # a leaf that requires grad): the script stops with a traceback, exit status 1
+# Family: blogs-and-qa
 import torch
 
 w = torch.tensor([0.5, -0.5], requires_grad=True)

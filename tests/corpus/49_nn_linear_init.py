@@ -1,5 +1,6 @@
 # In the style of: PyTorch "Build the Neural Network" tutorial (nn.Linear's initial weights after
 # manual_seed, a small Sequential, printing the model and its parameters)
+# Family: pytorch-tutorials
 import torch
 from torch import nn
 

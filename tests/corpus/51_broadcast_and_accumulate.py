@@ -1,5 +1,6 @@
 # In the style of: autograd explainers (gradients of broadcast operands are summed back to their
 # shape; backward twice accumulates; walking grad_fn.next_functions)
+# Family: blogs-and-qa
 import torch
 
 a = torch.ones(2, 3, requires_grad=True)

@@ -1,5 +1,6 @@
 # In the style of: a character-level LSTM language model (char-RNN posts and the PyTorch
 # "generating names" tutorials): embed, LSTM, project to the vocabulary, cross-entropy
+# Family: pytorch-tutorials
 import torch
 import torch.nn as nn
 

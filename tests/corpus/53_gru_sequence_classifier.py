@@ -1,5 +1,6 @@
 # In the style of: a GRU sequence classifier from a deep learning course notebook (last hidden
 # state into a linear head, bidirectional, gradient clipping)
+# Family: blogs-and-qa
 import torch
 import torch.nn as nn
 

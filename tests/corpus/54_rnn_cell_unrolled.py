@@ -1,5 +1,6 @@
 # In the style of: "RNNs from scratch" posts that unroll an RNNCell by hand and backpropagate
 # through time, checking the gradient of the first input
+# Family: blogs-and-qa
 import torch
 
 torch.manual_seed(2)

@@ -1,5 +1,6 @@
 # In the style of: a blog post comparing regression losses (MSE, L1, smooth L1, Huber) and the
 # gradients each sends back for small and large errors
+# Family: blogs-and-qa
 import torch
 import torch.nn.functional as F
 

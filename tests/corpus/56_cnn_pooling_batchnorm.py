@@ -1,5 +1,6 @@
 # In the style of: Dive into Deep Learning's LeNet/NiN chapters (convolutions, average pooling,
 # batch norm, global average pooling), one training step on random images
+# Family: d2l
 import torch
 from torch import nn
 

@@ -1,5 +1,6 @@
 # In the style of: the gradient checkpointing docs and blog posts (recompute activations in
 # backward; the function runs twice; the gradients are the same)
+# Family: pytorch-docs
 import torch
 from torch.utils.checkpoint import checkpoint, checkpoint_sequential
 

@@ -1,5 +1,6 @@
 # In the style of: debugging posts about NaN gradients (sqrt at zero, 0/0) and
 # torch.autograd.detect_anomaly, which names the backward node that produced the NaN
+# Family: blogs-and-qa
 import warnings
 
 import torch

@@ -1,5 +1,6 @@
 # In the style of: unit tests of custom layers that compare against a reference with
 # torch.testing.assert_close and print its report when they differ
+# Family: blogs-and-qa
 import torch
 from torch.testing import assert_close
 

@@ -1,5 +1,6 @@
 # In the style of: "saving and loading a checkpoint" recipes (optimizer state_dict, resuming
 # training, a learning-rate schedule) and ARENA's optimiser exercises (Adadelta by hand)
+# Family: pytorch-func-and-recipes
 import torch
 
 torch.manual_seed(6)

@@ -1,5 +1,6 @@
 # In the style of: the "optimizer step in backward" recipe (a post-accumulate-grad hook per
 # parameter steps it and frees its gradient at once)
+# Family: pytorch-func-and-recipes
 import torch
 
 torch.manual_seed(7)

@@ -1,5 +1,6 @@
 # In the style of: initialisation notebooks (orthogonal weights for RNNs, skip_init) and a
 # sliding-window post (Tensor.unfold for moving averages, with its gradient)
+# Family: blogs-and-qa
 import torch
 
 torch.manual_seed(8)

@@ -1,4 +1,5 @@
 # In the style of: "Einsum is all you need" posts (attention and a bilinear form in einsum)
+# Family: blogs-and-qa
 import torch
 
 torch.manual_seed(0)

@@ -1,4 +1,5 @@
 # In the style of: linear algebra with einsum notes (traces, diagonals, outer products)
+# Family: blogs-and-qa
 import torch
 
 A = torch.arange(9.0).reshape(3, 3).requires_grad_()

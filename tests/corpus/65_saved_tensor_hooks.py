@@ -1,4 +1,5 @@
 # In the style of: PyTorch's "Hooks for saved tensors" tutorial (pack, unpack, save_on_cpu)
+# Family: pytorch-tutorials
 import torch
 
 x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)

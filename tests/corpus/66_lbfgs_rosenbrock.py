@@ -1,4 +1,5 @@
 # In the style of: L-BFGS on the Rosenbrock function (optimisation course notes and blog posts)
+# Family: scientific-ml
 import torch
 
 

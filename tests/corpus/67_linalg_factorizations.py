@@ -1,4 +1,5 @@
 # In the style of: numerical linear algebra notes (least squares by QR, PCA by SVD, Cholesky)
+# Family: scientific-ml
 import torch
 
 torch.manual_seed(1)

@@ -1,4 +1,5 @@
 # In the style of: physics-informed neural network posts (fit u'' + u = 0 with autograd derivatives)
+# Family: scientific-ml
 import torch
 
 torch.manual_seed(0)

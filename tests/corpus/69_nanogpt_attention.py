@@ -1,4 +1,5 @@
 # In the style of: nanoGPT / "Let's build GPT" (a causal self-attention head with a tril mask)
+# Family: karpathy
 import torch
 import torch.nn as nn
 from torch.nn import functional as F

@@ -1,5 +1,6 @@
 # In the style of: fast.ai "from the foundations" lessons (a linear-relu-linear net with a hand-
 # written backward pass, checked against autograd)
+# Family: fastai
 import torch
 
 torch.manual_seed(42)

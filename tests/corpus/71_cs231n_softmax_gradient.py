@@ -1,5 +1,6 @@
 # In the style of: CS231n's softmax classifier assignment (a vectorised loss, its gradient, and a
 # numerical gradient check)
+# Family: stanford-cs231n-cs224n
 import torch
 
 torch.manual_seed(0)

@@ -1,5 +1,6 @@
 # In the style of: UvA DL notebooks, "Introduction to PyTorch" (a small XOR classifier as an
 # nn.Module with BCEWithLogitsLoss)
+# Family: uvadl
 import torch
 import torch.nn as nn
 

@@ -1,4 +1,5 @@
 # In the style of: pytorch/examples' VAE (the reparameterisation trick, BCE + KL loss, Adam)
+# Family: pytorch-examples
 import torch
 from torch import nn
 from torch.nn import functional as F

@@ -1,5 +1,6 @@
 # In the style of: ARENA's optimisers exercises (an SGD with momentum and weight decay written by
 # hand, tested against torch.optim.SGD)
+# Family: arena
 import torch
 
 

@@ -1,5 +1,6 @@
 # In the style of: Dive into Deep Learning, "Softmax Regression Implementation from Scratch" (cross-
 # entropy by fancy indexing, SGD updates in no_grad)
+# Family: d2l
 import torch
 
 

@@ -1,5 +1,6 @@
 # In the style of: CS224n's word2vec assignment (skip-gram with negative sampling: logsigmoid of dot
 # products, gradients of the centre and outside vectors)
+# Family: stanford-cs231n-cs224n
 import torch
 import torch.nn.functional as F
 

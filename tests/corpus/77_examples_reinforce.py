@@ -1,5 +1,6 @@
 # In the style of: pytorch/examples' REINFORCE (a policy network, Categorical sampling, log_prob
 # and the discounted-return loss)
+# Family: pytorch-examples
 import torch
 import torch.nn as nn
 import torch.nn.functional as F

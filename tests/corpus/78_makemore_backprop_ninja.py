@@ -1,5 +1,6 @@
 # In the style of: makemore part 4, "becoming a backprop ninja" (cross-entropy's gradient by hand,
 # compared with autograd's)
+# Family: karpathy
 import torch
 import torch.nn.functional as F
 

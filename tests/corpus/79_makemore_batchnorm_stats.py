@@ -1,5 +1,6 @@
 # In the style of: makemore part 3 (kaiming-scaled init, a hand-rolled batch norm with running
 # statistics, tanh saturation and the gradient-to-data ratio of each weight)
+# Family: karpathy
 import torch
 import torch.nn.functional as F
 

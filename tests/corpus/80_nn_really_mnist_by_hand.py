@@ -1,5 +1,6 @@
 # In the style of: PyTorch "What is torch.nn really?" (logistic regression written from scratch,
 # then refactored with torch.nn.functional and nn.Module)
+# Family: pytorch-tutorials
 import math
 
 import torch

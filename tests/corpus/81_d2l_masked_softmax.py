@@ -1,5 +1,6 @@
 # In the style of: Dive into Deep Learning, "Attention Scoring Functions" (a masked softmax with
 # repeat_interleave, additive attention with nn.Linear and tanh)
+# Family: d2l
 import torch
 from torch import nn
 

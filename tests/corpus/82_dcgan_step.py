@@ -1,5 +1,6 @@
 # In the style of: the DCGAN tutorial (a transposed-convolution generator with BatchNorm2d,
 # a LeakyReLU discriminator, BCELoss, one step of each with Adam(betas=(0.5, 0.999)))
+# Family: pytorch-tutorials
 import torch
 import torch.nn as nn
 

@@ -1,5 +1,6 @@
 # In the style of: pytorch/examples' word_language_model (an embedding, a 2-layer LSTM, a
 # decoder, truncated BPTT with repackaged hidden states and clip_grad_norm_)
+# Family: pytorch-examples
 import torch
 import torch.nn as nn
 

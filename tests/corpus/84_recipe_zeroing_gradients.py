@@ -1,5 +1,6 @@
 # In the style of: PyTorch recipes, "Zeroing out gradients" (gradients accumulate over backward
 # calls until zero_grad; set_to_none leaves them None)
+# Family: pytorch-func-and-recipes
 import torch
 
 torch.manual_seed(0)

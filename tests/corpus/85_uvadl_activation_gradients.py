@@ -1,5 +1,6 @@
 # In the style of: UvA DL notebooks, "Activation Functions" (activation classes of one's own,
 # their gradients from autograd, and how many gradients vanish)
+# Family: uvadl
 import torch
 import torch.nn as nn
 

@@ -1,5 +1,6 @@
 # In the style of: SimCLR / contrastive-learning blog posts (the NT-Xent loss: normalised
 # embeddings, a cosine-similarity matrix, the diagonal masked out, cross-entropy over pairs)
+# Family: blogs-and-qa
 import torch
 import torch.nn.functional as F
 

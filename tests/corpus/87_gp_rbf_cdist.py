@@ -1,5 +1,6 @@
 # In the style of: Gaussian-process regression posts (an RBF kernel from torch.cdist, a Cholesky
 # solve, and the marginal likelihood's gradient with respect to the length scale)
+# Family: scientific-ml
 import torch
 
 torch.manual_seed(2)

@@ -1,5 +1,6 @@
 # In the style of: U-Net tutorials (a down path with max pooling, an up path with F.interpolate
 # and skip connections joined by torch.cat, padded to match)
+# Family: blogs-and-qa
 import torch
 import torch.nn as nn
 import torch.nn.functional as F

@@ -1,5 +1,6 @@
 # In the style of: the knowledge distillation tutorial (a teacher's softened probabilities,
 # F.kl_div on log-probabilities scaled by T**2, plus the hard-label loss)
+# Family: pytorch-tutorials
 import torch
 import torch.nn as nn
 import torch.nn.functional as F

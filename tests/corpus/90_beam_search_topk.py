@@ -1,5 +1,6 @@
 # In the style of: beam-search and sampling posts (topk over log-probabilities, sort, gather,
 # top-p filtering with cumsum, and torch.multinomial)
+# Family: blogs-and-qa
 import torch
 import torch.nn.functional as F
 

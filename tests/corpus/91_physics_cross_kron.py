@@ -1,5 +1,6 @@
 # In the style of: physics with autograd notes (a force as minus the gradient of a potential, the
 # torque r x F with torch.cross, and a Kronecker-product Hamiltonian)
+# Family: scientific-ml
 import torch
 
 positions = torch.tensor([[1.0, 0.0, 0.0], [0.0, 2.0, 0.5]], requires_grad=True)

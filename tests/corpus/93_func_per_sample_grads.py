@@ -1,5 +1,6 @@
 # In the style of: PyTorch's torch.func "Per-sample-gradients" tutorial (functional_call, grad,
 # vmap over the batch, compared with a loop of backward calls)
+# Family: pytorch-func-and-recipes
 import torch
 import torch.nn as nn
 import torch.nn.functional as F

@@ -1,5 +1,6 @@
 # In the style of: Dive into Deep Learning, "Dropout" and "Batch Normalization" from scratch (a
 # mask from torch.rand, moving averages, means over (0, 2, 3) with keepdim)
+# Family: d2l
 import torch
 
 

@@ -1,5 +1,6 @@
 # In the style of: makemore part 5, "building a WaveNet" (layers as plain classes, a
 # FlattenConsecutive view, batch norm over dims (0, 1) of a 3-d input)
+# Family: karpathy
 import torch
 import torch.nn.functional as F
 

@@ -1,5 +1,6 @@
 # In the style of: Q&A answers on freezing layers (requires_grad_(False), an optimizer over the
 # trainable parameters only, and what stays unchanged after a step)
+# Family: blogs-and-qa
 import torch
 import torch.nn as nn
 

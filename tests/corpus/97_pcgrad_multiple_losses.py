@@ -1,5 +1,8 @@
 # In the style of: multi-task learning posts (gradients of two losses with autograd.grad and
 # retain_graph, a conflict projected away as PCGrad does, then written into .grad)
+# Family: blogs-and-qa
+# tolerance: 1e-6 (the cosine of two gradients made orthogonal is float32 noise about 0:
+#   torch prints 0.0000 where its last bits fall one way, -0.0000 the other)
 import torch
 
 torch.manual_seed(1)

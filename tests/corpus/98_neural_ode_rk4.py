@@ -1,5 +1,6 @@
 # In the style of: neural-ODE posts written without a library (a fixed-step RK4 solver through
 # which autograd backpropagates, fitting a decay rate)
+# Family: scientific-ml
 import torch
 
 rate = torch.tensor(0.5, requires_grad=True)

@@ -1,5 +1,6 @@
 # In the style of: PyTorch's torch.func "Jacobians, Hessians, hvp, vhp, and more" tutorial
 # (jacrev with argnums, jacfwd over jacrev, hessian, and a Hessian-vector product)
+# Family: pytorch-func-and-recipes
 import torch
 from torch.func import hessian, jacfwd, jacrev, jvp, vjp
 

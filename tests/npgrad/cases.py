@@ -468,6 +468,10 @@ CASES = [
         (m.nn.functional.conv2d(x, w, groups=2) ** 2).sum(), x, create_graph=True)[0],
         label="groups"),
     Case("log_sigmoid", ((2, 5),), lambda m, a: m.nn.functional.logsigmoid(a * 8)),
+    # a 0-d gradient reaches the formulas as a NumPy scalar, not an array
+    Case("log_sigmoid", ((),), lambda m, a: m.nn.functional.logsigmoid(a * 3), label="0-d"),
+    Case("softmax", ((),), lambda m, a: (a * 3).softmax(0), label="0-d"),
+    Case("log_softmax", ((),), lambda m, a: (a * 3).log_softmax(0), label="0-d"),
     # the rest of the activations (nn/more_activations.py), each with its create_graph node
     Case("hardtanh", ((2, 5),), lambda m, a: m.nn.functional.hardtanh(a * 2, -1.5, 1.0)),
     Case("hardtanh_backward", ((2, 5),), _second(lambda m, a: m.nn.functional.relu6(a * 4))),
