@@ -289,7 +289,11 @@ class Conv3d(Module):
         raise NotImplementedError(f"nn.Conv3d is not {MISSING_HINT}")
 
 
-class MaxPool1d(Module):
+class _MaxPool(Module):
+    """Max pooling as a module; the subclasses say of how many dimensions."""
+
+    function = staticmethod(max_pool2d)
+
     def __init__(self, kernel_size, stride=None, padding=0, dilation=1,
                  return_indices: bool = False, ceil_mode: bool = False) -> None:
         super().__init__()
@@ -299,30 +303,20 @@ class MaxPool1d(Module):
         self.return_indices, self.ceil_mode = return_indices, ceil_mode
 
     def forward(self, input: Tensor):
-        return max_pool1d(input, self.kernel_size, self.stride, self.padding, self.dilation,
-                          self.ceil_mode, self.return_indices)
+        return type(self).function(input, self.kernel_size, self.stride, self.padding,
+                                   self.dilation, self.ceil_mode, self.return_indices)
 
     def extra_repr(self) -> str:
         return (f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}, "
                 f"dilation={self.dilation}, ceil_mode={self.ceil_mode}")
 
 
-class MaxPool2d(Module):
-    def __init__(self, kernel_size, stride=None, padding=0, dilation=1,
-                 return_indices: bool = False, ceil_mode: bool = False) -> None:
-        super().__init__()
-        self.kernel_size = kernel_size
-        self.stride = stride if stride is not None else kernel_size
-        self.padding, self.dilation = padding, dilation
-        self.return_indices, self.ceil_mode = return_indices, ceil_mode
+class MaxPool1d(_MaxPool):
+    function = staticmethod(max_pool1d)
 
-    def forward(self, input: Tensor):
-        return max_pool2d(input, self.kernel_size, self.stride, self.padding, self.dilation,
-                          self.ceil_mode, self.return_indices)
 
-    def extra_repr(self) -> str:
-        return (f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}, "
-                f"dilation={self.dilation}, ceil_mode={self.ceil_mode}")
+class MaxPool2d(_MaxPool):
+    function = staticmethod(max_pool2d)
 
 
 def _register() -> None:

@@ -12,7 +12,7 @@ import numpy as np
 from .. import _factories, _reductions, _shapes
 from .._recording import output
 from .._tensor import Tensor
-from .modules import Module, Parameter
+from .modules import Dropout, Module, Parameter
 
 SELU_ALPHA, SELU_SCALE = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
 
@@ -369,18 +369,11 @@ class PReLU(Module):
         return f"num_parameters={self.num_parameters}"
 
 
-class _ChannelDropout(Module):
-    def __init__(self, p: float = 0.5, inplace: bool = False) -> None:
-        super().__init__()
-        if p < 0 or p > 1:
-            raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
-        self.p, self.inplace = p, inplace
+class _ChannelDropout(Dropout):
+    """nn.Dropout's options and printing; whole channels dropped (``function``)."""
 
     def forward(self, input: Tensor) -> Tensor:
         return type(self).function(input, self.p, self.training, self.inplace)
-
-    def extra_repr(self) -> str:
-        return f"p={self.p}, inplace={self.inplace}"
 
 
 class Dropout1d(_ChannelDropout):

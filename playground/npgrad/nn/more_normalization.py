@@ -12,7 +12,7 @@ import numpy as np
 from .. import _factories, _recording
 from .._tensor import Tensor
 from .modules import Module, Parameter
-from .normalization import batch_norm
+from .normalization import add_affine, add_running_statistics, batch_norm
 
 
 def instance_norm(input: Tensor, running_mean: Tensor | None = None,
@@ -51,19 +51,8 @@ class _InstanceNorm(Module):
         super().__init__()
         self.num_features, self.eps, self.momentum = num_features, eps, momentum
         self.affine, self.track_running_stats = affine, track_running_stats
-        self.weight = Parameter(_factories.ones(num_features, dtype=dtype)) if affine else None
-        self.bias = Parameter(_factories.zeros(num_features, dtype=dtype)) \
-            if affine and bias else None
-        for name in ("weight", "bias"):
-            if getattr(self, name) is None:
-                self.register_parameter(name, None)
-        if track_running_stats:
-            self.register_buffer("running_mean", _factories.zeros(num_features, dtype=dtype))
-            self.register_buffer("running_var", _factories.ones(num_features, dtype=dtype))
-            self.register_buffer("num_batches_tracked", Tensor._make(np.array(0, np.int64)))
-        else:
-            for name in ("running_mean", "running_var", "num_batches_tracked"):
-                self.register_buffer(name, None)
+        add_affine(self, num_features, affine, bias, dtype)
+        add_running_statistics(self, num_features, track_running_stats, dtype)
 
     def forward(self, input: Tensor) -> Tensor:
         unbatched, batched = self.DIMENSIONS
@@ -167,12 +156,7 @@ class GroupNorm(Module):
                              f"({num_groups})")
         self.num_groups, self.num_channels, self.eps, self.affine = \
             num_groups, num_channels, eps, affine
-        self.weight = Parameter(_factories.ones(num_channels, dtype=dtype)) if affine else None
-        self.bias = Parameter(_factories.zeros(num_channels, dtype=dtype)) \
-            if affine and bias else None
-        for name in ("weight", "bias"):
-            if getattr(self, name) is None:
-                self.register_parameter(name, None)
+        add_affine(self, num_channels, affine, bias, dtype)
 
     def forward(self, input: Tensor) -> Tensor:
         return group_norm(input, self.num_groups, self.weight, self.bias, self.eps)

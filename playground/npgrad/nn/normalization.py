@@ -45,6 +45,27 @@ def _update_running(running_mean, running_var, mean, unbiased, momentum) -> None
             running._data[...] = updated.astype(running._data.dtype)
 
 
+def add_affine(module: Module, size: int, affine: bool, bias: bool, dtype) -> None:
+    """A norm layer's weight (ones) and bias (zeros) per feature, or None without affine
+    (the bias None too without ``bias``)."""
+    module.weight = Parameter(_factories.ones(size, dtype=dtype)) if affine else None
+    module.bias = Parameter(_factories.zeros(size, dtype=dtype)) if affine and bias else None
+    for name in ("weight", "bias"):
+        if getattr(module, name) is None:
+            module.register_parameter(name, None)
+
+
+def add_running_statistics(module: Module, size: int, track: bool, dtype) -> None:
+    """The buffers of running mean, variance and batch count, or None when not tracked."""
+    if track:
+        module.register_buffer("running_mean", _factories.zeros(size, dtype=dtype))
+        module.register_buffer("running_var", _factories.ones(size, dtype=dtype))
+        module.register_buffer("num_batches_tracked", Tensor._make(np.array(0, np.int64)))
+    else:
+        for name in ("running_mean", "running_var", "num_batches_tracked"):
+            module.register_buffer(name, None)
+
+
 class _BatchNorm(Module):
     """Batch normalization over channel 1, with running statistics; the subclasses say
     which inputs they take (``DIMENSIONS``, and the words of torch's error)."""
@@ -58,19 +79,8 @@ class _BatchNorm(Module):
         super().__init__()
         self.num_features, self.eps, self.momentum = num_features, eps, momentum
         self.affine, self.track_running_stats = affine, track_running_stats
-        if affine:
-            self.weight = Parameter(_factories.ones(num_features, dtype=dtype))
-            self.bias = Parameter(_factories.zeros(num_features, dtype=dtype))
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
-        if track_running_stats:
-            self.register_buffer("running_mean", _factories.zeros(num_features, dtype=dtype))
-            self.register_buffer("running_var", _factories.ones(num_features, dtype=dtype))
-            self.register_buffer("num_batches_tracked", Tensor._make(np.array(0, np.int64)))
-        else:
-            for name in ("running_mean", "running_var", "num_batches_tracked"):
-                self.register_buffer(name, None)
+        add_affine(self, num_features, affine, True, dtype)
+        add_running_statistics(self, num_features, track_running_stats, dtype)
 
     def forward(self, input: Tensor) -> Tensor:
         if input.dim() not in self.DIMENSIONS:

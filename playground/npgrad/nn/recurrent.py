@@ -341,15 +341,6 @@ class _CellBase(Module):
     def reset_parameters(self) -> None:
         _uniform_within(self)
 
-    @property
-    def _flat_weights_names(self) -> list[str]:
-        """torch's list of the weights' names, layer by layer and direction by direction."""
-        return [name for names in self._names for name in names]
-
-    @property
-    def _flat_weights(self) -> list:
-        return [getattr(self, name) for name in self._flat_weights_names]
-
     def forward(self, input: Tensor, hx=None):
         batched = input.dim() == 2
         if not batched:
