@@ -224,7 +224,11 @@ def _unsafe_uses(tree: ast.AST) -> list[str]:
 
 # The kernel copies a figure the script showed with pickle, in the script's own process, and
 # reads the copy back there: no byte crosses a process (the window never unpickles).
-KERNEL_OWN_COPIES = {"playground/engines/inline_figures.py: pickle"}
+# The NumPy engine's torch.save and torch.load pickle what a script asks them to, in the
+# script's own process, as torch's do (load rebuilds only tensors, numbers and containers
+# unless the script passes weights_only=False).
+KERNEL_OWN_COPIES = {"playground/engines/inline_figures.py: pickle",
+                     "playground/npgrad/_serialization.py: pickle"}
 
 
 def test_no_code_path_unpickles_or_opens_sockets():
