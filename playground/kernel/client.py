@@ -25,6 +25,7 @@ from playground.kernel.figure_inbox import FigureInbox
 from playground.kernel.launch import default_memory_limit, launch
 from playground.kernel.run_stages import add_stages
 from playground.kernel.spare import Spare
+from playground.kernel.start_errors import not_started
 from playground.kernel.streams import RunOutput
 from playground.model import RunError, RunResult, gc_policy
 from playground.model.figure import DrawnFigures
@@ -120,28 +121,12 @@ class Kernel:
         if not isinstance(hello, protocol.Ready) or hello.version != protocol.VERSION:
             self._readers[1].join(timeout=2)  # what a dying kernel printed, read to its end
             self.close()
-            raise KernelError(self._not_started(hello))
+            raise KernelError(not_started(hello, self._unclaimed, self.memory_limit))
         self.description = hello.description
         self.cuda = hello.cuda
         self._markers = streams.StreamMarkers.from_json(hello.stderr_markers)
         watcher = threading.Thread(target=self._watch, args=(self.process,), daemon=True)
         watcher.start()
-
-    def _not_started(self, hello: protocol.Message | None) -> str:
-        """Why the kernel's first frame was not Ready, in one sentence."""
-        if isinstance(hello, protocol.Failed):
-            return hello.message
-        if isinstance(hello, protocol.Ready):
-            return (f"The kernel speaks protocol version {hello.version}, the window "
-                    f"{protocol.VERSION}: reinstall the app.")
-        if isinstance(hello, protocol.Broken):
-            return f"The kernel's first message could not be read ({hello.detail})."
-        said = [line for line in self._unclaimed.splitlines() if line.strip()]
-        if said and "MemoryError" not in said[-1]:  # it crashed on import, and said why
-            return f"The kernel process failed to start: {said[-1].strip()}"
-        return "The kernel process failed to start" + (
-            f" under its memory limit of {self.memory_limit / (1 << 20):,.0f} MB: raise "
-            "the limit." if self.memory_limit else ".")
 
     def _watch(self, process: subprocess.Popen) -> None:
         process.wait()
