@@ -71,7 +71,8 @@ def test_the_kernel_answers_every_request_the_protocol_declares():
 
 
 def test_the_window_reads_every_reply_the_protocol_declares():
-    client = "".join((KERNEL / name).read_text() for name in ("client.py", "figure_inbox.py"))
+    client = "".join((KERNEL / name).read_text()
+                     for name in ("client.py", "figure_inbox.py", "start_errors.py"))
     for kind in protocol.REPLIES.values():
         assert f"protocol.{kind.__name__}" in client, kind.__name__
 
