@@ -11,7 +11,7 @@ import time
 import types
 import warnings
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,24 +27,50 @@ from playground.model.trace import BackwardTrace
 
 class Attributes:
     """Objects' attributes by identity: a replaced or removed function shows, a mutated list
-    does not; a submodule imported since (``torch.nn`` the first time) is no change."""
+    does not; a submodule imported since (``torch.nn`` the first time), an object named in
+    ``objects`` only later (an engine module loaded on first use) and a name a module's
+    ``__getattr__`` loaded and kept (``F.selu``) are no change."""
 
-    def __init__(self, objects: Iterable) -> None:
-        self.objects = list(objects)
-        self.seen = [_ids(item) for item in self.objects]
+    def __init__(self, objects: Iterable | Mapping) -> None:
+        self.objects = dict(objects if isinstance(objects, Mapping) else enumerate(objects))
+        self.seen = {key: _ids(item) for key, item in self.objects.items()}
 
     def unchanged_in(self, other) -> bool:
         """Whether ``other``, read later, has every attribute this one had, as it was, and
-        nothing new but submodules."""
-        if not isinstance(other, Attributes) or len(other.seen) != len(self.seen):
+        nothing new but submodules and names loaded on first use."""
+        if not isinstance(other, Attributes) or not self.seen.keys() <= other.seen.keys():
             return False
-        for item, before, after in zip(other.objects, self.seen, other.seen, strict=True):
+        if any(_holds_the_scripts_own(other.objects[key])
+               for key in other.seen.keys() - self.seen.keys()):
+            return False
+        for key, before in self.seen.items():
+            item, after = other.objects[key], other.seen[key]
             if not before.items() <= after.items():  # (compared in C: thousands of names)
                 return False
             added = after.keys() - before.keys()
-            if any(not isinstance(vars(item).get(name), types.ModuleType) for name in added):
+            if any(not _loaded_on_first_use(item, name) for name in added):
                 return False
         return True
+
+
+def _holds_the_scripts_own(item) -> bool:
+    """Whether an object read only now (an engine module loaded during the run) holds a
+    function or class the script defined: what a script patched into it with a value of
+    another kind goes unseen (its state before loading was never read)."""
+    return any(getattr(value, "__module__", None) == "__main__"
+               for value in list(vars(item).values()))
+
+
+def _loaded_on_first_use(item, name: str) -> bool:
+    """Whether ``item.name`` is a submodule, or what the module it was defined in holds
+    under that name (a module's ``__getattr__`` found it there and kept it): not a script's
+    own assignment."""
+    value = vars(item).get(name)
+    if isinstance(value, types.ModuleType):
+        return True
+    home = sys.modules.get(getattr(value, "__module__", None) or "")
+    return (isinstance(item, types.ModuleType) and home is not None and home is not item
+            and vars(home).get(name) is value)
 
 
 # A module's own bookkeeping, not its contents: ``__spec__`` changes as the engine's import

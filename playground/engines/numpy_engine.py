@@ -149,13 +149,14 @@ class NumpyEngine(Engine):
         from playground.npgrad import _tensor
         from playground.npgrad._printing import OPTIONS
 
-        modules = [module for name, module in sorted(  # (only the engine's sorted: fast)
-            (name, module) for name, module in list(sys.modules.items())
-            if name.startswith(ENGINE_PACKAGE) and module is not None)]
+        # the engine's modules by name: one loaded on first use (nn's padding layers) is
+        # loaded the same in a new process, so it is no change
+        modules = {name: module for name, module in list(sys.modules.items())
+                   if name.startswith(ENGINE_PACKAGE) and module is not None}
         return (npgrad.get_default_dtype(), npgrad.is_grad_enabled(),
                 _tensor.inference_mode_on(), tuple(sorted(vars(OPTIONS).items())),
                 npgrad.is_anomaly_enabled(), npgrad.is_anomaly_check_nan_enabled(),
-                Attributes([*modules, npgrad.Tensor, npgrad.nn.Module]))
+                Attributes({**modules, "Tensor": npgrad.Tensor, "Module": npgrad.nn.Module}))
 
     def view(self) -> EngineView:
         module = self.torch_module()

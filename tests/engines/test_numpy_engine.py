@@ -76,3 +76,38 @@ def test_what_the_engine_lacks_is_read_from_what_it_says(message, lacking):
     from playground.engines.numpy_engine import lacking_in
 
     assert lacking_in(message) == lacking
+
+
+PROCESS_STATE_AFTER = """
+import sys
+from playground.engines.base import run_code
+from playground.engines.numpy_engine import NumpyEngine
+from playground.kernel import fingerprint
+
+engine = NumpyEngine()
+before = fingerprint.capture(engine)["engine"]
+run_code(sys.argv[1], engine)
+print(fingerprint.unchanged(before, fingerprint.capture(engine)["engine"]))
+"""
+USES_LAZY_LAYERS = """import torch
+import torch.nn.functional as F
+x = torch.randn(4, 3, requires_grad=True)
+loss = F.cross_entropy(F.selu(x), torch.tensor([0, 1, 2, 0])) + torch.nn.ZeroPad2d(1)(x).sum()
+loss.backward()
+"""
+
+
+@pytest.mark.parametrize(("script", "changed"), [
+    (USES_LAZY_LAYERS, False),
+    ("import torch.nn.functional as F\nF.selu = abs\n", True),
+    ("import torch.nn.functional as F\nF.selu\nF.selu = abs\n", True),
+    ("import torch\ntorch.nn.ZeroPad2d\ntorch.nn.padding.ZeroPad2d = lambda: 0\n", True),
+])
+def test_layers_loaded_on_first_use_leave_the_process_as_a_new_one_would_find_it(
+        script, changed):
+    """A script whose layers the engine loads on first use (cross_entropy, selu, padding)
+    lets the next fresh run use the same warm kernel; one that replaces such a name does
+    not (kernel/fingerprint.py)."""
+    result = subprocess.run([sys.executable, "-c", PROCESS_STATE_AFTER, script],
+                            capture_output=True, text=True, check=True, timeout=60)
+    assert result.stdout.splitlines()[-1] == str(not changed)
