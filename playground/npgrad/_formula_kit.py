@@ -465,6 +465,11 @@ class Kit:
         variance = k.sum(centered * centered, dims, False) / count
         return mean, k.rsqrt(variance + eps)
 
+    def as_strided_backward(k, grad, shape: tuple, positions: np.ndarray):
+        """Each element of a view's gradient added at its place (``positions``, flat) in a
+        base of ``shape``."""
+        return k.reshape(k.index_backward(grad, (math.prod(shape),), (positions,)), shape)
+
     def sum_to(k, grad, shape: tuple):
         """Undo broadcasting: sum a gradient down to the shape of the input it flows into."""
         grad_shape = grad.shape

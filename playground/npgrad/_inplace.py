@@ -28,6 +28,7 @@ from ._pointwise import UNARY, clamp, masked_values
 from ._recording import RESULT, attach_node, output
 from ._rules import RULES
 from ._tensor import Tensor, bump_version, shared_counter
+from ._view_writes import positions_in, record_through_view, root_of
 
 _make = Tensor._make
 
@@ -108,6 +109,13 @@ def _write_recorded(op: str, self: Tensor, write, other, saved: tuple, *more) ->
     if not (_recording(self, other) or any(_recording(self, tensor) for tensor in more)):
         write()  # an optimizer's step, under no_grad
         return self
+    if self._base is not None:  # a write through a view: torch's CopySlices on its base
+        base = root_of(self)[0]
+        positions = positions_in(self._data, base._data)
+        if positions is not None:
+            history = _history(base)
+            write()
+            return record_through_view(op, self, history, (other, *more), saved, positions)
     history = _history(self)
     write()
     return _recorded(op, self, history, other, saved, *more)
@@ -268,18 +276,19 @@ def setitem(self: Tensor, index, value) -> None:
     _check_inplace_view_message(self)
     refuse_inplace(self, value)
     value_tensor = value if isinstance(value, Tensor) else None
-    history = _history(self) if _recording(self, value_tensor) else None
     source = value._data if value_tensor is not None else value
     if value_tensor is not None and value_tensor.ndim:
         source = _squeezed_to(source, np.ndim(self._data[index]))
-    if self._data.flags.writeable:
-        self._data[index] = source
-    else:
-        self._data = self._data.copy()
-        self._data[index] = source
-    bump_version(self)
-    if history is not None:
-        _recorded("copy_slices", self, history, value_tensor, (index,))
+
+    def write() -> None:
+        if self._data.flags.writeable:
+            self._data[index] = source
+        else:
+            self._data = self._data.copy()
+            self._data[index] = source
+        bump_version(self)
+
+    _write_recorded("copy_slices", self, write, value_tensor, (index,))
 
 
 bind_variant("copy_slices", setitem)

@@ -374,6 +374,9 @@ TABLE: tuple[Rule, ...] = (
     # shapes and views
     _row("view", "ViewBackward0", "self", "shape", "k.reshape(grad, shape)"),
     _row("alias", "AliasBackward0", "self", "", "grad", forward=ELEMENT_WISE),
+    # a view written through, as torch regenerates it: each element's gradient to its place
+    _row("as_strided", "AsStridedBackward0", "self", "shape positions",
+         "k.as_strided_backward(grad, shape, positions)"),
     _row("unsafe_view", "UnsafeViewBackward0", "self", "shape", "k.reshape(grad, shape)"),
     _row("reshape_alias", "ReshapeAliasBackward0", "self", "shape", "k.reshape(grad, shape)"),
     _row("t", "TBackward0", "self", "", "k.mT(grad)"),

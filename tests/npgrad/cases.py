@@ -30,6 +30,14 @@ def _copy_slices(m, a, b):
     return y
 
 
+def _written_view(m, a):
+    """A view written in place: it becomes an as_strided view of its base's CopySlices."""
+    y = a * 2
+    view = y[:, 1:]
+    view.mul_(3)
+    return view
+
+
 def _zero(m, a):
     y = a * 2
     return y.zero_()
@@ -439,6 +447,7 @@ CASES = [
         create_graph=True)[0], label="name-only"),
     Case("copy_slices", ((2, 3), (3,)), _copy_slices),
     Case("copy_slices", ((3,), (1,)), _copy_slices, label="leading-one"),
+    Case("as_strided", ((2, 3),), _written_view),
     Case("pack_padded_sequence", ((4, 3, 2),), lambda m, x: m.nn.utils.rnn.pack_padded_sequence(
         x, [4, 3, 1]).data),
     Case("pack_padded_sequence", ((3, 4, 2),), _second(

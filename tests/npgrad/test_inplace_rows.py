@@ -109,3 +109,41 @@ def test_every_bound_inplace_method_is_named_by_a_row():
              if (name.endswith("_") and not name.startswith("__")) or _AUGMENTED.fullmatch(name)
              or name == "__setitem__"}
     assert bound == named, (bound - named, named - bound)
+
+
+def _call_through_view(m, op: str, name: str):
+    """The same call on a strided view of a base: torch's CopySlices on the base, an
+    as_strided view, and the gradients of every leaf through the base and the view."""
+    m.manual_seed(0)
+    x = m.tensor([0.2, 0.45, 0.7], requires_grad=True)
+    arguments = _arguments(m, op)
+    base = m.cat([x, x * 0.5]) * 1
+    view = base[::2]
+    getattr(view, name)(*arguments)
+    nodes = (type(base.grad_fn).__name__, type(view.grad_fn).__name__)
+    try:
+        ((base * m.tensor([1.0, -2.0, 3.0, 0.5, 1.5, -1.0])).sum()
+         + (view * m.tensor([2.0, 1.0, -1.0])).sum()).backward()
+    except (RuntimeError, NotImplementedError) as error:
+        return nodes, f"{type(error).__name__}: {error}", None
+    leaves = [x, *(a for a in arguments if isinstance(a, m.Tensor) and a.requires_grad)]
+    grads = [None if t.grad is None else t.grad.detach().numpy().copy() for t in leaves]
+    return nodes, grads, base.detach().numpy().copy()
+
+
+@pytest.mark.parametrize(("rule", "name"), CALLS, ids=[f"{r.op}-{n}" for r, n in CALLS])
+def test_an_inplace_write_through_a_view_rebases_the_base_as_torch_does(rule, name):
+    """``base[::2].mul_(a)``: the base's grad_fn becomes CopySlices and the view's
+    AsStridedBackward0; gradients reach the base's history and the op's other inputs."""
+    ours_nodes, ours_grads, ours_values = _call_through_view(npgrad, rule.op, name)
+    torch_nodes, torch_grads, torch_values = _call_through_view(torch, rule.op, name)
+    assert ours_nodes == torch_nodes == ("CopySlices", "AsStridedBackward0")
+    if isinstance(torch_grads, str):
+        assert ours_grads == torch_grads
+        return
+    np.testing.assert_allclose(ours_values, torch_values, rtol=1e-6)
+    for ours, theirs in zip(ours_grads, torch_grads, strict=True):
+        if theirs is None:
+            assert ours is None
+        else:
+            np.testing.assert_allclose(ours, theirs, rtol=1e-6, atol=1e-7)

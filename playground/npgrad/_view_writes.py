@@ -1,0 +1,133 @@
+"""In-place writes through a view (``y[:2].mul_(a)``, ``y.view(2, 2)[0] = b``): torch's
+CopySlices on the view's base, and AsStridedBackward0 for the views on the way to it.
+
+torch records such a write as a node of the base (CopySlices) that wraps the op's own node:
+its backward hands the op's node the base gradient's part the view covers, puts the op's
+gradient for its first input back in that part, and passes its other gradients on. The
+written view, and every view between it and the base, become as_strided views of the base's
+new history. Where the view's memory is not the base's (NumPy copied a broadcast view on
+write), the write is recorded on the view alone, as before.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._nodes import NODE_CLASSES, Node, new_sequence_number, release_saved
+from ._recording import attach_node
+from ._tensor import Tensor, shared_counter
+
+_make = Tensor._make
+
+
+class CopySlices(Node):
+    """The base's node after a write through one of its views (torch's CopySlices)."""
+
+    custom = True
+    plain = False
+    arity = -1
+    __module__ = "torch"
+    __slots__ = ("fn", "positions", "view_shape")
+
+    def __init__(self, fn: Node, base: Tensor, positions: np.ndarray) -> None:
+        self._nx = fn._next  # the base's old history first, then the op's other inputs
+        self._saved = self._versions = ()
+        self._shape, self._np_dtype = base._data.shape, base._data.dtype
+        self._hooks = self._deps = self._pending = None
+        self._exact = False
+        self._seq = new_sequence_number()
+        self.fn, self.positions, self.view_shape = fn, positions, positions.shape
+
+    def name(self) -> str:
+        return "torch::autograd::CopySlices"
+
+    def run_backward(self, grad, as_tensors: bool) -> tuple:
+        from ._engine import _apply_function, _kit  # (the engine imports this module's users)
+
+        kit = _kit(as_tensors)
+        flat = self.positions.reshape(-1)
+        region = kit.reshape(kit.getitem(kit.reshape(grad, (-1,)), (flat,)), self.view_shape)
+        outputs = _apply_function(self.fn, region, as_tensors)
+        written = outputs[0] if self._nx[0] is not None else None
+        return (self._base_grad(kit, grad, written, as_tensors), *outputs[1:])
+
+    def _base_grad(self, kit, grad, written, as_tensors: bool):
+        """The base's gradient with the view's part replaced by the op's first gradient
+        (zeros where the op had none: its old values no longer count)."""
+        flat = self.positions.reshape(-1)
+        if written is not None and tuple(written.shape) != self.view_shape:
+            written = kit.sum_to(written, self.view_shape)
+        if not as_tensors:
+            result = np.array(grad, dtype=self._np_dtype, order="C")
+            result.reshape(-1)[flat] = 0 if written is None else \
+                np.asarray(written, self._np_dtype).reshape(-1)
+            return result
+        size = int(np.prod(self._shape))
+        result = kit.zero_at(kit.reshape(grad, (-1,)), (flat,))
+        if written is not None:
+            result = result + kit.index_backward(kit.reshape(written, (-1,)), (size,), (flat,))
+        return kit.reshape(result, self._shape)
+
+    def release(self) -> None:
+        """What the op's node saved is freed with this node, as torch frees it."""
+        release_saved(self.fn)
+
+
+def root_of(view: Tensor) -> tuple[Tensor, list[Tensor]]:
+    """The base a view's memory belongs to, and the views from ``view`` up to it."""
+    chain = [view]
+    base = view._base
+    while base._base is not None:
+        chain.append(base)
+        base = base._base
+    return base, chain
+
+
+def positions_in(view: np.ndarray, base: np.ndarray) -> np.ndarray | None:
+    """Where each element of ``view`` lies in ``base`` (flat, C order), in the view's shape;
+    None when the view's memory is not the base's."""
+    if not np.shares_memory(view, base):
+        return None
+    if base.flags.c_contiguous:  # (most bases: a place is its distance from the start)
+        start = base.__array_interface__["data"][0]
+        return (_addresses(view) - start) // base.itemsize
+    places = _addresses(base).reshape(-1)
+    order = np.argsort(places, kind="stable")
+    wanted = _addresses(view)
+    found = np.searchsorted(places[order], wanted)
+    found = order[np.minimum(found, places.size - 1)]
+    if not np.array_equal(places[found], wanted):
+        return None
+    return found
+
+
+def _addresses(array: np.ndarray) -> np.ndarray:
+    """Each element's memory address (bytes), in the array's shape."""
+    result = np.full(array.shape, array.__array_interface__["data"][0], dtype=np.int64)
+    for axis, (size, stride) in enumerate(zip(array.shape, array.strides, strict=True)):
+        shape = [1] * array.ndim
+        shape[axis] = size
+        result += (np.arange(size, dtype=np.int64) * stride).reshape(shape)
+    return result
+
+
+def record_through_view(op: str, view: Tensor, history_of_base: Tensor, inputs: tuple,
+                        saved: tuple, positions: np.ndarray) -> Tensor:
+    """After the write: the op's node (of the base's old history and ``inputs``) wrapped in
+    CopySlices as the base's grad_fn; each view on the way an as_strided view of it."""
+    base, chain = root_of(view)
+    holder = _make(view._data, None, shared_counter(view))  # (RESULT: the view's new values)
+    node_class = NODE_CLASSES[op]
+    every = (history_of_base, *inputs)
+    attach_node(holder, node_class, every[:node_class.arity] if node_class.arity > 0 else every,
+                saved)
+    base.grad_fn = CopySlices(holder.grad_fn, base, positions)
+    base._rg = True
+    base._grad_acc = None
+    for each in chain:
+        place = positions if each is view else positions_in(each._data, base._data)
+        if place is None:  # (a view whose memory went its own way: left as it was)
+            continue
+        attach_node(each, NODE_CLASSES["as_strided"], (base,), (base._data.shape, place))
+        each._grad_acc = None
+    return view
