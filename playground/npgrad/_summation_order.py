@@ -27,6 +27,8 @@ def whole_sum(data: np.ndarray):
     if lanes is None or data.size > CASCADE_SUM_UP_TO:
         return None
     flat = data.reshape(-1)
+    if flat.size < lanes:
+        return _scalar_sum(flat.tolist(), data.dtype.type)
     width = lanes if flat.size >= lanes else 1  # fewer than a vector: torch adds scalars
     vectors = flat.size // width
     rows = vectors // ILP
@@ -43,6 +45,19 @@ def whole_sum(data: np.ndarray):
         total = np.cumsum(np.concatenate((_zeros(flat.dtype, 1), flat[vectors * width:],
                                           combined)))[-1]
     return flat.dtype.type(total + flat.dtype.type(0))  # torch adds into a zeroed output
+
+
+def _scalar_sum(values: list, number) -> np.generic:
+    """whole_sum of fewer elements than a vector, one number at a time as the code below
+    adds them: the first ILP side by side, then the first of those, the rest, and the other
+    three (a float32 sum, done in float64 and rounded after each addition, is the float32
+    sum: float64 holds its exact value to well past float32's rounding)."""
+    side = values[:ILP] if len(values) >= ILP else [0.0] * ILP
+    rest = values[ILP:] if len(values) >= ILP else values
+    total = number(side[0])
+    for value in (*rest, *side[1:], 0.0):  # (torch adds into a zeroed output last)
+        total = number(total + value)
+    return total
 
 
 def last_dim_sums(data: np.ndarray):

@@ -413,10 +413,9 @@ _new = object.__new__
 _SEVERAL_VIEWS = frozenset({"SplitBackward0", "SplitWithSizesBackward0"})
 
 
-# Version counters (torch's in-place change detection) are created on first need: a tensor
-# with ``_vc`` None is at version 0 and shares its counter with nobody. A counter is an 8-byte
-# little-endian bytearray: mutable and shareable like a list, but invisible to Python's garbage
-# collector, and a saved tensor's version is a bytes snapshot compared with ``!=``.
+# Version counters (torch's in-place change detection), made on first need (``_vc`` None:
+# version 0, shared with nobody): 8-byte little-endian bytearrays, shareable like a list but
+# unseen by the garbage collector; a saved tensor's version is a bytes snapshot (``!=``).
 ZERO_VERSION = bytes(8)
 
 
@@ -432,9 +431,8 @@ class InferenceCounter(bytearray):
     __slots__ = ()
 
 
-# Whether inference mode is on: ``_make`` reads it for every tensor, and a module global is
-# the cheapest read there is (a class attribute costs five times as much). _grad_mode's
-# inference_mode sets it.
+# Whether inference mode is on (_grad_mode's inference_mode sets it): ``_make`` reads it for
+# every tensor, and a module global is the cheapest read (a class attribute's: five times).
 _inference_mode = False
 
 
@@ -473,10 +471,9 @@ def version_of(tensor) -> int:
 
 def shared_counter(tensor) -> bytearray:
     """The tensor's counter, created now so a view or a saved output can share it."""
-    counter = tensor._vc
-    if counter is None:
-        counter = tensor._vc = new_counter()
-    return counter
+    if tensor._vc is None:
+        tensor._vc = new_counter()
+    return tensor._vc
 
 
 def bump_version(tensor) -> None:
@@ -487,7 +484,10 @@ def bump_version(tensor) -> None:
             "Inplace update to inference tensor outside InferenceMode is not allowed.You can make "
             "a clone to get a normal tensor before doing inplace update.See "
             "https://github.com/pytorch/rfcs/pull/17 for more details.")
-    counter[:] = (counter_value(counter) + 1).to_bytes(8, "little")
+    place = 0  # (one byte up, carried as far as it must: a third of an int round trip's cost)
+    while counter[place] == 255:
+        counter[place], place = 0, place + 1
+    counter[place] += 1
 
 
 def _wrap_dim(dim: int, ndim: int) -> int:

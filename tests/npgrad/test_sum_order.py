@@ -37,3 +37,18 @@ def test_a_broadcast_scalars_gradient_is_summed_in_torchs_order(dtype):
         (scale * engine.from_numpy(values) ** 2).sum().backward()
         grads.append(scale.grad.item())
     assert grads[0] == grads[1]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_sums_shorter_than_a_vector_are_torchs_for_many_draws_and_signed_zeros(dtype):
+    """Fewer elements than a vector's lanes are added number by number (the path a loss of
+    a few points takes every step): 400 draws of each size, and sums of -0.0 alone."""
+    rng = np.random.default_rng(11)
+    for size in range(1, 9):
+        for draw in range(400):
+            data = (rng.normal(size=size) * 10.0 ** rng.integers(-4, 4, size=size)).astype(dtype)
+            if draw == 0:
+                data[:] = -0.0
+            theirs = torch.from_numpy(data).sum().numpy()
+            ours = npgrad.from_numpy(data).sum().numpy()
+            assert ours.tobytes() == theirs.tobytes(), (size, data)
