@@ -58,7 +58,8 @@ def _apply_function(node: Node, grad, as_tensors: bool, saved=None) -> tuple:
         saved = unpack_saved(node, as_tensors) if rule.saves else ()
     kit = _kit(as_tensors)
     outputs = []
-    formulas = rule.split_formulas if _large(grad) else rule.formulas
+    formulas = rule.graph_formulas if as_tensors else \
+        rule.split_formulas if _large(grad) else rule.formulas
     if rule.variadic:
         formula = formulas[0]
         for position, next_node in enumerate(node._next):

@@ -48,6 +48,11 @@ class Rule:
     # The in-place names that record this node (``mul_`` and ``x *= y`` for mul): _inplace.py
     # binds its forwards under them, and a test calls each one against torch
     inplace: tuple[str, ...] = ()
+    # Formulas for create_graph=True where torch records one op of its own (tanh's backward is
+    # one TanhBackwardBackward0, not the Mul and Rsub the plain text's arithmetic records):
+    # compiled on first use, run on tensors only, the same values as ``texts``
+    graph: tuple[str, ...] = ()
+    _graph: tuple | None = field(default=None, compare=False, repr=False)
 
     @property
     def split_formulas(self) -> tuple:
@@ -58,6 +63,14 @@ class Rule:
             object.__setattr__(self, "_split",
                                tuple(_formula(self, text, split=True) for text in self.texts))
         return self._split
+
+    @property
+    def graph_formulas(self) -> tuple:
+        """The formulas a create_graph backward runs (``graph``, else the plain ones)."""
+        if self._graph is None:
+            object.__setattr__(self, "_graph", tuple(
+                _formula(self, text) for text in self.graph) or self.formulas)
+        return self._graph
 
     @property
     def input_of_saved(self) -> tuple[int | None, ...]:
@@ -102,10 +115,11 @@ ELEMENT_WISE = "element_wise"
 
 
 def _row(op: str, node_name: str, inputs: str, saves: str, *texts: str, variadic=False,
-         numbers_are_tensors=False, forward: str | None = None, inplace: str = "") -> Rule:
+         numbers_are_tensors=False, forward: str | None = None, inplace: str = "",
+         graph: tuple[str, ...] = ()) -> Rule:
     return _compile(Rule(op, node_name, tuple(inputs.split()), tuple(saves.split()), texts,
                          variadic, numbers_are_tensors, forward=forward,
-                         inplace=tuple(inplace.split())))
+                         inplace=tuple(inplace.split()), graph=graph))
 
 
 TABLE: tuple[Rule, ...] = (
@@ -125,6 +139,7 @@ TABLE: tuple[Rule, ...] = (
          inplace="neg_ negative_"),
     # torch's mul(Tensor, Scalar): what its own formulas record when they scale by a number
     _row("mul_scalar", "MulBackward1", "self", "other", "grad * other", forward=ELEMENT_WISE),
+    _row("add_scalar", "AddBackward1", "self", "", "grad", forward=ELEMENT_WISE),  # (the same)
     _row("pow", "PowBackward0", "self", "self exponent",
          "k.pow_self_grad(grad, self, exponent)", forward=ELEMENT_WISE, inplace="pow_"),
     _row("pow_tensor", "PowBackward1", "self exponent", "self exponent result",
@@ -192,9 +207,10 @@ TABLE: tuple[Rule, ...] = (
     # (torch's tanh_backward kernel fuses 1 - y² into one multiply-add: k.fused(-result,
     # result, 1) gives its bits, but tests/npgrad/test_parallel.py holds this text as it is)
     _row("tanh", "TanhBackward0", "self", "result", "grad * (1 - result * result)",
-         forward=ELEMENT_WISE, inplace="tanh_"),
+         forward=ELEMENT_WISE, inplace="tanh_", graph=("k.tanh_backward(grad, result)",)),
     _row("sigmoid", "SigmoidBackward0", "self", "result", "grad * (1 - result) * result",
-         forward=ELEMENT_WISE, inplace="sigmoid_"),
+         forward=ELEMENT_WISE, inplace="sigmoid_",
+         graph=("k.sigmoid_backward(grad, result)",)),
     _row("relu", "ReluBackward0", "self", "result", "grad * (result > 0)", forward=ELEMENT_WISE,
          inplace="relu_"),
     _row("tan", "TanBackward0", "self", "result", "grad * (1 + result * result)",
@@ -464,6 +480,11 @@ TABLE: tuple[Rule, ...] = (
          "k.getitem(grad, indices)"),
     _row("diagonal_backward", "DiagonalBackwardBackward0", "grad_output", "offset dim1 dim2",
          "k.diagonal(grad, offset, dim1, dim2)"),
+    _row("tanh_backward", "TanhBackwardBackward0", "grad_output output", "grad_output output",
+         "k.tanh_backward(grad, output)", "grad * (k.times(output, -2) * grad_output)"),
+    _row("sigmoid_backward", "SigmoidBackwardBackward0", "grad_output output",
+         "grad_output output", "k.sigmoid_backward(grad, output)",
+         "grad * grad_output * k.plus(k.times(output, -2), 1)"),
 ) + linalg_rows(_row) + image_rows(_row) + family_rows(_row, ELEMENT_WISE)
 # (torch.linalg's; convolutions, pooling, resizing; the families' own: _family_rules.py)
 
