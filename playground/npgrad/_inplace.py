@@ -28,7 +28,8 @@ from ._pointwise import UNARY, clamp, masked_values
 from ._recording import RESULT, attach_node, output
 from ._rules import RULES
 from ._tensor import Tensor, bump_version, shared_counter
-from ._view_writes import positions_in, record_through_view, root_of
+from ._view_places import positions_in, root_of
+from ._view_writes import record_through_view
 
 _make = Tensor._make
 
@@ -78,8 +79,10 @@ def _recorded(op: str, self: Tensor, history: Tensor, other: Tensor | None,
     if node_class.arity > 0:  # a node of one or two inputs; -1: as many as given
         inputs = inputs[:node_class.arity]
     attach_node(holder, node_class, inputs, saved)
-    self.grad_fn = holder.grad_fn
+    self._fn = holder._fn
     self._rg = True
+    if self._base is not None:  # (a view whose memory is its own now: this is its history)
+        self._vv = bytes(self._vc)
     return self
 
 
@@ -109,6 +112,11 @@ def _write_recorded(op: str, self: Tensor, write, other, saved: tuple, *more) ->
     if not (_recording(self, other) or any(_recording(self, tensor) for tensor in more)):
         write()  # an optimizer's step, under no_grad
         return self
+    # a view among the inputs points at its history as it is before the write (a write to
+    # its base would make it a view of the write's own result)
+    other = _history(other) if other is not None and other._base is not None else other
+    if more:
+        more = tuple(t if t is None or t._base is None else _history(t) for t in more)
     if self._base is not None:  # a write through a view: torch's CopySlices on its base
         base = root_of(self)[0]
         positions = positions_in(self._data, base._data)

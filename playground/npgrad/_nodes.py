@@ -252,7 +252,7 @@ def edge_of(tensor):
     """The node an op that uses ``tensor`` points at, when the tensor has a grad_fn: the
     grad_fn, or the grad_fn's ``NodeOutput`` for the tensor (kept in ``_grad_acc``, which a
     non-leaf tensor does not use otherwise)."""
-    fn = tensor.grad_fn
+    fn = tensor._fn  # (its callers regenerated a view written through since)
     output = tensor._grad_acc
     if type(output) is NodeOutput and output._n0 is fn:
         return output

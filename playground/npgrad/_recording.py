@@ -22,6 +22,7 @@ from ._parallel import apply as split_ufunc
 from ._saved_hooks import HOOKS as SAVED_TENSOR_HOOKS
 from ._saved_hooks import pack, pack_order
 from ._tensor import ZERO_VERSION, InferenceCounter, Tensor, check_savable, new_counter
+from ._view_places import positions_in, root_of
 
 _ndarray = np.ndarray
 _next_sequence = new_sequence_number
@@ -44,7 +45,8 @@ def output(op: str, data, inputs: tuple, saved: tuple = (), counter=None, base=N
         data = np.asarray(data)
     out = _make(data, None, counter)
     if base is not None:
-        out._base = base
+        out._base = base if base._base is None else base._base  # (torch's: the first base)
+        out._vv = bytes(counter) if GradMode.enabled else None
     if GradMode.enabled:
         for tensor in inputs:
             if tensor is not None and tensor._rg:
@@ -81,7 +83,9 @@ def edge(tensor):
     """The node an op on ``tensor`` points at: its grad_fn, its AccumulateGrad, or None."""
     if tensor is None:
         return None
-    fn = tensor.grad_fn
+    fn = tensor._fn
+    if tensor._base is not None and tensor._vv != tensor._vc:  # its base written since
+        fn = rebased_view(tensor)
     if fn is not None:
         return fn if tensor._grad_acc is None else edge_of(tensor)
     if not tensor._rg:
@@ -92,6 +96,22 @@ def edge(tensor):
         if accumulator is not None:
             return accumulator
     return tensor._grad_edge()[0]
+
+
+def rebased_view(view: Tensor):
+    """A view whose base was written since its grad_fn was set (itself, or through another
+    view): as torch regenerates it, an as_strided view of the base's history as it is now.
+    A view that did not require grad starts to, as torch's does."""
+    if view._vv is None:  # made under no_grad: left as it was made
+        return view._fn
+    view._vv = bytes(view._vc)
+    base = root_of(view)[0]
+    positions = positions_in(view._data, base._data) if base._rg else None
+    if positions is None:
+        return view._fn
+    attach_node(view, NODE_CLASSES["as_strided"], (base,), (base._data.shape, positions))
+    view._grad_acc = None
+    return view._fn
 
 
 def record_several(op: str, tensors: list, inputs: tuple, saved: tuple) -> None:
@@ -117,7 +137,7 @@ def record_outputs(node, tensors: list) -> None:
     node._shape = None if several else tensors[0]._data.shape
     node._np_dtype = None if several else tensors[0]._data.dtype
     for index, tensor in enumerate(tensors):
-        tensor.grad_fn = node
+        tensor._fn = node
         tensor._rg = True
         tensor._grad_acc = NodeOutput(node, index, len(tensors), tensor._data) if several else None
 
@@ -142,7 +162,7 @@ def attach_node(out: Tensor, node_class, inputs: tuple, saved: tuple) -> None:
     # backward may skip checking: only the fast path knows it from the forward.
     node._exact = False
     out._rg = True
-    out.grad_fn = node
+    out._fn = node
     if not saved:
         node._saved = ()
         node._versions = ()
@@ -296,13 +316,15 @@ def fast_elementwise(op: str, ufunc, general: Callable, reflected: bool = False)
         # attach_node, inlined:
         node = _new(node_class)
         # (a tensor with a grad_fn and a _grad_acc is an output of a node with several)
-        first = self.grad_fn
-        if first is None or self._grad_acc is not None:
+        first = self._fn
+        if first is None or self._grad_acc is not None or self._base is not None:
             first = edge(self)
         second = None
         if other_tensor is not None:
-            second = other_tensor.grad_fn
-            if second is None:
+            second = other_tensor._fn
+            if other_tensor._base is not None:
+                second = edge(other_tensor)
+            elif second is None:
                 if other_tensor._rg:
                     # A leaf (a weight, usually): its AccumulateGrad, alive while a node uses it.
                     accumulator = other_tensor._grad_acc
@@ -321,7 +343,7 @@ def fast_elementwise(op: str, ufunc, general: Callable, reflected: bool = False)
         node._deps = None
         node._exact = exact
         out._rg = True
-        out.grad_fn = node
+        out._fn = node
         if saved_tensor_hooks and not saves_numbers:  # the general way, through the hooks
             saved = (RESULT,) if saves_result else (self,) if unary else (
                 self, b if other_tensor is None else other_tensor)

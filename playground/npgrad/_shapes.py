@@ -12,6 +12,7 @@ import numpy as np
 
 from . import _dtype as dtypes
 from ._bindings import bind_function, bind_method, binds
+from ._grad_mode import GradMode
 from ._pointwise import clone
 from ._recording import output, record_several
 from ._tensor import Size, Tensor, _wrap_dim, shared_counter
@@ -469,7 +470,8 @@ def views_along(self: Tensor, items: list, dim: int, op: str, saved: tuple) -> t
     views = []
     for item in items:
         view = Tensor._make(self._data[(slice(None),) * dim + (item,)], None, counter)
-        view._base = self
+        view._base = self if self._base is None else self._base
+        view._vv = bytes(counter) if GradMode.enabled else None
         views.append(view)
     record_several(op, views, (self,), saved)
     return tuple(views)

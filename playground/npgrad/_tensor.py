@@ -11,6 +11,16 @@ from . import _dtype as dtypes
 from ._grad_mode import GradMode
 from ._hook_lists import LeafHooks, RemovableHandle
 from ._nodes import AccumulateGrad, NodeOutput, edge_of
+from ._versions import (  # noqa: F401 (the engine's modules import them from here)
+    INFERENCE_SAVE_MESSAGE,
+    ZERO_VERSION,
+    InferenceCounter,
+    check_savable,
+    counter_value,
+    new_counter,
+    shared_counter,
+    version_of,
+)
 
 # The warnings torch gives once in a process (TORCH_WARN_ONCE), once given.
 _WARNED = {"scalar": False}
@@ -97,8 +107,9 @@ class Tensor:
     __module__ = "torch"  # print(type(x)) shows <class 'torch.Tensor'>, as torch's
 
     # (``__dict__``: attributes of a user's own, as fastai keeps optimiser state on parameters)
-    __slots__ = ("_data", "_rg", "grad_fn", "_grad", "_vc", "_base", "_grad_acc", "_hooks",
-                 "__weakref__", "__dict__")
+    # (``_fn``: grad_fn as last set; ``_vv``: a view's version then, set with ``_base``)
+    __slots__ = ("_data", "_rg", "_fn", "_grad", "_vc", "_base", "_grad_acc", "_hooks",
+                 "_vv", "__weakref__", "__dict__")
     __array_priority__ = 1000  # NumPy defers to our reflected operators in ndarray * tensor
 
     @staticmethod
@@ -107,7 +118,7 @@ class Tensor:
         tensor = _new(Tensor)
         tensor._data = data
         tensor._rg = grad_fn is not None
-        tensor.grad_fn = grad_fn
+        tensor._fn = grad_fn
         tensor._grad = None
         if _inference_mode and counter is None:  # a view keeps its base's kind, as in torch
             counter = InferenceCounter(8)
@@ -121,7 +132,7 @@ class Tensor:
         from ._factories import legacy_constructor
 
         source = legacy_constructor(dtypes.get_default_dtype(), *args, **kwargs)
-        for name in ("_data", "_rg", "grad_fn", "_grad", "_vc", "_base", "_grad_acc", "_hooks"):
+        for name in ("_data", "_rg", "_fn", "_grad", "_vc", "_base", "_grad_acc", "_hooks"):
             setattr(self, name, getattr(source, name))
 
     # ----- attributes -------------------------------------------------------------------------
@@ -137,7 +148,22 @@ class Tensor:
 
     @property
     def requires_grad(self) -> bool:
+        if self._base is not None and self._vv != self._vc:
+            self._rebased()
         return self._rg
+
+    @property
+    def grad_fn(self):
+        """The node that made it; a view whose base was written since is regenerated as
+        torch's as_strided view of the base's history (_recording.rebased_view)."""
+        if self._base is not None and self._vv != self._vc:
+            return self._rebased()
+        return self._fn
+
+    def _rebased(self):
+        from ._recording import rebased_view  # (the recording imports this module)
+
+        return rebased_view(self)
 
     @requires_grad.setter
     def requires_grad(self, value: bool) -> None:
@@ -339,7 +365,7 @@ class Tensor:
         return Tensor._make(self._data, None, shared_counter(self))
 
     def detach_(self) -> Tensor:
-        self.grad_fn = None
+        self._fn = None
         self._rg = False
         self._grad_acc = None  # an output's NodeOutput, or an AccumulateGrad of old
         return self
@@ -413,24 +439,6 @@ _new = object.__new__
 _SEVERAL_VIEWS = frozenset({"SplitBackward0", "SplitWithSizesBackward0"})
 
 
-# Version counters (torch's in-place change detection), made on first need (``_vc`` None:
-# version 0, shared with nobody): 8-byte little-endian bytearrays, shareable like a list but
-# unseen by the garbage collector; a saved tensor's version is a bytes snapshot (``!=``).
-ZERO_VERSION = bytes(8)
-
-
-def new_counter() -> bytearray:
-    return bytearray(8)
-
-
-class InferenceCounter(bytearray):
-    """The counter of an inference tensor (one made under ``inference_mode``): its class is
-    the mark, and views and ``detach()`` share it, so they are inference tensors too, as in
-    torch. torch keeps no version for them; this one only counts, for the in-place check."""
-
-    __slots__ = ()
-
-
 # Whether inference mode is on (_grad_mode's inference_mode sets it): ``_make`` reads it for
 # every tensor, and a module global is the cheapest read (a class attribute's: five times).
 _inference_mode = False
@@ -445,35 +453,6 @@ def set_inference_mode(on: bool) -> bool:
 
 def inference_mode_on() -> bool:
     return _inference_mode
-
-
-INFERENCE_SAVE_MESSAGE = (
-    "Inference tensors cannot be saved for backward. Please do not use Tensors created in "
-    "inference mode in computation tracked by autograd. To work around this, you can make a "
-    "clone to get a normal tensor and use it in autograd, or use `torch.no_grad()` instead of "
-    "`torch.inference_mode()`.")
-
-
-def check_savable(counter) -> None:
-    """torch refuses to save an inference tensor for backward (``counter`` is its ``_vc``)."""
-    if counter.__class__ is InferenceCounter:
-        raise RuntimeError(INFERENCE_SAVE_MESSAGE)
-
-
-def counter_value(counter) -> int:
-    return int.from_bytes(counter, "little")
-
-
-def version_of(tensor) -> int:
-    counter = tensor._vc
-    return 0 if counter is None else counter_value(counter)
-
-
-def shared_counter(tensor) -> bytearray:
-    """The tensor's counter, created now so a view or a saved output can share it."""
-    if tensor._vc is None:
-        tensor._vc = new_counter()
-    return tensor._vc
 
 
 def bump_version(tensor) -> None:

@@ -4,9 +4,10 @@ CopySlices on the view's base, and AsStridedBackward0 for the views on the way t
 torch records such a write as a node of the base (CopySlices) that wraps the op's own node:
 its backward hands the op's node the base gradient's part the view covers, puts the op's
 gradient for its first input back in that part, and passes its other gradients on. The
-written view, and every view between it and the base, become as_strided views of the base's
-new history. Where the view's memory is not the base's (NumPy copied a broadcast view on
-write), the write is recorded on the view alone, as before.
+written view becomes an as_strided view of the base's new history; the base's other views
+become one when next used (their version changed: _recording.rebased_view). Where the view's
+memory is not the base's (NumPy copied a broadcast view on write), the write is recorded on
+the view alone.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import numpy as np
 from ._nodes import NODE_CLASSES, Node, new_sequence_number, release_saved
 from ._recording import attach_node
 from ._tensor import Tensor, shared_counter
+from ._view_places import positions_in, root_of
 
 _make = Tensor._make
 
@@ -73,44 +75,6 @@ class CopySlices(Node):
         release_saved(self.fn)
 
 
-def root_of(view: Tensor) -> tuple[Tensor, list[Tensor]]:
-    """The base a view's memory belongs to, and the views from ``view`` up to it."""
-    chain = [view]
-    base = view._base
-    while base._base is not None:
-        chain.append(base)
-        base = base._base
-    return base, chain
-
-
-def positions_in(view: np.ndarray, base: np.ndarray) -> np.ndarray | None:
-    """Where each element of ``view`` lies in ``base`` (flat, C order), in the view's shape;
-    None when the view's memory is not the base's."""
-    if not np.shares_memory(view, base):
-        return None
-    if base.flags.c_contiguous:  # (most bases: a place is its distance from the start)
-        start = base.__array_interface__["data"][0]
-        return (_addresses(view) - start) // base.itemsize
-    places = _addresses(base).reshape(-1)
-    order = np.argsort(places, kind="stable")
-    wanted = _addresses(view)
-    found = np.searchsorted(places[order], wanted)
-    found = order[np.minimum(found, places.size - 1)]
-    if not np.array_equal(places[found], wanted):
-        return None
-    return found
-
-
-def _addresses(array: np.ndarray) -> np.ndarray:
-    """Each element's memory address (bytes), in the array's shape."""
-    result = np.full(array.shape, array.__array_interface__["data"][0], dtype=np.int64)
-    for axis, (size, stride) in enumerate(zip(array.shape, array.strides, strict=True)):
-        shape = [1] * array.ndim
-        shape[axis] = size
-        result += (np.arange(size, dtype=np.int64) * stride).reshape(shape)
-    return result
-
-
 def record_through_view(op: str, view: Tensor, history_of_base: Tensor, inputs: tuple,
                         saved: tuple, positions: np.ndarray) -> Tensor:
     """After the write: the op's node (of the base's old history and ``inputs``) wrapped in
@@ -121,7 +85,7 @@ def record_through_view(op: str, view: Tensor, history_of_base: Tensor, inputs: 
     every = (history_of_base, *inputs)
     attach_node(holder, node_class, every[:node_class.arity] if node_class.arity > 0 else every,
                 saved)
-    base.grad_fn = CopySlices(holder.grad_fn, base, positions)
+    base._fn = CopySlices(holder._fn, base, positions)
     base._rg = True
     base._grad_acc = None
     for each in chain:
@@ -130,4 +94,5 @@ def record_through_view(op: str, view: Tensor, history_of_base: Tensor, inputs: 
             continue
         attach_node(each, NODE_CLASSES["as_strided"], (base,), (base._data.shape, place))
         each._grad_acc = None
+        each._vv = bytes(each._vc)  # (its grad_fn is the base's history as it is now)
     return view

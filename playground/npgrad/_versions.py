@@ -1,0 +1,49 @@
+"""Version counters: how torch tells that a value saved for backward was written since."""
+
+from __future__ import annotations
+
+# Version counters (torch's in-place change detection), made on first need (``_vc`` None:
+# version 0, shared with nobody): 8-byte little-endian bytearrays, shareable like a list but
+# unseen by the garbage collector; a saved tensor's version is a bytes snapshot (``!=``).
+ZERO_VERSION = bytes(8)
+
+
+def new_counter() -> bytearray:
+    return bytearray(8)
+
+
+class InferenceCounter(bytearray):
+    """The counter of an inference tensor (one made under ``inference_mode``): its class is
+    the mark, and views and ``detach()`` share it, so they are inference tensors too, as in
+    torch. torch keeps no version for them; this one only counts, for the in-place check."""
+
+    __slots__ = ()
+
+
+INFERENCE_SAVE_MESSAGE = (
+    "Inference tensors cannot be saved for backward. Please do not use Tensors created in "
+    "inference mode in computation tracked by autograd. To work around this, you can make a "
+    "clone to get a normal tensor and use it in autograd, or use `torch.no_grad()` instead of "
+    "`torch.inference_mode()`.")
+
+
+def check_savable(counter) -> None:
+    """torch refuses to save an inference tensor for backward (``counter`` is its ``_vc``)."""
+    if counter.__class__ is InferenceCounter:
+        raise RuntimeError(INFERENCE_SAVE_MESSAGE)
+
+
+def counter_value(counter) -> int:
+    return int.from_bytes(counter, "little")
+
+
+def version_of(tensor) -> int:
+    counter = tensor._vc
+    return 0 if counter is None else counter_value(counter)
+
+
+def shared_counter(tensor) -> bytearray:
+    """The tensor's counter, created now so a view or a saved output can share it."""
+    if tensor._vc is None:
+        tensor._vc = new_counter()
+    return tensor._vc

@@ -1,0 +1,48 @@
+"""Where a view's elements lie in its base's memory: what torch's as_strided views of a base
+(CopySlices, a view regenerated after a write) are made of."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from ._tensor import Tensor
+
+def root_of(view: Tensor) -> tuple[Tensor, list[Tensor]]:
+    """The base a view's memory belongs to, and the views from ``view`` up to it."""
+    chain = [view]
+    base = view._base
+    while base._base is not None:
+        chain.append(base)
+        base = base._base
+    return base, chain
+
+
+def positions_in(view: np.ndarray, base: np.ndarray) -> np.ndarray | None:
+    """Where each element of ``view`` lies in ``base`` (flat, C order), in the view's shape;
+    None when the view's memory is not the base's."""
+    if not np.shares_memory(view, base):
+        return None
+    if base.flags.c_contiguous:  # (most bases: a place is its distance from the start)
+        start = base.__array_interface__["data"][0]
+        return (_addresses(view) - start) // base.itemsize
+    places = _addresses(base).reshape(-1)
+    order = np.argsort(places, kind="stable")
+    wanted = _addresses(view)
+    found = np.searchsorted(places[order], wanted)
+    found = order[np.minimum(found, places.size - 1)]
+    if not np.array_equal(places[found], wanted):
+        return None
+    return found
+
+
+def _addresses(array: np.ndarray) -> np.ndarray:
+    """Each element's memory address (bytes), in the array's shape."""
+    result = np.full(array.shape, array.__array_interface__["data"][0], dtype=np.int64)
+    for axis, (size, stride) in enumerate(zip(array.shape, array.strides, strict=True)):
+        shape = [1] * array.ndim
+        shape[axis] = size
+        result += (np.arange(size, dtype=np.int64) * stride).reshape(shape)
+    return result
