@@ -265,9 +265,20 @@ class Kit:
     def conv2d_bias(k, grad):
         return k.sum(grad, (0, 2, 3), False)
 
-    def max_pool2d_input(k, grad, shape, indices):
+    def max_pool2d_input(k, grad, self, shape, indices):
         values = _convolution.max_pool2d_grad(_array(grad), shape, indices)
-        return k._backward_of("max_pool2d_backward", values, (grad,), (indices,))
+        return k._backward_of("max_pool2d_backward", values, (grad, self), (indices, shape))
+
+    def threshold_backward(k, grad, self, threshold):
+        """relu's gradient as torch's one op (ThresholdBackwardBackward0) under create_graph,
+        the values of relu's plain formula."""
+        mask = _array(self) > threshold
+        return k._backward_of("threshold_backward", _array(grad) * mask, (grad, self), (mask,))
+
+    def leaky_relu_backward(k, grad, self, negative_slope):
+        values = np.where(_array(self) > 0, _array(grad), _array(grad) * negative_slope)
+        return k._backward_of("leaky_relu_backward", values, (grad, self),
+                              (self, negative_slope))
 
     def max_pool2d_gather(k, grad, indices):
         """max_pool2d's second derivative: the incoming gradient at each window's maximum."""

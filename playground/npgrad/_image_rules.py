@@ -76,8 +76,8 @@ def image_rows(row) -> tuple:
              "k.col2im(grad, size, kernel, dilation, padding, stride)"),
         row("col2im", "Col2ImBackward0", "self", "kernel dilation padding stride",
              "k.im2col(grad, kernel, dilation, padding, stride)"),
-        row("max_pool2d", "MaxPool2DWithIndicesBackward0", "self", "shape indices",
-             "k.max_pool2d_input(grad, shape, indices)"),
+        row("max_pool2d", "MaxPool2DWithIndicesBackward0", "self", "self shape indices",
+             "k.max_pool2d_input(grad, self, shape, indices)"),
         # what a create_graph backward records for those two: torch's nodes. A convolution's input
         # gradient is bilinear in (grad_output, weight), its weight gradient in (grad_output,
         # input): each derivative is a convolution, a weight gradient or an input gradient again
@@ -91,8 +91,8 @@ def image_rows(row) -> tuple:
              "k.conv2d_forward(input, grad, stride, padding, dilation, groups)",
              "k.conv2d_input(grad_output, input, grad, stride, padding, dilation, groups)",
              "k._zeros(grad, grad.shape)"),
-        row("max_pool2d_backward", "MaxPool2DWithIndicesBackwardBackward0", "grad_output",
-             "indices", "k.max_pool2d_gather(grad, indices)"),
+        row("max_pool2d_backward", "MaxPool2DWithIndicesBackwardBackward0", "grad_output self",
+             "indices shape", "k.max_pool2d_gather(grad, indices)", "k._zeros(grad, shape)"),
         row("avg_pool2d", "AvgPool2DBackward0", "self", "shape windows adaptive",
              "k.avg_pool_input(grad, shape, windows, adaptive)"),
         row("adaptive_avg_pool2d", "AdaptiveAvgPool2DBackward0", "self", "shape windows adaptive",

@@ -463,6 +463,11 @@ CASES = [
     Case("bernoulli_", ((2, 3),), _random_fill("bernoulli_", 0.5)),
     Case("bernoulli_tensor", ((2, 3), (3,)), _bernoulli_tensor),
     Case("asinh_", ((3,),), lambda m, a: (a * 2).asinh_(), label="name-only"),
+    Case("leaky_relu_backward", ((3, 2),), _second(
+        lambda m, a: m.nn.functional.leaky_relu(a, 0.1))),
+    Case("threshold_backward", ((3, 2),), _second(lambda m, a: a.relu()), label="relu"),
+    Case("max_pool2d_backward", ((1, 1, 4, 4),), _second(
+        lambda m, a: m.nn.functional.max_pool2d(a, 2)), label="alone"),
     Case("tanh_backward", ((3, 2),), _second(lambda m, a: a.tanh())),
     Case("sigmoid_backward", ((3, 2),), _second(lambda m, a: a.sigmoid())),
     Case("add_scalar", ((3, 2),), _second(lambda m, a: a.sigmoid()), label="sigmoid's second"),

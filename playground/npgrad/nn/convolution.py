@@ -95,7 +95,7 @@ def max_pool2d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,
     values, indices = _convolution.max_pool2d(input._data, kernel, stride, padding, dilation,
                                               extra)
     result = _recording.output("max_pool2d", np.ascontiguousarray(values), (input,),
-                               (input._data.shape, indices))
+                               (input, input._data.shape, indices))
     return (result, Tensor._make(indices.astype(np.int64))) if return_indices else result
 
 
