@@ -10,6 +10,7 @@ import math
 import numpy as np
 
 from . import _convolution, _pooling, _recurrent
+from ._graph_kit import GraphBackwards
 from ._numerics import erf_values, fused_values, safe_softmax_values
 from ._summation_order import softmax_sums
 from ._tensor import Tensor
@@ -93,7 +94,7 @@ def _count(shape: tuple, dims) -> int:
     return int(np.prod([shape[d] for d in dims])) if dims else 1
 
 
-class Kit:
+class Kit(GraphBackwards):
     """Formulas written once in terms of the primitives each kit defines (``k`` is the kit)."""
 
     # ruff: noqa: N805 - the kit is named k, as in the formula texts
@@ -268,17 +269,6 @@ class Kit:
     def max_pool2d_input(k, grad, self, shape, indices):
         values = _convolution.max_pool2d_grad(_array(grad), shape, indices)
         return k._backward_of("max_pool2d_backward", values, (grad, self), (indices, shape))
-
-    def threshold_backward(k, grad, self, threshold):
-        """relu's gradient as torch's one op (ThresholdBackwardBackward0) under create_graph,
-        the values of relu's plain formula."""
-        mask = _array(self) > threshold
-        return k._backward_of("threshold_backward", _array(grad) * mask, (grad, self), (mask,))
-
-    def leaky_relu_backward(k, grad, self, negative_slope):
-        values = np.where(_array(self) > 0, _array(grad), _array(grad) * negative_slope)
-        return k._backward_of("leaky_relu_backward", values, (grad, self),
-                              (self, negative_slope))
 
     def max_pool2d_gather(k, grad, indices):
         """max_pool2d's second derivative: the incoming gradient at each window's maximum."""

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, field
 
 from ._family_rules import family_rows
+from ._graph_rules import LOG_SIGMOID_BACKWARD, SOFTPLUS_BACKWARD, graph_rows
 from ._image_rules import image_rows
 from ._linalg_rules import linalg_rows
 from ._parallel import FORMULA_OPERATORS, split_operators
@@ -286,9 +287,10 @@ TABLE: tuple[Rule, ...] = (
          "k.layer_norm_parameter(grad, input, mean, rstd, dims, eps, False)"),
     _row("softplus", "SoftplusBackward0", "self", "self beta threshold",
          "k.where(self * beta > threshold, grad,"
-         " grad * k.exp(self * beta) / (k.exp(self * beta) + 1))", forward=ELEMENT_WISE),
+         " grad * k.exp(self * beta) / (k.exp(self * beta) + 1))", forward=ELEMENT_WISE,
+         graph=(SOFTPLUS_BACKWARD,)),
     _row("log_sigmoid", "LogSigmoidBackward0", "self", "self buffer",
-         "k.log_sigmoid_grad(grad, self, buffer)"),
+         "k.log_sigmoid_grad(grad, self, buffer)", graph=(LOG_SIGMOID_BACKWARD,)),
     _row("binary_cross_entropy", "BinaryCrossEntropyBackward0", "self target",
          "self target count",
          # torch's EPSILON is a C float: 1e-12 rounded to float32, in float64 too
@@ -470,28 +472,8 @@ TABLE: tuple[Rule, ...] = (
          inplace="bernoulli_"),
     _row("bernoulli_tensor", "BernoulliBackward1", "self p", "", "k.zeros_like(grad)",
          "k.zeros_like(grad)", inplace="bernoulli_"),
-    # what the formulas above record under create_graph=True
-    _row("select_backward", "SelectBackwardBackward0", "grad_output", "dim index",
-         "k.select(grad, dim, index)"),
-    _row("slice_backward", "SliceBackwardBackward0", "grad_output", "dim start end step",
-         "k.slice(grad, dim, start, end, step)"),
-    _row("unfold_backward", "UnfoldBackwardBackward0", "grad_output", "dim size step",
-         "k.unfold(grad, dim, size, step)"),
-    _row("index_backward", "IndexPutImplBackward0", "grad_output", "indices",
-         "k.getitem(grad, indices)"),
-    _row("diagonal_backward", "DiagonalBackwardBackward0", "grad_output", "offset dim1 dim2",
-         "k.diagonal(grad, offset, dim1, dim2)"),
-    # (the input is theirs too, with a zero gradient: a gradient through a leaky relu alone
-    # still requires grad, as torch's does; relu's is threshold's row, _activation_rules.py)
-    _row("leaky_relu_backward", "LeakyReluBackwardBackward0", "grad_output self",
-         "self negative_slope", "k.leaky_relu_backward(grad, self, negative_slope)",
-         "k.zeros_like(grad)"),
-    _row("tanh_backward", "TanhBackwardBackward0", "grad_output output", "grad_output output",
-         "k.tanh_backward(grad, output)", "grad * (k.times(output, -2) * grad_output)"),
-    _row("sigmoid_backward", "SigmoidBackwardBackward0", "grad_output output",
-         "grad_output output", "k.sigmoid_backward(grad, output)",
-         "grad * grad_output * k.plus(k.times(output, -2), 1)"),
-) + linalg_rows(_row) + image_rows(_row) + family_rows(_row, ELEMENT_WISE)
-# (torch.linalg's; convolutions, pooling, resizing; the families' own: _family_rules.py)
+) + graph_rows(_row) + linalg_rows(_row) + image_rows(_row) + family_rows(_row, ELEMENT_WISE)
+# (what create_graph records; torch.linalg's; convolutions, pooling, resizing; the families'
+# own: _family_rules.py)
 
 RULES: dict[str, Rule] = {rule.op: rule for rule in TABLE}

@@ -468,6 +468,8 @@ CASES = [
     Case("threshold_backward", ((3, 2),), _second(lambda m, a: a.relu()), label="relu"),
     Case("max_pool2d_backward", ((1, 1, 4, 4),), _second(
         lambda m, a: m.nn.functional.max_pool2d(a, 2)), label="alone"),
+    Case("softplus_backward", ((3, 2),), _second(lambda m, a: m.nn.functional.softplus(a))),
+    Case("log_sigmoid_backward", ((3, 2),), _second(lambda m, a: m.nn.functional.logsigmoid(a))),
     Case("tanh_backward", ((3, 2),), _second(lambda m, a: a.tanh())),
     Case("sigmoid_backward", ((3, 2),), _second(lambda m, a: a.sigmoid())),
     Case("add_scalar", ((3, 2),), _second(lambda m, a: a.sigmoid()), label="sigmoid's second"),

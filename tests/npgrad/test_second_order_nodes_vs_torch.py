@@ -12,7 +12,8 @@ import torch.nn.functional as F
 torch.manual_seed(0)
 functions = {
     "tanh": torch.tanh, "sigmoid": torch.sigmoid, "relu": F.relu,
-    "leaky_relu": lambda x: F.leaky_relu(x, 0.1),
+    "leaky_relu": lambda x: F.leaky_relu(x, 0.1), "softplus": F.softplus,
+    "log_sigmoid": F.logsigmoid,
     "max_pool": lambda x: F.max_pool1d(x.unsqueeze(0), 2),
     "relu through a layer": lambda x: F.relu(x @ torch.ones(3, 2, dtype=x.dtype)),
 }
