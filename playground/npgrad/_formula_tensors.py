@@ -27,16 +27,6 @@ class TensorKit(Kit):
         """``value + number`` recorded as torch's formulas record it (AddBackward1)."""
         return output("add_scalar", value._data + value._data.dtype.type(number), (value,))
 
-    def tanh_backward(k, grad, result):
-        """tanh's backward as one recorded op, as torch's (TanhBackwardBackward0)."""
-        values = grad._data * (1 - result._data * result._data)
-        return output("tanh_backward", values, (grad, result), (grad, result))
-
-    def sigmoid_backward(k, grad, result):
-        """sigmoid's backward as one recorded op (SigmoidBackwardBackward0)."""
-        values = grad._data * (1 - result._data) * result._data
-        return output("sigmoid_backward", values, (grad, result), (grad, result))
-
     def fused(k, a, b, c):
         """``a * b + c`` recorded as those two ops, its values rounded once as the NumPy
         kit's (torch's kernel is one fused multiply-add)."""

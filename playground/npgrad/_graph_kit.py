@@ -26,6 +26,14 @@ class GraphBackwards:
         values = RULES[plain].formulas[0](NUMPY_KIT, _values(grad), (_values(self), *more))
         return k._backward_of(op, values, (grad, self), (grad, self, *more))
 
+    def tanh_backward(k, grad, result):
+        """tanh's gradient from its output: TanhBackwardBackward0 under create_graph."""
+        return k.recorded_backward("tanh_backward", "tanh", grad, result)
+
+    def sigmoid_backward(k, grad, result):
+        """sigmoid's gradient from its output: SigmoidBackwardBackward0 under create_graph."""
+        return k.recorded_backward("sigmoid_backward", "sigmoid", grad, result)
+
     def threshold_backward(k, grad, self, threshold):
         """relu's gradient as torch's one op (ThresholdBackwardBackward0) under create_graph,
         the values of relu's plain formula."""

@@ -28,7 +28,7 @@ from ._pointwise import UNARY, clamp, masked_values
 from ._recording import RESULT, attach_node, output
 from ._rules import RULES
 from ._tensor import Tensor, bump_version, shared_counter
-from ._view_places import positions_in, root_of
+from ._view_places import positions_in
 from ._view_writes import record_through_view
 
 _make = Tensor._make
@@ -69,17 +69,23 @@ def _history(self: Tensor) -> Tensor:
     return history
 
 
-def _recorded(op: str, self: Tensor, history: Tensor, other: Tensor | None,
-              saved: tuple, *more: Tensor | None) -> Tensor:
-    """After a recorded write: a node ``op`` from ``history`` (and ``other``, and ``more``)
-    becomes self's grad_fn."""
+def _node(op: str, self: Tensor, history: Tensor, other: Tensor | None, saved: tuple,
+          *more: Tensor | None):
+    """After a recorded write to self: the node ``op`` of ``history`` (and ``other``, and
+    ``more``), the write's result being self's new values."""
     node_class = NODE_CLASSES[op]
     holder = _make(self._data, None, shared_counter(self))
     inputs = (history, other, *more)
     if node_class.arity > 0:  # a node of one or two inputs; -1: as many as given
         inputs = inputs[:node_class.arity]
     attach_node(holder, node_class, inputs, saved)
-    self._fn = holder._fn
+    return holder._fn
+
+
+def _recorded(op: str, self: Tensor, history: Tensor, other: Tensor | None,
+              saved: tuple, *more: Tensor | None) -> Tensor:
+    """After a recorded write: the write's node becomes self's grad_fn."""
+    self._fn = _node(op, self, history, other, saved, *more)
     self._rg = True
     if self._base is not None:  # (a view whose memory is its own now: this is its history)
         self._vv = bytes(self._vc)
@@ -117,13 +123,14 @@ def _write_recorded(op: str, self: Tensor, write, other, saved: tuple, *more) ->
     other = _history(other) if other is not None and other._base is not None else other
     if more:
         more = tuple(t if t is None or t._base is None else _history(t) for t in more)
-    if self._base is not None:  # a write through a view: torch's CopySlices on its base
-        base = root_of(self)[0]
+    base = self._base
+    if base is not None:  # a write through a view: torch's CopySlices on its base
         positions = positions_in(self._data, base._data)
         if positions is not None:
             history = _history(base)
             write()
-            return record_through_view(op, self, history, (other, *more), saved, positions)
+            return record_through_view(self, _node(op, self, history, other, saved, *more),
+                                       positions)
     history = _history(self)
     write()
     return _recorded(op, self, history, other, saved, *more)

@@ -15,14 +15,14 @@ from collections.abc import Callable
 import numpy as np
 
 from ._grad_mode import GradMode
-from ._nodes import NODE_CLASSES, NodeHooks, NodeOutput, edge_of, new_sequence_number
+from ._nodes import NODE_CLASSES, Node, NodeHooks, NodeOutput, edge_of, new_sequence_number
 from ._operands import broadcast_error
 from ._parallel import SPLIT_FROM
 from ._parallel import apply as split_ufunc
 from ._saved_hooks import HOOKS as SAVED_TENSOR_HOOKS
 from ._saved_hooks import pack, pack_order
 from ._tensor import ZERO_VERSION, InferenceCounter, Tensor, check_savable, new_counter
-from ._view_places import positions_in, root_of
+from ._view_places import positions_in
 
 _ndarray = np.ndarray
 _next_sequence = new_sequence_number
@@ -104,11 +104,18 @@ def rebased_view(view: Tensor):
     A view that did not require grad starts to, as torch's does."""
     if view._vv is None:  # made under no_grad: left as it was made
         return view._fn
-    view._vv = bytes(view._vc)
-    base = root_of(view)[0]
+    base = view._base
     positions = positions_in(view._data, base._data) if base._rg else None
     if positions is None:
+        view._vv = bytes(view._vc)
         return view._fn
+    return as_strided_of(view, base, positions)
+
+
+def as_strided_of(view: Tensor, base: Tensor, positions) -> Node:
+    """Make ``view`` (its elements at ``positions`` in ``base``) an as_strided view of the
+    base's history as it is now: torch's AsStridedBackward0."""
+    view._vv = bytes(view._vc)
     attach_node(view, NODE_CLASSES["as_strided"], (base,), (base._data.shape, positions))
     view._grad_acc = None
     return view._fn

@@ -3,21 +3,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
-
-if TYPE_CHECKING:
-    from ._tensor import Tensor
-
-def root_of(view: Tensor) -> tuple[Tensor, list[Tensor]]:
-    """The base a view's memory belongs to, and the views from ``view`` up to it."""
-    chain = [view]
-    base = view._base
-    while base._base is not None:
-        chain.append(base)
-        base = base._base
-    return base, chain
 
 
 def positions_in(view: np.ndarray, base: np.ndarray) -> np.ndarray | None:

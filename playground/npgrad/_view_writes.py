@@ -14,12 +14,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._nodes import NODE_CLASSES, Node, new_sequence_number, release_saved
-from ._recording import attach_node
-from ._tensor import Tensor, shared_counter
-from ._view_places import positions_in, root_of
-
-_make = Tensor._make
+from ._nodes import Node, new_sequence_number, release_saved
+from ._recording import as_strided_of
+from ._tensor import Tensor
 
 
 class CopySlices(Node):
@@ -75,24 +72,12 @@ class CopySlices(Node):
         release_saved(self.fn)
 
 
-def record_through_view(op: str, view: Tensor, history_of_base: Tensor, inputs: tuple,
-                        saved: tuple, positions: np.ndarray) -> Tensor:
-    """After the write: the op's node (of the base's old history and ``inputs``) wrapped in
-    CopySlices as the base's grad_fn; each view on the way an as_strided view of it."""
-    base, chain = root_of(view)
-    holder = _make(view._data, None, shared_counter(view))  # (RESULT: the view's new values)
-    node_class = NODE_CLASSES[op]
-    every = (history_of_base, *inputs)
-    attach_node(holder, node_class, every[:node_class.arity] if node_class.arity > 0 else every,
-                saved)
-    base._fn = CopySlices(holder._fn, base, positions)
+def record_through_view(view: Tensor, fn: Node, positions: np.ndarray) -> Tensor:
+    """After the write: the op's node ``fn`` (of the base's old history and the op's other
+    inputs) wrapped in CopySlices as the base's grad_fn; the view an as_strided view of it."""
+    base = view._base
+    base._fn = CopySlices(fn, base, positions)
     base._rg = True
     base._grad_acc = None
-    for each in chain:
-        place = positions if each is view else positions_in(each._data, base._data)
-        if place is None:  # (a view whose memory went its own way: left as it was)
-            continue
-        attach_node(each, NODE_CLASSES["as_strided"], (base,), (base._data.shape, place))
-        each._grad_acc = None
-        each._vv = bytes(each._vc)  # (its grad_fn is the base's history as it is now)
+    as_strided_of(view, base, positions)
     return view
