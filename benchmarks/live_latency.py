@@ -203,11 +203,13 @@ def first_drawings(window: MainWindow, paints: PaintClock, views: ViewClock,
 
 
 def after_run_work(window: MainWindow, result) -> None:
-    """Wait, as a person looking at the result would, until the kernel has drawn the run's
-    figures and their SVGs: the next round's run must not queue behind them."""
+    """Wait, as a person looking at the result would, until the kernel has sent the run's
+    backward calls and drawn its figures and their SVGs: the next round's run must not
+    queue behind them."""
+    wait(lambda: not result.traces_due, timeout=60)
     if result.figures_due:
         wait(lambda: not window.view_state.figures_coming, timeout=60)
-        window.runner.kernel.figures.vectors(result.run, timeout=60)
+        window.runner.kernel.later.vectors(result.run, timeout=60)
 
 
 def live_typing(window: MainWindow, paints: PaintClock, hand_over: HandOver,

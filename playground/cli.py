@@ -331,5 +331,5 @@ def _run_on(engine: str, arguments: argparse.Namespace, on_output) -> RunResult 
                             timeout=arguments.timeout)
         if arguments.figures_format == "svg" and result.figures:  # drawn after the result
             run = result.figures[0].run
-            add_vectors(result.figures, run, kernel.figures.vectors(run) or [])
+            add_vectors(result.figures, run, kernel.later.vectors(run) or [])
     return result

@@ -11,7 +11,7 @@ import time
 import types
 import warnings
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -156,11 +156,14 @@ class EngineRun:
     shown: str | None = None  # the repr of a cell's last expression
     timings: dict[str, float] = field(default_factory=dict)  # seconds: exec, build
     notes: list[str] = field(default_factory=list)  # what the graph leaves out, and why
+    # with ``traces_later``: what makes the traces once the result is sent (None: no calls)
+    later_traces: Callable[[], list[BackwardTrace]] | None = None
 
 
 def run_code(code: str, engine: Engine, filename: str = "<script>",
              namespace: dict[str, Any] | None = None,
-             display_last: bool = False, figure_scale: float = 1.0) -> EngineRun:
+             display_last: bool = False, figure_scale: float = 1.0,
+             traces_later: bool = False) -> EngineRun:
     """Execute ``code`` on ``engine`` here, recording its graph and every backward call.
 
     An exception in the code is returned in ``error`` (the graph is still built from what
@@ -168,7 +171,8 @@ def run_code(code: str, engine: Engine, filename: str = "<script>",
     a last expression statement is kept in ``_`` and its repr in ``shown``, as IPython does.
     The matplotlib figures it shows or leaves open are closed, as Jupyter's inline backend
     does, and kept for ``inline_figures.render_pictures`` to draw for a screen of
-    ``figure_scale`` device pixels per pixel.
+    ``figure_scale`` device pixels per pixel. With ``traces_later`` (the kernel) the
+    traces are made by ``later_traces`` when the caller asks.
     """
     namespace = {"__name__": "__main__"} if namespace is None else namespace
     view = engine.view()
@@ -205,6 +209,7 @@ def run_code(code: str, engine: Engine, filename: str = "<script>",
                 figures_due = inline_figures.finish()
     executed = time.perf_counter()
     notes: list[str] = []
+    traces, later = [], None
     try:
         with _own_conditions():
             named = named_tensors(namespace, view, notes)  # walked once for both
@@ -212,7 +217,10 @@ def run_code(code: str, engine: Engine, filename: str = "<script>",
             graph, ids = graph_of(named, view, recorder.nodes(), notes,
                                   _labels(namespace, calls, marks, view))
             graph.file = filename
-            traces = recorder.to_model(ids)
+            if traces_later and recorder.traces:
+                later = functools.partial(recorder.to_model, ids)
+            elif not traces_later:
+                traces = recorder.to_model(ids)
     except MemoryError:
         # the script used up the memory (its own error says so): no graph, but no crash
         graph, traces = Graph(), []
@@ -223,7 +231,7 @@ def run_code(code: str, engine: Engine, filename: str = "<script>",
                          f"{type(failure).__name__}: {failure})\n")
     timings = {"exec": executed - started, "build": time.perf_counter() - executed}
     return EngineRun(namespace, graph, traces, error, figures_due, recorder.dropped, shown,
-                     timings, notes)
+                     timings, notes, later)
 
 
 @contextlib.contextmanager

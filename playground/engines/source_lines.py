@@ -240,11 +240,32 @@ def assign_lines(graph: Graph, objects: list, marks: StatementMarks) -> None:
             execution = _begun(marks.lines, at, begun)
             lines[execution] = abs(marks.lines[execution])
             runs.setdefault(execution, []).append((number, index))
+    read = _ReadStatements()  # a loop's statement runs many times: read once
     for execution, numbered in runs.items():
         line = lines[execution]
         if line:
-            _name_expressions(graph, sorted(numbered), marks.statements.get(line), line)
+            _name_expressions(graph, sorted(numbered), marks.statements.get(line), line, read)
     _tensors_follow(graph, marks)
+
+
+class _ReadStatements:
+    """Each statement's operations and each expression's text, worked out once a run."""
+
+    def __init__(self) -> None:
+        self._operations: dict[int, tuple] = {}
+        self._texts: dict[int, str | None] = {}
+
+    def operations(self, stmt: ast.stmt) -> tuple:
+        known = self._operations.get(id(stmt))  # (the statements live as long as the marks)
+        if known is None:
+            known = self._operations[id(stmt)] = _operations(stmt)
+        return known
+
+    def text(self, expression: ast.AST, lines: list[str]) -> str | None:
+        key = id(expression)
+        if key not in self._texts:
+            self._texts[key] = _text(expression, lines)
+        return self._texts[key]
 
 
 def _begun(noted: list[int], at: int, begun: dict[int, int]) -> int:
@@ -264,12 +285,13 @@ def _begun(noted: list[int], at: int, begun: dict[int, int]) -> int:
 
 
 def _name_expressions(graph: Graph, numbered: list[tuple[int, int]],
-                      found: tuple[ast.stmt, list[str]] | None, line: int) -> None:
+                      found: tuple[ast.stmt, list[str]] | None, line: int,
+                      read: _ReadStatements) -> None:
     """One execution of a statement: its nodes (by number) get its line and their
     expressions, matched from the last made backwards (an operation ends after its
     operands); a node an nn.Module made, or one no operation's kind matches, goes to a call
     (the module's own by name: ``self.fc1(x)``, ``model(x)``)."""
-    operations, repeats = _operations(found[0]) if found else ([], {})
+    operations, repeats = read.operations(found[0]) if found else ([], {})
     pointer = top = len(operations) - 1  # the last an operation's kind / a call may match
     for _number, index in reversed(numbered):
         node = graph.nodes[index]
@@ -289,7 +311,7 @@ def _name_expressions(graph: Graph, numbered: list[tuple[int, int]],
         expression = operations[chosen][1] if chosen is not None else (
             _whole(found[0]) if found else None)
         if expression is not None and found is not None:
-            node.expression = _text(expression, found[1])
+            node.expression = read.text(expression, found[1])
 
 
 def _call_for(operations: list, last: int, module: str | None) -> int | None:

@@ -39,6 +39,7 @@ from playground.kernel.figure_frames import FigureVectors, pictures_frame
 from playground.kernel.stop import Stop
 from playground.kernel.watchdog import MemoryReserve, MemoryWatchdog
 from playground.model import RunError, RunResult
+from playground.model.trace import traces_to_json
 
 JEDI_WARM_UP_S = 1.0      # after the kernel is ready: its first run goes first
 
@@ -116,6 +117,7 @@ class Session:
         self._pristine: dict = {}
         self._modules_at_start: set[str] = set()
         self.ran = False  # whether any run started in this process
+        self.later_traces = None  # what makes the last run's traces, sent after its result
 
     def remember_pristine(self) -> None:
         """The process as a new kernel has it, to tell later whether a run changed it."""
@@ -169,7 +171,7 @@ class Session:
 
     def _run(self, code: str, filename: str, fresh: bool, cell: bool = False,
              run_id: str = "", figure_scale: float = 1.0) -> RunResult:
-        self.ran = True
+        self.ran, self.later_traces = True, None
         if fresh:
             self.namespace = self._fresh_main(filename)
             np.seterr(**self._numpy_errors)
@@ -187,7 +189,7 @@ class Session:
             return self.ended_early(interrupted_error(), started)
         try:
             run = run_code(code, self.engine, filename, self.namespace, display_last=cell,
-                           figure_scale=figure_scale)
+                           figure_scale=figure_scale, traces_later=True)
         except KeyboardInterrupt as interrupt:
             if not Stop.requested:  # raised by the script itself: an ordinary exception
                 return self.ended_early(self._described(interrupt, filename), started)
@@ -218,10 +220,23 @@ class Session:
         return self._result(run, error, started)
 
     def _result(self, run: EngineRun, error: RunError | None, started: float) -> RunResult:
+        self.later_traces = run.later_traces
         return RunResult(self.engine.name, error=error, graph=run.graph, traces=run.traces,
+                         traces_due=run.later_traces is not None,
                          figures_due=run.figures_due, elapsed=time.perf_counter() - started,
                          dropped_calls=run.dropped_calls, notes=self.notes + run.notes,
                          timings=run.timings)
+
+    def traces_frame(self, run_id: str) -> bytes:
+        """The last run's backward calls as a Traces frame (none, if making them failed:
+        the graph is on screen already and the player has no steps)."""
+        make, self.later_traces = self.later_traces, None
+        try:
+            traces = make() if make is not None else []
+            return wire.encode(protocol.Traces(run_id, traces_to_json(traces, raw=True))
+                               .to_wire())
+        except Exception:  # noqa: BLE001 - (a value the frame cannot carry, say)
+            return wire.encode(protocol.Traces(run_id, traces_to_json([], raw=True)).to_wire())
 
     def render_pictures(self, run_id: str) -> tuple[list, list[str], list[str], bool]:
         """The last run's figures drawn (inline_figures.render_pictures), Stop armed for
@@ -332,10 +347,13 @@ def _answer_run(channel: KernelChannel, session: Session, request: protocol.Run)
         result.timings.update({"@picked": picked, "@encoding": time.perf_counter()})
         channel.send_frame(_result_frame(session, result, request.id))
         # what the window needs later, after it has the result: the process's state for
-        # the next fresh run (a millisecond or two), the figures as PNGs to show and as
-        # SVGs for export (a tenth of a second and more each)
+        # the next fresh run (a millisecond or two), the backward calls for the player (as
+        # long as the graph again for a large run), the figures as PNGs to show and as SVGs
+        # for export (a tenth of a second and more each)
         channel.send(protocol.State(request.id, session.changed_the_process(),
                                     session.libraries()))
+        if result.traces_due:
+            channel.send_frame(session.traces_frame(request.id))
         if result.figures_due:
             channel.send_frame(pictures_frame(session.render_pictures, request.id))
             _VECTORS.add(channel, request.id)

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from playground.engines.registry import DEFAULT_ENGINE
 from playground.kernel import processes, protocol, streams, wire
 from playground.kernel.errors import ended_error, interrupted_error
-from playground.kernel.figure_inbox import FigureInbox
+from playground.kernel.later_inbox import LaterInbox
 from playground.kernel.launch import default_memory_limit, launch
 from playground.kernel.run_stages import add_stages
 from playground.kernel.spare import Spare
@@ -69,7 +69,7 @@ class Kernel:
         self._state_known = threading.Event()  # the last run's State came (or none is due)
         self._state_known.set()
         self._libraries: set[str] = set()  # what scripts imported: a spare imports them too
-        self.figures = FigureInbox()  # what comes of each run after its result
+        self.later = LaterInbox()  # what comes of each run after its result
         self.on_death = on_death
         self.engine = engine
         self.device = device
@@ -150,7 +150,7 @@ class Kernel:
                     self._ending = message.reason
                 elif isinstance(message, protocol.State):
                     self._take_state(message)
-                elif not self.figures.take(message):  # (a run's figures: the inbox's)
+                elif not self.later.take(message):  # (its traces and figures: the inbox's)
                     replies.put(message)
         except Exception as failure:  # noqa: BLE001 - garbage on the pipe, of any kind
             replies.put(protocol.Broken(f"{type(failure).__name__}: {failure}"))
@@ -276,14 +276,15 @@ class Kernel:
             on_output: Callable[[str, str], None] | None = None,
             timeout: float | None = None, cell: bool = False,
             stop: threading.Event | None = None, figure_scale: float = 1.0,
-            figures_later: bool = False) -> RunResult:
+            later: bool = False) -> RunResult:
         """Run ``code`` (a whole script, or a cell when ``fresh`` is False) and wait for it.
         A ``cell`` shows its last expression's value as ``Out[n]:``, as Jupyter does.
         ``stop``, set from any thread, interrupts the run whenever it is set: before the run
         could be sent (a completion held the pipe) it never starts. matplotlib figures are
         rendered for ``figure_scale`` device pixels per pixel (the window's screen), after
-        the result is sent: they are waited for and put in it, or with ``figures_later``
-        (the window) the result comes at once and ``figures.on_pictures`` hears of them."""
+        the result is sent, and so are the backward calls' traces: they are waited for and
+        put in it, or with ``later`` (the window) the result comes at once and
+        ``later.on_traces`` and ``later.on_pictures`` hear of them."""
         stop = stop or threading.Event()
         if not self._take_control(stop):
             return RunResult(self.engine, error=interrupted_error())
@@ -315,9 +316,15 @@ class Kernel:
         result.output = "".join(output.parts)
         result.output_truncated = output.truncated
         result.run = run_id
-        if result.figures_due and not figures_later:
+        if result.traces_due and not later:  # (none if the kernel ends first)
+            result.traces = self.later.traces_while(result.run, self._alive, POLL_S)
+            result.traces_due = False
+        if result.figures_due and not later:
             self._wait_for_pictures(result, stop, timeout)
         return result
+
+    def _alive(self) -> bool:
+        return self.process is not None and self.process.poll() is None
 
     def _wait_for_pictures(self, result: RunResult, stop: threading.Event,
                            timeout: float | None) -> None:
@@ -326,7 +333,7 @@ class Kernel:
         killed after 2 s."""
         deadline = None if timeout is None else time.monotonic() + timeout
         interrupted = None
-        while (drawn := self.figures.pictures(result.run, POLL_S)) is None:
+        while (drawn := self.later.pictures(result.run, POLL_S)) is None:
             now = time.monotonic()
             if self.process is None or self.process.poll() is not None:
                 drawn = DrawnFigures(result.run, [], [], [

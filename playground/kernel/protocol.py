@@ -15,7 +15,7 @@ from dataclasses import MISSING, dataclass, field, fields
 from typing import ClassVar
 from typing import get_args as _get_args
 
-VERSION = 3  # the kernel says it in Ready; a window speaking another version refuses it
+VERSION = 4  # the kernel says it in Ready; a window speaking another version refuses it
 
 
 class ProtocolError(ValueError):
@@ -94,7 +94,8 @@ class Failed(Message):
 
 @dataclass(frozen=True)
 class Result(Message):
-    """Run ``id``'s RunResult; its State, then its figures' Pictures and Vectors follow."""
+    """Run ``id``'s RunResult; its State, its backward calls' Traces (when it says
+    ``traces_due``), then its figures' Pictures and Vectors follow."""
 
     OP: ClassVar[str] = "result"
     id: str
@@ -110,6 +111,17 @@ class State(Message):
     id: str
     dirty: bool = True
     libraries: list = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Traces(Message):
+    """Run ``id``'s backward calls as the player steps through them
+    (``model.trace.traces_to_json(raw=True)``), sent after its Result: the graph is drawn
+    while they are read, and a large run's are half its reply."""
+
+    OP: ClassVar[str] = "traces"
+    id: str
+    traces: dict
 
 
 @dataclass(frozen=True)
@@ -162,7 +174,8 @@ class Broken(Message):
 REQUESTS: dict[str, type[Message]] = {kind.OP: kind for kind in (Run, Complete, Interrupt,
                                                                  Shutdown)}
 REPLIES: dict[str, type[Message]] = {kind.OP: kind for kind in (Ready, Failed, Result,
-                                                                State, Pictures, Vectors,
+                                                                State, Traces, Pictures,
+                                                                Vectors,
                                                                 Completions,
                                                                 Ending)}
 

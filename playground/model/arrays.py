@@ -25,7 +25,10 @@ PREVIEW_ELEMENTS = 16
 
 @dataclass(slots=True)  # a large run holds 10^5 of them: no __dict__ each
 class ArrayData:
-    """Shape, dtype name and values of an array; ``values`` is None when summarised."""
+    """Shape, dtype name and values of an array; ``values`` is None when summarised. Only a
+    summary keeps min, max and mean: a whole array has its values, and working them out for
+    each of a run's arrays was half of building a 26-layer network's graph
+    (``statistics()`` has them for either)."""
 
     JSON_NAMES: ClassVar[dict[str, str]] = {"minimum": "min", "maximum": "max"}
 
@@ -45,14 +48,23 @@ class ArrayData:
         array = np.asarray(array)
         flat = array.reshape(-1)
         numeric = bool(flat.size) and flat.dtype.kind in "biuf"
-        minimum, maximum, mean = _statistics(flat) if numeric else (None, None, None)
+        whole = array.size <= limit
+        minimum, maximum, mean = _statistics(flat) if numeric and not whole else (None,) * 3
         return cls(
             shape=tuple(int(s) for s in array.shape),
             dtype=dtype,
-            values=(array if owned else array.copy()) if array.size <= limit else None,
+            values=(array if owned else array.copy()) if whole else None,
             preview=_preview(flat, preview) if numeric else [],
             minimum=minimum, maximum=maximum, mean=mean,
         )
+
+    def statistics(self) -> tuple[float | None, float | None, float | None]:
+        """Min, max and mean of the finite elements: a summary's, or worked out from the
+        values (None each when there are none to tell)."""
+        values = self.values
+        if values is None or not values.size or values.dtype.kind not in "biuf":
+            return self.minimum, self.maximum, self.mean
+        return _statistics(values.reshape(-1))
 
     @property
     def summarised(self) -> bool:
@@ -67,11 +79,13 @@ class ArrayData:
         """JSON-ready dict; with ``raw`` the values stay an ndarray (for the kernel's wire),
         and the preview, which the values hold, is left out (it was 3/4 of a reply's JSON)."""
         values = self.values
+        # (a file has the statistics of every array; the kernel's wire, a summary's alone)
+        minimum, maximum, mean = (self.minimum, self.maximum, self.mean) if raw else \
+            self.statistics()
         if values is not None and not raw:
             values = _jsonable(values.tolist())
         data = {"shape": list(self.shape), "dtype": self.dtype, "values": values,
-                "min": _jsonable(self.minimum), "max": _jsonable(self.maximum),
-                "mean": _jsonable(self.mean)}
+                "min": _jsonable(minimum), "max": _jsonable(maximum), "mean": _jsonable(mean)}
         if not (raw and values is not None):
             data["preview"] = _jsonable(self.preview)
         return data
@@ -128,14 +142,15 @@ def _statistics(flat: np.ndarray) -> tuple[float | None, float | None, float | N
         return min(finite), max(finite), sum(finite) / len(finite)
     if flat.dtype.kind == "b":
         flat = flat.view(np.uint8)  # same bytes, no copy: True is 1
-    finite = np.isfinite(flat) if flat.dtype.kind == "f" else None
-    if finite is not None and not finite.all():
-        if not finite.any():
-            return None, None, None
-        return (float(np.min(flat, where=finite, initial=np.inf)),
-                float(np.max(flat, where=finite, initial=-np.inf)),
-                float(np.mean(flat, where=finite, dtype=np.float64)))
-    return float(flat.min()), float(flat.max()), float(np.mean(flat, dtype=np.float64))
+    low, high = float(flat.min()), float(flat.max())
+    if -math.inf < low and high < math.inf:  # (a NaN anywhere makes both NaN): all finite
+        return low, high, float(np.mean(flat, dtype=np.float64))
+    finite = np.isfinite(flat)  # (floats alone get here)
+    if not finite.any():
+        return None, None, None
+    return (float(np.min(flat, where=finite, initial=np.inf)),
+            float(np.max(flat, where=finite, initial=-np.inf)),
+            float(np.mean(flat, where=finite, dtype=np.float64)))
 
 
 def format_number(value) -> str:

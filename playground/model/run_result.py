@@ -49,6 +49,9 @@ class RunResult:
     error: RunError | None = None
     graph: Graph | None = None
     traces: list[BackwardTrace] = field(default_factory=list)
+    # the kernel sends the backward calls after the result (a Traces message), to be put in
+    # ``traces`` when they come
+    traces_due: bool = False
     figures: list[Figure] = field(default_factory=list)  # matplotlib's, as the kernel rendered them
     # figures the run showed that the kernel draws after sending the result (they come as
     # a Pictures message, then are in ``figures``)
@@ -71,7 +74,7 @@ class RunResult:
             "output_truncated": self.output_truncated,
             "error": None if self.error is None else self.error.to_json(),
             "graph": None if self.graph is None else self.graph.to_json(raw),
-            "traces": traces_to_json(self.traces, raw),
+            "traces": traces_to_json(self.traces, raw), "traces_due": self.traces_due,
             "figures": [figure.to_json(raw) for figure in self.figures],
             "figures_due": self.figures_due,
             "elapsed": self.elapsed, "dropped_calls": self.dropped_calls,
@@ -88,6 +91,7 @@ class RunResult:
             error=None if data["error"] is None else RunError.from_json(data["error"]),
             graph=None if data["graph"] is None else Graph.from_json(data["graph"]),
             traces=traces_from_json(data["traces"]),
+            traces_due=bool(data.get("traces_due", False)),
             figures=[Figure.from_json(f) for f in data.get("figures", [])],
             figures_due=min(max(int(data.get("figures_due", 0)), 0), MAX_FIGURES),
             elapsed=data["elapsed"], dropped_calls=int(data.get("dropped_calls", 0)),

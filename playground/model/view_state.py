@@ -112,6 +112,9 @@ class ViewState:
         # and figures that came before their run's result was shown (they may overtake it)
         self._figures_coming: dict[str, str] = {}
         self._figures_early: DrawnFigures | None = None
+        self._traces_early: tuple[str, list] | None = None  # (run, traces) before its result
+        self._traces_where = ""  # the run whose traces are due: where it ran
+        self._when_traces_come: list[Callable[[], None]] = []  # a step asked for meanwhile
         self._figures_replaced = True  # whether ``figures`` are the last run's own yet
         self.selection: list[str] = []
         self.selected_object: object | None = None  # what was clicked: a node or a folded group
@@ -176,6 +179,34 @@ class ViewState:
             self.remark("(stopped: the figures were not drawn)")
         self.events.figures.emit(self.figures)
 
+    @property
+    def traces_coming(self) -> bool:
+        """Whether the run shown has backward calls the kernel is still sending."""
+        return self.result is not None and self.result.traces_due
+
+    def when_traces_come(self, action: Callable[[], None]) -> bool:
+        """Do ``action`` once the run's backward calls have come, if they are still on their
+        way (then True): a step pressed as the graph appears is not lost."""
+        if self.traces_coming:
+            self._when_traces_come.append(action)
+        return self.traces_coming
+
+    def add_traces(self, run: str, traces: list) -> None:
+        """Run ``run``'s backward calls, which the kernel sends after its result: the
+        player's steps."""
+        result = self.result
+        if result is None or result.run != run:
+            self._traces_early = (run, traces)  # its result is on its way
+            return
+        if not result.traces_due:
+            return
+        result.traces, result.traces_due = traces, False
+        self._add_calls(result, self._traces_where)
+        self.events.calls.emit(self.calls)
+        waiting, self._when_traces_come = self._when_traces_come, []
+        for action in waiting:
+            action()
+
     def figures_lost(self) -> None:
         """The kernel that was drawing figures is gone (restarted, switched): none come."""
         if self._figures_coming:
@@ -197,6 +228,7 @@ class ViewState:
         """Nothing shown: a new document, another file, another engine."""
         self.result, self.calls, self.calls_made = None, [], 0
         self.figures, self._figures_coming, self._figures_early = [], {}, None
+        self._traces_early, self._when_traces_come = None, []
         self.selection, self.selected_object, self.paths = [], None, None
         self.playback, self.position, self.call_index = None, 0, 0
         self.note = note
@@ -223,14 +255,13 @@ class ViewState:
         self.figures = (self.figures + result.figures)[-MAX_FIGURES_SHOWN:]
         if result.figures_due:
             self._figures_coming[result.run] = where
-        if result.graph is not None:
-            self.calls += [ReplayCall(result.graph, trace, where,
-                                      self.calls_made + (trace.call or index + 1))
-                           for index, trace in enumerate(result.traces) if trace.steps]
-        self.calls_made += len(result.traces) + result.dropped_calls
-        if len(self.calls) > MAX_CALLS:
-            del self.calls[:len(self.calls) - MAX_CALLS]
-        self.call_index = len(self.calls) - 1 if self.calls else 0
+        early, self._traces_early = self._traces_early, None
+        self._when_traces_come = []  # (asked of the run before)
+        if result.traces_due and early is not None and early[0] == result.run:
+            result.traces, result.traces_due = early[1], False
+        self._traces_where = where
+        if not result.traces_due:
+            self._add_calls(result, where)
         self.events.result.emit(result)
         if self.graph is not before or result.graph is not None:
             self.events.graph.emit(self.graph)
@@ -240,6 +271,17 @@ class ViewState:
         early, self._figures_early = self._figures_early, None
         if early is not None and early.run == result.run and result.figures_due:
             self.add_pictures(early)
+
+    def _add_calls(self, result: RunResult, where: str) -> None:
+        """The run's backward calls become the player's, after those kept from earlier cells."""
+        if result.graph is not None:
+            self.calls += [ReplayCall(result.graph, trace, where,
+                                      self.calls_made + (trace.call or index + 1))
+                           for index, trace in enumerate(result.traces) if trace.steps]
+        self.calls_made += len(result.traces) + result.dropped_calls
+        if len(self.calls) > MAX_CALLS:
+            del self.calls[:len(self.calls) - MAX_CALLS]
+        self.call_index = len(self.calls) - 1 if self.calls else 0
 
     def _reselect(self, graph: Graph | None) -> None:
         """The selection carried to a new run's graph: the same nodes, their new values."""
@@ -267,6 +309,8 @@ class ViewState:
     # ----- the replay -------------------------------------------------------------------------
     def choose_call(self, index: int) -> None:
         """Which call the replay shows; choosing one while replaying restarts it there."""
+        if self.when_traces_come(lambda: self.choose_call(index)):
+            return
         if not 0 <= index < len(self.calls) or index == self.call_index:
             return
         self.call_index = index
@@ -276,6 +320,8 @@ class ViewState:
     def step_to(self, position: int, restart: bool = False, glide_ms: int = 0) -> None:
         """Show the replay at ``position`` (0: before backward), starting it if needed; its
         gradients glide along their edges for ``glide_ms``."""
+        if self.when_traces_come(lambda: self.step_to(position, restart, glide_ms)):
+            return
         if not self.calls:
             return
         if self.playback is None or restart:
@@ -293,6 +339,8 @@ class ViewState:
 
     def step_by(self, delta: int, glide_ms: int = 0) -> None:
         """One step on; past the last step the replay ends and the final state is back."""
+        if self.when_traces_come(lambda: self.step_by(delta, glide_ms)):
+            return
         if self.playback is None:  # from the final state: the first step, or the last
             self.step_to(1 if delta > 0 else self.calls_count_of_current(), glide_ms=glide_ms)
             return

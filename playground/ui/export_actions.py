@@ -89,6 +89,8 @@ class ExportActions(QObject):
         if self.animation_job is not None:
             self._say("An animation is being exported: wait, or Cancel it")
             return
+        if self.view_state.when_traces_come(self.export_animation):
+            return  # (the run's backward calls are a moment away)
         path = self.ask_export_path("Export backward animation", "Animated GIF (*.gif);;"
                                     "Folder of PNG frames (*)",
                                     self._export_stem() + "-backward.gif")

@@ -27,6 +27,7 @@ class KernelRunner(QObject):
     starting = Signal(str)   # "Starting torch…": a kernel is on its way
     ready = Signal(str)      # its description: the kernel (re)started
     failed = Signal(str)     # why it could not start; the engine before it runs again
+    traces = Signal(str, object)  # (run id, [BackwardTrace]): its backward calls, after it
     pictures = Signal(object)  # DrawnFigures: a run's figures, drawn after its result
     vectors = Signal(str, object)  # (run id, [[number, svg, why], ...]): figures' SVGs, later
     _start_ended = Signal(object)  # a start's error or None, told on the UI thread
@@ -35,8 +36,10 @@ class KernelRunner(QObject):
                  background: bool = False, launched: subprocess.Popen | None = None) -> None:
         super().__init__()
         self.kernel = Kernel(engine, device, autostart=not background)
-        self.kernel.figures.on_pictures = lambda drawn: emit_on_ui_thread(self.pictures, drawn)
-        self.kernel.figures.on_vectors = lambda run_id, figures: emit_on_ui_thread(
+        self.kernel.later.on_traces = lambda run_id, traces: emit_on_ui_thread(
+            self.traces, run_id, traces)
+        self.kernel.later.on_pictures = lambda drawn: emit_on_ui_thread(self.pictures, drawn)
+        self.kernel.later.on_vectors = lambda run_id, figures: emit_on_ui_thread(
             self.vectors, run_id, figures)
         self._thread: threading.Thread | None = None
         self._running = False
@@ -98,7 +101,7 @@ class KernelRunner(QObject):
             with self._lifecycle:
                 result = self.kernel.run(
                     code, filename, fresh, cell=cell, stop=stop, figure_scale=self.figure_scale,
-                    figures_later=True,
+                    later=True,
                     on_output=lambda stream, text: emit_on_ui_thread(self.output, stream, text))
         except (KernelError, OSError) as error:
             result = RunResult(self.kernel.engine, error=RunError("crash", str(error)))

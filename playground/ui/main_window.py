@@ -77,6 +77,7 @@ class MainWindow(QMainWindow):
                            self.find_bar, self.console, self.graph_pane)
         self._build_layout()
         self.runner.output.connect(self.view_state.add_output)
+        self.runner.traces.connect(self.view_state.add_traces)
         self.runner.pictures.connect(self.view_state.add_pictures)
         self.runner.vectors.connect(self.view_state.add_vectors)
         self.view_state.events.failure.connect(self._view_failed)

@@ -57,7 +57,7 @@ def _with_vectors(kernel: Kernel, result) -> None:
     """The run's figures with their SVGs, which the kernel sends after the result."""
     assert all(figure.svg is None for figure in result.figures)  # not in the result itself
     run = result.figures[0].run
-    add_vectors(result.figures, run, kernel.figures.vectors(run))
+    add_vectors(result.figures, run, kernel.later.vectors(run))
 
 
 def _same_picture(one: bytes, other: bytes) -> bool:
@@ -266,18 +266,18 @@ def test_a_figure_is_drawn_as_it_was_when_shown_though_the_script_changes_it_aft
 
 
 def test_the_result_comes_before_its_figures_are_drawn():
-    """figures_later (the window's way): the result names how many figures are coming and
+    """later (the window's way): the result names how many figures are coming and
     holds none; they come after it, drawn, with the run's id."""
     code = ("import torch\nimport matplotlib.pyplot as plt\n"
             "x = torch.ones(3, requires_grad=True)\n(x * 2).sum().backward()\n"
             "plt.plot(x.detach(), x.grad)\nplt.figure().gca().bar(['a'], [1])\n")
     with Kernel("numpy", "cpu") as kernel:
         heard = []
-        kernel.figures.on_pictures = heard.append
-        result = kernel.run(code, figures_later=True)
+        kernel.later.on_pictures = heard.append
+        result = kernel.run(code, later=True)
         assert result.error is None and result.graph.nodes
         assert result.figures == [] and result.figures_due == 2
-        drawn = kernel.figures.pictures(result.run)
+        drawn = kernel.later.pictures(result.run)
     assert heard == [drawn] and not drawn.stopped and not drawn.failures
     assert [(figure.number, figure.run) for figure in drawn.figures] == [
         (1, result.run), (2, result.run)]

@@ -41,6 +41,28 @@ def test_a_run_returns_output_graph_and_trace(kernel):
         "MeanBackward0", "MulBackward0", "MulBackward0", "AddBackward0", "AccumulateGrad"]
 
 
+def test_the_window_gets_the_result_first_and_its_backward_calls_after(kernel):
+    """``later`` (the window's way): the graph comes without the player's steps, which the
+    kernel makes and sends next; a caller that waits gets them in the result."""
+    heard = []
+    kernel.later.on_traces = lambda run_id, traces: heard.append(run_id)
+    try:
+        result = kernel.run(TUTORIAL, "tutorial.py", later=True)
+        assert result.ok and result.traces_due and result.traces == []
+        assert result.graph.by_name("x").grad is not None
+        traces = kernel.later.traces(result.run)
+        assert heard == [result.run]
+        waited = kernel.run(TUTORIAL, "tutorial.py")
+    finally:
+        kernel.later.on_traces = None
+    assert not waited.traces_due
+    assert [[step.name for step in trace.steps] for trace in traces] == \
+        [[step.name for step in trace.steps] for trace in waited.traces]
+    no_backward = kernel.run("import torch\nx = torch.ones(2, requires_grad=True) * 2\n",
+                             later=True)
+    assert not no_backward.traces_due and no_backward.traces == []
+
+
 def test_a_result_says_where_its_time_went(kernel):
     # the stages benchmarks/live_latency.py --breakdown prints, from the moments the window
     # and the kernel noted: the request's way in, the kernel's work around the script, its

@@ -22,6 +22,7 @@ SAMPLES = [
     protocol.Failed("no torch"),
     protocol.Result("abc", {"engine": "numpy"}),
     protocol.State("abc", False, ["sympy"]),
+    protocol.Traces("abc", {"schema": "autograd-playground/trace", "version": 1, "traces": []}),
     protocol.Pictures("abc", [], ["Figure 1 is shown at a lower resolution"],
                       ["Figure 2 could not be drawn (at line 8): ValueError: no\n"], False),
     protocol.Vectors("abc", [[1, None, "with 400 axes its SVG would take long to make"]]),
@@ -72,12 +73,12 @@ def test_the_kernel_answers_every_request_the_protocol_declares():
 
 def test_the_window_reads_every_reply_the_protocol_declares():
     client = "".join((KERNEL / name).read_text()
-                     for name in ("client.py", "figure_inbox.py", "start_errors.py"))
+                     for name in ("client.py", "later_inbox.py", "start_errors.py"))
     for kind in protocol.REPLIES.values():
         assert f"protocol.{kind.__name__}" in client, kind.__name__
 
 
 @pytest.mark.parametrize("name", ["client.py", "child.py", "channel.py", "figure_frames.py",
-                                  "figure_inbox.py"])
+                                  "later_inbox.py"])
 def test_no_message_is_built_or_read_by_hand(name):
     assert '"op"' not in (KERNEL / name).read_text()

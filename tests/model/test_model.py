@@ -22,6 +22,11 @@ def test_array_data_keeps_small_arrays_and_summarises_big_ones():
     big = ArrayData.from_array(np.arange(5000.0), "torch.float64")
     assert big.summarised and big.preview[:2] == [0.0, 1.0]
     assert (big.minimum, big.maximum, big.mean) == (0.0, 4999.0, 2499.5)
+    # a whole array's statistics are its values' (worked out when asked, and in a file)
+    assert small.minimum is None and small.statistics() == (-2.0, 1.0, -0.5)
+    assert small.to_json()["min"] == -2.0 and small.to_json(raw=True)["min"] is None
+    spiky = ArrayData.from_array(np.array([np.nan, 3.0, -np.inf, 1.0] * 3000), "torch.float64")
+    assert spiky.summarised and (spiky.minimum, spiky.maximum, spiky.mean) == (1.0, 3.0, 2.0)
 
 
 def test_inf_and_nan_survive_json():

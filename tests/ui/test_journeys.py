@@ -43,7 +43,7 @@ def type_code(qtbot, window, lines: list[str]) -> None:
 def settled(window) -> bool:
     return (not window.runner.busy and window.runs.run_action.isEnabled()
             and window.graph_view.current is not None and not window.graph_view.busy
-            and window.plots is not None)
+            and window.plots is not None and not window.view_state.traces_coming)
 
 
 def press_run_all(qtbot, window) -> None:

@@ -75,6 +75,28 @@ def test_seed_steps_follow_torchs_own_trace(rig, path, monkeypatch):
         assert shown == [(step.node, step.name) for step in trace.steps]
 
 
+def test_a_step_pressed_before_the_backward_calls_come_is_taken_when_they_do(rig):
+    """The kernel sends a run's backward calls after its result (the graph is drawn
+    meanwhile): a step asked for then waits for them; another run's are not taken."""
+    whole = result_of(ACCUMULATE)
+    view, player = rig(RunResult("numpy", graph=whole.graph, traces_due=True, run="r1"))
+    state = player.state
+    assert state.traces_coming and state.calls == [] and player.calls.count() == 0
+    state.step_by(1)
+    assert state.playback is None
+    state.add_traces("another", whole.traces)
+    assert state.traces_coming and state.calls == []
+    state.add_traces("r1", whole.traces)
+    assert not state.traces_coming and player.calls.count() == 2
+    assert state.position == 1 and state.step_state().step.name == "SumBackward0"
+    assert player.counter.text().startswith("step 1 of")
+    # the calls may overtake their result on the way to the window
+    early = ViewState()
+    early.add_traces("r2", whole.traces)
+    early.show_result(RunResult("numpy", graph=whole.graph, traces_due=True, run="r2"))
+    assert not early.traces_coming and len(early.calls) == 2
+
+
 def test_stepping_forward_then_back_restores_the_exact_state(rig, qtbot):
     view, player = rig(result_of(ACCUMULATE))
     snapshots = []
@@ -216,8 +238,8 @@ def _window_after_a_run(qtbot, tmp_path, code: str = ACCUMULATE):
     window.editor.setPlainText(code)
     with qtbot.waitSignal(window.runner.finished, timeout=30000):
         window.runs.run_all()
-    qtbot.waitUntil(lambda: window.graph_view.current is not None
-                    and not window.graph_view.busy, timeout=30000)
+    qtbot.waitUntil(lambda: window.graph_view.current is not None and not window.graph_view.busy
+                    and not window.view_state.traces_coming, timeout=30000)
     return window
 
 
