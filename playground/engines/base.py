@@ -181,7 +181,7 @@ def run_code(code: str, engine: Engine, filename: str = "<script>",
     kept_builtins = dict(builtins.__dict__)
     for name, function in inline_figures.names_for_scripts().items():
         namespace.setdefault(name, function)
-    inline_figures.begin(figure_scale, filename)
+    inline_figures.begin(figure_scale, filename, code)
     hooks = engine.module_hooks()
     marks = None if hooks is None else source_lines.marks_of(namespace, hooks.mark,
                                                                    hooks.compiling)

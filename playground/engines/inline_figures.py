@@ -15,6 +15,8 @@ matplotlib is never imported here: only when the script imports it does anything
 
 from __future__ import annotations
 
+import ast
+import functools
 import io
 import math
 import os
@@ -68,9 +70,10 @@ class _Shown:
 class _Run:
     """The figures shown so far in the run under way, and what it says about them."""
 
-    def __init__(self, scale: float = 1.0, filename: str = "") -> None:
+    def __init__(self, scale: float = 1.0, filename: str = "", code: str = "") -> None:
         self.scale = scale if math.isfinite(scale) and 0.5 <= scale <= 4.0 else 1.0
         self.filename = filename  # the script's: where a plt.show() that failed was called
+        self.code = code
         self.shown: list[_Shown] = []
         self.notes: list[str] = []
         self.left_out = 0
@@ -82,11 +85,11 @@ _pictures_due: _Run | None = None  # the last run's shown figures, until render_
 _vectors_due: list[tuple[int, object]] = []  # the last run's, until render_vectors()
 
 
-def begin(scale: float = 1.0, filename: str = "") -> None:
-    """A new run of the script ``filename``: figures are rendered for a screen of this
-    device pixel ratio."""
+def begin(scale: float = 1.0, filename: str = "", code: str = "") -> None:
+    """A new run of the script ``filename`` (its text: ``code``): figures are rendered for a
+    screen of this device pixel ratio."""
     global _run
-    _run = _Run(scale, filename)
+    _run = _Run(scale, filename, code)
     use_inline_backend()
 
 
@@ -159,6 +162,32 @@ def _where_called() -> str:
     return f"at line {frame.f_lineno}" if frame is not None else "when shown"
 
 
+def _at_last_statement() -> bool:
+    """Whether the script's top level is at its last statement and that is a call alone on
+    its lines (the ``plt.show()`` that ends most plotting scripts): nothing after it can
+    change a figure, which then needs no copy (a two-plot figure's took 8 ms)."""
+    lines = _lone_last_call(_run.code)
+    frame = sys._getframe(1)
+    while frame is not None and frame.f_code.co_filename != _run.filename:
+        frame = frame.f_back
+    return lines is not None and frame is not None and frame.f_code.co_name == "<module>" \
+        and lines[0] <= frame.f_lineno <= lines[1]
+
+
+@functools.lru_cache(maxsize=8)  # (Run all again, Live: the same text)
+def _lone_last_call(code: str) -> tuple[int, int] | None:
+    """The lines of the code's last top-level statement if it is a call alone on them."""
+    try:
+        body = ast.parse(code).body
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return None
+    last = body[-1] if body else None
+    if not isinstance(last, ast.Expr) or not isinstance(last.value, ast.Call) or \
+            (len(body) > 1 and body[-2].end_lineno >= last.lineno):
+        return None
+    return last.lineno, last.end_lineno
+
+
 def _number_order(number) -> tuple:
     return (0, number, "") if isinstance(number, int) else (1, 0, str(number))
 
@@ -187,8 +216,8 @@ def show_one(figure, where: str = "", at_end: bool = False) -> None:
     _changed(figure)  # (shown again: the figure is this showing's now)
     shown = _Shown(len(_run.shown) + 1, figure, where)
     _run.shown.append(shown)
-    if not at_end:  # the script goes on and may change it: keep it as it is now
-        try:
+    if not at_end and not _at_last_statement():  # the script goes on and may change it:
+        try:                                      # keep it as it is now
             shown.copy = pickle.dumps(figure)
         except Exception:  # noqa: BLE001 - (a lambda in it, say): it is drawn now instead
             shown.drawn = _drawn(shown, figure, _run.scale)

@@ -260,9 +260,35 @@ def test_a_figure_is_drawn_as_it_was_when_shown_though_the_script_changes_it_aft
         displayed = kernel.run(plain + "display(fig)\nax.set_title('later')\n").figures
         shown = kernel.run(plain + "plt.show()\nax.set_title('later')\nprint(fig.stale)\n"
                            "fig.savefig('/dev/null', format='png')\n")
+        same_line = kernel.run(plain + "plt.show(); ax.set_title('later')\n").figures
+        in_a_loop = kernel.run(plain + "for title in 'ab':\n    plt.show()\n"
+                               "    ax.set_title(title)\n").figures
+    assert [figure.png == as_shown.png for figure in same_line + in_a_loop] == [True, True]
     assert [figure.png == as_shown.png for figure in displayed] == [True, False]
     assert shown.error is None and shown.output == "True\n"
     assert [figure.png == as_shown.png for figure in shown.figures] == [True]
+
+
+def test_a_show_that_ends_the_script_keeps_no_copy_of_its_figure():
+    """Nothing runs after a script's last statement: a plt.show() there needs no copy of
+    the figure as shown (pickling a two-plot figure took 8 ms of a 20 ms run); one in a
+    function, or one followed by more on its line, does."""
+    from playground.engines import inline_figures
+    from playground.engines.base import run_code
+    from playground.engines.numpy_engine import NumpyEngine
+
+    engine = NumpyEngine()
+    plot = "import matplotlib.pyplot as plt\nfig, ax = plt.subplots()\nax.plot([1, 2])\n"
+    copies = {}
+    for name, ending in [("last", "plt.show(\n)\n"), ("then more", "plt.show(); x = 1\n"),
+                         ("in a function", "def draw():\n    plt.show()\ndraw()\n"),
+                         ("in a loop", "for _ in [1]:\n    plt.show()\n")]:
+        run = run_code(plot + ending, engine, "<plots>", figure_scale=1.0)
+        assert run.error is None and run.figures_due == 1
+        copies[name] = [shown.copy is not None for shown in inline_figures._pictures_due.shown]
+        inline_figures.forget_pictures()
+    assert copies == {"last": [False], "then more": [True], "in a function": [True],
+                      "in a loop": [True]}
 
 
 def test_the_result_comes_before_its_figures_are_drawn():
