@@ -152,7 +152,7 @@ class Kit(GraphBackwards):
         # torch's norm_backward, in its order: grad · (x / norm) for 2, sgn(x) |x|^(p-1)
         # (x |x|^(p-2) past 2) times grad / norm^(p-1) for the others
         if order == 2:
-            return grad * k.where(norm == 0, 0, value / norm)
+            return grad * k.masked_fill(value / norm, norm == 0, 0)
         if order == 0:  # a count: torch's norm_backward leaves the gradient undefined
             return None
         if order == 1:

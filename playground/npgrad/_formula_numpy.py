@@ -88,6 +88,15 @@ class NumpyKit(Kit):
     def where(k, condition, a, b):
         return np.where(condition, a, b)
 
+    def masked_fill(k, value, mask, number):
+        return np.where(mask, number, value)
+
+    def sgn(k, value):
+        return np.sign(value)
+
+    def number_minus(k, number, value):
+        return number - value
+
     def isfinite(k, value):
         return np.isfinite(value)
 

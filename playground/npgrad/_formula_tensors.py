@@ -28,9 +28,11 @@ class TensorKit(Kit):
         return output("add_scalar", value._data + value._data.dtype.type(number), (value,))
 
     def fused(k, a, b, c):
-        """``a * b + c`` recorded as those two ops, its values rounded once as the NumPy
-        kit's (torch's kernel is one fused multiply-add)."""
-        return k._same_values(a * b + c, fused_values(_array(a), _array(b), _array(c)))
+        """``a * b + c`` recorded as those two ops (a number added: AddBackward1), its values
+        rounded once as the NumPy kit's (torch's kernel is one fused multiply-add)."""
+        product = a * b
+        total = k.plus(product, c) if isinstance(c, int | float) else product + c
+        return k._same_values(total, fused_values(_array(a), _array(b), _array(c)))
 
     def _same_values(k, recorded, values):
         """``recorded`` (a formula's graph) holding ``values``, the NumPy kit's result of
@@ -127,6 +129,21 @@ class TensorKit(Kit):
 
     def where(k, condition, a, b):
         return where(condition, a, b)
+
+    def masked_fill(k, value, mask, number):
+        """torch's ``masked_fill_`` in a formula: MaskedFillBackward0."""
+        return value.masked_fill(mask, number)
+
+    def sgn(k, value):
+        """torch's ``sgn()`` in a formula (abs's): SgnBackward0, not sign's node."""
+        from ._more_math_linalg import sgn
+
+        return sgn(value)
+
+    def number_minus(k, number, value):
+        """``number - value`` as torch's C++ formulas record it: SubBackward0 from a
+        constant tensor, not RsubBackward1."""
+        return Tensor._make(np.full_like(value._data, number)) - value
 
     def isfinite(k, value):
         return value.isfinite()

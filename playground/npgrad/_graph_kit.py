@@ -17,14 +17,39 @@ class GraphBackwards:
 
     # ruff: noqa: N805
 
-    def recorded_backward(k, op, plain, grad, self, *more):
+    def recorded_backward(k, op, plain, grad, self, *more, inputs=1):
         """Row ``plain``'s gradient worked out on arrays as its plain backward does (the same
-        bits), recorded as torch's one op ``op`` of (grad, self) under create_graph."""
+        bits), recorded as torch's one op ``op`` of grad, self and the next ``inputs - 1`` of
+        ``more`` (mse_loss's target) under create_graph."""
         from ._formula_numpy import NUMPY_KIT  # (both kits are made of this class)
         from ._rules import RULES  # (the table compiles formulas that call this kit)
 
-        values = RULES[plain].formulas[0](NUMPY_KIT, _values(grad), (_values(self), *more))
-        return k._backward_of(op, values, (grad, self), (grad, self, *more))
+        tensors, rest = (self, *more[:inputs - 1]), more[inputs - 1:]
+        values = RULES[plain].formulas[0](NUMPY_KIT, _values(grad),
+                                          (*(_values(t) for t in tensors), *rest))
+        return k._backward_of(op, values, (grad, *tensors), (grad, *tensors, *rest))
+
+    def nll_of(k, grad, chosen, reduction, count):
+        """nll_loss_backward's derivative for its grad_output: nll_loss of ``grad`` (each
+        row's weighted value at its target, negated; summed, or over the count for the
+        mean)."""
+        picked = grad * -chosen
+        if reduction == "none":
+            return k.sum(picked, (1,) if chosen.ndim > 1 else None, False)
+        total = k.sum(picked, None, False)
+        return total / count if reduction == "mean" else total
+
+    def mse_double(k, grad, value, reduction):
+        """mse_loss_backward's derivative for its input: 2 grad (over the count for the
+        mean), as torch's mse_loss_double_backward."""
+        doubled = k.times(grad, 2)
+        return k.divided(doubled, int(np.prod(value.shape))) if reduction == "mean" else doubled
+
+    def mse_grad_output(k, grad, value, target, reduction):
+        """mse_loss_backward's derivative for its grad_output: the gradient it scales, summed
+        to grad_output's one number unless nothing was reduced."""
+        scaled = k.mse_grad(grad, value, target, reduction)
+        return scaled if reduction == "none" else k.sum(scaled, None, False)
 
     def tanh_backward(k, grad, result):
         """tanh's gradient from its output: TanhBackwardBackward0 under create_graph."""

@@ -10,6 +10,20 @@ SOFTPLUS_BACKWARD = ("k.recorded_backward('softplus_backward', 'softplus', grad,
 LOG_SIGMOID_BACKWARD = ("k.recorded_backward('log_sigmoid_backward', 'log_sigmoid', grad, "
                         "self, buffer)")
 
+# softmax's and log_softmax's gradients as torch's _softmax_backward_data and
+# _log_softmax_backward_data ops, mse_loss's as mse_loss_backward (each its plain row's values)
+SOFTMAX_BACKWARD = ("k.recorded_backward('softmax_backward_data', 'softmax', grad, result, "
+                    "dim)")
+LOG_SOFTMAX_BACKWARD = ("k.recorded_backward('log_softmax_backward_data', 'log_softmax', grad,"
+                        " result, dim)")
+# (the target's: the same op with the two swapped, as torch has it)
+MSE_BACKWARD = tuple(f"k.recorded_backward('mse_loss_backward', 'mse_loss', grad, {one}, {other}, "
+                     "reduction, inputs=2)" for one, other in (("self", "target"),
+                                                                ("target", "self")))
+
+NLL_BACKWARD = ("k.recorded_backward('nll_loss_backward', 'nll_loss', grad, self, chosen, "
+                "reduction, count)")
+
 
 def graph_rows(row) -> tuple:
     """The rows, made with ``row`` (_rules._row)."""
@@ -36,6 +50,25 @@ def graph_rows(row) -> tuple:
         row("log_sigmoid_backward", "LogSigmoidBackwardBackward0", "grad_output self",
             "grad_output self buffer", LOG_SIGMOID_BACKWARD,
             "grad * grad_output * (k.sigmoid(self) - 1) * k.sigmoid(self)"),
+        # (softmax's Jacobian is symmetric: its gradient's gradient for grad_output is itself)
+        row("softmax_backward_data", "SoftmaxBackwardDataBackward0", "grad_output output",
+            "grad_output output dim",
+            "k.recorded_backward('softmax_backward_data', 'softmax', grad, output, dim)",
+            "grad_output * grad - k.sum(output * grad_output, (dim,), True) * grad"
+            " - grad_output * k.sum(output * grad, (dim,), True)"),
+        row("log_softmax_backward_data", "LogSoftmaxBackwardDataBackward0",
+            "grad_output output", "grad_output output dim",
+            "grad - k.sum(grad * k.exp(output), (dim,), True)",
+            "-k.sum(grad_output, (dim,), True) * k.exp(output) * grad"),
+        row("mse_loss_backward", "MseLossBackwardBackward0", "grad_output self target",
+            "grad_output self target reduction",
+            "k.mse_grad_output(grad, self, target, reduction)",
+            "k.mse_double(grad * grad_output, self, reduction)",
+            "-k.mse_double(grad * grad_output, self, reduction)"),
+        # (nll_loss's gradient is flat in its input, which is among its inputs all the same)
+        row("nll_loss_backward", "NllLossBackwardBackward0", "grad_output self",
+            "grad_output self chosen reduction count", "k.nll_of(grad, chosen, reduction, count)",
+            "k.zeros_like(grad)"),
         row("tanh_backward", "TanhBackwardBackward0", "grad_output output", "grad_output output",
             "k.tanh_backward(grad, output)", "grad * (k.times(output, -2) * grad_output)"),
         row("sigmoid_backward", "SigmoidBackwardBackward0", "grad_output output",

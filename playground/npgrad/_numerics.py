@@ -86,7 +86,12 @@ def fused_multiply_add(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarra
     total = product + c
     c_part = total - product
     sum_error = (product - (total - c_part)) + (c - c_part)
-    return total + (sum_error + product_error)
+    errors = sum_error + product_error
+    result = total + errors
+    zero = result == 0
+    if np.any(zero):  # an exact zero keeps the sum's sign (-0 · x + -0 is -0, as an FMA's)
+        result = np.where(zero & (errors == 0), total, result)
+    return result
 
 
 _FLOAT32_TINY = float(np.finfo(np.float32).tiny)

@@ -13,7 +13,15 @@ import re
 from dataclasses import dataclass, field
 
 from ._family_rules import family_rows
-from ._graph_rules import LOG_SIGMOID_BACKWARD, SOFTPLUS_BACKWARD, graph_rows
+from ._graph_rules import (
+    LOG_SIGMOID_BACKWARD,
+    LOG_SOFTMAX_BACKWARD,
+    MSE_BACKWARD,
+    NLL_BACKWARD,
+    SOFTMAX_BACKWARD,
+    SOFTPLUS_BACKWARD,
+    graph_rows,
+)
 from ._image_rules import image_rows
 from ._linalg_rules import linalg_rows
 from ._parallel import FORMULA_OPERATORS, split_operators
@@ -185,7 +193,7 @@ TABLE: tuple[Rule, ...] = (
     _row("where", "WhereBackward0", "self other", "condition",
          "k.where(condition, grad, 0)", "k.where(condition, 0, grad)", forward=ELEMENT_WISE),
     # elementwise functions
-    _row("abs", "AbsBackward0", "self", "self", "grad * k.sign(self)", forward=ELEMENT_WISE,
+    _row("abs", "AbsBackward0", "self", "self", "grad * k.sgn(self)", forward=ELEMENT_WISE,
          inplace="abs_ absolute_"),
     _row("sign", "SignBackward0", "self", "", "k.zeros_like(grad)", forward=ELEMENT_WISE,
          inplace="sign_"),
@@ -195,7 +203,8 @@ TABLE: tuple[Rule, ...] = (
          inplace="log_"),
     _row("log1p", "Log1PBackward0", "self", "self", "grad / (self + 1)", forward=ELEMENT_WISE,
          inplace="log1p_"),
-    _row("sqrt", "SqrtBackward0", "self", "result", "grad / (2 * result)", forward=ELEMENT_WISE,
+    _row("sqrt", "SqrtBackward0", "self", "result", "grad / k.times(result, 2)",
+         forward=ELEMENT_WISE,
          inplace="sqrt_"),
     _row("rsqrt", "RsqrtBackward0", "self", "result", "-0.5 * grad * k.power(result, 3)",
          forward=ELEMENT_WISE, inplace="rsqrt_"),
@@ -220,7 +229,8 @@ TABLE: tuple[Rule, ...] = (
          forward=ELEMENT_WISE, inplace="asin_ arcsin_"),
     _row("acos", "AcosBackward0", "self", "self", "-grad * k.rsqrt(1 - self * self)",
          forward=ELEMENT_WISE, inplace="acos_ arccos_"),
-    _row("atan", "AtanBackward0", "self", "self", "grad / (self * self + 1)", forward=ELEMENT_WISE,
+    _row("atan", "AtanBackward0", "self", "self", "grad / k.plus(self * self, 1)",
+         forward=ELEMENT_WISE,
          inplace="atan_ arctan_"),
     _row("asinh", "AsinhBackward0", "self", "self", "grad * k.rsqrt(self * self + 1)",
          forward=ELEMENT_WISE),
@@ -274,7 +284,8 @@ TABLE: tuple[Rule, ...] = (
          "k.gelu_second(grad, grad_output, self, approximate)"),
     # torch's silu_backward kernel: 1 + x (1 - σ) is one fused multiply-add
     _row("silu", "SiluBackward0", "self", "self",
-         "grad * k.sigmoid(self) * k.fused(self, 1 - k.sigmoid(self), 1)", forward=ELEMENT_WISE),
+         "grad * k.sigmoid(self) * k.fused(self, k.number_minus(1, k.sigmoid(self)), 1)",
+         forward=ELEMENT_WISE),
     _row("elu", "EluBackward0", "self", "self alpha", "k.elu_grad(grad, self, alpha)",
          forward=ELEMENT_WISE),
     _row("elu_backward", "EluBackwardBackward0", "grad_output self", "grad_output self alpha",
@@ -303,15 +314,15 @@ TABLE: tuple[Rule, ...] = (
     _row("clone", "CloneBackward0", "self", "", "grad", forward=ELEMENT_WISE),
     _row("mse_loss", "MseLossBackward0", "self target", "self target reduction",
          "k.mse_grad(grad, self, target, reduction)",
-         "-k.mse_grad(grad, self, target, reduction)"),
+         "-k.mse_grad(grad, self, target, reduction)", graph=MSE_BACKWARD),
     _row("smooth_l1_loss", "SmoothL1LossBackward0", "self target",
          "self target reduction beta", "k.smooth_l1_grad(grad, self, target, reduction, beta)",
          "-k.smooth_l1_grad(grad, self, target, reduction, beta)"),
     _row("huber_loss", "HuberLossBackward0", "self target", "self target reduction delta",
          "k.huber_grad(grad, self, target, reduction, delta)",
          "-k.huber_grad(grad, self, target, reduction, delta)"),
-    _row("nll_loss", "NllLossBackward0", "self", "chosen reduction count",
-         "k.nll_grad(grad, chosen, reduction, count)"),
+    _row("nll_loss", "NllLossBackward0", "self", "self chosen reduction count",
+         "k.nll_grad(grad, chosen, reduction, count)", graph=(NLL_BACKWARD,)),
     # reductions
     _row("sum", "SumBackward0", "self", "shape", "k.expand(grad, shape)"),
     _row("sum_dim", "SumBackward1", "self", "shape dims keepdim",
@@ -355,7 +366,7 @@ TABLE: tuple[Rule, ...] = (
     _row("topk", "TopkBackward0", "self", "shape dim indices",
          "k.scatter_into(grad, shape, dim, indices)"),
     _row("softmax", "SoftmaxBackward0", "self", "result dim",
-         "k.softmax_grad(grad, result, dim)", forward=ELEMENT_WISE),
+         "k.softmax_grad(grad, result, dim)", forward=ELEMENT_WISE, graph=(SOFTMAX_BACKWARD,)),
     # softmax of rows that may be all -inf (masked attention): those rows are 0, not NaN
     _row("safe_softmax", "SafeSoftmaxBackward0", "self", "result dim",
          "k.softmax_grad(grad, result, dim)", forward=ELEMENT_WISE),
@@ -376,7 +387,7 @@ TABLE: tuple[Rule, ...] = (
     _row("lstm_layer", "MkldnnRnnLayerBackward0", "input weight0 weight1 weight2 weight3 hx cx",
          "run memo", *(f"k.lstm_layer_grad(grad, run, memo, {which})" for which in range(7))),
     _row("log_softmax", "LogSoftmaxBackward0", "self", "result dim",
-         "k.log_softmax_grad(grad, result, dim)"),
+         "k.log_softmax_grad(grad, result, dim)", graph=(LOG_SOFTMAX_BACKWARD,)),
     # linear algebra
     _row("mm", "MmBackward0", "self mat2", "self mat2",
          "k.matmul(grad, k.mT(mat2))", "k.matmul(k.mT(self), grad)"),

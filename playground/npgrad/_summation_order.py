@@ -182,7 +182,13 @@ def softmax_sums(values: np.ndarray, axis: int, others: np.ndarray | None = None
                  ) -> np.ndarray:
     """Σ values (Σ values·others) along ``axis`` (kept as 1) as torch's softmax kernels add
     them: where ``axis`` is the last that is not 1, lane by lane in vectors, the lanes then
-    summed; else one by one, each product fused into the running sum."""
+    summed; else one by one, each product fused into the running sum. Their sums start from
+    +0: one of nothing but -0s is +0 (which decides the sign of a zero gradient)."""
+    return _softmax_sums(values, axis, others) + values.dtype.type(0)
+
+
+def _softmax_sums(values: np.ndarray, axis: int, others: np.ndarray | None = None
+                  ) -> np.ndarray:
     terms = values if others is None else values * others
     lanes = SOFTMAX_LANES.get(values.dtype)
     if lanes is None or not values.size or values.ndim == 0:  # (a 0-d value is its own sum)

@@ -471,6 +471,14 @@ CASES = [
     Case("softplus_backward", ((3, 2),), _second(lambda m, a: m.nn.functional.softplus(a))),
     Case("log_sigmoid_backward", ((3, 2),), _second(lambda m, a: m.nn.functional.logsigmoid(a))),
     Case("tanh_backward", ((3, 2),), _second(lambda m, a: a.tanh())),
+    Case("softmax_backward_data", ((3, 4),), _second(
+        lambda m, a: m.nn.functional.softmax(a, 1) * m.arange(4.0, dtype=a.dtype))),
+    Case("log_softmax_backward_data", ((3, 4),), _second(
+        lambda m, a: m.nn.functional.log_softmax(a, 0) * m.arange(4.0, dtype=a.dtype))),
+    Case("mse_loss_backward", ((3, 2), (3, 2)), _second_of_first(
+        lambda m, a, b: m.nn.functional.mse_loss(a, b, reduction="sum"))),
+    Case("nll_loss_backward", ((3, 4),), _second(lambda m, a: m.nn.functional.nll_loss(
+        a.log_softmax(1), m.tensor([0, 3, 1]), reduction="none"))),
     Case("sigmoid_backward", ((3, 2),), _second(lambda m, a: a.sigmoid())),
     Case("add_scalar", ((3, 2),), _second(lambda m, a: a.sigmoid()), label="sigmoid's second"),
     Case("select_backward", ((3, 2),), _double_backward(1)),

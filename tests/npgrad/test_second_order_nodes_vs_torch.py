@@ -16,6 +16,13 @@ functions = {
     "log_sigmoid": F.logsigmoid,
     "max_pool": lambda x: F.max_pool1d(x.unsqueeze(0), 2),
     "relu through a layer": lambda x: F.relu(x @ torch.ones(3, 2, dtype=x.dtype)),
+    "softmax": lambda x: F.softmax(x, -1) * torch.arange(3, dtype=x.dtype),
+    "log_softmax": lambda x: F.log_softmax(x, 0) * torch.arange(3, dtype=x.dtype),
+    "mse": lambda x: F.mse_loss(x, torch.ones_like(x)),
+    "nll": lambda x: F.nll_loss(F.log_softmax(x, -1), torch.tensor([0, 2])),
+    "cross_entropy": lambda x: F.cross_entropy(x, torch.tensor([1, 2]), reduction="sum"),
+    "abs": lambda x: x.abs() * x, "softsign": F.softsign, "silu": F.silu,
+    "sqrt": lambda x: (x * x + 1).sqrt(), "atan": torch.atan, "norm": lambda x: x.norm(),
 }
 
 
@@ -42,3 +49,41 @@ for dtype in (torch.float32, torch.float64):
 
 def test_second_derivative_graphs_name_torchs_nodes(tmp_path):
     assert_playground_prints_as_torch(SCRIPT, tmp_path)
+
+
+# The gradients' own nodes differentiated for every input they have: the gradient flowing in
+# (``grad_outputs`` that require grad), the input, mse's target; each reduction.
+THROUGH_EVERY_INPUT = """import torch
+import torch.nn.functional as F
+
+torch.manual_seed(1)
+
+
+def show(name, loss_of, x, *others):
+    out = loss_of(x, *others)
+    v = torch.rand_like(out).requires_grad_()
+    grads = torch.autograd.grad(out, (x, *others), v, create_graph=True)
+    total = sum((g * torch.linspace(-1, 1, g.numel(), dtype=g.dtype).view_as(g)).sum()
+                for g in grads)
+    wrt = torch.autograd.grad(total, (x, v, *others), allow_unused=True)
+    print(name, grads[0].grad_fn.name(), [None if g is None else g.round(decimals=5)
+                                          for g in wrt])
+
+
+for dtype in (torch.float32, torch.float64):
+    x = torch.randn(3, 4, dtype=dtype, requires_grad=True)
+    target = torch.randn(3, 4, dtype=dtype, requires_grad=True)
+    labels = torch.tensor([3, 0, 1])
+    show("softmax", lambda a: F.softmax(a, 1), x)
+    show("log_softmax", lambda a: F.log_softmax(a, 0), x)
+    for reduction in ("mean", "sum", "none"):
+        show(f"mse {reduction}", lambda a, b: F.mse_loss(a, b, reduction=reduction), x, target)
+        show(f"nll {reduction}", lambda a: F.nll_loss(a, labels, reduction=reduction), x)
+        show(f"cross_entropy {reduction}", lambda a: F.cross_entropy(
+            a, labels, weight=torch.tensor([1.0, 2.0, 0.5, 1.0], dtype=dtype),
+            reduction=reduction), x)
+"""
+
+
+def test_second_derivatives_through_every_input_of_the_gradients_nodes(tmp_path):
+    assert_playground_prints_as_torch(THROUGH_EVERY_INPUT, tmp_path)

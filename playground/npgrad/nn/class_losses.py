@@ -52,8 +52,10 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_a
         chosen = np.moveaxis(chosen.reshape(*classes.shape, values.shape[1]), -1, 1)
     elif values.ndim == 1:
         chosen = chosen[0]
-    op = "nll_loss2d" if image else "nll_loss"
-    return _recording.output(op, data, (input,), (chosen, reduction, count))
+    if image:
+        return _recording.output("nll_loss2d", data, (input,), (chosen, reduction, count))
+    # (the input is saved as torch saves it: its gradient's own node takes it as an input)
+    return _recording.output("nll_loss", data, (input,), (input, chosen, reduction, count))
 
 
 def nll2d_grad(k, grad, chosen, reduction, count):
