@@ -142,8 +142,10 @@ class Kit(GraphBackwards):
         return k.where(mask, grad / k.count_true(mask), 0)
 
     def var_grad(k, grad, value, dims, correction, keepdim):
+        """torch's var_backward: 2 / (n - correction) · grad · (x - mean), the mean as
+        ``x.mean()`` for a whole tensor's variance, else ``x.mean(dims, keepdim=True)``."""
         count = _count(value.shape, dims)
-        mean = k.sum(value, dims, True) / count
+        mean = k.mean(value, dims, dims is not None)
         return (2.0 / (count - correction)) * k.restore_dims(grad, dims, keepdim) * (value - mean)
 
     def norm_grad(k, grad, value, order, dims, keepdim, result):

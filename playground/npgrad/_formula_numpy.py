@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._formula_kit import Kit, _along, _negated, writable_diagonal
+from ._formula_kit import Kit, _along, _count, _negated, writable_diagonal
 from ._indexing import along_axis
 from ._numerics import fused_values, power_by_number
 from ._pointwise import UNARY
@@ -87,6 +87,9 @@ class NumpyKit(Kit):
 
     def where(k, condition, a, b):
         return np.where(condition, a, b)
+
+    def mean(k, value, dims, keepdim):
+        return k.sum(value, dims, keepdim) / _count(value.shape, dims)
 
     def masked_fill(k, value, mask, number):
         return np.where(mask, number, value)

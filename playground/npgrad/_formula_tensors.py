@@ -130,6 +130,12 @@ class TensorKit(Kit):
     def where(k, condition, a, b):
         return where(condition, a, b)
 
+    def mean(k, value, dims, keepdim):
+        """MeanBackward0 for a whole tensor's mean, MeanBackward1 along ``dims``."""
+        if dims is None and not keepdim:
+            return value.mean()
+        return value.mean(tuple(range(value.ndim)) if dims is None else tuple(dims), keepdim)
+
     def masked_fill(k, value, mask, number):
         """torch's ``masked_fill_`` in a formula: MaskedFillBackward0."""
         return value.masked_fill(mask, number)

@@ -45,11 +45,28 @@ class GraphBackwards:
         doubled = k.times(grad, 2)
         return k.divided(doubled, int(np.prod(value.shape))) if reduction == "mean" else doubled
 
-    def mse_grad_output(k, grad, value, target, reduction):
-        """mse_loss_backward's derivative for its grad_output: the gradient it scales, summed
-        to grad_output's one number unless nothing was reduced."""
-        scaled = k.mse_grad(grad, value, target, reduction)
-        return scaled if reduction == "none" else k.sum(scaled, None, False)
+    def loss_grad_output(k, gradient, grad, value, target, reduction, *more):
+        """A loss's gradient op's derivative for its grad_output (torch's
+        ..._double_backward_grad_output): kit method ``gradient`` on ``grad`` where nothing
+        was reduced, else Σ grad times its gradient for a grad_output of 1."""
+        gradient = getattr(k, gradient)
+        if reduction == "none":
+            return gradient(grad, value, target, reduction, *more)
+        return k.sum(gradient(1.0, value, target, reduction, *more) * grad, None, False)
+
+    def near_loss_double(k, grad, value, target, reduction, width, divisor):
+        """smooth_l1's (``divisor`` beta) and huber's (1) gradients' derivative for the
+        input: grad where |x - y| < ``width``, else 0, over the count for the mean (the
+        difference is flat there: torch's ..._double_backward)."""
+        if width == 0:
+            return k.zeros_like(grad)
+        inside = np.abs(_values(value) - _values(target)) < width
+        result = grad * inside.astype(_values(grad).dtype)
+        if divisor != 1:
+            result = k.divided(result, divisor)
+        if reduction == "mean":
+            result = k.divided(result, int(np.prod(value.shape)))
+        return result
 
     def tanh_backward(k, grad, result):
         """tanh's gradient from its output: TanhBackwardBackward0 under create_graph."""

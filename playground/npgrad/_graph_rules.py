@@ -11,15 +11,17 @@ LOG_SIGMOID_BACKWARD = ("k.recorded_backward('log_sigmoid_backward', 'log_sigmoi
                         "self, buffer)")
 
 # softmax's and log_softmax's gradients as torch's _softmax_backward_data and
-# _log_softmax_backward_data ops, mse_loss's as mse_loss_backward (each its plain row's values)
+# _log_softmax_backward_data ops, the losses' as mse_loss_backward, smooth_l1_loss_backward...
+# (each its plain row's values)
 SOFTMAX_BACKWARD = ("k.recorded_backward('softmax_backward_data', 'softmax', grad, result, "
                     "dim)")
 LOG_SOFTMAX_BACKWARD = ("k.recorded_backward('log_softmax_backward_data', 'log_softmax', grad,"
                         " result, dim)")
 # (the target's: the same op with the two swapped, as torch has it)
-MSE_BACKWARD = tuple(f"k.recorded_backward('mse_loss_backward', 'mse_loss', grad, {one}, {other}, "
-                     "reduction, inputs=2)" for one, other in (("self", "target"),
-                                                                ("target", "self")))
+MSE_BACKWARD, SMOOTH_L1_BACKWARD, HUBER_BACKWARD = (tuple(
+    f"k.recorded_backward('{loss}_backward', '{loss}', grad, {one}, {other}, reduction"
+    f"{width}, inputs=2)" for one, other in (("self", "target"), ("target", "self")))
+    for loss, width in (("mse_loss", ""), ("smooth_l1_loss", ", beta"), ("huber_loss", ", delta")))
 
 NLL_BACKWARD = ("k.recorded_backward('nll_loss_backward', 'nll_loss', grad, self, chosen, "
                 "reduction, count)")
@@ -62,13 +64,24 @@ def graph_rows(row) -> tuple:
             "-k.sum(grad_output, (dim,), True) * k.exp(output) * grad"),
         row("mse_loss_backward", "MseLossBackwardBackward0", "grad_output self target",
             "grad_output self target reduction",
-            "k.mse_grad_output(grad, self, target, reduction)",
+            "k.loss_grad_output('mse_grad', grad, self, target, reduction)",
             "k.mse_double(grad * grad_output, self, reduction)",
             "-k.mse_double(grad * grad_output, self, reduction)"),
         # (nll_loss's gradient is flat in its input, which is among its inputs all the same)
         row("nll_loss_backward", "NllLossBackwardBackward0", "grad_output self",
             "grad_output self chosen reduction count", "k.nll_of(grad, chosen, reduction, count)",
             "k.zeros_like(grad)"),
+        row("smooth_l1_loss_backward", "SmoothL1LossBackwardBackward0", "grad_output self target",
+            "grad_output self target reduction beta",
+            "k.loss_grad_output('smooth_l1_grad', grad, self, target, reduction, beta)",
+            "k.near_loss_double(grad * grad_output, self, target, reduction, beta, beta)",
+            "k.negated(k.near_loss_double(grad * grad_output, self, target, reduction, beta,"
+            " beta))"),
+        row("huber_loss_backward", "HuberLossBackwardBackward0", "grad_output self target",
+            "grad_output self target reduction delta",
+            "k.loss_grad_output('huber_grad', grad, self, target, reduction, delta)",
+            "k.near_loss_double(grad * grad_output, self, target, reduction, delta, 1)",
+            "k.negated(k.near_loss_double(grad * grad_output, self, target, reduction, delta, 1))"),
         row("tanh_backward", "TanhBackwardBackward0", "grad_output output", "grad_output output",
             "k.tanh_backward(grad, output)", "grad * (k.times(output, -2) * grad_output)"),
         row("sigmoid_backward", "SigmoidBackwardBackward0", "grad_output output",

@@ -14,10 +14,12 @@ from dataclasses import dataclass, field
 
 from ._family_rules import family_rows
 from ._graph_rules import (
+    HUBER_BACKWARD,
     LOG_SIGMOID_BACKWARD,
     LOG_SOFTMAX_BACKWARD,
     MSE_BACKWARD,
     NLL_BACKWARD,
+    SMOOTH_L1_BACKWARD,
     SOFTMAX_BACKWARD,
     SOFTPLUS_BACKWARD,
     graph_rows,
@@ -309,7 +311,9 @@ TABLE: tuple[Rule, ...] = (
          " / count", "-k.log(self / (1 - self)) * grad / count"),  # (torch's -logit(x))
     _row("binary_cross_entropy_with_logits", "BinaryCrossEntropyWithLogitsBackward0",
          "self target", "self target count",
-         "grad * (k.sigmoid(self) - target) / count", "-grad * self / count"),
+         # (torch divides a mean's in place, DivBackward1; a sum's count is 1: not divided)
+         "k.divided(grad * (k.sigmoid(self) - target), count) if count != 1 else"
+         " grad * (k.sigmoid(self) - target)", "-grad * self / count"),
     _row("to", "ToCopyBackward0", "self", "", "grad", forward=ELEMENT_WISE),
     _row("clone", "CloneBackward0", "self", "", "grad", forward=ELEMENT_WISE),
     _row("mse_loss", "MseLossBackward0", "self target", "self target reduction",
@@ -317,10 +321,10 @@ TABLE: tuple[Rule, ...] = (
          "-k.mse_grad(grad, self, target, reduction)", graph=MSE_BACKWARD),
     _row("smooth_l1_loss", "SmoothL1LossBackward0", "self target",
          "self target reduction beta", "k.smooth_l1_grad(grad, self, target, reduction, beta)",
-         "-k.smooth_l1_grad(grad, self, target, reduction, beta)"),
+         "-k.smooth_l1_grad(grad, self, target, reduction, beta)", graph=SMOOTH_L1_BACKWARD),
     _row("huber_loss", "HuberLossBackward0", "self target", "self target reduction delta",
          "k.huber_grad(grad, self, target, reduction, delta)",
-         "-k.huber_grad(grad, self, target, reduction, delta)"),
+         "-k.huber_grad(grad, self, target, reduction, delta)", graph=HUBER_BACKWARD),
     _row("nll_loss", "NllLossBackward0", "self", "self chosen reduction count",
          "k.nll_grad(grad, chosen, reduction, count)", graph=(NLL_BACKWARD,)),
     # reductions
@@ -350,8 +354,8 @@ TABLE: tuple[Rule, ...] = (
          "k.var_grad(grad, self, dims, correction, keepdim)"),
     # torch zeroes the gradient where the std is 0 (a constant input) instead of dividing by it
     _row("std", "StdBackward0", "self", "self dims correction keepdim result",
-         "k.var_grad(k.where(result == 0, 0, grad / (2 * result)), self, dims, correction,"
-         " keepdim)"),
+         "k.var_grad(k.masked_fill(grad / k.times(result, 2), result == 0, 0), self, dims,"
+         " correction, keepdim)"),
     _row("amax", "AmaxBackward0", "self", "self dims keepdim result",
          "k.share_extremes(grad, self, dims, keepdim, result)"),
     _row("amin", "AminBackward0", "self", "self dims keepdim result",

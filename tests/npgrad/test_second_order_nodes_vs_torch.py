@@ -23,6 +23,9 @@ functions = {
     "cross_entropy": lambda x: F.cross_entropy(x, torch.tensor([1, 2]), reduction="sum"),
     "abs": lambda x: x.abs() * x, "softsign": F.softsign, "silu": F.silu,
     "sqrt": lambda x: (x * x + 1).sqrt(), "atan": torch.atan, "norm": lambda x: x.norm(),
+    "var": lambda x: x.var(), "std along a dim": lambda x: x.std(1, keepdim=True),
+    "smooth_l1": lambda x: F.smooth_l1_loss(x, torch.ones_like(x)),
+    "huber": lambda x: F.huber_loss(x, torch.zeros_like(x), reduction="sum"),
 }
 
 
@@ -78,6 +81,12 @@ for dtype in (torch.float32, torch.float64):
     show("log_softmax", lambda a: F.log_softmax(a, 0), x)
     for reduction in ("mean", "sum", "none"):
         show(f"mse {reduction}", lambda a, b: F.mse_loss(a, b, reduction=reduction), x, target)
+        show(f"smooth_l1 {reduction}", lambda a, b: F.smooth_l1_loss(
+            a, b, reduction=reduction, beta=0.7), x, target)
+        show(f"huber {reduction}", lambda a, b: F.huber_loss(
+            a, b, reduction=reduction, delta=0.8), x, target)
+        show(f"bce_with_logits {reduction}", lambda a: F.binary_cross_entropy_with_logits(
+            a, target.detach().sigmoid(), reduction=reduction), x)
         show(f"nll {reduction}", lambda a: F.nll_loss(a, labels, reduction=reduction), x)
         show(f"cross_entropy {reduction}", lambda a: F.cross_entropy(
             a, labels, weight=torch.tensor([1.0, 2.0, 0.5, 1.0], dtype=dtype),
