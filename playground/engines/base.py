@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from playground.engines import inline_figures, source_lines
-from playground.engines.graph_builder import EngineView, graph_of, named_tensors
+from playground.engines.graph_builder import EngineView, grad_fn_of, graph_of, named_tensors
 from playground.engines.module_calls import ModuleCalls, ModuleHooks, assign_modules, module_paths
 from playground.engines.trace_recorder import TraceRecorder
 from playground.model import Graph
@@ -213,7 +213,7 @@ def run_code(code: str, engine: Engine, filename: str = "<script>",
     try:
         with _own_conditions():
             named = named_tensors(namespace, view, notes)  # walked once for both
-            recorder.settle([t.grad_fn for _, t in named if t.grad_fn is not None])
+            recorder.settle([fn for _, t in named if (fn := grad_fn_of(t)) is not None])
             graph, ids = graph_of(named, view, recorder.nodes(), notes,
                                   _labels(namespace, calls, marks, view))
             graph.file = filename

@@ -37,6 +37,15 @@ GRAPH_VALUES = 2_000_000       # elements kept whole in a graph's values; past t
 USER_ERRORS = (Exception, SystemExit, GeneratorExit)
 
 
+def grad_fn_of(tensor):
+    """The tensor's grad_fn; None where torch refuses to say (a view made under no_grad
+    whose base was written since: its repr shows ``grad_fn=<Invalid>``)."""
+    try:
+        return tensor.grad_fn
+    except RuntimeError:
+        return None
+
+
 class EngineView:
     """What the builder needs from an engine: which objects are tensors, and their arrays."""
 
@@ -202,14 +211,15 @@ class _Builder:
                 node.names.append(name)
             return node_id
         node_id = self._new_id(tensor)
-        kind = "tensor" if tensor.grad_fn is not None else (
+        made_by = grad_fn_of(tensor)
+        kind = "tensor" if made_by is not None else (
             "leaf" if tensor.requires_grad else "constant")
         grad = tensor.grad if kind == "leaf" or getattr(tensor, "retains_grad", False) else None
         node = GraphNode(
             id=node_id, kind=kind, label=name or "", names=[name] if name else [],
             shape=tuple(int(s) for s in tensor.shape), dtype=str(tensor.dtype),
             device=str(tensor.device), requires_grad=bool(tensor.requires_grad),
-            is_leaf=bool(tensor.is_leaf))
+            is_leaf=made_by is None)  # (torch's is_leaf, without its error for such views)
         if grad is not None and self.plotted < PLOTTED_TENSORS and "complex" not in node.dtype:
             self.plotted += 1
             self._plotted(node, tensor, grad)
@@ -290,7 +300,7 @@ def graph_of(named: list[tuple[str, Any]], view: EngineView, extra_functions: It
     roots = []
     for name, tensor in named:
         tensor_id = builder.tensor(tensor, name)
-        fn = tensor.grad_fn
+        fn = grad_fn_of(tensor)
         if fn is not None:
             fn_id, is_new = builder.function(fn)
             builder.graph.edges.append(GraphEdge(tensor_id, fn_id, "output"))

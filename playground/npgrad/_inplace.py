@@ -14,6 +14,7 @@ from ._bindings import bind_method, binds
 from ._forward import refuse_inplace
 from ._grad_mode import GradMode
 from ._indexing import index_array
+from ._no_grad_views import refused as refused_view
 from ._nodes import NODE_CLASSES
 from ._numerics import addcdiv_values, addcmul_values, lerp_values, plus_scaled
 from ._operands import (
@@ -118,6 +119,8 @@ def _write_recorded(op: str, self: Tensor, write, other, saved: tuple, *more) ->
     if not (_recording(self, other) or any(_recording(self, tensor) for tensor in more)):
         write()  # an optimizer's step, under no_grad
         return self
+    if self._made:  # (one that needs no grad itself, written with one that does)
+        raise refused_view(self, written_itself=True)
     # a view among the inputs points at its history as it is before the write (a write to
     # its base would make it a view of the write's own result)
     other = _history(other) if other is not None and other._base is not None else other

@@ -169,8 +169,12 @@ def tensor_repr(tensor) -> str:
         summarize = values.size > OPTIONS.threshold
         formatter = _Formatter(_summarized(values) if summarize else values)
         body = _nested(values, indent, summarize, formatter)
-    if tensor.grad_fn is not None:
-        suffixes.append(f"grad_fn=<{type(tensor.grad_fn).__name__}>")
+    try:
+        grad_fn = tensor.grad_fn
+    except RuntimeError:  # a view made under no_grad whose base was written since
+        grad_fn = "Invalid"
+    if grad_fn is not None:
+        suffixes.append(f"grad_fn=<{grad_fn if grad_fn == 'Invalid' else type(grad_fn).__name__}>")
     elif tensor._rg:
         suffixes.append("requires_grad=True")
     tangent = tangent_of(tensor)

@@ -15,6 +15,8 @@ from collections.abc import Callable
 import numpy as np
 
 from ._grad_mode import GradMode
+from ._no_grad_views import mark as mark_view
+from ._no_grad_views import refused as refused_view
 from ._nodes import NODE_CLASSES, Node, NodeHooks, NodeOutput, edge_of, new_sequence_number
 from ._operands import broadcast_error
 from ._parallel import SPLIT_FROM
@@ -46,7 +48,9 @@ def output(op: str, data, inputs: tuple, saved: tuple = (), counter=None, base=N
     out = _make(data, None, counter)
     if base is not None:
         out._base = base if base._base is None else base._base  # (torch's: the first base)
-        out._vv = bytes(counter) if GradMode.enabled else None
+        out._vv = bytes(counter)
+        if not GradMode.enabled or base._made:
+            mark_view(out, base, GradMode.enabled)
     if GradMode.enabled:
         for tensor in inputs:
             if tensor is not None and tensor._rg:
@@ -88,7 +92,7 @@ def edge(tensor):
         fn = rebased_view(tensor)
     if fn is not None:
         return fn if tensor._grad_acc is None else edge_of(tensor)
-    if not tensor._rg:
+    if not tensor._rg or tensor._made:  # (a view made under no_grad leads nowhere)
         return None
     accumulator = tensor._grad_acc
     if accumulator is not None:
@@ -102,7 +106,10 @@ def rebased_view(view: Tensor):
     """A view whose base was written since its grad_fn was set (itself, or through another
     view): as torch regenerates it, an as_strided view of the base's history as it is now.
     A view that did not require grad starts to, as torch's does."""
-    if view._vv is None:  # made under no_grad: left as it was made
+    if view._made:  # made under no_grad (or of such a view): torch refuses to say
+        if view._rg:
+            raise refused_view(view, written_itself=False)
+        view._vv = bytes(view._vc)
         return view._fn
     base = view._base
     positions = positions_in(view._data, base._data) if base._rg else None

@@ -13,6 +13,7 @@ import numpy as np
 from . import _dtype as dtypes
 from ._bindings import bind_function, bind_method, binds
 from ._grad_mode import GradMode
+from ._no_grad_views import mark as mark_view
 from ._pointwise import clone
 from ._recording import output, record_several
 from ._tensor import Size, Tensor, _wrap_dim, shared_counter
@@ -471,7 +472,9 @@ def views_along(self: Tensor, items: list, dim: int, op: str, saved: tuple) -> t
     for item in items:
         view = Tensor._make(self._data[(slice(None),) * dim + (item,)], None, counter)
         view._base = self if self._base is None else self._base
-        view._vv = bytes(counter) if GradMode.enabled else None
+        view._vv = bytes(counter)
+        if not GradMode.enabled or self._made:
+            mark_view(view, self, GradMode.enabled)
         views.append(view)
     record_several(op, views, (self,), saved)
     return tuple(views)

@@ -110,6 +110,7 @@ class Tensor:
     # (``_fn``: grad_fn as last set; ``_vv``: a view's version then, set with ``_base``)
     __slots__ = ("_data", "_rg", "_fn", "_grad", "_vc", "_base", "_grad_acc", "_hooks",
                  "_vv", "__weakref__", "__dict__")
+    _made = 0  # how a view was made, where torch notes it: _no_grad_views.py
     __array_priority__ = 1000  # NumPy defers to our reflected operators in ndarray * tensor
 
     @staticmethod
@@ -148,7 +149,7 @@ class Tensor:
 
     @property
     def requires_grad(self) -> bool:
-        if self._base is not None and self._vv != self._vc:
+        if self._base is not None and self._vv != self._vc and not self._made:
             self._rebased()
         return self._rg
 
@@ -188,7 +189,8 @@ class Tensor:
 
     @property
     def grad(self) -> Tensor | None:
-        if self.grad_fn is not None and not self.retains_grad and self._grad is None:
+        fn = self._fn if self._made else self.grad_fn  # (torch reads a no-grad view's as is)
+        if fn is not None and not self.retains_grad and self._grad is None:
             warnings.warn(_NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
         return self._grad
 
@@ -412,6 +414,10 @@ class Tensor:
         """torch refuses in-place writes to leaves that require grad (and views of them)."""
         if not GradMode.enabled:
             return
+        if self._made and self._rg:  # a view made under no_grad (_no_grad_views.py)
+            from ._no_grad_views import refused
+
+            raise refused(self, written_itself=True)
         if self.grad_fn is None and self._rg:
             raise RuntimeError(
                 "a leaf Variable that requires grad is being used in an in-place operation."

@@ -18,6 +18,45 @@ def names(*tensors):
 """
 
 SCRIPTS = {
+    "views made under no_grad": """
+def attempt(label, action):
+    try:
+        print(label, action())
+    except RuntimeError as error:
+        print(label, "RuntimeError:", error)
+
+
+x = torch.ones(4, requires_grad=True)
+y = x * 2
+plain = torch.ones(4)
+with torch.no_grad():
+    v, w, q = x[:2], y[1:], plain[:2]
+    pieces = y.split(2)
+print(v.requires_grad, v.is_leaf, names(v, w, q), w.requires_grad, q.requires_grad,
+      pieces[0].requires_grad, w._base is y)
+z = v.sum()
+print(names(z), z.grad_fn.next_functions)
+z.backward()
+print(x.grad, v.grad)
+attempt("a leaf's view", lambda: v.mul_(2))
+attempt("a view of y", lambda: w.add_(1))
+attempt("a piece", lambda: pieces[1].mul_(2))
+attempt("a plain base's view, with a tensor that requires grad",
+        lambda: q.mul_(torch.ones(2, requires_grad=True)))
+attempt("the same with a number", lambda: q.mul_(3))
+with torch.no_grad():
+    w.mul_(3)
+print(y, w.requires_grad)
+attempt("read after its base was written", lambda: w.grad_fn)
+attempt("used after", lambda: w.sum())
+print(w)
+with torch.no_grad():
+    e = y[1:3]
+g, h = e[:1], e.view(2)
+print(g.requires_grad, names(g, h))
+attempt("a view of it, made with grad", lambda: g.add_(1))
+attempt("another", lambda: h.add_(1))
+""",
     "a method through a slice": """
 x = torch.tensor([1., 2., 3., 4.], requires_grad=True)
 a = torch.tensor([5., 6.], requires_grad=True)
