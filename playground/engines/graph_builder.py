@@ -331,6 +331,9 @@ def _label_unnamed(graph: Graph) -> None:
 def _rule_of(fn, name: str) -> str | None:
     """What the inspector shows as a node's rule: npgrad's own row, the backward the user
     wrote for a custom Function (both engines' nodes name its class), or torch's by name."""
+    text = getattr(fn, "rule_text", None)  # npgrad's CopySlices: the write it wraps
+    if callable(text):
+        return text()
     rule = getattr(fn, "rule", None)
     if rule is not None:
         return rule.describe()

@@ -40,6 +40,14 @@ class CopySlices(Node):
     def name(self) -> str:
         return "torch::autograd::CopySlices"
 
+    def rule_text(self) -> str:
+        """What the inspector shows for it: the base's gradient passed on, and the write's
+        own node's rule where the view was written."""
+        inner = getattr(self.fn, "rule", None)
+        written = inner.describe() if inner is not None else self.fn.name()
+        return ("CopySlices: grad_self = grad where the view was not written; where it was, "
+                f"the write's own node: {written}")
+
     def run_backward(self, grad, as_tensors: bool) -> tuple:
         from ._engine import _apply_function, _kit  # (the engine imports this module's users)
 

@@ -426,3 +426,14 @@ print(g.tolist(), x.grad.tolist())
     assert run.error is None
     assert [trace.kind for trace in run.traces] == ["grad", "backward"]
     assert all(trace.steps and trace.roots for trace in run.traces)
+
+
+def test_a_write_through_a_view_shows_the_rule_of_the_write_it_wraps():
+    """The inspector's rule for npgrad's CopySlices: the base's gradient, and where the view
+    was written the write's own node (a Mul here); an item assignment's is setitem's."""
+    run = run_code("import torch\nx = torch.ones(4, requires_grad=True)\n"
+                   "a = torch.full((2,), 5.0, requires_grad=True)\n"
+                   "y = x * 1\ny[:2].mul_(a)\nz = x * 1\nz[1] = a[0]\n", NumpyEngine())
+    rules = [node.rule for node in run.graph.nodes if node.label == "CopySlices"]
+    assert len(rules) == 2 and "the write's own node: MulBackward0: grad_self = grad * other" \
+        in rules[0] and rules[1].startswith("CopySlices: grad_self = zero_at(grad, index)")
