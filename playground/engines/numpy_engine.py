@@ -229,8 +229,8 @@ class NumpyEngine(Engine):
             recorded = current.pop()
             if recorded is not None:  # called as the call ends, raising or not
                 trace, log = recorded
-                if trace.roots:
-                    trace.steps.extend(_logged_step(recorder, entry) for entry in log)
+                if trace.roots and log:
+                    recorder.logged(trace, log, _logged_step)
                 recorder.finish(trace, sys.exc_info()[1])
 
         with npgrad.autograd.observe(on_step, on_start, on_finish):

@@ -47,6 +47,8 @@ ALWAYS_WHOLE = 16
 # numbers to this many significant digits (the replay shows four).
 TRACE_PREVIEW = 4
 SUMMARY_DIGITS = 6
+# A call off the grid keeps its raw log unread only while its values are this small in all
+DEFERRED_VALUES = 1_000_000
 
 
 @dataclass
@@ -77,6 +79,16 @@ class LiveTrace:
     pending: int = 0    # ... held whole while it is the newest call, not yet counted there
     # _signature's, once read (its nodes do not change; kept when a fold lets them go)
     signature: tuple | None = None
+    # a call off the sampling grid keeps the engine's raw log of its steps (read into
+    # ``steps`` by ``read`` only if it ends up kept: most are let go at the next call)
+    log: list | None = None
+    read: Callable[[TraceRecorder, tuple], LiveStep] | None = None
+
+    def nodes(self) -> list:
+        """Its steps' nodes, in order (read from the raw log while it is one)."""
+        if self.log is not None:
+            return [entry[0] for entry in self.log]
+        return [step.node for step in self.steps]
 
 
 class TraceRecorder:
@@ -174,6 +186,21 @@ class TraceRecorder:
         trace.held += size
         return value
 
+    def logged(self, trace: LiveTrace, log: list, read: Callable[[TraceRecorder, tuple],
+                                                                  LiveStep]) -> None:
+        """The steps an engine's fast path logged for ``trace``'s call: read now if the call
+        is one the recorder keeps or its values are large (held, they would pin memory),
+        else kept raw until the call turns out to be the run's last."""
+        if self._on_grid(trace.call) or _elements(log) > DEFERRED_VALUES:
+            trace.steps.extend(read(self, entry) for entry in log)
+        else:
+            trace.log, trace.read = log, read
+
+    def _read_log(self, trace: LiveTrace) -> None:
+        if trace.log is not None:
+            log, trace.log = trace.log, None
+            trace.steps.extend(trace.read(self, entry) for entry in log)
+
     def finish(self, trace: LiveTrace, error: BaseException | None = None) -> None:
         """The call ended; ``error`` is what it raised, if anything (the player says so)."""
         if error is not None:
@@ -187,7 +214,8 @@ class TraceRecorder:
             self._stride *= 2
         for trace in [t for t in self.traces if t is not newest and not self._on_grid(t.call)]:
             self._let_go(trace)
-        while sum(len(t.steps) for t in self.traces) > self.keep_steps and len(self.traces) > 1:
+        while sum(len(t.steps) + len(t.log or ()) for t in self.traces) > self.keep_steps and \
+                len(self.traces) > 1:
             self._let_go(self.traces[0])
 
     def _let_go(self, trace: LiveTrace) -> None:
@@ -202,8 +230,8 @@ class TraceRecorder:
                 other.follows = trace.follows
             else:  # same node names in the same order (that is what folding checked)
                 other.follows, other.roots = None, trace.roots
-                for step, on in zip(other.steps, trace.steps, strict=True):
-                    step.node = on.node
+                for step, node in zip(other.steps, trace.nodes(), strict=True):
+                    step.node = node
 
     def _fold_into_next(self, earlier: LiveTrace, later: LiveTrace) -> None:
         """Let a loop's earlier call point at the next one's nodes instead of its own."""
@@ -218,6 +246,8 @@ class TraceRecorder:
         """At the end of the run, once, before ``nodes`` and ``to_model`` read the traces: the
         last calls of a loop fold too (``start`` folds a call only when the one after the next
         begins), and the latest recorded call is drawn on the graph the script ended with."""
+        if self.traces:  # the run's last call: kept, and its values read as the newest
+            self._read_log(self.traces[-1])
         for trace in self.traces:
             if trace.pending:
                 self._settle_values(trace)
@@ -295,6 +325,24 @@ def summary(array: np.ndarray, dtype) -> ArrayData:
     return data
 
 
+def _elements(log: list) -> int:
+    """The elements of the arrays a fast path's log holds: (node, incoming, outgoing[,
+    before, after]) each, incoming one array or a tuple of them."""
+    total = 0
+    for entry in log:
+        incoming = entry[1]
+        for array in (incoming if incoming.__class__ is tuple else (incoming,)):
+            if array is not None:
+                total += array.size
+        for array in entry[2]:
+            if array is not None:
+                total += array.size
+        for array in entry[3:5]:
+            if array is not None:
+                total += array.size
+    return total
+
+
 def _rounded(value):
     if value.__class__ is float and value == value and abs(value) != float("inf"):
         return float(f"{value:.{SUMMARY_DIGITS}g}")
@@ -305,8 +353,8 @@ def _signature(trace: LiveTrace, place: Callable[[Any], int | None]) -> tuple:
     """A call's node kinds in order, and the lines that made them."""
     if trace.signature is None:  # each call is compared with the one before and the one after,
         # and a folded call's (its nodes let go) was read as it was folded
-        trace.signature = trace.kind, tuple((type(step.node).__name__, place(step.node))
-                                            for step in trace.steps)
+        trace.signature = trace.kind, tuple((type(node).__name__, place(node))
+                                            for node in trace.nodes())
     return trace.signature
 
 

@@ -437,3 +437,25 @@ def test_a_write_through_a_view_shows_the_rule_of_the_write_it_wraps():
     rules = [node.rule for node in run.graph.nodes if node.label == "CopySlices"]
     assert len(rules) == 2 and "the write's own node: MulBackward0: grad_self = grad * other" \
         in rules[0] and rules[1].startswith("CopySlices: grad_self = zero_at(grad, index)")
+
+
+def test_a_loops_calls_off_the_sampling_grid_are_never_read(monkeypatch):
+    """Most of a long loop's backward calls are let go at the next call: the NumPy engine's
+    fast path keeps their raw log of steps unread (reading each was 40% of the recording's
+    cost); the calls kept, the last among them, read theirs and are what they were."""
+    from playground.engines import numpy_engine
+
+    reads = []
+    read = numpy_engine._logged_step
+    monkeypatch.setattr(numpy_engine, "_logged_step",
+                        lambda recorder, entry: reads.append(entry) or read(recorder, entry))
+    code = ("import torch\nw = torch.tensor(0.5, requires_grad=True)\n"
+            "for step in range(300):\n    loss = (w * 3 - 1) ** 2\n    loss.backward()\n")
+    run = run_code(code, NumpyEngine())
+    kept = [trace for trace in run.traces if trace.steps]
+    assert run.error is None and kept[-1].call == 300 and len(kept) < 30
+    # (a call is read when it is on the grid as it ends: the grid thins as the loop goes on)
+    assert len(reads) / 4 < 300 / 4
+    assert [step.name for step in kept[-1].steps] == [
+        "PowBackward0", "SubBackward0", "MulBackward0", "AccumulateGrad"]
+    assert kept[-1].steps[-1].grad_after.values is not None
