@@ -54,6 +54,13 @@ class GraphBackwards:
             return gradient(grad, value, target, reduction, *more)
         return k.sum(gradient(1.0, value, target, reduction, *more) * grad, None, False)
 
+    def reduced_like(k, value, grad_output, count):
+        """A loss's per-element derivative for its grad_output, summed (over ``count`` for
+        the mean) where the loss was reduced to grad_output's one number."""
+        if tuple(grad_output.shape) == tuple(value.shape):
+            return value
+        return k.sum(value, None, False) / count
+
     def near_loss_double(k, grad, value, target, reduction, width, divisor):
         """smooth_l1's (``divisor`` beta) and huber's (1) gradients' derivative for the
         input: grad where |x - y| < ``width``, else 0, over the count for the mean (the

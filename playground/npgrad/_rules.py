@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from ._family_rules import family_rows
 from ._graph_rules import (
+    BCE_BACKWARD,
     HUBER_BACKWARD,
     LOG_SIGMOID_BACKWARD,
     LOG_SOFTMAX_BACKWARD,
@@ -308,7 +309,8 @@ TABLE: tuple[Rule, ...] = (
          "self target count",
          # torch's EPSILON is a C float: 1e-12 rounded to float32, in float64 too
          "grad * (self - target) / k.clamp_min((1 - self) * self, 9.999999960041972e-13)"
-         " / count", "-k.log(self / (1 - self)) * grad / count"),  # (torch's -logit(x))
+         " / count", "-k.log(self / (1 - self)) * grad / count",  # (torch's -logit(x))
+         graph=(BCE_BACKWARD, "-k.log(self / (1 - self)) * grad / count")),
     _row("binary_cross_entropy_with_logits", "BinaryCrossEntropyWithLogitsBackward0",
          "self target", "self target count",
          # (torch divides a mean's in place, DivBackward1; a sum's count is 1: not divided)

@@ -481,6 +481,8 @@ CASES = [
         lambda m, a, b: m.nn.functional.smooth_l1_loss(a, b, beta=0.5))),
     Case("huber_loss_backward", ((3, 2), (3, 2)), _second_of_first(
         lambda m, a, b: m.nn.functional.huber_loss(a, b, reduction="none", delta=0.6))),
+    Case("binary_cross_entropy_backward", ((3, 2), (3, 2)), _second_of_first(
+        lambda m, a, b: m.nn.functional.binary_cross_entropy(a.sigmoid(), b.sigmoid()))),
     Case("nll_loss_backward", ((3, 4),), _second(lambda m, a: m.nn.functional.nll_loss(
         a.log_softmax(1), m.tensor([0, 3, 1]), reduction="none"))),
     Case("sigmoid_backward", ((3, 2),), _second(lambda m, a: a.sigmoid())),

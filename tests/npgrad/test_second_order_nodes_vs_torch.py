@@ -26,6 +26,7 @@ functions = {
     "var": lambda x: x.var(), "std along a dim": lambda x: x.std(1, keepdim=True),
     "smooth_l1": lambda x: F.smooth_l1_loss(x, torch.ones_like(x)),
     "huber": lambda x: F.huber_loss(x, torch.zeros_like(x), reduction="sum"),
+    "bce": lambda x: F.binary_cross_entropy(x.sigmoid(), torch.full_like(x, 0.3)),
 }
 
 
@@ -85,6 +86,8 @@ for dtype in (torch.float32, torch.float64):
             a, b, reduction=reduction, beta=0.7), x, target)
         show(f"huber {reduction}", lambda a, b: F.huber_loss(
             a, b, reduction=reduction, delta=0.8), x, target)
+        show(f"bce {reduction}", lambda a, b: F.binary_cross_entropy(
+            a.sigmoid(), b.sigmoid(), reduction=reduction), x, target)
         show(f"bce_with_logits {reduction}", lambda a: F.binary_cross_entropy_with_logits(
             a, target.detach().sigmoid(), reduction=reduction), x)
         show(f"nll {reduction}", lambda a: F.nll_loss(a, labels, reduction=reduction), x)
