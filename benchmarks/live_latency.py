@@ -109,13 +109,22 @@ def scripts(seeds: Path | None, files: list[Path] = ()) -> dict[str, str]:
 
 def wait(condition, timeout: float = 60.0) -> bool:
     """Run the event loop until ``condition``; it sleeps between events, as the app's does
-    (a busy loop here would hold the GIL the kernel's reader threads need)."""
+    (a busy loop here would hold the GIL the kernel's reader threads need, and take a core
+    from the kernel). processEvents with a time limit ignores WaitForMoreEvents and returns
+    at once: this one blocks, and a 2 ms timer wakes it for what other threads change."""
+    from PySide6.QtCore import QTimer
+
     deadline = time.perf_counter() + timeout
-    while not condition():
-        QApplication.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents, 5)
-        if time.perf_counter() > deadline:
-            return False
-    return True
+    waker = QTimer(interval=2)
+    waker.start()
+    try:
+        while not condition():
+            QApplication.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents)
+            if time.perf_counter() > deadline:
+                return False
+        return True
+    finally:
+        waker.stop()
 
 
 class HandOver:
