@@ -17,7 +17,7 @@ def mark(view, base, grad_enabled: bool) -> None:
     """Note how ``view`` of ``base`` (the tensor it was taken from) was made."""
     if not grad_enabled:
         view._made = MADE_UNDER_NO_GRAD
-        view._rg = base._rg or bool(base._made)  # (torch: a view of one that requires grad)
+        view._rg = base._rg  # (torch: it requires grad where what it views does)
     elif base._made:
         view._made = OF_A_NO_GRAD_VIEW
 

@@ -32,6 +32,8 @@ plain = torch.ones(4)
 with torch.no_grad():
     v, w, q = x[:2], y[1:], plain[:2]
     pieces = y.split(2)
+    made, of_view = (x * 3)[0], v[0]  # (a view of what no_grad made requires no grad)
+print(made, of_view, w.view(3))
 print(v.requires_grad, v.is_leaf, names(v, w, q), w.requires_grad, q.requires_grad,
       pieces[0].requires_grad, w._base is y)
 z = v.sum()
