@@ -54,6 +54,30 @@ class GraphBackwards:
             return gradient(grad, value, target, reduction, *more)
         return k.sum(gradient(1.0, value, target, reduction, *more) * grad, None, False)
 
+    def weighted(k, value, weight):
+        """``value`` times a loss's ``weight`` array, where it has one."""
+        return value if weight is None else value * weight
+
+    def logits_loss_grad(k, grad, self, target, count, weight, pos_weight):
+        """binary_cross_entropy_with_logits's gradient for its input, in torch's order:
+        (σ(x) - t) grad, or ((pw t + 1 - t) σ(x) - pw t) grad with a pos_weight; times the
+        weight; a mean's divided in place (DivBackward1; a sum's count is 1: not divided)."""
+        if pos_weight is None:
+            value = grad * (k.sigmoid(self) - target)
+        else:
+            scaled = target * pos_weight
+            value = ((scaled + 1 - target) * k.sigmoid(self) - scaled) * grad
+        value = k.weighted(value, weight)
+        return k.divided(value, count) if count != 1 else value
+
+    def logits_loss_target_grad(k, grad, self, count, weight, pos_weight):
+        """Its gradient for the target: -x grad, or (log σ(-x) - pw log σ(x)) grad."""
+        if pos_weight is None:
+            value = -grad * self
+        else:
+            value = (k.log(k.sigmoid(-self)) - k.log(k.sigmoid(self)) * pos_weight) * grad
+        return k.weighted(value, weight) / count
+
     def reduced_like(k, value, grad_output, count):
         """A loss's per-element derivative for its grad_output, summed (over ``count`` for
         the mean) where the loss was reduced to grad_output's one number."""

@@ -24,7 +24,7 @@ MSE_BACKWARD, SMOOTH_L1_BACKWARD, HUBER_BACKWARD = (tuple(
     for loss, width in (("mse_loss", ""), ("smooth_l1_loss", ", beta"), ("huber_loss", ", delta")))
 
 BCE_BACKWARD = ("k.recorded_backward('binary_cross_entropy_backward', 'binary_cross_entropy', "
-                "grad, self, target, count, inputs=2)")
+                "grad, self, target, count, weight, inputs=2)")
 NLL_BACKWARD = ("k.recorded_backward('nll_loss_backward', 'nll_loss', grad, self, chosen, "
                 "reduction, count)")
 
@@ -86,12 +86,13 @@ def graph_rows(row) -> tuple:
             "k.negated(k.near_loss_double(grad * grad_output, self, target, reduction, delta, 1))"),
         # torch's binary_cross_entropy_double_backward(_grad_output, _target), their 1e-12s
         row("binary_cross_entropy_backward", "BinaryCrossEntropyBackwardBackward0",
-            "grad_output self target", "grad_output self target count",
-            "k.reduced_like(grad * (self - target) / ((self + 1e-12) * (1 - self + 1e-12)),"
-            " grad_output, count)",
-            "(self * self - 2 * self * target + target) / (k.power(self + 1e-12, 2)"
-            " * k.power(1 - self + 1e-12, 2)) * (grad * grad_output) / count",
-            "-grad * grad_output / k.clamp_min((1 - self) * self, 1e-12) / count"),
+            "grad_output self target", "grad_output self target count weight",
+            "k.reduced_like(k.weighted(grad * (self - target) / ((self + 1e-12)"
+            " * (1 - self + 1e-12)), weight), grad_output, count)",
+            "k.weighted((self * self - 2 * self * target + target) / (k.power(self + 1e-12, 2)"
+            " * k.power(1 - self + 1e-12, 2)) * (grad * grad_output), weight) / count",
+            "k.weighted(-grad * grad_output, weight) / k.clamp_min((1 - self) * self, 1e-12)"
+            " / count"),
         row("tanh_backward", "TanhBackwardBackward0", "grad_output output", "grad_output output",
             "k.tanh_backward(grad, output)", "grad * (k.times(output, -2) * grad_output)"),
         row("sigmoid_backward", "SigmoidBackwardBackward0", "grad_output output",

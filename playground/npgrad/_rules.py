@@ -306,16 +306,16 @@ TABLE: tuple[Rule, ...] = (
     _row("log_sigmoid", "LogSigmoidBackward0", "self", "self buffer",
          "k.log_sigmoid_grad(grad, self, buffer)", graph=(LOG_SIGMOID_BACKWARD,)),
     _row("binary_cross_entropy", "BinaryCrossEntropyBackward0", "self target",
-         "self target count",
+         "self target count weight",
          # torch's EPSILON is a C float: 1e-12 rounded to float32, in float64 too
-         "grad * (self - target) / k.clamp_min((1 - self) * self, 9.999999960041972e-13)"
-         " / count", "-k.log(self / (1 - self)) * grad / count",  # (torch's -logit(x))
-         graph=(BCE_BACKWARD, "-k.log(self / (1 - self)) * grad / count")),
+         "k.weighted(grad * (self - target) / k.clamp_min((1 - self) * self,"
+         " 9.999999960041972e-13), weight) / count",
+         "k.weighted(-k.log(self / (1 - self)) * grad, weight) / count",  # (-logit(x))
+         graph=(BCE_BACKWARD, "k.weighted(-k.log(self / (1 - self)) * grad, weight) / count")),
     _row("binary_cross_entropy_with_logits", "BinaryCrossEntropyWithLogitsBackward0",
-         "self target", "self target count",
-         # (torch divides a mean's in place, DivBackward1; a sum's count is 1: not divided)
-         "k.divided(grad * (k.sigmoid(self) - target), count) if count != 1 else"
-         " grad * (k.sigmoid(self) - target)", "-grad * self / count"),
+         "self target", "self target count weight pos_weight",
+         "k.logits_loss_grad(grad, self, target, count, weight, pos_weight)",
+         "k.logits_loss_target_grad(grad, self, count, weight, pos_weight)"),
     _row("to", "ToCopyBackward0", "self", "", "grad", forward=ELEMENT_WISE),
     _row("clone", "CloneBackward0", "self", "", "grad", forward=ELEMENT_WISE),
     _row("mse_loss", "MseLossBackward0", "self target", "self target reduction",

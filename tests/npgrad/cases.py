@@ -202,6 +202,11 @@ CASES = [
          .binary_cross_entropy_with_logits(a * 3, b.sigmoid(), reduction="sum")),
     Case("binary_cross_entropy_with_logits", ((2, 3), (2, 3)),
          lambda m, a, b: m.nn.BCEWithLogitsLoss()(a, b.sigmoid()), label="module"),
+    Case("binary_cross_entropy", ((2, 3), (2, 3)), lambda m, a, b: m.nn.BCELoss(
+        weight=m.tensor([0.5, 2.0, 1.5]))(a.sigmoid(), b.sigmoid()), label="weight"),
+    Case("binary_cross_entropy_with_logits", ((2, 3), (2, 3)), lambda m, a, b: m.nn
+         .BCEWithLogitsLoss(weight=m.tensor([0.5, 2.0, 1.5]), pos_weight=m.tensor(
+             [3.0, 1.0, 0.25]), reduction="sum")(a * 2, b.sigmoid()), label="both weights"),
     Case("clamp", ((2, 3),), lambda m, a: a.clamp(-0.5, 0.5), label="both"),
     Case("clamp", ((2, 3),), lambda m, a: a.clamp(min=0), label="min"),
     Case("to", ((2, 3),), lambda m, a: a.double() if a.dtype == m.float32 else a.float()),

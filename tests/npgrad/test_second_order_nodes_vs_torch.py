@@ -99,3 +99,29 @@ for dtype in (torch.float32, torch.float64):
 
 def test_second_derivatives_through_every_input_of_the_gradients_nodes(tmp_path):
     assert_playground_prints_as_torch(THROUGH_EVERY_INPUT, tmp_path)
+
+
+# binary cross entropy with a weight, a pos_weight or both (BCEWithLogitsLoss's), their
+# losses' last bits (the weighted sum printed whole), the gradients and their derivatives
+WEIGHTED = THROUGH_EVERY_INPUT.split("for dtype in")[0].replace("decimals=5", "decimals=4") + """
+for dtype in (torch.float32, torch.float64):
+    x = torch.randn(3, 4, dtype=dtype).requires_grad_()
+    target = torch.rand(3, 4, dtype=dtype).requires_grad_()
+    weight = torch.rand(4, dtype=dtype) + 0.5
+    pos = torch.tensor([1.0, 2.0, 3.0, 0.5], dtype=dtype)
+    for reduction in ("mean", "sum", "none"):
+        print(F.binary_cross_entropy_with_logits(x, target, weight, reduction=reduction,
+                                                 pos_weight=pos).sum().item())
+        show(f"bce weight {reduction}", lambda a, b: F.binary_cross_entropy(
+            a.sigmoid(), b, weight=weight, reduction=reduction), x, target)
+        show(f"logits pos_weight {reduction}", lambda a, b: F.binary_cross_entropy_with_logits(
+            a, b, pos_weight=pos, reduction=reduction), x, target)
+        show(f"logits both {reduction}", lambda a, b: torch.nn.BCEWithLogitsLoss(
+            weight=weight, pos_weight=pos, reduction=reduction)(a, b), x, target)
+print(torch.nn.BCEWithLogitsLoss(pos_weight=torch.ones(2)).state_dict(),
+      torch.nn.BCELoss(weight=torch.ones(2)).state_dict(), torch.nn.BCELoss().state_dict())
+"""
+
+
+def test_weighted_binary_cross_entropy_is_torchs(tmp_path):
+    assert_playground_prints_as_torch(WEIGHTED, tmp_path)

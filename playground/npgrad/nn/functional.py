@@ -252,26 +252,22 @@ def _reduced(losses: np.ndarray, reduction: str, dtype,
              counted: int | None = None) -> tuple[np.ndarray, int]:
     """The loss after ``reduction``, and what the gradient is divided by: for a mean, the
     ``counted`` elements (nll_loss leaves out ignored targets), else all of them."""
-    if reduction == "mean":
+    if reduction in ("mean", "sum"):
+        total = whole_sum(losses)  # (in torch's order of adding, where it is reproduced)
+        total = losses.sum() if total is None else total
+        if reduction == "sum":
+            return np.asarray(total, dtype=dtype), 1
         count = max(losses.size, 1) if counted is None else counted
-        return np.asarray(losses.sum() / count, dtype=dtype), count
-    if reduction == "sum":
-        return np.asarray(losses.sum(), dtype=dtype), 1
+        return np.asarray(total / count, dtype=dtype), count
     if reduction == "none":
         return losses.astype(dtype, copy=False), 1
     raise ValueError(f"{reduction} is not a valid value for reduction")
 
 
-def _without_weights(name: str, *weights) -> None:
-    if any(weight is not None for weight in weights):
-        raise NotImplementedError(f"{name} with weights is not in the built-in NumPy engine; "
-                                  "switch the engine to torch")
-
-
 def binary_cross_entropy(input: Tensor, target: Tensor, weight=None,
                          reduction: str = "mean") -> Tensor:
-    """-(t log p + (1 - t) log(1 - p)), each log clamped at -100 as torch does."""
-    _without_weights("binary_cross_entropy", weight)
+    """-(t log p + (1 - t) log(1 - p)), each log clamped at -100 as torch does, times
+    ``weight`` (broadcast to the input) where given."""
     p, t = input._data, target._data
     if p.shape != t.shape:
         raise ValueError(f"Using a target size ({target.shape}) that is different to the input "
@@ -280,23 +276,43 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight=None,
     if np.any((p < 0) | (p > 1)):
         raise RuntimeError("all elements of input should be between 0 and 1")
     losses = -(t * np.maximum(np.log(p), -100) + (1 - t) * np.maximum(np.log1p(-p), -100))
+    scale = _weight_values(weight, p)
+    if scale is not None:
+        losses = losses * scale
     data, count = _reduced(losses, reduction, p.dtype)
     return _recording.output("binary_cross_entropy", data, (input, target),
-                             (input, target, count))
+                             (input, target, count, scale))
 
 
 def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight=None,
                                      reduction: str = "mean", pos_weight=None) -> Tensor:
-    """The same on logits, computed stably: max(x, 0) - x t + log(1 + exp(-|x|))."""
-    _without_weights("binary_cross_entropy_with_logits", weight, pos_weight)
+    """The same on logits, computed stably as torch's kernel: (1 - t) x - log σ(x), the log
+    σ(x) weighed by 1 + (pw - 1) t with a ``pos_weight``."""
     x, t = input._data, target._data
     if x.shape != t.shape:
         raise ValueError(f"Target size ({target.shape}) must be the same as input size "
                          f"({input.shape})")
-    losses = np.maximum(x, 0) - x * t + np.log1p(np.exp(-np.abs(x)))
+    # torch's kernel: (1 - t) x - log σ(x), log σ(x) times (pw - 1) t + 1 with a pos_weight
+    log_sigmoid = (np.minimum(x, 0) - np.log1p(np.exp(-np.abs(x)))).astype(x.dtype, copy=False)
+    positive = _weight_values(pos_weight, x)
+    if positive is not None:
+        log_sigmoid = log_sigmoid * ((positive - 1) * t + 1)
+    losses = (1 - t) * x - log_sigmoid
+    scale = _weight_values(weight, x)
+    if scale is not None:
+        losses = losses * scale
     data, count = _reduced(losses, reduction, x.dtype)
     return _recording.output("binary_cross_entropy_with_logits", data, (input, target),
-                             (input, target, count))
+                             (input, target, count, scale, positive))
+
+
+def _weight_values(weight, like: np.ndarray) -> np.ndarray | None:
+    """A loss's ``weight`` or ``pos_weight`` as an array in the input's dtype (torch takes
+    no gradient for either)."""
+    if weight is None:
+        return None
+    values = weight._data if isinstance(weight, Tensor) else np.asarray(weight)
+    return values.astype(like.dtype, copy=False)
 
 
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:

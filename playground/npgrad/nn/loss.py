@@ -81,13 +81,20 @@ class BCELoss(_Loss):
     def __init__(self, weight=None, size_average=None, reduce=None,
                  reduction: str = "mean") -> None:
         super().__init__(size_average, reduce, reduction)
-        self.weight = weight
+        self.register_buffer("weight", weight)  # (torch's: in its state_dict)
 
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
-        return functional.binary_cross_entropy(input, target, reduction=self.reduction)
+        return functional.binary_cross_entropy(input, target, self.weight,
+                                               reduction=self.reduction)
 
 
 class BCEWithLogitsLoss(_Loss):
+    def __init__(self, weight=None, size_average=None, reduce=None, reduction: str = "mean",
+                 pos_weight=None) -> None:
+        super().__init__(size_average, reduce, reduction)
+        self.register_buffer("weight", weight)
+        self.register_buffer("pos_weight", pos_weight)
+
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
-        return functional.binary_cross_entropy_with_logits(input, target,
-                                                           reduction=self.reduction)
+        return functional.binary_cross_entropy_with_logits(
+            input, target, self.weight, reduction=self.reduction, pos_weight=self.pos_weight)
