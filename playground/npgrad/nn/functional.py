@@ -248,20 +248,22 @@ def layer_norm(input: Tensor, normalized_shape, weight: Tensor | None = None,
                              (input, weight, bias), (input, mean, rstd, weight, dims, eps))
 
 
-def _reduced(losses: np.ndarray, reduction: str, dtype,
-             counted: int | None = None) -> tuple[np.ndarray, int]:
+def _reduced(losses: np.ndarray, reduction: str, dtype, counted: int | None = None,
+             in_torch_order: bool = False) -> tuple[np.ndarray, int]:
     """The loss after ``reduction``, and what the gradient is divided by: for a mean, the
-    ``counted`` elements (nll_loss leaves out ignored targets), else all of them."""
-    if reduction in ("mean", "sum"):
-        total = whole_sum(losses)  # (in torch's order of adding, where it is reproduced)
-        total = losses.sum() if total is None else total
-        if reduction == "sum":
-            return np.asarray(total, dtype=dtype), 1
-        count = max(losses.size, 1) if counted is None else counted
-        return np.asarray(total / count, dtype=dtype), count
+    ``counted`` elements (nll_loss leaves out ignored targets), else all of them. With
+    ``in_torch_order`` the elements are added as torch's sum kernel adds them (the BCE losses
+    reduce with it; nll_loss's own kernel adds row after row, as NumPy's sum of a column does)."""
     if reduction == "none":
         return losses.astype(dtype, copy=False), 1
-    raise ValueError(f"{reduction} is not a valid value for reduction")
+    if reduction not in ("mean", "sum"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    total = whole_sum(losses) if in_torch_order else None
+    total = losses.sum() if total is None else total
+    if reduction == "sum":
+        return np.asarray(total, dtype=dtype), 1
+    count = max(losses.size, 1) if counted is None else counted
+    return np.asarray(total / count, dtype=dtype), count
 
 
 def binary_cross_entropy(input: Tensor, target: Tensor, weight=None,
@@ -279,7 +281,7 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight=None,
     scale = _weight_values(weight, p)
     if scale is not None:
         losses = losses * scale
-    data, count = _reduced(losses, reduction, p.dtype)
+    data, count = _reduced(losses, reduction, p.dtype, in_torch_order=True)
     return _recording.output("binary_cross_entropy", data, (input, target),
                              (input, target, count, scale))
 
@@ -301,7 +303,7 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight=None,
     scale = _weight_values(weight, x)
     if scale is not None:
         losses = losses * scale
-    data, count = _reduced(losses, reduction, x.dtype)
+    data, count = _reduced(losses, reduction, x.dtype, in_torch_order=True)
     return _recording.output("binary_cross_entropy_with_logits", data, (input, target),
                              (input, target, count, scale, positive))
 
