@@ -13,7 +13,7 @@ BANNER = (
 )
 USAGE = ("usage: playground [FILE] [--dark|--light] | playground run SCRIPT [options]\n"
          "       playground --screenshot FILE.png [SCRIPT] | playground --console\n"
-         "       playground --version (and which layout core and torch it has)\n"
+         "       playground --version (and which C cores and torch it has)\n"
          "       playground --install-desktop (adds the app to your desktop's menu)\n"
          "  (playground run --help lists the run options)\n")
 
@@ -34,6 +34,7 @@ def describe_installation() -> str:
 
     from playground.engines.torch_engine import install_hint
     from playground.layout.core import compiled
+    from playground.npgrad import _kernel_exp as kernel_exp
 
     try:
         version = importlib.metadata.version("autograd-playground")
@@ -42,12 +43,16 @@ def describe_installation() -> str:
     core = "C (built at install)" if compiled is not None else (
         "Python: the C core was not built (no C compiler when the app was installed); large "
         "graphs are laid out many times slower. Install a C compiler and reinstall to build it.")
+    kernels = "C (built at install)" if kernel_exp.compiled is not None else (
+        "NumPy: the C kernels were not built; sigmoid and silu compute torch's float32 bits "
+        "many times slower.")
     try:
         torch = f"torch {importlib.metadata.version('torch')}"
     except importlib.metadata.PackageNotFoundError:
         torch = install_hint()
     return (f"autograd-playground {version} (Python {platform.python_version()}, "
-            f"{sys.platform})\nlayout core: {core}\ntorch engine: {torch}\n")
+            f"{sys.platform})\nlayout core: {core}\nNumPy engine's kernels: {kernels}\n"
+            f"torch engine: {torch}\n")
 
 
 def _can_open_qt() -> bool:

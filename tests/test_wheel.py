@@ -117,16 +117,22 @@ def test_without_a_c_compiler_the_build_says_so_and_the_app_too(tmp_path):
     said = built.stdout + built.stderr
     assert "WARNING: the graph layout's C core was not built" in said
     assert "large graphs are laid out in Python, 20-100x slower" in said
+    assert "WARNING: the NumPy engine's C kernel module was not built" in said
+    assert "sigmoid and silu compute torch's float32 bits in NumPy" in said
     (wheel,) = (tmp_path / "dist").glob("*.whl")
     assert not [name for name in zipfile.ZipFile(wheel).namelist()
-                if "layout/_core" in name.replace(chr(92), '/') and name.endswith((".so", ".pyd"))]
+                if ("layout/_core" in name.replace(chr(92), '/') or "npgrad/_kernels" in
+                    name.replace(chr(92), '/')) and name.endswith((".so", ".pyd"))]
     # the app says which core it runs with
     version = subprocess.run([sys.executable, "-m", "playground", "--version"],
                              capture_output=True, text=True, cwd=tmp_path)
     assert version.returncode == 0 and version.stdout.startswith("autograd-playground ")
     assert "layout core: C (built at install)" in version.stdout  # this checkout built it
+    assert "NumPy engine's kernels: C (built at install)" in version.stdout
     without = subprocess.run(
         [sys.executable, "-c", "import sys; sys.modules['playground.layout._core'] = None\n"
+         "sys.modules['playground.npgrad._kernels'] = None\n"
          "from playground.__main__ import describe_installation\n"
          "print(describe_installation())"], capture_output=True, text=True, cwd=tmp_path)
     assert "layout core: Python: the C core was not built" in without.stdout
+    assert "NumPy engine's kernels: NumPy: the C kernels were not built" in without.stdout

@@ -11,7 +11,7 @@ from ._tensor import Size, Tensor, device  # isort: skip
 # The op families: each declares its forwards' names into the binding table (_bindings.py).
 from . import _arithmetic, _einsum, _indexing, _inplace, _linalg, _products  # isort: skip
 from . import _pointwise, _reductions, _shapes, _slicing  # isort: skip
-from . import _more_math, _selection  # isort: skip
+from . import _more_math, _selection, _weight_norm  # isort: skip
 from . import _leaves  # isort: skip
 from . import _bindings  # isort: skip
 from ._dtype import (
@@ -85,6 +85,15 @@ from ._missing import MISSING_HINT, missing_attribute
 from ._nodes import AccumulateGrad, Node
 from ._printing import get_printoptions, set_printoptions
 from ._serialization import load, save
+from ._type_info import (
+    channels_last,
+    channels_last_3d,
+    contiguous_format,
+    finfo,
+    iinfo,
+    memory_format,
+    preserve_format,
+)
 
 from . import autograd, backends, distributions, func, linalg, nn  # isort: skip
 from . import optim, testing, utils  # isort: skip

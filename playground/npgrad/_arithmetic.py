@@ -32,7 +32,7 @@ from ._operands import (
 from ._pointwise import reciprocal
 from ._recording import RESULT, fast_elementwise, output
 from ._rules import RULES
-from ._tensor import Tensor
+from ._tensor import TENSOR_CLASSES, Tensor
 
 _make = Tensor._make
 
@@ -90,7 +90,7 @@ def _plus(self: Tensor, other, alpha, op: str, ufunc) -> Tensor:
 
 def _rsub(self: Tensor, other, *, alpha=1) -> Tensor:
     """``other - self`` for a Python scalar ``other`` (torch's RsubBackward1)."""
-    if other.__class__ is Tensor:
+    if other.__class__ in TENSOR_CLASSES:
         return sub(other, self, alpha=alpha)
     cast = binary_arrays(self, other)
     if cast is None:
@@ -115,7 +115,7 @@ def _div(self: Tensor, other, *, rounding_mode=None) -> Tensor:
     """``self / other``, rounded towards -inf (``"floor"``) or 0 (``"trunc"``) if asked."""
     if rounding_mode == "floor":
         return floor_divide(self, other)
-    if self._data.dtype.kind == "f" and (other.__class__ is not Tensor or (
+    if self._data.dtype.kind == "f" and (other.__class__ not in TENSOR_CLASSES or (
             other._data.dtype.kind == "f")):
         cast = binary_arrays(self, other)
     else:
@@ -208,7 +208,7 @@ def fmod(self: Tensor, other) -> Tensor:
 def _modulo(op: str, function, self: Tensor, other) -> Tensor:
     a, b = operands(self, other)
     data = np.asarray(compute(function, a, b, a.shape))
-    if other.__class__ is not Tensor:  # a number: the gradient passes straight through
+    if other.__class__ not in TENSOR_CLASSES:  # a number: the gradient passes straight through
         return output(op, data, (self,))
     return output(f"{op}_tensor", data, (self, other), (self, other))
 
@@ -228,7 +228,7 @@ def neg(self: Tensor) -> Tensor:
 def pow(self, exponent) -> Tensor:
     if not isinstance(self, Tensor):
         return rpow(exponent, self)
-    if exponent.__class__ is Tensor:
+    if exponent.__class__ in TENSOR_CLASSES:
         a, b = operands(self, exponent)
         data = compute(np.power, a, b, a.shape)
         return output("pow_tensor", data, (self, exponent), (self, exponent, RESULT))

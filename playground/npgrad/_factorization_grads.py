@@ -143,6 +143,29 @@ def _svd_vectors_grad(U, S, Vh, g_u, g_s, g_vh, m, n):
     return U @ (g_a @ Vh) if m >= n else (U @ g_a) @ Vh
 
 
-for _grad in (cholesky_grad, cholesky_solve_grad, qr_grad, eigh_grad, svd_grad):
+def householder_product_grad(k, grad, A, tau, for_a: bool):
+    """Q = H₁ … H_k E. With B_i = (H₁ … H_{i-1})ᵀ G and R_i = H_{i+1} … H_k E, the loss
+    reads H_i = I - τ vvᵀ through B_i R_iᵀ: dτ = -vᵀ B_i R_iᵀ v and dv = -τ (B_i R_iᵀ +
+    R_i B_iᵀ) v, of which A takes the part below the diagonal."""
+    _arrays_only(k, "linalg.householder_product")
+    from ._factorizations import reflections_of, reflectors
+
+    grad_a, grad_tau = np.zeros(A.shape, grad.dtype), np.zeros(tau.shape, grad.dtype)
+    for index in np.ndindex(A.shape[:-2]):
+        count = tau.shape[-1]
+        _, partial = reflections_of(A[index], tau[index])
+        vectors, behind = reflectors(A[index], count), grad[index]
+        for i in range(count):
+            v, scale, ahead = vectors[:, i], tau[index][i], partial[i + 1]
+            w, u = ahead.T @ v, behind.T @ v
+            grad_tau[index + (i,)] = -(v @ behind @ w)
+            grad_v = -scale * (behind @ w + ahead @ u)
+            grad_a[index][i + 1:, i] = grad_v[i + 1:]
+            behind = behind - scale * np.outer(v, u)
+    return grad_a if for_a else grad_tau
+
+
+for _grad in (cholesky_grad, cholesky_solve_grad, qr_grad, eigh_grad, svd_grad,
+              householder_product_grad):
     setattr(Kit, _grad.__name__, _grad)
 Kit.cholesky_solve = _cholesky_solve_of

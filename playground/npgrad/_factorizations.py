@@ -19,6 +19,7 @@ _qr_result = _return_type("linalg_qr", ("Q", "R"))
 _eigh_result = _return_type("linalg_eigh", ("eigenvalues", "eigenvectors"))
 _svd_result = _return_type("linalg_svd", ("U", "S", "Vh"))
 _old_svd_result = _return_type("svd", ("U", "S", "V"))
+_geqrf_result = _return_type("geqrf", ("a", "tau"))
 
 
 def _floating(A: Tensor, name: str, square: bool = True) -> np.ndarray:
@@ -124,3 +125,65 @@ def old_svd(A: Tensor, some: bool = True, compute_uv: bool = True, *, out=None):
     """torch.svd: U, S and V (not Vh), reduced unless ``some=False``."""
     U, S, Vh = svd(A, full_matrices=not some)
     return _old_svd_result(U, S, Vh.mT)
+
+
+@binds("geqrf")
+def geqrf(A: Tensor, *, out=None):
+    """LAPACK's QR in its compact form: R on and above the diagonal, the Householder vectors
+    below it (each with an implicit 1 on the diagonal), and their scales ``tau``."""
+    data = A._data
+    if data.ndim < 2:
+        raise RuntimeError("torch.geqrf: input must have at least 2 dimensions.")
+    _floating(A, "torch.geqrf", square=False)
+    compact = np.empty(data.shape, data.dtype)
+    scales = np.empty(data.shape[:-2] + (min(data.shape[-2:]),), data.dtype)
+    for index in np.ndindex(data.shape[:-2]):
+        reflectors, tau = np.linalg.qr(data[index], mode="raw")  # (raw is transposed)
+        compact[index], scales[index] = reflectors.T, tau
+    return _geqrf_result(*_outputs("geqrf", [compact, scales], A))
+
+
+@binds("orgqr")
+def householder_product(A: Tensor, tau: Tensor, *, out=None) -> Tensor:
+    """The first n columns of H₁ H₂ … H_k, H_i = I - τ_i v_i v_iᵀ with v_i the i-th column
+    of ``A`` below the diagonal and a 1 on it (how geqrf stores Q)."""
+    data, scales = A._data, tau._data
+    name = "torch.linalg.householder_product"
+    if data.ndim < 2:
+        raise RuntimeError(f"{name}: input must have at least 2 dimensions.")
+    if scales.ndim != data.ndim - 1:
+        raise RuntimeError(f"{name}: Expected tau to have one dimension less than input, but "
+                           f"got tau.ndim equal to {scales.ndim} and input.ndim is equal to "
+                           f"{data.ndim}")
+    if data.shape[-2] < data.shape[-1]:
+        raise RuntimeError(f"{name}: input.shape[-2] must be greater than or equal to "
+                           "input.shape[-1]")
+    if data.shape[-1] < scales.shape[-1]:
+        raise RuntimeError(f"{name}: input.shape[-1] must be greater than or equal to "
+                           "tau.shape[-1]")
+    values = np.empty(data.shape, np.result_type(data, scales))
+    for index in np.ndindex(data.shape[:-2]):
+        values[index] = reflections_of(data[index], scales[index])[0]
+    return _recording.output("linalg_householder_product", values, (A, tau), (A, tau))
+
+
+def reflectors(A: np.ndarray, count: int) -> np.ndarray:
+    """The Householder vectors geqrf stores in ``A``, one per column: its strict lower
+    triangle with ones on the diagonal."""
+    vectors = np.tril(A[:, :count], -1)
+    vectors[np.arange(count), np.arange(count)] = 1
+    return vectors
+
+
+def reflections_of(A: np.ndarray, tau: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
+    """H₁ … H_k applied to the first n columns of the identity, and every partial product
+    H_{i+1} … H_k E on the way (the gradient reads them)."""
+    m, n = A.shape
+    vectors = reflectors(A, tau.shape[-1])
+    product = np.eye(m, n, dtype=np.result_type(A, tau))
+    partial = [product]
+    for i in reversed(range(tau.shape[-1])):
+        v = vectors[:, i]
+        product = product - tau[i] * np.outer(v, v @ product)
+        partial.append(product)
+    return product, partial[::-1]

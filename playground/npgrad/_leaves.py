@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from ._hook_lists import LeafHooks, RemovableHandle
-from ._tensor import Tensor, is_parameter, mark_parameter
+from ._tensor import Parameter, Tensor, mark_parameter
 
 
 def register_post_accumulate_grad_hook(self: Tensor, hook) -> RemovableHandle:
@@ -34,7 +34,7 @@ def deep_copy(self: Tensor, memo: dict) -> Tensor:
     copied = Tensor._make(self._data.copy())
     copied.requires_grad_(self._rg)
     memo[id(self)] = copied
-    if is_parameter(self):
+    if self.__class__ is Parameter:
         mark_parameter(copied)
     elif self._grad is not None:
         copied._grad = deep_copy(self._grad, memo)

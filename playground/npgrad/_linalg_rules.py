@@ -36,6 +36,10 @@ def linalg_rows(row) -> tuple:
         row("linalg_qr", "LinalgQrBackward0", "A", "Q R mode", "k.qr_grad(grad, Q, R, mode)"),
         row("linalg_eigh", "LinalgEighBackward0", "A", "eigenvalues eigenvectors",
             "k.eigh_grad(grad, eigenvalues, eigenvectors)"),
+        row("linalg_householder_product", "LinalgHouseholderProductBackward0", "A tau",
+            "A tau", "k.householder_product_grad(grad, A, tau, True)",
+            "k.householder_product_grad(grad, A, tau, False)"),
+        row("geqrf", "GeqrfBackward0", "self", "a tau", "k.no_derivative('geqrf')"),
         row("linalg_svd", "LinalgSvdBackward0", "A", "U S Vh full_matrices",
             "k.svd_grad(grad, U, S, Vh, full_matrices)"),
     )

@@ -61,6 +61,14 @@ def more_math_rows(row, element_wise) -> tuple:
         row("addbmm", "AddbmmBackward0", "self batch1 batch2", "batch1 batch2 beta alpha",
             "k.scaled(grad, beta)", "k.addbmm_grad(grad, batch1, batch2, alpha, True)",
             "k.addbmm_grad(grad, batch1, batch2, alpha, False)"),
+        # torch.norm_except_dim's at::norm, and torch._weight_norm along a first or last dim
+        row("norm_no_dim", "NormBackward0", "self", "self ord dims keepdim result",
+            "k.norm_grad(grad, self, ord, dims, keepdim, result)"),
+        row("norm_dim", "NormBackward1", "self", "self ord dims keepdim result",
+            "k.norm_grad(grad, self, ord, dims, keepdim, result)"),
+        row("weight_norm_interface", "WeightNormInterfaceBackward0", "v g", "v g norms others",
+            "k.weight_norm_grad(grad, v, g, norms, others, True)",
+            "k.weight_norm_grad(grad, v, g, norms, others, False)"),
         # linear algebra
         row("linalg_matrix_exp", "LinalgMatrixExpBackward0", "self", "self",
             "k.matrix_exp_grad(grad, self)"),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import _dtype as dtypes
-from ._tensor import Tensor
+from ._tensor import TENSOR_CLASSES, Tensor
 
 _make = Tensor._make
 _PY_SCALARS = (int, float, bool)
@@ -31,7 +31,7 @@ def operands(a: Tensor, b):
     a_data = a._data
     if isinstance(b, np.ndarray):
         b = _make(b)
-    if b.__class__ is Tensor:
+    if b.__class__ in TENSOR_CLASSES:
         b_data = b._data
         if a_data.dtype == b_data.dtype:
             return a_data, b_data
@@ -63,7 +63,7 @@ def scalar_operand(a: np.ndarray, value):
 def binary_arrays(self: Tensor, other):
     """(a, b, other tensor or None) for an arithmetic op; fast paths first."""
     a = self._data
-    if other.__class__ is Tensor:
+    if other.__class__ in TENSOR_CLASSES:
         b = other._data
         if a.dtype is not b.dtype:
             a, b = operands(self, other)
@@ -112,7 +112,7 @@ def float_operands(a: Tensor, b):
 
 
 def tensor_or_none(value):
-    return value if value.__class__ is Tensor else None
+    return value if value.__class__ in TENSOR_CLASSES else None
 
 
 

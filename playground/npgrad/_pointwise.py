@@ -14,6 +14,7 @@ import numpy as np
 
 from . import _dtype as dtypes
 from ._bindings import bind_method, binds
+from ._kernel_exp import kernel_exp
 from ._numerics import erf_values
 from ._operands import floating
 from ._parallel import split
@@ -100,10 +101,9 @@ _exp_rounded_once = _rounded_once(np.exp)
 
 
 def _sigmoid(data: np.ndarray) -> np.ndarray:
-    """1 / (1 + e^-x) in the data's dtype as torch's kernel: only e^-x rounded once (on 10^5
-    normal float32 samples 96% agree with torch's, 83% with NumPy's float32 exp, 70% all in
-    float64)."""
-    exps = _exp_rounded_once(-data) if data.dtype == np.float32 else np.exp(-data)
+    """1 / (1 + e^-x) in the data's dtype as torch's kernel: in float32 its e^-x is Sleef's
+    on the elements its vector loop takes and rounded once on the rest (_kernel_exp)."""
+    exps = kernel_exp(-data, data) if data.dtype == np.float32 else np.exp(-data)
     return (1 / (1 + exps)).astype(data.dtype, copy=False)
 
 
@@ -246,7 +246,7 @@ def type_as(self: Tensor, other: Tensor) -> Tensor:
 
 
 @binds("clone")
-def clone(self: Tensor) -> Tensor:
+def clone(self: Tensor, *, memory_format=None) -> Tensor:
     return output("clone", self._data.copy(), (self,))
 
 

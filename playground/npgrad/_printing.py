@@ -181,6 +181,6 @@ def tensor_repr(tensor) -> str:
     if tangent is not None:
         suffixes.append(f"tangent={tangent}")  # format(): a 0-d tangent prints as a number
     text = _add_suffixes(prefix + body, suffixes, indent)
-    from ._tensor import is_parameter
+    from ._tensor import Parameter
 
-    return "Parameter containing:\n" + text if is_parameter(tensor) else text
+    return "Parameter containing:\n" + text if tensor.__class__ is Parameter else text

@@ -23,7 +23,14 @@ from ._parallel import SPLIT_FROM
 from ._parallel import apply as split_ufunc
 from ._saved_hooks import HOOKS as SAVED_TENSOR_HOOKS
 from ._saved_hooks import pack, pack_order
-from ._tensor import ZERO_VERSION, InferenceCounter, Tensor, check_savable, new_counter
+from ._tensor import (
+    TENSOR_CLASSES,
+    ZERO_VERSION,
+    InferenceCounter,
+    Tensor,
+    check_savable,
+    new_counter,
+)
 from ._view_places import positions_in
 
 _ndarray = np.ndarray
@@ -219,7 +226,7 @@ def _save(gates: tuple, edges: tuple, saved: tuple, out: Tensor) -> tuple[tuple,
                     break
             else:
                 item = None
-        if item.__class__ is Tensor or item is RESULT:
+        if item.__class__ in TENSOR_CLASSES or item is RESULT:
             tensor = out if item is RESULT else item
             counter = tensor._vc
             if counter is None:
@@ -301,7 +308,7 @@ def fast_elementwise(op: str, ufunc, general: Callable, reflected: bool = False)
             scalars = FAST_DTYPES.get(dtype)
             if scalars is None:
                 return fallback(self, other)
-            if other.__class__ is Tensor and not reflected:
+            if other.__class__ in TENSOR_CLASSES and not reflected:
                 b = other._data
                 if dtype is not b.dtype:
                     return general(self, other)

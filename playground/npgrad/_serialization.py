@@ -11,7 +11,7 @@ import pickle
 
 import numpy as np
 
-from ._tensor import Tensor, is_parameter, mark_parameter
+from ._tensor import Parameter, Tensor, mark_parameter
 
 # what weights_only=True lets a file rebuild besides the containers and numbers
 _SAFE = {("collections", "OrderedDict"), ("builtins", "set"), ("builtins", "frozenset"),
@@ -31,7 +31,7 @@ def _rebuild(values: np.ndarray, requires_grad: bool, parameter: bool) -> Tensor
 
 
 def _reduce(tensor: Tensor):
-    return _rebuild, (np.array(tensor._data), tensor.requires_grad, is_parameter(tensor))
+    return _rebuild, (np.array(tensor._data), tensor.requires_grad, tensor.__class__ is Parameter)
 
 
 def save(obj, f, pickle_module=pickle, pickle_protocol: int = 2,
@@ -43,7 +43,7 @@ def save(obj, f, pickle_module=pickle, pickle_protocol: int = 2,
             return save(obj, opened, pickle_module, pickle_protocol)
     pickler = pickle.Pickler(f, protocol=pickle_protocol)
     pickler.dispatch_table = copyreg.dispatch_table.copy()
-    pickler.dispatch_table[Tensor] = _reduce
+    pickler.dispatch_table[Tensor] = pickler.dispatch_table[Parameter] = _reduce
     pickler.dump(obj)
     return None
 

@@ -162,8 +162,19 @@ def mT(self: Tensor) -> Tensor:
     return transpose(self, -2, -1)
 
 
+def H(self: Tensor) -> Tensor:
+    """The conjugate transpose of a matrix: its transpose (the engine's tensors are real)."""
+    if self.ndim != 2:
+        raise RuntimeError("tensor.H is only supported on matrices (2-D tensors). Got "
+                           f"{self.ndim}-D tensor.{_BATCHES if self.ndim > 2 else ''}")
+    return transpose(self, 0, 1)
+
+
+_BATCHES = " For batches of matrices, consider using tensor.mH"
 bind_method("T", property(T))
 bind_method("mT", property(mT))
+bind_method("mH", property(mT))
+bind_method("H", property(H))
 
 
 def squeeze_to(self: Tensor, shape: tuple, op: str) -> Tensor:

@@ -86,20 +86,8 @@ class Size(tuple):
         return Size(result) if isinstance(item, slice) else result
 
 
-# nn.Parameter tensors: plain Tensors (the fast paths test the class by identity), known by
-# id here so that isinstance(x, nn.Parameter) and printing can tell them apart. (A WeakSet
-# would compare tensors with ==, which is elementwise.)
-_PARAMETERS: dict[int, weakref.ref] = {}
-
-
-def mark_parameter(tensor: Tensor) -> None:
-    key = id(tensor)
-    _PARAMETERS[key] = weakref.ref(tensor, lambda _: _PARAMETERS.pop(key, None))
-
-
-def is_parameter(tensor: Tensor) -> bool:
-    known = _PARAMETERS.get(id(tensor))
-    return known is not None and known() is tensor
+def mark_parameter(tensor: Tensor) -> None:  # (the classes share one layout)
+    tensor.__class__ = Parameter
 
 
 class Tensor:
@@ -438,6 +426,30 @@ class Tensor:
                     "operation."
                 )
             base = base._base
+
+
+
+class Parameter(Tensor):
+    """``nn.Parameter``: ``t`` detached (its values and version counter shared, as torch's),
+    requiring grad, registered by a Module it is assigned to; ops on it make plain Tensors."""
+    __module__ = "torch.nn.parameter"
+    __slots__ = ()  # the layout of Tensor, so that mark_parameter can change a tensor's class
+
+    def __new__(cls, data: Tensor | None = None, requires_grad: bool = True) -> Parameter:
+        if data is None:
+            from ._factories import empty
+            data = empty(0)
+        tensor = data.detach()
+        tensor.requires_grad_(requires_grad)
+        mark_parameter(tensor)
+        return tensor
+
+    def __init__(self, *args, **kwargs) -> None:  # (__new__ made it)
+        pass
+
+
+# The fast paths test an operand's class by identity: against these two.
+TENSOR_CLASSES = (Tensor, Parameter)
 
 
 _new = object.__new__

@@ -13,7 +13,7 @@ import numpy as np
 from . import _more_math_linalg, _recording, _reductions
 from ._arithmetic import where
 from ._bindings import binds
-from ._factorizations import cholesky, eigh, eigvalsh, qr, svd, svdvals
+from ._factorizations import cholesky, eigh, eigvalsh, householder_product, qr, svd, svdvals
 from ._linalg import matmul, mm
 from ._missing import missing_attribute
 from ._operands import operands
@@ -492,7 +492,8 @@ matrix_exp = _more_math_linalg.matrix_exp
 __all__ = ["det", "slogdet", "inv", "solve", "vector_norm", "matrix_norm", "norm",
            "LinAlgError", "cholesky", "qr", "eigh", "eigvalsh", "svd", "svdvals", "cross",
            "multi_dot", "matrix_power", "solve_triangular", "vecdot", "matrix_rank", "cond",
-           "inv_ex", "solve_ex", "cholesky_ex", "lstsq", "pinv", "matrix_exp"]
+           "inv_ex", "solve_ex", "cholesky_ex", "lstsq", "pinv", "matrix_exp",
+           "householder_product"]
 
 # What the engine lacks, said with torch's module name and what to do.
 __getattr__ = missing_attribute("torch.linalg")

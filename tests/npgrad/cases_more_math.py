@@ -93,6 +93,14 @@ MORE_MATH_CASES: list = [
     Case("multi_dot", ((2, 3), (3, 4), (4, 5), (5, 2)),
          lambda m, a, b, c, d: m.linalg.multi_dot((a, b, c, d)), label="four"),
     # linear algebra
+    Case("norm_dim", ((3, 4),), lambda m, a: m.norm_except_dim(a, 2, 0)),
+    Case("norm_dim", ((2, 3, 4),), lambda m, a: m.norm_except_dim(a, 3, 1), label="middle"),
+    Case("norm_no_dim", ((3, 4),), lambda m, a: m.norm_except_dim(a, 2, -1)),
+    Case("weight_norm_interface", ((4, 3), (4, 1)), lambda m, v, g: m._weight_norm(v, g, 0)),
+    Case("weight_norm_interface", ((2, 3, 4), (1, 1, 4)),
+         lambda m, v, g: m._weight_norm(v, g, 2), label="last"),
+    Case("weight_norm_interface", ((4, 3), (4, 1)), lambda m, v, g: m.autograd.grad(
+        (m._weight_norm(v, g, 0) ** 3).sum(), v, create_graph=True)[0], label="second-order"),
     Case("linalg_matrix_exp", ((3, 3),), lambda m, a: m.linalg.matrix_exp(a)),
     Case("linalg_matrix_exp", ((2, 3, 3),), lambda m, a: a.matrix_exp(), label="batched"),
     Case("linalg_matrix_exp", ((3, 3),), _second(lambda m, a: m.matrix_exp(a)), label="second"),

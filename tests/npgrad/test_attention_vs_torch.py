@@ -111,3 +111,37 @@ def test_a_batch_times_a_vector_or_matrix_folds_as_torchs(left, right, torch, en
     assert results[0][0] == results[1][0]
     for got, want in zip(results[1][1:], results[0][1:], strict=True):
         np.testing.assert_allclose(got, want, rtol=1e-10)
+
+
+TRANSFORMER = """
+import torch
+from torch import nn
+
+torch.manual_seed(0)
+model = nn.Transformer(d_model=8, nhead=2, num_encoder_layers=2, num_decoder_layers=2,
+                       dim_feedforward=16, dropout=0.0, batch_first=True)
+print(model.decoder.layers[0])
+print(sum(p.numel() for p in model.parameters()), [n for n, _ in model.named_parameters()][26:34])
+src, tgt = torch.randn(3, 5, 8), torch.randn(3, 4, 8)
+mask = nn.Transformer.generate_square_subsequent_mask(4)
+print(mask)
+out = model(src, tgt, tgt_mask=mask)
+print(out[0, :2], out.grad_fn.name())
+(out * torch.linspace(-1, 1, 8)).sum().backward()
+print(model.decoder.layers[1].multihead_attn.in_proj_weight.grad[:2, :4])
+print(model.encoder.layers[0].linear1.weight.grad[0, :4])
+layer = nn.TransformerDecoderLayer(8, 2, 16, dropout=0.0, norm_first=True, activation="gelu")
+stack = nn.TransformerDecoder(layer, 2, norm=nn.LayerNorm(8))
+memory = torch.randn(5, 2, 8)
+padding = torch.tensor([[False, False, False, True, True], [False] * 5])
+y = stack(torch.randn(4, 2, 8), memory, tgt_mask=mask, memory_key_padding_mask=padding)
+print(y[:, 0, :3], y.grad_fn.name())
+try:
+    model(src, tgt[:2])
+except RuntimeError as error:
+    print(error)
+"""
+
+
+def test_the_transformer_and_its_decoder_match_torch(torch, engine):
+    assert run_printing(TRANSFORMER, engine) == run_printing(TRANSFORMER, torch)

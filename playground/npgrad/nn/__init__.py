@@ -44,7 +44,14 @@ from .normalization import BatchNorm1d, BatchNorm2d, BatchNorm3d, LayerNorm
 from .pooling import AdaptiveAvgPool1d, AdaptiveAvgPool2d, AvgPool1d, AvgPool2d
 from .recurrent import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNCell
 from .resampling import Upsample
-from .transformer import MultiheadAttention, TransformerEncoder, TransformerEncoderLayer
+from .transformer import (
+    MultiheadAttention,
+    Transformer,
+    TransformerDecoder,
+    TransformerDecoderLayer,
+    TransformerEncoder,
+    TransformerEncoderLayer,
+)
 
 __all__ = ["functional", "init", "modules", "parameter", "utils", "BatchNorm1d", "Conv1d",
            "Conv2d", "Conv3d", "MaxPool1d", "Unflatten",
@@ -58,7 +65,8 @@ __all__ = ["functional", "init", "modules", "parameter", "utils", "BatchNorm1d",
            "HuberLoss", "L1Loss", "SmoothL1Loss", "BatchNorm2d", "BatchNorm3d", "LSTM", "LSTMCell",
            "ConvTranspose2d",
            "GRU", "GRUCell", "RNN", "RNNCell", "MultiheadAttention", "TransformerEncoder",
-           "TransformerEncoderLayer"]
+           "TransformerEncoderLayer", "TransformerDecoder", "TransformerDecoderLayer",
+           "Transformer"]
 
 _lacking = missing_attribute("torch.nn")
 # modules loaded on first use (start-up stays small), by the file that holds them

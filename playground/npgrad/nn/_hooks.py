@@ -156,14 +156,14 @@ def _always_called(module, args: tuple) -> None:
                               f"forward: {error}", stacklevel=3)
 
 
-def warn_at_user_code(message: str) -> None:
+def warn_at_user_code(message: str, category: type[Warning] = UserWarning) -> None:
     """A warning that names the user's line (the backward call), not the engine's."""
     frame = sys._getframe(1)
     while frame is not None and frame.f_code.co_filename.startswith(_ENGINE):
         frame = frame.f_back
     if frame is None:
-        warnings.warn(message, UserWarning, stacklevel=2)
+        warnings.warn(message, category, stacklevel=2)
         return
-    warnings.warn_explicit(message, UserWarning, frame.f_code.co_filename, frame.f_lineno,
+    warnings.warn_explicit(message, category, frame.f_code.co_filename, frame.f_lineno,
                            module=frame.f_globals.get("__name__"),
                            registry=frame.f_globals.setdefault("__warningregistry__", {}))

@@ -14,9 +14,16 @@ from .modules import Module
 
 def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12,
               out=None) -> Tensor:
-    """input / max(‖input‖_p, eps) along ``dim``."""
+    """input / max(‖input‖_p, eps) along ``dim`` (written into ``out`` where given: outside
+    autograd only, as torch's div(out=))."""
     lengths = input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)
-    return input / lengths
+    if out is None:
+        return input / lengths
+    if lengths.requires_grad:
+        raise RuntimeError("div(): functions with out=... arguments don't support automatic "
+                           "differentiation, but one of the arguments requires grad.")
+    with no_grad():
+        return out.copy_(input / lengths)
 
 
 def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -> Tensor:

@@ -9,6 +9,7 @@ import numpy as np
 from .. import _linalg, _operands, _recording, _reductions
 from .._arithmetic import mul_scalar
 from .._formula_kit import GELU_BETA, GELU_KAPPA, SQRT_HALF, attention_probabilities
+from .._kernel_exp import kernel_exp
 from .._missing import missing_attribute
 from .._nodes import legacy_type_name
 from .._numerics import erf_values
@@ -205,9 +206,10 @@ def _additive_mask(attn_mask: Tensor | None, is_causal: bool, query: Tensor,
 
 
 def silu(input: Tensor, inplace: bool = False) -> Tensor:
-    """x * sigmoid(x), torch's x / (1 + exp(-x))."""
+    """x * sigmoid(x), torch's x / (1 + exp(-x)) (its float32 e^-x: _kernel_exp's)."""
     data = input._data
-    result = (data / (1 + np.exp(-data))).astype(data.dtype, copy=False)
+    exps = kernel_exp(-data, data) if data.dtype == np.float32 else np.exp(-data)
+    result = (data / (1 + exps)).astype(data.dtype, copy=False)
     if inplace:
         return _activated("silu", input, result, (), True)
     return _recording.output("silu", result, (input,), (input,))

@@ -3,36 +3,14 @@ Sequential (activations are in activation.py, losses in loss.py)."""
 
 from __future__ import annotations
 
+import functools
 from collections import OrderedDict
 from collections.abc import Iterator
 
 from ... import _factories
 from ..._grad_mode import no_grad
-from ..._tensor import Tensor, is_parameter, mark_parameter
+from ..._tensor import Parameter, Tensor
 from .. import _hooks, functional, init
-
-
-class _ParameterType(type):
-    """``isinstance(x, nn.Parameter)`` asks the tensor's mark (see Parameter)."""
-
-    def __instancecheck__(cls, obj) -> bool:
-        return isinstance(obj, Tensor) and is_parameter(obj)
-
-
-class Parameter(metaclass=_ParameterType):
-    """A leaf tensor that requires grad and that a Module registers when assigned to it.
-
-    It is a registered Tensor rather than a subclass: the engine's fast paths test for Tensor
-    by identity of class. It prints as torch prints a parameter ("Parameter containing:").
-    """
-
-    def __new__(cls, data: Tensor | None = None, requires_grad: bool = True) -> Tensor:
-        if data is None:
-            data = _factories.empty(0)
-        tensor = data.detach()  # shares the values and their version counter, as in torch
-        tensor.requires_grad_(requires_grad)
-        mark_parameter(tensor)
-        return tensor
 
 
 def _indented(text: str, spaces: int) -> str:
@@ -90,9 +68,10 @@ class Module:
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     def __delattr__(self, name: str) -> None:
-        for table in (self._parameters, self._modules):
+        for table in (self._parameters, self._buffers, self._modules):
             if name in table:
                 del table[name]
+                self._non_persistent.discard(name)
                 return
         object.__delattr__(self, name)
 
@@ -139,6 +118,16 @@ class Module:
         """``hook(module, grad_input, grad_output)`` once the gradients of the module's inputs
         are computed; what it returns replaces grad_input."""
         return _hooks.add(self._backward_hooks, hook)
+
+    def _register_load_state_dict_pre_hook(self, hook, with_module: bool = False):
+        """``hook(state_dict, prefix, local_metadata, strict, missing, unexpected, errors)``
+        before load_state_dict reads this module's entries (``module`` first if asked)."""
+        if with_module:
+            hook = functools.partial(hook, self)
+        return _hooks.add(self.__dict__.setdefault("_load_state_dict_pre_hooks", {}), hook)
+
+    def register_load_state_dict_pre_hook(self, hook):
+        return self._register_load_state_dict_pre_hook(hook, with_module=True)
 
     def forward(self, *args, **kwargs):
         raise NotImplementedError(

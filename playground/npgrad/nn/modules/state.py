@@ -39,7 +39,12 @@ def _quoted(names: list[str]) -> str:
 
 
 def load_state(module, state_dict, strict: bool = True) -> _IncompatibleKeys:
-    """Copy the dict's tensors into the module's (under no_grad), or raise torch's error."""
+    """Copy the dict's tensors into the module's (under no_grad), or raise torch's error.
+    Each module's load-state-dict pre-hooks see (and may rename the keys of) a copy first."""
+    state_dict = dict(state_dict)
+    for module_name, child in module.named_modules():
+        for hook in child.__dict__.get("_load_state_dict_pre_hooks", {}).values():
+            hook(state_dict, f"{module_name}." if module_name else "", {}, strict, [], [], [])
     targets = _targets(module)
     # (a dict without BatchNorm's counter is an old one: torch keeps the module's own)
     missing = [name for name in targets if name not in state_dict

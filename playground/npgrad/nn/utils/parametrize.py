@@ -7,7 +7,6 @@ from __future__ import annotations
 import contextlib
 
 from ..._grad_mode import no_grad
-from ..._missing import MISSING_HINT
 from ..._tensor import Tensor
 from ..containers import ModuleDict, ModuleList
 from ..modules import Module, Parameter
@@ -16,39 +15,71 @@ _cache: dict | None = None  # while ``cached()`` is on: (module id, name) -> val
 
 
 class ParametrizationList(ModuleList):
-    """The parametrizations of one tensor, applied in order to ``original``."""
+    """The parametrizations of one tensor, applied in order to ``original`` (or, where the
+    first's right_inverse returns several tensors, to ``original0``, ``original1``...)."""
 
     def __init__(self, modules: list, original: Tensor) -> None:
         super().__init__(modules)
         with no_grad():
-            value = _through_inverses(modules, original)
+            value = _through_inverses(modules, original, registering=True)
+        self.is_tensor = isinstance(value, Tensor)
+        if self.is_tensor:
             if value is not original:  # torch's set_: the original takes the new values
                 original._data = value._data.copy()
-        self.original = original if isinstance(original, Parameter) else \
-            Parameter(original, original.requires_grad)
+            _register(self, "original", original, original)
+            return
+        self.ntensors = len(value)
+        for index, tensor in enumerate(value):
+            if isinstance(original, Parameter):
+                tensor = Parameter(tensor, original.requires_grad)
+            tensor.requires_grad_(original.requires_grad)
+            _register(self, f"original{index}", tensor, original)
 
     def right_inverse(self, value: Tensor) -> None:
-        """Make ``original`` the tensor that the parametrizations turn into ``value``."""
+        """Make the originals the tensors that the parametrizations turn into ``value``."""
         with no_grad():
-            self.original.copy_(_through_inverses(list(self), value))
+            value = _through_inverses(list(self), value)
+            if self.is_tensor:
+                self.original.copy_(value)
+                return
+            for index, tensor in enumerate(value):
+                getattr(self, f"original{index}").copy_(tensor)
 
     def forward(self) -> Tensor:
-        value = self.original
-        for module in self:
+        if self.is_tensor:
+            value = self[0](self.original)
+        else:
+            value = self[0](*(getattr(self, f"original{i}") for i in range(self.ntensors)))
+        for module in list(self)[1:]:
             value = module(value)
         return value
 
 
-def _through_inverses(modules: list, value: Tensor) -> Tensor:
+def _register(module: Module, name: str, tensor: Tensor, like: Tensor) -> None:
+    """As a parameter where the tensor parametrized was one, else as a buffer."""
+    if isinstance(like, Parameter):
+        module.register_parameter(name, tensor if isinstance(tensor, Parameter) else
+                                  Parameter(tensor, tensor.requires_grad))
+    else:
+        module.register_buffer(name, tensor)
+
+
+def _through_inverses(modules: list, value: Tensor, registering: bool = False):
     """``value`` through the parametrizations' right inverses, last first (those without
-    one pass it on)."""
+    one pass it on, and so do those that raise NotImplementedError while registering): a
+    tensor, or a sequence of them from the first."""
     for module in reversed(modules):
         inverse = getattr(module, "right_inverse", None)
-        if inverse is not None:
+        if inverse is None:
+            continue
+        try:
             value = inverse(value)
-            if not isinstance(value, Tensor):
-                raise NotImplementedError("a right_inverse that returns several tensors is not "
-                                          f"{MISSING_HINT}")
+        except NotImplementedError:
+            if not registering:
+                raise
+    if not isinstance(value, Tensor | list | tuple):
+        raise ValueError("'right_inverse' must return a Tensor or a Sequence of tensors "
+                         f"(list, tuple...). Got {type(value).__name__}")
     return value
 
 
@@ -132,13 +163,20 @@ def remove_parametrizations(module: Module, tensor_name: str,
     if not is_parametrized(module, tensor_name):
         raise ValueError(f"Module {module} does not have a parametrization on {tensor_name}")
     chain = module.parametrizations[tensor_name]
-    original = chain.original
-    if leave_parametrized:
-        with no_grad():
-            original._data = getattr(module, tensor_name)._data.copy()
+    if not chain.is_tensor:
+        if not leave_parametrized:
+            raise ValueError("Cannot leave unparametrized (`leave_parametrized=False`) a tensor "
+                             "that is parametrized in terms of a sequence of tensors.")
+        value = getattr(module, tensor_name)
+        original = Parameter(value) if value.requires_grad else value
+    else:
+        original = chain.original
+        if leave_parametrized:
+            with no_grad():
+                original._data = getattr(module, tensor_name)._data.copy()
     delattr(type(module), tensor_name)
     del module.parametrizations._modules[tensor_name]
-    module.register_parameter(tensor_name, original)
+    _register(module, tensor_name, original, original)
     if not module.parametrizations._modules:
         del module._modules["parametrizations"]
         module.__class__ = type_before_parametrizations(module)

@@ -1,0 +1,161 @@
+"""e^x in float32 as torch's CPU kernels for sigmoid and silu compute it: Sleef's expf on the
+elements their vector loop covers, and e^x rounded once (the C library's expf) on the rest.
+Sleef's expf runs in C (_kernels.c) where setup.py could build it, else in its NumPy twin
+here (``sleef_expf``); tests hold the two equal bit for bit.
+
+torch 2.13's plain exp, tanh, sin, cos and log come from MKL whatever ATEN_CPU_CAPABILITY says
+(measured: the same bits under default, avx2 and avx512), and MKL's code is not public; the
+nearest this engine comes to them is rounding once (_pointwise._rounded_once). The kernels
+that compute their own e^x (sigmoid, silu...) use Sleef under AVX2 and AVX-512, which is."""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+from ._numerics import fused_multiply_add_float32 as fma
+
+KERNELS_API = 1  # what this module expects of _kernels.c
+
+
+def _load():
+    """The C kernels, when setup.py built a current one here."""
+    try:
+        from playground.npgrad import _kernels
+    except ImportError:  # no C compiler at install time: the NumPy twin does the same
+        return None
+    return _kernels if getattr(_kernels, "API", None) == KERNELS_API else None
+
+
+# Read at each use, so that tests (and benchmarks) can set it to None and run the twin.
+compiled = _load()
+
+# Past this many elements NumPy's own float32 exp (float64 is several times slower).
+ROUNDED_UP_TO = 1 << 16
+# torch splits a kernel's work among threads past this many elements (at::internal::GRAIN_SIZE),
+# each piece with its own scalar tail: past it the split depends on torch's thread count, so
+# all elements are rounded once (as most of them are in torch).
+ONE_PIECE_UP_TO = 32768
+
+_F32 = np.float32
+_LOG2_E = _F32(1.442695040888963407359924681001892137426645954152985934135449406931)
+_LN2_HIGH, _LN2_LOW = _F32(0.693145751953125), _F32(1.428606765330187045e-06)
+# Sleef's minimax polynomial for e^s - 1 - s on |s| <= ln2/2, highest power first
+_POLYNOMIAL = tuple(_F32(c) for c in (
+    0.000198527617612853646278381, 0.00139304355252534151077271, 0.00833336077630519866943359,
+    0.0416664853692054748535156, 0.166666671633720397949219, 0.5))
+
+
+def vector_floats() -> int:
+    """How many float32 one vector of torch's kernels holds here: 16 with AVX-512, 8 with
+    AVX2, 1 where torch runs its scalar code (ATEN_CPU_CAPABILITY=default, older CPUs). The
+    CPU's own flags decide, as torch reads them (NumPy's groups of them follow
+    NPY_DISABLE_CPU_FEATURES, which torch ignores)."""
+    chosen = os.environ.get("ATEN_CPU_CAPABILITY", "").lower()
+    try:
+        from numpy._core._multiarray_umath import __cpu_features__ as features
+    except ImportError:  # (NumPy before 2 keeps it elsewhere)
+        features = {}
+    if chosen == "default" or not (features.get("AVX2") and features.get("FMA3")):
+        return 1
+    avx512 = all(features.get(flag) for flag in ("AVX512F", "AVX512BW", "AVX512VL", "AVX512DQ"))
+    return 16 if avx512 and chosen != "avx2" else 8
+
+
+_VECTOR_FLOATS = vector_floats()
+
+
+def vector_body(size: int) -> int:
+    """How many leading elements of a contiguous run torch's vector loop takes: whole pairs
+    of vectors (it unrolls by two); the rest go one by one through the scalar code."""
+    if _VECTOR_FLOATS == 1:
+        return 0
+    step = 2 * _VECTOR_FLOATS
+    return size // step * step
+
+
+def sleef_expf(d: np.ndarray) -> np.ndarray:
+    """Sleef's expf (1-ulp): e^d = 2^q e^s with q = rint(d/ln2), s = d - q ln2 in two
+    fused steps, e^s from its polynomial by fused multiply-adds, 0 below -104, inf above 100."""
+    d = np.asarray(d, _F32)
+    with np.errstate(invalid="ignore", over="ignore"):
+        q = np.rint(d * _LOG2_E).astype(np.int32)
+        steps = q.astype(_F32)
+        s = fma(steps, -_LN2_HIGH, d)
+        s = fma(steps, -_LN2_LOW, s)
+        u = np.full(d.shape, _POLYNOMIAL[0], _F32)
+        for coefficient in _POLYNOMIAL[1:]:
+            u = fma(u, s, coefficient)
+        u = _F32(1) + fma(s * s, u, s)
+        u = np.ldexp(u, q).astype(_F32, copy=False)
+    u = np.where(d < -104, _F32(0), u)
+    return np.where(d > 100, _F32(np.inf), u)
+
+
+def sleef_expf_fast(d: np.ndarray) -> np.ndarray:
+    """sleef_expf in C where it was built (20-90x faster than the NumPy twin)."""
+    if compiled is None:
+        return sleef_expf(d)
+    source = np.ascontiguousarray(d, _F32)
+    result = np.empty_like(source)
+    if source.size:
+        compiled.sleef_expf(source, result)
+    return result
+
+
+def kernel_exp(exponents: np.ndarray, layout: np.ndarray | None = None) -> np.ndarray:
+    """e^exponents for a float32 array as torch's sigmoid and silu kernels compute it, the
+    exponents taken in the order torch's loop visits the input ``layout`` (the tensor the
+    exponents were computed from, whose strides decide that order)."""
+    if exponents.size > ROUNDED_UP_TO:
+        return np.exp(exponents)
+    if exponents.size > ONE_PIECE_UP_TO or _VECTOR_FLOATS == 1:
+        return _rounded_once(exponents)
+    layout = exponents if layout is None else layout
+    if layout.flags.c_contiguous and exponents.flags.c_contiguous:  # one run (the usual case)
+        body = vector_body(exponents.size)
+        flat = exponents.reshape(-1)
+        result = np.empty_like(flat)
+        result[:body] = sleef_expf_fast(flat[:body])
+        result[body:] = _rounded_once(flat[body:])
+        return result.reshape(exponents.shape)
+    order, run = loop_order(layout)
+    body = vector_body(run)
+    if not body:
+        return _rounded_once(exponents)
+    rows = np.ascontiguousarray(exponents.transpose(order)).reshape(-1, run)
+    result = np.empty_like(rows)
+    result[:, :body] = sleef_expf_fast(rows[:, :body])
+    result[:, body:] = _rounded_once(rows[:, body:])
+    result = result.reshape([exponents.shape[axis] for axis in order])
+    return result.transpose(np.argsort(order))
+
+
+def _rounded_once(exponents: np.ndarray) -> np.ndarray:
+    """e^x in float64 rounded to float32: what the C library's expf gives (torch's scalar
+    code's)."""
+    return np.exp(exponents.astype(np.float64)).astype(_F32)
+
+
+def loop_order(data: np.ndarray) -> tuple[list[int], int]:
+    """The axes of ``data`` outermost first as torch's TensorIterator loops over a unary op
+    on it (by decreasing stride, where no stride is 0), and how long the runs of its inner
+    loop are: the innermost axes whose elements lie one after another merge into one run;
+    0 where the innermost axis is not contiguous (the loop has no vector code then)."""
+    strides = [stride // data.itemsize for stride in data.strides]
+    axes = list(range(data.ndim))
+    if all(strides[axis] or data.shape[axis] == 1 for axis in axes):
+        axes.sort(key=lambda axis: -strides[axis])
+    inner = [axis for axis in axes if data.shape[axis] != 1]
+    if not inner:
+        return axes, data.size
+    if strides[inner[-1]] != 1:
+        return axes, 0
+    run, expected = 1, 1
+    for axis in reversed(inner):
+        if strides[axis] != expected:
+            break
+        run *= data.shape[axis]
+        expected = run
+    return axes, run

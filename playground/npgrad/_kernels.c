@@ -1,0 +1,154 @@
+/* torch's float32 kernels' own arithmetic where NumPy cannot do it at speed: Sleef's expf,
+ * which torch's AVX2 and AVX-512 sigmoid and silu run on their vector loop's elements.
+ *
+ * Optional: _kernel_exp.py holds the same in NumPy (fused multiply-adds emulated in float64),
+ * runs it when this module did not build, and the tests compare both bit for bit. Each step
+ * is one float32 operation rounded once, as Sleef's vector code does it: multiply-adds fused
+ * (fmaf, the FMA instruction where the CPU has one), nothing else contracted
+ * (-ffp-contract=off, set by setup.py).
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#define LOG2_E 1.442695040888963407359924681001892137426645954152985934135449406931f
+#define LN2_HIGH 0.693145751953125f
+#define LN2_LOW 1.428606765330187045e-06f
+
+/* 2^q as a float (q within the normal exponents' range) */
+static inline float power_of_two(int q)
+{
+    uint32_t bits = (uint32_t)(q + 127) << 23;
+    float result;
+    memcpy(&result, &bits, sizeof result);
+    return result;
+}
+
+/* Sleef's expf: e^d = 2^q e^s with q = rint(d log2 e) and s = d - q ln2 in two fused steps,
+ * e^s from a minimax polynomial by fused multiply-adds; 0 below -104, inf above 100 (d is
+ * clamped first, as the vector code below does, so that q stays an int). */
+#define SLEEF_EXPF_BODY(FMA, RINT)                                                          \
+    {                                                                                       \
+        float x = d < -104.0f ? -104.0f : d > 100.0f ? 100.0f : d;                         \
+        x = x == x ? x : 0.0f;                                                              \
+        int q = (int)RINT(x * LOG2_E);                                                      \
+        float steps = (float)q;                                                             \
+        float s = FMA(steps, -LN2_HIGH, x);                                                 \
+        s = FMA(steps, -LN2_LOW, s);                                                        \
+        float u = 0.000198527617612853646278381f;                                           \
+        u = FMA(u, s, 0.00139304355252534151077271f);                                       \
+        u = FMA(u, s, 0.00833336077630519866943359f);                                       \
+        u = FMA(u, s, 0.0416664853692054748535156f);                                        \
+        u = FMA(u, s, 0.166666671633720397949219f);                                         \
+        u = FMA(u, s, 0.5f);                                                                \
+        u = 1.0f + FMA(s * s, u, s);                                                        \
+        /* 2^q in two exact halves, as Sleef's ldexp2: one rounding, at the second */       \
+        u = u * power_of_two(q >> 1) * power_of_two(q - (q >> 1));                          \
+        u = d < -104.0f ? 0.0f : u;                                                         \
+        u = d > 100.0f ? INFINITY : u;                                                      \
+        return d == d ? u : d;                                                              \
+    }
+
+static float expf_portable(float d) SLEEF_EXPF_BODY(fmaf, rintf)
+
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+#include <immintrin.h>
+#define HAVE_AVX2_TARGET 1
+
+__attribute__((target("avx2,fma"))) static inline float expf_fma(float d)
+    SLEEF_EXPF_BODY(__builtin_fmaf, __builtin_rintf)
+
+/* The same eight at a time in AVX2 registers, as Sleef's AVX2 build (cvtps rounds to nearest
+ * even; max/min take the clamp's bound where d is NaN, the last blend puts NaN back). */
+__attribute__((target("avx2,fma"))) static void exps_avx2(const float *in, float *out,
+                                                          Py_ssize_t n)
+{
+    static const float polynomial[] = {0.00139304355252534151077271f,
+                                       0.00833336077630519866943359f,
+                                       0.0416664853692054748535156f,
+                                       0.166666671633720397949219f, 0.5f};
+    const __m256 low = _mm256_set1_ps(-104.0f), high = _mm256_set1_ps(100.0f);
+    const __m256i bias = _mm256_set1_epi32(127);
+    Py_ssize_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        __m256 d = _mm256_loadu_ps(in + i);
+        __m256 x = _mm256_min_ps(_mm256_max_ps(d, low), high);
+        __m256i q = _mm256_cvtps_epi32(_mm256_mul_ps(x, _mm256_set1_ps(LOG2_E)));
+        __m256 steps = _mm256_cvtepi32_ps(q);
+        __m256 s = _mm256_fmadd_ps(steps, _mm256_set1_ps(-LN2_HIGH), x);
+        s = _mm256_fmadd_ps(steps, _mm256_set1_ps(-LN2_LOW), s);
+        __m256 u = _mm256_set1_ps(0.000198527617612853646278381f);
+        for (int c = 0; c < 5; c++)
+            u = _mm256_fmadd_ps(u, s, _mm256_set1_ps(polynomial[c]));
+        u = _mm256_add_ps(_mm256_set1_ps(1.0f), _mm256_fmadd_ps(_mm256_mul_ps(s, s), u, s));
+        __m256i half = _mm256_srai_epi32(q, 1);
+        __m256 first = _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(half, bias), 23));
+        __m256 second = _mm256_castsi256_ps(
+            _mm256_slli_epi32(_mm256_add_epi32(_mm256_sub_epi32(q, half), bias), 23));
+        u = _mm256_mul_ps(_mm256_mul_ps(u, first), second);
+        u = _mm256_blendv_ps(u, _mm256_setzero_ps(), _mm256_cmp_ps(d, low, _CMP_LT_OQ));
+        u = _mm256_blendv_ps(u, _mm256_set1_ps(INFINITY), _mm256_cmp_ps(d, high, _CMP_GT_OQ));
+        u = _mm256_blendv_ps(u, d, _mm256_cmp_ps(d, d, _CMP_UNORD_Q));
+        _mm256_storeu_ps(out + i, u);
+    }
+    for (; i < n; i++)
+        out[i] = expf_fma(in[i]);
+}
+#endif
+
+static void exps_portable(const float *in, float *out, Py_ssize_t n)
+{
+    for (Py_ssize_t i = 0; i < n; i++)
+        out[i] = expf_portable(in[i]);
+}
+
+/* sleef_expf(source, destination): e^x of each float32 of source into destination (two
+ * contiguous buffers of the same length; destination writable). */
+static PyObject *sleef_expf(PyObject *self, PyObject *args)
+{
+    Py_buffer source, destination;
+    if (!PyArg_ParseTuple(args, "y*w*", &source, &destination))
+        return NULL;
+    PyObject *result = NULL;
+    if (source.len != destination.len || source.len % (Py_ssize_t)sizeof(float)) {
+        PyErr_SetString(PyExc_ValueError, "two float32 buffers of one length expected");
+        goto done;
+    }
+    Py_ssize_t count = source.len / (Py_ssize_t)sizeof(float);
+    Py_BEGIN_ALLOW_THREADS
+#ifdef HAVE_AVX2_TARGET
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+        exps_avx2((const float *)source.buf, (float *)destination.buf, count);
+    else
+#endif
+        exps_portable((const float *)source.buf, (float *)destination.buf, count);
+    Py_END_ALLOW_THREADS
+    result = Py_NewRef(Py_None);
+done:
+    PyBuffer_Release(&source);
+    PyBuffer_Release(&destination);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"sleef_expf", sleef_expf, METH_VARARGS,
+     "sleef_expf(source, destination): Sleef's expf of each float32, as torch's kernels"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_kernels",
+    "torch's float32 kernels' own arithmetic in C; _kernel_exp.py holds the same in NumPy.",
+    -1, methods,
+};
+
+PyMODINIT_FUNC PyInit__kernels(void)
+{
+    PyObject *created = PyModule_Create(&module);
+    /* _kernel_exp.KERNELS_API: Python ignores a build whose functions it does not expect */
+    if (created && PyModule_AddIntConstant(created, "API", 1) < 0)
+        Py_CLEAR(created);
+    return created;
+}
