@@ -46,8 +46,6 @@ MISSING: dict[str, str] = {
                                     "once) are; L-BFGS's line search grows that to 6e-4",
     "147_makemore_lr_search.py": "float32 tanh's last bits (MKL's against rounded once): the "
                                  "sweep up to lr=1 is chaotic and turns them into other losses",
-    "151_func_ensembling_ntk.py": "the meta device (Module.to('meta')) is not in the NumPy "
-                                  "engine",
 }
 
 _TOLERANCE = re.compile(r"^#\s*tolerance:\s*([0-9.eE+-]+)")

@@ -146,8 +146,9 @@ class accelerator:
 
 def set_default_device(spec) -> None:
     """Only the CPU: another device says what to do, as tensors made on it would."""
-    if spec is not None:
-        device(spec)
+    if spec is not None and device(spec).type == "meta":
+        raise NotImplementedError("torch.set_default_device('meta') is not in the built-in NumPy "
+                                  "engine; switch the engine to torch")
 
 
 def get_default_device():

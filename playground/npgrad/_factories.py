@@ -9,8 +9,10 @@ import numpy as np
 from . import _dtype as dtypes
 from . import _numerics, _random
 from ._bindings import bind_method
+from ._device import is_meta
 from ._inplace import bind_variant, record_fill
-from ._tensor import Size, Tensor, bump_version, device
+from ._meta import NoValues
+from ._tensor import Size, Tensor, bump_version
 
 _make = Tensor._make
 Generator = _random.Generator
@@ -177,8 +179,8 @@ def _fill(op: str, self: Tensor, draws: np.ndarray, chances: Tensor | None = Non
 
 
 def _finish(data: np.ndarray, requires_grad: bool, device_spec=None) -> Tensor:
-    if device_spec is not None:
-        device(device_spec)
+    if is_meta(device_spec):  # (its shape and dtype; the values are let go)
+        data = NoValues(data.shape, data.dtype)
     result = _make(data)
     if requires_grad:
         result.requires_grad_(True) if data.dtype.kind == "f" else _integer_grad_error()

@@ -31,7 +31,7 @@ def deep_copy(self: Tensor, memo: dict) -> Tensor:
             " protocol at the moment.  If you were attempting to deepcopy a module, this may"
             " be because of a torch.nn.utils.weight_norm usage, see "
             "https://github.com/pytorch/pytorch/pull/103001")
-    copied = Tensor._make(self._data.copy())
+    copied = Tensor._make(self._data if self.is_meta else self._data.copy())
     copied.requires_grad_(self._rg)
     memo[id(self)] = copied
     if self.__class__ is Parameter:

@@ -253,22 +253,26 @@ def clone(self: Tensor, *, memory_format=None) -> Tensor:
 # ----- conversions --------------------------------------------------------------------------
 @binds("to", function=False)
 def to(self: Tensor, *args, **kwargs) -> Tensor:
-    """Convert the dtype (devices other than the CPU need the torch engine)."""
-    from ._tensor import device
+    """Convert the dtype, or move to the meta device (other devices need the torch engine)."""
+    from ._device import device, is_meta
+    from ._meta import to_meta
 
     target = kwargs.get("dtype")
+    moved = is_meta(kwargs.get("device"))
     for arg in args:
         if isinstance(arg, dtypes.dtype):
             target = arg
         elif isinstance(arg, Tensor):
-            target = arg.dtype
+            target, moved = arg.dtype, moved or arg.is_meta
         elif isinstance(arg, str | device):
-            device(arg)
-    if "device" in kwargs and kwargs["device"] is not None:
-        device(kwargs["device"])
-    if target is None or target.numpy == self._data.dtype:
-        return self
-    return output("to", self._data.astype(target.numpy), (self,))
+            moved = moved or is_meta(arg)
+    if target is not None and target.numpy != self._data.dtype:
+        if self.is_meta:
+            return to_meta(self, target.numpy)
+        converted = output("to", self._data.astype(target.numpy), (self,))
+    else:
+        converted = self
+    return to_meta(converted) if moved and not converted.is_meta else converted
 
 
 @binds("type", function=False)

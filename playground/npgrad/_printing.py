@@ -157,7 +157,13 @@ def tensor_repr(tensor) -> str:
     indent = len(prefix)
     suffixes = []
     dtype = dtypes.from_numpy_dtype(values.dtype)
-    if values.size == 0:
+    if tensor.is_meta:  # no values to show: where they are and their shape
+        suffixes.append("device='meta'")
+        suffixes.append("size=" + str(tuple(values.shape)))
+        if dtype is not dtypes.get_default_dtype():
+            suffixes.append("dtype=" + repr(dtype))
+        body = "..."
+    elif values.size == 0:
         if values.ndim != 1:
             suffixes.append("size=" + str(tuple(values.shape)))
         if dtype is not dtypes.get_default_dtype():

@@ -8,8 +8,10 @@ import weakref
 import numpy as np
 
 from . import _dtype as dtypes
+from ._device import CPU, META, device  # noqa: F401 (torch.device, re-exported)
 from ._grad_mode import GradMode
 from ._hook_lists import LeafHooks, RemovableHandle
+from ._meta import NoValues
 from ._nodes import AccumulateGrad, NodeOutput, edge_of
 from ._versions import (  # noqa: F401 (the engine's modules import them from here)
     INFERENCE_SAVE_MESSAGE,
@@ -33,41 +35,6 @@ _NON_LEAF_GRAD_WARNING = (
     "github.com/pytorch/pytorch/pull/30531 for more information. (Triggered internally at "
     "/__w/pytorch/pytorch/build/aten/src/ATen/core/TensorBody.h:493.)"  # torch 2.13's words
 )
-
-
-class device:
-    """``torch.device``: only the CPU exists for the NumPy engine."""
-
-    __slots__ = ("type", "index")
-
-    def __init__(self, spec="cpu", index: int | None = None) -> None:
-        if isinstance(spec, device):
-            spec, index = spec.type, spec.index
-        kind, _, number = str(spec).partition(":")
-        if kind != "cpu":
-            raise RuntimeError(
-                f"The NumPy engine runs on the CPU only; device '{spec}' needs the torch engine."
-            )
-        self.type = kind
-        self.index = int(number) if number else index
-
-    def __repr__(self) -> str:
-        return f"device(type='{self.type}')" if self.index is None else (
-            f"device(type='{self.type}', index={self.index})")
-
-    def __str__(self) -> str:
-        return self.type if self.index is None else f"{self.type}:{self.index}"
-
-    def __eq__(self, other) -> bool:
-        if isinstance(other, str):
-            other = device(other)
-        return isinstance(other, device) and (self.type, self.index) == (other.type, other.index)
-
-    def __hash__(self) -> int:
-        return hash((self.type, self.index))
-
-
-CPU = device("cpu")
 
 
 class Size(tuple):
@@ -219,11 +186,15 @@ class Tensor:
 
     @property
     def device(self) -> device:
-        return CPU
+        return META if self._data.__class__ is NoValues else CPU
 
     @property
     def is_cuda(self) -> bool:
         return False
+
+    @property
+    def is_meta(self) -> bool:
+        return self._data.__class__ is NoValues
 
     @property
     def ndim(self) -> int:

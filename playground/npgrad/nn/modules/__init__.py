@@ -227,13 +227,16 @@ class Module:
         return load_state(self, state_dict, strict)
 
     def to(self, *args, **kwargs) -> Module:
-        """Only the CPU exists here (another device says it needs the torch engine, as a
-        tensor's .to does); a dtype converts the parameters in place."""
-        from ..._tensor import device
+        """A dtype converts the parameters and buffers in place; the meta device leaves them
+        their shapes only (another device says it needs the torch engine, as a tensor's .to
+        does)."""
+        from ..._device import device, is_meta
+        from ..._meta import NoValues
 
-        for spec in (*args, kwargs.get("device")):
-            if isinstance(spec, str | device):
-                device(spec)
+        specs = [spec for spec in (*args, kwargs.get("device")) if isinstance(spec, str | device)]
+        if any(is_meta(spec) for spec in specs):
+            for tensor in (*self.parameters(), *self.buffers()):
+                tensor._data = NoValues(tensor._data.shape, tensor._data.dtype)
         dtype = kwargs.get("dtype") or next((a for a in args if hasattr(a, "is_floating_point")),
                                             None)
         if dtype is not None:

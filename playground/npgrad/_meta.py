@@ -1,0 +1,56 @@
+"""Meta tensors: a shape and a dtype without values, as ``Module.to('meta')`` and
+``torch.empty(..., device='meta')`` make them (torch.func's tutorials keep a stateless copy of
+a model so). The NumPy engine keeps, prints, copies and moves them; computing with one is not
+in it, and every NumPy operation on its storage says so."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+COMPUTING = ("computing with meta tensors (device='meta': a shape without values) is not in "
+             "the built-in NumPy engine; switch the engine to torch")
+
+
+class NoValues:
+    """A meta tensor's storage: its shape and dtype, read as an array's are."""
+
+    __slots__ = ("shape", "dtype")
+
+    def __init__(self, shape: tuple, dtype) -> None:
+        self.shape, self.dtype = tuple(shape), np.dtype(dtype)
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    @property
+    def size(self) -> int:
+        return math.prod(self.shape)
+
+    @property
+    def itemsize(self) -> int:
+        return self.dtype.itemsize
+
+    @property
+    def nbytes(self) -> int:
+        return self.size * self.itemsize
+
+    def __array__(self, *args, **kwargs):
+        raise NotImplementedError(COMPUTING)
+
+    def __getattr__(self, name: str):
+        if name.startswith("__"):  # (copy, pickle and NumPy probe for their protocols)
+            raise AttributeError(name)
+        raise NotImplementedError(COMPUTING)
+
+
+def to_meta(tensor, dtype=None):
+    """A meta tensor of ``tensor``'s shape and dtype, or ``dtype`` (requiring grad where it
+    did)."""
+    from ._tensor import Tensor
+
+    moved = Tensor._make(NoValues(tensor.shape, tensor._data.dtype if dtype is None else dtype))
+    moved._rg = tensor._rg
+    return moved
