@@ -38,8 +38,6 @@ ENVIRONMENT = {**os.environ, **HASH_SEED}
 OTHER_KERNELS_TOLERANCE = 1e-4
 # What each snippet needs that the NumPy engine does not do yet (or does differently).
 MISSING: dict[str, str] = {
-    "120_examples_gcn.py": "sparse COO tensors (torch.sparse_coo_tensor, to_sparse, spmm, "
-                           "layout) are not in the NumPy engine",
     "141_sciml_burgers_inverse.py": "float32 tanh: torch 2.13's is MKL's (the same bits under "
                                     "every ATEN_CPU_CAPABILITY), not correctly rounded in "
                                     "about 1% of elements, which the NumPy engine's (rounded "

@@ -11,7 +11,7 @@ from ._tensor import Size, Tensor, device  # isort: skip
 # The op families: each declares its forwards' names into the binding table (_bindings.py).
 from . import _arithmetic, _einsum, _indexing, _inplace, _linalg, _products  # isort: skip
 from . import _pointwise, _reductions, _shapes, _slicing  # isort: skip
-from . import _more_math, _selection, _weight_norm  # isort: skip
+from . import _more_math, _selection, _sparse, _weight_norm  # isort: skip
 from . import _leaves  # isort: skip
 from . import _bindings  # isort: skip
 from ._dtype import (
@@ -85,6 +85,7 @@ from ._missing import MISSING_HINT, missing_attribute
 from ._nodes import AccumulateGrad, Node
 from ._printing import get_printoptions, set_printoptions
 from ._serialization import load, save
+from ._sparse import layout, sparse_coo, strided
 from ._type_info import (
     channels_last,
     channels_last_3d,
@@ -96,7 +97,7 @@ from ._type_info import (
 )
 
 from . import autograd, backends, distributions, func, linalg, nn  # isort: skip
-from . import optim, testing, utils  # isort: skip
+from . import optim, sparse, testing, utils  # isort: skip
 from .autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled  # isort: skip
 from .func import vmap  # isort: skip  (torch.vmap is torch.func.vmap)
 from .linalg import det  # isort: skip  (torch.det, torch.inverse: torch.linalg's)

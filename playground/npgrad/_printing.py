@@ -151,6 +151,16 @@ def _add_suffixes(text: str, suffixes: list[str], indent: int) -> str:
     return "".join(pieces)
 
 
+def array_text(values: np.ndarray, indent: int) -> str:
+    """``tensor(...)`` of an array without dtype or autograd suffixes, its rows aligned after
+    ``indent`` columns of what precedes it (a sparse tensor's indices and values)."""
+    if values.size == 0:
+        return f"tensor([], size={tuple(values.shape)})"
+    summarize = values.size > OPTIONS.threshold
+    formatter = _Formatter(_summarized(values) if summarize else values)
+    return "tensor(" + _nested(values, indent + len("tensor("), summarize, formatter) + ")"
+
+
 def tensor_repr(tensor) -> str:
     values = tensor._data
     prefix = "tensor("
@@ -186,6 +196,10 @@ def tensor_repr(tensor) -> str:
     tangent = tangent_of(tensor)
     if tangent is not None:
         suffixes.append(f"tangent={tangent}")  # format(): a 0-d tangent prints as a number
+    if "_coo" in tensor.__dict__:
+        from ._sparse import sparse_repr
+
+        return sparse_repr(tensor, [s for s in suffixes if not s.startswith("dtype=")])
     text = _add_suffixes(prefix + body, suffixes, indent)
     from ._tensor import Parameter
 

@@ -1,0 +1,179 @@
+"""Sparse COO tensors (torch.sparse_coo_tensor, Tensor.to_sparse) as the tutorials use them:
+a graph's adjacency multiplied into dense features. Such a tensor is a Tensor whose values
+are also kept dense, so that mm, spmm, @ and + compute with it as torch does (the zeros add
+nothing); its COO parts (indices in the order given, values) are kept beside them for
+layout, indices(), values(), _nnz(), coalesce() and printing. What an op makes of it is a
+dense tensor: where torch's result would be sparse (sparse * 2, sparse.t()), the values are
+the same and the layout is strided."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from . import _dtype as dtypes
+from ._bindings import bind_function, bind_method
+from ._tensor import Tensor
+
+_WARNED = {"invariants": False}
+_INVARIANTS_OFF = (
+    "Sparse invariant checks are implicitly disabled. Memory errors (e.g. SEGFAULT) will occur "
+    "when operating on a sparse tensor which violates the invariants, but checks incur "
+    "performance overhead. To silence this warning, explicitly opt in or out. See "
+    "`torch.sparse.check_sparse_tensor_invariants.__doc__` for guidance.  (Triggered internally "
+    "at /__w/pytorch/pytorch/aten/src/ATen/Context.cpp:816.)")
+
+
+class layout:
+    """``torch.strided`` and ``torch.sparse_coo``."""
+
+    __module__ = "torch"
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"torch.{self.name}"
+
+
+strided = layout("strided")
+sparse_coo = layout("sparse_coo")
+
+
+class COO:
+    """A sparse tensor's coordinates (sparse dims × nnz, int64) and values, as given."""
+
+    __slots__ = ("indices", "values", "coalesced")
+
+    def __init__(self, indices: np.ndarray, values: np.ndarray, coalesced: bool) -> None:
+        self.indices, self.values, self.coalesced = indices, values, coalesced
+
+
+def parts(tensor: Tensor) -> COO | None:
+    return tensor.__dict__.get("_coo")
+
+
+def _sparse(dense: np.ndarray, coo: COO, requires_grad: bool = False) -> Tensor:
+    made = Tensor._make(dense)
+    made.__dict__["_coo"] = coo
+    if requires_grad:
+        made.requires_grad_(True)
+    return made
+
+
+def sparse_coo_tensor(indices, values, size=None, *, dtype=None, device=None,
+                      requires_grad: bool = False, check_invariants=None,
+                      is_coalesced=None) -> Tensor:
+    """A sparse tensor holding ``values`` at the columns of ``indices``; duplicates add up."""
+    if check_invariants is None and not _WARNED["invariants"]:
+        _WARNED["invariants"] = True
+        warnings.warn(_INVARIANTS_OFF, UserWarning, stacklevel=2)
+    where = np.asarray(getattr(indices, "_data", indices), np.int64)
+    where = where.reshape(1, -1) if where.ndim == 1 else where
+    if not isinstance(values, Tensor):  # (Python numbers: torch.tensor's dtypes)
+        from ._factories import tensor
+
+        values = tensor(values)
+    target = values._data.dtype if dtype is None else dtype.numpy
+    given = values._data.astype(target)
+    shape = tuple(size) if size is not None else tuple(int(row.max()) + 1 if row.size else 0
+                                                      for row in where)
+    dense = np.zeros(shape, target)
+    np.add.at(dense, tuple(where), given)
+    return _sparse(dense, COO(where, given, bool(is_coalesced)), requires_grad)
+
+
+def to_sparse(self: Tensor, sparse_dim=None, *, layout=None) -> Tensor:
+    """The tensor's non-zeros in row-major order (coalesced), as torch's to_sparse."""
+    if parts(self) is not None:
+        return self
+    if self._rg:
+        raise NotImplementedError("to_sparse of a tensor that requires grad is not in the "
+                                  "built-in NumPy engine; switch the engine to torch")
+    where = np.array(np.nonzero(self._data), np.int64).reshape(self._data.ndim, -1)
+    return _sparse(self._data.copy(), COO(where, self._data[tuple(where)], True))
+
+
+def to_dense(self: Tensor, dtype=None, *, masked_grad=None) -> Tensor:
+    return Tensor._make(self._data.copy()) if parts(self) is not None else self
+
+
+def _layout(self: Tensor) -> layout:
+    return sparse_coo if parts(self) is not None else strided
+
+
+def _coo_of(self: Tensor, what: str) -> COO:
+    found = parts(self)
+    if found is None:
+        raise RuntimeError(f"{what} expected sparse coordinate tensor layout but got Strided")
+    return found
+
+
+def coalesce(self: Tensor) -> Tensor:
+    """The same tensor with its coordinates sorted and their duplicates summed."""
+    coo = _coo_of(self, "coalesce")
+    if coo.coalesced:
+        return self
+    flat = np.ravel_multi_index(tuple(coo.indices), self._data.shape[:len(coo.indices)]) \
+        if coo.indices.size else np.zeros(0, np.int64)
+    unique = np.unique(flat)
+    where = np.array(np.unravel_index(unique, self._data.shape[:len(coo.indices)]),
+                     np.int64).reshape(len(coo.indices), -1)
+    return _sparse(self._data, COO(where, self._data[tuple(where)], True), self._rg)
+
+
+def _indices(self: Tensor) -> Tensor:
+    return Tensor._make(_coo_of(self, "indices").indices)
+
+
+def _values(self: Tensor) -> Tensor:
+    return Tensor._make(_coo_of(self, "values").values)
+
+
+def indices(self: Tensor) -> Tensor:
+    if not _coo_of(self, "indices").coalesced:
+        raise RuntimeError("Cannot get indices on an uncoalesced tensor, please call "
+                           ".coalesce() first")
+    return _indices(self)
+
+
+def values(self: Tensor) -> Tensor:
+    if not _coo_of(self, "values").coalesced:
+        raise RuntimeError("Cannot get values on an uncoalesced tensor, please call "
+                           ".coalesce() first")
+    return _values(self)
+
+
+def sparse_repr(tensor: Tensor, suffixes: list[str]) -> str:
+    """torch's printing of a sparse tensor: its indices and values, then size and nnz (and
+    its autograd ``suffixes``)."""
+    from ._printing import array_text
+
+    coo = parts(tensor)
+    inner = [f"indices={array_text(coo.indices, len('tensor(indices='))}",
+             f"values={array_text(coo.values, len('       values='))}"]
+    dtype = dtypes.from_numpy_dtype(tensor._data.dtype)
+    shown = [f"size={tuple(tensor._data.shape)}", f"nnz={coo.values.shape[0]}"]
+    if dtype not in (dtypes.get_default_dtype(), dtypes.int64, dtypes.bool):
+        shown.append(f"dtype={dtype!r}")
+    shown.append("layout=torch.sparse_coo")
+    return "tensor(" + ",\n       ".join([*inner, ", ".join([*shown, *suffixes])]) + ")"
+
+
+def _install() -> None:
+    for name, method in (("to_sparse", to_sparse), ("to_dense", to_dense),
+                         ("coalesce", coalesce), ("indices", indices), ("values", values),
+                         ("_indices", _indices), ("_values", _values)):
+        bind_method(name, method)
+    bind_method("layout", property(_layout))
+    bind_method("is_sparse", property(lambda self: parts(self) is not None))
+    bind_method("_nnz", lambda self: _coo_of(self, "_nnz").values.shape[0])
+    bind_method("is_coalesced", lambda self: _coo_of(self, "is_coalesced").coalesced)
+    bind_function("sparse_coo_tensor", sparse_coo_tensor)
+    from ._linalg import mm
+
+    bind_function("spmm", mm)
+
+
+_install()
