@@ -137,11 +137,11 @@ def test_an_exception_prints_the_users_traceback_and_exits_1(tmp_path):
 
 def test_a_tensor_method_the_numpy_engine_lacks_names_the_way_out(tmp_path):
     script = tmp_path / "lacking.py"
-    script.write_text("import torch\nx = torch.ones(4)\nx.to_sparse()\n")
+    script.write_text("import torch\nx = torch.ones(4)\nx.bfloat16()\n")
     result = _run(script)
     assert result.returncode == 1
     assert result.stderr.rstrip().endswith(
-        "AttributeError: 'Tensor' object has no attribute 'to_sparse' in the built-in NumPy "
+        "AttributeError: 'Tensor' object has no attribute 'bfloat16' in the built-in NumPy "
         "engine; if real torch has it, switch the engine to torch")
 
 
@@ -312,10 +312,10 @@ def test_engine_auto_takes_torch_only_for_what_the_numpy_engine_lacks(tutorial, 
     fails on its own) is the NumPy engine's, said as it says it."""
     lacking = tmp_path / "lacking.py"
     lacking.write_text("import torch\nprint('before')\nx = torch.arange(5.0)\n"
-                       "print(x.to_sparse().to_dense())\n")
+                       "print(x.bfloat16().float())\n")
     taken = _run(lacking, "--engine", "auto")
     assert (taken.returncode, taken.stdout) == (0, _python(lacking).stdout)
-    assert taken.stderr == ("playground: the NumPy engine lacks Tensor.to_sparse: running the "
+    assert taken.stderr == ("playground: the NumPy engine lacks Tensor.bfloat16: running the "
                             "script on torch\n")
     kept = _run(tutorial, "--engine", "auto")
     assert (kept.returncode, kept.stdout, kept.stderr) == (0, _python(tutorial).stdout, "")

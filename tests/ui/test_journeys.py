@@ -509,17 +509,17 @@ def test_what_the_numpy_engine_lacks_runs_on_torch_in_one_click(qtbot, window, m
     from playground.engines.registry import EngineEntry
 
     type_code(qtbot, window, ["import torch", "x = torch.arange(5.0, requires_grad=True)",
-                              "dense = x.to_sparse().to_dense()", "print(dense.sum())"])
+                              "dense = x.bfloat16().float()", "print(dense.sum())"])
     offer = window.runs.torch_offer
     with monkeypatch.context() as without_torch:
         without_torch.setattr(EngineEntry, "installed", property(lambda entry: False))
         press_run_all(qtbot, window)
     assert not offer.isVisible()
     said = window.console.toPlainText()
-    assert "The NumPy engine lacks Tensor.to_sparse, and torch is not installed: " in said
+    assert "The NumPy engine lacks Tensor.bfloat16, and torch is not installed: " in said
     assert "pip install" in said
     press_run_all(qtbot, window)
-    assert offer.isVisible() and "Tensor.to_sparse" in offer.toolTip()
+    assert offer.isVisible() and "Tensor.bfloat16" in offer.toolTip()
     with qtbot.waitSignal(window.runner.finished, timeout=RUN_MS):
         qtbot.mouseClick(offer, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: settled(window), timeout=RUN_MS)
