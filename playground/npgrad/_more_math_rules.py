@@ -69,6 +69,13 @@ def more_math_rows(row, element_wise) -> tuple:
         row("weight_norm_interface", "WeightNormInterfaceBackward0", "v g", "v g norms others",
             "k.weight_norm_grad(grad, v, g, norms, others, True)",
             "k.weight_norm_grad(grad, v, g, norms, others, False)"),
+        # a spatial transformer's grid and its sampling (nn/grid_sampling.py)
+        row("affine_grid", "AffineGridGeneratorBackward0", "theta", "base",
+            "k.affine_grid_grad(grad, base)"),
+        row("grid_sampler_2d", "GridSampler2DBackward0", "input grid",
+            "input grid mode padding align",
+            "k.grid_sample_grad(grad, input, grid, mode, padding, align, True)",
+            "k.grid_sample_grad(grad, input, grid, mode, padding, align, False)"),
         # linear algebra
         row("linalg_matrix_exp", "LinalgMatrixExpBackward0", "self", "self",
             "k.matrix_exp_grad(grad, self)"),

@@ -101,6 +101,13 @@ MORE_MATH_CASES: list = [
          lambda m, v, g: m._weight_norm(v, g, 2), label="last"),
     Case("weight_norm_interface", ((4, 3), (4, 1)), lambda m, v, g: m.autograd.grad(
         (m._weight_norm(v, g, 0) ** 3).sum(), v, create_graph=True)[0], label="second-order"),
+    Case("affine_grid", ((2, 2, 3),), lambda m, t: m.nn.functional.affine_grid(
+        t, (2, 1, 3, 4), align_corners=False)),
+    Case("grid_sampler_2d", ((1, 2, 4, 5), (1, 3, 2, 2)), lambda m, a, g:
+         m.nn.functional.grid_sample(a, g * 0.9, align_corners=False)),
+    Case("grid_sampler_2d", ((1, 2, 4, 5), (1, 3, 2, 2)), lambda m, a, g:
+         m.nn.functional.grid_sample(a, g * 1.3, padding_mode="reflection",
+                                     align_corners=True), label="reflection"),
     Case("linalg_matrix_exp", ((3, 3),), lambda m, a: m.linalg.matrix_exp(a)),
     Case("linalg_matrix_exp", ((2, 3, 3),), lambda m, a: a.matrix_exp(), label="batched"),
     Case("linalg_matrix_exp", ((3, 3),), _second(lambda m, a: m.matrix_exp(a)), label="second"),

@@ -422,7 +422,8 @@ _LAZY = {"more_activations": ("hardtanh", "hardtanh_", "relu6", "selu", "celu", 
                               "dropout1d", "dropout2d"),
          "padding": ("pixel_shuffle", "pixel_unshuffle"),
          "more_normalization": ("instance_norm", "group_norm", "rms_norm"),
-         "class_losses": ("nll_loss", "cross_entropy")}
+         "class_losses": ("nll_loss", "cross_entropy"),
+         "grid_sampling": ("affine_grid", "grid_sample")}
 
 
 _PACKAGE = __name__.rpartition(".")[0]  # (read now: the engine's torch alias renames modules)

@@ -1,0 +1,208 @@
+"""F.affine_grid and F.grid_sample (2-D), what a spatial transformer network is made of: a
+grid of sampling points from an affine map, and an image read at those points (bilinear or
+nearest, outside it zeros, its border or its reflection), with torch's nodes
+(AffineGridGeneratorBackward0, GridSampler2DBackward0) and their first derivatives."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import _recording
+from .._formula_kit import Kit
+from .._tensor import Tensor
+from ._hooks import warn_at_user_code
+
+_MODES = {"bilinear": 0, "nearest": 1}
+_PADDINGS = {"zeros": 0, "border": 1, "reflection": 2}
+_ALIGN_WARNING = ("Default grid_sample and affine_grid behavior has changed to "
+                  "align_corners=False since 1.3.0. Please specify align_corners=True if the old "
+                  "behavior is desired. See the documentation of grid_sample for details.")
+SECOND_ORDER = ("the derivative of grid_sample under create_graph=True is not in the built-in "
+                "NumPy engine; switch the engine to torch")
+
+
+def _aligned(align_corners) -> bool:
+    if align_corners is None:
+        warn_at_user_code(_ALIGN_WARNING)
+        return False
+    return bool(align_corners)
+
+
+def _steps(count: int, align_corners: bool, dtype) -> np.ndarray:
+    """torch's linspace_from_neg_one: -1..1 in ``count`` steps, pulled in to the pixels'
+    centres unless the corners align."""
+    from .._numerics import linspace
+
+    if count <= 1:
+        return np.zeros(1, dtype)
+    steps = linspace(-1, 1, count, dtype)
+    if not align_corners:
+        steps = steps * dtype.type(count - 1) / dtype.type(count)
+    return steps.astype(dtype, copy=False)
+
+
+def _base_grid(height: int, width: int, align_corners: bool, dtype) -> np.ndarray:
+    grid = np.ones((height, width, 3), dtype)
+    grid[..., 0] = _steps(width, align_corners, dtype)
+    grid[..., 1] = _steps(height, align_corners, dtype)[:, None]
+    return grid
+
+
+def affine_grid(theta: Tensor, size, align_corners=None) -> Tensor:
+    """The (N, H, W, 2) points that the (N, 2, 3) affine maps send the output's pixels to."""
+    align = _aligned(align_corners)
+    data = theta._data
+    if data.dtype.kind != "f":
+        raise ValueError(f"Expected theta to have floating point type, but got {theta.dtype}")
+    if len(size) != 4:
+        raise NotImplementedError(f"affine_grid only supports 4D sizes (2-d images) in the "
+                                  f"built-in NumPy engine; got size {list(size)}: switch the "
+                                  "engine to torch")
+    if data.ndim != 3 or data.shape[1:] != (2, 3):
+        raise ValueError(f"Expected a batch of 2D affine matrices of shape Nx2x3 for size "
+                         f"{tuple(size)}. Got {tuple(theta.shape)}.")
+    batch, _, height, width = size
+    base = _base_grid(height, width, align, data.dtype).reshape(1, height * width, 3)
+    grid = np.matmul(base, np.swapaxes(data, 1, 2)).reshape(batch, height, width, 2)
+    return _recording.output("affine_grid", grid, (theta,), (base,))
+
+
+def affine_grid_grad(k, grad, base):
+    """dθ = (base ᵀ grad)ᵀ per batch, as torch's affine_grid_generator_backward."""
+    flat = k.reshape(grad, (grad.shape[0], -1, 2))
+    return k.mT(k.matmul(k.mT(k.expand(base, (grad.shape[0], *base.shape[1:]))), flat))
+
+
+def grid_sample(input: Tensor, grid: Tensor, mode: str = "bilinear",
+                padding_mode: str = "zeros", align_corners=None) -> Tensor:
+    """(N, C, H, W) ``input`` read at the (N, H_out, W_out, 2) ``grid``'s points, x then y in
+    [-1, 1] across the image."""
+    if mode not in _MODES:
+        raise NotImplementedError(f"grid_sample with mode={mode!r} is not in the built-in NumPy "
+                                  "engine; switch the engine to torch")
+    if padding_mode not in _PADDINGS:
+        raise ValueError(f"nn.functional.grid_sample(): expected padding_mode to be 'zeros', "
+                         f"'border', or 'reflection', but got: '{padding_mode}'")
+    align = _aligned(align_corners)
+    if input.ndim != 4:
+        raise NotImplementedError("grid_sample of other than 4-D inputs is not in the built-in "
+                                  "NumPy engine; switch the engine to torch")
+    values = _sampled(input._data, grid._data.astype(input._data.dtype), mode, padding_mode,
+                      align)
+    return _recording.output("grid_sampler_2d", values, (input, grid),
+                             (input, grid, _MODES[mode], _PADDINGS[padding_mode], align))
+
+
+def _coordinates(normalized: np.ndarray, size: int, padding: str, align: bool):
+    """Pixel coordinates of points in [-1, 1], and their derivative by the normalized ones
+    (after the border's clip or the reflection)."""
+    dtype = normalized.dtype.type
+    if align:
+        pixel, scale = (normalized + 1) / 2 * dtype(size - 1), dtype(size - 1) / 2
+    else:
+        pixel, scale = ((normalized + 1) * dtype(size) - 1) / 2, dtype(size) / 2
+    slope = np.full(pixel.shape, scale, normalized.dtype)
+    if padding == "reflection":
+        low, high = (0, 2 * (size - 1)) if align else (-1, 2 * size - 1)
+        pixel, flip = _reflected(pixel, low, high)
+        slope = slope * flip
+    if padding != "zeros":
+        outside = (pixel <= 0) | (pixel >= size - 1)
+        pixel = np.clip(pixel, 0, size - 1)
+        slope = np.where(outside, 0, slope).astype(normalized.dtype)
+    return pixel, slope
+
+
+def _reflected(pixel: np.ndarray, twice_low: int, twice_high: int):
+    """Coordinates reflected into [low, high] (given doubled), and the sign they took."""
+    if twice_low == twice_high:
+        return np.zeros_like(pixel), np.zeros_like(pixel)
+    low, span = twice_low / 2, (twice_high - twice_low) / 2
+    shifted = pixel - pixel.dtype.type(low)
+    sign = np.where(shifted < 0, -1, 1).astype(pixel.dtype)
+    distance = np.abs(shifted)
+    extra = np.fmod(distance, pixel.dtype.type(span))
+    flips = np.floor(distance / pixel.dtype.type(span))
+    even = flips % 2 == 0
+    reflected = np.where(even, extra + low, span - extra + low).astype(pixel.dtype)
+    return reflected, np.where(even, sign, -sign).astype(pixel.dtype)
+
+
+def _corners(x: np.ndarray, y: np.ndarray, mode: str):
+    """(rows, columns, weights) of the pixels each point reads: four for bilinear."""
+    if mode == "nearest":
+        return [(np.rint(y).astype(np.int64), np.rint(x).astype(np.int64),
+                 np.ones_like(x))]
+    left, top = np.floor(x), np.floor(y)
+    right, bottom = left + 1, top + 1
+    return [(top, left, (right - x) * (bottom - y)), (top, right, (x - left) * (bottom - y)),
+            (bottom, left, (right - x) * (y - top)), (bottom, right, (x - left) * (y - top))]
+
+
+def _read(image: np.ndarray, rows, columns):
+    """image[n, :, row, column] for each point, zero outside; and where it was inside."""
+    height, width = image.shape[2:]
+    rows, columns = rows.astype(np.int64), columns.astype(np.int64)
+    inside = (rows >= 0) & (rows < height) & (columns >= 0) & (columns < width)
+    batch = np.arange(image.shape[0]).reshape(-1, 1, 1)
+    picked = image[batch, :, np.clip(rows, 0, height - 1), np.clip(columns, 0, width - 1)]
+    return np.where(inside[..., None], picked, 0), inside  # (N, Ho, Wo, C)
+
+
+def _points(image: np.ndarray, grid: np.ndarray, padding: str, align: bool):
+    height, width = image.shape[2:]
+    x, x_slope = _coordinates(grid[..., 0], width, padding, align)
+    y, y_slope = _coordinates(grid[..., 1], height, padding, align)
+    return x, y, x_slope, y_slope
+
+
+def _sampled(image: np.ndarray, grid: np.ndarray, mode: str, padding: str, align: bool):
+    x, y, _, _ = _points(image, grid, padding, align)
+    total = 0
+    for rows, columns, weight in _corners(x, y, mode):
+        picked, _ = _read(image, rows, columns)
+        total = total + picked * weight[..., None]
+    return np.ascontiguousarray(np.moveaxis(np.asarray(total, image.dtype), -1, 1))
+
+
+def grid_sample_grad(k, grad, input, grid, mode: int, padding: int, align: bool,
+                     for_input: bool):
+    """The input's gradient: each output's gradient spread back onto the pixels it read, by
+    their weights; the grid's: how the interpolated value changes as its point moves."""
+    if not isinstance(grad, np.ndarray):
+        raise NotImplementedError(SECOND_ORDER)
+    names = {value: name for name, value in _MODES.items()}, \
+        {value: name for name, value in _PADDINGS.items()}
+    mode_name, padding_name = names[0][mode], names[1][padding]
+    grid = grid.astype(input.dtype, copy=False)
+    x, y, x_slope, y_slope = _points(input, grid, padding_name, align)
+    flowing = np.moveaxis(grad, 1, -1)  # (N, Ho, Wo, C)
+    corners = _corners(x, y, mode_name)
+    if for_input:
+        result = np.zeros(input.shape, input.dtype)
+        batch = np.broadcast_to(np.arange(input.shape[0]).reshape(-1, 1, 1), x.shape)
+        for rows, columns, weight in corners:
+            _, inside = _read(input, rows, columns)
+            spread = flowing * weight[..., None]
+            np.add.at(np.moveaxis(result, 1, -1),
+                      (batch[inside], rows.astype(np.int64)[inside],
+                       columns.astype(np.int64)[inside]), spread[inside])
+        return result
+    if mode_name == "nearest":
+        return np.zeros(grid.shape, grid.dtype)
+    (top, left, _), _, _, (bottom, right, _) = corners
+    values = [_read(input, rows, columns)[0] for rows, columns, _ in corners]
+    north_west, north_east, south_west, south_east = values
+    by_x = (north_east - north_west) * (bottom - y)[..., None] + \
+        (south_east - south_west) * (y - top)[..., None]
+    by_y = (south_west - north_west) * (right - x)[..., None] + \
+        (south_east - north_east) * (x - left)[..., None]
+    result = np.stack([(flowing * by_x).sum(-1) * x_slope, (flowing * by_y).sum(-1) * y_slope],
+                      -1)
+    return result.astype(grid.dtype)
+
+
+Kit.affine_grid_grad = affine_grid_grad
+Kit.grid_sample_grad = grid_sample_grad
+
+__all__ = ["affine_grid", "grid_sample"]
