@@ -166,7 +166,9 @@ def _vector_bits() -> int:
         from numpy._core._multiarray_umath import __cpu_features__ as features
     except ImportError:  # (NumPy before 2 keeps it elsewhere; 256 bits is the common case)
         return 256
-    return 512 if features.get("AVX512_SKX") else 256
+    # (each flag as torch reads it: NumPy's AVX512_SKX group follows NPY_DISABLE_CPU_FEATURES)
+    avx512 = all(features.get(flag) for flag in ("AVX512F", "AVX512BW", "AVX512VL", "AVX512DQ"))
+    return 512 if avx512 else 256
 
 
 # Lanes of torch's softmax kernels' vectors (vec::reduce_all), measured on torch 2.13 on an
