@@ -49,6 +49,10 @@ def image_rows(row) -> tuple:
              "k.conv2d_forward(grad, weight, stride, padding, dilation, groups)",
              "k.conv2d_weight(input, grad, weight, stride, padding, dilation, groups)",
              "k.conv2d_bias(grad)"),
+        row("conv_transpose1d", "ConvolutionBackward0", "input weight bias",
+            "input weight stride padding dilation groups",
+            *(f"k.conv_transpose1d_grad(grad, input, weight, stride, padding, dilation, "
+              f"groups, {which})" for which in range(3))),
         row("upsample_nearest2d", "UpsampleNearest2DBackward0", "self", "shape rows columns",
              "k.resample_grad(grad, shape, rows, columns)"),
         row("upsample_bilinear2d", "UpsampleBilinear2DBackward0", "self", "shape rows columns",

@@ -602,6 +602,10 @@ CASES = [
     Case("constant_pad", ((1, 2, 3, 3),), lambda m, a: m.nn.functional.pad(a, (1, 2, 0, 1))),
     Case("constant_pad", ((2, 4),), lambda m, a: m.nn.functional.pad(a, (-1, 2), value=3.0),
          label="crop"),
+    Case("conv_transpose1d", ((2, 2, 5), (2, 3, 3)), lambda m, x, w:
+         m.nn.functional.conv_transpose1d(x, w, None, 2, 1, 1)),
+    Case("conv_transpose1d", ((2, 5), (2, 2, 2), (4,)), lambda m, x, w, b:
+         m.nn.functional.conv_transpose1d(x, w, b, groups=2, dilation=2), label="grouped"),
     Case("im2col", ((1, 2, 4, 5),), lambda m, a: m.nn.functional.unfold(a, 3, padding=1)),
     Case("im2col", ((1, 1, 5, 5),), lambda m, a: m.nn.functional.unfold(a, 2, stride=2,
                                                                         dilation=2),

@@ -16,7 +16,15 @@ from .activation import (
     Tanh,
 )
 from .containers import ModuleDict, ModuleList, ParameterDict, ParameterList
-from .convolution import Conv1d, Conv2d, Conv3d, ConvTranspose2d, MaxPool1d, MaxPool2d
+from .convolution import (
+    Conv1d,
+    Conv2d,
+    Conv3d,
+    ConvTranspose1d,
+    ConvTranspose2d,
+    MaxPool1d,
+    MaxPool2d,
+)
 from .distances import CosineSimilarity, KLDivLoss
 from .loss import (
     BCELoss,
@@ -63,7 +71,7 @@ __all__ = ["functional", "init", "modules", "parameter", "utils", "BatchNorm1d",
            "Softplus", "CosineSimilarity", "KLDivLoss", "Upsample",
            "Tanh", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AvgPool1d", "AvgPool2d",
            "HuberLoss", "L1Loss", "SmoothL1Loss", "BatchNorm2d", "BatchNorm3d", "LSTM", "LSTMCell",
-           "ConvTranspose2d",
+           "ConvTranspose1d", "ConvTranspose2d",
            "GRU", "GRUCell", "RNN", "RNNCell", "MultiheadAttention", "TransformerEncoder",
            "TransformerEncoderLayer", "TransformerDecoder", "TransformerDecoderLayer",
            "Transformer"]

@@ -1,4 +1,4 @@
-"""Convolution (2-d plain and transposed, 1-d) and max pooling: F.conv2d, F.conv_transpose2d,
+"""Convolution (2-d and 1-d, plain and transposed) and max pooling: F.conv2d, F.conv_transpose2d,
 F.conv1d, F.max_pool2d (ceil_mode too), F.max_pool1d, and their modules (with padding_mode)."""
 
 from __future__ import annotations
@@ -169,6 +169,54 @@ def conv1d_forward(k, input, weight, stride, padding, dilation, groups):
                                (0, *padding), (1, *dilation), groups)[:, :, 0]
 
 
+def conv_transpose1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1,
+                     padding=0, output_padding=0, groups: int = 1, dilation=1) -> Tensor:
+    """The transposed convolution of an (N, C_in, L) input by (C_in, C_out / groups, K)
+    filters: torch's one ConvolutionBackward0 node (a 2-d one of height 1 underneath)."""
+    if input.dim() == 2:  # an unbatched (C, L) input
+        return conv_transpose1d(input.unsqueeze(0), weight, bias, stride, padding,
+                                output_padding, groups, dilation).squeeze(0)
+    stride, padding = _single(stride), _single(padding)
+    output_padding, dilation = _single(output_padding), _single(dilation)
+    data, filters = input._data, weight._data.astype(input._data.dtype)
+    if data.shape[1] != filters.shape[0] or filters.shape[0] % groups:
+        raise RuntimeError(
+            f"Given transposed=1, weight of size {list(weight.shape)}, expected input"
+            f"{list(input.shape)} to have {filters.shape[0]} channels, but got "
+            f"{data.shape[1]} channels instead")
+    length = (data.shape[2] - 1) * stride[0] - 2 * padding[0] + \
+        dilation[0] * (filters.shape[2] - 1) + output_padding[0] + 1
+    shape = (data.shape[0], filters.shape[1] * groups, 1, length)
+    result = _convolution.conv2d_input_grad(data[:, :, None], shape, filters[:, :, None],
+                                            (1, *stride), (0, *padding), (1, *dilation),
+                                            groups)[:, :, 0]
+    if bias is not None:
+        result = result + bias._data.reshape(1, -1, 1)
+    return _recording.output("conv_transpose1d", np.ascontiguousarray(result, data.dtype),
+                             (input, weight, bias),
+                             (input, weight, stride, padding, dilation, groups))
+
+
+def conv_transpose1d_grad(k, grad, input, weight, stride, padding, dilation, groups,
+                          which: int):
+    """ConvolutionBackward0 of a 1-d transposed convolution, on arrays: the input's gradient
+    is a convolution of grad by the filters, the filters' a convolution's weight gradient
+    with input and output swapped, the bias's a sum."""
+    if which == 2:
+        return k.sum(grad, (0, 2), False)
+    if not isinstance(grad, np.ndarray):
+        raise NotImplementedError("the derivative of conv_transpose1d under create_graph=True "
+                                  "is not in the built-in NumPy engine; switch the engine to "
+                                  "torch")
+    options = ((1, *stride), (0, *padding), (1, *dilation), groups)
+    if which == 0:
+        values = _convolution.conv2d(grad[:, :, None], weight[:, :, None], *options)
+    else:
+        values = _convolution.conv2d_weight_grad(input[:, :, None], grad[:, :, None],
+                                                 (1, weight.shape[2]), *options)
+    return np.ascontiguousarray(values[:, :, 0], grad.dtype)
+
+
 def _single(value) -> tuple:
     return tuple(value) if isinstance(value, tuple | list) else (value,)
 
@@ -235,7 +283,7 @@ class Conv2d(Module):
             text += f", padding={self.padding}"
         if set(self.dilation) != {1}:
             text += f", dilation={self.dilation}"
-        if self.output_padding != (0, 0):
+        if set(self.output_padding) != {0}:
             text += f", output_padding={self.output_padding}"
         if self.groups != 1:
             text += f", groups={self.groups}"
@@ -281,6 +329,24 @@ class Conv1d(Conv2d):
                       self.groups)
 
 
+class ConvTranspose1d(ConvTranspose2d):
+    """The 1-d transposed convolution's layer: (C_in, C_out / groups, K) filters."""
+
+    sizes = staticmethod(_single)
+
+    def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0,
+                 output_padding=0, groups: int = 1, bias: bool = True, dilation=1,
+                 padding_mode: str = "zeros", device=None, dtype=None) -> None:
+        self.output_padding = _single(output_padding)  # (a plain attribute: before Module's)
+        Conv2d.__init__(self, in_channels, out_channels, kernel_size, stride=stride,
+                        padding=_single(padding), dilation=dilation, groups=groups, bias=bias,
+                        padding_mode=padding_mode, dtype=dtype)
+
+    def forward(self, input: Tensor) -> Tensor:
+        return conv_transpose1d(input, self.weight, self.bias, self.stride, self.padding,
+                                self.output_padding, self.groups, self.dilation)
+
+
 class Conv3d(Module):
     """Known by name (code may test isinstance against it) but not built: making one says
     so and what to do."""
@@ -323,6 +389,7 @@ def _register() -> None:
     from .._formula_kit import Kit
 
     Kit.conv1d_grad, Kit.conv1d_forward = conv1d_grad, conv1d_forward
+    Kit.conv_transpose1d_grad = conv_transpose1d_grad
 
 
 _register()

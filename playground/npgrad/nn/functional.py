@@ -399,7 +399,8 @@ def __getattr__(name: str):
     the engine lacks is said with torch's module name and what to do."""
     if name == "batch_norm":
         return _sibling("normalization").batch_norm
-    if name in ("conv2d", "conv_transpose2d", "max_pool2d", "conv1d", "max_pool1d"):
+    if name in ("conv2d", "conv_transpose2d", "max_pool2d", "conv1d", "max_pool1d",
+                "conv_transpose1d"):
         return getattr(_sibling("convolution"), name)
     if name in ("interpolate", "pad", "unfold", "fold"):
         return getattr(_sibling("resampling"), name)
