@@ -69,6 +69,9 @@ def more_math_rows(row, element_wise) -> tuple:
         row("weight_norm_interface", "WeightNormInterfaceBackward0", "v g", "v g norms others",
             "k.weight_norm_grad(grad, v, g, norms, others, True)",
             "k.weight_norm_grad(grad, v, g, norms, others, False)"),
+        # a bilinear layer's one product of three (nn/bilinear.py)
+        row("trilinear", "TrilinearBackward0", "i1 i2 i3", "i1 i2 i3",
+            *(f"k.trilinear_grad(grad, i1, i2, i3, {which})" for which in range(3))),
         # a spatial transformer's grid and its sampling (nn/grid_sampling.py)
         row("affine_grid", "AffineGridGeneratorBackward0", "theta", "base",
             "k.affine_grid_grad(grad, base)"),

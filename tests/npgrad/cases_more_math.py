@@ -101,6 +101,8 @@ MORE_MATH_CASES: list = [
          lambda m, v, g: m._weight_norm(v, g, 2), label="last"),
     Case("weight_norm_interface", ((4, 3), (4, 1)), lambda m, v, g: m.autograd.grad(
         (m._weight_norm(v, g, 0) ** 3).sum(), v, create_graph=True)[0], label="second-order"),
+    Case("trilinear", ((4, 3), (4, 2), (5, 3, 2)), lambda m, a, b, w:
+         m.nn.functional.bilinear(a, b, w)),
     Case("affine_grid", ((2, 2, 3),), lambda m, t: m.nn.functional.affine_grid(
         t, (2, 1, 3, 4), align_corners=False)),
     Case("grid_sampler_2d", ((1, 2, 4, 5), (1, 3, 2, 2)), lambda m, a, g:

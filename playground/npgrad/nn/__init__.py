@@ -15,6 +15,7 @@ from .activation import (
     Softplus,
     Tanh,
 )
+from .bilinear import Bilinear
 from .containers import ModuleDict, ModuleList, ParameterDict, ParameterList
 from .convolution import (
     Conv1d,
@@ -71,7 +72,7 @@ __all__ = ["functional", "init", "modules", "parameter", "utils", "BatchNorm1d",
            "Softplus", "CosineSimilarity", "KLDivLoss", "Upsample",
            "Tanh", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AvgPool1d", "AvgPool2d",
            "HuberLoss", "L1Loss", "SmoothL1Loss", "BatchNorm2d", "BatchNorm3d", "LSTM", "LSTMCell",
-           "ConvTranspose1d", "ConvTranspose2d",
+           "ConvTranspose1d", "ConvTranspose2d", "Bilinear",
            "GRU", "GRUCell", "RNN", "RNNCell", "MultiheadAttention", "TransformerEncoder",
            "TransformerEncoderLayer", "TransformerDecoder", "TransformerDecoderLayer",
            "Transformer"]

@@ -424,7 +424,8 @@ _LAZY = {"more_activations": ("hardtanh", "hardtanh_", "relu6", "selu", "celu", 
          "padding": ("pixel_shuffle", "pixel_unshuffle"),
          "more_normalization": ("instance_norm", "group_norm", "rms_norm"),
          "class_losses": ("nll_loss", "cross_entropy"),
-         "grid_sampling": ("affine_grid", "grid_sample")}
+         "grid_sampling": ("affine_grid", "grid_sample"),
+         "bilinear": ("bilinear",)}
 
 
 _PACKAGE = __name__.rpartition(".")[0]  # (read now: the engine's torch alias renames modules)
