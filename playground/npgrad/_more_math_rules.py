@@ -69,6 +69,11 @@ def more_math_rows(row, element_wise) -> tuple:
         row("weight_norm_interface", "WeightNormInterfaceBackward0", "v g", "v g norms others",
             "k.weight_norm_grad(grad, v, g, norms, others, True)",
             "k.weight_norm_grad(grad, v, g, norms, others, False)"),
+        # an embedding bag's sums, means or maxima of rows (nn/embedding_bag.py)
+        row("embedding_bag", "EmbeddingBagBackward0", "weight per_sample_weights",
+            "weight indices starts mode scales padding counts chosen",
+            *(f"k.embedding_bag_grad(grad, weight, indices, starts, mode, scales, padding, "
+              f"counts, chosen, {for_weight})" for for_weight in (True, False))),
         # a bilinear layer's one product of three (nn/bilinear.py)
         row("trilinear", "TrilinearBackward0", "i1 i2 i3", "i1 i2 i3",
             *(f"k.trilinear_grad(grad, i1, i2, i3, {which})" for which in range(3))),

@@ -101,6 +101,11 @@ MORE_MATH_CASES: list = [
          lambda m, v, g: m._weight_norm(v, g, 2), label="last"),
     Case("weight_norm_interface", ((4, 3), (4, 1)), lambda m, v, g: m.autograd.grad(
         (m._weight_norm(v, g, 0) ** 3).sum(), v, create_graph=True)[0], label="second-order"),
+    Case("embedding_bag", ((5, 3),), lambda m, w: m.nn.functional.embedding_bag(
+        m.tensor([1, 2, 0, 3, 3]), w, m.tensor([0, 2]))),
+    Case("embedding_bag", ((5, 3), (4,)), lambda m, w, p: m.nn.functional.embedding_bag(
+        m.tensor([[1, 2], [4, 4]]), w, mode="sum", per_sample_weights=p.view(2, 2)),
+        label="weighted"),
     Case("trilinear", ((4, 3), (4, 2), (5, 3, 2)), lambda m, a, b, w:
          m.nn.functional.bilinear(a, b, w)),
     Case("affine_grid", ((2, 2, 3),), lambda m, t: m.nn.functional.affine_grid(

@@ -27,6 +27,7 @@ from .convolution import (
     MaxPool2d,
 )
 from .distances import CosineSimilarity, KLDivLoss
+from .embedding_bag import EmbeddingBag
 from .loss import (
     BCELoss,
     BCEWithLogitsLoss,
@@ -72,7 +73,7 @@ __all__ = ["functional", "init", "modules", "parameter", "utils", "BatchNorm1d",
            "Softplus", "CosineSimilarity", "KLDivLoss", "Upsample",
            "Tanh", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AvgPool1d", "AvgPool2d",
            "HuberLoss", "L1Loss", "SmoothL1Loss", "BatchNorm2d", "BatchNorm3d", "LSTM", "LSTMCell",
-           "ConvTranspose1d", "ConvTranspose2d", "Bilinear",
+           "ConvTranspose1d", "ConvTranspose2d", "Bilinear", "EmbeddingBag",
            "GRU", "GRUCell", "RNN", "RNNCell", "MultiheadAttention", "TransformerEncoder",
            "TransformerEncoderLayer", "TransformerDecoder", "TransformerDecoderLayer",
            "Transformer"]

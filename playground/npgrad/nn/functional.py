@@ -425,7 +425,8 @@ _LAZY = {"more_activations": ("hardtanh", "hardtanh_", "relu6", "selu", "celu", 
          "more_normalization": ("instance_norm", "group_norm", "rms_norm"),
          "class_losses": ("nll_loss", "cross_entropy"),
          "grid_sampling": ("affine_grid", "grid_sample"),
-         "bilinear": ("bilinear",)}
+         "bilinear": ("bilinear",),
+         "embedding_bag": ("embedding_bag",)}
 
 
 _PACKAGE = __name__.rpartition(".")[0]  # (read now: the engine's torch alias renames modules)
