@@ -14,6 +14,7 @@ from . import _pointwise, _reductions, _shapes, _slicing  # isort: skip
 from . import _more_math, _selection, _sparse, _weight_norm  # isort: skip
 from . import _leaves  # isort: skip
 from . import _bindings  # isort: skip
+from ._compile import compile
 from ._dtype import (
     bool,
     double,
