@@ -130,7 +130,17 @@ def detach(input: Tensor) -> Tensor:
     return input.detach()
 
 
-class accelerator:
+class _Namespace(type):
+    """A class standing for a torch submodule: what it lacks is said as the module's."""
+
+    def __getattr__(cls, name: str):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        raise AttributeError(f"module 'torch.{cls.__name__}' has no attribute '{name}' "
+                             f"{MISSING_HINT}")
+
+
+class accelerator(metaclass=_Namespace):
     """``torch.accelerator`` for code that picks a device: there is none here."""
 
     @staticmethod
@@ -157,7 +167,7 @@ def get_default_device():
     return device("cpu")
 
 
-class cuda:
+class cuda(metaclass=_Namespace):
     """``torch.cuda`` for code that asks: the NumPy engine never has a GPU."""
 
     @staticmethod
@@ -167,6 +177,21 @@ class cuda:
     @staticmethod
     def device_count() -> int:
         return 0
+
+    @staticmethod
+    def is_initialized() -> bool:
+        return False
+
+    # (torch ignores these where there is no GPU, and so does a script run here)
+    @staticmethod
+    def manual_seed(value) -> None:
+        return None
+
+    manual_seed_all = manual_seed
+
+    @staticmethod
+    def empty_cache() -> None:
+        return None
 
 
 # torch's constants (Python floats, as torch's are; ``float`` here is torch.float)

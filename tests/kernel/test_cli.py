@@ -153,6 +153,8 @@ def test_a_tensor_method_the_numpy_engine_lacks_names_the_way_out(tmp_path):
      "AttributeError: module 'torch.nn' has no attribute 'Lacking'"),
     ("import torch\ntorch.utils.data.Lacking\n",
      "AttributeError: module 'torch.utils.data' has no attribute 'Lacking'"),
+    ("import torch\ntorch.cuda.amp.GradScaler()\n",
+     "AttributeError: module 'torch.cuda' has no attribute 'amp'"),
 ])
 def test_what_a_torch_module_lacks_is_said_with_torchs_name(tmp_path, code, said):
     script = tmp_path / "lacking.py"

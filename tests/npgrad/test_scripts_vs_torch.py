@@ -561,6 +561,14 @@ ensemble.sum().backward()
 print(params["weight"].grad)
 print(vmap(lambda t: (t.sum(), t), out_dims=(0, 1))(x)[1].shape)
 """,
+    "seeding and asking about a GPU that is not there": """
+torch.manual_seed(0)
+torch.cuda.manual_seed(0)
+torch.cuda.manual_seed_all(1)
+torch.cuda.empty_cache()
+print(torch.cuda.is_available(), torch.cuda.is_initialized(), torch.cuda.device_count())
+print(torch.randn(2))
+""",
     "parametrizations: symmetric weights, right_inverse, cached, removal": """
 import torch.nn as nn
 import torch.nn.utils.parametrize as P
