@@ -12,7 +12,7 @@ from .. import _recording
 from .._formula_kit import Kit
 from .._tensor import Tensor
 from . import init
-from .modules import Module, Parameter, _empty
+from .modules import Module, weight_and_bias
 
 SECOND_ORDER = ("the derivative of bilinear under create_graph=True is not in the built-in "
                 "NumPy engine; switch the engine to torch")
@@ -55,11 +55,7 @@ class Bilinear(Module):
         super().__init__()
         self.in1_features, self.in2_features = in1_features, in2_features
         self.out_features = out_features
-        self.weight = Parameter(_empty((out_features, in1_features, in2_features), dtype))
-        if bias:
-            self.bias = Parameter(_empty((out_features,), dtype))
-        else:
-            self.register_parameter("bias", None)
+        weight_and_bias(self, (out_features, in1_features, in2_features), bias, dtype)
         self.reset_parameters()
 
     def reset_parameters(self) -> None:

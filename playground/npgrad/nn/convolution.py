@@ -9,7 +9,7 @@ from .. import _convolution, _recording
 from .._missing import MISSING_HINT
 from .._tensor import Tensor
 from . import init
-from .modules import Module, Parameter, _empty
+from .modules import Module, weight_and_bias
 
 _pair = _convolution._pair
 
@@ -51,11 +51,7 @@ def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, 
         return conv_transpose2d(input.unsqueeze(0), weight, bias, stride, padding,
                                 output_padding, groups, dilation).squeeze(0)
     data, filters = input._data, weight._data.astype(input._data.dtype)
-    if data.shape[1] != filters.shape[0] or filters.shape[0] % groups:
-        raise RuntimeError(
-            f"Given transposed=1, weight of size {list(weight.shape)}, expected input"
-            f"{list(input.shape)} to have {filters.shape[0]} channels, but got "
-            f"{data.shape[1]} channels instead")
+    _check_transposed(input, weight, groups)
     size = [(data.shape[2 + i] - 1) * stride[i] - 2 * padding[i] +
             dilation[i] * (filters.shape[2 + i] - 1) + output_padding[i] + 1 for i in range(2)]
     shape = (data.shape[0], filters.shape[1] * groups, *size)
@@ -66,6 +62,16 @@ def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, 
     return _recording.output("conv_transpose2d", np.ascontiguousarray(result, data.dtype),
                              (input, weight, bias),
                              (input, weight, stride, padding, dilation, groups))
+
+
+def _check_transposed(input: Tensor, weight: Tensor, groups: int) -> None:
+    """torch's error where a transposed convolution's filters expect other input channels."""
+    channels = weight.shape[0]
+    if input.shape[1] != channels or channels % groups:
+        raise RuntimeError(
+            f"Given transposed=1, weight of size {list(weight.shape)}, expected input"
+            f"{list(input.shape)} to have {channels} channels, but got "
+            f"{input.shape[1]} channels instead")
 
 
 def _padding(padding, kernel: tuple, dilation: tuple) -> tuple[int, int]:
@@ -179,11 +185,7 @@ def conv_transpose1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, 
     stride, padding = _single(stride), _single(padding)
     output_padding, dilation = _single(output_padding), _single(dilation)
     data, filters = input._data, weight._data.astype(input._data.dtype)
-    if data.shape[1] != filters.shape[0] or filters.shape[0] % groups:
-        raise RuntimeError(
-            f"Given transposed=1, weight of size {list(weight.shape)}, expected input"
-            f"{list(input.shape)} to have {filters.shape[0]} channels, but got "
-            f"{data.shape[1]} channels instead")
+    _check_transposed(input, weight, groups)
     length = (data.shape[2] - 1) * stride[0] - 2 * padding[0] + \
         dilation[0] * (filters.shape[2] - 1) + output_padding[0] + 1
     shape = (data.shape[0], filters.shape[1] * groups, 1, length)
@@ -252,11 +254,7 @@ class Conv2d(Module):
         self.kernel_size, self.stride = sizes(kernel_size), sizes(stride)
         self.padding = padding if isinstance(padding, str) else sizes(padding)
         self.dilation, self.groups, self.padding_mode = sizes(dilation), groups, padding_mode
-        self.weight = Parameter(_empty((*self._filters(), *self.kernel_size), dtype))
-        if bias:
-            self.bias = Parameter(_empty((out_channels,), dtype))
-        else:
-            self.register_parameter("bias", None)
+        weight_and_bias(self, (*self._filters(), *self.kernel_size), bias, dtype, out_channels)
         self.reset_parameters()
 
     def _filters(self) -> tuple[int, int]:

@@ -304,11 +304,7 @@ class Linear(Module):
         super().__init__()
         self.in_features = in_features
         self.out_features = out_features
-        self.weight = Parameter(_empty((out_features, in_features), dtype))
-        if bias:
-            self.bias = Parameter(_empty((out_features,), dtype))
-        else:
-            self.register_parameter("bias", None)
+        weight_and_bias(self, (out_features, in_features), bias, dtype)
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
@@ -379,6 +375,19 @@ class Embedding(Module):
 def _empty(shape: tuple, dtype) -> Tensor:
     """A parameter's storage before its reset_parameters fills it."""
     return _factories.empty(*shape, dtype=dtype)
+
+
+def weight_and_bias(module: Module, weight_shape: tuple, bias: bool, dtype,
+                    outputs: int | None = None) -> None:
+    """A layer's ``weight`` and, if asked, a ``bias`` of one value per output (the weight's
+    first dimension unless given; else a None parameter), unfilled until reset_parameters,
+    registered in torch's order."""
+    module.weight = Parameter(_empty(weight_shape, dtype))
+    if bias:
+        module.bias = Parameter(_empty((weight_shape[0] if outputs is None else outputs,),
+                                       dtype))
+    else:
+        module.register_parameter("bias", None)
 
 
 class Identity(Module):
