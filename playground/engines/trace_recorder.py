@@ -207,15 +207,25 @@ class TraceRecorder:
             trace.failed = f"{type(error).__name__}: {error}"
 
     def _thin(self) -> None:
-        """Keep the first calls, the grid's sample and the newest call (and the step cap)."""
-        newest = self.traces[-1]
-        while sum(t.call > FIRST_CALLS and self._on_grid(t.call)
-                  for t in self.traces if t is not newest) > SAMPLED_CALLS:
-            self._stride *= 2
-        for trace in [t for t in self.traces if t is not newest and not self._on_grid(t.call)]:
-            self._let_go(trace)
-        while sum(len(t.steps) + len(t.log or ()) for t in self.traces) > self.keep_steps and \
-                len(self.traces) > 1:
+        """Keep the first calls, the grid's sample and the newest call (and the step cap).
+
+        Every call but the newest was on the grid after the last thinning, so only the call
+        before the newest can be off it now, unless the stride doubles (which is rare):
+        this runs at every backward call of a loop and must not walk the kept calls."""
+        traces = self.traces
+        if len(traces) > 1 and not self._on_grid(traces[-2].call):
+            self._let_go(traces[-2])
+            traces = self.traces
+        first = sum(t.call <= FIRST_CALLS for t in traces[:FIRST_CALLS])
+        if len(traces) - 1 - first > SAMPLED_CALLS:
+            newest = traces[-1]
+            while sum(t.call > FIRST_CALLS and self._on_grid(t.call)
+                      for t in traces if t is not newest) > SAMPLED_CALLS:
+                self._stride *= 2
+            for trace in [t for t in traces if t is not newest and not self._on_grid(t.call)]:
+                self._let_go(trace)
+        while len(self.traces) > 1 and \
+                sum([len(t.steps) + len(t.log or ()) for t in self.traces]) > self.keep_steps:
             self._let_go(self.traces[0])
 
     def _let_go(self, trace: LiveTrace) -> None:

@@ -260,9 +260,10 @@ def _execute_plain(root: Node, root_grad, keep_graph: bool, log: list | None = N
                 else:  # saved may be released already: pass the values unpacked above
                     edges = node._nx
                     outputs = _apply_function(node, grad, False, saved)
-                if log is not None:  # (conformed here, the loop below finds them so)
+                if log is not None:  # (conformed here: the loop below need not check)
                     if not exact:
                         outputs = _conformed(edges, outputs)
+                        exact = True
                     log.append((node, grad, outputs))
             for next_node, out in zip(edges, outputs, strict=True):
                 if next_node is None:

@@ -66,6 +66,40 @@ def test_a_split_binary_op_equals_the_whole_op_for_every_kind_of_operand(ufunc, 
                                           ufunc(left, right), strict=True)
 
 
+@pytest.mark.parametrize("lead", [0.0, 20e-6, 60e-6, 1e-3])
+def test_an_uneven_cut_gives_the_same_bits(lead, monkeypatch):
+    # this thread takes more than its share while a worker wakes up: how much is learnt
+    monkeypatch.setattr(_parallel._Balance, "lead", lead)
+    monkeypatch.setitem(_parallel._Balance.per_element, np.add, 1.5e-10)
+    a, b = _awkward(np.float32, size=1_000_003, seed=5), _awkward(np.float32, size=1_000_003)
+    with np.errstate(all="ignore"):
+        np.testing.assert_array_equal(_parallel.apply(np.add, a, b), a + b, strict=True)
+
+
+@pytest.mark.parametrize("workers", [1, 3, 7])
+@pytest.mark.parametrize("lead", [0.0, 30e-6, 200e-6])
+def test_the_cut_covers_every_element_once_on_whole_blocks(workers, lead, monkeypatch):
+    monkeypatch.setattr(_parallel._Balance, "lead", lead)
+    monkeypatch.setitem(_parallel._Balance.per_element, np.add, 1.5e-10)
+    for size in (_parallel.SPLIT_FROM, SIZE, 1_000_003, 10_000_000):
+        bounds = _parallel._Balance.starts(np.add, size, workers)
+        assert bounds[0] == 0 and bounds[-1] == size and bounds == sorted(set(bounds))
+        assert all(bound % _parallel.BLOCK == 0 for bound in bounds[1:-1])
+        assert len(bounds) - 2 <= workers
+        if len(bounds) > 2:  # this thread starts at once: never less than a worker's share
+            assert bounds[1] >= max(b - a for a, b in zip(bounds[1:], bounds[2:]))
+
+
+def test_one_late_worker_moves_the_cut_only_a_little(monkeypatch):
+    monkeypatch.setattr(_parallel._Balance, "lead", 30e-6)
+    monkeypatch.setitem(_parallel._Balance.per_element, np.add, 1.5e-10)
+    _parallel._Balance.learn(np.add, 500_000, 0.0, 70e-6, 70e-6 + 5e-3)  # descheduled once
+    assert 30e-6 < _parallel._Balance.lead <= 30e-6 + _parallel._Balance.NOTICED
+    for _ in range(200):  # then on time: it comes back
+        _parallel._Balance.learn(np.add, 500_000, 0.0, 70e-6, 60e-6)
+    assert _parallel._Balance.lead < 30e-6
+
+
 def test_an_op_the_slices_cannot_express_is_computed_whole_all_the_same():
     a = _awkward(np.float32)
     cases = [(a, a.astype(np.float64)),                   # mixed dtypes promote
