@@ -76,6 +76,7 @@ class LiveTrace:
     call: int = 0       # which backward call of the run it was (1: the first)
     failed: str = ""    # the error the call raised ("ValueError: ..."), if it did
     held: int = 0       # elements of its steps' values held whole (TRACE_VALUES)
+    counted: int = 0    # its steps, as counted against KEPT_STEPS once a newer call began
     pending: int = 0    # ... held whole while it is the newest call, not yet counted there
     # _signature's, once read (its nodes do not change; kept when a fold lets them go)
     signature: tuple | None = None
@@ -107,6 +108,7 @@ class TraceRecorder:
         self.dropped = 0  # calls not recorded, or recorded and let go
         self.held = 0     # elements of step values held whole by the kept calls
         self._stride = 1  # the grid's: calls past the first are sampled one in this many
+        self._older_steps = 0  # the ``counted`` steps of every call but the newest
 
     def optional_array(self, tensor) -> ArrayData | Snapshot | None:
         """Called inside the user's backward (``array`` is EngineView's, which never raises:
@@ -159,6 +161,10 @@ class TraceRecorder:
         if len(self.traces) >= 2:
             self._fold_into_next(self.traces[-2], self.traces[-1])
         trace = LiveTrace(kind, list(roots), call=self.calls)
+        if self.traces:
+            older = self.traces[-1]
+            older.counted = len(older.steps) + len(older.log or ())
+            self._older_steps += older.counted
         self.traces.append(trace)
         self._thin()
         for kept in self.traces[:-1]:  # the last call, kept: into the budget now
@@ -224,8 +230,9 @@ class TraceRecorder:
                 self._stride *= 2
             for trace in [t for t in traces if t is not newest and not self._on_grid(t.call)]:
                 self._let_go(trace)
-        while len(self.traces) > 1 and \
-                sum([len(t.steps) + len(t.log or ()) for t in self.traces]) > self.keep_steps:
+        newest = self.traces[-1]
+        while len(self.traces) > 1 and self._older_steps + len(newest.steps) + \
+                len(newest.log or ()) > self.keep_steps:
             self._let_go(self.traces[0])
 
     def _let_go(self, trace: LiveTrace) -> None:
@@ -233,6 +240,7 @@ class TraceRecorder:
         self.traces = [t for t in self.traces if t is not trace]  # by identity, not __eq__
         self.dropped += 1
         self.held -= trace.held
+        self._older_steps -= trace.counted
         for other in self.traces:
             if other.follows is not trace:
                 continue
