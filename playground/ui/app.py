@@ -9,7 +9,7 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QIcon, QPalette
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QAbstractScrollArea, QApplication, QWidget
 
 ICON = Path(str(files("playground.resources") / "icon.svg"))
 # The name of resources/autograd-playground.desktop: lets the desktop match windows to the entry.
@@ -37,6 +37,30 @@ def dark_palette() -> QPalette:
                  QPalette.ColorRole.Text):
         palette.setColor(QPalette.ColorGroup.Disabled, role, QColor("#6b7380"))
     return palette
+
+
+# Fusion paints a scroll bar's gradients anew at every repaint: 2.6 ms for the graph's, which
+# repaints at each run (an eighth of a small script's run → graph drawn). From this sheet,
+# in the palette's colours: 0.05 ms.
+FLAT_SCROLL_BARS = """
+QScrollBar { background: palette(base); border: 0; margin: 0; }
+QScrollBar:vertical { width: 12px; border-left: 1px solid palette(midlight); }
+QScrollBar:horizontal { height: 12px; border-top: 1px solid palette(midlight); }
+QScrollBar::handle { background: palette(mid); border-radius: 3px; margin: 2px; }
+QScrollBar::handle:vertical { min-height: 24px; }
+QScrollBar::handle:horizontal { min-width: 24px; }
+QScrollBar::handle:hover, QScrollBar::handle:pressed { background: palette(dark); }
+QScrollBar::add-line, QScrollBar::sub-line { width: 0; height: 0; border: 0; background: none; }
+QScrollBar::add-page, QScrollBar::sub-page { background: none; }
+"""
+
+
+def flat_scroll_bars(root: QWidget) -> None:
+    """The scroll bars of ``root``'s scroll areas drawn flat (FLAT_SCROLL_BARS)."""
+    for area in root.findChildren(QAbstractScrollArea):
+        for bar in (area.verticalScrollBar(), area.horizontalScrollBar()):
+            if bar.styleSheet() != FLAT_SCROLL_BARS:
+                bar.setStyleSheet(FLAT_SCROLL_BARS)
 
 
 def make_application(theme: str = "system") -> QApplication:

@@ -20,7 +20,7 @@ from playground.engines.registry import DEFAULT_ENGINE, entry
 from playground.model import gc_policy
 from playground.model.view_state import ViewState
 from playground.ui import gc_timer, relay
-from playground.ui.app import is_dark
+from playground.ui.app import flat_scroll_bars, is_dark
 from playground.ui.code_links import CodeLinks
 from playground.ui.console import Console
 from playground.ui.document import STARTER, Document, default_recovery_folder
@@ -97,6 +97,7 @@ class MainWindow(QMainWindow):
                                       timeout=self._settle_memory)
         self.document.update_title()
         self.statusBar().showMessage("Ready: Ctrl+Enter runs the script")
+        flat_scroll_bars(self)
         QTimer.singleShot(LAZY_VIEWS_MS, self._make_lazy_views)
 
     def _code_line(self, line: int) -> str:
@@ -154,6 +155,7 @@ class MainWindow(QMainWindow):
             QTimer.singleShot(LAZY_VIEWS_MS // 8, self._make_lazy_views)
             return
         self.tabs.build_lazy()
+        flat_scroll_bars(self)  # the plots' and figures' scroll areas too
 
     def _build_layout(self) -> None:
         code = QSplitter(Qt.Orientation.Vertical)

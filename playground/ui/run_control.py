@@ -24,6 +24,7 @@ from playground.ui.tutorial_outputs import TutorialOutputs
 
 # after the last keystroke; the run's own time comes after (benchmarks/live_latency.py)
 LIVE_DELAY_MS = 150
+UNMARK_AFTER_MS = 250  # a run's wait before the last run's error mark goes
 DEVICES = (("auto", "auto"), ("CPU", "cpu"), ("CUDA", "cuda"))
 
 
@@ -53,6 +54,10 @@ class RunControl(QObject):
         self.view_state, self.document = view_state, document
         self._elapsed = QTimer(self, interval=100, timeout=self._tick)
         self._started_at = 0.0
+        # The last run's error mark goes when the next run has taken this long, or when it
+        # ends: a quick re-run that fails on the same line does not repaint the editor twice
+        self._unmark_timer = QTimer(self, singleShot=True, interval=UNMARK_AFTER_MS,
+                                    timeout=lambda: self.editor.mark_error_line(None))
         self._live_timer = QTimer(self, singleShot=True, interval=LIVE_DELAY_MS,
                                   timeout=self._live_run)
         self._live_pending = self._rerun_when_ready = False
@@ -260,7 +265,7 @@ class RunControl(QObject):
         self.torch_offer.setVisible(False)
         self._run_generation = self.document.generation
         self._run_text = self.editor.toPlainText()  # the text its line numbers are of
-        self.editor.mark_error_line(None)
+        self._unmark_timer.start()
         self.view_state.begin_run(title, continues)
         self._set_running(True)
         self._started_at = time.perf_counter()
@@ -310,6 +315,7 @@ class RunControl(QObject):
     # ----- a run's result -----------------------------------------------------------------
     def _finished(self, result: RunResult) -> None:
         self._elapsed.stop()
+        self._unmark_timer.stop()
         stale = self._run_generation != self.document.generation
         if stale:
             self._cell_queue = []  # a run of the document before New/Open: not this one's
@@ -320,6 +326,8 @@ class RunControl(QObject):
             self.stop_action.setEnabled(True)
         if stale:
             return
+        if result.error is None:
+            self.editor.mark_error_line(None)
         if result.error is not None:
             self._mark_error(result.error)
             self._offer_torch(result.error)

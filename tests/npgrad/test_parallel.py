@@ -87,7 +87,7 @@ def test_the_cut_covers_every_element_once_on_whole_blocks(workers, lead, monkey
         assert all(bound % _parallel.BLOCK == 0 for bound in bounds[1:-1])
         assert len(bounds) - 2 <= workers
         if len(bounds) > 2:  # this thread starts at once: never less than a worker's share
-            assert bounds[1] >= max(b - a for a, b in zip(bounds[1:], bounds[2:]))
+            assert bounds[1] >= max(b - a for a, b in zip(bounds[1:], bounds[2:], strict=False))
 
 
 def test_one_late_worker_moves_the_cut_only_a_little(monkeypatch):

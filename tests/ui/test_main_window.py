@@ -42,6 +42,25 @@ def test_an_exception_marks_its_line_and_shows_the_traceback(qtbot, window):
     assert "(line 3)" in window.statusBar().currentMessage()
 
 
+def test_the_error_mark_stays_through_a_quick_rerun_and_goes_in_a_long_or_good_one(
+        qtbot, window):
+    failing = "import torch\nx = torch.ones(3)\ny = x @ torch.ones(2)\n"
+    ran(qtbot, window, failing)
+    marks = []  # every change of the mark, as the editor is told it (each one a repaint)
+    window.editor.mark_error_line = lambda line, mark=window.editor.mark_error_line: (
+        marks.append(line), mark(line))
+    with qtbot.waitSignal(window.runner.finished, timeout=RUN_MS):
+        qtbot.keyClick(window.editor, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    assert window.editor.error_line == 3 and None not in marks
+    with qtbot.waitSignal(window.runner.finished, timeout=RUN_MS):  # long: the mark goes
+        window.editor.setPlainText("import time\ntime.sleep(0.8)\n" + failing)
+        qtbot.keyClick(window.editor, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+        qtbot.waitUntil(lambda: window.editor.error_line is None, timeout=600)
+    assert window.editor.error_line == 5
+    ran(qtbot, window, "print('fine')\n")
+    assert window.editor.error_line is None
+
+
 def test_stop_ends_an_endless_loop_while_the_window_stays_responsive(qtbot, window):
     ticks = []
     from PySide6.QtCore import QTimer
