@@ -4,10 +4,10 @@ norms, variances), where NumPy's own order gives other last bits."""
 from __future__ import annotations
 
 import math
-import os
 
 import numpy as np
 
+from ._kernel_exp import vector_floats
 from ._numerics import fused_values
 
 # torch's CPU sum of a float tensor (SumKernel.cpp's cascade_sum), for whole reductions of up
@@ -157,18 +157,10 @@ def row_products(data: np.ndarray) -> np.ndarray | None:
 
 
 def _vector_bits() -> int:
-    """The width of the vectors torch's softmax kernels use here: 512 bits where the CPU has
-    AVX-512 (torch runs its AVX-512 build of them), else 256 (AVX2); ATEN_CPU_CAPABILITY, the
-    variable torch reads, may choose the narrower one."""
-    if os.environ.get("ATEN_CPU_CAPABILITY", "").lower() in ("avx2", "default"):
-        return 256
-    try:
-        from numpy._core._multiarray_umath import __cpu_features__ as features
-    except ImportError:  # (NumPy before 2 keeps it elsewhere; 256 bits is the common case)
-        return 256
-    # (each flag as torch reads it: NumPy's AVX512_SKX group follows NPY_DISABLE_CPU_FEATURES)
-    avx512 = all(features.get(flag) for flag in ("AVX512F", "AVX512BW", "AVX512VL", "AVX512DQ"))
-    return 512 if avx512 else 256
+    """The width of the vectors torch's softmax kernels use here: 512 bits where torch runs
+    its AVX-512 build (16 floats a vector), else 256 (its AVX2 build, and its default one,
+    whose vectors are 256 bits wide too)."""
+    return 512 if vector_floats() == 16 else 256
 
 
 # Lanes of torch's softmax kernels' vectors (vec::reduce_all), measured on torch 2.13 on an
