@@ -15,6 +15,7 @@ import numpy as np
 from . import _dtype as dtypes
 from ._bindings import bind_function, bind_method
 from ._tensor import Tensor
+from ._type_info import TorchConstant
 
 _WARNED = {"invariants": False}
 _INVARIANTS_OFF = (
@@ -25,16 +26,10 @@ _INVARIANTS_OFF = (
     "at /__w/pytorch/pytorch/aten/src/ATen/Context.cpp:816.)")
 
 
-class layout:
+class layout(TorchConstant):
     """``torch.strided`` and ``torch.sparse_coo``."""
 
     __module__ = "torch"
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-
-    def __repr__(self) -> str:
-        return f"torch.{self.name}"
 
 
 strided = layout("strided")

@@ -65,9 +65,9 @@ class iinfo:
         return f"iinfo(min={_short(self.min)}, max={_short(self.max)}, dtype={self.dtype})"
 
 
-class memory_format:
-    """How a tensor's elements lie in memory: every tensor here is laid out contiguously,
-    so the formats are names that code can pass along."""
+class TorchConstant:
+    """A named constant of torch's that code passes along and prints (``torch.strided``,
+    ``torch.contiguous_format``): each kind its own class, as torch's types are."""
     __module__ = "torch"
 
     def __init__(self, name: str) -> None:
@@ -75,6 +75,12 @@ class memory_format:
 
     def __repr__(self) -> str:
         return f"torch.{self.name}"
+
+
+class memory_format(TorchConstant):
+    """How a tensor's elements lie in memory: every tensor here is laid out contiguously,
+    so the formats are names that code can pass along."""
+    __module__ = "torch"
 
 
 contiguous_format = memory_format("contiguous_format")

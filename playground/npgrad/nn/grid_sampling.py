@@ -14,6 +14,9 @@ from ._hooks import warn_at_user_code
 
 _MODES = {"bilinear": 0, "nearest": 1}
 _PADDINGS = {"zeros": 0, "border": 1, "reflection": 2}
+# the node saves the numbers torch's does; its formula reads them back as names
+_MODE_NAMES = {number: name for name, number in _MODES.items()}
+_PADDING_NAMES = {number: name for name, number in _PADDINGS.items()}
 _ALIGN_WARNING = ("Default grid_sample and affine_grid behavior has changed to "
                   "align_corners=False since 1.3.0. Please specify align_corners=True if the old "
                   "behavior is desired. See the documentation of grid_sample for details.")
@@ -171,9 +174,7 @@ def grid_sample_grad(k, grad, input, grid, mode: int, padding: int, align: bool,
     their weights; the grid's: how the interpolated value changes as its point moves."""
     if not isinstance(grad, np.ndarray):
         raise NotImplementedError(SECOND_ORDER)
-    names = {value: name for name, value in _MODES.items()}, \
-        {value: name for name, value in _PADDINGS.items()}
-    mode_name, padding_name = names[0][mode], names[1][padding]
+    mode_name, padding_name = _MODE_NAMES[mode], _PADDING_NAMES[padding]
     grid = grid.astype(input.dtype, copy=False)
     x, y, x_slope, y_slope = _points(input, grid, padding_name, align)
     flowing = np.moveaxis(grad, 1, -1)  # (N, Ho, Wo, C)
