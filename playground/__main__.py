@@ -34,7 +34,7 @@ def describe_installation() -> str:
 
     from playground.engines.torch_engine import install_hint
     from playground.layout.core import compiled
-    from playground.npgrad import _kernel_exp as kernel_exp
+    from playground.npgrad import _compiled
 
     try:
         version = importlib.metadata.version("autograd-playground")
@@ -43,9 +43,9 @@ def describe_installation() -> str:
     core = "C (built at install)" if compiled is not None else (
         "Python: the C core was not built (no C compiler when the app was installed); large "
         "graphs are laid out many times slower. Install a C compiler and reinstall to build it.")
-    kernels = "C (built at install)" if kernel_exp.compiled is not None else (
-        "NumPy: the C kernels were not built; sigmoid and silu compute torch's float32 bits "
-        "many times slower.")
+    kernels = "C (built at install)" if _compiled.kernels is not None else (
+        "NumPy: the C kernels were not built; sigmoid, silu and the fused multiply-adds "
+        "compute torch's float32 bits many times slower.")
     try:
         torch = f"torch {importlib.metadata.version('torch')}"
     except importlib.metadata.PackageNotFoundError:

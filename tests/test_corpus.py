@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.oracle import kernels_reproduced, same_within
+from tests.oracle import same_within, scripts_reproduced
 from tests.python_oracle import PythonOracle, torch_available
 
 CORPUS = Path(__file__).parent / "corpus"
@@ -148,7 +148,7 @@ def test_numpy_engine_prints_what_torch_does(path, python, torch):
     want = python(path)
     got = run(path, "numpy")
     tolerance = header_tolerance(path)
-    if tolerance is None and not kernels_reproduced(torch):
+    if tolerance is None and not scripts_reproduced(torch):
         tolerance = OTHER_KERNELS_TOLERANCE
     if tolerance is None:
         assert got == want

@@ -14,22 +14,8 @@ import os
 
 import numpy as np
 
+from . import _compiled
 from ._numerics import fused_multiply_add_float32 as fma
-
-KERNELS_API = 1  # what this module expects of _kernels.c
-
-
-def _load():
-    """The C kernels, when setup.py built a current one here."""
-    try:
-        from playground.npgrad import _kernels
-    except ImportError:  # no C compiler at install time: the NumPy twin does the same
-        return None
-    return _kernels if getattr(_kernels, "API", None) == KERNELS_API else None
-
-
-# Read at each use, so that tests (and benchmarks) can set it to None and run the twin.
-compiled = _load()
 
 # Past this many elements NumPy's own float32 exp (float64 is several times slower).
 ROUNDED_UP_TO = 1 << 16
@@ -95,12 +81,13 @@ def sleef_expf(d: np.ndarray) -> np.ndarray:
 
 def sleef_expf_fast(d: np.ndarray) -> np.ndarray:
     """sleef_expf in C where it was built (20-90x faster than the NumPy twin)."""
-    if compiled is None:
+    kernels = _compiled.kernels
+    if kernels is None:
         return sleef_expf(d)
     source = np.ascontiguousarray(d, _F32)
     result = np.empty_like(source)
     if source.size:
-        compiled.sleef_expf(source, result)
+        kernels.sleef_expf(source, result)
     return result
 
 

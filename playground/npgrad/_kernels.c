@@ -1,8 +1,10 @@
 /* torch's float32 kernels' own arithmetic where NumPy cannot do it at speed: Sleef's expf,
- * which torch's AVX2 and AVX-512 sigmoid and silu run on their vector loop's elements.
+ * which torch's AVX2 and AVX-512 sigmoid and silu run on their vector loop's elements, and
+ * the fused multiply-add that torch's add(alpha=), lerp and addcmul kernels compute.
  *
- * Optional: _kernel_exp.py holds the same in NumPy (fused multiply-adds emulated in float64),
- * runs it when this module did not build, and the tests compare both bit for bit. Each step
+ * Optional: _kernel_exp.py and _numerics.py hold the same in NumPy (fused multiply-adds
+ * emulated in float64), run it when this module did not build, and the tests compare both
+ * bit for bit. Each step
  * is one float32 operation rounded once, as Sleef's vector code does it: multiply-adds fused
  * (fmaf, the FMA instruction where the CPU has one), nothing else contracted
  * (-ffp-contract=off, set by setup.py).
@@ -132,23 +134,85 @@ done:
     return result;
 }
 
+/* a[i] * b[i] + c[i] rounded once; an operand of one element is the same for every i */
+static void fmas_portable(const float *a, const float *b, const float *c, float *out,
+                          Py_ssize_t n, Py_ssize_t sa, Py_ssize_t sb, Py_ssize_t sc)
+{
+    for (Py_ssize_t i = 0; i < n; i++)
+        out[i] = fmaf(a[i * sa], b[i * sb], c[i * sc]);
+}
+
+#ifdef HAVE_AVX2_TARGET
+/* the same with the FMA instruction (libm's fmaf may be a call where the build's target
+ * lacks it): one rounding either way */
+__attribute__((target("fma"))) static void fmas_fma(const float *a, const float *b,
+                                                    const float *c, float *out, Py_ssize_t n,
+                                                    Py_ssize_t sa, Py_ssize_t sb,
+                                                    Py_ssize_t sc)
+{
+    for (Py_ssize_t i = 0; i < n; i++)
+        out[i] = __builtin_fmaf(a[i * sa], b[i * sb], c[i * sc]);
+}
+#endif
+
+/* fma_f32(a, b, c, out): a * b + c of float32 buffers rounded once into out; a, b and c
+ * hold as many floats as out, or one. */
+static PyObject *fma_f32(PyObject *self, PyObject *args)
+{
+    Py_buffer a, b, c, out;
+    if (!PyArg_ParseTuple(args, "y*y*y*w*", &a, &b, &c, &out))
+        return NULL;
+    PyObject *result = NULL;
+    Py_ssize_t n = out.len / (Py_ssize_t)sizeof(float), size = (Py_ssize_t)sizeof(float);
+    Py_buffer *operands[] = {&a, &b, &c};
+    Py_ssize_t steps[3];
+    if (out.len % size) {
+        PyErr_SetString(PyExc_ValueError, "a float32 buffer expected for out");
+        goto done;
+    }
+    for (int k = 0; k < 3; k++) {
+        if (operands[k]->len != out.len && operands[k]->len != size) {
+            PyErr_SetString(PyExc_ValueError, "operands of out's length, or of one float32");
+            goto done;
+        }
+        steps[k] = operands[k]->len == out.len ? 1 : 0;
+    }
+    Py_BEGIN_ALLOW_THREADS
+#ifdef HAVE_AVX2_TARGET
+    if (__builtin_cpu_supports("fma"))
+        fmas_fma(a.buf, b.buf, c.buf, out.buf, n, steps[0], steps[1], steps[2]);
+    else
+#endif
+        fmas_portable(a.buf, b.buf, c.buf, out.buf, n, steps[0], steps[1], steps[2]);
+    Py_END_ALLOW_THREADS
+    result = Py_NewRef(Py_None);
+done:
+    for (int k = 0; k < 3; k++)
+        PyBuffer_Release(operands[k]);
+    PyBuffer_Release(&out);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"sleef_expf", sleef_expf, METH_VARARGS,
      "sleef_expf(source, destination): Sleef's expf of each float32, as torch's kernels"},
+    {"fma_f32", fma_f32, METH_VARARGS,
+     "fma_f32(a, b, c, out): a * b + c rounded once, float32 (an operand may be one float)"},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_kernels",
-    "torch's float32 kernels' own arithmetic in C; _kernel_exp.py holds the same in NumPy.",
+    "torch's float32 kernels' own arithmetic in C; _kernel_exp.py and _numerics.py hold the "
+    "same in NumPy.",
     -1, methods,
 };
 
 PyMODINIT_FUNC PyInit__kernels(void)
 {
     PyObject *created = PyModule_Create(&module);
-    /* _kernel_exp.KERNELS_API: Python ignores a build whose functions it does not expect */
-    if (created && PyModule_AddIntConstant(created, "API", 1) < 0)
+    /* _compiled.KERNELS_API: Python ignores a build whose functions it does not expect */
+    if (created && PyModule_AddIntConstant(created, "API", 2) < 0)
         Py_CLEAR(created);
     return created;
 }

@@ -7,6 +7,8 @@ import struct
 
 import numpy as np
 
+from . import _compiled
+
 # Past this, a whole exponent goes to np.power: multiplying in float64 stays exact enough only
 # for a few dozen products.
 WHOLE_EXPONENT_LIMIT = 64
@@ -175,9 +177,25 @@ def _scalar_fma(a: float, b: float, c: float, single: bool) -> float | None:
 
 
 def fused_multiply_add_float32(a, b, c) -> np.ndarray:
-    """float32 ``a * b + c`` rounded once, as a float32 FMA instruction gives it, ties
-    included: the float64 product is exact, the float64 sum is rounded to odd (its last bit
-    set when it was inexact), and a float64 rounded to odd rounds to float32 correctly."""
+    """float32 ``a * b + c`` rounded once, as a float32 FMA instruction gives it: in C
+    (_kernels.c) where it was built and the operands are whole arrays of one shape or single
+    numbers, else by its NumPy twin (``fused_multiply_add_float32_twin``)."""
+    kernels = _compiled.kernels
+    if kernels is not None:
+        operands = [np.asarray(value, np.float32) for value in (a, b, c)]
+        shape = max((value.shape for value in operands), key=len)
+        if all(value.shape == shape or value.size == 1 for value in operands):
+            result = np.empty(shape, np.float32)
+            if result.size:
+                kernels.fma_f32(*(np.ascontiguousarray(value) for value in operands), result)
+            return result
+    return fused_multiply_add_float32_twin(a, b, c)
+
+
+def fused_multiply_add_float32_twin(a, b, c) -> np.ndarray:
+    """float32 ``a * b + c`` rounded once, ties included, in NumPy: the float64 product is
+    exact, the float64 sum is rounded to odd (its last bit set when it was inexact), and a
+    float64 rounded to odd rounds to float32 correctly."""
     product = np.asarray(a, np.float32).astype(np.float64) * np.asarray(b, np.float32)
     addend = np.asarray(c, np.float32).astype(np.float64)
     total = np.asarray(product + addend)

@@ -29,4 +29,6 @@ with torch.no_grad():
     dW1 = X.T @ dhidden + 2 * reg * params["W1"]
 print(f"loss {loss.item():.6f}")
 print(torch.allclose(dW2, params["W2"].grad), torch.allclose(dW1, params["W1"].grad))
-print(f"{(dW1 - params['W1'].grad).abs().max().item():.1e}", params["b2"].grad)
+# (the difference itself is rounding noise, which each machine's matrix products make their own)
+difference = (dW1 - params["W1"].grad).abs().max().item()
+print("max difference below 1e-12:", difference < 1e-12, params["b2"].grad)

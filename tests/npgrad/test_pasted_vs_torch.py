@@ -350,7 +350,9 @@ print(x.grad)
 same = F.scaled_dot_product_attention(q, k, k, is_causal=True)  # one feature size: fused
 print(same[1, 0], same.grad_fn)
 same.sum().backward()
-print(q.grad[1, 1], k.grad[0, 2])
+# (a causal first query's gradient is 0 exactly; torch's kernels leave rounding noise there,
+# 1e-17 on some CPUs and 0 on others, so its rows from the second on)
+print(q.grad[1, 1, 1:], k.grad[0, 2])
 again = F.scaled_dot_product_attention(q, k, k)
 g, = torch.autograd.grad(again.sum(), k, create_graph=True)
 try:
