@@ -253,7 +253,6 @@ class RunControl(QObject):
 
     def _start(self, code: str, fresh: bool, title: str,
                cell: notebook.CellKey | None = None, continues: bool = False) -> bool:
-        self.document.save_recovery()
         # the first run of a new document never sees the namespace of the one before
         fresh = fresh or self._run_generation != self.document.generation
         self.runner.figure_scale = self.editor.devicePixelRatioF()  # (the window's screen)
@@ -261,6 +260,9 @@ class RunControl(QObject):
                                cell=cell is not None):
             self._say("A run is in progress: Stop it first")
             return False
+        # the text is safe on disk before the run can do harm: written while the kernel
+        # starts on it (on the run's way, the write delayed every run by a millisecond)
+        self.document.save_recovery()
         self._running_cell = cell
         self.torch_offer.setVisible(False)
         self._run_generation = self.document.generation

@@ -53,6 +53,19 @@ def test_a_recovery_file_with_a_broken_path_still_offers_the_text(qtbot, tmp_pat
     assert window.document.path is None
 
 
+def test_a_run_leaves_the_text_on_disk_while_it_runs(qtbot, tmp_path):
+    # a script that takes the machine down must not take the text with it
+    window = _window(qtbot, Settings(tmp_path / "s.json"), RecoveryStore(tmp_path / "r.json"))
+    window.editor.setPlainText("import time\ntime.sleep(0.5)\n")
+    window.editor.moveCursor(window.editor.textCursor().MoveOperation.End)
+    qtbot.keyClicks(window.editor, "# typed, never saved")
+    with qtbot.waitSignal(window.runner.finished, timeout=RUN_MS):
+        qtbot.keyClick(window.editor, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+        assert window.runner.busy
+        saved = json.loads((tmp_path / "r.json").read_text())
+    assert saved["text"] == window.editor.toPlainText()
+
+
 def test_an_unwritable_recovery_file_warns_and_never_stops_a_run(qtbot, tmp_path):
     blocker = tmp_path / "not-a-folder"
     blocker.write_text("a file where the recovery folder should be")
