@@ -238,15 +238,18 @@ class NumpyEngine(Engine):
 
 
 def _logged_step(recorder: TraceRecorder, entry: tuple) -> LiveStep:
-    """A step npgrad's fast path logged: ``(node, incoming, outgoing[, before, after])``."""
-    node, incoming, outgoing = entry[:3]
+    """A step npgrad's fast path logged: ``(node, incoming, outgoing[, before, after])``.
+    (Read for every kept call of a loop: written out, not through a helper per array.)"""
+    kept, dtype_of = recorder.kept_array, _torch_dtype
+    incoming = entry[1]
     received = incoming if isinstance(incoming, tuple) else (incoming,)  # several outputs'
-
-    def kept(array):
-        return None if array is None else recorder.kept_array(array, _torch_dtype(array))
-
-    return LiveStep(node, [kept(g) for g in received], [kept(g) for g in outgoing],
-                    *(kept(g) for g in entry[3:5]))
+    step = LiveStep(entry[0], [None if g is None else kept(g, dtype_of(g)) for g in received],
+                    [None if g is None else kept(g, dtype_of(g)) for g in entry[2]])
+    if len(entry) > 3:
+        before, after = entry[3], entry[4]
+        step.grad_before = None if before is None else kept(before, dtype_of(before))
+        step.grad_after = None if after is None else kept(after, dtype_of(after))
+    return step
 
 
 _DTYPES: dict = {}  # NumPy's dtype -> the engine's (torch.float32...)
