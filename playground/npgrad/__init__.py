@@ -99,6 +99,8 @@ from ._type_info import (
 
 from . import autograd, backends, distributions, func, linalg, nn  # isort: skip
 from . import optim, sparse, testing, utils  # isort: skip
+from . import amp, cuda  # isort: skip
+from .amp import autocast, is_autocast_enabled  # isort: skip
 from .autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled  # isort: skip
 from .func import vmap  # isort: skip  (torch.vmap is torch.func.vmap)
 from .linalg import det  # isort: skip  (torch.det, torch.inverse: torch.linalg's)
@@ -165,33 +167,6 @@ def set_default_device(spec) -> None:
 
 def get_default_device():
     return device("cpu")
-
-
-class cuda(metaclass=_Namespace):
-    """``torch.cuda`` for code that asks: the NumPy engine never has a GPU."""
-
-    @staticmethod
-    def is_available() -> bool:
-        return False
-
-    @staticmethod
-    def device_count() -> int:
-        return 0
-
-    @staticmethod
-    def is_initialized() -> bool:
-        return False
-
-    # (torch ignores these where there is no GPU, and so does a script run here)
-    @staticmethod
-    def manual_seed(value) -> None:
-        return None
-
-    manual_seed_all = manual_seed
-
-    @staticmethod
-    def empty_cache() -> None:
-        return None
 
 
 # torch's constants (Python floats, as torch's are; ``float`` here is torch.float)

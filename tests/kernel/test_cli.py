@@ -153,8 +153,10 @@ def test_a_tensor_method_the_numpy_engine_lacks_names_the_way_out(tmp_path):
      "AttributeError: module 'torch.nn' has no attribute 'Lacking'"),
     ("import torch\ntorch.utils.data.Lacking\n",
      "AttributeError: module 'torch.utils.data' has no attribute 'Lacking'"),
-    ("import torch\ntorch.cuda.amp.GradScaler()\n",
-     "AttributeError: module 'torch.cuda' has no attribute 'amp'"),
+    ("import torch\ntorch.cuda.graphs\n",
+     "AttributeError: module 'torch.cuda' has no attribute 'graphs'"),
+    ("import torch\ntorch.cuda.amp.custom_fwd\n",
+     "AttributeError: module 'torch.cuda.amp' has no attribute 'custom_fwd'"),
 ])
 def test_what_a_torch_module_lacks_is_said_with_torchs_name(tmp_path, code, said):
     script = tmp_path / "lacking.py"

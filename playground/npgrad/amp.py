@@ -1,0 +1,222 @@
+"""``torch.amp``: mixed precision as a CPU build of torch has it. autocast to CUDA says it is
+unavailable and steps aside (so do float32 targets on the CPU); to bfloat16 or float16 on the
+CPU it needs those dtypes, which this engine lacks. GradScaler scales losses and unscales
+gradients as torch's does (powers of two: exact), skips steps whose gradients are not finite
+and grows or backs off its scale; for CUDA it says it is disabled and passes through."""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections import defaultdict
+
+import numpy as np
+
+from ._dtype import float16, float32
+from ._missing import MISSING_HINT
+from ._tensor import Tensor
+from .nn._hooks import warn_at_user_code
+
+DEVICE_TYPES = ("cpu", "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl", "ideep", "hip", "ve",
+                "fpga", "maia", "xla", "lazy", "vulkan", "mps", "meta", "hpu", "mtia",
+                "privateuseone")
+NO_CUDA_AUTOCAST = "CUDA is not available or torch_xla is imported. Disabling autocast."
+CPU_DTYPES = ("In CPU autocast, but the target dtype is not supported. Disabling autocast.\n"
+              "CPU Autocast only supports dtypes of torch.bfloat16, torch.float16 currently.")
+NO_CUDA_SCALER = "torch.cuda.amp.GradScaler is enabled, but CUDA is not available.  Disabling."
+
+
+def is_autocast_enabled(device_type: str | None = None) -> bool:
+    return False
+
+
+class autocast:
+    """``with torch.autocast(device_type, dtype=None, enabled=True)`` (also a decorator)."""
+
+    __module__ = "torch.amp.autocast_mode"
+
+    def __init__(self, device_type: str, dtype=None, enabled: bool = True,
+                 cache_enabled: bool | None = None) -> None:
+        if not isinstance(device_type, str) or device_type.split(":")[0] not in DEVICE_TYPES:
+            raise RuntimeError(f"Expected one of {', '.join(DEVICE_TYPES)} device type at start "
+                               f"of device string: {device_type}")
+        self.device = device_type
+        self.fast_dtype = dtype
+        self._enabled = bool(enabled)
+        if not self._enabled:
+            return
+        if device_type != "cpu":
+            warn_at_user_code(NO_CUDA_AUTOCAST)
+            self._enabled = False
+        elif dtype is not None and dtype is not float16:
+            warn_at_user_code(CPU_DTYPES)
+            self._enabled = False
+        else:  # the CPU's bfloat16 (its default) or float16 matrix products
+            raise NotImplementedError("autocast to bfloat16 or float16 on the CPU is not in the "
+                                      "built-in NumPy engine; switch the engine to torch")
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        return None
+
+    def __call__(self, function):
+        @functools.wraps(function)
+        def autocast_function(*args, **kwargs):
+            with self:
+                return function(*args, **kwargs)
+
+        return autocast_function
+
+
+_READY, _UNSCALED, _STEPPED = 0, 1, 2
+
+
+def _fresh_optimizer_state() -> dict:
+    return {"stage": _READY, "found_inf": False, "checked": False}
+
+
+class GradScaler:
+    """``torch.amp.GradScaler(device="cuda", init_scale=2.**16, growth_factor=2.0,
+    backoff_factor=0.5, growth_interval=2000, enabled=True)``."""
+
+    __module__ = "torch.amp.grad_scaler"
+
+    def __init__(self, device: str = "cuda", init_scale: float = 2.0 ** 16,
+                 growth_factor: float = 2.0, backoff_factor: float = 0.5,
+                 growth_interval: int = 2000, enabled: bool = True) -> None:
+        self._device = device
+        self._enabled = enabled
+        if device == "cuda" and enabled:
+            warn_at_user_code(NO_CUDA_SCALER)
+            self._enabled = False
+        if self._enabled:
+            if growth_factor <= 1.0:
+                raise AssertionError("The growth factor must be > 1.0.")
+            if backoff_factor >= 1.0:
+                raise AssertionError("The backoff factor must be < 1.0.")
+            self._scale = float(init_scale)
+            self._init_scale = init_scale
+            self._growth_factor, self._backoff_factor = growth_factor, backoff_factor
+            self._growth_interval = growth_interval
+            self._growth_tracker = 0
+            self._per_optimizer_states = defaultdict(_fresh_optimizer_state)
+
+    def is_enabled(self) -> bool:
+        return self._enabled
+
+    def get_scale(self) -> float:
+        return self._scale if self._enabled else 1.0
+
+    def get_growth_factor(self) -> float:
+        return self._growth_factor
+
+    def get_backoff_factor(self) -> float:
+        return self._backoff_factor
+
+    def get_growth_interval(self) -> int:
+        return self._growth_interval
+
+    def scale(self, outputs):
+        """The loss (or losses) times the scale: a float32 0-d tensor, as torch multiplies."""
+        if not self._enabled:
+            return outputs
+        if isinstance(outputs, Tensor):
+            from ._factories import tensor
+
+            return outputs * tensor(self._scale, dtype=float32)
+        if isinstance(outputs, (list, tuple)):
+            return type(outputs)(self.scale(output) for output in outputs)
+        raise ValueError("outputs must be a Tensor or an iterable of Tensors")
+
+    def unscale_(self, optimizer) -> None:
+        """Divide the optimizer's gradients by the scale, noting whether any is not finite."""
+        if not self._enabled:
+            return
+        state = self._per_optimizer_states[id(optimizer)]
+        if state["stage"] == _UNSCALED:
+            raise RuntimeError("unscale_() has already been called on this optimizer since the "
+                               "last update().")
+        if state["stage"] == _STEPPED:
+            raise RuntimeError("unscale_() is being called after step().")
+        inverse = np.float32(1.0 / self._scale)  # (the scale's reciprocal, in float32)
+        from ._grad_mode import no_grad
+
+        with no_grad():
+            for group in optimizer.param_groups:
+                for param in group["params"]:
+                    if param.grad is None:
+                        continue
+                    if param.grad.dtype is float16:
+                        raise ValueError("Attempting to unscale FP16 gradients.")
+                    if not np.isfinite(param.grad._data).all():
+                        state["found_inf"] = True
+                    param.grad.mul_(float(inverse))
+        state["checked"] = True
+        state["stage"] = _UNSCALED
+
+    def step(self, optimizer, *args, **kwargs):
+        """The optimizer's step unless a gradient was not finite (unscaled first if need be)."""
+        if not self._enabled:
+            return optimizer.step(*args, **kwargs)
+        if "closure" in kwargs:
+            raise RuntimeError("Closure use is not currently supported if GradScaler is "
+                               "enabled.")
+        state = self._per_optimizer_states[id(optimizer)]
+        if state["stage"] == _STEPPED:
+            raise RuntimeError("step() has already been called since the last update().")
+        if state["stage"] == _READY:
+            self.unscale_(optimizer)
+        result = None if state["found_inf"] else optimizer.step(*args, **kwargs)
+        state["stage"] = _STEPPED
+        return result
+
+    def update(self, new_scale=None) -> None:
+        """Back off after a step with non-finite gradients, grow after growth_interval good
+        ones (torch's _amp_update_scale_); or take ``new_scale``."""
+        if not self._enabled:
+            return
+        if new_scale is not None:
+            self._scale = float(new_scale.item() if isinstance(new_scale, Tensor) else new_scale)
+        else:
+            checked = [s for s in self._per_optimizer_states.values() if s["checked"]]
+            if not checked:
+                raise AssertionError("No inf checks were recorded prior to update.")
+            if any(s["found_inf"] for s in checked):
+                self._scale = float(np.float32(self._scale * self._backoff_factor))
+                self._growth_tracker = 0
+            else:
+                self._growth_tracker += 1
+                if self._growth_tracker == self._growth_interval:
+                    grown = float(np.float32(self._scale * self._growth_factor))
+                    if math.isfinite(grown):
+                        self._scale = grown
+                    self._growth_tracker = 0
+        self._per_optimizer_states = defaultdict(_fresh_optimizer_state)
+
+    def state_dict(self) -> dict:
+        if not self._enabled:
+            return {}
+        return {"scale": self.get_scale(), "growth_factor": self._growth_factor,
+                "backoff_factor": self._backoff_factor,
+                "growth_interval": self._growth_interval,
+                "_growth_tracker": self._growth_tracker}
+
+    def load_state_dict(self, state_dict: dict) -> None:
+        if not self._enabled:
+            return
+        if len(state_dict) == 0:
+            raise RuntimeError("The source state dict is empty, possibly because it was saved "
+                               "from a disabled instance of GradScaler.")
+        self._scale = float(state_dict["scale"])
+        self._growth_factor = state_dict["growth_factor"]
+        self._backoff_factor = state_dict["backoff_factor"]
+        self._growth_interval = state_dict["growth_interval"]
+        self._growth_tracker = int(state_dict["_growth_tracker"])
+
+    def __getattr__(self, name: str):
+        if name.startswith("_"):
+            raise AttributeError(f"'GradScaler' object has no attribute {name!r}")
+        raise AttributeError(f"'GradScaler' object has no attribute {name!r} {MISSING_HINT}")
+

@@ -1,0 +1,85 @@
+"""torch.amp and torch.cuda.amp as a CPU build of torch has them: autocast to CUDA steps
+aside with torch's warning, GradScaler on the CPU scales, unscales, skips a step whose
+gradients are not finite and grows or backs off its scale, for CUDA it is disabled; the
+deprecated torch.cuda.amp names say so. Checked against torch, live. (torch warns of a
+disabled torch.cuda.amp.autocast from its own file; the engine, at the user's line.)"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.oracle import run_printing
+
+CODE = """
+import warnings
+for kind in (UserWarning, FutureWarning):
+    warnings.simplefilter("always", kind)
+caught = []
+warnings.showwarning = lambda message, category, filename, lineno, *rest: caught.append(
+    (category.__name__, str(message)))
+from torch.cuda.amp import GradScaler as OldScaler, autocast as old_autocast
+print(torch.cuda.is_available(), torch.cuda.is_bf16_supported(), torch.cuda.memory_allocated())
+old = OldScaler(enabled=False)
+print(type(old).__name__, old.is_enabled(), old.get_scale(), old.state_dict())
+cuda = torch.amp.GradScaler("cuda")
+print(cuda.is_enabled(), cuda.get_scale())
+model = torch.nn.Linear(3, 1)
+with torch.no_grad():
+    model.weight.copy_(torch.tensor([[0.5, -0.25, 1.0]])); model.bias.fill_(0.1)
+x = torch.tensor([[1.0, 2.0, 3.0], [-1.0, 0.5, 2.0]])
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+scaler = torch.amp.GradScaler("cpu", init_scale=1024.0, growth_interval=2)
+print(scaler.state_dict())
+for step in range(5):
+    optimizer.zero_grad()
+    with torch.autocast(device_type="cuda", dtype=torch.float16):
+        loss = model(x).pow(2).mean()
+    scaled = scaler.scale(loss)
+    print(step, scaled, scaled.grad_fn.name())
+    scaled.backward()
+    if step == 2:
+        model.bias.grad.fill_(float("inf"))
+    scaler.unscale_(optimizer)
+    print(model.weight.grad, model.bias.grad)
+    torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+    print(scaler.step(optimizer))
+    scaler.update()
+    print(scaler.get_scale(), scaler.state_dict()["_growth_tracker"], model.weight)
+try:
+    scaler.unscale_(optimizer); scaler.unscale_(optimizer)
+except RuntimeError as error:
+    print(error)
+with torch.autocast("cpu", dtype=torch.float32):
+    print(torch.is_autocast_enabled())
+with torch.autocast(device_type="cuda", enabled=False):
+    print("off")
+with old_autocast():
+    print("old autocast")
+@torch.autocast(device_type="cuda")
+def f(a):
+    return a * 2
+print(f(torch.ones(2)))
+try:
+    torch.autocast(device_type="gpu")
+except RuntimeError as error:
+    print(error)
+again = torch.amp.GradScaler("cpu")
+again.load_state_dict(scaler.state_dict())
+print(again.get_scale(), again.state_dict())
+for c in caught:
+    print(c)
+"""
+
+
+def test_mixed_precision_prints_what_torch_prints():
+    import playground.npgrad as npgrad
+
+    torch = pytest.importorskip("torch")
+    assert run_printing(CODE, npgrad) == run_printing(CODE, torch)
+
+
+def test_autocast_to_the_cpus_half_precision_says_what_to_do():
+    import playground.npgrad as npgrad
+
+    with pytest.raises(NotImplementedError, match="switch the engine to torch"):
+        npgrad.autocast(device_type="cpu")
