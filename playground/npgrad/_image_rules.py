@@ -75,6 +75,8 @@ def image_rows(row) -> tuple:
             "k.shuffle_grad(grad, r, True)"),
         row("pixel_unshuffle", "PixelUnshuffleBackward0", "self", "r",
             "k.shuffle_grad(grad, r, False)"),
+        row("channel_shuffle", "ChannelShuffleBackward0", "self", "groups",
+            "k.channel_shuffle_grad(grad, groups)"),
         row("constant_pad", "ConstantPadNdBackward0", "self", "pad", "k.unpad(grad, pad)"),
         row("im2col", "Im2ColBackward0", "self", "size kernel dilation padding stride",
              "k.col2im(grad, size, kernel, dilation, padding, stride)"),

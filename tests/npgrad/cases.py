@@ -583,6 +583,7 @@ CASES = [
       for op, mode in (("reflection_pad", "reflect"), ("replication_pad", "replicate"))
       for dims in (1, 2, 3)),
     Case("pixel_shuffle", ((2, 8, 2, 3),), lambda m, a: m.nn.functional.pixel_shuffle(a, 2)),
+    Case("channel_shuffle", ((2, 6, 2, 3),), lambda m, a: m.nn.functional.channel_shuffle(a, 3)),
     Case("pixel_unshuffle", ((2, 2, 4, 6),), lambda m, a: m.nn.functional.pixel_unshuffle(a, 2)),
     Case("group_norm", ((2, 4, 3, 3), (4,), (4,)), lambda m, a, w, b: m.nn.functional.group_norm(
         a, 2, w, b)),

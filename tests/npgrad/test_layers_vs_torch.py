@@ -88,6 +88,18 @@ try:
     F.pad(x, (1, 1), mode="reflect")
 except Exception as e:
     print(type(e).__name__, str(e)[:80])
+shuffle = nn.ChannelShuffle(3)
+z = torch.randn(2, 6, 3, requires_grad=True)
+out = shuffle(z)
+print(shuffle, out[0, :, 0], out.grad_fn.name())
+weights = torch.arange(6.0).reshape(1, 6, 1).requires_grad_()
+(g,) = torch.autograd.grad(out, z, weights.expand_as(out), create_graph=True)
+print(g[0, :, 0], g.grad_fn.name())
+for shape, groups in (((4, 4), 2), ((1, 4, 2), 0), ((1, 4, 2), 3)):
+    try:
+        F.channel_shuffle(torch.ones(shape), groups)
+    except RuntimeError as e:
+        print(e)
 """,
     "padding_errors": """
 import torch, torch.nn.functional as F

@@ -87,7 +87,7 @@ _LAZY = {"more_activations": ("ReLU6", "Hardtanh", "SELU", "CELU", "Mish", "Hard
          "padding": ("ConstantPad1d", "ConstantPad2d", "ZeroPad1d", "ZeroPad2d",
                      "ReflectionPad1d", "ReflectionPad2d", "ReplicationPad1d",
                      "ReplicationPad2d", "CircularPad1d", "CircularPad2d", "PixelShuffle",
-                     "PixelUnshuffle"),
+                     "PixelUnshuffle", "ChannelShuffle"),
          "more_normalization": ("InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d",
                                 "GroupNorm", "RMSNorm")}
 

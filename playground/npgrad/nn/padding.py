@@ -203,7 +203,7 @@ class CircularPad2d(_Pad):
 
 MODULES = ("ConstantPad1d", "ConstantPad2d", "ZeroPad1d", "ZeroPad2d", "ReflectionPad1d",
            "ReflectionPad2d", "ReplicationPad1d", "ReplicationPad2d", "CircularPad1d",
-           "CircularPad2d", "PixelShuffle", "PixelUnshuffle")
+           "CircularPad2d", "PixelShuffle", "PixelUnshuffle", "ChannelShuffle")
 
 
 # ----- pixel shuffle: channels into space and back ---------------------------------------------
@@ -260,6 +260,50 @@ def shuffle_grad(k, grad, r: int, unshuffle: bool):
     return _unshuffled(grad, r) if unshuffle else _shuffled(grad, r)
 
 
+# ----- channel shuffle: ShuffleNet's channels dealt out from their groups -------------------------
+def channel_shuffle(input: Tensor, groups: int) -> Tensor:
+    """(N, g·k, *) with the channels of each of the g groups dealt out in turn: channel i of
+    group j goes to place i·g + j."""
+    if input.ndim <= 2:
+        raise RuntimeError("channel_shuffle expects input with > 2 dims, but got input with "
+                           f"sizes {list(input.shape)}")
+    if groups <= 0:
+        raise RuntimeError("Number of groups to divide channels in must be positive. Value of "
+                           f"groups:{groups}")
+    if input.shape[1] % groups:
+        raise RuntimeError("Number of channels must be divisible by groups. Got "
+                           f"{input.shape[1]} channels and {groups} groups.")
+    return _recording.output("channel_shuffle", _dealt(input._data, groups), (input,),
+                             (groups,))
+
+
+def _dealt(data: np.ndarray, groups: int) -> np.ndarray:
+    batch, channels, *rest = data.shape
+    parts = data.reshape(batch, groups, channels // groups, *rest)
+    return np.ascontiguousarray(parts.swapaxes(1, 2)).reshape(data.shape)
+
+
+def channel_shuffle_grad(k, grad, groups: int):
+    """Dealt back: the shuffle with the other factor of the channels (torch's formula, its own
+    node again under create_graph)."""
+    back = grad.shape[1] // groups
+    if isinstance(grad, Tensor):
+        return channel_shuffle(grad, back)
+    return _dealt(grad, back)
+
+
+class ChannelShuffle(Module):
+    def __init__(self, groups: int) -> None:
+        super().__init__()
+        self.groups = groups
+
+    def forward(self, input: Tensor) -> Tensor:
+        return channel_shuffle(input, self.groups)
+
+    def extra_repr(self) -> str:
+        return f"groups={self.groups}"
+
+
 class PixelShuffle(Module):
     def __init__(self, upscale_factor: int) -> None:
         super().__init__()
@@ -288,6 +332,7 @@ def _register() -> None:
     from .._formula_kit import Kit
 
     Kit.unpad_by_mode, Kit.repad, Kit.shuffle_grad = unpad_by_mode, repad, shuffle_grad
+    Kit.channel_shuffle_grad = channel_shuffle_grad
 
 
 _register()
