@@ -1,8 +1,9 @@
-"""torch.amp and torch.cuda.amp as a CPU build of torch has them: autocast to CUDA steps
-aside with torch's warning, GradScaler on the CPU scales, unscales, skips a step whose
-gradients are not finite and grows or backs off its scale, for CUDA it is disabled; the
-deprecated torch.cuda.amp names say so. Checked against torch, live. (torch warns of a
-disabled torch.cuda.amp.autocast from its own file; the engine, at the user's line.)"""
+"""torch.amp, torch.cuda.amp and torch.jit's markers as a CPU build of torch has them:
+autocast to CUDA steps aside with torch's warning, GradScaler on the CPU scales, unscales,
+skips a step whose gradients are not finite and grows or backs off its scale, for CUDA it is
+disabled; the deprecated torch.cuda.amp names say so; is_scripting and the decorators of
+model code answer as eager torch. Checked against torch, live. (torch warns of a disabled
+torch.cuda.amp.autocast from its own file; the engine, at the user's line.)"""
 
 from __future__ import annotations
 
@@ -83,3 +84,56 @@ def test_autocast_to_the_cpus_half_precision_says_what_to_do():
 
     with pytest.raises(NotImplementedError, match="switch the engine to torch"):
         npgrad.autocast(device_type="cpu")
+
+
+JIT = """
+import warnings
+warnings.simplefilter("always", FutureWarning)
+warnings.showwarning = lambda message, category, *rest: print(category.__name__, message)
+
+
+class Block(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.scale: torch.jit.Final[float] = 2.0
+
+    @torch.jit.ignore
+    def note(self, x):
+        return x.sum()
+
+    @torch.jit.unused
+    def unused(self, x):
+        return x
+
+    @torch.jit.export
+    def forward(self, x):
+        if not torch.jit.is_scripting() and not torch.jit.is_tracing():
+            x = x * self.scale
+        kept = torch.jit.annotate(list, [])
+        kept.append(x)
+        return kept[0]
+
+
+block = Block()
+x = torch.ones(2, requires_grad=True)
+print(block(x), block.note(x), torch.jit.ignore(drop=True)(lambda v: len(v))([1, 2]))
+try:
+    torch.jit.ignore(drop=3)
+except RuntimeError as error:
+    print(error)
+"""
+
+
+def test_model_code_asking_torch_jit_runs_as_in_eager_torch():
+    import playground.npgrad as npgrad
+
+    torch = pytest.importorskip("torch")
+    assert run_printing(JIT, npgrad) == run_printing(JIT, torch)
+
+
+def test_compiling_with_torch_jit_says_what_to_do():
+    import playground.npgrad as npgrad
+
+    with pytest.raises(AttributeError, match="module 'torch.jit' has no attribute 'script'.*"
+                                             "switch the engine to torch"):
+        npgrad.jit.script  # noqa: B018 - the lookup is what raises
