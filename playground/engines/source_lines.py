@@ -16,6 +16,7 @@ from __future__ import annotations
 import ast
 import bisect
 import re
+import weakref
 from collections.abc import Callable
 
 from playground.engines.graph_builder import USER_ERRORS
@@ -240,7 +241,7 @@ def assign_lines(graph: Graph, objects: list, marks: StatementMarks) -> None:
             execution = _begun(marks.lines, at, begun)
             lines[execution] = abs(marks.lines[execution])
             runs.setdefault(execution, []).append((number, index))
-    read = _ReadStatements()  # a loop's statement runs many times: read once
+    read = _READ  # a loop's statement runs many times, a text many runs: read once
     for execution, numbered in runs.items():
         line = lines[execution]
         if line:
@@ -249,23 +250,28 @@ def assign_lines(graph: Graph, objects: list, marks: StatementMarks) -> None:
 
 
 class _ReadStatements:
-    """Each statement's operations and each expression's text, worked out once a run."""
+    """Each statement's operations and each expression's text, worked out once for as long
+    as the statement lives: a re-run of the same text runs the same statements (base.py
+    compiles a text once), so Live and Run all again read them from here."""
 
     def __init__(self) -> None:
-        self._operations: dict[int, tuple] = {}
-        self._texts: dict[int, str | None] = {}
+        # (keyed by the AST objects themselves, held weakly: an id could be a newer one's)
+        self._operations: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        self._texts: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
     def operations(self, stmt: ast.stmt) -> tuple:
-        known = self._operations.get(id(stmt))  # (the statements live as long as the marks)
+        known = self._operations.get(stmt)
         if known is None:
-            known = self._operations[id(stmt)] = _operations(stmt)
+            known = self._operations[stmt] = _operations(stmt)
         return known
 
     def text(self, expression: ast.AST, lines: list[str]) -> str | None:
-        key = id(expression)
-        if key not in self._texts:
-            self._texts[key] = _text(expression, lines)
-        return self._texts[key]
+        if expression not in self._texts:
+            self._texts[expression] = _text(expression, lines)
+        return self._texts[expression]
+
+
+_READ = _ReadStatements()
 
 
 def _begun(noted: list[int], at: int, begun: dict[int, int]) -> int:
@@ -467,7 +473,7 @@ def _tensors_follow(graph: Graph, marks: StatementMarks) -> None:
                 if name in assigned:
                     stmt, lines = assigned[name]
                     node.line = stmt.lineno
-                    node.expression = _text(stmt.value, lines) if stmt.value else None
+                    node.expression = _READ.text(stmt.value, lines) if stmt.value else None
                     break
     for edge in graph.edges:  # an AccumulateGrad, its leaf's
         if edge.kind == "accumulate":

@@ -59,6 +59,21 @@ def test_every_node_of_the_chain_rule_names_its_line_and_expression(engine):
     assert found == EXPECTED
 
 
+def test_a_rerun_reads_the_same_statements_and_an_edit_reads_the_new_ones():
+    # (what a statement's operations and text are is kept while the statement lives: Live
+    # and Run all again run the same compiled text)
+    engine = NumpyEngine()
+    runs = [run_code(CHAIN, engine, "chain.py") for _ in range(2)]
+    for run in runs:
+        assert [(node.label, node.line, node.expression) for node in run.graph.nodes] == EXPECTED
+    edited = CHAIN.replace("d = w3 * b + w4 * (-a)", "d = w3 * b - w4 * a + 0")
+    run = run_code(edited, engine, "chain.py")
+    found = [(node.label, node.line, node.expression) for node in run.graph.nodes]
+    assert ("AddBackward0", 9, "w3 * b - w4 * a + 0") in found
+    assert ("SubBackward0", 9, "w3 * b - w4 * a") in found
+    assert not any(expression and "(-a)" in expression for _, _, expression in found)
+
+
 def test_a_notebooks_earlier_cells_keep_their_lines():
     namespace = {"__name__": "__main__"}
     engine = NumpyEngine()
