@@ -244,7 +244,7 @@ def _execute_plain(root: Node, root_grad, keep_graph: bool, log: list | None = N
                         check_versions(node)
                     if release:
                         node._saved = None
-                elif release and saved and node.rule.numbers_are_tensors:
+                elif release and saved and node.rule.releases:
                     node._saved = None
                 arity = node.arity
                 formulas = node.formulas if grad.size < split_from else node.rule.split_formulas

@@ -283,7 +283,11 @@ for _op, _forward in (("mul", mul_), ("div", div_), ("pow", pow_), ("clamp", cla
 
 
 def setitem(self: Tensor, index, value) -> None:
-    """``x[index] = value``: torch's CopySlices when the write is recorded."""
+    """``x[index] = value``: torch's CopySlices when the write is recorded, its
+    IndexPutBackward0 where every index is a tensor (or a list)."""
+    advanced = isinstance(index, Tensor | list) or (
+        isinstance(index, tuple) and bool(index) and
+        all(isinstance(i, Tensor | list) for i in index))
     if isinstance(index, Tensor) or (
         isinstance(index, tuple) and any(isinstance(i, Tensor | list) for i in index)
     ):
@@ -306,7 +310,8 @@ def setitem(self: Tensor, index, value) -> None:
             self._data[index] = source
         bump_version(self)
 
-    _write_recorded("copy_slices", self, write, value_tensor, (index,))
+    _write_recorded("index_put" if advanced else "copy_slices", self, write, value_tensor,
+                    (index,))
 
 
 bind_variant("copy_slices", setitem)

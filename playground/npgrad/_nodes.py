@@ -372,7 +372,7 @@ def release_saved(node: Node) -> None:
     saved = node._saved
     if not saved:
         return
-    if node._versions or (node.rule.numbers_are_tensors and any(i is not None for i in saved)):
+    if node._versions or (node.rule.releases and any(i is not None for i in saved)):
         node._saved = None
 
 

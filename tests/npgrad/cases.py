@@ -30,6 +30,19 @@ def _copy_slices(m, a, b):
     return y
 
 
+def _index_put(m, a, b):
+    """x[tensor] = values: torch's IndexPutBackward0, rows written out of order."""
+    y = a * 2
+    y[m.tensor([2, 0])] = b[:2] * 3
+    return y
+
+
+def _index_put_mask(m, a, b):
+    y = a * 2
+    y[m.tensor([[True, False, True], [False, True, False]])] = b * 3
+    return y
+
+
 def _written_view(m, a):
     """A view written in place: it becomes an as_strided view of its base's CopySlices."""
     y = a * 2
@@ -452,6 +465,8 @@ CASES = [
         create_graph=True)[0], label="name-only"),
     Case("copy_slices", ((2, 3), (3,)), _copy_slices),
     Case("copy_slices", ((3,), (1,)), _copy_slices, label="leading-one"),
+    Case("index_put", ((3, 2), (3, 2)), _index_put),
+    Case("index_put", ((2, 3), (3,)), _index_put_mask, label="mask"),
     Case("as_strided", ((2, 3),), _written_view),
     Case("pack_padded_sequence", ((4, 3, 2),), lambda m, x: m.nn.utils.rnn.pack_padded_sequence(
         x, [4, 3, 1]).data),
