@@ -28,6 +28,7 @@ from ._graph_rules import (
 from ._image_rules import image_rows
 from ._linalg_rules import linalg_rows
 from ._parallel import FORMULA_OPERATORS, split_operators
+from ._selection_rules import FREES_INDICES
 
 # Names a formula may use besides grad, the saved values and the kit (and the operators its
 # arithmetic is compiled to, which split large arrays between the cores).
@@ -46,8 +47,7 @@ class Rule:
     variadic: bool = False
     # torch wraps a Python number operand of mul/div in a tensor it saves and frees like others.
     numbers_are_tensors: bool = False
-    # What it saved is freed after a backward without retain_graph (a second backward through
-    # it raises): its numbers are tensors, or it saves an index or mask (FREES_INDICES)
+    # its saves freed by a backward (numbers that are tensors, an index: FREES_INDICES)
     releases: bool = False
     formulas: tuple = field(default=(), compare=False, repr=False)
     # split_formulas, once compiled
@@ -129,27 +129,13 @@ def _compile(rule: Rule) -> Rule:
 ELEMENT_WISE = "element_wise"
 
 
-# torch's nodes that save an index, its positions or a mask as a tensor (gather's index, the
-# positions max and sort picked, masked_fill's mask, a loss's target): freed after a backward
-# as every saved tensor is, so a second backward through them raises, as through x * x.
-# (The engine keeps those as arrays, which it would otherwise keep, as torch keeps shapes.)
-FREES_INDICES = frozenset((
-    "IndexBackward0", "GatherBackward0", "MaxBackward0", "MinBackward0", "SortBackward0",
-    "TopkBackward0", "KthvalueBackward0", "MedianBackward1", "NanmedianBackward1",
-    "ModeBackward0", "IndexSelectBackward0", "EmbeddingBackward0", "EmbeddingBagBackward0",
-    "MaskedSelectBackward0", "MaskedFillBackward0", "MaskedScatterBackward0", "ScatterBackward0",
-    "ScatterBackward1", "ScatterAddBackward0", "IndexAddBackward0", "CummaxBackward0",
-    "CumminBackward0", "WhereBackward0", "NllLossBackward0", "NllLoss2DBackward0",
-    "IndexPutBackward0"))
-
-
 def _row(op: str, node_name: str, inputs: str, saves: str, *texts: str, variadic=False,
          numbers_are_tensors=False, forward: str | None = None, inplace: str = "",
          graph: tuple[str, ...] = ()) -> Rule:
     return _compile(Rule(op, node_name, tuple(inputs.split()), tuple(saves.split()), texts,
-                         variadic, numbers_are_tensors,
-                         numbers_are_tensors or node_name in FREES_INDICES, forward=forward,
-                         inplace=tuple(inplace.split()), graph=graph))
+                         variadic, numbers_are_tensors, numbers_are_tensors or node_name in
+                         FREES_INDICES, forward=forward, inplace=tuple(inplace.split()),
+                         graph=graph))
 
 
 TABLE: tuple[Rule, ...] = (
@@ -495,10 +481,6 @@ TABLE: tuple[Rule, ...] = (
     _row("copy", "CopyBackwards", "self src", "", "k.zeros_like(grad)", "grad", inplace="copy_"),
     _row("copy_slices", "CopySlices", "self src", "index",
          "k.zero_at(grad, index)", "k.getitem(grad, index)", inplace="__setitem__"),
-    # x[tensor] = values: torch's index_put_ (a write through basic indices is a copy_ into a
-    # view: CopySlices above)
-    _row("index_put", "IndexPutBackward0", "self values", "index",
-         "k.zero_at(grad, index)", "k.getitem(grad, index)"),
     _row("zero_", "ZeroBackward0", "self", "", "k.zeros_like(grad)", inplace="zero_"),
     _row("fill_", "FillBackward2", "self", "", "k.zeros_like(grad)", inplace="fill_"),
     # random fills: the values no longer depend on the old ones

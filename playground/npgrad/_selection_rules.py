@@ -11,8 +11,25 @@ import numpy as np
 _PICKED = "k.value_selecting_grad(grad, shape, dim, keepdim, indices)"
 
 
+# torch's nodes that save an index, its positions or a mask as a tensor (gather's index, the
+# positions max and sort picked, masked_fill's mask, a loss's target): freed after a backward
+# as every saved tensor is, so a second backward through them raises, as through x * x.
+# (The engine keeps those as arrays, which it would otherwise keep, as torch keeps shapes.)
+FREES_INDICES = frozenset((
+    "IndexBackward0", "GatherBackward0", "MaxBackward0", "MinBackward0", "SortBackward0",
+    "TopkBackward0", "KthvalueBackward0", "MedianBackward1", "NanmedianBackward1",
+    "ModeBackward0", "IndexSelectBackward0", "EmbeddingBackward0", "EmbeddingBagBackward0",
+    "MaskedSelectBackward0", "MaskedFillBackward0", "MaskedScatterBackward0", "ScatterBackward0",
+    "ScatterBackward1", "ScatterAddBackward0", "IndexAddBackward0", "CummaxBackward0",
+    "CumminBackward0", "WhereBackward0", "NllLossBackward0", "NllLoss2DBackward0",
+    "IndexPutBackward0"))
+
+
 def selection_rows(row, element_wise) -> tuple:
     return (
+        # x[tensor] = values: torch's index_put_ (through basic indices: _rules' CopySlices)
+        row("index_put", "IndexPutBackward0", "self values", "index",
+            "k.zero_at(grad, index)", "k.getitem(grad, index)"),
         row("kthvalue", "KthvalueBackward0", "self", "shape dim keepdim indices", _PICKED),
         row("median_dim", "MedianBackward1", "self", "shape dim keepdim indices", _PICKED),
         row("nanmedian_dim", "NanmedianBackward1", "self", "shape dim keepdim indices",
