@@ -1,20 +1,16 @@
 """The gradients of torch.linalg's factorisations (cholesky, qr, eigh, svd), as torch derives
-them; methods of the formula kit (``k.qr_grad``...), added to it here. Cholesky's is written in
-the kit's own ops, so it differentiates again under create_graph; the others, whose nodes have
-several outputs, run on arrays only (a second derivative through them is torch's to take)."""
+them; methods of the formula kit (``k.qr_grad``...), added to it here. Cholesky's, qr's, eigh's
+and svd's are written in the kit's own ops, so they differentiate again under create_graph;
+householder_product's runs on arrays only (its second derivative is torch's to take)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from ._formula_kit import Kit
+from ._formula_kit import Kit, writable_diagonal
 
 ONLY_FIRST_ORDER = ("the derivative of {} under create_graph=True is not in the built-in NumPy "
                     "engine; switch the engine to torch")
-
-
-def _eye(square: np.ndarray) -> np.ndarray:
-    return np.eye(square.shape[-1], dtype=square.dtype)
 
 
 def cholesky_grad(k, grad, L, upper):
@@ -53,10 +49,56 @@ def _arrays_only(k, name: str) -> None:
         raise NotImplementedError(ONLY_FIRST_ORDER.format(name))
 
 
+def _diagonal_of(X):
+    """X's diagonal as a view to write through: an array's (X is fresh), or a tensor's
+    (written in place under create_graph, torch's CopySlices)."""
+    if isinstance(X, np.ndarray):
+        return writable_diagonal(X, 0, -2, -1)
+    return X.diagonal(0, -2, -1)
+
+
+def _gaps(values):
+    """E_ij = values_j - values_i with ones on the diagonal (written in place, as torch)."""
+    gaps = values[..., None, :] - values[..., :, None]
+    diagonal = _diagonal_of(gaps)
+    if isinstance(diagonal, np.ndarray):
+        diagonal[...] = 1
+    else:
+        diagonal.fill_(1)
+    return gaps
+
+
+def _diag_embed(vector):
+    if isinstance(vector, np.ndarray):
+        matrix = np.zeros(vector.shape + vector.shape[-1:], vector.dtype)
+        writable_diagonal(matrix, 0, -2, -1)[...] = vector
+        return matrix
+    return vector.diag_embed()
+
+
+def _narrow(X, dim: int, length: int):
+    """The first ``length`` along ``dim`` (torch's narrow: a SliceBackward0 even when whole)."""
+    if isinstance(X, np.ndarray):
+        return X[(Ellipsis, slice(0, length)) + (slice(None),) * (-1 - dim)]
+    return X.narrow(dim, 0, length)
+
+
+def _cat(pieces: list, dim: int):
+    if isinstance(pieces[0], np.ndarray):
+        return np.concatenate(pieces, axis=dim)
+    from ._shapes import cat
+
+    return cat(pieces, dim)
+
+
+# The three below are written in the kit's ops, in torch's order and with its in-place steps
+# (FunctionsManual's linalg_qr_backward, linalg_eig_backward, svd_backward): under create_graph
+# they record torch's graph and differentiate again.
+
 def qr_grad(k, grad, Q, R, mode):
-    """A = QR. With m >= n: gA = (gQ + Q copyltu(M)) R⁻ᵀ, M = R gRᵀ - gQᵀ Q; with m < n the
-    first m columns as a square QR, the rest through Q."""
-    _arrays_only(k, "linalg.qr")
+    """A = QR. With m >= n: gA = (gQ + Q sym(triu(M))) R⁻ᴴ, M = gR Rᴴ - Qᴴ gQ and sym
+    adding the transpose with the diagonal once; with m < n the first m columns of R as a
+    square QR and Q gR for the rest."""
     if mode == "r":
         raise RuntimeError("The derivative of linalg.qr depends on Q, which is not computed when "
                            "mode='r'. Please use linalg.qr(A, mode='reduced') if you are going "
@@ -66,81 +108,93 @@ def qr_grad(k, grad, Q, R, mode):
         raise RuntimeError("The QR decomposition is not differentiable when mode='complete' and "
                            "nrows > ncols.")
     g_q, g_r = grad[0], grad[1]
-    g_q = np.zeros_like(Q) if g_q is None else g_q
-    g_r = np.zeros_like(R) if g_r is None else g_r
+    if g_q is not None:
+        g_a = -k.matmul(k.mT(Q), g_q) if g_r is None else \
+            k.matmul(g_r, k.mT(R)) - k.matmul(k.mT(Q), g_q)
+    else:
+        g_a = k.matmul(g_r, k.mT(R))
     if m >= n:
-        return _tall_qr_grad(g_q, g_r, Q, R)
-    left, right = R[..., :m], R[..., m:]
-    y = Q @ right
-    g_left = _tall_qr_grad(g_q + y @ np.swapaxes(g_r[..., m:], -1, -2), g_r[..., :m], Q, left)
-    return np.concatenate([g_left, Q @ g_r[..., m:]], axis=-1)
-
-
-def _tall_qr_grad(g_q, g_r, Q, R):
-    M = R @ np.swapaxes(g_r, -1, -2) - np.swapaxes(g_q, -1, -2) @ Q
-    lower = np.tril(M, -1)
-    copied = lower + np.swapaxes(lower, -1, -2) + M * np.eye(M.shape[-1], dtype=M.dtype)
-    return np.swapaxes(np.linalg.solve(R, np.swapaxes(g_q + Q @ copied, -1, -2)), -1, -2)
+        upper = k.triu(g_a, 0)
+        upper = upper + k.mT(upper)
+        halved = _diagonal_of(upper)
+        if isinstance(halved, np.ndarray):
+            halved *= 0.5
+        else:
+            halved.mul_(0.5)
+        g_a = k.matmul(Q, upper)
+        if g_q is not None:
+            g_a = g_a + g_q
+        return k.solve_triangular(k.mT(R), g_a, False, False, False)
+    flipped = -g_a
+    lower = k.tril(flipped - k.mT(flipped), 0)
+    g_a = k.solve_triangular(k.mT(R[..., :m]), k.matmul(Q, lower), False, False, False)
+    g_a = _cat([g_a, k._zeros(g_a, tuple(R.shape[:-1]) + (n - m,))], -1)
+    return g_a if g_r is None else g_a + k.matmul(Q, g_r)
 
 
 def eigh_grad(k, grad, eigenvalues, eigenvectors):
     """A = V diag(L) Vᴴ: gA = V (diag(gL) + skew(Vᴴ gV) / E) Vᴴ, E_ij = L_j - L_i."""
-    _arrays_only(k, "linalg.eigh")
     g_values, g_vectors = grad[0], grad[1]
     V = eigenvectors
-    Vt = np.swapaxes(V, -1, -2)
+    Vh = k.mT(V)
     if g_vectors is None:
-        return V @ (g_values[..., :, None] * Vt)
-    inner = Vt @ g_vectors
-    inner = (inner - np.swapaxes(inner, -1, -2)) * 0.5
-    gaps = eigenvalues[..., None, :] - eigenvalues[..., :, None] + _eye(V)
-    inner = inner / gaps
-    if g_values is not None:  # (the skew part's diagonal is zero)
-        inner = inner + g_values[..., :, None] * _eye(V)
-    return V @ (inner @ Vt)
+        return k.matmul(V * g_values[..., None, :], Vh)
+    inner = k.matmul(Vh, g_vectors)
+    g_a = k.times(inner - k.mT(inner), 0.5)
+    gaps = _gaps(eigenvalues)
+    if isinstance(g_a, np.ndarray):
+        g_a /= gaps
+    else:
+        g_a.div_(gaps)
+    if g_values is not None:  # (the skew part's diagonal is zero: replaced by gL)
+        diagonal = _diagonal_of(g_a)
+        if isinstance(diagonal, np.ndarray):
+            diagonal[...] = g_values
+        else:
+            diagonal.copy_(g_values)
+    return k.matmul(V, k.matmul(g_a, k.mT(V)))  # (torch takes Vᴴ anew here: a node of its own)
 
 
 def svd_grad(k, grad, U, S, Vh, full_matrices):
     """A = U diag(S) Vh, torch's svd_backward (distinct singular values assumed)."""
-    _arrays_only(k, "linalg.svd")
     g_u, g_s, g_vh = grad[0], grad[1], grad[2]
     count = S.shape[-1]
     if full_matrices:  # only the first columns of U and rows of Vh carry a gradient
-        U, Vh = U[..., :count], Vh[..., :count, :]
-        g_u = None if g_u is None else g_u[..., :count]
-        g_vh = None if g_vh is None else g_vh[..., :count, :]
+        U, Vh = _narrow(U, -1, count), _narrow(Vh, -2, count)
+        g_u = None if g_u is None else _narrow(g_u, -1, count)
+        g_vh = None if g_vh is None else _narrow(g_vh, -2, count)
     m, n = U.shape[-2], Vh.shape[-1]
     if g_u is None and g_vh is None:
-        return U @ (g_s[..., :, None] * Vh) if m >= n else (U * g_s[..., None, :]) @ Vh
-    return _svd_vectors_grad(U, S, Vh, g_u, g_s, g_vh, m, n)
+        return k.matmul(U, g_s[..., :, None] * Vh) if m >= n else \
+            k.matmul(U * g_s[..., None, :], Vh)
+    return _svd_vectors_grad(k, U, S, Vh, g_u, g_s, g_vh, m, n)
 
 
-def _svd_vectors_grad(U, S, Vh, g_u, g_s, g_vh, m, n):
+def _svd_vectors_grad(k, U, S, Vh, g_u, g_s, g_vh, m, n):
     def skew(X):
-        return X - np.swapaxes(X, -1, -2)
+        return X - k.mT(X)
 
-    squares = S * S
-    gaps = squares[..., None, :] - squares[..., :, None] + np.eye(S.shape[-1], dtype=S.dtype)
+    gaps = _gaps(S * S)
     if g_u is not None and g_vh is not None:
-        g_a = (skew(np.swapaxes(U, -1, -2) @ g_u) * S[..., None, :] +
-               S[..., :, None] * skew(Vh @ np.swapaxes(g_vh, -1, -2))) / gaps
+        g_a = (skew(k.matmul(k.mT(U), g_u)) * S[..., None, :] +
+               S[..., :, None] * skew(k.matmul(Vh, k.mT(g_vh)))) / gaps
     elif g_u is not None:
-        g_a = skew(np.swapaxes(U, -1, -2) @ g_u) * (S[..., None, :] / gaps)
+        g_a = (skew(k.matmul(k.mT(U), g_u)) / gaps) * S[..., None, :]
     else:
-        g_a = S[..., :, None] * (skew(Vh @ np.swapaxes(g_vh, -1, -2)) / gaps)
+        g_a = S[..., :, None] * (skew(k.matmul(Vh, k.mT(g_vh))) / gaps)
     if g_s is not None:
-        g_a = g_a + g_s[..., :, None] * _eye(gaps)
+        g_a = g_a + _diag_embed(g_s)
     if m > n and g_u is not None:
-        g_a = U @ g_a
+        g_a = k.matmul(U, g_a)
         scaled = g_u / S[..., None, :]
-        g_a = g_a + scaled - U @ (np.swapaxes(U, -1, -2) @ scaled)
-        return g_a @ Vh
+        g_a = g_a + scaled - k.matmul(U, k.matmul(k.mT(U), scaled))
+        return k.matmul(g_a, Vh)
     if m < n and g_vh is not None:
-        g_a = g_a @ Vh
+        g_a = k.matmul(g_a, Vh)
         scaled = g_vh / S[..., :, None]
-        g_a = g_a + scaled - (scaled @ np.swapaxes(Vh, -1, -2)) @ Vh
-        return U @ g_a
-    return U @ (g_a @ Vh) if m >= n else (U @ g_a) @ Vh
+        g_a = g_a + scaled - k.matmul(k.matmul(scaled, k.mT(Vh)), Vh)
+        return k.matmul(U, g_a)
+    return k.matmul(U, k.matmul(g_a, Vh)) if m >= n else k.matmul(k.matmul(U, g_a), Vh)
 
 
 def householder_product_grad(k, grad, A, tau, for_a: bool):

@@ -12,6 +12,7 @@ from . import (
     _recording,
 )
 from ._bindings import binds
+from ._linalg import lapack_layout
 from ._reductions import _return_type, _scalar_type
 from ._tensor import Tensor
 
@@ -37,7 +38,7 @@ def _floating(A: Tensor, name: str, square: bool = True) -> np.ndarray:
 
 def _outputs(op: str, arrays: list, A: Tensor, saved_after: tuple = ()) -> list[Tensor]:
     """The arrays as tensors, all outputs of one ``op`` node that saves them (and more)."""
-    outputs = [Tensor._make(np.ascontiguousarray(array)) for array in arrays]
+    outputs = [Tensor._make(lapack_layout(array)) for array in arrays]
     _recording.record_several(op, outputs, (A,), (*outputs, *saved_after))
     return outputs
 
@@ -46,7 +47,7 @@ def cholesky(A: Tensor, *, upper: bool = False, out=None) -> Tensor:
     data = _floating(A, "linalg.cholesky")
     lower = _lower_factor(data)
     factor = np.swapaxes(lower, -1, -2).conj() if upper else lower
-    return _recording.output("linalg_cholesky", np.ascontiguousarray(factor), (A,),
+    return _recording.output("linalg_cholesky", lapack_layout(factor), (A,),
                              (_recording.RESULT, upper))
 
 
@@ -74,7 +75,8 @@ def _positive_definite(data: np.ndarray) -> bool:
 @binds("cholesky_solve")
 def cholesky_solve(self: Tensor, input2: Tensor, upper: bool = False, *, out=None) -> Tensor:
     """X with (L Lᵀ) X = self, L = input2 a Cholesky factor (Uᵀ U with ``upper``)."""
-    return _recording.output("cholesky_solve", solve_by_factor(self._data, input2._data, upper),
+    return _recording.output("cholesky_solve",
+                             lapack_layout(solve_by_factor(self._data, input2._data, upper)),
                              (self, input2), (self, input2, _recording.RESULT, upper))
 
 
@@ -164,7 +166,8 @@ def householder_product(A: Tensor, tau: Tensor, *, out=None) -> Tensor:
     values = np.empty(data.shape, np.result_type(data, scales))
     for index in np.ndindex(data.shape[:-2]):
         values[index] = reflections_of(data[index], scales[index])[0]
-    return _recording.output("linalg_householder_product", values, (A, tau), (A, tau))
+    return _recording.output("linalg_householder_product", lapack_layout(values), (A, tau),
+                             (A, tau))
 
 
 def reflectors(A: np.ndarray, count: int) -> np.ndarray:

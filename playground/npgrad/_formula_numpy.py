@@ -134,6 +134,9 @@ class NumpyKit(Kit):
     def mT(k, value):
         return np.swapaxes(value, -1, -2)
 
+    def t(k, matrix):
+        return matrix.T
+
     def inverse(k, value):
         return np.linalg.inv(value)
 

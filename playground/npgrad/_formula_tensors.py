@@ -177,6 +177,10 @@ class TensorKit(Kit):
     def mT(k, value):
         return value.transpose(-1, -2)
 
+    def t(k, matrix):
+        """A matrix's transpose as torch's mm backward takes it (``.t()``: TBackward0)."""
+        return matrix.t()
+
     def swapaxes(k, grad, dim0, dim1):
         return grad.transpose(dim0, dim1)
 

@@ -6,10 +6,28 @@ import numpy as np
 
 from ._arithmetic import mul
 from ._bindings import binds
+from ._formula_kit import Kit
 from ._operands import as_tensor_operand, operands
 from ._recording import output
 from ._shapes import expand, reshape, squeeze_to, unsafe_view, unsqueeze
 from ._tensor import Tensor
+
+
+def column_major(matrix: np.ndarray) -> bool:
+    """Whether a matrix lies column by column, as torch's mm backward asks of an operand (a
+    transposed weight, LAPACK's factors): its gradient is then worked out transposed, which
+    records ``.t()`` around the product under create_graph."""
+    steps = matrix.strides
+    return steps[0] == matrix.itemsize and steps[1] == matrix.shape[0] * matrix.itemsize
+
+
+def lapack_layout(values: np.ndarray) -> np.ndarray:
+    """A LAPACK routine's matrices laid out as torch returns them, column by column (each
+    matrix of a batch), so that ``stride()``, ``is_contiguous()`` and the mm backward's choice
+    of formula read as torch's; vectors contiguous."""
+    if values.ndim < 2:
+        return np.ascontiguousarray(values)
+    return np.swapaxes(np.ascontiguousarray(np.swapaxes(values, -1, -2)), -1, -2)
 
 
 def _shape_text(shape) -> str:
@@ -28,7 +46,8 @@ def mm(self: Tensor, mat2: Tensor) -> Tensor:
             f"{_shape_text(mat2.shape)})"
         )
     a, b = operands(self, mat2)
-    return output("mm", np.matmul(a, b), (self, mat2), (self, mat2))
+    return output("mm", np.matmul(a, b), (self, mat2),
+                  (self, mat2, column_major(self._data), column_major(mat2._data)))
 
 
 @binds("mv")
@@ -146,5 +165,23 @@ def addmm(self: Tensor, mat1: Tensor, mat2: Tensor) -> Tensor:
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({mat1.shape[0]}x"
                            f"{mat1.shape[1]} and {mat2.shape[0]}x{mat2.shape[1]})")
     data = np.asarray(self._data + mat1._data @ mat2._data)
-    return output("addmm", data, (self, mat1, mat2), (mat1, mat2))
+    return output("addmm", data, (self, mat1, mat2),
+                  (mat1, mat2, column_major(mat1._data), column_major(mat2._data)))
 
+
+# ----- mm's and addmm's gradients, methods of the formula kit -----------------------------------
+def mm_mat1_grad(k, grad, mat2, column_major: bool):
+    """torch's mm_mat1_backward: grad mat2ᵀ, or (mat2 gradᵀ)ᵀ for a column-major mat1."""
+    if column_major:
+        return k.t(k.matmul(mat2, k.t(grad)))
+    return k.matmul(grad, k.t(mat2))
+
+
+def mm_mat2_grad(k, grad, mat1, column_major: bool):
+    """torch's mm_mat2_backward: mat1ᵀ grad, or (gradᵀ mat1)ᵀ for a column-major mat2."""
+    if column_major:
+        return k.t(k.matmul(k.t(grad), mat1))
+    return k.matmul(k.t(mat1), grad)
+
+
+Kit.mm_mat1_grad, Kit.mm_mat2_grad = mm_mat1_grad, mm_mat2_grad

@@ -10,7 +10,7 @@ def linalg_rows(row) -> tuple:
         row("linalg_det", "LinalgDetBackward0", "A", "A result", "k.det_grad(grad, A, result)"),
         row("linalg_slogdet", "LinalgSlogdetBackward0", "A", "A", "k.slogdet_grad(grad, A)"),
         row("linalg_inv", "LinalgInvExBackward0", "A", "result",
-            "-k.matmul(k.matmul(k.mT(result), grad), k.mT(result))"),
+            "-k.matmul(k.mT(result), k.matmul(grad, k.mT(result)))"),
         row("linalg_solve", "LinalgSolveExBackward0", "A B", "A result vector",
             "k.solve_grad(grad, A, result, vector, True)",
             "k.solve_grad(grad, A, result, vector, False)"),

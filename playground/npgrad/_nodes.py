@@ -137,6 +137,11 @@ class Node:
 
 # torch's names for what our rules call otherwise
 _SAVED_ALIASES = {"self_sym_sizes": "shape"}
+# For an op with several outputs: how many, and which of its saved values are its own outputs
+# (saved index -> output index), learnt when the op first records (_recording.record_several).
+# Under create_graph they come back on the graph as that output, so a second derivative flows
+# through them (Q and R of a QR; U, S and Vh of an SVD), as through torch's saved outputs.
+SAVED_OUTPUTS: dict[str, tuple[int, dict[int, int]]] = {}
 
 
 class AccumulateGrad(Node):
@@ -334,7 +339,11 @@ def saved_as_tensors(node: Node, saved: tuple | None = None) -> list:
             continue
         input_position = rule.input_of_saved[index]
         source = node._next[input_position] if input_position is not None else None
-        if type(source) is AccumulateGrad:
+        count, outputs = SAVED_OUTPUTS.get(rule.op, (0, {}))
+        if source is None and index in outputs:
+            values[index] = tensor_type._make(data, node, checks[position + 1])
+            values[index]._grad_acc = NodeOutput(node, outputs[index], count, data)
+        elif type(source) is AccumulateGrad:
             values[index] = source.variable
         elif type(source) is NodeOutput:  # an output of a node with several, as it was
             values[index] = tensor_type._make(data, source._n0, checks[position + 1])

@@ -17,7 +17,15 @@ import numpy as np
 from ._grad_mode import GradMode
 from ._no_grad_views import mark as mark_view
 from ._no_grad_views import refused as refused_view
-from ._nodes import NODE_CLASSES, Node, NodeHooks, NodeOutput, edge_of, new_sequence_number
+from ._nodes import (
+    NODE_CLASSES,
+    SAVED_OUTPUTS,
+    Node,
+    NodeHooks,
+    NodeOutput,
+    edge_of,
+    new_sequence_number,
+)
 from ._operands import broadcast_error
 from ._parallel import SPLIT_FROM
 from ._parallel import apply as split_ufunc
@@ -144,6 +152,10 @@ def record_several(op: str, tensors: list, inputs: tuple, saved: tuple) -> None:
     if _tangents is not None:
         raise RuntimeError(f"{op} under forward-mode AD is not in the built-in NumPy engine "
                            "yet; switch the engine to torch")
+    if op not in SAVED_OUTPUTS:
+        SAVED_OUTPUTS[op] = (len(tensors), {
+            index: place for index, value in enumerate(saved)
+            for place, tensor in enumerate(tensors) if value is tensor})
     attach_node(tensors[0], NODE_CLASSES[op], inputs, saved)
     record_outputs(tensors[0].grad_fn, tensors)
 

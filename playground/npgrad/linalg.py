@@ -14,7 +14,7 @@ from . import _more_math_linalg, _recording, _reductions
 from ._arithmetic import where
 from ._bindings import binds
 from ._factorizations import cholesky, eigh, eigvalsh, householder_product, qr, svd, svdvals
-from ._linalg import matmul, mm
+from ._linalg import lapack_layout, matmul, mm
 from ._missing import missing_attribute
 from ._operands import operands
 from ._pointwise import clone
@@ -77,7 +77,8 @@ def inv(A: Tensor) -> Tensor:
     except np.linalg.LinAlgError:
         raise _LinAlgError("linalg.inv: The diagonal element 1 is zero, the inversion could not "
                            "be completed because the input matrix is singular.") from None
-    return _recording.output("linalg_inv", values.astype(data.dtype), (A,), (_recording.RESULT,))
+    return _recording.output("linalg_inv", lapack_layout(values.astype(data.dtype)), (A,),
+                             (_recording.RESULT,))
 
 
 def solve(A: Tensor, B: Tensor, *, left: bool = True) -> Tensor:
@@ -94,7 +95,8 @@ def solve(A: Tensor, B: Tensor, *, left: bool = True) -> Tensor:
         raise _LinAlgError("torch.linalg.solve: The solver failed because the input matrix is "
                            "singular.") from None
     values = values[..., 0] if vector else values
-    return _recording.output("linalg_solve", values.astype(np.result_type(data, B._data)),
+    return _recording.output("linalg_solve",
+                             lapack_layout(values.astype(np.result_type(data, B._data))),
                              (A, B), (A, _recording.RESULT, vector))
 
 
@@ -302,7 +304,7 @@ def solve_triangular(A: Tensor, B: Tensor, *, upper=None, left: bool = True,
                            f"{data.shape[-1]} and {rows}x{columns})")
     a, b = operands(A, B)
     values = _more_math_linalg._solve_triangular_of(None, a, b, upper, left, unitriangular)
-    return _recording.output("linalg_solve_triangular", values, (A, B),
+    return _recording.output("linalg_solve_triangular", lapack_layout(values), (A, B),
                              (A, _recording.RESULT, upper, left, unitriangular))
 
 
@@ -392,7 +394,7 @@ def inv_ex(A: Tensor, *, check_errors: bool = False, out=None):
         raise _LinAlgError(f"linalg.inv_ex: The diagonal element {int(info.flat[0])} is zero, "
                            "the inversion could not be completed because the input matrix is "
                            "singular.")
-    inverse = _recording.output("linalg_inv", values.astype(data.dtype), (A,),
+    inverse = _recording.output("linalg_inv", lapack_layout(values.astype(data.dtype)), (A,),
                                 (_recording.RESULT,))
     return _inv_ex_result(inverse, Tensor._make(info))
 
@@ -408,7 +410,8 @@ def solve_ex(A: Tensor, B: Tensor, *, left: bool = True, check_errors: bool = Fa
         raise _LinAlgError("torch.linalg.solve_ex: The solver failed because the input matrix "
                            "is singular.")
     values = (values[..., 0] if vector else values).astype(np.result_type(data, B._data))
-    result = _recording.output("linalg_solve", values, (A, B), (A, _recording.RESULT, vector))
+    result = _recording.output("linalg_solve", lapack_layout(values), (A, B),
+                               (A, _recording.RESULT, vector))
     return _solve_ex_result(result, Tensor._make(info))
 
 
@@ -424,7 +427,7 @@ def cholesky_ex(A: Tensor, *, upper: bool = False, check_errors: bool = False, o
     if not info.any():
         return _cholesky_ex_result(cholesky(A, upper=upper), Tensor._make(info))
     lower = np.stack([factor for factor, _ in factors]).reshape(data.shape)
-    factor = np.ascontiguousarray(np.swapaxes(lower, -1, -2) if upper else lower)
+    factor = lapack_layout(np.swapaxes(lower, -1, -2) if upper else lower)
     L = _recording.output("linalg_cholesky", factor, (A,), (_recording.RESULT, upper))
     return _cholesky_ex_result(L, Tensor._make(info))
 
@@ -463,7 +466,7 @@ def lstsq(A: Tensor, B: Tensor, rcond=None, *, driver=None):
     singular = np.stack([s for *_, s in answers]).reshape(shape + (-1,)).astype(a.dtype) \
         if driver in ("gelsd", "gelss") else empty
     rank = np.zeros((0,), np.int64) if driver == "gels" else ranks
-    outputs = [Tensor._make(solution), Tensor._make(residuals)]
+    outputs = [Tensor._make(lapack_layout(solution)), Tensor._make(residuals)]
     _recording.record_several("linalg_lstsq", outputs, (A, B), (A, B, outputs[0], vector))
     return _lstsq_result(*outputs, Tensor._make(rank), Tensor._make(singular))
 

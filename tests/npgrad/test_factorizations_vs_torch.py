@@ -75,6 +75,46 @@ def test_a_factorisation_and_its_gradient_are_torchs(name, dtype, torch, engine)
     np.testing.assert_allclose(actual[1], expected[1], **TOLERANCE[dtype])
 
 
+def _second_order(module, values, call, upstream, second, dtype):
+    """A loss through every output, its gradient with create_graph=True, and the gradient of
+    that gradient's weighted sum: the Hessian-vector product a user gets."""
+    A = module.tensor(values, dtype=getattr(module, dtype), requires_grad=True)
+    outputs = call(module, A)
+    outputs = outputs if isinstance(outputs, tuple) else (outputs,)
+    loss = sum(((out * module.tensor(up, dtype=out.dtype)) ** 2).sum()
+               for out, up in zip(outputs, upstream, strict=True))
+    grad, = module.autograd.grad(loss, A, create_graph=True)
+    (grad * module.tensor(second, dtype=grad.dtype)).sum().backward()
+    return grad.detach().numpy(), A.grad.numpy(), node_names(grad)
+
+
+SECOND_TOLERANCE = {"float32": dict(rtol=2e-3, atol=2e-3), "float64": dict(rtol=1e-7, atol=1e-9)}
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("name", [n for n in CASES if not n.startswith("cholesky")])
+def test_a_factorisations_second_derivative_is_torchs(name, dtype, torch, engine):
+    make, call = CASES[name]
+    rng = np.random.default_rng(len(name) + 7)
+    values = make(rng)
+    outputs = call(torch, torch.tensor(values))
+    shapes = [tuple(out.shape) for out in (outputs if isinstance(outputs, tuple) else (outputs,))]
+    upstream = [rng.normal(size=shape) for shape in shapes]
+    second = rng.normal(size=values.shape)
+    expected = _second_order(torch, values, call, upstream, second, dtype)
+    actual = _second_order(engine, values, call, upstream, second, dtype)
+    for got, want in zip(actual[:2], expected[:2], strict=True):
+        np.testing.assert_allclose(got, want, **SECOND_TOLERANCE[dtype])
+    assert _reshapes_alike(actual[2]) == _reshapes_alike(expected[2])
+
+
+def _reshapes_alike(names: list[str]) -> list[str]:
+    """Node names with a batched matmul's reshape named one way: torch reshapes an operand
+    that an elementwise op left in a factor's column order as a _reshape_alias, where NumPy's
+    result is in row order (a view); everything else must match."""
+    return ["ViewBackward0" if name == "ReshapeAliasBackward0" else name for name in names]
+
+
 def test_the_factorisations_print_and_name_as_torchs(torch, engine):
     texts = []
     for module in (torch, engine):
