@@ -402,14 +402,14 @@ class Kit(GraphBackwards):
             return None
         return k.unsqueeze(k.unsqueeze(logabsdet, -1), -1) * k.mT(k.inverse(A))
 
-    def solve_grad(k, grad, A, result, vector, for_A):
-        """X = A⁻¹B: dB = A⁻ᵀ g, dA = -dB Xᵀ."""
+    def solve_grad(k, grad, A, result, vector, left, for_A):
+        """X = A⁻¹B: dB = A⁻ᵀ g, dA = -dB Xᵀ; X = BA⁻¹: dB = g A⁻ᵀ, dA = -Xᵀ dB."""
         column = k.unsqueeze(grad, -1) if vector else grad
-        d_b = k.solve(k.mT(A), column)
+        d_b = k.solve(k.mT(A), column, left)
         if not for_A:
             return k.squeeze_dim(d_b, -1) if vector else d_b
         x = k.unsqueeze(result, -1) if vector else result
-        return -k.matmul(d_b, k.mT(x))
+        return -k.matmul(d_b, k.mT(x)) if left else -k.matmul(k.mT(x), d_b)
 
     def join_unbind(k, grads, shape, dim):
         """UnbindBackward0: the slices' gradients stacked back, zeros where none came."""

@@ -140,7 +140,10 @@ class NumpyKit(Kit):
     def inverse(k, value):
         return np.linalg.inv(value)
 
-    def solve(k, a, b):
+    def solve(k, a, b, left=True):
+        if not left:  # X a = b
+            return np.swapaxes(np.linalg.solve(np.swapaxes(a, -1, -2), np.swapaxes(b, -1, -2)),
+                               -1, -2)
         return np.linalg.solve(a, b)
 
     def swapaxes(k, grad, dim0, dim1):

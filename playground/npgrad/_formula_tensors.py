@@ -49,10 +49,10 @@ class TensorKit(Kit):
 
         return inv(value)
 
-    def solve(k, a, b):
+    def solve(k, a, b, left=True):
         from .linalg import solve
 
-        return solve(a, b)
+        return solve(a, b, left=left)
 
     # floor and trunc division are flat: constants, as torch's formulas treat them
     def floor_divide(k, a, b):

@@ -82,22 +82,37 @@ def inv(A: Tensor) -> Tensor:
 
 
 def solve(A: Tensor, B: Tensor, *, left: bool = True) -> Tensor:
-    """X with A X = B (B a vector or a batch of them, or matrices)."""
-    if not left:
-        raise NotImplementedError("torch.linalg.solve(left=False) is not in the built-in NumPy "
-                                  "engine; switch the engine to torch")
-    data = _square(A, "torch.linalg.solve")
-    vector = B._data.ndim == 1 or B._data.ndim == data.ndim - 1
-    right = B._data[..., None] if vector else B._data
+    """X with A X = B (B a vector or a batch of them, or matrices), or X A = B."""
+    data, right, vector = _solve_operands(A, B, left, "torch.linalg.solve")
     try:
         values = np.linalg.solve(data, right)
     except np.linalg.LinAlgError:
         raise _LinAlgError("torch.linalg.solve: The solver failed because the input matrix is "
                            "singular.") from None
+    return _solution(A, B, values, vector, left)
+
+
+def _solve_operands(A: Tensor, B: Tensor, left: bool, name: str) -> tuple:
+    """A's and B's arrays as A X = B solves them (for X A = B, transposed), torch's checks
+    first; and whether B is a vector (or a batch of them)."""
+    data = _square(A, name)
+    vector = B.ndim == 1 or (B.ndim == A.ndim - 1 and B.shape == A.shape[:-1])
+    right = B._data[..., None] if vector else B._data
+    if (data.shape[-1] != right.shape[-2]) if left else (data.shape[-2] != right.shape[-1]):
+        raise RuntimeError("linalg.solve: Incompatible shapes of A and B for the equation "
+                           f"{'AX = B' if left else 'XA = B'} ({data.shape[-2]}x{data.shape[-1]}"
+                           f" and {right.shape[-2]}x{right.shape[-1]})")
+    if not left:
+        return np.swapaxes(data, -1, -2), np.swapaxes(right, -1, -2), vector
+    return data, right, vector
+
+
+def _solution(A: Tensor, B: Tensor, values: np.ndarray, vector: bool, left: bool) -> Tensor:
+    """The solution as torch lays it out (LAPACK's columns, or rows for X A = B)."""
     values = values[..., 0] if vector else values
-    return _recording.output("linalg_solve",
-                             lapack_layout(values.astype(np.result_type(data, B._data))),
-                             (A, B), (A, _recording.RESULT, vector))
+    values = values.astype(np.result_type(A._data, B._data))
+    values = lapack_layout(values) if left else np.ascontiguousarray(np.swapaxes(values, -1, -2))
+    return _recording.output("linalg_solve", values, (A, B), (A, _recording.RESULT, vector, left))
 
 
 def vector_norm(x: Tensor, ord=2, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
@@ -400,19 +415,12 @@ def inv_ex(A: Tensor, *, check_errors: bool = False, out=None):
 
 
 def solve_ex(A: Tensor, B: Tensor, *, left: bool = True, check_errors: bool = False, out=None):
-    if not left:
-        raise NotImplementedError("torch.linalg.solve_ex(left=False) is not in the built-in "
-                                  "NumPy engine; switch the engine to torch")
-    data = _square(A, "linalg.solve")
-    vector = B._data.ndim == 1 or B._data.ndim == data.ndim - 1
-    values, info = _solved(data, B._data[..., None] if vector else B._data)
+    data, right, vector = _solve_operands(A, B, left, "linalg.solve")
+    values, info = _solved(data, right)
     if check_errors and info.any():
         raise _LinAlgError("torch.linalg.solve_ex: The solver failed because the input matrix "
                            "is singular.")
-    values = (values[..., 0] if vector else values).astype(np.result_type(data, B._data))
-    result = _recording.output("linalg_solve", lapack_layout(values), (A, B),
-                               (A, _recording.RESULT, vector))
-    return _solve_ex_result(result, Tensor._make(info))
+    return _solve_ex_result(_solution(A, B, values, vector, left), Tensor._make(info))
 
 
 def cholesky_ex(A: Tensor, *, upper: bool = False, check_errors: bool = False, out=None):

@@ -300,6 +300,11 @@ CASES = [
         a + 3 * m.eye(3, dtype=a.dtype), b)),
     Case("linalg_solve", ((2, 3, 3), (2, 3, 2)), lambda m, a, b: m.linalg.solve(
         a + 3 * m.eye(3, dtype=a.dtype), b), label="matrices"),
+    Case("linalg_solve", ((3, 3), (2, 3)), lambda m, a, b: m.linalg.solve(
+        a + 3 * m.eye(3, dtype=a.dtype), b, left=False), label="on-the-right"),
+    Case("linalg_solve", ((3, 3), (2, 3)), lambda m, a, b: m.autograd.grad(
+        (m.linalg.solve_ex(a + 3 * m.eye(3, dtype=a.dtype), b, left=False).result ** 3).sum(),
+        a, create_graph=True)[0], label="second-order-on-the-right"),
     Case("linalg_det", ((3, 3),), lambda m, a: m.autograd.grad(
         m.linalg.det(a + 3 * m.eye(3, dtype=a.dtype)), a, create_graph=True)[0],
         label="create-graph"),

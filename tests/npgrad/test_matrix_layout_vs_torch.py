@@ -16,6 +16,9 @@ RESULTS = {
     "inv_ex": "L.inv_ex(A).inverse",
     "solve": "L.solve(A, B)",
     "solve a vector": "L.solve(A, B[:, 0])",
+    "solve on the right": "L.solve(A, B.mT, left=False)",
+    "solve_ex on the right": "L.solve_ex(A.expand(2, 4, 4), B.mT.expand(2, 2, 4), left=False)"
+                             ".result",
     "cholesky": "L.cholesky(P)",
     "cholesky upper": "L.cholesky(P, upper=True)",
     "cholesky_ex": "L.cholesky_ex(P).L",
