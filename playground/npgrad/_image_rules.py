@@ -53,6 +53,17 @@ def image_rows(row) -> tuple:
             "input weight stride padding dilation groups",
             *(f"k.conv_transpose1d_grad(grad, input, weight, stride, padding, dilation, "
               f"groups, {which})" for which in range(3))),
+        # its input gradient C(g, w) is a convolution: for g the transposed one T(v, w), for w
+        # a convolution's weight gradient; its weight gradient, along V, is <x, C(g, V)>
+        row("conv_transpose1d_input_backward", "ConvolutionBackwardBackward0",
+            "grad_output input weight", "grad_output weight stride padding dilation groups",
+            "k.conv1d_grad(grad, grad_output, weight, stride, padding, dilation, groups, 0)",
+            "None",
+            "k.conv1d_grad(grad, grad_output, weight, stride, padding, dilation, groups, 1)"),
+        row("conv_transpose1d_weight_backward", "ConvolutionBackwardBackward0",
+            "grad_output input weight", "grad_output input stride padding dilation groups",
+            "k.conv1d_grad(input, grad_output, grad, stride, padding, dilation, groups, 0)",
+            "k.conv1d_forward(grad_output, grad, stride, padding, dilation, groups)", "None"),
         row("upsample_nearest2d", "UpsampleNearest2DBackward0", "self", "shape rows columns",
              "k.resample_grad(grad, shape, rows, columns)"),
         row("upsample_bilinear2d", "UpsampleBilinear2DBackward0", "self", "shape rows columns",

@@ -74,9 +74,13 @@ def more_math_rows(row, element_wise) -> tuple:
             "weight indices starts mode scales padding counts chosen",
             *(f"k.embedding_bag_grad(grad, weight, indices, starts, mode, scales, padding, "
               f"counts, chosen, {for_weight})" for for_weight in (True, False))),
+        row("embedding_bag_backward", "EmbeddingBagBackwardBackward0", "grad per_sample_weights",
+            "", *["k.no_derivative('_embedding_bag_backward')"] * 2),
+        row("embedding_bag_per_sample_weights_backward", "NotImplemented", "grad weight", "",
+            *["k.not_implemented('aten::_embedding_bag_per_sample_weights_backward')"] * 2),
         # a bilinear layer's one product of three (nn/bilinear.py)
-        row("trilinear", "TrilinearBackward0", "i1 i2 i3", "i1 i2 i3",
-            *(f"k.trilinear_grad(grad, i1, i2, i3, {which})" for which in range(3))),
+        row("trilinear", "TrilinearBackward0", "i1 i2 i3", "i1 i2 i3 pattern",
+            *(f"k.trilinear_grad(grad, i1, i2, i3, pattern, {which})" for which in range(3))),
         # a spatial transformer's grid and its sampling (nn/grid_sampling.py)
         row("affine_grid", "AffineGridGeneratorBackward0", "theta", "base",
             "k.affine_grid_grad(grad, base)"),
@@ -84,6 +88,11 @@ def more_math_rows(row, element_wise) -> tuple:
             "input grid mode padding align",
             "k.grid_sample_grad(grad, input, grid, mode, padding, align, True)",
             "k.grid_sample_grad(grad, input, grid, mode, padding, align, False)"),
+        *(row(f"grid_sampler_2d_{part}_backward", "GridSampler2DBackwardBackward0",
+              "grad_output input grid", "grad_output input grid mode padding align",
+              *(f"k.grid_sample_second(grad, grad_output, input, grid, mode, padding, align, "
+                f"{part == 'input'}, {which})" for which in range(3)))
+          for part in ("input", "grid")),
         # linear algebra
         row("linalg_matrix_exp", "LinalgMatrixExpBackward0", "self", "self",
             "k.matrix_exp_grad(grad, self)"),

@@ -627,6 +627,12 @@ CASES = [
          m.nn.functional.conv_transpose1d(x, w, None, 2, 1, 1)),
     Case("conv_transpose1d", ((2, 5), (2, 2, 2), (4,)), lambda m, x, w, b:
          m.nn.functional.conv_transpose1d(x, w, b, groups=2, dilation=2), label="grouped"),
+    Case("conv_transpose1d_input_backward", ((2, 2, 5), (2, 3, 3)), lambda m, x, w:
+         m.autograd.grad((m.nn.functional.conv_transpose1d(x, w, None, 2, 1, 1) ** 2).sum(), x,
+                         create_graph=True)[0]),
+    Case("conv_transpose1d_weight_backward", ((1, 4, 5), (4, 1, 2)), lambda m, x, w:
+         m.autograd.grad((m.nn.functional.conv_transpose1d(x, w, None, 2, 0, 1, 2) ** 2).sum(),
+                         w, create_graph=True)[0]),
     Case("im2col", ((1, 2, 4, 5),), lambda m, a: m.nn.functional.unfold(a, 3, padding=1)),
     Case("im2col", ((1, 1, 5, 5),), lambda m, a: m.nn.functional.unfold(a, 2, stride=2,
                                                                         dilation=2),

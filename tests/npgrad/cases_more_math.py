@@ -106,12 +106,27 @@ MORE_MATH_CASES: list = [
     Case("embedding_bag", ((5, 3), (4,)), lambda m, w, p: m.nn.functional.embedding_bag(
         m.tensor([[1, 2], [4, 4]]), w, mode="sum", per_sample_weights=p.view(2, 2)),
         label="weighted"),
+    Case("embedding_bag_backward", ((5, 3),), lambda m, w: m.autograd.grad(
+        (m.nn.functional.embedding_bag(m.tensor([1, 2, 0, 3]), w, m.tensor([0, 2]),
+                                       mode="mean") ** 2).sum(), w, create_graph=True)[0],
+        label="name-only"),
+    Case("embedding_bag_per_sample_weights_backward", ((5, 3), (4,)), lambda m, w, p:
+         m.autograd.grad((m.nn.functional.embedding_bag(
+             m.tensor([[1, 2], [4, 4]]), w, mode="sum", per_sample_weights=p.view(2, 2)) ** 2
+         ).sum(), p, create_graph=True)[0], label="name-only"),
     Case("trilinear", ((4, 3), (4, 2), (5, 3, 2)), lambda m, a, b, w:
          m.nn.functional.bilinear(a, b, w)),
+    Case("trilinear", ((4, 3), (4, 2), (5, 3, 2)), lambda m, a, b, w: m.autograd.grad(
+        (m.nn.functional.bilinear(a, b, w) ** 2).sum(), (a, w), create_graph=True)[1],
+         label="second-order"),
     Case("affine_grid", ((2, 2, 3),), lambda m, t: m.nn.functional.affine_grid(
         t, (2, 1, 3, 4), align_corners=False)),
     Case("grid_sampler_2d", ((1, 2, 4, 5), (1, 3, 2, 2)), lambda m, a, g:
          m.nn.functional.grid_sample(a, g * 0.9, align_corners=False)),
+    *(Case(f"grid_sampler_2d_{part}_backward", ((1, 2, 4, 5), (1, 3, 2, 2)),
+           lambda m, a, g, which=which: m.autograd.grad((m.nn.functional.grid_sample(
+               a, g * 0.9, align_corners=False) ** 2).sum(), (a, g), create_graph=True)[which])
+      for which, part in enumerate(("input", "grid"))),
     Case("grid_sampler_2d", ((1, 2, 4, 5), (1, 3, 2, 2)), lambda m, a, g:
          m.nn.functional.grid_sample(a, g * 1.3, padding_mode="reflection",
                                      align_corners=True), label="reflection"),

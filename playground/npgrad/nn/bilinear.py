@@ -1,6 +1,7 @@
 """F.bilinear and nn.Bilinear: y = x₁ᵀ A x₂ + b for each output feature, computed as torch's
 at::bilinear computes it (both inputs flattened to rows, one _trilinear op, TrilinearBackward0,
-then the output's shape and the bias)."""
+then the output's shape and the bias). Each input's gradient is a _trilinear op again, so a
+create_graph backward records TrilinearBackward0 nodes and differentiates once more."""
 
 from __future__ import annotations
 
@@ -14,8 +15,7 @@ from .._tensor import Tensor
 from . import init
 from .modules import Module, weight_and_bias
 
-SECOND_ORDER = ("the derivative of bilinear under create_graph=True is not in the built-in "
-                "NumPy engine; switch the engine to torch")
+BILINEAR = "bi,oij,bj->bo"  # rows x₁, the weight, rows x₂ -> each row's output features
 
 
 def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None = None):
@@ -28,22 +28,31 @@ def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None
                            f"{list(weight.shape)}")
     rows1 = input1.view(-1, input1.shape[-1])
     rows2 = input2.view(-1, input2.shape[-1])
-    values = np.einsum("bi,oij,bj->bo", rows1._data, weight._data.astype(rows1._data.dtype),
-                       rows2._data, optimize=True).astype(rows1._data.dtype, copy=False)
-    output = _recording.output("trilinear", values, (rows1, weight, rows2),
-                               (rows1, weight, rows2))
+    output = trilinear(rows1, weight, rows2, BILINEAR)
     output = output.view(*input1.shape[:-1], weight.shape[0])
     return output if bias is None else output + bias
 
 
-def trilinear_grad(k, grad, first, weight, second, which: int):
-    """TrilinearBackward0 of a bilinear layer: each input's gradient is the output's gradient
-    contracted with the other two."""
-    if not isinstance(grad, np.ndarray):
-        raise NotImplementedError(SECOND_ORDER)
-    pattern = ("bo,oij,bj->bi", "bo,bi,bj->oij", "bo,bi,oij->bj")[which]
-    others = ((weight, second), (first, second), (first, weight))[which]
-    return np.einsum(pattern, grad, *others, optimize=True).astype(grad.dtype, copy=False)
+def trilinear(i1: Tensor, i2: Tensor, i3: Tensor, pattern: str) -> Tensor:
+    """torch's _trilinear as einsum ``pattern`` of three operands, in the first's dtype."""
+    dtype = i1._data.dtype
+    values = np.einsum(pattern, i1._data, i2._data.astype(dtype), i3._data.astype(dtype),
+                       optimize=True).astype(dtype, copy=False)
+    return _recording.output("trilinear", values, (i1, i2, i3), (i1, i2, i3, pattern))
+
+
+def trilinear_grad(k, grad, i1, i2, i3, pattern: str, which: int):
+    """TrilinearBackward0: operand ``which``'s gradient is the output's gradient contracted
+    with the other two, in their places (torch's _trilinear_backward); under create_graph a
+    _trilinear op of its own."""
+    inputs, output = pattern.split("->")
+    subscripts = inputs.split(",")
+    operands = [i1, i2, i3]
+    operands[which], subscripts[which] = grad, output
+    swapped = f"{','.join(subscripts)}->{inputs.split(',')[which]}"
+    if isinstance(grad, np.ndarray):
+        return np.einsum(swapped, *operands, optimize=True).astype(grad.dtype, copy=False)
+    return trilinear(*operands, swapped)
 
 
 class Bilinear(Module):

@@ -203,20 +203,22 @@ def conv_transpose1d_grad(k, grad, input, weight, stride, padding, dilation, gro
                           which: int):
     """ConvolutionBackward0 of a 1-d transposed convolution, on arrays: the input's gradient
     is a convolution of grad by the filters, the filters' a convolution's weight gradient
-    with input and output swapped, the bias's a sum."""
+    with input and output swapped, the bias's a sum; under create_graph torch's
+    ConvolutionBackwardBackward0 (_image_rules' conv_transpose1d_*_backward rows)."""
     if which == 2:
         return k.sum(grad, (0, 2), False)
-    if not isinstance(grad, np.ndarray):
-        raise NotImplementedError("the derivative of conv_transpose1d under create_graph=True "
-                                  "is not in the built-in NumPy engine; switch the engine to "
-                                  "torch")
+    arrays = [np.asarray(getattr(value, "_data", value)) for value in (grad, input, weight)]
     options = ((1, *stride), (0, *padding), (1, *dilation), groups)
     if which == 0:
-        values = _convolution.conv2d(grad[:, :, None], weight[:, :, None], *options)
+        values = _convolution.conv2d(arrays[0][:, :, None], arrays[2][:, :, None], *options)
+        op, saved = "conv_transpose1d_input_backward", (grad, weight)
     else:
-        values = _convolution.conv2d_weight_grad(input[:, :, None], grad[:, :, None],
-                                                 (1, weight.shape[2]), *options)
-    return np.ascontiguousarray(values[:, :, 0], grad.dtype)
+        values = _convolution.conv2d_weight_grad(arrays[1][:, :, None], arrays[0][:, :, None],
+                                                 (1, arrays[2].shape[2]), *options)
+        op, saved = "conv_transpose1d_weight_backward", (grad, input)
+    values = np.ascontiguousarray(values[:, :, 0], arrays[0].dtype)
+    return k._backward_of(op, values, (grad, input, weight),
+                          (*saved, stride, padding, dilation, groups))
 
 
 def _single(value) -> tuple:

@@ -14,8 +14,6 @@ from . import init
 from .modules import Module, Parameter, _empty
 
 _MODES = ("sum", "mean", "max")
-SECOND_ORDER = ("the derivative of embedding_bag under create_graph=True is not in the "
-                "built-in NumPy engine; switch the engine to torch")
 
 
 def _bags(input: Tensor, offsets, include_last_offset: bool) -> tuple[np.ndarray, np.ndarray]:
@@ -94,8 +92,13 @@ def embedding_bag_grad(k, grad, weight, indices, starts, mode, scales, padding, 
     """The weight's gradient: each bag's gradient added into the rows of its indices
     (divided by the bag's count for a mean, into the winners for max); per_sample_weights':
     each bag's gradient against the embedding it weighed."""
-    if not isinstance(grad, np.ndarray):
-        raise NotImplementedError(SECOND_ORDER)
+    if not isinstance(grad, np.ndarray):  # create_graph: torch's node, which no one derives
+        values = embedding_bag_grad(k, grad._data, weight._data, indices, starts, mode, scales,
+                                    padding, counts, chosen, for_weight)
+        if for_weight:
+            return k._backward_of("embedding_bag_backward", values, (grad, None))
+        return k._backward_of("embedding_bag_per_sample_weights_backward", values,
+                              (grad, weight))
     bag_of = np.repeat(np.arange(len(starts) - 1), np.diff(starts))
     if not for_weight:
         return np.einsum("pd,pd->p", grad[bag_of], weight[indices]).astype(grad.dtype)

@@ -1,7 +1,8 @@
 """F.affine_grid and F.grid_sample (2-D), what a spatial transformer network is made of: a
 grid of sampling points from an affine map, and an image read at those points (bilinear or
 nearest, outside it zeros, its border or its reflection), with torch's nodes
-(AffineGridGeneratorBackward0, GridSampler2DBackward0) and their first derivatives."""
+(AffineGridGeneratorBackward0, GridSampler2DBackward0), their first derivatives and their
+second (GridSampler2DBackwardBackward0)."""
 
 from __future__ import annotations
 
@@ -20,8 +21,8 @@ _PADDING_NAMES = {number: name for name, number in _PADDINGS.items()}
 _ALIGN_WARNING = ("Default grid_sample and affine_grid behavior has changed to "
                   "align_corners=False since 1.3.0. Please specify align_corners=True if the old "
                   "behavior is desired. See the documentation of grid_sample for details.")
-SECOND_ORDER = ("the derivative of grid_sample under create_graph=True is not in the built-in "
-                "NumPy engine; switch the engine to torch")
+THIRD_ORDER = ("a third derivative through grid_sample is not in the built-in NumPy engine; "
+               "switch the engine to torch")
 
 
 def _aligned(align_corners) -> bool:
@@ -171,39 +172,113 @@ def _sampled(image: np.ndarray, grid: np.ndarray, mode: str, padding: str, align
 def grid_sample_grad(k, grad, input, grid, mode: int, padding: int, align: bool,
                      for_input: bool):
     """The input's gradient: each output's gradient spread back onto the pixels it read, by
-    their weights; the grid's: how the interpolated value changes as its point moves."""
-    if not isinstance(grad, np.ndarray):
-        raise NotImplementedError(SECOND_ORDER)
-    mode_name, padding_name = _MODE_NAMES[mode], _PADDING_NAMES[padding]
-    grid = grid.astype(input.dtype, copy=False)
-    x, y, x_slope, y_slope = _points(input, grid, padding_name, align)
-    flowing = np.moveaxis(grad, 1, -1)  # (N, Ho, Wo, C)
-    corners = _corners(x, y, mode_name)
-    if for_input:
+    their weights; the grid's: how the interpolated value changes as its point moves. Under
+    create_graph each is torch's GridSampler2DBackwardBackward0 (grid_sample_second)."""
+    arrays = [np.asarray(getattr(value, "_data", value)) for value in (grad, input, grid)]
+    values = _first_derivative(*arrays, mode, padding, align, for_input)
+    if isinstance(grad, np.ndarray):
+        return values
+    op = "grid_sampler_2d_input_backward" if for_input else "grid_sampler_2d_grid_backward"
+    return k._backward_of(op, values, (grad, input, grid), (grad, input, grid, mode, padding,
+                                                              align))
+
+
+class _Points:
+    """Where a grid's points fall in an image: pixel coordinates, their slopes by the grid's
+    coordinates, and the corners each reads with their weights."""
+
+    def __init__(self, input: np.ndarray, grid: np.ndarray, mode: int, padding: int,
+                 align: bool) -> None:
+        self.mode = _MODE_NAMES[mode]
+        self.grid = grid.astype(input.dtype, copy=False)
+        self.x, self.y, self.x_slope, self.y_slope = _points(input, self.grid,
+                                                             _PADDING_NAMES[padding], align)
+        self.corners = _corners(self.x, self.y, self.mode)
+
+    def spread(self, flowing: np.ndarray, input: np.ndarray, weights=None) -> np.ndarray:
+        """(N, Ho, Wo, C) values added onto the pixels the points read, by the corners'
+        weights (or ``weights``, one array per corner)."""
         result = np.zeros(input.shape, input.dtype)
-        batch = np.broadcast_to(np.arange(input.shape[0]).reshape(-1, 1, 1), x.shape)
-        for rows, columns, weight in corners:
+        batch = np.broadcast_to(np.arange(input.shape[0]).reshape(-1, 1, 1), self.x.shape)
+        for index, (rows, columns, weight) in enumerate(self.corners):
             _, inside = _read(input, rows, columns)
-            spread = flowing * weight[..., None]
+            spread = flowing * (weight if weights is None else weights[index])[..., None]
             np.add.at(np.moveaxis(result, 1, -1),
                       (batch[inside], rows.astype(np.int64)[inside],
                        columns.astype(np.int64)[inside]), spread[inside])
         return result
-    if mode_name == "nearest":
-        return np.zeros(grid.shape, grid.dtype)
-    (top, left, _), _, _, (bottom, right, _) = corners
-    values = [_read(input, rows, columns)[0] for rows, columns, _ in corners]
-    north_west, north_east, south_west, south_east = values
-    by_x = (north_east - north_west) * (bottom - y)[..., None] + \
-        (south_east - south_west) * (y - top)[..., None]
-    by_y = (south_west - north_west) * (right - x)[..., None] + \
-        (south_east - north_east) * (x - left)[..., None]
-    result = np.stack([(flowing * by_x).sum(-1) * x_slope, (flowing * by_y).sum(-1) * y_slope],
-                      -1)
-    return result.astype(grid.dtype)
+
+    def slopes(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """How each point's (N, Ho, Wo, C) value of ``image`` changes with its grid x and y."""
+        (top, left, _), _, _, (bottom, right, _) = self.corners
+        north_west, north_east, south_west, south_east = \
+            [_read(image, rows, columns)[0] for rows, columns, _ in self.corners]
+        by_x = (north_east - north_west) * (bottom - self.y)[..., None] + \
+            (south_east - south_west) * (self.y - top)[..., None]
+        by_y = (south_west - north_west) * (right - self.x)[..., None] + \
+            (south_east - north_east) * (self.x - left)[..., None]
+        return by_x * self.x_slope[..., None], by_y * self.y_slope[..., None]
+
+    def weight_slopes(self, direction: np.ndarray) -> list[np.ndarray]:
+        """Each corner's weight differentiated along ``direction`` (N, Ho, Wo, 2) of the grid."""
+        (top, left, _), _, _, (bottom, right, _) = self.corners
+        along_x, along_y = direction[..., 0] * self.x_slope, direction[..., 1] * self.y_slope
+        return [-(bottom - self.y) * along_x - (right - self.x) * along_y,
+                (bottom - self.y) * along_x - (self.x - left) * along_y,
+                -(self.y - top) * along_x + (right - self.x) * along_y,
+                (self.y - top) * along_x + (self.x - left) * along_y]
+
+    def twist(self, image: np.ndarray) -> np.ndarray:
+        """The value's mixed derivative by the grid's x and y (a bilinear form has no other)."""
+        north_west, north_east, south_west, south_east = \
+            [_read(image, rows, columns)[0] for rows, columns, _ in self.corners]
+        scale = (self.x_slope * self.y_slope)[..., None]
+        return (south_east - south_west - north_east + north_west) * scale
+
+
+def _first_derivative(grad, input, grid, mode, padding, align, for_input: bool):
+    points = _Points(input, grid, mode, padding, align)
+    flowing = np.moveaxis(grad, 1, -1)  # (N, Ho, Wo, C)
+    if for_input:
+        return points.spread(flowing, input)
+    if points.mode == "nearest":
+        return np.zeros(points.grid.shape, points.grid.dtype)
+    by_x, by_y = points.slopes(input)
+    return np.stack([(flowing * by_x).sum(-1), (flowing * by_y).sum(-1)], -1).astype(
+        points.grid.dtype)
+
+
+def grid_sample_second(k, grad, grad_output, input, grid, mode, padding, align,
+                       for_input: bool, which: int):
+    """GridSampler2DBackwardBackward0: the derivative of the input's gradient (for_input)
+    or the grid's, given ``grad`` for it, by grad_output (0), input (1) or grid (2). The
+    input's gradient is linear in grad_output and the sample is linear in the image, so
+    <v, gI> = <S(v, grid), g> and <V, gGrid> = <g, S(input, grid)> moved along V."""
+    if not isinstance(grad, np.ndarray):
+        raise NotImplementedError(THIRD_ORDER)
+    points = _Points(input, grid, mode, padding, align)
+    flowing = np.moveaxis(grad_output, 1, -1)
+    if for_input:  # grad is an image's worth, v
+        if which == 0:
+            return _sampled(grad, points.grid, points.mode, _PADDING_NAMES[padding], align)
+        if which == 1:
+            return None
+        return _first_derivative(grad_output, grad, grid, mode, padding, align, False)
+    if points.mode == "nearest":
+        return None
+    if which == 0:  # grad is a grid's worth, V: the sample's change along it
+        by_x, by_y = points.slopes(input)
+        moved = by_x * grad[..., :1] + by_y * grad[..., 1:]
+        return np.ascontiguousarray(np.moveaxis(moved, -1, 1)).astype(input.dtype)
+    if which == 1:
+        return points.spread(flowing, input, points.weight_slopes(grad.astype(input.dtype)))
+    mixed = (flowing * points.twist(input)).sum(-1)
+    return np.stack([mixed * grad[..., 1], mixed * grad[..., 0]], -1).astype(
+        points.grid.dtype)
 
 
 Kit.affine_grid_grad = affine_grid_grad
 Kit.grid_sample_grad = grid_sample_grad
+Kit.grid_sample_second = grid_sample_second
 
 __all__ = ["affine_grid", "grid_sample"]
