@@ -76,6 +76,12 @@ def image_rows(row) -> tuple:
              "rows columns", "k.resample(grad, rows, columns)"),
         row("upsample_bilinear2d_backward", "UpsampleBilinear2DBackwardBackward0", "grad_output",
              "rows columns", "k.resample(grad, rows, columns)"),
+        *(row(f"upsample_{kind}1d", f"Upsample{kind.title()}1DBackward0", "self",
+              "shape rows columns", "k.resample_grad(grad, shape, rows, columns)")
+          for kind in ("nearest", "linear")),
+        *(row(f"upsample_{kind}1d_backward", f"Upsample{kind.title()}1DBackwardBackward0",
+              "grad_output", "rows columns", "k.resample(grad, rows, columns)")
+          for kind in ("nearest", "linear")),
         row("nll_loss2d", "NllLoss2DBackward0", "self", "chosen reduction count",
             "k.nll2d_grad(grad, chosen, reduction, count)"),
         row("group_norm", "NativeGroupNormBackward0", "input weight bias",

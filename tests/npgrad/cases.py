@@ -596,6 +596,16 @@ CASES = [
         lambda m, a: m.nn.functional.interpolate(a, scale_factor=2))),
     Case("upsample_bilinear2d_backward", ((1, 1, 4, 5),), _second(
         lambda m, a: m.nn.functional.interpolate(a, size=(7, 3), mode="bilinear"))),
+    Case("upsample_nearest1d", ((1, 2, 5),), lambda m, a: m.nn.functional.interpolate(
+        a, scale_factor=1.5)),
+    Case("upsample_linear1d", ((2, 1, 5),), lambda m, a: m.nn.functional.interpolate(
+        a, scale_factor=2, mode="linear")),
+    Case("upsample_linear1d", ((1, 2, 5),), lambda m, a: m.nn.functional.interpolate(
+        a, size=7, mode="linear", align_corners=True), label="corners"),
+    Case("upsample_nearest1d_backward", ((1, 2, 5),), _second(
+        lambda m, a: m.nn.functional.interpolate(a, size=3))),
+    Case("upsample_linear1d_backward", ((1, 2, 5),), _second(
+        lambda m, a: m.nn.functional.interpolate(a, size=8, mode="linear"))),
     *(Case(f"{op}{dims}d", ((1, 2, 3, 4, 5)[-dims - 1:],), _padded(mode, dims))
       for op, mode in (("reflection_pad", "reflect"), ("replication_pad", "replicate"))
       for dims in (1, 2, 3)),

@@ -1,7 +1,7 @@
-"""Distances, similarities and image resampling on npgrad against real torch, run here:
+"""Distances, similarities and resampling on npgrad against real torch, run here:
 F.normalize, F.cosine_similarity, torch.cdist (both of torch's ways), F.kl_div, cross, kron,
-tensordot, F.interpolate/nn.Upsample, F.pad, F.unfold/F.fold: values, gradients, reprs,
-torch's warnings and errors."""
+tensordot, F.interpolate/nn.Upsample (images and sequences), F.pad, F.unfold/F.fold: values,
+gradients, reprs, torch's warnings and errors."""
 
 from __future__ import annotations
 
@@ -51,7 +51,16 @@ columns = F.unfold(image, kernel_size=2, stride=1)
 print(columns.shape, F.fold(columns, (3, 4), 2)[0, 0])
 (F.interpolate(image, scale_factor=2, mode="bilinear").pow(2).sum() + columns.sum()).backward()
 print(image.grad)
+wave = torch.linspace(-1, 1, 5).reshape(1, 1, 5).requires_grad_()
+for options in ({"scale_factor": 2, "mode": "linear"}, {"size": 3, "mode": "linear"},
+                {"size": 8, "mode": "linear", "align_corners": True}, {"scale_factor": 1.5}):
+    stretched = F.interpolate(wave, **options)
+    print(stretched, torch.nn.Upsample(**options))
+    stretched.pow(3).sum().backward()
+print(wave.grad)
 for bad in ("F.interpolate(image, size=4, mode='nearest', align_corners=True)",
+            "F.interpolate(wave, scale_factor=2, mode='bilinear')",
+            "F.interpolate(image, scale_factor=2, mode='linear')",
             "torch.cdist(a, torch.randn(2, 4))", "torch.cross(a[:, :2], b[:5, :2], dim=1)"):
     try:
         eval(bad)

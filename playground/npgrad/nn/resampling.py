@@ -1,8 +1,8 @@
-"""Resizing, padding and patches of images: F.interpolate (nearest, bilinear, bicubic) and
-nn.Upsample,
-F.pad (constant), F.unfold and F.fold; each one node with torch's name
-(UpsampleNearest2DBackward0, UpsampleBilinear2DBackward0, ConstantPadNdBackward0,
-Im2ColBackward0, Col2ImBackward0) and torch's index arithmetic."""
+"""Resizing, padding and patches of images: F.interpolate (nearest, bilinear, bicubic of an
+image; nearest, linear of a sequence) and nn.Upsample, F.pad (constant), F.unfold and F.fold;
+each one node with torch's name (UpsampleNearest2DBackward0, UpsampleLinear1DBackward0,
+ConstantPadNdBackward0, Im2ColBackward0, Col2ImBackward0) and torch's index arithmetic. A
+sequence's resampling has no rows (``rows`` None), only columns."""
 
 from __future__ import annotations
 
@@ -20,27 +20,42 @@ _pair = _convolution._pair
 
 def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "nearest",
                 align_corners=None, recompute_scale_factor=None, antialias: bool = False):
-    """An (N, C, H, W) batch resized to ``size`` or by ``scale_factor``."""
-    if input.ndim != 4 or mode not in ("nearest", "bilinear", "bicubic") or antialias:
-        raise NotImplementedError(f"F.interpolate(mode={mode!r}) of a {input.ndim}-d input is "
-                                  f"not {MISSING_HINT}")
+    """An (N, C, H, W) batch or an (N, C, L) one resized to ``size`` or by ``scale_factor``."""
+    _check_mode(input.ndim, mode, antialias)
     if mode == "nearest" and align_corners is not None:
         raise ValueError("align_corners option can only be set with the interpolating modes: "
                          "linear | bilinear | bicubic | trilinear")
     sizes_in = input.shape[2:]
+    count = len(sizes_in)
     if size is not None:
-        out = _pair(size)
-        scales = (None, None)
+        out = _pair(size) if count == 2 else tuple(size) if isinstance(size, tuple | list) \
+            else (size,)
+        scales = (None,) * count
     else:
-        factors = (scale_factor,) * 2 if not isinstance(scale_factor, tuple | list) else \
+        factors = (scale_factor,) * count if not isinstance(scale_factor, tuple | list) else \
             tuple(scale_factor)
         out = tuple(math.floor(n * f) for n, f in zip(sizes_in, factors, strict=True))
-        scales = (None, None) if recompute_scale_factor else factors
+        scales = (None,) * count if recompute_scale_factor else factors
     # the index arithmetic is in torch's opmath type: double for double, else float
     exact = np.float64 if input._data.dtype == np.float64 and mode != "nearest" else np.float32
-    rows, columns = (_source(n_in, n_out, scale, mode, align_corners, exact)
-                     for n_in, n_out, scale in zip(sizes_in, out, scales, strict=True))
-    return resample(None, input, rows, columns)
+    sources = [_source(n_in, n_out, scale, "bilinear" if mode == "linear" else mode,
+                       align_corners, exact)
+               for n_in, n_out, scale in zip(sizes_in, out, scales, strict=True)]
+    return resample(None, input, *([None] + sources if count == 1 else sources))
+
+
+_MODE_DIMS = {"linear": 3, "bilinear": 4, "bicubic": 4, "trilinear": 5}
+
+
+def _check_mode(ndim: int, mode: str, antialias: bool) -> None:
+    """torch's refusal of a mode for another input's rank; what the engine lacks, named."""
+    needed = _MODE_DIMS.get(mode)
+    if needed is not None and needed != ndim:
+        raise NotImplementedError(f"Got {ndim}D input, but {mode} mode needs {needed}D input")
+    if ndim not in (3, 4) or mode not in ("nearest", "linear", "bilinear", "bicubic") or \
+            antialias:
+        raise NotImplementedError(f"F.interpolate(mode={mode!r}) of a {ndim}-d input is "
+                                  f"not {MISSING_HINT}")
 
 
 def resample(k, input, rows, columns):
@@ -49,10 +64,12 @@ def resample(k, input, rows, columns):
     values = _resampled(getattr(input, "_data", input), rows, columns)
     if not isinstance(input, Tensor):
         return values
-    return _recording.output(_op(rows), values, (input,), (input.shape, rows, columns))
+    return _recording.output(_op(rows, columns), values, (input,), (input.shape, rows, columns))
 
 
-def _op(rows) -> str:
+def _op(rows, columns) -> str:
+    if rows is None:
+        return "upsample_nearest1d" if _nearest(columns) else "upsample_linear1d"
     return "upsample_nearest2d" if _nearest(rows) else "upsample_bicubic2d" if \
         _cubic(rows) else "upsample_bilinear2d"
 
@@ -66,6 +83,12 @@ def _cubic(rows) -> bool:
 
 
 def _resampled(data: np.ndarray, rows, columns) -> np.ndarray:
+    if rows is None:  # a sequence
+        if _nearest(columns):
+            return np.ascontiguousarray(data[..., columns])
+        first, second, weight = columns
+        return np.ascontiguousarray((data[..., first] * (1 - weight) +
+                                     data[..., second] * weight).astype(data.dtype))
     if _cubic(rows):  # torch's order: each row's four columns, then the four rows
         (row_index, row_weight), (column_index, column_weight) = rows, columns
         total = None
@@ -137,11 +160,20 @@ def resample_grad(k, grad, shape, rows, columns):
     """Each output's gradient added back to the input positions it was read from; under
     create_graph torch's Upsample...BackwardBackward0, whose derivative resamples again."""
     values = _resample_grad_values(getattr(grad, "_data", grad), shape, rows, columns)
-    return k._backward_of(f"{_op(rows)}_backward", values, (grad,), (rows, columns))
+    return k._backward_of(f"{_op(rows, columns)}_backward", values, (grad,), (rows, columns))
 
 
 def _resample_grad_values(grad: np.ndarray, shape, rows, columns) -> np.ndarray:
     result = np.zeros(shape, grad.dtype)
+    if rows is None:  # a sequence
+        if _nearest(columns):
+            np.add.at(result, (Ellipsis, columns), grad)
+            return result
+        first, second, weight = columns
+        for index, part in ((first, 1 - weight), (second, weight)):
+            np.add.at(np.moveaxis(result, -1, 0), index,
+                      np.moveaxis(grad * part.astype(grad.dtype), -1, 0))
+        return result
     if _cubic(rows):
         (row_index, row_weight), (column_index, column_weight) = rows, columns
         for a in range(4):
