@@ -321,35 +321,6 @@ class Kit(GraphBackwards):
         return k.where(difference <= -delta, -norm * grad * delta, k.where(
             difference >= delta, norm * grad * delta, norm * difference * grad))
 
-    def batch_norm_input(k, grad, input, mean, weight, invstd, training, eps):
-        """d loss / d input of batch norm: through the batch statistics while training,
-        a plain scaling with the running ones in eval."""
-        shape = (1, -1) + (1,) * (len(grad.shape) - 2)
-        if training and not isinstance(input, np.ndarray):  # create_graph: statistics too
-            mean, invstd = k._batch_statistics(input, eps)
-        normalized = (input - mean.reshape(shape)) * invstd.reshape(shape)
-        scale = invstd.reshape(shape)
-        if weight is not None:
-            scale = scale * weight.reshape(shape)
-        if not training:
-            return grad * scale
-        dims = (0, *range(2, len(grad.shape)))
-        count = math.prod(grad.shape) // grad.shape[1]
-        mean_grad = k.sum(grad, dims, True) / count
-        mean_projection = k.sum(grad * normalized, dims, True) / count
-        return scale * (grad - mean_grad - normalized * mean_projection)
-
-    def batch_norm_parameter(k, grad, input, mean, invstd, training, eps, by_normalized):
-        """d loss / d weight (``by_normalized``) or d bias: summed over all but the channels."""
-        dims = (0, *range(2, len(grad.shape)))
-        if not by_normalized:
-            return k.sum(grad, dims, False)
-        shape = (1, -1) + (1,) * (len(grad.shape) - 2)
-        if training and not isinstance(input, np.ndarray):
-            mean, invstd = k._batch_statistics(input, eps)
-        normalized = (input - mean.reshape(shape)) * invstd.reshape(shape)
-        return k.sum(grad * normalized, dims, False)
-
     def gelu_grad(k, grad, self, approximate):
         """GeluBackward0: grad times the derivative of x Φ(x) (or of torch's tanh
         approximation), computed on arrays in the input's dtype as torch's kernel does; under
@@ -429,44 +400,6 @@ class Kit(GraphBackwards):
         if all(g is None or isinstance(g, np.ndarray) for g in grad):
             return values
         return Tensor._make(values)
-
-    def layer_norm_input(k, grad, input, mean, rstd, weight, dims, eps):
-        """d loss / d input of layer norm: through each row's own mean and variance."""
-        if not isinstance(input, np.ndarray):  # create_graph: the statistics differentiate
-            mean, rstd = k._row_statistics(input, dims, eps)
-        normalized = (input - mean) * rstd
-        scaled = grad if weight is None else grad * weight
-        count = math.prod(input.shape[dim] for dim in dims)
-        mean_grad = k.sum(scaled, dims, True) / count
-        mean_projection = k.sum(scaled * normalized, dims, True) / count
-        return rstd * (scaled - mean_grad - normalized * mean_projection)
-
-    def layer_norm_parameter(k, grad, input, mean, rstd, dims, eps, by_normalized):
-        """d loss / d weight (``by_normalized``) or d bias: summed over the leading dims."""
-        leading = tuple(range(len(grad.shape) - len(dims)))
-        if not by_normalized:
-            return k.sum(grad, leading, False)
-        if not isinstance(input, np.ndarray):
-            mean, rstd = k._row_statistics(input, dims, eps)
-        return k.sum(grad * ((input - mean) * rstd), leading, False)
-
-    def _row_statistics(k, input, dims, eps):
-        """Each row's mean and 1/std as tensors of the input, so that they differentiate."""
-        count = math.prod(input.shape[dim] for dim in dims)
-        mean = k.sum(input, dims, True) / count
-        centered = input - mean
-        variance = k.sum(centered * centered, dims, True) / count
-        return mean, k.rsqrt(variance + eps)
-
-    def _batch_statistics(k, input, eps):
-        """The batch's mean and 1/std as tensors of the input, so that they differentiate."""
-        dims = (0, *range(2, len(input.shape)))
-        count = math.prod(input.shape) // input.shape[1]
-        mean = k.sum(input, dims, False) / count
-        shape = (1, -1) + (1,) * (len(input.shape) - 2)
-        centered = input - mean.reshape(shape)
-        variance = k.sum(centered * centered, dims, False) / count
-        return mean, k.rsqrt(variance + eps)
 
     def as_strided_backward(k, grad, shape: tuple, positions: np.ndarray):
         """Each element of a view's gradient added at its place (``positions``, flat) in a

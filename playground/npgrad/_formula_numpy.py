@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import _norm_grads  # noqa: F401 - the kit's layer_norm_input, batch_norm_input...
 from ._formula_kit import Kit, _along, _count, _negated, writable_diagonal
 from ._indexing import along_axis
 from ._numerics import fused_values, power_by_number

@@ -98,4 +98,29 @@ def graph_rows(row) -> tuple:
         row("sigmoid_backward", "SigmoidBackwardBackward0", "grad_output output",
             "grad_output output", "k.sigmoid_backward(grad, output)",
             "grad * grad_output * k.plus(k.times(output, -2), 1)"),
+        *_norm_rows(row),
     )
+
+
+def _norm_rows(row) -> tuple:
+    """Layer and batch norm's first derivatives as torch's one node each (_norm_grads.py);
+    ``arguments``: the statistics they read, the normalized dims (a batch norm's: all but the
+    channels) and whether the statistics are the batch's."""
+    rows = []
+    for kind, node, saved, arguments in (
+            ("layer", "NativeLayerNorm", "mean rstd dims", "mean, rstd, dims, True"),
+            ("batch", "NativeBatchNorm", "mean invstd training", "mean, invstd, None, training")):
+        name = f"{node}BackwardBackward0"
+        rows += [
+            row(f"{kind}_norm_input_backward", name, "grad_output input weight",
+                f"grad_output input weight {saved}",
+                *(f"k.norm_input_second(grad, grad_output, input, weight, {arguments}, {which})"
+                  for which in range(3))),
+            row(f"{kind}_norm_weight_backward", name, "grad_output input",
+                f"grad_output input {saved}",
+                *(f"k.norm_weight_second(grad, grad_output, input, {arguments}, {which})"
+                  for which in range(2))),
+            row(f"{kind}_norm_bias_backward", name, "grad_output", "shape",
+                f"k.norm_bias_second(grad, shape, {kind == 'layer'})"),
+        ]
+    return tuple(rows)

@@ -444,6 +444,21 @@ CASES = [
         a, (3,), w, b)),
     Case("layer_norm", ((2, 2, 3),), lambda m, a: m.nn.functional.layer_norm(a, (2, 3)),
          label="plain"),
+    # their gradients under create_graph: torch's one node, differentiated again
+    *(Case(f"{kind}_norm_{part}_backward", ((4, 3, 2), (3,), (3,)) if kind == "batch" else
+           ((4, 3, 2), (2,), (2,)), lambda m, a, w, b, norm=norm, which=which: m.autograd.grad(
+               (norm(m, a, w, b) ** 3).sum(), (a, w, b), create_graph=True)[which],
+           label=label)
+      for kind, label, norm in (
+          ("layer", "", lambda m, a, w, b: m.nn.functional.layer_norm(a, (2,), w, b)),
+          ("batch", "training", lambda m, a, w, b: m.nn.functional.batch_norm(
+              a, None, None, w, b, training=True)),
+          ("batch", "eval", lambda m, a, w, b: m.nn.functional.batch_norm(
+              a, m.full((3,), 0.1, dtype=a.dtype), m.full((3,), 2.0, dtype=a.dtype), w, b)))
+      for which, part in enumerate(("input", "weight", "bias"))),
+    Case("layer_norm_input_backward", ((2, 2, 3),), lambda m, a: m.autograd.grad(
+        (m.nn.functional.layer_norm(a, (2, 3)) ** 3).sum(), a, create_graph=True)[0],
+         label="plain"),
     Case("nan_to_num", ((2, 3),), lambda m, a: a.nan_to_num()),
     Case("safe_softmax", ((3, 4), (5, 4), (5, 2)), lambda m, q, k, v:
          m.nn.functional.scaled_dot_product_attention(q, k, v), label="math-path"),

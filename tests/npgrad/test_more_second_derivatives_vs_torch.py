@@ -1,6 +1,7 @@
 """Second derivatives through a spatial transformer's sampling, a bilinear layer, a transposed
-convolution and an embedding bag, against real torch run here: the Hessian-vector product a
-gradient penalty takes, through every input, and the nodes it records (or torch's refusal)."""
+convolution, an embedding bag and the norm layers (their third too), against real torch run
+here: the Hessian-vector product a gradient penalty takes, through every input, and the nodes
+it records (or torch's refusal)."""
 
 from __future__ import annotations
 
@@ -97,3 +98,34 @@ def test_a_third_derivative_through_grid_sample_says_what_to_do(engine):
             "torch.autograd.grad(h[0].sum(), grid)")
     kind, message = _refusal(engine, code)
     assert kind == "NotImplementedError" and "switch the engine to torch" in message
+
+
+NORMS = {
+    "layer_norm": lambda m, x, w: m.nn.functional.layer_norm(x, (3,), w),
+    "batch_norm": lambda m, x, w: m.nn.functional.batch_norm(x, None, None, w, training=True),
+    "batch_norm eval": lambda m, x, w: m.nn.functional.batch_norm(
+        x, m.full((3,), 0.2, dtype=x.dtype), m.full((3,), 1.5, dtype=x.dtype), w),
+}
+
+
+def _third_order(module, norm, values):
+    """Second and third derivatives through a norm layer's gradient (torch reads the
+    forward's mean and 1/std as constants there, so the third does not go through them)."""
+    x, w = (module.tensor(v, requires_grad=True) for v in values)
+    first = module.autograd.grad((norm(module, x, w) ** 3).sum(), (x, w), create_graph=True)
+    second = module.autograd.grad((first[0] ** 2).sum() + (first[1] ** 3).sum(), (x, w),
+                                  create_graph=True)
+    third = module.autograd.grad((second[0] ** 2).sum() + second[1].sum(), (x, w))
+    return ([type(g.grad_fn).__name__ for g in first],
+            [t.detach().numpy() for t in (*second, *third)])
+
+
+@pytest.mark.parametrize("name", list(NORMS))
+def test_a_norm_layers_third_derivative_is_torchs(name, torch, engine):
+    rng = np.random.default_rng(len(name))
+    values = rng.normal(size=(4, 3)), rng.normal(size=3)
+    expected = _third_order(torch, NORMS[name], values)
+    actual = _third_order(engine, NORMS[name], values)
+    assert actual[0] == expected[0]
+    for got, want in zip(actual[1], expected[1], strict=True):
+        np.testing.assert_allclose(got, want, rtol=1e-8, atol=1e-8 * np.abs(want).max())

@@ -69,7 +69,9 @@ def unpad_by_mode(k, grad, shape, sources, mode: str, dims: int):
         summed = np.zeros((shape[dim], *moved.shape[1:]), values.dtype)
         np.add.at(summed, index, moved)
         values = np.moveaxis(summed, 0, dim)
-    return k._backward_of(f"{_NODES[mode]}{dims}d_backward", values, (grad,), (sources,))
+    # contiguous, as torch's kernel writes it (a view of it reshapes as a view, not an alias)
+    return k._backward_of(f"{_NODES[mode]}{dims}d_backward", np.ascontiguousarray(values),
+                          (grad,), (sources,))
 
 
 def repad(k, grad, sources, mode: str, dims: int):
