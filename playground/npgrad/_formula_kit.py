@@ -89,6 +89,15 @@ def _negated(shifts):
     return tuple(-shift for shift in shifts) if isinstance(shifts, tuple) else -shifts
 
 
+def _zero_elsewhere(values, chosen: np.ndarray):
+    """nll's gradient is zero (+0, as torch's kernel writes it) but at the chosen targets; the
+    product there is -0 where grad is positive (a printed ``-0.``). Arrays only: a tensor's
+    zeros stay as its graph made them."""
+    if isinstance(values, np.ndarray):
+        values[chosen == 0] = 0
+    return values
+
+
 def _count(shape: tuple, dims) -> int:
     dims = _normalize_dims(dims, len(shape))
     return int(np.prod([shape[d] for d in dims])) if dims else 1
@@ -160,8 +169,8 @@ class Kit(GraphBackwards):
         if order == 1:
             return k.sign(value) * grad
         if order in (float("inf"), -float("inf")):
-            mask = k.abs(value) == norm
-            return k.sign(value) * k.where(mask, grad / k.sum(mask * 1.0, dims, True), 0)
+            mask = k.abs(value) == norm  # (torch's: sgn(x) · (grad / count · mask))
+            return k.sign(value) * (grad / k.sum(mask * 1.0, dims, True) * mask)
         if order < 1:
             scaled = k.sign(value) * k.where(value == 0, 0, k.power(k.abs(value), order - 1))
             return scaled * grad * k.power(norm, 1 - order)
@@ -217,10 +226,10 @@ class Kit(GraphBackwards):
         return difference * grad
 
     def share_extremes(k, grad, value, dims, keepdim, result):
-        """amax/amin: the elements equal to the extreme share its gradient evenly."""
+        """amax/amin: the elements equal to the extreme share its gradient evenly (torch's
+        scale_grad_by_count: the share times the mask)."""
         mask = value == k.restore_dims(result, dims, keepdim)
-        return k.where(mask, k.restore_dims(grad, dims, keepdim) / k.sum(mask * 1.0, dims, True),
-                       0)
+        return k.restore_dims(grad, dims, keepdim) / k.sum(mask * 1.0, dims, True) * mask
 
     def unrepeat(k, grad, shape, repeats):
         """repeat's gradient: the tiles summed back onto one (each dim split into tiles)."""
@@ -233,7 +242,7 @@ class Kit(GraphBackwards):
         """-grad at each row's target class (``chosen`` is 1 there), over the count for mean."""
         if reduction == "none" and chosen.ndim == 2:
             grad = k.unsqueeze(grad, 1)
-        return grad * (chosen * (-1.0 / count))
+        return _zero_elsewhere(grad * (chosen * (-1.0 / count)), chosen)
 
     def not_implemented(k, name):
         raise RuntimeError(f"derivative for {name} is not implemented")

@@ -111,7 +111,8 @@ class GraphBackwards:
         """relu's gradient as torch's one op (ThresholdBackwardBackward0) under create_graph,
         the values of relu's plain formula."""
         mask = _values(self) > threshold
-        return k._backward_of("threshold_backward", _values(grad) * mask, (grad, self), (mask,))
+        return k._backward_of("threshold_backward", np.where(mask, _values(grad), 0), (grad, self),
+                              (mask,))
 
     def leaky_relu_backward(k, grad, self, negative_slope):
         values = np.where(_values(self) > 0, _values(grad), _values(grad) * negative_slope)

@@ -6,8 +6,32 @@ from __future__ import annotations
 _HEAVISIDE = "k.not_implemented('aten::heaviside')"
 
 
-def more_math_rows(row, element_wise) -> tuple:
+_SOFT_MARGIN_BACKWARD = ("k.recorded_backward('soft_margin_loss_backward', 'soft_margin_loss', "
+                         "grad, self, target, reduction)")
+
+
+def _margin_loss_rows(row) -> tuple:
+    """nn/margin_losses.py's: soft margin's differentiates twice, the others' once."""
     return (
+        row("soft_margin_loss", "SoftMarginLossBackward0", "self", "self target reduction",
+            "k.soft_margin_grad(grad, self, target, reduction)", graph=(_SOFT_MARGIN_BACKWARD,)),
+        row("soft_margin_loss_backward", "SoftMarginLossBackwardBackward0", "grad_output self",
+            "grad_output self target reduction",
+            "k.soft_margin_grad_output(grad, grad_output, self, target, reduction)",
+            "k.soft_margin_double(grad * grad_output, self, target, reduction)"),
+        row("multi_margin_loss", "MultiMarginLossBackward0", "self",
+            "self target p margin weight reduction",
+            "k.multi_margin_grad(grad, self, target, p, margin, weight, reduction)"),
+        row("multilabel_margin_loss", "MultilabelMarginLossBackward0", "self",
+            "self target reduction", "k.multilabel_margin_grad(grad, self, target, reduction)"),
+        *(row(f"{loss}_backward", "NotImplemented", "grad_output self", "",
+              *[f"k.not_implemented('aten::{loss}_backward')"] * 2)
+          for loss in ("multi_margin_loss", "multilabel_margin_loss")),
+    )
+
+
+def more_math_rows(row, element_wise) -> tuple:
+    return _margin_loss_rows(row) + (
         # cumulative ops
         row("cumprod", "CumprodBackward0", "self", "self dim result",
             "k.cumprod_grad(grad, self, dim, result)"),
@@ -19,6 +43,16 @@ def more_math_rows(row, element_wise) -> tuple:
             "k.logcumsumexp_grad(grad, self, result, dim)"),
         # torch's div(Tensor, Scalar) inside its composites (trapezoid)
         row("div_by_number", "DivBackward1", "self", "other", "k.divided(grad, other)",
+            forward=element_wise),
+        row("sub_scalar", "SubBackward1", "self", "", "grad", forward=element_wise),
+        # the larger (smaller) of two: its gradient, halved on ties, masked off elsewhere (+0)
+        row("maximum", "MaximumBackward0", "self other", "self other",
+            "k.masked_fill(k.where(self == other, grad / 2, grad), self < other, 0)",
+            "k.masked_fill(k.where(self == other, grad / 2, grad), self > other, 0)",
+            forward=element_wise),
+        row("minimum", "MinimumBackward0", "self other", "self other",
+            "k.masked_fill(k.where(self == other, grad / 2, grad), self > other, 0)",
+            "k.masked_fill(k.where(self == other, grad / 2, grad), self < other, 0)",
             forward=element_wise),
         # shapes and diagonals
         row("rot90", "Rot90Backward0", "self", "turns dims", "k.rot90(grad, -turns, dims)"),

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._bindings import binds
-from ._recording import output
+from ._recording import RESULT, output
 from ._reductions import _vector_norm
 from ._tensor import Tensor
 
@@ -18,7 +18,7 @@ def _norm(self: Tensor, p, dim: int | None) -> Tensor:
     dims = None if dim is None else (dim % self.ndim,)
     result = _vector_norm(self._data, p, dims, False).astype(self._data.dtype, copy=False)
     op = "norm_no_dim" if dim is None else "norm_dim"
-    return output(op, np.asarray(result), (self,), (self, p, dims, False, result))
+    return output(op, np.asarray(result), (self,), (self, p, dims, False, RESULT))
 
 
 @binds("norm_except_dim", method=False)

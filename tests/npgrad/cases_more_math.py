@@ -31,6 +31,27 @@ MORE_MATH_CASES: list = [
     Case("logcumsumexp", ((3, 4),), lambda m, a: a.logcumsumexp(1)),
     Case("logcumsumexp", ((5,),), lambda m, a: m.logcumsumexp(a, dim=0), label="vector"),
     Case("logcumsumexp", ((3, 4),), _second(lambda m, a: a.logcumsumexp(0)), label="second"),
+    Case("sub_scalar", ((3, 4), (3, 4)), lambda m, a, b: m.nn.functional.cosine_embedding_loss(
+        a, b, m.tensor([1, -1, -1]), margin=0.1, reduction="none")),
+    Case("soft_margin_loss", ((3, 4),), lambda m, a: m.nn.functional.soft_margin_loss(
+        a, m.tensor([[1.0, -1.0, 1.0, 1.0]] * 3))),
+    Case("soft_margin_loss", ((3, 4),), lambda m, a: m.nn.functional.soft_margin_loss(
+        a, m.tensor([[1.0, -1.0, 1.0, 1.0]] * 3), reduction="none"), label="none"),
+    Case("soft_margin_loss_backward", ((3, 4),), lambda m, a: m.autograd.grad(
+        m.nn.functional.soft_margin_loss(a * a, m.tensor([[1.0, -1.0, 1.0, 1.0]] * 3),
+                                         reduction="sum"), a, create_graph=True)[0]),
+    Case("multi_margin_loss", ((3, 4),), lambda m, a: m.nn.functional.multi_margin_loss(
+        a, m.tensor([0, 3, 1]), reduction="none")),
+    Case("multi_margin_loss", ((3, 4),), lambda m, a: m.nn.functional.multi_margin_loss(
+        a, m.tensor([0, 3, 1]), p=2, margin=0.7, weight=m.tensor([0.5, 1.0, 2.0, 1.5],
+                                                                 dtype=a.dtype)), label="p2"),
+    Case("multilabel_margin_loss", ((3, 4),), lambda m, a: m.nn.functional.multilabel_margin_loss(
+        a, m.tensor([[0, 3, -1, 0], [1, -1, 0, 0], [2, 1, 0, 3]]))),
+    *(Case(f"{loss}_backward", ((3, 4),), lambda m, a, loss=loss, target=target: m.autograd.grad(
+        getattr(m.nn.functional, loss)(a, m.tensor(target)), a, create_graph=True)[0],
+        label="name-only")
+      for loss, target in (("multi_margin_loss", [0, 3, 1]),
+                           ("multilabel_margin_loss", [[0, 3, -1, 0]] * 3))),
     Case("div_by_number", ((3, 4), (4,)), lambda m, y, x: m.trapezoid(y, x)),
     Case("div_by_number", ((3, 4), (3, 4)), lambda m, y, x: m.trapezoid(y, x, dim=0),
          label="grid"),
@@ -95,7 +116,11 @@ MORE_MATH_CASES: list = [
     # linear algebra
     Case("norm_dim", ((3, 4),), lambda m, a: m.norm_except_dim(a, 2, 0)),
     Case("norm_dim", ((2, 3, 4),), lambda m, a: m.norm_except_dim(a, 3, 1), label="middle"),
+    Case("norm_dim", ((2, 3, 4),), lambda m, a: m.autograd.grad(
+        (m.norm_except_dim(a, 3, 1) ** 3).sum(), a, create_graph=True)[0], label="second-order"),
     Case("norm_no_dim", ((3, 4),), lambda m, a: m.norm_except_dim(a, 2, -1)),
+    Case("norm_no_dim", ((3, 4),), lambda m, a: m.autograd.grad(
+        m.norm_except_dim(a, 2, -1) ** 3, a, create_graph=True)[0], label="second-order"),
     Case("weight_norm_interface", ((4, 3), (4, 1)), lambda m, v, g: m._weight_norm(v, g, 0)),
     Case("weight_norm_interface", ((2, 3, 4), (1, 1, 4)),
          lambda m, v, g: m._weight_norm(v, g, 2), label="last"),

@@ -8,6 +8,7 @@ import numpy as np
 
 from .. import _recording
 from .._arithmetic import mul_scalar
+from .._formula_kit import _zero_elsewhere
 from .._reductions import log_softmax
 from .._tensor import Tensor
 from .functional import _reduced
@@ -63,7 +64,7 @@ def nll2d_grad(k, grad, chosen, reduction, count):
     mean (a 'none' gradient has no class dimension: it gains one)."""
     if reduction == "none":
         grad = k.unsqueeze(grad, 1)
-    return grad * (chosen * (-1.0 / count))
+    return _zero_elsewhere(grad * (chosen * (-1.0 / count)), chosen)
 
 
 def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
@@ -72,20 +73,26 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
     """log_softmax over the classes, then nll_loss: the two nodes torch records; with label
     smoothing, mixed with the mean of all classes' -log p as torch's kernel mixes them."""
     if isinstance(target, Tensor) and target.dtype.is_floating_point:
-        raise NotImplementedError("cross_entropy with class probabilities as the target is not "
-                                  "in the built-in NumPy engine; switch the engine to torch")
+        from .more_losses import cross_entropy_of_probabilities
+
+        if reduction not in ("mean", "sum", "none"):
+            raise ValueError(f"{reduction} is not a valid value for reduction")
+        return cross_entropy_of_probabilities(input, target, weight, reduction, label_smoothing)
     classes = 1 if input.ndim >= 2 else 0
     log_probs = log_softmax(input, classes)
     loss = nll_loss(log_probs, target, weight, None, ignore_index, None, reduction)
     if not label_smoothing:
         return loss
-    if weight is not None:
-        raise NotImplementedError("cross_entropy with both class weights and label smoothing "
-                                  "is not in the built-in NumPy engine; switch the engine to "
-                                  "torch")
     ignored = target == ignore_index
-    smooth = (-log_probs.sum(classes)).masked_fill_(ignored, 0.0)
-    if reduction == "mean":
+    if weight is not None:  # each class's -log p by its weight
+        shape = [1] * log_probs.ndim
+        shape[classes] = weight.shape[0]
+        smooth = (-(log_probs * weight.view(*shape)).sum(classes)).masked_fill_(ignored, 0.0)
+    else:
+        smooth = (-log_probs.sum(classes)).masked_fill_(ignored, 0.0)
+    if reduction == "mean" and weight is not None:  # over the kept targets' weights
+        smooth = smooth.sum() / weight.gather(0, target.masked_select(~ignored).flatten()).sum()
+    elif reduction == "mean":
         smooth = smooth.sum() / (~ignored).sum()
     elif reduction == "sum":
         smooth = smooth.sum()

@@ -426,7 +426,12 @@ _LAZY = {"more_activations": ("hardtanh", "hardtanh_", "relu6", "selu", "celu", 
          "class_losses": ("nll_loss", "cross_entropy"),
          "grid_sampling": ("affine_grid", "grid_sample"),
          "bilinear": ("bilinear",),
-         "embedding_bag": ("embedding_bag",)}
+         "embedding_bag": ("embedding_bag",),
+         "more_losses": ("pairwise_distance", "triplet_margin_loss",
+                         "triplet_margin_with_distance_loss", "cosine_embedding_loss",
+                         "margin_ranking_loss", "hinge_embedding_loss",
+                         "multilabel_soft_margin_loss", "poisson_nll_loss", "gaussian_nll_loss"),
+         "margin_losses": ("soft_margin_loss", "multi_margin_loss", "multilabel_margin_loss")}
 
 
 _PACKAGE = __name__.rpartition(".")[0]  # (read now: the engine's torch alias renames modules)

@@ -93,7 +93,7 @@ def masked_grad(k, op: str, grad, self, mask):
 def hardswish_grad(k, grad, self):
     x, g = getattr(self, "_data", self), getattr(grad, "_data", grad)
     three, half = _typed(3, x), _typed(0.5, x)
-    values = np.where(x < -three, 0, np.where(x <= three, g * (x / three + half), g))
+    values = np.where(x <= -three, 0, np.where(x < three, g * (x / three + half), g))
     return k._backward_of("hardswish_backward", values.astype(g.dtype), (grad, self),
                           (grad, self))
 
