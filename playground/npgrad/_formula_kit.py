@@ -244,6 +244,22 @@ class Kit(GraphBackwards):
             grad = k.unsqueeze(grad, 1)
         return _zero_elsewhere(grad * (chosen * (-1.0 / count)), chosen)
 
+    def index_add_source(k, grad, dim, index, alpha):
+        """index_add's gradient for the source: grad's rows at the index, expanded as the
+        source (torch's expand_as: an ExpandBackward0 under create_graph)."""
+        picked = k.index_select(grad, dim, index)
+        if not isinstance(picked, np.ndarray):
+            picked = k.expand(picked, tuple(picked.shape))
+        return k.scale(picked, alpha)
+
+    def embedding_double(k, grad, indices, padding_idx, shape):
+        """embedding_dense_backward's derivative: each looked-up row of ``grad`` (zero for the
+        padding index), shaped as the embedding's output."""
+        rows = k.index_select(grad, 0, indices)
+        if padding_idx is not None:
+            rows = k.masked_fill(rows, (indices == padding_idx)[:, None], 0)
+        return k.reshape(rows, shape)
+
     def not_implemented(k, name):
         raise RuntimeError(f"derivative for {name} is not implemented")
 
@@ -254,9 +270,9 @@ class Kit(GraphBackwards):
     def conv2d_input(k, grad, input, weight, stride, padding, dilation, groups=1):
         """d loss / d input of a convolution (a transposed convolution of grad by weight),
         on arrays; under create_graph torch's ConvolutionBackwardBackward0 node."""
-        values = _convolution.conv2d_input_grad(_array(grad), tuple(input.shape),
-                                                _array(weight), stride, padding, dilation,
-                                                groups)
+        # contiguous, as torch's kernel writes it (with padding it is a larger array's middle)
+        values = np.ascontiguousarray(_convolution.conv2d_input_grad(
+            _array(grad), tuple(input.shape), _array(weight), stride, padding, dilation, groups))
         return k._backward_of("conv2d_input_backward", values, (grad, input, weight),
                               (grad, weight, stride, padding, dilation, groups))
 

@@ -104,10 +104,13 @@ class TensorKit(Kit):
         return k._zeros(grad, shape).index_add(dim, k._index(index), grad)
 
     def embedding_backward(k, grad, shape, indices, padding_idx):
-        rows = grad.reshape(-1, shape[1])
-        if padding_idx is not None:
-            rows = rows * Tensor._make((indices != padding_idx)[:, None].astype(rows.dtype.numpy))
-        return k._zeros(grad, shape).index_add(0, k._index(indices), rows)
+        """The rows' gradients added up on arrays, recorded as torch's embedding_dense_backward
+        (EmbeddingDenseBackwardBackward0: its derivative reads the rows back)."""
+        from ._formula_numpy import NUMPY_KIT
+
+        values = NUMPY_KIT.embedding_backward(grad._data, shape, indices, padding_idx)
+        return k._backward_of("embedding_dense_backward", values, (grad,),
+                              (indices, padding_idx, tuple(grad.shape)))
 
     def flip(k, grad, dims):
         return grad.flip(dims)

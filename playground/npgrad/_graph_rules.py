@@ -99,6 +99,8 @@ def graph_rows(row) -> tuple:
             "grad_output output", "k.sigmoid_backward(grad, output)",
             "grad * grad_output * k.plus(k.times(output, -2), 1)"),
         *_norm_rows(row),
+        row("embedding_dense_backward", "EmbeddingDenseBackwardBackward0", "grad_output",
+            "indices padding_idx shape", "k.embedding_double(grad, indices, padding_idx, shape)"),
     )
 
 

@@ -451,7 +451,7 @@ TABLE: tuple[Rule, ...] = (
     _row("embedding", "EmbeddingBackward0", "weight", "shape indices padding_idx",
          "k.embedding_backward(grad, shape, indices, padding_idx)"),
     _row("index_add", "IndexAddBackward0", "self source", "dim index alpha",
-         "grad", "k.scale(k.index_select(grad, dim, index), alpha)", inplace="index_add_"),
+         "grad", "k.index_add_source(grad, dim, index, alpha)", inplace="index_add_"),
     _row("repeat", "RepeatBackward0", "self", "shape repeats", "k.unrepeat(grad, shape, repeats)"),
     _row("select", "SelectBackward0", "self", "shape dim index",
          "k.select_backward(grad, shape, dim, index)"),

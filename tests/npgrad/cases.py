@@ -419,6 +419,10 @@ CASES = [
         m.tensor([[1, 3], [1, 0]]), a)),
     Case("embedding", ((4, 3),), lambda m, a: m.nn.functional.embedding(
         m.tensor([2, 0, 2]), a, padding_idx=2), label="padding"),
+    Case("embedding_dense_backward", ((4, 3),), _second(lambda m, a: m.nn.functional.embedding(
+        m.tensor([[1, 3], [1, 0]]), a) * a[:2, None])),
+    Case("embedding_dense_backward", ((4, 3),), _second(lambda m, a: m.nn.functional.embedding(
+        m.tensor([2, 0, 2]), a, padding_idx=2) * a[1:]), label="padding"),
     Case("index_select", ((2, 3),), _second(lambda m, a: m.index_select(a, 1, m.tensor([1, 1]))),
          label="second"),
     Case("index_add", ((3, 2), (4, 2)), lambda m, a, b: a.index_add(0, m.tensor([2, 0, 2, 1]), b)),
@@ -565,6 +569,9 @@ CASES = [
     Case("hardsigmoid_backward", ((2, 5),),
          _second(lambda m, a: m.nn.functional.hardsigmoid(a * 4)), label="name-only"),
     Case("glu", ((2, 6),), lambda m, a: m.nn.functional.glu(a, 1)),
+    Case("glu_backward", ((2, 6),), _second(lambda m, a: m.nn.functional.glu(a, 1) * a[:, :3])),
+    Case("glu_backward", ((4, 3),), _second(lambda m, a: m.nn.functional.glu(a, 0)),
+         label="first-dim"),
     Case("threshold", ((2, 5),), lambda m, a: m.nn.functional.threshold(a, 0.1, 2.0)),
     Case("threshold_", ((2, 5),), lambda m, a: m.nn.functional.threshold(a * 1, 0.1, -2.0, True)),
     Case("threshold_backward", ((2, 5),),

@@ -184,14 +184,55 @@ def glu(input: Tensor, dim: int = -1) -> Tensor:
 
 
 def glu_grad(k, grad, self, dim: int):
-    """GluBackward0: σ(b)·grad for the first half, (1 - σ(b))·σ(b)·a·grad for the second."""
-    if isinstance(self, Tensor):  # create_graph: recorded through the engine's ops
-        first, second = self.chunk(2, dim)
-        gate = second.sigmoid()
-        return _shapes.cat([gate * grad, (1 - gate) * gate * first * grad], dim)
+    """GluBackward0: σ(b)·grad for the first half, (1 - σ(b))·σ(b)·a·grad for the second;
+    under create_graph torch's GluBackwardBackward0."""
+    if isinstance(self, Tensor) or isinstance(grad, Tensor):
+        values = glu_grad(k, _array(grad), _array(self), dim)
+        return k._backward_of("glu_backward", values, (grad, self), (grad, self, dim))
     first, second = np.split(self, 2, axis=dim)
     gate = 1 / (1 + np.exp(-second))
     return np.concatenate([gate * grad, (1 - gate) * gate * first * grad], axis=dim)
+
+
+def _array(value):
+    return getattr(value, "_data", value)
+
+
+def _halves(value, dim: int):
+    """The two halves along ``dim`` (a tensor's by narrow, as torch's formulas take them)."""
+    size = value.shape[dim] // 2
+    if isinstance(value, np.ndarray):
+        return np.split(value, 2, axis=dim)
+    return value.narrow(dim, 0, size), value.narrow(dim, size, size)
+
+
+def _joined(k, pieces, dim: int):
+    return np.concatenate(pieces, axis=dim) if isinstance(pieces[0], np.ndarray) else \
+        _shapes.cat(pieces, dim)
+
+
+def glu_double(k, grad, grad_output, self, dim: int):
+    """GluBackwardBackward0 by the input (torch's glu_double_backward): with s = σ(b),
+    [V_b g s(1-s) ; V_a g s(1-s) + V_b a g s(1-s)(1-2s)] for ``grad`` V = [V_a ; V_b]."""
+    first, second = _halves(self, dim)
+    gate = k.sigmoid(second)
+    rest = 1 - gate
+    slope = gate * rest
+    grad_first, grad_second = _halves(grad, dim)
+    curve = slope * rest - gate * slope
+    return _joined(k, [grad_second * grad_output * slope,
+                       grad_second * first * grad_output * curve +
+                       grad_first * grad_output * slope], dim)
+
+
+def glu_double_grad_output(k, grad, self, dim: int):
+    """GluBackwardBackward0 by grad_output: ``grad`` times the gradient of a unit output,
+    the two halves added."""
+    shape = list(self.shape)
+    shape[dim] //= 2
+    unit = glu_grad(k, k._zeros(self, tuple(shape)) + 1, self, dim)
+    first, second = _halves(grad * unit, dim)
+    return first + second
 
 
 def _threshold(input: Tensor, threshold: float, value: float, inplace: bool = False) -> Tensor:
@@ -396,6 +437,7 @@ def _register() -> None:
     from .._formula_kit import Kit
 
     Kit.glu_grad, Kit.scaled_elu_grad, Kit.masked_grad = glu_grad, scaled_elu_grad, masked_grad
+    Kit.glu_double, Kit.glu_double_grad_output = glu_double, glu_double_grad_output
     Kit.hardswish_grad, Kit.hardsigmoid_grad = hardswish_grad, hardsigmoid_grad
     Kit.prelu_grad, Kit.scaled_elu_result_grad = prelu_grad, scaled_elu_result_grad
 
