@@ -98,7 +98,7 @@ from ._type_info import (
 )
 
 from . import autograd, backends, distributions, func, linalg, nn  # isort: skip
-from . import optim, sparse, testing, utils  # isort: skip
+from . import optim, sparse, special, testing, utils  # isort: skip
 from . import amp, cuda, jit  # isort: skip
 from .amp import autocast, is_autocast_enabled  # isort: skip
 from .autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled  # isort: skip

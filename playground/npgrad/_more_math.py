@@ -476,4 +476,5 @@ def _register() -> None:
 
 _register()
 
-from . import _more_math_linalg  # noqa: E402, F401  (its @binds: products, torch.linalg's)
+# their @binds: products and torch.linalg's; lgamma, digamma, polygamma...
+from . import _gamma, _more_math_linalg  # noqa: E402, F401

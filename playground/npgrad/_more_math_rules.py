@@ -45,6 +45,13 @@ def more_math_rows(row, element_wise) -> tuple:
         row("div_by_number", "DivBackward1", "self", "other", "k.divided(grad, other)",
             forward=element_wise),
         row("sub_scalar", "SubBackward1", "self", "", "grad", forward=element_wise),
+        # the gamma function's family (_gamma.py)
+        row("lgamma", "LgammaBackward0", "self", "self", "grad * k.digamma(self)",
+            forward=element_wise, inplace="lgamma_"),
+        row("digamma", "DigammaBackward0", "self", "self", "grad * k.polygamma(1, self)",
+            forward=element_wise, inplace="digamma_"),
+        row("polygamma", "PolygammaBackward0", "self", "n self",
+            "grad * k.polygamma(n + 1, self)", forward=element_wise),
         # the larger (smaller) of two: its gradient, halved on ties, masked off elsewhere (+0)
         row("maximum", "MaximumBackward0", "self other", "self other",
             "k.masked_fill(k.where(self == other, grad / 2, grad), self < other, 0)",

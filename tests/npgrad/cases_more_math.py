@@ -31,6 +31,14 @@ MORE_MATH_CASES: list = [
     Case("logcumsumexp", ((3, 4),), lambda m, a: a.logcumsumexp(1)),
     Case("logcumsumexp", ((5,),), lambda m, a: m.logcumsumexp(a, dim=0), label="vector"),
     Case("logcumsumexp", ((3, 4),), _second(lambda m, a: a.logcumsumexp(0)), label="second"),
+    Case("lgamma", ((3, 4),), lambda m, a: m.lgamma(a * 3 + 0.1), domain="positive"),
+    Case("lgamma", ((3, 4),), lambda m, a: m.autograd.grad(
+        m.special.gammaln(a - 2.5).sum(), a, create_graph=True)[0], domain="positive",
+         label="second-order-negative"),
+    Case("digamma", ((3, 4),), lambda m, a: m.special.psi(a * 20 - 8.5), domain="positive"),
+    Case("polygamma", ((3, 4),), lambda m, a: m.polygamma(1, a * 4 - 2.3), domain="positive"),
+    Case("polygamma", ((3, 4),), lambda m, a: a.polygamma(3), domain="positive",
+         label="zeta"),
     Case("sub_scalar", ((3, 4), (3, 4)), lambda m, a, b: m.nn.functional.cosine_embedding_loss(
         a, b, m.tensor([1, -1, -1]), margin=0.1, reduction="none")),
     Case("soft_margin_loss", ((3, 4),), lambda m, a: m.nn.functional.soft_margin_loss(
