@@ -178,5 +178,17 @@ __all__ = [name for name in dir() if not name.startswith("_")]
 # own arithmetic. A script's own NumPy calls warn as usual.
 _warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"playground\.npgrad")
 
-# Code written for torch may call what this engine lacks: say so, and what to do.
-__getattr__ = missing_attribute("torch")
+# torch's functions whose code is loaded on first use (start-up stays small), by module
+_LAZY = {"nn.noisy": ("alpha_dropout", "feature_alpha_dropout", "rrelu", "rrelu_")}
+_lacking = missing_attribute("torch")
+
+
+def __getattr__(name: str):
+    """A lazily loaded function; what this engine lacks (code written for torch may call it)
+    is said, with what to do."""
+    for module, names in _LAZY.items():
+        if name in names:
+            import importlib
+
+            return getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    return _lacking(name)

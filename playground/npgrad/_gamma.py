@@ -10,10 +10,11 @@ import math
 
 import numpy as np
 
+from . import _inplace
 from ._bindings import binds
 from ._formula_kit import Kit
 from ._operands import floating
-from ._pointwise import unary
+from ._pointwise import UNARY, unary
 from ._recording import output
 from ._tensor import Tensor
 
@@ -150,6 +151,8 @@ def polygamma_values(n: int, data: np.ndarray) -> np.ndarray:
 
 lgamma = unary("lgamma", lgamma_values)
 digamma = unary("digamma", digamma_values)
+for _name in ("lgamma", "digamma"):  # lgamma_ and digamma_ (_inplace binds those declared
+    _inplace._unary_inplace(_name, UNARY[_name])  # before it; these come later)
 
 
 @binds("polygamma", method=False)

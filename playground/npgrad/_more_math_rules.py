@@ -45,6 +45,16 @@ def more_math_rows(row, element_wise) -> tuple:
         row("div_by_number", "DivBackward1", "self", "other", "k.divided(grad, other)",
             forward=element_wise),
         row("sub_scalar", "SubBackward1", "self", "", "grad", forward=element_wise),
+        # masked writes and NaN-aware extremes (_masked.py)
+        row("masked_scatter", "MaskedScatterBackward0", "self source", "mask shape",
+            "k.masked_fill(grad, mask, 0)", "k.masked_scatter_grad(grad, mask, shape)",
+            inplace="masked_scatter_"),
+        row("masked_scatter_backward", "MaskedScatterBackwardBackward0", "grad_output",
+            "mask shape", "k.masked_scatter_double(grad, mask)"),
+        *(row(op, f"{op.title()}Backward0", "self other", "self other",
+              f"k.fmax_grad(grad, self, other, {op == 'fmin'}, True)",
+              f"k.fmax_grad(grad, self, other, {op == 'fmin'}, False)", forward=element_wise)
+          for op in ("fmax", "fmin")),
         # the gamma function's family (_gamma.py)
         row("lgamma", "LgammaBackward0", "self", "self", "grad * k.digamma(self)",
             forward=element_wise, inplace="lgamma_"),

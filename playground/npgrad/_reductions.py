@@ -226,9 +226,11 @@ def dist(self: Tensor, other: Tensor, p=2) -> Tensor:
 
 
 def _scalar_type(dtype: np.dtype) -> str:
-    """torch's C++ name of an integer or bool dtype, as its error messages give it."""
+    """torch's C++ name of a dtype, as its error messages give it (a float16's is Half)."""
     return {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char",
-            "uint8": "Byte", "bool": "Bool"}.get(dtype.name, dtype.name)
+            "uint8": "Byte", "bool": "Bool", "float32": "Float", "float64": "Double",
+            "float16": "Half", "complex64": "ComplexFloat",
+            "complex128": "ComplexDouble"}.get(dtype.name, dtype.name)
 
 
 def _vector_norm(data: np.ndarray, order, axis, keepdim: bool) -> np.ndarray:

@@ -31,6 +31,20 @@ MORE_MATH_CASES: list = [
     Case("logcumsumexp", ((3, 4),), lambda m, a: a.logcumsumexp(1)),
     Case("logcumsumexp", ((5,),), lambda m, a: m.logcumsumexp(a, dim=0), label="vector"),
     Case("logcumsumexp", ((3, 4),), _second(lambda m, a: a.logcumsumexp(0)), label="second"),
+    Case("masked_scatter", ((3, 4), (9,)), lambda m, a, b: a.masked_scatter(
+        m.tensor([[True, False, True, True]] * 3), b)),
+    Case("masked_scatter", ((3, 4), (5,)), lambda m, a, b: (a * 1).masked_scatter_(
+        m.tensor([True, False, True, False]), b[:2].expand(3, 2).reshape(-1)),
+         label="in-place"),
+    Case("masked_scatter_backward", ((3, 4), (9,)), lambda m, a, b: m.autograd.grad(
+        (a.masked_scatter(m.tensor([[True, False, True, True]] * 3), b) ** 3).sum(), b,
+        create_graph=True)[0]),
+    Case("fmax", ((3, 4), (4,)), lambda m, a, b: m.fmax(a, b)),
+    Case("fmin", ((3, 4), (3, 4)), lambda m, a, b: m.fmin(a, b.masked_fill(b > 1, m.nan))),
+    Case("rrelu_with_noise", ((3, 4),), lambda m, a: m.nn.functional.rrelu(a, 0.1, 0.3)),
+    Case("rrelu_with_noise_", ((3, 4),), lambda m, a: m.rrelu_(a * 2, 0.2, 0.4)),
+    Case("rrelu_with_noise_backward", ((3, 4),), lambda m, a: m.autograd.grad(
+        (m.rrelu(a) ** 3).sum(), a, create_graph=True)[0]),
     Case("lgamma", ((3, 4),), lambda m, a: m.lgamma(a * 3 + 0.1), domain="positive"),
     Case("lgamma", ((3, 4),), lambda m, a: m.autograd.grad(
         m.special.gammaln(a - 2.5).sum(), a, create_graph=True)[0], domain="positive",

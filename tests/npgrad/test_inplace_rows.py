@@ -42,6 +42,8 @@ _ARGUMENTS = {
     "addcdiv": lambda m: (_other(m), m.tensor([1.5, -1.0, 0.5], requires_grad=True)),
     "clamp": lambda m: (0.3, 0.6),
     "masked_fill": lambda m: (m.tensor([True, False, True]), 0.5),
+    "masked_scatter": lambda m: (m.tensor([True, False, True]),
+                                 m.tensor([1.5, -2.0], requires_grad=True)),
     "zero_": lambda m: (),
     "fill_": lambda m: (2.0,),
     "copy": lambda m: (m.tensor([0.75], requires_grad=True),),

@@ -93,7 +93,8 @@ _LAZY = {"more_activations": ("ReLU6", "Hardtanh", "SELU", "CELU", "Mish", "Hard
          "more_losses": ("PairwiseDistance", "TripletMarginLoss", "TripletMarginWithDistanceLoss",
                          "CosineEmbeddingLoss", "MarginRankingLoss", "HingeEmbeddingLoss",
                          "MultiLabelSoftMarginLoss", "PoissonNLLLoss", "GaussianNLLLoss"),
-         "margin_losses": ("SoftMarginLoss", "MultiMarginLoss", "MultiLabelMarginLoss")}
+         "margin_losses": ("SoftMarginLoss", "MultiMarginLoss", "MultiLabelMarginLoss"),
+         "noisy": ("AlphaDropout", "FeatureAlphaDropout", "RReLU")}
 
 
 def __getattr__(name: str):

@@ -431,7 +431,8 @@ _LAZY = {"more_activations": ("hardtanh", "hardtanh_", "relu6", "selu", "celu", 
                          "triplet_margin_with_distance_loss", "cosine_embedding_loss",
                          "margin_ranking_loss", "hinge_embedding_loss",
                          "multilabel_soft_margin_loss", "poisson_nll_loss", "gaussian_nll_loss"),
-         "margin_losses": ("soft_margin_loss", "multi_margin_loss", "multilabel_margin_loss")}
+         "margin_losses": ("soft_margin_loss", "multi_margin_loss", "multilabel_margin_loss"),
+         "noisy": ("alpha_dropout", "feature_alpha_dropout", "rrelu", "rrelu_")}
 
 
 _PACKAGE = __name__.rpartition(".")[0]  # (read now: the engine's torch alias renames modules)
