@@ -178,17 +178,21 @@ __all__ = [name for name in dir() if not name.startswith("_")]
 # own arithmetic. A script's own NumPy calls warn as usual.
 _warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"playground\.npgrad")
 
-# torch's functions whose code is loaded on first use (start-up stays small), by module
-_LAZY = {"nn.noisy": ("alpha_dropout", "feature_alpha_dropout", "rrelu", "rrelu_")}
+# torch's functions whose code is loaded on first use (start-up stays small): name -> module
+# and the function's name there
+_LAZY = {**{name: ("nn.noisy", name) for name in ("alpha_dropout", "feature_alpha_dropout",
+                                                  "rrelu", "rrelu_")},
+         "pdist": ("nn.more_pooling", "pdist"),
+         "adaptive_max_pool1d": ("nn.more_pooling", "adaptive_max_pool1d_and_indices")}
 _lacking = missing_attribute("torch")
 
 
 def __getattr__(name: str):
     """A lazily loaded function; what this engine lacks (code written for torch may call it)
     is said, with what to do."""
-    for module, names in _LAZY.items():
-        if name in names:
-            import importlib
+    if name in _LAZY:
+        import importlib
 
-            return getattr(importlib.import_module(f"{__name__}.{module}"), name)
+        module, attribute = _LAZY[name]
+        return getattr(importlib.import_module(f"{__name__}.{module}"), attribute)
     return _lacking(name)

@@ -45,6 +45,17 @@ MORE_MATH_CASES: list = [
     Case("rrelu_with_noise_", ((3, 4),), lambda m, a: m.rrelu_(a * 2, 0.2, 0.4)),
     Case("rrelu_with_noise_backward", ((3, 4),), lambda m, a: m.autograd.grad(
         (m.rrelu(a) ** 3).sum(), a, create_graph=True)[0]),
+    Case("adaptive_max_pool2d", ((2, 3, 5, 7),), lambda m, a: m.nn.functional.adaptive_max_pool2d(
+        a, (2, 3)), domain="distinct"),
+    Case("adaptive_max_pool2d", ((3, 4, 4),), lambda m, a: m.nn.functional.adaptive_max_pool2d(
+        a, 3), domain="distinct", label="one-image"),
+    Case("adaptive_max_pool2d_backward", ((1, 2, 4, 5),), lambda m, a: m.autograd.grad(
+        (m.nn.functional.adaptive_max_pool2d(a, (3, 2)) ** 3).sum(), a, create_graph=True)[0],
+         domain="distinct"),
+    Case("pdist", ((4, 3),), lambda m, a: m.nn.functional.pdist(a)),
+    Case("pdist", ((5, 2),), lambda m, a: m.pdist(a, 1.5), label="p"),
+    Case("pdist_backward", ((4, 3),), lambda m, a: m.autograd.grad(
+        (m.pdist(a) ** 2).sum(), a, create_graph=True)[0], label="name-only"),
     Case("lgamma", ((3, 4),), lambda m, a: m.lgamma(a * 3 + 0.1), domain="positive"),
     Case("lgamma", ((3, 4),), lambda m, a: m.autograd.grad(
         m.special.gammaln(a - 2.5).sum(), a, create_graph=True)[0], domain="positive",

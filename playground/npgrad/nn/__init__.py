@@ -94,7 +94,8 @@ _LAZY = {"more_activations": ("ReLU6", "Hardtanh", "SELU", "CELU", "Mish", "Hard
                          "CosineEmbeddingLoss", "MarginRankingLoss", "HingeEmbeddingLoss",
                          "MultiLabelSoftMarginLoss", "PoissonNLLLoss", "GaussianNLLLoss"),
          "margin_losses": ("SoftMarginLoss", "MultiMarginLoss", "MultiLabelMarginLoss"),
-         "noisy": ("AlphaDropout", "FeatureAlphaDropout", "RReLU")}
+         "noisy": ("AlphaDropout", "FeatureAlphaDropout", "RReLU"),
+         "more_pooling": ("AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "LPPool1d", "LPPool2d")}
 
 
 def __getattr__(name: str):

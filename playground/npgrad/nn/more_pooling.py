@@ -1,0 +1,193 @@
+"""More pooling and distances: F.adaptive_max_pool1d/2d (torch's AdaptiveMaxPool2DBackward0,
+its indices, its double backward), F.lp_pool1d/2d (torch's composite of average pooling) and
+F.pdist (PdistBackward0, whose gradient torch cannot differentiate again), with modules."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .. import _convolution, _recording
+from .._convolution import _pair
+from .._formula_kit import Kit
+from .._tensor import Tensor
+from .modules import Module
+from .pooling import _single, avg_pool1d, avg_pool2d
+
+
+def _bounds(size_in: int, size_out: int) -> list[tuple[int, int]]:
+    """Each output's input range: floor(o·I/O) to ceil((o+1)·I/O)."""
+    return [(o * size_in // size_out, -(-(o + 1) * size_in // size_out))
+            for o in range(size_out)]
+
+
+def adaptive_max_pool2d(input: Tensor, output_size, return_indices: bool = False):
+    """The largest element of each adaptive window (the first of equals), and its flat
+    position in its plane."""
+    if input.dim() not in (3, 4):
+        raise RuntimeError(f"adaptive_max_pool2d(): Expected 3D or 4D tensor, but got: "
+                           f"{list(input.shape)}")
+    data = input._data
+    planes = data.reshape(-1, *data.shape[-2:])
+    height, width = data.shape[-2:]
+    size = tuple(side if side is not None else data.shape[-2 + i]
+                 for i, side in enumerate(_pair(output_size)))
+    values = np.empty((len(planes), *size), data.dtype)
+    indices = np.empty((len(planes), *size), np.int64)
+    for i, (top, bottom) in enumerate(_bounds(height, size[0])):
+        for j, (left, right) in enumerate(_bounds(width, size[1])):
+            window = planes[:, top:bottom, left:right].reshape(len(planes), -1)
+            best = np.argmax(window, axis=1)
+            values[:, i, j] = window[np.arange(len(planes)), best]
+            rows, columns = np.divmod(best, right - left)
+            indices[:, i, j] = (top + rows) * width + left + columns
+    shape = (*data.shape[:-2], *size)
+    values, indices = values.reshape(shape), indices.reshape(shape)
+    result = _recording.output("adaptive_max_pool2d", values, (input,),
+                               (input, tuple(data.shape), indices))
+    return (result, Tensor._make(indices)) if return_indices else result
+
+
+def adaptive_max_pool1d(input: Tensor, output_size, return_indices: bool = False):
+    """adaptive_max_pool2d over one row, as torch computes it (unsqueeze, pool, squeeze)."""
+    if input.dim() not in (2, 3):
+        raise RuntimeError(f"adaptive_max_pool1d(): Expected 2D or 3D tensor, but got: "
+                           f"{list(input.shape)}")
+    pooled = adaptive_max_pool2d(input.unsqueeze(-2), (1, _single(output_size)), True)
+    values, indices = pooled[0].squeeze(-2), pooled[1].squeeze(-2)
+    return (values, indices) if return_indices else values
+
+
+def adaptive_max_pool1d_and_indices(input: Tensor, output_size):
+    """torch.adaptive_max_pool1d: the values and their indices, always."""
+    return adaptive_max_pool1d(input, output_size, True)
+
+
+def adaptive_max_grad(k, grad, self, shape, indices):
+    """Each window's gradient to its maximum; under create_graph torch's
+    AdaptiveMaxPool2DBackwardBackward0."""
+    flowing = np.asarray(getattr(grad, "_data", grad))
+    if len(shape) == 4:
+        values = _convolution.max_pool2d_grad(flowing, shape, indices)
+    else:  # one image (C, H, W)
+        values = _convolution.max_pool2d_grad(flowing[None], (1, *shape), indices[None])[0]
+    if isinstance(grad, np.ndarray):
+        return values
+    return k._backward_of("adaptive_max_pool2d_backward", values, (grad, self),
+                          (indices, shape))
+
+
+def adaptive_max_gather(k, grad, indices):
+    """The double backward: the incoming gradient at each window's maximum."""
+    flat = k.reshape(grad, (*grad.shape[:-2], -1))
+    picked = k.gather(flat, len(grad.shape) - 2,
+                      indices.reshape(*indices.shape[:-2], -1))
+    return k.reshape(picked, tuple(indices.shape))
+
+
+def lp_pool2d(input: Tensor, norm_type, kernel_size, stride=None,
+              ceil_mode: bool = False) -> Tensor:
+    """(Σ x^p over each window)^(1/p), as torch composes it of avg_pool2d."""
+    width, height = _pair(kernel_size)
+    out = avg_pool2d(input.pow(norm_type), kernel_size, stride if stride is not None else
+                     None, 0, ceil_mode)
+    return (out.sign() * out.abs().relu()).mul(width * height).pow(1.0 / norm_type)
+
+
+def lp_pool1d(input: Tensor, norm_type, kernel_size, stride=None,
+              ceil_mode: bool = False) -> Tensor:
+    out = avg_pool1d(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
+    return (out.sign() * out.abs().relu()).mul(kernel_size).pow(1.0 / norm_type)
+
+
+def pdist(input: Tensor, p: float = 2) -> Tensor:
+    """The p-norm distance of each pair of rows i < j, in row order."""
+    if input.dim() != 2:
+        raise RuntimeError(f"pdist only supports 2D tensors, got: {input.dim()}D")
+    if p < 0:
+        raise RuntimeError("pdist only supports non-negative p values")
+    data = input._data
+    first, second = np.triu_indices(len(data), 1)
+    differences = np.abs(data[first] - data[second])
+    if p == 0:
+        values = (differences != 0).sum(1).astype(data.dtype)
+    elif math.isinf(p):
+        values = differences.max(1, initial=0)
+    else:
+        values = (differences ** data.dtype.type(p)).sum(1) ** data.dtype.type(1 / p)
+    return _recording.output("pdist", np.asarray(values, data.dtype), (input,),
+                             (input, p, _recording.RESULT))
+
+
+def pdist_grad(k, grad, self, p, result):
+    """_pdist_backward: each pair's gradient along its difference, to row i and (negated)
+    row j; under create_graph torch's node, which nothing differentiates."""
+    flowing = np.asarray(getattr(grad, "_data", grad))
+    data = np.asarray(getattr(self, "_data", self))
+    distances = np.asarray(getattr(result, "_data", result))[:, None]
+    first, second = np.triu_indices(len(data), 1)
+    difference = data[first] - data[second]
+    with np.errstate(all="ignore"):
+        if p == 0:
+            terms = np.zeros_like(difference)
+        elif p == 1:
+            terms = np.sign(difference)
+        elif math.isinf(p):
+            terms = np.sign(difference) * (np.abs(difference) == distances)
+        elif p == 2:
+            terms = difference / distances
+        else:
+            terms = difference * np.abs(difference) ** (p - 2) / distances ** (p - 1)
+        terms = np.where(distances == 0, 0, terms) * flowing[:, None]
+    values = np.zeros_like(data)
+    np.add.at(values, first, terms)
+    np.add.at(values, second, -terms)
+    if isinstance(grad, np.ndarray):
+        return values
+    return k._backward_of("pdist_backward", values, (grad, self, result))
+
+
+class AdaptiveMaxPool2d(Module):
+    def __init__(self, output_size, return_indices: bool = False) -> None:
+        super().__init__()
+        self.output_size, self.return_indices = output_size, return_indices
+
+    def forward(self, input: Tensor):
+        return adaptive_max_pool2d(input, self.output_size, self.return_indices)
+
+    def extra_repr(self) -> str:
+        return f"output_size={self.output_size}"
+
+
+class AdaptiveMaxPool1d(AdaptiveMaxPool2d):
+    def forward(self, input: Tensor):
+        return adaptive_max_pool1d(input, self.output_size, self.return_indices)
+
+
+class LPPool2d(Module):
+    def __init__(self, norm_type: float, kernel_size, stride=None,
+                 ceil_mode: bool = False) -> None:
+        super().__init__()
+        self.norm_type, self.kernel_size = norm_type, kernel_size
+        self.stride, self.ceil_mode = stride, ceil_mode
+
+    def forward(self, input: Tensor) -> Tensor:
+        pool = lp_pool2d if type(self) is LPPool2d else lp_pool1d
+        return pool(input, float(self.norm_type), self.kernel_size, self.stride,
+                    self.ceil_mode)
+
+    def extra_repr(self) -> str:
+        return (f"norm_type={self.norm_type}, kernel_size={self.kernel_size}, "
+                f"stride={self.stride}, ceil_mode={self.ceil_mode}")
+
+
+class LPPool1d(LPPool2d):
+    pass
+
+
+for _function in (adaptive_max_grad, adaptive_max_gather, pdist_grad):
+    setattr(Kit, _function.__name__, _function)
+
+FUNCTIONS = ("adaptive_max_pool1d", "adaptive_max_pool2d", "lp_pool1d", "lp_pool2d", "pdist")
+MODULES = ("AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "LPPool1d", "LPPool2d")
