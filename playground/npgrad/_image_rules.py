@@ -19,6 +19,40 @@ def _padding_rows(row) -> tuple:
     return tuple(rows)
 
 
+_CONV3D = "stride padding dilation groups"
+
+
+def _volume_rows(row) -> tuple:
+    """nn/volumes.py's: a volume's convolution (differentiable twice, as conv1d's) and
+    pooling."""
+    return (
+        row("conv3d", "ConvolutionBackward0", "input weight bias", f"input weight {_CONV3D}",
+            *(f"k.conv3d_grad(grad, input, weight, {_CONV3D.replace(' ', ', ')}, {which})"
+              for which in range(3))),
+        row("conv3d_input_backward", "ConvolutionBackwardBackward0", "grad_output input weight",
+            f"grad_output weight {_CONV3D}",
+            "k.conv3d_forward(grad, weight, stride, padding, dilation, groups)", "None",
+            "k.conv3d_grad(grad_output, grad, weight, stride, padding, dilation, groups, 1)"),
+        row("conv3d_weight_backward", "ConvolutionBackwardBackward0", "grad_output input weight",
+            f"grad_output input {_CONV3D}",
+            "k.conv3d_forward(input, grad, stride, padding, dilation, groups)",
+            "k.conv3d_grad(grad_output, input, grad, stride, padding, dilation, groups, 0)",
+            "None"),
+        row("max_pool3d", "MaxPool3DWithIndicesBackward0", "self", "self shape indices",
+            "k.max_pool3d_grad(grad, self, shape, indices)"),
+        row("max_pool3d_backward", "MaxPool3DWithIndicesBackwardBackward0", "grad_output self",
+            "indices shape", "k.max_pool3d_gather(grad, indices)", "k._zeros(grad, shape)"),
+        *(row(op, f"{node}Backward0", "self", "shape windows",
+              f"k.average_spread(grad, shape, windows, '{op}')")
+          for op, node in (("avg_pool3d", "AvgPool3D"),
+                           ("adaptive_avg_pool3d", "AdaptiveAvgPool3D"))),
+        *(row(f"{op}_backward", f"{node}BackwardBackward0", "grad_output",
+              "windows shape op", "k.average_pool(grad, windows, shape, op)")
+          for op, node in (("avg_pool3d", "AvgPool3D"),
+                           ("adaptive_avg_pool3d", "AdaptiveAvgPool3D"))),
+    )
+
+
 def image_rows(row) -> tuple:
     return _padding_rows(row) + (
         row("conv2d", "ConvolutionBackward0", "input weight bias",
@@ -116,6 +150,7 @@ def image_rows(row) -> tuple:
              "k._zeros(grad, grad.shape)"),
         row("max_pool2d_backward", "MaxPool2DWithIndicesBackwardBackward0", "grad_output self",
              "indices shape", "k.max_pool2d_gather(grad, indices)", "k._zeros(grad, shape)"),
+        *_volume_rows(row),
         # nn/more_pooling.py's
         row("adaptive_max_pool2d", "AdaptiveMaxPool2DBackward0", "self", "self shape indices",
             "k.adaptive_max_grad(grad, self, shape, indices)"),

@@ -56,6 +56,24 @@ MORE_MATH_CASES: list = [
     Case("pdist", ((5, 2),), lambda m, a: m.pdist(a, 1.5), label="p"),
     Case("pdist_backward", ((4, 3),), lambda m, a: m.autograd.grad(
         (m.pdist(a) ** 2).sum(), a, create_graph=True)[0], label="name-only"),
+    Case("conv3d", ((2, 4, 4, 5, 3), (6, 2, 2, 3, 2), (6,)), lambda m, x, w, b:
+         m.nn.functional.conv3d(x, w, b, (1, 2, 1), 1, (1, 1, 2), 2)),
+    Case("conv3d_input_backward", ((1, 2, 4, 4, 3), (3, 2, 2, 2, 2)), lambda m, x, w:
+         m.autograd.grad((m.nn.functional.conv3d(x, w, None, 2, 1) ** 2).sum(), x,
+                         create_graph=True)[0]),
+    Case("conv3d_weight_backward", ((1, 2, 4, 4, 3), (3, 2, 2, 2, 2)), lambda m, x, w:
+         m.autograd.grad((m.nn.functional.conv3d(x, w) ** 2).sum(), w, create_graph=True)[0]),
+    Case("max_pool3d", ((1, 2, 4, 5, 6),), lambda m, a: m.nn.functional.max_pool3d(
+        a, (2, 3, 2), 1, 1, (1, 1, 2)), domain="distinct"),
+    Case("max_pool3d_backward", ((1, 2, 4, 4, 4),), lambda m, a: m.autograd.grad(
+        (m.nn.functional.max_pool3d(a, 2) ** 3).sum(), a, create_graph=True)[0],
+         domain="distinct"),
+    *(Case(op, ((1, 2, 4, 5, 6),), lambda m, a, op=op, size=size: getattr(
+        m.nn.functional, op)(a, size)) for op, size in (("avg_pool3d", 2),
+                                                         ("adaptive_avg_pool3d", (2, 3, 4)))),
+    *(Case(f"{op}_backward", ((1, 2, 4, 5, 6),), lambda m, a, op=op: m.autograd.grad(
+        (getattr(m.nn.functional, op)(a, 2) ** 3).sum(), a, create_graph=True)[0])
+      for op in ("avg_pool3d", "adaptive_avg_pool3d")),
     Case("lgamma", ((3, 4),), lambda m, a: m.lgamma(a * 3 + 0.1), domain="positive"),
     Case("lgamma", ((3, 4),), lambda m, a: m.autograd.grad(
         m.special.gammaln(a - 2.5).sum(), a, create_graph=True)[0], domain="positive",

@@ -20,7 +20,6 @@ from .containers import ModuleDict, ModuleList, ParameterDict, ParameterList
 from .convolution import (
     Conv1d,
     Conv2d,
-    Conv3d,
     ConvTranspose1d,
     ConvTranspose2d,
     MaxPool1d,
@@ -95,7 +94,8 @@ _LAZY = {"more_activations": ("ReLU6", "Hardtanh", "SELU", "CELU", "Mish", "Hard
                          "MultiLabelSoftMarginLoss", "PoissonNLLLoss", "GaussianNLLLoss"),
          "margin_losses": ("SoftMarginLoss", "MultiMarginLoss", "MultiLabelMarginLoss"),
          "noisy": ("AlphaDropout", "FeatureAlphaDropout", "RReLU"),
-         "more_pooling": ("AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "LPPool1d", "LPPool2d")}
+         "more_pooling": ("AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "LPPool1d", "LPPool2d"),
+         "volumes": ("Conv3d", "MaxPool3d", "AvgPool3d", "AdaptiveAvgPool3d")}
 
 
 def __getattr__(name: str):

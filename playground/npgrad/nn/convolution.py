@@ -347,14 +347,6 @@ class ConvTranspose1d(ConvTranspose2d):
                                 self.output_padding, self.groups, self.dilation)
 
 
-class Conv3d(Module):
-    """Known by name (code may test isinstance against it) but not built: making one says
-    so and what to do."""
-
-    def __init__(self, *args, **kwargs) -> None:
-        raise NotImplementedError(f"nn.Conv3d is not {MISSING_HINT}")
-
-
 class _MaxPool(Module):
     """Max pooling as a module; the subclasses say of how many dimensions."""
 

@@ -434,7 +434,8 @@ _LAZY = {"more_activations": ("hardtanh", "hardtanh_", "relu6", "selu", "celu", 
          "margin_losses": ("soft_margin_loss", "multi_margin_loss", "multilabel_margin_loss"),
          "noisy": ("alpha_dropout", "feature_alpha_dropout", "rrelu", "rrelu_"),
          "more_pooling": ("adaptive_max_pool1d", "adaptive_max_pool2d", "lp_pool1d", "lp_pool2d",
-                          "pdist")}
+                          "pdist"),
+         "volumes": ("conv3d", "max_pool3d", "avg_pool3d", "adaptive_avg_pool3d")}
 
 
 _PACKAGE = __name__.rpartition(".")[0]  # (read now: the engine's torch alias renames modules)
