@@ -13,7 +13,7 @@ from .. import _random
 from .._factories import zeros
 from .._formula_kit import Kit
 from .._tensor import Tensor
-from .modules import Module
+from .modules import Dropout, Module
 
 _SELU_ALPHA = 1.7580993408473766  # -SELU's negative saturation, scaled
 
@@ -88,19 +88,10 @@ def rrelu_grad(k, grad, self, noise, lower, upper, training):
                           (self, noise, lower, upper, training))
 
 
-class AlphaDropout(Module):
-    def __init__(self, p: float = 0.5, inplace: bool = False) -> None:
-        super().__init__()
-        if p < 0 or p > 1:
-            raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
-        self.p, self.inplace = p, inplace
-
+class AlphaDropout(Dropout):
     def forward(self, input: Tensor) -> Tensor:
         return _alpha_dropout(input, self.p, self.training, self.inplace,
                               isinstance(self, FeatureAlphaDropout))
-
-    def extra_repr(self) -> str:
-        return f"p={self.p}, inplace={self.inplace}"
 
 
 class FeatureAlphaDropout(AlphaDropout):

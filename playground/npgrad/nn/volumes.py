@@ -11,7 +11,7 @@ from .. import _recording, _volumes
 from .._formula_kit import Kit
 from .._tensor import Tensor
 from .convolution import Conv2d, _MaxPool
-from .modules import Module
+from .pooling import AdaptiveAvgPool2d, AvgPool2d
 
 triple = _volumes.triple
 
@@ -238,33 +238,15 @@ class MaxPool3d(_MaxPool):
     function = staticmethod(max_pool3d)
 
 
-class AvgPool3d(Module):
-    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode: bool = False,
-                 count_include_pad: bool = True, divisor_override=None) -> None:
-        super().__init__()
-        self.kernel_size = kernel_size
-        self.stride = stride if stride is not None else kernel_size
-        self.padding, self.ceil_mode = padding, ceil_mode
-        self.count_include_pad, self.divisor_override = count_include_pad, divisor_override
-
+class AvgPool3d(AvgPool2d):
     def forward(self, input: Tensor) -> Tensor:
         return avg_pool3d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
                           self.count_include_pad, self.divisor_override)
 
-    def extra_repr(self) -> str:
-        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
 
-
-class AdaptiveAvgPool3d(Module):
-    def __init__(self, output_size) -> None:
-        super().__init__()
-        self.output_size = output_size
-
+class AdaptiveAvgPool3d(AdaptiveAvgPool2d):
     def forward(self, input: Tensor) -> Tensor:
         return adaptive_avg_pool3d(input, self.output_size)
-
-    def extra_repr(self) -> str:
-        return f"output_size={self.output_size}"
 
 
 for _function in (conv3d_grad, conv3d_forward, max_pool3d_grad, max_pool3d_gather,
