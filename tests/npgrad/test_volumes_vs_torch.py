@@ -62,3 +62,25 @@ for bad in ("F.conv3d(x, w)", "F.max_pool3d(v, 2, padding=2)"):
 
 def test_volume_layers_print_what_torch_prints(tmp_path):
     assert_playground_prints_as_torch(SCRIPT, tmp_path)
+
+
+PADDING = """
+import torch, torch.nn.functional as F
+x2, x3 = torch.randn(1, 1, 8, 8), torch.randn(1, 1, 8, 8, 8)
+for bad in ("F.avg_pool2d(x2, (4, 2), 1, (0, 2))", "F.avg_pool2d(x2, (2, 4), 1, (2, 0))",
+            "F.avg_pool2d(x2, 3, 1, 2)", "F.avg_pool3d(x3, 3, 1, 2)",
+            "F.avg_pool3d(x3, 2, 1, (0, 0, 2))", "F.max_pool3d(x3, 3, 1, 2)",
+            "F.max_pool3d(x3, 3, 1, padding=2, dilation=2)",
+            "F.max_pool3d(x3, 3, 1, padding=(1, 2, 1), dilation=2)",
+            "F.max_pool3d(x3, 3, 1, padding=3, dilation=2)"):
+    try:
+        print(eval(bad).shape)
+    except Exception as error:
+        print(type(error).__name__, error)
+"""
+
+
+def test_pooling_refuses_too_much_padding_as_torch_does(tmp_path):
+    """A side padded past half its (dilated) kernel is named; max_pool3d then checks against
+    the plain kernel too, with its own message (depth, width, height)."""
+    assert_playground_prints_as_torch(PADDING, tmp_path)

@@ -15,6 +15,15 @@ def _check_planes(input: Tensor, name: str) -> None:
         raise RuntimeError(f"{name}: non-empty 3D or 4D (batch mode) tensor expected for input")
 
 
+def check_padding(padding: tuple, kernel: tuple, dilation: tuple | None = None) -> None:
+    """torch's pooling shape check: no side padded past half its (dilated) kernel, the first
+    such side named."""
+    for pad, size, step in zip(padding, kernel, dilation or (1,) * len(kernel), strict=True):
+        if pad > ((size - 1) * step + 1) // 2:
+            raise RuntimeError("pad should be at most half of effective kernel size, but got "
+                               f"pad={pad}, kernel_size={size} and dilation={step}")
+
+
 def avg_pool2d(input: Tensor, kernel_size, stride=None, padding=0, ceil_mode: bool = False,
                count_include_pad: bool = True, divisor_override=None) -> Tensor:
     """The mean of each window of an (N, C, H, W) or (C, H, W) input."""
@@ -22,9 +31,7 @@ def avg_pool2d(input: Tensor, kernel_size, stride=None, padding=0, ceil_mode: bo
     kernel = _pair(kernel_size)
     stride = kernel if stride is None or stride == [] else _pair(stride)
     padding = _pair(padding)
-    if any(pad > size // 2 for pad, size in zip(padding, kernel, strict=True)):
-        raise RuntimeError("pad should be at most half of kernel size, but got "
-                           f"pad={padding[0]}, kernel_size={kernel[0]}")
+    check_padding(padding, kernel)
     if divisor_override is not None and divisor_override == 0:
         raise RuntimeError("divisor must be not zero")
     windows = _pooling.avg_pool2d_windows(tuple(input.shape), kernel, stride, padding,

@@ -10,8 +10,8 @@ import numpy as np
 from .. import _recording, _volumes
 from .._formula_kit import Kit
 from .._tensor import Tensor
-from .convolution import Conv2d, _MaxPool
-from .pooling import AdaptiveAvgPool2d, AvgPool2d
+from .convolution import Conv2d, _ceil_extra, _MaxPool
+from .pooling import AdaptiveAvgPool2d, AvgPool2d, check_padding
 
 triple = _volumes.triple
 
@@ -86,10 +86,12 @@ def max_pool3d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,
     kernel = triple(kernel_size)
     stride = kernel if stride is None or stride == [] else triple(stride)
     padding, dilation = triple(padding), triple(dilation)
+    check_padding(padding, kernel, dilation)
     if any(pad > size // 2 for pad, size in zip(padding, kernel, strict=True)):
-        raise RuntimeError("pad should be at most half of effective kernel size, but got "
-                           f"pad={padding[0]}, kernel_size={kernel[0]} and "
-                           f"dilation={dilation[0]}")
+        (depth, height, width), (front, top, left) = kernel, padding  # (torch's order: T W H)
+        raise RuntimeError(f"pad should be smaller than or equal to half of kernel size, but got "
+                           f"kT: {depth} kW: {width} kH: {height} padT: {front} padW: {left} "
+                           f"padH: {top}")
     extra = _ceil_extra(input.shape[2:], kernel, stride, padding, dilation) if ceil_mode \
         else (0, 0, 0)
     values, indices = _volumes.max_pool3d(input._data, kernel, stride, padding, dilation,
@@ -97,12 +99,6 @@ def max_pool3d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,
     result = _recording.output("max_pool3d", np.ascontiguousarray(values), (input,),
                                (input, tuple(input.shape), indices))
     return (result, Tensor._make(indices.astype(np.int64))) if return_indices else result
-
-
-def _ceil_extra(sizes, kernel, stride, padding, dilation) -> tuple:
-    from .convolution import _ceil_extra as extra
-
-    return extra(sizes, kernel, stride, padding, dilation)
 
 
 def max_pool3d_grad(k, grad, self, shape, indices):
@@ -175,9 +171,7 @@ def avg_pool3d(input: Tensor, kernel_size, stride=None, padding=0, ceil_mode: bo
     kernel = triple(kernel_size)
     stride = kernel if stride is None or stride == [] else triple(stride)
     padding = triple(padding)
-    if any(pad > size // 2 for pad, size in zip(padding, kernel, strict=True)):
-        raise RuntimeError("pad should be at most half of kernel size, but got "
-                           f"pad={padding[0]} and kernel_size={kernel[0]}")
+    check_padding(padding, kernel)
     windows = _average_windows(tuple(input.shape), kernel, stride, padding, count_include_pad,
                                divisor_override)
     outs = windows[-1][0] if windows else (0, 0, 0)
