@@ -144,6 +144,17 @@ def mul_scalar(self: Tensor, number) -> Tensor:
     return output("mul_scalar", a * np.asarray(number, a.dtype), (self,), (number,))
 
 
+def add_scalar(self: Tensor, number) -> Tensor:
+    """torch's ``add(Tensor, Scalar)`` as its formulas and C++ composites call it (AddBackward1;
+    Python's ``x + 1`` is an AddBackward0), in the tensor's dtype."""
+    return output("add_scalar", self._data + self._data.dtype.type(number), (self,))
+
+
+def sub_scalar(self: Tensor, number) -> Tensor:
+    """torch's ``sub(Tensor, Scalar)`` of its C++ composites (SubBackward1)."""
+    return output("sub_scalar", self._data - self._data.dtype.type(number), (self,))
+
+
 def _foreign_is_not_implemented(function: Callable) -> Callable:
     """Operators return NotImplemented for operand types they don't know, as Python expects."""
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._arithmetic import mul_scalar, where
+from ._arithmetic import add_scalar, mul_scalar, where
 from ._formula_kit import Kit, _along, _array, _negated, writable_diagonal
 from ._indexing import scatter_into_zeros
 from ._numerics import fused_values
@@ -25,7 +25,7 @@ class TensorKit(Kit):
 
     def plus(k, value, number):
         """``value + number`` recorded as torch's formulas record it (AddBackward1)."""
-        return output("add_scalar", value._data + value._data.dtype.type(number), (value,))
+        return add_scalar(value, number)
 
     def fused(k, a, b, c):
         """``a * b + c`` recorded as those two ops (a number added: AddBackward1), its values

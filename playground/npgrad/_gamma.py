@@ -11,6 +11,7 @@ import math
 import numpy as np
 
 from . import _inplace
+from ._arithmetic import add_scalar
 from ._bindings import binds
 from ._formula_kit import Kit
 from ._operands import floating
@@ -176,14 +177,13 @@ def mvlgamma(input: Tensor, p: int) -> Tensor:
     """The multivariate log-gamma of dimension p: Σ_i lgamma(x - i/2) + p(p-1)/4 log π, as
     torch composes it (an arange of offsets added, lgamma, a sum, a number added)."""
     from ._factories import arange
-    from .nn.more_losses import _scalar
 
     if p < 1:
         raise RuntimeError("p has to be greater than or equal to 1")
     data = floating(input)
     offsets = arange(-p * 0.5 + 0.5, 0.5, 0.5, dtype=Tensor._make(data).dtype)
     terms = offsets + input.unsqueeze(-1)
-    return _scalar("add_scalar", terms.lgamma().sum(-1), p * (p - 1) * math.log(math.pi) * 0.25)
+    return add_scalar(terms.lgamma().sum(-1), p * (p - 1) * math.log(math.pi) * 0.25)
 
 
 @binds("zeta", method=False)

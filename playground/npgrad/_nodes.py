@@ -331,6 +331,7 @@ def saved_as_tensors(node: Node, saved: tuple | None = None) -> list:
     rule = node.rule
     tensor_type = _tensor.Tensor
     checks = node._versions
+    count, outputs = SAVED_OUTPUTS.get(rule.op, (0, {}))  # (a node with several outputs)
     for position in range(0, len(checks), 3):
         index = checks[position]
         data = values[index]
@@ -339,7 +340,6 @@ def saved_as_tensors(node: Node, saved: tuple | None = None) -> list:
             continue
         input_position = rule.input_of_saved[index]
         source = node._next[input_position] if input_position is not None else None
-        count, outputs = SAVED_OUTPUTS.get(rule.op, (0, {}))
         if source is None and index in outputs:
             values[index] = tensor_type._make(data, node, checks[position + 1])
             values[index]._grad_acc = NodeOutput(node, outputs[index], count, data)

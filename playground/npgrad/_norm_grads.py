@@ -79,10 +79,8 @@ def layer_norm_parameter(k, grad, input, mean, rstd, dims, eps, by_normalized):
     if not isinstance(input, np.ndarray):
         values = layer_norm_parameter(_numpy_kit(), _array(grad), input._data, _array(mean),
                                       _array(rstd), dims, eps, by_normalized)
-        if by_normalized:
-            return k._backward_of("layer_norm_weight_backward", values, (grad, input),
-                                  (grad, input, mean, rstd, dims))
-        return k._backward_of("layer_norm_bias_backward", values, (grad,), (grad.shape,))
+        return _recorded_parameter(k, "layer", values, grad, input, by_normalized,
+                                   (mean, rstd, dims))
     leading = tuple(range(len(grad.shape) - len(dims)))
     if not by_normalized:
         return k.sum(grad, leading, False)
@@ -116,16 +114,24 @@ def batch_norm_parameter(k, grad, input, mean, invstd, training, eps, by_normali
     if not isinstance(input, np.ndarray):
         values = batch_norm_parameter(_numpy_kit(), _array(grad), input._data, _array(mean),
                                       _array(invstd), training, eps, by_normalized)
-        if by_normalized:
-            return k._backward_of("batch_norm_weight_backward", values, (grad, input),
-                                  (grad, input, mean, invstd, training))
-        return k._backward_of("batch_norm_bias_backward", values, (grad,), (grad.shape,))
+        return _recorded_parameter(k, "batch", values, grad, input, by_normalized,
+                                   (mean, invstd, training))
     dims = (0, *range(2, len(grad.shape)))
     if not by_normalized:
         return k.sum(grad, dims, False)
     shape = (1, -1) + (1,) * (len(grad.shape) - 2)
     normalized = (input - mean.reshape(shape)) * invstd.reshape(shape)
     return k.sum(grad * normalized, dims, False)
+
+
+def _recorded_parameter(k, kind: str, values, grad, input, by_normalized: bool,
+                        statistics: tuple):
+    """A norm layer's weight (``by_normalized``) or bias gradient, worked out on arrays, as
+    torch's one node under create_graph (the weight's reads the statistics again)."""
+    if by_normalized:
+        return k._backward_of(f"{kind}_norm_weight_backward", values, (grad, input),
+                              (grad, input, *statistics))
+    return k._backward_of(f"{kind}_norm_bias_backward", values, (grad,), (grad.shape,))
 
 
 def row_statistics(k, input, dims, eps):

@@ -11,37 +11,23 @@ import math
 import numpy as np
 
 from .. import _recording
-from .._arithmetic import where
+from .._arithmetic import add_scalar, sub_scalar, where
 from .._factories import zeros_like
 from .._grad_mode import no_grad
+from .._more_math import divide_by_number
 from .._reductions import _vector_norm
 from .._tensor import Tensor
-from . import _hooks
-from .loss import _Loss
+from .loss import _legacy_reduction, _Loss
 from .modules import Module
 
 _EPSILON = 1e-12  # cosine_embedding_loss's, added to each squared length
 
 
 def _reduction(size_average, reduce, reduction: str) -> str:
-    """torch's legacy size_average/reduce arguments as a reduction (with its warning)."""
+    """torch's legacy size_average/reduce arguments, where given, as a reduction."""
     if size_average is None and reduce is None:
         return reduction
-    size_average = True if size_average is None else size_average
-    reduction = "none" if reduce is False else "mean" if size_average else "sum"
-    _hooks.warn_at_user_code(f"size_average and reduce args will be deprecated, please use "
-                             f"reduction='{reduction}' instead.")
-    return reduction
-
-
-def _scalar(op: str, tensor: Tensor, number) -> Tensor:
-    """``tensor`` and a number as aten's C++ writes them: add/sub/div with a Scalar
-    (AddBackward1, SubBackward1, DivBackward1), in the tensor's dtype."""
-    data = tensor._data
-    value = data.dtype.type(number)
-    values = data + value if op == "add_scalar" else data - value if op == "sub_scalar" else \
-        data / value
-    return _recording.output(op, values, (tensor,), (number,) if op == "div_by_number" else ())
+    return _legacy_reduction(size_average, reduce)
 
 
 def _wrapped(number, like: Tensor) -> Tensor:
@@ -64,7 +50,7 @@ def _reduced(output: Tensor, reduction: str) -> Tensor:
 def pairwise_distance(x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6,
                       keepdim: bool = False) -> Tensor:
     """‖x1 - x2 + eps‖_p along the last dim (a 0-d pair along its only one)."""
-    difference = _scalar("add_scalar", x1 - x2, eps)
+    difference = add_scalar(x1 - x2, eps)
     dims = (difference.ndim - 1,) if difference.ndim else None
     values = _vector_norm(difference._data, p, dims, keepdim).astype(difference._data.dtype)
     return _recording.output("norm_dim", np.asarray(values), (difference,),  # NormBackward1
@@ -88,7 +74,7 @@ def triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor,
     if swap:
         distance_negative = distance_negative.minimum(pairwise_distance(positive, negative, p,
                                                                         eps))
-    return _reduced((_scalar("add_scalar", distance_positive, margin) -
+    return _reduced((add_scalar(distance_positive, margin) -
                      distance_negative).clamp_min(0), reduction)
 
 
@@ -121,12 +107,12 @@ def cosine_embedding_loss(input1: Tensor, input2: Tensor, target: Tensor, margin
         raise RuntimeError(f"{dim}D target tensor expects {dim + 1}D input tensors, but found "
                            f"inputs with sizes {list(input1.shape)} and {list(input2.shape)}.")
     products = (input1 * input2).sum(dim)
-    squares1 = _scalar("add_scalar", (input1 * input1).sum(dim), _EPSILON)
-    squares2 = _scalar("add_scalar", (input2 * input2).sum(dim), _EPSILON)
+    squares1 = add_scalar((input1 * input1).sum(dim), _EPSILON)
+    squares2 = add_scalar((input2 * input2).sum(dim), _EPSILON)
     cosine = products / (squares1 * squares2).sqrt_()
     zeros = zeros_like(cosine)
     positive = _wrapped(1, cosine) - cosine
-    negative = _scalar("sub_scalar", cosine, margin).clamp_min_(0)
+    negative = sub_scalar(cosine, margin).clamp_min_(0)
     output = where(target == 1, positive, zeros) + where(target == -1, negative, zeros)
     return _reduced(output, reduction)
 
@@ -139,7 +125,7 @@ def margin_ranking_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: 
         raise RuntimeError(f"margin_ranking_loss : All input tensors should have same "
                            f"dimension but got sizes: input1: {input1.shape}, input2: "
                            f"{input2.shape}, target: {target.shape} ")
-    output = _scalar("add_scalar", -target * (input1 - input2), margin).clamp_min_(0)
+    output = add_scalar(-target * (input1 - input2), margin).clamp_min_(0)
     return _reduced(output, reduction)
 
 
@@ -185,7 +171,7 @@ def poisson_nll_loss(input: Tensor, target: Tensor, log_input: bool = True,
     if log_input:
         loss = input.exp() - target * input
     else:
-        loss = input - target * _scalar("add_scalar", input, eps).log()
+        loss = input - target * add_scalar(input, eps).log()
     if full:
         stirling = target * target.log() - target + (target * (2 * math.pi)).log() * 0.5
         loss += stirling.masked_fill(target <= 1, 0)
@@ -241,7 +227,7 @@ def cross_entropy_of_probabilities(input: Tensor, target: Tensor, weight: Tensor
     total = -terms.sum()
     if reduction == "sum":
         return total
-    return _scalar("div_by_number", total, input.numel() // count)
+    return divide_by_number(total, input.numel() // count)
 
 
 class PairwiseDistance(Module):

@@ -90,8 +90,7 @@ def lp_pool2d(input: Tensor, norm_type, kernel_size, stride=None,
               ceil_mode: bool = False) -> Tensor:
     """(Σ x^p over each window)^(1/p), as torch composes it of avg_pool2d."""
     width, height = _pair(kernel_size)
-    out = avg_pool2d(input.pow(norm_type), kernel_size, stride if stride is not None else
-                     None, 0, ceil_mode)
+    out = avg_pool2d(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
     return (out.sign() * out.abs().relu()).mul(width * height).pow(1.0 / norm_type)
 
 
