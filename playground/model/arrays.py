@@ -159,6 +159,10 @@ def format_number(value) -> str:
         return "–"
     if isinstance(value, bool | int | np.integer | np.bool_):
         return str(value)
+    if isinstance(value, complex | np.complexfloating):
+        imag = float(value.imag)
+        sign = "-" if imag < 0 or (imag == 0 and math.copysign(1, imag) < 0) else "+"
+        return f"{format_number(value.real)}{sign}{format_number(abs(imag))}j"
     value = float(value)
     if value != value or value in (float("inf"), float("-inf")):
         return str(value)

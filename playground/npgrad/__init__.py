@@ -17,6 +17,10 @@ from . import _bindings  # isort: skip
 from ._compile import compile
 from ._dtype import (
     bool,
+    cdouble,
+    cfloat,
+    complex64,
+    complex128,
     double,
     dtype,
     float,
@@ -184,12 +188,17 @@ _LAZY = {**{name: ("nn.noisy", name) for name in ("alpha_dropout", "feature_alph
                                                   "rrelu", "rrelu_")},
          "pdist": ("nn.more_pooling", "pdist"),
          "adaptive_max_pool1d": ("nn.more_pooling", "adaptive_max_pool1d_and_indices")}
+_LAZY_MODULES = ("fft",)
 _lacking = missing_attribute("torch")
 
 
 def __getattr__(name: str):
     """A lazily loaded function; what this engine lacks (code written for torch may call it)
     is said, with what to do."""
+    if name in _LAZY_MODULES:
+        import importlib
+
+        return importlib.import_module(f"{__name__}.{name}")
     if name in _LAZY:
         import importlib
 

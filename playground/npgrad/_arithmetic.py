@@ -159,7 +159,7 @@ def _foreign_is_not_implemented(function: Callable) -> Callable:
     """Operators return NotImplemented for operand types they don't know, as Python expects."""
 
     def operator(self: Tensor, other):
-        if not isinstance(other, Tensor | int | float | bool | np.generic):
+        if not isinstance(other, Tensor | int | float | bool | complex | np.generic):
             return NotImplemented
         return function(self, other)
 
@@ -268,7 +268,7 @@ def _comparison(function, name: str, *methods: str):
     def compare(self: Tensor, other) -> Tensor:
         if other is None:
             return _make(np.full(self._data.shape, function is np.not_equal))
-        if not isinstance(other, Tensor | int | float | bool | np.generic):
+        if not isinstance(other, Tensor | int | float | bool | complex | np.generic):
             return NotImplemented
         a, b = operands(self, other)
         return _make(np.asarray(compute(function, a, b, a.shape)))

@@ -7,7 +7,7 @@ import numpy as np
 # Captured before this module rebinds float/int/bool to torch-style dtypes, as torch does.
 builtins_float, builtins_int, builtins_bool = float, int, bool
 
-_BOOL, _INT, _FLOAT = 0, 1, 2
+_BOOL, _INT, _FLOAT, _COMPLEX = 0, 1, 2, 3
 
 
 class dtype:
@@ -25,7 +25,19 @@ class dtype:
 
     @property
     def is_complex(self) -> bool:
-        return False
+        return self.category == _COMPLEX
+
+    def to_real(self) -> dtype:
+        """The real dtype of a complex one's parts (itself for the others), as torch's."""
+        return _REAL_OF.get(self, self)
+
+    def to_complex(self) -> dtype:
+        """The complex dtype whose parts are this floating dtype, as torch's."""
+        if self.category == _COMPLEX:
+            return self
+        if self not in _COMPLEX_OF:
+            raise RuntimeError(f"Unsupported dtype {self.name.capitalize()}")
+        return _COMPLEX_OF[self]
 
     @property
     def is_signed(self) -> bool:
@@ -47,8 +59,13 @@ int16 = short = dtype("int16", np.int16, _INT, "ShortTensor")
 int32 = int = dtype("int32", np.int32, _INT, "IntTensor")
 int64 = long = dtype("int64", np.int64, _INT, "LongTensor")
 bool = dtype("bool", np.bool_, _BOOL, "BoolTensor")  # noqa: A001 - torch.bool
+complex64 = cfloat = dtype("complex64", np.complex64, _COMPLEX, "ComplexFloatTensor")
+complex128 = cdouble = dtype("complex128", np.complex128, _COMPLEX, "ComplexDoubleTensor")
 
-ALL_DTYPES = (float16, float32, float64, uint8, int8, int16, int32, int64, bool)
+ALL_DTYPES = (float16, float32, float64, uint8, int8, int16, int32, int64, bool, complex64,
+              complex128)
+_REAL_OF = {complex64: float32, complex128: float64}
+_COMPLEX_OF = {float32: complex64, float64: complex128}
 _BY_NUMPY = {d.numpy: d for d in ALL_DTYPES}
 
 
@@ -98,7 +115,11 @@ def promote_types(a: dtype, b: dtype) -> dtype:
     if a is b:
         return a
     if a.category != b.category:
+        if _COMPLEX in (a.category, b.category):
+            return _complex_promotion(a, b)
         return a if a.category > b.category else b
+    if a.category == _COMPLEX:
+        return a if a.itemsize >= b.itemsize else b
     if a.category == _FLOAT:
         return a if a.itemsize >= b.itemsize else b
     if a is uint8 or b is uint8:
@@ -107,22 +128,38 @@ def promote_types(a: dtype, b: dtype) -> dtype:
     return a if a.itemsize >= b.itemsize else b
 
 
+def _complex_promotion(a: dtype, b: dtype) -> dtype:
+    """A complex dtype and a real one: complex, with parts as wide as the wider of the two
+    (``float64`` and ``complex64`` make ``complex128``)."""
+    complex_one, other = (a, b) if a.category == _COMPLEX else (b, a)
+    if other.category == _FLOAT and other.itemsize > complex_one.to_real().itemsize:
+        return other.to_complex()
+    return complex_one
+
+
 def scalar_category(value) -> int:
     if isinstance(value, builtins_bool | np.bool_):
         return _BOOL
     if isinstance(value, builtins_int | np.integer):
         return _INT
+    if isinstance(value, complex | np.complexfloating):
+        return _COMPLEX
     return _FLOAT
 
 
 def default_for_category(category: int) -> dtype:
+    if category == _COMPLEX:
+        return get_default_dtype().to_complex()
     return (bool, int64, get_default_dtype())[category]
 
 
 def result_type_scalar(tensor_dtype: dtype, value) -> dtype:
-    """Dtype of ``tensor op python_scalar``: the scalar only matters when of a higher kind."""
+    """Dtype of ``tensor op python_scalar``: the scalar only matters when of a higher kind (a
+    complex number makes a floating tensor's own complex dtype)."""
     category = scalar_category(value)
     if category > tensor_dtype.category:
+        if category == _COMPLEX and tensor_dtype in _COMPLEX_OF:
+            return tensor_dtype.to_complex()
         return default_for_category(category)
     return tensor_dtype
 
@@ -135,5 +172,7 @@ def result_type(a_dtype: dtype, a_ndim: int, b_dtype: dtype, b_ndim: int) -> dty
         return promote_types(a_dtype, b_dtype)
     dimensioned, zero_dim = (a_dtype, b_dtype) if b_ndim == 0 else (b_dtype, a_dtype)
     if zero_dim.category > dimensioned.category:
+        if zero_dim.category == _COMPLEX and dimensioned in _COMPLEX_OF:
+            return dimensioned.to_complex()
         return zero_dim
     return dimensioned

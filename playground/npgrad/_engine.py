@@ -336,8 +336,16 @@ def _conform(out, next_node: Node):
     if out.shape != next_node._shape:
         out = NUMPY_KIT.sum_to(out, next_node._shape)
     if out.dtype != next_node._np_dtype:
-        out = out.astype(next_node._np_dtype)
+        out = _cast(out, next_node._np_dtype)
     return out
+
+
+def _cast(grad: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """A gradient in its input's dtype; a complex one into a real input is its real part (the
+    gradient by the real input itself), as torch's."""
+    if grad.dtype.kind == "c" and dtype.kind != "c":
+        grad = grad.real
+    return grad.astype(dtype)
 
 
 def _conform_value(out, next_node: Node | None, as_tensors: bool):
@@ -350,8 +358,14 @@ def _conform_value(out, next_node: Node | None, as_tensors: bool):
     if tuple(out.shape) != next_node._shape:
         out = TENSOR_KIT.sum_to(out, next_node._shape)
     if out._data.dtype != next_node._np_dtype:
-        out = out.to(from_numpy_dtype(next_node._np_dtype))
+        out = _cast_tensor(out, next_node._np_dtype)
     return out
+
+
+def _cast_tensor(grad, dtype: np.dtype):
+    if grad._data.dtype.kind == "c" and dtype.kind != "c":
+        grad = grad.real
+    return grad.to(from_numpy_dtype(dtype))
 
 
 def _give_undefined(next_node: Node, ready: list) -> None:
@@ -459,9 +473,9 @@ def _propagate(node, outputs, dependencies, buffers, queue, reached, as_tensors:
             if grad.shape != next_node._shape:
                 grad = _kit(as_tensors).sum_to(grad, next_node._shape)
             if not as_tensors and grad.dtype != next_node._np_dtype:
-                grad = grad.astype(next_node._np_dtype)
+                grad = _cast(grad, next_node._np_dtype)
             elif as_tensors and grad._data.dtype != next_node._np_dtype:
-                grad = grad.to(from_numpy_dtype(next_node._np_dtype))
+                grad = _cast_tensor(grad, next_node._np_dtype)
             existing = buffers.get(next_node)
             buffers[next_node] = grad if existing is None else existing + grad
         elif next_node not in buffers:

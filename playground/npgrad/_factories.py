@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import numbers
 
 import numpy as np
@@ -183,7 +184,7 @@ def _finish(data: np.ndarray, requires_grad: bool, device_spec=None) -> Tensor:
         data = NoValues(data.shape, data.dtype)
     result = _make(data)
     if requires_grad:
-        result.requires_grad_(True) if data.dtype.kind == "f" else _integer_grad_error()
+        result.requires_grad_(True) if data.dtype.kind in "fc" else _integer_grad_error()
     return result
 
 
@@ -216,6 +217,8 @@ def _infer_dtype(data) -> dtypes.dtype:
             category = max(category, 1)
         elif isinstance(item, numbers.Real):
             category = max(category, 2)
+        elif isinstance(item, numbers.Complex):
+            category = max(category, 3)
         else:
             raise TypeError(f"Could not infer dtype of {type(item).__name__}")
     if category == -1:
@@ -323,15 +326,26 @@ def rand(*size, generator=None, dtype=None, device=None, requires_grad=False) ->
     """Uniform numbers in [0, 1), torch's for the seed."""
     target = _dtype_or_default(dtype)
     shape = _size(size)
+    if target.kind == "c":  # the pairs of parts drawn as reals
+        parts = _random.uniforms(_stream(generator), 2 * _count(shape), _part(target))
+        return _finish(parts.view(target).reshape(shape), requires_grad, device)
     _floating_target(target, "check_uniform_bounds")
     data = _random.uniforms(_stream(generator), _count(shape), target).reshape(shape)
     return _finish(data, requires_grad, device)
+
+
+def _part(complex_dtype: np.dtype) -> np.dtype:
+    return np.zeros((), complex_dtype).real.dtype
 
 
 def randn(*size, generator=None, dtype=None, device=None, requires_grad=False) -> Tensor:
     """Standard normal numbers, torch's for the seed."""
     target = _dtype_or_default(dtype)
     shape = _size(size)
+    if target.kind == "c":  # the pairs of parts, each of variance 1/2
+        parts = _random.normals(_stream(generator), 2 * _count(shape), _part(target), 0.0,
+                                math.sqrt(0.5))
+        return _finish(parts.view(target).reshape(shape), requires_grad, device)
     _floating_target(target, "normal_kernel_cpu")
     data = _random.normals(_stream(generator), _count(shape), target).reshape(shape)
     return _finish(data, requires_grad, device)

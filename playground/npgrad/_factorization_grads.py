@@ -136,11 +136,13 @@ def eigh_grad(k, grad, eigenvalues, eigenvectors):
     """A = V diag(L) Vᴴ: gA = V (diag(gL) + skew(Vᴴ gV) / E) Vᴴ, E_ij = L_j - L_i."""
     g_values, g_vectors = grad[0], grad[1]
     V = eigenvectors
-    Vh = k.mT(V)
+    Vh = k.mH(V)
     if g_vectors is None:
         return k.matmul(V * g_values[..., None, :], Vh)
     inner = k.matmul(Vh, g_vectors)
-    g_a = k.times(inner - k.mT(inner), 0.5)
+    if isinstance(inner, np.ndarray) and inner.dtype.kind == "c":
+        _check_phase_free(inner)
+    g_a = k.times(inner - k.mH(inner), 0.5)
     gaps = _gaps(eigenvalues)
     if isinstance(g_a, np.ndarray):
         g_a /= gaps
@@ -152,7 +154,15 @@ def eigh_grad(k, grad, eigenvalues, eigenvectors):
             diagonal[...] = g_values
         else:
             diagonal.copy_(g_values)
-    return k.matmul(V, k.matmul(g_a, k.mT(V)))  # (torch takes Vᴴ anew here: a node of its own)
+    return k.matmul(V, k.matmul(g_a, k.mH(V)))  # (torch takes Vᴴ anew here: a node of its own)
+
+
+def _check_phase_free(inner: np.ndarray) -> None:
+    """torch refuses a loss that depends on the phases of complex eigenvectors."""
+    if not np.allclose(np.diagonal(inner, axis1=-2, axis2=-1).imag, 0, rtol=1e-2, atol=1e-2):
+        raise RuntimeError("linalg_eigh_backward: The eigenvectors in the complex case are "
+                           "specified up to multiplication by e^{i phi}. The specified loss "
+                           "function depends on this quantity, so it is ill-defined.")
 
 
 def svd_grad(k, grad, U, S, Vh, full_matrices):

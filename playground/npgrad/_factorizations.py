@@ -102,7 +102,7 @@ def qr(A: Tensor, mode: str = "reduced", *, out=None):
 def eigh(A: Tensor, UPLO: str = "L", *, out=None):
     data = _floating(A, "linalg.eigh")
     values, vectors = np.linalg.eigh(data, UPLO=UPLO)
-    return _eigh_result(*_outputs("linalg_eigh", [values.astype(data.dtype),
+    return _eigh_result(*_outputs("linalg_eigh", [values.astype(data.real.dtype),
                                                   vectors.astype(data.dtype)], A))
 
 

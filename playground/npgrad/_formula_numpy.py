@@ -135,6 +135,10 @@ class NumpyKit(Kit):
     def mT(k, value):
         return np.swapaxes(value, -1, -2)
 
+    def mH(k, value):
+        """The conjugate transpose (the transpose of reals)."""
+        return np.swapaxes(np.conj(value) if value.dtype.kind == "c" else value, -1, -2)
+
     def t(k, matrix):
         return matrix.T
 

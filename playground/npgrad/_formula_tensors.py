@@ -180,6 +180,9 @@ class TensorKit(Kit):
     def mT(k, value):
         return value.transpose(-1, -2)
 
+    def mH(k, value):
+        return value.transpose(-1, -2).conj()
+
     def t(k, matrix):
         """A matrix's transpose as torch's mm backward takes it (``.t()``: TBackward0)."""
         return matrix.t()

@@ -42,4 +42,6 @@ def linalg_rows(row) -> tuple:
         row("geqrf", "GeqrfBackward0", "self", "a tau", "k.no_derivative('geqrf')"),
         row("linalg_svd", "LinalgSvdBackward0", "A", "U S Vh full_matrices",
             "k.svd_grad(grad, U, S, Vh, full_matrices)"),
+        row("linalg_eig", "LinalgEigBackward0", "self", "eigenvalues eigenvectors",
+            "k.eig_grad(grad, eigenvalues, eigenvectors)"),
     )

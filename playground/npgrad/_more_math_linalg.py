@@ -16,7 +16,7 @@ from ._linalg import bmm, dot, mm
 from ._numerics import erf_values
 from ._operands import floating, operands
 from ._products import tensordot
-from ._recording import output
+from ._recording import RESULT, output
 from ._reductions import sum as _sum
 from ._shapes import cat, narrow, permute, reshape, squeeze, t, unsqueeze, view
 from ._tensor import Tensor, _wrap_dim
@@ -144,6 +144,9 @@ rad2deg = _angle_conversion("rad2deg", 180 / math.pi)
 
 @binds("sgn")
 def sgn(self: Tensor) -> Tensor:
+    """The sign; z/|z| of complex z (0 at 0), whose derivative is not flat."""
+    if self._data.dtype.kind == "c":
+        return output("sgn_complex", np.sign(self._data), (self,), (self, RESULT))
     return output("sgn", np.sign(self._data), (self,))
 
 
@@ -187,8 +190,9 @@ def vdot(self: Tensor, other: Tensor) -> Tensor:
             f"inconsistent tensor size, expected tensor [{self.shape[0]}] and src "
             f"[{other.shape[0]}] to have the same number of elements, but got {self.shape[0]} "
             f"and {other.shape[0]} elements respectively")
-    values = np.asarray(np.dot(self._data, other._data))
-    return output("vdot", values, (self, other), (self, other))
+    values = np.asarray(np.vdot(self._data, other._data))  # (self conjugated)
+    op = "vdot_complex" if values.dtype.kind == "c" else "vdot"
+    return output(op, values, (self, other), (self, other))
 
 
 def _type_name(tensor: Tensor) -> str:

@@ -8,7 +8,7 @@ from . import _dtype as dtypes
 from ._tensor import TENSOR_CLASSES, Tensor
 
 _make = Tensor._make
-_PY_SCALARS = (int, float, bool)
+_PY_SCALARS = (int, float, bool, complex)
 
 
 def torch_dtype(array) -> dtypes.dtype:

@@ -95,6 +95,29 @@ class _Formatter:
         return (self.max_width - len(text)) * " " + text
 
 
+class _ComplexFormatter:
+    """torch's pair of formatters for a complex tensor: the real parts' and the imaginary
+    parts', each choosing its own notation and width; ``1.0000+2.0000j``."""
+
+    def __init__(self, values: np.ndarray) -> None:
+        self.real = _Formatter(values.real)
+        self.imag = _Formatter(values.imag)
+        # what a row's element takes besides ", ": both widths and the "j"
+        self.max_width = self.real.max_width + self.imag.max_width + 1
+
+    def format(self, value) -> str:
+        real_text = self.real.format(value.real)
+        imag_text = (self.imag.format(value.imag) + "j").lstrip()
+        if imag_text[0] in "+-":  # a sign of its own: -0.5000j, -0.j
+            return real_text + imag_text
+        return real_text + "+" + imag_text
+
+
+def formatter_for(values: np.ndarray):
+    """The formatter torch picks for these values: a pair of them for complex ones."""
+    return _ComplexFormatter(values) if values.dtype.kind == "c" else _Formatter(values)
+
+
 def _summarized(values: np.ndarray) -> np.ndarray:
     """Just the edge items of every dimension: what the formatter measures when summarising."""
     edge = OPTIONS.edgeitems
@@ -157,8 +180,15 @@ def array_text(values: np.ndarray, indent: int) -> str:
     if values.size == 0:
         return f"tensor([], size={tuple(values.shape)})"
     summarize = values.size > OPTIONS.threshold
-    formatter = _Formatter(_summarized(values) if summarize else values)
+    formatter = formatter_for(_summarized(values) if summarize else values)
     return "tensor(" + _nested(values, indent + len("tensor("), summarize, formatter) + ")"
+
+
+def _default_dtypes() -> tuple:
+    """The dtypes a repr leaves unsaid: the default float, its complex twin, int64, bool."""
+    default = dtypes.get_default_dtype()
+    twin = dtypes.complex128 if default is dtypes.float64 else dtypes.complex64
+    return default, twin, dtypes.int64, dtypes.bool
 
 
 def tensor_repr(tensor) -> str:
@@ -180,10 +210,10 @@ def tensor_repr(tensor) -> str:
             suffixes.append("dtype=" + repr(dtype))
         body = "[]"
     else:
-        if dtype not in (dtypes.get_default_dtype(), dtypes.int64, dtypes.bool):
+        if dtype not in _default_dtypes():
             suffixes.append("dtype=" + repr(dtype))
         summarize = values.size > OPTIONS.threshold
-        formatter = _Formatter(_summarized(values) if summarize else values)
+        formatter = formatter_for(_summarized(values) if summarize else values)
         body = _nested(values, indent, summarize, formatter)
     try:
         grad_fn = tensor.grad_fn

@@ -23,6 +23,7 @@ from ._nodes import (
     Node,
     NodeHooks,
     NodeOutput,
+    complex_variant,
     edge_of,
     new_sequence_number,
 )
@@ -70,7 +71,10 @@ def output(op: str, data, inputs: tuple, saved: tuple = (), counter=None, base=N
         for tensor in inputs:
             if tensor is not None and tensor._rg:
                 # as in torch, an integer or bool result (x.long(), x.bool()) is not differentiable
-                if data.dtype.kind in "fc":
+                kind = data.dtype.kind
+                if kind == "f" and tensor._data.dtype.kind == "c":  # (abs, angle, norm of z)
+                    attach_node(out, complex_variant(NODE_CLASSES[op], False), inputs, saved)
+                elif kind in "fc":
                     attach_node(out, NODE_CLASSES[op], inputs, saved)
                 break
     if _tangents is not None:
@@ -156,7 +160,10 @@ def record_several(op: str, tensors: list, inputs: tuple, saved: tuple) -> None:
         SAVED_OUTPUTS[op] = (len(tensors), {
             index: place for index, value in enumerate(saved)
             for place, tensor in enumerate(tensors) if value is tensor})
-    attach_node(tensors[0], NODE_CLASSES[op], inputs, saved)
+    node_class = NODE_CLASSES[op]
+    if any(t is not None and t._data.dtype.kind == "c" for t in (*inputs, *tensors)):
+        node_class = complex_variant(node_class, True)
+    attach_node(tensors[0], node_class, inputs, saved)
     record_outputs(tensors[0].grad_fn, tensors)
 
 
@@ -177,6 +184,9 @@ def record_outputs(node, tensors: list) -> None:
 
 def attach_node(out: Tensor, node_class, inputs: tuple, saved: tuple) -> None:
     """Make a node of ``node_class`` ``out``'s grad_fn (see ``output``)."""
+    data = out._data
+    if data.dtype.kind == "c":
+        node_class = complex_variant(node_class, True)
     node = _new(node_class)
     if len(inputs) == 1:
         edges = (edge(inputs[0]),)
@@ -186,7 +196,6 @@ def attach_node(out: Tensor, node_class, inputs: tuple, saved: tuple) -> None:
         edges = tuple([edge(t) for t in inputs])
     node._set_next(edges)
     node._seq = _next_sequence()
-    data = out._data
     node._shape = data.shape
     node._np_dtype = data.dtype
     node._hooks = None

@@ -246,7 +246,7 @@ def _vector_norm(data: np.ndarray, order, axis, keepdim: bool) -> np.ndarray:
     elif order == 1:
         result = _running_total(magnitude, axis, keepdim)
     elif order == 2:
-        squares = trailing_norm_squares(data, axis)  # torch's order where it has one
+        squares = trailing_norm_squares(magnitude if data.dtype.kind == "c" else data, axis)
         if squares is None:
             squares = np.sum(magnitude * magnitude, axis=axis)
         result = np.sqrt(squares)
@@ -257,7 +257,7 @@ def _vector_norm(data: np.ndarray, order, axis, keepdim: bool) -> np.ndarray:
         result = _powered(_running_total(powers, axis, keepdim), data.dtype.type(1.0 / order))
     else:
         result = np.sum(magnitude**order, axis=axis, keepdims=keepdim) ** (1.0 / order)
-    return np.asarray(result, dtype=data.dtype)
+    return np.asarray(result, dtype=magnitude.dtype)
 
 
 def _running_total(values: np.ndarray, axis, keepdim: bool) -> np.ndarray:

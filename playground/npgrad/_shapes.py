@@ -163,17 +163,23 @@ def mT(self: Tensor) -> Tensor:
 
 
 def H(self: Tensor) -> Tensor:
-    """The conjugate transpose of a matrix: its transpose (the engine's tensors are real)."""
+    """The conjugate transpose of a matrix."""
     if self.ndim != 2:
         raise RuntimeError("tensor.H is only supported on matrices (2-D tensors). Got "
                            f"{self.ndim}-D tensor.{_BATCHES if self.ndim > 2 else ''}")
-    return transpose(self, 0, 1)
+    return transpose(self, 0, 1).conj()
+
+
+def mH(self: Tensor) -> Tensor:
+    """The conjugate transpose of each matrix."""
+    return transpose(self, -2, -1).conj()
 
 
 _BATCHES = " For batches of matrices, consider using tensor.mH"
 bind_method("T", property(T))
+binds("adjoint")(mH)
 bind_method("mT", property(mT))
-bind_method("mH", property(mT))
+bind_method("mH", property(mH))
 bind_method("H", property(H))
 
 

@@ -12,6 +12,7 @@ import numpy as np
 from . import _more_math_linalg, _recording, _reductions
 from ._arithmetic import where
 from ._bindings import binds
+from ._eig import eig, eigvals  # noqa: F401 - torch.linalg's
 from ._factorizations import cholesky, eigh, eigvalsh, householder_product, qr, svd, svdvals
 from ._linalg import lapack_layout, matmul
 from ._matrix_chains import chain_matmul, multi_dot  # noqa: F401 - torch.linalg's

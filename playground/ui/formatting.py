@@ -20,6 +20,8 @@ def short_values(array: ArrayData | None, limit: int = 3) -> str:
     if array is None:
         return ""
     values = array.preview
+    if not values and array.values is not None and np.asarray(array.values).dtype.kind == "c":
+        values = np.asarray(array.values).reshape(-1)[:limit].tolist()  # (no preview kept)
     if not values:
         return ""
     shown = ", ".join(format_number(v) for v in values[:limit])

@@ -192,3 +192,15 @@ def test_integer_and_bool_previews_keep_their_type_through_json():
                          (floats, ["1.0", "0.25"])):
         again = ArrayData.from_json(json.loads(json.dumps(array.to_json())))
         assert [format_number(v) for v in again.preview] == shown
+
+
+def test_complex_values_read_as_numbers_on_a_node():
+    """A complex tensor's node shows its first values (a+bj), through the JSON it goes by."""
+    from playground.model.arrays import format_number
+    from playground.ui.formatting import short_values
+
+    values = np.array([1 + 2j, -0.5 - 0.25j, complex(3, -0.0), 4j], np.complex64)
+    array = ArrayData.from_json(json.loads(json.dumps(
+        ArrayData.from_array(values, "torch.complex64").to_json())))
+    assert short_values(array) == "[1.0+2.0j, -0.5-0.25j, 3.0-0.0j, …]"
+    assert format_number(complex(0.125, 1e7)) == "0.125+1e+07j"

@@ -691,7 +691,8 @@ CASES = [
 ]
 
 # the op families' own cases, kept beside their rows (tests/npgrad/cases_*.py)
+from tests.npgrad.cases_complex import COMPLEX_CASES  # noqa: E402
 from tests.npgrad.cases_more_math import MORE_MATH_CASES  # noqa: E402
 from tests.npgrad.cases_selection import SELECTION_CASES  # noqa: E402
 
-CASES += SELECTION_CASES + MORE_MATH_CASES
+CASES += SELECTION_CASES + MORE_MATH_CASES + COMPLEX_CASES

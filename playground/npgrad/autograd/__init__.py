@@ -44,6 +44,9 @@ def _make_grads(outputs: tuple, grads: tuple) -> list:
         if given is None:
             if output._rg and output._data.size != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
+            if output._rg and output._data.dtype.kind == "c":
+                raise RuntimeError("grad can be implicitly created only for real scalar outputs "
+                                   f"but got {output.dtype}")
             result.append(np.ones(output._data.shape, dtype=output._data.dtype))
             continue
         if not isinstance(given, Tensor):

@@ -9,7 +9,7 @@ from collections import defaultdict
 import numpy as np
 
 from .._grad_mode import no_grad
-from .._inplace import _write_inplace  # a step's values into the parameter's own memory
+from .._inplace import _write_inplace, bump_version  # (a step writes into the parameter)
 from .._missing import MISSING_HINT, missing_attribute
 from .._numerics import addcdiv_values, addcmul_values, lerp_values, plus_scaled
 from .._pointwise import clone
@@ -128,7 +128,9 @@ class Optimizer:
         with no_grad():
             for group in self.param_groups:
                 for param in group["params"]:
-                    if param.grad is not None:
+                    if param.grad is not None and param._data.dtype.kind == "c":
+                        self._update_parts(param, group, self.state[param])
+                    elif param.grad is not None:
                         self._update(param, param.grad, group, self.state[param])
                         if not self.state[param]:  # SGD without momentum keeps none
                             del self.state[param]
@@ -136,6 +138,20 @@ class Optimizer:
 
     def _update(self, param: Tensor, grad: Tensor, group: dict, state: dict) -> None:
         raise NotImplementedError
+
+    def _update_parts(self, param: Tensor, group: dict, state: dict) -> None:
+        """A complex parameter is updated as torch's optimizers do it: as the pairs of reals
+        it is made of (view_as_real), so that Adam's squares are per part; its state stays
+        complex, sharing memory with the pairs the update writes."""
+        parts = {key: _pairs(value) if _is_complex(value) else value
+                 for key, value in state.items()}
+        self._update(_pairs(param), _pairs(param.grad), group, parts)
+        for key, value in parts.items():
+            if key not in state and isinstance(value, Tensor) and value.shape == parts_shape(param):
+                state[key] = Tensor._make(value._data.view(param._data.dtype)[..., 0])
+            elif key not in state:
+                state[key] = value
+        bump_version(param)
 
     @staticmethod
     def _descent_direction(param: Tensor, grad: Tensor, group: dict) -> Tensor:
@@ -359,3 +375,16 @@ __all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta"
 
 # What the engine lacks, said with torch's module name and what to do.
 __getattr__ = missing_attribute("torch.optim")
+
+
+def _is_complex(value) -> bool:
+    return isinstance(value, Tensor) and value._data.dtype.kind == "c"
+
+
+def _pairs(tensor: Tensor) -> Tensor:
+    """A complex tensor's memory as pairs of reals, a plain tensor (no history)."""
+    return Tensor._make(tensor._data[..., None].view(tensor._data.real.dtype))
+
+
+def parts_shape(tensor: Tensor) -> tuple:
+    return (*tensor.shape, 2)
