@@ -14,7 +14,7 @@ import numpy as np
 
 from . import _formula_kit, _tensor
 from ._anomaly import AnomalyMode, checked
-from ._dtype import from_numpy_dtype
+from ._complex_nodes import cast_gradient, cast_gradient_tensor
 from ._formula_numpy import NUMPY_KIT
 from ._formula_tensors import TENSOR_KIT
 from ._grad_mode import GradMode
@@ -336,16 +336,8 @@ def _conform(out, next_node: Node):
     if out.shape != next_node._shape:
         out = NUMPY_KIT.sum_to(out, next_node._shape)
     if out.dtype != next_node._np_dtype:
-        out = _cast(out, next_node._np_dtype)
+        out = cast_gradient(out, next_node._np_dtype)
     return out
-
-
-def _cast(grad: np.ndarray, dtype: np.dtype) -> np.ndarray:
-    """A gradient in its input's dtype; a complex one into a real input is its real part (the
-    gradient by the real input itself), as torch's."""
-    if grad.dtype.kind == "c" and dtype.kind != "c":
-        grad = grad.real
-    return grad.astype(dtype)
 
 
 def _conform_value(out, next_node: Node | None, as_tensors: bool):
@@ -358,14 +350,8 @@ def _conform_value(out, next_node: Node | None, as_tensors: bool):
     if tuple(out.shape) != next_node._shape:
         out = TENSOR_KIT.sum_to(out, next_node._shape)
     if out._data.dtype != next_node._np_dtype:
-        out = _cast_tensor(out, next_node._np_dtype)
+        out = cast_gradient_tensor(out, next_node._np_dtype)
     return out
-
-
-def _cast_tensor(grad, dtype: np.dtype):
-    if grad._data.dtype.kind == "c" and dtype.kind != "c":
-        grad = grad.real
-    return grad.to(from_numpy_dtype(dtype))
 
 
 def _give_undefined(next_node: Node, ready: list) -> None:
@@ -473,9 +459,9 @@ def _propagate(node, outputs, dependencies, buffers, queue, reached, as_tensors:
             if grad.shape != next_node._shape:
                 grad = _kit(as_tensors).sum_to(grad, next_node._shape)
             if not as_tensors and grad.dtype != next_node._np_dtype:
-                grad = _cast(grad, next_node._np_dtype)
+                grad = cast_gradient(grad, next_node._np_dtype)
             elif as_tensors and grad._data.dtype != next_node._np_dtype:
-                grad = _cast_tensor(grad, next_node._np_dtype)
+                grad = cast_gradient_tensor(grad, next_node._np_dtype)
             existing = buffers.get(next_node)
             buffers[next_node] = grad if existing is None else existing + grad
         elif next_node not in buffers:

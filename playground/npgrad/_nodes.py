@@ -9,13 +9,11 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
 from . import _tensor
-from ._complex_rules import COMPLEX_AWARE, COMPLEX_REFUSED
 from ._dtype import from_numpy_dtype
 from ._hook_lists import NodeHooks, RemovableHandle
 from ._rules import RULES
@@ -278,64 +276,6 @@ for _node_class in NODE_CLASSES.values():
     if _node_class.__name__ in ("CopySlices", "CopyBackwards", "NotImplemented"):
         _node_class.name = lambda self, _full=f"torch::autograd::{_node_class.__name__}": _full
 
-
-
-def _conjugated(values: tuple) -> tuple:
-    """Saved values as a holomorphic op's formula reads them for complex numbers: conjugated
-    (torch's ``grad * other.conj()`` for mul), everything that is not complex as it is."""
-    result = []
-    for value in values:
-        if isinstance(value, np.ndarray | np.generic) and value.dtype.kind == "c":
-            value = np.conj(value)
-        elif isinstance(value, _tensor.Tensor) and value._data.dtype.kind == "c":
-            value = value.conj()
-        elif isinstance(value, complex):
-            value = value.conjugate()
-        result.append(value)
-    return tuple(result)
-
-
-def _conjugating(formula):
-    def formula_for_complex(k, grad, saved, *index):
-        return formula(k, grad, _conjugated(saved), *index)
-
-    return formula_for_complex
-
-
-def _refusing(op: str):
-    def no_formula(k, grad, saved, *index):
-        raise NotImplementedError(f"the derivative of {op} for complex tensors is not in the "
-                                  "built-in NumPy engine; switch the engine to torch")
-
-    return no_formula
-
-
-_COMPLEX_VARIANTS: dict[type, type] = {}
-
-
-def complex_variant(node_class: type, complex_output: bool) -> type:
-    """The node class an op records when complex numbers take part: the op's own when its
-    formulas are written for them (COMPLEX_AWARE); for a complex result, the formulas run on
-    the conjugated saved values (right for every holomorphic op, as torch's formulas conjugate
-    them); a real result of a complex input without such a formula refuses to differentiate."""
-    rule = node_class.rule
-    if rule.op in COMPLEX_AWARE or "complex_variant" in node_class.__dict__:
-        return node_class
-    key = (node_class, complex_output)
-    variant = _COMPLEX_VARIANTS.get(key)
-    if variant is None:
-        conjugates = complex_output and rule.op not in COMPLEX_REFUSED
-        wrap = _conjugating if conjugates else (lambda formula: _refusing(rule.op))
-        formulas = tuple(wrap(formula) for formula in rule.formulas)
-        graph = tuple(wrap(formula) for formula in rule.graph_formulas)
-        changed = replace(rule, formulas=formulas)
-        object.__setattr__(changed, "_split", formulas)  # (the cores' split is for reals)
-        object.__setattr__(changed, "_graph", graph)
-        variant = type(node_class.__name__, (node_class,), {
-            "__slots__": (), "rule": changed, "formulas": formulas, "__module__": "torch",
-            "complex_variant": True})
-        _COMPLEX_VARIANTS[key] = variant
-    return variant
 
 
 # Every recorded node takes the next number; torch's priority rule runs the latest first.

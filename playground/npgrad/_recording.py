@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from ._complex_nodes import complex_variant
 from ._grad_mode import GradMode
 from ._no_grad_views import mark as mark_view
 from ._no_grad_views import refused as refused_view
@@ -23,7 +24,6 @@ from ._nodes import (
     Node,
     NodeHooks,
     NodeOutput,
-    complex_variant,
     edge_of,
     new_sequence_number,
 )
