@@ -12,7 +12,7 @@ import ast
 import re
 from dataclasses import dataclass, field
 
-from ._family_rules import family_rows
+from ._family_rules import family_rows, with_more_inplace
 from ._graph_rules import (
     BCE_BACKWARD,
     HUBER_BACKWARD,
@@ -491,5 +491,6 @@ TABLE: tuple[Rule, ...] = (
 ) + graph_rows(_row) + linalg_rows(_row) + image_rows(_row) + family_rows(_row, ELEMENT_WISE)
 # (what create_graph records; torch.linalg's; convolutions, pooling, resizing; the families'
 # own: _family_rules.py)
+TABLE = tuple(with_more_inplace(rule) for rule in TABLE)  # (floor_, scatter_...: the families')
 
 RULES: dict[str, Rule] = {rule.op: rule for rule in TABLE}

@@ -19,6 +19,26 @@ def _fixed(m, a, *values):
 
 
 MORE_MATH_CASES: list = [
+    # _everyday_ops.py's rows, and acosh and atanh
+    Case("acosh", ((2, 3),), lambda m, a: m.acosh(a + 1.5), domain="positive"),
+    Case("acosh_", ((3,),), lambda m, a: (a + 1.5).acosh_(), domain="positive",
+         label="name-only"),
+    Case("atanh", ((2, 3),), lambda m, a: m.atanh(a), domain="unit"),
+    Case("atanh_", ((3,),), lambda m, a: (a * 0.5).arctanh_(), domain="unit", label="name-only"),
+    Case("take", ((3, 4),), lambda m, a: m.take(a, m.tensor([[0, 5], [11, 5]]))),
+    Case("copysign", ((3, 4), (4,)), lambda m, a, b: m.copysign(a, b)),
+    Case("copysign_scalar", ((3, 4),), lambda m, a: a.copysign(-1.5)),
+    Case("index_fill", ((3, 4),), lambda m, a: a.index_fill(1, m.tensor([0, 2]), -2.0)),
+    Case("index_fill", ((3, 4),), lambda m, a: (a * 1).index_fill_(0, m.tensor([1]), 0.5),
+         label="inplace"),
+    Case("index_copy", ((3, 4), (2, 4)), lambda m, a, b: a.index_copy(0, m.tensor([2, 0]), b)),
+    Case("index_copy", ((3, 4), (3, 2)), lambda m, a, b: (a * 1).index_copy_(
+        1, m.tensor([3, 1]), b), label="inplace"),
+    Case("scatter", ((3, 4), (1, 4)), lambda m, a, b: (a * 1).scatter_(
+        0, m.tensor([[0, 1, 2, 0]]), b), label="inplace"),
+    Case("scatter_add", ((2, 4), (2, 3)), lambda m, a, b: (a * 1).scatter_add_(
+        1, m.tensor([[0, 1, 0], [3, 3, 3]]), b), label="inplace"),
+
     # cumulative ops
     Case("cumprod", ((3, 4),), lambda m, a: a.cumprod(1)),
     Case("cumprod", ((2, 3),), lambda m, a: m.cumprod(a, dim=0), label="dim0"),

@@ -14,6 +14,7 @@ import pytest
 
 import playground.npgrad as npgrad
 from playground.npgrad._bindings import METHODS
+from playground.npgrad._everyday_ops import TESTED_APART
 from playground.npgrad._rules import TABLE
 
 torch = pytest.importorskip("torch")
@@ -49,6 +50,12 @@ _ARGUMENTS = {
     "copy": lambda m: (m.tensor([0.75], requires_grad=True),),
     "copy_slices": lambda m: (slice(0, 2), m.tensor([3.0, 4.0], requires_grad=True)),
     "index_add": lambda m: (0, m.tensor([0, 2]), m.tensor([1.0, 2.0], requires_grad=True)),
+    "index_copy": lambda m: (0, m.tensor([2, 0]), m.tensor([1.0, 2.0], requires_grad=True)),
+    "index_fill": lambda m: (0, m.tensor([1]), -1.0),
+    "scatter": lambda m: (0, m.tensor([2, 0]), m.tensor([1.5, -1.0], requires_grad=True)),
+    "scatter_value": lambda m: (0, m.tensor([2, 0]), 4.0),
+    "scatter_add": lambda m: (0, m.tensor([2, 0, 2]), m.tensor([1.5, -1.0, 0.5],
+                                                             requires_grad=True)),
     "normal_": lambda m: (),
     "uniform_": lambda m: (),
     "exponential_": lambda m: (),
@@ -110,7 +117,7 @@ def test_every_bound_inplace_method_is_named_by_a_row():
     bound = {name for name in METHODS
              if (name.endswith("_") and not name.startswith("__")) or _AUGMENTED.fullmatch(name)
              or name == "__setitem__"}
-    assert bound == named, (bound - named, named - bound)
+    assert bound - TESTED_APART == named, (bound - TESTED_APART - named, named - bound)
 
 
 def _call_through_view(m, op: str, name: str):

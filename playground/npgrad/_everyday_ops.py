@@ -1,0 +1,351 @@
+"""Tensor calls that pasted code makes and the other families lack: in-place forms (clip_,
+floor_, tril_, scatter_, index_fill_, fill_diagonal_...), comparisons and bitwise ops under
+their other names, shape helpers (broadcast_to, tile, ravel, fliplr, sum_to_size, take), and
+copysign and index_fill/index_copy with torch's nodes."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._bindings import FUNCTIONS, METHODS, bind_function, bind_method, binds
+from ._formula_kit import Kit
+from ._grad_mode import GradMode
+from ._indexing import _index_data, index_select, scatter, scatter_add
+from ._inplace import _inplace, _write_inplace
+from ._operands import operands
+from ._recording import RESULT, output
+from ._shapes import flip, reshape
+from ._tensor import Tensor, _wrap_dim
+
+_SWITCH = "; switch the engine to torch"
+
+
+# ----- in-place forms ---------------------------------------------------------------------------
+def _rounded_inplace(op: str, function):
+    def apply(self: Tensor) -> Tensor:
+        if self._data.dtype.kind != "f":
+            return self  # (integers are whole already)
+        return _inplace(op, self, function(self._data), None, ())
+
+    apply.__name__ = f"{op}_"
+    return apply
+
+
+for _name, _op, _function in (("floor_", "floor", np.floor), ("ceil_", "ceil", np.ceil),
+                              ("trunc_", "trunc", np.trunc), ("fix_", "trunc", np.trunc),
+                              ("frac_", "frac", lambda data: data - np.trunc(data))):
+    binds(_name)(_rounded_inplace(_op, _function))
+
+
+@binds("round_")
+def round_(self: Tensor, *, decimals: int = 0) -> Tensor:
+    if self._data.dtype.kind != "f":
+        return self
+    if decimals:
+        return _inplace("round_decimals", self, np.round(self._data, decimals), None, ())
+    return _inplace("round", self, np.round(self._data), None, ())
+
+
+# In-place methods no row names: they need matrices (tests/npgrad/test_everyday_ops_vs_torch.py
+# calls them against torch), or write comparisons, which record nothing torch differentiates
+TESTED_APART = frozenset({"tril_", "triu_", "fill_diagonal_", "eq_", "ne_", "lt_", "le_", "gt_",
+                          "ge_", "logical_and_", "logical_or_", "logical_xor_", "bitwise_and_",
+                          "bitwise_or_", "bitwise_xor_", "not_equal_", "greater_",
+                          "greater_equal_", "less_", "less_equal_"})
+
+
+def _triangle_inplace(op: str, function):
+    def apply(self: Tensor, diagonal: int = 0) -> Tensor:
+        if self.ndim < 2:
+            raise RuntimeError(f"{op}: input tensor must have at least 2 dimensions")
+        return _inplace(op, self, function(self._data, diagonal), None, (diagonal,))
+
+    apply.__name__ = f"{op}_"
+    return apply
+
+
+binds("tril_", function=False)(_triangle_inplace("tril", np.tril))
+binds("triu_", function=False)(_triangle_inplace("triu", np.triu))
+
+
+@binds("scatter_", function=False)
+def scatter_(self: Tensor, dim: int, index, src=None, *, value=None, reduce=None) -> Tensor:
+    """scatter written into self: ScatterBackward0 (a tensor source) or 1 (a number)."""
+    if reduce is not None:
+        raise NotImplementedError(f"scatter_(reduce={reduce!r}) is not in the built-in NumPy "
+                                  f"engine{_SWITCH}")
+    result = scatter(self.detach(), dim, index, src, value=value)._data
+    positions = _index_data(index)
+    dim = _wrap_dim(dim, self.ndim)
+    if isinstance(src, Tensor):
+        return _inplace("scatter", self, result, src, (dim, positions))
+    return _inplace("scatter_value", self, result, None, (dim, positions))
+
+
+@binds("scatter_add_", function=False)
+def scatter_add_(self: Tensor, dim: int, index, src: Tensor) -> Tensor:
+    result = scatter_add(self.detach(), dim, index, src.detach())._data
+    return _inplace("scatter_add", self, result, src, (_wrap_dim(dim, self.ndim),
+                                                        _index_data(index)))
+
+
+def _positions(index) -> np.ndarray:
+    return _index_data(index).reshape(-1)
+
+
+def _filled(self: Tensor, dim: int, index, value) -> np.ndarray:
+    data = self._data.copy()
+    where = (slice(None),) * dim + (_positions(index),)
+    data[where] = value._data if isinstance(value, Tensor) else value
+    return data
+
+
+@binds("index_fill")
+def index_fill(self: Tensor, dim: int, index, value) -> Tensor:
+    """A copy of self with the slices index names along ``dim`` set to ``value``."""
+    dim = _wrap_dim(dim, self.ndim)
+    return output("index_fill", _filled(self, dim, index, value), (self,),
+                  (dim, _positions(index)))
+
+
+@binds("index_fill_", function=False)
+def index_fill_(self: Tensor, dim: int, index, value) -> Tensor:
+    dim = _wrap_dim(dim, self.ndim)
+    return _inplace("index_fill", self, _filled(self, dim, index, value), None,
+                    (dim, _positions(index)))
+
+
+def _copied(self: Tensor, dim: int, index, source: Tensor) -> np.ndarray:
+    data = self._data.copy()
+    data[(slice(None),) * dim + (_positions(index),)] = source._data
+    return data
+
+
+@binds("index_copy")
+def index_copy(self: Tensor, dim: int, index, source: Tensor) -> Tensor:
+    """A copy of self with source's slices written at the positions index names."""
+    dim = _wrap_dim(dim, self.ndim)
+    return output("index_copy", _copied(self, dim, index, source), (self, source),
+                  (dim, _positions(index)))
+
+
+@binds("index_copy_", function=False)
+def index_copy_(self: Tensor, dim: int, index, source: Tensor) -> Tensor:
+    dim = _wrap_dim(dim, self.ndim)
+    return _inplace("index_copy", self, _copied(self, dim, index, source), source,
+                    (dim, _positions(index)))
+
+
+@binds("fill_diagonal_", function=False)
+def fill_diagonal_(self: Tensor, fill_value, wrap: bool = False) -> Tensor:
+    """The main diagonal set to ``fill_value`` through a view (torch's CopySlices)."""
+    if self.ndim < 2:
+        raise RuntimeError("dimensions must larger than 1")
+    if self.ndim > 2 and len(set(self.shape)) != 1:
+        raise RuntimeError("all dimensions of input must be of equal length")
+    if wrap and self.ndim == 2 and self.shape[0] > self.shape[1] + 1:
+        raise NotImplementedError(f"fill_diagonal_(wrap=True) of a tall matrix is not in the "
+                                  f"built-in NumPy engine{_SWITCH}")
+    count = min(self.shape)
+    step = sum(stride for stride in self._data.strides) // self._data.itemsize
+    if self.ndim == 2:
+        self.diagonal().fill_(fill_value)
+    else:
+        flat = self.view(-1)
+        flat[0:count * step:step] = fill_value
+    return self
+
+
+# ----- comparisons and bits by their other names ------------------------------------------------
+def _compared_inplace(name: str, ufunc):
+    def apply(self: Tensor, other) -> Tensor:
+        if GradMode.enabled and self.requires_grad:
+            raise NotImplementedError(f"{name} of a tensor that requires grad is not in the "
+                                      f"built-in NumPy engine{_SWITCH}")
+        a, b = operands(self, other)
+        _write_inplace(self, ufunc(a, b).astype(self._data.dtype))
+        return self
+
+    apply.__name__ = name
+    return apply
+
+
+for _name, _ufunc in (("eq_", np.equal), ("ne_", np.not_equal), ("lt_", np.less),
+                      ("le_", np.less_equal), ("gt_", np.greater),
+                      ("ge_", np.greater_equal), ("logical_and_", np.logical_and),
+                      ("logical_or_", np.logical_or), ("logical_xor_", np.logical_xor),
+                      ("bitwise_and_", np.bitwise_and), ("bitwise_or_", np.bitwise_or),
+                      ("bitwise_xor_", np.bitwise_xor)):
+    binds(_name, function=False)(_compared_inplace(_name, _ufunc))
+for _name, _alias in (("not_equal_", "ne_"), ("greater_", "gt_"), ("greater_equal_", "ge_"),
+                      ("less_", "lt_"), ("less_equal_", "le_")):
+    bind_method(_name, _compared_inplace(_name, {"ne_": np.not_equal, "gt_": np.greater,
+                                                 "ge_": np.greater_equal, "lt_": np.less,
+                                                 "le_": np.less_equal}[_alias]))
+
+
+def _alias(name: str, target: str):
+    """``name`` as a method and a torch function where the comparisons lack it."""
+    def call(self: Tensor, other) -> Tensor:
+        return getattr(self, target)(other)
+
+    call.__name__ = name
+    if name not in METHODS:
+        bind_method(name, call)
+    if name not in FUNCTIONS:
+        bind_function(name, call)
+
+
+for _name, _target in (("not_equal", "ne"), ("greater", "gt"), ("greater_equal", "ge"),
+                       ("less", "lt"), ("less_equal", "le")):
+    _alias(_name, _target)
+
+
+def _bitwise(name: str, ufunc):
+    def apply(self: Tensor, other) -> Tensor:
+        a, b = operands(self, other)
+        if a.dtype.kind not in "biu":
+            raise RuntimeError(f'"{name}_cpu" not implemented for '
+                               f"'{self.dtype.legacy_name[:-6]}'")
+        return Tensor._make(np.asarray(ufunc(a, b)))
+
+    apply.__name__ = name
+    return binds(name)(apply)
+
+
+for _name, _ufunc in (("bitwise_and", np.bitwise_and), ("bitwise_or", np.bitwise_or),
+                      ("bitwise_xor", np.bitwise_xor), ("bitwise_left_shift", np.left_shift),
+                      ("bitwise_right_shift", np.right_shift)):
+    _bitwise(_name, _ufunc)
+binds("bitwise_not")(lambda self: ~self)
+bind_method("__lshift__", lambda self, other: Tensor._make(np.left_shift(*operands(self, other))))
+bind_method("__rshift__", lambda self, other: Tensor._make(np.right_shift(*operands(self,
+                                                                                   other))))
+
+
+@binds("isposinf")
+def isposinf(self: Tensor) -> Tensor:
+    return Tensor._make(np.isposinf(self._data) if self._data.dtype.kind == "f" else
+                        np.zeros(self._data.shape, bool))
+
+
+@binds("isneginf")
+def isneginf(self: Tensor) -> Tensor:
+    return Tensor._make(np.isneginf(self._data) if self._data.dtype.kind == "f" else
+                        np.zeros(self._data.shape, bool))
+
+
+# ----- shapes -----------------------------------------------------------------------------------
+@binds("broadcast_to")
+def broadcast_to(self: Tensor, size) -> Tensor:
+    return self.expand(*size)
+
+
+@binds("tile")
+def tile(self: Tensor, dims) -> Tensor:
+    """repeat, the shorter of dims and shape padded with ones in front, as torch's."""
+    dims = (dims,) if isinstance(dims, int) else tuple(dims)
+    if len(dims) < self.ndim:
+        dims = (1,) * (self.ndim - len(dims)) + dims
+    return self.repeat(*dims)
+
+
+@binds("ravel")
+def ravel(self: Tensor) -> Tensor:
+    return reshape(self, (-1,))
+
+
+@binds("fliplr")
+def fliplr(self: Tensor) -> Tensor:
+    if self.ndim < 2:
+        raise RuntimeError("Input must be >= 2-d.")
+    return flip(self, (1,))
+
+
+@binds("flipud")
+def flipud(self: Tensor) -> Tensor:
+    if self.ndim < 1:
+        raise RuntimeError("Input must be >= 1-d.")
+    return flip(self, (0,))
+
+
+@binds("positive")
+def positive(self: Tensor) -> Tensor:
+    if self._data.dtype == np.bool_:
+        raise TypeError("The `+` operator, on a bool tensor is not supported.")
+    return self
+
+
+@binds("sum_to_size", function=False)
+def sum_to_size(self: Tensor, *size) -> Tensor:
+    """Summed down to ``size`` (which it must expand to), as torch's sum_to: the leading
+    dimensions and those of size 1 summed, kept, then viewed without the leading ones."""
+    size = tuple(size[0]) if len(size) == 1 and not isinstance(size[0], int) else size
+    try:
+        np.broadcast_shapes(size, tuple(self.shape))
+    except ValueError:
+        raise RuntimeError(f"size {{{list(size)}}} is not expandable to size "
+                           f"{{{list(self.shape)}}}.") from None
+    leading = self.ndim - len(size)
+    dims = tuple(range(leading)) + tuple(
+        leading + i for i, n in enumerate(size) if n == 1 and self.shape[leading + i] != 1)
+    if not dims:
+        return self
+    result = self.sum(dims, keepdim=True)
+    return result.view(size) if leading else result
+
+
+@binds("take")
+def take(self: Tensor, index) -> Tensor:
+    """The elements of self read as one flat row, at ``index`` (any shape): TakeBackward0."""
+    positions = _index_data(index)
+    size = self.numel()
+    if positions.size and (positions.max() >= size or positions.min() < -size):
+        raise IndexError(f"out of range: tried to access index {int(positions.max())} on a "
+                         f"tensor of {size} elements.")
+    data = self._data.reshape(-1)[positions % max(size, 1)]
+    return output("take", data, (self,), (tuple(self.shape), positions % max(size, 1)))
+
+
+@binds("copysign")
+def copysign(self: Tensor, other) -> Tensor:
+    """|self| with other's signs: CopysignBackward0 (a tensor) or 1 (a number)."""
+    a, b = operands(self, other)
+    if a.dtype.kind not in "f":
+        target = np.result_type(a.dtype, np.float32)
+        a, b = a.astype(target), np.asarray(b, target)
+    data = np.copysign(a, b)
+    if isinstance(other, Tensor):
+        return output("copysign", data, (self, other), (self, RESULT))
+    return output("copysign_scalar", data, (self,), (self, RESULT))
+
+
+def copysign_grad(k, grad, self, result):
+    """torch's copysign_tensor_self_backward: grad · result / self, 0 where self is 0."""
+    return grad * k.where(self == 0, 0, result / k.where(self == 0, 1, self))
+
+
+def take_grad(k, grad, shape, positions):
+    """The gradient put back at the positions read, summed where one was read twice."""
+    if isinstance(grad, np.ndarray):
+        flat = np.zeros(int(np.prod(shape)), grad.dtype)
+        np.add.at(flat, positions.reshape(-1), grad.reshape(-1))
+        return flat.reshape(shape)
+    raise NotImplementedError(f"the second derivative of torch.take is not in the built-in "
+                              f"NumPy engine{_SWITCH}")
+
+
+Kit.copysign_grad = copysign_grad
+Kit.take_grad = take_grad
+Kit.index_select_of = lambda k, grad, dim, index: index_select(grad, dim, Tensor._make(index)) \
+    if isinstance(grad, Tensor) else np.take(grad, index, axis=dim)
+Kit.index_filled = lambda k, grad, dim, index: index_fill(grad, dim, Tensor._make(index), 0) \
+    if isinstance(grad, Tensor) else _zeros_at(grad, dim, index)
+
+
+def _zeros_at(grad: np.ndarray, dim: int, index: np.ndarray) -> np.ndarray:
+    result = grad.copy()
+    result[(slice(None),) * dim + (index,)] = 0
+    return result
+
+
