@@ -15,7 +15,8 @@ from .._shapes import Size, broadcast_tensors
 from .._tensor import Tensor
 from ..nn.functional import binary_cross_entropy_with_logits
 
-__all__ = ["Distribution", "Categorical", "Normal", "Bernoulli", "kl_divergence"]
+__all__ = ["Distribution", "Categorical", "Normal", "Bernoulli", "Uniform", "Exponential",
+           "Laplace", "LogNormal", "MultivariateNormal", "Independent", "kl_divergence"]
 
 
 def _as_tensor(value) -> Tensor:
@@ -186,18 +187,74 @@ class Bernoulli(Distribution):
 
 
 def kl_divergence(p: Distribution, q: Distribution) -> Tensor:
-    """KL(p || q); two Normals here (torch's formula)."""
-    if not (isinstance(p, Normal) and isinstance(q, Normal)):
+    """KL(p || q) for two distributions of one kind, by torch's formula for the kind."""
+    formula = _KL.get((type(p).__name__, type(q).__name__))
+    if formula is None or type(p) is not type(q):
         raise NotImplementedError(f"kl_divergence of {type(p).__name__} and {type(q).__name__} "
                                   "is not in the built-in NumPy engine; switch the engine to "
                                   "torch")
+    return formula(p, q)
+
+
+def _kl_normal(p, q) -> Tensor:
     var_ratio = (p.scale / q.scale).pow(2)
     t1 = ((p.loc - q.loc) / q.scale).pow(2)
     return 0.5 * (var_ratio + t1 - 1 - var_ratio.log())
 
 
+def _kl_uniform(p, q) -> Tensor:
+    result = ((q.high - q.low) / (p.high - p.low)).log()
+    outside = ((q.low > p.low) | (q.high < p.high))._data
+    return result.masked_fill(Tensor._make(np.asarray(outside)), math.inf)
+
+
+def _kl_exponential(p, q) -> Tensor:
+    rate_ratio = q.rate / p.rate
+    return -rate_ratio.log() + rate_ratio - 1
+
+
+def _kl_independent(p, q) -> Tensor:
+    if p.reinterpreted_batch_ndims != q.reinterpreted_batch_ndims:
+        raise NotImplementedError
+    return p._summed(kl_divergence(p.base_dist, q.base_dist))
+
+
+def _kl_multivariate_normal(p, q) -> Tensor:
+    from .. import linalg
+    from .continuous import _mahalanobis
+
+    if p.event_shape != q.event_shape:
+        raise ValueError("KL-divergence between two Multivariate Normals with different event "
+                         "shapes cannot be computed")
+    p_lower, q_lower = p._unbroadcasted_scale_tril, q._unbroadcasted_scale_tril
+    half_term1 = q_lower.diagonal(dim1=-2, dim2=-1).log().sum(-1) - \
+        p_lower.diagonal(dim1=-2, dim2=-1).log().sum(-1)
+    n = p.event_shape[0]
+    batch = np.broadcast_shapes(tuple(q_lower.shape[:-2]), tuple(p_lower.shape[:-2]))
+    solved = linalg.solve_triangular(q_lower.expand(*batch, n, n), p_lower.expand(*batch, n, n),
+                                     upper=False)
+    term2 = solved.reshape(-1, n * n).pow(2).sum(-1).reshape(batch)
+    term3 = _mahalanobis(q_lower, q.loc - p.loc)
+    return half_term1 + 0.5 * (term2 + term3 - n)
+
+
 # torch's submodules (torch.distributions.normal.Normal...), each naming its class from here
-from . import bernoulli, categorical, distribution, kl, normal  # noqa: E402, F401
+from . import bernoulli, categorical, distribution, kl, normal  # noqa: E402, F401, I001
+from . import exponential, independent, laplace, log_normal  # noqa: E402, F401
+from . import multivariate_normal, uniform  # noqa: E402, F401
+from .continuous import (  # noqa: E402
+    Exponential,
+    Independent,
+    Laplace,
+    LogNormal,
+    MultivariateNormal,
+    Uniform,
+)
+
+_KL = {("Normal", "Normal"): _kl_normal, ("Uniform", "Uniform"): _kl_uniform,
+       ("Exponential", "Exponential"): _kl_exponential,
+       ("Independent", "Independent"): _kl_independent,
+       ("MultivariateNormal", "MultivariateNormal"): _kl_multivariate_normal}
 
 # What the engine lacks, said with torch's module name and what to do.
 __getattr__ = missing_attribute("torch.distributions")

@@ -1,0 +1,373 @@
+"""``torch.distributions``' Uniform, Exponential, Laplace, LogNormal, MultivariateNormal and
+Independent, made of the engine's ops as torch makes them (rsample, log_prob and entropy
+differentiate with torch's nodes; samples come from torch's random stream in torch's order),
+with torch's argument checks and reprs."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .. import _factories
+from .._grad_mode import no_grad
+from .._shapes import Size, broadcast_tensors
+from .._tensor import Tensor
+from .._type_info import finfo
+from . import Distribution, Normal, _as_tensor
+
+
+def _check(distribution, name: str, value: Tensor, valid: Tensor, constraint: str) -> None:
+    """torch's argument check: a parameter (or a value) outside its constraint."""
+    if not bool(valid.all()):
+        raise ValueError(f"Expected parameter {name} (Tensor of shape {tuple(value.shape)}) of "
+                         f"distribution {distribution!r} to satisfy the constraint "
+                         f"{constraint}, but found invalid values:\n{value}")
+
+
+def _check_support(distribution, value: Tensor, valid: Tensor, support: str) -> None:
+    if not bool(valid.all()):
+        raise ValueError(f"Expected value argument (Tensor of shape {tuple(value.shape)}) to be "
+                         f"within the support ({support}) of the distribution "
+                         f"{distribution!r}, but found invalid values:\n{value}")
+
+
+def _batch(*values) -> tuple[tuple, Size]:
+    numbers = all(not isinstance(value, Tensor) for value in values)
+    tensors = broadcast_tensors(*(_as_tensor(value) for value in values))
+    return tensors, Size() if numbers else tensors[0].size()
+
+
+class Uniform(Distribution):
+    """Uniform on [low, high): ``rsample`` is low + u·(high - low)."""
+
+    _names = ("low", "high")
+    has_rsample = True
+
+    def __init__(self, low, high, validate_args=None) -> None:
+        (self.low, self.high), batch = _batch(low, high)
+        super().__init__(batch)
+        if validate_args is not False:
+            _check(self, "low", self.low, self.low < self.high,
+                   f"LessThan(upper_bound={self.high})")
+
+    @property
+    def mean(self) -> Tensor:
+        return (self.high + self.low) / 2
+
+    @property
+    def stddev(self) -> Tensor:
+        return (self.high - self.low) / 12 ** 0.5
+
+    @property
+    def variance(self) -> Tensor:
+        return (self.high - self.low).pow(2) / 12
+
+    def rsample(self, sample_shape=()) -> Tensor:
+        shape = self._extended_shape(Size(sample_shape))
+        drawn = _factories.rand(*shape, dtype=self.low.dtype)
+        return self.low + drawn * (self.high - self.low)
+
+    def sample(self, sample_shape=()) -> Tensor:
+        with no_grad():
+            return self.rsample(sample_shape)
+
+    def _validate(self, value) -> Tensor:
+        value = _as_tensor(value)
+        _check_support(self, value, (self.low <= value) & (value <= self.high),
+                       f"Interval(lower_bound={self.low}, upper_bound={self.high})")
+        return value
+
+    def log_prob(self, value) -> Tensor:
+        value = self._validate(value)
+        lower = self.low.le(value).type_as(self.low)
+        upper = self.high.gt(value).type_as(self.low)
+        return lower.mul(upper).log() - (self.high - self.low).log()
+
+    def cdf(self, value) -> Tensor:
+        value = self._validate(value)
+        return ((value - self.low) / (self.high - self.low)).clamp(min=0, max=1)
+
+    def icdf(self, value) -> Tensor:
+        return value * (self.high - self.low) + self.low
+
+    def entropy(self) -> Tensor:
+        return (self.high - self.low).log()
+
+
+class Exponential(Distribution):
+    """Rate λ: ``rsample`` is an exponential draw (torch's exponential_) over λ."""
+
+    _names = ("rate",)
+    has_rsample = True
+
+    def __init__(self, rate, validate_args=None) -> None:
+        (self.rate,), batch = _batch(rate)
+        super().__init__(batch)
+        if validate_args is not False:
+            _check(self, "rate", self.rate, self.rate > 0, "GreaterThan(lower_bound=0.0)")
+
+    @property
+    def mean(self) -> Tensor:
+        return self.rate.reciprocal()
+
+    @property
+    def stddev(self) -> Tensor:
+        return self.rate.reciprocal()
+
+    @property
+    def variance(self) -> Tensor:
+        return self.rate.pow(-2)
+
+    def rsample(self, sample_shape=()) -> Tensor:
+        shape = self._extended_shape(Size(sample_shape))
+        return _factories.empty(*shape, dtype=self.rate.dtype).exponential_() / self.rate
+
+    def sample(self, sample_shape=()) -> Tensor:
+        with no_grad():
+            return self.rsample(sample_shape)
+
+    def log_prob(self, value) -> Tensor:
+        return self.rate.log() - self.rate * value
+
+    def cdf(self, value) -> Tensor:
+        value = _as_tensor(value)
+        _check_support(self, value, value >= 0, "GreaterThanEq(lower_bound=0.0)")
+        return 1 - (-self.rate * value).exp()
+
+    def entropy(self) -> Tensor:
+        return 1.0 - self.rate.log()
+
+
+class Laplace(Distribution):
+    """Location and scale: ``rsample`` is loc - scale·sign(u)·log1p(-|u|), u uniform on
+    (eps - 1, 1)."""
+
+    _names = ("loc", "scale")
+    has_rsample = True
+
+    def __init__(self, loc, scale, validate_args=None) -> None:
+        (self.loc, self.scale), batch = _batch(loc, scale)
+        super().__init__(batch)
+        if validate_args is not False:
+            _check(self, "scale", self.scale, self.scale > 0, "GreaterThan(lower_bound=0.0)")
+
+    @property
+    def mean(self) -> Tensor:
+        return self.loc
+
+    @property
+    def stddev(self) -> Tensor:
+        return 2 ** 0.5 * self.scale
+
+    @property
+    def variance(self) -> Tensor:
+        return 2 * self.scale.pow(2)
+
+    def rsample(self, sample_shape=()) -> Tensor:
+        shape = self._extended_shape(Size(sample_shape))
+        eps = finfo(self.loc.dtype).eps
+        drawn = _factories.empty(*shape, dtype=self.loc.dtype).uniform_(eps - 1, 1)
+        return self.loc - self.scale * drawn.sign() * (-drawn.abs()).log1p()
+
+    def sample(self, sample_shape=()) -> Tensor:
+        with no_grad():
+            return self.rsample(sample_shape)
+
+    def log_prob(self, value) -> Tensor:
+        return -(2 * self.scale).log() - (value - self.loc).abs() / self.scale
+
+    def entropy(self) -> Tensor:
+        return 1 + (2 * self.scale).log()
+
+
+class LogNormal(Distribution):
+    """exp of a Normal (torch's TransformedDistribution of one, by ExpTransform)."""
+
+    has_rsample = True
+
+    def __init__(self, loc, scale, validate_args=None) -> None:
+        self.base_dist = Normal(loc, scale, validate_args=validate_args)
+        super().__init__(self.base_dist.batch_shape)
+
+    @property
+    def loc(self) -> Tensor:
+        return self.base_dist.loc
+
+    @property
+    def scale(self) -> Tensor:
+        return self.base_dist.scale
+
+    @property
+    def mean(self) -> Tensor:
+        return (self.loc + self.scale.pow(2) / 2).exp()
+
+    @property
+    def variance(self) -> Tensor:
+        scale_sq = self.scale.pow(2)
+        return scale_sq.expm1() * (2 * self.loc + scale_sq).exp()
+
+    def rsample(self, sample_shape=()) -> Tensor:
+        return self.base_dist.rsample(sample_shape).exp()
+
+    def sample(self, sample_shape=()) -> Tensor:
+        with no_grad():
+            return self.base_dist.sample(sample_shape).exp()
+
+    def log_prob(self, value) -> Tensor:
+        x = _as_tensor(value).log()
+        return self.base_dist.log_prob(x) - x
+
+    def entropy(self) -> Tensor:
+        return self.base_dist.entropy() + self.loc
+
+
+class MultivariateNormal(Distribution):
+    """N(loc, Σ) by covariance, precision or the lower Cholesky factor of Σ; ``rsample`` is
+    loc + L·eps."""
+
+    _names = ("loc", "covariance_matrix", "precision_matrix", "scale_tril")
+    has_rsample = True
+
+    def __init__(self, loc, covariance_matrix=None, precision_matrix=None, scale_tril=None,
+                 validate_args=None) -> None:
+        from .. import linalg
+
+        given = [m for m in (covariance_matrix, precision_matrix, scale_tril) if m is not None]
+        if len(given) != 1:
+            raise ValueError("Exactly one of covariance_matrix or precision_matrix or "
+                             "scale_tril may be specified.")
+        if loc.dim() < 1:
+            raise ValueError("loc must be at least one-dimensional.")
+        if given[0].dim() < 2:
+            name = "covariance_matrix" if covariance_matrix is not None else \
+                "precision_matrix" if precision_matrix is not None else "scale_tril"
+            raise ValueError(f"{name} must be at least two-dimensional, with optional leading "
+                             "batch dimensions")
+        batch = np.broadcast_shapes(tuple(given[0].shape[:-2]), tuple(loc.shape[:-1]))
+        if scale_tril is not None:
+            self.scale_tril = scale_tril.expand(*batch, -1, -1)
+            self._unbroadcasted_scale_tril = scale_tril
+        elif covariance_matrix is not None:
+            self.covariance_matrix = covariance_matrix.expand(*batch, -1, -1)
+            self._unbroadcasted_scale_tril = linalg.cholesky(covariance_matrix)
+        else:
+            self.precision_matrix = precision_matrix.expand(*batch, -1, -1)
+            self._unbroadcasted_scale_tril = _precision_to_scale_tril(precision_matrix)
+        self.loc = loc.expand(*batch, -1)
+        super().__init__(batch, self.loc.shape[-1:])
+
+    def __getattr__(self, name: str):
+        """scale_tril, covariance_matrix and precision_matrix made when first read."""
+        lower = self.__dict__.get("_unbroadcasted_scale_tril")
+        if lower is None:
+            raise AttributeError(name)
+        shape = (*self._batch_shape, *self._event_shape, *self._event_shape)
+        if name == "scale_tril":
+            value = lower.expand(*shape)
+        elif name == "covariance_matrix":
+            value = lower.matmul(lower.mT).expand(*shape)
+        elif name == "precision_matrix":
+            from .. import linalg
+
+            value = linalg.inv(lower.matmul(lower.mT)).expand(*shape)
+        else:
+            raise AttributeError(f"'MultivariateNormal' object has no attribute {name!r}")
+        self.__dict__[name] = value
+        return value
+
+    @property
+    def mean(self) -> Tensor:
+        return self.loc
+
+    @property
+    def variance(self) -> Tensor:
+        return self._unbroadcasted_scale_tril.pow(2).sum(-1).expand(
+            *self._batch_shape, *self._event_shape)
+
+    def rsample(self, sample_shape=()) -> Tensor:
+        shape = self._extended_shape(Size(sample_shape))
+        eps = _factories.empty(*shape, dtype=self.loc.dtype).normal_()
+        return self.loc + self._unbroadcasted_scale_tril.matmul(eps.unsqueeze(-1)).squeeze(-1)
+
+    def sample(self, sample_shape=()) -> Tensor:
+        with no_grad():
+            return self.rsample(sample_shape)
+
+    def log_prob(self, value) -> Tensor:
+        difference = value - self.loc
+        mahalanobis = _mahalanobis(self._unbroadcasted_scale_tril, difference)
+        half_log_det = self._unbroadcasted_scale_tril.diagonal(dim1=-2, dim2=-1).log().sum(-1)
+        return -0.5 * (self._event_shape[0] * math.log(2 * math.pi) + mahalanobis) - \
+            half_log_det
+
+    def entropy(self) -> Tensor:
+        half_log_det = self._unbroadcasted_scale_tril.diagonal(dim1=-2, dim2=-1).log().sum(-1)
+        entropy = 0.5 * self._event_shape[0] * (1.0 + math.log(2 * math.pi)) + half_log_det
+        return entropy if not self._batch_shape else entropy.expand(*self._batch_shape)
+
+
+def _mahalanobis(lower: Tensor, x: Tensor) -> Tensor:
+    """|L⁻¹x|² for each vector x (L one matrix, or one per batch as x's batch)."""
+    from .. import linalg
+
+    n = x.shape[-1]
+    if lower.dim() == 2:  # one factor: every vector solved at once, as columns
+        columns = x.reshape(-1, n).mT
+        squares = linalg.solve_triangular(lower, columns, upper=False).pow(2).sum(-2)
+        return squares.reshape(x.shape[:-1])
+    solved = linalg.solve_triangular(lower, x.unsqueeze(-1), upper=False)
+    return solved.squeeze(-1).pow(2).sum(-1)
+
+
+def _precision_to_scale_tril(precision: Tensor) -> Tensor:
+    """torch's: the Cholesky factor of the flipped precision, flipped back and inverted."""
+    from .. import linalg
+
+    flipped = linalg.cholesky(precision.flip((-2, -1)))
+    inverse_lower = flipped.flip((-2, -1)).transpose(-2, -1)
+    identity = _factories.eye(precision.shape[-1], dtype=precision.dtype)
+    return linalg.solve_triangular(inverse_lower, identity, upper=False)
+
+
+class Independent(Distribution):
+    """The base distribution's rightmost batch dimensions read as one event."""
+
+    def __init__(self, base_distribution, reinterpreted_batch_ndims: int,
+                 validate_args=None) -> None:
+        batch = base_distribution.batch_shape
+        if reinterpreted_batch_ndims > len(batch):
+            raise ValueError("Expected reinterpreted_batch_ndims <= len(base_distribution."
+                             f"batch_shape), actual {reinterpreted_batch_ndims} vs {len(batch)}")
+        cut = len(batch) - reinterpreted_batch_ndims
+        self.base_dist = base_distribution
+        self.reinterpreted_batch_ndims = reinterpreted_batch_ndims
+        self.has_rsample = base_distribution.has_rsample
+        super().__init__(batch[:cut], batch[cut:] + base_distribution.event_shape)
+
+    @property
+    def mean(self) -> Tensor:
+        return self.base_dist.mean
+
+    @property
+    def variance(self) -> Tensor:
+        return self.base_dist.variance
+
+    def sample(self, sample_shape=()) -> Tensor:
+        return self.base_dist.sample(sample_shape)
+
+    def rsample(self, sample_shape=()) -> Tensor:
+        return self.base_dist.rsample(sample_shape)
+
+    def _summed(self, value: Tensor) -> Tensor:
+        count = self.reinterpreted_batch_ndims
+        return value.sum(tuple(range(-count, 0))) if count else value
+
+    def log_prob(self, value) -> Tensor:
+        return self._summed(self.base_dist.log_prob(value))
+
+    def entropy(self) -> Tensor:
+        return self._summed(self.base_dist.entropy())
+
+    def __repr__(self) -> str:
+        return f"Independent({self.base_dist!r}, {self.reinterpreted_batch_ndims})"

@@ -1,0 +1,5 @@
+"""``torch.distributions.exponential``: Exponential, defined in continuous.py."""
+
+from .continuous import Exponential
+
+__all__ = ["Exponential"]

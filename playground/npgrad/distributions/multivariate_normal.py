@@ -1,0 +1,5 @@
+"""``torch.distributions.multivariate_normal``: MultivariateNormal, defined in continuous.py."""
+
+from .continuous import MultivariateNormal
+
+__all__ = ["MultivariateNormal"]
