@@ -405,7 +405,10 @@ class ReduceLROnPlateau:
 
 __all__ = ["LRScheduler", "StepLR", "MultiStepLR", "ExponentialLR", "LambdaLR",
            "MultiplicativeLR", "CosineAnnealingLR", "ConstantLR", "LinearLR", "PolynomialLR",
-           "CosineAnnealingWarmRestarts", "OneCycleLR", "ReduceLROnPlateau"]
+           "CosineAnnealingWarmRestarts", "OneCycleLR", "ReduceLROnPlateau", "SequentialLR",
+           "ChainedScheduler"]
+
+from .scheduler_chains import ChainedScheduler, SequentialLR  # noqa: E402
 
 # What the engine lacks, said with torch's module name and what to do.
 __getattr__ = missing_attribute("torch.optim.lr_scheduler")
