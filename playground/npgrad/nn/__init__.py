@@ -50,6 +50,7 @@ from .modules import (
 )
 from .modules import module as _module  # noqa: F401 - loads torch.nn.modules.module
 from .normalization import BatchNorm1d, BatchNorm2d, BatchNorm3d, LayerNorm
+from .parameter import Buffer
 from .pooling import AdaptiveAvgPool1d, AdaptiveAvgPool2d, AvgPool1d, AvgPool2d
 from .recurrent import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNCell
 from .resampling import Upsample
@@ -75,7 +76,7 @@ __all__ = ["functional", "init", "modules", "parameter", "utils", "BatchNorm1d",
            "ConvTranspose1d", "ConvTranspose2d", "Bilinear", "EmbeddingBag",
            "GRU", "GRUCell", "RNN", "RNNCell", "MultiheadAttention", "TransformerEncoder",
            "TransformerEncoderLayer", "TransformerDecoder", "TransformerDecoderLayer",
-           "Transformer"]
+           "Transformer", "Buffer"]
 
 _lacking = missing_attribute("torch.nn")
 # modules loaded on first use (start-up stays small), by the file that holds them

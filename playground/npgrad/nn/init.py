@@ -4,6 +4,7 @@ gains and fans, so that a seeded model starts from torch's weights."""
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 
@@ -145,6 +146,64 @@ def orthogonal_(tensor: Tensor, gain: float = 1, generator=None) -> Tensor:
     return tensor
 
 
+def trunc_normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, a: float = -2.0,
+                  b: float = 2.0, generator=None) -> Tensor:
+    """Normal draws within [a, b], as torch 2.13 draws them: where the interval holds more
+    than 0.3 of the mass, normals redrawn until inside; else uniforms on [a, b] kept by
+    rejection against the normal's density, the same draws in the same order."""
+    from .._arithmetic import where
+    from .._factories import empty_like
+
+    def norm_cdf(x: float) -> float:
+        return (1.0 + math.erf(x / math.sqrt(2.0))) / 2.0
+
+    if mean < a - 2 * std or mean > b + 2 * std:
+        warnings.warn("mean is more than 2 std from [a, b] in nn.init.trunc_normal_. The "
+                      "distribution of values may be incorrect.", stacklevel=2)
+    with no_grad():
+        if norm_cdf((b - mean) / std) - norm_cdf((a - mean) / std) > 0.3:
+            low, high = tensor.new_tensor(a).item(), tensor.new_tensor(b).item()
+            result = tensor.normal_(mean, std, generator=generator)
+            while True:
+                outside = (result < low) | (result > high)
+                if not outside.any():
+                    break
+                result = where(outside, empty_like(result).normal_(mean, std,
+                                                                   generator=generator), result)
+            if result is not tensor:
+                tensor.copy_(result)
+            return tensor
+        return _rejected_uniforms(tensor, mean, std, a, b, generator)
+
+
+def _rejected_uniforms(tensor: Tensor, mean: float, std: float, a: float, b: float,
+                       generator) -> Tensor:
+    from .._arithmetic import where
+    from .._factories import empty_like
+
+    log_peak = -0.5 * ((max(a, min(mean, b)) - mean) / std) ** 2
+    candidates, accept = empty_like(tensor), empty_like(tensor)
+
+    def log_density_below_peak(values: Tensor) -> Tensor:
+        return values.sub_(mean).div_(std).pow_(2).mul_(-0.5).sub_(log_peak)
+
+    tensor.uniform_(a, b, generator=generator)
+    candidates.copy_(tensor)
+    pending = accept.uniform_(generator=generator).log_().gt(log_density_below_peak(candidates))
+    if pending.any():
+        result = tensor
+        while True:
+            candidates.uniform_(a, b, generator=generator)
+            result = where(pending, candidates, result)
+            log_density_below_peak(candidates)
+            pending = where(pending, accept.uniform_(generator=generator).log_().gt(candidates),
+                            pending)
+            if not pending.any():
+                break
+        tensor.copy_(result)
+    return tensor
+
+
 def reset_weight_and_bias(weight: Tensor, bias: Tensor | None) -> None:
     """Linear's and Conv2d's reset_parameters: He-uniform weight (a = √5), bias uniform in
     ±1/sqrt(fan_in)."""
@@ -157,7 +216,7 @@ def reset_weight_and_bias(weight: Tensor, bias: Tensor | None) -> None:
 
 __all__ = ["calculate_gain", "uniform_", "normal_", "constant_", "ones_", "zeros_", "eye_",
            "xavier_uniform_", "xavier_normal_", "kaiming_uniform_", "kaiming_normal_",
-           "orthogonal_"]
+           "orthogonal_", "trunc_normal_"]
 
 # What the engine lacks, said with torch's module name and what to do.
 __getattr__ = missing_attribute("torch.nn.init")

@@ -6,6 +6,7 @@ with their modules; the draws are torch's, from the same generator."""
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 
@@ -115,3 +116,20 @@ Kit.rrelu_grad = rrelu_grad
 
 FUNCTIONS = ("alpha_dropout", "feature_alpha_dropout", "rrelu", "rrelu_")
 MODULES = ("AlphaDropout", "FeatureAlphaDropout", "RReLU")
+
+
+def gumbel_softmax(logits: Tensor, tau: float = 1, hard: bool = False, eps: float = 1e-10,
+                   dim: int = -1) -> Tensor:
+    """A softmax of logits plus Gumbel noise (minus the log of an exponential draw), over
+    ``tau``; with ``hard``, one-hot forward and the soft gradient (straight-through)."""
+    if eps != 1e-10:
+        warnings.warn("`eps` parameter is deprecated and has no effect.", stacklevel=2)
+    from .._factories import empty_like, zeros_like
+
+    gumbels = -empty_like(logits).exponential_().log()
+    y_soft = ((logits + gumbels) / tau).softmax(dim)
+    if not hard:
+        return y_soft
+    index = y_soft.max(dim, keepdim=True)[1]
+    y_hard = zeros_like(logits).scatter_(dim, index, 1.0)
+    return y_hard - y_soft.detach() + y_soft

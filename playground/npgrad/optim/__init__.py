@@ -81,7 +81,10 @@ class Optimizer:
         taken = {id(param) for group in self.param_groups for param in group["params"]}
         if any(id(param) in taken for param in params):
             raise ValueError("some parameters appear in more than one parameter group")
-        self.param_groups.append({**self.defaults, **param_group, "params": params})
+        group = {**param_group, "params": params}  # (torch's order: the given keys first)
+        for name, default in self.defaults.items():
+            group.setdefault(name, default)
+        self.param_groups.append(group)
 
     def state_dict(self) -> dict:
         """torch's: each parameter by its position over all groups; its state as it is."""
@@ -369,9 +372,10 @@ def _cast_state(key: str, value, param: Tensor):
 
 from . import lr_scheduler  # noqa: E402 - torch.optim.lr_scheduler after import torch
 from .lbfgs import LBFGS  # noqa: E402
+from .more_optimizers import Adamax, NAdam, RAdam  # noqa: E402
 
 __all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta", "LBFGS",
-           "lr_scheduler"]
+           "NAdam", "RAdam", "Adamax", "lr_scheduler"]
 
 # What the engine lacks, said with torch's module name and what to do.
 __getattr__ = missing_attribute("torch.optim")

@@ -41,6 +41,10 @@ class Module:
             if parameters is None:
                 raise AttributeError("cannot assign parameters before Module.__init__() call")
             self.register_parameter(name, value)
+        elif isinstance(value, Tensor) and value.__dict__.get("_is_buffer"):  # an nn.Buffer
+            if parameters is None:
+                raise AttributeError("cannot assign buffer before Module.__init__() call")
+            self.register_buffer(name, value, value.__dict__.get("persistent", True))
         elif isinstance(value, Module):
             if parameters is None:
                 raise AttributeError("cannot assign module before Module.__init__() call")
