@@ -44,4 +44,12 @@ def linalg_rows(row) -> tuple:
             "k.svd_grad(grad, U, S, Vh, full_matrices)"),
         row("linalg_eig", "LinalgEigBackward0", "self", "eigenvalues eigenvectors",
             "k.eig_grad(grad, eigenvalues, eigenvectors)"),
+        # _lu.py's
+        row("linalg_lu_factor", "LinalgLuFactorExBackward0", "A", "LU pivots",
+            "k.lu_factor_grad(grad, LU, pivots)"),
+        row("linalg_lu", "LinalgLuBackward0", "A", "P L U", "k.lu_pieces_grad(grad, P, L, U)"),
+        row("lu_unpack", "LuUnpackBackward0", "LU_data", "shape", "k.lu_unpack_grad(grad, shape)"),
+        row("linalg_lu_solve", "LinalgLuSolveBackward0", "LU B", "LU pivots result adjoint",
+            "k.lu_solve_grad(grad, LU, pivots, result, adjoint, True)",
+            "k.lu_solve_grad(grad, LU, pivots, result, adjoint, False)"),
     )

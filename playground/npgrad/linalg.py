@@ -15,6 +15,7 @@ from ._bindings import binds
 from ._eig import eig, eigvals  # noqa: F401 - torch.linalg's
 from ._factorizations import cholesky, eigh, eigvalsh, householder_product, qr, svd, svdvals
 from ._linalg import lapack_layout, matmul
+from ._lu import getrf, lu, lu_factor, lu_factor_ex, lu_solve, row_order  # noqa: F401
 from ._matrix_chains import chain_matmul, multi_dot  # noqa: F401 - torch.linalg's
 from ._missing import missing_attribute
 from ._operands import operands
@@ -291,17 +292,12 @@ def _lu_solve(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, int]:
     """LAPACK's getrf (partial pivoting) and its solve, for one matrix that may be singular:
     the solution (inf or NaN past a zero pivot, as torch's) and the info (the first zero
     pivot, from 1)."""
-    lu, order, info = a.copy(), np.arange(a.shape[-1]), 0
-    for j in range(a.shape[-1]):
-        pivot = j + int(np.argmax(np.abs(lu[j:, j])))
-        lu[[j, pivot]], order[[j, pivot]] = lu[[pivot, j]], order[[pivot, j]]
-        if lu[j, j] == 0:
-            info = info or j + 1
-            continue
-        lu[j + 1:, j] /= lu[j, j]
-        lu[j + 1:, j + 1:] -= np.outer(lu[j + 1:, j], lu[j, j + 1:])
-    half = _more_math_linalg.substitute(lu, b[order], False, True)
-    return _more_math_linalg.substitute(lu, half, True, False), info
+    packed = a.copy()
+    order = row_order(getrf(packed))
+    zeros = np.flatnonzero(np.diagonal(packed) == 0)
+    half = _more_math_linalg.substitute(packed, b[order], False, True)
+    return _more_math_linalg.substitute(packed, half, True, False), \
+        int(zeros[0]) + 1 if zeros.size else 0
 
 
 def _solved(data: np.ndarray, right: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -50,4 +50,11 @@ COMPLEX_CASES = [
     Case("fft_c2r", ((2, 3), (2, 3)), lambda m, a, b: m.fft.irfft2(_z(m, a, b)), label="2d"),
     Case("linalg_eig", ((3, 3),), lambda m, a: m.linalg.eigvals(a), domain="distinct",
          dtypes=("float64",)),
+    # _lu.py's (here with torch.linalg's other newcomers)
+    Case("linalg_lu_factor", ((3, 3),), lambda m, a: m.linalg.lu_factor(a).LU),
+    Case("linalg_lu", ((3, 3),), lambda m, a: m.linalg.lu(a).U),
+    Case("linalg_lu", ((4, 4),), lambda m, a: m.linalg.lu(a).L, label="lower"),
+    Case("lu_unpack", ((3, 3),), lambda m, a: m.lu_unpack(*m.linalg.lu_factor(a)).U),
+    Case("linalg_lu_solve", ((3, 3), (3, 2)), lambda m, a, b: m.linalg.lu_solve(
+        *m.linalg.lu_factor(a), b)),
 ]
