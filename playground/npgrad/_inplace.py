@@ -11,6 +11,7 @@ import numpy as np
 
 from . import _dtype as dtypes
 from ._bindings import bind_method, binds
+from ._complex_nodes import complex_variant
 from ._forward import refuse_inplace
 from ._grad_mode import GradMode
 from ._indexing import index_array
@@ -75,6 +76,8 @@ def _node(op: str, self: Tensor, history: Tensor, other: Tensor | None, saved: t
     """After a recorded write to self: the node ``op`` of ``history`` (and ``other``, and
     ``more``), the write's result being self's new values."""
     node_class = NODE_CLASSES[op]
+    if self._data.dtype.kind == "c":
+        node_class = complex_variant(node_class, True)
     holder = _make(self._data, None, shared_counter(self))
     inputs = (history, other, *more)
     if node_class.arity > 0:  # a node of one or two inputs; -1: as many as given

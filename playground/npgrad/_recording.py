@@ -72,10 +72,13 @@ def output(op: str, data, inputs: tuple, saved: tuple = (), counter=None, base=N
             if tensor is not None and tensor._rg:
                 # as in torch, an integer or bool result (x.long(), x.bool()) is not differentiable
                 kind = data.dtype.kind
-                if kind == "f" and tensor._data.dtype.kind == "c":  # (abs, angle, norm of z)
-                    attach_node(out, complex_variant(NODE_CLASSES[op], False), inputs, saved)
-                elif kind in "fc":
-                    attach_node(out, NODE_CLASSES[op], inputs, saved)
+                if kind == "f":
+                    node_class = NODE_CLASSES[op]
+                    if tensor._data.dtype.kind == "c":  # (abs, angle, norm of z)
+                        node_class = complex_variant(node_class, False)
+                    attach_node(out, node_class, inputs, saved)
+                elif kind == "c":
+                    attach_node(out, complex_variant(NODE_CLASSES[op], True), inputs, saved)
                 break
     if _tangents is not None:
         _tangents(out, op, inputs, saved)
@@ -184,10 +187,7 @@ def record_outputs(node, tensors: list) -> None:
 
 def attach_node(out: Tensor, node_class, inputs: tuple, saved: tuple) -> None:
     """Make a node of ``node_class`` ``out``'s grad_fn (see ``output``)."""
-    data = out._data
-    if data.dtype.kind == "c":
-        node_class = complex_variant(node_class, True)
-    node = _new(node_class)
+    node = _new(node_class)  # (a complex op's variant is its callers' choice: complex_variant)
     if len(inputs) == 1:
         edges = (edge(inputs[0]),)
     elif len(inputs) == 2:
@@ -196,6 +196,7 @@ def attach_node(out: Tensor, node_class, inputs: tuple, saved: tuple) -> None:
         edges = tuple([edge(t) for t in inputs])
     node._set_next(edges)
     node._seq = _next_sequence()
+    data = out._data
     node._shape = data.shape
     node._np_dtype = data.dtype
     node._hooks = None
