@@ -241,3 +241,19 @@ def test_eigen_decompositions_of_general_matrices_are_torchs(tmp_path):
 
 def test_complex_edges_errors_and_writes_are_torchs(tmp_path):
     assert_playground_prints_as_torch(EDGES, tmp_path)
+
+
+IN_PLACE = r"""
+import torch
+z = torch.tensor([1 + 2j, -0.5 + 0.25j], requires_grad=True)
+y = z * 2
+y.mul_(1 - 1j)
+y.add_(z)
+w = y[0:1] * 3
+y.abs().sum().backward()
+print(z.grad, type(y.grad_fn).__name__)
+"""
+
+
+def test_in_place_writes_to_complex_tensors_record_torchs_gradients(tmp_path):
+    assert_playground_prints_as_torch(IN_PLACE, tmp_path)

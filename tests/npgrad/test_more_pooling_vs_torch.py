@@ -46,3 +46,29 @@ for bad in ("torch.autograd.grad(g.sum(), r)", "F.pdist(r[0])", "F.pdist(r, -1)"
 
 def test_more_pooling_prints_what_torch_prints(tmp_path):
     assert_playground_prints_as_torch(SCRIPT, tmp_path)
+
+
+MAX_POOL_PADDING = r"""
+import torch
+import torch.nn.functional as F
+for args in [dict(kernel_size=3, padding=2), dict(kernel_size=(3, 5), padding=(1, 3)),
+             dict(kernel_size=3, padding=2, dilation=2), dict(kernel_size=2, padding=1),
+             dict(kernel_size=(3, 4), padding=(1, 2), dilation=(1, 3))]:
+    try:
+        print(F.max_pool2d(torch.ones(1, 1, 8, 8), **args).shape)
+    except RuntimeError as e:
+        print(e)
+for args in [dict(kernel_size=3, padding=2), dict(kernel_size=4, padding=2)]:
+    try:
+        print(F.max_pool1d(torch.ones(1, 1, 8), **args).shape)
+    except RuntimeError as e:
+        print(e)
+try:
+    torch.nn.MaxPool2d(2, padding=2)(torch.ones(1, 4, 4))
+except RuntimeError as e:
+    print(e)
+"""
+
+
+def test_max_pooling_refuses_torchs_paddings_with_its_messages(tmp_path):
+    assert_playground_prints_as_torch(MAX_POOL_PADDING, tmp_path)

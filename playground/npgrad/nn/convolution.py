@@ -91,6 +91,7 @@ def max_pool2d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,
     kernel = _pair(kernel_size)
     stride = kernel if stride is None or stride == [] else _pair(stride)
     padding, dilation = _pair(padding), _pair(dilation)
+    _check_max_pool_padding(padding, kernel, dilation)
     if input.dim() == 3:
         found = max_pool2d(input.unsqueeze(0), kernel, stride, padding, dilation, ceil_mode,
                            True)
@@ -103,6 +104,17 @@ def max_pool2d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,
     result = _recording.output("max_pool2d", np.ascontiguousarray(values), (input,),
                                (input, input._data.shape, indices))
     return (result, Tensor._make(indices.astype(np.int64))) if return_indices else result
+
+
+def _check_max_pool_padding(padding: tuple, kernel: tuple, dilation: tuple) -> None:
+    """torch's two checks: against the dilated kernel, then against the kernel itself."""
+    from .pooling import check_padding
+
+    check_padding(padding, kernel, dilation)
+    if any(pad > size // 2 for pad, size in zip(padding, kernel, strict=True)):
+        (height, width), (top, left) = kernel, padding
+        raise RuntimeError(f"pad should be smaller than or equal to half of kernel size, but got "
+                           f"padW = {left}, padH = {top}, kW = {width}, kH = {height}")
 
 
 def _ceil_extra(sizes, kernel, stride, padding, dilation) -> tuple:
@@ -230,6 +242,9 @@ def max_pool1d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,
     """torch's: a 2-d max pool of height 1 on the input unsqueezed, squeezed back."""
     kernel = _single(kernel_size)
     stride = kernel if stride is None or stride == [] else _single(stride)
+    if _single(padding)[0] > kernel[0] // 2:
+        raise RuntimeError(f"max_pool1d() padding should be at most half of kernel size, but "
+                           f"got padding={_single(padding)[0]} and kernel_size={kernel[0]}")
     found = max_pool2d(input.unsqueeze(-2), (1, *kernel), (1, *stride),
                        (0, *_single(padding)), (1, *_single(dilation)), ceil_mode, True)
     values, indices = found[0].squeeze(-2), found[1].squeeze(-2)
