@@ -10,7 +10,7 @@ import numpy as np
 from ._bindings import FUNCTIONS, METHODS, bind_function, bind_method, binds
 from ._formula_kit import Kit
 from ._grad_mode import GradMode
-from ._indexing import _index_data, index_select, scatter, scatter_add
+from ._indexing import _index_data, index_array, index_select, scatter, scatter_add
 from ._inplace import _inplace, _write_inplace
 from ._operands import operands
 from ._recording import RESULT, output
@@ -134,6 +134,32 @@ def index_copy_(self: Tensor, dim: int, index, source: Tensor) -> Tensor:
     dim = _wrap_dim(dim, self.ndim)
     return _inplace("index_copy", self, _copied(self, dim, index, source), source,
                     (dim, _positions(index)))
+
+
+def _put_values(self: Tensor, indices, values, accumulate: bool) -> tuple[np.ndarray, tuple]:
+    index = tuple(index_array(i) for i in indices)
+    data = self._data.copy()
+    source = values._data.astype(data.dtype, copy=False)
+    if accumulate:
+        np.add.at(data, index, np.broadcast_to(source, data[index].shape))
+    else:
+        data[index] = source
+    return data, index
+
+
+@binds("index_put")
+def index_put(self: Tensor, indices, values: Tensor, accumulate: bool = False) -> Tensor:
+    """A copy of self with values written (or added) at the tensors-of-indices positions."""
+    data, index = _put_values(self, indices, values, accumulate)
+    return output("index_put_accumulate" if accumulate else "index_put", data, (self, values),
+                  (index,))
+
+
+@binds("index_put_")
+def index_put_(self: Tensor, indices, values: Tensor, accumulate: bool = False) -> Tensor:
+    data, index = _put_values(self, indices, values, accumulate)
+    return _inplace("index_put_accumulate" if accumulate else "index_put", self, data, values,
+                    (index,))
 
 
 @binds("fill_diagonal_", function=False)

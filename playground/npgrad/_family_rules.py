@@ -21,7 +21,8 @@ def family_rows(row, element_wise) -> tuple:
 _MORE_INPLACE = {"floor": "floor_", "ceil": "ceil_", "trunc": "trunc_ fix_", "round": "round_",
                  "frac": "frac_", "clamp": "clip_", "scatter": "scatter_",
                  "scatter_value": "scatter_", "scatter_add": "scatter_add_",
-                 "index_fill": "index_fill_", "index_copy": "index_copy_"}
+                 "index_fill": "index_fill_", "index_copy": "index_copy_",
+                 "index_put": "index_put_"}
 
 
 def with_more_inplace(rule):

@@ -120,6 +120,8 @@ def more_math_rows(row, element_wise) -> tuple:
             "k.index_filled(grad, dim, index)"),
         row("index_copy", "IndexCopyBackward0", "self source", "dim index",
             "k.index_filled(grad, dim, index)", "k.index_select_of(grad, dim, index)"),
+        row("index_put_accumulate", "IndexPutBackward0", "self values", "index", "grad",
+            "k.getitem(grad, index)", inplace="index_put_"),
         # sgn of a real tensor is sign: flat, a gradient of zeros
         row("sgn", "SgnBackward0", "self", "", "k.zeros_like(grad)", forward=element_wise),
         # products

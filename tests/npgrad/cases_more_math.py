@@ -34,6 +34,12 @@ MORE_MATH_CASES: list = [
     Case("index_copy", ((3, 4), (2, 4)), lambda m, a, b: a.index_copy(0, m.tensor([2, 0]), b)),
     Case("index_copy", ((3, 4), (3, 2)), lambda m, a, b: (a * 1).index_copy_(
         1, m.tensor([3, 1]), b), label="inplace"),
+    Case("index_put", ((3, 4), (2,)), lambda m, a, b: a.index_put(
+        (m.tensor([2, 0]), m.tensor([1, 3])), b), label="out-of-place"),
+    Case("index_put_accumulate", ((3, 4), (3,)), lambda m, a, b: a.index_put(
+        (m.tensor([2, 0, 2]), m.tensor([1, 3, 1])), b, accumulate=True)),
+    Case("index_put_accumulate", ((3, 4), (3, 4)), lambda m, a, b: (a * 1).index_put_(
+        (m.tensor([1, 1, 0]),), b, True), label="inplace"),
     Case("scatter", ((3, 4), (1, 4)), lambda m, a, b: (a * 1).scatter_(
         0, m.tensor([[0, 1, 2, 0]]), b), label="inplace"),
     Case("scatter_add", ((2, 4), (2, 3)), lambda m, a, b: (a * 1).scatter_add_(
