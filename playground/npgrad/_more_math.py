@@ -477,4 +477,5 @@ def _register() -> None:
 _register()
 
 # their @binds: products and torch.linalg's; lgamma, digamma, polygamma...
-from . import _complex, _everyday_ops, _gamma, _masked, _more_math_linalg, _torch_calls  # noqa: E402, F401, I001
+from . import _complex, _everyday_ops, _gamma, _masked, _more_math_linalg  # noqa: E402, F401, I001
+from . import _special_functions, _torch_calls  # noqa: E402, F401

@@ -17,10 +17,16 @@ _PACKAGE = __name__.rpartition(".")[0]  # (read now: the engine's torch alias re
 _lacking = missing_attribute("torch.special")
 
 
+# torch.special's own functions, loaded on first use (_special_functions.py)
+_OWN = ("entr", "erfcx", "ndtr", "ndtri", "log_ndtr", "i0", "i0e", "i1", "i1e", "xlog1py")
+
+
 def __getattr__(name: str):
     if name in _NAMES:
         return getattr(importlib.import_module(_PACKAGE), _NAMES[name])
+    if name in _OWN:
+        return getattr(importlib.import_module(f"{_PACKAGE}._special_functions"), name)
     return _lacking(name)
 
 
-__all__ = list(_NAMES)
+__all__ = list(_NAMES) + list(_OWN)

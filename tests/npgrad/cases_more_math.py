@@ -19,6 +19,19 @@ def _fixed(m, a, *values):
 
 
 MORE_MATH_CASES: list = [
+    # torch.special's own (_special_functions.py)
+    Case("special_entr", ((2, 3),), lambda m, a: m.special.entr(a), domain="positive"),
+    Case("special_erfcx", ((2, 3),), lambda m, a: m.special.erfcx(a)),
+    Case("special_log_ndtr", ((2, 3),), lambda m, a: m.special.log_ndtr(a * 3)),
+    Case("special_ndtri", ((2, 3),), lambda m, a: m.special.ndtri(a.sigmoid())),
+    Case("i0", ((2, 3),), lambda m, a: m.special.i0(a * 2)),
+    Case("special_i0e", ((2, 3),), lambda m, a: m.special.i0e(a * 2)),
+    Case("special_i1", ((2, 3),), lambda m, a: m.special.i1(a * 2)),
+    Case("special_i1e", ((2, 3),), lambda m, a: m.special.i1e(a * 2)),
+    Case("special_xlog1py", ((2, 3), (2, 3)), lambda m, a, b: m.special.xlog1py(a, b.abs())),
+    Case("special_xlog1py_other_scalar", ((2, 3),), lambda m, a: m.special.xlog1py(a, 1.5)),
+    Case("special_xlog1py_self_scalar", ((2, 3),), lambda m, a: m.special.xlog1py(2.0, a),
+         domain="positive"),
     # _everyday_ops.py's rows, and acosh and atanh
     Case("acosh", ((2, 3),), lambda m, a: m.acosh(a + 1.5), domain="positive"),
     Case("acosh_", ((3,),), lambda m, a: (a + 1.5).acosh_(), domain="positive",
