@@ -21,6 +21,16 @@ def _check(lr: float, eps: float, betas: tuple, weight_decay: float) -> None:
         raise ValueError(f"Invalid weight_decay value: {weight_decay}")
 
 
+def _begin(param: Tensor, grad: Tensor, group: dict, state: dict, *moments: str):
+    """The step's gradient (negated to maximize) and its number; at the first step the state
+    is made: the step count, then zeros for each moment named."""
+    if not state:
+        state["step"] = _first_step()
+        for name in moments:
+            state[name] = _zeros_like(param)
+    return (-grad if group["maximize"] else grad), _step_count(state)
+
+
 def _decayed(param: Tensor, grad: Tensor, group: dict, decoupled: bool) -> Tensor:
     """The gradient with weight decay added (L2), or the parameter shrunk (decoupled)."""
     decay = group["weight_decay"]
@@ -45,13 +55,12 @@ class NAdam(Optimizer):
             "capturable differentiable", locals(), _flags(**flags)))
 
     def _update(self, param: Tensor, grad: Tensor, group: dict, state: dict) -> None:
-        grad = -grad if group["maximize"] else grad
-        if not state:
-            state["step"] = _first_step()
+        first = not state
+        grad, step = _begin(param, grad, group, state)
+        if first:  # (torch's order: step, mu_product, exp_avg, exp_avg_sq)
             state["mu_product"] = Tensor._make(_first_step()._data + 1)
             state["exp_avg"], state["exp_avg_sq"] = _zeros_like(param), _zeros_like(param)
         beta1, beta2 = group["betas"]
-        step = _step_count(state)
         lr, decay = group["lr"], group["momentum_decay"]
         grad = _decayed(param, grad, group, group["decoupled_weight_decay"])
         mu = beta1 * (1.0 - 0.5 * (0.96 ** (step * decay)))
@@ -81,12 +90,8 @@ class RAdam(Optimizer):
             "differentiable", locals(), _flags(**flags)))
 
     def _update(self, param: Tensor, grad: Tensor, group: dict, state: dict) -> None:
-        grad = -grad if group["maximize"] else grad
-        if not state:
-            state["step"] = _first_step()
-            state["exp_avg"], state["exp_avg_sq"] = _zeros_like(param), _zeros_like(param)
+        grad, step = _begin(param, grad, group, state, "exp_avg", "exp_avg_sq")
         beta1, beta2 = group["betas"]
-        step = _step_count(state)
         lr = group["lr"]
         grad = _decayed(param, grad, group, group["decoupled_weight_decay"])
         average, squares = state["exp_avg"], state["exp_avg_sq"]
@@ -117,12 +122,8 @@ class Adamax(Optimizer):
             {}))
 
     def _update(self, param: Tensor, grad: Tensor, group: dict, state: dict) -> None:
-        grad = -grad if group["maximize"] else grad
-        if not state:
-            state["step"] = _first_step()
-            state["exp_avg"], state["exp_inf"] = _zeros_like(param), _zeros_like(param)
+        grad, step = _begin(param, grad, group, state, "exp_avg", "exp_inf")
         beta1, beta2 = group["betas"]
-        step = _step_count(state)
         if group["weight_decay"]:
             grad = grad.add(param, alpha=group["weight_decay"])
         average, largest = state["exp_avg"], state["exp_inf"]

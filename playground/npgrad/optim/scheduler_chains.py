@@ -66,7 +66,20 @@ def _check(owner: str, optimizer, schedulers) -> None:
                              f"{type(optimizer).__name__}.")
 
 
-class SequentialLR:
+class _OfSchedulers:
+    """What a scheduler of schedulers shares: its last rates and a state with theirs."""
+
+    def get_last_lr(self) -> list[float]:
+        return self._last_lr
+
+    def state_dict(self) -> dict:
+        state = {key: value for key, value in self.__dict__.items()
+                 if key not in ("optimizer", "_schedulers")}
+        state["_schedulers"] = [scheduler.state_dict() for scheduler in self._schedulers]
+        return state
+
+
+class SequentialLR(_OfSchedulers):
     """The schedulers in turn: the next takes over at each milestone, from its start."""
 
     def __init__(self, optimizer, schedulers, milestones, last_epoch: int = -1) -> None:
@@ -101,15 +114,6 @@ class SequentialLR:
             scheduler.step()
         self._last_lr = scheduler.get_last_lr()
 
-    def get_last_lr(self) -> list[float]:
-        return self._last_lr
-
-    def state_dict(self) -> dict:
-        state = {key: value for key, value in self.__dict__.items()
-                 if key not in ("optimizer", "_schedulers")}
-        state["_schedulers"] = [scheduler.state_dict() for scheduler in self._schedulers]
-        return state
-
 
 def _undo(scheduler) -> None:
     if hasattr(scheduler, "_schedulers"):
@@ -119,7 +123,7 @@ def _undo(scheduler) -> None:
         scheduler.last_epoch -= 1
 
 
-class ChainedScheduler:
+class ChainedScheduler(_OfSchedulers):
     """Every scheduler steps at each step, in order (their changes compose)."""
 
     def __init__(self, schedulers, optimizer=None) -> None:
@@ -135,12 +139,3 @@ class ChainedScheduler:
         for scheduler in self._schedulers:
             scheduler.step()
         self._last_lr = [group["lr"] for group in self._schedulers[-1].optimizer.param_groups]
-
-    def get_last_lr(self) -> list[float]:
-        return self._last_lr
-
-    def state_dict(self) -> dict:
-        state = {key: value for key, value in self.__dict__.items()
-                 if key not in ("optimizer", "_schedulers")}
-        state["_schedulers"] = [scheduler.state_dict() for scheduler in self._schedulers]
-        return state
