@@ -34,8 +34,9 @@ def complex_rows(row, element_wise) -> tuple:
 # Ops whose formulas are written for complex numbers (or that never see them)
 COMPLEX_AWARE = frozenset({"view_as_real", "view_as_complex", "complex", "polar", "conj",
                            "conj_physical", "angle", "sgn_complex", "vdot_complex", "abs", "norm",
-                           "dist", "fft_c2c", "fft_r2c", "fft_c2r", "linalg_eig", "linalg_eigh"})
+                           "dist", "fft_c2c", "fft_r2c", "fft_c2r", "linalg_eig", "linalg_eigh",
+                           "linalg_slogdet", "linalg_svd"})
 # Ops whose real formulas are wrong for complex numbers even with the saved values conjugated
 # (the factorisations' transposes would be conjugate transposes): they refuse to differentiate
-COMPLEX_REFUSED = frozenset({"linalg_qr", "linalg_svd", "linalg_cholesky",
+COMPLEX_REFUSED = frozenset({"linalg_qr", "linalg_cholesky",
                              "cholesky_solve", "linalg_householder_product"})

@@ -168,6 +168,11 @@ def _check_phase_free(inner: np.ndarray) -> None:
 def svd_grad(k, grad, U, S, Vh, full_matrices):
     """A = U diag(S) Vh, torch's svd_backward (distinct singular values assumed)."""
     g_u, g_s, g_vh = grad[0], grad[1], grad[2]
+    if np.asarray(getattr(U, "_data", U)).dtype.kind == "c" and (
+            g_u is not None or g_vh is not None):
+        raise NotImplementedError("the derivative of a complex SVD through its singular vectors "
+                                  "is not in the built-in NumPy engine; switch the engine to "
+                                  "torch")
     count = S.shape[-1]
     if full_matrices:  # only the first columns of U and rows of Vh carry a gradient
         U, Vh = _narrow(U, -1, count), _narrow(Vh, -2, count)

@@ -114,7 +114,7 @@ def eigvalsh(A: Tensor, UPLO: str = "L", *, out=None) -> Tensor:
 def svd(A: Tensor, full_matrices: bool = True, *, driver=None, out=None):
     data = _floating(A, "linalg.svd", square=False)
     U, S, Vh = np.linalg.svd(data, full_matrices=full_matrices)
-    return _svd_result(*_outputs("linalg_svd", [U, S.astype(data.dtype), Vh], A,
+    return _svd_result(*_outputs("linalg_svd", [U, S.astype(data.real.dtype), Vh], A,
                                  (full_matrices,)))
 
 

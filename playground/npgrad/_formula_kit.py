@@ -392,7 +392,10 @@ class Kit(GraphBackwards):
         return k.solve(k.mT(A), scaled)
 
     def slogdet_grad(k, grad, A):
-        """Through log |det| only (the sign is flat): A⁻ᵀ times its gradient."""
+        """Through log |det| (a real matrix's sign is flat): A⁻ᵀ times its gradient; for a
+        complex one the sign's gradient adds i·Im(conj(sign)·g_sign), times A⁻ᴴ (torch's)."""
+        if isinstance(A, np.ndarray) and A.dtype.kind == "c":
+            return complex_slogdet_grad(grad[0], grad[1], A)
         logabsdet = grad[1]
         if logabsdet is None:
             return None
@@ -444,3 +447,13 @@ class Kit(GraphBackwards):
         )
         reduced = k.sum(grad, dims, True) if dims else grad
         return k.reshape(reduced, shape) if extra else reduced
+
+
+def complex_slogdet_grad(g_sign, g_logabsdet, A: np.ndarray) -> np.ndarray | None:
+    if g_sign is None and g_logabsdet is None:
+        return None
+    total = np.zeros(A.shape[:-2], A.dtype) if g_logabsdet is None else g_logabsdet.astype(A.dtype)
+    if g_sign is not None:
+        sign = np.linalg.slogdet(A)[0]
+        total = total + 1j * np.imag(np.conj(sign) * g_sign)
+    return total[..., None, None] * np.conj(np.swapaxes(np.linalg.inv(A), -1, -2))

@@ -253,8 +253,10 @@ _PADE = (64764752532480000.0, 32382376266240000.0, 7771770303897600.0, 118735379
 
 
 def expm_values(data: np.ndarray) -> np.ndarray:
-    """e^A by scaling and squaring with Higham's degree-13 Padé approximant, in float64."""
-    matrices = data.astype(np.float64).reshape(-1, *data.shape[-2:])
+    """e^A by scaling and squaring with Higham's degree-13 Padé approximant, in float64
+    (complex128 for complex matrices)."""
+    matrices = data.astype(np.complex128 if data.dtype.kind == "c" else np.float64).reshape(
+        -1, *data.shape[-2:])
     result = np.empty_like(matrices)
     b = _PADE
     for index, A in enumerate(matrices):

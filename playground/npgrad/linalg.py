@@ -59,7 +59,8 @@ def slogdet(A: Tensor):
     """(sign, log |det|), both outputs of one node; the gradient flows through the log."""
     data = _square(A, "linalg.slogdet")
     sign, logabsdet = np.linalg.slogdet(data)
-    outputs = [Tensor._make(np.asarray(part, data.dtype)) for part in (sign, logabsdet)]
+    outputs = [Tensor._make(np.asarray(sign, data.dtype)),
+               Tensor._make(np.asarray(logabsdet, data.real.dtype))]
     _recording.record_several("linalg_slogdet", outputs, (A,), (A,))
     return _slogdet_result(*outputs)
 

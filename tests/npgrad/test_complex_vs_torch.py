@@ -257,3 +257,44 @@ print(z.grad, type(y.grad_fn).__name__)
 
 def test_in_place_writes_to_complex_tensors_record_torchs_gradients(tmp_path):
     assert_playground_prints_as_torch(IN_PLACE, tmp_path)
+
+
+LINEAR_ALGEBRA = r"""
+import torch
+A = torch.tensor([[2 + 1j, 1 - 0.5j, 0.3j], [0.5, 3 - 1j, 1], [1j, -1, 4 + 0.5j]],
+                 dtype=torch.complex128, requires_grad=True)
+b = torch.tensor([1 + 1j, -2, 0.5j], dtype=torch.complex128, requires_grad=True)
+x = torch.linalg.solve(A, b)
+d = torch.linalg.det(A)
+inv = torch.linalg.inv(A)
+n = torch.linalg.norm(A)
+sl = torch.linalg.slogdet(A)
+print(x, d, n, sl)
+loss = x.abs().sum() + d.abs() + inv.real.sum() + n + sl.logabsdet + torch.linalg.matrix_norm(A)
+loss.backward()
+print(A.grad, b.grad)
+print(torch.linalg.eigvalsh(A @ A.mH), torch.linalg.matrix_exp(A * 0.1))
+A.grad = None
+sign, logabsdet = torch.linalg.slogdet(A)
+(sign.real + 2 * sign.imag + logabsdet).backward()
+print(sign, logabsdet, A.grad)
+A.grad = None
+torch.linalg.matrix_exp(A * 0.1).abs().sum().backward()
+print(A.grad)
+A.grad = None
+(torch.linalg.inv(A) @ b).abs().sum().backward()
+print(A.grad)
+print(torch.linalg.svdvals(A), torch.linalg.qr(A).R.diagonal().abs(),
+      torch.linalg.cholesky(A @ A.mH).diagonal().real)
+try:
+    torch.linalg.svdvals(A).sum().backward()
+    print(A.grad.shape)
+except Exception as error:
+    print(type(error).__name__, error)
+"""
+
+
+def test_linear_algebra_of_complex_matrices_is_torchs(tmp_path):
+    """solve, det, inv, norms, slogdet (its sign's gradient too), eigvalsh, matrix_exp, svdvals,
+    qr and cholesky of a complex128 matrix, with gradients."""
+    assert_playground_prints_as_torch(LINEAR_ALGEBRA, tmp_path)
