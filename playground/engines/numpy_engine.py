@@ -112,7 +112,7 @@ def _import_explained(error: ImportError) -> str | None:
 _LACKING = (
     (re.compile(r"module '(?P<module>torch[\w.]*)' has no attribute '(?P<name>\w+)'"),
      "{module}.{name}"),
-    (re.compile(r"'Tensor' object has no attribute '(?P<name>\w+)'"), "Tensor.{name}"),
+    (re.compile(r"'(?P<kind>\w+)' object has no attribute '(?P<name>\w+)'"), "{kind}.{name}"),
     (re.compile(r"No module named '(?P<module>torch[\w.]*)'"), "{module}"),
     (re.compile(r"cannot import name '(?P<name>\w+)' from '(?P<module>torch[\w.]*)'"),
      "{module}.{name}"),

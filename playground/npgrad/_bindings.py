@@ -20,6 +20,7 @@ import functools
 import inspect
 from collections.abc import Callable
 
+from ._complex_refusals import refusing_complex
 from ._tensor import Tensor
 
 METHODS: dict[str, Callable] = {}
@@ -59,12 +60,12 @@ def binds(*names: str, method: bool = True, function: bool = True):
 def bind_tensor_methods() -> None:
     """Make the method column Tensor's methods (once every op family has been imported)."""
     for name, forward in METHODS.items():
-        setattr(Tensor, name, torch_keywords(forward, as_function=False))
+        setattr(Tensor, name, refusing_complex(name, torch_keywords(forward, as_function=False)))
 
 
 def exported_functions() -> dict[str, Callable]:
     """The function column, each taking torch's keyword names too."""
-    return {name: torch_keywords(forward, as_function=True)
+    return {name: refusing_complex(name, torch_keywords(forward, as_function=True))
             for name, forward in FUNCTIONS.items()}
 
 

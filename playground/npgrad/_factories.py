@@ -81,17 +81,27 @@ def random_(self: Tensor, from_=0, to=None, *, generator: Generator | None = Non
 def uniform_(self: Tensor, from_=0.0, to=1.0, *, generator: Generator | None = None) -> Tensor:
     """Numbers drawn uniformly from [from, to), in place."""
     _random.check_uniform_bounds(from_, to)
+    kind = self._data.dtype
+    if kind.kind == "c":  # torch fills view_as_real: each part drawn from [from, to)
+        draws = _random.uniforms(_stream(generator), 2 * self._data.size, _part(kind),
+                                 float(from_), float(to))
+        return _fill("uniform_", self, draws.view(kind))
     _floating_kernel(self, "check_uniform_bounds")
-    draws = _random.uniforms(_stream(generator), self._data.size, self._data.dtype,
-                             float(from_), float(to))
+    draws = _random.uniforms(_stream(generator), self._data.size, kind, float(from_),
+                             float(to))
     return _fill("uniform_", self, draws)
 
 
 def normal_(self: Tensor, mean=0.0, std=1.0, *, generator: Generator | None = None) -> Tensor:
     """Numbers from N(mean, std²), in place."""
+    kind, contiguous = self._data.dtype, self._data.flags.c_contiguous
+    if kind.kind == "c":  # torch fills view_as_real: each part N(mean, std²/2)
+        draws = _random.normals(_stream(generator), 2 * self._data.size, _part(kind),
+                                float(mean), float(std) / math.sqrt(2), contiguous)
+        return _fill("normal_", self, draws.view(kind))
     _floating_kernel(self, "normal_kernel_cpu")
-    draws = _random.normals(_stream(generator), self._data.size, self._data.dtype,
-                            float(mean), float(std), self._data.flags.c_contiguous)
+    draws = _random.normals(_stream(generator), self._data.size, kind, float(mean),
+                            float(std), contiguous)
     return _fill("normal_", self, draws)
 
 

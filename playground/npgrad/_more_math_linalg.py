@@ -31,10 +31,22 @@ def _log_of_sums(op: str, ufunc):
         if a.dtype.kind not in "fc":
             raise NotImplementedError(f'"{op}_cpu" not implemented for '
                                       f"'{_type_name(self)}'")
-        return output(op, ufunc(a, b), (self, other), (self, other))
+        values = _complex_log_of_sums(op, a, b) if a.dtype.kind == "c" else ufunc(a, b)
+        return output(op, values, (self, other), (self, other))
 
     apply.__name__ = op
     return binds(op)(apply)
+
+
+def _complex_log_of_sums(op: str, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """torch's complex logaddexp: the larger by real part plus log1p(exp(smaller - larger))."""
+    if op != "logaddexp":
+        raise NotImplementedError(f'"{op}_cpu" not implemented for '
+                                  f"'{dtypes.from_numpy_dtype(a.dtype).legacy_name[:-6]}'")
+    larger = np.where(a.real >= b.real, a, b)
+    smaller = np.where(a.real >= b.real, b, a)
+    with np.errstate(all="ignore"):
+        return (larger + np.log1p(np.exp(smaller - larger))).astype(a.dtype)
 
 
 logaddexp = _log_of_sums("logaddexp", np.logaddexp)
@@ -77,7 +89,8 @@ def sinc(self: Tensor) -> Tensor:
     data = floating(self)
     with np.errstate(all="ignore"):
         product = data * data.dtype.type(math.pi)
-        values = np.where(data == 0, 1, np.sin(product.astype(np.float64)).astype(data.dtype)
+        wide = np.complex128 if data.dtype.kind == "c" else np.float64
+        values = np.where(data == 0, 1, np.sin(product.astype(wide)).astype(data.dtype)
                           / product)
     return output("sinc", values.astype(data.dtype), (self,), (self,))
 

@@ -271,10 +271,26 @@ def to(self: Tensor, *args, **kwargs) -> Tensor:
     if target is not None and target.numpy != self._data.dtype:
         if self.is_meta:
             return to_meta(self, target.numpy)
+        if self._data.dtype.kind == "c" and target.numpy.kind not in "cb":
+            _warn_imaginary_dropped()
         converted = output("to", self._data.astype(target.numpy), (self,))
     else:
         converted = self
     return to_meta(converted) if moved and not converted.is_meta else converted
+
+
+_imaginary_dropped_said = False
+
+
+def _warn_imaginary_dropped() -> None:
+    """torch's warning, once a process, when a cast to a real dtype drops imaginary parts."""
+    global _imaginary_dropped_said
+    if not _imaginary_dropped_said:
+        from .nn._hooks import warn_at_user_code
+
+        _imaginary_dropped_said = True
+        warn_at_user_code("Casting complex values to real discards the imaginary part (Triggered "
+                          "internally at /__w/pytorch/pytorch/aten/src/ATen/native/Copy.cpp:307.)")
 
 
 @binds("type", function=False)

@@ -18,6 +18,7 @@ import struct
 import numpy as np
 
 from . import _boxmuller
+from ._missing import SaysWhatItLacks
 from ._numerics import fused_multiply_add, fused_multiply_add_float32
 
 DEFAULT_SEED = 67280421310721  # torch's default generator starts here
@@ -30,7 +31,7 @@ STATE_BYTES = _STATE_LAYOUT.size  # 5056
 _DIGITS = {np.dtype(np.float16): 11, np.dtype(np.float32): 24, np.dtype(np.float64): 53}
 
 
-class Generator:
+class Generator(SaysWhatItLacks):
     """A random stream (``torch.Generator``): torch's mt19937, its seed, and the second
     normal number of the last Box-Muller pair (torch keeps it for the next scalar draw)."""
 

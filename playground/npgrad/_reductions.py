@@ -78,7 +78,7 @@ def sum(self: Tensor, dim=None, keepdim=False, *, dtype=None) -> Tensor:
     else:
         # (C order, as torch's results are: NumPy keeps a permuted input's order, and then a
         # later reshape of it would be a view where torch's is not)
-        result = np.ascontiguousarray(np.sum(data, axis=dims, keepdims=keepdim, dtype=target))
+        result = np.asarray(np.sum(data, axis=dims, keepdims=keepdim, dtype=target), order="C")
     return output("sum_dim", result, (self,), (data.shape, dims, keepdim))
 
 
@@ -307,7 +307,7 @@ def _spread(op: str, function, self: Tensor, dim, unbiased, keepdim, correction)
                                  lambda: _mean_values(data))
     else:
         result = np.asarray(function(data, axis=dims, ddof=correction, keepdims=keepdim),
-                            dtype=data.dtype)
+                            dtype=np.zeros((), data.dtype).real.dtype)  # (complex: real)
     saved = (self, dims, correction, keepdim)
     return output(op, result, (self,), saved + (RESULT,) if op == "std" else saved)
 

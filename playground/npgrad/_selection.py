@@ -428,20 +428,27 @@ def _spread_mean(op: str, self: Tensor, dim, unbiased, keepdim: bool, correction
                       "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/"
                       "ReduceOps.cpp:1861.)", UserWarning, stacklevel=4)
     kept = tuple(side for d, side in enumerate(data.shape) if d not in axes)
-    rows = np.moveaxis(data.astype(np.float64), axes, tuple(range(-len(axes), 0))).reshape(
-        math.prod(kept), count) if data.ndim else data.astype(np.float64).reshape(1, 1)
+    wide = np.complex128 if data.dtype.kind == "c" else np.float64
+    rows = np.moveaxis(data.astype(wide), axes, tuple(range(-len(axes), 0))).reshape(
+        math.prod(kept), count) if data.ndim else data.astype(wide).reshape(1, 1)
     with np.errstate(divide="ignore", invalid="ignore"):
-        mean, m2 = _welford(rows) if count <= _WELFORD_UP_TO else \
-            (rows.mean(axis=1), ((rows - rows.mean(axis=1, keepdims=True)) ** 2).sum(axis=1))
+        mean, m2 = _welford(rows) if count <= _WELFORD_UP_TO and wide is np.float64 else \
+            (rows.mean(axis=1), (abs(rows - rows.mean(axis=1, keepdims=True)) ** 2).sum(axis=1))
         spread = m2 / max(0.0, count - correction)
         if op == "std_mean":
             spread = np.sqrt(spread)
     shape = tuple(1 if d in axes else side for d, side in enumerate(data.shape)) if keepdim \
         else kept
-    outputs = [_make(np.asarray(values, data.dtype).reshape(shape)) for values in (spread, mean)]
+    # (the spread of complex numbers is real: |x - mean|² summed)
+    outputs = [_make(np.asarray(values, kind).reshape(shape))
+               for values, kind in ((spread, _part_dtype(data.dtype)), (mean, data.dtype))]
     saved = (self, dims, correction, keepdim)
     record_several(op, outputs, (self,), saved + ((RESULT,) if op == "std_mean" else ()))
     return tuple(outputs)
+
+
+def _part_dtype(dtype: np.dtype) -> np.dtype:
+    return np.zeros((), dtype).real.dtype
 
 
 def _welford(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -13,7 +13,7 @@ from collections import defaultdict
 import numpy as np
 
 from ._dtype import float16, float32
-from ._missing import MISSING_HINT
+from ._missing import SaysWhatItLacks
 from ._tensor import Tensor
 from .nn._hooks import warn_at_user_code
 
@@ -77,7 +77,7 @@ def _fresh_optimizer_state() -> dict:
     return {"stage": _READY, "found_inf": False, "checked": False}
 
 
-class GradScaler:
+class GradScaler(SaysWhatItLacks):
     """``torch.amp.GradScaler(device="cuda", init_scale=2.**16, growth_factor=2.0,
     backoff_factor=0.5, growth_interval=2000, enabled=True)``."""
 
@@ -215,8 +215,4 @@ class GradScaler:
         self._growth_interval = state_dict["growth_interval"]
         self._growth_tracker = int(state_dict["_growth_tracker"])
 
-    def __getattr__(self, name: str):
-        if name.startswith("_"):
-            raise AttributeError(f"'GradScaler' object has no attribute {name!r}")
-        raise AttributeError(f"'GradScaler' object has no attribute {name!r} {MISSING_HINT}")
 

@@ -70,6 +70,9 @@ def test_playground_runs_a_script_on_the_engine(tmp_path):
     ("LBFGS(line_search_fn='strong_wolfe') is not in the built-in NumPy engine; switch the "
      "engine to torch", "LBFGS(line_search_fn='strong_wolfe')"),
     ("'Tensor' object has no attribute 'sizee'. Did you mean: 'size'?", ""),
+    ("'Gamma' object has no attribute 'support' in the built-in NumPy engine; if real torch "
+     "has it, switch the engine to torch", "Gamma.support"),
+    ("'Net' object has no attribute 'fc3'", ""),
     ("mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)", ""),
 ])
 def test_what_the_engine_lacks_is_read_from_what_it_says(message, lacking):

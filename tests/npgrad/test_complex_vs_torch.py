@@ -299,3 +299,27 @@ def test_linear_algebra_of_complex_matrices_is_torchs(tmp_path):
     """solve, det, inv, norms, slogdet (its sign's gradient too), eigvalsh, matrix_exp, svdvals,
     qr and cholesky of a complex128 matrix, with gradients."""
     assert_playground_prints_as_torch(LINEAR_ALGEBRA, tmp_path)
+
+
+COMPLEX_LAYERS = r"""
+import torch
+torch.manual_seed(0)
+lin = torch.nn.Linear(3, 2, dtype=torch.cfloat)
+print(lin.weight, lin.bias)
+x = torch.randn(4, 3, dtype=torch.cfloat)
+y = lin(x)
+print(y)
+y.abs().sum().backward()
+print(lin.weight.grad, lin.bias.grad)
+print(torch.empty(2, 3, dtype=torch.cdouble).normal_(1.0, 2.0))
+print(torch.empty(3, 2, dtype=torch.cfloat).t().uniform_(-1, 1))
+t = torch.empty(5, 5, dtype=torch.cfloat)
+torch.nn.init.xavier_normal_(t)
+print(t, torch.empty(20, dtype=torch.cfloat).normal_())
+"""
+
+
+def test_complex_layers_are_initialised_from_torchs_generator(tmp_path):
+    """nn.Linear(dtype=torch.cfloat), and uniform_/normal_/xavier_normal_ of complex tensors:
+    torch fills their view_as_real, each part of a normal with half the variance."""
+    assert_playground_prints_as_torch(COMPLEX_LAYERS, tmp_path)

@@ -128,3 +128,34 @@ def test_what_the_engine_lacks_is_named_with_a_way_out(engine):
                                              "'stft' in the built-in NumPy engine"):
         engine.stft(engine.ones(8), 4)
     assert hasattr(engine, "cumsum") and hasattr(engine.ones(1), "logsumexp")
+
+
+def test_the_engines_stand_ins_for_torchs_classes_name_what_they_lack(engine):
+    """A distribution, optimizer, scheduler, generator or module method of torch's the engine
+    lacks is named with the way out; a user's own missing attribute reads as torch words it,
+    and Python's private probes stay plain."""
+    hint = "in the built-in NumPy engine; if real torch has it, switch the engine to torch"
+    model = engine.nn.Linear(2, 2)
+    optimizer = engine.optim.SGD(model.parameters(), lr=0.1)
+    stand_ins = [engine.distributions.Normal(0.0, 1.0), optimizer, engine.Generator(),
+                 engine.optim.lr_scheduler.StepLR(optimizer, 2), model]
+    for stand_in, name in zip(stand_ins, ["support", "register_step_pre_hook",
+                                          "graphsafe_get_state", "nonexistent_method", "xpu"],
+                              strict=True):
+        with pytest.raises(AttributeError) as raised:
+            getattr(stand_in, name)
+        assert str(raised.value) == (f"'{type(stand_in).__name__}' object has no attribute "
+                                     f"'{name}' {hint}")
+    with pytest.raises(AttributeError) as raised:
+        _ = model.fc3
+    assert str(raised.value) == "'Linear' object has no attribute 'fc3'"
+    with pytest.raises(AttributeError) as raised:
+        _ = engine.distributions.Normal(0.0, 1.0)._private
+    assert str(raised.value) == "'Normal' object has no attribute '_private'"
+
+
+def test_the_module_method_names_are_torchs():
+    torch = pytest.importorskip("torch")
+    from playground.npgrad.nn.modules.lookup import TORCH_MODULE_NAMES
+
+    assert {n for n in dir(torch.nn.Module) if not n.startswith("_")} == TORCH_MODULE_NAMES

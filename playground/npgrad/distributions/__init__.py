@@ -5,12 +5,13 @@ random stream (multinomial, normal, bernoulli), and kl_divergence between two No
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 
 from .. import _factories
 from .._grad_mode import no_grad
-from .._missing import missing_attribute
+from .._missing import SaysWhatItLacks, lacking_member, missing_attribute
 from .._shapes import Size, broadcast_tensors
 from .._tensor import Tensor
 from ..nn.functional import binary_cross_entropy_with_logits
@@ -29,7 +30,7 @@ def _clamped(probs: Tensor) -> Tensor:
     return probs.clamp(min=eps, max=1 - eps)
 
 
-class Distribution:
+class Distribution(SaysWhatItLacks):
     """The shapes and repr every distribution shares; ``_names`` lists its parameters in
     torch's order (the repr shows those already made: a lazily made one appears once read)."""
 
@@ -49,6 +50,46 @@ class Distribution:
 
     def _extended_shape(self, sample_shape=()) -> Size:
         return Size((*sample_shape, *self._batch_shape, *self._event_shape))
+
+    # what torch's base class says of what a kind does not define
+    has_enumerate_support = False
+
+    @property
+    def mode(self) -> Tensor:
+        raise NotImplementedError(f"{type(self)} does not implement mode")
+
+    @property
+    def stddev(self) -> Tensor:
+        return self.variance.sqrt()
+
+    def cdf(self, value) -> Tensor:
+        raise NotImplementedError
+
+    def icdf(self, value) -> Tensor:
+        raise NotImplementedError
+
+    def enumerate_support(self, expand: bool = True) -> Tensor:
+        raise NotImplementedError
+
+    def perplexity(self) -> Tensor:
+        return self.entropy().exp()
+
+    def sample_n(self, n: int) -> Tensor:
+        warnings.warn("`sample_n(n)` will be deprecated. Use `sample((n,))` instead.",
+                      FutureWarning, stacklevel=2)
+        return self.sample(Size((n,)))
+
+    def expand(self, batch_shape, _instance=None):
+        """The same distribution over a larger batch: each parameter expanded (a view)."""
+        batch_shape, old = Size(batch_shape), len(self._batch_shape)
+        new = type(self).__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        for name in self._names:
+            if name in self.__dict__:
+                value = self.__dict__[name]
+                new.__dict__[name] = value.expand(*batch_shape, *value.shape[old:])
+        new._batch_shape = batch_shape
+        return new
 
     def __repr__(self) -> str:
         values = [(name, self.__dict__[name]) for name in self._names if name in self.__dict__]
@@ -86,7 +127,7 @@ class Categorical(Distribution):
         if name == "probs":
             value = self.__dict__["probs"] = self.logits.softmax(dim=-1)
             return value
-        raise AttributeError(f"'Categorical' object has no attribute {name!r}")
+        raise lacking_member(self, name)
 
     def sample(self, sample_shape=()) -> Tensor:
         sample_shape = Size(sample_shape)
@@ -102,6 +143,25 @@ class Categorical(Distribution):
     def entropy(self) -> Tensor:
         lowest = float(np.finfo(self.logits._data.dtype).min)
         return -(self.logits.clamp(min=lowest) * self.probs).sum(-1)
+
+    has_enumerate_support = True
+
+    @property
+    def param_shape(self) -> Size:
+        return self.__dict__.get("probs", self.__dict__.get("logits")).size()
+
+    @property
+    def mean(self) -> Tensor:
+        return _factories.full(self._extended_shape(), math.nan, dtype=self.probs.dtype)
+
+    variance = mean
+
+    @property
+    def mode(self) -> Tensor:
+        return self.probs.argmax(-1)
+
+    def enumerate_support(self, expand: bool = True) -> Tensor:
+        return _support(self, _factories.arange(self._num_events), expand)
 
 
 class Normal(Distribution):
@@ -125,12 +185,22 @@ class Normal(Distribution):
         return self.loc
 
     @property
+    def mode(self) -> Tensor:
+        return self.loc
+
+    @property
     def stddev(self) -> Tensor:
         return self.scale
 
     @property
     def variance(self) -> Tensor:
         return self.stddev.pow(2)
+
+    def cdf(self, value) -> Tensor:
+        return 0.5 * (1 + ((value - self.loc) * self.scale.reciprocal() / math.sqrt(2)).erf())
+
+    def icdf(self, value) -> Tensor:
+        return self.loc + self.scale * (2 * value - 1).erfinv() * math.sqrt(2)
 
     def sample(self, sample_shape=()) -> Tensor:
         shape = self._extended_shape(Size(sample_shape))
@@ -171,7 +241,7 @@ class Bernoulli(Distribution):
         if name == "probs":
             value = self.__dict__["probs"] = self.logits.sigmoid()
             return value
-        raise AttributeError(f"'Bernoulli' object has no attribute {name!r}")
+        raise lacking_member(self, name)
 
     def sample(self, sample_shape=()) -> Tensor:
         shape = self._extended_shape(Size(sample_shape))
@@ -184,6 +254,37 @@ class Bernoulli(Distribution):
 
     def entropy(self) -> Tensor:
         return binary_cross_entropy_with_logits(self.logits, self.probs, reduction="none")
+
+    has_enumerate_support = True
+
+    @property
+    def param_shape(self) -> Size:
+        return self.__dict__.get("probs", self.__dict__.get("logits")).size()
+
+    @property
+    def mean(self) -> Tensor:
+        return self.probs
+
+    @property
+    def mode(self) -> Tensor:
+        mode = (self.probs >= 0.5).to(self.probs)
+        mode[self.probs == 0.5] = math.nan
+        return mode
+
+    @property
+    def variance(self) -> Tensor:
+        return self.probs * (1 - self.probs)
+
+    def enumerate_support(self, expand: bool = True) -> Tensor:
+        dtype = self.__dict__.get("probs", self.__dict__.get("logits")).dtype
+        return _support(self, _factories.arange(2, dtype=dtype), expand)
+
+
+def _support(discrete: Distribution, values: Tensor, expand: bool) -> Tensor:
+    """A discrete distribution's values down the first dimension, one per batch element."""
+    batch = discrete.batch_shape
+    values = values.view(-1, *([1] * len(batch)))
+    return values.expand(-1, *batch) if expand else values
 
 
 def kl_divergence(p: Distribution, q: Distribution) -> Tensor:

@@ -11,6 +11,7 @@ import numpy as np
 
 from .. import _factories
 from .._grad_mode import no_grad
+from .._missing import lacking_member
 from .._shapes import Size, broadcast_tensors
 from .._tensor import Tensor
 from .._type_info import finfo
@@ -54,6 +55,10 @@ class Uniform(Distribution):
     @property
     def mean(self) -> Tensor:
         return (self.high + self.low) / 2
+
+    @property
+    def mode(self) -> Tensor:
+        return math.nan * self.high
 
     @property
     def stddev(self) -> Tensor:
@@ -112,6 +117,10 @@ class Exponential(Distribution):
         return self.rate.reciprocal()
 
     @property
+    def mode(self) -> Tensor:
+        return _factories.zeros_like(self.rate)
+
+    @property
     def stddev(self) -> Tensor:
         return self.rate.reciprocal()
 
@@ -135,6 +144,9 @@ class Exponential(Distribution):
         _check_support(self, value, value >= 0, "GreaterThanEq(lower_bound=0.0)")
         return 1 - (-self.rate * value).exp()
 
+    def icdf(self, value) -> Tensor:
+        return -(-_as_tensor(value)).log1p() / self.rate
+
     def entropy(self) -> Tensor:
         return 1.0 - self.rate.log()
 
@@ -156,6 +168,8 @@ class Laplace(Distribution):
     def mean(self) -> Tensor:
         return self.loc
 
+    mode = mean
+
     @property
     def stddev(self) -> Tensor:
         return 2 ** 0.5 * self.scale
@@ -176,6 +190,14 @@ class Laplace(Distribution):
 
     def log_prob(self, value) -> Tensor:
         return -(2 * self.scale).log() - (value - self.loc).abs() / self.scale
+
+    def cdf(self, value) -> Tensor:
+        offset = value - self.loc
+        return 0.5 - 0.5 * offset.sign() * (-offset.abs() / self.scale).expm1()
+
+    def icdf(self, value) -> Tensor:
+        term = value - 0.5
+        return self.loc - self.scale * term.sign() * (-2 * term.abs()).log1p()
 
     def entropy(self) -> Tensor:
         return 1 + (2 * self.scale).log()
@@ -203,9 +225,25 @@ class LogNormal(Distribution):
         return (self.loc + self.scale.pow(2) / 2).exp()
 
     @property
+    def mode(self) -> Tensor:
+        return (self.loc - self.scale.square()).exp()
+
+    @property
     def variance(self) -> Tensor:
         scale_sq = self.scale.pow(2)
         return scale_sq.expm1() * (2 * self.loc + scale_sq).exp()
+
+    def cdf(self, value) -> Tensor:
+        return self.base_dist.cdf(_as_tensor(value).log())
+
+    def icdf(self, value) -> Tensor:
+        return self.base_dist.icdf(value).exp()
+
+    def expand(self, batch_shape, _instance=None):
+        new = type(self).__new__(type(self))
+        new.base_dist = self.base_dist.expand(batch_shape)
+        Distribution.__init__(new, new.base_dist.batch_shape)
+        return new
 
     def rsample(self, sample_shape=()) -> Tensor:
         return self.base_dist.rsample(sample_shape).exp()
@@ -272,13 +310,15 @@ class MultivariateNormal(Distribution):
 
             value = linalg.inv(lower.matmul(lower.mT)).expand(*shape)
         else:
-            raise AttributeError(f"'MultivariateNormal' object has no attribute {name!r}")
+            raise lacking_member(self, name)
         self.__dict__[name] = value
         return value
 
     @property
     def mean(self) -> Tensor:
         return self.loc
+
+    mode = mean
 
     @property
     def variance(self) -> Tensor:
@@ -348,6 +388,16 @@ class Independent(Distribution):
     @property
     def mean(self) -> Tensor:
         return self.base_dist.mean
+
+    @property
+    def mode(self) -> Tensor:
+        return self.base_dist.mode
+
+    def expand(self, batch_shape, _instance=None):
+        batch_shape = Size(batch_shape)
+        count = self.reinterpreted_batch_ndims
+        base = self.base_dist.expand(batch_shape + self.event_shape[:count])
+        return Independent(base, count)
 
     @property
     def variance(self) -> Tensor:

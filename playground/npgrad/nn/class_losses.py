@@ -8,6 +8,7 @@ import numpy as np
 
 from .. import _recording
 from .._arithmetic import mul_scalar
+from .._complex_refusals import refused_for_complex
 from .._formula_kit import _zero_elsewhere
 from .._reductions import log_softmax
 from .._tensor import Tensor
@@ -67,6 +68,7 @@ def nll2d_grad(k, grad, chosen, reduction, count):
     return _zero_elsewhere(grad * (chosen * (-1.0 / count)), chosen)
 
 
+@refused_for_complex("cross_entropy")
 def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
                   size_average=None, ignore_index: int = -100, reduce=None,
                   reduction: str = "mean", label_smoothing: float = 0.0) -> Tensor:

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from .. import _linalg, _operands, _recording, _reductions
+from .. import _complex_refusals, _linalg, _operands, _recording, _reductions
 from .._arithmetic import mul_scalar
 from .._formula_kit import GELU_BETA, GELU_KAPPA, SQRT_HALF, attention_probabilities
 from .._kernel_exp import kernel_exp
@@ -449,3 +449,9 @@ def _sibling(name: str):
 
     return importlib.import_module(f"{_PACKAGE}.{name}")
 __all__ += [name for names in _LAZY.values() for name in names]  # (import * loads them too)
+
+# what torch refuses for complex tensors, refused in its words
+for _name, _refusal in _complex_refusals.FUNCTIONAL_REFUSALS.items():
+    if _name in globals():
+        globals()[_name] = _complex_refusals.refusing_complex(_name, globals()[_name],
+                                                              _complex_refusals.FUNCTIONAL_REFUSALS)

@@ -10,6 +10,7 @@ import warnings
 import numpy as np
 
 from .. import _factories, _reductions, _shapes
+from .._complex_refusals import refused_for_complex
 from .._recording import output
 from .._tensor import Tensor
 from .modules import Dropout, Module, Parameter
@@ -39,6 +40,7 @@ def _activated(op: str, input: Tensor, values: np.ndarray, saved: tuple,
     return output(op, values, (input,), (input, *saved))
 
 
+@refused_for_complex("hardtanh")
 def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0,
              inplace: bool = False) -> Tensor:
     if min_val > max_val:
@@ -48,10 +50,12 @@ def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0,
     return _activated("hardtanh", input, values, (min_val, max_val), inplace)
 
 
+@refused_for_complex("hardtanh_")
 def hardtanh_(input: Tensor, min_val: float = -1.0, max_val: float = 1.0) -> Tensor:
     return hardtanh(input, min_val, max_val, True)
 
 
+@refused_for_complex("relu6")
 def relu6(input: Tensor, inplace: bool = False) -> Tensor:
     return hardtanh(input, 0.0, 6.0, inplace)
 

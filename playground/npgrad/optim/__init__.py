@@ -10,7 +10,7 @@ import numpy as np
 
 from .._grad_mode import no_grad
 from .._inplace import _write_inplace, bump_version  # (a step writes into the parameter)
-from .._missing import MISSING_HINT, missing_attribute
+from .._missing import SaysWhatItLacks, missing_attribute
 from .._numerics import addcdiv_values, addcmul_values, lerp_values, plus_scaled
 from .._pointwise import clone
 from .._tensor import Tensor
@@ -53,7 +53,7 @@ def _first_step() -> Tensor:
     return Tensor._make(np.zeros((), np.float32))
 
 
-class Optimizer:
+class Optimizer(SaysWhatItLacks):
     """Parameter groups (a list of tensors, or of dicts with their own settings) and state."""
 
     def __init__(self, params, defaults: dict) -> None:
@@ -163,13 +163,6 @@ class Optimizer:
         if group["weight_decay"]:
             grad = grad.add(param, alpha=group["weight_decay"])
         return grad
-
-    def __getattr__(self, name: str):
-        """A method of torch's optimizers this engine lacks: said so, with what to do."""
-        if name.startswith("_"):
-            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r} "
-                             f"{MISSING_HINT}")
 
     def __repr__(self) -> str:
         lines = [f"{type(self).__name__} ("]

@@ -6,10 +6,10 @@ import math
 from collections import Counter
 from collections.abc import Callable
 
-from .._missing import missing_attribute
+from .._missing import SaysWhatItLacks, missing_attribute
 
 
-class LRScheduler:
+class LRScheduler(SaysWhatItLacks):
     """Sets each parameter group's lr at every ``step()``; starts at epoch 0 (base lrs)."""
 
     def __init__(self, optimizer, last_epoch: int = -1) -> None:
@@ -343,7 +343,7 @@ def _per_group(value, groups: list) -> list:
     return [value] * len(groups)
 
 
-class ReduceLROnPlateau:
+class ReduceLROnPlateau(SaysWhatItLacks):
     """lr times ``factor`` once the watched metric has not improved (by ``threshold``) for
     ``patience`` epochs; then ``cooldown`` epochs of rest."""
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 import math
 from bisect import bisect_right
 
+from .._missing import SaysWhatItLacks
+
 
 def _closed_form(scheduler) -> list[float] | None:
     """The lr at ``last_epoch`` computed from the base lrs, for the schedulers torch has one
@@ -66,7 +68,7 @@ def _check(owner: str, optimizer, schedulers) -> None:
                              f"{type(optimizer).__name__}.")
 
 
-class _OfSchedulers:
+class _OfSchedulers(SaysWhatItLacks):
     """What a scheduler of schedulers shares: its last rates and a state with theirs."""
 
     def get_last_lr(self) -> list[float]:

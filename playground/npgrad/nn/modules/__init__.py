@@ -9,8 +9,10 @@ from collections.abc import Iterator
 
 from ... import _factories
 from ..._grad_mode import no_grad
+from ..._missing import lacking_member
 from ..._tensor import Parameter, Tensor
 from .. import _hooks, functional, init
+from . import lookup
 
 
 def _indented(text: str, spaces: int) -> str:
@@ -69,7 +71,21 @@ class Module:
             members = self.__dict__.get(table)
             if members is not None and name in members:
                 return members[name]
+        if name in lookup.TORCH_MODULE_NAMES:  # one of torch's methods the engine lacks
+            raise lacking_member(self, name)
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def get_submodule(self, target: str) -> Module:
+        return lookup.submodule(self, target)
+
+    def get_parameter(self, target: str) -> Parameter:
+        return lookup.parameter(self, target)
+
+    def get_buffer(self, target: str) -> Tensor:
+        return lookup.buffer(self, target)
+
+    def share_memory(self) -> Module:  # one process here: nothing to share
+        return self
 
     def __delattr__(self, name: str) -> None:
         for table in (self._parameters, self._buffers, self._modules):
