@@ -234,4 +234,3 @@ def sgn_grad(k, grad, self, result):
 for _function in (as_complex_pairs, as_real_pairs, real_part, imag_part, conjugate, angle_grad,
                   polar_grads, sgn_grad):
     setattr(Kit, _function.__name__, _function)
-Kit.times_i = lambda k, grad: grad * 1j

@@ -51,7 +51,8 @@ def _dims(dim, ndim: int) -> tuple[int, ...] | None:
         return None
     if isinstance(dim, int):
         dim = (dim,)
-    return tuple(sorted(_wrap_dim(d, ndim) for d in dim))
+    dims = tuple(sorted(_wrap_dim(d, ndim) for d in dim))
+    return dims if ndim else ()  # (a 0-d tensor's dim 0 is itself: nothing to reduce)
 
 
 def _sum_dtype(self: Tensor):

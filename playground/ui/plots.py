@@ -30,11 +30,13 @@ PLOT_HEIGHT = 130  # least height of one plot (axes and a few ticks); more plots
 _REDRAWN = object()  # a series whose new item holds the final points, whatever it showed
 
 
-def _flat(array: ArrayData | None) -> np.ndarray | None:
+def _flat(array: ArrayData | None, part: str = "") -> np.ndarray | None:
+    """The values as float64, flat; ``part`` ("real" or "imag") of complex ones."""
     if array is None:
         return None
     if array.values is not None:
-        return np.asarray(array.values, dtype=np.float64).reshape(-1)
+        values = np.asarray(array.values).reshape(-1)
+        return np.asarray(getattr(values, part) if part else values, dtype=np.float64)
     return np.asarray(array.preview, dtype=np.float64)  # summarised: the first elements
 
 
@@ -65,17 +67,21 @@ def _set_points(item: pg.ScatterPlotItem, x: np.ndarray, y: np.ndarray,
 
 class PlotSeries:
     """One tensor's points: x its values, y its gradient, with the element index; a tensor
-    past SCATTER_LIMIT elements comes as a density of all its points instead."""
+    past SCATTER_LIMIT elements comes as a density of all its points instead. A complex
+    tensor has two, one per ``part``: the real parts against the gradient's real parts
+    (∂L/∂Re, as torch's convention makes them), the imaginary against its imaginary."""
 
-    def __init__(self, node: GraphNode, grad: ArrayData) -> None:
-        self.node_id = node.id
+    def __init__(self, node: GraphNode, grad: ArrayData, part: str = "") -> None:
+        self.node_id, self.part = node.id, part
+        self.key = f"{node.id}.{part}" if part else node.id  # its item's, among the plots'
         # an unnamed tensor (a temporary's leaf) is told apart by its node id
         self.name = node.label if node.names else f"{node.label}#{node.id}"
+        self.name += f".{part}" if part else ""
         self.density = node.density if grad is node.grad else None
         self.title = f"{self.name} {shape_text(node.shape)}"
         if self.density is not None:
             self.title += f" · density of {self.density.points:,} points"
-        values, grads = _flat(node.value), _flat(grad)
+        values, grads = _flat(node.value, part), _flat(grad, part)
         count = min(len(values), len(grads)) if values is not None and grads is not None else 0
         # index: the element each point is (hover, CSV)
         self.x, self.y, self.index = _finite_points(values, grads, count)
@@ -161,18 +167,22 @@ class PlotsPanel(QWidget):
                 if not node.is_tensor:
                     continue
                 grad = grads.get(node.id, node.grad) if grads is not None else node.grad
-                # a complex tensor has no place on real value/gradient axes
-                if grad is not None and node.value is not None and "complex" not in node.dtype:
-                    self.series.append(PlotSeries(node, grad))
+                if grad is None or node.value is None:
+                    continue
+                parts = ("real", "imag") if "complex" in node.dtype else ("",)
+                self.series.extend(PlotSeries(node, grad, part) for part in parts)
         self._draw()
 
     def select(self, node_id: str) -> None:
         """Make one tensor's points stand out (the graph's or inspector's selection)."""
         self.selected = node_id
-        for series_id, item in self.items.items():
-            chosen = series_id == node_id
+        for series in self.series:
+            item = self.items.get(series.key)
+            if item is None:
+                continue
+            chosen = series.node_id == node_id
             faded = bool(node_id) and not chosen and self.combined.isChecked()
-            look = (chosen, faded or series_id in self._stale)
+            look = (chosen, faded or series.key in self._stale)
             if getattr(item, "look", None) == look:
                 continue  # new points take the item's size and pen: nothing to redo
             item.look = look
@@ -189,18 +199,18 @@ class PlotsPanel(QWidget):
             return
         self._stale = set()
         for series in self.series:
-            item = self.items.get(series.node_id)
+            item = self.items.get(series.key)
             if item is None:
                 continue  # not drawn (more tensors than plots, or a density)
             node = self.graph.node(series.node_id)
             grad = node.grad if grads is None else grads.get(series.node_id, node.grad)
             if grad is not None and grad.summarised and len(series.x) > len(grad.preview):
-                self._stale.add(series.node_id)
+                self._stale.add(series.key)
                 grad = node.grad
             if series.shown is grad:
                 continue
             series.shown = grad
-            values, gradient = _flat(node.value), _flat(grad)
+            values, gradient = _flat(node.value, series.part), _flat(grad, series.part)
             if values is None:
                 continue
             if gradient is None:
@@ -269,9 +279,9 @@ class PlotsPanel(QWidget):
         self.items, self.images = {}, {}
         for number, series in enumerate(shown):
             if series.density is None:
-                self.items[series.node_id] = items.pop(0)
+                self.items[series.key] = items.pop(0)
             else:
-                self.images[series.node_id] = images.pop(0)
+                self.images[series.key] = images.pop(0)
             if not self.combined.isChecked() and \
                     self.plots[number].titleLabel.text != series.title:
                 self.plots[number].setTitle(series.title)
@@ -293,7 +303,7 @@ class PlotsPanel(QWidget):
             image = pg.ImageItem(axisOrder="col-major")
             image.colour = colour
             plot.addItem(image)
-            self.images[series.node_id] = image
+            self.images[series.key] = image
             self._update_points(series)
             return
         def tip(x, y, data) -> str:  # the item's current tensor: a reused plot gets another
@@ -305,18 +315,18 @@ class PlotsPanel(QWidget):
         item.series_name = series.name
         item.points = (series.x, series.y, series.index)
         plot.addItem(item)
-        self.items[series.node_id] = item
+        self.items[series.key] = item
 
     def _update_points(self, series: PlotSeries) -> None:
         """Put a series' current points (or density) into its existing item."""
         if series.density is not None:
-            image = self.images[series.node_id]
+            image = self.images[series.key]
             density = series.density
             image.setImage(_density_image(density, image.colour), autoLevels=False)
             (x0, x1), (y0, y1) = density.x_range, density.y_range
             image.setRect(QRectF(x0, y0, x1 - x0, y1 - y0))
             return
-        item = self.items[series.node_id]
+        item = self.items[series.key]
         item.series_name = series.name
         _set_points(item, series.x, series.y, series.index)
 
