@@ -46,12 +46,18 @@ def round_(self: Tensor, *, decimals: int = 0) -> Tensor:
     return _inplace("round", self, np.round(self._data), None, ())
 
 
+@binds("square_", function=False)
+def square_(self: Tensor) -> Tensor:
+    """torch's square_ is pow_(2): PowBackward0."""
+    return self.pow_(2)
+
+
 # In-place methods no row names: they need matrices (tests/npgrad/test_everyday_ops_vs_torch.py
 # calls them against torch), or write comparisons, which record nothing torch differentiates
 TESTED_APART = frozenset({"tril_", "triu_", "fill_diagonal_", "eq_", "ne_", "lt_", "le_", "gt_",
                           "ge_", "logical_and_", "logical_or_", "logical_xor_", "bitwise_and_",
                           "bitwise_or_", "bitwise_xor_", "not_equal_", "greater_",
-                          "greater_equal_", "less_", "less_equal_"})
+                          "greater_equal_", "less_", "less_equal_", "square_"})
 
 
 def _triangle_inplace(op: str, function):

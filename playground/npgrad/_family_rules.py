@@ -22,7 +22,8 @@ _MORE_INPLACE = {"floor": "floor_", "ceil": "ceil_", "trunc": "trunc_ fix_", "ro
                  "frac": "frac_", "clamp": "clip_", "scatter": "scatter_",
                  "scatter_value": "scatter_", "scatter_add": "scatter_add_",
                  "index_fill": "index_fill_", "index_copy": "index_copy_",
-                 "index_put": "index_put_"}
+                 "index_put": "index_put_", "sub": "subtract_", "mul": "multiply_",
+                 "div": "divide_ true_divide_"}
 
 
 def with_more_inplace(rule):

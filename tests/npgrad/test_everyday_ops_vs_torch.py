@@ -40,6 +40,12 @@ h.fill_diagonal_(0)
 print(type(h.grad_fn).__name__)
 h.sum().backward()
 print(g.grad)
+k = g * 1
+k.multiply_(2).subtract_(1, alpha=2).divide_(torch.tensor(4.)).true_divide_(2).square_()
+print(k.grad_fn, k)
+g.grad = None
+k.sum().backward()
+print(g.grad)
 b = torch.tensor([1.0, -2.0, 3.0])
 print(b.clone().gt_(0), b.clone().eq_(3.0), torch.greater(b, 0), b.less_equal(1),
       torch.not_equal(b, 1))
