@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import warnings
 from collections import namedtuple
 
 import numpy as np
@@ -148,6 +149,9 @@ def _extreme(op: str, reduce, arg_reduce, named):
                 )
             return output(op, reduce(data), (self,), (self, RESULT))
         dim = _wrap_dim(dim, data.ndim)
+        if not data.ndim:  # a 0-d tensor is its own extreme, at index 0
+            return named(output(f"{op}_dim", data.copy(), (self,), ((1,), 0, True, np.zeros(
+                (1,), np.int64))), _make(np.zeros((), np.int64)))
         indices = arg_reduce(data, axis=dim, keepdims=keepdim)
         values = np.take_along_axis(
             data, indices if keepdim else np.expand_dims(indices, dim), axis=dim
@@ -296,6 +300,15 @@ def std(self: Tensor, dim=None, unbiased=None, keepdim=False, *, correction=None
     return _spread("std", np.std, self, dim, unbiased, keepdim, correction)
 
 
+def _warn_no_degrees_of_freedom(op: str) -> None:
+    from .nn._hooks import warn_at_user_code
+
+    warn_at_user_code(f"{op}(): degrees of freedom is <= 0. Correction should be strictly less "
+                      "than the reduction factor (input numel divided by output numel). "
+                      "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/"
+                      "ReduceOps.cpp:1861.)")
+
+
 def _spread(op: str, function, self: Tensor, dim, unbiased, keepdim, correction) -> Tensor:
     """var and std: ``x.var(True)`` is ``unbiased``, not a dimension."""
     if isinstance(dim, bool):
@@ -303,12 +316,17 @@ def _spread(op: str, function, self: Tensor, dim, unbiased, keepdim, correction)
     data = self._data
     dims = _dims(dim, data.ndim)
     correction = _correction(unbiased, correction)
+    count = data.size if not dims else math.prod(data.shape[d] for d in dims)
+    if count - correction <= 0:
+        _warn_no_degrees_of_freedom(op)
     if data.dtype in (np.float32, np.float64) and dims != ():  # torch's ways, in float64
         result = variance_values(data, dims, correction, keepdim, op == "std",
                                  lambda: _mean_values(data))
     else:
-        result = np.asarray(function(data, axis=dims, ddof=correction, keepdims=keepdim),
-                            dtype=np.zeros((), data.dtype).real.dtype)  # (complex: real)
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
+            warnings.simplefilter("ignore", RuntimeWarning)  # (NumPy's own, said above)
+            result = np.asarray(function(data, axis=dims, ddof=correction, keepdims=keepdim),
+                                dtype=np.zeros((), data.dtype).real.dtype)  # (complex: real)
     saved = (self, dims, correction, keepdim)
     return output(op, result, (self,), saved + (RESULT,) if op == "std" else saved)
 

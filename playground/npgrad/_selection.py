@@ -41,7 +41,7 @@ def reduced_dims(dim, ndim: int):
     for d in dims:
         if dims.count(d) > 1:
             raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
-    return tuple(sorted(dims)) or None
+    return tuple(sorted(dims)) if ndim else None  # (a 0-d tensor's dim 0: all of it)
 
 
 def _data(value) -> np.ndarray:

@@ -273,6 +273,8 @@ def stride(self: Tensor, dim: int | None = None):
 
 @binds("select")
 def select(self: Tensor, dim: int, index: int) -> Tensor:
+    if not self.ndim:
+        raise IndexError("select() cannot be applied to a 0-dim tensor.")
     dim = _wrap_dim(dim, self.ndim)
     size = self._data.shape[dim]
     if not -size <= index < size:
@@ -293,6 +295,8 @@ def sliced(self: Tensor, dim: int, start: int, end: int, step: int) -> Tensor:
 
 @binds("narrow")
 def narrow(self: Tensor, dim: int, start: int, length: int) -> Tensor:
+    if not self.ndim:
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
     dim = _wrap_dim(dim, self.ndim)
     return sliced(self, dim, start, start + length, 1)
 
@@ -302,7 +306,7 @@ def flip(self: Tensor, *dims) -> Tensor:
     """``x.flip(0, 1)``, ``x.flip([0, 1])`` and ``torch.flip(x, dims)``: a copy, as in torch."""
     if len(dims) == 1 and isinstance(dims[0], list | tuple):
         dims = tuple(dims[0])
-    axes = tuple(_wrap_dim(d, self.ndim) for d in dims)
+    axes = tuple(_wrap_dim(d, self.ndim) for d in dims) if self.ndim else ()
     return output("flip", np.flip(self._data, axes).copy(), (self,), (axes,))
 
 

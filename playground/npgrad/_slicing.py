@@ -14,6 +14,8 @@ from ._tensor import Tensor, _wrap_dim, shared_counter
 @binds("unbind")
 def unbind(self: Tensor, dim: int = 0) -> tuple[Tensor, ...]:
     """Each slice along ``dim`` as a view, all outputs of one UnbindBackward0 node."""
+    if not self.ndim:
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     dim = _wrap_dim(dim, self.ndim)
     return views_along(self, list(range(self.shape[dim])), dim, "unbind",
                        (self._data.shape, dim))
