@@ -183,7 +183,11 @@ class NumpyEngine(Engine):
         tensor = getattr(error, "obj", None) if isinstance(error, AttributeError) else None
         if not isinstance(tensor, self.torch_module().Tensor) or not error.name:
             return None
-        near = _typo_of(error.name, [n for n in dir(tensor) if not n.startswith("_")])
+        from playground.npgrad._torch_names import TORCH_TENSOR_NAMES
+
+        # (a name of torch's is no slip, however near one the engine has: scatter_reduce)
+        near = None if error.name in TORCH_TENSOR_NAMES else \
+            _typo_of(error.name, [n for n in dir(tensor) if not n.startswith("_")])
         if near:  # a typo, most likely: Python's own hint, as real torch would get it
             return f"'Tensor' object has no attribute {error.name!r}. Did you mean: {near!r}?"
         return f"'Tensor' object has no attribute {error.name!r} {MISSING_HINT}"

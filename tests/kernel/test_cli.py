@@ -69,7 +69,7 @@ def test_drawn_graphs_and_plots_headless(tutorial, tmp_path):
     assert refused.returncode == 2 and "Unknown plot format '.pdf'" in refused.stderr
 
 
-def test_complex_tensors_export_as_json_and_stay_out_of_the_plots(tmp_path):
+def test_complex_tensors_export_as_json_and_plot_their_parts(tmp_path):
     pytest.importorskip("torch")
     script = tmp_path / "complex.py"
     script.write_text("import torch\nz = torch.tensor([1+2j, 3-1j], requires_grad=True)\n"
@@ -82,7 +82,8 @@ def test_complex_tensors_export_as_json_and_stay_out_of_the_plots(tmp_path):
     assert leaf.value.values.tolist() == [1 + 2j, 3 - 1j]
     assert leaf.grad.values.tolist() == [2 + 4j, 6 - 2j]
     assert json.loads(trace.read_text())["traces"][0]["steps"]
-    assert points.read_text() == "tensor,index,value,gradient\n"
+    assert points.read_text() == ("tensor,index,value,gradient\nz.real,0,1.0,2.0\n"
+                                  "z.real,1,3.0,6.0\nz.imag,0,2.0,4.0\nz.imag,1,-1.0,-2.0\n")
 
 
 @pytest.mark.parametrize("option", [
@@ -135,14 +136,22 @@ def test_an_exception_prints_the_users_traceback_and_exits_1(tmp_path):
     assert "playground/" not in result.stderr.replace(str(tmp_path), "")
 
 
-def test_a_tensor_method_the_numpy_engine_lacks_names_the_way_out(tmp_path):
+@pytest.mark.parametrize(("call", "said"), [
+    ("x.bfloat16()", "'bfloat16' in the built-in NumPy engine; if real torch has it, switch "
+                     "the engine to torch"),
+    # a letter from one the engine has, but torch's own: the way out, not "Did you mean"
+    ("x.scatter_reduce(0, x.long(), x, 'sum')", "'scatter_reduce' in the built-in NumPy "
+                                                 "engine; if real torch has it, switch the "
+                                                 "engine to torch"),
+    ("x.sizee()", "'sizee'. Did you mean: 'size'?"),
+])
+def test_a_tensor_method_the_numpy_engine_lacks_names_the_way_out(tmp_path, call, said):
     script = tmp_path / "lacking.py"
-    script.write_text("import torch\nx = torch.ones(4)\nx.bfloat16()\n")
+    script.write_text(f"import torch\nx = torch.ones(4)\n{call}\n")
     result = _run(script)
     assert result.returncode == 1
     assert result.stderr.rstrip().endswith(
-        "AttributeError: 'Tensor' object has no attribute 'bfloat16' in the built-in NumPy "
-        "engine; if real torch has it, switch the engine to torch")
+        f"AttributeError: 'Tensor' object has no attribute {said}")
 
 
 @pytest.mark.parametrize(("code", "said"), [

@@ -138,10 +138,11 @@ def test_the_engines_stand_ins_for_torchs_classes_name_what_they_lack(engine):
     model = engine.nn.Linear(2, 2)
     optimizer = engine.optim.SGD(model.parameters(), lr=0.1)
     stand_ins = [engine.distributions.Normal(0.0, 1.0), optimizer, engine.Generator(),
-                 engine.optim.lr_scheduler.StepLR(optimizer, 2), model]
+                 engine.optim.lr_scheduler.StepLR(optimizer, 2), model,
+                 engine.nn.MultiheadAttention(4, 2)]
     for stand_in, name in zip(stand_ins, ["support", "register_step_pre_hook",
-                                          "graphsafe_get_state", "nonexistent_method", "xpu"],
-                              strict=True):
+                                          "graphsafe_get_state", "nonexistent_method", "xpu",
+                                          "merge_masks"], strict=True):
         with pytest.raises(AttributeError) as raised:
             getattr(stand_in, name)
         assert str(raised.value) == (f"'{type(stand_in).__name__}' object has no attribute "
@@ -154,8 +155,14 @@ def test_the_engines_stand_ins_for_torchs_classes_name_what_they_lack(engine):
     assert str(raised.value) == "'Normal' object has no attribute '_private'"
 
 
-def test_the_module_method_names_are_torchs():
+def test_the_module_and_tensor_method_names_are_torchs():
     torch = pytest.importorskip("torch")
-    from playground.npgrad.nn.modules.lookup import TORCH_MODULE_NAMES
+    from playground.npgrad._torch_names import TORCH_TENSOR_NAMES
+    from playground.npgrad.nn.modules.lookup import TORCH_LAYER_NAMES, TORCH_MODULE_NAMES
 
     assert {n for n in dir(torch.nn.Module) if not n.startswith("_")} == TORCH_MODULE_NAMES
+    layers = [kind for kind in vars(torch.nn).values()
+              if isinstance(kind, type) and issubclass(kind, torch.nn.Module)]
+    assert {n for kind in layers for n in dir(kind) if not n.startswith("_")} - \
+        TORCH_MODULE_NAMES == TORCH_LAYER_NAMES
+    assert {n for n in dir(torch.Tensor) if not n.startswith("_")} == TORCH_TENSOR_NAMES

@@ -16,7 +16,7 @@ from .activation import (
     Tanh,
 )
 from .bilinear import Bilinear
-from .containers import ModuleDict, ModuleList, ParameterDict, ParameterList
+from .containers import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 from .convolution import (
     Conv1d,
     Conv2d,
@@ -45,7 +45,6 @@ from .modules import (
     Linear,
     Module,
     Parameter,
-    Sequential,
     Unflatten,
 )
 from .modules import module as _module  # noqa: F401 - loads torch.nn.modules.module

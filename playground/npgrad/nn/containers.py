@@ -1,5 +1,6 @@
-"""``nn.ModuleList``, ``ModuleDict``, ``ParameterList`` and ``ParameterDict``: modules and
-parameters held in a list or a dict, registered (``layers.0.weight``) and printed as torch's."""
+"""``nn.Sequential``, ``ModuleList``, ``ModuleDict``, ``ParameterList`` and ``ParameterDict``:
+modules and parameters held in order or by key, registered (``layers.0.weight``) and printed
+as torch's."""
 
 from __future__ import annotations
 
@@ -64,6 +65,11 @@ class ModuleList(Module):
     def append(self, module: Module) -> ModuleList:
         self.add_module(str(len(self)), module)
         return self
+
+    def pop(self, index) -> Module:
+        module = self[index]
+        del self[index]
+        return module
 
     def extend(self, modules: Iterable[Module]) -> ModuleList:
         if not isinstance(modules, Iterable):
@@ -264,3 +270,80 @@ class ParameterDict(Module):
 
     def extra_repr(self) -> str:
         return "\n".join(_parameter_line(key, value, _type_name) for key, value in self.items())
+
+
+# (how torch's message names the base class)
+_TORCH_MODULE_CLASS = "<class 'torch.nn.modules.module.Module'>"
+
+
+class Sequential(Module):
+    """Modules applied one after another; numbered 0, 1, ... unless given an OrderedDict."""
+
+    def __init__(self, *modules) -> None:
+        super().__init__()
+        if len(modules) == 1 and isinstance(modules[0], OrderedDict):
+            for name, module in modules[0].items():
+                self.add_module(name, module)
+        else:
+            for number, module in enumerate(modules):
+                self.add_module(str(number), module)
+
+    def forward(self, input):
+        for module in self._modules.values():
+            input = module(input)
+        return input
+
+    def __getitem__(self, index):
+        items = list(self._modules.items())
+        if isinstance(index, slice):
+            return Sequential(OrderedDict(items[index]))
+        if not -len(items) <= index < len(items):
+            raise IndexError(f"index {index} is out of range")
+        return items[index][1]
+
+    def __setitem__(self, index: int, module: Module) -> None:
+        names = list(self._modules)
+        if not -len(names) <= index < len(names):
+            raise IndexError(f"index {index} is out of range")
+        self.add_module(names[index], module)
+
+    def __len__(self) -> int:
+        return len(self._modules)
+
+    def __iter__(self) -> Iterator[Module]:
+        return iter(self._modules.values())
+
+    def append(self, module: Module) -> Sequential:
+        self.add_module(str(len(self)), module)
+        return self
+
+    def extend(self, sequential) -> Sequential:
+        for layer in sequential:
+            self.append(layer)
+        return self
+
+    def insert(self, index: int, module: Module) -> Sequential:
+        """``module`` at ``index``, the ones from there on moved one place up (torch's)."""
+        if not isinstance(module, Module):
+            raise AssertionError(f"module should be of type: {_TORCH_MODULE_CLASS}")
+        count = len(self._modules)
+        if not -count <= index <= count:
+            raise IndexError(f"Index out of range: {index}")
+        index += count if index < 0 else 0
+        for place in range(count, index, -1):
+            self._modules[str(place)] = self._modules[str(place - 1)]
+        self._modules[str(index)] = module
+        return self
+
+    def __delitem__(self, index) -> None:
+        names = list(self._modules)
+        for name in names[index] if isinstance(index, slice) else [names[index]]:
+            del self._modules[name]
+        renumbered = list(self._modules.values())  # (torch numbers them 0.. again)
+        self._modules.clear()
+        self._modules.update((str(number), module) for number, module in enumerate(renumbered))
+
+    def pop(self, index) -> Module:
+        module = self[index]
+        del self[index]
+        return module

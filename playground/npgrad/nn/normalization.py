@@ -66,6 +66,17 @@ def add_running_statistics(module: Module, size: int, track: bool, dtype) -> Non
             module.register_buffer(name, None)
 
 
+def _reset_affine(module: Module) -> None:
+    """Weight back to ones and bias to zeros, where the module has them."""
+    from .._grad_mode import no_grad
+
+    with no_grad():
+        if module.weight is not None:
+            module.weight.fill_(1)
+        if module.bias is not None:
+            module.bias.zero_()
+
+
 class _BatchNorm(Module):
     """Batch normalization over channel 1, with running statistics; the subclasses say
     which inputs they take (``DIMENSIONS``, and the words of torch's error)."""
@@ -81,6 +92,16 @@ class _BatchNorm(Module):
         self.affine, self.track_running_stats = affine, track_running_stats
         add_affine(self, num_features, affine, True, dtype)
         add_running_statistics(self, num_features, track_running_stats, dtype)
+
+    def reset_running_stats(self) -> None:
+        if self.track_running_stats:
+            self.running_mean.zero_()
+            self.running_var.fill_(1)
+            self.num_batches_tracked.zero_()
+
+    def reset_parameters(self) -> None:
+        self.reset_running_stats()
+        _reset_affine(self)
 
     def forward(self, input: Tensor) -> Tensor:
         if input.dim() not in self.DIMENSIONS:
@@ -138,6 +159,9 @@ class LayerNorm(Module):
         else:
             self.register_parameter("weight", None)
             self.register_parameter("bias", None)
+
+    def reset_parameters(self) -> None:
+        _reset_affine(self)
 
     def forward(self, input: Tensor) -> Tensor:
         from .functional import layer_norm

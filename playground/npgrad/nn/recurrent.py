@@ -170,6 +170,14 @@ class _RNNBase(Module):
     def _flat_weights(self) -> list:
         return [getattr(self, name) for name in self._flat_weights_names]
 
+    @property
+    def all_weights(self) -> list[list]:
+        """The weights layer by layer (and direction by direction), as torch lists them."""
+        return [[getattr(self, name) for name in names] for names in self._names]
+
+    def flatten_parameters(self) -> None:
+        """cuDNN's one block of weights: nothing to do on the CPU, as in torch."""
+
     def forward(self, input: Tensor, hx=None):
         if isinstance(input, rnn.PackedSequence):
             return self._packed_forward(input, hx)

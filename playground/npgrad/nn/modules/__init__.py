@@ -1,5 +1,5 @@
-"""``torch.nn``'s building blocks of small models: Parameter, Module, Linear, activations,
-Sequential (activations are in activation.py, losses in loss.py)."""
+"""``torch.nn``'s building blocks of small models: Parameter, Module, Linear, activations
+(more activations are in activation.py, losses in loss.py, Sequential in containers.py)."""
 
 from __future__ import annotations
 
@@ -71,7 +71,7 @@ class Module:
             members = self.__dict__.get(table)
             if members is not None and name in members:
                 return members[name]
-        if name in lookup.TORCH_MODULE_NAMES:  # one of torch's methods the engine lacks
+        if lookup.torchs_own(name):  # one of torch's methods the engine lacks
             raise lacking_member(self, name)
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
@@ -440,45 +440,3 @@ class Unflatten(Module):
 
     def extra_repr(self) -> str:
         return f"dim={self.dim}, unflattened_size={self.unflattened_size}"
-
-
-class Sequential(Module):
-    """Modules applied one after another; numbered 0, 1, ... unless given an OrderedDict."""
-
-    def __init__(self, *modules) -> None:
-        super().__init__()
-        if len(modules) == 1 and isinstance(modules[0], OrderedDict):
-            for name, module in modules[0].items():
-                self.add_module(name, module)
-        else:
-            for number, module in enumerate(modules):
-                self.add_module(str(number), module)
-
-    def forward(self, input):
-        for module in self._modules.values():
-            input = module(input)
-        return input
-
-    def __getitem__(self, index):
-        items = list(self._modules.items())
-        if isinstance(index, slice):
-            return Sequential(OrderedDict(items[index]))
-        if not -len(items) <= index < len(items):
-            raise IndexError(f"index {index} is out of range")
-        return items[index][1]
-
-    def __setitem__(self, index: int, module: Module) -> None:
-        names = list(self._modules)
-        if not -len(names) <= index < len(names):
-            raise IndexError(f"index {index} is out of range")
-        self.add_module(names[index], module)
-
-    def __len__(self) -> int:
-        return len(self._modules)
-
-    def __iter__(self) -> Iterator[Module]:
-        return iter(self._modules.values())
-
-    def append(self, module: Module) -> Sequential:
-        self.add_module(str(len(self)), module)
-        return self

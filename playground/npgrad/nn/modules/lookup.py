@@ -22,6 +22,25 @@ TORCH_MODULE_NAMES = frozenset((
 ))
 
 
+# the methods torch.nn's own classes add to Module's (Sequential.insert, LSTM's
+# flatten_parameters...); tests/npgrad holds this equal to torch's too
+TORCH_LAYER_NAMES = frozenset((
+    "all_weights", "append", "check_forward_args", "check_hidden_size", "check_input", "clear",
+    "cls_to_become", "convert_sync_batchnorm", "copy", "extend", "flatten_parameters",
+    "from_pretrained", "fromkeys", "gather", "generate_square_subsequent_mask", "get",
+    "get_expected_cell_size", "get_expected_hidden_size", "has_uninitialized_params",
+    "initialize_parameters", "insert", "items", "keys", "log_prob", "merge_masks",
+    "parallel_apply", "permute_hidden", "pop", "popitem", "predict", "replicate",
+    "reset_parameters", "reset_running_stats", "scatter", "setdefault", "update", "values",
+))
+
+
+def torchs_own(name: str) -> bool:
+    """Whether a module's missing ``name`` is a method torch's modules have (``half``,
+    ``Sequential.insert``), not an attribute the user's code never set (``self.fc3``)."""
+    return name in TORCH_MODULE_NAMES or name in TORCH_LAYER_NAMES
+
+
 def _lacks(module, name: str) -> AttributeError:
     return AttributeError(f"{type(module).__name__} has no attribute `{name}`")
 
