@@ -403,7 +403,8 @@ def where(condition: Tensor, input, other) -> Tensor:
     """Elements of ``input`` where ``condition`` holds, else of ``other``."""
     mask = condition._data if isinstance(condition, Tensor) else np.asarray(condition)
     if not isinstance(input, Tensor) and not isinstance(other, Tensor):
-        return _make(np.asarray(np.where(mask, input, other)))
+        target = _numbers_dtype(input, other)
+        return _make(np.where(mask, np.asarray(input, target), np.asarray(other, target)))
     if not isinstance(input, Tensor):
         input = _scalar_like(input, other)
     if not isinstance(other, Tensor):
@@ -411,6 +412,18 @@ def where(condition: Tensor, input, other) -> Tensor:
     a, b = operands(input, other)
     data = np.where(mask, a, b)
     return output("where", data, (input, other), (condition,))
+
+
+def _numbers_dtype(*numbers) -> np.dtype:
+    """What torch makes of Python numbers alone: the default dtype for floats (its complex
+    twin for complex numbers), int64 for ints, bool for bools."""
+    if any(isinstance(n, complex) for n in numbers):
+        return dtypes.get_default_dtype().to_complex().numpy
+    if any(isinstance(n, float) for n in numbers):
+        return dtypes.get_default_dtype().numpy
+    if all(isinstance(n, bool) for n in numbers):
+        return np.dtype(np.bool_)
+    return np.dtype(np.int64)
 
 
 def _scalar_like(value, like: Tensor) -> Tensor:

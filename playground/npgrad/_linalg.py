@@ -6,6 +6,14 @@ import numpy as np
 
 from ._arithmetic import mul
 from ._bindings import binds
+from ._dtype_checks import (
+    check_addmm,
+    check_baddbmm,
+    check_dot,
+    check_mm,
+    check_mv,
+    check_scalar_type,
+)
 from ._formula_kit import Kit
 from ._operands import as_tensor_operand, operands
 from ._recording import output
@@ -45,6 +53,7 @@ def mm(self: Tensor, mat2: Tensor) -> Tensor:
             f"mat1 and mat2 shapes cannot be multiplied ({_shape_text(self.shape)} and "
             f"{_shape_text(mat2.shape)})"
         )
+    check_mm(self, mat2)
     a, b = operands(self, mat2)
     return output("mm", np.matmul(a, b), (self, mat2),
                   (self, mat2, column_major(self._data), column_major(mat2._data)))
@@ -57,6 +66,7 @@ def mv(self: Tensor, vec: Tensor) -> Tensor:
             f"size mismatch, got input ({self.shape[0]}), mat ({_shape_text(self.shape)}), "
             f"vec ({vec.shape[0]})"
         )
+    check_mv(self, vec)
     a, b = operands(self, vec)
     return output("mv", np.matmul(a, b), (self, vec), (self, vec))
 
@@ -73,6 +83,7 @@ def dot(self: Tensor, other: Tensor) -> Tensor:
             f"[{other.shape[0]}] to have the same number of elements, but got {self.shape[0]} "
             f"and {other.shape[0]} elements respectively"
         )
+    check_dot(self, other)
     a, b = operands(self, other)
     return output("dot", np.asarray(np.dot(a, b)), (self, other), (self, other))
 
@@ -85,6 +96,7 @@ def bmm(self: Tensor, mat2: Tensor) -> Tensor:
             "Expected size for first two dimensions of batch2 tensor to be: "
             f"[{expected[0]}, {expected[1]}] but got: [{mat2.shape[0]}, {mat2.shape[1]}]."
         )
+    check_scalar_type(self, mat2)
     a, b = operands(self, mat2)
     return output("bmm", np.matmul(a, b), (self, mat2), (self, mat2))
 
@@ -92,6 +104,7 @@ def bmm(self: Tensor, mat2: Tensor) -> Tensor:
 @binds("baddbmm")
 def baddbmm(self: Tensor, batch1: Tensor, batch2: Tensor, *, beta=1, alpha=1) -> Tensor:
     """beta * self + alpha * (batch1 @ batch2), one BaddbmmBackward0 node."""
+    check_baddbmm(self, batch1, batch2)
     a, b = operands(batch1, batch2)
     product = np.matmul(a, b)
     if alpha != 1:
@@ -164,6 +177,7 @@ def addmm(self: Tensor, mat1: Tensor, mat2: Tensor) -> Tensor:
     if mat1.shape[1] != mat2.shape[0]:
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({mat1.shape[0]}x"
                            f"{mat1.shape[1]} and {mat2.shape[0]}x{mat2.shape[1]})")
+    check_addmm(self, mat1, mat2)
     data = np.asarray(self._data + mat1._data @ mat2._data)
     return output("addmm", data, (self, mat1, mat2),
                   (mat1, mat2, column_major(mat1._data), column_major(mat2._data)))

@@ -199,13 +199,20 @@ def clamp_max(self: Tensor, max) -> Tensor:
 
 
 def _clamped(data: np.ndarray, low, high) -> np.ndarray:
-    """``data`` within [low, high] (either may be None), in its own dtype."""
-    result = data
+    """``data`` within [low, high] (either may be None), in the dtype torch's promotion gives
+    them (an int64 tensor clamped to 0.5 is float32)."""
+    target = dtypes.from_numpy_dtype(data.dtype)
+    for bound in (low, high):
+        if isinstance(bound, Tensor):
+            target = dtypes.result_type(target, data.ndim, bound.dtype, bound.ndim)
+        elif bound is not None:
+            target = dtypes.result_type_scalar(target, bound)
+    result = data.astype(target.numpy, copy=False)
     if low is not None:
         result = np.maximum(result, low)
     if high is not None:
         result = np.minimum(result, high)
-    return np.asarray(result).astype(data.dtype, copy=False)
+    return np.asarray(result).astype(target.numpy, copy=False)
 
 
 @binds("masked_fill")

@@ -53,6 +53,8 @@ def kron(self: Tensor, other: Tensor) -> Tensor:
 def tensordot(a: Tensor, b: Tensor, dims=2, out=None) -> Tensor:
     """Σ over the paired dimensions: each side permuted (free dimensions, summed ones) and
     reshaped to a matrix, one mm, reshaped to the free dimensions."""
+    if a._data.dtype != b._data.dtype:
+        raise RuntimeError("both inputs should have same dtype")
     if isinstance(dims, int):
         summed_a, summed_b = list(range(a.ndim - dims, a.ndim)), list(range(dims))
     else:

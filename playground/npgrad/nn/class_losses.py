@@ -11,8 +11,25 @@ from .._arithmetic import mul_scalar
 from .._complex_refusals import refused_for_complex
 from .._formula_kit import _zero_elsewhere
 from .._reductions import log_softmax
+from .._selection import type_name
 from .._tensor import Tensor
 from .functional import _reduced
+
+
+def _check_targets(input: Tensor, target: Tensor) -> None:
+    """torch's nll_loss_nd checks, in its order: a batch of targets for the batch of inputs,
+    class indices as int64 (or uint8), one per sample for a batch of rows."""
+    if input.ndim < 1:
+        raise ValueError(f"Expected 1 or more dimensions (got {input.ndim})")
+    if input.ndim != 1 and (target.ndim == 0 or target.shape[0] != input.shape[0]):
+        got = target.shape[0] if target.ndim else 1
+        raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target "
+                         f"batch_size ({got}).")
+    if input.ndim <= 2 and target.ndim > 1:
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    if target._data.dtype not in (np.int64, np.uint8):
+        raise RuntimeError("expected target dtype to be Long or Byte, but got "
+                           f"{type_name(target._data.dtype)}")
 
 
 def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average=None,
@@ -21,6 +38,7 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_a
     each weighted by its class's weight; a mean divides by the weights of the kept targets."""
     if reduction not in ("mean", "sum", "none"):
         raise ValueError(f"{reduction} is not a valid value for reduction")
+    _check_targets(input, target)
     if input.ndim == 3 or input.ndim > 4:  # torch's: as an image of one row, viewed back
         samples, classes = input.shape[0], input.shape[1]
         loss = nll_loss(input.contiguous().view(samples, classes, 1, -1),
@@ -28,16 +46,11 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_a
                         None, reduction)
         return loss.view(*target.shape) if reduction == "none" else loss
     classes = np.asarray(target._data if isinstance(target, Tensor) else target)
-    if classes.dtype.kind not in "iu":
-        raise RuntimeError(f"expected scalar type Long but found {target.dtype}")
     values = input._data
     image = values.ndim == 4
     rows = np.moveaxis(values, 1, -1).reshape(-1, values.shape[1]) if image else \
         (values if values.ndim == 2 else values[None])
     labels = classes.reshape(-1)
-    if not image and rows.shape[0] != labels.shape[0]:
-        raise ValueError(f"Expected input batch_size ({rows.shape[0]}) to match target "
-                         f"batch_size ({labels.shape[0]}).")
     kept = labels != ignore_index
     if np.any((labels[kept] < 0) | (labels[kept] >= rows.shape[1])):
         raise IndexError(f"Target {int(labels[kept].max())} is out of bounds.")
@@ -74,7 +87,10 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
                   reduction: str = "mean", label_smoothing: float = 0.0) -> Tensor:
     """log_softmax over the classes, then nll_loss: the two nodes torch records; with label
     smoothing, mixed with the mean of all classes' -log p as torch's kernel mixes them."""
-    if isinstance(target, Tensor) and target.dtype.is_floating_point:
+    if isinstance(target, Tensor) and target.shape == input.shape:  # class probabilities
+        if not target.dtype.is_floating_point:
+            raise RuntimeError("Expected floating point type for target with class "
+                               f"probabilities, got {type_name(target._data.dtype)}")
         from .more_losses import cross_entropy_of_probabilities
 
         if reduction not in ("mean", "sum", "none"):

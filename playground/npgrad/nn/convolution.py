@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _convolution, _recording
+from .._dtype_checks import check_convolution
 from .._missing import MISSING_HINT
 from .._tensor import Tensor
 from . import init
@@ -24,6 +25,7 @@ def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, 
     if data.ndim == 3:  # an unbatched (C, H, W) input
         return conv2d(input.unsqueeze(0), weight, bias, stride, padding, dilation,
                       groups).squeeze(0)
+    check_convolution(input, weight, bias)
     if data.shape[1] != weight.shape[1] * groups:
         raise RuntimeError(
             f"Given groups={groups}, weight of size {list(weight.shape)}, expected input"
@@ -45,6 +47,7 @@ def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, 
                      padding=0, output_padding=0, groups: int = 1, dilation=1) -> Tensor:
     """The transposed convolution of an (N, C_in, H, W) input by (C_in, C_out / groups, KH,
     KW) filters: each input spreads its filter over the output (conv2d's input gradient)."""
+    check_convolution(input, weight, bias)
     stride, padding = _pair(stride), _pair(padding)
     output_padding, dilation = _pair(output_padding), _pair(dilation)
     if input.dim() == 3:
@@ -137,6 +140,7 @@ def conv1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, 
     if input.dim() == 2:  # an unbatched (C, L) input
         return conv1d(input.unsqueeze(0), weight, bias, stride, padding, dilation,
                       groups).squeeze(0)
+    check_convolution(input, weight, bias)
     stride, dilation = _single(stride), _single(dilation)
     padding = padding if isinstance(padding, str) else _single(padding)
     if isinstance(padding, str):
@@ -194,6 +198,7 @@ def conv_transpose1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, 
     if input.dim() == 2:  # an unbatched (C, L) input
         return conv_transpose1d(input.unsqueeze(0), weight, bias, stride, padding,
                                 output_padding, groups, dilation).squeeze(0)
+    check_convolution(input, weight, bias)
     stride, padding = _single(stride), _single(padding)
     output_padding, dilation = _single(output_padding), _single(dilation)
     data, filters = input._data, weight._data.astype(input._data.dtype)

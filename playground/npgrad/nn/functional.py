@@ -8,15 +8,16 @@ import numpy as np
 
 from .. import _complex_refusals, _linalg, _operands, _recording, _reductions
 from .._arithmetic import mul_scalar
+from .._dtype_checks import check_normalization
 from .._formula_kit import GELU_BETA, GELU_KAPPA, SQRT_HALF, attention_probabilities
 from .._kernel_exp import kernel_exp
-from .._missing import missing_attribute
+from .._missing import MISSING_HINT, missing_attribute
 from .._nodes import legacy_type_name
 from .._numerics import erf_values
 from .._pointwise import relu as _relu
 from .._pointwise import sigmoid, tanh
 from .._summation_order import whole_sum
-from .._tensor import Tensor
+from .._tensor import Tensor, bump_version
 from . import _hooks
 
 
@@ -236,6 +237,7 @@ def layer_norm(input: Tensor, normalized_shape, weight: Tensor | None = None,
         raise RuntimeError(
             f"Given normalized_shape={list(shape)}, expected input with shape "
             f"[*, {', '.join(map(str, shape))}], but got input of size{list(input.shape)}")
+    check_normalization(input, weight, bias)
     dims = tuple(range(data.ndim - len(shape), data.ndim))
     wide = data.astype(np.float64)
     mean = wide.mean(axis=dims, keepdims=True)
@@ -344,9 +346,31 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None,
                            "(while checking arguments for embedding)")
     if padding_idx is not None and padding_idx < 0:
         padding_idx += weight.shape[0]
+    if scale_grad_by_freq or sparse:
+        raise NotImplementedError(f"embedding(scale_grad_by_freq={scale_grad_by_freq}, "
+                                  f"sparse={sparse}) is not {MISSING_HINT}")
     flat = indices.reshape(-1).astype(np.int64)
+    if max_norm is not None:
+        _renormed(weight, flat, float(max_norm), float(norm_type))
+    if flat.size and (flat.min() < -weight.shape[0] or flat.max() >= weight.shape[0]):
+        raise IndexError("index out of range in self")
     return _recording.output("embedding", weight._data[indices], (weight,),
                              (weight.shape, flat, padding_idx))
+
+
+def _renormed(weight: Tensor, rows: np.ndarray, max_norm: float, norm_type: float) -> None:
+    """torch's embedding_renorm_: each row looked up whose norm passes ``max_norm`` scaled
+    back to it (by max_norm / (norm + 1e-7)), in place and unrecorded, before the lookup."""
+    data = weight._data
+    for row in np.unique(rows):
+        if not -len(data) <= row < len(data):
+            raise IndexError(f"select(): index {row} out of range for tensor of size "
+                             f"{list(data.shape)} at dimension 0")
+        norm = float(np.sum(np.abs(data[row].astype(np.float64)) ** norm_type) **
+                     (1 / norm_type))
+        if norm > max_norm:
+            data[row] *= data.dtype.type(max_norm / (norm + 1e-7))
+    bump_version(weight)
 
 
 def dropout(input: Tensor, p: float = 0.5, training: bool = True,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _factories, _recording
+from .._dtype_checks import check_normalization
 from .._tensor import Tensor
 from .modules import Module, Parameter
 
@@ -14,6 +15,7 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
                training: bool = False, momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
     """Normalize each channel (dim 1) by the batch's mean and variance while training
     (updating the running ones), or by the running ones in eval; then scale and shift."""
+    check_normalization(input, running_mean, running_var, weight, bias)
     data = input._data
     dims = (0, *range(2, data.ndim))
     shape = (1, -1) + (1,) * (data.ndim - 2)

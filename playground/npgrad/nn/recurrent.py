@@ -9,6 +9,7 @@ import math
 import numpy as np
 
 from .. import _factories, _recording, _recurrent
+from .._dtype_checks import check_rnn
 from .._missing import MISSING_HINT
 from .._shapes import cat, stack
 from .._tensor import Tensor
@@ -179,7 +180,9 @@ class _RNNBase(Module):
         """cuDNN's one block of weights: nothing to do on the CPU, as in torch."""
 
     def forward(self, input: Tensor, hx=None):
-        if isinstance(input, rnn.PackedSequence):
+        packed = isinstance(input, rnn.PackedSequence)
+        check_rnn(input.data if packed else input, self._flat_weights[0])
+        if packed:
             return self._packed_forward(input, hx)
         batched = input.dim() == 3
         if not batched:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _recording, _volumes
+from .._dtype_checks import check_convolution
 from .._formula_kit import Kit
 from .._tensor import Tensor
 from .convolution import Conv2d, _ceil_extra, _MaxPool
@@ -29,6 +30,7 @@ def conv3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, 
     """Cross-correlation of a volume with (O, C / groups, KD, KH, KW) filters, plus bias."""
     if input.dim() == 4:
         return _unbatched(conv3d, input, weight, bias, stride, padding, dilation, groups)
+    check_convolution(input, weight, bias)
     stride, dilation = triple(stride), triple(dilation)
     if isinstance(padding, str):
         if padding == "valid":

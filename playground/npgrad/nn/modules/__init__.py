@@ -367,6 +367,8 @@ class Embedding(Module):
         if padding_idx is not None and padding_idx < 0:
             padding_idx += num_embeddings
         self.padding_idx = padding_idx
+        self.max_norm, self.norm_type = max_norm, norm_type
+        self.scale_grad_by_freq, self.sparse = scale_grad_by_freq, sparse
         weight = _empty((num_embeddings, embedding_dim), dtype) if _weight is None \
             else _weight.detach()
         self.weight = Parameter(weight, requires_grad=not _freeze)
@@ -379,11 +381,17 @@ class Embedding(Module):
             self.weight._data[self.padding_idx] = 0
 
     def forward(self, input: Tensor) -> Tensor:
-        return functional.embedding(input, self.weight, self.padding_idx)
+        return functional.embedding(input, self.weight, self.padding_idx, self.max_norm,
+                                    self.norm_type, self.scale_grad_by_freq, self.sparse)
 
     def extra_repr(self) -> str:
-        padding = f", padding_idx={self.padding_idx}" if self.padding_idx is not None else ""
-        return f"{self.num_embeddings}, {self.embedding_dim}{padding}"
+        text = f"{self.num_embeddings}, {self.embedding_dim}"
+        for name, plain in (("padding_idx", None), ("max_norm", None), ("norm_type", 2),
+                            ("scale_grad_by_freq", False), ("sparse", False)):
+            value = getattr(self, name)
+            if value is not plain and value != plain:
+                text += f", {name}={value}"
+        return text
 
     @classmethod
     def from_pretrained(cls, embeddings: Tensor, freeze: bool = True,

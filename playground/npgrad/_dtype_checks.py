@@ -1,0 +1,95 @@
+"""torch's refusals of operands whose dtypes differ where its kernels take one dtype (matrix
+products, convolutions, normalizations, recurrent layers), in its words: NumPy would promote
+them and answer where torch raises (``nn.Linear`` fed a float64 or an int64 batch)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+# torch's ScalarType names (Float, Long) and C++ type names (float, long int) of the dtypes
+_SCALAR = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long",
+           "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool",
+           "complex64": "ComplexFloat", "complex128": "ComplexDouble"}
+_C = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int",
+      "int32": "int", "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
+      "bool": "bool", "complex64": "c10::complex<float>", "complex128": "c10::complex<double>"}
+
+
+def _scalar(tensor) -> str:
+    name = tensor._data.dtype.name
+    return _SCALAR.get(name, name)
+
+
+def _c(tensor) -> str:
+    name = tensor._data.dtype.name
+    return _C.get(name, name)
+
+
+def _differ(*tensors) -> bool:
+    kinds = {tensor._data.dtype for tensor in tensors if tensor is not None}
+    return len(kinds) > 1
+
+
+def check_mm(a, b) -> None:
+    if a._data.dtype != b._data.dtype:
+        raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {_c(a)} != "
+                           f"{_c(b)}")
+
+
+def check_mv(matrix, vector) -> None:
+    if matrix._data.dtype != vector._data.dtype:  # (torch lists addmv's result, made as vec)
+        raise RuntimeError("addmv input tensors must have the same dtype, but got "
+                           f"{_scalar(vector)}, {_scalar(matrix)}, and {_scalar(vector)}")
+
+
+def check_dot(a, b) -> None:
+    if a._data.dtype != b._data.dtype:
+        raise RuntimeError("dot : expected both vectors to have same dtype, but found "
+                           f"{_scalar(a)} and {_scalar(b)}")
+
+
+def check_scalar_type(expected, found) -> None:
+    """bmm's and the convolutions' words: the first operand's dtype is the one expected."""
+    if expected._data.dtype != found._data.dtype:
+        raise RuntimeError(f"expected scalar type {_scalar(expected)} but found "
+                           f"{_scalar(found)}")
+
+
+def check_addmm(self, mat1, mat2) -> None:
+    if mat1._data.dtype != mat2._data.dtype:
+        raise RuntimeError("mat1 and mat2 must have the same dtype, but got "
+                           f"{_scalar(mat1)} and {_scalar(mat2)}")
+    if self._data.dtype != mat2._data.dtype:
+        raise RuntimeError("self and mat2 must have the same dtype, but got "
+                           f"{_scalar(self)} and {_scalar(mat2)}")
+
+
+def check_baddbmm(self, batch1, batch2) -> None:
+    if _differ(self, batch1, batch2):
+        raise RuntimeError(f"Input dtypes must be the same, got: input {_c(self)}, batch1: "
+                           f"{_c(batch1)}, batch2: {_c(batch2)}")
+
+
+def check_convolution(input, weight, bias) -> None:
+    if bias is not None and input._data.dtype != bias._data.dtype:
+        raise RuntimeError(f"Input type ({_c(input)}) and bias type ({_c(bias)}) should be "
+                           "the same")
+    check_scalar_type(input, weight)
+
+
+def check_normalization(input, *parameters) -> None:
+    """layer_norm's and batch_norm's CPU kernels: one dtype for the input and its
+    parameters (and running statistics)."""
+    if not _differ(input, *parameters):
+        return
+    if input._data.dtype == np.float32 and not _differ(*parameters):
+        raise RuntimeError("mixed dtype (CPU): expect parameter to have scalar type of Float")
+    raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
+
+
+def check_rnn(input, weight) -> None:
+    if input._data.dtype != weight._data.dtype:
+        given, own = (f"torch.{t._data.dtype.name}" for t in (input, weight))
+        raise ValueError(f"RNN input dtype ({given}) does not match weight dtype ({own}). "
+                         f"Convert input: input.to({own}), or convert model: "
+                         f"model.to({given})")
