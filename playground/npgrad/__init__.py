@@ -164,7 +164,9 @@ class accelerator(metaclass=_Namespace):
 
 def set_default_device(spec) -> None:
     """Only the CPU: another device says what to do, as tensors made on it would."""
-    if spec is not None and device(spec).type == "meta":
+    from ._device import usable
+
+    if spec is not None and usable(spec).type == "meta":
         raise NotImplementedError("torch.set_default_device('meta') is not in the built-in NumPy "
                                   "engine; switch the engine to torch")
 

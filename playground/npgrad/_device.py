@@ -3,9 +3,16 @@ tensors that have a shape and a dtype but no values (_meta.py)."""
 
 from __future__ import annotations
 
+# torch's device types: a device of any of them can be named (``torch.device("cuda", 0)``
+# in code that picks one); only the CPU and the meta device can hold the engine's tensors
+_KNOWN = ("cpu", "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl", "ideep", "hip", "ve",
+          "fpga", "maia", "xla", "lazy", "vulkan", "mps", "meta", "hpu", "mtia", "privateuseone")
+
 
 class device:
-    """``torch.device('cpu')`` or ``torch.device('meta')``; any other needs the torch engine."""
+    """``torch.device('cpu')``, ``torch.device('meta')``, or another of torch's devices,
+    named but refused where a tensor would go there (``usable``). A context manager too, as
+    torch's: tensors made inside go to it."""
 
     __slots__ = ("type", "index")
 
@@ -13,12 +20,18 @@ class device:
         if isinstance(spec, device):
             spec, index = spec.type, spec.index
         kind, _, number = str(spec).partition(":")
-        if kind not in ("cpu", "meta"):
-            raise RuntimeError(
-                f"The NumPy engine runs on the CPU only; device '{spec}' needs the torch engine."
-            )
+        if kind not in _KNOWN:
+            raise RuntimeError(f"Expected one of {', '.join(_KNOWN)} device type at start of "
+                               f"device string: {spec}")
         self.type = kind
         self.index = int(number) if number else index
+
+    def __enter__(self) -> device:
+        usable(self)  # (the CPU: where the engine's tensors are made anyway)
+        return self
+
+    def __exit__(self, *exception) -> None:
+        return None
 
     def __repr__(self) -> str:
         return f"device(type='{self.type}')" if self.index is None else (
@@ -40,7 +53,17 @@ CPU = device("cpu")
 META = device("meta")
 
 
+def usable(spec) -> device:
+    """The device ``spec`` names, if the engine's tensors can be there (the CPU, the meta
+    device); another says what to do."""
+    named = device(spec)
+    if named.type not in ("cpu", "meta"):
+        raise RuntimeError(f"device '{named}' is not in the built-in NumPy engine (it runs on "
+                           "the CPU only); switch the engine to torch")
+    return named
+
+
 def is_meta(spec) -> bool:
     """Whether ``spec`` (a device, a string, None for the default CPU) names the meta device;
-    a device the engine does not have raises as torch.device would here."""
-    return spec is not None and device(spec).type == "meta"
+    a device the engine does not have says what to do."""
+    return spec is not None and usable(spec).type == "meta"

@@ -1,6 +1,7 @@
 """torch's refusals of operands whose dtypes differ where its kernels take one dtype (matrix
 products, convolutions, normalizations, recurrent layers), in its words: NumPy would promote
-them and answer where torch raises (``nn.Linear`` fed a float64 or an int64 batch)."""
+them and answer where torch raises (``nn.Linear`` fed a float64 or an int64 batch); and of a
+convolution window larger than its input (NumPy's words were its own)."""
 
 from __future__ import annotations
 
@@ -75,6 +76,17 @@ def check_convolution(input, weight, bias) -> None:
         raise RuntimeError(f"Input type ({_c(input)}) and bias type ({_c(bias)}) should be "
                            "the same")
     check_scalar_type(input, weight)
+
+
+def check_kernel_fits(sides, padding, kernel, dilation) -> None:
+    """A convolution's window, dilated, no larger than the padded input (torch's words)."""
+    padded = [side + 2 * pad for side, pad in zip(sides, padding, strict=True)]
+    spans = [(size - 1) * step + 1 for size, step in zip(kernel, dilation, strict=True)]
+    if any(span > side for span, side in zip(spans, padded, strict=True)):
+        raise RuntimeError(f"Calculated padded input size per channel: "
+                           f"({' x '.join(map(str, padded))}). Kernel size: "
+                           f"({' x '.join(map(str, spans))}). Kernel size can't be greater "
+                           "than actual input size")
 
 
 def check_normalization(input, *parameters) -> None:

@@ -332,6 +332,5 @@ def cpu(self: Tensor) -> Tensor:
 
 @binds("cuda", function=False)
 def cuda(self: Tensor, device=None) -> Tensor:
-    raise RuntimeError(
-        "The NumPy engine runs on the CPU only; switch to the torch engine to use CUDA."
-    )
+    raise RuntimeError("Tensor.cuda() is not in the built-in NumPy engine (it runs on the CPU "
+                       "only); switch the engine to torch")

@@ -117,8 +117,8 @@ class Generator(SaysWhatItLacks):
 
 
 def _device(spec):
-    from ._tensor import device
-    return device(spec)
+    from ._device import usable
+    return usable(spec)
 
 
 def _seeded_key(seed: int) -> np.ndarray:

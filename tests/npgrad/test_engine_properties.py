@@ -166,3 +166,13 @@ def test_the_module_and_tensor_method_names_are_torchs():
     assert {n for kind in layers for n in dir(kind) if not n.startswith("_")} - \
         TORCH_MODULE_NAMES == TORCH_LAYER_NAMES
     assert {n for n in dir(torch.Tensor) if not n.startswith("_")} == TORCH_TENSOR_NAMES
+
+
+def test_a_device_the_engine_lacks_is_named_and_refused_where_a_tensor_would_go(engine):
+    cuda = engine.device("cuda", 0)  # code that picks a device names one first
+    assert str(cuda) == "cuda:0"
+    for place in (lambda: engine.ones(2, device=cuda), lambda: engine.ones(2).to("cuda"),
+                  lambda: engine.nn.Linear(2, 2).to("cuda"), lambda: engine.ones(2).cuda()):
+        with pytest.raises(RuntimeError, match="is not in the built-in NumPy engine .it runs "
+                                               "on the CPU only.; switch the engine to torch"):
+            place()

@@ -30,11 +30,12 @@ class RemovableHandle:
 
     __module__ = "torch.utils.hooks"  # printed as torch's handle is
 
-    def __init__(self, hooks: OrderedDict, number: int) -> None:
-        self.hooks_dict_ref, self.id = hooks, number
+    def __init__(self, hooks: OrderedDict, number: int, *extra: dict) -> None:
+        self.hooks_dict_ref, self.id, self.extra_dict_ref = hooks, number, extra
 
     def remove(self) -> None:
-        self.hooks_dict_ref.pop(self.id, None)
+        for table in (self.hooks_dict_ref, *self.extra_dict_ref):
+            table.pop(self.id, None)
 
     def __enter__(self) -> RemovableHandle:
         return self
@@ -43,10 +44,17 @@ class RemovableHandle:
         self.remove()
 
 
-def add(hooks: OrderedDict, hook) -> RemovableHandle:
+def add(hooks: OrderedDict, hook, prepend: bool = False, *marks: dict | None) -> RemovableHandle:
+    """``hook`` kept under a new number (first with ``prepend``), and marked in each of
+    ``marks`` given (the hooks that take kwargs, or run after a failed forward)."""
     number = next(_handle_numbers)
     hooks[number] = hook
-    return RemovableHandle(hooks, number)
+    if prepend:
+        hooks.move_to_end(number, last=False)
+    for mark in marks:
+        if mark is not None:
+            mark[number] = True
+    return RemovableHandle(hooks, number, *(mark for mark in marks if mark is not None))
 
 
 # Hooks of every module's forward (torch.nn.modules.module.register_module_forward_*hook),
@@ -124,28 +132,57 @@ class _BackwardHooks:
 
 def call_with_hooks(module, args: tuple, kwargs: dict):
     """``module(*args)`` with its hooks, in torch's order: the global ones first."""
-    for hook in [*GLOBAL_PRE_HOOKS.values(), *module._forward_pre_hooks.values()]:
-        result = hook(module, args)
-        if result is not None:
-            args = result if isinstance(result, tuple) else (result,)
+    args, kwargs = _before_forward(module, args, kwargs)
     backward = _BackwardHooks(module) if module._backward_hooks else None
     if backward is not None:
         args = backward.wrap_inputs(args)
     try:
         output = module.forward(*args, **kwargs)
     except Exception:
-        _always_called(module, args)
+        _always_called(module, args, kwargs)
         raise
-    for hook in [*GLOBAL_HOOKS.values(), *module._forward_hooks.values()]:
-        result = hook(module, args, output)
+    with_kwargs = module.__dict__.get("_forward_hooks_with_kwargs", {})
+    for number, hook in [*GLOBAL_HOOKS.items(), *module._forward_hooks.items()]:
+        result = hook(module, args, kwargs, output) if number in with_kwargs else \
+            hook(module, args, output)
         if result is not None:
             output = result
     return backward.wrap_output(output) if backward is not None else output
 
 
-def _always_called(module, args: tuple) -> None:
-    """The global forward hooks registered with ``always_call``, after a forward that raised
-    (one that raises in turn is silenced with torch's warning: the forward's error goes on)."""
+def _before_forward(module, args: tuple, kwargs: dict) -> tuple[tuple, dict]:
+    """The forward pre-hooks: each may replace the args (and the kwargs, if it takes them)."""
+    with_kwargs = module.__dict__.get("_forward_pre_hooks_with_kwargs", {})
+    for number, hook in [*GLOBAL_PRE_HOOKS.items(), *module._forward_pre_hooks.items()]:
+        if number in with_kwargs:
+            result = hook(module, args, kwargs)
+            if result is not None:
+                if not (isinstance(result, tuple) and len(result) == 2):
+                    raise RuntimeError("forward pre-hook must return None or a tuple of "
+                                       f"(new_args, new_kwargs), but got {result}.")
+                args, kwargs = result
+            continue
+        result = hook(module, args)
+        if result is not None:
+            args = result if isinstance(result, tuple) else (result,)
+    return args, kwargs
+
+
+def _always_called(module, args: tuple, kwargs: dict) -> None:
+    """The forward hooks registered with ``always_call`` (global ones, then the module's),
+    after a forward that raised (one that raises in turn is silenced with torch's warning:
+    the forward's error goes on)."""
+    own = module.__dict__.get("_forward_hooks_always_called", {})
+    with_kwargs = module.__dict__.get("_forward_hooks_with_kwargs", {})
+    for number, hook in [*GLOBAL_HOOKS.items(), *module._forward_hooks.items()]:
+        if number in own:
+            try:
+                hook(module, args, kwargs, None) if number in with_kwargs else \
+                    hook(module, args, None)
+            except Exception as error:  # noqa: BLE001 - torch warns and goes on
+                warnings.warn("module forward hook with ``always_call=True`` raised an "
+                              "exception that was silenced as another error was raised in "
+                              f"forward: {error}", stacklevel=3)
     for number, hook in list(GLOBAL_HOOKS.items()):
         if number in ALWAYS_CALLED:
             try:

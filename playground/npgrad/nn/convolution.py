@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _convolution, _recording
-from .._dtype_checks import check_convolution
+from .._dtype_checks import check_convolution, check_kernel_fits
 from .._missing import MISSING_HINT
 from .._tensor import Tensor
 from . import init
@@ -31,6 +31,7 @@ def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, 
             f"Given groups={groups}, weight of size {list(weight.shape)}, expected input"
             f"{list(input.shape)} to have {weight.shape[1] * groups} channels, but got "
             f"{data.shape[1]} channels instead")
+    check_kernel_fits(data.shape[2:], padding, weight.shape[2:], dilation)
     if weight.shape[0] % groups:
         raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by "
                            f"{groups} at dimension 0, but got weight of size "
@@ -102,11 +103,23 @@ def max_pool2d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,
             found[0].squeeze(0)
     extra = _ceil_extra(input.shape[2:], kernel, stride, padding, dilation) if ceil_mode else \
         (0, 0)
+    _check_pooled_size(input.shape[1:], kernel, stride, padding, dilation, extra)
     values, indices = _convolution.max_pool2d(input._data, kernel, stride, padding, dilation,
                                               extra)
     result = _recording.output("max_pool2d", np.ascontiguousarray(values), (input,),
                                (input, input._data.shape, indices))
     return (result, Tensor._make(indices.astype(np.int64))) if return_indices else result
+
+
+def _check_pooled_size(shape, kernel, stride, padding, dilation, extra) -> None:
+    """torch's words for a window that leaves no output."""
+    sides = [(side + 2 * pad - step * (size - 1) - 1 + more) // jump + 1 for side, size, jump,
+             pad, step, more in zip(shape[1:], kernel, stride, padding, dilation, extra,
+                                    strict=True)]
+    if min(sides) < 1:
+        raise RuntimeError(f"Given input size: ({'x'.join(map(str, shape))}). Calculated "
+                           f"output size: ({'x'.join(map(str, (shape[0], *sides)))}). Output "
+                           "size is too small")
 
 
 def _check_max_pool_padding(padding: tuple, kernel: tuple, dilation: tuple) -> None:
@@ -150,6 +163,7 @@ def conv1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, 
             f"Given groups={groups}, weight of size {list(weight.shape)}, expected input"
             f"{list(input.shape)} to have {weight.shape[1] * groups} channels, but got "
             f"{input.shape[1]} channels instead")
+    check_kernel_fits(input.shape[2:], padding, weight.shape[2:], dilation)
     data = input._data[:, :, None]
     result = _convolution.conv2d(data, weight._data[:, :, None].astype(data.dtype),
                                  (1, *stride), (0, *padding), (1, *dilation), groups)[:, :, 0]
@@ -286,13 +300,24 @@ class Conv2d(Module):
     def reset_parameters(self) -> None:
         init.reset_weight_and_bias(self.weight, self.bias)
 
+    def _pad_widths(self) -> tuple[int, ...]:
+        """F.pad's widths, last dim first, for a padding_mode: 'same' splits each total as
+        torch does (the extra one on the right), 'valid' pads nothing."""
+        if self.padding == "valid":
+            return (0, 0) * len(self.kernel_size)
+        if self.padding == "same":
+            totals = [step * (size - 1) for step, size in zip(self.dilation, self.kernel_size,
+                                                              strict=True)]
+            return tuple(w for total in reversed(totals) for w in (total // 2,
+                                                                   total - total // 2))
+        return tuple(width for size in reversed(self.padding) for width in (size, size))
+
     def forward(self, input: Tensor) -> Tensor:
         if self.padding_mode != "zeros":  # torch pads first, then convolves without padding
             from .resampling import pad
 
-            widths = tuple(width for size in reversed(self.padding) for width in (size, size))
-            return conv2d(pad(input, widths, self.padding_mode), self.weight, self.bias,
-                          self.stride, 0, self.dilation, self.groups)
+            return conv2d(pad(input, self._pad_widths(), self.padding_mode), self.weight,
+                          self.bias, self.stride, 0, self.dilation, self.groups)
         return conv2d(input, self.weight, self.bias, self.stride, self.padding, self.dilation,
                       self.groups)
 
@@ -343,7 +368,7 @@ class Conv1d(Conv2d):
         if self.padding_mode != "zeros":
             from .resampling import pad
 
-            return conv1d(pad(input, self.padding * 2, self.padding_mode), self.weight,
+            return conv1d(pad(input, self._pad_widths(), self.padding_mode), self.weight,
                           self.bias, self.stride, 0, self.dilation, self.groups)
         return conv1d(input, self.weight, self.bias, self.stride, self.padding, self.dilation,
                       self.groups)

@@ -21,18 +21,29 @@ from .._tensor import Tensor, bump_version
 from . import _hooks
 
 
-def softmax(input: Tensor, dim: int, dtype=None) -> Tensor:
-    return _reductions.softmax(input, dim, dtype)
+def softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
+            dtype=None) -> Tensor:
+    return _reductions.softmax(input, _implicit_dim("softmax", input, dim), dtype)
 
 
-def log_softmax(input: Tensor, dim: int, dtype=None) -> Tensor:
-    return _reductions.log_softmax(input, dim, dtype)
+def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
+                dtype=None) -> Tensor:
+    return _reductions.log_softmax(input, _implicit_dim("log_softmax", input, dim), dtype)
+
+
+def _implicit_dim(name: str, input: Tensor, dim: int | None) -> int:
+    """torch's deprecated choice when no dim is given: 0 for 0-, 1- and 3-d inputs, else 1."""
+    if dim is not None:
+        return dim
+    _hooks.warn_at_user_code(f"Implicit dimension choice for {name} has been deprecated. "
+                             "Change the call to include dim=X as an argument.")
+    return 0 if input.ndim in (0, 1, 3) else 1
 
 
 def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
     """Mean (or sum, or none) of squared differences, as one MseLossBackward0 node."""
-    a, b = _operands.operands(input, target)
     _check_target_size(input, target)
+    a, b = _operands.operands(input, target)
     squared = (a - b) ** 2
     return _recording.output("mse_loss", _pointwise_loss(squared, reduction), (input, target),
                              (input, target, reduction))
@@ -57,6 +68,10 @@ def _check_target_size(input: Tensor, target: Tensor) -> None:
             f"Using a target size ({target.size()}) that is different to the input size "
             f"({input.size()}). This will likely lead to incorrect results due to "
             "broadcasting. Please ensure they have the same size.")
+        try:  # (torch then broadcasts the two, in these words where they cannot be)
+            np.broadcast_shapes(tuple(input.shape), tuple(target.shape))
+        except ValueError:
+            raise _operands.broadcast_error(tuple(input.shape), tuple(target.shape)) from None
 
 
 def l1_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _recording, _volumes
-from .._dtype_checks import check_convolution
+from .._dtype_checks import check_convolution, check_kernel_fits
 from .._formula_kit import Kit
 from .._tensor import Tensor
 from .convolution import Conv2d, _ceil_extra, _MaxPool
@@ -45,6 +45,7 @@ def conv3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, 
             f"Given groups={groups}, weight of size {list(weight.shape)}, expected input"
             f"{list(input.shape)} to have {weight.shape[1] * groups} channels, but got "
             f"{data.shape[1]} channels instead")
+    check_kernel_fits(data.shape[2:], padding, weight.shape[2:], dilation)
     result = _volumes.conv3d(data, weight._data.astype(data.dtype), stride, padding, dilation,
                              groups)
     if bias is not None:

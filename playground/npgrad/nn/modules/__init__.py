@@ -126,13 +126,25 @@ class Module:
             return self.forward(*args, **kwargs)
         return _hooks.call_with_hooks(self, args, kwargs)
 
-    def register_forward_pre_hook(self, hook) -> _hooks.RemovableHandle:
-        """``hook(module, args)`` before forward; what it returns replaces the args."""
-        return _hooks.add(self._forward_pre_hooks, hook)
+    def register_forward_pre_hook(self, hook, *, prepend: bool = False,
+                                  with_kwargs: bool = False) -> _hooks.RemovableHandle:
+        """``hook(module, args)`` before forward; what it returns replaces the args (with
+        ``with_kwargs``: ``hook(module, args, kwargs)``, returning both)."""
+        return _hooks.add(self._forward_pre_hooks, hook, prepend,
+                          self._marks("_forward_pre_hooks_with_kwargs", with_kwargs))
 
-    def register_forward_hook(self, hook) -> _hooks.RemovableHandle:
-        """``hook(module, args, output)`` after forward; what it returns replaces the output."""
-        return _hooks.add(self._forward_hooks, hook)
+    def register_forward_hook(self, hook, *, prepend: bool = False, with_kwargs: bool = False,
+                              always_call: bool = False) -> _hooks.RemovableHandle:
+        """``hook(module, args, output)`` after forward; what it returns replaces the output
+        (with ``with_kwargs``: ``hook(module, args, kwargs, output)``; with ``always_call``
+        it runs after a forward that raised too)."""
+        return _hooks.add(self._forward_hooks, hook, prepend,
+                          self._marks("_forward_hooks_with_kwargs", with_kwargs),
+                          self._marks("_forward_hooks_always_called", always_call))
+
+    def _marks(self, name: str, wanted: bool) -> dict | None:
+        """torch's per-module record of the hooks registered with an option."""
+        return self.__dict__.setdefault(name, OrderedDict()) if wanted else None
 
     def register_full_backward_hook(self, hook) -> _hooks.RemovableHandle:
         """``hook(module, grad_input, grad_output)`` once the gradients of the module's inputs
