@@ -112,7 +112,7 @@ from .linalg import inv as inverse  # isort: skip
 from .linalg import logdet  # isort: skip
 from .linalg import top_level_slogdet as slogdet  # isort: skip
 
-__version__ = "0.1.0"
+__version__ = "2.13.0+cpu"  # the torch the engine answers as: code that checks it branches so
 is_inference = Tensor.is_inference  # torch.is_inference(t)
 
 # The binding table (every op family and _factories have declared theirs by now): the Tensor

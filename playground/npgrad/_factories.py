@@ -256,19 +256,34 @@ def _unwrap_tensors(data):
 
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False) -> Tensor:
     """A new tensor holding a copy of ``data`` (nested lists, NumPy arrays, numbers)."""
+    _warn_copy_of_tensor(data, "torch.tensor(sourceTensor)")
+    return _copied(data, dtype, device, requires_grad)
+
+
+def _copied(data, dtype=None, device=None, requires_grad=False) -> Tensor:
     target = dtypes.to_dtype(dtype) if dtype is not None else _infer_dtype(data)
     return _finish(_to_array(data, target), requires_grad, device)
 
 
+def _warn_copy_of_tensor(data, call: str) -> None:
+    """torch's advice when a tensor is copied by a factory meant for data."""
+    if isinstance(data, Tensor):
+        from .nn._hooks import warn_at_user_code
+
+        warn_at_user_code("To copy construct from a tensor, it is recommended to use "
+                          "sourceTensor.detach().clone() or sourceTensor.detach().clone()."
+                          f"requires_grad_(True), rather than {call}.")
+
+
 def as_tensor(data, dtype=None, device=None) -> Tensor:
-    if isinstance(data, Tensor) and (dtype is None or data.dtype is dtypes.to_dtype(dtype)):
-        return data
+    if isinstance(data, Tensor):  # itself, or converted (recorded, as torch's .to)
+        return data if dtype is None else data.to(dtypes.to_dtype(dtype))
     same_dtype = dtype is None or (
         isinstance(data, np.ndarray) and dtypes.to_dtype(dtype).numpy == data.dtype)
     if isinstance(data, np.ndarray) and same_dtype:
         dtypes.from_numpy_dtype(data.dtype)
         return _make(data)
-    return tensor(data, dtype=dtype, device=device)
+    return _copied(data, dtype=dtype, device=device)
 
 
 def from_numpy(array: np.ndarray) -> Tensor:
@@ -430,7 +445,7 @@ def legacy_constructor(dtype: dtypes.dtype, *args, device=None) -> Tensor:
         data = args[0]
         if isinstance(data, Tensor) and data.dtype is not dtype:
             raise TypeError(f"expected {dtype.legacy_name} (got {data.dtype.legacy_name})")
-        return tensor(data, dtype=dtype)
+        return _copied(data, dtype=dtype)
     raise TypeError("new(): invalid arguments")
 
 
@@ -466,7 +481,8 @@ def _new_factory(factory):
 
 
 def new_tensor(self: Tensor, data, dtype=None, device=None, requires_grad=False) -> Tensor:
-    return tensor(data, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
+    _warn_copy_of_tensor(data, "tensor.new_tensor(sourceTensor)")
+    return _copied(data, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
 
 
 for _fill_method in (bernoulli_, random_, uniform_, normal_, exponential_):

@@ -132,13 +132,15 @@ class Tensor:
                 "var_no_grad = var.detach()."
             )
         if value and self._data.dtype.kind not in "fc":
-            raise RuntimeError("only Tensors of floating point dtype can require gradients")
+            raise _integer_grad_error("only Tensors of floating point and complex dtype")
         if value and not _inference_mode and self.is_inference():
             raise RuntimeError("Setting requires_grad=True on inference tensor outside "
                                "InferenceMode is not allowed.")
         self._rg = bool(value)
 
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
+        if requires_grad and self._data.dtype.kind not in "fc":  # (torch's own words here)
+            raise _integer_grad_error("only Tensors of floating point dtype")
         self.requires_grad = requires_grad
         return self
 
@@ -411,6 +413,8 @@ class Parameter(Tensor):
             from ._factories import empty
             data = empty(0)
         tensor = data.detach()
+        if requires_grad and tensor._data.dtype.kind not in "fc":
+            raise _integer_grad_error("Only Tensors of floating point and complex dtype")
         tensor.requires_grad_(requires_grad)
         mark_parameter(tensor)
         return tensor
@@ -466,3 +470,9 @@ def _wrap_dim(dim: int, ndim: int) -> int:
             f"Dimension out of range (expected to be in range of [{low}, {high}], but got {dim})"
         )
     return dim % ndim if ndim else 0
+
+
+def _integer_grad_error(which: str) -> RuntimeError:
+    """torch's refusal of gradients for an integer tensor (its three callers word it three
+    ways: requires_grad_(), .requires_grad =, and nn.Parameter)."""
+    return RuntimeError(f"{which} can require gradients")

@@ -27,7 +27,7 @@ class finfo:
         self.bits, self.dtype = limits.bits, type.name
         self.eps, self.max, self.min = float(limits.eps), float(limits.max), float(limits.min)
         self.tiny = self.smallest_normal = float(limits.smallest_normal)
-        self.resolution = float(limits.resolution)
+        self.resolution = 10.0 ** -limits.precision  # (NumPy's is rounded to the dtype)
 
     def __eq__(self, other) -> bool:
         return isinstance(other, finfo) and other.dtype == self.dtype

@@ -51,6 +51,25 @@ class Distribution(SaysWhatItLacks):
     def _extended_shape(self, sample_shape=()) -> Size:
         return Size((*sample_shape, *self._batch_shape, *self._event_shape))
 
+    _validate_args = True  # (torch's default, as under python without -O)
+
+    def _validate_real(self, value) -> None:
+        """torch's _validate_sample for a support of all reals: a tensor, of a shape that
+        broadcasts with the distribution's, without NaN."""
+        if not self._validate_args:
+            return
+        if not isinstance(value, Tensor):
+            raise ValueError("The value argument to log_prob must be a Tensor")
+        expected = Size((*self._batch_shape, *self._event_shape))
+        for given, wanted in zip(reversed(value.size()), reversed(expected), strict=False):
+            if given != 1 and wanted != 1 and given != wanted:
+                raise ValueError("Value is not broadcastable with batch_shape+event_shape: "
+                                 f"{value.size()} vs {expected}.")
+        if bool(value.isnan().any()):
+            raise ValueError(f"Expected value argument (Tensor of shape {tuple(value.shape)}) "
+                             f"to be within the support (Real()) of the distribution {self!r}, "
+                             f"but found invalid values:\n{value}")
+
     # what torch's base class says of what a kind does not define
     has_enumerate_support = False
 
@@ -173,6 +192,7 @@ class Normal(Distribution):
     def __init__(self, loc, scale, validate_args=None) -> None:
         numbers = not isinstance(loc, Tensor) and not isinstance(scale, Tensor)
         self.loc, self.scale = broadcast_tensors(_as_tensor(loc), _as_tensor(scale))
+        self._validate_args = validate_args is not False
         if validate_args is not False and bool((self.scale <= 0).any()):
             raise ValueError(
                 f"Expected parameter scale (Tensor of shape {tuple(self.scale.shape)}) of "
@@ -197,6 +217,7 @@ class Normal(Distribution):
         return self.stddev.pow(2)
 
     def cdf(self, value) -> Tensor:
+        self._validate_real(value)
         return 0.5 * (1 + ((value - self.loc) * self.scale.reciprocal() / math.sqrt(2)).erf())
 
     def icdf(self, value) -> Tensor:
@@ -213,6 +234,7 @@ class Normal(Distribution):
         return self.loc + eps * self.scale
 
     def log_prob(self, value) -> Tensor:
+        self._validate_real(value)
         variance = self.scale ** 2
         return -((value - self.loc) ** 2) / (2 * variance) - self.scale.log() - \
             math.log(math.sqrt(2 * math.pi))

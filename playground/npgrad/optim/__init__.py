@@ -167,6 +167,8 @@ class Optimizer(SaysWhatItLacks):
     def __repr__(self) -> str:
         lines = [f"{type(self).__name__} ("]
         for number, group in enumerate(self.param_groups):
+            if number:  # (torch's blank line between groups)
+                lines.append("")
             lines.append(f"Parameter Group {number}")
             lines.extend(f"    {key}: {group[key]}" for key in sorted(group) if key != "params")
         return "\n".join(lines) + "\n)"

@@ -20,7 +20,10 @@ class LRScheduler(SaysWhatItLacks):
         self.base_lrs = [group["initial_lr"] for group in optimizer.param_groups]
         self.last_epoch = last_epoch
         self._step_count = 0
+        # (torch's flags, in its state_dict: the first step is the constructor's own)
+        self._is_initial, self._get_lr_called_within_step = True, False
         self.step()
+        self._is_initial = False
 
     def get_lr(self) -> list[float]:
         raise NotImplementedError
