@@ -1,7 +1,8 @@
 """Small texts pasted code prints, on npgrad against real torch run here: torch.__version__,
 finfo's resolution, an optimizer's groups, a scheduler's state_dict (torch's flags), the
 error of an integer Parameter, the warnings of torch.tensor/new_tensor of a tensor, and
-Normal's checks of the values given to log_prob and cdf."""
+Normal's checks of the values given to log_prob and cdf, a module's plain dicts, and the
+attributes of MultiheadAttention that code reads."""
 
 from __future__ import annotations
 
@@ -40,6 +41,15 @@ for f in [lambda: n.log_prob(0.5), lambda: n.log_prob(torch.tensor([float("nan")
         print(f())
     except Exception as e:
         print(type(e).__name__, e)
+m = torch.nn.Linear(2, 2)
+print(m._parameters.keys(), type(m._modules), torch.nn.ModuleDict({"a": torch.nn.ReLU()}).keys(),
+      type(m.state_dict()))
+torch.manual_seed(0)
+m = torch.nn.MultiheadAttention(4, 2)
+print(m._qkv_same_embed_dim, m.kdim, m.vdim, m.bias_k, m.add_zero_attn, m.q_proj_weight,
+      list(m.state_dict()), [n for n, _ in m.named_parameters()])
+x = torch.randn(3, 1, 4)
+print(m(x, x, x)[0].sum())
 '''
 
 

@@ -131,9 +131,15 @@ class MultiheadAttention(Module):
                                       f"or vdim is not {MISSING_HINT}")
         if embed_dim % num_heads:
             raise AssertionError("embed_dim must be divisible by num_heads")
-        self.embed_dim, self.num_heads, self.dropout = embed_dim, num_heads, dropout
+        self.embed_dim, self.kdim, self.vdim = embed_dim, embed_dim, embed_dim
+        self._qkv_same_embed_dim = True  # (torch's own flags and attributes, read by code)
+        self.num_heads, self.dropout = num_heads, dropout
         self.batch_first, self.head_dim = batch_first, embed_dim // num_heads
         self.in_proj_weight = Parameter(_empty((3 * embed_dim, embed_dim), dtype))
+        for name in ("q_proj_weight", "k_proj_weight", "v_proj_weight"):
+            self.register_parameter(name, None)
+        self.bias_k = self.bias_v = None
+        self.add_zero_attn = add_zero_attn
         if bias:
             self.in_proj_bias = Parameter(_empty((3 * embed_dim,), dtype))
         else:

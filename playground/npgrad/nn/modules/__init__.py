@@ -27,9 +27,9 @@ class Module:
     training: bool
 
     def __init__(self) -> None:
-        object.__setattr__(self, "_parameters", OrderedDict())
-        object.__setattr__(self, "_modules", OrderedDict())
-        object.__setattr__(self, "_buffers", OrderedDict())
+        object.__setattr__(self, "_parameters", {})  # (plain dicts, as torch 2 keeps them)
+        object.__setattr__(self, "_modules", {})
+        object.__setattr__(self, "_buffers", {})
         object.__setattr__(self, "_non_persistent", set())
         object.__setattr__(self, "training", True)
         object.__setattr__(self, "_forward_pre_hooks", OrderedDict())
