@@ -14,6 +14,7 @@ from ._indexing import _index_data, index_array, index_select, scatter, scatter_
 from ._inplace import _inplace, _write_inplace
 from ._operands import operands
 from ._recording import RESULT, output
+from ._shape_inplace import SHAPE_INPLACE
 from ._shapes import flip, reshape
 from ._tensor import Tensor, _wrap_dim
 
@@ -57,7 +58,8 @@ def square_(self: Tensor) -> Tensor:
 TESTED_APART = frozenset({"tril_", "triu_", "fill_diagonal_", "eq_", "ne_", "lt_", "le_", "gt_",
                           "ge_", "logical_and_", "logical_or_", "logical_xor_", "bitwise_and_",
                           "bitwise_or_", "bitwise_xor_", "not_equal_", "greater_",
-                          "greater_equal_", "less_", "less_equal_", "square_"})
+                          "greater_equal_", "less_", "less_equal_", "square_",
+                          *SHAPE_INPLACE})
 
 
 def _triangle_inplace(op: str, function):

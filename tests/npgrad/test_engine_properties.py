@@ -176,3 +176,10 @@ def test_a_device_the_engine_lacks_is_named_and_refused_where_a_tensor_would_go(
         with pytest.raises(RuntimeError, match="is not in the built-in NumPy engine .it runs "
                                                "on the CPU only.; switch the engine to torch"):
             place()
+
+
+def test_an_in_place_shape_change_of_a_recorded_tensor_says_what_to_do(engine):
+    recorded = engine.ones(2, requires_grad=True) * 2
+    with pytest.raises(NotImplementedError, match="unsqueeze_ of a tensor that requires grad "
+                                                  "is not in the built-in NumPy engine"):
+        recorded.unsqueeze_(0)

@@ -46,6 +46,23 @@ print(k.grad_fn, k)
 g.grad = None
 k.sum().backward()
 print(g.grad)
+x = torch.ones(2, 3)
+print(x.unsqueeze_(0).shape, x.squeeze_().shape, x.t_().shape, x.transpose_(0, 1).shape,
+      x.swapaxes_(0, 1).shape, x.swapdims_(0, 1).shape, x._version, x.stride(), x.is_contiguous())
+v = x[0]
+v.unsqueeze_(1)
+print(v.shape, x.shape, v._version)
+y = torch.ones(2, 3, requires_grad=True)
+try:
+    y.unsqueeze_(0)
+except RuntimeError as error:
+    print(error)
+with torch.no_grad():
+    y.unsqueeze_(0)
+print(y.shape, y.requires_grad)
+z = torch.arange(6.).view(2, 3)
+z.t_()
+print(z, z.stride(), z.squeeze_(0).shape, torch.ones(1, 2, 1).squeeze_(2).shape)
 b = torch.tensor([1.0, -2.0, 3.0])
 print(b.clone().gt_(0), b.clone().eq_(3.0), torch.greater(b, 0), b.less_equal(1),
       torch.not_equal(b, 1))
