@@ -117,10 +117,19 @@ class Distribution(SaysWhatItLacks):
         return f"{type(self).__name__}({', '.join(shown)})"
 
 
-class Categorical(Distribution):
-    """One of K classes, by probabilities (normalised) or by logits (log-normalised)."""
+class _Discrete(Distribution):
+    """What Categorical and Bernoulli share: given by probs or by logits, values to list."""
 
     _names = ("probs", "logits")
+    has_enumerate_support = True
+
+    @property
+    def param_shape(self) -> Size:
+        return self.__dict__.get("probs", self.__dict__.get("logits")).size()
+
+
+class Categorical(_Discrete):
+    """One of K classes, by probabilities (normalised) or by logits (log-normalised)."""
 
     def __init__(self, probs=None, logits=None, validate_args=None) -> None:
         if (probs is None) == (logits is None):
@@ -162,12 +171,6 @@ class Categorical(Distribution):
     def entropy(self) -> Tensor:
         lowest = float(np.finfo(self.logits._data.dtype).min)
         return -(self.logits.clamp(min=lowest) * self.probs).sum(-1)
-
-    has_enumerate_support = True
-
-    @property
-    def param_shape(self) -> Size:
-        return self.__dict__.get("probs", self.__dict__.get("logits")).size()
 
     @property
     def mean(self) -> Tensor:
@@ -243,10 +246,8 @@ class Normal(Distribution):
         return 0.5 + 0.5 * math.log(2 * math.pi) + self.scale.log()
 
 
-class Bernoulli(Distribution):
+class Bernoulli(_Discrete):
     """1 with probability p, else 0; by probs or by logits."""
-
-    _names = ("probs", "logits")
 
     def __init__(self, probs=None, logits=None, validate_args=None) -> None:
         if (probs is None) == (logits is None):
@@ -276,12 +277,6 @@ class Bernoulli(Distribution):
 
     def entropy(self) -> Tensor:
         return binary_cross_entropy_with_logits(self.logits, self.probs, reduction="none")
-
-    has_enumerate_support = True
-
-    @property
-    def param_shape(self) -> Size:
-        return self.__dict__.get("probs", self.__dict__.get("logits")).size()
 
     @property
     def mean(self) -> Tensor:

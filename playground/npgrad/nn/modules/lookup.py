@@ -59,11 +59,17 @@ def submodule(root, target: str):
     return found
 
 
-def parameter(root, target: str):
+def _owner_of(root, target: str) -> tuple:
+    """The module holding ``target``'s last name, and that name (which it has)."""
     path, _, name = target.rpartition(".")
     owner = submodule(root, path)
     if not hasattr(owner, name):
         raise _lacks(owner, name)
+    return owner, name
+
+
+def parameter(root, target: str):
+    owner, name = _owner_of(root, target)
     found = getattr(owner, name)
     if not isinstance(found, Parameter):
         raise AttributeError(f"`{name}` is not an nn.Parameter")
@@ -71,10 +77,7 @@ def parameter(root, target: str):
 
 
 def buffer(root, target: str):
-    path, _, name = target.rpartition(".")
-    owner = submodule(root, path)
-    if not hasattr(owner, name):
-        raise _lacks(owner, name)
+    owner, name = _owner_of(root, target)
     if name not in owner._buffers:
         raise AttributeError(f"`{name}` is not a buffer")
     return getattr(owner, name)
