@@ -17,7 +17,6 @@ from ._shapes import (
     cat,
     contiguous,
     flip,
-    narrow,
     reshape,
     select,
     sliced,
@@ -25,6 +24,7 @@ from ._shapes import (
     unsqueeze,
     view,
 )
+from ._slicing import narrow
 from ._tensor import Tensor, _wrap_dim
 
 _make = Tensor._make

@@ -1,5 +1,5 @@
 """More of torch's math, continued (_more_math.py imports it): special functions (logaddexp,
-erfinv, sinc, logit, ...), products (inner, vdot, addmv, addbmm, chain_matmul), matrix_exp,
+erfinv, logit, ...), products (inner, vdot, addmv, addbmm, chain_matmul), matrix_exp,
 cov/corrcoef/vander, and the values and gradients behind torch.linalg's additions (linalg.py)."""
 
 from __future__ import annotations
@@ -13,12 +13,13 @@ from . import _dtype as dtypes
 from ._bindings import binds
 from ._factorizations import _floating
 from ._linalg import bmm, dot, mm
-from ._numerics import erf_values
+from ._numerics import complex_logaddexp, erf_values
 from ._operands import floating, operands
 from ._products import tensordot
 from ._recording import RESULT, output
 from ._reductions import sum as _sum
-from ._shapes import cat, narrow, permute, reshape, squeeze, t, unsqueeze, view
+from ._shapes import cat, permute, reshape, squeeze, t, unsqueeze, view
+from ._slicing import narrow
 from ._tensor import Tensor, _wrap_dim
 
 
@@ -31,22 +32,14 @@ def _log_of_sums(op: str, ufunc):
         if a.dtype.kind not in "fc":
             raise NotImplementedError(f'"{op}_cpu" not implemented for '
                                       f"'{_type_name(self)}'")
-        values = _complex_log_of_sums(op, a, b) if a.dtype.kind == "c" else ufunc(a, b)
+        if a.dtype.kind == "c" and op != "logaddexp":
+            raise NotImplementedError(f'"{op}_cpu" not implemented for '
+                                      f"'{dtypes.from_numpy_dtype(a.dtype).legacy_name[:-6]}'")
+        values = complex_logaddexp(a, b) if a.dtype.kind == "c" else ufunc(a, b)
         return output(op, values, (self, other), (self, other))
 
     apply.__name__ = op
     return binds(op)(apply)
-
-
-def _complex_log_of_sums(op: str, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """torch's complex logaddexp: the larger by real part plus log1p(exp(smaller - larger))."""
-    if op != "logaddexp":
-        raise NotImplementedError(f'"{op}_cpu" not implemented for '
-                                  f"'{dtypes.from_numpy_dtype(a.dtype).legacy_name[:-6]}'")
-    larger = np.where(a.real >= b.real, a, b)
-    smaller = np.where(a.real >= b.real, b, a)
-    with np.errstate(all="ignore"):
-        return (larger + np.log1p(np.exp(smaller - larger))).astype(a.dtype)
 
 
 logaddexp = _log_of_sums("logaddexp", np.logaddexp)
@@ -81,26 +74,6 @@ def erfinv(self: Tensor) -> Tensor:
 
 def _erfinv_of(k, value):
     return erfinv(value) if isinstance(value, Tensor) else erfinv_values(value)
-
-
-@binds("sinc")
-def sinc(self: Tensor) -> Tensor:
-    """sin(πx) / (πx), 1 at 0 (computed in the input's dtype, as torch's kernel)."""
-    data = floating(self)
-    with np.errstate(all="ignore"):
-        product = data * data.dtype.type(math.pi)
-        wide = np.complex128 if data.dtype.kind == "c" else np.float64
-        values = np.where(data == 0, 1, np.sin(product.astype(wide)).astype(data.dtype)
-                          / product)
-    return output("sinc", values.astype(data.dtype), (self,), (self,))
-
-
-def sinc_grad(k, grad, self):
-    """torch's sinc_backward: (πx cos πx - sin πx) / (πx²), 0 where x is 0."""
-    self_pi = k.times(self, math.pi)
-    squared = k.times(self * self, math.pi)
-    out = grad * (self_pi * k.cos(self_pi) - k.sin(self_pi)) / squared
-    return k.where(squared == 0, 0, out)
 
 
 @binds("logit")
@@ -502,7 +475,7 @@ def corrcoef(self: Tensor) -> Tensor:
 def _register() -> None:
     from ._formula_kit import Kit
 
-    Kit.erfinv, Kit.sinc_grad, Kit.logit_grad = _erfinv_of, sinc_grad, logit_grad
+    Kit.erfinv, Kit.logit_grad = _erfinv_of, logit_grad
     Kit.addbmm_grad, Kit.bmm, Kit.matrix_exp_grad = addbmm_grad, _bmm_of, matrix_exp_grad
     Kit.solve_triangular_grad, Kit.solve_triangular = solve_triangular_grad, _solve_triangular_of
     Kit.pinv_grad, Kit.pinv, Kit.lstsq_grad = pinv_grad, _pinv_of, lstsq_grad

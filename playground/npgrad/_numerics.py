@@ -235,3 +235,11 @@ def safe_softmax_values(scores: np.ndarray, axis: int) -> np.ndarray:
     shifted = np.exp(scores - np.where(np.isfinite(top), top, 0))
     total = np.sum(shifted, axis=axis, keepdims=True)
     return np.divide(shifted, total, out=np.zeros_like(shifted), where=total > 0)
+
+
+def complex_logaddexp(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """torch's complex logaddexp: the larger by real part plus log1p(exp(smaller - larger))."""
+    larger = np.where(a.real >= b.real, a, b)
+    smaller = np.where(a.real >= b.real, b, a)
+    with np.errstate(all="ignore"):
+        return (larger + np.log1p(np.exp(smaller - larger))).astype(a.dtype)

@@ -293,14 +293,6 @@ def sliced(self: Tensor, dim: int, start: int, end: int, step: int) -> Tensor:
                    shared_counter(self), self)
 
 
-@binds("narrow")
-def narrow(self: Tensor, dim: int, start: int, length: int) -> Tensor:
-    if not self.ndim:
-        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
-    dim = _wrap_dim(dim, self.ndim)
-    return sliced(self, dim, start, start + length, 1)
-
-
 @binds("flip", function=False)
 def flip(self: Tensor, *dims) -> Tensor:
     """``x.flip(0, 1)``, ``x.flip([0, 1])`` and ``torch.flip(x, dims)``: a copy, as in torch."""

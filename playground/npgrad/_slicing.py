@@ -1,5 +1,5 @@
-"""Views that cut a tensor into pieces: unbind, unsafe_split/unsafe_chunk (one node with an
-output per piece) and unfold (overlapping windows as a new dimension)."""
+"""Views that cut a tensor into pieces: narrow, unbind, unsafe_split/unsafe_chunk (one node
+with an output per piece) and unfold (overlapping windows as a new dimension)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,16 @@ import numpy as np
 
 from ._bindings import binds
 from ._recording import output
-from ._shapes import _pieces, views_along
+from ._shapes import _pieces, sliced, views_along
 from ._tensor import Tensor, _wrap_dim, shared_counter
+
+
+@binds("narrow")
+def narrow(self: Tensor, dim: int, start: int, length: int) -> Tensor:
+    if not self.ndim:
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
+    dim = _wrap_dim(dim, self.ndim)
+    return sliced(self, dim, start, start + length, 1)
 
 
 @binds("unbind")

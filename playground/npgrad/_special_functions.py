@@ -1,7 +1,7 @@
-"""torch.special's own functions: entr, erfcx, ndtr, ndtri, log_ndtr, xlog1py and the modified
-Bessel functions i0, i0e, i1, i1e, with torch's nodes and derivatives. Values are computed in
-float64 (series, asymptotic expansions and Newton steps accurate to its last bits) and rounded
-once to the tensor's dtype."""
+"""torch.special's own functions: entr, erfcx, ndtr, ndtri, log_ndtr, xlog1py, sinc and the
+modified Bessel functions i0, i0e, i1, i1e, with torch's nodes and derivatives. Values are
+computed in float64 (series, asymptotic expansions and Newton steps accurate to its last
+bits) and rounded once to the tensor's dtype."""
 
 from __future__ import annotations
 
@@ -214,3 +214,26 @@ def xlog1py_grad(k, grad, x, y):
 
 
 Kit.xlog1py_grad = xlog1py_grad
+
+
+@binds("sinc")
+def sinc(self: Tensor) -> Tensor:
+    """sin(πx) / (πx), 1 at 0 (computed in the input's dtype, as torch's kernel)."""
+    data = floating(self)
+    with np.errstate(all="ignore"):
+        product = data * data.dtype.type(math.pi)
+        wide = np.complex128 if data.dtype.kind == "c" else np.float64
+        values = np.where(data == 0, 1, np.sin(product.astype(wide)).astype(data.dtype)
+                          / product)
+    return output("sinc", values.astype(data.dtype), (self,), (self,))
+
+
+def sinc_grad(k, grad, self):
+    """torch's sinc_backward: (πx cos πx - sin πx) / (πx²), 0 where x is 0."""
+    self_pi = k.times(self, math.pi)
+    squared = k.times(self * self, math.pi)
+    out = grad * (self_pi * k.cos(self_pi) - k.sin(self_pi)) / squared
+    return k.where(squared == 0, 0, out)
+
+
+Kit.sinc_grad = sinc_grad
