@@ -102,6 +102,23 @@ try:
 except RuntimeError as error:
     print(error)
 ''',
+    'always_called': r'''
+import torch
+from torch.nn.modules.module import register_module_forward_hook
+class Bad(torch.nn.Module):
+    def forward(self, x):
+        raise ValueError("no")
+b = Bad()
+b.register_forward_hook(lambda m, a, o: print("own always", o), always_call=True)
+b.register_forward_hook(lambda m, a, o: print("not always"))
+h = register_module_forward_hook(lambda m, a, o: print("global always", type(m).__name__),
+                                 always_call=True)
+try:
+    b(torch.ones(1))
+except ValueError as e:
+    print("ValueError", e)
+h.remove()
+''',
 }
 
 

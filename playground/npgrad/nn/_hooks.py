@@ -172,23 +172,19 @@ def _always_called(module, args: tuple, kwargs: dict) -> None:
     """The forward hooks registered with ``always_call`` (global ones, then the module's),
     after a forward that raised (one that raises in turn is silenced with torch's warning:
     the forward's error goes on)."""
-    own = module.__dict__.get("_forward_hooks_always_called", {})
     with_kwargs = module.__dict__.get("_forward_hooks_with_kwargs", {})
-    for number, hook in [*GLOBAL_HOOKS.items(), *module._forward_hooks.items()]:
-        if number in own:
+    for hooks, marked, which in (
+            (GLOBAL_HOOKS, ALWAYS_CALLED, "global module"),
+            (module._forward_hooks, module.__dict__.get("_forward_hooks_always_called", {}),
+             "module")):
+        for number, hook in list(hooks.items()):
+            if number not in marked:
+                continue
             try:
                 hook(module, args, kwargs, None) if number in with_kwargs else \
                     hook(module, args, None)
             except Exception as error:  # noqa: BLE001 - torch warns and goes on
-                warnings.warn("module forward hook with ``always_call=True`` raised an "
-                              "exception that was silenced as another error was raised in "
-                              f"forward: {error}", stacklevel=3)
-    for number, hook in list(GLOBAL_HOOKS.items()):
-        if number in ALWAYS_CALLED:
-            try:
-                hook(module, args, None)
-            except Exception as error:  # noqa: BLE001 - torch warns and goes on
-                warnings.warn("global module forward hook with ``always_call=True`` raised an "
+                warnings.warn(f"{which} forward hook with ``always_call=True`` raised an "
                               "exception that was silenced as another error was raised in "
                               f"forward: {error}", stacklevel=3)
 
