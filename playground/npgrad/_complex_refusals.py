@@ -7,7 +7,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 
-from ._dtype import from_numpy_dtype
+from ._dtype import scalar_type_name
 from ._tensor import Tensor
 
 _NI, _RT = NotImplementedError, RuntimeError
@@ -106,8 +106,7 @@ def refusing_complex(name: str, forward: Callable, table: dict = REFUSALS) -> Ca
         if found is not None:
             refusal, words = _WITH_DIM[name] if name in _WITH_DIM and (
                 len(args) > 1 or "dim" in kwargs) else (error, text)
-            kind = from_numpy_dtype(found._data.dtype).legacy_name.replace("Tensor", "")
-            raise refusal(words.format(kind=kind))
+            raise refusal(words.format(kind=scalar_type_name(found._data.dtype)))
         return forward(*args, **kwargs)
 
     return real_only

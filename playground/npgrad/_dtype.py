@@ -85,6 +85,19 @@ def set_default_dtype(d: dtype) -> None:
     _DefaultDtype.value = d
 
 
+# torch's ScalarType names of the dtypes, as its error messages give them
+_SCALAR_TYPE_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half",
+                      "int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char",
+                      "uint8": "Byte", "bool": "Bool", "complex64": "ComplexFloat",
+                      "complex128": "ComplexDouble"}
+
+
+def scalar_type_name(numpy_dtype) -> str:
+    """torch's C++ ScalarType name of a dtype (``Float``, ``Long``; a float16's is Half)."""
+    name = np.dtype(numpy_dtype).name
+    return _SCALAR_TYPE_NAMES.get(name, name)
+
+
 def from_numpy_dtype(numpy_dtype) -> dtype:
     """The torch dtype for a NumPy dtype (float64 arrays stay float64, as torch.from_numpy)."""
     try:

@@ -7,18 +7,16 @@ from __future__ import annotations
 
 import numpy as np
 
-# torch's ScalarType names (Float, Long) and C++ type names (float, long int) of the dtypes
-_SCALAR = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long",
-           "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool",
-           "complex64": "ComplexFloat", "complex128": "ComplexDouble"}
+from ._dtype import scalar_type_name
+
+# torch's C++ type names (float, long int) of the dtypes
 _C = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int",
       "int32": "int", "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
       "bool": "bool", "complex64": "c10::complex<float>", "complex128": "c10::complex<double>"}
 
 
 def _scalar(tensor) -> str:
-    name = tensor._data.dtype.name
-    return _SCALAR.get(name, name)
+    return scalar_type_name(tensor._data.dtype)
 
 
 def _c(tensor) -> str:

@@ -102,10 +102,11 @@ def _inplace(op: str, self: Tensor, result: np.ndarray, other, saved: tuple,
     of its old history and ``other`` (and ``more``: the third input of addcmul_, addcdiv_ and
     lerp_ with a tensor weight)."""
     self._check_inplace()
-    if result.shape != self._data.shape and np.broadcast_shapes(result.shape,
-                                                                 self._data.shape) != self.shape:
-        raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the broadcast "
-                           f"shape {list(np.broadcast_shapes(result.shape, self._data.shape))}")
+    if result.shape != self._data.shape:  # (a result that broadcasts to self is written)
+        shape = np.broadcast_shapes(result.shape, self._data.shape)
+        if shape != self._data.shape:
+            raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the "
+                               f"broadcast shape {list(shape)}")
     refuse_inplace(self, other, *more)
     return _write_recorded(op, self, lambda: _write_inplace(self, result), other, saved, *more)
 

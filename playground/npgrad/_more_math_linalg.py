@@ -34,7 +34,7 @@ def _log_of_sums(op: str, ufunc):
                                       f"'{_type_name(self)}'")
         if a.dtype.kind == "c" and op != "logaddexp":
             raise NotImplementedError(f'"{op}_cpu" not implemented for '
-                                      f"'{dtypes.from_numpy_dtype(a.dtype).legacy_name[:-6]}'")
+                                      f"'{dtypes.scalar_type_name(a.dtype)}'")
         values = complex_logaddexp(a, b) if a.dtype.kind == "c" else ufunc(a, b)
         return output(op, values, (self, other), (self, other))
 

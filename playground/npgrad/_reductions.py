@@ -10,6 +10,7 @@ import numpy as np
 
 from ._arithmetic import maximum, minimum
 from ._bindings import binds
+from ._dtype import scalar_type_name
 from ._numerics import safe_softmax_values
 from ._operands import floating, operands
 from ._pointwise import UNARY
@@ -230,12 +231,7 @@ def dist(self: Tensor, other: Tensor, p=2) -> Tensor:
     return output("dist", result, (self, other), (self, other, p, RESULT))
 
 
-def _scalar_type(dtype: np.dtype) -> str:
-    """torch's C++ name of a dtype, as its error messages give it (a float16's is Half)."""
-    return {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char",
-            "uint8": "Byte", "bool": "Bool", "float32": "Float", "float64": "Double",
-            "float16": "Half", "complex64": "ComplexFloat",
-            "complex128": "ComplexDouble"}.get(dtype.name, dtype.name)
+_scalar_type = scalar_type_name  # (the name its callers import it by)
 
 
 def _vector_norm(data: np.ndarray, order, axis, keepdim: bool) -> np.ndarray:

@@ -10,6 +10,7 @@ import numpy as np
 
 from . import _bindings
 from ._bindings import binds
+from ._dtype import scalar_type_name
 from ._indexing import gather
 from ._operands import broadcast_error
 from ._recording import RESULT, output, record_several
@@ -18,14 +19,7 @@ from ._shapes import expand, flatten, meshgrid, stack, view
 from ._tensor import Tensor, _wrap_dim
 
 _make = Tensor._make
-_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long",
-          "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool",
-          "complex64": "ComplexFloat", "complex128": "ComplexDouble"}
-
-
-def type_name(dtype) -> str:
-    """torch's C++ name of a dtype (``Float``, ``Long``), as its error messages give it."""
-    return _NAMES.get(np.dtype(dtype).name, np.dtype(dtype).name)
+type_name = scalar_type_name  # (the name its callers import it by)
 
 
 def _sizes(shape) -> str:

@@ -37,12 +37,11 @@ def _swapped(self: Tensor, dim0: int, dim1: int) -> Tensor:
     return self.transpose(dim0, dim1)
 
 
-for _name, _view in (("unsqueeze_", _shapes.unsqueeze), ("squeeze_", _squeezed),
-                     ("t_", _shapes.t), ("transpose_", _swapped), ("swapaxes_", _swapped),
-                     ("swapdims_", _swapped)):
+_VIEWS = {"unsqueeze_": _shapes.unsqueeze, "squeeze_": _squeezed, "t_": _shapes.t,
+          "transpose_": _swapped, "swapaxes_": _swapped, "swapdims_": _swapped}
+for _name, _view in _VIEWS.items():
     binds(_name, function=False)(_reshaped_in_place(_name, _view))
 
 # (named by no rule row: their gradients are refused above; tests/npgrad/test_everyday_ops_
 # vs_torch.py runs them against torch)
-SHAPE_INPLACE = frozenset({"unsqueeze_", "squeeze_", "t_", "transpose_", "swapaxes_",
-                           "swapdims_"})
+SHAPE_INPLACE = frozenset(_VIEWS)

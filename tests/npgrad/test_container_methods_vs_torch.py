@@ -37,7 +37,9 @@ print(ln.bias)
 lstm = nn.LSTM(2, 3, num_layers=2, bidirectional=True)
 lstm.flatten_parameters()
 print([[w.shape for w in layer] for layer in lstm.all_weights])
-for bad in [lambda: s.insert(9, nn.ReLU()), lambda: s.insert(0, 3)]:
+def delete_far():
+    del s[9]
+for bad in [lambda: s.insert(9, nn.ReLU()), lambda: s.insert(0, 3), delete_far]:
     try:
         bad()
     except Exception as e:

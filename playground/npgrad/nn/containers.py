@@ -335,15 +335,5 @@ class Sequential(Module):
         self._modules[str(index)] = module
         return self
 
-    def __delitem__(self, index) -> None:
-        names = list(self._modules)
-        for name in names[index] if isinstance(index, slice) else [names[index]]:
-            del self._modules[name]
-        renumbered = list(self._modules.values())  # (torch numbers them 0.. again)
-        self._modules.clear()
-        self._modules.update((str(number), module) for number, module in enumerate(renumbered))
-
-    def pop(self, index) -> Module:
-        module = self[index]
-        del self[index]
-        return module
+    # deleting renumbers the rest 0.. as a ModuleList's (torch's Sequential does the same)
+    __delitem__, _renumber, pop = ModuleList.__delitem__, ModuleList._renumber, ModuleList.pop

@@ -181,7 +181,7 @@ class _RNNBase(Module):
 
     def forward(self, input: Tensor, hx=None):
         packed = isinstance(input, rnn.PackedSequence)
-        check_rnn(input.data if packed else input, self._flat_weights[0])
+        check_rnn(input.data if packed else input, getattr(self, self._names[0][0]))
         if packed:
             return self._packed_forward(input, hx)
         batched = input.dim() == 3
