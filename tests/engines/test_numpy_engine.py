@@ -37,6 +37,26 @@ def test_real_torch_comes_back_after_the_block():
     assert real_after is real_before and real_after is not npgrad
 
 
+
+def test_the_blocks_nest_and_leave_no_torch_name_behind():
+    """Each block takes out the torch names it gave (an inner one's submodules too) and any
+    put into sys.modules by hand; the outer block's are as they were after an inner one."""
+    import torch as real
+
+    with torch_is_npgrad():
+        import torch.nn as outer_nn
+
+        with torch_is_npgrad():
+            import torch.optim
+
+            assert torch.optim is npgrad.optim
+            sys.modules["torch.by_hand"] = npgrad
+        assert "torch.by_hand" not in sys.modules and "torch.optim" not in sys.modules
+        assert sys.modules["torch.nn"] is outer_nn is npgrad.nn
+        sys.modules["torch.by_hand"] = npgrad
+    assert "torch.by_hand" not in sys.modules
+    assert sys.modules["torch"] is real and sys.modules["torch.nn"] is real.nn
+
 def test_playground_runs_a_script_on_the_engine(tmp_path):
     script = tmp_path / "tutorial.py"
     script.write_text(textwrap.dedent("""
