@@ -155,6 +155,8 @@ def _statistics(flat: np.ndarray) -> tuple[float | None, float | None, float | N
 
 def format_number(value) -> str:
     """One element for a label: integer-valued floats as ``2.0``, ints as ``2``, else 4 digits."""
+    if value.__class__ is float:  # what labels mostly show: a graph's labels at every run
+        return _float_text(value)
     if value is None:
         return "–"
     if isinstance(value, bool | int | np.integer | np.bool_):
@@ -163,7 +165,10 @@ def format_number(value) -> str:
         imag = float(value.imag)
         sign = "-" if imag < 0 or (imag == 0 and math.copysign(1, imag) < 0) else "+"
         return f"{format_number(value.real)}{sign}{format_number(abs(imag))}j"
-    value = float(value)
+    return _float_text(float(value))
+
+
+def _float_text(value: float) -> str:
     if value != value or value in (float("inf"), float("-inf")):
         return str(value)
     if value == int(value) and abs(value) < 1e6:

