@@ -103,7 +103,7 @@ from ._type_info import (
 
 from . import autograd, backends, distributions, func, linalg, nn  # isort: skip
 from . import optim, sparse, special, testing, utils  # isort: skip
-from . import amp, cuda, jit  # isort: skip
+from . import amp, cuda, jit, random  # isort: skip
 from .amp import autocast, is_autocast_enabled  # isort: skip
 from .autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled  # isort: skip
 from .func import vmap  # isort: skip  (torch.vmap is torch.func.vmap)

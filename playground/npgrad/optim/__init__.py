@@ -367,10 +367,10 @@ def _cast_state(key: str, value, param: Tensor):
 
 from . import lr_scheduler  # noqa: E402 - torch.optim.lr_scheduler after import torch
 from .lbfgs import LBFGS  # noqa: E402
-from .more_optimizers import Adamax, NAdam, RAdam  # noqa: E402
+from .more_optimizers import ASGD, Adamax, NAdam, RAdam, Rprop  # noqa: E402
 
 __all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta", "LBFGS",
-           "NAdam", "RAdam", "Adamax", "lr_scheduler"]
+           "NAdam", "RAdam", "Adamax", "Rprop", "ASGD", "lr_scheduler"]
 
 # What the engine lacks, said with torch's module name and what to do.
 __getattr__ = missing_attribute("torch.optim")

@@ -258,7 +258,7 @@ class OneCycleLR(LRScheduler):
         self._anneal_func_type = anneal_strategy
         groups = optimizer.param_groups
         if last_epoch == -1:
-            for rate, group in zip(_per_group(max_lr, groups), groups, strict=True):
+            for rate, group in zip(per_group(max_lr, groups, "max_lr"), groups, strict=True):
                 group["initial_lr"] = rate / div_factor
                 group["max_lr"] = rate
                 group["min_lr"] = group["initial_lr"] / final_div_factor
@@ -269,9 +269,9 @@ class OneCycleLR(LRScheduler):
                                  "`cycle_momentum` option enabled")
             self.use_beta1 = "betas" in optimizer.defaults
             if last_epoch == -1:
-                for high, low, group in zip(_per_group(max_momentum, groups),
-                                            _per_group(base_momentum, groups), groups,
-                                            strict=True):
+                for high, low, group in zip(per_group(max_momentum, groups, "max_momentum"),
+                                            per_group(base_momentum, groups, "base_momentum"),
+                                            groups, strict=True):
                     self._set_momentum(group, high)
                     group["max_momentum"], group["base_momentum"] = high, low
         super().__init__(optimizer, last_epoch)
@@ -336,12 +336,13 @@ def _one_cycle_phases(total: int, pct_start: float, three_phase: bool) -> list[t
             (total - 1, "max_lr", "min_lr", "base_momentum", "max_momentum")]
 
 
-def _per_group(value, groups: list) -> list:
-    """One value per parameter group: a list as given (of the right length), else repeated."""
+def per_group(value, groups: list, name: str) -> list:
+    """One value per parameter group: a list as given (of the right length), else repeated
+    (torch's _format_param, its message naming the argument)."""
     if isinstance(value, list | tuple):
         if len(value) != len(groups):
-            raise ValueError(f"expected {len(groups)} values for param groups, got "
-                             f"{len(value)}")
+            raise ValueError(f"{name} must have the same length as optimizer.param_groups. "
+                             f"{name} has {len(value)} values, param_groups has {len(groups)}.")
         return list(value)
     return [value] * len(groups)
 
@@ -361,7 +362,10 @@ class ReduceLROnPlateau(SaysWhatItLacks):
             raise ValueError("threshold mode " + threshold_mode + " is unknown!")
         self.optimizer, self.factor, self.patience, self.cooldown = \
             optimizer, factor, patience, cooldown
-        self.min_lrs = _per_group(min_lr, optimizer.param_groups)
+        groups = optimizer.param_groups
+        if isinstance(min_lr, list | tuple) and len(min_lr) != len(groups):
+            raise ValueError(f"expected {len(groups)} min_lrs, got {len(min_lr)}")
+        self.min_lrs = per_group(min_lr, groups, "min_lr")
         self.eps, self.mode, self.threshold, self.threshold_mode = \
             eps, mode, threshold, threshold_mode
         self.mode_worse = math.inf if mode == "min" else -math.inf
@@ -409,8 +413,9 @@ class ReduceLROnPlateau(SaysWhatItLacks):
 __all__ = ["LRScheduler", "StepLR", "MultiStepLR", "ExponentialLR", "LambdaLR",
            "MultiplicativeLR", "CosineAnnealingLR", "ConstantLR", "LinearLR", "PolynomialLR",
            "CosineAnnealingWarmRestarts", "OneCycleLR", "ReduceLROnPlateau", "SequentialLR",
-           "ChainedScheduler"]
+           "ChainedScheduler", "CyclicLR"]
 
+from .cyclic_lr import CyclicLR  # noqa: E402
 from .scheduler_chains import ChainedScheduler, SequentialLR  # noqa: E402
 
 # What the engine lacks, said with torch's module name and what to do.

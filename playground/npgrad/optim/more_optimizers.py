@@ -1,10 +1,14 @@
-"""NAdam, RAdam and Adamax, stepped as torch's single-tensor loops step them: the same kernels
-in the same order (lerp_, mul_ then addcmul_, addcdiv_), NAdam's momentum product a float32
-scalar as torch keeps it, so the parameters follow torch's bit for bit."""
+"""NAdam, RAdam, Adamax, Rprop and ASGD, stepped as torch's single-tensor loops step them: the
+same kernels in the same order (lerp_, mul_ then addcmul_, addcdiv_), NAdam's momentum product
+and ASGD's eta and mu float32 scalars as torch keeps them, so the parameters follow torch's bit
+for bit."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from .._arithmetic import maximum
+from .._factories import full_like
 from .._tensor import Tensor
 from . import Optimizer, _first_step, _flags, _settings, _step_count, _zeros_like
 
@@ -130,3 +134,75 @@ class Adamax(Optimizer):
         average.lerp_(grad, 1 - beta1)
         largest.copy_(maximum(largest.mul_(beta2), grad.abs().add_(group["eps"])))
         param.addcdiv_(average, largest, value=-(group["lr"] / (1 - beta1 ** step)))
+
+
+class Rprop(Optimizer):
+    """Resilient backpropagation: each element's own step size grows by ``etas[1]`` while its
+    gradient keeps its sign and shrinks by ``etas[0]`` when it flips (that step then skipped);
+    only the gradient's sign moves the parameter."""
+
+    def __init__(self, params, lr: float = 1e-2, etas: tuple = (0.5, 1.2),
+                 step_sizes: tuple = (1e-6, 50), *, capturable: bool = False, foreach=None,
+                 maximize: bool = False, differentiable: bool = False):
+        if not lr >= 0.0:
+            raise ValueError(f"Invalid learning rate: {lr}")
+        if not 0.0 < etas[0] < 1.0 < etas[1]:
+            raise ValueError(f"Invalid eta values: {etas[0]}, {etas[1]}")
+        super().__init__(params, _settings(
+            "lr etas step_sizes foreach maximize differentiable capturable", locals(), {}))
+
+    def _update(self, param: Tensor, grad: Tensor, group: dict, state: dict) -> None:
+        first = not state
+        grad, _step = _begin(param, grad, group, state, "prev")
+        if first:
+            state["step_size"] = full_like(grad, group["lr"])
+        shrink, grow = group["etas"]
+        prev, step_size = state["prev"], state["step_size"]
+        sign = grad.mul(prev).sign()
+        sign[sign.gt(0)] = grow
+        sign[sign.lt(0)] = shrink
+        sign[sign.eq(0)] = 1
+        step_size.mul_(sign).clamp_(*group["step_sizes"])
+        grad = grad.clone()
+        grad[sign.eq(shrink)] = 0  # a flipped sign: no step now, and none remembered
+        param.addcmul_(grad.sign(), step_size, value=-1)
+        prev.copy_(grad)
+
+
+class ASGD(Optimizer):
+    """Averaged SGD (Polyak-Juditsky): SGD whose step decays as ``lr / (1 + lambd lr t)^alpha``,
+    with a running average of the parameters (``ax``) from step ``t0`` on."""
+
+    def __init__(self, params, lr: float = 1e-2, lambd: float = 1e-4, alpha: float = 0.75,
+                 t0: float = 1e6, weight_decay: float = 0, foreach=None, maximize: bool = False,
+                 differentiable: bool = False, capturable: bool = False):
+        if not lr >= 0.0:
+            raise ValueError(f"Invalid learning rate: {lr}")
+        if not weight_decay >= 0.0:
+            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        super().__init__(params, _settings(
+            "lr lambd alpha t0 weight_decay foreach maximize differentiable capturable",
+            locals(), {}))
+
+    def _update(self, param: Tensor, grad: Tensor, group: dict, state: dict) -> None:
+        if not state:  # (torch's order: step, eta, mu, ax)
+            state["step"] = _first_step()
+            state["eta"] = Tensor._make(np.array(group["lr"], np.float32))
+            state["mu"] = Tensor._make(np.ones((), np.float32))
+            state["ax"] = _zeros_like(param)
+        grad = -grad if group["maximize"] else grad
+        step = _step_count(state)
+        lr, lambd = group["lr"], group["lambd"]
+        if group["weight_decay"]:
+            grad = grad.add(param, alpha=group["weight_decay"])
+        eta, mu, average = state["eta"], state["mu"], state["ax"]
+        eta_value = eta.item()
+        param.mul_(1 - lambd * eta_value)
+        param.add_(grad, alpha=-eta_value)
+        if mu.item() != 1:
+            average.add_(param.sub(average).mul_(mu))
+        else:
+            average.copy_(param)
+        eta.copy_(Tensor._make(np.array(lr / ((1 + lambd * lr * step) ** group["alpha"]),
+                                        np.float32)))
+        mu.copy_(Tensor._make(np.array(1 / max(1, step - group["t0"]), np.float32)))

@@ -1,0 +1,159 @@
+"""What scripts pasted from today's material reach for, on npgrad against real torch run
+here: torch.random (fork_rng around draws that must not move the stream), the Rprop and
+ASGD optimisers and the CyclicLR schedule."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.oracle import assert_playground_prints_as_torch
+
+SCRIPTS = {
+    'fork_rng': r'''
+import torch
+import torch.random
+from torch.random import fork_rng
+torch.random.manual_seed(3)
+print(torch.random.initial_seed(), torch.initial_seed())
+with fork_rng():
+    print(torch.rand(3))
+print(torch.rand(3))
+with torch.random.fork_rng(enabled=False):
+    print(torch.randn(2))
+print(torch.randn(2))
+try:
+    with fork_rng():
+        torch.rand(100)
+        raise ValueError("inside")
+except ValueError as e:
+    print("ValueError", e)
+print(torch.rand(2))
+try:
+    with fork_rng(devices=[0]):
+        pass
+except AssertionError as e:
+    print("AssertionError", e)
+state = torch.random.get_rng_state()
+a = torch.rand(2)
+torch.random.set_rng_state(state)
+print(torch.equal(a, torch.rand(2)), torch.random.default_generator is torch.default_generator)
+print(torch.random.thread_safe_generator())
+''',
+    'rprop': r'''
+import torch
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 2)
+opt = torch.optim.Rprop(model.parameters(), lr=0.01, etas=(0.3, 1.7), step_sizes=(1e-4, 0.05))
+print(opt)
+x, y = torch.randn(16, 3), torch.randn(16, 2)
+for step in range(25):
+    opt.zero_grad()
+    loss = ((model(x) - y) ** 2).mean()
+    loss.backward()
+    opt.step()
+print(loss.item(), model.weight.data, model.bias.data)
+state = opt.state[model.weight]
+# (prev is the last gradient: its last bits are the matrix product's, MKL's or NumPy's)
+print(list(state), state["step"], state["step_size"], state["prev"].sign())
+w = torch.tensor([1.0, -2.0], dtype=torch.float64, requires_grad=True)
+o = torch.optim.Rprop([w], maximize=True)
+for _ in range(6):
+    o.zero_grad()
+    (w.sin() * w).sum().backward()
+    o.step()
+print(w)
+z = torch.tensor([1 + 2j, -0.5j], requires_grad=True)
+oz = torch.optim.Rprop([z], lr=0.1)
+for _ in range(3):
+    oz.zero_grad()
+    (z * z.conj()).real.sum().backward()
+    oz.step()
+print(z, oz.state[z]["step_size"])
+for bad in [dict(lr=-1.0), dict(etas=(1.5, 1.2)), dict(etas=(0.5, 0.9))]:
+    try:
+        torch.optim.Rprop([w], **bad)
+    except ValueError as e:
+        print("ValueError", e)
+''',
+    'asgd': r'''
+import torch
+torch.manual_seed(1)
+model = torch.nn.Linear(4, 1)
+opt = torch.optim.ASGD(model.parameters(), lr=0.05, lambd=1e-3, alpha=0.6, t0=10,
+                       weight_decay=0.01)
+print(opt)
+x, y = torch.randn(32, 4), torch.randn(32, 1)
+for step in range(30):
+    opt.zero_grad()
+    loss = torch.nn.functional.mse_loss(model(x), y)
+    loss.backward()
+    opt.step()
+print(loss.item(), model.weight.data, model.bias.data)
+state = opt.state[model.weight]
+print(list(state), state["step"], state["eta"], state["mu"], state["ax"])
+w = torch.tensor([0.5, -1.5], dtype=torch.float64, requires_grad=True)
+o = torch.optim.ASGD([w], maximize=True)
+for _ in range(4):
+    o.zero_grad()
+    (-(w ** 2)).sum().backward()
+    o.step()
+print(w, o.state[w]["ax"], o.state_dict()["param_groups"])
+for bad in [dict(lr=-0.1), dict(weight_decay=-1)]:
+    try:
+        torch.optim.ASGD([w], **bad)
+    except ValueError as e:
+        print("ValueError", e)
+''',
+    'cyclic_lr': r'''
+import torch
+from torch.optim.lr_scheduler import CyclicLR
+w = torch.nn.Parameter(torch.ones(2))
+def run(optimizer, **options):
+    scheduler = CyclicLR(optimizer, **options)
+    seen = []
+    for _ in range(13):
+        optimizer.step()
+        scheduler.step()
+        group = optimizer.param_groups[0]
+        seen.append((group["lr"], group.get("momentum", group.get("betas"))))
+    print(seen)
+    print(scheduler.get_last_lr(), scheduler.last_epoch, scheduler.scale_mode)
+    return scheduler
+run(torch.optim.SGD([w], lr=1.0, momentum=0.9), base_lr=0.01, max_lr=0.1, step_size_up=4)
+run(torch.optim.SGD([w], lr=1.0, momentum=0.5), base_lr=0.001, max_lr=0.1, step_size_up=3,
+    step_size_down=2, mode="triangular2", base_momentum=0.7, max_momentum=0.95)
+s = run(torch.optim.Adam([w]), base_lr=1e-4, max_lr=1e-2, step_size_up=5, mode="exp_range",
+        gamma=0.9)
+print(sorted(s.state_dict()), s.state_dict()["_scale_fn_custom"])
+run(torch.optim.SGD([w], lr=0.1), base_lr=0.01, max_lr=0.3, step_size_up=2,
+    cycle_momentum=False, scale_fn=lambda x: 0.5 ** x, scale_mode="iterations")
+g = torch.optim.SGD([{"params": [w]}, {"params": [torch.nn.Parameter(torch.zeros(1))]}],
+                    lr=0.1, momentum=0.8)
+run(g, base_lr=[0.01, 0.02], max_lr=[0.1, 0.5], step_size_up=2)
+for bad in [dict(base_lr=[0.1, 0.2], max_lr=1.0), dict(base_lr=0.1, max_lr=1.0, mode="sine"),
+            dict(base_lr=0.1, max_lr=1.0, max_momentum=[0.1, 0.2])]:
+    try:
+        CyclicLR(torch.optim.SGD([w], lr=0.1, momentum=0.9), **bad)
+    except ValueError as e:
+        print("ValueError", e)
+for make in [lambda: torch.optim.Rprop([w]), lambda: "sgd"]:
+    try:
+        CyclicLR(make(), base_lr=0.1, max_lr=1.0)
+    except (ValueError, TypeError) as e:
+        print(type(e).__name__, e)
+try:
+    torch.optim.lr_scheduler.OneCycleLR(torch.optim.SGD([w], lr=0.1, momentum=0.9),
+                                        max_lr=[0.1, 0.2], total_steps=10)
+except ValueError as e:
+    print("ValueError", e)
+try:
+    torch.optim.lr_scheduler.ReduceLROnPlateau(torch.optim.SGD([w], lr=0.1), min_lr=[0, 0])
+except ValueError as e:
+    print("ValueError", e)
+''',
+}
+
+
+@pytest.mark.parametrize("name", list(SCRIPTS))
+def test_pasted_code_runs_as_on_torch(name, tmp_path):
+    assert_playground_prints_as_torch(SCRIPTS[name], tmp_path)
