@@ -1,6 +1,7 @@
 """What scripts pasted from today's material reach for, on npgrad against real torch run
 here: torch.random (fork_rng around draws that must not move the stream), the Rprop and
-ASGD optimisers and the CyclicLR schedule."""
+ASGD optimisers, the CyclicLR schedule and modules' backward pre-hooks (their own and every
+module's)."""
 
 from __future__ import annotations
 
@@ -150,6 +151,48 @@ try:
     torch.optim.lr_scheduler.ReduceLROnPlateau(torch.optim.SGD([w], lr=0.1), min_lr=[0, 0])
 except ValueError as e:
     print("ValueError", e)
+''',
+    'backward_pre_hooks': r'''
+import torch
+from torch.nn.modules.module import (register_module_full_backward_hook,
+                                     register_module_full_backward_pre_hook)
+torch.manual_seed(0)
+layer = torch.nn.Linear(3, 2)
+def show(name):
+    def hook(module, grad_output):
+        print(name, type(module).__name__, [None if g is None else g.shape for g in grad_output])
+    return hook
+layer.register_full_backward_pre_hook(show("second"))
+layer.register_full_backward_pre_hook(show("first"), prepend=True)
+doubled = layer.register_full_backward_pre_hook(lambda m, g: (g[0] * 2,))
+layer.register_full_backward_hook(lambda m, gi, go: print("after", gi[0], go[0]))
+x = torch.randn(4, 3, requires_grad=True)
+layer(x).sum().backward()
+print(x.grad, layer.bias.grad)
+doubled.remove()
+x.grad = None
+layer.zero_grad()
+layer(x).sum().backward()
+print(x.grad, layer.bias.grad)
+g1 = register_module_full_backward_pre_hook(lambda m, g: print("global pre", type(m).__name__))
+g2 = register_module_full_backward_hook(lambda m, gi, go: print("global after", type(m).__name__))
+net = torch.nn.Sequential(torch.nn.Linear(3, 3), torch.nn.Tanh())
+net(x).sum().backward()
+g1.remove()
+g2.remove()
+bad = torch.nn.Linear(3, 1)
+bad.register_full_backward_pre_hook(lambda m, g: (g[0], g[0]))
+try:
+    bad(x).sum().backward()
+except RuntimeError as e:
+    print("RuntimeError", e)
+quiet = torch.nn.Linear(3, 1)
+quiet.register_full_backward_pre_hook(lambda m, g: print("no input grad", g[0].shape))
+import warnings
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    quiet(torch.ones(2, 3)).sum().backward()
+print([str(w.message)[:40] for w in caught], quiet.weight.grad)
 ''',
 }
 

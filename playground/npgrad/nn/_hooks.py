@@ -1,4 +1,4 @@
-"""Module hooks: forward pre-hooks, forward hooks, and full backward hooks as torch runs them.
+"""Module hooks: forward pre-hooks, forward hooks, and full backward (pre-)hooks as torch runs them.
 
 A full backward hook sees the gradients of the module's input and output. As in torch, the
 input and the output each pass through an identity Function (``BackwardHookFunction``, whose
@@ -63,11 +63,31 @@ def add(hooks: OrderedDict, hook, prepend: bool = False, *marks: dict | None) ->
 GLOBAL_PRE_HOOKS: OrderedDict = OrderedDict()
 GLOBAL_HOOKS: OrderedDict = OrderedDict()
 ALWAYS_CALLED: set[int] = set()
+# and of every module's backward (register_module_full_backward_pre_hook, ..._hook)
+GLOBAL_BACKWARD_PRE_HOOKS: OrderedDict = OrderedDict()
+GLOBAL_BACKWARD_HOOKS: OrderedDict = OrderedDict()
+
+
+def any_global() -> bool:
+    """Whether some hook of every module is registered (a module call then takes the hooks'
+    path)."""
+    return bool(GLOBAL_PRE_HOOKS or GLOBAL_HOOKS or GLOBAL_BACKWARD_PRE_HOOKS
+                or GLOBAL_BACKWARD_HOOKS)
 
 
 def register_module_forward_pre_hook(hook) -> RemovableHandle:
     """``hook(module, args)`` before every module's forward."""
     return add(GLOBAL_PRE_HOOKS, hook)
+
+
+def register_module_full_backward_pre_hook(hook) -> RemovableHandle:
+    """``hook(module, grad_output)`` in every module's backward, before the module's own."""
+    return add(GLOBAL_BACKWARD_PRE_HOOKS, hook)
+
+
+def register_module_full_backward_hook(hook) -> RemovableHandle:
+    """``hook(module, grad_input, grad_output)`` in every module's backward, first."""
+    return add(GLOBAL_BACKWARD_HOOKS, hook)
 
 
 def register_module_forward_hook(hook, *, always_call: bool = False) -> RemovableHandle:
@@ -114,16 +134,26 @@ class _BackwardHooks:
 
     def _output_gradient(self, grad):
         self.grad_output = (grad,)
+        for hook in [*GLOBAL_BACKWARD_PRE_HOOKS.values(),
+                     *self.module._backward_pre_hooks.values()]:
+            result = hook(self.module, self.grad_output)
+            if result is None:
+                continue
+            if len(result) != 1:
+                raise RuntimeError("Backward pre hook returned an invalid number of "
+                                   f"grad_output, got {len(result)}, but expected 1")
+            self.grad_output = result
+        flowing = self.grad_output[0]
         if not self.inputs_need_grad:
             warn_at_user_code(NO_INPUT_NEEDS_GRAD)
             self._call_hooks((None,))
-        return grad
+        return flowing
 
     def _input_gradient(self, grad):
         return self._call_hooks((grad,))[0]
 
     def _call_hooks(self, grad_input: tuple) -> tuple:
-        for hook in list(self.module._backward_hooks.values()):
+        for hook in [*GLOBAL_BACKWARD_HOOKS.values(), *self.module._backward_hooks.values()]:
             result = hook(self.module, grad_input, self.grad_output)
             if result is not None:
                 grad_input = tuple(result) if isinstance(result, tuple | list) else (result,)
@@ -133,7 +163,9 @@ class _BackwardHooks:
 def call_with_hooks(module, args: tuple, kwargs: dict):
     """``module(*args)`` with its hooks, in torch's order: the global ones first."""
     args, kwargs = _before_forward(module, args, kwargs)
-    backward = _BackwardHooks(module) if module._backward_hooks else None
+    backward = _BackwardHooks(module) if (
+        module._backward_hooks or module._backward_pre_hooks or GLOBAL_BACKWARD_HOOKS
+        or GLOBAL_BACKWARD_PRE_HOOKS) else None
     if backward is not None:
         args = backward.wrap_inputs(args)
     try:

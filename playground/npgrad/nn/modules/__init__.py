@@ -35,6 +35,7 @@ class Module:
         object.__setattr__(self, "_forward_pre_hooks", OrderedDict())
         object.__setattr__(self, "_forward_hooks", OrderedDict())
         object.__setattr__(self, "_backward_hooks", OrderedDict())
+        object.__setattr__(self, "_backward_pre_hooks", OrderedDict())
 
     # ----- attributes ----------------------------------------------------------------------
     def __setattr__(self, name: str, value) -> None:
@@ -122,7 +123,7 @@ class Module:
     # ----- running ---------------------------------------------------------------------------
     def __call__(self, *args, **kwargs):
         if not (self._forward_pre_hooks or self._forward_hooks or self._backward_hooks
-                or _hooks.GLOBAL_PRE_HOOKS or _hooks.GLOBAL_HOOKS):
+                or self._backward_pre_hooks or _hooks.any_global()):
             return self.forward(*args, **kwargs)
         return _hooks.call_with_hooks(self, args, kwargs)
 
@@ -150,6 +151,12 @@ class Module:
         """``hook(module, grad_input, grad_output)`` once the gradients of the module's inputs
         are computed; what it returns replaces grad_input."""
         return _hooks.add(self._backward_hooks, hook)
+
+    def register_full_backward_pre_hook(self, hook, prepend: bool = False
+                                        ) -> _hooks.RemovableHandle:
+        """``hook(module, grad_output)`` once the gradient of the module's output is known,
+        before it flows into the module; what it returns replaces grad_output."""
+        return _hooks.add(self._backward_pre_hooks, hook, prepend)
 
     def _register_load_state_dict_pre_hook(self, hook, with_module: bool = False):
         """``hook(state_dict, prefix, local_metadata, strict, missing, unexpected, errors)``
