@@ -92,12 +92,15 @@ class Rule:
         return tuple(self.inputs.index(n) if n in self.inputs else None for n in self.saves)
 
     def describe(self) -> str:
-        """``MulBackward0: grad_self = grad * other; grad_other = grad * self``."""
-        parts = [
-            f"grad_{name} = {text.replace('k.', '')}"
-            for name, text in zip(self.inputs, self.texts, strict=False)
-        ]
-        return f"{self.node_name}: " + "; ".join(parts)
+        """``MulBackward0: grad_self = grad * other; grad_other = grad * self`` (made once: a
+        graph's nodes ask for it at every run)."""
+        text = self.__dict__.get("_described")
+        if text is None:
+            text = f"{self.node_name}: " + "; ".join(
+                f"grad_{name} = {formula.replace('k.', '')}"
+                for name, formula in zip(self.inputs, self.texts, strict=False))
+            object.__setattr__(self, "_described", text)
+        return text
 
 
 def _formula(rule: Rule, text: str, split: bool = False):
