@@ -211,6 +211,12 @@ def one_run(window: MainWindow, paints: PaintClock, views: ViewClock,
               "views": followed - hand_over.taken, "layout + items after": built - followed,
               "paint": painted - built, "result → painted": painted - hand_over.taken}
     stages.update({f"kernel {name}": seconds for name, seconds in timings.items()})
+    # what run → result holds besides the kernel's stages: the window's work before the
+    # request is sent (saving for recovery is after), and the runner's thread posting it
+    kernel_way = sum(timings.get(name, 0.0) for name in (
+        "request", "around", "exec", "build", "encode + reply", "decode", "hand-over"))
+    if "hand-over" in timings:
+        stages["window: before sending + posting"] = stages["run → result"] - kernel_way
     stages.update({f"view {name}": seconds for name, seconds in views.spent.items()})
     stages["window's garbage collections"] = COLLECTIONS.spent
     return stages

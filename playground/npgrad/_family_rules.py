@@ -21,6 +21,7 @@ def family_rows(row, element_wise) -> tuple:
 _MORE_INPLACE = {"floor": "floor_", "ceil": "ceil_", "trunc": "trunc_ fix_", "round": "round_",
                  "frac": "frac_", "clamp": "clip_", "scatter": "scatter_",
                  "scatter_value": "scatter_", "scatter_add": "scatter_add_",
+                 "scatter_reduce": "scatter_reduce_", "index_reduce": "index_reduce_",
                  "index_fill": "index_fill_", "index_copy": "index_copy_",
                  "index_put": "index_put_", "sub": "subtract_", "mul": "multiply_",
                  "div": "divide_ true_divide_"}

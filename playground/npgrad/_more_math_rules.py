@@ -32,6 +32,18 @@ def _margin_loss_rows(row) -> tuple:
 
 def more_math_rows(row, element_wise) -> tuple:
     return _margin_loss_rows(row) + (
+        row("scatter_reduce", "ScatterReduceBackward0", "self src",
+            "self src dim index reduce include_self result",
+            "k.scatter_reduce_self_grad(grad, self, src, dim, index, reduce, include_self, "
+            "result)",
+            "k.scatter_reduce_src_grad(grad, self, src, dim, index, reduce, include_self, "
+            "result)"),
+        row("index_reduce", "IndexReduceBackward0", "self source",
+            "self source dim index reduce include_self result",
+            "k.scatter_reduce_self_grad(grad, self, source, dim, index, reduce, include_self, "
+            "result)",
+            "k.scatter_reduce_src_grad(grad, self, source, dim, index, reduce, include_self, "
+            "result)"),
         # cumulative ops
         row("cumprod", "CumprodBackward0", "self", "self dim result",
             "k.cumprod_grad(grad, self, dim, result)"),

@@ -22,7 +22,7 @@ FREES_INDICES = frozenset((
     "MaskedSelectBackward0", "MaskedFillBackward0", "MaskedScatterBackward0", "ScatterBackward0",
     "ScatterBackward1", "ScatterAddBackward0", "IndexAddBackward0", "CummaxBackward0",
     "CumminBackward0", "WhereBackward0", "NllLossBackward0", "NllLoss2DBackward0",
-    "IndexPutBackward0"))
+    "IndexPutBackward0", "ScatterReduceBackward0", "IndexReduceBackward0"))
 
 
 def selection_rows(row, element_wise) -> tuple:

@@ -57,6 +57,25 @@ MORE_MATH_CASES: list = [
         0, m.tensor([[0, 1, 2, 0]]), b), label="inplace"),
     Case("scatter_add", ((2, 4), (2, 3)), lambda m, a, b: (a * 1).scatter_add_(
         1, m.tensor([[0, 1, 0], [3, 3, 3]]), b), label="inplace"),
+    # scatter_reduce: each reduction, with self's values and without, in place
+    *[Case("scatter_reduce", ((2, 4), (2, 3)), lambda m, a, b, r=reduce, i=own: a.scatter_reduce(
+        1, m.tensor([[0, 1, 0], [3, 3, 3]]), b, r, include_self=i), label=f"{reduce}-{own}")
+      for reduce in ("sum", "mean", "prod", "amax", "amin") for own in (True, False)],
+    Case("scatter_reduce", ((3, 2), (2, 2)), lambda m, a, b: (a * 1).scatter_reduce_(
+        0, m.tensor([[2, 0], [2, 2]]), b, "prod"), label="inplace"),
+    Case("scatter_reduce", ((3, 2), (3, 2)), lambda m, a, b: a.scatter_reduce(
+        0, m.tensor([[0, 0], [0, 1], [2, 1]]), b * (b > 0), "prod", include_self=False),
+         label="zeros"),
+    *[Case("scatter_reduce", ((2, 5),), _second(lambda m, a, r=reduce: a.scatter_reduce(
+        1, m.tensor([[0, 0, 1], [4, 2, 4]]), a[:, :3] * 2, r)), label=f"second-{reduce}")
+      for reduce in ("sum", "mean", "amax", "prod")],
+    *[Case("index_reduce", ((3, 2), (4, 2)), lambda m, a, b, r=reduce, i=own: a.index_reduce(
+        0, m.tensor([2, 0, 2, 2]), b, r, include_self=i), label=f"{reduce}-{own}")
+      for reduce in ("mean", "prod", "amax", "amin") for own in (True, False)],
+    Case("index_reduce", ((2, 4), (2, 3)), lambda m, a, b: (a * 1).index_reduce_(
+        1, m.tensor([3, 0, 3]), b, "mean"), label="inplace"),
+    Case("index_reduce", ((3, 2),), _second(lambda m, a: a.index_reduce(
+        0, m.tensor([1, 1]), a[:2] * 3, "amax")), label="second"),
 
     # cumulative ops
     Case("cumprod", ((3, 4),), lambda m, a: a.cumprod(1)),

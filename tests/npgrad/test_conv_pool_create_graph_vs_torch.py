@@ -53,5 +53,11 @@ def test_conv2d_second_derivatives_match_torch(dtype, stride, padding, dilation)
     assert mine[0].grad_fn.name() == theirs[0].grad_fn.name() == "ConvolutionBackwardBackward0"
     assert mine[1].grad_fn.name() == theirs[1].grad_fn.name()
     for a, b in zip(mine, theirs, strict=True):
-        np.testing.assert_allclose(a.detach().numpy(), b.detach().numpy(),
-                                   rtol=1e-4 if dtype == "float32" else 1e-10, atol=1e-3)
+        want = b.detach().numpy()
+        # float32: the sums of cubes reach 10^6 and cancel to 10^2 in places, so the noise
+        # of either engine's summation order (torch's AVX2 and AVX-512 kernels differ too) is
+        # a millionth of the array's largest value, not of each element
+        noise = 1e-6 * float(np.abs(want).max()) if dtype == "float32" else 0.0
+        np.testing.assert_allclose(a.detach().numpy(), want,
+                                   rtol=1e-4 if dtype == "float32" else 1e-10,
+                                   atol=max(1e-3, noise))

@@ -1,7 +1,8 @@
 """What scripts pasted from today's material reach for, on npgrad against real torch run
 here: torch.random (fork_rng around draws that must not move the stream), the Rprop and
-ASGD optimisers, the CyclicLR schedule and modules' backward pre-hooks (their own and every
-module's)."""
+ASGD optimisers, the CyclicLR schedule, modules' backward pre-hooks (their own and every
+module's), scatter_reduce as message-passing code uses it, and index_reduce (its beta
+warning once)."""
 
 from __future__ import annotations
 
@@ -193,6 +194,68 @@ with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
     quiet(torch.ones(2, 3)).sum().backward()
 print([str(w.message)[:40] for w in caught], quiet.weight.grad)
+''',
+    'scatter_reduce': r'''
+import torch
+torch.manual_seed(0)
+edges = torch.tensor([0, 0, 1, 3, 3, 3])
+messages = torch.randn(6, 4, requires_grad=True)
+index = edges.unsqueeze(-1).expand_as(messages)
+for reduce in ["sum", "mean", "amax", "amin", "prod"]:
+    nodes = torch.zeros(5, 4).scatter_reduce(0, index, messages, reduce, include_self=False)
+    (grad,) = torch.autograd.grad((nodes * torch.arange(20.).reshape(5, 4)).sum(), messages)
+    print(reduce, nodes, grad, nodes.grad_fn)
+ties = torch.tensor([2., 5., 5.], requires_grad=True)
+base = torch.tensor([5., 1.], requires_grad=True)
+out = base.scatter_reduce(0, torch.tensor([0, 0, 0]), ties, "amax")
+out.sum().backward()
+print(out, ties.grad, base.grad)
+zeros = torch.tensor([0., 3., 0., 0., 2.], requires_grad=True)
+out = torch.scatter_reduce(torch.ones(3), 0, torch.tensor([0, 0, 1, 2, 2]), zeros, "prod")
+out.backward(torch.tensor([1., 2., 3.]))
+print(out, zeros.grad)
+counts = torch.zeros(3, dtype=torch.long).scatter_reduce(0, torch.tensor([0, 0, 1]),
+                                                         torch.tensor([3, 4, 5]), "mean")
+print(counts, torch.tensor([1., 2.]).scatter_reduce(0, torch.tensor([1, 1]),
+                                                     torch.tensor([4., 3.]), "max"))
+x = torch.tensor([1., 2., 3.], requires_grad=True)
+y = x * 1
+y.scatter_reduce_(0, torch.tensor([2, 2]), torch.tensor([4., 0.5]), "mean")
+y.sum().backward()
+print(y, x.grad)
+CALLS = [lambda: x.scatter_reduce(0, torch.tensor([0]), torch.ones(1), "add"),
+         lambda: x.scatter_reduce(0, torch.tensor([0.]), torch.ones(1), "sum"),
+         lambda: x.scatter_reduce(0, torch.tensor([4]), torch.ones(1), "sum"),
+         lambda: x.scatter_reduce(0, torch.tensor([0]), torch.ones(1).double(), "sum"),
+         lambda: x.scatter_reduce(0, torch.tensor([0]), torch.ones(1), "max").sum().backward()]
+for call in CALLS:
+    try:
+        print(call())
+    except RuntimeError as e:
+        print("RuntimeError", e)
+''',
+    'index_reduce': r'''
+import torch
+x = torch.ones(3, 2, requires_grad=True)
+src = torch.tensor([[2., 3], [4, 5], [6, 7]], requires_grad=True)
+for r in ['prod', 'mean', 'amax', 'amin']:
+    for own in (True, False):
+        y = x.index_reduce(0, torch.tensor([0, 2, 0]), src, r, include_self=own)
+        gx, gs = torch.autograd.grad((y * torch.tensor([[1., 2], [3, 4], [5, 6]])).sum(), (x, src))
+        print(r, own, y, gx, gs)
+z = torch.zeros(2, 4)
+z.index_reduce_(1, torch.tensor([3, 0, 3]), torch.tensor([[1., 2, 9], [4, 0, 6]]), 'amax',
+                include_self=False)
+print(z)
+for f in [lambda: torch.ones(3).index_reduce(0, torch.tensor([0]), torch.ones(2), 'sum'),
+          lambda: torch.ones(3).index_reduce(0, torch.tensor([0.]), torch.ones(1), 'prod'),
+          lambda: torch.ones(3).index_reduce(0, torch.tensor([0]), torch.ones(2), 'prod'),
+          lambda: torch.ones(3).index_reduce(0, torch.tensor([0]), torch.ones(1).double(), 'prod'),
+          lambda: torch.index_reduce(torch.ones(3), 0, torch.tensor([5]), torch.ones(1), 'mean')]:
+    try:
+        print(f())
+    except (RuntimeError, IndexError) as e:
+        print(type(e).__name__, e)
 ''',
 }
 
