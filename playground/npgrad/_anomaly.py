@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 
 from . import _nodes, _recording
+from ._user_warnings import warn_at_user_code
 
 _ENGINE = str(Path(__file__).resolve().parents[1])  # the app's own frames are not shown
 _TRIGGERED = (" (Triggered internally at /__w/pytorch/pytorch/torch/csrc/autograd/"
@@ -62,8 +63,6 @@ def checked(run, node, *arguments):
 
 
 def _warn_forward(node) -> None:
-    from .nn._hooks import warn_at_user_code
-
     frames = AnomalyMode.forward_stacks.get(getattr(node, "_seq", None))
     if frames is None:
         return

@@ -10,7 +10,14 @@ import numpy as np
 from ._bindings import FUNCTIONS, METHODS, bind_function, bind_method, binds
 from ._formula_kit import Kit
 from ._grad_mode import GradMode
-from ._indexing import _index_data, index_array, index_select, scatter, scatter_add
+from ._indexing import (
+    _index_data,
+    index_array,
+    index_select,
+    scatter,
+    scatter_add,
+    within_bounds,
+)
 from ._inplace import _inplace, _write_inplace
 from ._operands import operands
 from ._recording import RESULT, output
@@ -101,9 +108,14 @@ def _positions(index) -> np.ndarray:
     return _index_data(index).reshape(-1)
 
 
+def _fill_positions(self: Tensor, dim: int, index) -> np.ndarray:
+    """index_fill's: a negative index counts from the end (torch wraps it there alone)."""
+    return within_bounds(_positions(index), self, dim, error=IndexError, wraps=True)
+
+
 def _filled(self: Tensor, dim: int, index, value) -> np.ndarray:
     data = self._data.copy()
-    where = (slice(None),) * dim + (_positions(index),)
+    where = (slice(None),) * dim + (_fill_positions(self, dim, index),)
     data[where] = value._data if isinstance(value, Tensor) else value
     return data
 
@@ -113,19 +125,23 @@ def index_fill(self: Tensor, dim: int, index, value) -> Tensor:
     """A copy of self with the slices index names along ``dim`` set to ``value``."""
     dim = _wrap_dim(dim, self.ndim)
     return output("index_fill", _filled(self, dim, index, value), (self,),
-                  (dim, _positions(index)))
+                  (dim, _fill_positions(self, dim, index)))
 
 
 @binds("index_fill_", function=False)
 def index_fill_(self: Tensor, dim: int, index, value) -> Tensor:
     dim = _wrap_dim(dim, self.ndim)
     return _inplace("index_fill", self, _filled(self, dim, index, value), None,
-                    (dim, _positions(index)))
+                    (dim, _fill_positions(self, dim, index)))
+
+
+def _copy_positions(self: Tensor, dim: int, index) -> np.ndarray:
+    return within_bounds(_positions(index), self, dim, error=IndexError, prefix="index_copy_(): ")
 
 
 def _copied(self: Tensor, dim: int, index, source: Tensor) -> np.ndarray:
     data = self._data.copy()
-    data[(slice(None),) * dim + (_positions(index),)] = source._data
+    data[(slice(None),) * dim + (_copy_positions(self, dim, index),)] = source._data
     return data
 
 
@@ -134,14 +150,14 @@ def index_copy(self: Tensor, dim: int, index, source: Tensor) -> Tensor:
     """A copy of self with source's slices written at the positions index names."""
     dim = _wrap_dim(dim, self.ndim)
     return output("index_copy", _copied(self, dim, index, source), (self, source),
-                  (dim, _positions(index)))
+                  (dim, _copy_positions(self, dim, index)))
 
 
 @binds("index_copy_", function=False)
 def index_copy_(self: Tensor, dim: int, index, source: Tensor) -> Tensor:
     dim = _wrap_dim(dim, self.ndim)
     return _inplace("index_copy", self, _copied(self, dim, index, source), source,
-                    (dim, _positions(index)))
+                    (dim, _copy_positions(self, dim, index)))
 
 
 def _put_values(self: Tensor, indices, values, accumulate: bool) -> tuple[np.ndarray, tuple]:

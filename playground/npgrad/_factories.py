@@ -14,6 +14,7 @@ from ._device import is_meta
 from ._inplace import bind_variant, record_fill
 from ._meta import NoValues
 from ._tensor import Size, Tensor, bump_version
+from ._user_warnings import warn_at_user_code
 
 _make = Tensor._make
 Generator = _random.Generator
@@ -268,8 +269,6 @@ def _copied(data, dtype=None, device=None, requires_grad=False) -> Tensor:
 def _warn_copy_of_tensor(data, call: str) -> None:
     """torch's advice when a tensor is copied by a factory meant for data."""
     if isinstance(data, Tensor):
-        from .nn._hooks import warn_at_user_code
-
         warn_at_user_code("To copy construct from a tensor, it is recommended to use "
                           "sourceTensor.detach().clone() or sourceTensor.detach().clone()."
                           f"requires_grad_(True), rather than {call}.")

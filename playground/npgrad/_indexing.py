@@ -17,6 +17,26 @@ def _index_data(index) -> np.ndarray:
     return data.astype(np.int64, copy=False)
 
 
+def first_outside(positions: np.ndarray, size: int, *, wraps: bool = False):
+    """The first index, in order, that is not a position of a dimension of ``size`` (from the
+    end too where ``wraps``), or None when every index is one."""
+    outside = (positions < (-size if wraps else 0)) | (positions >= size)
+    if not outside.any():
+        return None
+    return int(positions.reshape(-1)[np.argmax(outside.reshape(-1))])
+
+
+def within_bounds(positions: np.ndarray, self: Tensor, dim: int, *, error=RuntimeError,
+                  prefix: str = "", wraps: bool = False) -> np.ndarray:
+    """``positions`` checked against ``self``'s ``dim`` as torch checks them (no negative index
+    unless ``wraps``), and wrapped; torch's message names the first index outside."""
+    size = self.shape[dim] if self.ndim else 1
+    bad = first_outside(positions, size, wraps=wraps)
+    if bad is not None:
+        raise error(f"{prefix}index {bad} is out of bounds for dimension {dim} with size {size}")
+    return positions % size if wraps and positions.size else positions
+
+
 def along_axis(index: np.ndarray, dim: int) -> tuple:
     """Index arrays that address element (..., index[i], ...) of each position i, on ``dim``."""
     grid = list(np.indices(index.shape, sparse=True))
@@ -28,7 +48,7 @@ def along_axis(index: np.ndarray, dim: int) -> tuple:
 def gather(self: Tensor, dim: int, index) -> Tensor:
     """out[i][j] = self[i][index[i][j]] (for dim 1): values picked along one dimension."""
     dim = _wrap_dim(dim, self.ndim)
-    positions = _index_data(index)
+    positions = within_bounds(_index_data(index), self, dim)
     data = self._data[along_axis(positions, dim)]
     return output("gather", np.asarray(data), (self,), (self.shape, dim, positions))
 
@@ -37,7 +57,7 @@ def gather(self: Tensor, dim: int, index) -> Tensor:
 def scatter(self: Tensor, dim: int, index, src=None, *, value=None) -> Tensor:
     """A copy of self with src's values (or one number) written where index points."""
     dim = _wrap_dim(dim, self.ndim)
-    positions = _index_data(index)
+    positions = within_bounds(_index_data(index), self, dim)
     data = self._data.copy()
     where = along_axis(positions, dim)
     if isinstance(src, Tensor):
@@ -52,7 +72,7 @@ def scatter(self: Tensor, dim: int, index, src=None, *, value=None) -> Tensor:
 def scatter_add(self: Tensor, dim: int, index, src: Tensor) -> Tensor:
     """A copy of self with src added at the positions index names along ``dim``."""
     dim = _wrap_dim(dim, self.ndim)
-    positions = _index_data(index)
+    positions = within_bounds(_index_data(index), self, dim)
     data = self._data.copy()
     source = src._data[tuple(slice(0, n) for n in positions.shape)]
     np.add.at(data, along_axis(positions, dim), source.astype(data.dtype, copy=False))
@@ -63,8 +83,21 @@ def scatter_add(self: Tensor, dim: int, index, src: Tensor) -> Tensor:
 def index_select(self: Tensor, dim: int, index) -> Tensor:
     dim = _wrap_dim(dim, self.ndim)
     positions = _index_data(index).reshape(-1)
+    _select_bounds(positions, self, dim)
     data = np.take(self._data, positions, axis=dim)
     return output("index_select", data, (self,), (self.shape, dim, positions))
+
+
+def _select_bounds(positions: np.ndarray, self: Tensor, dim: int) -> None:
+    """index_select's two messages: its CPU kernel for dim 1 of a matrix or more says one,
+    the general path (an embedding-style lookup) the other; neither wraps a negative."""
+    size = self.shape[dim] if self.ndim else 1
+    bad = first_outside(positions, size)
+    if bad is None:
+        return
+    if dim == 1 and self.ndim > 1:
+        raise RuntimeError(f"INDICES element is out of DATA bounds, id={bad} axis_dim={size}")
+    raise IndexError("index out of range in self")
 
 
 @binds("repeat_interleave")
@@ -90,7 +123,7 @@ def repeat_interleave(self: Tensor, repeats=None, dim=None, *, output_size=None)
 @binds("index_add")
 def index_add(self: Tensor, dim: int, index, source: Tensor, *, alpha=1) -> Tensor:
     dim = _wrap_dim(dim, self.ndim)
-    positions = _index_data(index).reshape(-1)
+    positions = within_bounds(_index_data(index).reshape(-1), self, dim)
     data = self._data.copy()
     added = source._data if alpha == 1 else source._data * alpha
     np.add.at(data, (slice(None),) * dim + (positions,), added.astype(data.dtype, copy=False))

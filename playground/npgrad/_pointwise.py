@@ -21,6 +21,7 @@ from ._parallel import split
 from ._recording import SAVE_RESULT, fast_elementwise, output
 from ._rules import RULES
 from ._tensor import Tensor
+from ._user_warnings import warn_at_user_code
 
 _make = Tensor._make
 
@@ -293,8 +294,6 @@ def _warn_imaginary_dropped() -> None:
     """torch's warning, once a process, when a cast to a real dtype drops imaginary parts."""
     global _imaginary_dropped_said
     if not _imaginary_dropped_said:
-        from .nn._hooks import warn_at_user_code
-
         _imaginary_dropped_said = True
         warn_at_user_code("Casting complex values to real discards the imaginary part (Triggered "
                           "internally at /__w/pytorch/pytorch/aten/src/ATen/native/Copy.cpp:307.)")

@@ -25,6 +25,7 @@ from ._summation_order import (
     whole_sum,
 )
 from ._tensor import Tensor, _wrap_dim
+from ._user_warnings import warn_at_user_code
 
 _make = Tensor._make
 
@@ -297,8 +298,6 @@ def std(self: Tensor, dim=None, unbiased=None, keepdim=False, *, correction=None
 
 
 def _warn_no_degrees_of_freedom(op: str) -> None:
-    from .nn._hooks import warn_at_user_code
-
     warn_at_user_code(f"{op}(): degrees of freedom is <= 0. Correction should be strictly less "
                       "than the reduction factor (input numel divided by output numel). "
                       "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/"

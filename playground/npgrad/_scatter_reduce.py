@@ -12,10 +12,11 @@ import numpy as np
 from ._bindings import binds
 from ._dtype import scalar_type_name
 from ._formula_kit import Kit
-from ._indexing import _index_data, along_axis
+from ._indexing import _index_data, along_axis, within_bounds
 from ._inplace import _inplace
 from ._recording import RESULT, output
 from ._tensor import Tensor, _wrap_dim
+from ._user_warnings import warn_at_user_code
 
 _UFUNCS = {"sum": np.add, "mean": np.add, "prod": np.multiply, "amax": np.maximum,
            "amin": np.minimum}
@@ -64,13 +65,9 @@ def _checked(self: Tensor, dim: int, index, src: Tensor, reduce: str):
     if src._data.dtype != self._data.dtype:
         raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
     dim = _wrap_dim(dim, self.ndim)
-    positions = _index_data(index)
-    size = self.shape[dim] if self.ndim else 1
-    if positions.size and (positions.max() >= size or positions.min() < -size):
-        bad = positions.max() if positions.max() >= size else positions.min()
-        raise RuntimeError(f"index {bad} is out of bounds for dimension {dim} with size {size}")
+    positions = within_bounds(_index_data(index), self, dim)
     source = src._data[tuple(slice(0, n) for n in positions.shape)]
-    return dim, positions % max(size, 1), source
+    return dim, positions, source
 
 
 @binds("scatter_reduce")
@@ -121,8 +118,6 @@ def _spread_index(self: Tensor, dim: int, index, source: Tensor, reduce: str):
                            "scalar type")
     if not _beta_said:  # once a process, as torch's
         _beta_said.append(True)
-        from .nn._hooks import warn_at_user_code
-
         warn_at_user_code(_INDEX_REDUCE_BETA)
     if positions.size and (positions.min() < 0 or positions.max() >= self.shape[dim]):
         raise IndexError("index out of range in self")
@@ -164,7 +159,7 @@ def _mask(k, grad, values: np.ndarray):
     return k._like(grad, values)
 
 
-def _counts(self, src, dim: int, index: np.ndarray, include_self: bool) -> np.ndarray:
+def _counts(self, dim: int, index: np.ndarray, include_self: bool) -> np.ndarray:
     """How many values each position of the result reduced (mean's N, at least 1)."""
     counts = np.ones(_arrays(self).shape) if include_self else np.zeros(_arrays(self).shape)
     np.add.at(counts, along_axis(index, dim), 1)
@@ -178,7 +173,7 @@ def scatter_reduce_self_grad(k, grad, self, src, dim, index, reduce, include_sel
     if reduce == "sum":
         grad_self = grad
     elif reduce == "mean":
-        grad_self = grad / _constant(k, grad, _counts(self, src, dim, index, include_self))
+        grad_self = grad / _constant(k, grad, _counts(self, dim, index, include_self))
     elif reduce == "prod":
         masked_self = k.masked_fill(self, _mask(k, grad, _arrays(self) == 0), 1)
         grad_self = grad * k.scatter_reduce(masked_self, dim, index, src, reduce, include_self) \
@@ -195,7 +190,7 @@ def scatter_reduce_src_grad(k, grad, self, src, dim, index, reduce, include_self
     if reduce == "sum":
         return k.gather(grad, dim, index)
     if reduce == "mean":
-        counts = _counts(self, src, dim, index, include_self)[along_axis(index, dim)]
+        counts = _counts(self, dim, index, include_self)[along_axis(index, dim)]
         return k.gather(grad, dim, index) / _constant(k, grad, counts)
     if reduce == "prod":
         return _prod_src_grad(k, grad, self, src, dim, index, include_self, result)

@@ -15,7 +15,7 @@ import numpy as np
 from ._dtype import float16, float32
 from ._missing import SaysWhatItLacks
 from ._tensor import Tensor
-from .nn._hooks import warn_at_user_code
+from ._user_warnings import warn_at_user_code
 
 DEVICE_TYPES = ("cpu", "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl", "ideep", "hip", "ve",
                 "fpga", "maia", "xla", "lazy", "vulkan", "mps", "meta", "hpu", "mtia",

@@ -2,7 +2,8 @@
 here: torch.random (fork_rng around draws that must not move the stream), the Rprop and
 ASGD optimisers, the CyclicLR schedule, modules' backward pre-hooks (their own and every
 module's), scatter_reduce as message-passing code uses it, and index_reduce (its beta
-warning once)."""
+warning once), and every index-taking op's bounds (torch wraps a negative index only in
+index_fill and plain indexing)."""
 
 from __future__ import annotations
 
@@ -256,6 +257,39 @@ for f in [lambda: torch.ones(3).index_reduce(0, torch.tensor([0]), torch.ones(2)
         print(f())
     except (RuntimeError, IndexError) as e:
         print(type(e).__name__, e)
+''',
+    'index_bounds': r'''
+import torch
+x = torch.arange(6.).reshape(2, 3)
+ones = torch.ones(2, 3)
+ops = {
+    'gather': lambda i: x.gather(1, i),
+    'gather dim 0': lambda i: x.gather(0, i),
+    'scatter': lambda i: x.scatter(1, i, ones),
+    'scatter value': lambda i: x.scatter(1, i, 2.0),
+    'scatter_': lambda i: x.clone().scatter_(1, i, ones),
+    'scatter_add': lambda i: x.scatter_add(1, i, ones),
+    'scatter_add_': lambda i: x.clone().scatter_add_(1, i, ones),
+    'scatter_reduce': lambda i: x.scatter_reduce(1, i, ones, 'amax'),
+    'index_select': lambda i: x.index_select(1, i[0]),
+    'index_select dim 0': lambda i: x.index_select(0, i[1]),
+    'index_add': lambda i: x.index_add(1, i.reshape(-1)[:3], ones),
+    'index_copy': lambda i: x.index_copy(1, i.reshape(-1)[:3], ones),
+    'index_fill': lambda i: x.index_fill(1, i[0], -1.0),
+    'index_fill_': lambda i: x.clone().index_fill_(1, i[0], -1.0),
+}
+for index in ([[0, 2], [1, 0]], [[0, -1], [1, 2]], [[0, 1], [-4, 2]], [[0, 5], [-1, 7]],
+              [[2, 1], [0, -3]]):
+    index = torch.tensor(index)
+    for name, op in ops.items():
+        try:
+            print(name, op(index))
+        except (RuntimeError, IndexError) as e:
+            print(name, type(e).__name__, e)
+w = torch.tensor([1., 2., 3.], requires_grad=True)
+picked = w.index_fill(0, torch.tensor([-1]), 0.0).gather(0, torch.tensor([0, 2, 1]))
+picked.sum().backward()
+print(picked, w.grad)
 ''',
 }
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 
 from .._anomaly import AnomalyMode, set_mode
-from ..nn._hooks import warn_at_user_code
+from .._user_warnings import warn_at_user_code
 
 
 class detect_anomaly:  # noqa: N801 - torch's name

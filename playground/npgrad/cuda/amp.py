@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from .. import amp as _amp
 from .._missing import missing_attribute
-from ..nn._hooks import warn_at_user_code
+from .._user_warnings import warn_at_user_code
 
 
 class GradScaler(_amp.GradScaler):

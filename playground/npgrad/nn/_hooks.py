@@ -9,16 +9,14 @@ input's node calls the hooks with grad_input once it is computed.
 from __future__ import annotations
 
 import itertools
-import sys
 import warnings
 from collections import OrderedDict
-from pathlib import Path
 
 from .._tensor import Tensor
+from .._user_warnings import warn_at_user_code
 from ..autograd.function import Function
 
 _handle_numbers = itertools.count()
-_ENGINE = str(Path(__file__).resolve().parents[1])
 NO_INPUT_NEEDS_GRAD = (
     "Full backward hook is firing when gradients are computed with respect to module outputs "
     "since no inputs require gradients. See https://docs.pytorch.org/docs/main/generated/"
@@ -221,14 +219,3 @@ def _always_called(module, args: tuple, kwargs: dict) -> None:
                               f"forward: {error}", stacklevel=3)
 
 
-def warn_at_user_code(message: str, category: type[Warning] = UserWarning) -> None:
-    """A warning that names the user's line (the backward call), not the engine's."""
-    frame = sys._getframe(1)
-    while frame is not None and frame.f_code.co_filename.startswith(_ENGINE):
-        frame = frame.f_back
-    if frame is None:
-        warnings.warn(message, category, stacklevel=2)
-        return
-    warnings.warn_explicit(message, category, frame.f_code.co_filename, frame.f_lineno,
-                           module=frame.f_globals.get("__name__"),
-                           registry=frame.f_globals.setdefault("__warningregistry__", {}))

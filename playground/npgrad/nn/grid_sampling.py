@@ -11,7 +11,7 @@ import numpy as np
 from .. import _recording
 from .._formula_kit import Kit
 from .._tensor import Tensor
-from ._hooks import warn_at_user_code
+from .._user_warnings import warn_at_user_code
 
 _MODES = {"bilinear": 0, "nearest": 1}
 _PADDINGS = {"zeros": 0, "border": 1, "reflection": 2}

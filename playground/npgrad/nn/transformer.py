@@ -10,6 +10,7 @@ import math
 from .. import _factories
 from .._missing import MISSING_HINT
 from .._tensor import Tensor
+from .._user_warnings import warn_at_user_code
 from . import functional, init
 from .containers import ModuleList
 from .modules import Dropout, Linear, Module, Parameter, _empty
@@ -221,8 +222,6 @@ class TransformerEncoder(Module):
         self.layers = ModuleList([copy.deepcopy(encoder_layer) for _ in range(num_layers)])
         self.num_layers, self.norm = num_layers, norm
         if enable_nested_tensor and not encoder_layer.self_attn.batch_first:
-            from ._hooks import warn_at_user_code
-
             warn_at_user_code("enable_nested_tensor is True, but self.use_nested_tensor is "
                               "False because encoder_layer.self_attn.batch_first was not True"
                               "(use batch_first for better inference performance)")

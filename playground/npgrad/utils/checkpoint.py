@@ -7,9 +7,9 @@ from __future__ import annotations
 from .. import _factories
 from .._grad_mode import enable_grad, no_grad
 from .._tensor import Tensor
+from .._user_warnings import warn_at_user_code
 from ..autograd import backward
 from ..autograd.function import Function
-from ..nn._hooks import warn_at_user_code
 
 _EXPLICIT = ("the use_reentrant parameter should be passed explicitly. {when} "
              "use_reentrant=False is recommended, but if you need to preserve the current "

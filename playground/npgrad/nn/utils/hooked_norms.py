@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from ..._grad_mode import no_grad
 from ..._tensor import Tensor
+from ..._user_warnings import warn_at_user_code
 from ..._weight_norm import norm_except_dim
 from ..._weight_norm import weight_norm as _weight_norm
 from .. import functional as F
-from .._hooks import warn_at_user_code
 from ..convolution import ConvTranspose2d
 from ..modules import Module, Parameter
 
