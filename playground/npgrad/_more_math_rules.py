@@ -44,6 +44,12 @@ def more_math_rows(row, element_wise) -> tuple:
             "result)",
             "k.scatter_reduce_src_grad(grad, self, source, dim, index, reduce, include_self, "
             "result)"),
+        # the rarer random fills (_random_fills.py): the old values no longer matter
+        row("cauchy_", "CauchyBackward0", "self", "", "k.zeros_like(grad)", inplace="cauchy_"),
+        row("log_normal_", "LogNormalBackward0", "self", "", "k.zeros_like(grad)",
+            inplace="log_normal_"),
+        row("geometric_", "GeometricBackward0", "self", "", "k.zeros_like(grad)",
+            inplace="geometric_"),
         # cumulative ops
         row("cumprod", "CumprodBackward0", "self", "self dim result",
             "k.cumprod_grad(grad, self, dim, result)"),

@@ -311,6 +311,41 @@ def exponentials(generator: Generator, count: int, rate: float = 1.0) -> np.ndar
     return (-1.0 / rate) * _libm(lambda u: math.log1p(-u), lambda u: np.log1p(-u), unit)
 
 
+def check_positive(op: str, name: str, value: float) -> None:
+    if not value > 0:
+        raise RuntimeError(f"{op} expects {name} > 0.0, but found {name}={_number(value)}")
+
+
+def check_probability(op: str, probability: float) -> None:
+    if not 0 < probability < 1:
+        raise RuntimeError(f"{op} expects p to be in (0, 1), but got p={_number(probability)}")
+
+
+def cauchys(generator: Generator, count: int, median: float, sigma: float) -> np.ndarray:
+    """cauchy_(median, σ) in float64: ``median + σ · tan(π (u - 1/2))``, the last step fused."""
+    check_positive("cauchy_", "sigma", sigma)
+    unit = uniforms(generator, count, np.float64)
+    turned = _libm(lambda u: math.tan(math.pi * (u - 0.5)),
+                   lambda u: np.tan(math.pi * (u - 0.5)), unit)
+    return fused_multiply_add(turned, np.float64(sigma), np.float64(median))
+
+
+def log_normals(generator: Generator, count: int, mean: float, std: float) -> np.ndarray:
+    """log_normal_(μ, σ): ``exp`` of normal_distribution<double>'s draws, one Box-Muller pair
+    per two numbers whatever the count (no blocks of 16), the spare one kept as normal_'s."""
+    check_positive("log_normal_", "std", std)
+    return _libm(math.exp, np.exp, _scalar_normals(generator, count, mean, std))
+
+
+def geometrics(generator: Generator, count: int, probability: float) -> np.ndarray:
+    """geometric_(p): trials to the first success, ``ceil(log(u) / log1p(-p))``."""
+    check_probability("geometric_", probability)
+    unit = uniforms(generator, count, np.float64)
+    scale = math.log1p(-probability)
+    return _libm(lambda u: math.ceil(math.log(u) / scale),
+                 lambda u: np.ceil(np.log(u) / scale), unit)
+
+
 def multinomial(generator: Generator, probabilities: np.ndarray, samples: int,
                 replacement: bool) -> np.ndarray:
     """torch.multinomial's CPU draws: without replacement (or one sample) the exponential

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.npgrad.cases import Case, _second
+from tests.npgrad.cases import Case, _random_fill, _second
 
 
 def _eye(m, a, scale=3.0):
@@ -57,6 +57,10 @@ MORE_MATH_CASES: list = [
         0, m.tensor([[0, 1, 2, 0]]), b), label="inplace"),
     Case("scatter_add", ((2, 4), (2, 3)), lambda m, a, b: (a * 1).scatter_add_(
         1, m.tensor([[0, 1, 0], [3, 3, 3]]), b), label="inplace"),
+    # the rarer random fills: torch's numbers for the seed, and a zero gradient for the old
+    Case("cauchy_", ((2, 3),), _random_fill("cauchy_", 0.5, 2.0)),
+    Case("log_normal_", ((2, 3),), _random_fill("log_normal_", 0.25, 0.5)),
+    Case("geometric_", ((2, 3),), _random_fill("geometric_", 0.3)),
     # scatter_reduce: each reduction, with self's values and without, in place
     *[Case("scatter_reduce", ((2, 4), (2, 3)), lambda m, a, b, r=reduce, i=own: a.scatter_reduce(
         1, m.tensor([[0, 1, 0], [3, 3, 3]]), b, r, include_self=i), label=f"{reduce}-{own}")

@@ -73,6 +73,24 @@ def test_uniform_normal_and_exponential_in_place_match_torch(dtype):
         _check(lambda t, s=size: t.empty(s, dtype=getattr(t, dtype)).exponential_(1.5))
 
 
+def test_half_tensors_take_float64_draws_through_float_as_torch():
+    """Two roundings (double → float → half) differ from one for about 1 draw in 20,000."""
+    _check(lambda t: t.empty(1000, dtype=t.float16).exponential_(1.5))
+
+
+@pytest.mark.parametrize("dtype", (*FLOATS, "float16"))
+def test_cauchy_log_normal_and_geometric_in_place_match_torch(dtype):
+    """log_normal_ draws its normals pair by pair at every size (not normal_'s blocks of 16),
+    and leaves normal_'s spare number behind; geometric_ fills integers as well."""
+    for size in (1, 7, 16, 40, 1000):
+        _check(lambda t, s=size: t.empty(s, dtype=getattr(t, dtype)).cauchy_(-0.5, 0.75))
+        _check(lambda t, s=size: t.empty(s, dtype=getattr(t, dtype)).log_normal_(0.3, 0.6))
+        _check(lambda t, s=size: t.empty(s, dtype=getattr(t, dtype)).geometric_(0.2))
+    _check(lambda t: (t.empty(3, dtype=getattr(t, dtype)).log_normal_(), t.randn(3))[1])
+    _check(lambda t: t.empty(2, 9, dtype=t.int64).geometric_(0.05))
+    _check(lambda t: t.empty(9, dtype=t.uint8).geometric_(0.5))
+
+
 @pytest.mark.parametrize("dtype", ["int64", "int32", "uint8", "float32", "float64"])
 def test_whole_number_draws_match_torch(dtype):
     for size in (1, 5, 1000):
@@ -163,6 +181,19 @@ def test_seeds_wrap_as_torch_and_messages_match():
         (lambda t: t.rand(2, dtype=t.int64), NotImplementedError),
         (lambda t: t.empty(3, dtype=t.int64).normal_(), NotImplementedError),
         (lambda t: t.empty(3).exponential_(-1), RuntimeError),
+        (lambda t: t.empty(3).cauchy_(0.0, 0.0), RuntimeError),
+        (lambda t: t.empty(3, dtype=t.int64).cauchy_(0.0, -1.5), RuntimeError),
+        (lambda t: t.empty(3, dtype=t.int16).cauchy_(), RuntimeError),
+        (lambda t: t.empty(3, dtype=t.bool).cauchy_(), RuntimeError),
+        (lambda t: t.empty(3, dtype=t.complex64).cauchy_(), RuntimeError),
+        (lambda t: t.empty(3).log_normal_(1.0, -2), RuntimeError),
+        (lambda t: t.empty(3, dtype=t.int32).log_normal_(), NotImplementedError),
+        (lambda t: t.empty(3).geometric_(1), RuntimeError),
+        (lambda t: t.empty(3).geometric_(0.0), RuntimeError),
+        (lambda t: t.empty(3, dtype=t.bool).geometric_(0.5), NotImplementedError),
+        (lambda t: t.empty(3, dtype=t.complex128).geometric_(2), RuntimeError),
+        (lambda t: t.empty(3, dtype=t.complex128).geometric_(0.5), NotImplementedError),
+        (lambda t: t.ones(2, requires_grad=True).cauchy_(), RuntimeError),
         (lambda t: t.normal(0.0, 1.0), TypeError),
         (lambda t: t.ones(2, requires_grad=True).uniform_(), RuntimeError),
     ]

@@ -3,7 +3,8 @@ here: torch.random (fork_rng around draws that must not move the stream), the Rp
 ASGD optimisers, the CyclicLR schedule, modules' backward pre-hooks (their own and every
 module's), scatter_reduce as message-passing code uses it, and index_reduce (its beta
 warning once), and every index-taking op's bounds (torch wraps a negative index only in
-index_fill and plain indexing)."""
+index_fill and plain indexing); the rarer random fills (cauchy_, log_normal_, geometric_)
+and the Cauchy and Geometric distributions built on torch's draws."""
 
 from __future__ import annotations
 
@@ -290,6 +291,49 @@ w = torch.tensor([1., 2., 3.], requires_grad=True)
 picked = w.index_fill(0, torch.tensor([-1]), 0.0).gather(0, torch.tensor([0, 2, 1]))
 picked.sum().backward()
 print(picked, w.grad)
+''',
+    'cauchy_and_geometric': r'''
+import torch
+from torch.distributions import Cauchy, Geometric
+import torch.distributions.cauchy as cm
+torch.manual_seed(7)
+c = Cauchy(torch.tensor([0.0, 1.5]), torch.tensor([1.0, 0.5]))
+print(c, c.batch_shape, c.event_shape, c.has_rsample)
+print(c.sample(), c.sample((3,)))
+print(c.mean, c.mode, c.variance, c.entropy())
+x = torch.tensor([0.3, -2.0])
+print(c.log_prob(x), c.cdf(x), c.icdf(torch.tensor([0.25, 0.9])))
+loc = torch.tensor([0.5], requires_grad=True); scale = torch.tensor([2.0], requires_grad=True)
+d = Cauchy(loc, scale)
+s = d.rsample((4,))
+print(s, s.grad_fn.name())
+(d.log_prob(s.detach()).sum() + s.sum()).backward()
+print(loc.grad, scale.grad)
+print(Cauchy(0., 1.), Cauchy(0., 1.).sample(), Cauchy(0., 1.).batch_shape)
+print(cm.Cauchy is Cauchy, Cauchy(0., 2.).expand((2,)).sample())
+for bad in [lambda: Cauchy(0., -1.), lambda: Cauchy(torch.zeros(2), torch.tensor([1., 0.])), lambda: c.log_prob(torch.tensor([float('nan'), 1.]))]:
+    try: bad()
+    except ValueError as e: print('ValueError', e)
+g = Geometric(torch.tensor([0.2, 0.7]))
+print(g, g.sample(), g.sample((2,)))
+print(g.mean, g.mode, g.variance, g.entropy(), g.logits)
+print(g.log_prob(torch.tensor([0., 3.])))
+g1 = Geometric(probs=torch.tensor([1.0, 0.5]))
+print(g1.log_prob(torch.tensor([0., 2.])))
+gl = Geometric(logits=torch.tensor([0.3, -1.0]))
+print(gl, gl.probs, gl.sample())
+p = torch.tensor([0.3], requires_grad=True)
+Geometric(p).log_prob(torch.tensor([2.])).sum().backward(); print(p.grad)
+print(Geometric(0.25).sample((3,)), Geometric(0.25))
+for bad in [lambda: Geometric(torch.tensor([0.0, 0.5])), lambda: Geometric(1.5), lambda: Geometric(), lambda: g.log_prob(torch.tensor([0.5, 1.])), lambda: g.log_prob(torch.tensor([-1., 1.]))]:
+    try: bad()
+    except ValueError as e: print('ValueError', e)
+print(torch.empty(4).cauchy_(generator=torch.Generator().manual_seed(3)))
+print(torch.empty(2, 3).log_normal_(0.0, 0.25), torch.empty(5, dtype=torch.int32).geometric_(0.4))
+w = torch.randn(3, requires_grad=True)
+y = (w * 2).cauchy_()
+print(y.grad_fn.name(), (w * 1).log_normal_().grad_fn.name(), (w * 1).geometric_(0.5).grad_fn.name())
+y.sum().backward(); print(w.grad)
 ''',
 }
 

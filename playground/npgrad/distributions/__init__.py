@@ -1,6 +1,6 @@
-"""``torch.distributions``: Categorical, Normal and Bernoulli, made of the engine's ops as torch
-makes them (so log_prob and rsample differentiate, with torch's nodes), sampling from torch's
-random stream (multinomial, normal, bernoulli), and kl_divergence between two Normals."""
+"""``torch.distributions``: Categorical, Normal and Bernoulli here (the others in modules of
+their own), made of the engine's ops as torch makes them (so log_prob and rsample
+differentiate, with torch's nodes), sampling from torch's random stream, and kl_divergence."""
 
 from __future__ import annotations
 
@@ -17,7 +17,8 @@ from .._tensor import Tensor
 from ..nn.functional import binary_cross_entropy_with_logits
 
 __all__ = ["Distribution", "Categorical", "Normal", "Bernoulli", "Uniform", "Exponential",
-           "Laplace", "LogNormal", "MultivariateNormal", "Independent", "kl_divergence"]
+           "Laplace", "LogNormal", "MultivariateNormal", "Independent", "Cauchy", "Geometric",
+           "kl_divergence"]
 
 
 def _as_tensor(value) -> Tensor:
@@ -360,6 +361,9 @@ def _kl_multivariate_normal(p, q) -> Tensor:
 from . import bernoulli, categorical, distribution, kl, normal  # noqa: E402, F401, I001
 from . import exponential, independent, laplace, log_normal  # noqa: E402, F401
 from . import multivariate_normal, uniform  # noqa: E402, F401
+from . import cauchy, geometric  # noqa: E402, F401
+from .cauchy import Cauchy  # noqa: E402
+from .geometric import Geometric  # noqa: E402
 from .continuous import (  # noqa: E402
     Exponential,
     Independent,

@@ -1,0 +1,55 @@
+"""The rarer random fills in place: cauchy_, log_normal_ and geometric_, torch's draws."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import _random
+from ._dtype import from_numpy_dtype
+from ._factories import _fill, _floating_target
+from ._inplace import bind_variant
+from ._tensor import Tensor
+
+_CPP_NAMES = {np.dtype(np.int64): "long int", np.dtype(np.int32): "int",
+              np.dtype(np.int16): "short int", np.dtype(np.int8): "signed char",
+              np.dtype(np.uint8): "unsigned char", np.dtype(np.bool_): "bool",
+              np.dtype(np.complex64): "c10::complex<float>",
+              np.dtype(np.complex128): "c10::complex<double>"}
+
+# torch checks the distribution's argument first, then the tensor's dtype, then draws
+
+
+def cauchy_(self: Tensor, median=0.0, sigma=1.0, *, generator=None) -> Tensor:
+    """Numbers from the Cauchy distribution (location ``median``, scale ``sigma``), in place."""
+    _random.check_positive("cauchy_", "sigma", float(sigma))
+    kind = self._data.dtype
+    if kind.kind != "f":
+        raise RuntimeError("Cauchy distribution is a continuous probability distribution. "
+                           f"dtype must be a floating point but you specified {_CPP_NAMES[kind]}")
+    draws = _random.cauchys(_random.chosen(generator), self._data.size, float(median),
+                            float(sigma))
+    return _fill("cauchy_", self, draws)
+
+
+def log_normal_(self: Tensor, mean=1.0, std=2.0, *, generator=None) -> Tensor:
+    """Numbers whose logarithm is normal with ``mean`` and ``std``, in place."""
+    _random.check_positive("log_normal_", "std", float(std))
+    _floating_target(self._data.dtype, "log_normal_cpu")
+    draws = _random.log_normals(_random.chosen(generator), self._data.size, float(mean),
+                                float(std))
+    return _fill("log_normal_", self, draws)
+
+
+def geometric_(self: Tensor, p, *, generator=None) -> Tensor:
+    """The number of Bernoulli(``p``) trials up to the first success, in place (integers too)."""
+    _random.check_probability("geometric_", float(p))
+    kind = self._data.dtype
+    if kind.kind not in "fiu":
+        name = from_numpy_dtype(kind).legacy_name.replace("Tensor", "")
+        raise NotImplementedError(f'"geometric_cpu" not implemented for \'{name}\'')
+    draws = _random.geometrics(_random.chosen(generator), self._data.size, float(p))
+    return _fill("geometric_", self, draws)
+
+
+for _method in (cauchy_, log_normal_, geometric_):
+    bind_variant(_method.__name__, _method)
