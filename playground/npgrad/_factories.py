@@ -179,15 +179,18 @@ def _floating_kernel(self: Tensor, kernel: str) -> None:
 def _fill(op: str, self: Tensor, draws: np.ndarray, chances: Tensor | None = None) -> Tensor:
     """Write a random fill into self (its views see it), as torch's in-place kernels do, and
     record it as the rule ``op``'s node where autograd records the write. A half tensor takes
-    float64 draws through float, as c10::Half's constructor does (two roundings)."""
+    float64 draws through float, as c10::Half's constructor does (two roundings); a draw too
+    large for the dtype becomes inf (or C's cast) silently, as in torch."""
     if self._data.dtype == np.float16 and draws.dtype == np.float64:
-        draws = draws.astype(np.float32)
+        with np.errstate(over="ignore"):
+            draws = draws.astype(np.float32)
 
     def write() -> None:
         # torch's kernels walk a tensor in memory order (a transposed view column by column)
         strides = [-abs(stride) for stride in self._data.strides]
         target = self._data.transpose(np.argsort(strides, kind="stable"))
-        target[...] = draws.reshape(target.shape)
+        with np.errstate(over="ignore", invalid="ignore"):
+            target[...] = draws.reshape(target.shape)
         bump_version(self)
 
     return record_fill(op, self, write, chances)

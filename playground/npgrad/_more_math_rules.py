@@ -50,6 +50,16 @@ def more_math_rows(row, element_wise) -> tuple:
             inplace="log_normal_"),
         row("geometric_", "GeometricBackward0", "self", "", "k.zeros_like(grad)",
             inplace="geometric_"),
+        # the gamma family's draws (_gamma_ops.py): a gamma draw's gradient is its own
+        row("standard_gamma", "StandardGammaBackward0", "self", "self result",
+            "grad * k.standard_gamma_grad(grad, self, result)"),
+        row("standard_gamma_grad", "StandardGammaGradBackward0", "self output", "",
+            *["k.no_derivative('_standard_gamma_grad')"] * 2),
+        row("poisson", "PoissonBackward0", "self", "", "k.zeros_like(grad)"),
+        row("sample_dirichlet", "NotImplemented", "self", "",
+            "k.not_implemented('aten::_sample_dirichlet')"),
+        row("dirichlet_grad", "NotImplemented", "x alpha total", "",
+            *["k.not_implemented('aten::_dirichlet_grad')"] * 3),
         # cumulative ops
         row("cumprod", "CumprodBackward0", "self", "self dim result",
             "k.cumprod_grad(grad, self, dim, result)"),

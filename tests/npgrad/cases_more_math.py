@@ -18,6 +18,11 @@ def _fixed(m, a, *values):
     return m.tensor(values, dtype=a.dtype)
 
 
+def _seeded(m, draw, a):
+    m.manual_seed(5)
+    return draw(a)
+
+
 MORE_MATH_CASES: list = [
     # torch.special's own (_special_functions.py)
     Case("special_entr", ((2, 3),), lambda m, a: m.special.entr(a), domain="positive"),
@@ -61,6 +66,20 @@ MORE_MATH_CASES: list = [
     Case("cauchy_", ((2, 3),), _random_fill("cauchy_", 0.5, 2.0)),
     Case("log_normal_", ((2, 3),), _random_fill("log_normal_", 0.25, 0.5)),
     Case("geometric_", ((2, 3),), _random_fill("geometric_", 0.3)),
+    # the gamma family's draws, seeded: torch's numbers, and a gamma draw's gradient
+    Case("standard_gamma", ((2, 3),), lambda m, a: _seeded(m, m._standard_gamma, a * 2),
+         domain="positive"),
+    Case("standard_gamma", ((8,),), lambda m, a: _seeded(m, m._standard_gamma, a - 0.45),
+         domain="positive", label="below-one"),
+    Case("standard_gamma_grad", ((2, 3), (2, 3)),
+         lambda m, a, b: m._standard_gamma_grad(a * 3, b * 2), domain="positive",
+         label="name-only"),
+    Case("poisson", ((2, 3),), lambda m, a: _seeded(m, m.poisson, a * 9), domain="positive"),
+    Case("sample_dirichlet", ((2, 3),), lambda m, a: _seeded(m, m._sample_dirichlet, a),
+         domain="positive", label="name-only"),
+    Case("dirichlet_grad", ((2, 3), (2, 3)), lambda m, a, b: m._dirichlet_grad(
+        a / (a + 2), b, b.sum(-1, True).expand(2, 3) + 1), domain="positive",
+         label="name-only"),
     # scatter_reduce: each reduction, with self's values and without, in place
     *[Case("scatter_reduce", ((2, 4), (2, 3)), lambda m, a, b, r=reduce, i=own: a.scatter_reduce(
         1, m.tensor([[0, 1, 0], [3, 3, 3]]), b, r, include_self=i), label=f"{reduce}-{own}")

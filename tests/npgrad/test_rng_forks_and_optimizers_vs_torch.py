@@ -311,7 +311,8 @@ print(s, s.grad_fn.name())
 print(loc.grad, scale.grad)
 print(Cauchy(0., 1.), Cauchy(0., 1.).sample(), Cauchy(0., 1.).batch_shape)
 print(cm.Cauchy is Cauchy, Cauchy(0., 2.).expand((2,)).sample())
-for bad in [lambda: Cauchy(0., -1.), lambda: Cauchy(torch.zeros(2), torch.tensor([1., 0.])), lambda: c.log_prob(torch.tensor([float('nan'), 1.]))]:
+for bad in [lambda: Cauchy(0., -1.), lambda: Cauchy(torch.zeros(2), torch.tensor([1., 0.])),
+            lambda: c.log_prob(torch.tensor([float('nan'), 1.]))]:
     try: bad()
     except ValueError as e: print('ValueError', e)
 g = Geometric(torch.tensor([0.2, 0.7]))
@@ -325,14 +326,17 @@ print(gl, gl.probs, gl.sample())
 p = torch.tensor([0.3], requires_grad=True)
 Geometric(p).log_prob(torch.tensor([2.])).sum().backward(); print(p.grad)
 print(Geometric(0.25).sample((3,)), Geometric(0.25))
-for bad in [lambda: Geometric(torch.tensor([0.0, 0.5])), lambda: Geometric(1.5), lambda: Geometric(), lambda: g.log_prob(torch.tensor([0.5, 1.])), lambda: g.log_prob(torch.tensor([-1., 1.]))]:
+for bad in [lambda: Geometric(torch.tensor([0.0, 0.5])), lambda: Geometric(1.5),
+            lambda: Geometric(), lambda: g.log_prob(torch.tensor([0.5, 1.])),
+            lambda: g.log_prob(torch.tensor([-1., 1.]))]:
     try: bad()
     except ValueError as e: print('ValueError', e)
 print(torch.empty(4).cauchy_(generator=torch.Generator().manual_seed(3)))
 print(torch.empty(2, 3).log_normal_(0.0, 0.25), torch.empty(5, dtype=torch.int32).geometric_(0.4))
 w = torch.randn(3, requires_grad=True)
 y = (w * 2).cauchy_()
-print(y.grad_fn.name(), (w * 1).log_normal_().grad_fn.name(), (w * 1).geometric_(0.5).grad_fn.name())
+print(y.grad_fn.name(), (w * 1).log_normal_().grad_fn.name(),
+      (w * 1).geometric_(0.5).grad_fn.name())
 y.sum().backward(); print(w.grad)
 ''',
 }

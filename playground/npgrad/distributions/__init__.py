@@ -18,7 +18,7 @@ from ..nn.functional import binary_cross_entropy_with_logits
 
 __all__ = ["Distribution", "Categorical", "Normal", "Bernoulli", "Uniform", "Exponential",
            "Laplace", "LogNormal", "MultivariateNormal", "Independent", "Cauchy", "Geometric",
-           "kl_divergence"]
+           "Gamma", "Chi2", "StudentT", "Poisson", "Dirichlet", "Beta", "kl_divergence"]
 
 
 def _as_tensor(value) -> Tensor:
@@ -40,6 +40,8 @@ class Distribution(SaysWhatItLacks):
 
     def __init__(self, batch_shape=(), event_shape=(), validate_args=None) -> None:
         self._batch_shape, self._event_shape = Size(batch_shape), Size(event_shape)
+        if validate_args is not None:
+            self._validate_args = bool(validate_args)
 
     @property
     def batch_shape(self) -> Size:
@@ -55,21 +57,29 @@ class Distribution(SaysWhatItLacks):
     _validate_args = True  # (torch's default, as under python without -O)
 
     def _validate_real(self, value) -> None:
-        """torch's _validate_sample for a support of all reals: a tensor, of a shape that
-        broadcasts with the distribution's, without NaN."""
+        """torch's _validate_sample for a support of all reals (no NaN)."""
+        self._validate_sample(value, "Real()", lambda v: ~v.isnan())
+
+    def _validate_sample(self, value, support: str, valid) -> None:
+        """torch's check of a value to score: a tensor, its event shape the distribution's,
+        the rest broadcastable, and ``valid(value)`` everywhere (the ``support``'s check)."""
         if not self._validate_args:
             return
         if not isinstance(value, Tensor):
             raise ValueError("The value argument to log_prob must be a Tensor")
+        start = len(value.size()) - len(self._event_shape)
+        if value.size()[start:] != self._event_shape:
+            raise ValueError("The right-most size of value must match event_shape: "
+                             f"{value.size()} vs {self._event_shape}.")
         expected = Size((*self._batch_shape, *self._event_shape))
         for given, wanted in zip(reversed(value.size()), reversed(expected), strict=False):
             if given != 1 and wanted != 1 and given != wanted:
                 raise ValueError("Value is not broadcastable with batch_shape+event_shape: "
                                  f"{value.size()} vs {expected}.")
-        if bool(value.isnan().any()):
+        if not bool(valid(value).all()):
             raise ValueError(f"Expected value argument (Tensor of shape {tuple(value.shape)}) "
-                             f"to be within the support (Real()) of the distribution {self!r}, "
-                             f"but found invalid values:\n{value}")
+                             f"to be within the support ({support}) of the distribution "
+                             f"{self!r}, but found invalid values:\n{value}")
 
     # what torch's base class says of what a kind does not define
     has_enumerate_support = False
@@ -364,6 +374,12 @@ from . import multivariate_normal, uniform  # noqa: E402, F401
 from . import cauchy, geometric  # noqa: E402, F401
 from .cauchy import Cauchy  # noqa: E402
 from .geometric import Geometric  # noqa: E402
+from . import beta, chi2, dirichlet, gamma, poisson, studentT  # noqa: E402, F401
+from .beta import Beta  # noqa: E402
+from .dirichlet import Dirichlet  # noqa: E402
+from .gamma import Chi2, Gamma  # noqa: E402
+from .poisson import Poisson  # noqa: E402
+from .studentT import StudentT  # noqa: E402
 from .continuous import (  # noqa: E402
     Exponential,
     Independent,
