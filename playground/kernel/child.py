@@ -38,6 +38,7 @@ from playground.kernel.errors import (
 )
 from playground.kernel.figure_frames import FigureVectors, pictures_frame
 from playground.kernel.stop import Stop
+from playground.kernel.switching import pythons_own_switching, quick_hand_overs
 from playground.kernel.watchdog import MemoryReserve, MemoryWatchdog
 from playground.model import RunError, RunResult
 from playground.model.trace import traces_to_json
@@ -189,8 +190,9 @@ class Session:
         if not Stop.begin(self.watchdog, run_id):  # stopped before it could start
             return self.ended_early(interrupted_error(), started)
         try:
-            run = run_code(code, self.engine, filename, self.namespace, display_last=cell,
-                           figure_scale=figure_scale, traces_later=True)
+            with pythons_own_switching():
+                run = run_code(code, self.engine, filename, self.namespace, display_last=cell,
+                               figure_scale=figure_scale, traces_later=True)
         except KeyboardInterrupt as interrupt:
             if not Stop.requested:  # raised by the script itself: an ordinary exception
                 return self.ended_early(self._described(interrupt, filename), started)
@@ -395,6 +397,7 @@ def _end_kernel(channel: KernelChannel, reason: str = "", status: int = 0) -> No
 def main(argv: list[str]) -> int:
     engine_name, device, memory_limit, *options = argv
     processes.unblock_app_signals()  # before any thread starts: they inherit the mask
+    quick_hand_overs()
     inline_figures.use_inline_backend()  # before a spare imports matplotlib, or a script
     platform = Stop.platform = processes.current_platform()
     channel = KernelChannel(platform)

@@ -11,6 +11,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QIcon, QPalette
 from PySide6.QtWidgets import QAbstractScrollArea, QApplication, QWidget
 
+from playground.kernel.switching import quick_hand_overs
+
 ICON = Path(str(files("playground.resources") / "icon.svg"))
 # The name of resources/autograd-playground.desktop: lets the desktop match windows to the entry.
 DESKTOP_FILE_NAME = "autograd-playground"
@@ -66,6 +68,7 @@ def flat_scroll_bars(root: QWidget) -> None:
 def make_application(theme: str = "system") -> QApplication:
     """The application, in Fusion style, dark when the system (or ``theme``) says so."""
     application = QApplication.instance() or QApplication([])
+    quick_hand_overs()  # a result crosses three threads before it is drawn
     application.setApplicationName("Autograd Playground")
     application.setDesktopFileName(DESKTOP_FILE_NAME)
     application.setWindowIcon(QIcon(str(ICON)))

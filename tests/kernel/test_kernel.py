@@ -79,6 +79,18 @@ def test_a_result_says_where_its_time_went(kernel):
     assert sum(timings.values()) <= wall  # stages of this call, none counted twice
 
 
+def test_the_script_runs_with_pythons_switch_interval_and_the_kernel_with_a_quick_one(kernel):
+    """The kernel hands results between its threads at once (playground/kernel/switching.py);
+    the user's script sees the interval plain python gives it, and sets its own if it likes."""
+    from playground.kernel.switching import PYTHONS_OWN_S, QUICK_SWITCH_S
+
+    script = "import sys\nprint(sys.getswitchinterval())\nsys.setswitchinterval(0.01)\n"
+    assert kernel.run(script, "switch.py").output == f"{PYTHONS_OWN_S}\n"
+    after = kernel.run("import sys\nprint(sys.getswitchinterval())\n", "switch.py")
+    assert after.output == f"{PYTHONS_OWN_S}\n"
+    assert QUICK_SWITCH_S < PYTHONS_OWN_S
+
+
 def test_cells_share_a_namespace_and_a_fresh_run_does_not(kernel):
     kernel.run("import torch\nw = torch.tensor([2.0], requires_grad=True)\n", "cell1", fresh=True)
     second = kernel.run("(w * 3).sum().backward()\nprint(w.grad)\n", "cell2", fresh=False)

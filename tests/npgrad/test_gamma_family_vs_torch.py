@@ -2,7 +2,7 @@
 _sample_dirichlet draw torch's numbers bit for bit and leave the stream where torch leaves it;
 the gradients of a draw (_standard_gamma_grad, _dirichlet_grad) are torch's approximations;
 and the distributions built on them (Gamma, Chi2, StudentT, Poisson, Dirichlet, Beta) print
-what torch prints, gradients through rsample included."""
+what torch prints, gradients through rsample and their KL divergences included."""
 
 from __future__ import annotations
 
@@ -146,6 +146,27 @@ draw.sum().backward()
 print(draw, k.grad)
 topics = Dirichlet(torch.full((4,), 0.3, dtype=torch.float64)).sample((2,))
 print(topics, topics.sum(-1))
+''',
+    'kl_divergences': r'''
+import torch
+from torch.distributions import Gamma, Chi2, Beta, Dirichlet, Poisson, Cauchy, Geometric
+from torch.distributions import kl_divergence
+a = torch.tensor([0.5, 2.0], requires_grad=True)
+pairs = [(Gamma(a, 2.0), Gamma(torch.tensor([1.0, 3.0]), 0.5)),
+         (Chi2(torch.tensor([2.0, 5.0])), Chi2(torch.tensor([3.0, 1.0]))),
+         (Beta(a, torch.tensor([1.5, 0.7])),
+          Beta(torch.tensor([2.0, 2.0]), torch.tensor([1.0, 4.0]))),
+         (Dirichlet(torch.stack([a, a * 2, a + 1], -1)), Dirichlet(torch.tensor([1.0, 1.0, 1.0]))),
+         (Poisson(a * 3), Poisson(torch.tensor([1.0, 2.0]))),
+         (Cauchy(a, 1.0), Cauchy(0.0, 2.0)),
+         (Geometric(a / 3), Geometric(torch.tensor([0.5, 0.1])))]
+total = 0
+for p, q in pairs:
+    kl = kl_divergence(p, q)
+    print(type(p).__name__, kl)
+    total = total + kl.sum()
+total.backward()
+print(a.grad)
 ''',
 }
 

@@ -123,3 +123,15 @@ def test_qt_objects_in_cycles_are_freed_on_the_ui_thread_whichever_thread_alloca
     assert freed_on == []  # nothing collected on the worker
     qtbot.waitUntil(lambda: len(freed_on) == 20, timeout=40 * gc_timer.CHECK_MS)
     assert set(freed_on) == {threading.main_thread().ident}
+
+
+def test_the_application_hands_results_between_threads_without_pythons_5_ms_wait(qtbot):
+    """A result crosses the reader, the runner and the UI thread: make_application shortens
+    the switch interval (playground/kernel/switching.py), so that none of them waits 5 ms."""
+    import sys
+
+    from playground.kernel.switching import QUICK_SWITCH_S
+    from playground.ui.app import make_application
+
+    make_application()
+    assert sys.getswitchinterval() == QUICK_SWITCH_S

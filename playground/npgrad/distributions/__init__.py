@@ -317,12 +317,56 @@ def _support(discrete: Distribution, values: Tensor, expand: bool) -> Tensor:
 
 def kl_divergence(p: Distribution, q: Distribution) -> Tensor:
     """KL(p || q) for two distributions of one kind, by torch's formula for the kind."""
-    formula = _KL.get((type(p).__name__, type(q).__name__))
+    formula = next((_KL[kinds] for kinds in zip(_kinds(p), _kinds(q), strict=False)
+                    if kinds in _KL), None)  # (Chi2 takes Gamma's, as in torch)
     if formula is None or type(p) is not type(q):
         raise NotImplementedError(f"kl_divergence of {type(p).__name__} and {type(q).__name__} "
                                   "is not in the built-in NumPy engine; switch the engine to "
                                   "torch")
     return formula(p, q)
+
+
+def _kinds(given) -> list[str]:
+    return [kind.__name__ for kind in type(given).__mro__]
+
+
+def _kl_gamma(p, q) -> Tensor:
+    t1 = q.concentration * (p.rate / q.rate).log()
+    t2 = q.concentration.lgamma() - p.concentration.lgamma()
+    t3 = (p.concentration - q.concentration) * p.concentration.digamma()
+    return t1 + t2 + t3 + (q.rate - p.rate) * (p.concentration / p.rate)
+
+
+def _kl_beta(p, q) -> Tensor:
+    total_p = p.concentration1 + p.concentration0
+    total_q = q.concentration1 + q.concentration0
+    t1 = q.concentration1.lgamma() + q.concentration0.lgamma() + total_p.lgamma()
+    t2 = p.concentration1.lgamma() + p.concentration0.lgamma() + total_q.lgamma()
+    t3 = (p.concentration1 - q.concentration1) * p.concentration1.digamma()
+    t4 = (p.concentration0 - q.concentration0) * p.concentration0.digamma()
+    return t1 - t2 + t3 + t4 + (total_q - total_p) * total_p.digamma()
+
+
+def _kl_dirichlet(p, q) -> Tensor:
+    total_p, total_q = p.concentration.sum(-1), q.concentration.sum(-1)
+    t1 = total_p.lgamma() - total_q.lgamma()
+    t2 = (p.concentration.lgamma() - q.concentration.lgamma()).sum(-1)
+    t3 = p.concentration - q.concentration
+    t4 = p.concentration.digamma() - total_p.digamma().unsqueeze(-1)
+    return t1 - t2 + (t3 * t4).sum(-1)
+
+
+def _kl_poisson(p, q) -> Tensor:
+    return p.rate * (p.rate.log() - q.rate.log()) - (p.rate - q.rate)
+
+
+def _kl_cauchy(p, q) -> Tensor:
+    spread = ((p.scale + q.scale).pow(2) + (p.loc - q.loc).pow(2)).log()
+    return spread - (4 * p.scale * q.scale).log()
+
+
+def _kl_geometric(p, q) -> Tensor:
+    return -p.entropy() - (-q.probs).log1p() / p.probs - q.logits
 
 
 def _kl_normal(p, q) -> Tensor:
@@ -392,7 +436,10 @@ from .continuous import (  # noqa: E402
 _KL = {("Normal", "Normal"): _kl_normal, ("Uniform", "Uniform"): _kl_uniform,
        ("Exponential", "Exponential"): _kl_exponential,
        ("Independent", "Independent"): _kl_independent,
-       ("MultivariateNormal", "MultivariateNormal"): _kl_multivariate_normal}
+       ("MultivariateNormal", "MultivariateNormal"): _kl_multivariate_normal,
+       ("Gamma", "Gamma"): _kl_gamma, ("Beta", "Beta"): _kl_beta,
+       ("Dirichlet", "Dirichlet"): _kl_dirichlet, ("Poisson", "Poisson"): _kl_poisson,
+       ("Cauchy", "Cauchy"): _kl_cauchy, ("Geometric", "Geometric"): _kl_geometric}
 
 # What the engine lacks, said with torch's module name and what to do.
 __getattr__ = missing_attribute("torch.distributions")
