@@ -202,3 +202,25 @@ def test_grouped_and_depthwise_convolutions_are_torchs(torch, engine):
     from tests.oracle import run_printing
 
     assert run_printing(GROUPED, engine) == run_printing(GROUPED, torch)
+
+
+@pytest.mark.parametrize("dtype_name", ["float32", "float64", "float16"])
+@pytest.mark.parametrize("name", [name for name in OPTIMIZERS if name.startswith("sgd")])
+def test_sgd_on_arrays_steps_bit_for_bit_as_its_in_place_ops(name, dtype_name, engine,
+                                                               monkeypatch):
+    """SGD steps float32/float64 parameters on their arrays (for speed); what it writes, and
+    the versions it bumps, are what mul_ and add_ write and bump (float16 takes them)."""
+    from playground.npgrad import optim
+
+    fast = _trained(engine, OPTIMIZERS[name], dtype_name)
+    monkeypatch.setattr(optim, "_ROUNDED_AS_NUMPY", ())
+    through_ops = _trained(engine, OPTIMIZERS[name], dtype_name)
+    for mine, theirs in zip(fast, through_ops, strict=True):
+        np.testing.assert_array_equal(mine, theirs)
+    weight = engine.nn.Parameter(engine.ones(3, dtype=getattr(engine, dtype_name)))
+    weight.grad = engine.full((3,), 0.5, dtype=weight.dtype)
+    optimizer = OPTIMIZERS[name](engine, [weight])
+    before = weight._version
+    optimizer.step()
+    optimizer.step()
+    assert weight._version == before + 2

@@ -174,6 +174,12 @@ class Optimizer(SaysWhatItLacks):
         return "\n".join(lines) + "\n)"
 
 
+# dtypes whose mul_ and add_ by a number NumPy rounds as torch does (a half tensor's are
+# taken in float by torch): SGD steps them on the arrays, without an in-place op's checks
+# (a step is never recorded), a fifth of the time (example 07: ~16 → ~5 ms of 61 steps)
+_ROUNDED_AS_NUMPY = (np.dtype(np.float32), np.dtype(np.float64))
+
+
 class SGD(Optimizer):
     """p -= lr * (grad + weight_decay * p), with optional (Nesterov) momentum."""
 
@@ -195,10 +201,16 @@ class SGD(Optimizer):
             buffer = state.get("momentum_buffer")
             if buffer is None:
                 buffer = state["momentum_buffer"] = clone(grad).detach()
+            elif buffer._data.dtype in _ROUNDED_AS_NUMPY:  # mul_ and add_ on the arrays
+                decayed = buffer._data * buffer._data.dtype.type(momentum)
+                _write_inplace(buffer, plus_scaled(decayed, grad._data, 1 - group["dampening"]))
             else:
                 buffer.mul_(momentum).add_(grad, alpha=1 - group["dampening"])
             grad = grad.add(buffer, alpha=momentum) if group["nesterov"] else buffer
-        param.add_(grad, alpha=-group["lr"])
+        if param._data.dtype in _ROUNDED_AS_NUMPY and grad._data.dtype == param._data.dtype:
+            _write_inplace(param, plus_scaled(param._data, grad._data, -group["lr"]))
+        else:
+            param.add_(grad, alpha=-group["lr"])
 
 
 class Adam(Optimizer):
