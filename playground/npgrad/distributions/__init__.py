@@ -15,10 +15,13 @@ from .._missing import SaysWhatItLacks, lacking_member, missing_attribute
 from .._shapes import Size, broadcast_tensors
 from .._tensor import Tensor
 from ..nn.functional import binary_cross_entropy_with_logits
+from . import constraints
 
 __all__ = ["Distribution", "Categorical", "Normal", "Bernoulli", "Uniform", "Exponential",
            "Laplace", "LogNormal", "MultivariateNormal", "Independent", "Cauchy", "Geometric",
-           "Gamma", "Chi2", "StudentT", "Poisson", "Dirichlet", "Beta", "kl_divergence"]
+           "Gamma", "Chi2", "StudentT", "Poisson", "Dirichlet", "Beta", "TransformedDistribution",
+           "MixtureSameFamily", "OneHotCategorical", "constraints", "transforms",
+           "kl_divergence"]
 
 
 def _as_tensor(value) -> Tensor:
@@ -202,6 +205,7 @@ class Normal(Distribution):
 
     _names = ("loc", "scale")
     has_rsample = True
+    support = constraints.real
 
     def __init__(self, loc, scale, validate_args=None) -> None:
         numbers = not isinstance(loc, Tensor) and not isinstance(scale, Tensor)
@@ -259,6 +263,7 @@ class Normal(Distribution):
 
 class Bernoulli(_Discrete):
     """1 with probability p, else 0; by probs or by logits."""
+    support = constraints.boolean
 
     def __init__(self, probs=None, logits=None, validate_args=None) -> None:
         if (probs is None) == (logits is None):
@@ -424,6 +429,23 @@ from .dirichlet import Dirichlet  # noqa: E402
 from .gamma import Chi2, Gamma  # noqa: E402
 from .poisson import Poisson  # noqa: E402
 from .studentT import StudentT  # noqa: E402
+from . import constraints, transforms  # noqa: E402, F401
+from . import mixture_same_family, one_hot_categorical  # noqa: E402, F401
+from . import transformed_distribution  # noqa: E402, F401
+from .mixture_same_family import MixtureSameFamily  # noqa: E402
+from .one_hot_categorical import OneHotCategorical  # noqa: E402
+from .transformed_distribution import TransformedDistribution  # noqa: E402
+from .transforms import (  # noqa: E402, F401
+    AbsTransform,
+    AffineTransform,
+    ComposeTransform,
+    ExpTransform,
+    PowerTransform,
+    SigmoidTransform,
+    SoftplusTransform,
+    TanhTransform,
+    Transform,
+)
 from .continuous import (  # noqa: E402
     Exponential,
     Independent,

@@ -6,7 +6,7 @@ from .. import _factories
 from .._grad_mode import no_grad
 from .._shapes import broadcast_tensors, stack
 from .._tensor import Tensor
-from . import Distribution
+from . import Distribution, constraints
 from .dirichlet import Dirichlet
 
 __all__ = ["Beta"]
@@ -14,6 +14,8 @@ __all__ = ["Beta"]
 
 class Beta(Distribution):
     """On [0, 1], with ``concentration1`` (α) and ``concentration0`` (β): mean α/(α+β)."""
+
+    support = constraints.unit_interval
 
     has_rsample = True
 

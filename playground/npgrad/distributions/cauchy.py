@@ -8,7 +8,7 @@ from .. import _factories
 from .._grad_mode import no_grad
 from .._shapes import Size
 from .._tensor import Tensor
-from . import Distribution
+from . import Distribution, constraints
 from .continuous import _batch, _check
 
 __all__ = ["Cauchy"]
@@ -16,6 +16,8 @@ __all__ = ["Cauchy"]
 
 class Cauchy(Distribution):
     """Median ``loc`` and half width ``scale``: no mean, no variance, heavy tails."""
+
+    support = constraints.real
 
     _names = ("loc", "scale")
     has_rsample = True

@@ -15,7 +15,7 @@ from .._missing import lacking_member
 from .._shapes import Size, broadcast_tensors
 from .._tensor import Tensor
 from .._type_info import finfo
-from . import Distribution, Normal, _as_tensor
+from . import Distribution, Normal, _as_tensor, constraints
 
 
 def _check(distribution, name: str, value: Tensor, valid: Tensor, constraint: str) -> None:
@@ -105,6 +105,7 @@ class Exponential(Distribution):
 
     _names = ("rate",)
     has_rsample = True
+    support = constraints.nonnegative
 
     def __init__(self, rate, validate_args=None) -> None:
         (self.rate,), batch = _batch(rate)
@@ -157,6 +158,7 @@ class Laplace(Distribution):
 
     _names = ("loc", "scale")
     has_rsample = True
+    support = constraints.real
 
     def __init__(self, loc, scale, validate_args=None) -> None:
         (self.loc, self.scale), batch = _batch(loc, scale)
@@ -207,6 +209,7 @@ class LogNormal(Distribution):
     """exp of a Normal (torch's TransformedDistribution of one, by ExpTransform)."""
 
     has_rsample = True
+    support = constraints.positive
 
     def __init__(self, loc, scale, validate_args=None) -> None:
         self.base_dist = Normal(loc, scale, validate_args=validate_args)
@@ -266,6 +269,7 @@ class MultivariateNormal(Distribution):
 
     _names = ("loc", "covariance_matrix", "precision_matrix", "scale_tril")
     has_rsample = True
+    support = constraints.real_vector
 
     def __init__(self, loc, covariance_matrix=None, precision_matrix=None, scale_tril=None,
                  validate_args=None) -> None:

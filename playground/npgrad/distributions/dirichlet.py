@@ -9,7 +9,7 @@ from .._shapes import Size
 from .._tensor import Tensor
 from ..autograd.function import Function, once_differentiable
 from ..nn.functional import one_hot
-from . import Distribution
+from . import Distribution, constraints
 from .continuous import _check
 
 __all__ = ["Dirichlet"]
@@ -35,6 +35,8 @@ class _Dirichlet(Function):
 
 class Dirichlet(Distribution):
     """Points of the simplex (the last dimension sums to 1) with ``concentration`` α."""
+
+    support = constraints.simplex
 
     _names = ("concentration",)
     has_rsample = True

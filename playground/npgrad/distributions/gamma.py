@@ -11,7 +11,7 @@ from .._products import xlogy
 from .._shapes import Size
 from .._tensor import Tensor
 from .._type_info import finfo
-from . import Distribution
+from . import Distribution, constraints
 from .continuous import _batch, _check
 
 __all__ = ["Gamma", "Chi2"]
@@ -20,6 +20,8 @@ _POSITIVE = "GreaterThan(lower_bound=0.0)"
 
 class Gamma(Distribution):
     """Shape ``concentration`` (α) and ``rate`` (β): mean α/β."""
+
+    support = constraints.nonnegative
 
     _names = ("concentration", "rate")
     has_rsample = True

@@ -9,7 +9,7 @@ from .._shapes import Size, broadcast_tensors
 from .._tensor import Tensor
 from .._type_info import finfo
 from ..nn.functional import binary_cross_entropy_with_logits
-from . import _clamped, _Discrete
+from . import _clamped, _Discrete, constraints
 from .continuous import _batch, _check, _check_support
 
 __all__ = ["Geometric"]
@@ -17,6 +17,8 @@ __all__ = ["Geometric"]
 
 class Geometric(_Discrete):
     """By ``probs`` (of success at each trial, in (0, 1]) or by ``logits``."""
+
+    support = constraints.nonnegative_integer
 
     has_enumerate_support = False
 

@@ -6,7 +6,7 @@ from .._gamma_ops import poisson
 from .._grad_mode import no_grad
 from .._shapes import Size, broadcast_tensors
 from .._tensor import Tensor
-from . import Distribution
+from . import Distribution, constraints
 from .continuous import _batch, _check
 
 __all__ = ["Poisson"]
@@ -14,6 +14,8 @@ __all__ = ["Poisson"]
 
 class Poisson(Distribution):
     """Counts with mean and variance ``rate``."""
+
+    support = constraints.nonnegative_integer
 
     _names = ("rate",)
 

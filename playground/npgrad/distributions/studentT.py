@@ -9,7 +9,7 @@ from .. import _factories
 from .._grad_mode import no_grad
 from .._shapes import Size
 from .._tensor import Tensor
-from . import Distribution
+from . import Distribution, constraints
 from .continuous import _batch, _check
 from .gamma import Chi2
 
@@ -18,6 +18,8 @@ __all__ = ["StudentT"]
 
 class StudentT(Distribution):
     """Degrees of freedom ``df``, location ``loc`` and ``scale``; heavier tails for small df."""
+
+    support = constraints.real
 
     _names = ("df", "loc", "scale")
     has_rsample = True

@@ -1,0 +1,101 @@
+"""torch.distributions' transforms and the distributions made of others, on the NumPy engine
+against torch run here: a tanh-squashed Normal policy (rsample, log_prob by the change of
+variables, gradients), composed and inverse transforms, a Gaussian mixture
+(MixtureSameFamily: sampling in torch's order of draws, log_prob, a fitting step),
+OneHotCategorical and the constraints' checks and reprs."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.oracle import assert_playground_prints_as_torch
+
+SCRIPTS = {
+    'transforms_mixtures_one_hot': r'''
+import torch
+from torch.distributions import (Normal, Categorical, MixtureSameFamily, TransformedDistribution,
+                                 OneHotCategorical, constraints, Uniform)
+from torch.distributions.transforms import (TanhTransform, AffineTransform, ExpTransform,
+                                            SigmoidTransform, ComposeTransform, PowerTransform)
+torch.manual_seed(2)
+mu = torch.tensor([0.3, -0.5], requires_grad=True)
+sigma = torch.tensor([0.8, 1.2], requires_grad=True)
+squashed = TransformedDistribution(Normal(mu, sigma), [TanhTransform(cache_size=1)])
+action = squashed.rsample()
+logp = squashed.log_prob(action)
+print(squashed, squashed.batch_shape, squashed.event_shape, squashed.has_rsample)
+print(action, logp)
+(logp.sum() + action.sum()).backward()
+print(mu.grad, sigma.grad)
+t = ComposeTransform([AffineTransform(1.0, 2.0), ExpTransform()])
+print(t, t.inv, t.domain, t.codomain, t.bijective, t.sign)
+x = torch.tensor([0.1, -0.4])
+y = t(x)
+print(y, t.inv(y), t.log_abs_det_jacobian(x, y))
+logit_normal = TransformedDistribution(Normal(0.0, 1.0), SigmoidTransform())
+s = logit_normal.sample((4,))
+print(s, logit_normal.log_prob(s), logit_normal.support)
+p = PowerTransform(torch.tensor(2.0))
+print(p(torch.tensor([1.5, 3.0])), p.inv(torch.tensor([4.0])),
+      p.log_abs_det_jacobian(torch.tensor([1.5]), torch.tensor([2.25])))
+mix = Categorical(torch.tensor([0.3, 0.5, 0.2]))
+comp = Normal(torch.tensor([-2.0, 0.0, 3.0]), torch.tensor([0.5, 1.0, 0.7]))
+gmm = MixtureSameFamily(mix, comp)
+print(gmm)
+print(gmm.sample((6,)), gmm.mean, gmm.variance)
+print(gmm.log_prob(torch.tensor([-2.0, 0.1, 2.5])))
+weights = torch.zeros(3, requires_grad=True)
+means = torch.tensor([-1.0, 0.0, 1.0], requires_grad=True)
+model = MixtureSameFamily(Categorical(logits=weights), Normal(means, torch.ones(3)))
+nll = -model.log_prob(torch.tensor([0.5, -1.5, 2.0, 0.0])).mean()
+nll.backward()
+print(nll, weights.grad, means.grad)
+batch = MixtureSameFamily(Categorical(torch.ones(2, 3)),
+                          Normal(torch.randn(2, 3), torch.ones(2, 3)))
+print(batch.batch_shape, batch.sample((2,)).shape, batch.log_prob(torch.zeros(2)))
+oh = OneHotCategorical(torch.tensor([0.2, 0.5, 0.3]))
+print(oh, oh.sample(), oh.sample((3,)), oh.log_prob(torch.tensor([0., 1., 0.])), oh.entropy())
+print(oh.mean, oh.mode, oh.variance, oh.enumerate_support(), oh.batch_shape, oh.event_shape)
+for c in [constraints.positive, constraints.real, constraints.unit_interval, constraints.simplex,
+          constraints.interval(-1.0, 2.0), constraints.greater_than(3),
+          constraints.nonnegative_integer,
+          constraints.independent(constraints.positive, 1), constraints.boolean,
+          constraints.real_vector]:
+    print(c, c.event_dim, c.is_discrete, c.check(torch.tensor([[0.5, 0.5], [-1.0, 2.0]])))
+print(Normal(0., 1.).support, Uniform(0., 1.).has_rsample)
+for bad in [lambda: squashed.log_prob(torch.tensor([1.5, 0.0])),
+            lambda: TransformedDistribution(Normal(0., 1.), "exp"),
+            lambda: MixtureSameFamily(Categorical(torch.ones(2)), comp),
+            lambda: oh.log_prob(torch.tensor([0.5, 0.5, 0.]))]:
+    try:
+        bad()
+    except ValueError as e:
+        print("ValueError", e)
+''',
+    'gmm_fit_by_gradient_descent': r'''
+import torch
+from torch.distributions import Categorical, MixtureSameFamily, Normal, Independent
+torch.manual_seed(0)
+data = torch.cat([torch.randn(20, 2) * 0.5 - 1.0, torch.randn(20, 2) * 0.3 + 1.5])
+logits = torch.zeros(2, requires_grad=True)
+means = torch.tensor([[-0.5, 0.0], [0.5, 0.5]], requires_grad=True)
+log_scales = torch.zeros(2, 2, requires_grad=True)
+optimizer = torch.optim.Adam([logits, means, log_scales], lr=0.1)
+for step in range(25):
+    optimizer.zero_grad()
+    gmm = MixtureSameFamily(Categorical(logits=logits),
+                            Independent(Normal(means, log_scales.exp()), 1))
+    loss = -gmm.log_prob(data).mean()
+    loss.backward()
+    optimizer.step()
+    if step % 8 == 0:
+        print(step, round(loss.item(), 4))
+print(means.detach(), logits.softmax(-1).detach())
+print(gmm.sample((3,)))
+''',
+}
+
+
+@pytest.mark.parametrize("name", list(SCRIPTS))
+def test_composed_distributions_print_as_on_torch(name, tmp_path):
+    assert_playground_prints_as_torch(SCRIPTS[name], tmp_path)
