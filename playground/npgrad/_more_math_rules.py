@@ -60,6 +60,13 @@ def more_math_rows(row, element_wise) -> tuple:
             "k.not_implemented('aten::_sample_dirichlet')"),
         row("dirichlet_grad", "NotImplemented", "x alpha total", "",
             *["k.not_implemented('aten::_dirichlet_grad')"] * 3),
+        # torch's older triangular helpers (_triangular_solve.py)
+        row("triangular_solve", "TriangularSolveBackward0", "self A",
+            "self A x upper transpose unitriangular",
+            "k.triangular_solve_grad(grad, self, A, x, upper, transpose, unitriangular, False)",
+            "k.triangular_solve_grad(grad, self, A, x, upper, transpose, unitriangular, True)"),
+        row("cholesky_inverse", "CholeskyInverseBackward0", "self", "self upper result",
+            "k.cholesky_inverse_grad(grad, self, upper, result)"),
         # cumulative ops
         row("cumprod", "CumprodBackward0", "self", "self dim result",
             "k.cumprod_grad(grad, self, dim, result)"),

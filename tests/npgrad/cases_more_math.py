@@ -66,6 +66,15 @@ MORE_MATH_CASES: list = [
     Case("cauchy_", ((2, 3),), _random_fill("cauchy_", 0.5, 2.0)),
     Case("log_normal_", ((2, 3),), _random_fill("log_normal_", 0.25, 0.5)),
     Case("geometric_", ((2, 3),), _random_fill("geometric_", 0.3)),
+    # torch's older triangular helpers
+    Case("triangular_solve", ((3, 3), (3, 2)),
+         lambda m, a, b: m.triangular_solve(b, _upper(m, a)).solution),
+    Case("triangular_solve", ((3, 3), (3, 2)), lambda m, a, b: (lambda r: r.solution * 2 +
+         r.cloned_coefficient[:, :2])(m.triangular_solve(b, _upper(m, a).mT, upper=False,
+                                                            transpose=True)), label="copy"),
+    Case("cholesky_inverse", ((3, 3),), lambda m, a: m.cholesky_inverse(a.tril() + _eye(m, a))),
+    Case("cholesky_inverse", ((3, 3),), _second(
+        lambda m, a: m.cholesky_inverse(a.triu() + _eye(m, a), upper=True)), label="second"),
     # the gamma family's draws, seeded: torch's numbers, and a gamma draw's gradient
     Case("standard_gamma", ((2, 3),), lambda m, a: _seeded(m, m._standard_gamma, a * 2),
          domain="positive"),

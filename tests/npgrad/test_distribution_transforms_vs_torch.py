@@ -2,7 +2,8 @@
 against torch run here: a tanh-squashed Normal policy (rsample, log_prob by the change of
 variables, gradients), composed and inverse transforms, a Gaussian mixture
 (MixtureSameFamily: sampling in torch's order of draws, log_prob, a fitting step),
-OneHotCategorical and the constraints' checks and reprs."""
+OneHotCategorical and the constraints' checks and reprs; and torch's older triangular helpers
+(triangular_solve, cholesky_inverse) with linalg.vander and linalg.diagonal."""
 
 from __future__ import annotations
 
@@ -92,6 +93,52 @@ for step in range(25):
         print(step, round(loss.item(), 4))
 print(means.detach(), logits.softmax(-1).detach())
 print(gmm.sample((3,)))
+''',
+    'triangular_helpers': r'''
+import torch
+A = torch.tensor([[2.0, 0.5, -1.0], [0.0, 1.5, 0.3], [0.0, 0.0, 0.8]], requires_grad=True)
+b = torch.tensor([[1.0, 0.2], [2.0, -1.0], [0.5, 0.4]], requires_grad=True)
+r = torch.triangular_solve(b, A)
+print(r)
+(r.solution.sum() + (r.cloned_coefficient * 2).sum()).backward()
+print(b.grad, A.grad)
+for upper, transpose, unit in [(False, False, False), (True, True, False), (False, True, True),
+                              (True, False, True)]:
+    M = (A.detach() if upper else A.detach().t()).requires_grad_()
+    c = b.detach().clone().requires_grad_()
+    x, copy = torch.triangular_solve(c, M, upper=upper, transpose=transpose, unitriangular=unit)
+    (x * torch.tensor([[1.0, -1.0], [0.5, 2.0], [3.0, 1.0]])).sum().backward()
+    print(upper, transpose, unit, x, c.grad, M.grad)
+x, _ = b.triangular_solve(A)
+print(x, x.grad_fn.name())
+L = torch.tensor([[2.0, 0.0, 0.0], [0.5, 1.5, 0.0], [-0.3, 0.2, 0.9]], requires_grad=True)
+inv = torch.cholesky_inverse(L)
+print(inv, inv.grad_fn.name())
+(inv * torch.arange(9.).reshape(3, 3)).sum().backward()
+print(L.grad)
+U = L.detach().t().contiguous().requires_grad_()
+iu = torch.cholesky_inverse(U, upper=True)
+iu.trace().backward()
+print(iu, U.grad)
+xs = torch.tensor([1.0, 2.0, -1.5], requires_grad=True)
+v = torch.linalg.vander(xs)
+print(v, v.grad_fn.name(), torch.linalg.vander(xs, N=4))
+(v * v).sum().backward()
+print(xs.grad)
+print(torch.linalg.vander(torch.tensor([2, 3])),
+      torch.linalg.vander(torch.tensor([[1.0, 2.0], [3.0, 4.0]])))
+m = torch.arange(12.).reshape(2, 2, 3).requires_grad_()
+d = torch.linalg.diagonal(m)
+print(d, d.grad_fn.name(), torch.linalg.diagonal(m, offset=1),
+      torch.linalg.diagonal(m, dim1=0, dim2=2))
+d.sum().backward()
+print(m.grad)
+for bad in [lambda: torch.linalg.vander(xs, N=1), lambda: torch.triangular_solve(torch.ones(3), A),
+            lambda: torch.cholesky_inverse(torch.ones(2, 3))]:
+    try:
+        bad()
+    except RuntimeError as e:
+        print("RuntimeError", e)
 ''',
 }
 
