@@ -4,7 +4,8 @@ ASGD optimisers, the CyclicLR schedule, modules' backward pre-hooks (their own a
 module's), scatter_reduce as message-passing code uses it, and index_reduce (its beta
 warning once), and every index-taking op's bounds (torch wraps a negative index only in
 index_fill and plain indexing); the rarer random fills (cauchy_, log_normal_, geometric_)
-and the Cauchy and Geometric distributions built on torch's draws."""
+and the Cauchy and Geometric distributions built on torch's draws; the state-dict hooks
+(before, after, on load) and a module's extra state."""
 
 from __future__ import annotations
 
@@ -338,6 +339,65 @@ y = (w * 2).cauchy_()
 print(y.grad_fn.name(), (w * 1).log_normal_().grad_fn.name(),
       (w * 1).geometric_(0.5).grad_fn.name())
 y.sum().backward(); print(w.grad)
+''',
+    'state_dict_hooks': r'''
+import torch
+from torch import nn
+torch.manual_seed(0)
+shared = nn.Linear(2, 2)
+model = nn.Sequential(shared, nn.ReLU(), shared, nn.BatchNorm1d(2))
+sd = model.state_dict()
+print(list(sd), sd._metadata)
+print(list(model.state_dict(prefix="net.", keep_vars=True).items())[0])
+seen = []
+model[0].register_state_dict_pre_hook(lambda m, prefix, keep_vars: seen.append((prefix, keep_vars)))
+def drop_bias(module, state, prefix, meta):
+    state.pop(prefix + "bias")
+model[3]._register_state_dict_hook(drop_bias)
+def rename(module, state, prefix, meta):
+    return {k.replace("running", "avg"): v for k, v in state.items()}
+model._register_state_dict_hook(rename)
+print(list(model.state_dict()), seen)
+h = model.register_state_dict_post_hook(
+    lambda m, s, p, meta: s.setdefault("note", torch.tensor(1.0)))
+try:
+    model.state_dict()
+except RuntimeError as e:
+    print("RuntimeError", e)
+h.remove()
+m2 = nn.Linear(2, 2)
+def forgive(module, keys):
+    print("post", type(module).__name__, keys.missing_keys, keys.unexpected_keys)
+    keys.missing_keys.clear()
+m2.register_load_state_dict_post_hook(forgive)
+print(m2.load_state_dict({"weight": torch.ones(2, 2)}))
+print(m2.weight, m2.bias.shape)
+def bad(module, keys):
+    return keys
+m3 = nn.Linear(1, 1)
+m3.register_load_state_dict_post_hook(bad)
+try:
+    m3.load_state_dict(m3.state_dict())
+except AssertionError as e:
+    print("AssertionError", e)
+print(list(nn.Linear(1, 1).state_dict(None, "p.")))
+class WithExtra(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.w = nn.Parameter(torch.zeros(1))
+        self.count = 3
+    def get_extra_state(self):
+        return {"count": self.count}
+    def set_extra_state(self, state):
+        self.count = state["count"]
+print(WithExtra().state_dict())
+source, target = WithExtra(), WithExtra()
+source.count = 7
+print(target.load_state_dict(source.state_dict()), target.count)
+try:
+    target.load_state_dict({"w": torch.zeros(1)})
+except RuntimeError as e:
+    print("RuntimeError", e)
 ''',
 }
 

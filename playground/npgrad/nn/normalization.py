@@ -84,6 +84,7 @@ class _BatchNorm(Module):
     which inputs they take (``DIMENSIONS``, and the words of torch's error)."""
 
     DIMENSIONS: tuple[int, ...] = ()
+    _version = 2  # (num_batches_tracked came with it)
     EXPECTED = ""
 
     def __init__(self, num_features: int, eps: float = 1e-5, momentum: float | None = 0.1,

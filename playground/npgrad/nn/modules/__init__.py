@@ -25,6 +25,7 @@ class Module:
     """Base class of models: parameters and sub-modules assigned as attributes are tracked."""
 
     training: bool
+    _version = 1  # the state dict's metadata (torch's format version of the module's entries)
 
     def __init__(self) -> None:
         object.__setattr__(self, "_parameters", {})  # (plain dicts, as torch 2 keeps them)
@@ -168,6 +169,22 @@ class Module:
     def register_load_state_dict_pre_hook(self, hook):
         return self._register_load_state_dict_pre_hook(hook, with_module=True)
 
+    def register_load_state_dict_post_hook(self, hook):
+        """``hook(module, incompatible_keys)`` after loading; it may edit the keys in place."""
+        return _hooks.add(self.__dict__.setdefault("_load_state_dict_post_hooks", {}), hook)
+
+    def register_state_dict_pre_hook(self, hook):
+        """``hook(module, prefix, keep_vars)`` before state_dict collects this module."""
+        return _hooks.add(self.__dict__.setdefault("_state_dict_pre_hooks", {}), hook)
+
+    def register_state_dict_post_hook(self, hook):
+        """``hook(module, state_dict, prefix, local_metadata)`` after; it must return None."""
+        hook._from_public_api = True
+        return self._register_state_dict_hook(hook)
+
+    def _register_state_dict_hook(self, hook):
+        return _hooks.add(self.__dict__.setdefault("_state_dict_hooks", {}), hook)
+
     def forward(self, *args, **kwargs):
         raise NotImplementedError(
             f'Module [{type(self).__name__}] is missing the required "forward" function')
@@ -247,18 +264,11 @@ class Module:
             param.requires_grad_(requires_grad)
         return self
 
-    def state_dict(self) -> OrderedDict:
+    def state_dict(self, *args, destination=None, prefix: str = "", keep_vars: bool = False):
         """Each module's parameters, then its saved buffers, module by module (torch's order)."""
-        state = OrderedDict()
-        for module_name, module in self.named_modules():
-            prefix = f"{module_name}." if module_name else ""
-            for name, param in module._parameters.items():
-                if param is not None:
-                    state[prefix + name] = param.detach()
-            for name, buffer in module._buffers.items():
-                if buffer is not None and name not in module._non_persistent:
-                    state[prefix + name] = buffer.detach()
-        return state
+        from .state import collect_state
+
+        return collect_state(self, args, destination, prefix, keep_vars)
 
     def load_state_dict(self, state_dict: dict, strict: bool = True, assign: bool = False):
         from .state import load_state
