@@ -9,12 +9,15 @@ import importlib.machinery
 import re
 import sys
 import threading
+import types
 from collections.abc import Iterator
 
 from playground.engines.base import Attributes, Engine
 from playground.engines.graph_builder import EngineView
 from playground.engines.module_calls import ModuleHooks
 from playground.engines.trace_recorder import LiveStep, LiveTrace, TraceRecorder
+from playground.npgrad._missing import missing_attribute
+from playground.npgrad._torch_homes import classes_of
 
 ENGINE_PACKAGE = "playground.npgrad"
 
@@ -29,14 +32,27 @@ class _TorchAlias(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         try:
             importlib.import_module(target_name)
         except ModuleNotFoundError:
-            return None
+            if not classes_of(fullname):  # (nor a module where torch keeps a class of ours)
+                return None
         return importlib.machinery.ModuleSpec(fullname, self, is_package=True)
 
     def create_module(self, spec):
-        return importlib.import_module(ENGINE_PACKAGE + spec.name[len("torch"):])
+        try:
+            return importlib.import_module(ENGINE_PACKAGE + spec.name[len("torch"):])
+        except ModuleNotFoundError:
+            return _home_module(spec.name)
 
     def exec_module(self, module) -> None:
         """The engine module is already executed; nothing more to do."""
+
+
+def _home_module(name: str) -> types.ModuleType:
+    """A module torch keeps some of the engine's classes in (``torch.optim.sgd``, where
+    pickle looks for SGD): those classes, and the engine's word for anything else."""
+    module = types.ModuleType(name)
+    module.__dict__.update(classes_of(name))
+    module.__getattr__ = missing_attribute(name)
+    return module
 
 
 @contextlib.contextmanager

@@ -105,6 +105,7 @@ from ._type_info import (
 from . import autograd, backends, distributions, func, linalg, nn  # isort: skip
 from . import optim, sparse, special, testing, utils  # isort: skip
 from . import amp, cuda, jit, random  # isort: skip
+from . import _torch_homes  # isort: skip
 from .amp import autocast, is_autocast_enabled  # isort: skip
 from .autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled  # isort: skip
 from .func import vmap  # isort: skip  (torch.vmap is torch.func.vmap)
@@ -208,3 +209,6 @@ def __getattr__(name: str):
         module, attribute = _LAZY[name]
         return getattr(importlib.import_module(f"{__name__}.{module}"), attribute)
     return _lacking(name)
+
+
+_torch_homes.give_every_loaded_module_its_homes()  # type(model) prints torch's class path

@@ -46,8 +46,12 @@ class dtype:
     def __repr__(self) -> str:
         return f"torch.{self.name}"
 
-    def __reduce__(self):
-        return self.name
+    def __reduce__(self):  # (by this module's function: the class prints as torch's)
+        return _named, (self.name,)
+
+
+def _named(name: str) -> dtype:
+    return globals()[name]
 
 
 float16 = half = dtype("float16", np.float16, _FLOAT, "HalfTensor")

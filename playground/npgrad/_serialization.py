@@ -34,6 +34,25 @@ def _reduce(tensor: Tensor):
     return _rebuild, (np.array(tensor._data), tensor.requires_grad, tensor.__class__ is Parameter)
 
 
+def _engine_class(home: str, qualname: str) -> type:
+    """A class of the engine, found where it is defined (its printed path is torch's)."""
+    import importlib
+
+    found = importlib.import_module(home)
+    for part in qualname.split("."):
+        found = getattr(found, part)
+    return found
+
+
+class _Pickler(pickle.Pickler):
+    """Tensors as their values; the engine's classes by the engine's own module path."""
+
+    def reducer_override(self, obj):
+        if isinstance(obj, type) and "_engine_home" in obj.__dict__:
+            return _engine_class, (obj._engine_home, obj.__qualname__)
+        return NotImplemented
+
+
 def save(obj, f, pickle_module=pickle, pickle_protocol: int = 2,
          _use_new_zipfile_serialization: bool = True, _disable_byteorder_record: bool = False):
     """Pickle ``obj`` (tensors as their values, requires_grad and whether a Parameter) to
@@ -41,7 +60,7 @@ def save(obj, f, pickle_module=pickle, pickle_protocol: int = 2,
     if isinstance(f, str | os.PathLike):
         with open(f, "wb") as opened:
             return save(obj, opened, pickle_module, pickle_protocol)
-    pickler = pickle.Pickler(f, protocol=pickle_protocol)
+    pickler = _Pickler(f, protocol=pickle_protocol)
     pickler.dispatch_table = copyreg.dispatch_table.copy()
     pickler.dispatch_table[Tensor] = pickler.dispatch_table[Parameter] = _reduce
     pickler.dump(obj)

@@ -486,7 +486,11 @@ def _sibling(name: str):
     under the engine's alias, warned "__package__ != __spec__.parent")."""
     import importlib
 
-    return importlib.import_module(f"{_PACKAGE}.{name}")
+    from .._torch_homes import give_torch_homes
+
+    module = importlib.import_module(f"{_PACKAGE}.{name}")
+    give_torch_homes(module)  # (its classes print as torch's)
+    return module
 __all__ += [name for names in _LAZY.values() for name in names]  # (import * loads them too)
 
 # what torch refuses for complex tensors, refused in its words
