@@ -5,7 +5,8 @@ module's), scatter_reduce as message-passing code uses it, and index_reduce (its
 warning once), and every index-taking op's bounds (torch wraps a negative index only in
 index_fill and plain indexing); the rarer random fills (cauchy_, log_normal_, geometric_)
 and the Cauchy and Geometric distributions built on torch's draws; the state-dict hooks
-(before, after, on load) and a module's extra state."""
+(before, after, on load) and a module's extra state; gradcheck calling a custom Function's
+forward and backward as torch's does (slow and fast mode, gradgradcheck)."""
 
 from __future__ import annotations
 
@@ -398,6 +399,32 @@ try:
     target.load_state_dict({"w": torch.zeros(1)})
 except RuntimeError as e:
     print("RuntimeError", e)
+''',
+    'gradcheck_calls': r'''
+import torch
+torch.manual_seed(0)
+class Cube(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        print("forward", x.tolist())
+        ctx.save_for_backward(x)
+        return x ** 3
+    @staticmethod
+    def backward(ctx, g):
+        print("backward", g.tolist())
+        (x,) = ctx.saved_tensors
+        return 3 * x ** 2 * g
+for shape in [(2,), (2, 2)]:
+    x = torch.randn(*shape, dtype=torch.double, requires_grad=True)
+    print(shape, torch.autograd.gradcheck(Cube.apply, (x,)))
+x = torch.randn(3, dtype=torch.double, requires_grad=True)
+print(torch.autograd.gradcheck(Cube.apply, (x,), fast_mode=True))
+print(torch.rand(2))
+y = (torch.rand(2, dtype=torch.double) + 0.5).requires_grad_()
+print(torch.autograd.gradcheck(lambda a, b: Cube.apply(a) * b,
+                               (x[:2].detach().requires_grad_(), y), fast_mode=True))
+print(torch.autograd.gradgradcheck(Cube.apply, (x,)))
+print(torch.rand(2))
 ''',
 }
 

@@ -41,19 +41,112 @@ def gradcheck(func: Callable, inputs, *, eps: float = 1e-6, atol: float = 1e-5,
                           "inputs are not of double precision floating point or complex. ",
                           stacklevel=2)
     outputs = _outputs(func, inputs)
+    if fast_mode and check_backward_ad and not check_forward_ad and differentiable and \
+            _fast(func, inputs, outputs, differentiable, eps, rtol, atol):
+        _final_checks(func, inputs, outputs, differentiable, check_undefined_grad)
+        return True
+    # torch's order of calls (a script that prints in forward or backward shows it): every
+    # finite difference first, then each output's Jacobian twice (the reentrancy check),
+    # then a backward of zeros and one of undefined gradients (zeros again)
+    numerical = {(out_number, in_number): _numerical(func, inputs, out_number, in_number, eps)
+                 for in_number in differentiable for out_number in range(len(outputs))}
+    targets = [inputs[n] for n in differentiable]
     for out_number, output in enumerate(outputs):
-        for in_number in differentiable:
-            numerical = _numerical(func, inputs, out_number, in_number, eps)
-            where = f"mismatch for output {out_number} with respect to input {in_number}"
-            if check_backward_ad and not _agrees(
-                    _analytical(output, inputs[in_number]), numerical, rtol, atol,
-                    raise_exception, f"Jacobian {where}"):
-                return False
-            if check_forward_ad and not _agrees(
-                    _forward_analytical(func, inputs, out_number, in_number), numerical, rtol,
-                    atol, raise_exception, f"Jacobian computed with forward mode {where}"):
+        if check_backward_ad and output.requires_grad:
+            first = _analytical(output, targets)
+            _analytical(output, targets)
+            for position, in_number in enumerate(differentiable):
+                where = f"mismatch for output {out_number} with respect to input {in_number}"
+                if not _agrees(first[position], numerical[out_number, in_number], rtol, atol,
+                               raise_exception, f"Jacobian {where}"):
+                    return False
+        if check_forward_ad:
+            for in_number in differentiable:
+                where = f"mismatch for output {out_number} with respect to input {in_number}"
+                if not _agrees(_forward_analytical(func, inputs, out_number, in_number),
+                               numerical[out_number, in_number], rtol, atol, raise_exception,
+                               f"Jacobian computed with forward mode {where}"):
+                    return False
+    if check_backward_ad and targets:
+        _final_checks(func, inputs, outputs, differentiable, check_undefined_grad)
+    return True
+
+
+def _final_checks(func, inputs: tuple, outputs: list, differentiable: list,
+                  check_undefined_grad: bool) -> None:
+    targets = [inputs[n] for n in differentiable]
+    _zero_backward(outputs, targets)
+    if check_undefined_grad:
+        _zero_backward(_outputs(func, inputs), targets)
+
+
+def _fast(func, inputs: tuple, outputs: list, differentiable: list, eps: float, rtol: float,
+          atol: float) -> bool:
+    """torch's fast mode: v·J·u for random unit vectors u (each input) and v (each output),
+    from a generator of its own (the user's stream is left alone), by finite differences
+    along u and by one backward of v (twice: the reentrancy check). False when they differ:
+    the slow mode then says where."""
+    from .._random import Generator
+
+    generator = Generator()
+    directions = [_unit_vector(inputs[n], generator) for n in differentiable]
+    weights = [_unit_vector(output, generator) for output in outputs]
+    numerical = [_numerical_along(func, inputs, n, u, eps)
+                 for n, u in zip(differentiable, directions, strict=True)]
+    targets = [inputs[n] for n in differentiable]
+    for out_number, (output, v) in enumerate(zip(outputs, weights, strict=True)):
+        if not output.requires_grad:
+            continue
+        first = _vjp(output, targets, v)
+        _vjp(output, targets, v)
+        for position, u in enumerate(directions):
+            analytical = float(np.dot(first[position], u))
+            expected = float(np.dot(v, numerical[position][out_number]))
+            if not np.isclose(analytical, expected, rtol=rtol, atol=atol):
                 return False
     return True
+
+
+def _unit_vector(like: Tensor, generator) -> np.ndarray:
+    """torch.rand(numel) (float32) in the tensor's real dtype, over its norm."""
+    from .._factories import rand
+
+    kind = like._data.real.dtype if like._data.dtype.kind == "c" else like._data.dtype
+    drawn = rand(like.numel(), generator=generator)._data.astype(kind)
+    return drawn / np.float64(np.linalg.norm(drawn.astype(np.float64))).astype(kind)
+
+
+def _numerical_along(func, inputs: tuple, in_number: int, u: np.ndarray,
+                     eps: float) -> list[np.ndarray]:
+    """Each output's derivative along u: (f(x + eps·u) - f(x - eps·u)) / 2 eps."""
+    data = inputs[in_number]._data
+    original, step = data.copy(), (u * eps).reshape(data.shape)
+    with no_grad():
+        data[...] = original - step
+        below = [o._data.astype(np.float64) for o in _outputs(func, inputs)]
+        data[...] = original + step
+        above = [o._data.astype(np.float64) for o in _outputs(func, inputs)]
+        data[...] = original
+    return [((b - a) / (2 * eps)).reshape(-1) for a, b in zip(below, above, strict=True)]
+
+
+def _vjp(output: Tensor, targets: list[Tensor], v: np.ndarray) -> list[np.ndarray]:
+    from . import grad
+
+    found = grad(output, targets, Tensor._make(v.reshape(output._data.shape).astype(
+        output._data.dtype)), retain_graph=True, allow_unused=True)
+    return [np.zeros(t.numel()) if g is None else g._data.astype(np.float64).reshape(-1)
+            for t, g in zip(targets, found, strict=True)]
+
+
+def _zero_backward(outputs: list[Tensor], targets: list[Tensor]) -> None:
+    """torch's checks that a backward takes zero (and undefined) output gradients."""
+    from . import grad
+
+    differentiable = [o for o in outputs if o.requires_grad]
+    if differentiable:
+        grad(differentiable, targets, [Tensor._make(np.zeros_like(o._data))
+                                       for o in differentiable], allow_unused=True)
 
 
 def _agrees(analytical: np.ndarray, numerical: np.ndarray, rtol: float, atol: float,
@@ -82,10 +175,10 @@ def _numerical(func: Callable, inputs: tuple, out_number: int, in_number: int,
     with no_grad():
         for index in range(flat.size):
             original = flat[index].copy()
+            flat[index] = original - eps  # (torch's order: below, then above)
+            minus = _outputs(func, inputs)[out_number]._data.astype(np.float64)
             flat[index] = original + eps
             plus = _outputs(func, inputs)[out_number]._data.astype(np.float64)
-            flat[index] = original - eps
-            minus = _outputs(func, inputs)[out_number]._data.astype(np.float64)
             flat[index] = original
             columns.append(((plus - minus) / (2 * eps)).reshape(-1))
     size = _outputs(func, inputs)[out_number].numel() if not columns else len(columns[0])
@@ -114,17 +207,23 @@ def _forward_analytical(func: Callable, inputs: tuple, out_number: int,
     return np.array(rows).reshape(target.numel(), -1)
 
 
-def _analytical(output: Tensor, target: Tensor) -> np.ndarray:
-    """One backward per output element: column j is d output_j / d input."""
+def _analytical(output: Tensor, targets: list[Tensor]) -> list[np.ndarray]:
+    """One backward per output element, its gradient a one-hot tensor of the output's shape
+    (as torch's rows): for each target, its Jacobian laid out as the numerical one."""
     from . import grad
 
-    flat = output.reshape(-1)
-    columns = []
-    for index in range(flat.numel()):
-        (found,) = grad(flat[index], target, retain_graph=True, allow_unused=True)
-        columns.append(np.zeros(target.numel()) if found is None else
-                       found._data.astype(np.float64).reshape(-1))
-    return np.array(columns).T.reshape(target.numel(), flat.numel())
+    one_hot = np.zeros(output._data.size, output._data.dtype)
+    columns: list[list[np.ndarray]] = [[] for _ in targets]
+    for index in range(one_hot.size):
+        one_hot[:] = 0
+        one_hot[index] = 1
+        found = grad(output, targets, Tensor._make(one_hot.reshape(output._data.shape).copy()),
+                     retain_graph=True, allow_unused=True)
+        for column, target, gradient in zip(columns, targets, found, strict=True):
+            column.append(np.zeros(target.numel()) if gradient is None else
+                          gradient._data.astype(np.float64).reshape(-1))
+    return [np.array(column).T.reshape(target.numel(), one_hot.size)
+            for column, target in zip(columns, targets, strict=True)]
 
 
 def gradgradcheck(func: Callable, inputs, grad_outputs=None, *, eps: float = 1e-6,
