@@ -3,7 +3,9 @@ against torch run here: a tanh-squashed Normal policy (rsample, log_prob by the 
 variables, gradients), composed and inverse transforms, a Gaussian mixture
 (MixtureSameFamily: sampling in torch's order of draws, log_prob, a fitting step),
 OneHotCategorical and the constraints' checks and reprs; and torch's older triangular helpers
-(triangular_solve, cholesky_inverse) with linalg.vander and linalg.diagonal."""
+(triangular_solve, cholesky_inverse) with linalg.vander and linalg.diagonal; as_strided and
+stft (torch's graph of it; its warnings are checked for their words, torch names its own
+file as their place)."""
 
 from __future__ import annotations
 
@@ -140,9 +142,64 @@ for bad in [lambda: torch.linalg.vander(xs, N=1), lambda: torch.triangular_solve
     except RuntimeError as e:
         print("RuntimeError", e)
 ''',
+    'as_strided_and_stft': r'''
+import torch
+x = torch.arange(10.)
+print(x.as_strided((3, 4), (2, 1)), x[2:].as_strided((2, 2), (1, 1)),
+      x[2:].as_strided((2, 2), (1, 1), 0))
+try:
+    x.as_strided((5, 5), (3, 1))
+except RuntimeError as e:
+    print("RuntimeError", e)
+y = torch.arange(6.).reshape(2, 3).t()
+print(y.as_strided((2, 2), (1, 2)), torch.as_strided(x, (2,), (3,), 1))
+a = torch.zeros(6)
+v = a.as_strided((2, 2), (2, 1))
+v.add_(1)
+print(a, v)
+xx = torch.arange(5., requires_grad=True)
+s = xx.as_strided((2, 3), (1, 1))
+(s * torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])).sum().backward()
+print(s.grad_fn.name(), xx.grad)
+torch.manual_seed(0)
+signal = torch.randn(32, requires_grad=True)
+window = torch.hann_window(8)
+spec = torch.stft(signal, 8, hop_length=4, window=window, return_complex=True)
+print(spec.shape, spec.dtype, spec.grad_fn.name())
+print(spec[:2, :3].real, spec[1:3, 1:4].imag)
+spec.abs().pow(2).sum().backward()
+print(signal.grad[:6])
+batch = torch.randn(2, 16)
+print(torch.stft(batch, 8, window=torch.hann_window(8), return_complex=True, center=False).shape)
+print(torch.stft(batch, 8, hop_length=2, win_length=6, window=torch.hann_window(6),
+                 normalized=True, return_complex=True)[0, 1, 1:3])
+print(torch.stft(torch.arange(8.), 4, window=torch.ones(4), return_complex=True,
+                 onesided=False).shape)
+''',
 }
 
 
 @pytest.mark.parametrize("name", list(SCRIPTS))
 def test_composed_distributions_print_as_on_torch(name, tmp_path):
     assert_playground_prints_as_torch(SCRIPTS[name], tmp_path)
+
+
+def test_stft_says_what_torch_says_when_a_window_or_the_complex_return_is_missing(torch):
+    import warnings
+
+    import playground.npgrad as pg
+    from playground.npgrad import _strided
+
+    _strided._said.clear()
+    _strided._said_real.clear()
+    for module in (torch, pg):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            with pytest.raises(RuntimeError) as refused:
+                module.stft(module.ones(16), 8)
+            shape = module.stft(module.ones(16), 8, window=module.ones(8),
+                                return_complex=False).shape
+        messages = [str(w.message) for w in caught]
+        if module is torch:
+            expected = (messages, str(refused.value), tuple(shape))
+    assert (messages, str(refused.value), tuple(shape)) == expected
