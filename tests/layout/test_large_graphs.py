@@ -65,9 +65,10 @@ def test_a_small_loop_keeps_its_long_edges_routed_around_the_nodes():
     assert max(len(route) for route in layout.routes) > 10
 
 
-def test_the_collector_pauses_nest_and_a_large_build_is_frozen_then_thawed():
+def test_the_collector_pauses_nest_and_a_large_build_is_frozen_then_thawed(monkeypatch):
     # a window made earlier in this process hands collection to its UI thread (gc off):
     # this test is about automatic collection, so it starts with it on and leaves it as found
+    monkeypatch.setattr(gc_policy, "_start_up_frozen", 0)  # (as in a process with no window)
     was_enabled = gc.isenabled()
     gc.enable()
     try:
@@ -94,3 +95,29 @@ def _check_pauses_nest_and_freeze() -> None:
     assert gc.isenabled() and gc.get_freeze_count() == 0 and small
     gc_policy.resume()  # an extra resume changes nothing
     assert gc.isenabled()
+
+
+def test_the_windows_start_up_objects_are_frozen_once_and_stay_so_after_a_thaw(monkeypatch):
+    """The first quiet moment after a run with a small graph freezes what the window holds;
+    a thaw after a large result gives back only what died since (one full collection)."""
+    monkeypatch.setattr(gc_policy, "_start_up_frozen", 0)
+    gc.unfreeze()
+    try:
+        assert gc_policy.settle(10, drawing=False)
+        start_up = gc.get_freeze_count()
+        assert start_up > 0 and not gc_policy.thaw()  # nothing beyond start-up to give back
+        with gc_policy.paused():
+            kept = [_cycle() for _ in range(gc_policy.FREEZE_FROM * 2)]
+        assert gc.get_freeze_count() >= start_up + len(kept)
+        assert not gc_policy.settle(10, drawing=True) and not gc_policy.settle(5000, False)
+        del kept  # (cycles: only a collection frees them)
+        assert gc_policy.settle(10, drawing=False)
+        assert start_up * 0.9 <= gc.get_freeze_count() < start_up + gc_policy.FREEZE_FROM
+    finally:
+        gc.unfreeze()
+
+
+def _cycle() -> list:
+    item: list = []
+    item.append(item)
+    return item
