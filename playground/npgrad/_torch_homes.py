@@ -179,7 +179,8 @@ HOMES: dict[str, dict[str, str]] = {
         "torch.nn.modules.rnn": "GRU GRUCell LSTM LSTMCell RNN RNNCell",
     },
     "nn.resampling": {
-        "torch.nn.modules.upsampling": "Upsample",
+        "torch.nn.modules.fold": "Fold Unfold",
+        "torch.nn.modules.upsampling": "Upsample UpsamplingBilinear2d UpsamplingNearest2d",
     },
     "nn.transformer": {
         "torch.nn.modules.activation": "MultiheadAttention",
@@ -229,7 +230,8 @@ HOMES: dict[str, dict[str, str]] = {
         "torch.utils.data.dataloader": "DataLoader",
         "torch.utils.data.dataset": "ConcatDataset Dataset IterableDataset Subset TensorDataset",
         "torch.utils.data.sampler": (
-            "BatchSampler RandomSampler Sampler SequentialSampler SubsetRandomSampler"),
+            "BatchSampler RandomSampler Sampler SequentialSampler SubsetRandomSampler "
+            "WeightedRandomSampler"),
     },
 }
 _PACKAGE = "playground.npgrad."

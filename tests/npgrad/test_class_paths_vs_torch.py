@@ -40,6 +40,52 @@ print(copy.deepcopy(model)[0].bias)
 '''
 
 
+SMALL_PIECES = r'''
+import torch
+from torch import nn
+from torch.utils.data import DataLoader, TensorDataset, WeightedRandomSampler, get_worker_info
+torch.manual_seed(0)
+labels = torch.tensor([0, 0, 0, 0, 1, 1, 0, 0])
+counts = torch.bincount(labels)
+weights = (1.0 / counts.float())[labels]
+sampler = WeightedRandomSampler(weights, num_samples=8, replacement=True)
+print(list(sampler), len(sampler), type(sampler), sampler.weights.dtype)
+loader = DataLoader(TensorDataset(torch.arange(8.), labels), batch_size=4, sampler=sampler)
+for xb, yb in loader:
+    print(xb, yb)
+print(list(WeightedRandomSampler([0.1, 0.9, 0.5], 2, replacement=False)), get_worker_info())
+for bad in [lambda: WeightedRandomSampler([1.0], 0), lambda: WeightedRandomSampler([[1.0]], 1),
+            lambda: WeightedRandomSampler([1.0], 1, replacement=1)]:
+    try:
+        bad()
+    except ValueError as e:
+        print("ValueError", e)
+x = torch.arange(16.).reshape(1, 1, 4, 4).requires_grad_()
+print(nn.UpsamplingNearest2d(scale_factor=2)(x).shape,
+      nn.UpsamplingBilinear2d(size=(3, 3))(x))
+unfold = nn.Unfold(kernel_size=2, stride=2)
+patches = unfold(x)
+print(unfold, patches.shape, patches.grad_fn.name())
+fold = nn.Fold(output_size=(4, 4), kernel_size=2, stride=2)
+back = fold(patches)
+print(fold, torch.equal(back, x), type(fold))
+back.sum().backward()
+print(x.grad.sum())
+t = torch.ones(3)
+print(t.is_pinned(), t.is_shared(), t.share_memory_() is t, t.is_shared())
+try:
+    t.pin_memory()
+except RuntimeError as e:
+    print("RuntimeError", e)
+'''
+
+
+def test_weighted_sampling_upsampling_folding_and_memory_questions_as_on_torch(tmp_path):
+    """WeightedRandomSampler (torch's multinomial draws), get_worker_info, the older
+    upsampling modules, Unfold and Fold, and a tensor's pinned and shared questions."""
+    assert_playground_prints_as_torch(SMALL_PIECES, tmp_path)
+
+
 def test_classes_print_import_and_pickle_as_on_torch(tmp_path):
     assert_playground_prints_as_torch(SCRIPT, tmp_path)
 

@@ -52,7 +52,7 @@ from .normalization import BatchNorm1d, BatchNorm2d, BatchNorm3d, LayerNorm
 from .parameter import Buffer
 from .pooling import AdaptiveAvgPool1d, AdaptiveAvgPool2d, AvgPool1d, AvgPool2d
 from .recurrent import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNCell
-from .resampling import Upsample
+from .resampling import Fold, Unfold, Upsample, UpsamplingBilinear2d, UpsamplingNearest2d
 from .transformer import (
     MultiheadAttention,
     Transformer,
@@ -75,7 +75,8 @@ __all__ = ["functional", "init", "modules", "parameter", "utils", "BatchNorm1d",
            "ConvTranspose1d", "ConvTranspose2d", "Bilinear", "EmbeddingBag",
            "GRU", "GRUCell", "RNN", "RNNCell", "MultiheadAttention", "TransformerEncoder",
            "TransformerEncoderLayer", "TransformerDecoder", "TransformerDecoderLayer",
-           "Transformer", "Buffer"]
+           "Transformer", "Buffer", "Fold", "Unfold", "UpsamplingBilinear2d",
+           "UpsamplingNearest2d"]
 
 _lacking = missing_attribute("torch.nn")
 # modules loaded on first use (start-up stays small), by the file that holds them

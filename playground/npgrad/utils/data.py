@@ -204,6 +204,40 @@ class SubsetRandomSampler(Sampler):
         return len(self.indices)
 
 
+class WeightedRandomSampler(Sampler):
+    """``num_samples`` indices drawn by weight (torch.multinomial: with replacement unless
+    told otherwise)."""
+
+    def __init__(self, weights: Sequence[float], num_samples: int, replacement: bool = True,
+                 generator=None) -> None:
+        if not isinstance(num_samples, int) or isinstance(num_samples, bool) or \
+                num_samples <= 0:
+            raise ValueError("num_samples should be a positive integer value, but got "
+                             f"num_samples={num_samples}")
+        if not isinstance(replacement, bool):
+            raise ValueError("replacement should be a boolean value, but got "
+                             f"replacement={replacement}")
+        torch = _torch()
+        weights = torch.as_tensor(weights, dtype=torch.double)
+        if len(weights.shape) != 1:
+            raise ValueError("weights should be a 1d sequence but given weights have shape "
+                             f"{tuple(weights.shape)}")
+        self.weights, self.num_samples = weights, num_samples
+        self.replacement, self.generator = replacement, generator
+
+    def __iter__(self) -> Iterator[int]:
+        yield from _torch().multinomial(self.weights, self.num_samples, self.replacement,
+                                        generator=self.generator).tolist()
+
+    def __len__(self) -> int:
+        return self.num_samples
+
+
+def get_worker_info():
+    """None: batches are made in this process (as torch says in its main process)."""
+    return None
+
+
 class BatchSampler(Sampler):
     """Groups another sampler's indices into lists of ``batch_size``."""
 
@@ -330,7 +364,8 @@ class DataLoader:
 
 __all__ = ["BatchSampler", "ConcatDataset", "DataLoader", "Dataset", "IterableDataset",
            "RandomSampler", "Sampler", "SequentialSampler", "Subset", "SubsetRandomSampler",
-           "TensorDataset", "default_collate", "default_convert", "random_split"]
+           "TensorDataset", "WeightedRandomSampler", "default_collate", "default_convert",
+           "get_worker_info", "random_split"]
 
 # What the engine lacks, said with torch's module name and what to do.
 __getattr__ = missing_attribute("torch.utils.data")
