@@ -216,6 +216,9 @@ HOMES: dict[str, dict[str, str]] = {
             "LambdaLR LinearLR MultiStepLR MultiplicativeLR OneCycleLR PolynomialLR "
             "ReduceLROnPlateau StepLR"),
     },
+    "optim.swa_utils": {
+        "torch.optim.swa_utils": "AveragedModel SWALR",
+    },
     "optim.more_optimizers": {
         "torch.optim.adamax": "Adamax",
         "torch.optim.asgd": "ASGD",

@@ -6,7 +6,9 @@ warning once), and every index-taking op's bounds (torch wraps a negative index 
 index_fill and plain indexing); the rarer random fills (cauchy_, log_normal_, geometric_)
 and the Cauchy and Geometric distributions built on torch's draws; the state-dict hooks
 (before, after, on load) and a module's extra state; gradcheck calling a custom Function's
-forward and backward as torch's does (slow and fast mode, gradgradcheck)."""
+forward and backward as torch's does (slow and fast mode, gradgradcheck); stochastic weight
+averaging (AveragedModel with SWA and EMA, SWALR, update_bn) and the schedulers' warnings of a
+step before the optimizer's."""
 
 from __future__ import annotations
 
@@ -425,6 +427,76 @@ print(torch.autograd.gradcheck(lambda a, b: Cube.apply(a) * b,
                                (x[:2].detach().requires_grad_(), y), fast_mode=True))
 print(torch.autograd.gradgradcheck(Cube.apply, (x,)))
 print(torch.rand(2))
+''',
+    'swa_utils': r'''
+import torch
+from torch import nn
+from torch.optim.swa_utils import AveragedModel, SWALR, update_bn, get_ema_multi_avg_fn
+torch.manual_seed(0)
+model = nn.Sequential(nn.Linear(3, 4), nn.BatchNorm1d(4), nn.ReLU(), nn.Linear(4, 1))
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+swa_model = AveragedModel(model)
+ema_model = torch.optim.swa_utils.AveragedModel(model, multi_avg_fn=get_ema_multi_avg_fn(0.9))
+scheduler = SWALR(optimizer, swa_lr=0.05, anneal_epochs=3, anneal_strategy="linear")
+data = torch.randn(16, 3)
+target = torch.randn(16, 1)
+loader = torch.utils.data.DataLoader(torch.utils.data.TensorDataset(data, target), batch_size=4)
+for epoch in range(5):
+    for x, y in loader:
+        optimizer.zero_grad()
+        nn.functional.mse_loss(model(x), y).backward()
+        optimizer.step()
+    swa_model.update_parameters(model)
+    ema_model.update_parameters(model)
+    scheduler.step()
+    print(epoch, scheduler.get_last_lr(), swa_model.n_averaged)
+update_bn(loader, swa_model)
+print(swa_model)
+print(swa_model.module[0].weight, ema_model.module[3].bias, swa_model.module[1].running_mean)
+swa_model.eval()
+print(swa_model(data[:2]))
+cosine = SWALR(torch.optim.SGD([nn.Parameter(torch.ones(1))], lr=1.0), swa_lr=[0.1],
+               anneal_epochs=2)
+print([cosine.get_last_lr()] + [(cosine.step(), cosine.get_last_lr())[1] for _ in range(3)])
+print(type(swa_model), sorted(cosine.state_dict()))
+for bad in [lambda: SWALR(optimizer, 0.1, anneal_strategy="exp"),
+            lambda: SWALR(optimizer, 0.1, anneal_epochs=-1),
+            lambda: get_ema_multi_avg_fn(1.5)]:
+    try:
+        bad()
+    except ValueError as e:
+        print("ValueError", e)
+''',
+    'scheduler_order_warnings': r'''
+import torch
+weights = [torch.nn.Parameter(torch.ones(2))]
+optimizer = torch.optim.SGD(weights, lr=0.1)
+schedule = torch.optim.lr_scheduler.StepLR(optimizer, step_size=2, gamma=0.5)
+for epoch in range(4):
+    schedule.step()
+    print(epoch, schedule.get_last_lr())
+second = torch.optim.lr_scheduler.ExponentialLR(optimizer, gamma=0.9)
+optimizer.step()
+second.step()
+second.step(5)
+print(second.get_last_lr(), optimizer.param_groups[0]["lr"])
+other = torch.optim.Adam(weights)
+third = torch.optim.lr_scheduler.LinearLR(other)
+other.step = lambda closure=None: None
+third.step()
+print(third.get_last_lr())
+for make in [lambda o: torch.optim.lr_scheduler.StepLR(o, 2, 0.5),
+             lambda o: torch.optim.lr_scheduler.MultiStepLR(o, [1, 3, 3], 0.5),
+             lambda o: torch.optim.lr_scheduler.ConstantLR(o, 0.5, 3),
+             lambda o: torch.optim.lr_scheduler.LinearLR(o, 0.2, 1.0, 4),
+             lambda o: torch.optim.lr_scheduler.PolynomialLR(o, 5, 2.0),
+             lambda o: torch.optim.lr_scheduler.CosineAnnealingLR(o, 6, 0.01),
+             lambda o: torch.optim.lr_scheduler.LambdaLR(o, lambda e: 0.9 ** e)]:
+    opt = torch.optim.SGD([torch.nn.Parameter(torch.ones(1))], lr=1.0)
+    sched = make(opt)
+    opt.step()
+    print(type(sched).__name__,
+          [(sched.step(epoch), sched.get_last_lr())[1] for epoch in (2, 4, 1)])
 ''',
 }
 

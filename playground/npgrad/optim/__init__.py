@@ -382,10 +382,19 @@ from .lbfgs import LBFGS  # noqa: E402
 from .more_optimizers import ASGD, Adamax, NAdam, RAdam, Rprop  # noqa: E402
 
 __all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta", "LBFGS",
-           "NAdam", "RAdam", "Adamax", "Rprop", "ASGD", "lr_scheduler"]
+           "NAdam", "RAdam", "Adamax", "Rprop", "ASGD", "lr_scheduler", "swa_utils"]
 
-# What the engine lacks, said with torch's module name and what to do.
-__getattr__ = missing_attribute("torch.optim")
+_lacking = missing_attribute("torch.optim")
+
+
+def __getattr__(name: str):
+    """swa_utils when first used (start-up stays small); what the engine lacks is said with
+    torch's module name and what to do."""
+    if name == "swa_utils":
+        import importlib
+
+        return importlib.import_module(f"{__name__}.swa_utils")
+    return _lacking(name)
 
 
 def _is_complex(value) -> bool:

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 import math
+import warnings
 from collections import Counter
 from collections.abc import Callable
 
 from .._missing import SaysWhatItLacks, missing_attribute
+from .closed_forms import closed_form
 
 
 class LRScheduler(SaysWhatItLacks):
@@ -19,6 +22,7 @@ class LRScheduler(SaysWhatItLacks):
                 group.setdefault("initial_lr", group["lr"])
         self.base_lrs = [group["initial_lr"] for group in optimizer.param_groups]
         self.last_epoch = last_epoch
+        _track_optimizer_steps(optimizer)
         self._step_count = 0
         # (torch's flags, in its state_dict: the first step is the constructor's own)
         self._is_initial, self._get_lr_called_within_step = True, False
@@ -32,9 +36,15 @@ class LRScheduler(SaysWhatItLacks):
         return self._last_lr
 
     def step(self, epoch: int | None = None) -> None:
+        if self._step_count == 1:  # the user's first step (the constructor made one)
+            _warn_of_the_order(self.optimizer)
         self._step_count += 1
+        if epoch is not None:
+            warnings.warn(EPOCH_DEPRECATION_WARNING, UserWarning, stacklevel=2)
         self.last_epoch = self.last_epoch + 1 if epoch is None else epoch
-        for group, rate in zip(self.optimizer.param_groups, self.get_lr(), strict=True):
+        form = closed_form(self) if epoch is not None else None
+        rates = form(self) if form is not None else self.get_lr()
+        for group, rate in zip(self.optimizer.param_groups, rates, strict=True):
             group["lr"] = rate
         self._last_lr = [group["lr"] for group in self.optimizer.param_groups]
 
@@ -46,6 +56,41 @@ class LRScheduler(SaysWhatItLacks):
 
 
 _LRScheduler = LRScheduler
+EPOCH_DEPRECATION_WARNING = (
+    "The epoch parameter in `scheduler.step()` was not necessary and is being deprecated where "
+    "possible. Please use `scheduler.step()` to step the scheduler. During the deprecation, if "
+    "epoch is different from None, the closed form is used instead of the new chainable form, "
+    "where available. Please open an issue if you are unable to replicate your use case: "
+    "https://github.com/pytorch/pytorch/issues/new/choose.")
+_SEE = "See more details at https://pytorch.org/docs/stable/optim.html#how-to-adjust-learning-rate"
+
+
+def _track_optimizer_steps(optimizer) -> None:
+    """torch's wrapper around the optimizer's own step (once): it notes that a step ran."""
+    if hasattr(optimizer.step, "_wrapped_by_lr_sched"):
+        return
+    step = optimizer.step
+
+    @functools.wraps(step)
+    def wrapper(*args, **kwargs):
+        optimizer._opt_called = True
+        return step(*args, **kwargs)
+
+    wrapper._wrapped_by_lr_sched = True
+    optimizer.step = wrapper
+
+
+def _warn_of_the_order(optimizer) -> None:
+    if not hasattr(optimizer.step, "_wrapped_by_lr_sched"):
+        warnings.warn("Seems like `optimizer.step()` has been overridden after learning rate "
+                      "scheduler initialization. Please, make sure to call `optimizer.step()` "
+                      f"before `lr_scheduler.step()`. {_SEE}", UserWarning, stacklevel=3)
+    elif not getattr(optimizer, "_opt_called", False):
+        warnings.warn("Detected call of `lr_scheduler.step()` before `optimizer.step()`. In "
+                      "PyTorch 1.1.0 and later, you should call them in the opposite order: "
+                      "`optimizer.step()` before `lr_scheduler.step()`.  Failure to do this will "
+                      f"result in PyTorch skipping the first value of the learning rate schedule. "
+                      f"{_SEE}", UserWarning, stacklevel=3)
 
 
 class StepLR(LRScheduler):
