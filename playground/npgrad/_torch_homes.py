@@ -119,6 +119,12 @@ HOMES: dict[str, dict[str, str]] = {
     "nn.embedding_bag": {
         "torch.nn.modules.sparse": "EmbeddingBag",
     },
+    "nn.lazy": {
+        "torch.nn.modules.batchnorm": "LazyBatchNorm1d LazyBatchNorm2d",
+        "torch.nn.modules.conv": "LazyConv1d LazyConv2d",
+        "torch.nn.modules.linear": "LazyLinear",
+        "torch.nn.parameter": "UninitializedBuffer UninitializedParameter",
+    },
     "nn.loss": {
         "torch.nn.modules.loss": (
             "BCELoss BCEWithLogitsLoss CrossEntropyLoss HuberLoss L1Loss MSELoss NLLLoss "

@@ -86,6 +86,46 @@ def test_weighted_sampling_upsampling_folding_and_memory_questions_as_on_torch(t
     assert_playground_prints_as_torch(SMALL_PIECES, tmp_path)
 
 
+LAZY_MODULES = r'''
+import torch
+from torch import nn
+torch.manual_seed(0)
+net = nn.Sequential(nn.LazyLinear(4), nn.ReLU(), nn.LazyLinear(2))
+print(net)
+print(net[0].weight)
+x = torch.randn(3, 5)
+out = net(x)
+print(net)
+print(net[0].weight, out)
+print(type(net[0]), isinstance(net[0], nn.Linear))
+conv = nn.LazyConv2d(3, kernel_size=2)
+print(conv(torch.randn(1, 2, 4, 4)).shape, conv)
+bn = nn.LazyBatchNorm2d()
+print(bn, bn.weight, bn.running_mean)
+y = bn(torch.randn(2, 3, 2, 2))
+print(bn, bn.running_mean, bn.weight, type(bn))
+model = nn.Sequential(nn.LazyConv2d(4, 3, padding=1), nn.LazyBatchNorm2d(), nn.ReLU(),
+                      nn.Flatten(), nn.LazyLinear(2))
+print(model)
+out = model(torch.randn(2, 1, 5, 5))
+out.sum().backward()
+print(model, model[4].weight.grad.shape, out)
+print(len(list(model.parameters())), [p.shape for p in model.parameters()])
+lin = nn.LazyLinear(3)
+try:
+    lin(torch.randn(2, 4), torch.randn(1))
+except TypeError as e:
+    print("TypeError", e)
+print(nn.LazyConv1d(2, 2)(torch.randn(3, 5)).shape)
+'''
+
+
+def test_lazy_modules_take_their_sizes_from_the_first_input_as_on_torch(tmp_path):
+    """Dive into Deep Learning's way of building models: uninitialized parameters until the
+    first call, torch's initial values then, and the plain module's class after."""
+    assert_playground_prints_as_torch(LAZY_MODULES, tmp_path)
+
+
 def test_classes_print_import_and_pickle_as_on_torch(tmp_path):
     assert_playground_prints_as_torch(SCRIPT, tmp_path)
 
