@@ -155,7 +155,7 @@ HOMES: dict[str, dict[str, str]] = {
     },
     "nn.more_normalization": {
         "torch.nn.modules.instancenorm": "InstanceNorm1d InstanceNorm2d InstanceNorm3d",
-        "torch.nn.modules.normalization": "GroupNorm RMSNorm",
+        "torch.nn.modules.normalization": "GroupNorm LocalResponseNorm RMSNorm",
     },
     "nn.more_pooling": {
         "torch.nn.modules.pooling": "AdaptiveMaxPool1d AdaptiveMaxPool2d LPPool1d LPPool2d",

@@ -126,6 +126,36 @@ def test_lazy_modules_take_their_sizes_from_the_first_input_as_on_torch(tmp_path
     assert_playground_prints_as_torch(LAZY_MODULES, tmp_path)
 
 
+LOCAL_RESPONSE_NORM = r'''
+import torch
+from torch import nn
+torch.manual_seed(0)
+x = torch.randn(2, 6, 3, 3, requires_grad=True)
+lrn = nn.LocalResponseNorm(3)
+y = lrn(x)
+print(lrn, type(lrn), y.grad_fn.name(), y[0, :, 0, 0])
+y.pow(2).sum().backward()
+print(x.grad[0, :3, 0])
+z = torch.randn(2, 5, 4, requires_grad=True)
+w = nn.functional.local_response_norm(z, size=2, alpha=0.1, beta=0.5, k=2.0)
+print(w[1, :, 1], w.grad_fn.name())
+w.sum().backward()
+print(z.grad[0])
+print(nn.functional.local_response_norm(torch.randn(1, 3, 2, 2, 2), 4).shape)
+alexnet_block = nn.Sequential(nn.Conv2d(3, 4, 3), nn.ReLU(),
+                              nn.LocalResponseNorm(5, 1e-4, 0.75, 2.0))
+print(alexnet_block, alexnet_block(torch.randn(1, 3, 5, 5)).sum())
+try:
+    lrn(torch.randn(4, 3))
+except ValueError as e:
+    print("ValueError", e)
+'''
+
+
+def test_alexnets_local_response_norm_as_on_torch(tmp_path):
+    assert_playground_prints_as_torch(LOCAL_RESPONSE_NORM, tmp_path)
+
+
 def test_classes_print_import_and_pickle_as_on_torch(tmp_path):
     assert_playground_prints_as_torch(SCRIPT, tmp_path)
 

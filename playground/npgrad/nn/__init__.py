@@ -89,7 +89,7 @@ _LAZY = {"more_activations": ("ReLU6", "Hardtanh", "SELU", "CELU", "Mish", "Hard
                      "ReplicationPad2d", "CircularPad1d", "CircularPad2d", "PixelShuffle",
                      "PixelUnshuffle", "ChannelShuffle"),
          "more_normalization": ("InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d",
-                                "GroupNorm", "RMSNorm"),
+                                "GroupNorm", "RMSNorm", "LocalResponseNorm"),
          "more_losses": ("PairwiseDistance", "TripletMarginLoss", "TripletMarginWithDistanceLoss",
                          "CosineEmbeddingLoss", "MarginRankingLoss", "HingeEmbeddingLoss",
                          "MultiLabelSoftMarginLoss", "PoissonNLLLoss", "GaussianNLLLoss"),

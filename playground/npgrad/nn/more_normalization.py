@@ -1,6 +1,7 @@
 """More of torch's normalizations: instance norm (a batch norm over each sample's channels, as
 torch makes it: ViewBackward0 over NativeBatchNormBackward0), group norm (one node,
-NativeGroupNormBackward0) and RMS norm (made of pow, mean, add, rsqrt and mul, as torch's)."""
+NativeGroupNormBackward0), RMS norm (made of pow, mean, add, rsqrt and mul, as torch's) and
+AlexNet's local response norm (a padded average pool of the squares)."""
 
 from __future__ import annotations
 
@@ -211,3 +212,42 @@ def _register() -> None:
 
 
 _register()
+
+
+def local_response_norm(input: Tensor, size: int, alpha: float = 1e-4, beta: float = 0.75,
+                        k: float = 1.0) -> Tensor:
+    """Each value over (k + alpha·mean of the squares of ``size`` neighbouring channels)^beta
+    (AlexNet's), made of the ops torch makes it of (a padded average pool of the squares)."""
+    from .pooling import avg_pool2d
+    from .resampling import pad
+    from .volumes import avg_pool3d
+
+    dim = input.dim()
+    if dim < 3:
+        raise ValueError("Expected 3D or higher dimensionality" + " " * 26 +  # (torch's words,
+                         f"input (got {dim} dimensions)")  # its line break's indent kept)
+    if input.numel() == 0:
+        return input
+    div = input.mul(input)
+    if dim == 3:
+        div = pad(div.unsqueeze(1), (0, 0, size // 2, (size - 1) // 2))
+        div = avg_pool2d(div, (size, 1), stride=1).squeeze(1)
+    else:
+        sizes = input.size()
+        div = div.view(sizes[0], 1, sizes[1], sizes[2], -1)
+        div = pad(div, (0, 0, 0, 0, size // 2, (size - 1) // 2))
+        div = avg_pool3d(div, (size, 1, 1), stride=1).squeeze(1).view(sizes)
+    return input / div.mul(alpha).add(k).pow(beta)
+
+
+class LocalResponseNorm(Module):
+    def __init__(self, size: int, alpha: float = 1e-4, beta: float = 0.75,
+                 k: float = 1.0) -> None:
+        super().__init__()
+        self.size, self.alpha, self.beta, self.k = size, alpha, beta, k
+
+    def forward(self, input: Tensor) -> Tensor:
+        return local_response_norm(input, self.size, self.alpha, self.beta, self.k)
+
+    def extra_repr(self) -> str:
+        return f"{self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}"
