@@ -152,6 +152,8 @@ def image_rows(row) -> tuple:
              "indices shape", "k.max_pool2d_gather(grad, indices)", "k._zeros(grad, shape)"),
         *_volume_rows(row),
         # nn/more_pooling.py's
+        row("max_unpool2d", "MaxUnpool2DBackward0", "self", "indices",
+            "k.max_pool2d_gather(grad, indices)"),
         row("adaptive_max_pool2d", "AdaptiveMaxPool2DBackward0", "self", "self shape indices",
             "k.adaptive_max_grad(grad, self, shape, indices)"),
         row("adaptive_max_pool2d_backward", "AdaptiveMaxPool2DBackwardBackward0",

@@ -158,7 +158,8 @@ HOMES: dict[str, dict[str, str]] = {
         "torch.nn.modules.normalization": "GroupNorm LocalResponseNorm RMSNorm",
     },
     "nn.more_pooling": {
-        "torch.nn.modules.pooling": "AdaptiveMaxPool1d AdaptiveMaxPool2d LPPool1d LPPool2d",
+        "torch.nn.modules.pooling": (
+            "AdaptiveMaxPool1d AdaptiveMaxPool2d LPPool1d LPPool2d MaxUnpool1d MaxUnpool2d"),
     },
     "nn.noisy": {
         "torch.nn.modules.activation": "RReLU",

@@ -66,6 +66,14 @@ MORE_MATH_CASES: list = [
     Case("cauchy_", ((2, 3),), _random_fill("cauchy_", 0.5, 2.0)),
     Case("log_normal_", ((2, 3),), _random_fill("log_normal_", 0.25, 0.5)),
     Case("geometric_", ((2, 3),), _random_fill("geometric_", 0.3)),
+    # max_unpool2d: a pool's values back at their places (indices from the pool, no gradient)
+    Case("max_unpool2d", ((1, 2, 4, 4),), lambda m, a: m.nn.functional.max_unpool2d(
+        *m.nn.functional.max_pool2d(a.detach(), 2, return_indices=True), 2) * a,
+         domain="distinct"),
+    Case("max_unpool2d", ((1, 2, 4, 4),), _second(lambda m, a: m.nn.functional.max_unpool2d(
+        a[:, :, ::2, ::2] * 2, m.nn.functional.max_pool2d(a.detach(), 2,
+                                                         return_indices=True)[1], 2)),
+         domain="distinct", label="second"),
     # torch's older triangular helpers
     Case("triangular_solve", ((3, 3), (3, 2)),
          lambda m, a, b: m.triangular_solve(b, _upper(m, a)).solution),

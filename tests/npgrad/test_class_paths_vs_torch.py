@@ -156,6 +156,44 @@ def test_alexnets_local_response_norm_as_on_torch(tmp_path):
     assert_playground_prints_as_torch(LOCAL_RESPONSE_NORM, tmp_path)
 
 
+MAX_UNPOOL = r'''
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+torch.manual_seed(0)
+x = torch.randn(1, 2, 4, 4, requires_grad=True)
+pool = nn.MaxPool2d(2, return_indices=True)
+unpool = nn.MaxUnpool2d(2)
+p, idx = pool(x)
+u = unpool(p, idx)
+print(unpool, nn.MaxUnpool2d(3, stride=2, padding=1), nn.MaxUnpool1d(2), type(unpool))
+print(u, u.grad_fn.name())
+(u * torch.arange(32.).reshape(1, 2, 4, 4)).sum().backward()
+print(x.grad[0, 0])
+print(F.max_unpool2d(p, idx, 2, output_size=(5, 5)).shape,
+      unpool(p, idx, output_size=[1, 2, 5, 5]).shape)
+wrong = idx[:, :1].clone()
+wrong[0, 0, 1, 0] = 20  # (one bad index: torch's threads name one of several as they come)
+for bad in [lambda: F.max_unpool2d(p[:, :1], wrong, 2),
+            lambda: F.max_unpool2d(p, idx, 2, output_size=(9, 9)),
+            lambda: F.max_unpool2d(p, idx, 2, output_size=(4, 4, 4))]:
+    try:
+        bad()
+    except (RuntimeError, ValueError) as e:
+        print(type(e).__name__, e)
+s = torch.randn(1, 1, 6, requires_grad=True)
+q, i1 = F.max_pool1d(s, 2, return_indices=True)
+r = F.max_unpool1d(q, i1, 2)
+print(r, r.grad_fn.name(), r.grad_fn.next_functions[0][0].name())
+r.sum().backward()
+print(s.grad, nn.MaxUnpool1d(2)(q, i1).shape)
+'''
+
+
+def test_max_unpooling_puts_values_back_as_on_torch(tmp_path):
+    assert_playground_prints_as_torch(MAX_UNPOOL, tmp_path)
+
+
 def test_classes_print_import_and_pickle_as_on_torch(tmp_path):
     assert_playground_prints_as_torch(SCRIPT, tmp_path)
 

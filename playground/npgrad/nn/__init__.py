@@ -95,7 +95,8 @@ _LAZY = {"more_activations": ("ReLU6", "Hardtanh", "SELU", "CELU", "Mish", "Hard
                          "MultiLabelSoftMarginLoss", "PoissonNLLLoss", "GaussianNLLLoss"),
          "margin_losses": ("SoftMarginLoss", "MultiMarginLoss", "MultiLabelMarginLoss"),
          "noisy": ("AlphaDropout", "FeatureAlphaDropout", "RReLU"),
-         "more_pooling": ("AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "LPPool1d", "LPPool2d"),
+         "more_pooling": ("AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "LPPool1d", "LPPool2d",
+                          "MaxUnpool1d", "MaxUnpool2d"),
          "volumes": ("Conv3d", "MaxPool3d", "AvgPool3d", "AdaptiveAvgPool3d"),
          "lazy": ("LazyLinear", "LazyConv1d", "LazyConv2d", "LazyBatchNorm1d",
                   "LazyBatchNorm2d", "UninitializedParameter", "UninitializedBuffer")}

@@ -475,7 +475,7 @@ _LAZY = {"more_activations": ("hardtanh", "hardtanh_", "relu6", "selu", "celu", 
          "noisy": ("alpha_dropout", "feature_alpha_dropout", "rrelu", "rrelu_",
                    "gumbel_softmax"),
          "more_pooling": ("adaptive_max_pool1d", "adaptive_max_pool2d", "lp_pool1d", "lp_pool2d",
-                          "pdist"),
+                          "pdist", "max_unpool1d", "max_unpool2d"),
          "volumes": ("conv3d", "max_pool3d", "avg_pool3d", "adaptive_avg_pool3d")}
 
 

@@ -190,3 +190,94 @@ for _function in (adaptive_max_grad, adaptive_max_gather, pdist_grad):
 
 FUNCTIONS = ("adaptive_max_pool1d", "adaptive_max_pool2d", "lp_pool1d", "lp_pool2d", "pdist")
 MODULES = ("AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "LPPool1d", "LPPool2d")
+
+
+def _unpool_output_size(input: Tensor, kernel: tuple, stride: tuple, padding: tuple,
+                        output_size) -> list[int]:
+    """torch's: each size the pool came from, or the one asked for if it is one of them."""
+    default = [(input.shape[-len(kernel) + d] - 1) * stride[d] + kernel[d] - 2 * padding[d]
+               for d in range(len(kernel))]
+    if output_size is None:
+        return default
+    if len(output_size) == len(kernel) + 2:
+        output_size = output_size[2:]
+    if len(output_size) != len(kernel):
+        raise ValueError(f"output_size should be a sequence containing {len(kernel)} or "
+                         f"{len(kernel) + 2} elements, but it has a length of "
+                         f"'{len(output_size)}'")
+    for d in range(len(kernel)):
+        low, high = default[d] - stride[d], default[d] + stride[d]
+        if not low < output_size[d] < high:
+            raise ValueError(f'invalid output_size "{output_size}" (dim {d} must be between '
+                             f"{low} and {high})")
+    return list(output_size)
+
+
+def _unpooled(input: Tensor, indices: Tensor, size: list[int]) -> Tensor:
+    """Each value written at its index in a zero plane of ``size`` (MaxUnpool2DBackward0)."""
+    height, width = size
+    data, places = input._data, indices._data.astype(np.int64)
+    flat_values = data.reshape(*data.shape[:-2], -1)
+    flat_places = places.reshape(*places.shape[:-2], -1)
+    outside = (places < 0) | (places >= height * width)
+    if outside.any():
+        raise RuntimeError(f"Found an invalid max index: {_reported(places, outside)} (output "
+                           f"volumes are of size {height}x{width})")
+    plane = np.zeros((*data.shape[:-2], height * width), data.dtype)
+    np.put_along_axis(plane, flat_places, flat_values, axis=-1)
+    return _recording.output("max_unpool2d", plane.reshape(*data.shape[:-2], height, width),
+                             (input,), (places,))
+
+
+def _reported(places: np.ndarray, outside: np.ndarray) -> int:
+    """The index torch's loop names: in the first plane and row holding a bad one, the last
+    bad one of that row (the row is checked whole before the loop stops)."""
+    rows = places.reshape(-1, places.shape[-1])
+    bad_rows = outside.reshape(-1, places.shape[-1])
+    row = int(np.argmax(bad_rows.any(axis=1)))
+    return int(rows[row][np.flatnonzero(bad_rows[row])[-1]])
+
+
+def max_unpool2d(input: Tensor, indices: Tensor, kernel_size, stride=None, padding=0,
+                 output_size=None) -> Tensor:
+    """max_pool2d's values put back where they came from; zeros elsewhere."""
+    kernel = _pair(kernel_size)
+    steps = kernel if stride is None else _pair(stride)
+    size = _unpool_output_size(input, kernel, steps, _pair(padding), output_size)
+    return _unpooled(input, indices, size)
+
+
+def max_unpool1d(input: Tensor, indices: Tensor, kernel_size, stride=None, padding=0,
+                 output_size=None) -> Tensor:
+    """As torch makes it: max_unpool2d of the input with a last dimension of 1."""
+    kernel = (_single(kernel_size),)
+    steps = kernel if stride is None else (_single(stride),)
+    size = _unpool_output_size(input, kernel, steps, (_single(padding),), output_size)
+    return _unpooled(input.unsqueeze(-1), indices.unsqueeze(-1), [*size, 1]).squeeze(-1)
+
+
+class _MaxUnpoolNd(Module):
+    sizes = staticmethod(_pair)
+
+    def __init__(self, kernel_size, stride=None, padding=0) -> None:
+        super().__init__()
+        self.kernel_size = type(self).sizes(kernel_size)
+        self.stride = type(self).sizes(stride if stride is not None else kernel_size)
+        self.padding = type(self).sizes(padding)
+
+    def extra_repr(self) -> str:
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+class MaxUnpool2d(_MaxUnpoolNd):
+    def forward(self, input: Tensor, indices: Tensor, output_size=None) -> Tensor:
+        return max_unpool2d(input, indices, self.kernel_size, self.stride, self.padding,
+                            output_size)
+
+
+class MaxUnpool1d(_MaxUnpoolNd):
+    sizes = staticmethod(lambda value: (_single(value),))
+
+    def forward(self, input: Tensor, indices: Tensor, output_size=None) -> Tensor:
+        return max_unpool1d(input, indices, self.kernel_size, self.stride, self.padding,
+                            output_size)
