@@ -5,7 +5,7 @@ variables, gradients), composed and inverse transforms, a Gaussian mixture
 OneHotCategorical and the constraints' checks and reprs; and torch's older triangular helpers
 (triangular_solve, cholesky_inverse) with linalg.vander and linalg.diagonal; as_strided and
 stft (torch's graph of it; its warnings are checked for their words, torch names its own
-file as their place)."""
+file as their place); torch.gradient."""
 
 from __future__ import annotations
 
@@ -175,6 +175,25 @@ print(torch.stft(batch, 8, hop_length=2, win_length=6, window=torch.hann_window(
                  normalized=True, return_complex=True)[0, 1, 1:3])
 print(torch.stft(torch.arange(8.), 4, window=torch.ones(4), return_complex=True,
                  onesided=False).shape)
+''',
+    'numerical_gradient': r'''
+import torch
+x = torch.tensor([1., 4., 9., 16., 25.], requires_grad=True)
+g = torch.gradient(x)
+print(g, g[0].grad_fn.name(), [n[0].name() for n in g[0].grad_fn.next_functions])
+g[0].sum().backward()
+print(x.grad)
+print(torch.gradient(x, spacing=2.0, edge_order=2))
+print(torch.gradient(torch.tensor([1, 4, 9, 16])))
+m = torch.arange(12.).reshape(3, 4) ** 2
+print(torch.gradient(m), torch.gradient(m, dim=1, spacing=[0.5]),
+      torch.gradient(m, dim=(0, 1), spacing=(1.0, 2.0)))
+for f in [lambda: torch.gradient(x, edge_order=3), lambda: torch.gradient(torch.ones(1)),
+          lambda: torch.gradient(m, spacing=[1., 2., 3.])]:
+    try:
+        f()
+    except RuntimeError as e:
+        print(type(e).__name__, e)
 ''',
 }
 
