@@ -261,16 +261,9 @@ class Normal(Distribution):
         return 0.5 + 0.5 * math.log(2 * math.pi) + self.scale.log()
 
 
-class Bernoulli(_Discrete):
-    """1 with probability p, else 0; by probs or by logits."""
-    support = constraints.boolean
-
-    def __init__(self, probs=None, logits=None, validate_args=None) -> None:
-        if (probs is None) == (logits is None):
-            raise ValueError("Either `probs` or `logits` must be specified, but not both.")
-        given = _as_tensor(probs if probs is not None else logits)
-        self.__dict__["probs" if probs is not None else "logits"] = given
-        super().__init__(given.size())
+class _Binary(_Discrete):
+    """Given by the probability of one outcome or its log-odds: each made from the other
+    when first read (torch's lazy_property: from then on the repr shows both)."""
 
     def __getattr__(self, name: str):
         if name == "logits":
@@ -281,6 +274,19 @@ class Bernoulli(_Discrete):
             value = self.__dict__["probs"] = self.logits.sigmoid()
             return value
         raise lacking_member(self, name)
+
+
+class Bernoulli(_Binary):
+    """1 with probability p, else 0; by probs or by logits."""
+    support = constraints.boolean
+
+    def __init__(self, probs=None, logits=None, validate_args=None) -> None:
+        if (probs is None) == (logits is None):
+            raise ValueError("Either `probs` or `logits` must be specified, but not both.")
+        given = _as_tensor(probs if probs is not None else logits)
+        self.__dict__["probs" if probs is not None else "logits"] = given
+        super().__init__(given.size())
+
 
     def sample(self, sample_shape=()) -> Tensor:
         shape = self._extended_shape(Size(sample_shape))

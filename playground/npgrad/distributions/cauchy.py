@@ -9,7 +9,7 @@ from .._grad_mode import no_grad
 from .._shapes import Size
 from .._tensor import Tensor
 from . import Distribution, constraints
-from .continuous import _batch, _check
+from .continuous import location_and_scale
 
 __all__ = ["Cauchy"]
 
@@ -23,10 +23,7 @@ class Cauchy(Distribution):
     has_rsample = True
 
     def __init__(self, loc, scale, validate_args=None) -> None:
-        (self.loc, self.scale), batch = _batch(loc, scale)
-        super().__init__(batch)
-        if validate_args is not False:
-            _check(self, "scale", self.scale, self.scale > 0, "GreaterThan(lower_bound=0.0)")
+        location_and_scale(self, loc, scale, validate_args)
 
     @property
     def mean(self) -> Tensor:

@@ -39,6 +39,15 @@ def _batch(*values) -> tuple[tuple, Size]:
     return tensors, Size() if numbers else tensors[0].size()
 
 
+def location_and_scale(distribution, loc, scale, validate_args) -> None:
+    """loc and scale broadcast together, the scale checked positive (Laplace, Cauchy)."""
+    (distribution.loc, distribution.scale), batch = _batch(loc, scale)
+    Distribution.__init__(distribution, batch)
+    if validate_args is not False:
+        _check(distribution, "scale", distribution.scale, distribution.scale > 0,
+               "GreaterThan(lower_bound=0.0)")
+
+
 class Uniform(Distribution):
     """Uniform on [low, high): ``rsample`` is low + u·(high - low)."""
 
@@ -161,10 +170,7 @@ class Laplace(Distribution):
     support = constraints.real
 
     def __init__(self, loc, scale, validate_args=None) -> None:
-        (self.loc, self.scale), batch = _batch(loc, scale)
-        super().__init__(batch)
-        if validate_args is not False:
-            _check(self, "scale", self.scale, self.scale > 0, "GreaterThan(lower_bound=0.0)")
+        location_and_scale(self, loc, scale, validate_args)
 
     @property
     def mean(self) -> Tensor:

@@ -4,18 +4,17 @@ from __future__ import annotations
 
 from .. import _factories
 from .._grad_mode import no_grad
-from .._missing import lacking_member
 from .._shapes import Size, broadcast_tensors
 from .._tensor import Tensor
 from .._type_info import finfo
 from ..nn.functional import binary_cross_entropy_with_logits
-from . import _clamped, _Discrete, constraints
+from . import _Binary, constraints
 from .continuous import _batch, _check, _check_support
 
 __all__ = ["Geometric"]
 
 
-class Geometric(_Discrete):
+class Geometric(_Binary):
     """By ``probs`` (of success at each trial, in (0, 1]) or by ``logits``."""
 
     support = constraints.nonnegative_integer
@@ -37,15 +36,6 @@ class Geometric(_Discrete):
                                  f"{tuple(given.shape)}) of distribution {self!r} to be "
                                  f"positive but found invalid values:\n{given[~(given > 0)]}")
 
-    def __getattr__(self, name: str):
-        if name == "logits":
-            probs = _clamped(self.probs)
-            value = self.__dict__["logits"] = probs.log() - (-probs).log1p()
-            return value
-        if name == "probs":
-            value = self.__dict__["probs"] = self.logits.sigmoid()
-            return value
-        raise lacking_member(self, name)
 
     @property
     def mean(self) -> Tensor:
