@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import math
 
 import numpy as np
@@ -18,6 +19,7 @@ from .._pointwise import relu as _relu
 from .._pointwise import sigmoid, tanh
 from .._summation_order import whole_sum
 from .._tensor import Tensor, bump_version
+from .._torch_homes import give_torch_homes
 from . import _hooks
 
 
@@ -485,10 +487,6 @@ _PACKAGE = __name__.rpartition(".")[0]  # (read now: the engine's torch alias re
 def _sibling(name: str):
     """A module beside this one, imported by its full name (a relative import here, run
     under the engine's alias, warned "__package__ != __spec__.parent")."""
-    import importlib
-
-    from .._torch_homes import give_torch_homes
-
     module = importlib.import_module(f"{_PACKAGE}.{name}")
     give_torch_homes(module)  # (its classes print as torch's)
     return module

@@ -69,7 +69,7 @@ def _infer_parameters(module, args, kwargs):
         module.__class__ = module.cls_to_become
 
 
-class LazyModuleMixin:
+class LazyParts:
     """What every lazy module shares: the pre-hook and the question whether it is made."""
 
     cls_to_become: type | None = None
@@ -93,7 +93,7 @@ class LazyModuleMixin:
             self.reset_parameters()
 
 
-class LazyLinear(LazyModuleMixin, Linear):
+class LazyLinear(LazyParts, Linear):
     cls_to_become = Linear
 
     def __init__(self, out_features: int, bias: bool = True, device=None, dtype=None) -> None:
@@ -114,7 +114,7 @@ class LazyLinear(LazyModuleMixin, Linear):
                         "bias": (self.out_features,)})
 
 
-class _LazyConv(LazyModuleMixin):
+class _LazyConv(LazyParts):
     """LazyConv1d and LazyConv2d: in_channels from the input (batched or not)."""
 
     def __init__(self, out_channels: int, kernel_size, stride=1, padding=0, dilation=1,
@@ -154,7 +154,7 @@ class LazyConv2d(_LazyConv, Conv2d):
     cls_to_become = Conv2d
 
 
-class _LazyNorm(LazyModuleMixin):
+class _LazyNorm(LazyParts):
     """LazyBatchNorm1d and 2d: num_features from the input's second dimension."""
 
     def __init__(self, eps: float = 1e-5, momentum: float | None = 0.1, affine: bool = True,
