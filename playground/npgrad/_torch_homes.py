@@ -261,9 +261,9 @@ def give_torch_homes(module) -> None:
 
 
 def give_every_loaded_module_its_homes() -> None:
-    for name in list(sys.modules):
-        if name.startswith(_PACKAGE):
-            give_torch_homes(sys.modules[name])
+    for name, module in list(sys.modules.items()):
+        if name.startswith(_PACKAGE) and module is not None:  # (None: an import refused)
+            give_torch_homes(module)
 
 
 def classes_of(torch_module: str) -> dict[str, type]:
