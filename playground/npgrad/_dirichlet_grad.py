@@ -10,6 +10,8 @@ import math
 
 import numpy as np
 
+from ._gamma import _DIGAMMA_SERIES, _PSI_10
+
 _RATIONAL = (  # [numerator, denominator][power of log x][power of log(α/x)][powers of b]
     (((1.003668233, -0.01061107488, -0.0657888334, 0.01201642863),
       (0.6336835991, -0.3557432599, 0.05486251648, -0.001465281033),
@@ -30,10 +32,6 @@ _RATIONAL = (  # [numerator, denominator][power of log x][power of log(α/x)][po
       (0.001925008108, -0.002869809258, 0.0008000589141, -6.063713228e-05),
       (-0.0003477407336, 6.959756487e-05, 1.097287507e-05, -1.650964693e-06))),
 )
-_DIGAMMA_SERIES = (8.33333333333333333333E-2, -2.10927960927960927961E-2,
-                   7.57575757575757575758E-3, -4.16666666666666666667E-3,
-                   3.96825396825396825397E-3, -8.33333333333333333333E-3,
-                   8.33333333333333333333E-2)
 
 
 def _log(x, kind):
@@ -62,7 +60,7 @@ def digamma_one(x, kind):
         result -= float(kind(1) / x)
         x = kind(x + kind(1))
     if x == 10:
-        return kind(result + 2.25175258906672110764)
+        return kind(result + _PSI_10)
     series = 0.0
     if x < 1.0e17:
         z = 1.0 / float(x * x)

@@ -114,10 +114,10 @@ def _fill_positions(self: Tensor, dim: int, index) -> np.ndarray:
     return within_bounds(_positions(index), self, dim, error=IndexError, wraps=True)
 
 
-def _filled(self: Tensor, dim: int, index, value) -> np.ndarray:
+def _filled(self: Tensor, dim: int, positions: np.ndarray, value) -> np.ndarray:
     data = self._data.copy()
-    where = (slice(None),) * dim + (_fill_positions(self, dim, index),)
-    data[where] = value._data if isinstance(value, Tensor) else value
+    data[(slice(None),) * dim + (positions,)] = value._data if isinstance(value, Tensor) \
+        else value
     return data
 
 
@@ -125,24 +125,25 @@ def _filled(self: Tensor, dim: int, index, value) -> np.ndarray:
 def index_fill(self: Tensor, dim: int, index, value) -> Tensor:
     """A copy of self with the slices index names along ``dim`` set to ``value``."""
     dim = _wrap_dim(dim, self.ndim)
-    return output("index_fill", _filled(self, dim, index, value), (self,),
-                  (dim, _fill_positions(self, dim, index)))
+    positions = _fill_positions(self, dim, index)
+    return output("index_fill", _filled(self, dim, positions, value), (self,), (dim, positions))
 
 
 @binds("index_fill_", function=False)
 def index_fill_(self: Tensor, dim: int, index, value) -> Tensor:
     dim = _wrap_dim(dim, self.ndim)
-    return _inplace("index_fill", self, _filled(self, dim, index, value), None,
-                    (dim, _fill_positions(self, dim, index)))
+    positions = _fill_positions(self, dim, index)
+    return _inplace("index_fill", self, _filled(self, dim, positions, value), None,
+                    (dim, positions))
 
 
 def _copy_positions(self: Tensor, dim: int, index) -> np.ndarray:
     return within_bounds(_positions(index), self, dim, error=IndexError, prefix="index_copy_(): ")
 
 
-def _copied(self: Tensor, dim: int, index, source: Tensor) -> np.ndarray:
+def _copied(self: Tensor, dim: int, positions: np.ndarray, source: Tensor) -> np.ndarray:
     data = self._data.copy()
-    data[(slice(None),) * dim + (_copy_positions(self, dim, index),)] = source._data
+    data[(slice(None),) * dim + (positions,)] = source._data
     return data
 
 
@@ -150,15 +151,17 @@ def _copied(self: Tensor, dim: int, index, source: Tensor) -> np.ndarray:
 def index_copy(self: Tensor, dim: int, index, source: Tensor) -> Tensor:
     """A copy of self with source's slices written at the positions index names."""
     dim = _wrap_dim(dim, self.ndim)
-    return output("index_copy", _copied(self, dim, index, source), (self, source),
-                  (dim, _copy_positions(self, dim, index)))
+    positions = _copy_positions(self, dim, index)
+    return output("index_copy", _copied(self, dim, positions, source), (self, source),
+                  (dim, positions))
 
 
 @binds("index_copy_", function=False)
 def index_copy_(self: Tensor, dim: int, index, source: Tensor) -> Tensor:
     dim = _wrap_dim(dim, self.ndim)
-    return _inplace("index_copy", self, _copied(self, dim, index, source), source,
-                    (dim, _copy_positions(self, dim, index)))
+    positions = _copy_positions(self, dim, index)
+    return _inplace("index_copy", self, _copied(self, dim, positions, source), source,
+                    (dim, positions))
 
 
 def _put_values(self: Tensor, indices, values, accumulate: bool) -> tuple[np.ndarray, tuple]:

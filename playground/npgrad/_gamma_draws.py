@@ -56,11 +56,15 @@ def gamma_one(alpha, generator, single: bool) -> float:
             return scale * d * v
 
 
+def _gammas(alphas: np.ndarray, generator, single: bool) -> np.ndarray:
+    """A draw per element, in turn, as float64 in the alphas' shape."""
+    draws = [gamma_one(alpha, generator, single) for alpha in alphas.ravel().tolist()]
+    return np.array(draws, dtype=np.float64).reshape(alphas.shape)
+
+
 def standard_gammas(alphas: np.ndarray, generator) -> np.ndarray:
     """torch._standard_gamma: a draw per element, at least the dtype's smallest normal."""
-    single = alphas.dtype == np.float32
-    draws = [gamma_one(alpha, generator, single) for alpha in alphas.ravel().tolist()]
-    values = np.array(draws, dtype=np.float64).astype(alphas.dtype).reshape(alphas.shape)
+    values = _gammas(alphas, generator, alphas.dtype == np.float32).astype(alphas.dtype)
     return np.maximum(values, np.finfo(alphas.dtype).tiny, where=~np.isnan(values),
                       out=np.full_like(values, np.finfo(alphas.dtype).tiny))
 
@@ -110,9 +114,7 @@ def poissons(rates: np.ndarray, generator) -> np.ndarray:
 
 def dirichlet_gammas(alphas: np.ndarray, generator) -> np.ndarray:
     """The float64 gammas a Dirichlet draw normalises (torch draws them in double)."""
-    draws = [gamma_one(alpha, generator, False) for alpha in alphas.ravel().tolist()]
-    values = np.array(draws, dtype=np.float64).reshape(alphas.shape)
-    return np.maximum(values, np.finfo(np.float64).tiny)
+    return np.maximum(_gammas(alphas, generator, False), np.finfo(np.float64).tiny)
 
 
 def dirichlet_from_gammas(gammas: np.ndarray, sums: np.ndarray, dtype) -> np.ndarray:

@@ -9,7 +9,7 @@ import numpy as np
 from . import _gamma_draws, _random
 from ._bindings import binds
 from ._dirichlet_grad import dirichlet_grads
-from ._dtype import from_numpy_dtype
+from ._factories import _floating_target
 from ._formula_kit import Kit
 from ._recording import RESULT, output
 from ._reductions import sum as summed
@@ -17,9 +17,7 @@ from ._tensor import Tensor
 
 
 def _floating(self: Tensor, kernel: str) -> np.ndarray:
-    if self._data.dtype.kind != "f":
-        name = from_numpy_dtype(self._data.dtype).legacy_name.replace("Tensor", "")
-        raise NotImplementedError(f'"{kernel}" not implemented for \'{name}\'')
+    _floating_target(self._data.dtype, kernel)
     return self._data
 
 

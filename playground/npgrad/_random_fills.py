@@ -5,7 +5,6 @@ from __future__ import annotations
 import numpy as np
 
 from . import _random
-from ._dtype import from_numpy_dtype
 from ._factories import _fill, _floating_target
 from ._inplace import bind_variant
 from ._tensor import Tensor
@@ -43,10 +42,8 @@ def log_normal_(self: Tensor, mean=1.0, std=2.0, *, generator=None) -> Tensor:
 def geometric_(self: Tensor, p, *, generator=None) -> Tensor:
     """The number of Bernoulli(``p``) trials up to the first success, in place (integers too)."""
     _random.check_probability("geometric_", float(p))
-    kind = self._data.dtype
-    if kind.kind not in "fiu":
-        name = from_numpy_dtype(kind).legacy_name.replace("Tensor", "")
-        raise NotImplementedError(f'"geometric_cpu" not implemented for \'{name}\'')
+    if self._data.dtype.kind not in "fiu":  # (integers too: counts)
+        _floating_target(self._data.dtype, "geometric_cpu")
     draws = _random.geometrics(_random.chosen(generator), self._data.size, float(p))
     return _fill("geometric_", self, draws)
 

@@ -43,7 +43,8 @@ def gradcheck(func: Callable, inputs, *, eps: float = 1e-6, atol: float = 1e-5,
     outputs = _outputs(func, inputs)
     if fast_mode and check_backward_ad and not check_forward_ad and differentiable and \
             _fast(func, inputs, outputs, differentiable, eps, rtol, atol):
-        _final_checks(func, inputs, outputs, differentiable, check_undefined_grad)
+        _final_checks(func, inputs, outputs, [inputs[n] for n in differentiable],
+                      check_undefined_grad)
         return True
     # torch's order of calls (a script that prints in forward or backward shows it): every
     # finite difference first, then each output's Jacobian twice (the reentrancy check),
@@ -68,13 +69,12 @@ def gradcheck(func: Callable, inputs, *, eps: float = 1e-6, atol: float = 1e-5,
                                f"Jacobian computed with forward mode {where}"):
                     return False
     if check_backward_ad and targets:
-        _final_checks(func, inputs, outputs, differentiable, check_undefined_grad)
+        _final_checks(func, inputs, outputs, targets, check_undefined_grad)
     return True
 
 
-def _final_checks(func, inputs: tuple, outputs: list, differentiable: list,
+def _final_checks(func, inputs: tuple, outputs: list, targets: list[Tensor],
                   check_undefined_grad: bool) -> None:
-    targets = [inputs[n] for n in differentiable]
     _zero_backward(outputs, targets)
     if check_undefined_grad:
         _zero_backward(_outputs(func, inputs), targets)
