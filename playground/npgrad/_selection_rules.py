@@ -65,6 +65,9 @@ def selection_rows(row, element_wise) -> tuple:
         row("unique_consecutive", "UniqueConsecutiveBackward0", "self", "",
             "k.no_derivative('unique_consecutive')"),
         row("bincount", "NotImplemented", "weights", "", "k.not_implemented('aten::bincount')"),
+        *(row(op, "NotImplemented", "self weight", "", f"k.not_implemented('aten::{op}')")
+          for op in ("histogram", "_histogramdd_from_bin_cts", "_histogramdd_from_bin_tensors",
+                     "_histogramdd_bin_edges")),
     )
 
 

@@ -195,6 +195,11 @@ HOMES: dict[str, dict[str, str]] = {
             "Transformer TransformerDecoder TransformerDecoderLayer TransformerEncoder "
             "TransformerEncoderLayer"),
     },
+    "nn.utils.prune": {
+        "torch.nn.utils.prune": (
+            "BasePruningMethod CustomFromMask Identity L1Unstructured LnStructured "
+            "PruningContainer RandomStructured RandomUnstructured"),
+    },
     "nn.utils.rnn": {
         "torch.nn.utils.rnn": "PackedSequence",
     },

@@ -96,4 +96,12 @@ SELECTION_CASES: list = [
          label="name-only"),
     Case("bincount", ((4,),), lambda m, a: m.bincount(m.tensor([1, 3, 3, 0]), a),
          label="name-only"),
+    Case("histogram", ((5,),), lambda m, a: m.histogram(a, 3).hist, label="name-only"),
+    Case("_histogramdd_from_bin_cts", ((4, 2),), lambda m, a: m.histogramdd(a, 2).hist,
+         label="name-only"),
+    Case("_histogramdd_from_bin_tensors", ((4, 2),),
+         lambda m, a: m.histogramdd(a, [m.linspace(-3, 3, 4, dtype=a.dtype)] * 2).hist,
+         label="name-only"),
+    Case("_histogramdd_bin_edges", ((4, 2),), lambda m, a: m.histogramdd(a, 2).bin_edges[1],
+         label="name-only"),
 ]
