@@ -27,6 +27,13 @@ def _margin_loss_rows(row) -> tuple:
         *(row(f"{loss}_backward", "NotImplemented", "grad_output self", "",
               *[f"k.not_implemented('aten::{loss}_backward')"] * 2)
           for loss in ("multi_margin_loss", "multilabel_margin_loss")),
+        # nn/ctc.py's
+        row("ctc_loss", "CtcLossBackward0", "self",
+            "self primes inputs wanted blank zero_infinity losses alpha",
+            "k.ctc_grad(grad, self, primes, inputs, wanted, blank, zero_infinity, losses, "
+            "alpha)"),
+        row("ctc_loss_backward", "NotImplemented", "grad_output self", "",
+            *["k.not_implemented('aten::_ctc_loss_backward')"] * 2),
     )
 
 

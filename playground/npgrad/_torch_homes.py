@@ -130,6 +130,9 @@ HOMES: dict[str, dict[str, str]] = {
             "BCELoss BCEWithLogitsLoss CrossEntropyLoss HuberLoss L1Loss MSELoss NLLLoss "
             "SmoothL1Loss _Loss"),
     },
+    "nn.ctc": {
+        "torch.nn.modules.loss": "CTCLoss",
+    },
     "nn.margin_losses": {
         "torch.nn.modules.loss": "MultiLabelMarginLoss MultiMarginLoss SoftMarginLoss",
     },

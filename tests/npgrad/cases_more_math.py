@@ -201,6 +201,11 @@ MORE_MATH_CASES: list = [
         label="name-only")
       for loss, target in (("multi_margin_loss", [0, 3, 1]),
                            ("multilabel_margin_loss", [[0, 3, -1, 0]] * 3))),
+    Case("ctc_loss", ((6, 2, 4),), lambda m, a: m.nn.functional.ctc_loss(
+        a.log_softmax(2), m.tensor([[1, 2, 2], [3, 1, 0]]), [6, 5], [3, 2], reduction="none")),
+    Case("ctc_loss_backward", ((6, 2, 4),), lambda m, a: m.autograd.grad(
+        m.nn.functional.ctc_loss(a, m.tensor([[1, 2], [3, 3]]), [6, 6], [2, 2]), a,
+        create_graph=True)[0], label="name-only"),
     Case("div_by_number", ((3, 4), (4,)), lambda m, y, x: m.trapezoid(y, x)),
     Case("div_by_number", ((3, 4), (3, 4)), lambda m, y, x: m.trapezoid(y, x, dim=0),
          label="grid"),

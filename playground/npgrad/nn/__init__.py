@@ -94,6 +94,7 @@ _LAZY = {"more_activations": ("ReLU6", "Hardtanh", "SELU", "CELU", "Mish", "Hard
                          "CosineEmbeddingLoss", "MarginRankingLoss", "HingeEmbeddingLoss",
                          "MultiLabelSoftMarginLoss", "PoissonNLLLoss", "GaussianNLLLoss"),
          "margin_losses": ("SoftMarginLoss", "MultiMarginLoss", "MultiLabelMarginLoss"),
+         "ctc": ("CTCLoss",),
          "noisy": ("AlphaDropout", "FeatureAlphaDropout", "RReLU"),
          "more_pooling": ("AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "LPPool1d", "LPPool2d",
                           "MaxUnpool1d", "MaxUnpool2d"),
