@@ -397,8 +397,9 @@ def _stealable(array) -> bool:
 
 
 def _exclusively_pending(array: np.ndarray) -> bool:
-    """Whether nothing but the waiting node sees this array, so adding in place is safe."""
-    return (array.base is None and array.flags.writeable
+    """Whether nothing but the waiting node sees this array, so adding in place is safe (a
+    sparse gradient's rows are joined, not added: _sparse_grads.py)."""
+    return (array.__class__ is np.ndarray and array.base is None and array.flags.writeable
             and sys.getrefcount(array) <= _BUFFER_ONLY_REFERENCES)
 
 

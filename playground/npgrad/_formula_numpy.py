@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import _norm_grads  # noqa: F401 - the kit's layer_norm_input, batch_norm_input...
+from . import (
+    _norm_grads,  # noqa: F401 - the kit's layer_norm_input, batch_norm_input...
+    _sparse_grads,
+)
 from ._formula_kit import Kit, _along, _count, _negated, writable_diagonal
 from ._indexing import along_axis
 from ._numerics import fused_values, power_by_number
@@ -58,14 +61,25 @@ class NumpyKit(Kit):
         np.add.at(result, (slice(None),) * dim + (index,), grad)
         return result
 
-    def embedding_backward(k, grad, shape, indices, padding_idx):
-        """Each looked-up row's gradient added into its row; none for the padding row."""
+    def embedding_backward(k, grad, shape, indices, padding_idx, scale=False, sparse=False):
+        """Each looked-up row's gradient added into its row (divided by how often its index
+        was looked up, with scale_grad_by_freq); none for the padding row. Sparse: the rows
+        themselves, as a sparse gradient (_sparse_grads.py)."""
         rows = grad.reshape(-1, shape[1])
+        if sparse:
+            if scale:
+                raise RuntimeError("embedding_backward: scale_grad_by_freq not supported with "
+                                   "sparse gradients")
+            return _sparse_grads.embedding_rows(shape, indices, rows, padding_idx)
+        counts = np.bincount(indices, minlength=shape[0]) if scale else None
         if padding_idx is not None:
             keep = indices != padding_idx
             indices, rows = indices[keep], rows[keep]
         result = k._zeros(grad, shape)
-        np.add.at(result, indices, rows)
+        if scale:  # each row added with alpha 1 / count (a fused multiply-add), in order
+            _sparse_grads.add_rows(result, indices, rows, (1.0 / counts[indices])[:, None])
+        else:
+            np.add.at(result, indices, rows)
         return result
 
     def reverse_cumsum(k, grad, dim):

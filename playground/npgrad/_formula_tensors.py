@@ -103,12 +103,15 @@ class TensorKit(Kit):
     def index_add_into(k, grad, shape, dim, index):
         return k._zeros(grad, shape).index_add(dim, k._index(index), grad)
 
-    def embedding_backward(k, grad, shape, indices, padding_idx):
+    def embedding_backward(k, grad, shape, indices, padding_idx, scale=False, sparse=False):
         """The rows' gradients added up on arrays, recorded as torch's embedding_dense_backward
         (EmbeddingDenseBackwardBackward0: its derivative reads the rows back)."""
         from ._formula_numpy import NUMPY_KIT
 
-        values = NUMPY_KIT.embedding_backward(grad._data, shape, indices, padding_idx)
+        if sparse:
+            raise NotImplementedError("a sparse embedding's gradient under create_graph is not "
+                                      "in the built-in NumPy engine; switch the engine to torch")
+        values = NUMPY_KIT.embedding_backward(grad._data, shape, indices, padding_idx, scale)
         return k._backward_of("embedding_dense_backward", values, (grad,),
                               (indices, padding_idx, tuple(grad.shape)))
 

@@ -8,6 +8,7 @@ from collections import namedtuple
 
 import numpy as np
 
+from . import _tie_order
 from ._arithmetic import maximum, minimum
 from ._bindings import binds
 from ._dtype import scalar_type_name
@@ -371,10 +372,15 @@ def cumsum(self: Tensor, dim: int, *, dtype=None) -> Tensor:
     return output("cumsum", np.asarray(result), (self,), (dim,))
 
 
-def _sorting_order(data: np.ndarray, dim: int, descending: bool) -> np.ndarray:
-    """Indices that sort ``data`` along ``dim``, ties in their order; NaN counts as largest."""
+def _sorting_order(data: np.ndarray, dim: int, descending: bool,
+                   stable: bool = True) -> np.ndarray:
+    """Indices that sort ``data`` along ``dim``, NaN counting as largest; ties in their order
+    (stable), or where torch's std::sort leaves them (_tie_order.py)."""
     if data.ndim == 0:
         return np.zeros((), np.int64)
+    if not stable:
+        return _by_rows(data, dim, lambda row: _tie_order.sort_order(row, descending),
+                        lambda: _sorting_order(data, dim, descending))
     keys = np.moveaxis(data, dim, -1)
     if keys.dtype.kind in "bu":
         keys = keys.astype(np.int64)
@@ -396,13 +402,13 @@ def _picked(self: Tensor, op: str, order: np.ndarray, dim: int) -> Tensor:
 @binds("sort")
 def sort(self: Tensor, dim: int = -1, descending: bool = False, stable: bool = False):
     dim = _wrap_dim(dim, self.ndim)
-    order = _sorting_order(self._data, dim, descending)
+    order = _sorting_order(self._data, dim, descending, stable)
     return return_sort(_picked(self, "sort", order, dim), _make(order))
 
 
 @binds("argsort")
 def argsort(self: Tensor, dim: int = -1, descending: bool = False, stable: bool = False):
-    return _make(_sorting_order(self._data, _wrap_dim(dim, self.ndim), descending))
+    return _make(_sorting_order(self._data, _wrap_dim(dim, self.ndim), descending, stable))
 
 
 @binds("topk")
@@ -411,9 +417,28 @@ def topk(self: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool
     size = self._data.shape[dim] if self.ndim else 1
     if not 0 <= k <= size:
         raise RuntimeError("selected index k out of range")
-    order = _sorting_order(self._data, dim, largest)
+    data = self._data
+    order = _sorting_order(data, dim, largest)
     order = np.take(order, np.arange(k), axis=dim) if self.ndim else order
+    if k and self.ndim:  # rows with equal values: where torch's selection leaves them
+        order = _by_rows(data, dim, lambda row: _tie_order.topk_order(row, k, largest, sorted),
+                         lambda: order)
     return return_topk(_picked(self, "topk", order, dim), _make(order))
+
+
+def _by_rows(data: np.ndarray, dim: int, tied_row, untied) -> np.ndarray:
+    """``untied()``'s order along ``dim``, with the rows that hold equal values ordered by
+    ``tied_row`` (one 1-d row at a time) instead."""
+    rows = np.moveaxis(data, dim, -1).reshape(-1, data.shape[dim])
+    tied = [index for index, row in enumerate(rows) if _tie_order.has_ties(row)]
+    order = untied()
+    if not tied:
+        return order
+    moved = np.moveaxis(order, dim, -1).copy()
+    flat = moved.reshape(-1, moved.shape[-1])
+    for index in tied:
+        flat[index] = tied_row(rows[index])
+    return np.moveaxis(flat.reshape(moved.shape), -1, dim)
 
 
 @binds("softmax")

@@ -219,6 +219,9 @@ HOMES: dict[str, dict[str, str]] = {
         "torch.optim.rmsprop": "RMSprop",
         "torch.optim.sgd": "SGD",
     },
+    "optim.sparse_adam": {
+        "torch.optim.sparse_adam": "SparseAdam",
+    },
     "optim.cyclic_lr": {
         "torch.optim.lr_scheduler": "CyclicLR",
     },

@@ -419,6 +419,9 @@ CASES = [
         m.tensor([[1, 3], [1, 0]]), a)),
     Case("embedding", ((4, 3),), lambda m, a: m.nn.functional.embedding(
         m.tensor([2, 0, 2]), a, padding_idx=2), label="padding"),
+    Case("embedding", ((4, 3),), lambda m, a: m.nn.functional.embedding(
+        m.tensor([2, 0, 2, 3, 2]), a, scale_grad_by_freq=True) * m.arange(
+        1.0, 4.0, dtype=a.dtype), label="scale_grad_by_freq"),
     Case("embedding_dense_backward", ((4, 3),), _second(lambda m, a: m.nn.functional.embedding(
         m.tensor([[1, 3], [1, 0]]), a) * a[:2, None])),
     Case("embedding_dense_backward", ((4, 3),), _second(lambda m, a: m.nn.functional.embedding(

@@ -12,7 +12,7 @@ from .._arithmetic import mul_scalar
 from .._dtype_checks import check_normalization
 from .._formula_kit import GELU_BETA, GELU_KAPPA, SQRT_HALF, attention_probabilities
 from .._kernel_exp import kernel_exp
-from .._missing import MISSING_HINT, missing_attribute
+from .._missing import missing_attribute
 from .._nodes import legacy_type_name
 from .._numerics import erf_values
 from .._pointwise import relu as _relu
@@ -363,16 +363,13 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None,
                            "(while checking arguments for embedding)")
     if padding_idx is not None and padding_idx < 0:
         padding_idx += weight.shape[0]
-    if scale_grad_by_freq or sparse:
-        raise NotImplementedError(f"embedding(scale_grad_by_freq={scale_grad_by_freq}, "
-                                  f"sparse={sparse}) is not {MISSING_HINT}")
     flat = indices.reshape(-1).astype(np.int64)
     if max_norm is not None:
         _renormed(weight, flat, float(max_norm), float(norm_type))
     if flat.size and (flat.min() < -weight.shape[0] or flat.max() >= weight.shape[0]):
         raise IndexError("index out of range in self")
     return _recording.output("embedding", weight._data[indices], (weight,),
-                             (weight.shape, flat, padding_idx))
+                             (weight.shape, flat, padding_idx, scale_grad_by_freq, sparse))
 
 
 def _renormed(weight: Tensor, rows: np.ndarray, max_norm: float, norm_type: float) -> None:

@@ -130,6 +130,7 @@ class Optimizer(SaysWhatItLacks):
                 loss = closure()
         with no_grad():
             for group in self.param_groups:
+                self._refuse_gradients(group)
                 for param in group["params"]:
                     if param.grad is not None and param._data.dtype.kind == "c":
                         self._update_parts(param, group, self.state[param])
@@ -141,6 +142,21 @@ class Optimizer(SaysWhatItLacks):
 
     def _update(self, param: Tensor, grad: Tensor, group: dict, state: dict) -> None:
         raise NotImplementedError
+
+    # what torch says before a step of a group holding a gradient the optimizer cannot take:
+    # a sparse one (most optimizers) or a dense one (SparseAdam)
+    _SPARSE_REFUSAL: str | None = "{} does not support sparse gradients"
+    _DENSE_REFUSAL: str | None = None
+
+    def _refuse_gradients(self, group: dict) -> None:
+        for param in group["params"]:
+            grad = param.grad
+            if grad is None:
+                continue
+            sparse = "_coo" in grad.__dict__
+            refusal = self._SPARSE_REFUSAL if sparse else self._DENSE_REFUSAL
+            if refusal is not None:
+                raise RuntimeError(refusal.format(type(self).__name__))
 
     def _update_parts(self, param: Tensor, group: dict, state: dict) -> None:
         """A complex parameter is updated as torch's optimizers do it: as the pairs of reals
@@ -194,7 +210,13 @@ class SGD(Optimizer):
             "lr momentum dampening weight_decay nesterov maximize foreach differentiable fused",
             locals(), _flags(**flags)))
 
+    _SPARSE_REFUSAL = None
+
     def _update(self, param: Tensor, grad: Tensor, group: dict, state: dict) -> None:
+        if "_coo" in grad.__dict__:
+            from .sparse_adam import sgd_sparse_step
+
+            return sgd_sparse_step(param, grad, group)
         grad = self._descent_direction(param, grad, group)
         momentum = group["momentum"]
         if momentum:
@@ -215,6 +237,9 @@ class SGD(Optimizer):
 
 class Adam(Optimizer):
     """Adaptive moments with bias correction (Kingma and Ba), torch's defaults."""
+
+    _SPARSE_REFUSAL = ("Adam does not support sparse gradients, please consider SparseAdam "
+                       "instead")
 
     def __init__(self, params, lr: float = 1e-3, betas: tuple = (0.9, 0.999),
                  eps: float = 1e-8, weight_decay: float = 0, amsgrad: bool = False, *,
@@ -312,6 +337,12 @@ class RMSprop(Optimizer):
 class Adagrad(Optimizer):
     """Divide by the root of all squared gradients so far (Duchi et al.), torch's defaults."""
 
+    def _refuse_gradients(self, group: dict) -> None:
+        if any(param.grad is not None and "_coo" in param.grad.__dict__
+               for param in group["params"]):
+            raise NotImplementedError("Adagrad with sparse gradients is not in the built-in "
+                                      "NumPy engine; switch the engine to torch")
+
     def __init__(self, params, lr: float = 1e-2, lr_decay: float = 0, weight_decay: float = 0,
                  initial_accumulator_value: float = 0, eps: float = 1e-10, *,
                  maximize: bool = False, **flags):
@@ -380,9 +411,11 @@ def _cast_state(key: str, value, param: Tensor):
 from . import lr_scheduler  # noqa: E402 - torch.optim.lr_scheduler after import torch
 from .lbfgs import LBFGS  # noqa: E402
 from .more_optimizers import ASGD, Adamax, NAdam, RAdam, Rprop  # noqa: E402
+from .sparse_adam import SparseAdam  # noqa: E402
 
 __all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta", "LBFGS",
-           "NAdam", "RAdam", "Adamax", "Rprop", "ASGD", "lr_scheduler", "swa_utils"]
+           "NAdam", "RAdam", "Adamax", "Rprop", "ASGD", "SparseAdam", "lr_scheduler",
+           "swa_utils"]
 
 _lacking = missing_attribute("torch.optim")
 

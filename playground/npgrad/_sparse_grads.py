@@ -1,0 +1,115 @@
+"""Sparse gradients, as ``nn.Embedding(sparse=True)`` makes them: the rows looked up, in the
+order looked up, kept as COO parts beside their dense sum while the backward pass carries
+them (``SparseGradient``), and a sparse ``.grad`` at the leaf, concatenated as torch
+concatenates them: in a node's buffer the rows that arrive last come first, in ``.grad`` the
+earlier rows stay first. Anything else done with one adds it up densely."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import _sparse
+from ._numerics import plus_scaled
+
+
+class SparseGradient(np.ndarray):
+    """A gradient's dense value with ``coo`` (indices 1 × nnz, values nnz × row) beside it.
+    Only the engine's buffer sum keeps ``coo``; every other operation gives plain arrays."""
+
+    coo: _sparse.COO | None
+
+    def __array_finalize__(self, obj) -> None:
+        self.coo = None
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        pending = inputs[0] if len(inputs) == 2 else None
+        incoming = inputs[1] if len(inputs) == 2 else None
+        if (ufunc is np.add and method == "__call__" and not kwargs
+                and _carries(pending) and _carries(incoming)):
+            return sparse_gradient(pending.shape, (incoming.coo, pending.coo))
+        plain = tuple(value.view(np.ndarray) if isinstance(value, SparseGradient) else value
+                      for value in inputs)
+        if "out" in kwargs:
+            kwargs["out"] = tuple(value.view(np.ndarray) if isinstance(value, SparseGradient)
+                                  else value for value in kwargs["out"])
+        return getattr(ufunc, method)(*plain, **kwargs)
+
+
+def _carries(value) -> bool:
+    return isinstance(value, SparseGradient) and value.coo is not None
+
+
+def embedding_rows(shape, indices: np.ndarray, rows: np.ndarray, padding_idx) -> SparseGradient:
+    """EmbeddingBackward0's sparse gradient: each looked-up row's gradient at its index, the
+    padding row's left out."""
+    if padding_idx is not None:
+        keep = indices != padding_idx
+        indices, rows = indices[keep], rows[keep]
+    coo = _sparse.COO(indices.reshape(1, -1).astype(np.int64), np.ascontiguousarray(rows),
+                      False)
+    return sparse_gradient(shape, (coo,))
+
+
+def sparse_gradient(shape, pieces: tuple) -> SparseGradient:
+    """One sparse gradient of the pieces' rows, concatenated in the order given."""
+    coo = _sparse.COO(np.concatenate([piece.indices for piece in pieces], axis=1),
+                      np.concatenate([piece.values for piece in pieces]), False)
+    dense = np.zeros(shape, coo.values.dtype)
+    np.add.at(dense, tuple(coo.indices), coo.values)  # one row after another, as torch adds
+    made = dense.view(SparseGradient)
+    made.coo = coo
+    return made
+
+
+def accumulate_sparse(tensor, grad: SparseGradient) -> None:
+    """AccumulateGrad with a sparse gradient: taken as ``.grad``, appended to a sparse one, or
+    added row by row into a dense one (a sparse ``.grad`` meeting a dense gradient becomes
+    their dense sum)."""
+    current = tensor._grad
+    coo = grad.coo
+    if current is None:
+        tensor._grad = _sparse._sparse(grad.view(np.ndarray).copy(),
+                                       _sparse.COO(coo.indices.copy(), coo.values.copy(), False))
+        return
+    held = _sparse.parts(current)
+    if held is not None:
+        joined = sparse_gradient(current._data.shape, (held, coo))
+        current._data[...] = joined
+        current.__dict__["_coo"] = joined.coo
+    else:
+        add_rows(current._data, coo.indices, coo.values)
+    from ._tensor import bump_version
+
+    bump_version(current)
+
+
+def accumulate_dense_into_sparse(tensor, grad: np.ndarray) -> bool:
+    """A dense gradient reaching a sparse ``.grad``: ``.grad`` becomes a new dense tensor,
+    the gradient plus the sparse rows (torch: new_grad + variable_grad). False when
+    ``.grad`` is not sparse."""
+    current = tensor._grad
+    held = None if current is None else _sparse.parts(current)
+    if held is None:
+        return False
+    total = np.array(grad, dtype=current._data.dtype, copy=True)
+    add_rows(total, held.indices, held.values)
+    tensor._grad = current.__class__._make(total, None, None)
+    return True
+
+
+def add_rows(target: np.ndarray, indices: np.ndarray, values: np.ndarray, alpha=1) -> None:
+    """``target.add_(sparse, alpha=alpha)`` as torch's CPU kernel does it: each row in turn,
+    ``row + alpha * value`` fused (BLAS's axpy); a row listed twice gets both, in order.
+    ``alpha`` is a number or one per row (a column)."""
+    where = indices.reshape(-1)
+    order = np.argsort(where, kind="stable")
+    sorted_where = where[order]
+    starts = np.r_[0, np.flatnonzero(np.diff(sorted_where)) + 1]
+    rank = np.empty(where.shape[0], np.int64)
+    rank[order] = np.arange(where.shape[0]) - np.repeat(starts, np.diff(np.r_[starts,
+                                                                              where.shape[0]]))
+    for layer in range(int(rank.max(initial=-1)) + 1):  # the rows' first, second... mention
+        chosen = rank == layer
+        rows = where[chosen]
+        scale = alpha[chosen] if np.ndim(alpha) else alpha  # (one per row, or one for all)
+        target[rows] = plus_scaled(target[rows], values[chosen], scale)
