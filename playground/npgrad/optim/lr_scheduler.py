@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import math
+import types
 import warnings
 from collections import Counter
 from collections.abc import Callable
@@ -50,6 +51,9 @@ class LRScheduler(SaysWhatItLacks):
 
     def state_dict(self) -> dict:
         return {key: value for key, value in self.__dict__.items() if key != "optimizer"}
+
+    def load_state_dict(self, state_dict: dict) -> None:
+        self.__dict__.update(state_dict)
 
     def _current(self) -> list[float]:
         return [group["lr"] for group in self.optimizer.param_groups]
@@ -134,23 +138,54 @@ class ExponentialLR(LRScheduler):
         return [rate * self.gamma for rate in self._current()]
 
 
-class LambdaLR(LRScheduler):
+class _LambdaRules(LRScheduler):
+    """A scheduler driven by the user's functions of the epoch, one per group; their state
+    is saved as torch saves it (None for a plain function, a callable object's __dict__)."""
+
+    def __init__(self, optimizer, lr_lambda, last_epoch: int = -1) -> None:
+        count = len(optimizer.param_groups)
+        self.optimizer = optimizer
+        if isinstance(lr_lambda, list | tuple):
+            if len(lr_lambda) != count:
+                raise ValueError(f"Expected {count} lr_lambdas, but got {len(lr_lambda)}")
+            self.lr_lambdas = list(lr_lambda)
+        else:
+            self.lr_lambdas = [lr_lambda] * count
+        super().__init__(optimizer, last_epoch)
+
+    def state_dict(self) -> dict:
+        state = {key: value for key, value in self.__dict__.items()
+                 if key not in ("optimizer", "lr_lambdas")}
+        state["lr_lambdas"] = [None if isinstance(rule, types.FunctionType)
+                               else rule.__dict__.copy() for rule in self.lr_lambdas]
+        return state
+
+    def load_state_dict(self, state_dict: dict) -> None:
+        rules = state_dict.pop("lr_lambdas")
+        self.__dict__.update(state_dict)
+        state_dict["lr_lambdas"] = rules
+        for mine, saved in zip(self.lr_lambdas, rules, strict=False):
+            if saved is not None:
+                mine.__dict__.update(saved)
+
+
+class LambdaLR(_LambdaRules):
     """lr = base lr times ``lr_lambda(epoch)`` (one function, or one per group)."""
 
     def __init__(self, optimizer, lr_lambda: Callable | list, last_epoch: int = -1) -> None:
-        count = len(optimizer.param_groups)
-        self.lr_lambdas = list(lr_lambda) if isinstance(lr_lambda, list | tuple) else \
-            [lr_lambda] * count
-        super().__init__(optimizer, last_epoch)
+        super().__init__(optimizer, lr_lambda, last_epoch)
 
     def get_lr(self) -> list[float]:
         return [base * rule(self.last_epoch)
                 for rule, base in zip(self.lr_lambdas, self.base_lrs, strict=True)]
 
 
-class MultiplicativeLR(LambdaLR):
+class MultiplicativeLR(_LambdaRules):
     """lr times ``lr_lambda(epoch)`` at every epoch after the first (one function, or one
     per group)."""
+
+    def __init__(self, optimizer, lr_lambda: Callable | list, last_epoch: int = -1) -> None:
+        super().__init__(optimizer, lr_lambda, last_epoch)
 
     def get_lr(self) -> list[float]:
         if self.last_epoch <= 0:
@@ -258,9 +293,11 @@ class CosineAnnealingWarmRestarts(LRScheduler):
                 (1 + math.cos(math.pi * self.T_cur / self.T_i)) / 2 for base in self.base_lrs]
 
     def step(self, epoch=None) -> None:
-        self._step_count += 1
+        # (torch's own step, which leaves _step_count at the constructor's 0)
         if epoch is None and self.last_epoch < 0:
             epoch = 0
+        if epoch is not None and epoch < 0:
+            raise ValueError(f"Expected non-negative epoch, but got {epoch}")
         if epoch is None:
             epoch = self.last_epoch + 1
             self.T_cur += 1
@@ -294,7 +331,7 @@ class OneCycleLR(LRScheduler):
                  three_phase: bool = False, last_epoch: int = -1) -> None:
         self.optimizer = optimizer
         self.total_steps = _total_steps(total_steps, epochs, steps_per_epoch)
-        self._phases = _one_cycle_phases(self.total_steps, pct_start, three_phase)
+        self._schedule_phases = _one_cycle_phases(self.total_steps, pct_start, three_phase)
         if pct_start < 0 or pct_start > 1 or not isinstance(pct_start, float):
             raise ValueError(f"Expected float between 0 and 1 pct_start, but got {pct_start}")
         if anneal_strategy not in ("cos", "linear"):
@@ -340,14 +377,16 @@ class OneCycleLR(LRScheduler):
         rates = []
         for group in self.optimizer.param_groups:
             start = 0.0
-            for index, phase in enumerate(self._phases):
-                end = phase[0]
-                if step <= end or index == len(self._phases) - 1:
+            for index, phase in enumerate(self._schedule_phases):
+                end = phase["end_step"]
+                if step <= end or index == len(self._schedule_phases) - 1:
                     fraction = (step - start) / (end - start)
-                    rates.append(self._anneal(group[phase[1]], group[phase[2]], fraction))
+                    rates.append(self._anneal(group[phase["start_lr"]], group[phase["end_lr"]],
+                                              fraction))
                     if self.cycle_momentum:
-                        self._set_momentum(group, self._anneal(group[phase[3]], group[phase[4]],
-                                                               fraction))
+                        self._set_momentum(group, self._anneal(
+                            group[phase["start_momentum"]], group[phase["end_momentum"]],
+                            fraction))
                     break
                 start = end
         return rates
@@ -368,17 +407,21 @@ def _total_steps(total_steps, epochs, steps_per_epoch) -> int:
     raise ValueError("You must define either total_steps OR (epochs AND steps_per_epoch)")
 
 
-def _one_cycle_phases(total: int, pct_start: float, three_phase: bool) -> list[tuple]:
-    """Each phase: (its last step, the group keys of its start and end lr and momentum)."""
+def _one_cycle_phases(total: int, pct_start: float, three_phase: bool) -> list[dict]:
+    """Each phase as torch keeps it: its last step and the group keys of its start and end
+    lr and momentum."""
+    keys = ("end_step", "start_lr", "end_lr", "start_momentum", "end_momentum")
     if three_phase:
-        return [(float(pct_start * total) - 1, "initial_lr", "max_lr", "max_momentum",
-                 "base_momentum"),
-                (float(2 * pct_start * total) - 2, "max_lr", "initial_lr", "base_momentum",
-                 "max_momentum"),
-                (total - 1, "initial_lr", "min_lr", "max_momentum", "max_momentum")]
-    return [(float(pct_start * total) - 1, "initial_lr", "max_lr", "max_momentum",
-             "base_momentum"),
-            (total - 1, "max_lr", "min_lr", "base_momentum", "max_momentum")]
+        phases = [(float(pct_start * total) - 1, "initial_lr", "max_lr", "max_momentum",
+                   "base_momentum"),
+                  (float(2 * pct_start * total) - 2, "max_lr", "initial_lr", "base_momentum",
+                   "max_momentum"),
+                  (total - 1, "initial_lr", "min_lr", "max_momentum", "max_momentum")]
+    else:
+        phases = [(float(pct_start * total) - 1, "initial_lr", "max_lr", "max_momentum",
+                   "base_momentum"),
+                  (total - 1, "max_lr", "min_lr", "base_momentum", "max_momentum")]
+    return [dict(zip(keys, phase, strict=True)) for phase in phases]
 
 
 def per_group(value, groups: list, name: str) -> list:
@@ -401,21 +444,22 @@ class ReduceLROnPlateau(SaysWhatItLacks):
                  min_lr=0, eps: float = 1e-8) -> None:
         if factor >= 1.0:
             raise ValueError("Factor should be < 1.0.")
+        # (the attributes in torch's order: state_dict() lists them so)
+        self.factor, self.optimizer = factor, optimizer
+        groups = optimizer.param_groups
+        if isinstance(min_lr, list | tuple) and len(min_lr) != len(groups):
+            raise ValueError(f"expected {len(groups)} min_lrs, got {len(min_lr)}")
+        self.default_min_lr = None if isinstance(min_lr, list | tuple) else min_lr
+        self.min_lrs = per_group(min_lr, groups, "min_lr")
+        self.patience, self.cooldown, self.eps = patience, cooldown, eps
+        self.last_epoch = 0
+        self._last_lr = [group["lr"] for group in optimizer.param_groups]
         if mode not in ("min", "max"):
             raise ValueError("mode " + mode + " is unknown!")
         if threshold_mode not in ("rel", "abs"):
             raise ValueError("threshold mode " + threshold_mode + " is unknown!")
-        self.optimizer, self.factor, self.patience, self.cooldown = \
-            optimizer, factor, patience, cooldown
-        groups = optimizer.param_groups
-        if isinstance(min_lr, list | tuple) and len(min_lr) != len(groups):
-            raise ValueError(f"expected {len(groups)} min_lrs, got {len(min_lr)}")
-        self.min_lrs = per_group(min_lr, groups, "min_lr")
-        self.eps, self.mode, self.threshold, self.threshold_mode = \
-            eps, mode, threshold, threshold_mode
         self.mode_worse = math.inf if mode == "min" else -math.inf
-        self.last_epoch = 0
-        self._last_lr = [group["lr"] for group in optimizer.param_groups]
+        self.mode, self.threshold, self.threshold_mode = mode, threshold, threshold_mode
         self.best, self.cooldown_counter, self.num_bad_epochs = self.mode_worse, 0, 0
 
     def is_better(self, a: float, best: float) -> bool:
@@ -453,6 +497,9 @@ class ReduceLROnPlateau(SaysWhatItLacks):
 
     def state_dict(self) -> dict:
         return {key: value for key, value in self.__dict__.items() if key != "optimizer"}
+
+    def load_state_dict(self, state_dict: dict) -> None:
+        self.__dict__.update(state_dict)
 
 
 __all__ = ["LRScheduler", "StepLR", "MultiStepLR", "ExponentialLR", "LambdaLR",

@@ -80,6 +80,13 @@ class _OfSchedulers(SaysWhatItLacks):
         state["_schedulers"] = [scheduler.state_dict() for scheduler in self._schedulers]
         return state
 
+    def load_state_dict(self, state_dict: dict) -> None:
+        theirs = state_dict.pop("_schedulers")
+        self.__dict__.update(state_dict)
+        state_dict["_schedulers"] = theirs
+        for scheduler, state in zip(self._schedulers, theirs, strict=False):
+            scheduler.load_state_dict(state)
+
 
 class SequentialLR(_OfSchedulers):
     """The schedulers in turn: the next takes over at each milestone, from its start."""
