@@ -17,11 +17,11 @@ from .._tensor import Tensor
 from ..nn.functional import binary_cross_entropy_with_logits
 from . import constraints
 
-__all__ = ["Distribution", "Categorical", "Normal", "Bernoulli", "Uniform", "Exponential",
-           "Laplace", "LogNormal", "MultivariateNormal", "Independent", "Cauchy", "Geometric",
-           "Gamma", "Chi2", "StudentT", "Poisson", "Dirichlet", "Beta", "TransformedDistribution",
-           "MixtureSameFamily", "OneHotCategorical", "constraints", "transforms",
-           "kl_divergence"]
+__all__ = ["register_kl", "Distribution", "Categorical", "Normal", "Bernoulli", "Uniform",
+           "Exponential", "Laplace", "LogNormal", "MultivariateNormal", "Independent", "Cauchy",
+           "Geometric", "Gamma", "Chi2", "StudentT", "Poisson", "Dirichlet", "Beta",
+           "TransformedDistribution", "MixtureSameFamily", "OneHotCategorical", "constraints",
+           "transforms", "kl_divergence"]
 
 
 def _as_tensor(value) -> Tensor:
@@ -326,102 +326,6 @@ def _support(discrete: Distribution, values: Tensor, expand: bool) -> Tensor:
     return values.expand(-1, *batch) if expand else values
 
 
-def kl_divergence(p: Distribution, q: Distribution) -> Tensor:
-    """KL(p || q) for two distributions of one kind, by torch's formula for the kind."""
-    formula = next((_KL[kinds] for kinds in zip(_kinds(p), _kinds(q), strict=False)
-                    if kinds in _KL), None)  # (Chi2 takes Gamma's, as in torch)
-    if formula is None or type(p) is not type(q):
-        raise NotImplementedError(f"kl_divergence of {type(p).__name__} and {type(q).__name__} "
-                                  "is not in the built-in NumPy engine; switch the engine to "
-                                  "torch")
-    return formula(p, q)
-
-
-def _kinds(given) -> list[str]:
-    return [kind.__name__ for kind in type(given).__mro__]
-
-
-def _kl_gamma(p, q) -> Tensor:
-    t1 = q.concentration * (p.rate / q.rate).log()
-    t2 = q.concentration.lgamma() - p.concentration.lgamma()
-    t3 = (p.concentration - q.concentration) * p.concentration.digamma()
-    return t1 + t2 + t3 + (q.rate - p.rate) * (p.concentration / p.rate)
-
-
-def _kl_beta(p, q) -> Tensor:
-    total_p = p.concentration1 + p.concentration0
-    total_q = q.concentration1 + q.concentration0
-    t1 = q.concentration1.lgamma() + q.concentration0.lgamma() + total_p.lgamma()
-    t2 = p.concentration1.lgamma() + p.concentration0.lgamma() + total_q.lgamma()
-    t3 = (p.concentration1 - q.concentration1) * p.concentration1.digamma()
-    t4 = (p.concentration0 - q.concentration0) * p.concentration0.digamma()
-    return t1 - t2 + t3 + t4 + (total_q - total_p) * total_p.digamma()
-
-
-def _kl_dirichlet(p, q) -> Tensor:
-    total_p, total_q = p.concentration.sum(-1), q.concentration.sum(-1)
-    t1 = total_p.lgamma() - total_q.lgamma()
-    t2 = (p.concentration.lgamma() - q.concentration.lgamma()).sum(-1)
-    t3 = p.concentration - q.concentration
-    t4 = p.concentration.digamma() - total_p.digamma().unsqueeze(-1)
-    return t1 - t2 + (t3 * t4).sum(-1)
-
-
-def _kl_poisson(p, q) -> Tensor:
-    return p.rate * (p.rate.log() - q.rate.log()) - (p.rate - q.rate)
-
-
-def _kl_cauchy(p, q) -> Tensor:
-    spread = ((p.scale + q.scale).pow(2) + (p.loc - q.loc).pow(2)).log()
-    return spread - (4 * p.scale * q.scale).log()
-
-
-def _kl_geometric(p, q) -> Tensor:
-    return -p.entropy() - (-q.probs).log1p() / p.probs - q.logits
-
-
-def _kl_normal(p, q) -> Tensor:
-    var_ratio = (p.scale / q.scale).pow(2)
-    t1 = ((p.loc - q.loc) / q.scale).pow(2)
-    return 0.5 * (var_ratio + t1 - 1 - var_ratio.log())
-
-
-def _kl_uniform(p, q) -> Tensor:
-    result = ((q.high - q.low) / (p.high - p.low)).log()
-    outside = ((q.low > p.low) | (q.high < p.high))._data
-    return result.masked_fill(Tensor._make(np.asarray(outside)), math.inf)
-
-
-def _kl_exponential(p, q) -> Tensor:
-    rate_ratio = q.rate / p.rate
-    return -rate_ratio.log() + rate_ratio - 1
-
-
-def _kl_independent(p, q) -> Tensor:
-    if p.reinterpreted_batch_ndims != q.reinterpreted_batch_ndims:
-        raise NotImplementedError
-    return p._summed(kl_divergence(p.base_dist, q.base_dist))
-
-
-def _kl_multivariate_normal(p, q) -> Tensor:
-    from .. import linalg
-    from .continuous import _mahalanobis
-
-    if p.event_shape != q.event_shape:
-        raise ValueError("KL-divergence between two Multivariate Normals with different event "
-                         "shapes cannot be computed")
-    p_lower, q_lower = p._unbroadcasted_scale_tril, q._unbroadcasted_scale_tril
-    half_term1 = q_lower.diagonal(dim1=-2, dim2=-1).log().sum(-1) - \
-        p_lower.diagonal(dim1=-2, dim2=-1).log().sum(-1)
-    n = p.event_shape[0]
-    batch = np.broadcast_shapes(tuple(q_lower.shape[:-2]), tuple(p_lower.shape[:-2]))
-    solved = linalg.solve_triangular(q_lower.expand(*batch, n, n), p_lower.expand(*batch, n, n),
-                                     upper=False)
-    term2 = solved.reshape(-1, n * n).pow(2).sum(-1).reshape(batch)
-    term3 = _mahalanobis(q_lower, q.loc - p.loc)
-    return half_term1 + 0.5 * (term2 + term3 - n)
-
-
 # torch's submodules (torch.distributions.normal.Normal...), each naming its class from here
 from . import bernoulli, categorical, distribution, kl, normal  # noqa: E402, F401, I001
 from . import exponential, independent, laplace, log_normal  # noqa: E402, F401
@@ -461,13 +365,7 @@ from .continuous import (  # noqa: E402
     Uniform,
 )
 
-_KL = {("Normal", "Normal"): _kl_normal, ("Uniform", "Uniform"): _kl_uniform,
-       ("Exponential", "Exponential"): _kl_exponential,
-       ("Independent", "Independent"): _kl_independent,
-       ("MultivariateNormal", "MultivariateNormal"): _kl_multivariate_normal,
-       ("Gamma", "Gamma"): _kl_gamma, ("Beta", "Beta"): _kl_beta,
-       ("Dirichlet", "Dirichlet"): _kl_dirichlet, ("Poisson", "Poisson"): _kl_poisson,
-       ("Cauchy", "Cauchy"): _kl_cauchy, ("Geometric", "Geometric"): _kl_geometric}
+from .kl import kl_divergence, register_kl  # noqa: E402
 
 # What the engine lacks, said with torch's module name and what to do.
 __getattr__ = missing_attribute("torch.distributions")
