@@ -97,7 +97,7 @@ def dim_sums(data: np.ndarray, dims: tuple[int, ...]):
         return data.reshape(kept) + data.dtype.type(0)
     first, last = reduced[0], reduced[-1]
     if last - first + 1 != len(reduced):
-        return None
+        return _around_kept(data, sides, reduced, kept)
     outer, count, inner = (math.prod(side for side, _ in part) for part in
                            (sides[:first], sides[first:last + 1], sides[last + 1:]))
     if inner == 1 and outer == 1:  # one row: torch's whole sum
@@ -109,6 +109,21 @@ def dim_sums(data: np.ndarray, dims: tuple[int, ...]):
         return _outer_sums(data.reshape(count, inner)).reshape(kept)
     columns = np.moveaxis(data.reshape(outer, count, inner), 0, -1)  # a slab per outer index
     return np.ascontiguousarray(np.moveaxis(_outer_sums(columns), -1, 0)).reshape(kept)
+
+
+def _around_kept(data: np.ndarray, sides: list, reduced: list, kept: tuple):
+    """Reduced dims before and after one block of kept ones (a batch norm's (0, 2, 3)): each
+    inner row summed as torch's inner sum, then the rows of each outer index added to the
+    result one after another (its loop over the outer dims). None for other patterns."""
+    inner_from = next(index for index in range(len(sides)) if index not in reduced)
+    kept_to = max(index for index in range(len(sides)) if index not in reduced)
+    if reduced != [*range(inner_from), *range(kept_to + 1, len(sides))]:
+        return None
+    outer, middle, inner = (math.prod(side for side, _ in part) for part in
+                            (sides[:inner_from], sides[inner_from:kept_to + 1],
+                             sides[kept_to + 1:]))
+    rows = last_dim_sums(data.reshape(outer * middle, inner)).reshape(outer, middle)
+    return np.cumsum(rows, axis=0, dtype=data.dtype)[-1].reshape(kept)
 
 
 def _outer_sums(data: np.ndarray) -> np.ndarray:

@@ -52,3 +52,19 @@ def test_sums_shorter_than_a_vector_are_torchs_for_many_draws_and_signed_zeros(d
             theirs = torch.from_numpy(data).sum().numpy()
             ours = npgrad.from_numpy(data).sum().numpy()
             assert ours.tobytes() == theirs.tobytes(), (size, data)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_sums_around_kept_dims_are_torchs(dtype):
+    """Reduced dims before and after the kept ones (a batch norm from scratch: mean over
+    (0, 2, 3)): each inner row summed, then the outer index's rows added one after another,
+    for inner rows shorter and longer than a vector and batches large enough for threads."""
+    rng = np.random.default_rng(8)
+    for shape, dims in [((8, 6, 24, 24), (0, 2, 3)), ((64, 16, 28, 28), (0, 2, 3)),
+                        ((7, 3, 2, 2), (0, 2, 3)), ((3, 4, 5, 6), (0, 1, 3)),
+                        ((3, 4, 5, 6, 7), (0, 3, 4)), ((10, 2, 50), (0, 2))]:
+        data = (rng.normal(size=shape) * 10.0 ** rng.integers(-2, 3, size=shape)).astype(dtype)
+        theirs, ours = torch.from_numpy(data), npgrad.from_numpy(data)
+        np.testing.assert_array_equal(ours.sum(dim=dims).numpy(), theirs.sum(dim=dims).numpy())
+        np.testing.assert_array_equal(ours.mean(dim=dims, keepdim=True).numpy(),
+                                      theirs.mean(dim=dims, keepdim=True).numpy())

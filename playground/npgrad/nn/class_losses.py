@@ -62,7 +62,11 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_a
     picked[kept] = -(gathered * scale[labels[kept]] if weight is not None else gathered)
     total = chosen.sum() if weight is not None else int(kept.sum())
     shape = (classes.shape if image else (() if values.ndim == 1 else (rows.shape[0],)))
-    data, count = _reduced(picked.reshape(shape), reduction, values.dtype, total)
+    if image or reduction == "none":
+        data, count = _reduced(picked.reshape(shape), reduction, values.dtype, total)
+    else:  # torch's nll_loss kernel adds the rows in a cascade of its own
+        data, count = _cascade_reduced(picked, kept, None if weight is None else
+                                       scale[np.where(kept, labels, 0)], reduction)
     if image:
         chosen = np.moveaxis(chosen.reshape(*classes.shape, values.shape[1]), -1, 1)
     elif values.ndim == 1:
@@ -71,6 +75,67 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_a
         return _recording.output("nll_loss2d", data, (input,), (chosen, reduction, count))
     # (the input is saved as torch saves it: its gradient's own node takes it as an input)
     return _recording.output("nll_loss", data, (input,), (input, chosen, reduction, count))
+
+
+def _cascade_reduced(losses: np.ndarray, kept: np.ndarray, weights, reduction: str):
+    """nll_loss's sum or mean of rows as torch's kernel adds them: row after row into a
+    running total that is passed up a level every 2^p rows (p = max(4, ceil(log2 n) / 8)),
+    as a cascade of 8 levels, then the levels added from the lowest; the weights alike."""
+    kind = losses.dtype.type
+    if kept.all():
+        total = _cascade(losses, kind)
+        weight = kind(losses.size) if weights is None else _cascade(weights, kind)
+    else:
+        total, weight = _cascade_skipping(losses, kept, weights, kind)
+    if reduction == "sum":
+        return np.asarray(total, losses.dtype), 1
+    return np.asarray(kind(total) / kind(weight), losses.dtype), weight
+
+
+def _levels(size: int) -> tuple[int, int]:
+    """How many rows a level gathers before it passes them up (2^p), and the levels (8)."""
+    ceil_log2 = (size - 1).bit_length() if size > 1 else 0
+    return 1 << max(4, ceil_log2 // 8), 8
+
+
+def _cascade(values: np.ndarray, kind) -> float:
+    """The cascade's total of every value: at each level, the first value alone, then runs
+    of ``step`` values, each run added in order and passed up; what is left stays."""
+    step, levels = _levels(values.size)
+    left_over = []
+    for _ in range(levels - 1):
+        runs = (values.size - 1) // step if values.size else 0
+        passed = values[:1]
+        if runs:
+            chunks = values[1:1 + runs * step].reshape(runs, step)
+            passed = np.concatenate([passed, np.cumsum(chunks, axis=1, dtype=kind)[:, -1]])
+        rest = values[1 + runs * step:]
+        left_over.append(np.cumsum(rest, dtype=kind)[-1] if rest.size else kind(0))
+        values = passed.astype(kind)
+    left_over.append(np.cumsum(values, dtype=kind)[-1] if values.size else kind(0))
+    total = kind(0)
+    for part in left_over:
+        total = kind(total + part)
+    return total
+
+
+def _cascade_skipping(losses, kept, weights, kind):
+    """The cascade one row at a time, ignored rows skipped (their turn to pass up too)."""
+    step, levels = _levels(losses.size)
+    sums, weight_sums = [kind(0)] * levels, [kind(0)] * levels
+    for row in np.flatnonzero(kept):
+        sums[0] = kind(sums[0] + losses[row])
+        weight_sums[0] = kind(weight_sums[0] + (weights[row] if weights is not None else 0))
+        for level in range(levels - 1):
+            if row & ((step - 1) << (level * (step.bit_length() - 1))):
+                break
+            sums[level + 1] = kind(sums[level + 1] + sums[level])
+            weight_sums[level + 1] = kind(weight_sums[level + 1] + weight_sums[level])
+            sums[level] = weight_sums[level] = kind(0)
+    total = weight = kind(0)
+    for part, weight_part in zip(sums, weight_sums, strict=True):
+        total, weight = kind(total + part), kind(weight + weight_part)
+    return total, (kind(int(kept.sum())) if weights is None else weight)
 
 
 def nll2d_grad(k, grad, chosen, reduction, count):
