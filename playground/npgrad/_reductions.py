@@ -430,9 +430,9 @@ def _by_rows(data: np.ndarray, dim: int, tied_row, untied) -> np.ndarray:
     """``untied()``'s order along ``dim``, with the rows that hold equal values ordered by
     ``tied_row`` (one 1-d row at a time) instead."""
     rows = np.moveaxis(data, dim, -1).reshape(-1, data.shape[dim])
-    tied = [index for index, row in enumerate(rows) if _tie_order.has_ties(row)]
+    tied = _tie_order.rows_with_ties(rows)
     order = untied()
-    if not tied:
+    if not tied.size:
         return order
     moved = np.moveaxis(order, dim, -1).copy()
     flat = moved.reshape(-1, moved.shape[-1])

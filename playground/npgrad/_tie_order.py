@@ -206,14 +206,16 @@ def nth_element(items: list, first: int, nth: int, last: int) -> None:
 
 
 # ----- what torch asks of them --------------------------------------------------------------
-def has_ties(row: np.ndarray) -> bool:
-    """Whether a row holds a value twice (two NaNs count: torch's comparisons tie them)."""
-    if row.dtype.kind in "fc":
-        nans = np.isnan(row)
-        if nans.sum() > 1:
-            return True
-        row = row[~nans]
-    return np.unique(row).size < row.size
+def rows_with_ties(rows: np.ndarray) -> np.ndarray:
+    """The indices of the rows (of a 2-d array) holding a value twice; two NaNs count, as
+    torch's comparisons tie them."""
+    if rows.shape[1] < 2:
+        return np.zeros(0, np.int64)
+    ordered = np.sort(rows, axis=1)
+    tied = (ordered[:, 1:] == ordered[:, :-1]).any(axis=1)
+    if rows.dtype.kind in "fc":
+        tied |= np.isnan(rows).sum(axis=1) > 1
+    return np.flatnonzero(tied)
 
 
 def _keyed(row: np.ndarray, descending: bool) -> list:
