@@ -1,10 +1,11 @@
-"""Where torch's sort and topk put equal values: the order the C++ standard library's
+"""Where torch puts equal values: the order its selection and the C++ standard library's
 algorithms leave them in (GCC's libstdc++, which torch's Linux wheels are built with), which
 is not the order they came in. torch.sort (not stable) runs std::sort over (value, index)
 pairs, torch.topk std::nth_element then std::sort of the first k - 1 (or std::partial_sort
-when k is small beside the row). These are those algorithms, written here from their
-description, step for step, on integer keys (each value's rank, NaN the largest, negated for
-a descending order), so that only ``<`` between keys is ever asked.
+when k is small beside the row), kthvalue its own quickselect, mode and nanmedian std::sort
+and std::nth_element. These are those algorithms, written here from their description, step
+for step; sort and topk run them on integer keys (each value's rank, NaN the largest, negated
+for a descending order), so that only ``<`` between keys is ever asked.
 
 Only rows holding equal values need this: without ties every algorithm gives the one order."""
 
@@ -12,31 +13,142 @@ from __future__ import annotations
 
 import numpy as np
 
-_INSERTION_UP_TO = 16  # libstdc++'s _S_threshold
+
+# ----- torch's and libstdc++'s selection and sorting, step for step -----------------------------
+# Among equal values, the position torch returns is where its algorithm leaves one: kthvalue's
+# quickselect is torch's own; mode takes the last of a run after std::sort; nanmedian of NaNs
+# only, where std::nth_element leaves one.
+def torch_quick_select(values: list, k: int) -> int:
+    """The original position of the k-th smallest of ``values`` (NaN largest) after torch's
+    quick_select_template (median of three pivots)."""
+    positions = list(range(len(values)))
+
+    def greater(x, y) -> bool:
+        return (x != x and y == y) or x > y
+
+    def swap(i, j) -> None:
+        values[i], values[j] = values[j], values[i]
+        positions[i], positions[j] = positions[j], positions[i]
+
+    low, high = 0, len(values) - 1
+    while high > low:
+        if high == low + 1:
+            if greater(values[low], values[high]):
+                swap(low, high)
+            break
+        swap(low + (high - low) // 2, low + 1)
+        for i, j in ((low + 1, high), (low, high), (low + 1, low)):
+            if greater(values[i], values[j]):
+                swap(i, j)
+        i, j, pivot = low + 1, high, values[low]
+        while True:
+            i += 1
+            while greater(pivot, values[i]):
+                i += 1
+            j -= 1
+            while greater(values[j], pivot):
+                j -= 1
+            if j < i:
+                break
+            swap(i, j)
+        swap(low, j)
+        if j <= k:
+            low = i
+        if j >= k:
+            high = j - 1
+    return positions[k]
 
 
-def _less(a, b) -> bool:
-    return a[0] < b[0]
+def std_sort(items: list, less) -> None:
+    """libstdc++'s std::sort, in place: introsort down to runs of 16, then insertion sort."""
+    if len(items) > 1:
+        _introsort(items, 0, len(items), 2 * (len(items).bit_length() - 1), less)
+        if len(items) > 16:
+            _insertion_sort(items, 0, 16, less)
+            for i in range(16, len(items)):
+                _linear_insert(items, i, less)
+        else:
+            _insertion_sort(items, 0, len(items), less)
 
 
-# ----- heaps (std::make_heap, pop_heap, sort_heap: a max-heap under ``<``) --------------------
-def _push_up(items: list, hole: int, top: int, value) -> None:
-    parent = (hole - 1) // 2
-    while hole > top and _less(items[parent], value):
-        items[hole] = items[parent]
-        hole = parent
-        parent = (hole - 1) // 2
-    items[hole] = value
+def introselect_position(size: int) -> int:
+    """Which of ``size`` equivalent elements std::nth_element leaves first."""
+    items, first, last = list(range(size)), 0, size
+    depth = 2 * (size.bit_length() - 1)
+    while last - first > 3:
+        if depth == 0:  # (its heap select moves nothing when nothing is less)
+            return items[0]
+        depth -= 1
+        cut = _partition_pivot(items, first, last, lambda a, b: False)
+        first, last = (cut, last) if cut <= 0 else (first, cut)
+    return items[0]
 
 
-def _sift_down(items: list, first: int, hole: int, length: int, value) -> None:
-    """Move the hole at ``hole`` (relative to ``first``) to a leaf along the larger children,
-    then push ``value`` up from there (libstdc++'s __adjust_heap)."""
-    top = hole
-    child = hole
+def _introsort(items: list, first: int, last: int, depth: int, less) -> None:
+    while last - first > 16:
+        if depth == 0:
+            _heap_sort(items, first, last, less)
+            return
+        depth -= 1
+        cut = _partition_pivot(items, first, last, less)
+        _introsort(items, cut, last, depth, less)
+        last = cut
+
+
+def _partition_pivot(items: list, first: int, last: int, less) -> int:
+    """The median of three moved first, then the unguarded partition around it."""
+    a, b, c = first + 1, first + (last - first) // 2, last - 1
+    if less(items[a], items[b]):
+        pick = b if less(items[b], items[c]) else c if less(items[a], items[c]) else a
+    else:
+        pick = a if less(items[a], items[c]) else c if less(items[b], items[c]) else b
+    items[first], items[pick] = items[pick], items[first]
+    low, high, pivot = first + 1, last, items[first]
+    while True:
+        while less(items[low], pivot):
+            low += 1
+        high -= 1
+        while less(pivot, items[high]):
+            high -= 1
+        if low >= high:
+            return low
+        items[low], items[high] = items[high], items[low]
+        low += 1
+
+
+def _insertion_sort(items: list, first: int, last: int, less) -> None:
+    for i in range(first + 1, last):
+        value = items[i]
+        if less(value, items[first]):
+            items[first + 1:i + 1] = items[first:i]
+            items[first] = value
+        else:
+            _linear_insert(items, i, less)
+
+
+def _linear_insert(items: list, last: int, less) -> None:
+    value = items[last]
+    while last > 0 and less(value, items[last - 1]):
+        items[last] = items[last - 1]
+        last -= 1
+    items[last] = value
+
+
+def _heap_sort(items: list, first: int, last: int, less) -> None:
+    """make_heap then sort_heap (introsort's way out of a deep recursion)."""
+    for parent in range((last - first - 2) // 2, -1, -1):
+        _adjust_heap(items, first, parent, last - first, items[first + parent], less)
+    while last - first > 1:
+        last -= 1
+        value, items[last] = items[last], items[first]
+        _adjust_heap(items, first, 0, last - first, value, less)
+
+
+def _adjust_heap(items: list, first: int, hole: int, length: int, value, less) -> None:
+    top = child = hole
     while child < (length - 1) // 2:
         child = 2 * (child + 1)
-        if _less(items[first + child], items[first + child - 1]):
+        if less(items[first + child], items[first + child - 1]):
             child -= 1
         items[first + hole] = items[first + child]
         hole = child
@@ -44,165 +156,55 @@ def _sift_down(items: list, first: int, hole: int, length: int, value) -> None:
         child = 2 * (child + 1)
         items[first + hole] = items[first + child - 1]
         hole = child - 1
-    view = _Offset(items, first)
-    _push_up(view, hole, top, value)
+    parent = (hole - 1) // 2
+    while hole > top and less(items[first + parent], value):
+        items[first + hole] = items[first + parent]
+        hole, parent = parent, (parent - 1) // 2
+    items[first + hole] = value
 
 
-class _Offset:
-    """A list seen from ``first`` on (heap positions are relative to a range's start)."""
-
-    __slots__ = ("items", "first")
-
-    def __init__(self, items: list, first: int) -> None:
-        self.items, self.first = items, first
-
-    def __getitem__(self, index: int):
-        return self.items[self.first + index]
-
-    def __setitem__(self, index: int, value) -> None:
-        self.items[self.first + index] = value
+# ----- std::nth_element and std::partial_sort, from the same pieces ---------------------------
+def _make_heap(items: list, first: int, last: int, less) -> None:
+    for parent in range((last - first - 2) // 2, -1, -1):
+        _adjust_heap(items, first, parent, last - first, items[first + parent], less)
 
 
-def _make_heap(items: list, first: int, last: int) -> None:
-    length = last - first
-    if length < 2:
-        return
-    parent = (length - 2) // 2
-    while True:
-        _sift_down(items, first, parent, length, items[first + parent])
-        if parent == 0:
-            return
-        parent -= 1
-
-
-def _pop_heap(items: list, first: int, last: int, result: int) -> None:
-    value = items[result]
-    items[result] = items[first]
-    _sift_down(items, first, 0, last - first, value)
-
-
-def _heap_select(items: list, first: int, middle: int, last: int) -> None:
-    _make_heap(items, first, middle)
-    for index in range(middle, last):
-        if _less(items[index], items[first]):
-            _pop_heap(items, first, middle, index)
-
-
-def _sort_heap(items: list, first: int, last: int) -> None:
+def _sort_heap(items: list, first: int, last: int, less) -> None:
     while last - first > 1:
         last -= 1
-        _pop_heap(items, first, last, last)
+        value, items[last] = items[last], items[first]
+        _adjust_heap(items, first, 0, last - first, value, less)
 
 
-def partial_sort(items: list, first: int, middle: int, last: int) -> None:
-    _heap_select(items, first, middle, last)
-    _sort_heap(items, first, middle)
+def _heap_select(items: list, first: int, middle: int, last: int, less) -> None:
+    """The smallest middle - first of the range in a heap at its front (a later element
+    less than the heap's top takes its place)."""
+    _make_heap(items, first, middle, less)
+    for index in range(middle, last):
+        if less(items[index], items[first]):
+            value, items[index] = items[index], items[first]
+            _adjust_heap(items, first, 0, middle - first, value, less)
 
 
-# ----- partitioning around a median of three -----------------------------------------------
-def _median_to_first(items: list, result: int, a: int, b: int, c: int) -> None:
-    if _less(items[a], items[b]):
-        if _less(items[b], items[c]):
-            chosen = b
-        elif _less(items[a], items[c]):
-            chosen = c
-        else:
-            chosen = a
-    elif _less(items[a], items[c]):
-        chosen = a
-    elif _less(items[b], items[c]):
-        chosen = c
-    else:
-        chosen = b
-    items[result], items[chosen] = items[chosen], items[result]
+def partial_sort(items: list, middle: int, less) -> None:
+    _heap_select(items, 0, middle, len(items), less)
+    _sort_heap(items, 0, middle, less)
 
 
-def _partition(items: list, first: int, last: int, pivot: int) -> int:
-    while True:
-        while _less(items[first], items[pivot]):
-            first += 1
-        last -= 1
-        while _less(items[pivot], items[last]):
-            last -= 1
-        if not first < last:
-            return first
-        items[first], items[last] = items[last], items[first]
-        first += 1
-
-
-def _partition_pivot(items: list, first: int, last: int) -> int:
-    middle = first + (last - first) // 2
-    _median_to_first(items, first, first + 1, middle, last - 1)
-    return _partition(items, first + 1, last, first)
-
-
-# ----- insertion sorts --------------------------------------------------------------------
-def _linear_insert(items: list, last: int) -> None:
-    value = items[last]
-    before = last - 1
-    while _less(value, items[before]):
-        items[last] = items[before]
-        last = before
-        before -= 1
-    items[last] = value
-
-
-def _insertion_sort(items: list, first: int, last: int) -> None:
-    if first == last:
-        return
-    for index in range(first + 1, last):
-        if _less(items[index], items[first]):
-            value = items[index]
-            items[first + 1:index + 1] = items[first:index]
-            items[first] = value
-        else:
-            _linear_insert(items, index)
-
-
-def _log2(count: int) -> int:
-    return count.bit_length() - 1
-
-
-# ----- std::sort and std::nth_element -----------------------------------------------------
-def introsort(items: list, first: int, last: int) -> None:
-    if first == last:
-        return
-    _introsort_loop(items, first, last, 2 * _log2(last - first))
-    if last - first > _INSERTION_UP_TO:
-        _insertion_sort(items, first, first + _INSERTION_UP_TO)
-        for index in range(first + _INSERTION_UP_TO, last):
-            _linear_insert(items, index)
-    else:
-        _insertion_sort(items, first, last)
-
-
-def _introsort_loop(items: list, first: int, last: int, depth: int) -> None:
-    while last - first > _INSERTION_UP_TO:
-        if depth == 0:
-            partial_sort(items, first, last, last)
-            return
-        depth -= 1
-        cut = _partition_pivot(items, first, last)
-        _introsort_loop(items, cut, last, depth)
-        last = cut
-
-
-def nth_element(items: list, first: int, nth: int, last: int) -> None:
+def nth_element(items: list, nth: int, less) -> None:
+    first, last = 0, len(items)
     if first == last or nth == last:
         return
-    depth = 2 * _log2(last - first)
+    depth = 2 * (last.bit_length() - 1)
     while last - first > 3:
         if depth == 0:
-            _heap_select(items, first, nth + 1, last)
+            _heap_select(items, first, nth + 1, last, less)
             items[first], items[nth] = items[nth], items[first]
             return
         depth -= 1
-        cut = _partition_pivot(items, first, last)
-        if cut <= nth:
-            first = cut
-        else:
-            last = cut
-    _insertion_sort(items, first, last)
+        cut = _partition_pivot(items, first, last, less)
+        first, last = (cut, last) if cut <= nth else (first, cut)
+    _insertion_sort(items, first, last, less)
 
 
 # ----- what torch asks of them --------------------------------------------------------------
@@ -229,10 +231,14 @@ def _keyed(row: np.ndarray, descending: bool) -> list:
     return list(zip(keys, range(row.size), strict=True))
 
 
+def _by_key(a, b) -> bool:
+    return a[0] < b[0]
+
+
 def sort_order(row: np.ndarray, descending: bool) -> np.ndarray:
     """The indices torch.sort(stable=False) gives a 1-d row (std::sort)."""
     items = _keyed(row, descending)
-    introsort(items, 0, len(items))
+    std_sort(items, _by_key)
     return np.array([index for _, index in items], np.int64)
 
 
@@ -240,11 +246,12 @@ def topk_order(row: np.ndarray, k: int, largest: bool, sorted: bool) -> np.ndarr
     """The indices torch.topk gives a 1-d row: std::partial_sort when k * 64 <= n, else
     std::nth_element at k - 1 and, if sorted, std::sort of the first k - 1."""
     items = _keyed(row, largest)
-    count = len(items)
-    if k * 64 <= count:
-        partial_sort(items, 0, k, count)
+    if k * 64 <= len(items):
+        partial_sort(items, k, _by_key)
     else:
-        nth_element(items, 0, k - 1, count)
+        nth_element(items, k - 1, _by_key)
         if sorted:
-            introsort(items, 0, k - 1)
+            front = items[:k - 1]
+            std_sort(front, _by_key)
+            items[:k - 1] = front
     return np.array([index for _, index in items[:k]], np.int64)
