@@ -218,9 +218,8 @@ TABLE: tuple[Rule, ...] = (
          inplace="sin_"),
     _row("cos", "CosBackward0", "self", "self", "-grad * k.sin(self)", forward=ELEMENT_WISE,
          inplace="cos_"),
-    # (torch's tanh_backward kernel fuses 1 - y² into one multiply-add: k.fused(-result,
-    # result, 1) gives its bits, but tests/npgrad/test_parallel.py holds this text as it is)
-    _row("tanh", "TanhBackward0", "self", "result", "grad * (1 - result * result)",
+    # (torch's tanh_backward kernel fuses 1 - y² into one multiply-add)
+    _row("tanh", "TanhBackward0", "self", "result", "grad * k.fused(-result, result, 1)",
          forward=ELEMENT_WISE, inplace="tanh_", graph=("k.tanh_backward(grad, result)",)),
     _row("sigmoid", "SigmoidBackward0", "self", "result", "grad * (1 - result) * result",
          forward=ELEMENT_WISE, inplace="sigmoid_",
