@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
+from playground.kernel import suggestions
 from playground.kernel.channel import PIPES_CLOSED_STATUS
 from playground.model import RunError
 
@@ -33,6 +34,11 @@ def describe_exception(error: BaseException, filename: str, memory_limit: int = 
     user_lines = [frame.lineno for frame in frames if frame.filename == filename]
     shown = traceback.TracebackException(type(error), error, error.__traceback__)
     shown.stack = traceback.StackSummary.from_list(_users_frames(shown.stack, filename))
+    if suggestions.needed() and not _said_already(shown._str):
+        # (3.11's interpreter says it; its traceback module does not)
+        nearest = suggestions.suggestion(error)
+        if nearest is not None:
+            shown._str += f". Did you mean: '{nearest}'?"
     # torch's allocator says it with a RuntimeError of its own (its text is kept, as torch's)
     out_of_memory = isinstance(error, MemoryError) or "can't allocate memory" in error_text
     kind = "memory" if out_of_memory else "exception"
@@ -46,6 +52,12 @@ def describe_exception(error: BaseException, filename: str, memory_limit: int = 
                       f"{memory_limit / (1 << 30):.1f} GB")
     summary = f"{type(error).__name__}: {error_text}" if error_text else type(error).__name__
     return RunError(kind, f"{summary}{where}.", type(error).__name__, text, line)
+
+
+def _said_already(text: str) -> bool:
+    """Whether an engine's explanation already says what to do: a suggestion of its own, or
+    the way out to the torch engine (a name torch has, however near one the engine has)."""
+    return "Did you mean" in text or "switch the engine to torch" in text
 
 
 def exit_error(code) -> RunError:

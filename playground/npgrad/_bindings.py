@@ -63,13 +63,19 @@ def bind_tensor_methods() -> None:
         setattr(Tensor, name, refusing_complex(name, torch_keywords(forward, as_function=False)))
 
 
+# Functions of one tensor (torch.sqrt, torch.relu...) whose argument parser refuses anything
+# else in torch's words (``torch.sqrt(2.0)``), where NumPy would fail in its own
+TENSOR_FIRST: set[str] = set()
+
+
 def exported_functions() -> dict[str, Callable]:
     """The function column, each taking torch's keyword names too."""
-    return {name: refusing_complex(name, torch_keywords(forward, as_function=True))
+    return {name: refusing_complex(name, torch_keywords(forward, as_function=True,
+                                                        tensor_first=name in TENSOR_FIRST))
             for name, forward in FUNCTIONS.items()}
 
 
-def torch_keywords(forward, as_function: bool):
+def torch_keywords(forward, as_function: bool, tensor_first: bool = False):
     """``forward``, also taking the keywords torch's documentation uses where ours differ:
     ``input=`` for the tensor of a function (``torch.sum(input=x)``), NumPy's ``keepdims`` for
     ``keepdim`` and ``axis`` for ``dim`` (torch's argument parser takes both), ``size=`` for
@@ -90,8 +96,13 @@ def torch_keywords(forward, as_function: bool):
     if not (takes_input or takes_keepdim or takes_dim or takes_sizes):
         return forward
 
+    name = forward.__name__
+
     @functools.wraps(forward)
     def with_torch_keywords(*args, **kwargs):
+        if tensor_first and args and not isinstance(args[0], Tensor):
+            raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not "
+                            f"{type(args[0]).__name__}")
         if kwargs:
             if takes_input and "input" in kwargs:
                 args = (kwargs.pop("input"), *args)

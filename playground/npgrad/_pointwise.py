@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import _bindings
 from . import _dtype as dtypes
 from ._bindings import bind_method, binds
 from ._kernel_exp import kernel_exp
@@ -67,6 +68,7 @@ def unary(op: str, on_arrays: Callable, *aliases: str, floats: bool = True) -> C
     general.__name__ = general.__qualname__ = op
     function = fast_elementwise(op, on_arrays, general)
     UNARY[op] = Unary(on_arrays, function, floats, (op, *aliases))
+    _bindings.TENSOR_FIRST.update((op, *aliases))
     return binds(op, *aliases)(function)
 
 
@@ -186,7 +188,23 @@ def round(self: Tensor, *, decimals: int = 0) -> Tensor:
 def clamp(self: Tensor, min=None, max=None) -> Tensor:
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    if min is not None and max is not None and \
+            isinstance(min, Tensor) != isinstance(max, Tensor):
+        _refuse_mixed_bounds(min, max)
     return output("clamp", _clamped(self._data, min, max), (self,), (self, min, max))
+
+
+def _refuse_mixed_bounds(low, high) -> None:
+    """torch's argument parser: both bounds tensors, or both numbers (its words for the
+    keyword call, ``torch.clamp(x, min=t, max=1.0)``)."""
+    def kind(bound) -> str:
+        return "Tensor" if isinstance(bound, Tensor) else type(bound).__name__
+
+    raise TypeError("clamp() received an invalid combination of arguments - got (Tensor, "
+                    f"max={kind(high)}, min={kind(low)}), but expected one of:\n"
+                    " * (Tensor input, Tensor min = None, Tensor max = None, *, Tensor out = "
+                    "None)\n * (Tensor input, Number min = None, Number max = None, *, Tensor "
+                    "out = None)\n")
 
 
 @binds("clamp_min")

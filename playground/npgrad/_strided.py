@@ -1,6 +1,7 @@
 """torch.as_strided on the NumPy engine (a view of the storage by sizes, strides and an
-offset: AsStridedBackward0) and torch.stft made of the ops torch makes it of (a reflection
-pad, a strided window of frames, the window's product, a real-to-complex FFT)."""
+offset: AsStridedBackward0; as_strided_ and resize_ in place) and torch.stft made of the ops
+torch makes it of (a reflection pad, a strided window of frames, the window's product, a
+real-to-complex FFT)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import numpy as np
 from ._bindings import binds
 from ._missing import MISSING_HINT
 from ._recording import output
-from ._tensor import Tensor, shared_counter
+from ._tensor import Tensor, bump_version, shared_counter
 from ._user_warnings import warn_at_user_code
 from ._view_places import positions_in
 
@@ -59,6 +60,46 @@ def as_strided(self: Tensor, size, stride, storage_offset=None) -> Tensor:
         positions = np.maximum(positions, 0)
     return output("as_strided", data, (self,), (self._data.shape, positions),
                   shared_counter(self), root)
+
+
+# ----- in place: the tensor itself made a new view of its storage ----------------------------
+@binds("resize_", function=False)
+def resize_(self: Tensor, *sizes, memory_format=None) -> Tensor:
+    """The tensor re-shaped over its storage: its first elements (in memory order) when it
+    shrinks or keeps its count, the old ones followed by new memory when it grows (torch's
+    new memory holds whatever was there; here zeros)."""
+    sizes = tuple(int(n) for n in (sizes[0] if len(sizes) == 1 and
+                                   isinstance(sizes[0], tuple | list) else sizes))
+    _refuse_grad(self)
+    flat = self._data.reshape(-1)
+    count = int(np.prod(sizes))
+    if count <= flat.size:
+        self._data = flat[:count].reshape(sizes)
+    else:
+        grown = np.zeros(count, self._data.dtype)
+        grown[:flat.size] = flat
+        self._data = grown.reshape(sizes)
+    bump_version(self)
+    return self
+
+
+@binds("resize_as_", function=False)
+def resize_as_(self: Tensor, the_template: Tensor, memory_format=None) -> Tensor:
+    return resize_(self, tuple(the_template.shape))
+
+
+@binds("as_strided_", function=False)
+def as_strided_(self: Tensor, size, stride, storage_offset=None) -> Tensor:
+    """as_strided, the tensor itself becoming that view of its storage."""
+    _refuse_grad(self)
+    self._data = as_strided(self, size, stride, storage_offset)._data
+    bump_version(self)
+    return self
+
+
+def _refuse_grad(self: Tensor) -> None:
+    if self.requires_grad:
+        raise RuntimeError("cannot resize variables that require grad")
 
 
 _NO_WINDOW = ("A window was not provided. A rectangular window will be applied,which is known "

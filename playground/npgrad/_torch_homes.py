@@ -231,8 +231,10 @@ HOMES: dict[str, dict[str, str]] = {
     "optim.lr_scheduler": {
         "torch.optim.lr_scheduler": (
             "ConstantLR CosineAnnealingLR CosineAnnealingWarmRestarts ExponentialLR LRScheduler "
-            "LambdaLR LinearLR MultiStepLR MultiplicativeLR OneCycleLR PolynomialLR "
-            "ReduceLROnPlateau StepLR"),
+            "LambdaLR LinearLR MultiStepLR MultiplicativeLR OneCycleLR PolynomialLR StepLR"),
+    },
+    "optim.plateau": {
+        "torch.optim.lr_scheduler": "ReduceLROnPlateau",
     },
     "optim.swa_utils": {
         "torch.optim.swa_utils": "AveragedModel SWALR",

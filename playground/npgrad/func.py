@@ -382,8 +382,23 @@ def functional_call(module, parameter_and_buffer_dicts, args=(), kwargs=None, *,
     dicts = parameter_and_buffer_dicts
     given = {k: v for d in dicts for k, v in d.items()} if isinstance(dicts, tuple | list) \
         else dict(dicts)
+    if strict:
+        _check_keys(module, given)
     with _swapped(module, given):
         return module(*(args if isinstance(args, tuple) else (args,)), **(kwargs or {}))
+
+
+def _check_keys(module, given: dict) -> None:
+    """strict=True: the names given must be the module's parameters and buffers, all of them
+    (torch's words, unexpected names first, each list sorted)."""
+    valid = {name for name, _ in module.named_parameters(remove_duplicate=False)} | \
+        {name for name, _ in module.named_buffers(remove_duplicate=False)}
+    unexpected, missing = sorted(set(given) - valid), sorted(valid - set(given))
+    errors = [f"{label} key(s): {', '.join(map(repr, keys))}."
+              for label, keys in (("Unexpected", unexpected), ("Missing", missing)) if keys]
+    if errors:
+        raise RuntimeError(f"Error(s) in reparametrizing for {type(module).__name__}:\n\t"
+                           + "\n\t".join(errors))
 
 
 @contextlib.contextmanager

@@ -152,12 +152,14 @@ def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tenso
 
 
 def logsigmoid(input: Tensor) -> Tensor:
-    """log σ(x) = min(x, 0) - log(1 + e^-|x|), stable on both sides; torch's node keeps
-    e^-|x| too (its ``buffer``)."""
+    """log σ(x) = min(x, 0) - log(1 + e^-|x|); torch's node keeps e^-|x| (its ``buffer``)."""
     data = input._data
     buffer = np.exp(-np.abs(data))
     result = (np.minimum(data, 0) - np.log1p(buffer)).astype(data.dtype, copy=False)
     return _recording.output("log_sigmoid", result, (input,), (input, buffer))
+
+
+logsigmoid.__name__ = logsigmoid.__qualname__ = "log_sigmoid"  # (torch's builtin's name)
 
 
 def gelu(input: Tensor, approximate: str = "none") -> Tensor:

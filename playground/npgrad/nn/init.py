@@ -89,6 +89,25 @@ def eye_(tensor: Tensor) -> Tensor:
     return tensor
 
 
+def dirac_(tensor: Tensor, groups: int = 1) -> Tensor:
+    """A convolution kernel that passes its input through: in each group, output channel d
+    takes input channel d at the kernel's centre (the other weights zero)."""
+    dims = tensor.dim()
+    if dims not in (3, 4, 5):
+        raise ValueError("Only tensors with 3, 4, or 5 dimensions are supported")
+    if tensor.shape[0] % groups != 0:
+        raise ValueError("dim 0 must be divisible by groups")
+    per_group = tensor.shape[0] // groups
+    centre = tuple(side // 2 for side in tensor.shape[2:])
+    with no_grad():
+        tensor._data[...] = 0
+        for group in range(groups):
+            for channel in range(min(per_group, tensor.shape[1])):
+                tensor._data[(group * per_group + channel, channel, *centre)] = 1
+        bump_version(tensor)
+    return tensor
+
+
 def xavier_uniform_(tensor: Tensor, gain: float = 1.0, generator=None) -> Tensor:
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
     bound = math.sqrt(3.0) * gain * math.sqrt(2.0 / float(fan_in + fan_out))
@@ -215,6 +234,7 @@ def reset_weight_and_bias(weight: Tensor, bias: Tensor | None) -> None:
 
 
 __all__ = ["calculate_gain", "uniform_", "normal_", "constant_", "ones_", "zeros_", "eye_",
+           "dirac_",
            "xavier_uniform_", "xavier_normal_", "kaiming_uniform_", "kaiming_normal_",
            "orthogonal_", "trunc_normal_"]
 

@@ -30,6 +30,10 @@ def checkpoint(function, *args, use_reentrant: bool | None = None,
     if use_reentrant:
         if kwargs:
             raise ValueError("Unexpected keyword arguments: " + ",".join(kwargs))
+        if not any(isinstance(arg, Tensor) and arg.requires_grad for arg in args):
+            # (torch's warning names its own checkpoint.py as the place; here the user's line)
+            warn_at_user_code("None of the inputs have requires_grad=True. Gradients will be "
+                              "None")
         return CheckpointFunction.apply(function, preserve_rng_state, *args)
     stream = _factories.get_rng_state() if preserve_rng_state else None
     output = function(*args, **kwargs)

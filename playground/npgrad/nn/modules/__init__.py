@@ -77,6 +77,9 @@ class Module:
             raise lacking_member(self, name)
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
+    def __dir__(self) -> list[str]:
+        return lookup.names_of(self)
+
     def get_submodule(self, target: str) -> Module:
         return lookup.submodule(self, target)
 
@@ -190,12 +193,13 @@ class Module:
             f'Module [{type(self).__name__}] is missing the required "forward" function')
 
     # ----- walking -----------------------------------------------------------------------------
-    def named_modules(self, prefix: str = "") -> Iterator[tuple[str, Module]]:
+    def named_modules(self, memo=None, prefix: str = "", remove_duplicate: bool = True
+                      ) -> Iterator[tuple[str, Module]]:
         seen: set[int] = set()
         stack = [(prefix, self)]
-        while stack:  # depth first, children in order, each module once
+        while stack:  # depth first, children in order, each module once (unless asked)
             name, module = stack.pop()
-            if id(module) in seen:
+            if remove_duplicate and id(module) in seen:
                 continue
             seen.add(id(module))
             yield name, module
@@ -212,13 +216,14 @@ class Module:
     def children(self) -> Iterator[Module]:
         return (child for _, child in self.named_children())
 
-    def named_parameters(self, prefix: str = "", recurse: bool = True
-                         ) -> Iterator[tuple[str, Tensor]]:
+    def named_parameters(self, prefix: str = "", recurse: bool = True,
+                         remove_duplicate: bool = True) -> Iterator[tuple[str, Tensor]]:
         seen: set[int] = set()
-        modules = self.named_modules(prefix) if recurse else iter([(prefix, self)])
+        modules = self.named_modules(prefix=prefix, remove_duplicate=remove_duplicate) \
+            if recurse else iter([(prefix, self)])
         for module_name, module in modules:
             for name, param in module._parameters.items():
-                if param is None or id(param) in seen:
+                if param is None or (remove_duplicate and id(param) in seen):
                     continue
                 seen.add(id(param))
                 yield (f"{module_name}.{name}" if module_name else name), param
@@ -226,13 +231,17 @@ class Module:
     def parameters(self, recurse: bool = True) -> Iterator[Tensor]:
         return (param for _, param in self.named_parameters(recurse=recurse))
 
-    def named_buffers(self, prefix: str = "", recurse: bool = True
-                      ) -> Iterator[tuple[str, Tensor]]:
-        modules = self.named_modules(prefix) if recurse else iter([(prefix, self)])
+    def named_buffers(self, prefix: str = "", recurse: bool = True,
+                      remove_duplicate: bool = True) -> Iterator[tuple[str, Tensor]]:
+        seen: set[int] = set()
+        modules = self.named_modules(prefix=prefix, remove_duplicate=remove_duplicate) \
+            if recurse else iter([(prefix, self)])
         for module_name, module in modules:
             for name, buffer in module._buffers.items():
-                if buffer is not None:
-                    yield (f"{module_name}.{name}" if module_name else name), buffer
+                if buffer is None or (remove_duplicate and id(buffer) in seen):
+                    continue
+                seen.add(id(buffer))
+                yield (f"{module_name}.{name}" if module_name else name), buffer
 
     def buffers(self, recurse: bool = True) -> Iterator[Tensor]:
         return (buffer for _, buffer in self.named_buffers(recurse=recurse))
@@ -321,6 +330,11 @@ class Module:
         from ... import float32
 
         return self.to(float32)
+
+    def half(self) -> Module:
+        from ... import float16
+
+        return self.to(float16)
 
     # ----- printing ----------------------------------------------------------------------------
     def extra_repr(self) -> str:

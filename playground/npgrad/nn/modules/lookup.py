@@ -81,3 +81,12 @@ def buffer(root, target: str):
     if name not in owner._buffers:
         raise AttributeError(f"`{name}` is not a buffer")
     return getattr(owner, name)
+
+
+def names_of(module) -> list[str]:
+    """dir() of a module as torch's: the class's names, the instance's, then its parameters,
+    submodules and buffers (names that start with a digit left out), sorted; so that Python's
+    "Did you mean" and the editor's completion find ``model.weight``."""
+    names = [*dir(type(module)), *module.__dict__, *module._parameters, *module._modules,
+             *module._buffers]
+    return sorted(name for name in names if not name[:1].isdigit())
