@@ -56,9 +56,13 @@ def selection_rows(row, element_wise) -> tuple:
             "k.spread_mean_grad(grad, self, dims, correction, keepdim, None)"),
         row("std_mean", "StdMeanBackward0", "self", "self dims correction keepdim result",
             "k.spread_mean_grad(grad, self, dims, correction, keepdim, result)"),
-        # quantile's in-place unsqueeze_ (its transpose_ and squeeze_ are the table's own)
+        # quantile's in-place unsqueeze_ (its transpose_ and squeeze_ are the table's own);
+        # unsqueeze_ too (_shape_inplace.py), with t_ and the squeeze_ of all or several dims
         row("selection_unsqueeze_", "UnsqueezeBackward1", "self", "dim",
             "k.squeeze_dim(grad, dim)"),
+        row("t_", "TBackward1", "self", "", "k.t(grad)"),
+        row("squeeze_all_", "SqueezeBackward3", "self", "shape", "k.reshape(grad, shape)"),
+        row("squeeze_tuple_", "SqueezeBackward5", "self", "shape", "k.reshape(grad, shape)"),
         # nodes torch records without a derivative
         row("unique", "Unique2Backward0", "self", "", "k.no_derivative('_unique2')"),
         row("unique_dim", "UniqueDimBackward0", "self", "", "k.no_derivative('unique_dim')"),

@@ -1,15 +1,16 @@
 """The in-place shape methods (unsqueeze_, squeeze_, t_, transpose_, swapaxes_, swapdims_):
-the tensor itself takes the view's shape and strides, as torch's do. Done for tensors whose
-history autograd does not record; where it does, torch's own in-place view nodes
-(UnsqueezeBackward1, TBackward1...) are not in the engine, and it says so."""
+the tensor itself takes the view's shape and strides, as torch's do; where autograd records
+its history, torch's in-place view nodes (TBackward1, TransposeBackward1, SqueezeBackward3-5,
+UnsqueezeBackward1) join it. On a view of another tensor the engine says it lacks them."""
 
 from __future__ import annotations
 
 from . import _shapes
 from ._bindings import binds
 from ._grad_mode import GradMode, no_grad
+from ._inplace import _write_recorded
 from ._missing import MISSING_HINT
-from ._tensor import Tensor, bump_version
+from ._tensor import Tensor, _wrap_dim, bump_version
 
 
 def _reshaped_in_place(name: str, view):
@@ -18,15 +19,37 @@ def _reshaped_in_place(name: str, view):
             if self.grad_fn is None:
                 raise RuntimeError("a leaf Variable that requires grad is being used in an "
                                    "in-place operation.")
-            raise NotImplementedError(f"{name} of a tensor that requires grad is not "
-                                      f"{MISSING_HINT}")
-        with no_grad():
-            self._data = view(self, *args)._data  # (a view of the same memory)
-        bump_version(self)
+            if self._base is not None:
+                raise NotImplementedError(f"{name} of a view that requires grad is not "
+                                          f"{MISSING_HINT}")
+            self._check_inplace()
+            op, saved = _node_of(name, self, args)
+            return _write_recorded(op, self, lambda: _take_view(self, view, args), None, saved)
+        _take_view(self, view, args)
         return self
 
     apply.__name__ = apply.__qualname__ = name
     return apply
+
+
+def _take_view(self: Tensor, view, args: tuple) -> None:
+    with no_grad():
+        self._data = view(self, *args)._data  # (a view of the same memory)
+    bump_version(self)
+
+
+def _node_of(name: str, self: Tensor, args: tuple) -> tuple[str, tuple]:
+    """The rule row of torch's node for this call, and what it saves."""
+    if name == "t_":
+        return "t_", ()
+    if name in ("transpose_", "swapaxes_", "swapdims_"):
+        return "transpose_", tuple(_wrap_dim(dim, self.ndim) for dim in args)
+    if name == "unsqueeze_":
+        return "selection_unsqueeze_", (_wrap_dim(args[0], self.ndim + 1),)
+    shape = tuple(self.shape)
+    if not args:
+        return "squeeze_all_", (shape,)
+    return ("squeeze_tuple_" if isinstance(args[0], tuple | list) else "squeeze_dims"), (shape,)
 
 
 def _squeezed(self: Tensor, *dims) -> Tensor:

@@ -96,6 +96,10 @@ SELECTION_CASES: list = [
          label="name-only"),
     Case("bincount", ((4,),), lambda m, a: m.bincount(m.tensor([1, 3, 3, 0]), a),
          label="name-only"),
+    # the in-place shape methods on a tensor with history (_shape_inplace.py)
+    Case("t_", ((2, 3),), lambda m, a: (a * 2).t_()),
+    Case("squeeze_all_", ((1, 3, 1),), lambda m, a: (a * 2).squeeze_()),
+    Case("squeeze_tuple_", ((1, 3, 1),), lambda m, a: (a * 2).squeeze_((0, 2))),
     Case("histogram", ((5,),), lambda m, a: m.histogram(a, 3).hist, label="name-only"),
     Case("_histogramdd_from_bin_cts", ((4, 2),), lambda m, a: m.histogramdd(a, 2).hist,
          label="name-only"),
