@@ -5,7 +5,9 @@ from __future__ import annotations
 import numpy as np
 
 from . import (
+    _compiled,
     _norm_grads,  # noqa: F401 - the kit's layer_norm_input, batch_norm_input...
+    _parallel,
     _sparse_grads,
 )
 from ._formula_kit import Kit, _along, _count, _negated, writable_diagonal
@@ -26,7 +28,10 @@ class NumpyKit(Kit):
     triu = staticmethod(np.triu)
 
     def fused(k, a, b, c):
-        """``a * b + c`` rounded once, where torch's kernel is one fused multiply-add."""
+        """``a * b + c`` rounded once, where torch's kernel is one fused multiply-add (a large
+        one split between the cores, as the formulas' other operators are)."""
+        if a.__class__ is np.ndarray and a.size >= _parallel.SPLIT_FROM:
+            return _parallel.apply(_fused_into, a, b, c, fallback=fused_values)
         return fused_values(a, b, c)
 
     def trunc_divide(k, a, b):
@@ -278,3 +283,13 @@ for _name, _unary in UNARY.items():
 
 
 NUMPY_KIT = NumpyKit()
+
+
+def _fused_into(a, b, c, out) -> None:
+    """One slice of a split fused multiply-add (_parallel.apply hands each core one): in C
+    straight into ``out`` for float32 where the kernels were built."""
+    kernels = _compiled.kernels
+    if kernels is not None and out.dtype == np.float32 and out.flags.c_contiguous:
+        kernels.fma_f32(*(np.ascontiguousarray(value, np.float32) for value in (a, b, c)), out)
+    else:
+        out[...] = fused_values(a, b, c)
