@@ -5,14 +5,13 @@ from __future__ import annotations
 import numpy as np
 
 from . import (
-    _compiled,
     _norm_grads,  # noqa: F401 - the kit's layer_norm_input, batch_norm_input...
     _parallel,
     _sparse_grads,
 )
 from ._formula_kit import Kit, _along, _count, _negated, writable_diagonal
 from ._indexing import along_axis
-from ._numerics import fused_values, power_by_number
+from ._numerics import fused_multiply_add_float32, fused_values, power_by_number
 from ._pointwise import UNARY
 from ._summation_order import dim_sums, running_sums, whole_sum
 
@@ -286,10 +285,9 @@ NUMPY_KIT = NumpyKit()
 
 
 def _fused_into(a, b, c, out) -> None:
-    """One slice of a split fused multiply-add (_parallel.apply hands each core one): in C
-    straight into ``out`` for float32 where the kernels were built."""
-    kernels = _compiled.kernels
-    if kernels is not None and out.dtype == np.float32 and out.flags.c_contiguous:
-        kernels.fma_f32(*(np.ascontiguousarray(value, np.float32) for value in (a, b, c)), out)
+    """One slice of a split fused multiply-add (_parallel.apply hands each core one), a
+    float32 one straight into ``out``."""
+    if out.dtype == np.float32:
+        fused_multiply_add_float32(a, b, c, out=out)
     else:
         out[...] = fused_values(a, b, c)

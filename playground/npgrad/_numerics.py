@@ -176,20 +176,25 @@ def _scalar_fma(a: float, b: float, c: float, single: bool) -> float | None:
     return fused_multiply_add(a, b, c)  # its splits and sums work on Python floats as well
 
 
-def fused_multiply_add_float32(a, b, c) -> np.ndarray:
+def fused_multiply_add_float32(a, b, c, out=None) -> np.ndarray:
     """float32 ``a * b + c`` rounded once, as a float32 FMA instruction gives it: in C
     (_kernels.c) where it was built and the operands are whole arrays of one shape or single
-    numbers, else by its NumPy twin (``fused_multiply_add_float32_twin``)."""
+    numbers, else by its NumPy twin (``fused_multiply_add_float32_twin``); written into
+    ``out`` (a float32 array of the result's shape) where given."""
     kernels = _compiled.kernels
     if kernels is not None:
         operands = [np.asarray(value, np.float32) for value in (a, b, c)]
         shape = max((value.shape for value in operands), key=len)
-        if all(value.shape == shape or value.size == 1 for value in operands):
-            result = np.empty(shape, np.float32)
+        if all(value.shape == shape or value.size == 1 for value in operands) and (
+                out is None or out.flags.c_contiguous):
+            result = np.empty(shape, np.float32) if out is None else out
             if result.size:
                 kernels.fma_f32(*(np.ascontiguousarray(value) for value in operands), result)
             return result
-    return fused_multiply_add_float32_twin(a, b, c)
+    if out is None:
+        return fused_multiply_add_float32_twin(a, b, c)
+    out[...] = fused_multiply_add_float32_twin(a, b, c)
+    return out
 
 
 def fused_multiply_add_float32_twin(a, b, c) -> np.ndarray:

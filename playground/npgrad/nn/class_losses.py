@@ -92,18 +92,21 @@ def _cascade_reduced(losses: np.ndarray, kept: np.ndarray, weights, reduction: s
     return np.asarray(kind(total) / kind(weight), losses.dtype), weight
 
 
-def _levels(size: int) -> tuple[int, int]:
-    """How many rows a level gathers before it passes them up (2^p), and the levels (8)."""
+_LEVELS = 8  # of torch's cascade
+
+
+def _power(size: int) -> int:
+    """p: a level gathers 2^p rows before it passes them up."""
     ceil_log2 = (size - 1).bit_length() if size > 1 else 0
-    return 1 << max(4, ceil_log2 // 8), 8
+    return max(4, ceil_log2 // _LEVELS)
 
 
 def _cascade(values: np.ndarray, kind) -> float:
     """The cascade's total of every value: at each level, the first value alone, then runs
     of ``step`` values, each run added in order and passed up; what is left stays."""
-    step, levels = _levels(values.size)
+    step = 1 << _power(values.size)
     left_over = []
-    for _ in range(levels - 1):
+    for _ in range(_LEVELS - 1):
         runs = (values.size - 1) // step if values.size else 0
         passed = values[:1]
         if runs:
@@ -121,13 +124,13 @@ def _cascade(values: np.ndarray, kind) -> float:
 
 def _cascade_skipping(losses, kept, weights, kind):
     """The cascade one row at a time, ignored rows skipped (their turn to pass up too)."""
-    step, levels = _levels(losses.size)
-    sums, weight_sums = [kind(0)] * levels, [kind(0)] * levels
+    power = _power(losses.size)
+    sums, weight_sums = [kind(0)] * _LEVELS, [kind(0)] * _LEVELS
     for row in np.flatnonzero(kept):
         sums[0] = kind(sums[0] + losses[row])
         weight_sums[0] = kind(weight_sums[0] + (weights[row] if weights is not None else 0))
-        for level in range(levels - 1):
-            if row & ((step - 1) << (level * (step.bit_length() - 1))):
+        for level in range(_LEVELS - 1):
+            if row & (((1 << power) - 1) << (level * power)):
                 break
             sums[level + 1] = kind(sums[level + 1] + sums[level])
             weight_sums[level + 1] = kind(weight_sums[level + 1] + weight_sums[level])

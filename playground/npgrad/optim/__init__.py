@@ -8,6 +8,7 @@ from collections import defaultdict
 
 import numpy as np
 
+from .. import _sparse
 from .._grad_mode import no_grad
 from .._inplace import _write_inplace, bump_version  # (a step writes into the parameter)
 from .._missing import SaysWhatItLacks, missing_attribute
@@ -153,7 +154,7 @@ class Optimizer(SaysWhatItLacks):
             grad = param.grad
             if grad is None:
                 continue
-            sparse = "_coo" in grad.__dict__
+            sparse = _sparse.parts(grad) is not None
             refusal = self._SPARSE_REFUSAL if sparse else self._DENSE_REFUSAL
             if refusal is not None:
                 raise RuntimeError(refusal.format(type(self).__name__))
@@ -213,7 +214,7 @@ class SGD(Optimizer):
     _SPARSE_REFUSAL = None
 
     def _update(self, param: Tensor, grad: Tensor, group: dict, state: dict) -> None:
-        if "_coo" in grad.__dict__:
+        if _sparse.parts(grad) is not None:
             from .sparse_adam import sgd_sparse_step
 
             return sgd_sparse_step(param, grad, group)
@@ -338,7 +339,7 @@ class Adagrad(Optimizer):
     """Divide by the root of all squared gradients so far (Duchi et al.), torch's defaults."""
 
     def _refuse_gradients(self, group: dict) -> None:
-        if any(param.grad is not None and "_coo" in param.grad.__dict__
+        if any(param.grad is not None and _sparse.parts(param.grad) is not None
                for param in group["params"]):
             raise NotImplementedError("Adagrad with sparse gradients is not in the built-in "
                                       "NumPy engine; switch the engine to torch")

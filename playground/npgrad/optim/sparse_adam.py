@@ -15,10 +15,6 @@ from .._tensor import Tensor, bump_version
 from . import Optimizer
 
 
-def is_sparse(grad: Tensor) -> bool:
-    return _sparse.parts(grad) is not None
-
-
 def _rows(grad: Tensor, negate: bool) -> tuple[np.ndarray, np.ndarray]:
     """A sparse gradient's rows, coalesced (indices sorted, a repeated one's rows summed in
     the order they came), negated to maximize."""
@@ -59,7 +55,8 @@ class SparseAdam(Optimizer):
             if not 0.0 <= beta < 1.0:
                 raise ValueError(f"Invalid beta parameter at index {index}: {beta}")
         super().__init__(params, {"lr": lr, "betas": betas, "eps": eps, "maximize": maximize})
-        for kind, test in (("Sparse", is_sparse), ("Complex", lambda p: p._data.dtype.kind == "c")):
+        for kind, test in (("Sparse", lambda p: _sparse.parts(p) is not None),
+                           ("Complex", lambda p: p._data.dtype.kind == "c")):
             places = [[group_index, index] for group_index, group in enumerate(self.param_groups)
                       for index, param in enumerate(group["params"]) if test(param)]
             if places:
