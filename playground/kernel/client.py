@@ -125,8 +125,7 @@ class Kernel:
         self.description = hello.description
         self.cuda = hello.cuda
         self._markers = streams.StreamMarkers.from_json(hello.stderr_markers)
-        watcher = threading.Thread(target=self._watch, args=(self.process,), daemon=True)
-        watcher.start()
+        threading.Thread(target=self._watch, args=(self.process,), daemon=True).start()
 
     def _watch(self, process: subprocess.Popen) -> None:
         process.wait()
@@ -276,15 +275,15 @@ class Kernel:
             on_output: Callable[[str, str], None] | None = None,
             timeout: float | None = None, cell: bool = False,
             stop: threading.Event | None = None, figure_scale: float = 1.0,
-            later: bool = False) -> RunResult:
+            later: bool = False, sent: threading.Event | None = None) -> RunResult:
         """Run ``code`` (a whole script, or a cell when ``fresh`` is False) and wait for it.
         A ``cell`` shows its last expression's value as ``Out[n]:``, as Jupyter does.
         ``stop``, set from any thread, interrupts the run whenever it is set: before the run
-        could be sent (a completion held the pipe) it never starts. matplotlib figures are
-        rendered for ``figure_scale`` device pixels per pixel (the window's screen), after
-        the result is sent, and so are the backward calls' traces: they are waited for and
-        put in it, or with ``later`` (the window) the result comes at once and
-        ``later.on_traces`` and ``later.on_pictures`` hear of them."""
+        could be sent (a completion held the pipe) it never starts. ``sent`` is set once the
+        request is on its way. matplotlib figures are rendered for ``figure_scale`` device
+        pixels per pixel, after the result is sent, and so are the backward calls' traces:
+        they are waited for and put in it, or with ``later`` (the window) the result comes
+        at once and ``later.on_traces`` and ``later.on_pictures`` hear of them."""
         stop = stop or threading.Event()
         if not self._take_control(stop):
             return RunResult(self.engine, error=interrupted_error())
@@ -302,6 +301,7 @@ class Kernel:
             self._drop_stale_replies()
             self._send(protocol.Run(code, filename, fresh, output.marker, cell, self._run_id,
                                     float(figure_scale)))
+            sent is not None and sent.set()
             run_id = self._run_id
             reply, stop_reason = self._wait_for_reply(timeout, stop)
         finally:

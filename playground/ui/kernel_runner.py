@@ -17,6 +17,10 @@ from playground.kernel.client import Kernel, KernelError
 from playground.model import RunError, RunResult
 from playground.ui.relay import emit_on_ui_thread
 
+# How long Run waits for the request to be on its way before the window goes on: a kernel
+# that must be started first (seconds) is not waited for.
+SEND_WAIT_S = 0.005
+
 
 class KernelRunner(QObject):
     """Owns the kernel; ``run`` returns at once, ``finished`` carries the RunResult."""
@@ -83,10 +87,14 @@ class KernelRunner(QObject):
     def _launch(self, code: str, filename: str, fresh: bool, cell: bool = False) -> None:
         self._running = True
         self._stop = threading.Event()  # this run's Stop, whenever it comes
+        sent = threading.Event()
         self._thread = threading.Thread(target=self._work,
-                                        args=(code, filename, fresh, cell, self._stop),
+                                        args=(code, filename, fresh, cell, self._stop, sent),
                                         daemon=True)
         self._thread.start()
+        # the request first: the window's own work for the run (the console, a paint) would
+        # otherwise hold the interpreter while the run's thread waits to send it (3-4 ms)
+        sent.wait(SEND_WAIT_S)
 
     def _run_waiting(self, _text: str = "") -> None:
         if self._closed or self.kernel.process is None:
@@ -96,12 +104,12 @@ class KernelRunner(QObject):
             self._launch(*waiting)
 
     def _work(self, code: str, filename: str, fresh: bool, cell: bool,
-              stop: threading.Event) -> None:
+              stop: threading.Event, sent: threading.Event) -> None:
         try:
             with self._lifecycle:
                 result = self.kernel.run(
                     code, filename, fresh, cell=cell, stop=stop, figure_scale=self.figure_scale,
-                    later=True,
+                    later=True, sent=sent,
                     on_output=lambda stream, text: emit_on_ui_thread(self.output, stream, text))
         except (KernelError, OSError) as error:
             result = RunResult(self.kernel.engine, error=RunError("crash", str(error)))

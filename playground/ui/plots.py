@@ -20,6 +20,7 @@ from playground.model import ArrayData, Graph, GraphNode
 from playground.model.arrays import PLOTTED_TENSORS, PointDensity
 from playground.ui.following import follow
 from playground.ui.formatting import shape_text
+from playground.ui.next_frame import after_next_frame
 
 COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b",
            "#e377c2")
@@ -141,21 +142,41 @@ class PlotsPanel(QWidget):
         self._arrangement: tuple | None = None  # what the plots were made for
         self._stale: set[str] = set()  # series the replay cannot move: their final points
         self.selected = ""
+        self._graph_due = False  # a new graph waits for the next frame (step, selection too)
         self._apply_theme()
         self._draw()
         if state is not None:
             self.bind(state)
 
     def bind(self, state) -> None:
-        """Follow a model.view_state.ViewState: its graph, the replay's step, the selection."""
-        follow(self, state.events.graph, self.show_graph)
-        follow(self, state.events.step,
-            lambda step: self.follow(step.leaf_grads if step is not None else None))
-        follow(self, state.events.selection, lambda ids: self.select(ids[-1] if ids else ""))
+        """Follow a model.view_state.ViewState: its graph, the replay's step, the selection.
+        A new graph is plotted in the frame after the graph view's (next_frame): the plots
+        take as long to paint as the rest of the window; until then the step and the
+        selection wait for it too."""
+        self._state = state
+        follow(self, state.events.graph, self._draw_next_frame)
+        follow(self, state.events.step, lambda step: self._graph_due or self.follow(
+            step.leaf_grads if step is not None else None))
+        follow(self, state.events.selection,
+               lambda ids: self._graph_due or self.select(ids[-1] if ids else ""))
+        self._draw_state()
+
+    def _draw_next_frame(self, graph: Graph | None) -> None:
+        if graph is None:  # (nothing to plot: cleared at once, with the rest of the window)
+            self._draw_state()
+            return
+        self._graph_due = True
+        after_next_frame(self, "plots", self._draw_state)
+
+    def _draw_state(self) -> None:
+        """The state's graph at the replay's step, with its selection."""
+        self._graph_due = False
+        state = self._state
         self.show_graph(state.graph)
         step = state.step_state()
         if step is not None:
             self.follow(step.leaf_grads)
+        self.select(state.selection[-1] if state.selection else "")
 
     def show_graph(self, graph: Graph | None,
                    grads: dict[str, ArrayData | None] | None = None) -> None:
@@ -295,6 +316,9 @@ class PlotsPanel(QWidget):
         plot.setLabel("left", "gradient")
         for side in ("bottom", "left"):  # ticks say the numbers ("0.002"), not "x0.001" units
             plot.getAxis(side).enableAutoSIPrefix(False)
+            # ticks and grid lines at two levels, not three: the third's many faint lines took
+            # a quarter of a re-run's paint of the plots, and crowded the points
+            plot.getAxis(side).setStyle(maxTickLevel=1)
         self.plots.append(plot)
         return plot
 

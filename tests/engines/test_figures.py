@@ -187,6 +187,20 @@ def test_a_style_a_script_chose_is_not_the_next_fresh_runs():
         assert kernel.run(probe).output == "white\n"
 
 
+def test_the_spare_after_a_plotting_run_has_pyplot_ready_and_no_figure_open():
+    """A fresh run after one that changed its process goes to a spare, which imported what
+    the script did: after a script that drew, pyplot itself, and it drew one figure and closed
+    it (the first figure of a process costs more). The script finds no figure open and
+    numbers its first 1, as in a new python."""
+    probe = ("import sys\nready = 'matplotlib.pyplot' in sys.modules\n"
+             "import matplotlib.pyplot as plt\n"
+             "print(ready, plt.get_fignums(), plt.figure().number)\n")
+    with Kernel("numpy", "cpu") as kernel:
+        kernel.run("import matplotlib.pyplot as plt\nplt.plot([1, 2])\nimport os\n"
+                   "os.environ['CHANGED'] = '1'\n")  # (a changed process: the next is a spare)
+        assert kernel.run(probe).output == "True [] 1\n"
+
+
 def test_matplotlib_errors_are_the_scripts_at_their_line():
     with Kernel("numpy", "cpu") as kernel:
         for code, message in [
