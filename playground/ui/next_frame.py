@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtWidgets import QWidget
+from shiboken6 import isValid
 
 # With nothing to paint no pass comes: the work is done after this long anyway (a frame).
 NO_PASS_MS = 16
@@ -23,13 +24,13 @@ class _AfterPaint(QObject):
 
     def __init__(self, window: QWidget) -> None:
         super().__init__(window)
-        self._calls: dict[object, Callable[[], None]] = {}
+        self._calls: dict[object, tuple[QObject, Callable[[], None]]] = {}
         self._no_pass = QTimer(self, singleShot=True, interval=NO_PASS_MS)
         self._no_pass.timeout.connect(self._call)
         window.installEventFilter(self)
 
-    def add(self, key: object, call: Callable[[], None]) -> None:
-        self._calls[key] = call
+    def add(self, key: object, owner: QObject, call: Callable[[], None]) -> None:
+        self._calls[key] = (owner, call)
         if not self._no_pass.isActive():
             self._no_pass.start()
 
@@ -37,14 +38,15 @@ class _AfterPaint(QObject):
         # the window's paint pass is delivered as this event: a call queued now is made
         # once the pass (and its flush to the screen) is over
         if event.type() == QEvent.Type.UpdateRequest and self._calls:
-            QTimer.singleShot(0, self._call)
+            QTimer.singleShot(0, self, self._call)  # (none, if the window goes first)
         return False
 
     def _call(self) -> None:
         self._no_pass.stop()
         calls, self._calls = self._calls, {}
-        for call in calls.values():
-            call()
+        for owner, call in calls.values():
+            if isValid(owner):  # (a view deleted meanwhile is not called)
+                call()
 
 
 def after_next_frame(widget: QWidget, key: object, call: Callable[[], None]) -> None:
@@ -57,4 +59,4 @@ def after_next_frame(widget: QWidget, key: object, call: Callable[[], None]) -> 
     follower = window.findChild(_AfterPaint, options=Qt.FindChildOption.FindDirectChildrenOnly)
     if follower is None:
         follower = _AfterPaint(window)
-    follower.add(key, call)
+    follower.add(key, widget, call)

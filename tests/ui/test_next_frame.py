@@ -66,6 +66,16 @@ def test_a_newer_call_of_the_same_key_replaces_the_older_and_other_keys_stay(qtb
     assert calls == ["new plots", "other"]
 
 
+def test_a_view_deleted_before_the_frame_is_not_called(qtbot):
+    window, label = _shown_label(qtbot)
+    calls = []
+    label.setText("after")
+    after_next_frame(label, "key", lambda: calls.append("call"))
+    label.deleteLater()
+    qtbot.wait(100)
+    assert calls == [] and window.isVisible()
+
+
 def test_a_window_not_on_screen_has_the_call_made_at_once(qtbot):
     window = QWidget()
     qtbot.addWidget(window)
