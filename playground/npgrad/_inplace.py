@@ -255,6 +255,7 @@ def pow_(self: Tensor, exponent) -> Tensor:
 
 
 def clamp_(self: Tensor, min=None, max=None) -> Tensor:
+    self._check_inplace()  # (torch refuses a leaf's write before it looks at the bounds)
     result = clamp(self.detach(), min, max)._data
     return _inplace("clamp", self, result, None, (_original(self), min, max))
 

@@ -1,30 +1,27 @@
 """The in-place shape methods (unsqueeze_, squeeze_, t_, transpose_, swapaxes_, swapdims_):
 the tensor itself takes the view's shape and strides, as torch's do; where autograd records
 its history, torch's in-place view nodes (TBackward1, TransposeBackward1, SqueezeBackward3-5,
-UnsqueezeBackward1) join it. On a view of another tensor the engine says it lacks them."""
+UnsqueezeBackward1) join it, a view's own history as much as any tensor's."""
 
 from __future__ import annotations
 
 from . import _shapes
 from ._bindings import binds
 from ._grad_mode import GradMode, no_grad
-from ._inplace import _write_recorded
-from ._missing import MISSING_HINT
+from ._inplace import _history, _recorded
 from ._tensor import Tensor, _wrap_dim, bump_version
 
 
 def _reshaped_in_place(name: str, view):
     def apply(self: Tensor, *args) -> Tensor:
         if GradMode.enabled and self.requires_grad:
-            if self.grad_fn is None:
-                raise RuntimeError("a leaf Variable that requires grad is being used in an "
-                                   "in-place operation.")
-            if self._base is not None:
-                raise NotImplementedError(f"{name} of a view that requires grad is not "
-                                          f"{MISSING_HINT}")
             self._check_inplace()
             op, saved = _node_of(name, self, args)
-            return _write_recorded(op, self, lambda: _take_view(self, view, args), None, saved)
+            # (a view stays its base's view, with new strides: its node joins its own history,
+            # not a CopySlices of the base's, which no value of the base changed)
+            history = _history(self)
+            _take_view(self, view, args)
+            return _recorded(op, self, history, None, saved)
         _take_view(self, view, args)
         return self
 
