@@ -7,12 +7,14 @@ import warnings
 from pathlib import Path
 
 _ENGINE = str(Path(__file__).resolve().parent)
+# (the kernel's wrapper of module calls is the engine's too, to the user)
+_OWN = (_ENGINE, str(Path(__file__).resolve().parent.parent / "engines"))
 
 
 def warn_at_user_code(message: str, category: type[Warning] = UserWarning) -> None:
     """A warning that names the first frame outside the engine (the user's call)."""
     frame = sys._getframe(1)
-    while frame is not None and frame.f_code.co_filename.startswith(_ENGINE):
+    while frame is not None and frame.f_code.co_filename.startswith(_OWN):
         frame = frame.f_back
     if frame is None:
         warnings.warn(message, category, stacklevel=2)

@@ -177,12 +177,3 @@ def test_a_device_the_engine_lacks_is_named_and_refused_where_a_tensor_would_go(
         with pytest.raises(RuntimeError, match="is not in the built-in NumPy engine .it runs "
                                                "on the CPU only.; switch the engine to torch"):
             place()
-
-
-def test_an_in_place_shape_change_of_a_recorded_view_says_what_to_do(engine):
-    """(Of a tensor with history: torch's in-place view nodes, tests/npgrad/
-    test_shape_inplace_vs_torch.py; of a view of one, the engine says it lacks them.)"""
-    view = (engine.ones(2, 2, requires_grad=True) * 2)[0]
-    with pytest.raises(NotImplementedError, match="unsqueeze_ of a view that requires grad "
-                                                  "is not in the built-in NumPy engine"):
-        view.unsqueeze_(0)

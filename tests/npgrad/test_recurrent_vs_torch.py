@@ -1,6 +1,6 @@
 """Recurrent layers and cells against torch: the same graph (an LSTM's MkldnnRnnLayerBackward0
-per layer and direction in float32, torch's step-by-step ops otherwise), outputs and every
-gradient."""
+per layer and direction in float32, torch's step-by-step ops otherwise, as for an LSTM with a
+projection), outputs and every gradient."""
 
 from __future__ import annotations
 
@@ -24,6 +24,11 @@ CONFIGS = {
     "batch first, no bias": ({"batch_first": True, "bias": False}, (2, 5, 3), None),
     "unbatched with a learned h0": ({}, (5, 3), "h0"),
     "dropout in eval": ({"num_layers": 3, "dropout": 0.5}, (4, 2, 3), "eval"),
+    "projected, two layers, bidirectional": (
+        {"proj_size": 2, "num_layers": 2, "bidirectional": True}, (5, 2, 3), None),
+    "projected, batch first, no bias": ({"proj_size": 3, "batch_first": True, "bias": False},
+                                        (2, 5, 3), None),
+    "projected unbatched with a learned h0": ({"proj_size": 2}, (5, 3), "h0"),
 }
 
 
@@ -40,7 +45,8 @@ def _run(module, options, shape, extra, dtype_name):
         lstm.eval()
     h0 = None
     if extra == "h0":
-        h0 = module.full((1, 4), 0.3, dtype=dtype, requires_grad=True)
+        h0 = module.full((1, options.get("proj_size") or 4), 0.3, dtype=dtype,
+                         requires_grad=True)
         state = (h0, module.zeros(1, 4, dtype=dtype)) if kind == "LSTM" else h0
     out, ends = lstm(x, state)
     ends = ends if kind == "LSTM" else (ends,)

@@ -4,15 +4,16 @@ direction; the rest run torch's ops step by step."""
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
 
 from .. import _factories, _recording, _recurrent
 from .._dtype_checks import check_rnn
-from .._missing import MISSING_HINT
 from .._shapes import cat, stack
 from .._tensor import Tensor
+from .._user_warnings import warn_at_user_code
 from ..backends import mkldnn
 from . import functional, init
 from .modules import Module, Parameter, _empty
@@ -87,8 +88,9 @@ def _value(projected):
     return projected() if callable(projected) else projected
 
 
-def _lstm_step(projected, state: tuple, w_hh: Tensor, b_hh) -> tuple:
-    """One step from the input's part of the gates: torch's LSTMCell ops, in its order."""
+def _lstm_step(projected, state: tuple, w_hh: Tensor, b_hh, w_hr: Tensor | None = None) -> tuple:
+    """One step from the input's part of the gates: torch's LSTMCell ops, in its order; with
+    a projection (``w_hr``) the hidden state is projected down, as torch's ``matmul_hr``."""
     h, c = state
     hidden = functional.linear(h, w_hh, b_hh)
     gates = hidden + _value(projected)
@@ -96,7 +98,8 @@ def _lstm_step(projected, state: tuple, w_hh: Tensor, b_hh) -> tuple:
     ingate, forgetgate = ingate.sigmoid(), forgetgate.sigmoid()
     cellgate, outgate = cellgate.tanh(), outgate.sigmoid()
     c = forgetgate * c + ingate * cellgate
-    return outgate * c.tanh(), c
+    hidden = outgate * c.tanh()
+    return (hidden if w_hr is None else hidden.matmul(w_hr.t())), c
 
 
 def _gru_step(projected, state: tuple, w_hh: Tensor, b_hh) -> tuple:
@@ -139,21 +142,27 @@ class _RNNBase(Module):
                  bidirectional: bool = False, proj_size: int = 0, device=None,
                  dtype=None) -> None:
         super().__init__()
-        if proj_size:
-            raise NotImplementedError(f"LSTM(proj_size=...) is not {MISSING_HINT}")
+        if proj_size < 0:
+            raise ValueError("proj_size should be a positive integer or zero to disable "
+                             "projections")
+        if proj_size >= hidden_size:
+            raise ValueError("proj_size has to be smaller than hidden_size")
         self.input_size, self.hidden_size, self.num_layers = input_size, hidden_size, num_layers
         self.bias, self.batch_first, self.dropout = bias, batch_first, float(dropout)
         self.bidirectional, self.proj_size = bidirectional, proj_size
         self._names: list[list[str]] = []
-        rows = self.GATES * hidden_size
+        rows, out_size = self.GATES * hidden_size, proj_size or hidden_size
         for layer in range(num_layers):
             for suffix in ("", "_reverse")[:2 if bidirectional else 1]:
-                width = input_size if layer == 0 else hidden_size * (2 if bidirectional else 1)
-                shapes = [(rows, width), (rows, hidden_size)]
+                width = input_size if layer == 0 else out_size * (2 if bidirectional else 1)
+                shapes = [(rows, width), (rows, out_size)]
                 names = [f"weight_ih_l{layer}{suffix}", f"weight_hh_l{layer}{suffix}"]
                 if bias:
                     shapes += [(rows,)] * 2
                     names += [f"bias_ih_l{layer}{suffix}", f"bias_hh_l{layer}{suffix}"]
+                if proj_size:  # (torch's weight_hr: the hidden state projected down)
+                    shapes.append((proj_size, hidden_size))
+                    names.append(f"weight_hr_l{layer}{suffix}")
                 for name, shape in zip(names, shapes, strict=True):
                     setattr(self, name, Parameter(_empty(shape, dtype)))
                 self._names.append(names)
@@ -175,6 +184,23 @@ class _RNNBase(Module):
     def all_weights(self) -> list[list]:
         """The weights layer by layer (and direction by direction), as torch lists them."""
         return [[getattr(self, name) for name in names] for names in self._names]
+
+    def _weights(self, index: int) -> list:
+        """A layer and direction's input and hidden weights and biases (not a projection)."""
+        names = self._names[index][:-1] if self.proj_size else self._names[index]
+        return [getattr(self, name) for name in names]
+
+    def _step_of(self, index: int):
+        """The step function of a layer and direction."""
+        return self._step()
+
+    def _zero_states(self, count: int, batch: int, dtype) -> list:
+        """The states a call without ``hx`` starts from: zeros (a projected LSTM's hidden
+        state is narrower than its cell)."""
+        sizes = [self.proj_size or self.hidden_size, self.hidden_size][:count]
+        zeros = {size: _factories.zeros(self.num_layers * (2 if self.bidirectional else 1),
+                                        batch, size, dtype=dtype) for size in sizes}
+        return [zeros[size] for size in sizes]
 
     def flatten_parameters(self) -> None:
         """cuDNN's one block of weights: nothing to do on the CPU, as in torch."""
@@ -202,13 +228,13 @@ class _RNNBase(Module):
             outputs = []
             for direction in range(directions):
                 index = layer * directions + direction
-                weights = [getattr(self, name) for name in self._names[index]]
+                weights = self._weights(index)
                 start = tuple(state[index] for state in states)
                 if fused:
                     out, *ends = _lstm_layer(layer_input, weights, *start, direction == 1)
                 else:
-                    out, *ends = _layer_steps(self._step(), layer_input, weights, start,
-                                              direction == 1)
+                    out, *ends = _layer_steps(self._step_of(index), layer_input, weights,
+                                              start, direction == 1)
                 outputs.append(out)
                 for final, end in zip(finals, ends, strict=True):
                     final.append(end)
@@ -225,22 +251,20 @@ class _RNNBase(Module):
         sizes = rnn.packed_order(packed)
         directions = 2 if self.bidirectional else 1
         if hx is None:
-            zeros = _factories.zeros(self.num_layers * directions, sizes[0], self.hidden_size,
-                                     dtype=data.dtype)
-            states = [zeros] * (2 if self.GATES == 4 else 1)
+            states = self._zero_states(2 if self.GATES == 4 else 1, sizes[0], data.dtype)
         else:
             states = list(hx) if self.GATES == 4 else [hx]
             if sorted_indices is not None:
                 states = [state.index_select(1, sorted_indices) for state in states]
+            self._check_sizes(states, sizes[0])
         states = [state.unbind(0) for state in states]
         finals: list[list[Tensor]] = [[] for _ in states]
         for layer in range(self.num_layers):
             outputs = []
             for direction in range(directions):
                 index = layer * directions + direction
-                weights = [getattr(self, name) for name in self._names[index]]
                 run = _packed_steps_reversed if direction == 1 else _packed_steps
-                out, *ends = run(self._step(), data, sizes, weights,
+                out, *ends = run(self._step_of(index), data, sizes, self._weights(index),
                                  tuple(state[index] for state in states))
                 outputs.append(out)
                 for final, end in zip(finals, ends, strict=True):
@@ -271,14 +295,35 @@ class _RNNBase(Module):
     def _initial(self, input: Tensor, hx, batched: bool, directions: int) -> list:
         count = 2 if self.GATES == 4 else 1
         if hx is None:
-            zeros = _factories.zeros(self.num_layers * directions, input.shape[1],
-                                     self.hidden_size, dtype=input.dtype)
-            return [zeros] * count
+            return self._zero_states(count, input.shape[1], input.dtype)
         given = list(hx) if count == 2 else [hx]
-        return given if batched else [state.unsqueeze(1) for state in given]
+        dims = 3 if batched else 2
+        if any(state.dim() != dims for state in given):
+            kind = "batched 3-D" if batched else "unbatched 2-D"
+            got = ", ".join(f"{state.dim()}-D" for state in given)
+            raise RuntimeError(f"For {kind} input, hx and cx should also be {dims}-D but got "
+                               f"({got}) tensors" if count == 2 else
+                               f"For {kind} input, hx should also be {dims}-D but got {got} "
+                               "tensor")
+        given = given if batched else [state.unsqueeze(1) for state in given]
+        self._check_sizes(given, input.shape[1])
+        return given
+
+    def _check_sizes(self, states: list, batch: int) -> None:
+        """torch's check of given states: (layers × directions, batch, hidden or projection),
+        a cell state (hidden[1]) as wide as the hidden layer."""
+        layers = self.num_layers * (2 if self.bidirectional else 1)
+        widths = [self.proj_size or self.hidden_size, self.hidden_size]
+        for index, state in enumerate(states):
+            expected = (layers, batch, widths[index])
+            if tuple(state.shape) != expected:
+                name = f"hidden[{index}]" if len(states) == 2 else "hidden"
+                raise RuntimeError(f"Expected {name} size {expected}, got {list(state.shape)}")
 
     def extra_repr(self) -> str:
         text = f"{self.input_size}, {self.hidden_size}"
+        if self.proj_size:
+            text += f", proj_size={self.proj_size}"
         for name, default in (("num_layers", 1), ("bias", True), ("batch_first", False),
                               ("dropout", 0.0), ("bidirectional", False)):
             value = getattr(self, name)
@@ -287,16 +332,40 @@ class _RNNBase(Module):
         return text
 
 
+_PROJECTION_WARNING = (
+    "LSTM with projections is not supported with oneDNN. Using default implementation. "
+    "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/RNN.cpp:1512.)")
+_PROJECTION_WARNED: list[bool] = []
+
+
+def _refuse_projection(options: dict) -> None:
+    if "proj_size" in options:
+        raise ValueError("proj_size argument is only supported for LSTM, not RNN or GRU")
+
+
 class LSTM(_RNNBase):
     """LSTM layers: (output, (h_n, c_n)); float32 on oneDNN's node, as torch's CPU build."""
 
     GATES = 4
 
     def _fused(self, input: Tensor) -> bool:
-        return mkldnn.enabled and input._data.dtype == np.float32 and input.numel() > 0
+        if not (mkldnn.enabled and input._data.dtype == np.float32 and input.numel() > 0):
+            return False
+        if self.proj_size:
+            if not _PROJECTION_WARNED:  # (once a process, as torch's TORCH_WARN_ONCE)
+                _PROJECTION_WARNED.append(True)
+                warn_at_user_code(_PROJECTION_WARNING)
+            return False
+        return True
 
     def _step(self):
         return _lstm_step
+
+    def _step_of(self, index: int):
+        if not self.proj_size:
+            return _lstm_step
+        projection = getattr(self, self._names[index][-1])
+        return functools.partial(_lstm_step, w_hr=projection)
 
     def _returned(self, output: Tensor, ends: list, batched: bool, fused: bool):
         if not batched:
@@ -311,6 +380,10 @@ class GRU(_RNNBase):
 
     GATES = 3
 
+    def __init__(self, *args, **kwargs) -> None:
+        _refuse_projection(kwargs)
+        super().__init__(*args, **kwargs)
+
     def _step(self):
         return _gru_step
 
@@ -319,6 +392,7 @@ class RNN(_RNNBase):
     """Elman RNN layers (tanh or relu): (output, h_n), torch's ops step by step."""
 
     def __init__(self, *args, nonlinearity: str = "tanh", **kwargs) -> None:
+        _refuse_projection(kwargs)
         if nonlinearity not in ("tanh", "relu"):
             raise ValueError(f"Unknown nonlinearity '{nonlinearity}'. Select from 'tanh' or "
                              "'relu'.")
