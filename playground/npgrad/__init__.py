@@ -11,7 +11,7 @@ from ._tensor import Size, Tensor, device  # isort: skip
 # The op families: each declares its forwards' names into the binding table (_bindings.py).
 from . import _arithmetic, _einsum, _indexing, _inplace, _linalg, _products  # isort: skip
 from . import _pointwise, _reductions, _shapes, _slicing  # isort: skip
-from . import _more_math, _scatter_reduce, _selection, _sparse  # isort: skip
+from . import _more_math, _scatter_reduce, _selection, _sparse, _sparse_ops  # isort: skip
 from . import _gamma_ops, _random_fills, _strided, _triangular_solve  # isort: skip
 from . import _histogram, _memory_questions, _numeric_gradient, _weight_norm  # isort: skip
 from . import _leaves  # isort: skip

@@ -9,11 +9,13 @@ from ._activation_rules import activation_rows
 from ._complex_rules import complex_rows
 from ._more_math_rules import more_math_rows
 from ._selection_rules import selection_rows
+from ._sparse_rules import sparse_rows
 
 
 def family_rows(row, element_wise) -> tuple:
     return (activation_rows(row, element_wise) + selection_rows(row, element_wise)
-            + more_math_rows(row, element_wise) + complex_rows(row, element_wise))
+            + more_math_rows(row, element_wise) + complex_rows(row, element_wise)
+            + sparse_rows(row))
 
 
 # In-place names that _everyday_ops.py binds for rows of the table itself (each records its

@@ -37,12 +37,16 @@ sparse_coo = layout("sparse_coo")
 
 
 class COO:
-    """A sparse tensor's coordinates (sparse dims × nnz, int64) and values, as given."""
+    """A sparse tensor's coordinates (sparse dims × nnz, int64) and values, as given;
+    ``contiguous``: whether torch's values would be (a sum of two sparse tensors merges
+    their rows only when both are: _sparse_grads.sparse_sum_of)."""
 
-    __slots__ = ("indices", "values", "coalesced")
+    __slots__ = ("indices", "values", "coalesced", "contiguous")
 
-    def __init__(self, indices: np.ndarray, values: np.ndarray, coalesced: bool) -> None:
+    def __init__(self, indices: np.ndarray, values: np.ndarray, coalesced: bool,
+                 contiguous: bool = True) -> None:
         self.indices, self.values, self.coalesced = indices, values, coalesced
+        self.contiguous = contiguous
 
 
 def parts(tensor: Tensor) -> COO | None:
@@ -57,13 +61,20 @@ def _sparse(dense: np.ndarray, coo: COO, requires_grad: bool = False) -> Tensor:
     return made
 
 
+def warn_invariants_off(stacklevel: int = 3) -> None:
+    """torch's warning, once a process, when a sparse tensor is made without saying whether
+    to check it (by the script, or inside torch: Adagrad's sparse step)."""
+    if not _WARNED["invariants"]:
+        _WARNED["invariants"] = True
+        warnings.warn(_INVARIANTS_OFF, UserWarning, stacklevel=stacklevel)
+
+
 def sparse_coo_tensor(indices, values, size=None, *, dtype=None, device=None,
                       requires_grad: bool = False, check_invariants=None,
                       is_coalesced=None) -> Tensor:
     """A sparse tensor holding ``values`` at the columns of ``indices``; duplicates add up."""
-    if check_invariants is None and not _WARNED["invariants"]:
-        _WARNED["invariants"] = True
-        warnings.warn(_INVARIANTS_OFF, UserWarning, stacklevel=2)
+    if check_invariants is None:
+        warn_invariants_off()
     where = np.asarray(getattr(indices, "_data", indices), np.int64)
     where = where.reshape(1, -1) if where.ndim == 1 else where
     if not isinstance(values, Tensor):  # (Python numbers: torch.tensor's dtypes)
@@ -90,10 +101,6 @@ def to_sparse(self: Tensor, sparse_dim=None, *, layout=None) -> Tensor:
     return _sparse(self._data.copy(), COO(where, self._data[tuple(where)], True))
 
 
-def to_dense(self: Tensor, dtype=None, *, masked_grad=None) -> Tensor:
-    return Tensor._make(self._data.copy()) if parts(self) is not None else self
-
-
 def _layout(self: Tensor) -> layout:
     return sparse_coo if parts(self) is not None else strided
 
@@ -105,25 +112,8 @@ def _coo_of(self: Tensor, what: str) -> COO:
     return found
 
 
-def coalesce(self: Tensor) -> Tensor:
-    """The same tensor with its coordinates sorted and their duplicates summed."""
-    coo = _coo_of(self, "coalesce")
-    if coo.coalesced:
-        return self
-    flat = np.ravel_multi_index(tuple(coo.indices), self._data.shape[:len(coo.indices)]) \
-        if coo.indices.size else np.zeros(0, np.int64)
-    unique = np.unique(flat)
-    where = np.array(np.unravel_index(unique, self._data.shape[:len(coo.indices)]),
-                     np.int64).reshape(len(coo.indices), -1)
-    return _sparse(self._data, COO(where, self._data[tuple(where)], True), self._rg)
-
-
 def _indices(self: Tensor) -> Tensor:
     return Tensor._make(_coo_of(self, "indices").indices)
-
-
-def _values(self: Tensor) -> Tensor:
-    return Tensor._make(_coo_of(self, "values").values)
 
 
 def indices(self: Tensor) -> Tensor:
@@ -131,13 +121,6 @@ def indices(self: Tensor) -> Tensor:
         raise RuntimeError("Cannot get indices on an uncoalesced tensor, please call "
                            ".coalesce() first")
     return _indices(self)
-
-
-def values(self: Tensor) -> Tensor:
-    if not _coo_of(self, "values").coalesced:
-        raise RuntimeError("Cannot get values on an uncoalesced tensor, please call "
-                           ".coalesce() first")
-    return _values(self)
 
 
 def sparse_repr(tensor: Tensor, suffixes: list[str]) -> str:
@@ -157,9 +140,8 @@ def sparse_repr(tensor: Tensor, suffixes: list[str]) -> str:
 
 
 def _install() -> None:
-    for name, method in (("to_sparse", to_sparse), ("to_dense", to_dense),
-                         ("coalesce", coalesce), ("indices", indices), ("values", values),
-                         ("_indices", _indices), ("_values", _values)):
+    for name, method in (("to_sparse", to_sparse), ("indices", indices),
+                         ("_indices", _indices)):
         bind_method(name, method)
     bind_method("layout", property(_layout))
     bind_method("is_sparse", property(lambda self: parts(self) is not None))

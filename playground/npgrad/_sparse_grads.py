@@ -46,14 +46,15 @@ def embedding_rows(shape, indices: np.ndarray, rows: np.ndarray, padding_idx) ->
         keep = indices != padding_idx
         indices, rows = indices[keep], rows[keep]
     coo = _sparse.COO(indices.reshape(1, -1).astype(np.int64), np.ascontiguousarray(rows),
-                      False)
+                      False, bool(rows.flags.c_contiguous))  # (torch's: grad.reshape's)
     return sparse_gradient(shape, (coo,))
 
 
 def sparse_gradient(shape, pieces: tuple) -> SparseGradient:
     """One sparse gradient of the pieces' rows, concatenated in the order given."""
     coo = _sparse.COO(np.concatenate([piece.indices for piece in pieces], axis=1),
-                      np.concatenate([piece.values for piece in pieces]), False)
+                      np.concatenate([piece.values for piece in pieces]), False,
+                      pieces[0].contiguous if len(pieces) == 1 else True)  # (cat's: they are)
     dense = np.zeros(shape, coo.values.dtype)
     np.add.at(dense, tuple(coo.indices), coo.values)  # one row after another, as torch adds
     made = dense.view(SparseGradient)
@@ -69,18 +70,69 @@ def accumulate_sparse(tensor, grad: SparseGradient) -> None:
     coo = grad.coo
     if current is None:
         tensor._grad = _sparse._sparse(grad.view(np.ndarray).copy(),
-                                       _sparse.COO(coo.indices.copy(), coo.values.copy(), False))
+                                       _sparse.COO(coo.indices.copy(), coo.values.copy(),
+                                                   coo.coalesced))  # (a copy: contiguous)
         return
     held = _sparse.parts(current)
     if held is not None:
-        joined = sparse_gradient(current._data.shape, (held, coo))
-        current._data[...] = joined
-        current.__dict__["_coo"] = joined.coo
+        total = sparse_sum_of(held, coo, 1, current._data.shape)
+        current._data[...] = dense_of(total, current._data.shape)
+        current.__dict__["_coo"] = total
     else:
         add_rows(current._data, coo.indices, coo.values)
     from ._tensor import bump_version
 
     bump_version(current)
+
+
+def sparse_sum_of(first: _sparse.COO, second: _sparse.COO, alpha,
+                  shape: tuple) -> _sparse.COO:
+    """``first + alpha * second`` of two sparse tensors, as torch's CPU add: with contiguous
+    values, one pass over both in step (a coordinate met in both at once is summed, fused as
+    axpy; coalesced or not), else the rows concatenated (coalesced once they outnumber the
+    tensor's elements)."""
+    kind = first.values.dtype.type
+    if first.contiguous and second.contiguous:
+        return _merged(first, second, alpha, first.coalesced)  # (torch keeps the first's)
+    scaled = second.values if alpha == 1 else second.values * kind(alpha)
+    joined = _sparse.COO(np.concatenate([first.indices, second.indices], axis=1),
+                         np.concatenate([first.values, scaled]), False)
+    if joined.values.shape[0] > int(np.prod(shape)):
+        where = np.unique(joined.indices, axis=1)
+        joined = _sparse.COO(where, dense_of(joined, shape)[tuple(where)], True)
+    return joined
+
+
+def _merged(first: _sparse.COO, second: _sparse.COO, alpha, coalesced: bool) -> _sparse.COO:
+    indices, values = [], []
+    i = j = 0
+    a, b = first.indices.T.tolist(), second.indices.T.tolist()
+    while i < len(a) and j < len(b):
+        if a[i] < b[j]:
+            indices.append(a[i])
+            values.append(first.values[i])
+            i += 1
+        elif a[i] > b[j]:
+            indices.append(b[j])
+            values.append(second.values[j] * second.values.dtype.type(alpha))
+            j += 1
+        else:
+            values.append(plus_scaled(first.values[i], second.values[j], alpha))
+            indices.append(a[i])
+            i, j = i + 1, j + 1
+    indices += a[i:] + b[j:]
+    values += list(first.values[i:]) + [value * second.values.dtype.type(alpha)
+                                       for value in second.values[j:]]
+    where = np.array(indices, np.int64).T.reshape(len(first.indices), -1)
+    rows = np.array(values, first.values.dtype).reshape(-1, *first.values.shape[1:])
+    return _sparse.COO(where, rows, coalesced)
+
+
+def dense_of(coo: _sparse.COO, shape: tuple) -> np.ndarray:
+    """The dense sum of a sparse tensor's rows, one after another, as torch adds them."""
+    dense = np.zeros(shape, coo.values.dtype)
+    np.add.at(dense, tuple(coo.indices), coo.values)
+    return dense
 
 
 def accumulate_dense_into_sparse(tensor, grad: np.ndarray) -> bool:

@@ -1,6 +1,8 @@
 """What pasted code of today met that the engine lacked, against torch run here: an LSTM with a
-projection (its repr, weights, states, oneDNN's warning and torch's checks of given states)
-and clamp_'s refusal of a leaf before its bounds."""
+projection (its repr, weights, states, oneDNN's warning and torch's checks of given states),
+clamp_'s refusal of a leaf before its bounds, what autograd records of sparse tensors
+(torch.sparse.sum, mm and addmm, to_dense, coalesce, values) with their sparse gradients and
+how a second one adds to the first, and SGD with momentum and Adagrad on sparse gradients."""
 
 from __future__ import annotations
 
@@ -62,6 +64,101 @@ for f in [lambda: x.clamp(), lambda: torch.clamp(x), lambda: x.clamp_(), lambda:
         f()
     except Exception as e:
         print(type(e).__name__, e)
+''',
+    "sparse_autograd": r'''
+import warnings
+import torch
+warnings.simplefilter("ignore")
+i = torch.tensor([[1, 0, 1, 1], [2, 2, 0, 2]])
+def fresh():
+    return torch.sparse_coo_tensor(i, torch.tensor([3.0, 4.0, 5.0, 1.0]), (2, 3),
+                                   requires_grad=True)
+w = torch.arange(6.0).reshape(3, 2).requires_grad_()
+weights = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
+for name, f in [("torch.mm", lambda s: torch.mm(s, w)), ("matmul", lambda s: s @ w),
+                ("sparse.mm", lambda s: torch.sparse.mm(s, w)),
+                ("spmm", lambda s: torch.spmm(s, w)),
+                ("sparse.addmm", lambda s: torch.sparse.addmm(torch.ones(2, 2), s, w)),
+                ("scaled", lambda s: torch.sparse.addmm(torch.ones(2, 2), s, w, beta=0.5,
+                                                        alpha=2))]:
+    s = fresh()
+    w.grad = None
+    y = f(s)
+    print(name, y.grad_fn.name(), [n.name() if n else None for n, _ in y.grad_fn.next_functions])
+    print(y)
+    (y * weights).sum().backward()
+    print(s.grad, s.grad.layout, w.grad)
+s = fresh()
+d = s.to_dense()
+print(d.grad_fn.name())
+(d * torch.arange(6.0).reshape(2, 3)).sum().backward()
+print(s.grad, s.grad.is_coalesced())
+s.grad = None
+v = s.coalesce().values()
+print(v, v.grad_fn.next_functions[0][0].name(), s.coalesce().coalesce().grad_fn.name())
+(v * torch.tensor([1.0, 2.0, 3.0])).sum().backward()
+print(s.grad, s.grad.is_coalesced())
+total = torch.sparse.sum(s)
+print(total, total.grad_fn.next_functions[0][0].name(), torch.sparse.sum(s, dtype=torch.float64))
+for dims in [0, 1, (0, 1), -1]:
+    r = torch.sparse.sum(s, dims)
+    print(r, r.grad_fn.name(), r.is_sparse)
+s3 = torch.sparse_coo_tensor(torch.tensor([[0, 1], [1, 0]]),
+                             torch.tensor([[1., 2.], [3., 4.]]), (2, 2, 2))
+print(torch.sparse.sum(s3, 0), torch.sparse.sum(s3, 2))
+try:
+    torch.sparse.sum(torch.ones(2, 3))
+except RuntimeError as e:
+    print(e)
+ones = torch.ones(3, 2)
+by_mm = lambda s: torch.sparse.mm(s, ones).sum()
+by_sum = lambda s: torch.sparse.sum(s)
+by_dim = lambda s: torch.sparse.sum(s, 1).to_dense().pow(2).sum()
+by_dense = lambda s: s.to_dense().sum()
+for first, second in [(by_mm, by_mm), (by_sum, by_sum), (by_mm, by_sum), (by_sum, by_mm),
+                      (by_dim, by_dim), (by_dense, by_mm), (by_sum, by_dense)]:
+    s = fresh()
+    first(s).backward()
+    second(s).backward()
+    print(s.grad, s.grad.is_coalesced())
+e = torch.nn.Embedding(5, 2, sparse=True)
+for lookup in ([1, 3], [1, 3], [3, 1, 3]):
+    e(torch.tensor(lookup)).sum().backward()
+print(e.weight.grad._nnz(), e.weight.grad.is_coalesced())
+''',
+    "sparse_optimizers": r'''
+import torch
+torch.set_printoptions(precision=8)
+for options in [dict(momentum=0.9), dict(momentum=0.9, nesterov=True),
+                dict(momentum=0.5, dampening=0.3, maximize=True)]:
+    torch.manual_seed(0)
+    e = torch.nn.Embedding(4, 3, sparse=True)
+    opt = torch.optim.SGD(e.parameters(), lr=0.1, **options)
+    for step in range(5):
+        opt.zero_grad()
+        e(torch.tensor([[0, 3, 0], [1, 3, 3]][step % 2])).pow(2).sum().backward()
+        opt.step()
+        buffer = opt.state[e.weight]["momentum_buffer"]
+        print(buffer._indices().tolist(), buffer.is_coalesced())
+    print(e.weight, buffer)
+for options in [dict(), dict(lr_decay=0.1, initial_accumulator_value=0.5),
+                dict(maximize=True, eps=1e-3)]:
+    torch.manual_seed(0)
+    e = torch.nn.Embedding(4, 3, sparse=True)
+    opt = torch.optim.Adagrad(e.parameters(), lr=0.1, **options)
+    for step in range(4):
+        opt.zero_grad()
+        e(torch.tensor([[0, 3, 0], [1, 3, 3]][step % 2])).pow(2).sum().backward()
+        opt.step()
+    print(e.weight, opt.state[e.weight]["sum"])
+for make in [lambda p: torch.optim.Adagrad(p, weight_decay=0.1),
+             lambda p: torch.optim.SGD(p, lr=0.1, momentum=0.9, weight_decay=0.1)]:
+    opt = make(e.parameters())
+    e(torch.tensor([1])).sum().backward()
+    try:
+        opt.step()
+    except RuntimeError as error:
+        print(error)
 ''',
 }
 

@@ -217,7 +217,7 @@ class SGD(Optimizer):
         if _sparse.parts(grad) is not None:
             from .sparse_adam import sgd_sparse_step
 
-            return sgd_sparse_step(param, grad, group)
+            return sgd_sparse_step(param, grad, group, state)
         grad = self._descent_direction(param, grad, group)
         momentum = group["momentum"]
         if momentum:
@@ -338,11 +338,7 @@ class RMSprop(Optimizer):
 class Adagrad(Optimizer):
     """Divide by the root of all squared gradients so far (Duchi et al.), torch's defaults."""
 
-    def _refuse_gradients(self, group: dict) -> None:
-        if any(param.grad is not None and _sparse.parts(param.grad) is not None
-               for param in group["params"]):
-            raise NotImplementedError("Adagrad with sparse gradients is not in the built-in "
-                                      "NumPy engine; switch the engine to torch")
+    _SPARSE_REFUSAL = None
 
     def __init__(self, params, lr: float = 1e-2, lr_decay: float = 0, weight_decay: float = 0,
                  initial_accumulator_value: float = 0, eps: float = 1e-10, *,
@@ -358,10 +354,14 @@ class Adagrad(Optimizer):
                     np.full_like(param._data, group["initial_accumulator_value"]))}
 
     def _update(self, param: Tensor, grad: Tensor, group: dict, state: dict) -> None:
-        grad = self._descent_direction(param, grad, group)._data
         step = _step_count(state)
         rate = group["lr"] / (1 + (step - 1) * group["lr_decay"])
         total = state["sum"]._data
+        if _sparse.parts(grad) is not None:
+            from .sparse_adam import adagrad_sparse_step
+
+            return adagrad_sparse_step(param, grad, group, rate, total)
+        grad = self._descent_direction(param, grad, group)._data
         total[...] = addcmul_values(total, grad, grad, 1)
         deviation = np.sqrt(total) + total.dtype.type(group["eps"])
         _write_inplace(param, addcdiv_values(param._data, grad, deviation, -rate))

@@ -1,5 +1,6 @@
 """Optimizers meeting sparse gradients (nn.Embedding(sparse=True)): SparseAdam, which moves
-only the rows a step's gradient names, and SGD's plain step with one; both kernel by kernel
+only the rows a step's gradient names, and SGD's (with momentum) and Adagrad's steps with
+one; kernel by kernel
 as torch's (the gradient coalesced, the moments read and written at its rows, each row added
 as torch's dense += sparse adds it), so the parameters follow torch's bit for bit."""
 
@@ -9,8 +10,8 @@ import math
 
 import numpy as np
 
-from .. import _sparse
-from .._sparse_grads import add_rows
+from .. import _sparse, _sparse_ops
+from .._sparse_grads import add_rows, dense_of, sparse_sum_of
 from .._tensor import Tensor, bump_version
 from . import Optimizer
 
@@ -18,22 +19,47 @@ from . import Optimizer
 def _rows(grad: Tensor, negate: bool) -> tuple[np.ndarray, np.ndarray]:
     """A sparse gradient's rows, coalesced (indices sorted, a repeated one's rows summed in
     the order they came), negated to maximize."""
-    coalesced = _sparse.parts(_sparse.coalesce(grad))
+    coalesced = _sparse.parts(_sparse_ops.coalesce(grad))
     values = coalesced.values
     return coalesced.indices, (-values if negate else values)
 
 
-def sgd_sparse_step(param: Tensor, grad: Tensor, group: dict) -> None:
-    """``param.add_(grad, alpha=-lr)`` with a sparse gradient: each of its rows in turn."""
+def sgd_sparse_step(param: Tensor, grad: Tensor, group: dict, state: dict) -> None:
+    """``param.add_(grad, alpha=-lr)`` with a sparse gradient, each of its rows in turn; with
+    momentum, a sparse buffer (scaled, the new rows appended, as torch's sparse add_)."""
     if group["weight_decay"]:
         raise RuntimeError("add(sparse, dense) is not supported. Use add(dense, sparse) "
                            "instead.")
-    if group["momentum"]:
-        raise NotImplementedError("SGD with momentum and a sparse gradient is not in the "
-                                  "built-in NumPy engine; switch the engine to torch")
     coo = _sparse.parts(grad)
-    values = -coo.values if group["maximize"] else coo.values
-    add_rows(param._data, coo.indices, values, -group["lr"])
+    if group["maximize"]:  # (a new tensor: its values contiguous)
+        coo = _sparse.COO(coo.indices, -coo.values, coo.coalesced)
+    momentum, shape = group["momentum"], param._data.shape
+    if momentum:
+        buffer = state.get("momentum_buffer")
+        if buffer is None:  # torch.clone: contiguous values
+            kept = _sparse.COO(coo.indices.copy(), coo.values.copy(), coo.coalesced)
+        else:
+            held = _sparse.parts(buffer)
+            decayed = _sparse.COO(held.indices, held.values * held.values.dtype.type(momentum),
+                                  held.coalesced, held.contiguous)
+            kept = sparse_sum_of(decayed, coo, 1 - group["dampening"], shape)
+        state["momentum_buffer"] = _sparse._sparse(dense_of(kept, shape), kept)
+        coo = sparse_sum_of(coo, kept, momentum, shape) if group["nesterov"] else kept
+    add_rows(param._data, coo.indices, coo.values, -group["lr"])
+    bump_version(param)
+
+
+def adagrad_sparse_step(param: Tensor, grad: Tensor, group: dict, rate: float,
+                        total: np.ndarray) -> None:
+    """Adagrad's step with a sparse gradient, as torch's: the gradient coalesced, its squares
+    added into the sum at its rows, and each row moved by its value over the root there."""
+    if group["weight_decay"]:
+        raise RuntimeError("weight_decay option is not compatible with sparse gradients")
+    indices, values = _rows(grad, group["maximize"])
+    _sparse.warn_invariants_off(stacklevel=5)  # (torch's step makes a sparse tensor here)
+    add_rows(total, indices, values * values)
+    deviation = np.sqrt(total[indices[0]]) + total.dtype.type(group["eps"])
+    add_rows(param._data, indices, values / deviation, -rate)
     bump_version(param)
 
 

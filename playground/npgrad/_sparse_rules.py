@@ -1,0 +1,21 @@
+"""The derivative table's rows for sparse COO tensors (_sparse_ops.py): each gradient that
+reaches the sparse tensor is sparse, its values at the tensor's coalesced positions."""
+
+from __future__ import annotations
+
+
+def sparse_rows(row) -> tuple:
+    return (
+        row("to_dense", "ToDenseBackward0", "self", "where", "k.sparse_at(grad, where, False)"),
+        row("sparse_coalesce", "CoalesceBackward0", "self", "", "grad"),
+        row("sparse_values", "ValuesBackward0", "self", "shape where",
+            "k.sparse_from_values(grad, shape, where)"),
+        row("sparse_sum", "SparseSumBackward0", "self", "shape dims where",
+            "k.sparse_sum_grad(grad, shape, dims, where)"),
+        # torch.sparse.mm and torch.sparse.addmm: the sparse matrix's gradient masked to its
+        # non-zeros (a dense mat1 @ mat2ᵀ product would fill every position)
+        row("sparse_addmm", "SparseAddmmBackward0", "self mat1 mat2", "mat1 mat2 where beta alpha",
+            "k.scale(grad, beta)",
+            "k.sparse_at(k.scale(k.matmul(grad, k.t(mat2)), alpha), where, False)",
+            "k.scale(k.matmul(k.t(mat1), grad), alpha)"),
+    )
