@@ -4,8 +4,9 @@ While a level is open, ``_recording.output`` hands every op's result here; when 
 a tangent, the result gets one by the op's forward rule (torch's: ``auto_element_wise`` ops
 take their backward formula with the tangent in place of the gradient, ``auto_linear`` ops
 apply themselves to the tangent, products take the product rule). Tangents are computed on
-NumPy arrays, so they carry no graph of their own. The fast paths stand aside while a level
-is open, so that every op passes through ``output``.
+NumPy arrays, so they carry no graph of their own, unless autograd records them
+(_forward_graphed.py). The fast paths stand aside while a level is open, so that every op
+passes through ``output``.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import weakref
 
 import numpy as np
 
-from . import _recording
+from . import _forward_graphed, _recording
 from ._formula_numpy import NUMPY_KIT
 from ._missing import MISSING_HINT
 from ._recording import RESULT
@@ -79,6 +80,11 @@ def propagate(out: Tensor, op: str, inputs: tuple, saved: tuple) -> None:
         return
     if out._data.dtype.kind not in "fc":  # an integer or bool result has no tangent
         return
+    if _forward_graphed.wanted(tangents, inputs):
+        made = _forward_graphed.tangent(op, tangents, inputs, saved, out, _ELEMENT_WISE)
+        if made is not None:
+            set_tangent(out, made)
+            return
     rule = _RULES.get(op)
     if rule is None:
         raise _no_rule(op)
@@ -200,6 +206,7 @@ _RULES.update({
                                                          dtype=result.dtype)),
     "cumsum": _linear(lambda t, saved, result: np.cumsum(t, axis=saved[0])),
     "view": _linear(lambda t, saved, result: t.reshape(result.shape)),
+    "unpack_dual": _linear(lambda t, saved, result: t),  # (unpack_dual drops it at once)
     "unsafe_view": _linear(lambda t, saved, result: t.reshape(result.shape)),
     "squeeze": _linear(lambda t, saved, result: t.reshape(result.shape)),
     "squeeze_dim": _linear(lambda t, saved, result: t.reshape(result.shape)),

@@ -273,7 +273,7 @@ NODE_CLASSES: dict[str, type[Node]] = {
 }
 # torch's nodes made in C++ by hand, not from its derivatives table, name themselves in full
 for _node_class in NODE_CLASSES.values():
-    if _node_class.__name__ in ("CopySlices", "CopyBackwards", "NotImplemented"):
+    if _node_class.__name__ in ("CopySlices", "CopyBackwards", "NotImplemented", "Identity"):
         _node_class.name = lambda self, _full=f"torch::autograd::{_node_class.__name__}": _full
 
 

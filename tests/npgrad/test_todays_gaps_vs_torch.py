@@ -2,7 +2,8 @@
 projection (its repr, weights, states, oneDNN's warning and torch's checks of given states),
 clamp_'s refusal of a leaf before its bounds, what autograd records of sparse tensors
 (torch.sparse.sum, mm and addmm, to_dense, coalesce, values) with their sparse gradients and
-how a second one adds to the first, and SGD with momentum and Adagrad on sparse gradients."""
+how a second one adds to the first, SGD with momentum and Adagrad on sparse gradients, and
+tangents with a graph of their own where autograd records (forward-over-reverse)."""
 
 from __future__ import annotations
 
@@ -159,6 +160,43 @@ for make in [lambda p: torch.optim.Adagrad(p, weight_decay=0.1),
         opt.step()
     except RuntimeError as error:
         print(error)
+''',
+    "tangents_with_a_graph": r'''
+import torch
+import torch.autograd.forward_ad as fwAD
+from torch.func import functional_call
+torch.manual_seed(0)
+x = torch.tensor([1.0, 2.0, 0.5], requires_grad=True)
+t = torch.tensor([0.5, -1.0, 2.0], requires_grad=True)
+with fwAD.dual_level():
+    d = fwAD.make_dual(x, t)
+    for name, f in [("sin", lambda d: (d.sin() * d).sum()), ("exp", lambda d: d.exp().mean()),
+                    ("pow", lambda d: (d ** 3 / 2).sum()),
+                    ("cat", lambda d: torch.cat([d, d * 2]).sum()),
+                    ("matmul", lambda d: d @ torch.arange(3.0)),
+                    ("outer", lambda d: (d.unsqueeze(1) * d.unsqueeze(0)).sum())]:
+        y = f(d)
+        primal, tangent = fwAD.unpack_dual(y)
+        print(name, primal, tangent, primal.grad_fn.name(), tangent.grad_fn.name())
+        x.grad = t.grad = None
+        tangent.backward()
+        print(x.grad, t.grad)
+model = torch.nn.Linear(3, 2)
+inputs = torch.randn(4, 3)
+params = dict(model.named_parameters())
+tangents = {name: torch.rand_like(p) for name, p in params.items()}
+with fwAD.dual_level():
+    dual = {name: fwAD.make_dual(p, tangents[name]) for name, p in params.items()}
+    out = functional_call(model, dual, (inputs,))
+    tangent = fwAD.unpack_dual(out).tangent
+    print(tangent, tangent.grad_fn.next_functions[0][0].name())
+    tangent.pow(2).sum().backward()
+    print(model.weight.grad, model.bias.grad)
+    plain = fwAD.make_dual(inputs, torch.ones_like(inputs))
+    print(fwAD.unpack_dual(model(plain)).tangent)
+    with torch.no_grad():
+        print(fwAD.unpack_dual(model(plain)).tangent)
+    print(fwAD.unpack_dual(torch.sin(plain * 2)).tangent)
 ''',
 }
 

@@ -54,9 +54,12 @@ def make_dual(tensor: Tensor, tangent: Tensor, *, level: int | None = None) -> T
 
 
 def _view(tensor: Tensor) -> Tensor:
-    """A view of the whole tensor (differentiable, as torch's), without a tangent."""
-    view = output("view", tensor._data.view(), (tensor,), (tensor._data.shape,),
-                  shared_counter(tensor), tensor._base if tensor._base is not None else tensor)
+    """A view of the whole tensor (differentiable, as torch's: of a tensor with history, its
+    Identity node), without a tangent."""
+    op, saved = ("unpack_dual", ()) if tensor.grad_fn is not None else \
+        ("view", (tensor._data.shape,))
+    view = output(op, tensor._data.view(), (tensor,), saved, shared_counter(tensor),
+                  tensor._base if tensor._base is not None else tensor)
     _forward.drop_tangent(view)
     return view
 
