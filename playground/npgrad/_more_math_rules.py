@@ -228,6 +228,15 @@ def more_math_rows(row, element_wise) -> tuple:
               *(f"k.grid_sample_second(grad, grad_output, input, grid, mode, padding, align, "
                 f"{part == 'input'}, {which})" for which in range(3)))
           for part in ("input", "grid")),
+        row("grid_sampler_3d", "GridSampler3DBackward0", "input grid",
+            "input grid mode padding align",
+            "k.grid_sample_3d_grad(grad, input, grid, mode, padding, align, True)",
+            "k.grid_sample_3d_grad(grad, input, grid, mode, padding, align, False)"),
+        *(row(f"grid_sampler_3d_{part}_backward", "GridSampler3DBackwardBackward0",
+              "grad_output input grid", "grad_output input grid mode padding align",
+              *(f"k.grid_sample_3d_second(grad, grad_output, input, grid, mode, padding, "
+                f"align, {part == 'input'}, {which})" for which in range(3)))
+          for part in ("input", "grid")),
         # linear algebra
         row("linalg_matrix_exp", "LinalgMatrixExpBackward0", "self", "self",
             "k.matrix_exp_grad(grad, self)"),

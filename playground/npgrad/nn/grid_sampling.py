@@ -1,4 +1,5 @@
-"""F.affine_grid and F.grid_sample (2-D), what a spatial transformer network is made of: a
+"""F.affine_grid and F.grid_sample (2-D; volumes: grid_sampling_3d.py), what a spatial
+transformer network is made of: a
 grid of sampling points from an affine map, and an image read at those points (bilinear or
 nearest, outside it zeros, its border or its reflection), with torch's nodes
 (AffineGridGeneratorBackward0, GridSampler2DBackward0), their first derivatives and their
@@ -13,7 +14,7 @@ from .._formula_kit import Kit
 from .._tensor import Tensor
 from .._user_warnings import warn_at_user_code
 
-_MODES = {"bilinear": 0, "nearest": 1}
+_MODES = {"bilinear": 0, "nearest": 1, "bicubic": 2}
 _PADDINGS = {"zeros": 0, "border": 1, "reflection": 2}
 # the node saves the numbers torch's does; its formula reads them back as names
 _MODE_NAMES = {number: name for name, number in _MODES.items()}
@@ -45,35 +46,39 @@ def _steps(count: int, align_corners: bool, dtype) -> np.ndarray:
     return steps.astype(dtype, copy=False)
 
 
-def _base_grid(height: int, width: int, align_corners: bool, dtype) -> np.ndarray:
-    grid = np.ones((height, width, 3), dtype)
-    grid[..., 0] = _steps(width, align_corners, dtype)
-    grid[..., 1] = _steps(height, align_corners, dtype)[:, None]
+def _base_grid(sizes: tuple, align_corners: bool, dtype) -> np.ndarray:
+    """Every output point's (x, y[, z], 1): x along the last size, y the one before..."""
+    grid = np.ones((*sizes, len(sizes) + 1), dtype)
+    for axis, count in enumerate(reversed(sizes)):
+        shape = [1] * len(sizes)
+        shape[len(sizes) - 1 - axis] = count
+        grid[..., axis] = _steps(count, align_corners, dtype).reshape(shape)
     return grid
 
 
 def affine_grid(theta: Tensor, size, align_corners=None) -> Tensor:
-    """The (N, H, W, 2) points that the (N, 2, 3) affine maps send the output's pixels to."""
+    """The (N, H, W, 2) points that the (N, 2, 3) affine maps send the output's pixels to;
+    for a volume, the (N, D, H, W, 3) points of (N, 3, 4) maps."""
     align = _aligned(align_corners)
     data = theta._data
     if data.dtype.kind != "f":
         raise ValueError(f"Expected theta to have floating point type, but got {theta.dtype}")
-    if len(size) != 4:
-        raise NotImplementedError(f"affine_grid only supports 4D sizes (2-d images) in the "
-                                  f"built-in NumPy engine; got size {list(size)}: switch the "
-                                  "engine to torch")
-    if data.ndim != 3 or data.shape[1:] != (2, 3):
-        raise ValueError(f"Expected a batch of 2D affine matrices of shape Nx2x3 for size "
-                         f"{tuple(size)}. Got {tuple(theta.shape)}.")
-    batch, _, height, width = size
-    base = _base_grid(height, width, align, data.dtype).reshape(1, height * width, 3)
-    grid = np.matmul(base, np.swapaxes(data, 1, 2)).reshape(batch, height, width, 2)
+    if len(size) not in (4, 5):
+        raise NotImplementedError(f"affine_grid only supports 4D and 5D sizes, for 2D and 3D "
+                                  f"affine transforms, respectively. Got size {tuple(size)}.")
+    dims = len(size) - 2
+    if data.ndim != 3 or data.shape[1:] != (dims, dims + 1):
+        raise ValueError(f"Expected a batch of {dims}D affine matrices of shape "
+                         f"Nx{dims}x{dims + 1} for size {tuple(size)}. Got {theta.shape}.")
+    batch, sizes = size[0], tuple(size[2:])
+    base = _base_grid(sizes, align, data.dtype).reshape(1, -1, dims + 1)
+    grid = np.matmul(base, np.swapaxes(data, 1, 2)).reshape(batch, *sizes, dims)
     return _recording.output("affine_grid", grid, (theta,), (base,))
 
 
 def affine_grid_grad(k, grad, base):
     """dθ = (base ᵀ grad)ᵀ per batch, as torch's affine_grid_generator_backward."""
-    flat = k.reshape(grad, (grad.shape[0], -1, 2))
+    flat = k.reshape(grad, (grad.shape[0], -1, grad.shape[-1]))
     return k.mT(k.matmul(k.mT(k.expand(base, (grad.shape[0], *base.shape[1:]))), flat))
 
 
@@ -82,15 +87,21 @@ def grid_sample(input: Tensor, grid: Tensor, mode: str = "bilinear",
     """(N, C, H, W) ``input`` read at the (N, H_out, W_out, 2) ``grid``'s points, x then y in
     [-1, 1] across the image."""
     if mode not in _MODES:
-        raise NotImplementedError(f"grid_sample with mode={mode!r} is not in the built-in NumPy "
-                                  "engine; switch the engine to torch")
+        raise ValueError(f"nn.functional.grid_sample(): expected mode to be 'bilinear', "
+                         f"'nearest' or 'bicubic', but got: '{mode}'")
     if padding_mode not in _PADDINGS:
         raise ValueError(f"nn.functional.grid_sample(): expected padding_mode to be 'zeros', "
                          f"'border', or 'reflection', but got: '{padding_mode}'")
     align = _aligned(align_corners)
+    if input.ndim == 5:
+        from .grid_sampling_3d import sample_volume
+
+        if mode == "bicubic":
+            raise RuntimeError("grid_sampler(): bicubic interpolation only supports 4D input")
+        return sample_volume(input, grid, _MODES[mode], _PADDINGS[padding_mode], align)
     if input.ndim != 4:
-        raise NotImplementedError("grid_sample of other than 4-D inputs is not in the built-in "
-                                  "NumPy engine; switch the engine to torch")
+        raise NotImplementedError("grid_sample of other than 4-D and 5-D inputs is not in the "
+                                  "built-in NumPy engine; switch the engine to torch")
     values = _sampled(input._data, grid._data.astype(input._data.dtype), mode, padding_mode,
                       align)
     return _recording.output("grid_sampler_2d", values, (input, grid),
@@ -113,7 +124,8 @@ def _coordinates(normalized: np.ndarray, size: int, padding: str, align: bool):
     if padding != "zeros":
         outside = (pixel <= 0) | (pixel >= size - 1)
         pixel = np.clip(pixel, 0, size - 1)
-        slope = np.where(outside, 0, slope).astype(normalized.dtype)
+        # (a zero of the reflection's sign: torch multiplies the clip's 0 by it)
+        slope = np.where(outside, slope * 0, slope).astype(normalized.dtype)
     return pixel, slope
 
 
@@ -161,6 +173,10 @@ def _points(image: np.ndarray, grid: np.ndarray, padding: str, align: bool):
 
 
 def _sampled(image: np.ndarray, grid: np.ndarray, mode: str, padding: str, align: bool):
+    if mode == "bicubic":
+        from . import grid_sampling_bicubic
+
+        return grid_sampling_bicubic.sampled(image, grid, _PADDINGS[padding], align)
     x, y, _, _ = _points(image, grid, padding, align)
     total = 0
     for rows, columns, weight in _corners(x, y, mode):
@@ -237,6 +253,11 @@ class _Points:
 
 
 def _first_derivative(grad, input, grid, mode, padding, align, for_input: bool):
+    if _MODE_NAMES[mode] == "bicubic":
+        from . import grid_sampling_bicubic
+
+        return grid_sampling_bicubic.first_derivative(grad, input, grid, padding, align,
+                                                      for_input)
     points = _Points(input, grid, mode, padding, align)
     flowing = np.moveaxis(grad, 1, -1)  # (N, Ho, Wo, C)
     if for_input:
@@ -256,6 +277,16 @@ def grid_sample_second(k, grad, grad_output, input, grid, mode, padding, align,
     <v, gI> = <S(v, grid), g> and <V, gGrid> = <g, S(input, grid)> moved along V."""
     if not isinstance(grad, np.ndarray):
         raise NotImplementedError(THIRD_ORDER)
+    if _MODE_NAMES[mode] == "bicubic":
+        from . import grid_sampling_bicubic
+
+        if for_input:  # (linear in the image: the same identities as below)
+            return _sampled(grad, grid.astype(input.dtype), "bicubic", _PADDING_NAMES[padding],
+                            align) \
+                if which == 0 else None if which == 1 else \
+                _first_derivative(grad_output, grad, grid, mode, padding, align, False)
+        return grid_sampling_bicubic.second_derivative(grad, grad_output, input, grid,
+                                                       padding, align, which)
     points = _Points(input, grid, mode, padding, align)
     flowing = np.moveaxis(grad_output, 1, -1)
     if for_input:  # grad is an image's worth, v
