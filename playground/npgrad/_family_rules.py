@@ -16,8 +16,8 @@ def family_rows(row, element_wise) -> tuple:
     return (activation_rows(row, element_wise) + selection_rows(row, element_wise)
             + more_math_rows(row, element_wise) + complex_rows(row, element_wise)
             + sparse_rows(row)
-            # forward AD's unpack_dual: the primal of a tensor with history, torch's Identity
-            + (row("unpack_dual", "Identity", "self", "", "grad"),))
+            # forward AD's unpack_dual: the primal, torch's Identity (a CppFunction by type)
+            + (row("unpack_dual", "CppFunction", "self", "", "grad"),))
 
 
 # In-place names that _everyday_ops.py binds for rows of the table itself (each records its

@@ -273,8 +273,10 @@ NODE_CLASSES: dict[str, type[Node]] = {
 }
 # torch's nodes made in C++ by hand, not from its derivatives table, name themselves in full
 for _node_class in NODE_CLASSES.values():
-    if _node_class.__name__ in ("CopySlices", "CopyBackwards", "NotImplemented", "Identity"):
+    if _node_class.__name__ in ("CopySlices", "CopyBackwards", "NotImplemented"):
         _node_class.name = lambda self, _full=f"torch::autograd::{_node_class.__name__}": _full
+    elif _node_class.__name__ == "CppFunction":  # (a C++ function without a class of its own)
+        _node_class.name = lambda self: "torch::autograd::Identity"
 
 
 

@@ -220,7 +220,10 @@ def tensor_repr(tensor) -> str:
     except RuntimeError:  # a view made under no_grad whose base was written since
         grad_fn = "Invalid"
     if grad_fn is not None:
-        suffixes.append(f"grad_fn=<{grad_fn if grad_fn == 'Invalid' else type(grad_fn).__name__}>")
+        name = grad_fn if grad_fn == "Invalid" else type(grad_fn).__name__
+        if name == "CppFunction":  # (torch prints its name's last part)
+            name = grad_fn.name().rsplit("::", 1)[-1]
+        suffixes.append(f"grad_fn=<{name}>")
     elif tensor._rg:
         suffixes.append("requires_grad=True")
     tangent = tangent_of(tensor)

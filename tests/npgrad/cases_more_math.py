@@ -18,6 +18,21 @@ def _fixed(m, a, *values):
     return m.tensor(values, dtype=a.dtype)
 
 
+def _sparse_leaf(m, a):
+    """A fixed sparse (2, 3) matrix (a coordinate repeated, out of order) needing grad."""
+    return m.sparse_coo_tensor(m.tensor([[1, 0, 1, 1], [2, 2, 0, 2]]),
+                               m.tensor([3.0, 4.0, 5.0, 1.0], dtype=a.dtype), (2, 3),
+                               requires_grad=True, check_invariants=False)
+
+
+def _unpacked_primal(m, a):
+    """forward AD's unpack_dual of a tensor with history: its primal, torch's Identity."""
+    forward_ad = m.autograd.forward_ad
+    with forward_ad.dual_level():
+        dual = forward_ad.make_dual(a * 1, m.ones_like(a))
+        return forward_ad.unpack_dual(dual.sin()).primal * 2
+
+
 def _seeded(m, draw, a):
     m.manual_seed(5)
     return draw(a)
@@ -309,6 +324,26 @@ MORE_MATH_CASES: list = [
     Case("grid_sampler_2d", ((1, 2, 4, 5), (1, 3, 2, 2)), lambda m, a, g:
          m.nn.functional.grid_sample(a, g * 1.3, padding_mode="reflection",
                                      align_corners=True), label="reflection"),
+    Case("grid_sampler_2d", ((1, 2, 4, 5), (1, 3, 2, 2)), lambda m, a, g:
+         m.nn.functional.grid_sample(a, g * 1.3, mode="bicubic", padding_mode="border",
+                                     align_corners=False), label="bicubic"),
+    Case("affine_grid", ((2, 3, 4),), lambda m, t: m.nn.functional.affine_grid(
+        t, (2, 1, 2, 3, 4), align_corners=True), label="volume"),
+    Case("grid_sampler_3d", ((1, 2, 3, 4, 5), (1, 2, 3, 2, 3)), lambda m, a, g:
+         m.nn.functional.grid_sample(a, g * 0.9, align_corners=False)),
+    *(Case(f"grid_sampler_3d_{part}_backward", ((1, 2, 3, 4, 5), (1, 2, 3, 2, 3)),
+           lambda m, a, g, which=which: m.autograd.grad((m.nn.functional.grid_sample(
+               a, g * 0.9, align_corners=False) ** 2).sum(), (a, g), create_graph=True)[which])
+      for which, part in enumerate(("input", "grid"))),
+    # sparse tensors under autograd (_sparse_ops.py)
+    Case("to_dense", ((2, 3),), lambda m, a: _sparse_leaf(m, a).to_dense() * a),
+    Case("sparse_coalesce", ((3,),), lambda m, a: _sparse_leaf(m, a).coalesce().values() * a),
+    Case("sparse_values", ((3,),), lambda m, a: _sparse_leaf(m, a).coalesce().values() + a),
+    Case("sparse_sum", ((2,),), lambda m, a: m.sparse.sum(_sparse_leaf(m, a), 1).to_dense()
+         * a),
+    Case("sparse_addmm", ((2, 2), (3, 2)), lambda m, b, w: m.sparse.addmm(
+        b, _sparse_leaf(m, b), w, beta=0.5, alpha=2)),
+    Case("unpack_dual", ((3,),), _unpacked_primal),
     Case("linalg_matrix_exp", ((3, 3),), lambda m, a: m.linalg.matrix_exp(a)),
     Case("linalg_matrix_exp", ((2, 3, 3),), lambda m, a: a.matrix_exp(), label="batched"),
     Case("linalg_matrix_exp", ((3, 3),), _second(lambda m, a: m.matrix_exp(a)), label="second"),

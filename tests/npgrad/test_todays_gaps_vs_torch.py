@@ -3,7 +3,8 @@ projection (its repr, weights, states, oneDNN's warning and torch's checks of gi
 clamp_'s refusal of a leaf before its bounds, what autograd records of sparse tensors
 (torch.sparse.sum, mm and addmm, to_dense, coalesce, values) with their sparse gradients and
 how a second one adds to the first, SGD with momentum and Adagrad on sparse gradients, and
-tangents with a graph of their own where autograd records (forward-over-reverse)."""
+tangents with a graph of their own where autograd records (forward-over-reverse), and a
+leaf's tensor hooks running before torch.autograd.grad captures its gradient."""
 
 from __future__ import annotations
 
@@ -197,6 +198,20 @@ with fwAD.dual_level():
     with torch.no_grad():
         print(fwAD.unpack_dual(model(plain)).tangent)
     print(fwAD.unpack_dual(torch.sin(plain * 2)).tangent)
+''',
+    "leaf_hooks_in_grad": r'''
+import torch
+z = torch.tensor([1.0, 2.0], requires_grad=True)
+z.register_hook(lambda g: print("leaf hook", g) or g * 2)
+print(torch.autograd.grad((z ** 2).sum(), z))
+w = z * 1
+w.register_hook(lambda g: print("non-leaf hook", g) or g * 3)
+print(torch.autograd.grad((w ** 2).sum(), w))
+print(torch.autograd.grad((w ** 2).sum(), z))
+z.register_post_accumulate_grad_hook(lambda t: print("post", t.grad))
+print(torch.autograd.grad((z ** 2).sum(), z, create_graph=True))
+(z * 3).sum().backward()
+print(z.grad)
 ''',
 }
 

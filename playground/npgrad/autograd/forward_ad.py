@@ -48,16 +48,15 @@ def make_dual(tensor: Tensor, tangent: Tensor, *, level: int | None = None) -> T
     if _forward.tangent_of(tensor) is not None:
         raise RuntimeError("Making a dual Tensor based on a Tensor that already has a forward "
                            f"gradient at the same level {level} is not supported.")
-    dual = _view(tensor)
+    dual = _view(tensor, "view")  # (torch's make_dual: a view, ViewBackward0)
     _forward.set_tangent(dual, tangent)
     return dual
 
 
-def _view(tensor: Tensor) -> Tensor:
-    """A view of the whole tensor (differentiable, as torch's: of a tensor with history, its
-    Identity node), without a tangent."""
-    op, saved = ("unpack_dual", ()) if tensor.grad_fn is not None else \
-        ("view", (tensor._data.shape,))
+def _view(tensor: Tensor, op: str) -> Tensor:
+    """A view of the whole tensor, differentiable (``op``: make_dual's ViewBackward0, or
+    unpack_dual's Identity), without a tangent."""
+    saved = (tensor._data.shape,) if op == "view" else ()
     view = output(op, tensor._data.view(), (tensor,), saved, shared_counter(tensor),
                   tensor._base if tensor._base is not None else tensor)
     _forward.drop_tangent(view)
@@ -79,7 +78,7 @@ def unpack_dual(tensor: Tensor, *, level: int | None = None) -> UnpackedDualTens
     level = _forward.DualLevel.current if level is None else level
     if level < 0:
         return UnpackedDualTensor(tensor, None)
-    return UnpackedDualTensor(_view(tensor), _forward.tangent_of(tensor))
+    return UnpackedDualTensor(_view(tensor, "unpack_dual"), _forward.tangent_of(tensor))
 
 
 class dual_level:
