@@ -115,6 +115,13 @@ def _div(self: Tensor, other, *, rounding_mode=None) -> Tensor:
     """``self / other``, rounded towards -inf (``"floor"``) or 0 (``"trunc"``) if asked."""
     if rounding_mode == "floor":
         return floor_divide(self, other)
+    if rounding_mode == "trunc" and _integral(self, other):
+        a, b = operands(self, other)
+        _refuse_zero(b)
+        floored = compute(np.floor_divide, a, b, a.shape)
+        exact = compute(np.remainder, a, b, a.shape) == 0
+        data = np.where(exact | ((a < 0) == (b < 0)), floored, floored + 1).astype(floored.dtype)
+        return output("floor_divide", data, (self, tensor_or_none(other)))
     if self._data.dtype.kind == "f" and (other.__class__ not in TENSOR_CLASSES or (
             other._data.dtype.kind == "f")):
         cast = binary_arrays(self, other)
@@ -174,10 +181,24 @@ def rdiv(self: Tensor, other) -> Tensor:
 bind_method("__rtruediv__", _foreign_is_not_implemented(rdiv))
 
 
+def _integral(self: Tensor, other) -> bool:
+    """Both operands integers (or bools): a rounded division stays in integers."""
+    kind = other._data.dtype.kind if other.__class__ in TENSOR_CLASSES else \
+        "i" if isinstance(other, int) else "f"
+    return self._data.dtype.kind in "iub" and kind in "iub"
+
+
+def _refuse_zero(divisor) -> None:
+    if np.any(np.asarray(divisor) == 0):
+        raise RuntimeError("ZeroDivisionError")
+
+
 @binds("floor_divide")
 @binds("__floordiv__", function=False)
 def floor_divide(self: Tensor, other) -> Tensor:
     a, b = operands(self, other)
+    if a.dtype.kind in "iub" and np.result_type(a, b).kind in "iub":
+        _refuse_zero(b)  # (torch's integer kernels check; NumPy's give 0)
     data = compute(np.floor_divide, a, b, a.shape)
     return output("floor_divide", data, (self, tensor_or_none(other)))
 

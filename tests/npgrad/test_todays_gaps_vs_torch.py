@@ -4,7 +4,8 @@ clamp_'s refusal of a leaf before its bounds, what autograd records of sparse te
 (torch.sparse.sum, mm and addmm, to_dense, coalesce, values) with their sparse gradients and
 how a second one adds to the first, SGD with momentum and Adagrad on sparse gradients, and
 tangents with a graph of their own where autograd records (forward-over-reverse), and a
-leaf's tensor hooks running before torch.autograd.grad captures its gradient."""
+leaf's tensor hooks running before torch.autograd.grad captures its gradient, and integer
+division rounded toward zero staying in integers (a zero divisor refused)."""
 
 from __future__ import annotations
 
@@ -212,6 +213,25 @@ z.register_post_accumulate_grad_hook(lambda t: print("post", t.grad))
 print(torch.autograd.grad((z ** 2).sum(), z, create_graph=True))
 (z * 3).sum().backward()
 print(z.grad)
+''',
+    "integer_division": r'''
+import torch
+a = torch.tensor([7, -7, 6, -1], dtype=torch.int32)
+print(torch.div(a, 2, rounding_mode="trunc"), torch.div(a, torch.tensor([2, 2, -4, 3]),
+                                                        rounding_mode="trunc"))
+print(a.div(2.0, rounding_mode="trunc"),
+      torch.div(torch.tensor([7, -7]), torch.tensor(2, dtype=torch.int8),
+                rounding_mode="trunc").dtype,
+      torch.div(torch.tensor([5], dtype=torch.uint8), 2, rounding_mode="trunc"))
+print(torch.div(a, 2, rounding_mode="floor"), a // 3,
+      torch.tensor([7.5, -7.5]).div(2, rounding_mode="trunc"))
+for divide in [lambda: torch.div(a, 0, rounding_mode="trunc"), lambda: a // 0,
+               lambda: torch.floor_divide(a, torch.tensor([1, 0, 1, 1], dtype=torch.int32)),
+               lambda: torch.tensor([1.0]) // 0]:
+    try:
+        print(divide())
+    except RuntimeError as e:
+        print(e)
 ''',
 }
 
