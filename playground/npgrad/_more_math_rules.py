@@ -37,6 +37,20 @@ def _margin_loss_rows(row) -> tuple:
     )
 
 
+def _grid_sampler_rows(row, dims: int) -> tuple:
+    """grid_sample of images (2) or volumes (3): its node and its backward's (create_graph)."""
+    return (
+        row(f"grid_sampler_{dims}d", f"GridSampler{dims}DBackward0", "input grid",
+            "input grid mode padding align",
+            "k.grid_sample_grad(grad, input, grid, mode, padding, align, True)",
+            "k.grid_sample_grad(grad, input, grid, mode, padding, align, False)"),
+        *(row(f"grid_sampler_{dims}d_{part}_backward", f"GridSampler{dims}DBackwardBackward0",
+              "grad_output input grid", "grad_output input grid mode padding align",
+              *(f"k.grid_sample_second(grad, grad_output, input, grid, mode, padding, align, "
+                f"{part == 'input'}, {which})" for which in range(3)))
+          for part in ("input", "grid")))
+
+
 def more_math_rows(row, element_wise) -> tuple:
     return _margin_loss_rows(row) + (
         row("scatter_reduce", "ScatterReduceBackward0", "self src",
@@ -219,24 +233,7 @@ def more_math_rows(row, element_wise) -> tuple:
         # a spatial transformer's grid and its sampling (nn/grid_sampling.py)
         row("affine_grid", "AffineGridGeneratorBackward0", "theta", "base",
             "k.affine_grid_grad(grad, base)"),
-        row("grid_sampler_2d", "GridSampler2DBackward0", "input grid",
-            "input grid mode padding align",
-            "k.grid_sample_grad(grad, input, grid, mode, padding, align, True)",
-            "k.grid_sample_grad(grad, input, grid, mode, padding, align, False)"),
-        *(row(f"grid_sampler_2d_{part}_backward", "GridSampler2DBackwardBackward0",
-              "grad_output input grid", "grad_output input grid mode padding align",
-              *(f"k.grid_sample_second(grad, grad_output, input, grid, mode, padding, align, "
-                f"{part == 'input'}, {which})" for which in range(3)))
-          for part in ("input", "grid")),
-        row("grid_sampler_3d", "GridSampler3DBackward0", "input grid",
-            "input grid mode padding align",
-            "k.grid_sample_3d_grad(grad, input, grid, mode, padding, align, True)",
-            "k.grid_sample_3d_grad(grad, input, grid, mode, padding, align, False)"),
-        *(row(f"grid_sampler_3d_{part}_backward", "GridSampler3DBackwardBackward0",
-              "grad_output input grid", "grad_output input grid mode padding align",
-              *(f"k.grid_sample_3d_second(grad, grad_output, input, grid, mode, padding, "
-                f"align, {part == 'input'}, {which})" for which in range(3)))
-          for part in ("input", "grid")),
+        *(rule for dims in (2, 3) for rule in _grid_sampler_rows(row, dims)),
         # linear algebra
         row("linalg_matrix_exp", "LinalgMatrixExpBackward0", "self", "self",
             "k.matrix_exp_grad(grad, self)"),

@@ -189,12 +189,18 @@ def grid_sample_grad(k, grad, input, grid, mode: int, padding: int, align: bool,
                      for_input: bool):
     """The input's gradient: each output's gradient spread back onto the pixels it read, by
     their weights; the grid's: how the interpolated value changes as its point moves. Under
-    create_graph each is torch's GridSampler2DBackwardBackward0 (grid_sample_second)."""
+    create_graph each is torch's GridSampler2DBackwardBackward0 (grid_sample_second); of a
+    volume, GridSampler3D's (grid_sampling_3d.py)."""
     arrays = [np.asarray(getattr(value, "_data", value)) for value in (grad, input, grid)]
-    values = _first_derivative(*arrays, mode, padding, align, for_input)
+    volume = arrays[1].ndim == 5
+    if volume:
+        from .grid_sampling_3d import first_derivative as first
+    else:
+        first = _first_derivative
+    values = first(*arrays, mode, padding, align, for_input)
     if isinstance(grad, np.ndarray):
         return values
-    op = "grid_sampler_2d_input_backward" if for_input else "grid_sampler_2d_grid_backward"
+    op = f"grid_sampler_{3 if volume else 2}d_{'input' if for_input else 'grid'}_backward"
     return k._backward_of(op, values, (grad, input, grid), (grad, input, grid, mode, padding,
                                                               align))
 
@@ -277,6 +283,11 @@ def grid_sample_second(k, grad, grad_output, input, grid, mode, padding, align,
     <v, gI> = <S(v, grid), g> and <V, gGrid> = <g, S(input, grid)> moved along V."""
     if not isinstance(grad, np.ndarray):
         raise NotImplementedError(THIRD_ORDER)
+    if input.ndim == 5:
+        from .grid_sampling_3d import second_derivative
+
+        return second_derivative(grad, grad_output, input, grid, mode, padding, align,
+                                 for_input, which)
     if _MODE_NAMES[mode] == "bicubic":
         from . import grid_sampling_bicubic
 

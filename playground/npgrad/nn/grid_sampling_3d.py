@@ -11,8 +11,7 @@ import itertools
 import numpy as np
 
 from .. import _recording
-from .._formula_kit import Kit
-from .grid_sampling import _MODE_NAMES, _PADDING_NAMES, THIRD_ORDER, _coordinates
+from .grid_sampling import _MODE_NAMES, _PADDING_NAMES, _coordinates
 
 # the corners' offsets (z, y, x) in torch's order: tnw, tne, tsw, tse, bnw, bne, bsw, bse
 _BITS = list(itertools.product((0, 1), repeat=3))
@@ -133,7 +132,8 @@ class _Volume:
         return result
 
 
-def _first(grad, input, grid, mode, padding, align, for_input: bool):
+def first_derivative(grad, input, grid, mode, padding, align, for_input: bool):
+    """The volume's gradient (each output's spread back onto its voxels) or the grid's."""
     volume = _Volume(input, grid.astype(input.dtype, copy=False), mode, padding, align)
     flowing = np.moveaxis(grad, 1, -1)
     if for_input:
@@ -145,26 +145,11 @@ def _first(grad, input, grid, mode, padding, align, for_input: bool):
                      zip(by, volume.slopes, strict=True)], -1).astype(volume.grid.dtype)
 
 
-def grid_sample_3d_grad(k, grad, input, grid, mode: int, padding: int, align: bool,
-                        for_input: bool):
-    """The volume's gradient (each output's spread back onto its voxels) or the grid's;
-    under create_graph, torch's GridSampler3DBackwardBackward0."""
-    arrays = [np.asarray(getattr(value, "_data", value)) for value in (grad, input, grid)]
-    values = _first(*arrays, mode, padding, align, for_input)
-    if isinstance(grad, np.ndarray):
-        return values
-    op = "grid_sampler_3d_input_backward" if for_input else "grid_sampler_3d_grid_backward"
-    return k._backward_of(op, values, (grad, input, grid), (grad, input, grid, mode, padding,
-                                                              align))
-
-
-def grid_sample_3d_second(k, grad, grad_output, input, grid, mode, padding, align,
-                          for_input: bool, which: int):
+def second_derivative(grad, grad_output, input, grid, mode, padding, align, for_input: bool,
+                      which: int):
     """The derivative of the volume's gradient (for_input) or the grid's, given ``grad`` for
     it, by grad_output (0), input (1) or grid (2): as grid_sampling.grid_sample_second, the
     Hessian of a trilinear form having only mixed terms."""
-    if not isinstance(grad, np.ndarray):
-        raise NotImplementedError(THIRD_ORDER)
     volume = _Volume(input, grid.astype(input.dtype, copy=False), mode, padding, align)
     flowing = np.moveaxis(grad_output, 1, -1)
     if for_input:
@@ -172,7 +157,7 @@ def grid_sample_3d_second(k, grad, grad_output, input, grid, mode, padding, alig
             return volume.sampled(grad)
         if which == 1:
             return None
-        return _first(grad_output, grad, grid, mode, padding, align, False)
+        return first_derivative(grad_output, grad, grid, mode, padding, align, False)
     if volume.nearest:
         return None
     direction = grad.astype(input.dtype)
@@ -187,6 +172,3 @@ def grid_sample_3d_second(k, grad, grad_output, input, grid, mode, padding, alig
              for i in range(3)]
     return np.stack(parts, -1).astype(volume.grid.dtype)
 
-
-Kit.grid_sample_3d_grad = grid_sample_3d_grad
-Kit.grid_sample_3d_second = grid_sample_3d_second
