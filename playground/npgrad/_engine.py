@@ -31,6 +31,7 @@ from ._nodes import (
     call_tensor_hooks,
     check_versions,
     incoming,
+    leaf_hooked,
     release_saved,
     run_post_hooks,
     run_pre_hooks,
@@ -139,12 +140,11 @@ def _execute(root: Node, root_grad, *, keep_graph: bool, create_graph: bool,
                 if node._hooks is not None:
                     grad = run_pre_hooks(node, grad, create_graph)
                 if captures is not None:
-                    if node not in needed:
-                        for index in captures.get(node, ()):
-                            captured[index] = _leaf_hooked(node, grad, create_graph)
-                        continue
+                    hooked = grad if node in needed else leaf_hooked(node, grad, create_graph)
                     for index in captures.get(node, ()):
-                        captured[index] = grad
+                        captured[index] = hooked
+                    if node not in needed:
+                        continue
                 if AnomalyMode.enabled:
                     outputs = checked(_execute_node, node, grad, create_graph, accumulate,
                                       observers)
@@ -156,13 +156,6 @@ def _execute(root: Node, root_grad, *, keep_graph: bool, create_graph: bool,
     finally:
         GradMode.enabled = previous_mode
     return captured
-
-
-def _leaf_hooked(node: Node, grad, create_graph: bool):
-    """A leaf's gradient as grad() captures it: its tensor hooks run first, as torch's."""
-    if type(node) is AccumulateGrad and node.variable._hooks:
-        return call_tensor_hooks(node.variable._hooks, grad, create_graph)
-    return grad
 
 
 class PlainBackward:

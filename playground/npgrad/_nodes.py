@@ -429,6 +429,13 @@ def call_tensor_hooks(hooks: list, grad, as_tensors: bool):
     return grad
 
 
+def leaf_hooked(node, grad, as_tensors: bool):
+    """A leaf's gradient as grad() captures it: its tensor hooks run first, as torch's."""
+    if type(node) is AccumulateGrad and node.variable._hooks:
+        return call_tensor_hooks(node.variable._hooks, grad, as_tensors)
+    return grad
+
+
 def _check_hook_result(hook, given, result) -> None:
     """A tensor hook may replace the gradient, not change its kind: torch's checks."""
     if not isinstance(result, _tensor.Tensor):

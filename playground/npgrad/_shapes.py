@@ -17,6 +17,7 @@ from ._no_grad_views import mark as mark_view
 from ._pointwise import clone
 from ._recording import output, record_several
 from ._tensor import Size, Tensor, _wrap_dim, shared_counter
+from ._view_places import with_torch_step
 
 _make = Tensor._make
 
@@ -205,19 +206,8 @@ def squeeze(self: Tensor, dim=None) -> Tensor:
 @binds("unsqueeze")
 def unsqueeze(self: Tensor, dim: int) -> Tensor:
     dim = _wrap_dim(dim, self.ndim + 1)
-    data = _with_torch_step(np.expand_dims(self._data, dim), dim)
+    data = with_torch_step(np.expand_dims(self._data, dim), dim)
     return output("unsqueeze", data, (self,), (dim,), shared_counter(self), self)
-
-
-def _with_torch_step(data: np.ndarray, dim: int) -> np.ndarray:
-    """``data`` with a new dimension of size 1 at ``dim``, given the step torch gives it (its
-    ``stride()``): the next dimension's whole extent, or one element at the end."""
-    step = data.itemsize if dim == data.ndim - 1 else data.strides[dim + 1] * data.shape[dim + 1]
-    if data.strides[dim] == step:
-        return data
-    strides = (*data.strides[:dim], step, *data.strides[dim + 1:])
-    return np.lib.stride_tricks.as_strided(data, strides=strides,
-                                           writeable=data.flags.writeable)
 
 
 @binds("expand", function=False)

@@ -1,5 +1,6 @@
 """Where a view's elements lie in its base's memory: what torch's as_strided views of a base
-(CopySlices, a view regenerated after a write) are made of."""
+(CopySlices, a view regenerated after a write) are made of; and the strides torch gives a
+new dimension of size 1."""
 
 from __future__ import annotations
 
@@ -32,3 +33,14 @@ def _addresses(array: np.ndarray) -> np.ndarray:
         shape[axis] = size
         result += (np.arange(size, dtype=np.int64) * stride).reshape(shape)
     return result
+
+
+def with_torch_step(data: np.ndarray, dim: int) -> np.ndarray:
+    """``data`` with a new dimension of size 1 at ``dim``, given the step torch gives it (its
+    ``stride()``): the next dimension's whole extent, or one element at the end."""
+    step = data.itemsize if dim == data.ndim - 1 else data.strides[dim + 1] * data.shape[dim + 1]
+    if data.strides[dim] == step:
+        return data
+    strides = (*data.strides[:dim], step, *data.strides[dim + 1:])
+    return np.lib.stride_tricks.as_strided(data, strides=strides,
+                                           writeable=data.flags.writeable)
