@@ -174,9 +174,10 @@ def _mean(t, saved, result):
 def _addmm(tangents, primals, saved, result):
     self_t, mat1_t, mat2_t = tangents
     _, mat1, mat2 = primals
-    terms = [None if self_t is None else np.broadcast_to(self_t, result.shape),
-             None if mat1_t is None else mat1_t @ mat2,
-             None if mat2_t is None else mat1 @ mat2_t]
+    beta, alpha = saved[-2:]
+    terms = [None if self_t is None else np.broadcast_to(self_t * beta, result.shape),
+             None if mat1_t is None else (mat1_t @ mat2) * alpha,
+             None if mat2_t is None else (mat1 @ mat2_t) * alpha]
     return _sum_terms(terms)
 
 

@@ -84,9 +84,15 @@ def _product(multiply: Callable) -> Callable:
 def _addmm(tangents, inputs, saved, out):
     self_t, mat1_t, mat2_t = tangents
     _, mat1, mat2 = inputs
-    start = _zeros(out) if self_t is None else self_t
-    return start + (_zeros(mat1) if mat1_t is None else mat1_t).mm(mat2) + \
-        mat1.mm(_zeros(mat2) if mat2_t is None else mat2_t)
+    beta, alpha = saved[-2:]
+    start = _zeros(out) if self_t is None else _scaled(self_t, beta)
+    return start + _scaled((_zeros(mat1) if mat1_t is None else mat1_t).mm(mat2), alpha) + \
+        _scaled(mat1.mm(_zeros(mat2) if mat2_t is None else mat2_t), alpha)
+
+
+def _scaled(value: Tensor, number) -> Tensor:
+    """torch's maybe_multiply: a factor of 1 records nothing."""
+    return value if number == 1 else value * number
 
 
 def _linear(apply: Callable) -> Callable:

@@ -169,8 +169,9 @@ def outer(self: Tensor, other: Tensor) -> Tensor:
 
 
 @binds("addmm")
-def addmm(self: Tensor, mat1: Tensor, mat2: Tensor) -> Tensor:
-    """``self + mat1 @ mat2`` as one node: what nn.Linear records for a batch of rows."""
+def addmm(self: Tensor, mat1: Tensor, mat2: Tensor, *, beta=1, alpha=1) -> Tensor:
+    """``beta * self + alpha * (mat1 @ mat2)`` as one node: what nn.Linear records for a
+    batch of rows (beta 0: self is not read, as BLAS's)."""
     if mat1.ndim != 2 or mat2.ndim != 2:
         raise RuntimeError(f"mat1 must be a matrix, got {mat1.ndim}-D tensor" if mat1.ndim != 2
                            else f"mat2 must be a matrix, got {mat2.ndim}-D tensor")
@@ -178,9 +179,15 @@ def addmm(self: Tensor, mat1: Tensor, mat2: Tensor) -> Tensor:
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({mat1.shape[0]}x"
                            f"{mat1.shape[1]} and {mat2.shape[0]}x{mat2.shape[1]})")
     check_addmm(self, mat1, mat2)
-    data = np.asarray(self._data + mat1._data @ mat2._data)
+    product = mat1._data @ mat2._data
+    if beta == 1 and alpha == 1:
+        data = np.asarray(self._data + product)
+    else:
+        kind = product.dtype.type
+        start = np.zeros_like(product) if beta == 0 else self._data * kind(beta)
+        data = np.asarray(start + product * kind(alpha))
     return output("addmm", data, (self, mat1, mat2),
-                  (mat1, mat2, column_major(mat1._data), column_major(mat2._data)))
+                  (mat1, mat2, column_major(mat1._data), column_major(mat2._data), beta, alpha))
 
 
 # ----- mm's and addmm's gradients, methods of the formula kit -----------------------------------

@@ -81,18 +81,18 @@ def sparse_sum(input: Tensor, dim=None, dtype=None) -> Tensor:
 
 
 def sparse_addmm(input: Tensor, mat1: Tensor, mat2: Tensor, *, beta=1, alpha=1) -> Tensor:
-    """``beta * input + alpha * (mat1 @ mat2)`` of a sparse mat1 and dense mat2."""
-    if _sparse.parts(mat1) is None or _sparse.parts(mat2) is not None:
-        raise NotImplementedError(f"torch.sparse.addmm of other than a sparse mat1 and a dense "
-                                  f"mat2 is {MISSING_HINT}")
+    """``beta * input + alpha * (mat1 @ mat2)`` of a sparse (or dense) mat1 and a dense mat2."""
+    if _sparse.parts(mat2) is not None:
+        raise NotImplementedError(f"torch.sparse.addmm of a sparse mat2 is not {MISSING_HINT}")
     if mat1.shape[1] != mat2.shape[0]:
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({mat1.shape[0]}x"
                            f"{mat1.shape[1]} and {mat2.shape[0]}x{mat2.shape[1]})")
     product = mat1._data @ mat2._data
     product = product if alpha == 1 else product * product.dtype.type(alpha)
     start = input._data if beta == 1 else input._data * input._data.dtype.type(beta)
+    where = None if _sparse.parts(mat1) is None else coalesced_positions(mat1)  # (None: dense)
     return output("sparse_addmm", np.asarray(start + product), (input, mat1, mat2),
-                  (mat1, mat2, coalesced_positions(mat1), beta, alpha))
+                  (mat1, mat2, where, beta, alpha))
 
 
 def sparse_mm(mat1: Tensor, mat2: Tensor) -> Tensor | None:
@@ -107,7 +107,7 @@ def sparse_mm(mat1: Tensor, mat2: Tensor) -> Tensor | None:
 # ----- the formulas' helpers (the kit's) -----------------------------------------------------
 def _arrays_only(grad) -> np.ndarray:
     if not isinstance(grad, np.ndarray | np.generic):  # create_graph: formulas on tensors
-        raise NotImplementedError(f"a second derivative through a sparse tensor is "
+        raise NotImplementedError(f"a second derivative through a sparse tensor is not "
                                   f"{MISSING_HINT}")
     return np.asarray(grad).view(np.ndarray)
 
@@ -123,7 +123,9 @@ def _sparse_gradient(shape, where: np.ndarray, values: np.ndarray,
 
 
 def sparse_at(k, grad, where, coalesced):
-    """A dense gradient kept at the sparse tensor's positions only."""
+    """A dense gradient kept at the sparse tensor's positions only (all of it: a dense one's)."""
+    if where is None:
+        return grad
     dense = _arrays_only(grad)
     return _sparse_gradient(dense.shape, where, dense[tuple(where)], coalesced)
 

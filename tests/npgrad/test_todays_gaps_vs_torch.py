@@ -5,7 +5,8 @@ clamp_'s refusal of a leaf before its bounds, what autograd records of sparse te
 how a second one adds to the first, SGD with momentum and Adagrad on sparse gradients, and
 tangents with a graph of their own where autograd records (forward-over-reverse), and a
 leaf's tensor hooks running before torch.autograd.grad captures its gradient, and integer
-division rounded toward zero staying in integers (a zero divisor refused)."""
+division rounded toward zero staying in integers (a zero divisor refused), and addmm's beta
+and alpha (torch.sparse.addmm of dense matrices too)."""
 
 from __future__ import annotations
 
@@ -232,6 +233,27 @@ for divide in [lambda: torch.div(a, 0, rounding_mode="trunc"), lambda: a // 0,
         print(divide())
     except RuntimeError as e:
         print(e)
+''',
+    "addmm_scaled": r'''
+import torch
+torch.manual_seed(0)
+b = torch.randn(2, 2, requires_grad=True)
+m1 = torch.randn(2, 3, requires_grad=True)
+m2 = torch.randn(3, 2, requires_grad=True)
+for beta, alpha in [(1, 1), (0.5, 2), (0, 1), (1, -1.5)]:
+    y = torch.addmm(b, m1, m2, beta=beta, alpha=alpha)
+    print(y, y.grad_fn.name())
+    b.grad = m1.grad = m2.grad = None
+    (y * torch.arange(4.0).view(2, 2)).sum().backward()
+    print(b.grad, m1.grad, m2.grad)
+print(b.addmm(m1, m2, alpha=3), torch.addmm(torch.ones(2), m1, m2, beta=2))
+print(torch.sparse.addmm(b, m1, m2, beta=0.5).grad_fn.name())
+import torch.autograd.forward_ad as fwAD
+with fwAD.dual_level():
+    d = fwAD.make_dual(m1.detach(), torch.ones(2, 3))
+    print(fwAD.unpack_dual(torch.addmm(b.detach(), d, m2.detach(), beta=2, alpha=0.5)).tangent)
+    d2 = fwAD.make_dual(m1, torch.ones(2, 3))
+    print(fwAD.unpack_dual(torch.addmm(b, d2, m2, beta=2, alpha=0.5)).tangent)
 ''',
 }
 
