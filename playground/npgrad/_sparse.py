@@ -61,6 +61,13 @@ def _sparse(dense: np.ndarray, coo: COO, requires_grad: bool = False) -> Tensor:
     return made
 
 
+def dense_of(coo: COO, shape: tuple) -> np.ndarray:
+    """The dense sum of a sparse tensor's rows, one after another, as torch adds them."""
+    dense = np.zeros(shape, coo.values.dtype)
+    np.add.at(dense, tuple(coo.indices), coo.values)
+    return dense
+
+
 def warn_invariants_off(stacklevel: int = 3) -> None:
     """torch's warning, once a process, when a sparse tensor is made without saying whether
     to check it (by the script, or inside torch: Adagrad's sparse step)."""
@@ -85,9 +92,8 @@ def sparse_coo_tensor(indices, values, size=None, *, dtype=None, device=None,
     given = values._data.astype(target)
     shape = tuple(size) if size is not None else tuple(int(row.max()) + 1 if row.size else 0
                                                       for row in where)
-    dense = np.zeros(shape, target)
-    np.add.at(dense, tuple(where), given)
-    return _sparse(dense, COO(where, given, bool(is_coalesced)), requires_grad)
+    coo = COO(where, given, bool(is_coalesced))
+    return _sparse(dense_of(coo, shape), coo, requires_grad)
 
 
 def to_sparse(self: Tensor, sparse_dim=None, *, layout=None) -> Tensor:

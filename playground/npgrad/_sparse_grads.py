@@ -51,13 +51,14 @@ def embedding_rows(shape, indices: np.ndarray, rows: np.ndarray, padding_idx) ->
 
 
 def sparse_gradient(shape, pieces: tuple) -> SparseGradient:
-    """One sparse gradient of the pieces' rows, concatenated in the order given."""
+    """One sparse gradient of the pieces' rows, concatenated (copied) in the order given; one
+    piece keeps its flags (cat's values are contiguous, and not coalesced)."""
+    alone = pieces[0] if len(pieces) == 1 else None
     coo = _sparse.COO(np.concatenate([piece.indices for piece in pieces], axis=1),
-                      np.concatenate([piece.values for piece in pieces]), False,
-                      pieces[0].contiguous if len(pieces) == 1 else True)  # (cat's: they are)
-    dense = np.zeros(shape, coo.values.dtype)
-    np.add.at(dense, tuple(coo.indices), coo.values)  # one row after another, as torch adds
-    made = dense.view(SparseGradient)
+                      np.concatenate([piece.values for piece in pieces]),
+                      alone is not None and alone.coalesced,
+                      alone is None or alone.contiguous)
+    made = _sparse.dense_of(coo, shape).view(SparseGradient)
     made.coo = coo
     return made
 
@@ -76,7 +77,7 @@ def accumulate_sparse(tensor, grad: SparseGradient) -> None:
     held = _sparse.parts(current)
     if held is not None:
         total = sparse_sum_of(held, coo, 1, current._data.shape)
-        current._data[...] = dense_of(total, current._data.shape)
+        current._data[...] = _sparse.dense_of(total, current._data.shape)
         current.__dict__["_coo"] = total
     else:
         add_rows(current._data, coo.indices, coo.values)
@@ -99,7 +100,7 @@ def sparse_sum_of(first: _sparse.COO, second: _sparse.COO, alpha,
                          np.concatenate([first.values, scaled]), False)
     if joined.values.shape[0] > int(np.prod(shape)):
         where = np.unique(joined.indices, axis=1)
-        joined = _sparse.COO(where, dense_of(joined, shape)[tuple(where)], True)
+        joined = _sparse.COO(where, _sparse.dense_of(joined, shape)[tuple(where)], True)
     return joined
 
 
@@ -126,13 +127,6 @@ def _merged(first: _sparse.COO, second: _sparse.COO, alpha, coalesced: bool) -> 
     where = np.array(indices, np.int64).T.reshape(len(first.indices), -1)
     rows = np.array(values, first.values.dtype).reshape(-1, *first.values.shape[1:])
     return _sparse.COO(where, rows, coalesced)
-
-
-def dense_of(coo: _sparse.COO, shape: tuple) -> np.ndarray:
-    """The dense sum of a sparse tensor's rows, one after another, as torch adds them."""
-    dense = np.zeros(shape, coo.values.dtype)
-    np.add.at(dense, tuple(coo.indices), coo.values)
-    return dense
 
 
 def accumulate_dense_into_sparse(tensor, grad: np.ndarray) -> bool:

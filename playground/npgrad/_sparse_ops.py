@@ -12,7 +12,7 @@ from ._bindings import bind_method
 from ._formula_kit import Kit
 from ._missing import MISSING_HINT
 from ._recording import output
-from ._sparse_grads import SparseGradient
+from ._sparse_grads import SparseGradient, sparse_gradient
 from ._tensor import Tensor, _wrap_dim
 
 
@@ -114,12 +114,8 @@ def _arrays_only(grad) -> np.ndarray:
 
 def _sparse_gradient(shape, where: np.ndarray, values: np.ndarray,
                      coalesced: bool) -> SparseGradient:
-    dense = np.zeros(shape, values.dtype)
-    dense[tuple(where)] = values  # (distinct positions)
-    made = dense.view(SparseGradient)
-    made.coo = _sparse.COO(where.copy(), np.ascontiguousarray(values), coalesced,
-                           bool(values.flags.c_contiguous))  # (an expanded sum's: not)
-    return made
+    return sparse_gradient(shape, (_sparse.COO(  # (an expanded sum's values: not contiguous)
+        where, values, coalesced, bool(values.flags.c_contiguous)),))
 
 
 def sparse_at(k, grad, where, coalesced):

@@ -192,14 +192,10 @@ def grid_sample_grad(k, grad, input, grid, mode: int, padding: int, align: bool,
     create_graph each is torch's GridSampler2DBackwardBackward0 (grid_sample_second); of a
     volume, GridSampler3D's (grid_sampling_3d.py)."""
     arrays = [np.asarray(getattr(value, "_data", value)) for value in (grad, input, grid)]
-    volume = arrays[1].ndim == 5
-    if volume:
-        from .grid_sampling_3d import first_derivative as first
-    else:
-        first = _first_derivative
-    values = first(*arrays, mode, padding, align, for_input)
+    values = _first_of(arrays[1])(*arrays, mode, padding, align, for_input)
     if isinstance(grad, np.ndarray):
         return values
+    volume = arrays[1].ndim == 5
     op = f"grid_sampler_{3 if volume else 2}d_{'input' if for_input else 'grid'}_backward"
     return k._backward_of(op, values, (grad, input, grid), (grad, input, grid, mode, padding,
                                                               align))
@@ -258,6 +254,15 @@ class _Points:
         return (south_east - south_west - north_east + north_west) * scale
 
 
+def _first_of(input: np.ndarray):
+    """The first derivative's function for an image, or for a volume (five dimensions)."""
+    if input.ndim == 5:
+        from .grid_sampling_3d import first_derivative
+
+        return first_derivative
+    return _first_derivative
+
+
 def _first_derivative(grad, input, grid, mode, padding, align, for_input: bool):
     if _MODE_NAMES[mode] == "bicubic":
         from . import grid_sampling_bicubic
@@ -275,6 +280,15 @@ def _first_derivative(grad, input, grid, mode, padding, align, for_input: bool):
         points.grid.dtype)
 
 
+def _sample_of(image: np.ndarray, grid: np.ndarray, mode: int, padding: int, align: bool):
+    """An image (or a volume) read at the grid's points, the modes and paddings as numbers."""
+    if image.ndim == 5:
+        from .grid_sampling_3d import sampled
+
+        return sampled(image, grid, mode, padding, align)
+    return _sampled(image, grid, _MODE_NAMES[mode], _PADDING_NAMES[padding], align)
+
+
 def grid_sample_second(k, grad, grad_output, input, grid, mode, padding, align,
                        for_input: bool, which: int):
     """GridSampler2DBackwardBackward0: the derivative of the input's gradient (for_input)
@@ -283,29 +297,23 @@ def grid_sample_second(k, grad, grad_output, input, grid, mode, padding, align,
     <v, gI> = <S(v, grid), g> and <V, gGrid> = <g, S(input, grid)> moved along V."""
     if not isinstance(grad, np.ndarray):
         raise NotImplementedError(THIRD_ORDER)
+    if for_input:  # grad is an image's (or volume's) worth, v: every mode, as above
+        if which == 0:
+            return _sample_of(grad, grid.astype(input.dtype), mode, padding, align)
+        if which == 1:
+            return None
+        return _first_of(input)(grad_output, grad, grid, mode, padding, align, False)
     if input.ndim == 5:
         from .grid_sampling_3d import second_derivative
 
-        return second_derivative(grad, grad_output, input, grid, mode, padding, align,
-                                 for_input, which)
+        return second_derivative(grad, grad_output, input, grid, mode, padding, align, which)
     if _MODE_NAMES[mode] == "bicubic":
         from . import grid_sampling_bicubic
 
-        if for_input:  # (linear in the image: the same identities as below)
-            return _sampled(grad, grid.astype(input.dtype), "bicubic", _PADDING_NAMES[padding],
-                            align) \
-                if which == 0 else None if which == 1 else \
-                _first_derivative(grad_output, grad, grid, mode, padding, align, False)
         return grid_sampling_bicubic.second_derivative(grad, grad_output, input, grid,
                                                        padding, align, which)
     points = _Points(input, grid, mode, padding, align)
     flowing = np.moveaxis(grad_output, 1, -1)
-    if for_input:  # grad is an image's worth, v
-        if which == 0:
-            return _sampled(grad, points.grid, points.mode, _PADDING_NAMES[padding], align)
-        if which == 1:
-            return None
-        return _first_derivative(grad_output, grad, grid, mode, padding, align, False)
     if points.mode == "nearest":
         return None
     if which == 0:  # grad is a grid's worth, V: the sample's change along it

@@ -18,10 +18,14 @@ _BITS = list(itertools.product((0, 1), repeat=3))
 
 
 def sample_volume(input, grid, mode: int, padding: int, align: bool):
-    values = _Volume(input._data, grid._data.astype(input._data.dtype), mode, padding,
-                     align).sampled(input._data)
+    values = sampled(input._data, grid._data.astype(input._data.dtype), mode, padding, align)
     return _recording.output("grid_sampler_3d", values, (input, grid),
                              (input, grid, mode, padding, align))
+
+
+def sampled(image: np.ndarray, grid: np.ndarray, mode: int, padding: int, align: bool):
+    """The volume's values at the grid's points, (N, C, D_out, H_out, W_out)."""
+    return _Volume(image, grid, mode, padding, align).sampled(image)
 
 
 class _Volume:
@@ -145,19 +149,12 @@ def first_derivative(grad, input, grid, mode, padding, align, for_input: bool):
                      zip(by, volume.slopes, strict=True)], -1).astype(volume.grid.dtype)
 
 
-def second_derivative(grad, grad_output, input, grid, mode, padding, align, for_input: bool,
-                      which: int):
-    """The derivative of the volume's gradient (for_input) or the grid's, given ``grad`` for
-    it, by grad_output (0), input (1) or grid (2): as grid_sampling.grid_sample_second, the
-    Hessian of a trilinear form having only mixed terms."""
+def second_derivative(grad, grad_output, input, grid, mode, padding, align, which: int):
+    """The derivative of the grid's gradient, given ``grad`` (V) for it, by grad_output (0),
+    input (1) or grid (2): as grid_sampling.grid_sample_second, the Hessian of a trilinear
+    form having only mixed terms (the volume's gradient: grid_sample_second's, any mode)."""
     volume = _Volume(input, grid.astype(input.dtype, copy=False), mode, padding, align)
     flowing = np.moveaxis(grad_output, 1, -1)
-    if for_input:
-        if which == 0:
-            return volume.sampled(grad)
-        if which == 1:
-            return None
-        return first_derivative(grad_output, grad, grid, mode, padding, align, False)
     if volume.nearest:
         return None
     direction = grad.astype(input.dtype)

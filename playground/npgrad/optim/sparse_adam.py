@@ -11,7 +11,7 @@ import math
 import numpy as np
 
 from .. import _sparse, _sparse_ops
-from .._sparse_grads import add_rows, dense_of, sparse_sum_of
+from .._sparse_grads import add_rows, sparse_sum_of
 from .._tensor import Tensor, bump_version
 from . import Optimizer
 
@@ -43,7 +43,7 @@ def sgd_sparse_step(param: Tensor, grad: Tensor, group: dict, state: dict) -> No
             decayed = _sparse.COO(held.indices, held.values * held.values.dtype.type(momentum),
                                   held.coalesced, held.contiguous)
             kept = sparse_sum_of(decayed, coo, 1 - group["dampening"], shape)
-        state["momentum_buffer"] = _sparse._sparse(dense_of(kept, shape), kept)
+        state["momentum_buffer"] = _sparse._sparse(_sparse.dense_of(kept, shape), kept)
         coo = sparse_sum_of(coo, kept, momentum, shape) if group["nesterov"] else kept
     add_rows(param._data, coo.indices, coo.values, -group["lr"])
     bump_version(param)
