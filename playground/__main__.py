@@ -45,7 +45,8 @@ def describe_installation() -> str:
         "graphs are laid out many times slower. Install a C compiler and reinstall to build it.")
     kernels = "C (built at install)" if _compiled.kernels is not None else (
         "NumPy: the C kernels were not built; sigmoid, silu and the fused multiply-adds "
-        "compute torch's float32 bits many times slower.")
+        "compute torch's float32 bits many times slower, and large arithmetic is split "
+        "between Python threads, a third slower.")
     try:
         torch = f"torch {importlib.metadata.version('torch')}"
     except importlib.metadata.PackageNotFoundError:

@@ -193,11 +193,18 @@ done:
     return result;
 }
 
+PyObject *split_arith(PyObject *self, PyObject *args); /* _split_pool.c */
+PyObject *split_rest(PyObject *self, PyObject *unused);
+
 static PyMethodDef methods[] = {
     {"sleef_expf", sleef_expf, METH_VARARGS,
      "sleef_expf(source, destination): Sleef's expf of each float32, as torch's kernels"},
     {"fma_f32", fma_f32, METH_VARARGS,
      "fma_f32(a, b, c, out): a * b + c rounded once, float32 (an operand may be one float)"},
+    {"split_arith", split_arith, METH_VARARGS,
+     "split_arith(op, itemsize, a, b, out, workers): large float arithmetic on every core"},
+    {"split_rest", split_rest, METH_NOARGS,
+     "split_rest(): split_arith's threads sleep now (other threads need the cores)"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -212,7 +219,7 @@ PyMODINIT_FUNC PyInit__kernels(void)
 {
     PyObject *created = PyModule_Create(&module);
     /* _compiled.KERNELS_API: Python ignores a build whose functions it does not expect */
-    if (created && PyModule_AddIntConstant(created, "API", 2) < 0)
+    if (created && PyModule_AddIntConstant(created, "API", 3) < 0)
         Py_CLEAR(created);
     return created;
 }

@@ -7,6 +7,12 @@ op's operands into one slice per core and runs the ufunc on each slice at once: 
 of the GIL inside a ufunc's loop. Every element is computed by the same ufunc from the same
 inputs, so the result is the same array bit for bit (``tests/npgrad/test_parallel.py``); slices
 start on whole 64-element blocks, so each one goes through the same SIMD code as before.
+
+Handing a slice to a sleeping thread costs 30-70 µs, so a split multiply still took 105 µs to
+torch's 71 (its threads stay awake between ops): add, subtract, multiply, divide and negate,
+the ops of most chains, go to the C pool of ``_split_pool.c`` where it was built, whose
+threads look for the next op for a millisecond before they sleep; these Python threads are
+its twin, and split every other ufunc (tanh, exp...).
 """
 
 from __future__ import annotations
@@ -19,6 +25,8 @@ import threading
 from time import perf_counter
 
 import numpy as np
+
+from playground.npgrad import _compiled
 
 _ndarray = np.ndarray
 # Below this many elements a hand-off to another thread (some 20 µs) costs more than it saves.
@@ -117,12 +125,20 @@ def apply(ufunc, *operands, out=None, fallback=None):
     dtype (C-contiguous, or one-dimensional), the others numbers. Anything else is computed
     whole by ``fallback`` (the operator, for operands that may be tensors) or the ufunc."""
     shape, dtype = _split_shape(operands, out)
+    if shape is not None and out is not None and _partly_over(out, operands):
+        shape = None  # NumPy reads such operands before it writes (a slice would not)
     workers = _Pool.get() if shape is not None else None
+    if workers and ufunc in _COMPILED_OPS and _compiled.kernels is not None:
+        result = out if out is not None else np.empty(shape, dtype)
+        if _compiled_op(ufunc, operands, result, dtype, len(workers)):
+            return result
     if not workers or not _Pool.in_use.acquire(blocking=False):
         if fallback is not None:
             return fallback(*operands)
         return ufunc(*operands) if out is None else ufunc(*operands, out=out)
     try:
+        if _compiled.kernels is not None:  # its spinning threads would take the cores' time
+            _compiled.kernels.split_rest()
         if out is None:
             out = np.empty(shape, dtype)
         flat = [_flat(value, dtype) for value in (*operands, out)]
@@ -133,6 +149,66 @@ def apply(ufunc, *operands, out=None, fallback=None):
     finally:
         _Pool.in_use.release()
     return out
+
+
+def _partly_over(out: np.ndarray, operands: tuple) -> bool:
+    """Whether ``out`` shares memory with an operand without being that operand's very
+    elements (``x[1:] += x[:-1]``)."""
+    place = out.__array_interface__["data"][0]
+    return any(value.__class__ is _ndarray and np.may_share_memory(out, value) and (
+        value.__array_interface__["data"][0] != place or value.strides != out.strides)
+        for value in operands)
+
+
+# The ops _split_pool.c computes on its own threads, which stay awake between ops (op codes)
+_COMPILED_OPS = {np.add: 0, np.subtract: 1, np.multiply: 2, np.true_divide: 3, np.negative: 4}
+
+
+def _compiled_op(ufunc, operands: tuple, out: np.ndarray, dtype: np.dtype,
+                 workers: int) -> bool:
+    """``ufunc(*operands)`` into ``out`` by the C pool, when every array is contiguous;
+    False when it was not done (a strided operand, or ``out`` partly over an operand)."""
+    flat = [_flat(value, dtype) for value in operands]
+    for index, value in enumerate(flat):
+        if value.__class__ is _ndarray and value.ndim and not value.flags.c_contiguous:
+            if value.strides != (0,):
+                return False
+            flat[index] = value[:1]  # one value repeated (the gradient of a sum): one item
+    if not out.flags.c_contiguous:
+        return False
+    first = flat[0]
+    second = flat[1] if len(flat) > 1 else first
+    raised = _compiled.kernels.split_arith(_COMPILED_OPS[ufunc], dtype.itemsize, first, second,
+                                           out, workers)
+    if raised is None:
+        return False
+    if raised:
+        _tell(ufunc, dtype, raised)
+    return True
+
+
+def _tell(ufunc, dtype: np.dtype, raised: int) -> None:
+    """What NumPy would have said of the exceptions an op raised (1 divide, 2 over, 4 under,
+    8 invalid), as its error settings want it (a warning, an error...): said by NumPy itself,
+    the same ufunc raising each exception again on one element, in NumPy's order."""
+    settings = np.geterr()
+    for bit, name in ((1, "divide"), (2, "over"), (4, "under"), (8, "invalid")):
+        if raised & bit and settings[name] != "ignore" and (ufunc, bit) in _RAISING:
+            info = np.finfo(dtype)
+            named = {"max": info.max, "-max": -info.max, "tiny": info.tiny}
+            ufunc(*(np.array([named.get(value, value)], dtype) for value in _RAISING[ufunc, bit]))
+
+
+# Operands on which each op raises just that exception (the others raise none of those: an
+# add's or a negation's result is never inexact and tiny)
+_RAISING = {
+    (np.add, 2): ("max", "max"), (np.add, 8): (np.inf, -np.inf),
+    (np.subtract, 2): ("max", "-max"), (np.subtract, 8): (np.inf, np.inf),
+    (np.multiply, 2): ("max", 2.0), (np.multiply, 4): ("tiny", "tiny"),
+    (np.multiply, 8): (0.0, np.inf),
+    (np.true_divide, 1): (1.0, 0.0), (np.true_divide, 2): ("max", 0.5),
+    (np.true_divide, 4): ("tiny", "max"), (np.true_divide, 8): (0.0, 0.0),
+}
 
 
 class _Balance:

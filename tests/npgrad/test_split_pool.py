@@ -1,0 +1,183 @@
+"""The C pool (_split_pool.c) that adds, subtracts, multiplies, divides and negates large float
+arrays on every core gives NumPy's bits, and tells of overflow and the rest as NumPy does.
+
+Its twin is _parallel.py's Python threads (where the C module did not build): each case here
+runs on the pool, on the twin and whole in NumPy, and all three must agree bit for bit.
+"""
+
+from __future__ import annotations
+
+import threading
+import warnings
+
+import numpy as np
+import pytest
+
+from playground.npgrad import _compiled, _parallel
+
+SIZE = 5 * 16384 + 3 * _parallel.SPLIT_FROM + 41  # many chunks, the last one short
+
+pytestmark = pytest.mark.skipif(_compiled.kernels is None, reason="the C module was not built")
+
+
+@pytest.fixture(autouse=True)
+def _workers():
+    if not _parallel._Pool.get():
+        pytest.skip("one core: nothing is split")
+
+
+def _awkward(dtype, seed: int) -> np.ndarray:
+    """Normal values with NaN, infinities, signed zeros, subnormals and near-overflow ones."""
+    rng = np.random.default_rng(seed)
+    values = (rng.normal(size=SIZE) * 3).astype(dtype)
+    info = np.finfo(dtype)
+    specials = np.array([np.nan, -np.nan, np.inf, -np.inf, 0.0, -0.0, info.tiny / 4,
+                         -info.tiny / 3, info.max / 2, -info.max, info.smallest_subnormal],
+                        dtype)
+    places = rng.choice(SIZE, 2000, replace=False)
+    values[places] = np.resize(specials, places.size)
+    return values
+
+
+def _bits(array: np.ndarray) -> np.ndarray:
+    return array.view(f"u{array.dtype.itemsize}")
+
+
+def _assert_numpys_bits(result: np.ndarray, expected: np.ndarray, *operands) -> None:
+    """The same bits, but where every operand is NaN: there a NaN of either's sign (NumPy's own
+    loops take the first's or the second's: its float64 array + scalar the scalar's)."""
+    assert result.dtype == expected.dtype and result.shape == expected.shape
+    all_nan = np.logical_and.reduce([np.isnan(np.broadcast_to(value, result.shape))
+                                     for value in operands])
+    np.testing.assert_array_equal(_bits(result[~all_nan]), _bits(expected[~all_nan]))
+    assert np.isnan(result[all_nan]).all()
+
+
+def _three_ways(ufunc, *operands, out_of=None):
+    """The op on the C pool, on the Python twin and whole; ``out_of``: an operand's index to
+    write into (each way gets its own copies)."""
+    results = []
+    for kernels, workers in ((_compiled.kernels, None), (None, None), (None, [])):
+        copies = [value.copy() if isinstance(value, np.ndarray) else value for value in operands]
+        out = None if out_of is None else copies[out_of]
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(_compiled, "kernels", kernels)
+            if workers is not None:
+                patch.setattr(_parallel._Pool, "workers", workers)
+            results.append(_parallel.apply(ufunc, *copies, out=out))
+    return results
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("ufunc", [np.add, np.subtract, np.multiply, np.true_divide],
+                         ids=lambda f: f.__name__)
+def test_every_kind_of_operand_gives_numpys_bits(ufunc, dtype):
+    a, b = _awkward(dtype, 1), _awkward(dtype, 2)
+    spread = np.broadcast_to(np.asarray(-1.25, dtype), a.shape)  # a gradient of a sum
+    cases = [(a, b), (a, 0.1), (3, b), (a, np.asarray(7.5, dtype)), (a, dtype(-2)), (spread, b),
+             (b, spread), (a[:SIZE - 41].reshape(-1, 128), b[:SIZE - 41].reshape(-1, 128))]
+    with np.errstate(all="ignore"):
+        for left, right in cases:
+            on_pool, twin, whole = _three_ways(ufunc, left, right)
+            _assert_numpys_bits(on_pool, whole, left, right)
+            _assert_numpys_bits(twin, whole, left, right)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_every_pair_of_special_values_gives_numpys_bits(dtype):
+    info = np.finfo(dtype)
+    specials = np.array([np.nan, -np.nan, np.inf, -np.inf, 0.0, -0.0, info.tiny / 4, 1.5,
+                         -info.max, info.max, info.smallest_subnormal], dtype)
+    pairs = np.array(np.meshgrid(specials, specials)).reshape(2, -1)
+    a, b = (np.resize(side, SIZE) for side in pairs)
+    with np.errstate(all="ignore"):
+        for ufunc in (np.add, np.subtract, np.multiply, np.true_divide):
+            for left, right in ((a, b), (a, specials[1]), (specials[0], b)):
+                results = _three_ways(ufunc, left, right)
+                for result in results[:2]:
+                    _assert_numpys_bits(result, results[2], left, right)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_a_negation_and_a_sum_into_an_operand_give_numpys_bits(dtype):
+    a, b = _awkward(dtype, 3), _awkward(dtype, 4)
+    with np.errstate(all="ignore"):
+        for result in _three_ways(np.negative, a)[:2]:  # a sign flipped: every bit NumPy's
+            np.testing.assert_array_equal(_bits(result), _bits(-a))
+        for results in (_three_ways(np.add, a, b, out_of=0),
+                        _three_ways(np.multiply, a, b, out_of=1)):
+            for result in results[:2]:
+                _assert_numpys_bits(result, results[2], a, b)
+
+
+@pytest.mark.parametrize("built", [True, False], ids=["pool", "twin"])
+def test_an_out_partly_over_an_operand_is_left_to_numpy(built, monkeypatch):
+    # (slices written at once would read what another slice had just written)
+    if not built:
+        monkeypatch.setattr(_compiled, "kernels", None)
+    for _ in range(5):
+        values = np.arange(SIZE + 1, dtype=np.float32)
+        expected = values[1:] + values[:-1]
+        result = _parallel.apply(np.add, values[1:], values[:-1], out=values[1:])
+        np.testing.assert_array_equal(result, expected)
+
+
+FAULTS = [  # (op, the value at one place of a, of b there): each raises one exception
+    (np.multiply, "max", 2.0), (np.true_divide, 1.0, 0.0), (np.add, np.inf, -np.inf),
+    (np.multiply, "tiny", "tiny"), (np.subtract, "max", "-max"), (np.true_divide, 0.0, 0.0)]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize(("ufunc", "left", "right"), FAULTS, ids=lambda v: getattr(v, "__name__",
+                                                                                  str(v)))
+@pytest.mark.parametrize("setting", ["warn", "raise", "ignore"])
+def test_an_exception_is_told_as_numpy_tells_it(ufunc, left, right, dtype, setting):
+    info = np.finfo(dtype)
+    named = {"max": info.max, "-max": -info.max, "tiny": info.tiny}
+    a, b = np.ones(SIZE, dtype), np.ones(SIZE, dtype)
+    a[-7], b[-7] = named.get(left, left), named.get(right, right)  # in the last chunk
+    told = []
+    for kernels in (_compiled.kernels, None):
+        with pytest.MonkeyPatch.context() as patch, np.errstate(all=setting), \
+                warnings.catch_warnings(record=True) as heard:
+            patch.setattr(_compiled, "kernels", kernels)
+            warnings.simplefilter("always")
+            try:
+                _parallel.apply(ufunc, a, b)
+                told.append([str(warning.message) for warning in heard])
+            except FloatingPointError as error:
+                told.append(f"raised: {error}")
+    assert told[0] == told[1]  # the pool's words are NumPy's, in its order
+    assert bool(told[0]) == (setting != "ignore")
+
+
+def test_threads_using_the_pool_at_once_each_get_their_own_result():
+    # one op at a time on the pool; a caller that finds it busy computes its op alone
+    inputs = [_awkward(np.float32, seed) for seed in range(4)]
+    with np.errstate(all="ignore"):
+        expected = [values * values - 0.5 for values in inputs]
+    failures = []
+
+    def work(index: int) -> None:
+        with np.errstate(all="ignore"):
+            for _ in range(30):
+                square = _parallel.apply(np.multiply, inputs[index], inputs[index])
+                got = _parallel.apply(np.subtract, square, 0.5)
+                if not np.array_equal(_bits(got), _bits(expected[index])):
+                    failures.append(index)
+
+    threads = [threading.Thread(target=work, args=(index,)) for index in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert not failures and not any(thread.is_alive() for thread in threads)
+
+
+def test_the_pool_rests_for_the_python_threads_and_wakes_for_its_next_op():
+    values = _awkward(np.float64, 9)
+    with np.errstate(all="ignore"):
+        for _ in range(5):
+            _parallel.apply(np.tanh, values)  # the Python threads' op: the pool sleeps first
+            np.testing.assert_array_equal(_parallel.apply(np.multiply, values, 3.0),
+                                          values * 3.0)
