@@ -47,7 +47,8 @@ ALWAYS_WHOLE = 16
 # numbers to this many significant digits (the replay shows four).
 TRACE_PREVIEW = 4
 SUMMARY_DIGITS = 6
-# A call off the grid keeps its raw log unread only while its values are this small in all
+# A call keeps its raw log unread (most are let go unread: a loop's calls leave the grid as its
+# stride doubles) only while the values of the raw logs kept are this small in all
 DEFERRED_VALUES = 1_000_000
 
 
@@ -80,10 +81,12 @@ class LiveTrace:
     pending: int = 0    # ... held whole while it is the newest call, not yet counted there
     # _signature's, once read (its nodes do not change; kept when a fold lets them go)
     signature: tuple | None = None
-    # a call off the sampling grid keeps the engine's raw log of its steps (read into
-    # ``steps`` by ``read`` only if it ends up kept: most are let go at the next call)
+    # the engine's raw log of its steps, read into ``steps`` by ``read`` only if the call is
+    # kept to the end of the run (reading each call on the grid took a 200-step loop 3 ms,
+    # and most of them leave the grid later); ``raw``: the elements its arrays hold
     log: list | None = None
     read: Callable[[TraceRecorder, tuple], LiveStep] | None = None
+    raw: int = 0
 
     def nodes(self) -> list:
         """Its steps' nodes, in order (read from the raw log while it is one)."""
@@ -109,6 +112,8 @@ class TraceRecorder:
         self.held = 0     # elements of step values held whole by the kept calls
         self._stride = 1  # the grid's: calls past the first are sampled one in this many
         self._older_steps = 0  # the ``counted`` steps of every call but the newest
+        self._raw = 0  # elements held by the kept calls' raw logs
+        self._reading: LiveTrace | None = None  # a call read as if newest (``settle``)
 
     def optional_array(self, tensor) -> ArrayData | Snapshot | None:
         """Called inside the user's backward (``array`` is EngineView's, which never raises:
@@ -134,7 +139,7 @@ class TraceRecorder:
         CALL_VALUES of one call, a summary at once."""
         if value.__class__ is Snapshot and self.traces:
             size = value.array.size
-            newest = self.traces[-1]
+            newest = self._reading or self.traces[-1]
             if newest.pending + size > CALL_VALUES:
                 return summary(value.array, value.dtype)
             newest.pending += size
@@ -194,18 +199,26 @@ class TraceRecorder:
 
     def logged(self, trace: LiveTrace, log: list, read: Callable[[TraceRecorder, tuple],
                                                                   LiveStep]) -> None:
-        """The steps an engine's fast path logged for ``trace``'s call: read now if the call
-        is one the recorder keeps or its values are large (held, they would pin memory),
-        else kept raw until the call turns out to be the run's last."""
-        if self._on_grid(trace.call) or _elements(log) > DEFERRED_VALUES:
+        """The steps an engine's fast path logged for ``trace``'s call: kept raw, to be read
+        if the call is kept to the end of the run; read now where the raw logs would hold
+        too many values (their arrays whole: a large call's would pin memory)."""
+        elements = _elements(log)
+        if self._raw + elements > DEFERRED_VALUES:
             trace.steps.extend(read(self, entry) for entry in log)
         else:
-            trace.log, trace.read = log, read
+            trace.log, trace.read, trace.raw = log, read, elements
+            self._raw += elements
 
     def _read_log(self, trace: LiveTrace) -> None:
+        """A raw log read into steps, their values counted as the newest call's would be."""
         if trace.log is not None:
             log, trace.log = trace.log, None
-            trace.steps.extend(trace.read(self, entry) for entry in log)
+            self._raw -= trace.raw
+            self._reading, trace.raw = trace, 0
+            try:
+                trace.steps.extend(trace.read(self, entry) for entry in log)
+            finally:
+                self._reading = None
 
     def finish(self, trace: LiveTrace, error: BaseException | None = None) -> None:
         """The call ended; ``error`` is what it raised, if anything (the player says so)."""
@@ -239,6 +252,7 @@ class TraceRecorder:
         """Drop a recorded call; a call drawn on its nodes takes them over."""
         self.traces = [t for t in self.traces if t is not trace]  # by identity, not __eq__
         self.dropped += 1
+        self._raw -= trace.raw
         self.held -= trace.held
         self._older_steps -= trace.counted
         for other in self.traces:
@@ -248,7 +262,12 @@ class TraceRecorder:
                 other.follows = trace.follows
             else:  # same node names in the same order (that is what folding checked)
                 other.follows, other.roots = None, trace.roots
-                for step, node in zip(other.steps, trace.nodes(), strict=True):
+                nodes = trace.nodes()
+                if other.log is not None:
+                    other.log = [(node, *entry[1:])
+                                 for entry, node in zip(other.log, nodes, strict=True)]
+                    continue
+                for step, node in zip(other.steps, nodes, strict=True):
                     step.node = node
 
     def _fold_into_next(self, earlier: LiveTrace, later: LiveTrace) -> None:
@@ -259,14 +278,15 @@ class TraceRecorder:
             earlier.roots = []
             for step in earlier.steps:
                 step.node = None
+            if earlier.log is not None:  # (nor its raw log: no old graph is kept alive)
+                earlier.log = [(None, *entry[1:]) for entry in earlier.log]
 
     def settle(self, final_roots: list) -> None:
         """At the end of the run, once, before ``nodes`` and ``to_model`` read the traces: the
         last calls of a loop fold too (``start`` folds a call only when the one after the next
         begins), and the latest recorded call is drawn on the graph the script ended with."""
-        if self.traces:  # the run's last call: kept, and its values read as the newest
-            self._read_log(self.traces[-1])
-        for trace in self.traces:
+        for trace in self.traces:  # in order: the first calls' values are held whole first
+            self._read_log(trace)
             if trace.pending:
                 self._settle_values(trace)
         for earlier, later in reversed(list(zip(self.traces, self.traces[1:], strict=False))):

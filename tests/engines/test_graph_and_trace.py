@@ -439,10 +439,12 @@ def test_a_write_through_a_view_shows_the_rule_of_the_write_it_wraps():
         in rules[0] and rules[1].startswith("CopySlices: grad_self = zero_at(grad, index)")
 
 
-def test_a_loops_calls_off_the_sampling_grid_are_never_read(monkeypatch):
-    """Most of a long loop's backward calls are let go at the next call: the NumPy engine's
-    fast path keeps their raw log of steps unread (reading each was 40% of the recording's
-    cost); the calls kept, the last among them, read theirs and are what they were."""
+def test_a_loops_calls_let_go_are_never_read(monkeypatch):
+    """Most of a long loop's backward calls are let go later: those off the sampling grid at
+    the next call, those on it as the grid thins. The NumPy engine's fast path keeps their
+    raw log of steps unread (reading them was half of the recording's cost in a 200-step
+    loop); the calls kept to the end, the last among them, read theirs and are what they
+    were."""
     from playground.engines import numpy_engine
 
     reads = []
@@ -454,8 +456,28 @@ def test_a_loops_calls_off_the_sampling_grid_are_never_read(monkeypatch):
     run = run_code(code, NumpyEngine())
     kept = [trace for trace in run.traces if trace.steps]
     assert run.error is None and kept[-1].call == 300 and len(kept) < 30
-    # (a call is read when it is on the grid as it ends: the grid thins as the loop goes on)
-    assert len(reads) / 4 < 300 / 4
+    assert len(reads) == 4 * len(run.traces)  # the kept calls' four steps, and no others
     assert [step.name for step in kept[-1].steps] == [
         "PowBackward0", "SubBackward0", "MulBackward0", "AccumulateGrad"]
     assert kept[-1].steps[-1].grad_after.values is not None
+
+
+def test_raw_logs_past_their_budget_are_read_at_once_and_give_the_same_traces(monkeypatch):
+    """The raw logs hold their arrays whole: past DEFERRED_VALUES elements in all, a call's
+    log is read as it ends (large values summarised then, none pinned); the traces kept are
+    the same either way."""
+    from playground.engines import numpy_engine
+
+    code = ("import torch\nw = torch.ones(5, requires_grad=True)\n"
+            "for step in range(40):\n    loss = ((w * step - 1) ** 2).sum()\n"
+            "    loss.backward()\n")
+    unlimited = run_code(code, NumpyEngine())
+    reads = []
+    read = numpy_engine._logged_step
+    monkeypatch.setattr(numpy_engine, "_logged_step",
+                        lambda recorder, entry: reads.append(entry) or read(recorder, entry))
+    monkeypatch.setattr(trace_recorder, "DEFERRED_VALUES", 20)  # one call's log holds more
+    limited = run_code(code, NumpyEngine())
+    assert len(reads) == 5 * 40  # every call read as it ended
+    assert [t.call for t in limited.traces] == [t.call for t in unlimited.traces]
+    assert_same_traces(limited.traces, unlimited.traces)
