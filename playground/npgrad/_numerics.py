@@ -183,18 +183,29 @@ def fused_multiply_add_float32(a, b, c, out=None) -> np.ndarray:
     ``out`` (a float32 array of the result's shape) where given."""
     kernels = _compiled.kernels
     if kernels is not None:
-        operands = [np.asarray(value, np.float32) for value in (a, b, c)]
-        shape = max((value.shape for value in operands), key=len)
-        if all(value.shape == shape or value.size == 1 for value in operands) and (
-                out is None or out.flags.c_contiguous):
+        # (written out: an optimiser's step on small parameters spent 4.5 µs a call here)
+        a, b, c = _contiguous_float32(a), _contiguous_float32(b), _contiguous_float32(c)
+        shape = a.shape if a.ndim >= b.ndim and a.ndim >= c.ndim else \
+            b.shape if b.ndim >= c.ndim else c.shape
+        if (a.shape == shape or a.size == 1) and (b.shape == shape or b.size == 1) and (
+                c.shape == shape or c.size == 1) and (out is None or out.flags.c_contiguous):
             result = np.empty(shape, np.float32) if out is None else out
             if result.size:
-                kernels.fma_f32(*(np.ascontiguousarray(value) for value in operands), result)
+                kernels.fma_f32(a, b, c, result)
             return result
     if out is None:
         return fused_multiply_add_float32_twin(a, b, c)
     out[...] = fused_multiply_add_float32_twin(a, b, c)
     return out
+
+
+def _contiguous_float32(value) -> np.ndarray:
+    if value.__class__ is np.ndarray and value.dtype == _F32_DTYPE and value.flags.c_contiguous:
+        return value
+    return np.ascontiguousarray(np.asarray(value, np.float32)).reshape(np.shape(value))
+
+
+_F32_DTYPE = np.dtype(np.float32)
 
 
 def fused_multiply_add_float32_twin(a, b, c) -> np.ndarray:

@@ -68,3 +68,23 @@ def test_sums_around_kept_dims_are_torchs(dtype):
         np.testing.assert_array_equal(ours.sum(dim=dims).numpy(), theirs.sum(dim=dims).numpy())
         np.testing.assert_array_equal(ours.mean(dim=dims, keepdim=True).numpy(),
                                       theirs.mean(dim=dims, keepdim=True).numpy())
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_column_sums_of_a_few_rows_are_torchs(dtype):
+    """A small batch's bias gradient: the sum down one to eight rows, of columns fewer and
+    more than a vector holds, signed zeros and infinities among them (four rows or fewer take
+    a short way of their own)."""
+    rng = np.random.default_rng(12)
+    for rows in range(1, 9):
+        for columns in [*range(1, 20), 31, 32, 33, 64, 65, 100]:
+            for draw in range(6):
+                data = (rng.normal(size=(rows, columns)) *
+                        10.0 ** rng.integers(-4, 4, size=(rows, columns))).astype(dtype)
+                if draw == 0:
+                    data[:] = -0.0
+                if draw == 1:
+                    data[rng.random(data.shape) < 0.3] = rng.choice([np.inf, -np.inf, -0.0])
+                theirs = torch.from_numpy(data).sum(dim=0).numpy()
+                ours = npgrad.from_numpy(data).sum(dim=0).numpy()
+                assert ours.tobytes() == theirs.tobytes(), (rows, columns, data)
