@@ -187,8 +187,11 @@ def fused_multiply_add_float32(a, b, c, out=None) -> np.ndarray:
         a, b, c = _contiguous_float32(a), _contiguous_float32(b), _contiguous_float32(c)
         shape = a.shape if a.ndim >= b.ndim and a.ndim >= c.ndim else \
             b.shape if b.ndim >= c.ndim else c.shape
-        if (a.shape == shape or a.size == 1) and (b.shape == shape or b.size == 1) and (
-                c.shape == shape or c.size == 1) and (out is None or out.flags.c_contiguous):
+        if not ((a.shape == shape or a.size == 1) and (b.shape == shape or b.size == 1) and (
+                c.shape == shape or c.size == 1)):  # (a softmax's row totals): spread out
+            a, b, c = (np.ascontiguousarray(value) for value in np.broadcast_arrays(a, b, c))
+            shape = a.shape
+        if out is None or out.flags.c_contiguous:
             result = np.empty(shape, np.float32) if out is None else out
             if result.size:
                 kernels.fma_f32(a, b, c, result)
