@@ -6,7 +6,11 @@ Targets: (a) <= 0.6x torch (issue 2); (b) <= 1.0x torch for arithmetic, <= 1.25x
 transcendental (issue 36), with torch on its default threads. The process's malloc keeps freed
 memory as the kernel's does (kernel/processes.py keep_freed_memory), for both engines.
 
-Two op mixes are measured for each:
+(c), for information: a step of a 1024-wide two-layer network in float32, where matrix
+products (OpenBLAS's threads, torch's) alternate with large elementwise ops (the C pool's
+threads, _split_pool.c, which must leave the cores to OpenBLAS's).
+
+Two op mixes are measured for (a) and (b):
 - "arithmetic": what the tutorials do (``x * 2``, ``y + w``, ``w * b``, ``10 - d``): scalar and
   tensor multiply, add and subtract. This is the mix the targets are judged on.
 - "transcendental": the same chain with tanh/sin/exp in it, for information: there NumPy's own
@@ -59,6 +63,29 @@ def chain(module, step, values: np.ndarray, weights: np.ndarray, length: int) ->
     y.sum().backward()
 
 
+def network_step(module, inputs, weight, bias) -> None:
+    x = module.tensor(inputs)
+    w = module.tensor(weight, requires_grad=True)
+    b = module.tensor(bias, requires_grad=True)
+    hidden = ((x @ w + b) * 0.5 + 1.0) @ w
+    (hidden * hidden).sum().backward()
+
+
+def measure_network(rounds: int) -> float:
+    """(c): npgrad's time over torch's for ``network_step``, median of interleaved rounds."""
+    import torch
+
+    rng = np.random.default_rng(1)
+    inputs = rng.normal(size=(1024, 1024)).astype(np.float32)
+    weight = (rng.normal(size=(1024, 1024)) * 0.05).astype(np.float32)
+    bias = np.zeros(1024, np.float32)
+    for module in (npgrad, torch):
+        network_step(module, inputs, weight, bias)
+    ratios = [_time(network_step, npgrad, inputs, weight, bias) /
+              _time(network_step, torch, inputs, weight, bias) for _ in range(3 * rounds)]
+    return statistics.median(ratios)
+
+
 def _time(function, *args) -> float:
     # Each chain starts from a collected heap, so a full collection left pending by the previous
     # chain (or by importing torch) is not charged to whichever engine happens to run next.
@@ -108,11 +135,14 @@ def main() -> None:
     keep_freed_memory(current_platform())  # as in the kernel: npgrad runs there
     print(f"torch {torch.__version__} on {torch.get_num_threads()} threads, numpy {np.__version__}")
     results = {mix: measure(args.rounds, mix) for mix in MIXES}
+    network = measure_network(args.rounds)
     for mix, medians in results.items():
         print(f"{mix:14s} (a) 10,000-op chain, 2x2, fwd+bwd: npgrad/torch = "
               f"{medians['small']:.2f} (target <= 0.60)")
         print(f"{mix:14s} (b) 20-op chain, 1e6 float32, fwd+bwd: npgrad/torch = "
               f"{medians['large']:.2f} (target <= {LARGE_TARGETS[mix]:.2f})")
+    print(f"network        (c) 1024-wide two-layer step, float32, fwd+bwd: npgrad/torch = "
+          f"{network:.2f} (for information)")
 
 
 if __name__ == "__main__":
