@@ -160,11 +160,15 @@ def _nested(values: np.ndarray, indent: int, summarize: bool, formatter: _Format
     return "[" + ("," + "\n" * (values.ndim - 1) + " " * (indent + 1)).join(parts) + "]"
 
 
-def _add_suffixes(text: str, suffixes: list[str], indent: int) -> str:
+def _add_suffixes(text: str, suffixes: list[str], indent: int,
+                  force_newline: bool = False) -> str:
+    """torch's: each suffix after a comma, on a line of its own where the line would pass
+    the line width (the first one always, with ``force_newline``: a sparse tensor's size)."""
     pieces = [text]
     last_line = len(text) - text.rfind("\n") + 1
     for suffix in suffixes:
-        if last_line + len(suffix) + 2 > OPTIONS.linewidth:
+        if force_newline or last_line + len(suffix) + 2 > OPTIONS.linewidth:
+            force_newline = False
             pieces.append(",\n" + " " * indent + suffix)
             last_line = indent + len(suffix)
         else:

@@ -89,10 +89,16 @@ def sparse_coo_tensor(indices, values, size=None, *, dtype=None, device=None,
 
         values = tensor(values)
     target = values._data.dtype if dtype is None else dtype.numpy
+    if values._rg and target != values._data.dtype:  # (ToCopyBackward0 in the graph, as torch)
+        values = values.to(dtype)
     given = values._data.astype(target)
     shape = tuple(size) if size is not None else tuple(int(row.max()) + 1 if row.size else 0
                                                       for row in where)
     coo = COO(where, given, bool(is_coalesced))
+    if values._rg:  # recorded (where grad mode is on); requires_grad then changes nothing
+        from ._sparse_ops import constructed
+
+        return constructed(dense_of(coo, shape), values, coo)
     return _sparse(dense_of(coo, shape), coo, requires_grad)
 
 
@@ -132,7 +138,7 @@ def indices(self: Tensor) -> Tensor:
 def sparse_repr(tensor: Tensor, suffixes: list[str]) -> str:
     """torch's printing of a sparse tensor: its indices and values, then size and nnz (and
     its autograd ``suffixes``)."""
-    from ._printing import array_text
+    from ._printing import _add_suffixes, array_text
 
     coo = parts(tensor)
     inner = [f"indices={array_text(coo.indices, len('tensor(indices='))}",
@@ -142,7 +148,8 @@ def sparse_repr(tensor: Tensor, suffixes: list[str]) -> str:
     if dtype not in (dtypes.get_default_dtype(), dtypes.int64, dtypes.bool):
         shown.append(f"dtype={dtype!r}")
     shown.append("layout=torch.sparse_coo")
-    return "tensor(" + ",\n       ".join([*inner, ", ".join([*shown, *suffixes])]) + ")"
+    return _add_suffixes("tensor(" + ",\n       ".join(inner), [*shown, *suffixes],
+                         len("tensor("), force_newline=True)
 
 
 def _install() -> None:

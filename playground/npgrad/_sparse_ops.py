@@ -31,6 +31,14 @@ def _with_coo(made: Tensor, where: np.ndarray, coalesced: bool) -> Tensor:
     return made
 
 
+def constructed(dense: np.ndarray, values: Tensor, coo: _sparse.COO) -> Tensor:
+    """torch.sparse_coo_tensor of ``values`` that require grad, recorded as torch records it
+    (SparseCooTensorWithDimsAndTensorsBackward0)."""
+    made = output("sparse_coo_tensor", dense, (values,), (coo.indices,))
+    made.__dict__["_coo"] = coo
+    return made
+
+
 def to_dense(self: Tensor, dtype=None, *, masked_grad=None) -> Tensor:
     if _sparse.parts(self) is None:
         return self
@@ -131,13 +139,19 @@ def sparse_from_values(k, grad, shape, where):
     return _sparse_gradient(shape, where, _arrays_only(grad), True)
 
 
+def sparse_values_at(k, grad, where):
+    """The constructor's values' gradient: the (sparse or dense) gradient at each value's
+    coordinates, a row of the dense dimensions each."""
+    return np.ascontiguousarray(_arrays_only(grad)[tuple(where)])
+
+
 def sparse_sum_grad(k, grad, shape, dims, where):
     """Each position's share of the sum's gradient: the gradient at what it was summed into."""
     spread = np.broadcast_to(np.expand_dims(_arrays_only(grad), dims), shape)
     return _sparse_gradient(shape, where, spread[tuple(where)], False)
 
 
-for _helper in (sparse_at, sparse_from_values, sparse_sum_grad):
+for _helper in (sparse_at, sparse_from_values, sparse_sum_grad, sparse_values_at):
     setattr(Kit, _helper.__name__, _helper)
 for _name, _method in (("to_dense", to_dense), ("coalesce", coalesce), ("values", values),
                        ("_values", _values)):

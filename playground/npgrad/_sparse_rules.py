@@ -6,6 +6,10 @@ from __future__ import annotations
 
 def sparse_rows(row) -> tuple:
     return (
+        # torch.sparse_coo_tensor of values that require grad: each value's gradient is the
+        # gradient at its coordinates (a repeated coordinate's whole, for each of its values)
+        row("sparse_coo_tensor", "SparseCooTensorWithDimsAndTensorsBackward0", "values",
+            "where", "k.sparse_values_at(grad, where)"),
         row("to_dense", "ToDenseBackward0", "self", "where", "k.sparse_at(grad, where, False)"),
         row("sparse_coalesce", "CoalesceBackward0", "self", "", "grad"),
         row("sparse_values", "ValuesBackward0", "self", "shape where",

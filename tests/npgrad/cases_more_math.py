@@ -341,6 +341,9 @@ MORE_MATH_CASES: list = [
     Case("sparse_values", ((3,),), lambda m, a: _sparse_leaf(m, a).coalesce().values() + a),
     Case("sparse_sum", ((2,),), lambda m, a: m.sparse.sum(_sparse_leaf(m, a), 1).to_dense()
          * a),
+    Case("sparse_coo_tensor", ((4,),), lambda m, v: m.sparse_coo_tensor(
+        m.tensor([[1, 0, 1, 1], [2, 2, 0, 2]]), v * 2, (2, 3), check_invariants=False
+    ).to_dense() * m.arange(6.0, dtype=v.dtype).reshape(2, 3)),
     Case("sparse_addmm", ((2, 2), (3, 2)), lambda m, b, w: m.sparse.addmm(
         b, _sparse_leaf(m, b), w, beta=0.5, alpha=2)),
     Case("unpack_dual", ((3,),), _unpacked_primal),

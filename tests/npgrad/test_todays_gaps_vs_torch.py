@@ -6,7 +6,8 @@ how a second one adds to the first, SGD with momentum and Adagrad on sparse grad
 tangents with a graph of their own where autograd records (forward-over-reverse), and a
 leaf's tensor hooks running before torch.autograd.grad captures its gradient, and integer
 division rounded toward zero staying in integers (a zero divisor refused), and addmm's beta
-and alpha (torch.sparse.addmm of dense matrices too)."""
+and alpha (torch.sparse.addmm of dense matrices too), and a sparse tensor built of values
+that require grad (SparseCooTensorWithDimsAndTensorsBackward0), printed as torch wraps it."""
 
 from __future__ import annotations
 
@@ -254,6 +255,38 @@ with fwAD.dual_level():
     print(fwAD.unpack_dual(torch.addmm(b.detach(), d, m2.detach(), beta=2, alpha=0.5)).tangent)
     d2 = fwAD.make_dual(m1, torch.ones(2, 3))
     print(fwAD.unpack_dual(torch.addmm(b, d2, m2, beta=2, alpha=0.5)).tangent)
+''',
+    "sparse_from_values": r'''
+import warnings
+import torch
+warnings.simplefilter("ignore")
+i = torch.tensor([[0, 1, 0], [2, 0, 2]])
+v = torch.tensor([3., 4., 5.], requires_grad=True)
+s = torch.sparse_coo_tensor(i, v, (2, 3))
+print(s)
+print(s.requires_grad, s.is_leaf, s.grad_fn.name())
+(s.to_dense() * torch.arange(6.).reshape(2, 3)).sum().backward()
+print(v.grad)
+v.grad = None
+torch.sparse.sum(torch.sparse_coo_tensor(i, v, (2, 3))).backward()
+print(v.grad)
+v.grad = None
+r = torch.sparse.sum(torch.sparse_coo_tensor(i, v, (2, 3)), dim=1)
+r.backward(torch.tensor([1., 10.]).to_sparse())
+print(r.grad_fn.next_functions[0][0].name(), v.grad)
+v.grad = None
+torch.sparse.mm(torch.sparse_coo_tensor(i, v, (2, 3)), torch.ones(3, 2)).sum().backward()
+print(v.grad)
+rows = torch.tensor([[1., 2.], [3., 4.]], requires_grad=True)
+hybrid = torch.sparse_coo_tensor(torch.tensor([[0, 1]]), rows, (3, 2))
+(hybrid.to_dense() * torch.arange(6.).reshape(3, 2)).sum().backward()
+print(hybrid, rows.grad)
+s = torch.sparse_coo_tensor(i, v * 2, (2, 3), dtype=torch.float64)
+print(s, [f[0].name() for f in s.grad_fn.next_functions])
+with torch.no_grad():
+    print(torch.sparse_coo_tensor(i, v, (2, 3)).requires_grad)
+print(torch.sparse_coo_tensor(i, v, (2, 3), requires_grad=True).is_leaf)
+print(torch.sparse_coo_tensor(i, v, (2, 3)).coalesce())
 ''',
 }
 
