@@ -79,9 +79,9 @@ def sparse_sum(input: Tensor, dim=None, dtype=None) -> Tensor:
     dims = tuple(sorted({_wrap_dim(d, data.ndim) for d in
                          (dim if isinstance(dim, list | tuple) else (dim,))}))
     where = coalesced_positions(input)
-    made = output("sparse_sum", np.asarray(data.sum(axis=dims)), (input,),
-                  (data.shape, dims, where))
     kept = [d for d in range(len(coo.indices)) if d not in dims]
+    made = output("sparse_sum", np.asarray(data.sum(axis=dims)), (input,),
+                  (data.shape, dims, where, bool(kept)))
     if not kept:  # every sparse dimension summed: a dense result
         return made
     remaining = np.unique(where[kept], axis=1) if where.size else where[kept]
@@ -145,8 +145,12 @@ def sparse_values_at(k, grad, where):
     return np.ascontiguousarray(_arrays_only(grad)[tuple(where)])
 
 
-def sparse_sum_grad(k, grad, shape, dims, where):
-    """Each position's share of the sum's gradient: the gradient at what it was summed into."""
+def sparse_sum_grad(k, grad, shape, dims, where, sparse_result):
+    """Each position's share of the sum's gradient: the gradient at what it was summed into
+    (a sparse result's gradient must be sparse, as torch's kernel checks)."""
+    if sparse_result and not isinstance(grad, SparseGradient):
+        raise RuntimeError("_sparse_sum_backward_cpu: expected grad_ Tensor to be sparse, but "
+                           "got dense")
     spread = np.broadcast_to(np.expand_dims(_arrays_only(grad), dims), shape)
     return _sparse_gradient(shape, where, spread[tuple(where)], False)
 

@@ -14,8 +14,8 @@ def sparse_rows(row) -> tuple:
         row("sparse_coalesce", "CoalesceBackward0", "self", "", "grad"),
         row("sparse_values", "ValuesBackward0", "self", "shape where",
             "k.sparse_from_values(grad, shape, where)"),
-        row("sparse_sum", "SparseSumBackward0", "self", "shape dims where",
-            "k.sparse_sum_grad(grad, shape, dims, where)"),
+        row("sparse_sum", "SparseSumBackward0", "self", "shape dims where sparse_result",
+            "k.sparse_sum_grad(grad, shape, dims, where, sparse_result)"),
         # torch.sparse.mm and torch.sparse.addmm: the sparse matrix's gradient masked to its
         # non-zeros (a dense mat1 @ mat2ᵀ product would fill every position)
         row("sparse_addmm", "SparseAddmmBackward0", "self mat1 mat2", "mat1 mat2 where beta alpha",

@@ -7,7 +7,8 @@ tangents with a graph of their own where autograd records (forward-over-reverse)
 leaf's tensor hooks running before torch.autograd.grad captures its gradient, and integer
 division rounded toward zero staying in integers (a zero divisor refused), and addmm's beta
 and alpha (torch.sparse.addmm of dense matrices too), and a sparse tensor built of values
-that require grad (SparseCooTensorWithDimsAndTensorsBackward0), printed as torch wraps it."""
+that require grad (SparseCooTensorWithDimsAndTensorsBackward0), printed as torch wraps it,
+and a sparse sum's refusal of a dense gradient."""
 
 from __future__ import annotations
 
@@ -287,6 +288,20 @@ with torch.no_grad():
     print(torch.sparse_coo_tensor(i, v, (2, 3)).requires_grad)
 print(torch.sparse_coo_tensor(i, v, (2, 3), requires_grad=True).is_leaf)
 print(torch.sparse_coo_tensor(i, v, (2, 3)).coalesce())
+# a sparse sum's gradient must be sparse: backward(dense) and .sum() are refused
+for name, finish in [("dense", lambda r: r.backward(torch.ones(2))),
+                     ("to_dense", lambda r: (r.to_dense() * 2).sum().backward()),
+                     ("sum", lambda r: r.sum().backward()),
+                     ("sparse.sum", lambda r: torch.sparse.sum(r).backward())]:
+    v.grad = None
+    try:
+        finish(torch.sparse.sum(torch.sparse_coo_tensor(i, v, (2, 3)), dim=1))
+        print(name, v.grad)
+    except RuntimeError as error:
+        print(name, error)
+leaf = torch.ones(3, requires_grad=True)
+leaf.backward(torch.tensor([1., 0., 2.]).to_sparse())  # a sparse gradient given: kept sparse
+print(leaf.grad)
 ''',
 }
 

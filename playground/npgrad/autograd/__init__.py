@@ -7,12 +7,13 @@ from collections.abc import Callable, Iterator
 
 import numpy as np
 
-from .. import _saved_hooks
+from .. import _saved_hooks, _sparse
 from .._engine import BackwardStep, Observers, execute
 from .._grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 from .._graph_order import needed_nodes
 from .._missing import missing_attribute
 from .._nodes import AccumulateGrad, GraphRoot, Node
+from .._sparse_grads import sparse_gradient
 from .._tensor import Tensor
 from . import anomaly_mode
 from .anomaly_mode import detect_anomaly, set_detect_anomaly
@@ -87,7 +88,10 @@ def _root(nodes: list[Node], grads: list, as_tensors: bool):
 def _value(grad, as_tensors: bool):
     if as_tensors:
         return grad if isinstance(grad, Tensor) else Tensor._make(grad)
-    return grad._data if isinstance(grad, Tensor) else grad
+    if not isinstance(grad, Tensor):
+        return grad
+    coo = _sparse.parts(grad)  # a sparse gradient given stays sparse (SparseSumBackward0's)
+    return grad._data if coo is None else sparse_gradient(grad._data.shape, (coo,))
 
 
 def _notify(callbacks: list, *args):
