@@ -139,17 +139,26 @@ def test_the_callers_numpy_error_settings_hold_in_every_slice():
         assert _parallel.apply(np.multiply, values, np.float32(10))[-1] == np.inf
 
 
-def test_threads_splitting_at_once_each_get_their_own_result():
+def _squared_less_half(values):
+    return _parallel.apply(np.subtract, _parallel.apply(np.multiply, values, values), 0.5)
+
+
+@pytest.mark.parametrize(("split", "whole"), [
+    (lambda values: _parallel.apply(np.tanh, values), np.tanh),  # the Python threads' op
+    (_squared_less_half, lambda values: values * values - 0.5),  # the C pool's, where built
+], ids=["tanh", "arithmetic"])
+def test_threads_splitting_at_once_each_get_their_own_result(split, whole):
     # The workers serve one split at a time; a second thread meanwhile computes whole.
     inputs = [_awkward(np.float32, seed=seed) for seed in range(4)]
-    expected = [np.tanh(values) for values in inputs]
+    with np.errstate(all="ignore"):
+        expected = [whole(values) for values in inputs]
     failures = []
 
     def work(index: int) -> None:
-        for _ in range(20):
-            if not np.array_equal(_parallel.apply(np.tanh, inputs[index]), expected[index],
-                                  equal_nan=True):
-                failures.append(index)
+        with np.errstate(all="ignore"):
+            for _ in range(20):
+                if not np.array_equal(split(inputs[index]), expected[index], equal_nan=True):
+                    failures.append(index)
 
     threads = [threading.Thread(target=work, args=(index,)) for index in range(4)]
     for thread in threads:

@@ -2,12 +2,12 @@
 arrays on every core gives NumPy's bits, and tells of overflow and the rest as NumPy does.
 
 Its twin is _parallel.py's Python threads (where the C module did not build): each case here
-runs on the pool, on the twin and whole in NumPy, and all three must agree bit for bit.
+runs on the pool, on the twin and whole in NumPy, and all three must agree bit for bit
+(threads sharing the pool: test_parallel.py).
 """
 
 from __future__ import annotations
 
-import threading
 import warnings
 
 import numpy as np
@@ -149,29 +149,6 @@ def test_an_exception_is_told_as_numpy_tells_it(ufunc, left, right, dtype, setti
                 told.append(f"raised: {error}")
     assert told[0] == told[1]  # the pool's words are NumPy's, in its order
     assert bool(told[0]) == (setting != "ignore")
-
-
-def test_threads_using_the_pool_at_once_each_get_their_own_result():
-    # one op at a time on the pool; a caller that finds it busy computes its op alone
-    inputs = [_awkward(np.float32, seed) for seed in range(4)]
-    with np.errstate(all="ignore"):
-        expected = [values * values - 0.5 for values in inputs]
-    failures = []
-
-    def work(index: int) -> None:
-        with np.errstate(all="ignore"):
-            for _ in range(30):
-                square = _parallel.apply(np.multiply, inputs[index], inputs[index])
-                got = _parallel.apply(np.subtract, square, 0.5)
-                if not np.array_equal(_bits(got), _bits(expected[index])):
-                    failures.append(index)
-
-    threads = [threading.Thread(target=work, args=(index,)) for index in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    assert not failures and not any(thread.is_alive() for thread in threads)
 
 
 def test_the_pool_rests_for_the_python_threads_and_wakes_for_its_next_op():
