@@ -192,10 +192,10 @@ def _tell(ufunc, dtype: np.dtype, raised: int) -> None:
     8 invalid), as its error settings want it (a warning, an error...): said by NumPy itself,
     the same ufunc raising each exception again on one element, in NumPy's order."""
     settings = np.geterr()
+    info = np.finfo(dtype)
+    named = {"max": info.max, "-max": -info.max, "tiny": info.tiny}
     for bit, name in ((1, "divide"), (2, "over"), (4, "under"), (8, "invalid")):
         if raised & bit and settings[name] != "ignore" and (ufunc, bit) in _RAISING:
-            info = np.finfo(dtype)
-            named = {"max": info.max, "-max": -info.max, "tiny": info.tiny}
             ufunc(*(np.array([named.get(value, value)], dtype) for value in _RAISING[ufunc, bit]))
 
 

@@ -6,8 +6,9 @@
  * floats), so a split multiply took 105 µs where torch's took 71. Here the workers look for
  * the next op for SPIN_NS before they sleep (less where other threads want their cores),
  * and every thread, the caller's too, takes the op's chunks one at a time until none is
- * left: a worker that is late takes fewer, and none is waited for. Each element is one IEEE operation, correctly rounded whatever the
- * code around it (no contraction: setup.py passes -ffp-contract=off), so the result is
+ * left: a worker that is late takes fewer, and none is waited for. Each element is one
+ * IEEE operation, correctly rounded whatever the code around it (no contraction: setup.py
+ * passes -ffp-contract=off), so the result is
  * NumPy's bit for bit (tests/npgrad/test_split_pool.py compares them), but for one thing no
  * one fixes: where both operands are NaN, which of the two NaNs (sign, payload) comes out,
  * which depends on the order the machine code takes them in (NumPy's own loops differ there:
@@ -106,16 +107,6 @@ static int raised_since_cleared(void)
            (raised & FE_UNDERFLOW ? RAISED_UNDER : 0) | (raised & FE_INVALID ? RAISED_INVALID : 0);
 }
 
-static void compute_elements(const Job *job, Py_ssize_t start, Py_ssize_t end);
-
-/* elements [start, end) of the job; the exceptions they raised (NumPy tells of them) */
-static int compute(const Job *job, Py_ssize_t start, Py_ssize_t end)
-{
-    feclearexcept(FE_ALL_EXCEPT);
-    compute_elements(job, start, end);
-    return raised_since_cleared();
-}
-
 static void compute_elements(const Job *job, Py_ssize_t start, Py_ssize_t end)
 {
     Py_ssize_t size = job->is_double ? 8 : 4, n = end - start;
@@ -139,6 +130,14 @@ static void compute_elements(const Job *job, Py_ssize_t start, Py_ssize_t end)
     else
         floats(job->op, (const float *)a, (const float *)b, (float *)out, n, job->whole_a,
                job->whole_b);
+}
+
+/* elements [start, end) of the job; the exceptions they raised (NumPy tells of them) */
+static int compute(const Job *job, Py_ssize_t start, Py_ssize_t end)
+{
+    feclearexcept(FE_ALL_EXCEPT);
+    compute_elements(job, start, end);
+    return raised_since_cleared();
 }
 
 #ifdef HAVE_POOL
