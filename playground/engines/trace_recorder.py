@@ -163,7 +163,9 @@ class TraceRecorder:
 
     def start(self, kind: str, roots: list) -> LiveTrace:
         """The trace to fill for a call ``declines`` took; the call ends with ``finish``."""
-        if len(self.traces) >= 2:
+        # (the newest call off the grid is let go by _thin below: folding into it would be
+        # undone there, at the cost of its signature and of re-pointing the earlier call)
+        if len(self.traces) >= 2 and self._on_grid(self.traces[-1].call):
             self._fold_into_next(self.traces[-2], self.traces[-1])
         trace = LiveTrace(kind, list(roots), call=self.calls)
         if self.traces:

@@ -349,14 +349,17 @@ def _answer_run(channel: KernelChannel, session: Session, request: protocol.Run)
         channel.end_output(request.marker)
         result.timings.update({"@picked": picked, "@encoding": time.perf_counter()})
         channel.send_frame(_result_frame(session, result, request.id))
-        # what the window needs later, after it has the result: the process's state for
-        # the next fresh run (a millisecond or two), the backward calls for the player (as
-        # long as the graph again for a large run), the figures as PNGs to show and as SVGs
-        # for export (a tenth of a second and more each)
-        channel.send(protocol.State(request.id, session.changed_the_process(),
-                                    session.libraries()))
-        if result.traces_due:
-            channel.send_frame(session.traces_frame(request.id))
+        # what the window needs later, after it has the result: the backward calls for the
+        # player (as long as the graph again for a large run: the window draws its views
+        # meanwhile and the player waits for them), the process's state for the next fresh
+        # run (2-5 ms, so after the traces: no view waits for it), the figures as PNGs to
+        # show and as SVGs for export (a tenth of a second and more each)
+        try:
+            if result.traces_due:
+                channel.send_frame(session.traces_frame(request.id))
+        finally:  # (a Stop pressed as the traces were made: the next run still learns it)
+            channel.send(protocol.State(request.id, session.changed_the_process(),
+                                        session.libraries()))
         if result.figures_due:
             channel.send_frame(pictures_frame(session.render_pictures, request.id))
             _VECTORS.add(channel, request.id)

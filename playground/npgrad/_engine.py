@@ -301,11 +301,20 @@ def _execute_plain(root: Node, root_grad, keep_graph: bool, log: list | None = N
 
 
 def _conformed(edges: tuple, outputs: tuple) -> tuple:
-    """The outputs as the next nodes take them (reduced to their shapes, cast)."""
-    return tuple(out if next_node is None or out is None or
-                 (out.shape == next_node._shape and out.dtype == next_node._np_dtype)
-                 else _conform(out, next_node) for next_node, out in zip(edges, outputs,
-                                                                        strict=True))
+    """The outputs as the next nodes take them (reduced to their shapes, cast); the tuple
+    itself when all fit (most do: a loop, not a generator, as this runs at every step)."""
+    if len(outputs) != len(edges):
+        return outputs  # (the loop's zip says so, as without a log)
+    conformed = None
+    for index, next_node in enumerate(edges):
+        out = outputs[index]
+        if next_node is None or out is None or (out.shape == next_node._shape
+                                                and out.dtype == next_node._np_dtype):
+            continue
+        if conformed is None:
+            conformed = list(outputs)
+        conformed[index] = _conform(out, next_node)
+    return outputs if conformed is None else tuple(conformed)
 
 
 def _special_step(node: Node, grad, release: bool, log: list | None = None) -> tuple:
