@@ -12,6 +12,7 @@ from ._tensor import Size, Tensor, device  # isort: skip
 from . import _arithmetic, _einsum, _indexing, _inplace, _linalg, _products  # isort: skip
 from . import _pointwise, _reductions, _shapes, _slicing  # isort: skip
 from . import _more_math, _scatter_reduce, _selection, _sparse, _sparse_ops  # isort: skip
+from . import _sparse_arithmetic  # isort: skip
 from . import _gamma_ops, _random_fills, _strided, _triangular_solve  # isort: skip
 from . import _histogram, _memory_questions, _numeric_gradient, _weight_norm  # isort: skip
 from . import _leaves  # isort: skip
@@ -122,6 +123,7 @@ is_inference = Tensor.is_inference  # torch.is_inference(t)
 # methods, and the functions torch.exp, torch.add, ... that this module exports.
 _bindings.bind_tensor_methods()
 globals().update(_bindings.exported_functions())
+_sparse_arithmetic.install(globals())  # (sparse tensors' methods: of Tensor's final ones)
 # the factories, too, take torch's size= (torch.zeros(size=(2, 3)))
 for _factory in (empty, ones, rand, randn, zeros):
     globals()[_factory.__name__] = _bindings.torch_keywords(_factory, as_function=True)

@@ -2,9 +2,10 @@
 a graph's adjacency multiplied into dense features. Such a tensor is a Tensor whose values
 are also kept dense, so that mm, spmm, @ and + compute with it as torch does (the zeros add
 nothing); its COO parts (indices in the order given, values) are kept beside them for
-layout, indices(), values(), _nnz(), coalesce() and printing. What an op makes of it is a
-dense tensor: where torch's result would be sparse (sparse * 2, sparse.t()), the values are
-the same and the layout is strided."""
+layout, indices(), values(), _nnz(), coalesce() and printing. Arithmetic with numbers, dense
+tensors and other sparse tensors keeps it sparse as torch does (_sparse_arithmetic.py); what
+other ops make of it is a dense tensor: where torch's result would be sparse (sparse.t(),
+clone, deepcopy), the values are the same and the layout is strided."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import numpy as np
 
 from . import _dtype as dtypes
 from ._bindings import bind_function, bind_method
-from ._tensor import Tensor
+from ._tensor import SparseTensor, Tensor
 from ._type_info import TorchConstant
 
 _WARNED = {"invariants": False}
@@ -53,9 +54,16 @@ def parts(tensor: Tensor) -> COO | None:
     return tensor.__dict__.get("_coo")
 
 
-def _sparse(dense: np.ndarray, coo: COO, requires_grad: bool = False) -> Tensor:
-    made = Tensor._make(dense)
+def with_parts(made: Tensor, coo: COO) -> Tensor:
+    """``made`` (dense values) as a sparse tensor of ``coo``."""
     made.__dict__["_coo"] = coo
+    if made.__class__ is Tensor:
+        made.__class__ = SparseTensor
+    return made
+
+
+def _sparse(dense: np.ndarray, coo: COO, requires_grad: bool = False) -> Tensor:
+    made = with_parts(Tensor._make(dense), coo)
     if requires_grad:
         made.requires_grad_(True)
     return made

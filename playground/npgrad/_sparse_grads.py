@@ -27,6 +27,10 @@ class SparseGradient(np.ndarray):
         if (ufunc is np.add and method == "__call__" and not kwargs
                 and _carries(pending) and _carries(incoming)):
             return sparse_gradient(pending.shape, (incoming.coo, pending.coo))
+        if method == "__call__" and not kwargs and ufunc in _SCALINGS:
+            scaled = _scaled_sparse(ufunc, inputs)
+            if scaled is not None:
+                return scaled
         plain = tuple(value.view(np.ndarray) if isinstance(value, SparseGradient) else value
                       for value in inputs)
         if "out" in kwargs:
@@ -37,6 +41,32 @@ class SparseGradient(np.ndarray):
 
 def _carries(value) -> bool:
     return isinstance(value, SparseGradient) and value.coo is not None
+
+
+# What a sparse tensor's arithmetic does to its gradient, which stays sparse as in torch (a
+# MulBackward0 or NegBackward0 after torch.sparse.sum): scaled by a number, negated
+_SCALINGS = (np.multiply, np.true_divide, np.negative)
+
+
+def _scaled_sparse(ufunc, inputs: tuple) -> SparseGradient | None:
+    """The sparse gradient times or divided by a number (a 0-d array), or negated; None for
+    any other operands (they add up densely)."""
+    if ufunc is np.negative:
+        sparse, number = inputs[0], None
+    elif len(inputs) == 2 and _carries(inputs[0]) and np.ndim(inputs[1]) == 0:
+        sparse, number = inputs
+    elif ufunc is np.multiply and len(inputs) == 2 and _carries(inputs[1]) and \
+            np.ndim(inputs[0]) == 0:
+        number, sparse = inputs
+    else:
+        return None
+    if not _carries(sparse):
+        return None
+    coo = sparse.coo
+    values = ufunc(coo.values) if number is None else ufunc(coo.values, number)
+    if values.dtype != sparse.dtype:  # (a number of a wider kind: summed densely)
+        return None
+    return sparse_gradient(sparse.shape, (_sparse.COO(coo.indices, values, coo.coalesced),))
 
 
 def embedding_rows(shape, indices: np.ndarray, rows: np.ndarray, padding_idx) -> SparseGradient:

@@ -27,16 +27,14 @@ def coalesced_positions(tensor: Tensor) -> np.ndarray:
 
 
 def _with_coo(made: Tensor, where: np.ndarray, coalesced: bool) -> Tensor:
-    made.__dict__["_coo"] = _sparse.COO(where, made._data[tuple(where)], coalesced)
-    return made
+    return _sparse.with_parts(made, _sparse.COO(where, made._data[tuple(where)], coalesced))
 
 
 def constructed(dense: np.ndarray, values: Tensor, coo: _sparse.COO) -> Tensor:
     """torch.sparse_coo_tensor of ``values`` that require grad, recorded as torch records it
     (SparseCooTensorWithDimsAndTensorsBackward0)."""
     made = output("sparse_coo_tensor", dense, (values,), (coo.indices,))
-    made.__dict__["_coo"] = coo
-    return made
+    return _sparse.with_parts(made, coo)
 
 
 def to_dense(self: Tensor, dtype=None, *, masked_grad=None) -> Tensor:

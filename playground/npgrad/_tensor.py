@@ -423,8 +423,19 @@ class Parameter(Tensor):
         pass
 
 
-# The fast paths test an operand's class by identity: against these two.
-TENSOR_CLASSES = (Tensor, Parameter)
+class SparseTensor(Tensor):
+    """A sparse COO tensor's class (_sparse.py): a Tensor (``type()`` says ``torch.Tensor``)
+    whose arithmetic with numbers and other sparse tensors stays sparse
+    (_sparse_arithmetic.py), with no check on a dense tensor's ops."""
+
+    __slots__ = ()
+
+
+SparseTensor.__name__, SparseTensor.__qualname__ = Tensor.__name__, Tensor.__qualname__
+
+
+# The fast paths test an operand's class by identity: against these.
+TENSOR_CLASSES = (Tensor, Parameter, SparseTensor)
 
 
 _new = object.__new__

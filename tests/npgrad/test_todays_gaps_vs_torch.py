@@ -303,6 +303,43 @@ leaf = torch.ones(3, requires_grad=True)
 leaf.backward(torch.tensor([1., 0., 2.]).to_sparse())  # a sparse gradient given: kept sparse
 print(leaf.grad)
 ''',
+    # arithmetic that keeps a sparse tensor sparse: by a number or a dense tensor, negated,
+    # sparse plus or minus sparse; its gradient stays sparse (a sparse leaf's .grad)
+    "sparse_arithmetic": r'''
+import warnings
+import torch
+warnings.simplefilter("ignore")
+i = torch.tensor([[0, 1, 1, 0], [2, 0, 2, 2]])
+v = torch.tensor([3., 4., 5., 1.], requires_grad=True)
+s = torch.sparse_coo_tensor(i, v, (2, 3))
+made = [s * 2, 3 * s, s / 4, -s, s + s, s - s * 2, s.mul(0.5), torch.mul(s, 2), torch.neg(s),
+        torch.add(s, s, alpha=2), torch.sub(s, s), s * torch.tensor(2.), s / torch.tensor(2.),
+        s * torch.arange(6.).reshape(2, 3), torch.ones(2, 3) * s, s * torch.ones(3),
+        s.coalesce() * 3 + s.coalesce(), torch.ones(2, 3) + s, s * 2.5]
+for t in made:
+    print(t.layout, t.grad_fn.name(), t._nnz() if t.is_sparse else "",
+          t.is_coalesced() if t.is_sparse else "", t.dtype, type(t))
+print(made[4], made[5], made[13], made[16])
+print((-(s * 0.5)).to_dense(), s * torch.full((2, 3), float("inf")))
+print([f[0] is None for f in (torch.ones(2, 3) * s).grad_fn.next_functions])
+d = torch.arange(6.).reshape(3, 2).requires_grad_()
+total = (torch.sparse.mm(s * 2, d).sum() + torch.mm((s / 3).coalesce(), d).sum()
+         + torch.sparse.sum(made[16]) + torch.sparse.sum(made[9] - made[5]))
+total.backward()
+print(v.grad, d.grad)
+k = torch.sparse_coo_tensor(torch.tensor([[0, 2]]), torch.tensor([2, 5]), (4,))
+print(k * 2, k / 2, -k)
+leaf = torch.sparse_coo_tensor(i, torch.tensor([1., 2., 3., 4.]), (2, 3), requires_grad=True)
+torch.sparse.sum(leaf * 3).backward()
+print(leaf.grad)
+leaf.grad = None
+(-(leaf / 2)).to_dense().sum().backward()
+print(leaf.grad)
+try:
+    s / torch.ones(2, 3)
+except RuntimeError as error:
+    print(error)
+''',
 }
 
 
