@@ -118,6 +118,83 @@ def _keeping_sparse(name: str, dense_op: Callable) -> Callable:
     return kept
 
 
+def _same_rows(coo: COO, kind=None, coalesced=None) -> COO:
+    """The rows of ``coo`` (copied: a new tensor's), cast to ``kind``."""
+    values = coo.values.copy() if kind is None else coo.values.astype(kind)
+    return COO(coo.indices.copy(), values, coo.coalesced if coalesced is None else coalesced)
+
+
+def _keeps_rows(dense_op: Callable) -> Callable:
+    """clone, detach, a cast (``double()``, ``to(float64)``): the same rows, the layout kept
+    (the tensor itself where the op returns it: a cast to its own dtype)."""
+    def op(self, *args, **options):
+        result = dense_op(self, *args, **options)
+        coo = parts(self)
+        if result is self or coo is None or not isinstance(result, Tensor) \
+                or result._data.shape != self._data.shape:
+            return result
+        return _made_sparse(result, _same_rows(coo, result._data.dtype))
+    return op
+
+
+def _keeps_transposed(dense_op: Callable, swapped: Callable[[Tensor, tuple], tuple]) -> Callable:
+    """t, transpose, .T: the rows' coordinates swapped (no longer coalesced, as in torch)."""
+    def op(self, *args, **options):
+        coo = parts(self)
+        if coo is not None and dense_op is _TRANSPOSING["t"] \
+                and (len(coo.indices) > 2 or coo.values.ndim > 1):
+            raise RuntimeError(f"t() expects a tensor with <= 2 sparse and 0 dense dimensions, "
+                               f"but got {len(coo.indices)} sparse and {coo.values.ndim - 1} "
+                               f"dense dimensions")
+        result = dense_op(self, *args, **options)
+        dims = None if coo is None else swapped(self, args)
+        if dims is None or not isinstance(result, Tensor) or max(dims) >= len(coo.indices):
+            return result
+        order = list(range(len(coo.indices)))
+        order[dims[0]], order[dims[1]] = order[dims[1]], order[dims[0]]
+        return _made_sparse(result, COO(coo.indices[order], coo.values.copy(), False))
+    return op
+
+
+def _swapped_by_transpose(self: Tensor, args: tuple) -> tuple | None:
+    if len(args) != 2:
+        return None
+    rank = max(self._data.ndim, 1)
+    return tuple(int(dim) % rank for dim in args)
+
+
+def _swapped_by_t(self: Tensor, args: tuple) -> tuple | None:
+    return (0, 1) if self._data.ndim == 2 and not args else None
+
+
+_TRANSPOSING: dict[str, Callable] = {}
+
+
+def _deep_copy(self, memo):
+    copied = Tensor.__deepcopy__(self, memo)
+    coo = parts(self)
+    if coo is None or copied.__class__ is not Tensor:
+        return copied
+    return with_parts(copied, _same_rows(coo))
+
+
+def _install_layout_keepers() -> None:
+    for name in ("clone", "detach", "double", "float", "half", "to"):
+        setattr(SparseTensor, name, _keeping(name, _keeps_rows(getattr(Tensor, name))))
+    _TRANSPOSING.update(t=Tensor.t, transpose=Tensor.transpose)
+    SparseTensor.t = _keeping("t", _keeps_transposed(Tensor.t, _swapped_by_t))
+    SparseTensor.transpose = _keeping("transpose", _keeps_transposed(Tensor.transpose,
+                                                                     _swapped_by_transpose))
+    dense_t = Tensor.T.fget
+    SparseTensor.T = property(_keeps_transposed(dense_t, _swapped_by_t))
+    SparseTensor.__deepcopy__ = _deep_copy
+
+
+def _keeping(name: str, kept: Callable) -> Callable:
+    kept.__name__ = kept.__qualname__ = name
+    return kept
+
+
 def install(exported: dict) -> None:
     """The sparse class's own methods, and torch's functions of the same names (``exported``:
     torch's namespace) checking for a sparse first operand; dense tensors' methods are
@@ -127,6 +204,7 @@ def install(exported: dict) -> None:
         setattr(SparseTensor, name, _keeping_sparse(name, getattr(Tensor, name)))
         if not name.startswith("__") and name in exported:
             exported[name] = _function_keeping_sparse(name, exported[name])
+    _install_layout_keepers()
 
 
 def _function_keeping_sparse(name: str, dense_function: Callable) -> Callable:

@@ -340,6 +340,45 @@ try:
 except RuntimeError as error:
     print(error)
 ''',
+    # ops that give another sparse tensor of the same rows: transposed, cloned, detached,
+    # cast, deep-copied (a hybrid tensor's t() refused in torch's words)
+    "sparse_layout_kept": r'''
+import copy
+import warnings
+import torch
+warnings.simplefilter("ignore")
+i = torch.tensor([[0, 1, 1, 0], [2, 0, 2, 2]])
+v = torch.tensor([3., 4., 5., 1.], requires_grad=True)
+s = torch.sparse_coo_tensor(i, v, (2, 3))
+for name, t in [("t", s.t()), ("transpose", s.transpose(0, 1)), ("clone", s.clone()),
+                ("detach", s.detach()), ("deepcopy", copy.deepcopy(s.detach())),
+                ("double", s.double()), ("to", s.to(torch.float64)), ("float", s.float()),
+                ("T", s.T if s.dim() == 2 else s)]:
+    print(name, t.layout, t.grad_fn.name() if t.grad_fn else None, t._nnz(), t.is_coalesced(),
+          t.dtype)
+print(s.t())
+print(s.double())
+print(s.clone())
+(torch.sparse.sum(s.t() * 2) + torch.sparse.sum(s.double())
+ + torch.sparse.sum(s.clone())).backward()
+print(v.grad)
+i = torch.tensor([[0, 1], [2, 0]])
+s = torch.sparse_coo_tensor(i, torch.tensor([1., 2.]), (2, 3)).coalesce()
+print(s.is_coalesced(), s.t().is_coalesced(), s.clone().is_coalesced(), s.detach().is_coalesced(),
+      s.double().is_coalesced(), s.transpose(1, 0).is_coalesced(), s.transpose(-1, -2).layout)
+h = torch.sparse_coo_tensor(torch.tensor([[0, 1]]), torch.ones(2, 3), (2, 3))
+try:
+    h.t()
+except RuntimeError as error:
+    print(error)
+print(h.clone(), h.double().dtype)
+leaf = torch.sparse_coo_tensor(i, torch.tensor([1., 2.]), (2, 3), requires_grad=True)
+torch.sparse.sum(leaf.clone() * 2).backward()
+print(leaf.grad)
+c = copy.deepcopy(leaf)
+print(c, c.requires_grad, c.is_leaf)
+print(s.to(torch.float64).to_dense(), s.float() is s, s.to(torch.float32) is s)
+''',
 }
 
 
