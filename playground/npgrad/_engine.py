@@ -301,20 +301,15 @@ def _execute_plain(root: Node, root_grad, keep_graph: bool, log: list | None = N
 
 
 def _conformed(edges: tuple, outputs: tuple) -> tuple:
-    """The outputs as the next nodes take them (reduced to their shapes, cast); the tuple
-    itself when all fit (most do: a loop, not a generator, as this runs at every step)."""
-    if len(outputs) != len(edges):
-        return outputs  # (the loop's zip says so, as without a log)
-    conformed = None
-    for index, next_node in enumerate(edges):
-        out = outputs[index]
-        if next_node is None or out is None or (out.shape == next_node._shape
-                                                and out.dtype == next_node._np_dtype):
-            continue
-        if conformed is None:
-            conformed = list(outputs)
-        conformed[index] = _conform(out, next_node)
-    return outputs if conformed is None else tuple(conformed)
+    """The outputs as the next nodes take them (reduced to their shapes, cast): a loop, not a
+    generator, as this runs at every step; the tuple itself when all fit, as most do."""
+    conformed = outputs  # (a count that differs: the loop's strict zip says so, as unlogged)
+    for index, (next_node, out) in enumerate(zip(edges, outputs, strict=False)):
+        if next_node is not None and out is not None and (
+                out.shape != next_node._shape or out.dtype != next_node._np_dtype):
+            conformed = list(outputs) if conformed is outputs else conformed
+            conformed[index] = _conform(out, next_node)
+    return conformed if conformed is outputs else tuple(conformed)
 
 
 def _special_step(node: Node, grad, release: bool, log: list | None = None) -> tuple:
