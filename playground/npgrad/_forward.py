@@ -15,7 +15,7 @@ import weakref
 
 import numpy as np
 
-from . import _forward_graphed, _recording
+from . import _forward_graphed, _forward_reductions, _recording
 from ._formula_numpy import NUMPY_KIT
 from ._missing import MISSING_HINT
 from ._recording import RESULT
@@ -235,3 +235,4 @@ _RULES.update({
     "stack": _concatenated(lambda parts, dim: np.stack(parts, axis=dim)),
     "log_softmax": _log_softmax,
 })
+_RULES.update(_forward_reductions.RULES)

@@ -379,6 +379,53 @@ c = copy.deepcopy(leaf)
 print(c, c.requires_grad, c.is_leaf)
 print(s.to(torch.float64).to_dense(), s.float() is s, s.to(torch.float32) is s)
 ''',
+    # forward-mode AD (torch.autograd.forward_ad) through reductions, normalizations, losses
+    # and sorting, as torch's jvp formulas give the tangents
+    "forward_ad_reductions": r'''
+import torch
+import torch.autograd.forward_ad as fwAD
+import torch.nn.functional as F
+for dtype in (torch.float32, torch.float64):
+    x = torch.tensor([[0.3, -1.2, 2.0], [0.5, 0.1, -0.4]], dtype=dtype)
+    t = torch.tensor([[1.0, 0.5, -0.25], [0.0, 2.0, 1.0]], dtype=dtype)
+    z = torch.tensor([[0.0, 3.0, 2.0], [1.5, 0.0, 0.0]], dtype=dtype)
+    w = torch.tensor([2.0, -1.0, 0.5], dtype=dtype)
+    b = torch.tensor([0.1, 0.2, 0.3], dtype=dtype)
+    ops = {
+        "norm": lambda v: v.norm(dim=1), "norm all": lambda v: v.norm(),
+        "norm 1": lambda v: v.norm(p=1, dim=0), "norm inf": lambda v: v.norm(p=float("inf")),
+        "norm 3": lambda v: torch.linalg.vector_norm(v, 3, dim=1),
+        "var": lambda v: v.var(1), "var all": lambda v: v.var(), "std": lambda v: v.std(0),
+        "var unbiased off": lambda v: v.var(1, unbiased=False),
+        "logsumexp": lambda v: v.logsumexp(1),
+        "max dim": lambda v: v.max(dim=1).values, "min dim": lambda v: v.min(0, keepdim=True)[0],
+        "max": lambda v: v.max(), "amax": lambda v: v.amax(1), "amin": lambda v: v.amin(0),
+        "sort": lambda v: v.sort(1, descending=True).values, "topk": lambda v: v.topk(2).values,
+        "mse": lambda v: F.mse_loss(v, t * 2),
+        "mse sum": lambda v: F.mse_loss(v, t, reduction="sum"),
+        "cross_entropy": lambda v: F.cross_entropy(v, torch.tensor([0, 2])),
+        "nll none": lambda v: F.nll_loss(v, torch.tensor([1, 0]), reduction="none"),
+        "prod": lambda v: v.prod(), "prod dim": lambda v: v.prod(1),
+        "cumprod": lambda v: v.cumprod(1),
+        "layer_norm": lambda v: F.layer_norm(v, (3,)),
+        "layer_norm affine": lambda v: F.layer_norm(v, (3,), w, b),
+        # (over three rows: two rows normalise to ±1 whatever they hold, a tangent of 0 up to
+        # rounding noise)
+        "batch_norm": lambda v: F.batch_norm(torch.cat([v, v.flip(1) * 0.5]), None, None,
+                                             training=True),
+        "batch_norm eval": lambda v: F.batch_norm(v, torch.zeros(3, dtype=dtype),
+                                                  torch.ones(3, dtype=dtype) * 2),
+    }
+    for name, f in ops.items():
+        with fwAD.dual_level():
+            print(name, fwAD.unpack_dual(f(fwAD.make_dual(x, t))).tangent)
+    for name, f in (("prod zeros", lambda v: v.prod(1)), ("cumprod zeros", lambda v: v.cumprod(1))):
+        with fwAD.dual_level():
+            print(name, fwAD.unpack_dual(f(fwAD.make_dual(z, t))).tangent)
+    with fwAD.dual_level():  # a tangent on the weight too
+        out = F.layer_norm(x, (3,), fwAD.make_dual(w, torch.ones(3, dtype=dtype)), b)
+        print("layer_norm weight", fwAD.unpack_dual(out).tangent)
+''',
 }
 
 
