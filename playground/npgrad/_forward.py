@@ -15,12 +15,13 @@ import weakref
 
 import numpy as np
 
-from . import _forward_graphed, _forward_reductions, _recording
+from . import _forward_generic, _forward_graphed, _forward_reductions, _recording
 from ._formula_numpy import NUMPY_KIT
 from ._missing import MISSING_HINT
 from ._recording import RESULT
 from ._rules import ELEMENT_WISE, RULES
 from ._tensor import Tensor
+from ._view_places import positions_in
 
 _k = NUMPY_KIT
 
@@ -74,7 +75,11 @@ def drop_tangent(tensor: Tensor) -> None:
 
 # ----- propagation -------------------------------------------------------------------------------
 def propagate(out: Tensor, op: str, inputs: tuple, saved: tuple) -> None:
-    """Give ``out`` (the result of ``op``) its tangent, when an input has one."""
+    """Give ``out`` (the result of ``op``) its tangent, when an input has one; ``out`` is a
+    list of views of the first input's values for ``op`` "pieces" (split, chunk, unbind)."""
+    if op == "pieces":
+        _propagate_pieces(out, inputs, saved[0])
+        return
     tangents = [None if t is None else tangent_of(t) for t in inputs]
     if all(t is None for t in tangents):
         return
@@ -87,7 +92,13 @@ def propagate(out: Tensor, op: str, inputs: tuple, saved: tuple) -> None:
             return
     rule = _RULES.get(op)
     if rule is None:
-        raise _no_rule(op)
+        made = None if op in _TORCH_HAS_NONE or op in _TORCH_HAS_NONE_YET else \
+            _forward_generic.tangent(
+            op, tangents, inputs, saved, out)
+        if made is None:
+            raise _no_rule(op)
+        set_tangent(out, Tensor._make(np.array(made, copy=True)))
+        return
     values = tuple(out._data if item is RESULT else item._data if isinstance(item, Tensor)
                    else item for item in saved)
     arrays = [None if t is None else t._data for t in tangents]
@@ -99,11 +110,96 @@ def propagate(out: Tensor, op: str, inputs: tuple, saved: tuple) -> None:
     set_tangent(out, Tensor._make(np.array(result, dtype=dtype, copy=True)))
 
 
+def _propagate_pieces(pieces: list, inputs: tuple, op: str) -> None:
+    """Each output of ``op`` (a view of the first input's values) gets the same view of that
+    input's tangent (split, chunk and unbind are torch's auto_linear ops); refused where the
+    outputs are no views (an LSTM layer's, a QR's) or the layouts differ."""
+    dual = [isinstance(t, Tensor) and tangent_of(t) is not None for t in inputs]
+    if not any(dual) or pieces[0]._data.dtype.kind not in "fc":
+        return
+    if op in _TORCH_HAS_NONE or any(dual[1:]):
+        raise _no_rule(op)
+    whole = inputs[0]
+    given = tangent_of(whole)
+    values = whole._data
+    laid_out = np.empty_like(values, dtype=given._data.dtype, order="K")
+    laid_out[...] = given._data
+    low = _byte_bounds(values)[0]
+    for piece in pieces:
+        data = piece._data
+        if laid_out.strides != values.strides or data.itemsize != laid_out.itemsize or \
+                not np.shares_memory(data, values):
+            raise NotImplementedError(f"forward-mode AD through {op} {MISSING_HINT}")
+        offset = data.__array_interface__["data"][0] - low
+        view = np.ndarray(data.shape, laid_out.dtype, buffer=laid_out, offset=offset,
+                          strides=data.strides)
+        set_tangent(piece, Tensor._make(view.copy()))
+
+
+# (NumPy 2 moved it; the project takes NumPy 1.26 too)
+_byte_bounds = getattr(getattr(np.lib, "array_utils", np), "byte_bounds", None) or \
+    np.byte_bounds
+
+
 def _no_rule(op: str) -> Exception:
+    if op in _TORCH_HAS_NONE_YET:
+        return NotImplementedError(
+            f"Trying to use forward AD with {_TORCH_HAS_NONE_YET[op]} that does not support it "
+            "because it has not been implemented yet.\nPlease file an issue to PyTorch at "
+            "https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that "
+            "we can prioritize its implementation or submit a PR adding the implementation to "
+            "derivatives.yaml")
     if op in _TORCH_HAS_NONE:
         return NotImplementedError(f"Trying to use forward AD with aten::{op} that does not "
                                    "support it.")
     return NotImplementedError(f"forward-mode AD through {op} {MISSING_HINT}")
+
+
+def tangent_of_write(op: str, self: Tensor, result: np.ndarray, inputs: tuple,
+                     saved: tuple) -> Tensor | None:
+    """The tangent ``self`` has once the in-place ``op`` writes ``result`` into it (taken
+    before the write, from its old values, as the op's own rule gives it), or None where no
+    input has one. A view's goes into its base's tangent too, at the view's places (other
+    views of that base keep theirs)."""
+    if DualLevel.current < 0 or not any(isinstance(t, Tensor) and tangent_of(t) is not None
+                                        for t in inputs):
+        return None
+    base = _tangent_owner(self)
+    places = None if base is None else positions_in(self._data, base._data)
+    if base is not None and places is None:
+        refuse_inplace(*inputs)
+    staged = Tensor._make(np.asarray(result, dtype=self._data.dtype))
+    propagate(staged, op, inputs, saved)
+    written = tangent_of(staged)
+    if base is not None and written is not None:
+        known = tangent_of(base)
+        whole = np.zeros(base._data.shape, written._data.dtype) if known is None else \
+            known._data.astype(np.result_type(known._data, written._data), copy=True)
+        whole.reshape(-1)[places.reshape(-1)] = np.broadcast_to(written._data,
+                                                                 self._data.shape).reshape(-1)
+        set_tangent(base, Tensor._make(whole))
+    return written
+
+
+def note_dual_view(primal: Tensor, dual: Tensor) -> None:
+    """make_dual's view of ``primal``: the tensor whose tangent a write through a view of
+    ``primal`` changes (torch gives the primal itself none)."""
+    primal.__dict__["_dual_view"] = weakref.ref(dual)
+    dual.__dict__["_made_dual"] = True
+
+
+def _tangent_owner(view: Tensor) -> Tensor | None:
+    """Whose tangent a write into ``view`` changes besides its own: its base's, or the dual
+    view made of that base (make_dual's); none for make_dual's view itself."""
+    base = view._base
+    if base is None or view.__dict__.get("_made_dual"):
+        return None
+    noted = base.__dict__.get("_dual_view")
+    dual = None if noted is None else noted()
+    if dual is not None and tangent_of(dual) is not None and dual._data.shape == \
+            base._data.shape and dual._data.strides == base._data.strides:
+        return dual
+    return base
 
 
 def refuse_inplace(*tensors) -> None:
@@ -116,7 +212,15 @@ def refuse_inplace(*tensors) -> None:
 # ----- the rules ---------------------------------------------------------------------------------
 # Each rule is f(tangents, primals, saved, result) -> the result's tangent, where tangents and
 # primals are per input (None where absent) and saved is what the op saved for backward.
-_TORCH_HAS_NONE = {"floor_divide"}  # torch's own forward AD lacks these: its words
+# torch's own forward AD lacks these: its words
+_TORCH_HAS_NONE = {"floor_divide", "histogram", "_histogramdd_from_bin_cts",
+                   "_histogramdd_from_bin_tensors"}
+# ... and these, "not implemented yet" in its words, by its names for them
+_TORCH_HAS_NONE_YET = {"cdist": "_cdist_forward", "pdist": "_pdist_forward",
+                       "embedding_bag": "_embedding_bag", "ctc_loss": "_ctc_loss",
+                       "multi_margin_loss": "multi_margin_loss",
+                       "multilabel_margin_loss": "multilabel_margin_loss_forward",
+                       "grid_sampler_2d": "grid_sampler_2d", "grid_sampler_3d": "grid_sampler_3d"}
 
 # torch's auto_element_wise: the backward formula, the tangent in place of the gradient, for
 # the ops whose row says so (``forward=ELEMENT_WISE`` in _rules.py)

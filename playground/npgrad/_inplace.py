@@ -12,7 +12,7 @@ import numpy as np
 from . import _dtype as dtypes
 from ._bindings import bind_method, binds
 from ._complex_nodes import complex_variant
-from ._forward import refuse_inplace
+from ._forward import refuse_inplace, set_tangent, tangent_of_write
 from ._grad_mode import GradMode
 from ._indexing import index_array
 from ._no_grad_views import refused as refused_view
@@ -107,8 +107,12 @@ def _inplace(op: str, self: Tensor, result: np.ndarray, other, saved: tuple,
         if shape != self._data.shape:
             raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the "
                                f"broadcast shape {list(shape)}")
-    refuse_inplace(self, other, *more)
-    return _write_recorded(op, self, lambda: _write_inplace(self, result), other, saved, *more)
+    tangent = tangent_of_write(op, self, result, (self, tensor_or_none(other), *more), saved)
+    written = _write_recorded(op, self, lambda: _write_inplace(self, result), other, saved,
+                              *more)
+    if tangent is not None:
+        set_tangent(self, tangent)
+    return written
 
 
 def record_fill(op: str, self: Tensor, write, chances: Tensor | None = None) -> Tensor:

@@ -153,6 +153,8 @@ def as_strided_of(view: Tensor, base: Tensor, positions) -> Node:
 def record_several(op: str, tensors: list, inputs: tuple, saved: tuple) -> None:
     """One ``op`` node as the grad_fn of each of ``tensors`` (an output each: split's pieces,
     an LSTM layer's sequence and states), recorded when ``output`` would record one."""
+    if _tangents is not None and tensors and inputs:
+        _tangents(tensors, "pieces", inputs, (op,))  # (split's: views of the input's values)
     if not (tensors and GradMode.enabled and tensors[0]._data.dtype.kind in "fc" and
             any(t is not None and t._rg for t in inputs)):
         return

@@ -146,15 +146,31 @@ def test_tangents_match_torch(name, precision):
         np.testing.assert_allclose(actual, expected, rtol=tolerance, atol=tolerance)
 
 
-def test_in_place_writes_on_dual_tensors_say_what_is_missing():
-    import playground.npgrad as npgrad
-    from playground.npgrad.autograd import forward_ad as fwad
+IN_PLACE = """
+import torch.autograd.forward_ad as fwAD
 
-    with fwad.dual_level():
-        dual = fwad.make_dual(npgrad.ones(3), npgrad.ones(3))
-        with pytest.raises(NotImplementedError, match="switch the engine to torch"):
-            dual.add_(1)
-    assert (npgrad.ones(2) * 3).tolist() == [3.0, 3.0]  # the fast paths are back
+with fwAD.dual_level():
+    primal = torch.ones(4)
+    dual = fwAD.make_dual(primal, torch.tensor([1.0, 2.0, 3.0, 4.0]))
+    dual.add_(1)  # make_dual's view: its own tangent changes, the primal gets none
+    dual[1:3].mul_(10)  # a view of the primal: the dual's tangent changes there
+    print(fwAD.unpack_dual(dual), fwAD.unpack_dual(primal).tangent, primal)
+    copy = dual * 1
+    copy.clamp_(0, 15).sin_()
+    copy[0:2].mul_(5)  # a view of a tensor with a tangent: that tangent changes there
+    print(fwAD.unpack_dual(copy).tangent)
+    zeros = torch.zeros(4)
+    zeros[1:].add_(dual[1:])  # a view of a tensor without one: it gets one, zeros elsewhere
+    print(fwAD.unpack_dual(zeros).tangent)
+print(torch.ones(2) * 3)  # (the fast paths are back)
+"""
+
+
+def test_in_place_writes_on_dual_tensors_carry_tangents_as_torchs():
+    import playground.npgrad as npgrad
+
+    torch = pytest.importorskip("torch")
+    assert run_printing(IN_PLACE, npgrad) == run_printing(IN_PLACE, torch)
 
 
 def test_every_forward_rule_is_tied_to_a_row_of_the_rule_table():

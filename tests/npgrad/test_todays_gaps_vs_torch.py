@@ -426,6 +426,67 @@ for dtype in (torch.float32, torch.float64):
         out = F.layer_norm(x, (3,), fwAD.make_dual(w, torch.ones(3, dtype=dtype)), b)
         print("layer_norm weight", fwAD.unpack_dual(out).tangent)
 ''',
+    # forward-mode AD through ops without a forward rule of their own (their tangent from
+    # their backward formulas), split pieces, in-place writes (a view's into its base's
+    # tangent), and torch's own refusals in its words
+    "forward_ad_everywhere": r'''
+import torch
+import torch.autograd.forward_ad as fwAD
+import torch.nn.functional as F
+for dtype in (torch.float32, torch.float64):
+    x = torch.tensor([[0.3, -1.2, 2.0], [0.5, 0.1, -0.4]], dtype=dtype)
+    t = torch.tensor([[1.0, 0.5, -0.25], [0.0, 2.0, 1.0]], dtype=dtype)
+    y = torch.tensor([[0.2, 0.9, 0.6], [0.1, 0.4, 0.7]], dtype=dtype)
+    square = torch.tensor([[2.0, 0.5], [1.0, 3.0]], dtype=dtype)
+    ops = {
+        "scatter": lambda v: torch.zeros(2, 4, dtype=dtype).scatter(
+            1, torch.tensor([[0, 1, 2], [1, 2, 3]]), v),
+        "index_put": lambda v: v.index_put((torch.tensor([0]),), torch.zeros(3, dtype=dtype)),
+        "cross": lambda v: torch.linalg.cross(v[0], v[1]), "kron": lambda v: torch.kron(v, v),
+        "det": lambda v: torch.linalg.det(v[:, :2]),
+        "inv": lambda v: torch.linalg.inv(v[:, :2] + 2 * torch.eye(2, dtype=dtype)),
+        "solve": lambda v: torch.linalg.solve(square, v),
+        "group_norm": lambda v: F.group_norm(v.unsqueeze(-1), 1),
+        "huber": lambda v: F.huber_loss(v, y), "smooth_l1": lambda v: F.smooth_l1_loss(v, y),
+        "bce": lambda v: F.binary_cross_entropy(torch.sigmoid(v), y),
+        "bce_logits": lambda v: F.binary_cross_entropy_with_logits(v, y),
+        "avg_pool": lambda v: F.avg_pool1d(v.unsqueeze(0), 2),
+        "max_pool": lambda v: F.max_pool1d(v.unsqueeze(0), 2),
+        "interpolate": lambda v: F.interpolate(v.unsqueeze(0), scale_factor=2, mode="linear"),
+        "pad": lambda v: F.pad(v, (1, 1)), "embedding": lambda v: F.embedding(
+            torch.tensor([1, 0, 1]), v), "median": lambda v: v.median(1).values,
+        "cummax": lambda v: v.cummax(1).values, "trace": lambda v: torch.trace(v[:, :2]),
+        "roll": lambda v: v.roll(1, 1), "masked_select": lambda v: v.masked_select(v > 0),
+        "xlogy": lambda v: torch.xlogy(y, v.abs()), "glu": lambda v: F.glu(torch.cat([v, v], 1)),
+        "logsigmoid": F.logsigmoid, "unfold": lambda v: v.unfold(1, 2, 1),
+        "cosine_similarity": lambda v: F.cosine_similarity(v, y),
+        "margin_ranking": lambda v: F.margin_ranking_loss(v[0], v[1], torch.ones(3, dtype=dtype)),
+        "chunk": lambda v: v.chunk(3, 1)[1], "split": lambda v: v.split(2, 1)[0],
+        "unbind": lambda v: v.unbind(0)[1],
+    }
+    for name, f in ops.items():
+        with fwAD.dual_level():
+            print(name, fwAD.unpack_dual(f(fwAD.make_dual(x, t))).tangent)
+    with fwAD.dual_level():  # in-place writes
+        d = fwAD.make_dual(x[0], t[0])
+        w = d * 1
+        w.mul_(2)
+        w.add_(d, alpha=3)
+        w.clamp_(-1, 5).sin_().div_(3)
+        z = torch.zeros(3, dtype=dtype)
+        z.add_(d)
+        z.mul_(d)
+        v = d * 1
+        v[1:].mul_(2)
+        print(fwAD.unpack_dual(w), fwAD.unpack_dual(z).tangent, fwAD.unpack_dual(v).tangent)
+    for name, f in (("cdist", lambda v: torch.cdist(v, y)), ("pdist", F.pdist),
+                    ("histogram", lambda v: torch.histogram(v.reshape(-1), 3))):
+        try:
+            with fwAD.dual_level():
+                f(fwAD.make_dual(x, t))
+        except NotImplementedError as error:
+            print(name, error)
+''',
 }
 
 

@@ -50,6 +50,7 @@ def make_dual(tensor: Tensor, tangent: Tensor, *, level: int | None = None) -> T
                            f"gradient at the same level {level} is not supported.")
     dual = _view(tensor, "view")  # (torch's make_dual: a view, ViewBackward0)
     _forward.set_tangent(dual, tangent)
+    _forward.note_dual_view(tensor, dual)
     return dual
 
 
