@@ -161,6 +161,11 @@ class PlotsPanel(QWidget):
                lambda ids: self._graph_due or self.select(ids[-1] if ids else ""))
         self._draw_state()
 
+    @property
+    def drawing_due(self) -> bool:
+        """Whether a new graph's plots wait for the next frame (drawn after the graph's)."""
+        return self._graph_due
+
     def _draw_next_frame(self, graph: Graph | None) -> None:
         if graph is None:  # (nothing to plot: cleared at once, with the rest of the window)
             self._draw_state()

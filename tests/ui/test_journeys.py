@@ -41,9 +41,12 @@ def type_code(qtbot, window, lines: list[str]) -> None:
 
 
 def settled(window) -> bool:
+    """The run is over and every view shows it: the graph, the player's calls and the plots
+    (drawn in the frame after the graph's)."""
     return (not window.runner.busy and window.runs.run_action.isEnabled()
             and window.graph_view.current is not None and not window.graph_view.busy
-            and window.plots is not None and not window.view_state.traces_coming)
+            and window.plots is not None and not window.plots.drawing_due
+            and not window.view_state.traces_coming)
 
 
 def press_run_all(qtbot, window) -> None:
