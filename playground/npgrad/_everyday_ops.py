@@ -1,9 +1,11 @@
 """Tensor calls that pasted code makes and the other families lack: in-place forms (clip_,
 floor_, tril_, scatter_, index_fill_, fill_diagonal_...), comparisons and bitwise ops under
 their other names, shape helpers (broadcast_to, tile, ravel, fliplr, sum_to_size, take), and
-copysign and index_fill/index_copy with torch's nodes."""
+copysign, frexp, ldexp and index_fill/index_copy with torch's nodes."""
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
@@ -21,6 +23,7 @@ from ._indexing import (
 from ._inplace import _inplace, _write_inplace
 from ._operands import operands
 from ._recording import RESULT, output
+from ._reductions import _return_type
 from ._shape_inplace import SHAPE_INPLACE
 from ._shapes import flip, reshape
 from ._tensor import Tensor, _wrap_dim
@@ -381,6 +384,49 @@ def copysign_grad(k, grad, self, result):
     return grad * k.where(self == 0, 0, result / k.where(self == 0, 1, self))
 
 
+_frexp_result = _return_type("frexp", ("mantissa", "exponent"))
+
+
+@binds("frexp")
+def frexp(self: Tensor):
+    """Mantissa in [0.5, 1) (signed) and int32 exponent: FrexpBackward0 for the mantissa."""
+    if self._data.dtype.kind != "f":
+        raise RuntimeError("torch.frexp() only supports floating-point dtypes")
+    mantissa, exponent = np.frexp(self._data)
+    exponent = Tensor._make(exponent.astype(np.int32))
+    return _frexp_result(output("frexp", mantissa, (self,), (exponent,)), exponent)
+
+
+def frexp_grad(k, grad, exponent):
+    """torch's grad / exponent.exp2(), the powers in float32 (exp2 of an int32 tensor)."""
+    powers = np.exp2(np.asarray(getattr(exponent, "_data", exponent), np.float32))
+    return grad / (Tensor._make(powers) if isinstance(grad, Tensor) else powers)
+
+
+@binds("ldexp")
+def ldexp(self: Tensor, other) -> Tensor:
+    """self · 2^other (floating, as torch's self * pow(2., other)): LdexpBackward0."""
+    a, b = operands(self, other)
+    floats = [d for d in (a.dtype, b.dtype) if d.kind == "f"]  # (integers: the default float)
+    kind = np.result_type(*floats) if floats else np.dtype(np.float32)
+    powers = np.power(kind.type(2), b.astype(kind))
+    return output("ldexp", (a.astype(kind) * powers).astype(kind), (self, other),
+                  (self, other))
+
+
+def ldexp_grad(k, grad, self, other, for_self: bool):
+    """torch's: grad · pow(2, other) for self, and that times self · ln 2 for other. An
+    integer ``other`` makes it an integer power, 0 for a negative exponent (as torch's)."""
+    data = np.asarray(getattr(other, "_data", other))
+    if data.dtype.kind in "biu":
+        powers = np.where(data < 0, 0, np.left_shift(1, np.maximum(data, 0).astype(np.int64)))
+        powers = powers.astype(np.asarray(getattr(grad, "_data", grad)).dtype)
+    else:
+        powers = np.exp2(data)
+    powers = Tensor._make(powers) if isinstance(grad, Tensor) else powers
+    return grad * powers if for_self else grad * self * powers * math.log(2)
+
+
 def take_grad(k, grad, shape, positions):
     """The gradient put back at the positions read, summed where one was read twice."""
     if isinstance(grad, np.ndarray):
@@ -391,7 +437,7 @@ def take_grad(k, grad, shape, positions):
                               f"NumPy engine{_SWITCH}")
 
 
-Kit.copysign_grad = copysign_grad
+Kit.copysign_grad, Kit.frexp_grad, Kit.ldexp_grad = copysign_grad, frexp_grad, ldexp_grad
 Kit.take_grad = take_grad
 Kit.index_select_of = lambda k, grad, dim, index: index_select(grad, dim, Tensor._make(index)) \
     if isinstance(grad, Tensor) else np.take(grad, index, axis=dim)

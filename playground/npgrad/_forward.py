@@ -15,11 +15,18 @@ import weakref
 
 import numpy as np
 
-from . import _forward_generic, _forward_graphed, _forward_reductions, _recording
+from . import (
+    _forward_factorizations,
+    _forward_generic,
+    _forward_graphed,
+    _forward_reductions,
+    _recording,
+)
 from ._formula_numpy import NUMPY_KIT
 from ._missing import MISSING_HINT
 from ._recording import RESULT
 from ._rules import ELEMENT_WISE, RULES
+from ._summation_order import running_sums
 from ._tensor import Tensor
 from ._view_places import positions_in
 
@@ -39,7 +46,7 @@ def enter() -> int:
         raise RuntimeError("Nested forward mode AD is not supported at the moment")
     DualLevel.current = 0
     DualLevel.tangents = {}
-    _recording.open_dual_level(propagate)
+    _recording.open_dual_level(propagate, propagate_pieces)
     return 0
 
 
@@ -75,11 +82,7 @@ def drop_tangent(tensor: Tensor) -> None:
 
 # ----- propagation -------------------------------------------------------------------------------
 def propagate(out: Tensor, op: str, inputs: tuple, saved: tuple) -> None:
-    """Give ``out`` (the result of ``op``) its tangent, when an input has one; ``out`` is a
-    list of views of the first input's values for ``op`` "pieces" (split, chunk, unbind)."""
-    if op == "pieces":
-        _propagate_pieces(out, inputs, saved[0])
-        return
+    """Give ``out`` (the result of ``op``) its tangent, when an input has one."""
     tangents = [None if t is None else tangent_of(t) for t in inputs]
     if all(t is None for t in tangents):
         return
@@ -110,26 +113,47 @@ def propagate(out: Tensor, op: str, inputs: tuple, saved: tuple) -> None:
     set_tangent(out, Tensor._make(np.array(result, dtype=dtype, copy=True)))
 
 
-def _propagate_pieces(pieces: list, inputs: tuple, op: str) -> None:
-    """Each output of ``op`` (a view of the first input's values) gets the same view of that
-    input's tangent (split, chunk and unbind are torch's auto_linear ops); refused where the
-    outputs are no views (an LSTM layer's, a QR's) or the layouts differ."""
-    dual = [isinstance(t, Tensor) and tangent_of(t) is not None for t in inputs]
-    if not any(dual) or pieces[0]._data.dtype.kind not in "fc":
+def propagate_pieces(pieces: list, inputs: tuple, op: str, saved: tuple) -> None:
+    """The tangents of the outputs of one ``op`` node: views of the first input's values
+    (split, chunk and unbind, torch's auto_linear ops) get the same views of its tangent;
+    others (a QR's, an SVD's...) theirs from the op's backward formulas."""
+    tangents = [tangent_of(t) if isinstance(t, Tensor) else None for t in inputs]
+    if all(t is None for t in tangents) or pieces[0]._data.dtype.kind not in "fc":
         return
-    if op in _TORCH_HAS_NONE or any(dual[1:]):
+    if op in _TORCH_HAS_NONE or op in _TORCH_HAS_NONE_YET:
         raise _no_rule(op)
-    whole = inputs[0]
-    given = tangent_of(whole)
+    if tangents[0] is not None and not any(tangents[1:]) and \
+            all(np.shares_memory(piece._data, inputs[0]._data) for piece in pieces):
+        _tangents_of_views(pieces, inputs[0], tangents[0], op)
+        return
+    if op in _forward_factorizations.SEVERAL:
+        made = _forward_factorizations.SEVERAL[op](
+            _arrays(tangents), _arrays(inputs), _arrays(saved), _arrays(pieces))
+    else:
+        made = _forward_generic.tangents_of_outputs(op, tangents, inputs, saved, pieces) if \
+            all(piece._data.dtype.kind != "c" for piece in pieces) else None
+    if made is None:
+        raise _no_rule(op)
+    for piece, tangent in zip(pieces, made, strict=True):
+        if tangent is not None:
+            set_tangent(piece, Tensor._make(tangent))
+
+
+def _arrays(items) -> list:
+    """Tensors' values, other items as they are."""
+    return [item._data if isinstance(item, Tensor) else item for item in items]
+
+
+def _tangents_of_views(pieces: list, whole: Tensor, given: Tensor, op: str) -> None:
+    """Each piece (a view of ``whole``'s values) the same view of ``whole``'s tangent."""
     values = whole._data
     laid_out = np.empty_like(values, dtype=given._data.dtype, order="K")
     laid_out[...] = given._data
     low = _byte_bounds(values)[0]
+    if laid_out.strides != values.strides or laid_out.itemsize != values.itemsize:
+        raise NotImplementedError(f"forward-mode AD through {op} {MISSING_HINT}")
     for piece in pieces:
         data = piece._data
-        if laid_out.strides != values.strides or data.itemsize != laid_out.itemsize or \
-                not np.shares_memory(data, values):
-            raise NotImplementedError(f"forward-mode AD through {op} {MISSING_HINT}")
         offset = data.__array_interface__["data"][0] - low
         view = np.ndarray(data.shape, laid_out.dtype, buffer=laid_out, offset=offset,
                           strides=data.strides)
@@ -220,7 +244,8 @@ _TORCH_HAS_NONE_YET = {"cdist": "_cdist_forward", "pdist": "_pdist_forward",
                        "embedding_bag": "_embedding_bag", "ctc_loss": "_ctc_loss",
                        "multi_margin_loss": "multi_margin_loss",
                        "multilabel_margin_loss": "multilabel_margin_loss_forward",
-                       "grid_sampler_2d": "grid_sampler_2d", "grid_sampler_3d": "grid_sampler_3d"}
+                       "grid_sampler_2d": "grid_sampler_2d", "grid_sampler_3d": "grid_sampler_3d",
+                       "lstm_layer": "mkldnn_rnn_layer"}
 
 # torch's auto_element_wise: the backward formula, the tangent in place of the gradient, for
 # the ops whose row says so (``forward=ELEMENT_WISE`` in _rules.py)
@@ -309,7 +334,7 @@ _RULES.update({
     "mean": _linear(_mean),
     "mean_dim": _linear(lambda t, saved, result: np.mean(t, axis=saved[1], keepdims=saved[2],
                                                          dtype=result.dtype)),
-    "cumsum": _linear(lambda t, saved, result: np.cumsum(t, axis=saved[0])),
+    "cumsum": _linear(lambda t, saved, result: running_sums(t, saved[0])),
     "view": _linear(lambda t, saved, result: t.reshape(result.shape)),
     "unpack_dual": _linear(lambda t, saved, result: t),  # (unpack_dual drops it at once)
     "unsafe_view": _linear(lambda t, saved, result: t.reshape(result.shape)),
@@ -340,3 +365,4 @@ _RULES.update({
     "log_softmax": _log_softmax,
 })
 _RULES.update(_forward_reductions.RULES)
+_RULES.update(_forward_factorizations.SINGLE)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._formula_numpy import NUMPY_KIT
+from ._summation_order import running_products, running_sums
 
 
 def _axes(dims, ndim: int) -> tuple:
@@ -134,37 +135,33 @@ def product(tangents, primals, saved, result):
     """prod and prod over a dim: Σ t · (the product of the other elements)."""
     (t,), (x,) = tangents[:1], primals[:1]
     dim, keepdim = (None, False) if len(saved) == 2 else saved[1:3]
+    dim = None if dim is None else int(dim) % max(x.ndim, 1)
+    others = _others_product(x, result, dim, keepdim)
     axes = _axes(dim, x.ndim)
-    others = _others_product(x, axes)
     return _sum(others * t, axes, keepdim).astype(result.dtype, copy=False)
 
 
-def _others_product(x: np.ndarray, axes: tuple) -> np.ndarray:
-    """Each element's product of the other elements along ``axes`` (zeros allowed)."""
-    moved = np.moveaxis(x, axes, range(-len(axes), 0)) if axes else x
-    flat = moved.reshape(*moved.shape[:moved.ndim - len(axes)], -1)
-    ones = np.ones_like(flat[..., :1])
-    before = np.cumprod(np.concatenate([ones, flat[..., :-1]], -1), -1)
-    after = np.flip(np.cumprod(np.concatenate([ones, np.flip(flat, -1)[..., :-1]], -1), -1), -1)
-    others = (before * after).reshape(moved.shape)
-    return np.moveaxis(others, range(-len(axes), 0), axes) if axes else others
+def _others_product(x: np.ndarray, product: np.ndarray, dim, keepdim: bool) -> np.ndarray:
+    """Each element's product of the other elements along ``dim`` (None: all), zeros
+    allowed: torch's prod_backward with a gradient of ones, as its jvp calls it."""
+    return NUMPY_KIT.prod_grad(np.ones_like(product), x, product, dim, keepdim)
 
 
 def cumprod(tangents, primals, saved, result):
-    """cumprod: the product rule along ``dim`` (cumsum(t / x) · result where no x is 0)."""
+    """torch's cumprod_jvp: cumsum(t / x) · result, and from each row's first zero on, the
+    running product of the elements with that zero's tangent in its place."""
     (t,), (x,) = tangents[:1], primals[:1]
     dim = int(saved[1]) % max(x.ndim, 1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        general = running_sums(t / x, dim) * result
+    zeros = x == 0
     if x.ndim == 0:
-        return t.copy()
-    if not np.any(x == 0):
-        return np.cumsum(t / x, axis=dim) * result
-    moved_x, moved_t = np.moveaxis(x, dim, -1), np.moveaxis(t, dim, -1)
-    length = moved_x.shape[-1]
-    out = np.zeros_like(moved_x, dtype=result.dtype)
-    for end in range(length):  # each prefix's product, differentiated element by element
-        out[..., end] = (_others_product(moved_x[..., :end + 1], (moved_x.ndim - 1,))
-                         * moved_t[..., :end + 1]).sum(-1)
-    return np.moveaxis(out, -1, dim)
+        return np.where(zeros, t, general)
+    if not zeros.any():
+        return general
+    first_zero = zeros & (np.cumsum(zeros, axis=dim) == 1)
+    after_zero = np.cumsum(first_zero, axis=dim) > 0
+    return np.where(after_zero, running_products(np.where(first_zero, t, x), dim), general)
 
 
 def layer_norm(tangents, primals, saved, result):

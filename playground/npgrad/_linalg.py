@@ -17,7 +17,7 @@ from ._dtype_checks import (
 from ._formula_kit import Kit
 from ._operands import as_tensor_operand, operands
 from ._recording import output
-from ._shapes import expand, reshape, squeeze_to, unsafe_view, unsqueeze
+from ._shapes import expand, expanded_shape, reshape, squeeze_to, unsafe_view, unsqueeze
 from ._tensor import Tensor
 
 
@@ -90,20 +90,30 @@ def dot(self: Tensor, other: Tensor) -> Tensor:
 
 @binds("bmm")
 def bmm(self: Tensor, mat2: Tensor) -> Tensor:
-    expected = [self.shape[0], self.shape[2]]
-    if list(mat2.shape[:2]) != expected:
-        raise RuntimeError(
-            "Expected size for first two dimensions of batch2 tensor to be: "
-            f"[{expected[0]}, {expected[1]}] but got: [{mat2.shape[0]}, {mat2.shape[1]}]."
-        )
+    check_batches(self, mat2)
     check_scalar_type(self, mat2)
     a, b = operands(self, mat2)
     return output("bmm", np.matmul(a, b), (self, mat2), (self, mat2))
 
 
+def check_batches(batch1: Tensor, batch2: Tensor) -> None:
+    """torch's checks of bmm's and baddbmm's batches of matrices."""
+    for name, batch in (("batch1", batch1), ("batch2", batch2)):
+        if batch.ndim != 3:
+            raise RuntimeError(f"{name} must be a 3D tensor")
+    expected = [batch1.shape[0], batch1.shape[2]]
+    if list(batch2.shape[:2]) != expected:
+        raise RuntimeError(
+            "Expected size for first two dimensions of batch2 tensor to be: "
+            f"[{expected[0]}, {expected[1]}] but got: [{batch2.shape[0]}, {batch2.shape[1]}]."
+        )
+
+
 @binds("baddbmm")
 def baddbmm(self: Tensor, batch1: Tensor, batch2: Tensor, *, beta=1, alpha=1) -> Tensor:
     """beta * self + alpha * (batch1 @ batch2), one BaddbmmBackward0 node."""
+    expanded_shape(self.shape, (batch1.size(0), batch1.size(1), batch2.size(2)))
+    check_batches(batch1, batch2)
     check_baddbmm(self, batch1, batch2)
     a, b = operands(batch1, batch2)
     product = np.matmul(a, b)

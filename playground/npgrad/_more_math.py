@@ -9,6 +9,7 @@ import numpy as np
 from . import _dtype as dtypes
 from ._arithmetic import logical_xor, mul_scalar
 from ._bindings import binds
+from ._cumprod_grad import cumprod_grad
 from ._formula_kit import writable_diagonal
 from ._recording import RESULT, output
 from ._reductions import _return_type, _scalar_type, _sum_dtype, cumsum
@@ -25,6 +26,7 @@ from ._shapes import (
     view,
 )
 from ._slicing import narrow
+from ._summation_order import running_products
 from ._tensor import Tensor, _wrap_dim
 
 _make = Tensor._make
@@ -44,32 +46,9 @@ def cumprod(self: Tensor, dim=None, *, dtype=None) -> Tensor:
     data = self._data
     dim = _wrap_dim(dim, data.ndim)
     target = dtype.numpy if dtype is not None else _sum_dtype(self)
-    values = np.cumprod(data, axis=dim, dtype=target) if data.ndim else data.astype(
+    values = running_products(data, dim, target) if data.ndim else data.astype(
         target or data.dtype)
     return output("cumprod", np.asarray(values), (self,), (self, dim, RESULT))
-
-
-def cumprod_grad(k, grad, self, dim, result):
-    """torch's cumprod_backward: Σ_{j≥i} grad_j·result_j / x_i where no x is 0 (a reversed
-    cumsum divided by the input), else the products without x_i worked out one by one."""
-    if self.ndim == 0 or self.shape[dim] <= 1:
-        return grad
-    values = self._data if isinstance(self, Tensor) else self
-    if not (values == 0).any():
-        return k.reverse_cumsum(result * grad, dim) / self
-    arrays = [g._data if isinstance(g, Tensor) else g for g in (grad, self)]
-    return k._like(grad, _cumprod_grad_with_zeros(*arrays, dim))
-
-
-def _cumprod_grad_with_zeros(grad: np.ndarray, x: np.ndarray, dim: int) -> np.ndarray:
-    g, x = np.moveaxis(grad, dim, -1), np.moveaxis(x, dim, -1)
-    result = np.empty_like(g)
-    for i in range(x.shape[-1]):
-        without = x.copy()
-        without[..., i] = 1
-        products = np.cumprod(without, axis=-1)
-        result[..., i] = np.sum((g * products)[..., i:], axis=-1)
-    return np.moveaxis(result, -1, dim)
 
 
 def _running_extreme(op: str, named, larger: bool):

@@ -18,9 +18,9 @@ from ._operands import floating, operands
 from ._products import tensordot
 from ._recording import RESULT, output
 from ._reductions import sum as _sum
-from ._shapes import cat, permute, reshape, squeeze, t, unsqueeze, view
+from ._shapes import cat, expanded_shape, permute, reshape, squeeze, t, unsqueeze, view
 from ._slicing import narrow
-from ._tensor import Tensor, _wrap_dim
+from ._tensor import Tensor
 
 
 # ----- special functions ------------------------------------------------------------------------
@@ -212,8 +212,16 @@ def _combined(base: np.ndarray, product: np.ndarray, beta, alpha) -> np.ndarray:
 @binds("addbmm")
 def addbmm(self: Tensor, batch1: Tensor, batch2: Tensor, *, beta=1, alpha=1) -> Tensor:
     """beta·self + alpha·Σ_b batch1[b] @ batch2[b], one AddbmmBackward0 node."""
-    _wrap_dim(2, batch1.ndim)
-    _wrap_dim(2, batch2.ndim)
+    expanded_shape(self.shape, (batch1.size(1), batch2.size(2)))
+    for name, batch in (("batch1", batch1), ("batch2", batch2)):
+        if batch.ndim != 3:
+            raise RuntimeError(f"{name} must be a 3D tensor")
+    if batch1.shape[0] != batch2.shape[0]:
+        raise RuntimeError("batch1 and batch2 must have same number of batches, got "
+                           f"{batch1.shape[0]} and {batch2.shape[0]}")
+    if batch1.shape[2] != batch2.shape[1]:
+        raise RuntimeError(f"Incompatible matrix sizes for bmm ({batch1.shape[1]}x"
+                           f"{batch1.shape[2]} and {batch2.shape[1]}x{batch2.shape[2]})")
     product = np.matmul(batch1._data, batch2._data).sum(axis=0)
     values = _combined(self._data, product, beta, alpha)
     return output("addbmm", values, (self, batch1, batch2), (batch1, batch2, beta, alpha))

@@ -86,14 +86,17 @@ def output(op: str, data, inputs: tuple, saved: tuple = (), counter=None, base=N
 
 
 # While a forward-mode dual level is open: what gives an op's result its tangent
-# (``_forward.propagate``), and the fast paths' dtypes, put aside so that every op comes here.
+# (``_forward.propagate``; set to None while a tangent is being worked out), what gives the
+# outputs of one node theirs (split's pieces), and the fast paths' dtypes, put aside so that
+# every op comes here.
 _tangents: Callable | None = None
+_piece_tangents: Callable | None = None
 _fast_dtypes_aside: dict = {}
 
 
-def open_dual_level(propagate: Callable) -> None:
-    global _tangents
-    _tangents = propagate
+def open_dual_level(propagate: Callable, propagate_pieces: Callable) -> None:
+    global _tangents, _piece_tangents
+    _tangents, _piece_tangents = propagate, propagate_pieces
     _fast_dtypes_aside.update(FAST_DTYPES)
     FAST_DTYPES.clear()
 
@@ -154,13 +157,10 @@ def record_several(op: str, tensors: list, inputs: tuple, saved: tuple) -> None:
     """One ``op`` node as the grad_fn of each of ``tensors`` (an output each: split's pieces,
     an LSTM layer's sequence and states), recorded when ``output`` would record one."""
     if _tangents is not None and tensors and inputs:
-        _tangents(tensors, "pieces", inputs, (op,))  # (split's: views of the input's values)
+        _piece_tangents(tensors, inputs, op, saved)
     if not (tensors and GradMode.enabled and tensors[0]._data.dtype.kind in "fc" and
             any(t is not None and t._rg for t in inputs)):
         return
-    if _tangents is not None:
-        raise RuntimeError(f"{op} under forward-mode AD is not in the built-in NumPy engine "
-                           "yet; switch the engine to torch")
     if op not in SAVED_OUTPUTS:
         SAVED_OUTPUTS[op] = (len(tensors), {
             index: place for index, value in enumerate(saved)

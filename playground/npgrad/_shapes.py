@@ -221,9 +221,16 @@ def expand(self: Tensor, *sizes) -> Tensor:
             f"({len(sizes)}) must be greater or equal to the number of dimensions in the tensor "
             f"({len(shape)})"
         )
+    data = np.broadcast_to(self._data, expanded_shape(shape, sizes))
+    return output("expand", data, (self,), (shape,), shared_counter(self), self)
+
+
+def expanded_shape(shape: tuple, sizes) -> tuple:
+    """The shape ``shape`` expands to for ``sizes`` (-1: kept), or torch's refusal (of the
+    last dimension that does not fit: torch checks them from the last)."""
     offset = len(sizes) - len(shape)
     target = []
-    for i, size in enumerate(sizes):
+    for i, size in reversed(list(enumerate(sizes))):
         existing = shape[i - offset] if i >= offset else 1
         if size == -1:
             size = existing
@@ -234,8 +241,7 @@ def expand(self: Tensor, *sizes) -> Tensor:
                 f"[{', '.join(map(str, sizes))}].  Tensor sizes: [{', '.join(map(str, shape))}]"
             )
         target.append(size)
-    data = np.broadcast_to(self._data, tuple(target))
-    return output("expand", data, (self,), (shape,), shared_counter(self), self)
+    return tuple(reversed(target))
 
 
 @binds("expand_as", function=False)

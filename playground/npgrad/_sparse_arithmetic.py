@@ -36,15 +36,19 @@ def _made_sparse(result: Tensor, coo: COO) -> Tensor:
     return with_parts(result, coo)
 
 
-def _factor(other, shape: tuple, ufunc, indices: np.ndarray):
+def _refuse_dense_divisor(other) -> None:
+    """torch's refusal: only a number or a 0-d tensor divides a sparse tensor."""
+    if other._data.ndim:
+        raise RuntimeError(f"Sparse division requires a scalar or zero-dim dense tensor divisor "
+                           f"(got shape {list(other._data.shape)} for divisor)")
+
+
+def _factor(other, shape: tuple, indices: np.ndarray):
     """What each stored row is multiplied or divided by: a number, or a dense tensor's
-    elements at the row's coordinates (torch: only a 0-d tensor divides a sparse one)."""
+    elements at the row's coordinates."""
     if other.__class__ in _NUMBERS:
         return other
     data = other._data
-    if ufunc is np.true_divide and data.ndim:
-        raise RuntimeError(f"Sparse division requires a scalar or zero-dim dense tensor divisor "
-                           f"(got shape {list(data.shape)} for divisor)")
     return data if not data.ndim else np.broadcast_to(data, shape)[tuple(indices)]
 
 
@@ -54,8 +58,8 @@ def _keeps_scaled(name: str, dense_op: Callable) -> Callable:
     def op(self, other, *rest, **options):
         coo = parts(self)
         dense_other = isinstance(other, Tensor) and parts(other) is None
-        if coo is not None and dense_other and ufunc is np.true_divide and other._data.ndim:
-            _factor(other, self._data.shape, ufunc, coo.indices)  # (torch's refusal)
+        if coo is not None and dense_other and ufunc is np.true_divide:
+            _refuse_dense_divisor(other)
         if forward is not None and isinstance(other, Tensor):
             result = getattr(Tensor, forward)(other, self)
         else:
@@ -66,7 +70,7 @@ def _keeps_scaled(name: str, dense_op: Callable) -> Callable:
                 or result._data.shape != self._data.shape):
             return result
         kind = result._data.dtype
-        factor = np.asarray(_factor(other, self._data.shape, ufunc, coo.indices), kind)
+        factor = np.asarray(_factor(other, self._data.shape, coo.indices), kind)
         values = ufunc(coo.values.astype(kind, copy=False), factor)
         return _made_sparse(result, COO(coo.indices, values, coo.coalesced))
     return op
@@ -112,10 +116,9 @@ def _keeping_sparse(name: str, dense_op: Callable) -> Callable:
         kept = _keeps_negated(dense_op)
     else:
         kept = _keeps_summed(name, dense_op)
-    kept.__name__ = kept.__qualname__ = name
     kept.__doc__ = dense_op.__doc__
     kept.__wrapped__ = dense_op  # (what inspect.signature and the binding table's test read)
-    return kept
+    return _keeping(name, kept)
 
 
 def _same_rows(coo: COO, kind=None, coalesced=None) -> COO:

@@ -257,11 +257,21 @@ def softmax_values(data: np.ndarray, axis: int, exp, log=None) -> np.ndarray:
 def running_sums(data: np.ndarray, axis: int, target=None) -> np.ndarray:
     """cumsum along ``axis`` as torch's CPU kernel: a float32 (float16) running sum kept in
     float64 (float32), each step rounded back."""
+    return _running(np.cumsum, data, axis, target)
+
+
+def running_products(data: np.ndarray, axis: int, target=None) -> np.ndarray:
+    """cumprod along ``axis`` as torch's CPU kernel, kept wide as ``running_sums``."""
+    return _running(np.cumprod, data, axis, target)
+
+
+def _running(scan, data: np.ndarray, axis: int, target) -> np.ndarray:
+    """A running sum or product in torch's accumulation type (at::acc_type on the CPU)."""
     wide = {np.dtype(np.float32): np.float64, np.dtype(np.float16): np.float32}.get(
         data.dtype) if target is None else None
     if wide is None:
-        return np.cumsum(data, axis=axis, dtype=target)
-    return np.cumsum(data, axis=axis, dtype=wide).astype(data.dtype)
+        return scan(data, axis=axis, dtype=target)
+    return scan(data, axis=axis, dtype=wide).astype(data.dtype)
 
 
 def trailing_norm_squares(data: np.ndarray, axis) -> np.ndarray | None:

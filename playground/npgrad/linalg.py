@@ -18,6 +18,7 @@ from ._linalg import lapack_layout, matmul
 from ._lu import getrf, lu, lu_factor, lu_factor_ex, lu_solve, row_order  # noqa: F401
 from ._matrix_chains import chain_matmul, multi_dot  # noqa: F401 - torch.linalg's
 from ._missing import missing_attribute
+from ._more_math_linalg import _type_name
 from ._operands import operands
 from ._pointwise import clone
 from ._products import linalg_cross as cross
@@ -98,6 +99,9 @@ def solve(A: Tensor, B: Tensor, *, left: bool = True) -> Tensor:
 def _solve_operands(A: Tensor, B: Tensor, left: bool, name: str) -> tuple:
     """A's and B's arrays as A X = B solves them (for X A = B, transposed), torch's checks
     first; and whether B is a vector (or a batch of them)."""
+    if A.dtype != B.dtype:
+        raise RuntimeError("linalg.solve: Expected A and B to have the same dtype, but found A "
+                           f"of type {_type_name(A)} and B of type {_type_name(B)} instead")
     data = _square(A, name)
     vector = B.ndim == 1 or (B.ndim == A.ndim - 1 and B.shape == A.shape[:-1])
     right = B._data[..., None] if vector else B._data
@@ -361,6 +365,10 @@ def lstsq(A: Tensor, B: Tensor, rcond=None, *, driver=None):
     gelsy default where A has full rank), with what each driver reports beside it."""
     if A.ndim < 2:
         raise RuntimeError("torch.linalg.lstsq: input must have at least 2 dimensions.")
+    if A.dtype != B.dtype:
+        raise RuntimeError("torch.linalg.lstsq: Expected input and other to have the same "
+                           f"dtype, but got input's dtype {_type_name(A)} and other's dtype "
+                           f"{_type_name(B)}")
     if driver is not None and driver not in _DRIVERS:
         raise RuntimeError("torch.linalg.lstsq: parameter `driver` should be one of (gels, "
                            "gelsy, gelsd, gelss)")

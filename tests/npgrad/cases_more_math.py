@@ -61,6 +61,8 @@ MORE_MATH_CASES: list = [
     Case("take", ((3, 4),), lambda m, a: m.take(a, m.tensor([[0, 5], [11, 5]]))),
     Case("copysign", ((3, 4), (4,)), lambda m, a, b: m.copysign(a, b)),
     Case("copysign_scalar", ((3, 4),), lambda m, a: a.copysign(-1.5)),
+    Case("frexp", ((3, 4),), lambda m, a: m.frexp(a * 5).mantissa),
+    Case("ldexp", ((3, 4),), lambda m, a: m.ldexp(a, m.tensor([1, -2, 3, 0]))),
     Case("index_fill", ((3, 4),), lambda m, a: a.index_fill(1, m.tensor([0, 2]), -2.0)),
     Case("index_fill", ((3, 4),), lambda m, a: (a * 1).index_fill_(0, m.tensor([1]), 0.5),
          label="inplace"),

@@ -1,9 +1,13 @@
 """Everyday calls on npgrad against real torch, run here: acosh/atanh, the in-place forms
 (floor_..., clip_, tril_/triu_, scatter_, scatter_add_, index_fill_, index_copy_,
 fill_diagonal_, comparisons), bitwise ops, broadcast_to/tile/ravel/fliplr/sum_to_size/take,
-copysign, runtime settings, type questions, logspace and windows, data_ptr and storages."""
+copysign, runtime settings, type questions, logspace and windows, data_ptr and storages;
+frexp and ldexp with their nodes and gradients (an integer exponent's integer power: 0 for a
+negative one, as torch's formula gives it), bmm's, baddbmm's and addbmm's shape checks."""
 
 from __future__ import annotations
+
+import pytest
 
 from tests.oracle import assert_playground_prints_as_torch
 
@@ -123,6 +127,44 @@ print(torch.blackman_window(7, periodic=False), torch.blackman_window(8, dtype=t
 print(torch.hann_window(400)[100:103], torch.blackman_window(512)[200:202])
 """
 
+POWERS_OF_TWO_AND_BATCHES = r"""
+import torch
+import torch.autograd.forward_ad as fwAD
+x = torch.tensor([1.5, -3.0, 0.0, 1e-40, 7.25, float("inf")], requires_grad=True)
+m, e = torch.frexp(x)
+print(m, e, m.grad_fn.name(), e.requires_grad)
+m.sum().backward()
+print(x.grad, torch.tensor([1.5, 8.0], dtype=torch.float64).frexp())
+y = torch.tensor([[0.5, 1.0, 2.0, 3.0]], requires_grad=True)
+z = torch.ldexp(y, torch.tensor([1, -2, 3, 0]))
+z.backward(torch.ones(1, 4))
+print(z, y.grad, torch.ldexp(torch.tensor([1, 2]), torch.tensor([2, 3])))
+b = torch.tensor([0.5, 3.0], dtype=torch.float64, requires_grad=True)
+p = torch.tensor([-1.5, 0.5], dtype=torch.float64, requires_grad=True)
+torch.ldexp(b, p).sum().backward()
+print(b.grad, p.grad)
+with fwAD.dual_level():
+    d = fwAD.make_dual(torch.tensor([3.0, 0.1]), torch.tensor([1.0, 2.0]))
+    print(fwAD.unpack_dual(torch.frexp(d).mantissa).tangent)
+r, z = torch.randn, torch.zeros
+for call in [lambda: torch.frexp(torch.tensor([1, 2])),
+             lambda: torch.bmm(r(2, 3, 4), r(2, 3, 5)),
+             lambda: torch.bmm(r(3, 4), r(2, 4, 5)),
+             lambda: torch.baddbmm(z(2, 3, 5), r(2, 3, 4), r(3, 4, 5)),
+             lambda: torch.baddbmm(z(2, 3, 6), r(2, 3, 4), r(2, 4, 5)),
+             lambda: torch.baddbmm(z(2, 3, 5), r(3, 4), r(2, 4, 5)),
+             lambda: torch.addbmm(z(3, 5), r(2, 3, 4), r(2, 3, 5)),
+             lambda: torch.addbmm(z(3, 5), r(2, 3, 4), r(3, 4, 5)),
+             lambda: torch.addbmm(z(4, 5), r(2, 3, 4), r(2, 4, 5)),
+             lambda: z(2, 3).expand(3, 4)]:
+    try:
+        print(call())
+    except RuntimeError as error:
+        print(error)
+"""
 
-def test_everyday_calls_print_what_torch_prints(tmp_path):
-    assert_playground_prints_as_torch(SCRIPT, tmp_path)
+
+@pytest.mark.parametrize("script", [SCRIPT, POWERS_OF_TWO_AND_BATCHES],
+                         ids=["everyday", "powers_of_two_and_batches"])
+def test_everyday_calls_print_what_torch_prints(script, tmp_path):
+    assert_playground_prints_as_torch(script, tmp_path)
