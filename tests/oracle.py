@@ -142,6 +142,13 @@ def _printed(command: list[str]) -> str:
     return normalize(done.stdout)
 
 
+def printed_by_playground(script: str, folder) -> str:
+    """What ``playground run`` (the NumPy engine's kernel) prints of ``script``."""
+    path = folder / "script.py"
+    path.write_text(script, encoding="utf-8")
+    return _printed([sys.executable, "-m", "playground", "run", str(path)])
+
+
 def assert_playground_prints_as_torch(script: str, folder) -> None:
     """``script`` run by python with real torch and by ``playground run`` (the NumPy engine's
     kernel) prints the same text, each in a fresh interpreter: in the suite's own process

@@ -19,6 +19,7 @@ from . import _leaves  # isort: skip
 from . import _bindings  # isort: skip
 from ._compile import compile
 from ._dtype import (
+    bfloat16,
     bool,
     cdouble,
     cfloat,
@@ -106,9 +107,10 @@ from ._type_info import (
 
 from . import autograd, backends, distributions, func, linalg, nn  # isort: skip
 from . import optim, sparse, special, testing, utils  # isort: skip
-from . import amp, cuda, jit, random  # isort: skip
+from . import amp, cpu, cuda, jit, random  # isort: skip
 from . import _torch_homes  # isort: skip
-from .amp import autocast, is_autocast_enabled  # isort: skip
+from .amp import autocast, get_autocast_cpu_dtype, get_autocast_dtype  # isort: skip
+from .amp import get_autocast_gpu_dtype, is_autocast_enabled  # isort: skip
 from .autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled  # isort: skip
 from .func import vmap  # isort: skip  (torch.vmap is torch.func.vmap)
 from .linalg import det  # isort: skip  (torch.det, torch.inverse: torch.linalg's)

@@ -54,7 +54,26 @@ def _named(name: str) -> dtype:
     return globals()[name]
 
 
+class _Unbacked(dtype):
+    """A dtype this engine names, compares, promotes and describes (``torch.finfo``) but
+    holds no tensors of: NumPy has no such type. Asking for its tensors says so, with
+    the way on (torch), where a tensor of it would be made."""
+
+    __slots__ = ()
+
+    def __init__(self, name: str, category: int, legacy_name: str, itemsize: int) -> None:
+        self.name, self.category, self.legacy_name = name, category, legacy_name
+        self.is_floating_point = category == _FLOAT
+        self.itemsize = itemsize
+
+    @property
+    def numpy(self):
+        raise NotImplementedError(f"{self.name} tensors are not in the built-in NumPy engine; "
+                                  "switch the engine to torch")
+
+
 float16 = half = dtype("float16", np.float16, _FLOAT, "HalfTensor")
+bfloat16 = _Unbacked("bfloat16", _FLOAT, "BFloat16Tensor", 2)
 float32 = float = dtype("float32", np.float32, _FLOAT, "FloatTensor")
 float64 = double = dtype("float64", np.float64, _FLOAT, "DoubleTensor")
 uint8 = dtype("uint8", np.uint8, _INT, "ByteTensor")
@@ -69,7 +88,7 @@ complex128 = cdouble = dtype("complex128", np.complex128, _COMPLEX, "ComplexDoub
 ALL_DTYPES = (float16, float32, float64, uint8, int8, int16, int32, int64, bool, complex64,
               complex128)
 _REAL_OF = {complex64: float32, complex128: float64}
-_COMPLEX_OF = {float32: complex64, float64: complex128}
+_COMPLEX_OF = {float32: complex64, float64: complex128, bfloat16: complex64}
 _BY_NUMPY = {d.numpy: d for d in ALL_DTYPES}
 
 
@@ -91,6 +110,7 @@ def set_default_dtype(d: dtype) -> None:
 
 # torch's ScalarType names of the dtypes, as its error messages give them
 _SCALAR_TYPE_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half",
+                      "bfloat16": "BFloat16",
                       "int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char",
                       "uint8": "Byte", "bool": "Bool", "complex64": "ComplexFloat",
                       "complex128": "ComplexDouble"}
@@ -138,6 +158,8 @@ def promote_types(a: dtype, b: dtype) -> dtype:
     if a.category == _COMPLEX:
         return a if a.itemsize >= b.itemsize else b
     if a.category == _FLOAT:
+        if {a, b} == {float16, bfloat16}:  # (neither holds the other: float32 holds both)
+            return float32
         return a if a.itemsize >= b.itemsize else b
     if a is uint8 or b is uint8:
         other = b if a is uint8 else a

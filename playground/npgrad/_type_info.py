@@ -23,8 +23,15 @@ class finfo:
         if not type.is_floating_point:
             raise TypeError("torch.finfo() requires a floating point input type. Use "
                             "torch.iinfo to handle 'torch.finfo'")
+        self.dtype = type.name
+        if type.name == "bfloat16":  # (float32's exponent, 8 bits of significand)
+            self.bits, self.eps, self.resolution = 16, 2.0 ** -7, 0.01
+            self.max = float(np.float32(np.uint32(0x7F7F0000).view(np.float32)))
+            self.min, self.tiny = -self.max, float(np.finfo(np.float32).smallest_normal)
+            self.smallest_normal = self.tiny
+            return
         limits = np.finfo(type.numpy)
-        self.bits, self.dtype = limits.bits, type.name
+        self.bits = limits.bits
         self.eps, self.max, self.min = float(limits.eps), float(limits.max), float(limits.min)
         self.tiny = self.smallest_normal = float(limits.smallest_normal)
         self.resolution = 10.0 ** -limits.precision  # (NumPy's is rounded to the dtype)

@@ -12,7 +12,7 @@ from collections import defaultdict
 
 import numpy as np
 
-from ._dtype import float16, float32
+from ._dtype import bfloat16, float16, float32
 from ._missing import SaysWhatItLacks
 from ._tensor import Tensor
 from ._user_warnings import warn_at_user_code
@@ -28,6 +28,34 @@ NO_CUDA_SCALER = "torch.cuda.amp.GradScaler is enabled, but CUDA is not availabl
 
 def is_autocast_enabled(device_type: str | None = None) -> bool:
     return False
+
+
+def is_autocast_available(device_type: str) -> bool:
+    return device_type.split(":")[0] in DEVICE_TYPES
+
+
+# what autocast casts to on each device unless told (torch.get_autocast_dtype)
+_AUTOCAST_DTYPES = {"cpu": bfloat16, "cuda": float16}
+
+
+def get_autocast_dtype(device_type: str):
+    return _AUTOCAST_DTYPES.get(device_type, float16)
+
+
+def get_autocast_cpu_dtype():
+    warn_at_user_code("torch.get_autocast_cpu_dtype() is deprecated. Please use "
+                      "torch.get_autocast_dtype('cpu') instead. (Triggered internally at "
+                      "/__w/pytorch/pytorch/torch/csrc/autograd/init.cpp:1016.)",
+                      DeprecationWarning)
+    return bfloat16
+
+
+def get_autocast_gpu_dtype():
+    warn_at_user_code("torch.get_autocast_gpu_dtype() is deprecated. Please use "
+                      "torch.get_autocast_dtype('cuda') instead. (Triggered internally at "
+                      "/__w/pytorch/pytorch/torch/csrc/autograd/init.cpp:1007.)",
+                      DeprecationWarning)
+    return float16
 
 
 class autocast:
@@ -48,7 +76,7 @@ class autocast:
         if device_type != "cpu":
             warn_at_user_code(NO_CUDA_AUTOCAST)
             self._enabled = False
-        elif dtype is not None and dtype is not float16:
+        elif dtype is not None and dtype is not float16 and dtype is not bfloat16:
             warn_at_user_code(CPU_DTYPES)
             self._enabled = False
         else:  # the CPU's bfloat16 (its default) or float16 matrix products
