@@ -107,7 +107,7 @@ from ._type_info import (
 
 from . import autograd, backends, distributions, func, linalg, nn  # isort: skip
 from . import optim, sparse, special, testing, utils  # isort: skip
-from . import amp, cpu, cuda, jit, random  # isort: skip
+from . import amp, cpu, cuda, distributed, jit, random  # isort: skip
 from . import _torch_homes  # isort: skip
 from .amp import autocast, get_autocast_cpu_dtype, get_autocast_dtype  # isort: skip
 from .amp import get_autocast_gpu_dtype, is_autocast_enabled  # isort: skip

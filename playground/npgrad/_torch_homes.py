@@ -185,6 +185,10 @@ HOMES: dict[str, dict[str, str]] = {
     "nn.pooling": {
         "torch.nn.modules.pooling": "AdaptiveAvgPool1d AdaptiveAvgPool2d AvgPool1d AvgPool2d",
     },
+    "nn.parallel": {
+        "torch.nn.parallel.data_parallel": "DataParallel",
+        "torch.nn.parallel.distributed": "DistributedDataParallel",
+    },
     "nn.recurrent": {
         "torch.nn.modules.rnn": "GRU GRUCell LSTM LSTMCell RNN RNNCell",
     },

@@ -1,7 +1,7 @@
 """``torch.nn``: the functional namespace and the modules small models are built from."""
 
 from .._missing import missing_attribute
-from . import functional, init, modules, parameter, utils
+from . import functional, init, modules, parallel, parameter, utils
 from .activation import (
     ELU,
     GELU,
@@ -49,6 +49,7 @@ from .modules import (
 )
 from .modules import module as _module  # noqa: F401 - loads torch.nn.modules.module
 from .normalization import BatchNorm1d, BatchNorm2d, BatchNorm3d, LayerNorm
+from .parallel import DataParallel
 from .parameter import Buffer
 from .pooling import AdaptiveAvgPool1d, AdaptiveAvgPool2d, AvgPool1d, AvgPool2d
 from .recurrent import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNCell
@@ -62,7 +63,8 @@ from .transformer import (
     TransformerEncoderLayer,
 )
 
-__all__ = ["functional", "init", "modules", "parameter", "utils", "BatchNorm1d", "Conv1d",
+__all__ = ["functional", "init", "modules", "parameter", "parallel", "utils", "BatchNorm1d",
+           "Conv1d", "DataParallel",
            "Conv2d", "Conv3d", "MaxPool1d", "Unflatten",
            "MaxPool2d", "BCELoss",
            "BCEWithLogitsLoss", "CrossEntropyLoss", "Dropout", "ELU", "Embedding", "Flatten",
