@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import faulthandler
 import gc
 import os
 import statistics
@@ -35,6 +36,8 @@ import time
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+faulthandler.enable()  # (a crash of Qt's or the window's says where, once seen: the first run
+# in a new environment once ended in a segmentation fault, not seen again in 10 runs)
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 

@@ -88,6 +88,7 @@ def _jedi():
     Without the disk cache each kernel parses anew: the warm-up thread pays for it.
     """
     import jedi
+    import jedi.api.helpers
     import parso.cache
 
     # parso's own switch (pickling=False) is not reachable through jedi's API.
@@ -96,6 +97,11 @@ def _jedi():
     # Completing ``obj.`` must not run the user's properties: one that loops would hang
     # the kernel (IPython turns this off for the same reason).
     jedi.settings.allow_unsafe_interpreter_executions = False
+    # jedi raises the interpreter's recursion limit while it infers, from the warm-up's or a
+    # completion's thread while a script may run: the script then met another limit than
+    # python's, and the run after it read a changed process (fingerprint.py) and went to a
+    # spare still starting (2 s). jedi here works under the process's own limit.
+    jedi.api.helpers.higher_recursion_limit = contextlib.nullcontext
     return jedi
 
 
