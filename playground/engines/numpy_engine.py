@@ -140,7 +140,7 @@ _LACKING = (
     (re.compile(r"No module named '(?P<module>torch[\w.]*)'"), "{module}"),
     (re.compile(r"cannot import name '(?P<name>\w+)' from '(?P<module>torch[\w.]*)'"),
      "{module}.{name}"),
-    (re.compile(r"^(?P<what>.+?) is not in the built-in NumPy engine"), "{what}"),
+    (re.compile(r"^(?P<what>.+?) (?:is|are) not in the built-in NumPy engine"), "{what}"),
 )
 
 

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QSplitter, QTabWidget, QVBoxLayout, QWidget
 
 from playground.model.view_state import ViewState
 from playground.ui.following import follow
+from playground.ui.qt_types import TypeMaker
 
 
 def _plots(state: ViewState) -> QWidget:
@@ -90,22 +91,29 @@ class TabbedViews(QTabWidget):
         follow(self, state.events.selection, lambda _ids: self._bring_forward("selection"))
 
         self._importing: threading.Thread | None = None
+        self._types: TypeMaker | None = None
 
     def start_importing(self) -> None:
-        """Import the lazy views' modules on a thread. Not while the window is being built:
-        the import holds the GIL most of the time, and started then it held back the first
-        paint and the first run's graph by a third (benchmarks/startup.py)."""
-        if self._importing is None:
-            self._importing = threading.Thread(
-                target=_import_all,
-                args=([m for tab in self.tabs if tab.lazy for m in tab.modules],),
-                name="views-import", daemon=True)
-            self._importing.start()
+        """Import the lazy views' modules on a thread, once the Qt types they read are made
+        on this one (qt_types.py). Not while the window is being built: the import holds the
+        GIL most of the time, and started then it held back the first paint and the first
+        run's graph by a third (benchmarks/startup.py)."""
+        if self._types is None:
+            self._types = TypeMaker(self, self._import_on_a_thread)
+
+    def _import_on_a_thread(self) -> None:
+        self._importing = threading.Thread(
+            target=_import_all,
+            args=([m for tab in self.tabs if tab.lazy for m in tab.modules],),
+            name="views-import", daemon=True)
+        self._importing.start()
 
     @property
     def importing(self) -> bool:
         """Whether the lazy views' modules are still being imported (building them now
         would wait for that on the UI thread)."""
+        if self._types is not None and not self._types.done:
+            return True
         return self._importing is not None and self._importing.is_alive()
 
     def build_lazy(self) -> None:
@@ -134,11 +142,15 @@ class TabbedViews(QTabWidget):
         self._bring_forward("figures")
 
     def _count(self) -> None:
-        """Each counting tab's title with its count: "Figures (3)", or "Figures"."""
+        """Each counting tab's title with its count: "Figures (3)", or "Figures". Set only
+        when it changes: QTabBar lays itself out again for any title set, and the splitters
+        above it repaint the whole column (every run's result, 1-3 ms)."""
         for index, tab in enumerate(self.tabs):
             if tab.count is not None:
                 number = tab.count(self.state)
-                self.setTabText(index, f"{tab.title} ({number})" if number else tab.title)
+                title = f"{tab.title} ({number})" if number else tab.title
+                if self.tabText(index) != title:
+                    self.setTabText(index, title)
 
     def _bring_forward(self, event: str) -> None:
         for tab in self.tabs:

@@ -24,6 +24,7 @@ from playground.ui.tutorial_outputs import TutorialOutputs
 
 # after the last keystroke; the run's own time comes after (benchmarks/live_latency.py)
 LIVE_DELAY_MS = 150
+BUSY_LOOK_MS = 150  # a run's wait before Run and Stop look busy (run_control.RunControl)
 UNMARK_AFTER_MS = 250  # a run's wait before the last run's error mark goes
 DEVICES = (("auto", "auto"), ("CPU", "cpu"), ("CUDA", "cuda"))
 
@@ -53,6 +54,11 @@ class RunControl(QObject):
         self.window, self.runner, self.editor = window, runner, editor
         self.view_state, self.document = view_state, document
         self._elapsed = QTimer(self, interval=100, timeout=self._tick)
+        # Run's and Stop's busy look comes once a run has taken this long: most runs end
+        # sooner, and toggling the toolbar's actions made the whole window's chrome lay out
+        # and repaint twice per run (QToolButton relayouts for any change of its action)
+        self._busy_look = QTimer(self, singleShot=True, interval=BUSY_LOOK_MS,
+                                 timeout=lambda: self._set_running(True))
         self._started_at = 0.0
         # The last run's error mark goes when the next run has taken this long, or when it
         # ends: a quick re-run that fails on the same line does not repaint the editor twice
@@ -269,7 +275,8 @@ class RunControl(QObject):
         self._run_text = self.editor.toPlainText()  # the text its line numbers are of
         self._unmark_timer.start()
         self.view_state.begin_run(title, continues)
-        self._set_running(True)
+        if not self.stop_action.isEnabled():  # (between two cells it is on already)
+            self._busy_look.start()
         self._started_at = time.perf_counter()
         self._elapsed.start()
         return True
@@ -311,12 +318,15 @@ class RunControl(QObject):
         """While a run (or Run all cells) is going: Stop, and none of Run all, Run cell and
         Run all cells."""
         for action in (self.run_action, self.cell_action, self.cells_action):
-            action.setEnabled(not running)
-        self.stop_action.setEnabled(running)
+            if action.isEnabled() == running:  # (a change re-lays the toolbar out)
+                action.setEnabled(not running)
+        if self.stop_action.isEnabled() != running:
+            self.stop_action.setEnabled(running)
 
     # ----- a run's result -----------------------------------------------------------------
     def _finished(self, result: RunResult) -> None:
         self._elapsed.stop()
+        self._busy_look.stop()
         self._unmark_timer.stop()
         stale = self._run_generation != self.document.generation
         if stale:

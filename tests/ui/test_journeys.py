@@ -506,9 +506,9 @@ def type_code_here(qtbot, window, lines: list[str]) -> None:
 
 
 def test_what_the_numpy_engine_lacks_runs_on_torch_in_one_click(qtbot, window, monkeypatch):
-    """A script stops on a tensor method the NumPy engine lacks: a button offers torch; one
-    click switches the engine and runs the script there. Without torch installed, the
-    console names what is missing and the command that installs torch instead."""
+    """A script stops on what the NumPy engine lacks (a bfloat16 tensor): a button offers
+    torch; one click switches the engine and runs the script there. Without torch
+    installed, the console names what is missing and the command that installs torch."""
     from playground.engines.registry import EngineEntry
 
     type_code(qtbot, window, ["import torch", "x = torch.arange(5.0, requires_grad=True)",
@@ -519,10 +519,10 @@ def test_what_the_numpy_engine_lacks_runs_on_torch_in_one_click(qtbot, window, m
         press_run_all(qtbot, window)
     assert not offer.isVisible()
     said = window.console.toPlainText()
-    assert "The NumPy engine lacks Tensor.bfloat16, and torch is not installed: " in said
+    assert "The NumPy engine lacks bfloat16 tensors, and torch is not installed: " in said
     assert "pip install" in said
     press_run_all(qtbot, window)
-    assert offer.isVisible() and "Tensor.bfloat16" in offer.toolTip()
+    assert offer.isVisible() and "bfloat16 tensors" in offer.toolTip()
     with qtbot.waitSignal(window.runner.finished, timeout=RUN_MS):
         qtbot.mouseClick(offer, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: settled(window), timeout=RUN_MS)

@@ -9,6 +9,7 @@ from PySide6.QtCore import Qt
 
 from playground.ui.formatting import duration_text
 from playground.ui.main_window import MainWindow
+from playground.ui.run_control import BUSY_LOOK_MS
 from tests.windows import RUN_MS, ran
 
 # ``window``: the shown window of tests/conftest.py, its kernel started.
@@ -76,6 +77,27 @@ def test_stop_ends_an_endless_loop_while_the_window_stays_responsive(qtbot, wind
     timer.stop()
     assert finished.args[0].error.kind == "interrupted"
     assert window.runs.run_action.isEnabled()
+
+
+def test_run_and_stop_look_busy_only_once_a_run_takes_a_while(qtbot, window):
+    """A quick run leaves the run actions alone (toggling them lays the window's chrome out
+    again and repaints it twice per run); a run that takes longer than a glance disables
+    Run all and enables Stop, and its end brings them back."""
+    ran(qtbot, window, "print('warm')\n")
+    runs = window.runs
+    changes = []
+    for action in (runs.run_action, runs.cell_action, runs.cells_action, runs.stop_action):
+        action.changed.connect(lambda action=action: changes.append(action.text()))
+    runs._busy_look.setInterval(5_000)  # ("quick" even on a machine that is busy meanwhile)
+    ran(qtbot, window, "x = 1\n")
+    assert changes == []
+    runs._busy_look.setInterval(BUSY_LOOK_MS)
+    window.editor.setPlainText("import time\ntime.sleep(1.5)\n")
+    with qtbot.waitSignal(window.runner.finished, timeout=RUN_MS):
+        runs.run_all()
+        qtbot.waitUntil(lambda: runs.stop_action.isEnabled(), timeout=RUN_MS)
+        assert not runs.run_action.isEnabled() and not runs.cells_action.isEnabled()
+    assert runs.run_action.isEnabled() and not runs.stop_action.isEnabled()
 
 
 def test_switching_engine_restarts_the_kernel_and_reruns(qtbot, window):

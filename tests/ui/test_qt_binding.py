@@ -24,3 +24,23 @@ def test_ten_thousand_void_qt_calls_keep_none_alive():
     after = sys.getrefcount(None)
     assert after >= before - 100, f"None lost {before - after} references"
     assert application is not None
+
+
+def test_the_views_modules_are_imported_on_a_thread_only_after_qts_types_are_made(qtbot):
+    """PySide6 makes a Qt class's Python type on first use, and two threads doing so at
+    once crash the process (seen at launch: pyqtgraph, imported on a thread, reads every name
+    of QtWidgets while the UI thread makes types of its own). The window makes them first,
+    on the UI thread, between events, and only then starts the import."""
+    from PySide6 import QtWidgets
+
+    from playground.model.view_state import ViewState
+    from playground.ui import panes
+
+    tabs = panes.TabbedViews(ViewState())
+    qtbot.addWidget(tabs)
+    tabs.start_importing()
+    assert tabs.importing and tabs._importing is None  # types first: no thread yet
+    qtbot.waitUntil(lambda: tabs._importing is not None, timeout=30_000)
+    lazy = [name for name in dir(QtWidgets) if name not in QtWidgets.__dict__]
+    assert lazy == [], f"types still to be made when the thread started: {lazy[:5]}"
+    qtbot.waitUntil(lambda: not tabs.importing, timeout=60_000)
