@@ -244,3 +244,30 @@ class GradScaler(SaysWhatItLacks):
         self._growth_tracker = int(state_dict["_growth_tracker"])
 
 
+
+
+def deprecated_forms(device: str) -> tuple[type, type]:
+    """``torch.<device>.amp``'s GradScaler and autocast: torch.amp's for ``device`` under
+    their deprecated names, which torch names as such when one is made."""
+    def deprecated(name: str, new: str) -> None:
+        warn_at_user_code(f"`torch.{device}.amp.{name}(args...)` is deprecated. Please use "
+                          f"`{new}('{device}', args...)` instead.", FutureWarning)
+
+    class DeviceGradScaler(GradScaler):
+        def __init__(self, init_scale: float = 2.0 ** 16, growth_factor: float = 2.0,
+                     backoff_factor: float = 0.5, growth_interval: int = 2000,
+                     enabled: bool = True) -> None:
+            deprecated("GradScaler", "torch.amp.GradScaler")
+            super().__init__(device, init_scale, growth_factor, backoff_factor,
+                             growth_interval, enabled)
+
+    class DeviceAutocast(autocast):
+        def __init__(self, enabled: bool = True, dtype=None, cache_enabled: bool = True):
+            deprecated("autocast", "torch.amp.autocast")
+            super().__init__(device, dtype=dtype, enabled=enabled, cache_enabled=cache_enabled)
+
+    for made, name, module in ((DeviceGradScaler, "GradScaler", "grad_scaler"),
+                               (DeviceAutocast, "autocast", "autocast_mode")):
+        made.__name__ = made.__qualname__ = name
+        made.__module__ = f"torch.{device}.amp.{module}"
+    return DeviceGradScaler, DeviceAutocast
