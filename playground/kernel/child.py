@@ -80,13 +80,11 @@ def completions(code: str, line: int, column: int, namespace: dict, torch_module
 
 @functools.cache  # patch parso once, not at every completion
 def _jedi():
-    """jedi, with parso's parse cache kept in this process's memory only.
-
-    parso pickles every module it parses to the user's cache folder and unpickles it on the
-    next start. Nothing from disk may be unpickled here, and a kernel killed while parso
-    writes (Restart, an engine switch) left a truncated file that broke completion for good.
-    Without the disk cache each kernel parses anew: the warm-up thread pays for it.
-    """
+    """jedi, with parso's parse cache kept in this process's memory only. parso pickles
+    every module it parses to the user's cache folder and unpickles it on the next start.
+    Nothing from disk may be unpickled here, and a kernel killed while parso writes (Restart,
+    an engine switch) left a truncated file that broke completion for good. Without the disk
+    cache each kernel parses anew: the warm-up thread pays for it."""
     import jedi
     import jedi.api.helpers
     import parso.cache
@@ -97,10 +95,8 @@ def _jedi():
     # Completing ``obj.`` must not run the user's properties: one that loops would hang
     # the kernel (IPython turns this off for the same reason).
     jedi.settings.allow_unsafe_interpreter_executions = False
-    # jedi raises the interpreter's recursion limit while it infers, from the warm-up's or a
-    # completion's thread while a script may run: the script then met another limit than
-    # python's, and the run after it read a changed process (fingerprint.py) and went to a
-    # spare still starting (2 s). jedi here works under the process's own limit.
+    # jedi's threads raised the recursion limit meanwhile: a running script met another one
+    # than python's, and a run read a changed process (a 2 s wait for a spare) after it
     jedi.api.helpers.higher_recursion_limit = contextlib.nullcontext
     return jedi
 
