@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._formula_kit import writable_diagonal
+from ._formula_numpy import NUMPY_KIT
 from ._more_math_linalg import _solve_triangular_of
 
-
-def _mH(a: np.ndarray) -> np.ndarray:
-    return np.swapaxes(a, -1, -2).conj()
+_conjugate_transpose = NUMPY_KIT.mH
 
 
 def _triangular(a, b, upper: bool, left: bool = True, unit: bool = False) -> np.ndarray:
@@ -20,7 +20,7 @@ def _triangular(a, b, upper: bool, left: bool = True, unit: bool = False) -> np.
 
 
 def _diagonal_zeroed(a: np.ndarray) -> np.ndarray:
-    np.einsum("...ii->...i", a)[...] = 0
+    writable_diagonal(a, 0, -2, -1)[...] = 0
     return a
 
 
@@ -28,12 +28,13 @@ def cholesky(tangents, primals, saved, result):
     """dL = L Φ(L⁻¹ dA L⁻ᴴ), Φ: the lower triangle with its diagonal halved (dA as given,
     not made symmetric first)."""
     (d_a,), (upper,) = tangents[:1], saved[1:2]
-    lower = _mH(result) if upper else result
-    inner = _triangular(_mH(lower), _triangular(lower, d_a, False), True, left=False)
+    lower = _conjugate_transpose(result) if upper else result
+    inner = _triangular(_conjugate_transpose(lower), _triangular(lower, d_a, False), True,
+                        left=False)
     inner = np.tril(inner) - np.einsum("...ii->...i", inner)[..., None] * 0.5 * np.eye(
         inner.shape[-1], dtype=inner.dtype)
     d_lower = lower @ inner
-    return _mH(d_lower) if upper else d_lower
+    return _conjugate_transpose(d_lower) if upper else d_lower
 
 
 def eigh(tangents, primals, saved, outputs):
@@ -49,7 +50,7 @@ def _eigen_tangents(d_a, values, vectors, hermitian: bool) -> list:
     E_ij = L_j - L_i and a zero diagonal; dV = dX, less V·Re(diag(Vᴴ dX)) if not hermitian
     (the vectors stay of norm 1)."""
     if hermitian:
-        d_p = (_mH(vectors) @ d_a) @ vectors
+        d_p = (_conjugate_transpose(vectors) @ d_a) @ vectors
     else:
         d_p = np.linalg.solve(vectors, d_a.astype(vectors.dtype) @ vectors)
     d_values = np.einsum("...ii->...i", d_p).copy()
@@ -60,7 +61,7 @@ def _eigen_tangents(d_a, values, vectors, hermitian: bool) -> list:
     d_x = vectors @ _diagonal_zeroed(scaled)
     if hermitian:
         return [d_values, d_x]
-    norms = np.einsum("...ii->...i", _mH(vectors) @ d_x).real
+    norms = np.einsum("...ii->...i", _conjugate_transpose(vectors) @ d_x).real
     return [d_values, d_x - vectors * norms[..., None, :]]
 
 

@@ -96,11 +96,16 @@ def bmm(self: Tensor, mat2: Tensor) -> Tensor:
     return output("bmm", np.matmul(a, b), (self, mat2), (self, mat2))
 
 
-def check_batches(batch1: Tensor, batch2: Tensor) -> None:
-    """torch's checks of bmm's and baddbmm's batches of matrices."""
+def check_three_dimensional(batch1: Tensor, batch2: Tensor) -> None:
+    """torch's first check of bmm's, baddbmm's and addbmm's batches of matrices."""
     for name, batch in (("batch1", batch1), ("batch2", batch2)):
         if batch.ndim != 3:
             raise RuntimeError(f"{name} must be a 3D tensor")
+
+
+def check_batches(batch1: Tensor, batch2: Tensor) -> None:
+    """torch's checks of bmm's and baddbmm's batches of matrices."""
+    check_three_dimensional(batch1, batch2)
     expected = [batch1.shape[0], batch1.shape[2]]
     if list(batch2.shape[:2]) != expected:
         raise RuntimeError(

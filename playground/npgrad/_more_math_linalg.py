@@ -12,7 +12,7 @@ import numpy as np
 from . import _dtype as dtypes
 from ._bindings import binds
 from ._factorizations import _floating
-from ._linalg import bmm, dot, mm
+from ._linalg import bmm, check_three_dimensional, dot, mm
 from ._numerics import complex_logaddexp, erf_values
 from ._operands import floating, operands
 from ._products import tensordot
@@ -213,9 +213,7 @@ def _combined(base: np.ndarray, product: np.ndarray, beta, alpha) -> np.ndarray:
 def addbmm(self: Tensor, batch1: Tensor, batch2: Tensor, *, beta=1, alpha=1) -> Tensor:
     """beta·self + alpha·Σ_b batch1[b] @ batch2[b], one AddbmmBackward0 node."""
     expanded_shape(self.shape, (batch1.size(1), batch2.size(2)))
-    for name, batch in (("batch1", batch1), ("batch2", batch2)):
-        if batch.ndim != 3:
-            raise RuntimeError(f"{name} must be a 3D tensor")
+    check_three_dimensional(batch1, batch2)
     if batch1.shape[0] != batch2.shape[0]:
         raise RuntimeError("batch1 and batch2 must have same number of batches, got "
                            f"{batch1.shape[0]} and {batch2.shape[0]}")
