@@ -20,6 +20,9 @@ HOMES: dict[str, dict[str, str]] = {
     "_grad_mode": {
         "torch.autograd.grad_mode": "enable_grad inference_mode no_grad set_grad_enabled",
     },
+    "_hook_lists": {
+        "torch.utils.hooks": "RemovableHandle",
+    },
     "_nodes": {
         "torch.autograd.graph": "Node",
     },
@@ -34,6 +37,9 @@ HOMES: dict[str, dict[str, str]] = {
     },
     "autograd": {
         "torch.autograd.variable": "Variable",
+    },
+    "autograd._multi_grad_hook": {
+        "torch.autograd.graph": "_MultiHandle",
     },
     "autograd.anomaly_mode": {
         "torch.autograd.anomaly_mode": "detect_anomaly set_detect_anomaly",

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterator
 
 import numpy as np
 
-from .. import _saved_hooks, _sparse
+from .. import _graph_tasks, _sparse
 from .._engine import BackwardStep, Observers, execute
 from .._grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 from .._graph_order import needed_nodes
@@ -15,7 +15,7 @@ from .._missing import missing_attribute
 from .._nodes import AccumulateGrad, GraphRoot, Node
 from .._sparse_grads import sparse_gradient
 from .._tensor import Tensor
-from . import anomaly_mode
+from . import anomaly_mode, graph
 from .anomaly_mode import detect_anomaly, set_detect_anomaly
 
 __all__ = [
@@ -129,8 +129,12 @@ def _backward(outputs: tuple, grad_tensors, retain_graph, create_graph: bool, in
         if None in targets:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
         needed = needed_nodes(root, targets) | targets
-    execute(root, root_grad, keep_graph=keep_graph, create_graph=create_graph,
-            captures={} if needed is not None else None, needed=needed, observed=observed)
+    _graph_tasks.start(root, needed, ())
+    try:
+        execute(root, root_grad, keep_graph=keep_graph, create_graph=create_graph,
+                captures={} if needed is not None else None, needed=needed, observed=observed)
+    finally:
+        _graph_tasks.finish()
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
@@ -179,8 +183,13 @@ def _grad(outputs: tuple, inputs: tuple, grad_outputs, retain_graph, create_grap
     nodes = _root_nodes(outputs)
     root, root_grad = _root(nodes, grads, create_graph)
     needed = needed_nodes(root, set(captures))
-    captured = execute(root, root_grad, keep_graph=keep_graph, create_graph=create_graph,
-                       captures=captures, needed=needed, accumulate=False, observed=observed)
+    _graph_tasks.start(root, needed, captures)
+    try:
+        captured = execute(root, root_grad, keep_graph=keep_graph, create_graph=create_graph,
+                           captures=captures, needed=needed, accumulate=False,
+                           observed=observed)
+    finally:
+        _graph_tasks.finish()
     captured = captured + [None] * (len(inputs) - len(captured))
     return tuple(_result(value, index, tensor, allow_unused, materialize_grads, create_graph)
                  for index, (value, tensor) in enumerate(zip(captured, inputs, strict=True)))
@@ -220,24 +229,6 @@ def observe(on_step: Callable[[BackwardStep], None],
         for callbacks, callback in registrations:
             if callback is not None and callback in callbacks:
                 callbacks.remove(callback)
-
-
-class _Namespace(type):
-    """A class that stands for one of torch's submodules: what it lacks is said with the
-    submodule's name and what to do, as the engine's modules say it."""
-
-    def __getattr__(cls, name: str):
-        return missing_attribute(cls.torch_name)(name)
-
-
-class graph(metaclass=_Namespace):
-    """``torch.autograd.graph``: the Node type of grad_fn objects, the saved-tensor hooks."""
-
-    torch_name = "torch.autograd.graph"
-    Node = Node
-    saved_tensors_hooks = _saved_hooks.saved_tensors_hooks
-    save_on_cpu = _saved_hooks.save_on_cpu
-    disable_saved_tensors_hooks = _saved_hooks.disable_saved_tensors_hooks
 
 
 __all__ += ["AccumulateGrad", "graph"]
