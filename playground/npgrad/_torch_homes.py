@@ -249,6 +249,9 @@ HOMES: dict[str, dict[str, str]] = {
     "optim.swa_utils": {
         "torch.optim.swa_utils": "AveragedModel SWALR",
     },
+    "optim.adafactor": {
+        "torch.optim": "Adafactor",
+    },
     "optim.more_optimizers": {
         "torch.optim.adamax": "Adamax",
         "torch.optim.asgd": "ASGD",

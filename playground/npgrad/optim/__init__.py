@@ -410,12 +410,13 @@ def _cast_state(key: str, value, param: Tensor):
 
 
 from . import lr_scheduler  # noqa: E402 - torch.optim.lr_scheduler after import torch
+from .adafactor import Adafactor  # noqa: E402
 from .lbfgs import LBFGS  # noqa: E402
 from .more_optimizers import ASGD, Adamax, NAdam, RAdam, Rprop  # noqa: E402
 from .sparse_adam import SparseAdam  # noqa: E402
 
 __all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta", "LBFGS",
-           "NAdam", "RAdam", "Adamax", "Rprop", "ASGD", "SparseAdam", "lr_scheduler",
+           "NAdam", "RAdam", "Adamax", "Rprop", "ASGD", "SparseAdam", "Adafactor", "lr_scheduler",
            "swa_utils"]
 
 _lacking = missing_attribute("torch.optim")
