@@ -177,7 +177,8 @@ class NumpyEngine(Engine):
         # loaded the same in a new process, so it is no change
         modules = {name: module for name, module in list(sys.modules.items())
                    if name.startswith(ENGINE_PACKAGE) and module is not None}
-        return (npgrad.get_default_dtype(), npgrad.is_grad_enabled(),
+        return (npgrad.get_default_dtype(), str(npgrad.get_default_device()),
+                npgrad.is_grad_enabled(),
                 _tensor.inference_mode_on(), tuple(sorted(vars(OPTIONS).items())),
                 npgrad.is_anomaly_enabled(), npgrad.is_anomaly_check_nan_enabled(),
                 Attributes({**modules, "Tensor": npgrad.Tensor, "Module": npgrad.nn.Module}))

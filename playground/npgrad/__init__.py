@@ -170,16 +170,16 @@ class accelerator(metaclass=_Namespace):
 
 
 def set_default_device(spec) -> None:
-    """Only the CPU: another device says what to do, as tensors made on it would."""
-    from ._device import usable
+    """The CPU or the meta device: another says what to do, as tensors made on it would."""
+    from ._device import set_default
 
-    if spec is not None and usable(spec).type == "meta":
-        raise NotImplementedError("torch.set_default_device('meta') is not in the built-in NumPy "
-                                  "engine; switch the engine to torch")
+    set_default(spec)
 
 
 def get_default_device():
-    return device("cpu")
+    from ._device import default
+
+    return default()
 
 
 # torch's constants (Python floats, as torch's are; ``float`` here is torch.float)

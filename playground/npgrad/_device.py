@@ -27,11 +27,11 @@ class device:
         self.index = int(number) if number else index
 
     def __enter__(self) -> device:
-        usable(self)  # (the CPU: where the engine's tensors are made anyway)
+        _OPEN.append(usable(self))
         return self
 
     def __exit__(self, *exception) -> None:
-        return None
+        _OPEN.pop()
 
     def __repr__(self) -> str:
         return f"device(type='{self.type}')" if self.index is None else (
@@ -51,6 +51,17 @@ class device:
 
 CPU = device("cpu")
 META = device("meta")
+_OPEN: list[device] = []  # the devices of the open ``with torch.device(...)`` blocks
+_DEFAULT = [CPU]  # torch.set_default_device's
+
+
+def set_default(spec) -> None:
+    _DEFAULT[0] = CPU if spec is None else usable(spec)
+
+
+def default() -> device:
+    """Where a factory called without ``device=`` puts its tensor."""
+    return _OPEN[-1] if _OPEN else _DEFAULT[0]
 
 
 def usable(spec) -> device:
@@ -67,3 +78,9 @@ def is_meta(spec) -> bool:
     """Whether ``spec`` (a device, a string, None for the default CPU) names the meta device;
     a device the engine does not have says what to do."""
     return spec is not None and usable(spec).type == "meta"
+
+
+def made_on_meta(spec) -> bool:
+    """Whether a factory given ``device=spec`` makes a meta tensor (None: the default
+    device, which a ``with torch.device('meta')`` block or set_default_device changes)."""
+    return default().type == "meta" if spec is None else is_meta(spec)

@@ -10,9 +10,9 @@ import numpy as np
 from . import _dtype as dtypes
 from . import _numerics, _random
 from ._bindings import bind_method
-from ._device import is_meta
+from ._device import made_on_meta
 from ._inplace import bind_variant, record_fill
-from ._meta import NoValues
+from ._meta import NoValues, shape_only
 from ._tensor import Size, Tensor, bump_version
 from ._user_warnings import warn_at_user_code
 
@@ -62,10 +62,13 @@ def randperm(n: int, *, generator: Generator | None = None, dtype=None, device=N
              requires_grad: bool = False) -> Tensor:
     """0 .. n-1 in torch's random order."""
     target = dtypes.to_dtype(dtype) if dtype is not None else dtypes.int64
+    if made_on_meta(device):  # (torch draws nothing for a meta tensor)
+        return _finish(np.empty(int(n), target.numpy), requires_grad, device)
     data = _random.permutation(_stream(generator), int(n)).astype(target.numpy)
     return _finish(data, requires_grad, device)
 
 
+@shape_only
 def random_(self: Tensor, from_=0, to=None, *, generator: Generator | None = None) -> Tensor:
     """Whole numbers in [from, to), in place; ``random_(to)`` is [0, to); ``random_()`` any
     that the dtype holds exactly (up to 2**24 for float32, 2**53 float64, 2**63-1 int64)."""
@@ -79,6 +82,7 @@ def random_(self: Tensor, from_=0, to=None, *, generator: Generator | None = Non
     return _fill("random_", self, draws)
 
 
+@shape_only
 def uniform_(self: Tensor, from_=0.0, to=1.0, *, generator: Generator | None = None) -> Tensor:
     """Numbers drawn uniformly from [from, to), in place."""
     _random.check_uniform_bounds(from_, to)
@@ -93,6 +97,7 @@ def uniform_(self: Tensor, from_=0.0, to=1.0, *, generator: Generator | None = N
     return _fill("uniform_", self, draws)
 
 
+@shape_only
 def normal_(self: Tensor, mean=0.0, std=1.0, *, generator: Generator | None = None) -> Tensor:
     """Numbers from N(mean, std²), in place."""
     kind, contiguous = self._data.dtype, self._data.flags.c_contiguous
@@ -106,12 +111,14 @@ def normal_(self: Tensor, mean=0.0, std=1.0, *, generator: Generator | None = No
     return _fill("normal_", self, draws)
 
 
+@shape_only
 def exponential_(self: Tensor, lambd=1.0, *, generator: Generator | None = None) -> Tensor:
     """Numbers from the exponential distribution of rate ``lambd``, in place."""
     draws = _random.exponentials(_stream(generator), self._data.size, float(lambd))
     return _fill("exponential_", self, draws)
 
 
+@shape_only
 def bernoulli_(self: Tensor, p=0.5, *, generator: Generator | None = None) -> Tensor:
     """1 with probability ``p`` (a number, or a tensor of them), else 0, in place."""
     if isinstance(p, Tensor):
@@ -197,7 +204,7 @@ def _fill(op: str, self: Tensor, draws: np.ndarray, chances: Tensor | None = Non
 
 
 def _finish(data: np.ndarray, requires_grad: bool, device_spec=None) -> Tensor:
-    if is_meta(device_spec):  # (its shape and dtype; the values are let go)
+    if made_on_meta(device_spec):  # (its shape and dtype; the values are let go)
         data = NoValues(data.shape, data.dtype)
     result = _make(data)
     if requires_grad:
@@ -356,6 +363,8 @@ def rand(*size, generator=None, dtype=None, device=None, requires_grad=False) ->
     """Uniform numbers in [0, 1), torch's for the seed."""
     target = _dtype_or_default(dtype)
     shape = _size(size)
+    if made_on_meta(device):
+        return _finish(np.empty(shape, target), requires_grad, device)
     if target.kind == "c":  # the pairs of parts drawn as reals
         parts = _random.uniforms(_stream(generator), 2 * _count(shape), _part(target))
         return _finish(parts.view(target).reshape(shape), requires_grad, device)
@@ -372,6 +381,8 @@ def randn(*size, generator=None, dtype=None, device=None, requires_grad=False) -
     """Standard normal numbers, torch's for the seed."""
     target = _dtype_or_default(dtype)
     shape = _size(size)
+    if made_on_meta(device):
+        return _finish(np.empty(shape, target), requires_grad, device)
     if target.kind == "c":  # the pairs of parts, each of variance 1/2
         parts = _random.normals(_stream(generator), 2 * _count(shape), _part(target), 0.0,
                                 math.sqrt(0.5))
@@ -388,6 +399,8 @@ def randint(low, high=None, size=None, *, generator=None, dtype=None, device=Non
         low, high, size = 0, low, high
     target = dtypes.to_dtype(dtype) if dtype is not None else dtypes.int64
     shape = _size((size,))
+    if made_on_meta(device):
+        return _finish(np.empty(shape, target.numpy), requires_grad, device)
     data = _random.integers(_stream(generator), _count(shape), target.numpy, int(low),
                             int(high)).reshape(shape)
     return _finish(data, requires_grad, device)

@@ -15,6 +15,7 @@ from ._complex_nodes import complex_variant
 from ._forward import refuse_inplace, set_tangent, tangent_of_write
 from ._grad_mode import GradMode
 from ._indexing import index_array
+from ._meta import shape_only
 from ._no_grad_views import refused as refused_view
 from ._nodes import NODE_CLASSES
 from ._numerics import addcdiv_values, addcmul_values, lerp_values, plus_scaled
@@ -274,15 +275,18 @@ def clamp_max_(self: Tensor, max) -> Tensor:
     return _inplace("clamp_max", self, result, None, (_original(self), max))
 
 
+@shape_only
 def zero_(self: Tensor) -> Tensor:
     return _inplace("zero_", self, np.zeros_like(self._data), None, ())
 
 
+@shape_only
 def fill_(self: Tensor, value) -> Tensor:
     value = value.item() if isinstance(value, Tensor) else value
     return _inplace("fill_", self, np.full_like(self._data, value), None, ())
 
 
+@shape_only
 def copy_(self: Tensor, source: Tensor) -> Tensor:
     """source's values written into self; recorded as torch's CopyBackwards."""
     values = np.broadcast_to(as_tensor_operand(source)._data, self._data.shape)

@@ -5,6 +5,7 @@ in it, and every NumPy operation on its storage says so."""
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -54,3 +55,20 @@ def to_meta(tensor, dtype=None):
     moved = Tensor._make(NoValues(tensor.shape, tensor._data.dtype if dtype is None else dtype))
     moved._rg = tensor._rg
     return moved
+
+
+def has_no_values(tensor) -> bool:
+    return tensor._data.__class__ is NoValues
+
+
+def shape_only(method):
+    """An in-place fill or write: on a meta tensor it has nothing to change (and draws no
+    random numbers), as torch's does; elsewhere ``method`` itself."""
+
+    @functools.wraps(method)
+    def write(self, *args, **kwargs):
+        if has_no_values(self):
+            return self
+        return method(self, *args, **kwargs)
+
+    return write

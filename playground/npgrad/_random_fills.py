@@ -7,6 +7,7 @@ import numpy as np
 from . import _random
 from ._factories import _fill, _floating_target
 from ._inplace import bind_variant
+from ._meta import shape_only
 from ._tensor import Tensor
 
 _CPP_NAMES = {np.dtype(np.int64): "long int", np.dtype(np.int32): "int",
@@ -18,6 +19,7 @@ _CPP_NAMES = {np.dtype(np.int64): "long int", np.dtype(np.int32): "int",
 # torch checks the distribution's argument first, then the tensor's dtype, then draws
 
 
+@shape_only
 def cauchy_(self: Tensor, median=0.0, sigma=1.0, *, generator=None) -> Tensor:
     """Numbers from the Cauchy distribution (location ``median``, scale ``sigma``), in place."""
     _random.check_positive("cauchy_", "sigma", float(sigma))
@@ -30,6 +32,7 @@ def cauchy_(self: Tensor, median=0.0, sigma=1.0, *, generator=None) -> Tensor:
     return _fill("cauchy_", self, draws)
 
 
+@shape_only
 def log_normal_(self: Tensor, mean=1.0, std=2.0, *, generator=None) -> Tensor:
     """Numbers whose logarithm is normal with ``mean`` and ``std``, in place."""
     _random.check_positive("log_normal_", "std", float(std))
@@ -39,6 +42,7 @@ def log_normal_(self: Tensor, mean=1.0, std=2.0, *, generator=None) -> Tensor:
     return _fill("log_normal_", self, draws)
 
 
+@shape_only
 def geometric_(self: Tensor, p, *, generator=None) -> Tensor:
     """The number of Bernoulli(``p``) trials up to the first success, in place (integers too)."""
     _random.check_probability("geometric_", float(p))

@@ -10,6 +10,7 @@ import numpy as np
 
 from .. import _factories
 from .._grad_mode import no_grad
+from .._meta import has_no_values
 from .._missing import missing_attribute
 from .._tensor import Tensor, bump_version
 
@@ -84,6 +85,8 @@ def zeros_(tensor: Tensor) -> Tensor:
 def eye_(tensor: Tensor) -> Tensor:
     if tensor.dim() != 2:
         raise ValueError("Only tensors with 2 dimensions are supported")
+    if has_no_values(tensor):  # (a meta tensor: shapes only, as under torch)
+        return tensor
     with no_grad():
         tensor._data[...] = np.eye(*tensor.shape, dtype=tensor._data.dtype)
     return tensor
@@ -99,6 +102,8 @@ def dirac_(tensor: Tensor, groups: int = 1) -> Tensor:
         raise ValueError("dim 0 must be divisible by groups")
     per_group = tensor.shape[0] // groups
     centre = tuple(side // 2 for side in tensor.shape[2:])
+    if has_no_values(tensor):
+        return tensor
     with no_grad():
         tensor._data[...] = 0
         for group in range(groups):
@@ -145,7 +150,7 @@ def orthogonal_(tensor: Tensor, gain: float = 1, generator=None) -> Tensor:
     torch's runs in the tensor's float32: values agree to about 1e-5)."""
     if tensor.dim() < 2:
         raise ValueError("Only tensors with 2 or more dimensions are supported")
-    if tensor.numel() == 0:
+    if tensor.numel() == 0 or has_no_values(tensor):  # (a meta tensor: no draws)
         return tensor
     rows = tensor.shape[0]
     columns = tensor.numel() // rows
@@ -176,6 +181,8 @@ def trunc_normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, a: float 
     def norm_cdf(x: float) -> float:
         return (1.0 + math.erf(x / math.sqrt(2.0))) / 2.0
 
+    if has_no_values(tensor):  # (torch's: no draws, and no warning)
+        return tensor
     if mean < a - 2 * std or mean > b + 2 * std:
         warnings.warn("mean is more than 2 std from [a, b] in nn.init.trunc_normal_. The "
                       "distribution of values may be incorrect.", stacklevel=2)

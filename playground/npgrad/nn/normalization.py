@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _factories, _recording
+from .._dtype import int64
 from .._dtype_checks import check_normalization
 from .._tensor import Tensor
 from .modules import Module, Parameter
@@ -62,7 +63,7 @@ def add_running_statistics(module: Module, size: int, track: bool, dtype) -> Non
     if track:
         module.register_buffer("running_mean", _factories.zeros(size, dtype=dtype))
         module.register_buffer("running_var", _factories.ones(size, dtype=dtype))
-        module.register_buffer("num_batches_tracked", Tensor._make(np.array(0, np.int64)))
+        module.register_buffer("num_batches_tracked", _factories.tensor(0, dtype=int64))
     else:
         for name in ("running_mean", "running_var", "num_batches_tracked"):
             module.register_buffer(name, None)

@@ -12,7 +12,7 @@ from ..._grad_mode import no_grad
 from ..._missing import lacking_member
 from ..._tensor import Parameter, Tensor
 from .. import _hooks, functional, init
-from . import lookup
+from . import lookup, placement
 
 
 def _indented(text: str, spaces: int) -> str:
@@ -26,6 +26,12 @@ class Module:
 
     training: bool
     _version = 1  # the state dict's metadata (torch's format version of the module's entries)
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        placement.build_on_given_device(cls)
+
+    to_empty = placement.to_empty
 
     def __init__(self) -> None:
         object.__setattr__(self, "_parameters", {})  # (plain dicts, as torch 2 keeps them)
