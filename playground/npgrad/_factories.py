@@ -69,20 +69,6 @@ def randperm(n: int, *, generator: Generator | None = None, dtype=None, device=N
 
 
 @shape_only
-def random_(self: Tensor, from_=0, to=None, *, generator: Generator | None = None) -> Tensor:
-    """Whole numbers in [from, to), in place; ``random_(to)`` is [0, to); ``random_()`` any
-    that the dtype holds exactly (up to 2**24 for float32, 2**53 float64, 2**63-1 int64)."""
-    if to is None and from_ != 0:
-        from_, to = 0, from_
-    count, kind = self._data.size, self._data.dtype
-    if to is None:
-        draws = _random.whole_numbers(_stream(generator), count, kind)
-    else:
-        draws = _random.integers(_stream(generator), count, kind, int(from_), int(to))
-    return _fill("random_", self, draws)
-
-
-@shape_only
 def uniform_(self: Tensor, from_=0.0, to=1.0, *, generator: Generator | None = None) -> Tensor:
     """Numbers drawn uniformly from [from, to), in place."""
     _random.check_uniform_bounds(from_, to)
@@ -109,13 +95,6 @@ def normal_(self: Tensor, mean=0.0, std=1.0, *, generator: Generator | None = No
     draws = _random.normals(_stream(generator), self._data.size, kind, float(mean),
                             float(std), contiguous)
     return _fill("normal_", self, draws)
-
-
-@shape_only
-def exponential_(self: Tensor, lambd=1.0, *, generator: Generator | None = None) -> Tensor:
-    """Numbers from the exponential distribution of rate ``lambd``, in place."""
-    draws = _random.exponentials(_stream(generator), self._data.size, float(lambd))
-    return _fill("exponential_", self, draws)
 
 
 @shape_only
@@ -503,7 +482,7 @@ def new_tensor(self: Tensor, data, dtype=None, device=None, requires_grad=False)
     return _copied(data, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
 
 
-for _fill_method in (bernoulli_, random_, uniform_, normal_, exponential_):
+for _fill_method in (bernoulli_, uniform_, normal_):
     bind_variant(_fill_method.__name__, _fill_method)
 bind_method("bernoulli", bernoulli)
 bind_method("multinomial", multinomial)

@@ -1,4 +1,5 @@
-"""The rarer random fills in place: cauchy_, log_normal_ and geometric_, torch's draws."""
+"""The rarer random fills in place: random_, exponential_, cauchy_, log_normal_ and
+geometric_, torch's draws."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from . import _random
 from ._factories import _fill, _floating_target
 from ._inplace import bind_variant
 from ._meta import shape_only
+from ._random import Generator
 from ._tensor import Tensor
 
 _CPP_NAMES = {np.dtype(np.int64): "long int", np.dtype(np.int32): "int",
@@ -15,6 +17,27 @@ _CPP_NAMES = {np.dtype(np.int64): "long int", np.dtype(np.int32): "int",
               np.dtype(np.uint8): "unsigned char", np.dtype(np.bool_): "bool",
               np.dtype(np.complex64): "c10::complex<float>",
               np.dtype(np.complex128): "c10::complex<double>"}
+
+@shape_only
+def random_(self: Tensor, from_=0, to=None, *, generator: Generator | None = None) -> Tensor:
+    """Whole numbers in [from, to), in place; ``random_(to)`` is [0, to); ``random_()`` any
+    that the dtype holds exactly (up to 2**24 for float32, 2**53 float64, 2**63-1 int64)."""
+    if to is None and from_ != 0:
+        from_, to = 0, from_
+    count, kind = self._data.size, self._data.dtype
+    if to is None:
+        draws = _random.whole_numbers(_random.chosen(generator), count, kind)
+    else:
+        draws = _random.integers(_random.chosen(generator), count, kind, int(from_), int(to))
+    return _fill("random_", self, draws)
+
+
+@shape_only
+def exponential_(self: Tensor, lambd=1.0, *, generator: Generator | None = None) -> Tensor:
+    """Numbers from the exponential distribution of rate ``lambd``, in place."""
+    draws = _random.exponentials(_random.chosen(generator), self._data.size, float(lambd))
+    return _fill("exponential_", self, draws)
+
 
 # torch checks the distribution's argument first, then the tensor's dtype, then draws
 
@@ -52,5 +75,5 @@ def geometric_(self: Tensor, p, *, generator=None) -> Tensor:
     return _fill("geometric_", self, draws)
 
 
-for _method in (cauchy_, log_normal_, geometric_):
+for _method in (random_, exponential_, cauchy_, log_normal_, geometric_):
     bind_variant(_method.__name__, _method)
