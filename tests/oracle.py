@@ -161,3 +161,16 @@ def assert_playground_prints_as_torch(script: str, folder) -> None:
     path.write_text(script, encoding="utf-8")
     assert _printed([sys.executable, "-m", "playground", "run", str(path)]) == \
         _printed([sys.executable, str(path)])
+
+
+def assert_playground_prints_as_torch_within(script: str, folder, tolerance: float) -> None:
+    """As assert_playground_prints_as_torch, but each number printed may differ from torch's
+    by ``tolerance`` (relative): for float32 matrix products, which MKL rounds otherwise."""
+    import pytest
+
+    pytest.importorskip("torch")
+    path = folder / "script.py"
+    path.write_text(script, encoding="utf-8")
+    mine = _printed([sys.executable, "-m", "playground", "run", str(path)])
+    theirs = _printed([sys.executable, str(path)])
+    assert same_within(theirs, mine, tolerance), (theirs, mine)

@@ -62,7 +62,9 @@ def gelu_derivative(x: np.ndarray, approximate: str) -> np.ndarray:
 def attention_probabilities(query: np.ndarray, key: np.ndarray, mask, scale: float
                             ) -> np.ndarray:
     """softmax(query keyᵀ scale + mask) over the keys, in the inputs' dtype; a row every key
-    of which is masked out is all 0 (``mask``: None, or an additive array of 0 and -inf)."""
+    of which is masked out is all 0 (``mask``: None, or an additive array of 0 and -inf). A
+    key with fewer heads (dim -3) serves groups of query heads (GQA)."""
+    key = heads_for(key, query.shape[-3])
     scores = (query @ np.swapaxes(key, -1, -2)) * query.dtype.type(scale)
     if mask is not None:
         scores = scores + mask.astype(scores.dtype, copy=False)
@@ -70,14 +72,34 @@ def attention_probabilities(query: np.ndarray, key: np.ndarray, mask, scale: flo
 
 
 def attention_gradients(grad, query, key, value, mask, scale) -> tuple:
-    """The gradients for query, key and value of attention, from the probabilities again."""
+    """The gradients for query, key and value of attention, from the probabilities again (a
+    key's or value's summed over the query heads it serves)."""
+    heads = query.shape[-3]
     probabilities = attention_probabilities(query, key, mask, scale)
     value_grad = np.swapaxes(probabilities, -1, -2) @ grad
-    probability_grad = grad @ np.swapaxes(value, -1, -2)
+    probability_grad = grad @ np.swapaxes(heads_for(value, heads), -1, -2)
     score_grad = probabilities * (probability_grad - np.sum(probability_grad * probabilities,
                                                             axis=-1, keepdims=True))
     score_grad = score_grad * query.dtype.type(scale)
-    return (score_grad @ key, np.swapaxes(score_grad, -1, -2) @ query, value_grad)
+    key_grad = np.swapaxes(score_grad, -1, -2) @ query
+    return (score_grad @ heads_for(key, heads), _per_head(key_grad, key.shape[-3]),
+            _per_head(value_grad, value.shape[-3]))
+
+
+def heads_for(data: np.ndarray, heads: int) -> np.ndarray:
+    """Each head of a key or value repeated for the group of query heads it serves."""
+    if data.ndim < 3 or data.shape[-3] == heads:
+        return data
+    return np.repeat(data, heads // data.shape[-3], axis=-3)
+
+
+def _per_head(grad: np.ndarray, heads: int) -> np.ndarray:
+    """A gradient over the query heads summed back to the key's or value's own heads."""
+    if grad.ndim < 3 or grad.shape[-3] == heads:
+        return grad
+    shape = grad.shape
+    groups = shape[-3] // heads
+    return grad.reshape(*shape[:-3], heads, groups, *shape[-2:]).sum(axis=-3)
 
 
 def _array(value) -> np.ndarray:

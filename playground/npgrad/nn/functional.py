@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import importlib
-import math
 
 import numpy as np
 
 from .. import _complex_refusals, _linalg, _operands, _recording, _reductions
-from .._arithmetic import mul_scalar
 from .._dtype_checks import check_normalization
-from .._formula_kit import GELU_BETA, GELU_KAPPA, SQRT_HALF, attention_probabilities
+from .._formula_kit import GELU_BETA, GELU_KAPPA, SQRT_HALF
 from .._kernel_exp import kernel_exp
 from .._missing import missing_attribute
 from .._nodes import legacy_type_name
@@ -21,6 +19,7 @@ from .._summation_order import whole_sum
 from .._tensor import Tensor, bump_version
 from .._torch_homes import give_torch_homes
 from . import _hooks
+from .attention import scaled_dot_product_attention
 
 
 def softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
@@ -176,53 +175,6 @@ def gelu(input: Tensor, approximate: str = "none") -> Tensor:
         result = x * half * (1 + erf_values(x * x.dtype.type(SQRT_HALF)))
     return _recording.output("gelu", result.astype(x.dtype, copy=False), (input,),
                              (input, approximate))
-
-
-def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor,
-                                 attn_mask: Tensor | None = None, dropout_p: float = 0.0,
-                                 is_causal: bool = False, scale: float | None = None,
-                                 enable_gqa: bool = False) -> Tensor:
-    """softmax(q kᵀ scale + mask) v, with dropout on the softmax. As torch on the CPU: for
-    4-d inputs (batch, heads, length, features) with one feature size and no dropout its fused
-    kernel's one node; otherwise its math, op by op (dropout as F.dropout draws it)."""
-    if enable_gqa:
-        raise RuntimeError("scaled_dot_product_attention with enable_gqa is not in the built-in "
-                           "NumPy engine yet; switch the engine to torch")
-    scale = 1 / math.sqrt(query.shape[-1]) if scale is None else float(scale)
-    fused = query.ndim == key.ndim == value.ndim == 4 and query.dtype.is_floating_point and \
-        query.shape[-1] == key.shape[-1] == value.shape[-1] and dropout_p == 0
-    if fused:
-        mask = _additive_mask(attn_mask, is_causal, query, key)
-        values = attention_probabilities(query._data, key._data, mask, scale) @ value._data
-        laid_out = np.empty_like(query._data)  # torch's kernel lays its output out as the
-        laid_out[...] = values                  # query (a later permute may then be a view)
-        return _recording.output("attention", laid_out, (query, key, value),
-                                 (query, key, value, mask, scale))
-    if is_causal and attn_mask is not None:
-        raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be "
-                           "set when is_causal=True")
-    root = math.sqrt(scale)
-    scores = mul_scalar(query, root) @ mul_scalar(key.transpose(-2, -1), root)
-    mask = _additive_mask(attn_mask, is_causal, query, key)
-    if mask is not None:
-        scores = scores + Tensor._make(mask.astype(scores._data.dtype, copy=False))
-    weights = _reductions.safe_softmax(scores, -1)
-    return (dropout(weights, dropout_p) if dropout_p > 0 else weights) @ value
-
-
-def _additive_mask(attn_mask: Tensor | None, is_causal: bool, query: Tensor,
-                   key: Tensor) -> np.ndarray | None:
-    """The mask as what is added to the scores: 0 where a key takes part, -inf where it
-    does not (a bool mask's False, above the diagonal when causal); a float mask as it is."""
-    length, keys = query.shape[-2], key.shape[-2]
-    mask = None
-    if attn_mask is not None:
-        data = attn_mask._data
-        mask = np.where(data, 0.0, -np.inf) if data.dtype == np.bool_ else data
-    if is_causal:
-        causal = np.where(np.tril(np.ones((length, keys), dtype=bool)), 0.0, -np.inf)
-        mask = causal if mask is None else mask + causal
-    return None if mask is None else mask.astype(query._data.dtype, copy=False)
 
 
 def silu(input: Tensor, inplace: bool = False) -> Tensor:
