@@ -1,8 +1,10 @@
-"""torch.func for tutorial code: grad, vjp, jvp, jacrev, jacfwd, hessian, vmap, functional_call.
+"""torch.func for tutorial code: grad, vjp, jvp, linearize, jacrev, jacfwd, hessian, vmap,
+functional_call.
 
 Built on the engine's reverse mode: a transform differentiates fresh copies of its inputs, so
-its results carry no graph unless an input already required grad (then they stay attached to
-it, which is what nesting transforms, as hessian does, needs). ``jvp`` is the double-vjp
+its results carry no graph unless an input already required grad or the function reaches
+another tensor that does (then they stay attached, which is what nesting transforms, as
+hessian does, and a loss on a closed-over parameter need). ``jvp`` is the double-vjp
 trick; ``vmap`` calls the function once per slice and stacks the results (the same values;
 torch batches the calls).
 """
@@ -17,6 +19,7 @@ from dataclasses import dataclass
 from ._missing import missing_attribute
 
 __all__ = ["functional_call", "grad", "grad_and_value", "hessian", "jacfwd", "jacrev", "jvp",
+           "linearize",
            "stack_module_state", "vjp", "vmap"]
 
 
@@ -122,7 +125,26 @@ def _traced(func: Callable, args: tuple, kwargs: dict, argnums, has_aux: bool,
         raise RuntimeError(f"{caller}: output of function f should be a tuple: (output, aux) "
                            "if has_aux is True")
     output, aux = result if has_aux else (result, None)
+    keep = keep or _reaches_other_leaves(_tensors_of(output), inputs)
     return _Traced(args, inputs, keep, output, aux, has_aux)
+
+
+def _reaches_other_leaves(outputs: list, inputs: list) -> bool:
+    """Whether the outputs' graph reaches a leaf that requires grad besides the transform's
+    own inputs (a closed-over parameter): torch's results then stay differentiable in it."""
+    own = {id(tensor) for tensor in inputs}
+    waiting = [output.grad_fn for output in outputs if output.grad_fn is not None]
+    seen = set()
+    while waiting:
+        node = waiting.pop()
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        variable = getattr(node, "variable", None)
+        if variable is not None and id(variable) not in own:
+            return True
+        waiting.extend(next_node for next_node, _ in node.next_functions)
+    return False
 
 
 def _pushed_forward(call: _Traced, tangents_for: Callable) -> list:
@@ -201,9 +223,38 @@ def jvp(func: Callable, primals: Sequence, tangents: Sequence, *, has_aux: bool 
                    "jvp(f, primals, tangents)")
     (pushed,) = _pushed_forward(call, lambda _: [_tensors_of(tuple(tangents))])
     flat = iter(pushed)
-    answer = (_released(call.output, call.keep),
+    # (torch hands the primal output on as an alias of the one its level computed)
+    primal = _mapped(call.output, lambda t: t[...]) if call.keep else call.output
+    answer = (_released(primal, call.keep),
               _released(_mapped(call.output, lambda _: next(flat)), call.keep))
     return (*answer, _released(call.aux, call.keep)) if has_aux else answer
+
+
+def linearize(func: Callable, *primals):
+    """(``func(*primals)``, a function of tangents giving the Jacobian-vector product there);
+    torch traces ``func`` once, the engine runs jvp at each call (the same values)."""
+    output = func(*primals)
+
+    def jvp_fn(*tangents):
+        if len(tangents) != len(primals):
+            raise RuntimeError(f"Expected the tangents {_tuple_spec(len(tangents))} to have the "
+                               f"same argspec as the primals {_tuple_spec(len(primals))}")
+        for index, (tangent, primal) in enumerate(zip(tangents, primals, strict=True)):
+            for what, mine, theirs in (("shape", tangent.shape, primal.shape),
+                                       ("dtype", tangent.dtype, primal.dtype)):
+                if mine != theirs:
+                    raise RuntimeError(f"tangent:{index} with {what} {mine} in flattened pytree "
+                                       f"doesn't match the {what} {theirs} of the "
+                                       "corresponding primal.")
+        return jvp(func, primals, tangents)[1]
+
+    return output, jvp_fn
+
+
+def _tuple_spec(count: int) -> str:
+    """How torch's pytree prints the spec of a tuple of ``count`` tensors."""
+    return "TreeSpec(tuple, None, [" + ",\n  ".join("*" * bool(count) for _ in
+                                                     range(max(count, 1))) + "])"
 
 
 # ----- Jacobians --------------------------------------------------------------------------------
