@@ -107,7 +107,7 @@ from ._type_info import (
 
 from . import autograd, backends, distributions, func, linalg, nn  # isort: skip
 from . import optim, sparse, special, testing, utils  # isort: skip
-from . import amp, cpu, cuda, distributed, jit, random  # isort: skip
+from . import amp, cpu, cuda, distributed, jit, random, xpu  # isort: skip
 from . import _torch_homes  # isort: skip
 from .amp import autocast, get_autocast_cpu_dtype, get_autocast_dtype  # isort: skip
 from .amp import get_autocast_gpu_dtype, is_autocast_enabled  # isort: skip
@@ -180,6 +180,27 @@ def get_default_device():
     from ._device import default
 
     return default()
+
+
+def get_device_module(device=None):  # noqa: F811 - torch's keyword, not the class
+    """The module of a device's type (torch.cuda for 'cuda'); without one the current
+    accelerator's, which here, with none, is torch.cpu."""
+    import sys
+
+    from ._device import device as device_type
+
+    if isinstance(device, device_type | str):
+        name = device_type(device).type
+    elif device is None:
+        name = "cpu"
+    else:
+        raise RuntimeError(f"Invalid value of device '{device}', expect torch.device, str, or "
+                           "None")
+    module = getattr(sys.modules[__name__], name, None)
+    if not isinstance(module, type(sys)):
+        raise RuntimeError(f"Device '{name}' does not have a corresponding module registered "
+                           f"as 'torch.{name}'.")
+    return module
 
 
 # torch's constants (Python floats, as torch's are; ``float`` here is torch.float)
