@@ -65,6 +65,9 @@ class set_grad_enabled(_GradModeContext):
     def __enter__(self) -> None:
         GradMode.enabled = self.target
 
+    def __repr__(self) -> str:  # (torch's, unlike its other modes')
+        return f"torch.autograd.grad_mode.set_grad_enabled(mode={self.target})"
+
     def __call__(self, function):
         GradMode.enabled = self._previous
 

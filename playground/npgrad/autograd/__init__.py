@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterator
+import warnings
+from collections.abc import Callable, Iterator, Mapping
 
 import numpy as np
 
@@ -15,13 +16,15 @@ from .._missing import missing_attribute
 from .._nodes import AccumulateGrad, GraphRoot, Node
 from .._sparse_grads import sparse_gradient
 from .._tensor import Tensor
-from . import anomaly_mode, graph
+from . import _gradient_edges, anomaly_mode, grad_mode, graph
+from ._gradient_edges import GradientEdge
 from .anomaly_mode import detect_anomaly, set_detect_anomaly
+from .grad_mode import set_multithreading_enabled
 
 __all__ = [
     "backward", "grad", "observe", "BackwardStep", "Node", "no_grad", "enable_grad",
     "set_grad_enabled", "is_grad_enabled", "anomaly_mode", "detect_anomaly",
-    "set_detect_anomaly",
+    "set_detect_anomaly", "set_multithreading_enabled", "grad_mode",
 ]
 
 
@@ -140,17 +143,41 @@ def _backward(outputs: tuple, grad_tensors, retain_graph, create_graph: bool, in
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
          only_inputs=True, allow_unused=None, is_grads_batched=False,
          materialize_grads=False) -> tuple:
-    """The gradients of ``outputs`` w.r.t. ``inputs``, returned instead of accumulated."""
-    outputs = _as_tuple(outputs)
+    """The gradients of ``outputs`` w.r.t. ``inputs``, returned instead of accumulated (as
+    a dict of the same keys when ``inputs`` is one). Tensors or GradientEdges, both."""
+    outputs = _gradient_edges.as_outputs(
+        (outputs,) if isinstance(outputs, GradientEdge) else _as_tuple(outputs))
+    names, inputs = _named_inputs(inputs)
+    if not only_inputs:
+        warnings.warn("only_inputs argument is deprecated and is ignored now (defaults to True). "
+                      "To accumulate gradient for other parts of the graph, please use "
+                      "torch.autograd.backward.", FutureWarning, stacklevel=2)
     if is_grads_batched:
         return _batched_grad(outputs, inputs, grad_outputs, retain_graph, create_graph,
                              allow_unused, materialize_grads)
     observed = _notify(Observers.backward_started, ("grad", outputs))
     try:
-        return _grad(outputs, _as_tuple(inputs), grad_outputs, retain_graph, create_graph,
-                     bool(allow_unused) or materialize_grads, materialize_grads, observed)
+        found = _grad(outputs, inputs, grad_outputs, retain_graph, create_graph,
+                      bool(allow_unused) or materialize_grads, materialize_grads, observed)
     finally:
         _notify(Observers.backward_finished, ("grad", outputs))
+    return found if names is None else dict(zip(names, found, strict=True))
+
+
+def _named_inputs(inputs) -> tuple[list | None, tuple]:
+    """grad()'s inputs: a tensor or edge, a sequence of them, or a dict (its keys kept)."""
+    if isinstance(inputs, Tensor | GradientEdge):
+        found, names = (inputs,), None
+    elif type(inputs) is dict:
+        found, names = tuple(inputs.values()), list(inputs)
+    elif isinstance(inputs, Mapping):
+        raise TypeError(f"`inputs` argument to `grad()` must be a dict, not "
+                        f"{type(inputs).__name__}. Other Mapping types are not supported.")
+    else:
+        found, names = tuple(inputs), None
+    if not found:
+        raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
+    return names, found
 
 
 def _batched_grad(outputs: tuple, inputs, grad_outputs, retain_graph, create_graph,
@@ -176,7 +203,7 @@ def _grad(outputs: tuple, inputs: tuple, grad_outputs, retain_graph, create_grap
     keep_graph = create_graph if retain_graph is None else retain_graph
     captures: dict[Node, list[int]] = {}
     for index, tensor in enumerate(inputs):
-        node = tensor._grad_edge()[0]
+        node = _gradient_edges.engine_edge(tensor)
         if node is None:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
         captures.setdefault(node, []).append(index)
@@ -202,7 +229,12 @@ def _result(value, index, tensor, allow_unused, materialize, create_graph):
                 f"The differentiated Tensor at index {index} appears to not have been used in "
                 "the graph. Set allow_unused=True if this is the desired behavior."
             )
-        return Tensor._make(np.zeros_like(tensor._data)) if materialize else None
+        if not materialize:
+            return None
+        if isinstance(tensor, GradientEdge):
+            raise RuntimeError("materialize_grads cannot be used when the given input is a "
+                               "GradientEdge")
+        return Tensor._make(np.zeros_like(tensor._data)).requires_grad_(create_graph)
     if isinstance(value, Tensor):
         return value if create_graph else Tensor._make(value._data)
     return Tensor._make(np.array(value, copy=True))
