@@ -1,32 +1,15 @@
 """``torch.xpu`` for code that asks for an Intel GPU: the NumPy engine never has one, so it
-answers as a torch built without XPU does."""
+answers as a torch built without XPU does (as torch.cuda answers without a GPU)."""
 
 from __future__ import annotations
 
 from ._missing import missing_attribute
+from .cuda import device_count, empty_cache, is_available, is_initialized, manual_seed
 
-
-def is_available() -> bool:
-    return False
-
-
-def device_count() -> int:
-    return 0
-
-
-def is_initialized() -> bool:
-    return False
-
-
-def manual_seed(seed) -> None:  # (ignored where there is no XPU, as torch ignores it)
-    return None
-
+__all__ = ["device_count", "empty_cache", "is_available", "is_initialized", "manual_seed",
+           "manual_seed_all"]
 
 manual_seed_all = manual_seed
-
-
-def empty_cache() -> None:
-    return None
 
 
 def _not_compiled(*args, **kwargs):
