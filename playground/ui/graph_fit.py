@@ -28,6 +28,9 @@ def fit_view(view: QGraphicsView, scene, readable: bool) -> None:
     if rect.isEmpty():
         return
     view._user_zoomed = False
+    asked = (rect.getRect(), view.viewport().size().toTuple(), readable, view.upward)
+    if _where_view_is(view) == view._fitted and view._fitted_for == asked:
+        return  # as the same fit left it: fitting again would repaint it all for nothing
     view.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
     scale = view.transform().m11()
     smallest = readable_scale()
@@ -37,6 +40,13 @@ def fit_view(view: QGraphicsView, scene, readable: bool) -> None:
         view.scale(scale, scale)
         view.centerOn(rect.center() if scale == FIT_LARGEST else
                       _output_end(view, scene, rect))
+    view._fitted, view._fitted_for = _where_view_is(view), asked
+
+
+def _where_view_is(view: QGraphicsView) -> tuple:
+    """The view's zoom and scroll position."""
+    return (view.transform(), view.horizontalScrollBar().value(),
+            view.verticalScrollBar().value())
 
 
 def _output_end(view: QGraphicsView, scene, rect: QRectF) -> QPointF:

@@ -156,14 +156,20 @@ class NodeItem(QGraphicsRectItem):
         return pen
 
     def set_look(self, look: NodeLook, size: tuple[float, float]) -> None:
-        """Show another run's text for the same node (a box of about the same size)."""
+        """Show another run's text for the same node (a box of about the same size); a box
+        that would draw the same is not repainted (a re-run of the same script repainted
+        every box, some 3 ms of a small graph's frame)."""
+        drawn = self.look
+        unchanged = size == (self.width, self.height) and look.lines == drawn.lines and \
+            look.kind == drawn.kind and look.dashed == drawn.dashed
         if size != (self.width, self.height):
             self._set_size(size)
         self.look = look
         self.final_lines = list(look.lines)
         self.grad_shown = FINAL_GRAD
         self.setToolTip("")  # made again on the next hover, from the new look
-        self.update()
+        if not unchanged:
+            self.update()
 
 
 class EdgeItem(QGraphicsPathItem):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
-from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtCore import QPointF, QRect, QRectF, Qt
 from PySide6.QtGui import QColor, QImage, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import QWidget
 
@@ -33,6 +33,8 @@ class Overview(QWidget):
         self.picture: QPixmap | None = None
         self.bounds = QRectF()
         self._drawn_for: tuple[int, int] = (0, 0)
+        self._layout = None  # the scene layout the picture shows
+        self._painted: tuple = ()  # the picture, the view's rect and the map's, as painted
         self._boxes_of: tuple | None = None  # (scene, its arrays) for _draw
         self.setCursor(Qt.CursorShape.PointingHandCursor)
         self.setToolTip("The whole graph: click or drag to look there")
@@ -53,13 +55,19 @@ class Overview(QWidget):
             return       # and the map in the corner would only cover nodes
 
         size = (self.view.viewport().width(), self.view.viewport().height())
-        if bounds != self.bounds or self.picture is None or size != self._drawn_for:
-            self.bounds, self._drawn_for = bounds, size
+        if bounds != self.bounds or self.picture is None or size != self._drawn_for or \
+                scene.layout is not self._layout:
+            self.bounds, self._drawn_for, self._layout = bounds, size, scene.layout
             self.picture = self._draw(scene)
         viewport = self.view.viewport().geometry()
         size = self.picture.size()
-        self.setGeometry(viewport.right() - size.width() - 10,
-                         viewport.bottom() - size.height() - 10, size.width(), size.height())
+        where = QRect(viewport.right() - size.width() - 10,
+                      viewport.bottom() - size.height() - 10, size.width(), size.height())
+        painted = (self.picture.cacheKey(), shown.getRect(), where.getRect())
+        if painted == self._painted and self.isVisible():
+            return  # a re-run left the view where it was: repainting would change nothing
+        self._painted = painted
+        self.setGeometry(where)
         self.show()
         self.raise_()
         self.update()

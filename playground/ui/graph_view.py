@@ -63,6 +63,8 @@ class GraphView(QGraphicsView):
         self._replaying = False  # a replay step is on screen (its end refits the view)
         self._turned = False  # leaves on top changed: the next graph is laid out anew
         self._user_zoomed = False  # since the last fit
+        self._fitted: tuple | None = None  # where graph_fit.fit_view left the view, and
+        self._fitted_for: tuple | None = None  # what it fitted there
         self.graph: Graph | None = None
         self.current: Scene | None = None
         self.expanded: set[str] = set()  # groups the user turned from how they start

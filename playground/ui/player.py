@@ -66,6 +66,9 @@ class PlayerBar(QWidget):
         self.scrubber = QSlider(Qt.Orientation.Horizontal)
         self.scrubber.setMinimum(0)
         self.scrubber.valueChanged.connect(self.go)
+        # as tall as the call selector beside it: the bar keeps its height when the selector
+        # hides (it shrank by a few pixels, and the graph above it was resized and repainted)
+        self.scrubber.setMinimumHeight(self.calls.sizeHint().height())
         self.counter = QLabel()
         self.counter.setMinimumWidth(80)
         # a long hint is elided by the layout rather than widening the window
@@ -142,7 +145,11 @@ class PlayerBar(QWidget):
         self.calls.setCurrentIndex(self.state.call_index)
         self.calls.blockSignals(False)
         self.calls.setEnabled(len(calls) > 1)
-        self.calls.setVisible(len(calls) > 1)  # one call needs no choosing: room for the counter
+        # one call needs no choosing: room for the counter. While the run's calls are still
+        # on their way the selector keeps its place (hidden, then shown again a frame later,
+        # it laid out the graph's pane twice and repainted it at every run of a loop)
+        if not self.state.traces_coming:
+            self.calls.setVisible(len(calls) > 1)
         if len(calls) < total:
             self.calls.setToolTip(
                 f"{len(calls)} of {total:,} backward calls can be replayed: the first ones, the "

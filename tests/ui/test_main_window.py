@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, QObject, Qt
 
 from playground.ui.formatting import duration_text
 from playground.ui.main_window import MainWindow
@@ -462,3 +462,49 @@ def test_a_closed_view_is_no_longer_called(qtbot):
     QApplication.processEvents()
     state.add_output("stdout", "nobody listens\n")  # a deleted console would raise here
     state.show_result(RunResult("numpy"))
+
+
+class _Events(QObject):
+    """Counts the events of some kinds that reach the widgets it watches."""
+
+    def __init__(self, kinds, *widgets) -> None:
+        super().__init__()
+        self.kinds, self.seen = kinds, []
+        for widget in widgets:
+            widget.installEventFilter(self)
+
+    def eventFilter(self, watched, event) -> bool:  # noqa: N802 - Qt's name
+        if event.type() in self.kinds:
+            self.seen.append((watched, event.type()))
+        return False
+
+
+def test_a_rerun_that_draws_the_same_graph_repaints_nothing_of_it(qtbot, window):
+    """Run again, unchanged: the graph keeps its boxes, its zoom and its map, so nothing of
+    it is painted again and the player's call selector stays put (it hid and showed at each
+    run, laying out the graph's pane). An edit that changes a number repaints the graph with
+    the new text, and leaves it its size (the player bar kept its height without the
+    selector, which an edit hides until the run's calls come)."""
+    code = ("import torch\nx = torch.tensor([1.0, 2.0], requires_grad=True)\n"
+            "for _ in range(3):\n    (x * 3).sum().backward()\n")
+    graph = window.graph_pane.view
+
+    def settled() -> None:
+        qtbot.waitUntil(lambda: not graph.busy and not window.view_state.traces_coming,
+                        timeout=RUN_MS)
+        qtbot.wait(100)
+
+    ran(qtbot, window, code)
+    settled()
+    painted = _Events({QEvent.Type.Paint}, graph.viewport(), graph.overview)
+    shown = _Events({QEvent.Type.Hide, QEvent.Type.Show}, window.graph_pane.player.calls)
+    ran(qtbot, window)
+    settled()
+    assert painted.seen == [] and shown.seen == []
+    assert window.graph_pane.player.calls.isVisible()
+    resized = _Events({QEvent.Type.Resize}, graph)
+    ran(qtbot, window, code.replace("x * 3", "x * 4"))
+    settled()
+    assert (graph.viewport(), QEvent.Type.Paint) in painted.seen and resized.seen == []
+    assert any(line == "grad [12.0, 12.0]" for item in graph.current.nodes.values()
+               for line in item.look.lines)
