@@ -15,11 +15,14 @@ def _short(number) -> str:
 
 
 class finfo:
-    """A floating dtype's limits: bits, eps, max, min, tiny (smallest_normal), resolution."""
+    """A floating (or complex) dtype's limits: bits, eps, max, min, tiny (smallest_normal),
+    resolution."""
     __module__ = "torch"
 
     def __init__(self, type: _dtype | None = None) -> None:
         type = get_default_dtype() if type is None else type
+        if type.is_complex:  # its parts' limits, as torch gives them
+            type = type.to_real()
         if not type.is_floating_point:
             raise TypeError("torch.finfo() requires a floating point input type. Use "
                             "torch.iinfo to handle 'torch.finfo'")

@@ -1,4 +1,4 @@
-"""``torch.testing.assert_close``: tensors, numbers and sequences of them compared as torch
+"""``torch.testing``: ``assert_close``, tensors, numbers and sequences of them compared as torch
 compares them (attributes first, then values within a tolerance for the dtype), failing with
 torch's message."""
 
@@ -8,6 +8,7 @@ import math
 
 import numpy as np
 
+from ._make_tensor import make_tensor
 from ._tensor import Tensor
 
 # torch's defaults: (rtol, atol) by dtype; integers and bools are compared exactly
@@ -145,4 +146,4 @@ def _item_note(where: str) -> str:
     return f"\n\nThe failure occurred for item {where}" if where else ""
 
 
-__all__ = ["assert_close"]
+__all__ = ["assert_close", "make_tensor"]
