@@ -249,6 +249,9 @@ HOMES: dict[str, dict[str, str]] = {
     "optim.swa_utils": {
         "torch.optim.swa_utils": "AveragedModel SWALR",
     },
+    "library": {
+        "torch._library.custom_ops": "CustomOpDef",
+    },
     "optim.adafactor": {
         "torch.optim": "Adafactor",
     },
