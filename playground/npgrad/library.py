@@ -12,6 +12,7 @@ import numpy as np
 
 from ._grad_mode import GradMode, no_grad
 from ._missing import missing_attribute
+from ._opcheck import opcheck  # noqa: F401 - torch.library.opcheck
 from ._tensor import Tensor, bump_version
 from ._torch_homes import give_torch_homes
 from .autograd.function import Function

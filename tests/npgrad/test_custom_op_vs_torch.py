@@ -3,7 +3,9 @@ tutorial uses it: a NumPy-backed operator with register_fake and register_autogr
 GeneratedBackwardFor_<ns>_<op>_defaultBackward, the kernel's inputs detached), several
 outputs and a keyword input, an operator without a formula (its backward's error), a wrong
 number of gradients, an output that aliases an input, a mutating operator (its version
-bump), torch.ops.<ns>.<op> and torch's errors for a missing annotation and namespace."""
+bump), torch.ops.<ns>.<op>, torch's errors for a missing annotation and namespace, and
+torch.library.opcheck's four checks (an undeclared mutation, a missing fake function, a
+missing formula)."""
 
 from __future__ import annotations
 
@@ -94,6 +96,25 @@ for make in (lambda: torch.library.custom_op("lesson::bare", mutates_args=())(la
         make()
     except (ValueError, AttributeError) as e:
         print(type(e).__name__, e)
+
+print(torch.library.opcheck(cube, (torch.randn(3, dtype=torch.float64, requires_grad=True),)))
+no_formula.register_fake(lambda x: torch.empty_like(x))
+
+@torch.library.custom_op("lesson::sneaky", mutates_args=())
+def sneaky(x: Tensor) -> Tensor:
+    x.numpy()[0] = 0.0
+    return x.clone()
+for op, rg in ((no_formula, False), (no_formula, True), (same, False), (sneaky, False),
+               (torch.ops.lesson.affine, True)):
+    sample = (torch.randn(2, requires_grad=rg), 2.0, torch.ones(2)) if op is not no_formula \
+        and op is not same and op is not sneaky else (torch.randn(2, requires_grad=rg),)
+    try:
+        print(torch.library.opcheck(op, sample))
+    except Exception as e:
+        print(type(e).__module__, type(e).__name__, str(e).split(" (with implementation")[0])
+result = torch.library.opcheck(sneaky, (torch.ones(2),), raise_exception=False)
+print({name: type(value).__name__ for name, value in result.items()})
+print(torch.randn(2))
 '''
 
 
