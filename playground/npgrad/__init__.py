@@ -218,7 +218,7 @@ _LAZY = {**{name: ("nn.noisy", name) for name in ("alpha_dropout", "feature_alph
                                                   "rrelu", "rrelu_")},
          "pdist": ("nn.more_pooling", "pdist"),
          "adaptive_max_pool1d": ("nn.more_pooling", "adaptive_max_pool1d_and_indices")}
-_LAZY_MODULES = ("fft", "library", "ops")
+_LAZY_MODULES = ("fft", "library", "ops", "profiler")
 _lacking = missing_attribute("torch")
 
 

@@ -249,6 +249,13 @@ HOMES: dict[str, dict[str, str]] = {
     "optim.swa_utils": {
         "torch.optim.swa_utils": "AveragedModel SWALR",
     },
+    "profiler": {
+        "torch.autograd.profiler": "record_function",
+        "torch.profiler.profiler": "profile",
+    },
+    "_profiler_table": {
+        "torch.autograd.profiler_util": "EventList FunctionEventAvg",
+    },
     "library": {
         "torch._library.custom_ops": "CustomOpDef",
     },

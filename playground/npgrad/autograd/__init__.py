@@ -303,4 +303,13 @@ class Variable(metaclass=_VariableType):
         return result.requires_grad_(True) if requires_grad else result
 
 # What the engine lacks, said with torch's module name and what to do.
-__getattr__ = missing_attribute("torch.autograd")
+_lacking = missing_attribute("torch.autograd")
+
+
+def __getattr__(name: str):
+    """``torch.autograd.profiler``, loaded on first use; what the engine lacks, said."""
+    if name == "profiler":
+        import importlib
+
+        return importlib.import_module(f"{__name__}.profiler")
+    return _lacking(name)
