@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import enum
 import functools
+import gzip
 import importlib
 import json
 import sys
@@ -144,7 +145,8 @@ def tensorboard_trace_handler(dir_name: str, worker_name: str | None = None,
     def write(prof: profile) -> None:
         os.makedirs(dir_name, exist_ok=True)
         name = worker_name or f"{os.uname().nodename}_{os.getpid()}"
-        prof.export_chrome_trace(os.path.join(dir_name, f"{name}.{time.time_ns()}.pt.trace.json"))
+        path = os.path.join(dir_name, f"{name}.{time.time_ns()}.pt.trace.json")
+        prof.export_chrome_trace(path + ".gz" if use_gzip else path)
     return write
 
 
@@ -234,7 +236,8 @@ class profile:  # noqa: N801 - torch's name
         trace = [{"name": e.name, "ph": "X", "ts": e.start, "dur": e.end - e.start, "pid": 0,
                   "tid": 0, "cat": "user_annotation" if e.user else "cpu_op"}
                  for e in self._session.events]
-        with open(path, "w", encoding="utf-8") as file:
+        opened = gzip.open if path.endswith(".gz") else open
+        with opened(path, "wt", encoding="utf-8") as file:
             json.dump({"traceEvents": trace}, file)
 
     # ----- what is timed -------------------------------------------------------------------
