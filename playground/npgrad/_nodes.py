@@ -17,7 +17,7 @@ from . import _tensor
 from ._dtype import from_numpy_dtype
 from ._hook_lists import NodeHooks, RemovableHandle
 from ._rules import RULES
-from ._saved_hooks import Packed, pack_order, unpack
+from ._saved_hooks import Packed, pack_order, unpack, unpacked_in_place
 
 _sequence_numbers = itertools.count()
 # torch gives AccumulateGrad the largest sequence number so it runs as soon as it is ready.
@@ -120,7 +120,8 @@ class Node:
         index = saves.index(key)
         packed = self._saved[index] if self._saved is not None else None
         # (a hooked value alone through its unpack hook, as torch reads it)
-        value = unpack(packed) if packed.__class__ is Packed else unpack_saved(self, True)[index]
+        value = unpacked_in_place(packed, self) if packed.__class__ is Packed else \
+            unpack_saved(self, True)[index]
         if isinstance(value, np.ndarray | np.generic) or \
                 (isinstance(value, bool | int | float) and rule.numbers_are_tensors):
             return _tensor.Tensor._make(np.asarray(value))  # torch's wrapped-number tensor

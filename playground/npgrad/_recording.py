@@ -226,7 +226,7 @@ def _pack_saved(node, saved: tuple, out: Tensor) -> None:
     for index in pack_order(node.rule.saves):
         if index in tensors:
             tensor = tensors[index]
-            items[index] = pack(out if tensor is RESULT else tensor)
+            items[index] = pack(out, output=True) if tensor is RESULT else pack(tensor)
     node._saved = tuple(items)
     if node._hooks is None:
         node._hooks = NodeHooks()

@@ -20,23 +20,40 @@ _MODIFIED = ("A saved tensor pack hook is modifying its input in place. Tensors 
 
 
 class Packed:
-    """What the pack hook made of one saved tensor, and the unpack hook to read it back by."""
+    """What the pack hook made of one saved tensor, the unpack hook to read it back by, and
+    the tensor's place in the graph (``grad_fn._saved_*`` hands the unpacked data back in
+    it, as torch's SavedVariable does): whether it required grad, its grad_fn, or whether it
+    was the saving node's own output (whose grad_fn is that node)."""
 
-    __slots__ = ("value", "unpack_hook")
+    __slots__ = ("value", "unpack_hook", "requires_grad", "grad_fn", "output")
 
-    def __init__(self, value, unpack_hook) -> None:
+    def __init__(self, value, unpack_hook, requires_grad: bool = False, grad_fn=None,
+                 output: bool = False) -> None:
         self.value = value
         self.unpack_hook = unpack_hook
+        self.requires_grad, self.grad_fn, self.output = requires_grad, grad_fn, output
 
 
-def pack(tensor) -> Packed:
+def pack(tensor, output: bool = False) -> Packed:
     pack_hook, unpack_hook = HOOKS[-1]
     before = _tensor.version_of(tensor)
     with no_grad():  # as torch runs it: a hook may change a leaf that requires grad
         value = pack_hook(tensor)
     if _tensor.version_of(tensor) != before:
         raise RuntimeError(_MODIFIED)
-    return Packed(value, unpack_hook)
+    # (an output's grad_fn is the saving node itself: not held here, no cycle)
+    return Packed(value, unpack_hook, bool(tensor.requires_grad),
+                  None if output else tensor.grad_fn, output)
+
+
+def unpacked_in_place(packed: Packed, node):
+    """The unpacked tensor as ``grad_fn._saved_*`` gives it: its data in a new tensor that
+    has the saved tensor's grad_fn (``node`` for the node's own output) or requires_grad."""
+    tensor = unpack(packed)
+    grad_fn = node if packed.output else packed.grad_fn
+    placed = _tensor.Tensor._make(tensor._data, grad_fn, _tensor.shared_counter(tensor))
+    placed._rg = packed.requires_grad
+    return placed
 
 
 def unpack(packed: Packed):

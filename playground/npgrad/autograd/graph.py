@@ -9,6 +9,7 @@ from .._nodes import Node
 from .._tensor import bump_version
 from ._gradient_edges import GradientEdge, get_gradient_edge
 from ._multi_grad_hook import _MultiHandle, register_multi_grad_hook
+from ._mutation_on_saved import allow_mutation_on_saved_tensors
 
 saved_tensors_hooks = _saved_hooks.saved_tensors_hooks
 save_on_cpu = _saved_hooks.save_on_cpu
@@ -16,7 +17,7 @@ disable_saved_tensors_hooks = _saved_hooks.disable_saved_tensors_hooks
 
 __all__ = ["Node", "saved_tensors_hooks", "save_on_cpu", "disable_saved_tensors_hooks",
            "register_multi_grad_hook", "_MultiHandle", "GradientEdge", "get_gradient_edge",
-           "increment_version"]
+           "increment_version", "allow_mutation_on_saved_tensors"]
 
 
 def increment_version(tensor) -> None:
