@@ -28,7 +28,9 @@ def fit_view(view: QGraphicsView, scene, readable: bool) -> None:
     if rect.isEmpty():
         return
     view._user_zoomed = False
-    asked = (rect.getRect(), view.viewport().size().toTuple(), readable, view.upward)
+    # (a large graph is fitted to its output's end: where that is depends on the layout)
+    asked = (rect.getRect(), view.viewport().size().toTuple(), readable, view.upward,
+             scene.layout)  # (held, not its id: a freed id can come back)
     if _where_view_is(view) == view._fitted and view._fitted_for == asked:
         return  # as the same fit left it: fitting again would repaint it all for nothing
     view.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
