@@ -94,9 +94,10 @@ def fused_multiply_add(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarra
     if np.any(zero):  # an exact zero keeps the sum's sign (-0 · x + -0 is -0, as an FMA's)
         result = np.where(zero & (errors == 0), total, result)
     if not np.isfinite(np.sum(result)):  # (one pass, no temporary: rarely true)
-        huge = (np.abs(a) > _SPLIT_LIMIT) | (np.abs(b) > _SPLIT_LIMIT)
-        if np.any(huge):  # splitting such a number overflowed (uniform_ over float64's range)
-            return _scaled_fused_multiply_add(np.asarray(a), np.asarray(b), np.asarray(c), huge)
+        a_down, b_down = np.abs(a) > _SPLIT_LIMIT, np.abs(b) > _SPLIT_LIMIT
+        if np.any(a_down) or np.any(b_down):  # their split overflowed (uniform_ over float64)
+            return _scaled_fused_multiply_add(np.asarray(a), np.asarray(b), np.asarray(c),
+                                              a_down, b_down)
     return result
 
 
@@ -106,17 +107,16 @@ _SCALE_BITS = 128
 
 
 def _scaled_fused_multiply_add(a: np.ndarray, b: np.ndarray, c: np.ndarray,
-                               huge: np.ndarray) -> np.ndarray:
-    """fused_multiply_add where some operands are too large to split: those scaled down by
-    a power of two (exact), the result scaled back up (exact, or the overflow an FMA has)."""
-    a_down = np.abs(a) > _SPLIT_LIMIT
-    b_down = np.abs(b) > _SPLIT_LIMIT
+                               a_down: np.ndarray, b_down: np.ndarray) -> np.ndarray:
+    """fused_multiply_add where some operands (``a_down``, ``b_down``) are too large to split:
+    those scaled down by a power of two (exact), the result scaled back up (exact, or the
+    overflow an FMA has; a shift of 0 leaves the others as they are)."""
     shift = (a_down.astype(np.int64) + b_down) * _SCALE_BITS
     scaled = fused_multiply_add(np.where(a_down, np.ldexp(a, -_SCALE_BITS), a),
                                 np.where(b_down, np.ldexp(b, -_SCALE_BITS), b),
                                 np.ldexp(c, -shift))
     with np.errstate(over="ignore"):
-        return np.where(huge, np.ldexp(scaled, shift), scaled)
+        return np.ldexp(scaled, shift)
 
 
 _FLOAT32_TINY = float(np.finfo(np.float32).tiny)

@@ -12,8 +12,8 @@ NUMBER_WIDTH = 12
 _COLUMNS = ("Self CPU %", "Self CPU", "CPU total %", "CPU total", "CPU time avg", "# of Calls")
 
 
-class FunctionEventAvg:
-    """One name's events (and input shapes, when grouped by them): calls and times in µs."""
+class _Timed:
+    """What a table row has: a key, a call count and times in µs."""
 
     def __init__(self, key: str, input_shapes: list, user: bool) -> None:
         self.key, self.input_shapes, self.is_user_annotation = key, input_shapes, user
@@ -39,13 +39,35 @@ class FunctionEventAvg:
     def self_cpu_time_total_str(self) -> str:
         return format_time(self.self_cpu_time_total)
 
+
+class FunctionEventAvg(_Timed):
+    """One name's events (and input shapes, when grouped by them), summed."""
+
     def __repr__(self) -> str:
         return (f"<FunctionEventAvg key={self.key} self_cpu_time={self.self_cpu_time_total_str} "
                 f"cpu_time={self.cpu_time_str} input_shapes={self.input_shapes}>")
 
 
+class FunctionEvent(_Timed):
+    """One timed range as it happened: its id (in order of start), the ranges directly
+    inside it and the one around it."""
+
+    def __init__(self, event_id: int, event, self_time: float, by_shape: bool) -> None:
+        super().__init__(event.name, event.shapes, event.user)
+        self.id, self.name, self.count = event_id, event.name, 1
+        self.cpu_time_total = event.end - event.start
+        self.self_cpu_time_total = self_time
+        self.cpu_children: list[FunctionEvent] = []
+        self.cpu_parent: FunctionEvent | None = None
+
+    def __repr__(self) -> str:
+        return (f"<FunctionEvent id={self.id} name={self.name} cpu_time={self.cpu_time_str} "
+                f"cpu_children={[child.id for child in self.cpu_children]} "
+                f"input_shapes={self.input_shapes}>")
+
+
 class EventList(list):
-    """The averages, with torch's ``table``."""
+    """Table rows (the averages, or the events themselves), with torch's ``table``."""
 
     def __init__(self, averages: list, grouped_by_shape: bool) -> None:
         super().__init__(averages)
@@ -130,17 +152,40 @@ def averages(events: list, by_shape: bool) -> EventList:
     return EventList(list(found.values()), by_shape)
 
 
-def _time_inside(events: list) -> dict[int, float]:
-    """For each event, the time of the events directly nested in it."""
-    inside: dict[int, float] = {}
+def each_event(events: list, by_shape: bool) -> EventList:
+    """The events themselves, in order of start, each with its children and parent."""
+    inside = _time_inside(events)
+    ordered = sorted(events, key=_start_order)
+    made = {id(event): FunctionEvent(number, event,
+                                     max(event.end - event.start - inside.get(id(event), 0.0),
+                                         0.0), by_shape)
+            for number, event in enumerate(ordered, start=1)}
+    for child, parent in _parents(ordered):
+        made[id(child)].cpu_parent = made[id(parent)]
+        made[id(parent)].cpu_children.append(made[id(child)])
+    return EventList([made[id(event)] for event in ordered], by_shape)
+
+
+def _start_order(event) -> tuple[float, float]:
+    return event.start, -event.end
+
+
+def _parents(ordered: list):
+    """Each event directly nested in another, with that other (``ordered`` by start)."""
     open_events: list = []
-    for event in sorted(events, key=lambda e: (e.start, -e.end)):
+    for event in ordered:
         while open_events and open_events[-1].end <= event.start:
             open_events.pop()
         if open_events and open_events[-1].end >= event.end:
-            parent = open_events[-1]
-            inside[id(parent)] = inside.get(id(parent), 0.0) + (event.end - event.start)
+            yield event, open_events[-1]
         open_events.append(event)
+
+
+def _time_inside(events: list) -> dict[int, float]:
+    """For each event, the time of the events directly nested in it."""
+    inside: dict[int, float] = {}
+    for child, parent in _parents(sorted(events, key=_start_order)):
+        inside[id(parent)] = inside.get(id(parent), 0.0) + (child.end - child.start)
     return inside
 
 

@@ -254,7 +254,7 @@ HOMES: dict[str, dict[str, str]] = {
         "torch.profiler.profiler": "profile",
     },
     "_profiler_table": {
-        "torch.autograd.profiler_util": "EventList FunctionEventAvg",
+        "torch.autograd.profiler_util": "EventList FunctionEvent FunctionEventAvg",
     },
     "library": {
         "torch._library.custom_ops": "CustomOpDef",

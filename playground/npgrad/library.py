@@ -29,30 +29,30 @@ def custom_op(name: str, fn: Callable | None = None, /, *, mutates_args: str | I
     """``@custom_op("mylib::op", mutates_args=())`` over a function annotated with its types."""
 
     def make(function: Callable) -> CustomOpDef:
-        _check_annotations(function)
+        signature = inspect.signature(function)
+        _check_annotations(signature)
         namespace, _, op_name = name.partition("::")
         if not namespace or not op_name:
             raise ValueError(f"Expected there to be a namespace in {name}, i.e. The operator "
                              f"name should look something like ns::foo")
-        mutated = _mutated_names(function, mutates_args)
-        op = CustomOpDef(namespace, op_name, function, mutated)
+        mutated = _mutated_names(signature, mutates_args)
+        op = CustomOpDef(namespace, op_name, function, signature, mutated)
         OPERATORS.setdefault(namespace, {})[op_name] = op
         return op
 
     return make if fn is None else make(fn)
 
 
-def _check_annotations(function: Callable) -> None:
+def _check_annotations(signature: inspect.Signature) -> None:
     """torch infers the operator's schema from the annotations: each parameter needs one."""
-    signature = inspect.signature(function)
     for parameter in signature.parameters.values():
         if parameter.annotation is inspect.Parameter.empty:
             raise ValueError(f"infer_schema(func): Parameter {parameter.name} must have a type "
                              f"annotation. Got func with signature {signature})")
 
 
-def _mutated_names(function: Callable, mutates_args) -> set[str]:
-    parameters = inspect.signature(function).parameters
+def _mutated_names(signature: inspect.Signature, mutates_args) -> set[str]:
+    parameters = signature.parameters
     if mutates_args == "unknown":
         return set(parameters)
     if isinstance(mutates_args, str):
@@ -64,10 +64,11 @@ class CustomOpDef:
     """A custom operator: call it as the function; register its autograd formula, fake (shape)
     function and device kernels."""
 
-    def __init__(self, namespace: str, name: str, function: Callable, mutated: set[str]) -> None:
+    def __init__(self, namespace: str, name: str, function: Callable,
+                 signature: inspect.Signature, mutated: set[str]) -> None:
         self._namespace, self._name = namespace, name
         self._init_fn = function
-        self._signature = inspect.signature(function)
+        self._signature = signature
         self._mutated = mutated
         self._kernels: dict[str, Callable] = {}
         self._fake: Callable | None = None

@@ -17,7 +17,7 @@ import sys
 import time
 from collections.abc import Callable
 
-from ._profiler_table import EventList, FunctionEventAvg, averages
+from ._profiler_table import EventList, FunctionEventAvg, averages, each_event
 from ._torch_homes import give_torch_homes
 
 __all__ = ["ProfilerAction", "ProfilerActivity", "profile", "record_function", "schedule",
@@ -36,36 +36,33 @@ class ProfilerActivity(enum.Enum):
 
 
 class _Event:
-    """One timed range: its name, start and end (µs), input shapes and nesting depth."""
+    """One timed range: its name, start and end (µs) and input shapes."""
 
-    __slots__ = ("name", "start", "end", "shapes", "depth", "user")
+    __slots__ = ("name", "start", "end", "shapes", "user")
 
-    def __init__(self, name: str, shapes: list, depth: int, user: bool = False) -> None:
-        self.name, self.shapes, self.depth, self.user = name, shapes, depth, user
+    def __init__(self, name: str, shapes: list, user: bool = False) -> None:
+        self.name, self.shapes, self.user = name, shapes, user
         self.start = time.perf_counter() * 1e6
         self.end = self.start
 
 
 class _Session:
-    """The events of the active profile; ranges nest as a stack."""
+    """The events of the active profile (their nesting is read from their times)."""
 
     active: _Session | None = None
 
     def __init__(self, record_shapes: bool) -> None:
         self.record_shapes = record_shapes
         self.events: list[_Event] = []
-        self.depth = 0
 
     def begin(self, name: str, args: tuple = (), user: bool = False) -> _Event:
         shapes = _shapes(args) if self.record_shapes else []
-        event = _Event(name, shapes, self.depth, user)
+        event = _Event(name, shapes, user)
         self.events.append(event)
-        self.depth += 1
         return event
 
     def end(self, event: _Event) -> None:
         event.end = time.perf_counter() * 1e6
-        self.depth -= 1
 
 
 def _shapes(args: tuple) -> list:
@@ -229,7 +226,7 @@ class profile:  # noqa: N801 - torch's name
         return averages(self._session.events, group_by_input_shape)
 
     def events(self) -> EventList:
-        return averages(self._session.events, False)
+        return each_event(self._session.events, False)
 
     def export_chrome_trace(self, path: str) -> None:
         """The events as Chrome's trace format (chrome://tracing, Perfetto)."""
@@ -289,7 +286,7 @@ class profile:  # noqa: N801 - torch's name
             return True
 
         def stepped(step) -> None:
-            event = _Event(step.node.name(), [], session.depth)
+            event = _Event(step.node.name(), [])
             event.start, event.end = last[0], time.perf_counter() * 1e6
             last[0] = event.end
             session.events.append(event)

@@ -33,6 +33,15 @@ with profile(activities=[ProfilerActivity.CPU], record_shapes=True) as prof:
     loss = loss_of(y)
     loss.backward()
 print(torch.equal(y, unprofiled), model[0].weight.grad.shape)
+events = prof.events()
+print(type(events).__name__, type(events[0]).__name__, {e.count for e in events})
+ids = [e.id for e in events]
+print(len(events) > len(prof.key_averages()), sorted(ids) == ids)
+forward = next(e for e in events if e.name == "forward")
+print([child.name for child in forward.cpu_children], forward.cpu_parent)
+first = forward.cpu_children[0]
+print([e.name for e in first.cpu_children][:1], first.cpu_parent.name)
+print(forward.cpu_time_total >= forward.self_cpu_time_total >= 0)
 counts = {row.key: row.count for row in prof.key_averages()}
 for key in ("forward", "loss_of", "aten::linear", "aten::addmm", "aten::relu", "aten::mean",
             "AddmmBackward0", "ReluBackward0", "PowBackward0", "MeanBackward0",

@@ -11,19 +11,21 @@ __all__ = ["fuse_conv_bn_eval", "fuse_conv_bn_weights", "fuse_linear_bn_eval",
            "fuse_linear_bn_weights"]
 
 
-def _check_eval(layer, bn) -> None:
+def _check_training(layer, bn) -> None:
     if layer.training or bn.training:
         raise AssertionError("Fusion only for eval!")
+
+
+def _check_statistics(bn) -> None:
     if bn.running_mean is None or bn.running_var is None:
         raise AssertionError("bn.running_mean and bn.running_var must not be None")
 
 
 def fuse_conv_bn_eval(conv, bn, transpose: bool = False):
     """A copy of ``conv`` that computes conv then bn (both in eval mode)."""
-    if conv.training or bn.training:
-        raise AssertionError("Fusion only for eval!")
+    _check_training(conv, bn)
     fused = copy.deepcopy(conv)
-    _check_eval(conv, bn)
+    _check_statistics(bn)
     fused.weight, fused.bias = fuse_conv_bn_weights(
         fused.weight, fused.bias, bn.running_mean, bn.running_var, bn.eps, bn.weight, bn.bias,
         transpose)
@@ -51,14 +53,13 @@ def fuse_conv_bn_weights(conv_w, conv_b, bn_rm, bn_rv, bn_eps: float, bn_w, bn_b
 
 def fuse_linear_bn_eval(linear, bn):
     """A copy of ``linear`` that computes linear then bn (both in eval mode)."""
-    if linear.training or bn.training:
-        raise AssertionError("Fusion only for eval!")
+    _check_training(linear, bn)
     fused = copy.deepcopy(linear)
     if linear.out_features != bn.num_features and bn.num_features != 1:
         raise AssertionError(
             f"To fuse, linear.out_features == bn.num_features or bn.num_features == 1, got "
             f"linear.out_features={linear.out_features} and bn.num_features={bn.num_features}")
-    _check_eval(linear, bn)
+    _check_statistics(bn)
     fused.weight, fused.bias = fuse_linear_bn_weights(
         fused.weight, fused.bias, bn.running_mean, bn.running_var, bn.eps, bn.weight, bn.bias)
     return fused
