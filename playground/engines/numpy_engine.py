@@ -36,14 +36,25 @@ class _TorchAlias(importlib.abc.MetaPathFinder, importlib.abc.Loader):
                 return None
         return importlib.machinery.ModuleSpec(fullname, self, is_package=True)
 
+    def __init__(self) -> None:
+        self._own_specs: dict[str, importlib.machinery.ModuleSpec] = {}
+
     def create_module(self, spec):
         try:
-            return importlib.import_module(ENGINE_PACKAGE + spec.name[len("torch"):])
+            module = importlib.import_module(ENGINE_PACKAGE + spec.name[len("torch"):])
         except ModuleNotFoundError:
             return _home_module(spec.name)
+        self._own_specs[spec.name] = module.__spec__
+        return module
 
     def exec_module(self, module) -> None:
-        """The engine module is already executed; nothing more to do."""
+        """The engine module is already executed. Handed out as ``torch`` it was given
+        torch's spec: its own goes back, or each import it makes inside a function (its
+        ``__package__`` the engine's) warned "__package__ != __spec__.parent" where a
+        script shows every warning."""
+        own = self._own_specs.pop(module.__spec__.name, None)
+        if own is not None:
+            module.__spec__ = own
 
 
 def _home_module(name: str) -> types.ModuleType:
@@ -165,8 +176,12 @@ class NumpyEngine(Engine):
     def describe(self) -> str:
         return "NumPy engine (npgrad) · cpu"
 
-    def activate(self):
-        return torch_is_npgrad()
+    @contextlib.contextmanager
+    def activate(self) -> Iterator[None]:
+        from playground.npgrad._float_warnings import engine_arithmetic_quiet
+
+        with torch_is_npgrad(), engine_arithmetic_quiet():
+            yield
 
     def process_state(self) -> tuple:
         npgrad = self.torch_module()

@@ -466,18 +466,27 @@ def storage_offset(self: Tensor) -> int:
     the array that owns it, and the offset is how far the view's first element lies from the
     owner's."""
     data = self._data
+    owner = owning_array(data)
+    if owner is data or not data.itemsize:
+        return 0
+    return byte_offset(data, owner) // data.itemsize
+
+
+def owning_array(data: np.ndarray) -> np.ndarray:
+    """The array whose memory ``data`` views (``data`` itself when it owns its memory)."""
     owner = data
     while True:
         base = owner.base
         if not isinstance(base, np.ndarray):  # NumPy's as_strided keeps its array one further
             base = getattr(base, "base", None)
         if not isinstance(base, np.ndarray):
-            break
+            return owner
         owner = base
-    if owner is data or not data.itemsize:
-        return 0
-    start = np.lib.array_utils.byte_bounds(owner)[0]
-    return (data.__array_interface__["data"][0] - start) // data.itemsize
+
+
+def byte_offset(view: np.ndarray, owner: np.ndarray) -> int:
+    """How many bytes into ``owner``'s memory ``view`` starts."""
+    return view.__array_interface__["data"][0] - np.lib.array_utils.byte_bounds(owner)[0]
 
 
 from . import _selection_more  # noqa: E402, F401  (its ops' @binds)

@@ -11,6 +11,7 @@ import pickle
 
 import numpy as np
 
+from ._selection import byte_offset, owning_array
 from ._tensor import Parameter, Tensor, mark_parameter
 
 # what weights_only=True lets a file rebuild besides the containers and numbers
@@ -18,7 +19,8 @@ _SAFE = {("collections", "OrderedDict"), ("builtins", "set"), ("builtins", "froz
          ("builtins", "slice"), ("builtins", "complex"), ("numpy", "dtype"),
          ("numpy.core.multiarray", "_reconstruct"), ("numpy._core.multiarray", "_reconstruct"),
          ("numpy", "ndarray"), ("numpy.core.multiarray", "scalar"),
-         ("numpy._core.multiarray", "scalar"), ("_codecs", "encode"), (__name__, "_rebuild")}
+         ("numpy._core.multiarray", "scalar"), ("_codecs", "encode"), (__name__, "_rebuild"),
+         (__name__, "_rebuild_view")}
 
 
 def _rebuild(values: np.ndarray, requires_grad: bool, parameter: bool) -> Tensor:
@@ -30,8 +32,33 @@ def _rebuild(values: np.ndarray, requires_grad: bool, parameter: bool) -> Tensor
     return tensor
 
 
-def _reduce(tensor: Tensor):
-    return _rebuild, (np.array(tensor._data), tensor.requires_grad, tensor.__class__ is Parameter)
+def _rebuild_view(owner: np.ndarray, offset: int, dtype: np.dtype, shape: tuple,
+                  strides: tuple, requires_grad: bool, parameter: bool) -> Tensor:
+    """A view of a tensor's storage, as it was pickled."""
+    values = np.ndarray(shape, dtype, buffer=owner, offset=offset, strides=strides)
+    return _rebuild(values, requires_grad, parameter)
+
+
+def reduce_tensor(tensor: Tensor, share_storage: bool = False):
+    """How pickle writes a tensor: its storage with the view's place in it (its strides
+    kept), requires_grad and whether a Parameter; not its graph nor its grad (a non-leaf
+    comes back a leaf, as in torch). Plain pickle writes each tensor's storage apart, as
+    torch's does; ``save`` with ``share_storage`` writes a storage once for all its views,
+    so they share it again when loaded."""
+    data, parameter = tensor._data, tensor.__class__ is Parameter
+    owner = owning_array(data)
+    if owner is data:  # (a copy apart: two tensors on one array come back apart)
+        return _rebuild, (data if share_storage else data.copy(), tensor.requires_grad,
+                          parameter)
+    if owner.flags.c_contiguous and data.itemsize and min(data.strides, default=0) >= 0:
+        return _rebuild_view, (owner if share_storage else owner.copy(),
+                               byte_offset(data, owner), data.dtype, data.shape, data.strides,
+                               tensor.requires_grad, parameter)
+    return _rebuild, (np.array(data), tensor.requires_grad, parameter)
+
+
+def _reduce_sharing(tensor: Tensor):
+    return reduce_tensor(tensor, share_storage=True)
 
 
 def _engine_class(home: str, qualname: str) -> type:
@@ -62,7 +89,7 @@ def save(obj, f, pickle_module=pickle, pickle_protocol: int = 2,
             return save(obj, opened, pickle_module, pickle_protocol)
     pickler = _Pickler(f, protocol=pickle_protocol)
     pickler.dispatch_table = copyreg.dispatch_table.copy()
-    pickler.dispatch_table[Tensor] = pickler.dispatch_table[Parameter] = _reduce
+    pickler.dispatch_table[Tensor] = pickler.dispatch_table[Parameter] = _reduce_sharing
     pickler.dump(obj)
     return None
 

@@ -12,6 +12,7 @@ import numpy as np
 
 from . import _dtype as dtypes
 from ._bindings import bind_function, bind_method, binds
+from ._deprecations import MESHGRID_INDEXING, warn_once
 from ._grad_mode import GradMode
 from ._no_grad_views import mark as mark_view
 from ._pointwise import clone
@@ -154,8 +155,10 @@ def permute(self: Tensor, *dims) -> Tensor:
 
 
 def T(self: Tensor) -> Tensor:
-    if self.ndim < 2:
-        return self
+    """The dimensions reversed (a permute, as torch's, whatever the dimension); torch's
+    deprecation warnings for any but a matrix."""
+    if self.ndim != 2:
+        warn_once("Tensor.T on 0-D" if self.ndim == 0 else "Tensor.T not on 2-D")
     return permute(self, *reversed(range(self.ndim)))
 
 
@@ -399,14 +402,6 @@ def _promoted(tensors: list[Tensor]) -> list[np.ndarray]:
     return [t._data.astype(target.numpy, copy=False) for t in tensors]
 
 
-
-_MESHGRID_WARNING = (
-    "torch.meshgrid: in an upcoming release, it will be required to pass the indexing "
-    "argument. (Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/"
-    "TensorShape.cpp:4215.)"  # torch 2.13's words
-)
-
-
 @binds("meshgrid", method=False)
 def meshgrid(*tensors, indexing: str | None = None) -> tuple[Tensor, ...]:
     """torch.meshgrid: each 0-d or 1-d tensor viewed along its own axis and expanded to the
@@ -416,7 +411,7 @@ def meshgrid(*tensors, indexing: str | None = None) -> tuple[Tensor, ...]:
     if indexing is None:
         import warnings
 
-        warnings.warn(_MESHGRID_WARNING, UserWarning, stacklevel=2)
+        warnings.warn(MESHGRID_INDEXING, UserWarning, stacklevel=2)
         indexing = "ij"
     if indexing not in ("xy", "ij"):
         raise RuntimeError('torch.meshgrid: indexing must be one of "xy" or "ij", but '

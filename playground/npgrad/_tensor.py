@@ -313,7 +313,9 @@ class Tensor:
         return tensor_repr(self)
 
     def __reduce_ex__(self, protocol):
-        raise TypeError("npgrad tensors are not picklable; send their arrays instead")
+        from ._serialization import reduce_tensor
+
+        return reduce_tensor(self)
 
     # ----- autograd ----------------------------------------------------------------------------
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None) -> None:
