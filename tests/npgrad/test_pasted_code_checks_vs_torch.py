@@ -2,7 +2,8 @@
 torch run here: operands of two dtypes in matrix products, convolutions, normalizations and
 recurrent layers (torch raises; NumPy would promote), torch.where of two numbers and clamp of
 integers by float bounds (torch's promotion), Embedding's max_norm and its index errors, and
-cross_entropy/nll_loss's checks of their targets."""
+cross_entropy/nll_loss's checks of their targets, F.linear with a 1-D weight or input (torch's
+matmul, its nodes) and with a bias and a 1-D weight (refused)."""
 
 from __future__ import annotations
 
@@ -124,6 +125,30 @@ for input, target in CASES:
         except Exception as error:
             print(type(error).__name__, error)
 '''
+
+LINEAR_OF_VECTORS = r'''
+import torch
+import torch.nn.functional as F
+x = torch.ones(3, 4, requires_grad=True)
+w = torch.arange(4.0, requires_grad=True)
+v = torch.ones(4, requires_grad=True)
+W = torch.arange(8.0).reshape(2, 4).requires_grad_()
+outputs = [F.linear(x, w), F.linear(v, W, torch.ones(2)), F.linear(v, W),
+           F.linear(torch.ones(2, 3, 4), W, torch.ones(2)), F.linear(torch.ones(2, 3, 4), w),
+           F.linear(v, w)]
+for y in outputs:
+    print(tuple(y.shape), y.grad_fn.name(), [type(f).__name__ for f, _ in y.grad_fn.next_functions])
+sum(y.sum() for y in outputs).backward()
+print(w.grad, W.grad, x.grad, v.grad)
+try:
+    F.linear(x, w, torch.tensor(0.5))
+except RuntimeError as error:
+    print(error)
+'''
+
+
+def test_linear_of_vectors_goes_through_matmul_as_torchs(tmp_path):
+    assert_playground_prints_as_torch(LINEAR_OF_VECTORS, tmp_path)
 
 
 def test_operands_of_two_dtypes_are_refused_in_torchs_words(tmp_path):

@@ -294,9 +294,11 @@ def _weight_values(weight, like: np.ndarray) -> np.ndarray | None:
 
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """``input @ weight.T + bias`` recorded as torch records it: one AddmmBackward0 for a
-    batch of rows, wrapped in views for other shapes; MmBackward0 without a bias."""
+    batch of rows, wrapped in views for other shapes; without a bias torch's matmul
+    (MmBackward0 for two matrices, MvBackward0 for a 1-D weight...)."""
     if bias is None:
-        return input.mm(weight.t()) if input.ndim == 2 else input.matmul(weight.t())
+        both_matrices = input.ndim == 2 and weight.ndim == 2
+        return input.mm(weight.t()) if both_matrices else input.matmul(weight.t())
     if input.ndim == 2:
         return _linalg.addmm(bias, input, weight.t())
     if not input.is_contiguous():  # torch: a product, then += bias
