@@ -150,8 +150,14 @@ def chosen(generator: Generator | None) -> Generator:
 def uniforms(generator: Generator, count: int, dtype: np.dtype, low: float = 0.0,
              high: float = 1.0) -> np.ndarray:
     """torch's uniform_real_distribution: the low 24 (float32) or 53 (float64, from two
-    words) bits of each draw over 2**bits, then ``x * (high - low) + low`` fused."""
+    words) bits of each draw over 2**bits, then ``x * (high - low) + low`` fused. A half
+    tensor gets float32's numbers rounded to half, as torch 2.13 draws them, where one that
+    rounds up to ``high`` becomes ``low`` (the range stays [low, high))."""
     dtype = np.dtype(dtype)
+    if dtype == np.float16:
+        rounded = uniforms(generator, count, np.dtype(np.float32), low, high).astype(dtype)
+        rounded[rounded >= dtype.type(high)] = dtype.type(low)
+        return rounded
     digits = _DIGITS[dtype]
     draws = generator.longs(count) if dtype == np.float64 else generator.words(count)
     mask = np.uint64((1 << digits) - 1)
@@ -185,7 +191,10 @@ def normals(generator: Generator, count: int, dtype: np.dtype, mean: float = 0.0
     if std < 0:
         raise RuntimeError(f"normal expects std >= 0.0, but found std {_number(std)}")
     if count < _boxmuller.BLOCK or not contiguous:
-        return _scalar_normals(generator, count, mean, std).astype(dtype)
+        values = _scalar_normals(generator, count, mean, std)
+        # (a double becomes a half through float, as c10::Half's constructor takes it)
+        return (values.astype(np.float32) if dtype == np.float16 else values).astype(dtype)
+    # (a half tensor's normals are float's, rounded)
     kind = np.dtype(np.float32) if dtype == np.float16 else dtype
     values = uniforms(generator, count, kind)
     whole = count - count % _boxmuller.BLOCK

@@ -73,6 +73,15 @@ def test_uniform_normal_and_exponential_in_place_match_torch(dtype):
         _check(lambda t, s=size: t.empty(s, dtype=getattr(t, dtype)).exponential_(1.5))
 
 
+def test_half_uniforms_are_floats_rounded_as_torchs():
+    """torch 2.13 draws a half tensor's uniform numbers as float32's (24 bits, not 11),
+    then rounds them to half."""
+    for size in (1, 3, 16, 33, 1000):
+        _check(lambda t, s=size: t.rand(s, dtype=t.float16), seeds=range(20))
+        _check(lambda t, s=size: t.empty(s, dtype=t.float16).uniform_(-2, 0.7), seeds=range(20))
+    _check(lambda t: t.empty(3, 4, dtype=t.float16).t().uniform_(), seeds=range(20))
+
+
 def test_half_tensors_take_float64_draws_through_float_as_torch():
     """Two roundings (double → float → half) differ from one for about 1 draw in 20,000."""
     _check(lambda t: t.empty(1000, dtype=t.float16).exponential_(1.5))
@@ -235,7 +244,7 @@ def test_layers_start_from_torch_weights():
     ("xavier_uniform_", {"gain": 2.0}), ("xavier_normal_", {}),
     ("kaiming_uniform_", {"a": 0.2, "mode": "fan_out", "nonlinearity": "relu"}),
     ("kaiming_normal_", {"nonlinearity": "tanh"}), ("constant_", {"val": 0.25}),
-    ("ones_", {}), ("zeros_", {}), ("eye_", {}),
+    ("ones_", {}), ("zeros_", {}), ("eye_", {}), ("sparse_", {"sparsity": 0.3, "std": 0.5}),
 ])
 def test_nn_init_matches_torch(name, options):
     def fill(t):
@@ -247,6 +256,21 @@ def test_nn_init_matches_torch(name, options):
             torch.nn.init.calculate_gain(nonlinearity)
     assert pg.nn.init.calculate_gain("leaky_relu", 0.3) == \
         torch.nn.init.calculate_gain("leaky_relu", 0.3)
+
+
+def test_nn_inits_old_names_warn_and_fill_as_torchs():
+    """``nn.init.xavier_uniform`` (no underscore, old tutorials): torch's FutureWarning, the
+    same numbers."""
+    for name in ("uniform", "normal", "xavier_uniform", "kaiming_normal", "orthogonal"):
+        said = []
+        for module in (pg, torch):
+            module.manual_seed(7)
+            with pytest.warns(FutureWarning) as warned:
+                said.append((getattr(module.nn.init, name)(module.empty(3, 4)).numpy(),
+                             str(warned[0].message), getattr(module.nn.init, name).__name__))
+        assert np.allclose(said[0][0], said[1][0], atol=1e-6) and said[0][1:] == said[1][1:]
+    with pytest.warns(FutureWarning, match="`nn.init.sparse` is now deprecated"):
+        pg.nn.init.sparse(pg.empty(4, 2), 0.5)
 
 
 def test_dropout_masks_match_torch():

@@ -240,10 +240,47 @@ def reset_weight_and_bias(weight: Tensor, bias: Tensor | None) -> None:
         uniform_(bias, -bound, bound)
 
 
+def sparse_(tensor: Tensor, sparsity: float, std: float = 0.01, generator=None) -> Tensor:
+    """Normal draws with a fraction ``sparsity`` of each column zeroed, in torch's order:
+    the whole draw first, then a permutation of the rows per column from the default
+    generator (torch's, whatever ``generator`` is)."""
+    if tensor.dim() != 2:
+        raise ValueError("Only tensors with 2 dimensions are supported")
+    if has_no_values(tensor):
+        return tensor
+    rows, columns = tensor.shape
+    zeros = math.ceil(sparsity * rows)
+    with no_grad():
+        _factories.normal_(tensor, 0, std, generator=generator)
+        for column in range(columns):
+            tensor[_factories.randperm(rows)[:zeros], column] = 0
+    return tensor
+
+
+def _deprecated(initialiser):
+    """torch's old name of an initialiser (``xavier_uniform``): the same, with its warning."""
+    new_name = initialiser.__name__
+    old_name = new_name[:-1]
+
+    def deprecated_init(*args, **kwargs):
+        warnings.warn(f"`nn.init.{old_name}` is now deprecated in favor of `nn.init.{new_name}`.",
+                      FutureWarning, stacklevel=2)
+        return initialiser(*args, **kwargs)
+
+    deprecated_init.__name__ = deprecated_init.__qualname__ = old_name
+    return deprecated_init
+
+
+uniform, normal, constant, eye, dirac = (_deprecated(f) for f in (
+    uniform_, normal_, constant_, eye_, dirac_))
+xavier_uniform, xavier_normal, kaiming_uniform, kaiming_normal, orthogonal, sparse = (
+    _deprecated(f) for f in (xavier_uniform_, xavier_normal_, kaiming_uniform_, kaiming_normal_,
+                             orthogonal_, sparse_))
+
 __all__ = ["calculate_gain", "uniform_", "normal_", "constant_", "ones_", "zeros_", "eye_",
            "dirac_",
            "xavier_uniform_", "xavier_normal_", "kaiming_uniform_", "kaiming_normal_",
-           "orthogonal_", "trunc_normal_"]
+           "orthogonal_", "trunc_normal_", "sparse_"]
 
 # What the engine lacks, said with torch's module name and what to do.
 __getattr__ = missing_attribute("torch.nn.init")
