@@ -120,6 +120,7 @@ from .linalg import top_level_slogdet as slogdet  # isort: skip
 
 __version__ = "2.13.0+cpu"  # the torch the engine answers as: code that checks it branches so
 is_inference = Tensor.is_inference  # torch.is_inference(t)
+newaxis = None  # (x[:, torch.newaxis], as NumPy's)
 
 # The binding table (every op family and _factories have declared theirs by now): the Tensor
 # methods, and the functions torch.exp, torch.add, ... that this module exports.
@@ -218,7 +219,7 @@ _LAZY = {**{name: ("nn.noisy", name) for name in ("alpha_dropout", "feature_alph
                                                   "rrelu", "rrelu_")},
          "pdist": ("nn.more_pooling", "pdist"),
          "adaptive_max_pool1d": ("nn.more_pooling", "adaptive_max_pool1d_and_indices")}
-_LAZY_MODULES = ("fft", "library", "ops", "profiler")
+_LAZY_MODULES = ("fft", "library", "ops", "profiler", "version")
 _lacking = missing_attribute("torch")
 
 

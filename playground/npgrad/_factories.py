@@ -487,5 +487,7 @@ for _fill_method in (bernoulli_, uniform_, normal_):
 bind_method("bernoulli", bernoulli)
 bind_method("multinomial", multinomial)
 bind_method("new_tensor", new_tensor)
+# x.new(2, 3), x.new([1, 2]): the legacy constructor of x's dtype (old tutorials use it)
+bind_method("new", lambda self, *args, device=None: legacy_constructor(self.dtype, *args))
 for _factory in (zeros, ones, empty, full):
     bind_method(f"new_{_factory.__name__}", _new_factory(_factory))

@@ -339,7 +339,8 @@ def _conversion(target: dtypes.dtype):
 for _name, _target in (("float", dtypes.float32), ("double", dtypes.float64),
                        ("half", dtypes.float16), ("bfloat16", dtypes.bfloat16),
                        ("long", dtypes.int64), ("int", dtypes.int32),
-                       ("bool", dtypes.bool), ("short", dtypes.int16), ("byte", dtypes.uint8)):
+                       ("bool", dtypes.bool), ("short", dtypes.int16), ("byte", dtypes.uint8),
+                       ("char", dtypes.int8)):
     bind_method(_name, _conversion(_target))
 
 

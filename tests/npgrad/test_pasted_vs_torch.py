@@ -360,6 +360,15 @@ try:
 except RuntimeError as error:
     print(error)
 """,
+    "environment checks and legacy conversions": """
+import torch.version
+print(torch.__version__, torch.version.__version__, torch.version.cuda, torch.version.hip,
+      torch.version.debug, len(torch.version.git_version))
+print(f"PyTorch {torch.__version__}, CUDA {torch.version.cuda}, {torch.cuda.is_available()}")
+x = torch.arange(3, dtype=DTYPE)
+print(x[:, torch.newaxis].shape, x[None, torch.newaxis].shape, x.char(), (x * 100).char())
+print(x.new(2, 3).shape, x.new([1, 2]), x.new(3).dtype, x.new().shape)
+""",
 }
 
 
