@@ -176,12 +176,8 @@ class NumpyEngine(Engine):
     def describe(self) -> str:
         return "NumPy engine (npgrad) · cpu"
 
-    @contextlib.contextmanager
-    def activate(self) -> Iterator[None]:
-        from playground.npgrad._float_warnings import engine_arithmetic_quiet
-
-        with torch_is_npgrad(), engine_arithmetic_quiet():
-            yield
+    def activate(self):
+        return torch_is_npgrad()
 
     def process_state(self) -> tuple:
         npgrad = self.torch_module()
