@@ -268,7 +268,8 @@ def test_nn_inits_old_names_warn_and_fill_as_torchs():
             with pytest.warns(FutureWarning) as warned:
                 said.append((getattr(module.nn.init, name)(module.empty(3, 4)).numpy(),
                              str(warned[0].message), getattr(module.nn.init, name).__name__))
-        assert np.allclose(said[0][0], said[1][0], atol=1e-6) and said[0][1:] == said[1][1:]
+        # (orthogonal_'s QR runs in float64 here, in float32 in torch: ~1e-7 apart at this size)
+        assert np.allclose(said[0][0], said[1][0], atol=1e-5) and said[0][1:] == said[1][1:]
     with pytest.warns(FutureWarning, match="`nn.init.sparse` is now deprecated"):
         pg.nn.init.sparse(pg.empty(4, 2), 0.5)
 
