@@ -19,8 +19,7 @@ import time
 from collections.abc import Callable
 
 from playground.engines.registry import DEFAULT_ENGINE
-from playground.kernel import processes, protocol, streams, wire
-from playground.kernel.errors import ended_error, interrupted_error
+from playground.kernel import errors, processes, protocol, streams, wire
 from playground.kernel.later_inbox import LaterInbox
 from playground.kernel.launch import default_memory_limit, launch
 from playground.kernel.run_stages import add_stages
@@ -155,6 +154,7 @@ class Kernel:
             replies.put(protocol.Broken(f"{type(failure).__name__}: {failure}"))
             group.kill()  # the pipe is out of step: only a new kernel fixes it
         self._state_known.set()  # (the process is gone: the next run starts a new one)
+        self.later.give_up(errors.DRAWING_ENDED, process)  # (the window's Stop goes off)
         replies.put(None)
 
     def _take_state(self, state: protocol.State) -> None:
@@ -199,6 +199,7 @@ class Kernel:
         process = self.process
         if process is None:
             return
+        self.later.give_up()  # (the window says why the figures went: it asked for it)
         if process.poll() is None and gracefully:
             with contextlib.suppress(OSError):  # the kernel may already be gone
                 self._send(protocol.Shutdown())
@@ -238,14 +239,24 @@ class Kernel:
                                             preload=sorted(self._libraries)[:LIBRARIES_KEPT]))
 
     def interrupt(self) -> None:
-        """KeyboardInterrupt in the run that was sent last; a kernel that ignores it is
-        killed after 2 s (``run`` then returns and the kernel restarts). The kernel keeps an
-        interrupt that arrives before that run starts (it was busy completing, say). Safe to
-        call from any thread; a run not sent yet is stopped through ``run``'s ``stop``."""
+        """KeyboardInterrupt in the run sent last, or in its figures' drawing; a kernel that
+        ignores it is killed after 2 s. The kernel keeps one that comes before its run starts
+        (it was completing). Any thread may call it; a run not sent is stopped by ``stop``."""
         if self.process is not None and self.process.poll() is None:
             self._interrupted_at = time.monotonic()
             with contextlib.suppress(OSError):  # it died meanwhile: run() reports that
                 self._send(protocol.Interrupt(self._run_id))
+            if self._output is None and (drawing := self.later.drawing) is not None:
+                threading.Timer(INTERRUPT_GRACE, self._end_ignored_stop,
+                                (self.process, drawing)).start()
+
+    def _end_ignored_stop(self, process: subprocess.Popen, run_id: str) -> None:
+        """A Stop of the figures' drawing that the kernel ignored (a C call that never
+        checks for it): the kernel is ended, as a run that ignores Stop is (a run sent since
+        waits for the drawing: its own Stop ends it so)."""
+        if process is self.process and self.later.drawing == run_id and self._output is None:
+            self.later.why_ended = errors.STOP_IGNORED  # (the reader says it once it is gone)
+            self._group.kill()
 
     def _send(self, message: protocol.Message) -> None:
         with self._sending:  # Stop comes from another thread than the run's request
@@ -286,7 +297,7 @@ class Kernel:
         at once and ``later.on_traces`` and ``later.on_pictures`` hear of them."""
         stop = stop or threading.Event()
         if not self._take_control(stop):
-            return RunResult(self.engine, error=interrupted_error())
+            return RunResult(self.engine, error=errors.interrupted_error())
         try:  # one request at a time on the control pipe
             if fresh and self.spare and not self._state_known.wait(STATE_WAIT_S):
                 self._dirty = True  # the last run's state never came: a new process, to be sure
@@ -316,6 +327,8 @@ class Kernel:
         result.output = "".join(output.parts)
         result.output_truncated = output.truncated
         result.run = run_id
+        if result.figures_due and later:
+            self.later.await_pictures(run_id)
         if result.traces_due and not later:  # (none if the kernel ends first)
             result.traces = self.later.traces_while(result.run, self._alive, POLL_S)
             result.traces_due = False
@@ -336,8 +349,7 @@ class Kernel:
         while (drawn := self.later.pictures(result.run, POLL_S)) is None:
             now = time.monotonic()
             if self.process is None or self.process.poll() is not None:
-                drawn = DrawnFigures(result.run, [], [], [
-                    "(the kernel ended while it drew the figures: none is shown)\n"], True)
+                drawn = DrawnFigures(result.run, [], [], [errors.DRAWING_ENDED], True)
                 break
             if interrupted is None and (stop.is_set() or (deadline and now > deadline)):
                 self.interrupt()
@@ -348,7 +360,7 @@ class Kernel:
         result.notes += drawn.notes
         result.output += "".join(drawn.failures)
         if drawn.stopped and result.error is None:
-            result.error = interrupted_error()
+            result.error = errors.interrupted_error()
 
     def complete(self, code: str, line: int, column: int) -> list[tuple[str, str]]:
         """(name, kind) completions at a 1-based line and 0-based column; [] while busy."""
@@ -472,21 +484,10 @@ class Kernel:
                 result.error = RunError("timeout", "The run took longer than the time limit "
                                         "and was stopped.")
             return result
-        if stop_reason == "broken":
+        if stop_reason in errors.RESTARTED:  # a reply unreadable or never come: a new kernel
             self.restart()
-            return RunResult(self.engine, error=RunError(
-                "crash", "The kernel sent a reply that could not be read, so it was restarted "
-                "(did the script write to the kernel's control pipe?)."), elapsed=elapsed)
-        if stop_reason == "timeout":
-            self.restart()
-            return RunResult(self.engine, error=RunError(
-                "timeout", "The run took longer than the time limit and did not stop when "
-                "interrupted, so the kernel was restarted."), elapsed=elapsed)
-        if stop_reason == "interrupt":
-            self.restart()
-            return RunResult(self.engine, error=RunError(
-                "interrupted", "The code did not stop within 2 seconds of the interrupt, so "
-                "the kernel was restarted."), elapsed=elapsed)
+            error = errors.restarted_error(stop_reason)
+            return RunResult(self.engine, error=error, elapsed=elapsed)
         return RunResult(self.engine, error=self._crash_error(), elapsed=elapsed)
 
     def _crash_error(self) -> RunError:
@@ -496,4 +497,4 @@ class Kernel:
             self._group.kill()
             code = self.process.wait()
         self._group.kill()  # what it started dies with it: no output leaks into later runs
-        return ended_error(code, self._ending, self.memory_limit)
+        return errors.ended_error(code, self._ending, self.memory_limit)

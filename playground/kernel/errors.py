@@ -67,6 +67,27 @@ def exit_error(code) -> RunError:
                     exit_code=status)
 
 
+# Why a run's kernel was restarted, by what ended the wait for its reply: (kind, message).
+RESTARTED = {
+    "broken": ("crash", "The kernel sent a reply that could not be read, so it was restarted "
+               "(did the script write to the kernel's control pipe?)."),
+    "timeout": ("timeout", "The run took longer than the time limit and did not stop when "
+                "interrupted, so the kernel was restarted."),
+    "interrupt": ("interrupted", "The code did not stop within 2 seconds of the interrupt, "
+                  "so the kernel was restarted."),
+}
+# What the console says when a run's figures end with their kernel.
+DRAWING_ENDED = "(the kernel ended while it drew the figures: none is shown)\n"
+STOP_IGNORED = ("(the figures did not stop drawing within 2 seconds of Stop, so the kernel "
+                "was ended: the next run starts a new one)\n")
+
+
+def restarted_error(reason: str) -> RunError:
+    """The run's kernel was restarted for ``reason`` (a key of RESTARTED)."""
+    kind, message = RESTARTED[reason]
+    return RunError(kind, message)
+
+
 def interrupted_error() -> RunError:
     """The app's Stop ended the run."""
     return RunError("interrupted", "The run was interrupted.", "KeyboardInterrupt")

@@ -4,6 +4,8 @@ waits and passed to who listens."""
 
 from __future__ import annotations
 
+import contextlib
+import subprocess
 import threading
 from collections.abc import Callable
 
@@ -12,6 +14,7 @@ from playground.model.figure import DrawnFigures
 from playground.model.trace import BackwardTrace, traces_from_json
 
 RUNS_KEPT = 8  # runs whose traces and figures are kept for a caller to ask for
+EXIT_WAIT_S = 2.0  # how long an ended kernel's exit is waited for before its figures are given up
 
 
 class LaterInbox:
@@ -23,6 +26,8 @@ class LaterInbox:
         self._pictures: dict[str, DrawnFigures] = {}
         self._vectors: dict[str, list] = {}
         self._arrived = threading.Condition()
+        self._awaited: str | None = None  # the run whose figures the window waits for
+        self.why_ended = ""  # what ended the kernel while it drew them, when the window knows
         self.on_traces: Callable[[str, list[BackwardTrace]], None] | None = None
         self.on_pictures: Callable[[DrawnFigures], None] | None = None
         self.on_vectors: Callable[[str, list], None] | None = None
@@ -48,6 +53,29 @@ class LaterInbox:
                 self.on_vectors(message.id, message.figures)
             return True
         return False
+
+    def await_pictures(self, run_id: str) -> None:
+        """The window waits for run ``run_id``'s figures (the kernel draws them now)."""
+        self._awaited, self.why_ended = run_id, ""
+
+    @property
+    def drawing(self) -> str | None:
+        """The run whose figures the window waits for and which have not come, if any."""
+        with self._arrived:
+            awaited = self._awaited
+            return None if awaited is None or awaited in self._pictures else awaited
+
+    def give_up(self, why: str = "", process: subprocess.Popen | None = None) -> None:
+        """The kernel is gone: figures still awaited come as stopped (with ``why`` said),
+        so the window's Stop goes off; with no ``why`` (a restart the window asked for, which
+        says so itself) none come."""
+        run_id, self._awaited = self.drawing, None
+        if run_id is None or not why:
+            return
+        if process is not None:  # its exit complete: a run started on hearing of it finds
+            with contextlib.suppress(subprocess.TimeoutExpired):  # it gone, not half gone
+                process.wait(timeout=EXIT_WAIT_S)
+        self.take(protocol.Pictures(run_id, [], [], [self.why_ended or why], True))
 
     def _keep(self, kept: dict, run_id: str, value) -> None:
         with self._arrived:
