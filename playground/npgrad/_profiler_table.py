@@ -52,7 +52,7 @@ class FunctionEvent(_Timed):
     """One timed range as it happened: its id (in order of start), the ranges directly
     inside it and the one around it."""
 
-    def __init__(self, event_id: int, event, self_time: float, by_shape: bool) -> None:
+    def __init__(self, event_id: int, event, self_time: float) -> None:
         super().__init__(event.name, event.shapes, event.user)
         self.id, self.name, self.count = event_id, event.name, 1
         self.cpu_time_total = event.end - event.start
@@ -154,15 +154,15 @@ def averages(events: list, by_shape: bool) -> EventList:
 
 def each_event(events: list, by_shape: bool) -> EventList:
     """The events themselves, in order of start, each with its children and parent."""
-    inside = _time_inside(events)
     ordered = sorted(events, key=_start_order)
-    made = {id(event): FunctionEvent(number, event,
-                                     max(event.end - event.start - inside.get(id(event), 0.0),
-                                         0.0), by_shape)
+    made = {id(event): FunctionEvent(number, event, event.end - event.start)
             for number, event in enumerate(ordered, start=1)}
-    for child, parent in _parents(ordered):
+    for child, parent in _parents(ordered):  # (one walk: the links and the self times)
         made[id(child)].cpu_parent = made[id(parent)]
         made[id(parent)].cpu_children.append(made[id(child)])
+        made[id(parent)].self_cpu_time_total -= child.end - child.start
+    for event in made.values():
+        event.self_cpu_time_total = max(event.self_cpu_time_total, 0.0)
     return EventList([made[id(event)] for event in ordered], by_shape)
 
 
