@@ -15,11 +15,17 @@ WORDS = {
     "Tensor.T on 0-D":
         "Tensor.T is deprecated on 0-D tensors. This function is the identity in these "
         "cases." + _TRIGGERED + "TensorShape.cpp:4321.)",
+    "sparse invariants off":
+        "Sparse invariant checks are implicitly disabled. Memory errors (e.g. SEGFAULT) will "
+        "occur when operating on a sparse tensor which violates the invariants, but checks "
+        "incur performance overhead. To silence this warning, explicitly opt in or out. See "
+        "`torch.sparse.check_sparse_tensor_invariants.__doc__` for guidance.  (Triggered "
+        "internally at /__w/pytorch/pytorch/aten/src/ATen/Context.cpp:816.)",
+    "LSTM projections on oneDNN":
+        "LSTM with projections is not supported with oneDNN. Using default implementation."
+        + _TRIGGERED + "RNN.cpp:1512.)",
 }
 _GIVEN: set[str] = set()
-# (given by torch.meshgrid at each call without indexing: Python's registry shows it once a line)
-MESHGRID_INDEXING = ("torch.meshgrid: in an upcoming release, it will be required to pass the "
-                     "indexing argument." + _TRIGGERED + "TensorShape.cpp:4215.)")
 
 
 def warn_once(which: str) -> None:

@@ -194,10 +194,13 @@ def normals(generator: Generator, count: int, dtype: np.dtype, mean: float = 0.0
         values = _scalar_normals(generator, count, mean, std)
         # (a double becomes a half through float, as c10::Half's constructor takes it)
         return (values.astype(np.float32) if dtype == np.float16 else values).astype(dtype)
-    # (a half tensor's normals are float's, rounded)
+    # a half tensor's normals are float's, rounded; its first draw is of whole blocks only
+    # (a float's draws every number first, the tail's included)
     kind = np.dtype(np.float32) if dtype == np.float16 else dtype
-    values = uniforms(generator, count, kind)
     whole = count - count % _boxmuller.BLOCK
+    values = uniforms(generator, whole if dtype == np.float16 else count, kind)
+    if len(values) < count:
+        values = np.concatenate([values, np.zeros(count - whole, kind)])
     turn = _boxmuller.normals_from_uniforms if kind == np.float32 else _block_normals_float64
     values[:whole] = turn(values[:whole], mean, std)
     if whole != count:

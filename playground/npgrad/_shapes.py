@@ -12,7 +12,7 @@ import numpy as np
 
 from . import _dtype as dtypes
 from ._bindings import bind_function, bind_method, binds
-from ._deprecations import MESHGRID_INDEXING, warn_once
+from ._deprecations import warn_once
 from ._grad_mode import GradMode
 from ._no_grad_views import mark as mark_view
 from ._pointwise import clone
@@ -47,6 +47,9 @@ def _infer_shape(shape: tuple, numel: int) -> tuple:
 
 # NumPy 2.1 on: np.reshape(copy=False); setting .shape, the older way, is deprecated since 2.5
 _RESHAPE_WITHOUT_COPY = "copy" in inspect.signature(np.reshape).parameters
+_MESHGRID_INDEXING = ("torch.meshgrid: in an upcoming release, it will be required to pass the "
+                      "indexing argument. (Triggered internally at /__w/pytorch/pytorch/aten/"
+                      "src/ATen/native/TensorShape.cpp:4215.)")
 
 
 def _view_data(data: np.ndarray, shape: tuple):
@@ -411,7 +414,7 @@ def meshgrid(*tensors, indexing: str | None = None) -> tuple[Tensor, ...]:
     if indexing is None:
         import warnings
 
-        warnings.warn(MESHGRID_INDEXING, UserWarning, stacklevel=2)
+        warnings.warn(_MESHGRID_INDEXING, UserWarning, stacklevel=2)  # (at each call)
         indexing = "ij"
     if indexing not in ("xy", "ij"):
         raise RuntimeError('torch.meshgrid: indexing must be one of "xy" or "ij", but '

@@ -9,22 +9,13 @@ clone, deepcopy), the values are the same and the layout is strided."""
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 
 from . import _dtype as dtypes
 from ._bindings import bind_function, bind_method
+from ._deprecations import warn_once
 from ._tensor import SparseTensor, Tensor
 from ._type_info import TorchConstant
-
-_WARNED = {"invariants": False}
-_INVARIANTS_OFF = (
-    "Sparse invariant checks are implicitly disabled. Memory errors (e.g. SEGFAULT) will occur "
-    "when operating on a sparse tensor which violates the invariants, but checks incur "
-    "performance overhead. To silence this warning, explicitly opt in or out. See "
-    "`torch.sparse.check_sparse_tensor_invariants.__doc__` for guidance.  (Triggered internally "
-    "at /__w/pytorch/pytorch/aten/src/ATen/Context.cpp:816.)")
 
 
 class layout(TorchConstant):
@@ -76,12 +67,10 @@ def dense_of(coo: COO, shape: tuple) -> np.ndarray:
     return dense
 
 
-def warn_invariants_off(stacklevel: int = 3) -> None:
+def warn_invariants_off() -> None:
     """torch's warning, once a process, when a sparse tensor is made without saying whether
     to check it (by the script, or inside torch: Adagrad's sparse step)."""
-    if not _WARNED["invariants"]:
-        _WARNED["invariants"] = True
-        warnings.warn(_INVARIANTS_OFF, UserWarning, stacklevel=stacklevel)
+    warn_once("sparse invariants off")
 
 
 def sparse_coo_tensor(indices, values, size=None, *, dtype=None, device=None,

@@ -82,6 +82,14 @@ def test_half_uniforms_are_floats_rounded_as_torchs():
     _check(lambda t: t.empty(3, 4, dtype=t.float16).t().uniform_(), seeds=range(20))
 
 
+def test_half_normals_draw_whole_blocks_first_then_the_tail_as_torch():
+    """A half tensor's normals are float32's rounded, but its first draw is of the whole
+    blocks of 16 only (a float tensor's is of every number): the tail's 16 come after."""
+    for size in (16, 17, 20, 36, 100):
+        _check(lambda t, s=size: t.randn(s, dtype=t.float16), seeds=range(10))
+        _check(lambda t, s=size: t.empty(s, dtype=t.float16).normal_(0.5, 2.0), seeds=range(10))
+
+
 def test_half_tensors_take_float64_draws_through_float_as_torch():
     """Two roundings (double → float → half) differ from one for about 1 draw in 20,000."""
     _check(lambda t: t.empty(1000, dtype=t.float16).exponential_(1.5))

@@ -10,10 +10,10 @@ import math
 import numpy as np
 
 from .. import _factories, _recording, _recurrent
+from .._deprecations import warn_once
 from .._dtype_checks import check_rnn
 from .._shapes import cat, stack
 from .._tensor import Tensor
-from .._user_warnings import warn_at_user_code
 from ..backends import mkldnn
 from . import functional, init
 from .modules import Module, Parameter, _empty
@@ -332,10 +332,6 @@ class _RNNBase(Module):
         return text
 
 
-_PROJECTION_WARNING = (
-    "LSTM with projections is not supported with oneDNN. Using default implementation. "
-    "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/RNN.cpp:1512.)")
-_PROJECTION_WARNED: list[bool] = []
 
 
 def _refuse_projection(options: dict) -> None:
@@ -352,9 +348,7 @@ class LSTM(_RNNBase):
         if not (mkldnn.enabled and input._data.dtype == np.float32 and input.numel() > 0):
             return False
         if self.proj_size:
-            if not _PROJECTION_WARNED:  # (once a process, as torch's TORCH_WARN_ONCE)
-                _PROJECTION_WARNED.append(True)
-                warn_at_user_code(_PROJECTION_WARNING)
+            warn_once("LSTM projections on oneDNN")
             return False
         return True
 

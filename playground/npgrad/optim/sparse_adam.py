@@ -56,7 +56,7 @@ def adagrad_sparse_step(param: Tensor, grad: Tensor, group: dict, rate: float,
     if group["weight_decay"]:
         raise RuntimeError("weight_decay option is not compatible with sparse gradients")
     indices, values = _rows(grad, group["maximize"])
-    _sparse.warn_invariants_off(stacklevel=5)  # (torch's step makes a sparse tensor here)
+    _sparse.warn_invariants_off()  # (torch's step makes a sparse tensor here)
     add_rows(total, indices, values * values)
     deviation = np.sqrt(total[indices[0]]) + total.dtype.type(group["eps"])
     add_rows(param._data, indices, values / deviation, -rate)
