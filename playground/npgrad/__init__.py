@@ -15,7 +15,7 @@ from . import _more_math, _scatter_reduce, _selection, _sparse, _sparse_ops  # i
 from . import _sparse_arithmetic  # isort: skip
 from . import _gamma_ops, _random_fills, _strided, _triangular_solve  # isort: skip
 from . import _histogram, _memory_questions, _numeric_gradient, _weight_norm  # isort: skip
-from . import _leaves  # isort: skip
+from . import _inplace_twins, _leaves  # isort: skip
 from . import _bindings  # isort: skip
 from ._compile import compile
 from ._dtype import (
@@ -125,6 +125,7 @@ newaxis = None  # (x[:, torch.newaxis], as NumPy's)
 # The binding table (every op family and _factories have declared theirs by now): the Tensor
 # methods, and the functions torch.exp, torch.add, ... that this module exports.
 _bindings.bind_tensor_methods()
+_inplace_twins.bind_twins()  # (in-place twins of what has no write of its own)
 globals().update(_bindings.exported_functions())
 _sparse_arithmetic.install(globals())  # (sparse tensors' methods: of Tensor's final ones)
 # the factories, too, take torch's size= (torch.zeros(size=(2, 3)))

@@ -4,6 +4,7 @@ mark are passed in: _family_rules.py adds these to the table)."""
 from __future__ import annotations
 
 _HEAVISIDE = "k.not_implemented('aten::heaviside')"
+_HEAVISIDE_ = "k.not_implemented('aten::heaviside_')"
 
 
 _SOFT_MARGIN_BACKWARD = ("k.recorded_backward('soft_margin_loss_backward', 'soft_margin_loss', "
@@ -154,6 +155,10 @@ def more_math_rows(row, element_wise) -> tuple:
         row("logit", "LogitBackward0", "self", "self eps", "k.logit_grad(grad, self, eps)",
             forward=element_wise),
         row("heaviside", "NotImplemented", "self values", "", _HEAVISIDE, _HEAVISIDE),
+        # (the in-place twins of ops without a derivative name themselves: _inplace_twins.py)
+        row("heaviside_", "NotImplemented", "self values", "", _HEAVISIDE_, _HEAVISIDE_),
+        row("floor_divide_", "NotImplemented", "self other", "",
+            "k.not_implemented('aten::floor_divide_')", "k.not_implemented('aten::floor_divide_')"),
         row("deg2rad", "Deg2RadBackward0", "self", "", "k.times(grad, 0.017453292519943295)",
             forward=element_wise),
         row("rad2deg", "Rad2DegBackward0", "self", "", "k.times(grad, 57.29577951308232)",
