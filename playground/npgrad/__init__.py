@@ -219,7 +219,17 @@ _warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"playground\
 _LAZY = {**{name: ("nn.noisy", name) for name in ("alpha_dropout", "feature_alpha_dropout",
                                                   "rrelu", "rrelu_")},
          "pdist": ("nn.more_pooling", "pdist"),
-         "adaptive_max_pool1d": ("nn.more_pooling", "adaptive_max_pool1d_and_indices")}
+         "adaptive_max_pool1d": ("nn.more_pooling", "adaptive_max_pool1d_and_indices"),
+         # torch.conv2d, torch.dropout...: functional's ops under their ATen names
+         **{name: ("nn.aten_calls", name) for name in (
+             "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
+             "adaptive_avg_pool1d", "bilinear", "celu", "selu", "hardshrink", "threshold",
+             "prelu", "pixel_shuffle", "cosine_similarity", "pairwise_distance", "dropout",
+             "embedding", "layer_norm", "group_norm", "batch_norm", "instance_norm",
+             "max_pool1d", "max_pool2d", "max_pool3d", "avg_pool1d",
+             "binary_cross_entropy_with_logits", "cosine_embedding_loss",
+             "hinge_embedding_loss", "kl_div", "margin_ranking_loss", "poisson_nll_loss",
+             "triplet_margin_loss", "ctc_loss")}}
 _LAZY_MODULES = ("fft", "library", "ops", "profiler", "version")
 _lacking = missing_attribute("torch")
 
