@@ -31,6 +31,7 @@ from ._pointwise import UNARY, clamp, masked_values
 from ._recording import RESULT, attach_node, output
 from ._rules import RULES
 from ._tensor import Tensor, bump_version, shared_counter
+from ._versions import note_writer
 from ._view_places import positions_in
 from ._view_writes import record_through_view
 
@@ -92,6 +93,7 @@ def _recorded(op: str, self: Tensor, history: Tensor, other: Tensor | None,
     """After a recorded write: the write's node becomes self's grad_fn."""
     self._fn = _node(op, self, history, other, saved, *more)
     self._rg = True
+    note_writer(shared_counter(self), self._fn.name(), self._data.shape)
     if self._base is not None:  # (a view whose memory is its own now: this is its history)
         self._vv = bytes(self._vc)
     return self

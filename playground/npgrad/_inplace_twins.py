@@ -11,7 +11,8 @@ import numpy as np
 
 from ._grad_mode import GradMode, no_grad
 from ._inplace import _inplace, _write_inplace
-from ._tensor import Tensor
+from ._tensor import Tensor, shared_counter
+from ._versions import note_writer
 from ._view_places import positions_in
 from ._view_writes import record_through_view
 
@@ -54,6 +55,7 @@ def _twin(name: str, forward: Callable) -> Callable:
         if positions is not None:  # a write through a view: CopySlices on its base
             return record_through_view(self, result._fn, positions)
         self._fn, self._rg = result._fn, True
+        note_writer(shared_counter(self), self._fn.name(), self._data.shape)
         if base is not None:  # (a view whose memory is its own now: this is its history)
             self._vv = bytes(self._vc)
         return self

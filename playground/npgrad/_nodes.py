@@ -18,6 +18,7 @@ from ._dtype import from_numpy_dtype
 from ._hook_lists import NodeHooks, RemovableHandle
 from ._rules import RULES
 from ._saved_hooks import Packed, pack_order, unpack, unpacked_in_place
+from ._versions import grad_fn_after_write
 
 _sequence_numbers = itertools.count()
 # torch gives AccumulateGrad the largest sequence number so it runs as soon as it is ready.
@@ -294,16 +295,23 @@ def legacy_type_name(data: np.ndarray) -> str:
     return f"[torch.{from_numpy_dtype(data.dtype).legacy_name} [{shape}]]"
 
 
-def _version_error(node: Node, index: int, current: int, expected: int) -> RuntimeError:
+def _version_error(node: Node, index: int, current: int, expected: int,
+                   counter: bytearray) -> RuntimeError:
+    """torch's message: a saved input is named by its grad_fn as it is now (an in-place write
+    changed it), a saved output by the node that saved it."""
     rule = node.rule
+    name = None
     if rule.saves[index] == "result":
         producer = node
     else:
         position = rule.input_of_saved[index]
         producer = node._next[position] if position is not None else None
+        name = grad_fn_after_write(counter, np.shape(node._saved[index]))
+    if name is None and producer is not None and not isinstance(producer, AccumulateGrad):
+        name = producer.name()
     where = ""
-    if producer is not None and not isinstance(producer, AccumulateGrad):
-        short_name = re.sub(r"Backward\d*$", "", producer.name())
+    if name is not None:
+        short_name = re.sub(r"Backward\d*$", "", name)
         where = f", which is output 0 of {short_name},"
     return RuntimeError(
         "one of the variables needed for gradient computation has been modified by an inplace "
@@ -321,7 +329,7 @@ def check_versions(node: Node) -> None:
         counter = checks[position + 1]
         if counter != checks[position + 2]:
             raise _version_error(node, checks[position], _tensor.counter_value(counter),
-                                 _tensor.counter_value(checks[position + 2]))
+                                 _tensor.counter_value(checks[position + 2]), counter)
 
 
 def saved_as_tensors(node: Node, saved: tuple | None = None) -> list:

@@ -33,6 +33,33 @@ def check_savable(counter) -> None:
         raise RuntimeError(INFERENCE_SAVE_MESSAGE)
 
 
+# What the last recorded in-place write made of a counter's tensor: torch's message on a
+# saved value written since names that value's grad_fn as it is now, which such a write
+# changed. id(counter) -> (counter, the written tensor's grad_fn's name, its shape); only the
+# last writes are kept (a counter is unseen by the collector: no weak reference to it).
+_WRITERS: dict[int, tuple] = {}
+WRITERS_KEPT = 512
+
+
+def note_writer(counter: bytearray, name: str, shape: tuple) -> None:
+    """A recorded in-place write gave the tensor of ``counter`` (of ``shape``) the grad_fn
+    ``name`` (through a view: its base, CopySlices)."""
+    _WRITERS.pop(id(counter), None)
+    _WRITERS[id(counter)] = (counter, name, shape)
+    if len(_WRITERS) > WRITERS_KEPT:
+        del _WRITERS[next(iter(_WRITERS))]
+
+
+def grad_fn_after_write(counter: bytearray, shape: tuple) -> str | None:
+    """The grad_fn's name a saved value of ``shape`` sharing ``counter`` has after the last
+    recorded write, if one is known: the written tensor's, or AsStrided for a view of it (a
+    value of another shape), as torch regenerates a view's after a write to its base."""
+    kept = _WRITERS.get(id(counter))
+    if kept is None or kept[0] is not counter:
+        return None
+    return kept[1] if kept[2] == shape else "AsStridedBackward0"
+
+
 def counter_value(counter) -> int:
     return int.from_bytes(counter, "little")
 

@@ -16,7 +16,8 @@ import numpy as np
 
 from ._nodes import Node, new_sequence_number, release_saved
 from ._recording import as_strided_of
-from ._tensor import Tensor
+from ._tensor import Tensor, shared_counter
+from ._versions import note_writer
 
 
 class CopySlices(Node):
@@ -86,6 +87,7 @@ def record_through_view(view: Tensor, fn: Node, positions: np.ndarray) -> Tensor
     base = view._base
     base._fn = CopySlices(fn, base, positions)
     base._rg = True
+    note_writer(shared_counter(base), base._fn.name(), base._data.shape)
     base._grad_acc = None
     as_strided_of(view, base, positions)
     return view
