@@ -4,7 +4,6 @@
 gradients, same printed text, same backward order. NumPy and the standard library only.
 """
 
-import warnings as _warnings
 
 # _tensor first: it completes the _tensor <-> _nodes import cycle in the right order.
 from ._tensor import Size, Tensor, device  # isort: skip
@@ -15,7 +14,7 @@ from . import _more_math, _scatter_reduce, _selection, _sparse, _sparse_ops  # i
 from . import _sparse_arithmetic  # isort: skip
 from . import _gamma_ops, _random_fills, _strided, _triangular_solve  # isort: skip
 from . import _histogram, _memory_questions, _numeric_gradient, _weight_norm  # isort: skip
-from . import _inplace_twins, _leaves  # isort: skip
+from . import _inplace_twins, _leaves, _quiet_warnings  # isort: skip
 from . import _bindings  # isort: skip
 from ._compile import compile
 from ._dtype import (
@@ -211,8 +210,8 @@ from math import e, inf, nan, pi  # noqa: E402  # isort: skip
 __all__ = [name for name in dir() if not name.startswith("_")]
 
 # NumPy warns where torch says nothing (0/0, log(0), an overflow to inf): not from the engine's
-# own arithmetic. A script's own NumPy calls warn as usual.
-_warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"playground\.npgrad")
+# own arithmetic, whatever filters a script sets. A script's own NumPy calls warn as usual.
+_quiet_warnings.install()
 
 # torch's functions whose code is loaded on first use (start-up stays small): name -> module
 # and the function's name there

@@ -13,7 +13,7 @@ import warnings
 import numpy as np
 import pytest
 
-from playground.npgrad import _compiled, _parallel
+from playground.npgrad import _compiled, _parallel, _quiet_warnings
 
 SIZE = 5 * 16384 + 3 * _parallel.SPLIT_FROM + 41  # many chunks, the last one short
 
@@ -142,6 +142,7 @@ def test_an_exception_is_told_as_numpy_tells_it(ufunc, left, right, dtype, setti
                 warnings.catch_warnings(record=True) as heard:
             patch.setattr(_compiled, "kernels", kernels)
             warnings.simplefilter("always")
+            without_engine_filter()  # (which hides them from scripts: here they are compared)
             try:
                 _parallel.apply(ufunc, a, b)
                 told.append([str(warning.message) for warning in heard])
@@ -149,6 +150,13 @@ def test_an_exception_is_told_as_numpy_tells_it(ufunc, left, right, dtype, setti
                 told.append(f"raised: {error}")
     assert told[0] == told[1]  # the pool's words are NumPy's, in its order
     assert bool(told[0]) == (setting != "ignore")
+
+
+def without_engine_filter() -> None:
+    """The filters in force, less the engine's (_quiet_warnings)."""
+    warnings.filters[:] = [kept for kept in warnings.filters
+                           if kept is not _quiet_warnings.ENGINE_FILTER]
+    warnings._filters_mutated()
 
 
 def test_the_pool_rests_for_the_python_threads_and_wakes_for_its_next_op():
