@@ -498,6 +498,46 @@ def test_the_graph_comes_before_the_figures_and_stop_ends_their_drawing(qtbot, w
     qtbot.waitUntil(lambda: not window.runs.stop_action.isEnabled(), timeout=RUN_MS)
 
 
+def test_a_figure_that_ignores_stop_ends_its_kernel_and_the_next_run_starts_anew(qtbot,
+                                                                                 window):
+    """A figure whose drawing blocks every signal (a C call that never checks): two seconds
+    after Stop the kernel is ended, the console says why, Stop goes off, and Run works on a
+    new kernel."""
+    type_code(qtbot, window, [
+        "import signal, time",
+        "import torch",
+        "import matplotlib.pyplot as plt",
+        "from matplotlib.lines import Line2D",
+        "class Deaf(Line2D):",
+        "def draw(self, renderer):",
+        "signal.pthread_sigmask(signal.SIG_BLOCK, set(signal.Signals))",
+        "time.sleep(60)",
+    ])
+    qtbot.keyClick(window.editor, Qt.Key.Key_Backspace)  # out of the method
+    qtbot.keyClick(window.editor, Qt.Key.Key_Backspace)  # and the class
+    type_code_here(qtbot, window, ["w = torch.tensor([1.0, 2.0], requires_grad=True)",
+                                   "(w * w).sum().backward()",
+                                   "plt.gca().add_line(Deaf([0, 1], [0, 1]))"])
+    press_run_all(qtbot, window)
+    assert window.statusBar().currentMessage().endswith("· drawing 1 figure…")
+    qtbot.wait(1000)  # a person reads the result: the drawing has begun (a Stop before it
+    started = time.monotonic()  # begins ends it at once, test_the_graph_comes_before_...)
+    qtbot.keyClick(window.editor, Qt.Key.Key_Period, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: not window.runs.stop_action.isEnabled(), timeout=RUN_MS)
+    assert 2 <= time.monotonic() - started < 20
+    said = window.console.toPlainText()
+    assert "(the figures did not stop drawing within 2 seconds of Stop, so the kernel was " \
+           "ended: the next run starts a new one)" in said
+    assert "(stopped: the figures were not drawn)" in said
+    assert window.editor.toPlainText().startswith("import signal, time")  # nothing lost
+    window.editor.setPlainText("import torch\nw = torch.ones(2, requires_grad=True)\n"
+                               "(3 * w).sum().backward()\nprint('a new kernel')\n")
+    press_run_all(qtbot, window)
+    after = window.console.toPlainText().split("(stopped: the figures were not drawn)")[-1]
+    assert "\na new kernel\n[done in " in after
+    assert leaf_lines(window)["w"][-1] == "grad [3.0, 3.0]"
+
+
 def type_code_here(qtbot, window, lines: list[str]) -> None:
     """Type the lines where the cursor is, as a person would."""
     for line in lines:
