@@ -14,7 +14,7 @@ from . import _more_math, _scatter_reduce, _selection, _sparse, _sparse_ops  # i
 from . import _sparse_arithmetic  # isort: skip
 from . import _gamma_ops, _random_fills, _strided, _triangular_solve  # isort: skip
 from . import _histogram, _memory_questions, _numeric_gradient, _weight_norm  # isort: skip
-from . import _inplace_twins, _leaves, _quiet_warnings  # isort: skip
+from . import _inplace_twins, _leaves, _quiet_warnings, _removed  # isort: skip
 from . import _bindings  # isort: skip
 from ._compile import compile
 from ._dtype import (
@@ -125,6 +125,7 @@ newaxis = None  # (x[:, torch.newaxis], as NumPy's)
 # methods, and the functions torch.exp, torch.add, ... that this module exports.
 _bindings.bind_tensor_methods()
 _inplace_twins.bind_twins()  # (in-place twins of what has no write of its own)
+_removed.bind()  # (torch 1.x's linear algebra: torch.solve... refused, torch.qr)
 globals().update(_bindings.exported_functions())
 _sparse_arithmetic.install(globals())  # (sparse tensors' methods: of Tensor's final ones)
 # the factories, too, take torch's size= (torch.zeros(size=(2, 3)))
@@ -228,7 +229,7 @@ _LAZY = {**{name: ("nn.noisy", name) for name in ("alpha_dropout", "feature_alph
              "max_pool1d", "max_pool2d", "max_pool3d", "avg_pool1d",
              "binary_cross_entropy_with_logits", "cosine_embedding_loss",
              "hinge_embedding_loss", "kl_div", "margin_ranking_loss", "poisson_nll_loss",
-             "triplet_margin_loss", "ctc_loss")}}
+             "triplet_margin_loss", "ctc_loss", "selu_", "celu_", "threshold_", "dropout_")}}
 _LAZY_MODULES = ("fft", "library", "ops", "profiler", "version")
 _lacking = missing_attribute("torch")
 

@@ -15,6 +15,12 @@ WORDS = {
     "Tensor.T on 0-D":
         "Tensor.T is deprecated on 0-D tensors. This function is the identity in these "
         "cases." + _TRIGGERED + "TensorShape.cpp:4321.)",
+    "torch.qr":
+        "torch.qr is deprecated in favor of torch.linalg.qr and will be removed in a future "
+        "PyTorch release.\nThe boolean parameter 'some' has been replaced with a string "
+        "parameter 'mode'.\nQ, R = torch.qr(A, some)\nshould be replaced with\nQ, R = "
+        "torch.linalg.qr(A, 'reduced' if some else 'complete')" + _TRIGGERED.replace(
+            "native/", "native/BatchLinearAlgebra.cpp:2505.)"),
     "sparse invariants off":
         "Sparse invariant checks are implicitly disabled. Memory errors (e.g. SEGFAULT) will "
         "occur when operating on a sparse tensor which violates the invariants, but checks "

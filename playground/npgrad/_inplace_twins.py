@@ -9,6 +9,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from ._bindings import FUNCTIONS, bind_function
 from ._grad_mode import GradMode, no_grad
 from ._inplace import _inplace, _write_inplace
 from ._tensor import Tensor, shared_counter
@@ -23,16 +24,24 @@ TWINS = ("addbmm", "addmm", "addmv", "atan2", "arctan2", "baddbmm", "bitwise_lef
          "bitwise_not", "bitwise_right_shift", "copysign", "cumprod", "cumsum", "deg2rad",
          "erfinv", "floor_divide", "fmod", "heaviside", "hypot", "i0", "ldexp", "logical_not",
          "logit", "nan_to_num", "rad2deg", "remainder", "sgn", "sinc", "xlogy")
+# In-place methods torch also has as functions (``torch.clamp_(x, 0, 1)``)
+FUNCTION_FORMS = ("clamp_", "clamp_max_", "clamp_min_", "clip_", "fill_", "zero_", "detach_",
+                  "nan_to_num_", "sinc_", "deg2rad_", "rad2deg_", "logit_", "xlogy_",
+                  "square_", "i0_", "ldexp_", "addmv_", "as_strided_")
 # Twins of ops without a derivative: their node names the in-place op (its own row).
 UNDERIVABLE = ("floor_divide_", "heaviside_")
 
 
 def bind_twins() -> None:
-    """``Tensor.<name>_`` for each name of TWINS the engine computes out of place."""
+    """``Tensor.<name>_`` for each name of TWINS the engine computes out of place; the
+    function forms of FUNCTION_FORMS that torch's namespace does not have yet."""
     for name in TWINS:
         forward = getattr(Tensor, name, None)
         if forward is not None and not hasattr(Tensor, f"{name}_"):
             setattr(Tensor, f"{name}_", _twin(f"{name}_", forward))
+    for name in FUNCTION_FORMS:
+        if name not in FUNCTIONS and hasattr(Tensor, name):
+            bind_function(name, getattr(Tensor, name))
 
 
 def _twin(name: str, forward: Callable) -> Callable:

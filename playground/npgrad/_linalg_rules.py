@@ -4,6 +4,10 @@ gradients are in _factorization_grads.py, cdist's in _products.py."""
 
 from __future__ import annotations
 
+# torch's: xlogy(grad, other), 0 where self is 0 and other is not positive
+_XLOGY_SELF = ("k.where((self == 0) & (other <= 0), 0, "
+               "k.where(grad == 0, 0, grad * k.log(other)))")
+
 
 def linalg_rows(row) -> tuple:
     return (
@@ -25,8 +29,10 @@ def linalg_rows(row) -> tuple:
         row("cdist_backward", "CdistBackwardBackward0", "grad x1 x2 cdist", "",
             "k.no_derivative('_cdist_backward')", "k.no_derivative('_cdist_backward')",
             "k.no_derivative('_cdist_backward')", "k.no_derivative('_cdist_backward')"),
-        row("xlogy", "XlogyBackward0", "self other", "self other",
-            "grad * k.where(self != 0, k.log(other), 0)", "grad * self / other"),
+        row("xlogy", "XlogyBackward0", "self other", "self other", _XLOGY_SELF,
+            "grad * self / other"),
+        row("xlogy_scalar_self", "XlogyBackward1", "other", "self other", "grad * self / other"),
+        row("xlogy_scalar_other", "XlogyBackward2", "self", "self other", _XLOGY_SELF),
         row("linalg_cholesky", "LinalgCholeskyExBackward0", "A", "result upper",
             "k.cholesky_grad(grad, result, upper)"),
         row("cholesky_solve", "CholeskySolveBackward0", "self input2",

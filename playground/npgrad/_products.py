@@ -10,6 +10,7 @@ import numpy as np
 
 from ._bindings import binds
 from ._linalg import mm
+from ._operands import float_operands
 from ._recording import RESULT, output
 from ._shapes import reshape, unsafe_view
 from ._tensor import Tensor, _wrap_dim
@@ -70,13 +71,24 @@ def tensordot(a: Tensor, b: Tensor, dims=2, out=None) -> Tensor:
 
 
 @binds("xlogy")
-def xlogy(self: Tensor, other) -> Tensor:
-    """self * log(other), 0 where self is 0 (even where other is 0 or inf)."""
-    other = other if isinstance(other, Tensor) else Tensor._make(np.asarray(other))
-    x, y = self._data, other._data
+def xlogy(self, other) -> Tensor:
+    """self * log(other), 0 where self is 0 (even where other is 0 or inf); either may be a
+    number (XlogyBackward1: a number's log taken, XlogyBackward2: of a number)."""
+    if not isinstance(self, Tensor):  # torch.xlogy(2.0, x)
+        y, x, _ = float_operands(other, self)
+        return output("xlogy_scalar_self", _xlogy_values(x, y), (other,),
+                      (np.asarray(x), other))
+    x, y, tensor = float_operands(self, other)
+    if tensor is None:
+        return output("xlogy_scalar_other", _xlogy_values(x, y), (self,),
+                      (self, np.asarray(y)))
+    return output("xlogy", _xlogy_values(x, y), (self, other), (self, other))
+
+
+def _xlogy_values(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     with np.errstate(divide="ignore", invalid="ignore"):
-        values = np.where(x == 0, 0, x * np.log(y)).astype(np.result_type(x, y))
-    return output("xlogy", values, (self, other), (self, other))
+        values = np.where(x == 0, 0, x * np.log(y))
+    return values.astype(np.result_type(x, y), copy=False)
 
 
 @binds("cdist", method=False)

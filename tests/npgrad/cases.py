@@ -599,6 +599,8 @@ CASES = [
     Case("cdist_backward", ((3, 2), (4, 2)), lambda m, a, b: m.autograd.grad(
         m.cdist(a, b).pow(2).sum(), a, create_graph=True)[0], label="name-only"),
     Case("xlogy", ((2, 3), (2, 3)), lambda m, a, b: m.xlogy(a, b), domain="positive"),
+    Case("xlogy_scalar_self", ((2, 3),), lambda m, a: m.xlogy(1.5, a), domain="positive"),
+    Case("xlogy_scalar_other", ((2, 3),), lambda m, a: a.xlogy(2.5), domain="positive"),
     Case("cholesky_solve", ((3, 2), (3, 3)), lambda m, b, a: m.cholesky_solve(
         b, m.linalg.cholesky(a @ a.mT + 3 * m.eye(3, dtype=a.dtype)))),
     Case("cholesky_solve", ((3, 2), (3, 3)), lambda m, b, a: m.cholesky_solve(

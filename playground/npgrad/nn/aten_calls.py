@@ -119,6 +119,22 @@ def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank: int = 0,
                       _reduction(reduction), zero_infinity)
 
 
+def selu_(self):
+    return F.selu(self, inplace=True)
+
+
+def celu_(self, alpha: float = 1.0):
+    return F.celu(self, alpha, inplace=True)
+
+
+def threshold_(self, threshold, value):
+    return F.threshold(self, threshold, value, inplace=True)
+
+
+def dropout_(input, p: float, train: bool):
+    return F.dropout(input, p, train, inplace=True)
+
+
 # The same arguments in the same order as functional's
 SAME_AS_FUNCTIONAL = ("conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
                       "adaptive_avg_pool1d", "bilinear", "celu", "selu", "hardshrink",

@@ -1,0 +1,73 @@
+"""What old and terse code calls, against torch run here: torch 1.x's removed linear algebra
+(torch.solve, lstsq, eig, symeig, matrix_rank) refused in torch's words, torch.qr (its
+warning, its return type, linalg.qr's factors and gradients), in-place methods called as
+torch's functions (torch.clamp_, torch.selu_, torch.dropout_...), and xlogy with a number on
+either side (XlogyBackward1, XlogyBackward2, torch's gradient where self is 0)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.oracle import assert_playground_prints_as_torch
+
+pytest.importorskip("torch")
+
+SCRIPTS = {
+    "removed_and_qr": r'''
+import warnings
+import torch
+warnings.simplefilter("always")
+A = torch.eye(2)
+for n, args in [("solve", (A, A)), ("lstsq", (A, A)), ("eig", (A,)), ("symeig", (A,)),
+                ("matrix_rank", (A,)), ("eig", (A, True))]:
+    try:
+        getattr(torch, n)(*args)
+    except Exception as e:
+        print(f"=== {n} {type(e).__name__}\n{e!r}")
+for n in ["solve", "lstsq", "eig", "symeig", "matrix_rank"]:
+    print(n, hasattr(torch.Tensor, n))
+    try:
+        getattr(A, n)(*([A] if n in ("solve", "lstsq") else []))
+    except Exception as e:
+        print(f"=== Tensor.{n} {type(e).__name__}\n{e!r}")
+B = torch.tensor([[2.0, 1.0], [1.0, 3.0], [0.5, 1.0]], requires_grad=True)
+q = torch.qr(B, some=False)
+print(type(q).__name__, q)
+q2 = B.qr()
+print(q2.Q.grad_fn.name(), q2.R)
+(q2.Q.sum() + q2.R.sum()).backward()
+print(B.grad)
+''',
+    "in_place_function_forms": r'''
+import torch
+torch.manual_seed(0)
+x = torch.tensor([0.5, 1.0, 2.0, -1.0], requires_grad=True)
+for name, args in [("clamp_", (0.0, 1.5)), ("clamp_min_", (0.7,)), ("clamp_max_", (0.7,)),
+                   ("clip_", (0.0, 1.0)), ("fill_", (3.0,)), ("zero_", ()), ("nan_to_num_", ()),
+                   ("sinc_", ()), ("deg2rad_", ()), ("rad2deg_", ()), ("square_", ()),
+                   ("selu_", ()), ("celu_", (0.5,)), ("threshold_", (0.7, -2.0)),
+                   ("dropout_", (0.5, True)), ("xlogy_", (2.0,))]:
+    y = x * 1
+    out = getattr(torch, name)(y, *args)
+    print(name, out is y, y, torch.autograd.grad(y.sum(), x)[0])
+z = torch.ones(3)
+torch.detach_(z); print(z.requires_grad)
+''',
+    "xlogy_with_numbers": r'''
+import torch
+x = torch.tensor([0.5, 1.0, 0.0], requires_grad=True)
+for f in (lambda: x.xlogy(2.0), lambda: torch.xlogy(2.0, x), lambda: x.xlogy(x),
+          lambda: torch.special.xlogy(x, 3), lambda: torch.xlogy(torch.tensor([1, 2]), 2),
+          lambda: torch.xlogy(0, x), lambda: x.double().xlogy(2.0)):
+    y = f()
+    grads = torch.autograd.grad(y.sum(), x, allow_unused=True) if y.requires_grad else None
+    print(y, y.dtype, grads)
+y = x * 1
+y.xlogy_(2.0); print(y)
+''',
+}
+
+
+@pytest.mark.parametrize("name", sorted(SCRIPTS))
+def test_runs_as_on_torch(name, tmp_path):
+    assert_playground_prints_as_torch(SCRIPTS[name], tmp_path)
