@@ -13,7 +13,7 @@ from collections.abc import Callable
 import numpy as np
 
 from . import _dtype as dtypes
-from ._bindings import bind_method, binds
+from ._bindings import bind_function, bind_method, binds
 from ._numerics import (
     addcdiv_values,
     addcmul_values,
@@ -89,9 +89,12 @@ def _plus(self: Tensor, other, alpha, op: str, ufunc) -> Tensor:
 
 
 def _rsub(self: Tensor, other, *, alpha=1) -> Tensor:
-    """``other - self`` for a Python scalar ``other`` (torch's RsubBackward1)."""
+    """``other - alpha * self``: RsubBackward1 for a Python scalar ``other``, RsubBackward0
+    for a tensor (torch.rsub)."""
     if other.__class__ in TENSOR_CLASSES:
-        return sub(other, self, alpha=alpha)
+        a, b = operands(self, other)
+        values = compute(lambda x, y: plus_scaled(y, x, alpha, subtract=True), a, b, a.shape)
+        return output("rsub_tensor", values, (self, other), (alpha,))
     cast = binary_arrays(self, other)
     if cast is None:
         return NotImplemented
@@ -140,6 +143,7 @@ def _div(self: Tensor, other, *, rounding_mode=None) -> Tensor:
 add = arithmetic("add", np.add, _add, "add", operators=("__add__", "__radd__"))
 sub = arithmetic("sub", np.subtract, _sub, "sub", "subtract", operators=("__sub__",))
 rsub = arithmetic("rsub", np.subtract, _rsub, operators=("__rsub__",), reflected=True)
+bind_function("rsub", _rsub)  # torch.rsub(input, other, alpha=1), a function only
 mul = arithmetic("mul", np.multiply, _mul, "mul", "multiply", operators=("__mul__", "__rmul__"))
 div = arithmetic("div", np.true_divide, _div, "div", "divide", "true_divide",
                  operators=("__truediv__",))

@@ -155,6 +155,8 @@ def more_math_rows(row, element_wise) -> tuple:
         row("logit", "LogitBackward0", "self", "self eps", "k.logit_grad(grad, self, eps)",
             forward=element_wise),
         row("heaviside", "NotImplemented", "self values", "", _HEAVISIDE, _HEAVISIDE),
+        row("rsub_tensor", "RsubBackward0", "self other", "alpha", "-k.scale(grad, alpha)",
+            "grad", forward=element_wise),
         # (the in-place twins of ops without a derivative name themselves: _inplace_twins.py)
         row("heaviside_", "NotImplemented", "self values", "", _HEAVISIDE_, _HEAVISIDE_),
         row("floor_divide_", "NotImplemented", "self other", "",

@@ -264,6 +264,7 @@ MORE_MATH_CASES: list = [
     Case("heaviside", ((3, 4), (4,)), lambda m, a, b: m.heaviside(a, b), label="name-only"),
     Case("heaviside_", ((3, 4), (4,)), lambda m, a, b: (a * 1).heaviside_(b), label="name-only"),
     Case("floor_divide_", ((3,),), lambda m, a: (a * 1).floor_divide_(2), label="name-only"),
+    Case("rsub_tensor", ((2, 3), (3,)), lambda m, a, b: m.rsub(a, b, alpha=2)),
     Case("deg2rad", ((3, 4),), lambda m, a: a.deg2rad()),
     Case("deg2rad", ((3, 4),), _second(lambda m, a: m.deg2rad(a)), label="second"),
     Case("rad2deg", ((3, 4),), lambda m, a: m.rad2deg(a)),

@@ -1,8 +1,9 @@
 """What old and terse code calls, against torch run here: torch 1.x's removed linear algebra
 (torch.solve, lstsq, eig, symeig, matrix_rank) refused in torch's words, torch.qr (its
 warning, its return type, linalg.qr's factors and gradients), in-place methods called as
-torch's functions (torch.clamp_, torch.selu_, torch.dropout_...), and xlogy with a number on
-either side (XlogyBackward1, XlogyBackward2, torch's gradient where self is 0)."""
+torch's functions (torch.clamp_, torch.selu_, torch.dropout_...), torch.rsub (RsubBackward0 of
+two tensors), and xlogy with a number on either side (XlogyBackward1, XlogyBackward2,
+torch's gradient where self is 0)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,17 @@ from tests.oracle import assert_playground_prints_as_torch
 pytest.importorskip("torch")
 
 SCRIPTS = {
+    "rsub": r'''
+import torch
+x = torch.tensor([1., 2., 3.], requires_grad=True)
+y = torch.tensor([[0.5], [2.0]], requires_grad=True)
+for f in (lambda: torch.rsub(x, 2), lambda: torch.rsub(x, 2, alpha=3), lambda: torch.rsub(x, y),
+          lambda: torch.rsub(x, y, alpha=0.5), lambda: 5 - x,
+          lambda: torch.rsub(torch.tensor([1, 2]), 3)):
+    r = f()
+    grads = torch.autograd.grad(r.sum(), [x, y], allow_unused=True) if r.requires_grad else ""
+    print(r, r.dtype, grads)
+''',
     "removed_and_qr": r'''
 import warnings
 import torch
