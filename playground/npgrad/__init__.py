@@ -13,6 +13,7 @@ from . import _pointwise, _reductions, _shapes, _slicing  # isort: skip
 from . import _more_math, _scatter_reduce, _selection, _sparse, _sparse_ops  # isort: skip
 from . import _sparse_arithmetic  # isort: skip
 from . import _gamma_ops, _random_fills, _strided, _triangular_solve  # isort: skip
+from . import _array_factories  # isort: skip
 from . import _histogram, _memory_questions, _numeric_gradient, _weight_norm  # isort: skip
 from . import _inplace_twins, _leaves, _quiet_warnings, _removed  # isort: skip
 from . import _bindings  # isort: skip
@@ -229,7 +230,8 @@ _LAZY = {**{name: ("nn.noisy", name) for name in ("alpha_dropout", "feature_alph
              "max_pool1d", "max_pool2d", "max_pool3d", "avg_pool1d",
              "binary_cross_entropy_with_logits", "cosine_embedding_loss",
              "hinge_embedding_loss", "kl_div", "margin_ranking_loss", "poisson_nll_loss",
-             "triplet_margin_loss", "ctc_loss", "selu_", "celu_", "threshold_", "dropout_")}}
+             "triplet_margin_loss", "ctc_loss", "selu_", "celu_", "threshold_", "dropout_",
+             "constant_pad_nd", "pixel_unshuffle", "rms_norm")}}
 _LAZY_MODULES = ("fft", "library", "ops", "profiler", "version")
 _lacking = missing_attribute("torch")
 

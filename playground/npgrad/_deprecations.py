@@ -21,6 +21,11 @@ WORDS = {
         "parameter 'mode'.\nQ, R = torch.qr(A, some)\nshould be replaced with\nQ, R = "
         "torch.linalg.qr(A, 'reduced' if some else 'complete')" + _TRIGGERED.replace(
             "native/", "native/BatchLinearAlgebra.cpp:2505.)"),
+    "asarray requires_grad":
+        "torch.asarray: unspecified requires_grad now defaults to obj.requires_grad instead "
+        "of False. Pass requires_grad=False explicitly to get the old behavior and silence "
+        "this warning. (Triggered internally at /__w/pytorch/pytorch/torch/csrc/utils/"
+        "tensor_new.cpp:1737.)",
     "sparse invariants off":
         "Sparse invariant checks are implicitly disabled. Memory errors (e.g. SEGFAULT) will "
         "occur when operating on a sparse tensor which violates the invariants, but checks "

@@ -2,7 +2,8 @@
 (torch.solve, lstsq, eig, symeig, matrix_rank) refused in torch's words, torch.qr (its
 warning, its return type, linalg.qr's factors and gradients), in-place methods called as
 torch's functions (torch.clamp_, torch.selu_, torch.dropout_...), torch.rsub (RsubBackward0 of
-two tensors), and xlogy with a number on either side (XlogyBackward1, XlogyBackward2,
+two tensors), torch.asarray and empty_strided, constant_pad_nd, split_with_sizes, rms_norm,
+pixel_unshuffle, and xlogy with a number on either side (XlogyBackward1, XlogyBackward2,
 torch's gradient where self is 0)."""
 
 from __future__ import annotations
@@ -14,6 +15,35 @@ from tests.oracle import assert_playground_prints_as_torch
 pytest.importorskip("torch")
 
 SCRIPTS = {
+    "asarray_empty_strided_and_aliases": r'''
+import numpy as np
+import torch
+x = torch.tensor([1., 2., 3.], requires_grad=True)
+p = torch.constant_pad_nd(x, (1, 2), 9.0)
+print(p, torch.constant_pad_nd(x, [2, 0]), torch.autograd.grad(p.sum(), x))
+print(torch.split_with_sizes(x, [1, 2]), x.split_with_sizes([2, 1]))
+a = np.arange(3.0)
+t = torch.asarray(a); a[0] = 7; print(t, t.dtype)
+print(torch.asarray([1, 2]).dtype, torch.asarray([1.5, 2]).dtype, torch.asarray(3.0),
+      torch.asarray(x) is x, torch.asarray(x, dtype=torch.float64).dtype)
+print(torch.asarray([1.0, 2.0], requires_grad=True),
+      torch.asarray(a, copy=True).data_ptr() != t.data_ptr())
+print(torch.asarray(a, dtype=torch.float32), torch.asarray(True),
+      torch.asarray([[1, 2], [3, 4]], dtype=torch.float16))
+e = torch.empty_strided((2, 3), (1, 2)); print(e.stride(), e.shape, e.is_contiguous(), e.dtype)
+e2 = torch.empty_strided((2, 3), (3, 1), dtype=torch.float64, requires_grad=True)
+print(e2.stride(), e2.dtype, e2.requires_grad, e2.is_leaf, e2.is_contiguous())
+print(torch.empty_strided((2, 0, 3), (1, 2, 3)).shape)
+try:
+    torch.empty_strided((2, 3), (1,))
+except RuntimeError as error:
+    print(error)
+r = torch.rms_norm(x, [3]); print(r.grad_fn.name(), torch.rms_norm(x, (3,), torch.ones(3), 1e-6))
+print(torch.pixel_unshuffle(torch.arange(16.).reshape(1, 1, 4, 4), 2))
+y = torch.tensor([1., 2.], requires_grad=True)
+c = torch.asarray(y, dtype=torch.float64); print('3', c.requires_grad, c.grad_fn.name())
+d = torch.asarray(y, requires_grad=False); print('4', d is y, d.requires_grad, y.requires_grad)
+''',
     "rsub": r'''
 import torch
 x = torch.tensor([1., 2., 3.], requires_grad=True)

@@ -135,11 +135,15 @@ def dropout_(input, p: float, train: bool):
     return F.dropout(input, p, train, inplace=True)
 
 
+def constant_pad_nd(input, pad, value=0):
+    return F.pad(input, pad, "constant", value)
+
+
 # The same arguments in the same order as functional's
 SAME_AS_FUNCTIONAL = ("conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
                       "adaptive_avg_pool1d", "bilinear", "celu", "selu", "hardshrink",
                       "threshold", "prelu", "pixel_shuffle", "cosine_similarity",
-                      "pairwise_distance")
+                      "pairwise_distance", "pixel_unshuffle", "rms_norm")
 
 
 def __getattr__(name: str):
