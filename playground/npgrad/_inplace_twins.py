@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ._bindings import FUNCTIONS, bind_function
+from ._bindings import FUNCTIONS, METHODS, bind_function
 from ._grad_mode import GradMode, no_grad
 from ._inplace import _inplace, _write_inplace
 from ._tensor import Tensor, shared_counter
@@ -39,9 +39,9 @@ def bind_twins() -> None:
         forward = getattr(Tensor, name, None)
         if forward is not None and not hasattr(Tensor, f"{name}_"):
             setattr(Tensor, f"{name}_", _twin(f"{name}_", forward))
-    for name in FUNCTION_FORMS:
+    for name in FUNCTION_FORMS:  # (a bound method's forward, wrapped as functions are)
         if name not in FUNCTIONS and hasattr(Tensor, name):
-            bind_function(name, getattr(Tensor, name))
+            bind_function(name, METHODS.get(name) or getattr(Tensor, name))
 
 
 def _twin(name: str, forward: Callable) -> Callable:

@@ -465,23 +465,7 @@ def test_the_graph_comes_before_the_figures_and_stop_ends_their_drawing(qtbot, w
     """matplotlib draws after the script: the graph and the console are there while a slow
     figure is still being drawn, the status bar says so, Run stays on and Stop ends the
     drawing, saying so; the Figures tab then shows none."""
-    type_code(qtbot, window, [
-        "import time",
-        "import torch",
-        "import matplotlib.pyplot as plt",
-        "from matplotlib.lines import Line2D",
-        "class Slow(Line2D):",
-        "def draw(self, renderer):",
-        "time.sleep(60)",
-    ])
-    qtbot.keyClick(window.editor, Qt.Key.Key_Backspace)  # out of the method
-    qtbot.keyClick(window.editor, Qt.Key.Key_Backspace)  # and the class
-    type_code_here(qtbot, window, [
-        "w = torch.tensor([1.0, 2.0], requires_grad=True)",
-        "(w * w).sum().backward()",
-        "plt.gca().add_line(Slow([0, 1], [0, 1]))",
-        "print('plotted')",
-    ])
+    type_slow_figure(qtbot, window, "Slow", ["time.sleep(60)"], ["print('plotted')"])
     press_run_all(qtbot, window)
     assert leaf_lines(window)["w"][-1] == "grad [2.0, 4.0]"
     assert "plotted" in window.console.toPlainText()
@@ -503,21 +487,8 @@ def test_a_figure_that_ignores_stop_ends_its_kernel_and_the_next_run_starts_anew
     """A figure whose drawing blocks every signal (a C call that never checks): two seconds
     after Stop the kernel is ended, the console says why, Stop goes off, and Run works on a
     new kernel."""
-    type_code(qtbot, window, [
-        "import signal, time",
-        "import torch",
-        "import matplotlib.pyplot as plt",
-        "from matplotlib.lines import Line2D",
-        "class Deaf(Line2D):",
-        "def draw(self, renderer):",
-        "signal.pthread_sigmask(signal.SIG_BLOCK, set(signal.Signals))",
-        "time.sleep(60)",
-    ])
-    qtbot.keyClick(window.editor, Qt.Key.Key_Backspace)  # out of the method
-    qtbot.keyClick(window.editor, Qt.Key.Key_Backspace)  # and the class
-    type_code_here(qtbot, window, ["w = torch.tensor([1.0, 2.0], requires_grad=True)",
-                                   "(w * w).sum().backward()",
-                                   "plt.gca().add_line(Deaf([0, 1], [0, 1]))"])
+    type_slow_figure(qtbot, window, "Deaf", [
+        "signal.pthread_sigmask(signal.SIG_BLOCK, set(signal.Signals))", "time.sleep(60)"])
     press_run_all(qtbot, window)
     assert window.statusBar().currentMessage().endswith("· drawing 1 figure…")
     qtbot.wait(1000)  # a person reads the result: the drawing has begun (a Stop before it
@@ -536,6 +507,21 @@ def test_a_figure_that_ignores_stop_ends_its_kernel_and_the_next_run_starts_anew
     after = window.console.toPlainText().split("(stopped: the figures were not drawn)")[-1]
     assert "\na new kernel\n[done in " in after
     assert leaf_lines(window)["w"][-1] == "grad [3.0, 3.0]"
+
+
+def type_slow_figure(qtbot, window, name: str, drawing: list[str],
+                     after: tuple[str, ...] = ()) -> None:
+    """Type a script whose one figure holds a line of class ``name`` that draws by running
+    ``drawing``, after a backward pass over a leaf ``w``; then the ``after`` lines."""
+    type_code(qtbot, window, ["import signal, time", "import torch",
+                              "import matplotlib.pyplot as plt",
+                              "from matplotlib.lines import Line2D",
+                              f"class {name}(Line2D):", "def draw(self, renderer):", *drawing])
+    qtbot.keyClick(window.editor, Qt.Key.Key_Backspace)  # out of the method
+    qtbot.keyClick(window.editor, Qt.Key.Key_Backspace)  # and the class
+    type_code_here(qtbot, window, ["w = torch.tensor([1.0, 2.0], requires_grad=True)",
+                                   "(w * w).sum().backward()",
+                                   f"plt.gca().add_line({name}([0, 1], [0, 1]))", *after])
 
 
 def type_code_here(qtbot, window, lines: list[str]) -> None:
