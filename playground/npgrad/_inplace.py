@@ -91,9 +91,13 @@ def _node(op: str, self: Tensor, history: Tensor, other: Tensor | None, saved: t
 def _recorded(op: str, self: Tensor, history: Tensor, other: Tensor | None,
               saved: tuple, *more: Tensor | None) -> Tensor:
     """After a recorded write: the write's node becomes self's grad_fn."""
-    self._fn = _node(op, self, history, other, saved, *more)
-    self._rg = True
-    note_writer(shared_counter(self), self._fn.name(), self._data.shape)
+    return became(self, _node(op, self, history, other, saved, *more))
+
+
+def became(self: Tensor, node) -> Tensor:
+    """Self, written in place, has the write's ``node`` as its history from now on."""
+    self._fn, self._rg = node, True
+    note_writer(shared_counter(self), node.name(), self._data.shape)
     if self._base is not None:  # (a view whose memory is its own now: this is its history)
         self._vv = bytes(self._vc)
     return self
@@ -105,17 +109,23 @@ def _inplace(op: str, self: Tensor, result: np.ndarray, other, saved: tuple,
     of its old history and ``other`` (and ``more``: the third input of addcmul_, addcdiv_ and
     lerp_ with a tensor weight)."""
     self._check_inplace()
-    if result.shape != self._data.shape:  # (a result that broadcasts to self is written)
-        shape = np.broadcast_shapes(result.shape, self._data.shape)
-        if shape != self._data.shape:
-            raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the "
-                               f"broadcast shape {list(shape)}")
+    refuse_other_shape(self, result)
     tangent = tangent_of_write(op, self, result, (self, tensor_or_none(other), *more), saved)
     written = _write_recorded(op, self, lambda: _write_inplace(self, result), other, saved,
                               *more)
     if tangent is not None:
         set_tangent(self, tangent)
     return written
+
+
+def refuse_other_shape(self: Tensor, result: np.ndarray) -> None:
+    """torch's refusal of an in-place result that does not broadcast to self's shape (one
+    that does is written)."""
+    if result.shape != self._data.shape:
+        shape = np.broadcast_shapes(result.shape, self._data.shape)
+        if shape != self._data.shape:
+            raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the "
+                               f"broadcast shape {list(shape)}")
 
 
 def record_fill(op: str, self: Tensor, write, chances: Tensor | None = None) -> Tensor:

@@ -7,13 +7,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import numpy as np
-
 from ._bindings import FUNCTIONS, METHODS, bind_function
 from ._grad_mode import GradMode, no_grad
-from ._inplace import _inplace, _write_inplace
-from ._tensor import Tensor, shared_counter
-from ._versions import note_writer
+from ._inplace import _inplace, _write_inplace, became, refuse_other_shape
+from ._tensor import Tensor
 from ._view_places import positions_in
 from ._view_writes import record_through_view
 
@@ -63,11 +60,7 @@ def _twin(name: str, forward: Callable) -> Callable:
         _write(self, result)
         if positions is not None:  # a write through a view: CopySlices on its base
             return record_through_view(self, result._fn, positions)
-        self._fn, self._rg = result._fn, True
-        note_writer(shared_counter(self), self._fn.name(), self._data.shape)
-        if base is not None:  # (a view whose memory is its own now: this is its history)
-            self._vv = bytes(self._vc)
-        return self
+        return became(self, result._fn)
 
     in_place.__name__ = in_place.__qualname__ = name
     in_place.__doc__ = f"``{name[:-1]}`` written into self, recorded as torch records it."
@@ -86,9 +79,5 @@ def _stand_in(self: Tensor, owner: Tensor) -> Tensor:
 def _write(self: Tensor, result: Tensor) -> None:
     """The op's values into self's memory: torch refuses a result of another shape, and
     one of a kind self's dtype cannot hold."""
-    values = result._data
-    if values.shape != self._data.shape:
-        shape = np.broadcast_shapes(values.shape, self._data.shape)
-        raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the "
-                           f"broadcast shape {list(shape)}")
-    _write_inplace(self, values)
+    refuse_other_shape(self, result._data)
+    _write_inplace(self, result._data)
