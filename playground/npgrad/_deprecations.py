@@ -21,6 +21,13 @@ WORDS = {
         "parameter 'mode'.\nQ, R = torch.qr(A, some)\nshould be replaced with\nQ, R = "
         "torch.linalg.qr(A, 'reduced' if some else 'complete')" + _TRIGGERED.replace(
             "native/", "native/BatchLinearAlgebra.cpp:2505.)"),
+    "torch.cholesky":
+        "torch.cholesky is deprecated in favor of torch.linalg.cholesky and will be removed in "
+        "a future PyTorch release.\nL = torch.cholesky(A)\nshould be replaced with\nL = "
+        "torch.linalg.cholesky(A)\nand\nU = torch.cholesky(A, upper=True)\nshould be "
+        "replaced with\nU = torch.linalg.cholesky(A).mH\nThis transform will produce "
+        "equivalent results for all valid (symmetric positive definite) inputs." +
+        _TRIGGERED.replace("native/", "native/BatchLinearAlgebra.cpp:1765.)"),
     "asarray requires_grad":
         "torch.asarray: unspecified requires_grad now defaults to obj.requires_grad instead "
         "of False. Pass requires_grad=False explicitly to get the old behavior and silence "

@@ -44,14 +44,19 @@ def _outputs(op: str, arrays: list, A: Tensor, saved_after: tuple = ()) -> list[
 
 
 def cholesky(A: Tensor, *, upper: bool = False, out=None) -> Tensor:
-    data = _floating(A, "linalg.cholesky")
-    lower = _lower_factor(data)
+    return cholesky_factor(A, upper, "linalg.cholesky", "linalg_cholesky")
+
+
+def cholesky_factor(A: Tensor, upper: bool, name: str, op: str) -> Tensor:
+    """The Cholesky factor of A as the node ``op`` (torch.cholesky's is a node of its own),
+    errors worded with ``name`` as torch words them."""
+    data = _floating(A, name)
+    lower = _lower_factor(data, name)
     factor = np.swapaxes(lower, -1, -2).conj() if upper else lower
-    return _recording.output("linalg_cholesky", lapack_layout(factor), (A,),
-                             (_recording.RESULT, upper))
+    return _recording.output(op, lapack_layout(factor), (A,), (_recording.RESULT, upper))
 
 
-def _lower_factor(data: np.ndarray) -> np.ndarray:
+def _lower_factor(data: np.ndarray, name: str) -> np.ndarray:
     try:
         return np.linalg.cholesky(data)
     except np.linalg.LinAlgError:
@@ -59,9 +64,9 @@ def _lower_factor(data: np.ndarray) -> np.ndarray:
                      if not _positive_definite(data[..., :size, :size]))
         from .linalg import LinAlgError
 
-        raise LinAlgError(f"linalg.cholesky: The factorization could not be completed because "
-                          f"the input is not positive-definite (the leading minor of order "
-                          f"{order} is not positive-definite).") from None
+        raise LinAlgError(f"{name}: The factorization could not be completed because the "
+                          f"input is not positive-definite (the leading minor of order {order} "
+                          f"is not positive-definite).") from None
 
 
 def _positive_definite(data: np.ndarray) -> bool:

@@ -35,6 +35,8 @@ def linalg_rows(row) -> tuple:
         row("xlogy_scalar_other", "XlogyBackward2", "self", "self other", _XLOGY_SELF),
         row("linalg_cholesky", "LinalgCholeskyExBackward0", "A", "result upper",
             "k.cholesky_grad(grad, result, upper)"),
+        row("cholesky", "CholeskyBackward0", "self", "result upper",
+            "k.cholesky_grad(grad, result, upper)"),
         row("cholesky_solve", "CholeskySolveBackward0", "self input2",
             "self input2 result upper",
             "k.cholesky_solve_grad(grad, self, input2, result, upper, True)",

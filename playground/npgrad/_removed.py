@@ -1,14 +1,17 @@
 """torch 1.x's linear algebra that old tutorials call: the functions torch 2 removed
 (``torch.solve``, ``lstsq``, ``eig``, ``symeig``, ``matrix_rank``) refuse in torch's words,
-with what replaces them; ``torch.qr``, deprecated, still answers (torch.linalg.qr's), once
-warning as torch does."""
+with what replaces them; ``torch.qr`` and ``torch.cholesky``, deprecated, still answer
+(torch.linalg's factors; torch.cholesky as CholeskyBackward0), once warning as torch does."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from ._bindings import bind_function
 from ._deprecations import warn_once
+from ._factorizations import cholesky_factor
 from ._factorizations import qr as linalg_qr
-from ._reductions import _return_type
+from ._reductions import _return_type, _scalar_type
 from ._tensor import Tensor
 
 _REMOVED = "This function was deprecated since version 1.9 and is now removed. "
@@ -65,6 +68,17 @@ def qr(input: Tensor, some: bool = True) -> tuple:
     return _qr_result(Q, R)
 
 
+def cholesky(input: Tensor, upper: bool = False, *, out=None) -> Tensor:
+    """torch.cholesky: linalg.cholesky's factor as a node of its own (CholeskyBackward0)."""
+    warn_once("torch.cholesky")
+    data = input._data
+    if data.ndim >= 2 and data.shape[-1] == data.shape[-2] and (
+            data.dtype.kind not in "fc" or data.dtype == np.float16):  # (after the shape's)
+        raise NotImplementedError(f'"cholesky_cpu" not implemented for '
+                                  f"'{_scalar_type(data.dtype)}'")
+    return cholesky_factor(input, upper, "cholesky", "cholesky")
+
+
 def bind() -> None:
     """The removed functions as torch's functions and Tensor's methods, and torch.qr."""
     for name in REMOVED:
@@ -73,3 +87,5 @@ def bind() -> None:
             setattr(Tensor, name, _refusal(name))
     bind_function("qr", qr)
     Tensor.qr = qr
+    bind_function("cholesky", cholesky)
+    Tensor.cholesky = cholesky

@@ -680,6 +680,10 @@ CASES = [
     Case("linalg_cholesky", ((3, 3),), lambda m, a: m.autograd.grad(m.linalg.cholesky(
         a @ a.mT + 3 * m.eye(3, dtype=a.dtype), upper=True).sum(), a, create_graph=True)[0],
         label="second-order-upper"),
+    Case("cholesky", ((3, 3),), lambda m, a: m.cholesky(a @ a.mT + 3 * m.eye(3, dtype=a.dtype))),
+    Case("cholesky", ((3, 3),), lambda m, a: m.autograd.grad((a @ a.mT + 3 * m.eye(
+        3, dtype=a.dtype)).cholesky(upper=True).sum(), a, create_graph=True)[0],
+        label="second-order-upper"),
     Case("linalg_qr", ((4, 3),), lambda m, a: m.linalg.qr(a).R),
     Case("linalg_qr", ((2, 5),), lambda m, a: m.linalg.qr(a).R, label="wide"),
     Case("linalg_householder_product", ((5, 3), (2,)),

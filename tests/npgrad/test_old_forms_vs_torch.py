@@ -1,6 +1,7 @@
 """What old and terse code calls, against torch run here: torch 1.x's removed linear algebra
 (torch.solve, lstsq, eig, symeig, matrix_rank) refused in torch's words, torch.qr (its
-warning, its return type, linalg.qr's factors and gradients), in-place methods called as
+warning, its return type, linalg.qr's factors and gradients), torch.cholesky (its warning,
+CholeskyBackward0 and its second derivative, its errors), in-place methods called as
 torch's functions (torch.clamp_, torch.selu_, torch.dropout_...), torch.rsub (RsubBackward0 of
 two tensors), torch.asarray and empty_strided, constant_pad_nd, split_with_sizes, rms_norm,
 pixel_unshuffle, and xlogy with a number on either side (XlogyBackward1, XlogyBackward2,
@@ -79,6 +80,27 @@ q2 = B.qr()
 print(q2.Q.grad_fn.name(), q2.R)
 (q2.Q.sum() + q2.R.sum()).backward()
 print(B.grad)
+''',
+    "cholesky": r'''
+import warnings
+import torch
+warnings.simplefilter("always")
+torch.manual_seed(0)
+a = torch.randn(3, 3, dtype=torch.float64)
+A = (a @ a.mT + 3 * torch.eye(3, dtype=torch.float64)).requires_grad_()
+L = torch.cholesky(A)
+U = A.cholesky(upper=True)
+print(L, U.grad_fn.name(), torch.allclose(L, torch.linalg.cholesky(A)))
+g, = torch.autograd.grad((L.sin().sum() + U.square().sum()), A, create_graph=True)
+print(g)
+print(torch.autograd.grad(g.sum(), A)[0])
+print(torch.cholesky(torch.eye(2)).dtype)
+for bad in (torch.tensor([[1., 2.], [2., 1.]]), torch.ones(3), torch.ones(2, 3),
+            torch.eye(2).half(), torch.ones(2, 2, dtype=torch.int64)):
+    try:
+        torch.cholesky(bad)
+    except Exception as error:
+        print(type(error).__name__, error)
 ''',
     "in_place_function_forms": r'''
 import torch
