@@ -23,7 +23,7 @@ from ._indexing import (
 from ._inplace import _inplace, _write_inplace
 from ._operands import operands
 from ._recording import RESULT, output
-from ._reductions import _return_type
+from ._reductions import _return_type, _scalar_type
 from ._shape_inplace import SHAPE_INPLACE
 from ._shapes import flip, reshape
 from ._tensor import Tensor, _wrap_dim
@@ -276,6 +276,23 @@ for _name, _ufunc in (("bitwise_and", np.bitwise_and), ("bitwise_or", np.bitwise
                       ("bitwise_xor", np.bitwise_xor), ("bitwise_left_shift", np.left_shift),
                       ("bitwise_right_shift", np.right_shift)):
     _bitwise(_name, _ufunc)
+
+
+def _of_integers(name: str, ufunc):
+    """gcd and lcm: integer tensors only (torch refuses bool and floats as unimplemented)."""
+    def apply(self: Tensor, other: Tensor) -> Tensor:
+        a, b = operands(self, other)
+        if a.dtype.kind not in "iu":
+            raise NotImplementedError(f'"{name}_cpu" not implemented for '
+                                      f"'{_scalar_type(a.dtype)}'")
+        return Tensor._make(np.asarray(ufunc(a, b)))
+
+    apply.__name__ = name
+    return binds(name)(apply)
+
+
+for _name, _ufunc in (("gcd", np.gcd), ("lcm", np.lcm)):
+    _of_integers(_name, _ufunc)
 binds("bitwise_not")(lambda self: ~self)
 bind_method("__lshift__", lambda self, other: Tensor._make(np.left_shift(*operands(self, other))))
 bind_method("__rshift__", lambda self, other: Tensor._make(np.right_shift(*operands(self,
@@ -377,6 +394,19 @@ def copysign(self: Tensor, other) -> Tensor:
     if isinstance(other, Tensor):
         return output("copysign", data, (self, other), (self, RESULT))
     return output("copysign_scalar", data, (self,), (self, RESULT))
+
+
+@binds("nextafter")
+def nextafter(self: Tensor, other: Tensor) -> Tensor:
+    """The next float after self towards other: NextafterBackward0."""
+    if not isinstance(other, Tensor):
+        raise TypeError(f"nextafter(): argument 'other' (position 2) must be Tensor, not "
+                        f"{type(other).__name__}")
+    a, b = operands(self, other)
+    if a.dtype.kind != "f" or a.dtype == np.float16:
+        raise NotImplementedError(f'"nextafter_cpu" not implemented for '
+                                  f"'{_scalar_type(a.dtype)}'")
+    return output("nextafter", np.nextafter(a, b), (self, other), (self, other))
 
 
 def copysign_grad(k, grad, self, result):

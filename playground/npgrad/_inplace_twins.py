@@ -19,8 +19,9 @@ from ._view_writes import record_through_view
 # them under nodes of their own).
 TWINS = ("addbmm", "addmm", "addmv", "atan2", "arctan2", "baddbmm", "bitwise_left_shift",
          "bitwise_not", "bitwise_right_shift", "copysign", "cumprod", "cumsum", "deg2rad",
-         "erfinv", "floor_divide", "fmod", "heaviside", "hypot", "i0", "ldexp", "logical_not",
-         "logit", "nan_to_num", "rad2deg", "remainder", "sgn", "sinc", "xlogy")
+         "erfinv", "floor_divide", "fmod", "gcd", "heaviside", "hypot", "i0", "lcm", "ldexp",
+         "logical_not", "logit", "nan_to_num", "nextafter", "rad2deg", "remainder", "sgn",
+         "sinc", "xlogy")
 # In-place methods torch also has as functions (``torch.clamp_(x, 0, 1)``)
 FUNCTION_FORMS = ("clamp_", "clamp_max_", "clamp_min_", "clip_", "fill_", "zero_", "detach_",
                   "nan_to_num_", "sinc_", "deg2rad_", "rad2deg_", "logit_", "xlogy_",

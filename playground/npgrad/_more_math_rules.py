@@ -155,6 +155,9 @@ def more_math_rows(row, element_wise) -> tuple:
         row("logit", "LogitBackward0", "self", "self eps", "k.logit_grad(grad, self, eps)",
             forward=element_wise),
         row("heaviside", "NotImplemented", "self values", "", _HEAVISIDE, _HEAVISIDE),
+        # (torch passes self's gradient where self is not other already; other gets none)
+        row("nextafter", "NextafterBackward0", "self other", "self other",
+            "k.where(self == other, 0, grad)", "k.zeros_like(grad)"),
         row("rsub_tensor", "RsubBackward0", "self other", "alpha", "-k.scale(grad, alpha)",
             "grad", forward=element_wise),
         # (the in-place twins of ops without a derivative name themselves: _inplace_twins.py)

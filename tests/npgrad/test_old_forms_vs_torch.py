@@ -1,8 +1,9 @@
 """What old and terse code calls, against torch run here: torch 1.x's removed linear algebra
 (torch.solve, lstsq, eig, symeig, matrix_rank) refused in torch's words, torch.qr (its
 warning, its return type, linalg.qr's factors and gradients), torch.cholesky (its warning,
-CholeskyBackward0 and its second derivative, its errors), in-place methods called as
-torch's functions (torch.clamp_, torch.selu_, torch.dropout_...), torch.rsub (RsubBackward0 of
+CholeskyBackward0 and its second derivative, its errors), gcd and lcm, nextafter
+(NextafterBackward0), in-place methods called as torch's functions (torch.clamp_,
+torch.selu_, torch.dropout_...), torch.rsub (RsubBackward0 of
 two tensors), torch.asarray and empty_strided, constant_pad_nd, split_with_sizes, rms_norm,
 pixel_unshuffle, and xlogy with a number on either side (XlogyBackward1, XlogyBackward2,
 torch's gradient where self is 0)."""
@@ -99,6 +100,41 @@ for bad in (torch.tensor([[1., 2.], [2., 1.]]), torch.ones(3), torch.ones(2, 3),
             torch.eye(2).half(), torch.ones(2, 2, dtype=torch.int64)):
     try:
         torch.cholesky(bad)
+    except Exception as error:
+        print(type(error).__name__, error)
+''',
+    "gcd_lcm_and_nextafter": r'''
+import torch
+a = torch.tensor([4, -6, 0, 7]); b = torch.tensor([6, 9, 5, 0])
+print(torch.gcd(a, b), torch.lcm(a, b), a.gcd(b), a.clone().lcm_(b), a.clone().gcd_(b))
+print(torch.gcd(a, torch.tensor(4, dtype=torch.int32)).dtype, torch.lcm(a.int(), b.int()))
+for x, y in ((torch.tensor([1., 2.]),) * 2, (torch.tensor([True, False]),) * 2,
+             (a, torch.tensor([1., 2., 3., 4.]))):
+    try:
+        torch.gcd(x, y)
+    except Exception as error:
+        print(type(error).__name__, error)
+x = torch.tensor([1., 2.], requires_grad=True)
+o = torch.tensor([[2.], [0.]], requires_grad=True)
+y = torch.nextafter(x, o)
+q = torch.tensor([1., 2., 3., 0., float("inf"), float("nan"), -1.], requires_grad=True)
+r = torch.tensor([2., 2., 0., 0., 5., 1., float("nan")])
+torch.nextafter(q, r).backward(torch.arange(1., 8.))
+print(q.grad)
+print(y, y.grad_fn.name(), (y - x).abs().max().item() > 0)
+y.sum().backward()
+print(x.grad, o.grad)
+z = x.detach().clone().requires_grad_()
+w = z * 1
+w.nextafter_(torch.tensor([5., 5.]))
+print(w.grad_fn.name(), torch.autograd.grad(w.sum(), z))
+one, two = torch.tensor([1.], dtype=torch.float64), torch.tensor([2.], dtype=torch.float64)
+print(torch.nextafter(one, two).item())
+print(torch.nextafter(torch.tensor([1.]), torch.tensor([2.], dtype=torch.float64)).item())
+print(torch.nextafter(torch.tensor(0.), torch.tensor(1.)).item())
+for bad in ((torch.tensor([1, 2]), torch.tensor([2, 3])), (x, 2.0)):
+    try:
+        torch.nextafter(*bad)
     except Exception as error:
         print(type(error).__name__, error)
 ''',
