@@ -81,6 +81,45 @@ for call in (lambda: AF.vjp(net, v), lambda: AF.jacobian(net, [v]),
     except (RuntimeError, TypeError) as error:
         print(type(error).__name__, error)
 """,
+    "autograd.functional: the forward-mode strategy's lists, views and refusals": """
+from torch.autograd.functional import hessian, jacobian
+torch.manual_seed(3)
+x, y = torch.rand(2, dtype=DTYPE), torch.rand(3, dtype=DTYPE)
+def two_in(a, b):
+    return a.exp() * 2 + b.sum()
+def two_out(a):
+    return a.sin(), a * 3
+for inputs, f in (((x, y), two_in), (x, two_out), ((x,), two_out), (x, lambda a: a.cos())):
+    r = jacobian(f, inputs, vectorize=True, strategy="forward-mode")
+    print(type(r).__name__, r)
+    print(type(jacobian(f, inputs, vectorize=True)).__name__)
+print(hessian(lambda a, b: (a.pow(3).sum() * b.pow(2).sum()), (x, y), vectorize=True,
+              outer_jacobian_strategy="forward-mode"))
+for kwargs in ({"strategy": "sideways"}, {"strategy": "forward-mode"},
+               {"strategy": "forward-mode", "vectorize": True, "create_graph": True},
+               {"strategy": "forward-mode", "vectorize": True, "strict": True}):
+    try:
+        jacobian(two_in, (x, y), **kwargs)
+    except Exception as error:
+        print(type(error).__name__, error)
+try:
+    hessian(lambda a: a.sum(), x, outer_jacobian_strategy="up")
+except Exception as error:
+    print(type(error).__name__, error)
+x = torch.rand(2, dtype=DTYPE, requires_grad=True)
+for f, given in ((lambda a: a.exp() * 2, x), (lambda a: a.sin() * 2, x),
+                 (lambda a: a.exp() * 2, torch.rand(1, requires_grad=True)),
+                 (lambda a: a.exp().sum(), torch.rand(3, requires_grad=True)),
+                 (lambda a, b: (a * b, a.sum()), (x, torch.rand(2)))):
+    r = jacobian(f, given, vectorize=True, strategy="forward-mode")
+    print(r)
+r = jacobian(lambda a: a.exp() * 2, x, vectorize=True, strategy="forward-mode")
+r.sum().backward()
+print(x.grad)
+h = hessian(lambda a: (a.pow(3).sum()), x.detach(), vectorize=True,
+            outer_jacobian_strategy="forward-mode")
+print(h, h.grad_fn.next_functions[0][0].name())
+""",
     "utils.data: TensorDataset, DataLoader in order, random_split lengths": """
 from torch.utils.data import DataLoader, TensorDataset, random_split
 data = TensorDataset(torch.arange(10, dtype=DTYPE).reshape(5, 2), torch.arange(5))

@@ -163,16 +163,68 @@ def jvp(func: Callable, inputs, v=None, create_graph: bool = False, strict: bool
 def jacobian(func: Callable, inputs, create_graph: bool = False, strict: bool = False,
              vectorize: bool = False, strategy: str = "reverse-mode"):
     """The Jacobian of ``func`` at ``inputs``: per output and input, out.shape + in.shape,
-    one gradient per output element."""
+    one gradient per output element (the same numbers for either ``strategy``; torch's
+    forward mode hands them back in lists)."""
+    _checked_strategy(strategy, create_graph, strict, vectorize)
+    return _jacobian(func, inputs, create_graph, strict, strategy == "forward-mode")
+
+
+def _jacobian(func: Callable, inputs, create_graph: bool, strict: bool, forward: bool,
+              attached: bool | None = None):
+    """jacobian's numbers. Forward mode (``forward``) hands back lists, each block of its
+    output's dtype (reverse mode's: its input's), and where its
+    inputs require grad (``attached``: the forward-over-reverse hessian's do) a block with a
+    graph is a view of the tangents laid out as torch's are (ReshapeAliasBackward0 on top)."""
     torch = _torch()
     with torch.enable_grad():
         inputs_tuple, inputs = _as_tuple(inputs, "inputs", "jacobian")
+        if forward:
+            attached = any(item.requires_grad for item in inputs) if attached is None \
+                else attached
+            create_graph = attached
         inputs = _prepared(inputs, create_graph, need_graph=True)
         outputs_tuple, outputs = _as_tuple(func(*inputs),
                                            "outputs of the user-provided function",
                                            "jacobian")
         blocks = tuple(_blocks(output, inputs, create_graph, strict) for output in outputs)
-    return _unpacked(_released(blocks, create_graph), (outputs_tuple, inputs_tuple))
+        blocks = _released(blocks, create_graph)
+        if forward:
+            blocks = [[_as_tangents(block.to(output.dtype), output, given)
+                       if block.requires_grad else block.to(output.dtype)
+                       for block, given in zip(row, inputs, strict=True)]
+                      for row, output in zip(blocks, outputs, strict=True)]
+    return _unpacked(blocks, (outputs_tuple, inputs_tuple))
+
+
+def _as_tangents(block, output, given):
+    """A block with a graph as forward mode makes it: one tangent per input element, laid
+    out first, then moved to the end and reshaped (a view: ReshapeAlias, or View where that
+    is contiguous). (Torch's tangents of a linear function keep a graph too; these do not.)"""
+    tangents = block.reshape(*output.shape, given.numel()).movedim(-1, 0).contiguous()
+    return tangents.permute(*range(1, tangents.ndim), 0).reshape(
+        (*output.shape, *given.shape))
+
+
+_FORWARD_WITH = ("torch.autograd.functional.jacobian: `{}=True` and `strategy=\"forward-mode\"` "
+                 "are not supported together (yet). Please either set `{}=False` or "
+                 "`strategy=\"reverse-mode\"`.")
+
+
+def _checked_strategy(strategy: str, create_graph: bool, strict: bool, vectorize: bool) -> None:
+    """torch's refusals of a strategy it lacks, and of what its forward mode cannot do."""
+    if strategy not in ("forward-mode", "reverse-mode"):
+        raise AssertionError(
+            'Expected strategy to be either "forward-mode" or "reverse-mode". Hint: If your '
+            'function has more outputs than inputs, "forward-mode" tends to be more '
+            'performant. Otherwise, prefer to use "reverse-mode".')
+    if strategy == "forward-mode":
+        if create_graph:
+            raise NotImplementedError(_FORWARD_WITH.format("create_graph", "create_graph"))
+        if strict:
+            raise RuntimeError(_FORWARD_WITH.format("strict", "strict"))
+        if not vectorize:
+            raise NotImplementedError("Computing Jacobian using forward-AD or forward-over-"
+                                      "reverse Hessian isonly implemented for `vectorize=True`.")
 
 
 def _blocks(output, inputs: tuple, create_graph: bool, strict: bool) -> tuple:
@@ -198,6 +250,8 @@ def hessian(func: Callable, inputs, create_graph: bool = False, strict: bool = F
             vectorize: bool = False, outer_jacobian_strategy: str = "reverse-mode"):
     """The Hessian of a function returning one element: the Jacobian of its Jacobian."""
     inputs_tuple, inputs = _as_tuple(inputs, "inputs", "hessian")
+    if outer_jacobian_strategy not in ("forward-mode", "reverse-mode"):
+        raise AssertionError('Expected strategy to be either "forward-mode" or "reverse-mode".')
 
     def single_output(*given):
         output = func(*given)
@@ -211,7 +265,11 @@ def hessian(func: Callable, inputs, create_graph: bool = False, strict: bool = F
     def first_derivatives(*given):
         return jacobian(single_output, given, create_graph=True)
 
-    result = jacobian(first_derivatives, inputs, create_graph=create_graph, strict=strict)
+    if outer_jacobian_strategy == "forward-mode":  # (torch's inputs then require grad)
+        _checked_strategy("forward-mode", create_graph, strict, vectorize)
+        result = _jacobian(first_derivatives, inputs, create_graph, strict, True, True)
+    else:
+        result = jacobian(first_derivatives, inputs, create_graph=create_graph, strict=strict)
     return _unpacked(result, (inputs_tuple, inputs_tuple))
 
 
