@@ -327,7 +327,9 @@ def _run_on(engine: str, arguments: argparse.Namespace, on_output) -> RunResult 
         sys.stderr.write(f"playground: {error}\n")
         return 2
     with kernel:
-        result = kernel.run(code, str(Path(arguments.script)), fresh=True, on_output=on_output,
+        # (python names the script by its absolute path in tracebacks and warnings)
+        result = kernel.run(code, os.path.abspath(arguments.script), fresh=True,
+                            on_output=on_output,
                             timeout=arguments.timeout)
         if arguments.figures_format == "svg" and result.figures:  # drawn after the result
             run = result.figures[0].run

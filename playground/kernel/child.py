@@ -37,8 +37,9 @@ from playground.kernel.errors import (
     unshowable_error,
 )
 from playground.kernel.figure_frames import FigureVectors, pictures_frame
+from playground.kernel.script_place import as_python_runs
 from playground.kernel.stop import Stop
-from playground.kernel.switching import pythons_own_switching, quick_hand_overs
+from playground.kernel.switching import quick_hand_overs
 from playground.kernel.watchdog import MemoryReserve, MemoryWatchdog
 from playground.model import RunError, RunResult
 from playground.model.trace import traces_to_json
@@ -148,8 +149,7 @@ class Session:
         """A new ``__main__`` module for a fresh run: pickle (multiprocessing's Pool) finds
         the script's functions in it by name, as it does when python runs the script."""
         module = types.ModuleType("__main__")
-        module.__file__ = filename
-        module.__builtins__ = builtins
+        module.__file__, module.__builtins__ = filename, builtins
         sys.modules["__main__"] = module
         return module.__dict__
 
@@ -192,7 +192,7 @@ class Session:
         if not Stop.begin(self.watchdog, run_id):  # stopped before it could start
             return self.ended_early(interrupted_error(), started)
         try:
-            with pythons_own_switching():
+            with as_python_runs(filename):
                 run = run_code(code, self.engine, filename, self.namespace, display_last=cell,
                                figure_scale=figure_scale, traces_later=True)
         except KeyboardInterrupt as interrupt:

@@ -137,7 +137,7 @@ def test_an_exception_prints_the_users_traceback_and_exits_1(tmp_path):
 
 
 @pytest.mark.parametrize(("call", "said"), [
-    ("x.nextafter_(x)", "'nextafter_' in the built-in NumPy engine; if real torch has it, "
+    ("x.polygamma_(1)", "'polygamma_' in the built-in NumPy engine; if real torch has it, "
                         "switch the engine to torch"),
     # a letter from one the engine has, but torch's own: the way out, not "Did you mean"
     ("x.igamma_(x)", "'igamma_' in the built-in NumPy engine; if real torch has it, switch "
@@ -397,3 +397,27 @@ def test_an_object_that_raises_systemexit_when_looked_at_ends_nothing(tmp_path, 
                       "x = torch.ones(2, requires_grad=True)\nprint('done')\n")
     ran, expected = _run(script, "--engine", engine), _python(script)
     assert (ran.returncode, ran.stdout, ran.stderr) == (0, expected.stdout, "")
+
+
+def test_a_script_runs_where_python_runs_it(tmp_path):
+    """Its folder first on sys.path (its neighbours import), sys.argv its own (argparse names
+    it and parses no kernel arguments), its absolute path in warnings and tracebacks — from
+    another folder, named relatively, as people type it."""
+    folder = tmp_path / "project"
+    folder.mkdir()
+    (folder / "model_parts.py").write_text("SIZE = 7\n")
+    (folder / "train.py").write_text(
+        "import argparse\nimport os\nimport sys\nimport warnings\n"
+        "from model_parts import SIZE\n"
+        "parser = argparse.ArgumentParser()\nparser.add_argument('--steps', type=int, default=2)\n"
+        "options = parser.parse_args()\n"
+        "print(SIZE, options.steps, parser.prog, os.path.basename(sys.argv[0]), __file__)\n"
+        "warnings.warn('check the learning rate')\n"
+        "1 / 0\n")
+    ours = subprocess.run([sys.executable, "-m", "playground", "run", "project/train.py"],
+                          capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    pythons = subprocess.run([sys.executable, "project/train.py"], capture_output=True,
+                             text=True, timeout=120, cwd=tmp_path)
+    assert pythons.stdout.startswith("7 2 train.py train.py /")
+    assert (ours.returncode, ours.stdout, ours.stderr) == \
+        (pythons.returncode, pythons.stdout, pythons.stderr)
