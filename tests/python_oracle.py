@@ -38,13 +38,10 @@ def plain_python(script: Path, environment: dict[str, str] | None = None,
 
 
 def _decoded(stdout: bytes, stderr: bytes, status: int, script: Path) -> dict:
-    """As ``subprocess.run(text=True)`` reads them; python names the main script by its
-    absolute path in tracebacks and warnings (``playground run NAME`` names it as given),
-    so the script's folder is cut from stderr."""
+    """As ``subprocess.run(text=True)`` reads them (python names the main script by its
+    absolute path in tracebacks and warnings, and so does ``playground run``)."""
     return {"stdout": stdout.decode("utf-8", "replace"),
-            "stderr": stderr.decode("utf-8", "replace").replace(
-                str(script.parent.resolve()) + os.sep, ""),
-            "status": status}
+            "stderr": stderr.decode("utf-8", "replace"), "status": status}
 
 
 class PythonOracle:
