@@ -9,6 +9,7 @@ import numpy as np
 from .. import _complex_refusals, _linalg, _operands, _recording, _reductions
 from .._dtype_checks import check_normalization
 from .._formula_kit import GELU_BETA, GELU_KAPPA, SQRT_HALF
+from .._gelu_bits import gelu_float32
 from .._kernel_exp import kernel_exp
 from .._missing import missing_attribute
 from .._nodes import legacy_type_name
@@ -18,6 +19,7 @@ from .._pointwise import sigmoid, tanh
 from .._summation_order import whole_sum
 from .._tensor import Tensor, bump_version
 from .._torch_homes import give_torch_homes
+from ..backends import mkldnn
 from . import _hooks
 from .attention import scaled_dot_product_attention
 
@@ -171,6 +173,8 @@ def gelu(input: Tensor, approximate: str = "none") -> Tensor:
     if approximate == "tanh":
         inner = (x + x * x * x * x.dtype.type(GELU_KAPPA)) * x.dtype.type(GELU_BETA)
         result = half * x * (1 + np.tanh(inner))
+    elif x.dtype == np.float32:  # (torch hands a contiguous one to oneDNN)
+        result = gelu_float32(x, mkldnn.enabled and x.flags.c_contiguous and x.size > 1)
     else:
         result = x * half * (1 + erf_values(x * x.dtype.type(SQRT_HALF)))
     return _recording.output("gelu", result.astype(x.dtype, copy=False), (input,),
