@@ -121,8 +121,10 @@ class Document(QObject):
 
     @property
     def filename(self) -> str:
-        """The name runs give the code (tracebacks name it): the file, or ``<untitled>``."""
-        return str(self.path) if self.path else "<untitled>"
+        """The name runs give the code (tracebacks name it): the file's absolute path, as
+        python names a script it runs (the kernel puts its folder first on sys.path), or
+        ``<untitled>``."""
+        return str(self.path.absolute()) if self.path else "<untitled>"
 
     @property
     def file_format(self) -> str:

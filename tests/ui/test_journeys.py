@@ -762,3 +762,18 @@ def test_at_1280_by_800_every_examples_graph_is_drawn_with_readable_text(qtbot, 
     assert text_px >= READABLE_TEXT_PX - 0.01, (example, text_px)
     if example < "06":  # the tutorials' small graphs: all of it at once, leaves included
         assert all(inside_viewport(window, item) for item in view.current.nodes.values())
+
+
+def test_an_opened_script_imports_its_neighbours_as_under_python(qtbot, window, tmp_path,
+                                                                   monkeypatch):
+    """A project split in files (nanoGPT's train.py imports model.py): opened and run in
+    the window, it finds its neighbour and its own name, as ``python train.py`` would."""
+    (tmp_path / "model_parts.py").write_text("import torch\nSCALE = torch.tensor(3.0)\n")
+    script = tmp_path / "train.py"
+    script.write_text("import os\nimport sys\nimport torch\nfrom model_parts import SCALE\n"
+                      "w = torch.tensor(2.0, requires_grad=True)\n(w * SCALE).backward()\n"
+                      "print(w.grad, os.path.basename(sys.argv[0]))\n")
+    open_with_dialog(qtbot, window, script, monkeypatch)
+    press_run_all(qtbot, window)
+    assert "tensor(3.) train.py" in window.console.toPlainText()
+    assert window.editor.toPlainText() == script.read_text()
