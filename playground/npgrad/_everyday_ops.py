@@ -260,12 +260,14 @@ for _name, _target in (("not_equal", "ne"), ("greater", "gt"), ("greater_equal",
     _alias(_name, _target)
 
 
-def _bitwise(name: str, ufunc):
+def _of_integers(name: str, ufunc, kinds: str = "biu"):
+    """bitwise_* (of bools too), gcd and lcm (``kinds`` "iu"): torch refuses other dtypes
+    as unimplemented, naming the operands' common type."""
     def apply(self: Tensor, other) -> Tensor:
         a, b = operands(self, other)
-        if a.dtype.kind not in "biu":
-            raise RuntimeError(f'"{name}_cpu" not implemented for '
-                               f"'{self.dtype.legacy_name[:-6]}'")
+        if a.dtype.kind not in kinds:
+            raise NotImplementedError(f'"{name}_cpu" not implemented for '
+                                      f"'{_scalar_type(a.dtype)}'")
         return Tensor._make(np.asarray(ufunc(a, b)))
 
     apply.__name__ = name
@@ -275,24 +277,9 @@ def _bitwise(name: str, ufunc):
 for _name, _ufunc in (("bitwise_and", np.bitwise_and), ("bitwise_or", np.bitwise_or),
                       ("bitwise_xor", np.bitwise_xor), ("bitwise_left_shift", np.left_shift),
                       ("bitwise_right_shift", np.right_shift)):
-    _bitwise(_name, _ufunc)
-
-
-def _of_integers(name: str, ufunc):
-    """gcd and lcm: integer tensors only (torch refuses bool and floats as unimplemented)."""
-    def apply(self: Tensor, other: Tensor) -> Tensor:
-        a, b = operands(self, other)
-        if a.dtype.kind not in "iu":
-            raise NotImplementedError(f'"{name}_cpu" not implemented for '
-                                      f"'{_scalar_type(a.dtype)}'")
-        return Tensor._make(np.asarray(ufunc(a, b)))
-
-    apply.__name__ = name
-    return binds(name)(apply)
-
-
-for _name, _ufunc in (("gcd", np.gcd), ("lcm", np.lcm)):
     _of_integers(_name, _ufunc)
+for _name, _ufunc in (("gcd", np.gcd), ("lcm", np.lcm)):
+    _of_integers(_name, _ufunc, "iu")
 binds("bitwise_not")(lambda self: ~self)
 bind_method("__lshift__", lambda self, other: Tensor._make(np.left_shift(*operands(self, other))))
 bind_method("__rshift__", lambda self, other: Tensor._make(np.right_shift(*operands(self,

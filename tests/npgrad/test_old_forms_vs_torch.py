@@ -138,6 +138,17 @@ for bad in ((torch.tensor([1, 2]), torch.tensor([2, 3])), (x, 2.0)):
     except Exception as error:
         print(type(error).__name__, error)
 ''',
+    "bitwise_gcd_lcm_refusals": r'''
+import torch
+a, f, b = torch.tensor([1, 6]), torch.tensor([1., 2.]), torch.tensor([True, False])
+for name in ("bitwise_and", "bitwise_or", "bitwise_xor", "gcd", "lcm"):
+    for x, y in ((a, a), (a, f), (f, f), (b, b), (a, b)):
+        try:
+            print(name, getattr(torch, name)(x, y))
+        except Exception as error:
+            print(name, type(error).__name__, error)
+print(a & 3, a | b, b ^ b, a.bitwise_and(2))
+''',
     "in_place_function_forms": r'''
 import torch
 torch.manual_seed(0)
