@@ -10,6 +10,7 @@ import math
 import numpy as np
 
 from . import _convolution, _pooling, _recurrent
+from ._gelu_bits import hands_to_onednn, onednn_gelu_derivative
 from ._graph_kit import GraphBackwards
 from ._numerics import erf_values, fused_values, safe_softmax_values
 from ._summation_order import softmax_sums
@@ -46,7 +47,7 @@ _INVERSE_SQRT_2PI = 0.3989422804014327
 
 def gelu_derivative(x: np.ndarray, approximate: str) -> np.ndarray:
     """d gelu / dx, in x's dtype as torch's kernel computes it (a float32 cdf that rounds to
-    0 or 1 far out, as torch's does)."""
+    0 or 1 far out, as torch's does; oneDNN's where torch hands the tensor to it)."""
     number = x.dtype.type
     if approximate == "tanh":  # torch's order, its three fused multiply-adds included
         beta, kappa = number(GELU_BETA), number(GELU_KAPPA)
@@ -54,6 +55,8 @@ def gelu_derivative(x: np.ndarray, approximate: str) -> np.ndarray:
         tanh = np.tanh(inner.astype(np.float64)).astype(x.dtype)  # (rounded once)
         slope = beta * fused_values(number(3) * kappa, x * x, 1)
         return number(0.5) * (tanh + 1) + number(0.5) * x * fused_values(-tanh, tanh, 1) * slope
+    if hands_to_onednn(x):
+        return onednn_gelu_derivative(x)
     cdf = (erf_values(x * number(SQRT_HALF)) + 1) * number(0.5)
     density = np.exp(x * x * number(-0.5)) * number(_INVERSE_SQRT_2PI)
     return fused_values(x, density, cdf)  # cdf + x·density, fused as in torch's kernel

@@ -1,6 +1,6 @@
-"""GELU (erf form) in float32 as torch's CPU computes it, bit for bit: oneDNN's kernel for a
-contiguous tensor of two or more elements (torch hands those to oneDNN while
-``torch.backends.mkldnn.enabled``), ATen's kernel otherwise.
+"""GELU (erf form) and its derivative in float32 as torch's CPU computes them, bit for bit:
+oneDNN's kernels for a contiguous tensor of two or more elements (torch hands those to oneDNN
+while ``torch.backends.mkldnn.enabled``), ATen's kernel otherwise (the forward's).
 
 oneDNN picks its code by the CPU alone (ATEN_CPU_CAPABILITY does not reach it; its own
 ONEDNN_MAX_CPU_ISA does): with AVX-512 a piecewise minimax polynomial of |x| in 23 intervals
@@ -60,14 +60,21 @@ _ERF_IS_ONE_PAST = _floats(0x40b15cee)[0]  # |x| past this: erf(x/√2) is 1
 _LN_FLT_MIN, _LN_FLT_MAX, _LOG2_E, _LN2 = _floats(0xc2aeac50, 0x42b17218, 0x3fb8aa3b, 0x3f317218)
 _EXP_POLYNOMIAL = _floats(0x3c07cfce, 0x3d2b9d0d, 0x3e2aad40, 0x3efffee3, 0x3f7ffffb)  # p5..p1
 # Abramowitz and Stegun 7.1.26: erf(x) = 1 - (p1 t + ... + p5 t^5) e^(-x²), t = 1/(1 + p |x|)
-_AS_P, _SQRT_HALF = _floats(0x3ea7ba05, 0x3f3504f3)
+_AS_P, _SQRT_HALF, _ONE_OVER_SQRT_PI = _floats(0x3ea7ba05, 0x3f3504f3, 0x3f106eba)
 _AS_POLYNOMIAL = _floats(0x3f87dc22, 0xbfba00e3, 0x3fb5f0e3, 0xbe91a98e, 0x3e827906)  # p5..p1
 
 
-def gelu_float32(x: np.ndarray, onednn: bool) -> np.ndarray:
-    """GELU of a float32 array: oneDNN's where ``onednn`` (torch would hand it the tensor),
-    else ATen's (its vector body and scalar tail in the order of ``x``'s elements)."""
-    if onednn:
+def hands_to_onednn(x: np.ndarray) -> bool:
+    """Whether torch computes GELU (or its gradient) of these float32 values with oneDNN."""
+    from .backends import mkldnn  # (the module holds the switch scripts set)
+
+    return mkldnn.enabled and x.dtype == _F32 and x.flags.c_contiguous and x.size > 1
+
+
+def gelu_float32(x: np.ndarray) -> np.ndarray:
+    """GELU of a float32 array: oneDNN's where torch hands the tensor to it, else ATen's
+    (its vector body and scalar tail in the order of ``x``'s elements)."""
+    if hands_to_onednn(x):
         return _onednn_minimax(x) if _onednn_avx512() else _onednn_stegun(x)
     flat = x.reshape(-1)
     body = vector_body(flat.size) if x.flags.c_contiguous else 0
@@ -76,6 +83,18 @@ def gelu_float32(x: np.ndarray, onednn: bool) -> np.ndarray:
     erf[:body] = _aten_vector_erf(alpha[:body])
     erf[body:] = erf_values(alpha[body:])
     return (flat * _F32(0.5) * (_F32(1) + erf)).reshape(x.shape)
+
+
+def onednn_gelu_derivative(x: np.ndarray) -> np.ndarray:
+    """d gelu / dx as oneDNN's backward kernel computes it on any CPU: ½ + R e^(-R²)/√π
+    + ½ erf(R), R = x/√2, erf by Abramowitz and Stegun, e^x oneDNN's."""
+    scaled = x * _SQRT_HALF
+    decay = _onednn_exp(-(scaled * scaled))
+    slope = scaled * _ONE_OVER_SQRT_PI * decay
+    t = _F32(1) / fma(_AS_P, np.abs(scaled), _F32(1))
+    erf = fma(-decay * t, _horner(_AS_POLYNOMIAL, t), _F32(1))
+    erf = np.where(np.signbit(scaled), -erf, erf).astype(_F32)
+    return fma(erf, _F32(0.5), slope + _F32(0.5))
 
 
 def _onednn_avx512() -> bool:

@@ -1,7 +1,7 @@
-"""GELU's float32 bits against torch run here: oneDNN's kernel (torch's for a contiguous tensor
-of two or more elements) bit for bit, on this CPU's code and on oneDNN's AVX2 code (chosen
-by ONEDNN_MAX_CPU_ISA in a fresh torch); ATen's (one element, oneDNN switched off) within
-the C library's erf's last bit, and strided layouts within 1e-5."""
+"""GELU's float32 bits against torch run here: oneDNN's kernels (torch's for a contiguous
+tensor of two or more elements, forward and gradient) bit for bit, on this CPU's code and on
+oneDNN's AVX2 code (chosen by ONEDNN_MAX_CPU_ISA in a fresh torch); ATen's (one element,
+oneDNN switched off) within the C library's erf's last bit, and strided layouts within 1e-5."""
 
 from __future__ import annotations
 
@@ -53,12 +53,26 @@ def test_contiguous_tensors_have_onednns_bits():
         assert ours.tobytes() == torchs.tobytes(), values.size
 
 
+def _gradients(values: np.ndarray, module) -> np.ndarray:
+    """gelu's gradient at ``values`` for an upstream gradient of cos(values)."""
+    x = module.tensor(values, requires_grad=True)
+    module.nn.functional.gelu(x).backward(module.tensor(np.cos(values)))
+    return x.grad.numpy()
+
+
+def test_gradients_have_onednns_bits():
+    for values in _inputs():
+        assert _gradients(values, npgrad).tobytes() == _gradients(values, torch).tobytes()
+
+
 def test_onednns_avx2_code_too():
     """oneDNN capped at AVX2 in a fresh process: the engine, told the same, agrees."""
     script = (
         "import numpy as np\n"
-        "from tests.npgrad.test_gelu_bits_vs_torch import _inputs, _ours, _torchs\n"
-        "print(sum(_ours(v).tobytes() != _torchs(v).tobytes() for v in _inputs()))\n")
+        "from tests.npgrad.test_gelu_bits_vs_torch import _inputs, _ours, _torchs, "
+        "test_gradients_have_onednns_bits\n"
+        "print(sum(_ours(v).tobytes() != _torchs(v).tobytes() for v in _inputs()))\n"
+        "test_gradients_have_onednns_bits()\n")
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                           timeout=300, env={**os.environ, "ONEDNN_MAX_CPU_ISA": "AVX2"},
                           cwd=os.path.dirname(os.path.dirname(os.path.dirname(__file__))))

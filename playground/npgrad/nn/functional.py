@@ -19,7 +19,6 @@ from .._pointwise import sigmoid, tanh
 from .._summation_order import whole_sum
 from .._tensor import Tensor, bump_version
 from .._torch_homes import give_torch_homes
-from ..backends import mkldnn
 from . import _hooks
 from .attention import scaled_dot_product_attention
 
@@ -174,7 +173,7 @@ def gelu(input: Tensor, approximate: str = "none") -> Tensor:
         inner = (x + x * x * x * x.dtype.type(GELU_KAPPA)) * x.dtype.type(GELU_BETA)
         result = half * x * (1 + np.tanh(inner))
     elif x.dtype == np.float32:  # (torch hands a contiguous one to oneDNN)
-        result = gelu_float32(x, mkldnn.enabled and x.flags.c_contiguous and x.size > 1)
+        result = gelu_float32(x)
     else:
         result = x * half * (1 + erf_values(x * x.dtype.type(SQRT_HALF)))
     return _recording.output("gelu", result.astype(x.dtype, copy=False), (input,),
