@@ -44,6 +44,10 @@ MISSING: dict[str, str] = {
                                     "once) are; L-BFGS's line search grows that to 6e-4",
     "147_makemore_lr_search.py": "float32 tanh's last bits (MKL's against rounded once): the "
                                  "sweep up to lr=1 is chaotic and turns them into other losses",
+    "178_docs_torch_func.py": "torch.func.vmap runs the function once per sample and stacks: "
+                              "its output's grad_fn is StackBackward0 where torch's batched "
+                              "run gives the function's own last node (MulBackward0)",
+    "184_misc_api_printing.py": "bfloat16 tensors are not in the NumPy engine",
 }
 
 _TOLERANCE = re.compile(r"^#\s*tolerance:\s*([0-9.eE+-]+)")

@@ -9,6 +9,7 @@ import json
 import sys
 import threading
 import urllib.parse
+import warnings
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -169,10 +170,11 @@ class TorchEngine(Engine):
             """``original`` that records the calls the recorder takes; its first argument
             (the roots) by position or by its name, ``first``."""
             def call(*args, **kwargs):
-                if depth[0] or thread() != main or recorder.declines():
-                    return original(*args, **kwargs)  # torch's, no hooks
-                tensors = args[0] if args else kwargs.get(first, ())
-                return recorded(kind, original, tensors, args, kwargs)
+                with _warnings_at_the_callers_line(self.torch):
+                    if depth[0] or thread() != main or recorder.declines():
+                        return original(*args, **kwargs)  # torch's, no hooks
+                    tensors = args[0] if args else kwargs.get(first, ())
+                    return recorded(kind, original, tensors, args, kwargs)
 
             return call
 
@@ -195,6 +197,34 @@ class TorchEngine(Engine):
 
 
 _APP = str(Path(__file__).resolve().parents[1])
+
+
+@contextlib.contextmanager
+def _warnings_at_the_callers_line(torch) -> Iterator[None]:
+    """torch places a warning raised inside backward (a full backward hook's...) at the line
+    that called it by counting frames, and the wrapper above adds its own: a warning placed
+    in this module is shown at the first line outside torch and this module instead."""
+    shown = warnings.showwarning
+    torchs = str(Path(torch.__file__).parent)
+
+    def at_the_callers_line(message, category, filename, lineno, file=None, line=None):
+        if filename == __file__:
+            frame = sys._getframe(1)  # (out past the warning's own frames to the wrapper's,
+            while frame is not None and frame.f_code.co_filename != __file__:  # then past
+                frame = frame.f_back                                           # it and torch)
+            while frame is not None and (frame.f_code.co_filename == __file__ or
+                                         frame.f_code.co_filename.startswith(torchs)):
+                frame = frame.f_back
+            if frame is not None:
+                filename, lineno, line = frame.f_code.co_filename, frame.f_lineno, None
+        shown(message, category, filename, lineno, file, line)
+
+    warnings.showwarning = at_the_callers_line
+    try:
+        yield
+    finally:
+        if warnings.showwarning is at_the_callers_line:
+            warnings.showwarning = shown
 
 
 def _kernel_frame(entry: str) -> bool:

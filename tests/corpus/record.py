@@ -9,9 +9,10 @@ otherwise as it is; its stdout, stderr and exit status go to ``NN_name.expected.
 names (``03_d2l_dot_product.py``, or just ``03``), only those are recorded; without, all.
 
 One thing is normalised, because it must be: Python (3.9 and later) names the main script by
-its absolute path in tracebacks and warnings, while ``playground run NN_name.py`` names it as
-given; the absolute path of this folder is cut from stderr, leaving the bare name. Nothing
-else is touched (the snippets avoid printing torch's own file paths or object addresses).
+its absolute path in tracebacks and warnings, which names the recording machine's folder; that
+folder is cut from stderr here, leaving the bare name (the tests compare absolute paths, live).
+Nothing else is touched (the snippets avoid printing torch's own file paths or object
+addresses).
 """
 
 from __future__ import annotations

@@ -1,0 +1,46 @@
+# In the style of: ARENA 0.0 prerequisites: einsum, as_strided, gather, scatter_add, indexing (a fresh sample: scripts from sources the corpus had not yet drawn on)
+# Family: arena
+import torch
+torch.manual_seed(8)
+test_input = torch.tensor([[0, 1, 2, 3, 4], [5, 6, 7, 8, 9], [10, 11, 12, 13, 14], [15, 16, 17, 18, 19]], dtype=torch.float)
+print(test_input.stride())
+print(test_input.as_strided(size=(1,), stride=(1,)))
+print(test_input.as_strided(size=(2, 2), stride=(10, 2)))
+print(test_input.as_strided(size=(3,), stride=(6,)))
+print(test_input.as_strided(size=(4,), stride=(5,), storage_offset=1) if False else test_input.as_strided((4,), (5,)))
+def as_strided_trace(mat):
+    return mat.as_strided((mat.shape[0],), (sum(mat.stride()),)).sum()
+def as_strided_mv(mat, vec):
+    s = vec.stride()
+    vb = vec.as_strided(mat.shape, (0, s[0]))
+    return (mat * vb).sum(dim=1)
+def conv1d_minimal(x, weights):
+    b, ic, w = x.shape
+    oc, _, kw = weights.shape
+    ow = w - kw + 1
+    s_b, s_i, s_w = x.stride()
+    xs = x.as_strided(size=(b, ic, ow, kw), stride=(s_b, s_i, s_w, s_w))
+    return torch.einsum("bivk,oik->bov", xs, weights)
+print(as_strided_trace(test_input[:, :4]))
+v = torch.arange(5.)
+print(as_strided_mv(test_input, v), test_input @ v)
+x = torch.randn(2, 3, 10); w = torch.randn(4, 3, 3)
+mine = conv1d_minimal(x, w)
+ref = torch.nn.functional.conv1d(x, w)
+print(mine.shape, torch.allclose(mine, ref, atol=1e-5))
+print(torch.einsum('ii', test_input[:, :4]), torch.einsum('ij->j', test_input), torch.einsum('bij,bjk->bik', x[:, :, :3], x[:, :3, :]).shape)
+print(torch.einsum('i,i->', v, v), torch.einsum('...ij->...ji', x).shape)
+logits = torch.randn(4, 6)
+idx = torch.tensor([[1], [0], [5], [2]])
+print(logits.gather(1, idx), torch.gather(logits, 0, torch.tensor([[0, 1, 2, 3, 0, 1]])))
+src = torch.ones(2, 5)
+index = torch.tensor([[0, 1, 2, 0, 0], [0, 1, 4, 4, 2]])
+print(torch.zeros(3, 5, dtype=src.dtype).scatter_add_(0, torch.tensor([[0, 1, 2, 0, 0], [2, 0, 0, 1, 2]]), src))
+print(torch.zeros(2, 6).scatter_add(1, index, torch.arange(10.).view(2, 5)))
+print(torch.zeros(2, 4).scatter_(1, torch.tensor([[1], [3]]), 1.0))
+t = torch.arange(24).reshape(2, 3, 4)
+print(t[..., ::2], t[:, [0, 2], 1:3], t[t % 5 == 0], t[1, :, -1].flip(0))
+print(t.permute(2, 0, 1).contiguous().is_contiguous(), t.transpose(0, 2).is_contiguous(), t.unfold(2, 2, 1).shape)
+print(t.sum((0, 2)), t.float().mean(-1, keepdim=True).shape, t.max(dim=1))
+print(torch.stack([v, v * 2], dim=1), torch.repeat_interleave(torch.tensor([1, 2]), torch.tensor([2, 3])))
+print(v.new_zeros(2, 2), torch.tril(torch.ones(3, 3)), torch.triu(test_input, diagonal=1)[:3, :3])
