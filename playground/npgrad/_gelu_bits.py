@@ -16,7 +16,7 @@ import os
 
 import numpy as np
 
-from ._kernel_exp import sleef_expf_fast, vector_body
+from ._kernel_exp import cpu_has_avx512, sleef_expf_fast, vector_body
 from ._numerics import erf_values
 from ._numerics import fused_multiply_add_float32 as fma
 
@@ -75,7 +75,7 @@ def gelu_float32(x: np.ndarray) -> np.ndarray:
     """GELU of a float32 array: oneDNN's where torch hands the tensor to it, else ATen's
     (its vector body and scalar tail in the order of ``x``'s elements)."""
     if hands_to_onednn(x):
-        return _onednn_minimax(x) if _onednn_avx512() else _onednn_stegun(x)
+        return _onednn_minimax(x) if _ONEDNN_AVX512 else _onednn_stegun(x)
     flat = x.reshape(-1)
     body = vector_body(flat.size) if x.flags.c_contiguous else 0
     alpha = flat * _SQRT_HALF
@@ -91,25 +91,22 @@ def onednn_gelu_derivative(x: np.ndarray) -> np.ndarray:
     scaled = x * _SQRT_HALF
     decay = _onednn_exp(-(scaled * scaled))
     slope = scaled * _ONE_OVER_SQRT_PI * decay
-    t = _F32(1) / fma(_AS_P, np.abs(scaled), _F32(1))
-    erf = fma(-decay * t, _horner(_AS_POLYNOMIAL, t), _F32(1))
-    erf = np.where(np.signbit(scaled), -erf, erf).astype(_F32)
+    erf = _stegun_erf(scaled, decay)
     return fma(erf, _F32(0.5), slope + _F32(0.5))
 
 
 def _onednn_avx512() -> bool:
     """Whether oneDNN runs its AVX-512 code here: the CPU's flags, capped by its own
-    ONEDNN_MAX_CPU_ISA (DNNL_MAX_CPU_ISA in older builds)."""
+    ONEDNN_MAX_CPU_ISA (DNNL_MAX_CPU_ISA in older builds), which it reads once."""
     cap = (os.environ.get("ONEDNN_MAX_CPU_ISA") or os.environ.get("DNNL_MAX_CPU_ISA") or
            "ALL").upper()
     if cap not in ("ALL", "DEFAULT") and not cap.startswith("AVX512") and \
             not cap.startswith("AVX10"):
         return False
-    try:
-        from numpy._core._multiarray_umath import __cpu_features__ as features
-    except ImportError:  # (NumPy before 2)
-        return False
-    return all(features.get(flag) for flag in ("AVX512F", "AVX512BW", "AVX512VL", "AVX512DQ"))
+    return cpu_has_avx512()
+
+
+_ONEDNN_AVX512 = _onednn_avx512()
 
 
 def _onednn_minimax(x: np.ndarray) -> np.ndarray:
@@ -130,12 +127,17 @@ def _onednn_minimax(x: np.ndarray) -> np.ndarray:
 def _onednn_stegun(x: np.ndarray) -> np.ndarray:
     """½x + ½x · erf(x/√2), erf by Abramowitz and Stegun with oneDNN's e^x."""
     scaled = x * _SQRT_HALF
-    t = _F32(1) / fma(_AS_P, np.abs(scaled), _F32(1))
-    decay = -_onednn_exp(-(scaled * scaled)) * t
-    erf = fma(decay, _horner(_AS_POLYNOMIAL, t), _F32(1))
-    erf = np.where(np.signbit(x), -erf, erf).astype(_F32)
+    erf = _stegun_erf(scaled, _onednn_exp(-(scaled * scaled)))
     half = x * _F32(0.5)
     return fma(erf, half, half)
+
+
+def _stegun_erf(x: np.ndarray, decay: np.ndarray) -> np.ndarray:
+    """erf(x) by Abramowitz and Stegun 7.1.26 given ``decay`` = e^(-x²) (each kernel brings
+    its own e^x): 1 - t·p(t)·decay with t = 1/(1 + p|x|), signed as x."""
+    t = _F32(1) / fma(_AS_P, np.abs(x), _F32(1))
+    erf = fma(-decay * t, _horner(_AS_POLYNOMIAL, t), _F32(1))
+    return np.where(np.signbit(x), -erf, erf).astype(_F32)
 
 
 def _onednn_exp(x: np.ndarray) -> np.ndarray:
@@ -154,10 +156,7 @@ def _onednn_exp(x: np.ndarray) -> np.ndarray:
 
 def _aten_vector_erf(x: np.ndarray) -> np.ndarray:
     """ATen's Vectorized<float>::erf: Abramowitz and Stegun with Sleef's e^x."""
-    t = _F32(1) / fma(_AS_P, np.abs(x), _F32(1))
-    decay = -sleef_expf_fast(-(x * x)) * t
-    erf = fma(decay, _horner(_AS_POLYNOMIAL, t), _F32(1))
-    return np.where(np.signbit(x), -erf, erf).astype(_F32)
+    return _stegun_erf(x, sleef_expf_fast(-(x * x)))
 
 
 def _horner(coefficients: np.ndarray, t: np.ndarray) -> np.ndarray:

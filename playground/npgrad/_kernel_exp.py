@@ -33,6 +33,16 @@ _POLYNOMIAL = tuple(_F32(c) for c in (
     0.0416664853692054748535156, 0.166666671633720397949219, 0.5))
 
 
+def cpu_has_avx512() -> bool:
+    """Whether the CPU has the AVX-512 groups torch's and oneDNN's kernels need (F, BW, VL,
+    DQ), as NumPy read its flags (False before NumPy 2, which keeps them elsewhere)."""
+    try:
+        from numpy._core._multiarray_umath import __cpu_features__ as features
+    except ImportError:
+        return False
+    return all(features.get(flag) for flag in ("AVX512F", "AVX512BW", "AVX512VL", "AVX512DQ"))
+
+
 def vector_floats() -> int:
     """How many float32 one vector of torch's kernels holds here: 16 with AVX-512, 8 with
     AVX2, 1 where torch runs its scalar code (ATEN_CPU_CAPABILITY=default, older CPUs). The
@@ -45,8 +55,7 @@ def vector_floats() -> int:
         features = {}
     if chosen == "default" or not (features.get("AVX2") and features.get("FMA3")):
         return 1
-    avx512 = all(features.get(flag) for flag in ("AVX512F", "AVX512BW", "AVX512VL", "AVX512DQ"))
-    return 16 if avx512 and chosen != "avx2" else 8
+    return 16 if cpu_has_avx512() and chosen != "avx2" else 8
 
 
 _VECTOR_FLOATS = vector_floats()
