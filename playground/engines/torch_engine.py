@@ -154,6 +154,7 @@ class TorchEngine(Engine):
 
         main = threading.main_thread().ident
         thread = threading.get_ident
+        torchs = str(Path(self.torch.__file__).parent)
 
         def recorded(kind: str, original, tensors, args, kwargs):
             depth[0] += 1
@@ -170,7 +171,7 @@ class TorchEngine(Engine):
             """``original`` that records the calls the recorder takes; its first argument
             (the roots) by position or by its name, ``first``."""
             def call(*args, **kwargs):
-                with _warnings_at_the_callers_line(self.torch):
+                with _warnings_at_the_callers_line(torchs):
                     if depth[0] or thread() != main or recorder.declines():
                         return original(*args, **kwargs)  # torch's, no hooks
                     tensors = args[0] if args else kwargs.get(first, ())
@@ -200,12 +201,12 @@ _APP = str(Path(__file__).resolve().parents[1])
 
 
 @contextlib.contextmanager
-def _warnings_at_the_callers_line(torch) -> Iterator[None]:
+def _warnings_at_the_callers_line(torchs: str) -> Iterator[None]:
     """torch places a warning raised inside backward (a full backward hook's...) at the line
     that called it by counting frames, and the wrapper above adds its own: a warning placed
-    in this module is shown at the first line outside torch and this module instead."""
+    in this module is shown at the first line outside torch (its folder, ``torchs``) and
+    this module instead."""
     shown = warnings.showwarning
-    torchs = str(Path(torch.__file__).parent)
 
     def at_the_callers_line(message, category, filename, lineno, file=None, line=None):
         if filename == __file__:
