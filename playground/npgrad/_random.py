@@ -21,7 +21,7 @@ from . import _boxmuller
 from ._missing import SaysWhatItLacks
 from ._numerics import fused_multiply_add, fused_multiply_add_float32
 
-DEFAULT_SEED = 67280421310721  # torch's default generator starts here
+DEFAULT_SEED = 67280421310721  # where torch.Generator() starts
 STATE_WORDS = 624
 EXACT_UP_TO = 1 << 16  # float64 transcendentals through math, element by element, up to here
 # get_rng_state's bytes, as torch lays them out: seed, left, seeded, next, the 624 words (each
@@ -138,7 +138,9 @@ def _twister(key: np.ndarray, position: int):
     return twister
 
 
-default_generator = Generator()
+# torch 2.13's default stream starts at a seed of 64 bits from the system's entropy, a new
+# one in each process (a new Generator() still starts at DEFAULT_SEED)
+default_generator = Generator().manual_seed(int.from_bytes(os.urandom(8), "little"))
 
 
 def chosen(generator: Generator | None) -> Generator:

@@ -150,6 +150,25 @@ def test_normal_functions_match_torch():
         _check(lambda t, s=size: t.normal(1.0, t.arange(1.0, s + 1.0)))
 
 
+def test_an_unseeded_stream_starts_anew_in_each_process_as_torchs():
+    """torch 2.13 seeds its default stream from the system's entropy, one seed per process of
+    64 bits; a Generator() it makes starts at its fixed seed. The engine, in fresh processes,
+    does the same."""
+    import subprocess
+    import sys
+
+    script = ("import sys\nimport {0} as torch\n"
+              "print(torch.initial_seed(), torch.Generator().initial_seed(), "
+              "torch.rand(2).tolist())")
+    for module in ("torch", "playground.npgrad"):
+        runs = [subprocess.run([sys.executable, "-c", script.format(module)], check=True,
+                               capture_output=True, text=True).stdout.split(" ", 2)
+                for _ in range(2)]
+        assert runs[0][0] != runs[1][0] and runs[0][2] != runs[1][2], module
+        assert runs[0][1] == runs[1][1] == str(torch.Generator().initial_seed()), module
+        assert all(0 <= int(run[0]) < 2**64 for run in runs)
+
+
 def test_generator_argument_and_streams_are_separate():
     def draw(t):
         g = t.Generator().manual_seed(2147483647)
