@@ -158,9 +158,17 @@ def getitem(self: Tensor, index) -> Tensor:
         try:
             data = self._data[indices]
         except IndexError as error:
+            if str(error).startswith("too many indices"):  # (NumPy's words for torch's)
+                raise IndexError(f"too many indices for tensor of dimension {self.ndim}") \
+                    from None
             raise IndexError(str(error)) from None
         return output("index", np.array(data), (self,), (self._data.shape, indices))
     consumed = sum(1 for item in items if item is not None and item is not Ellipsis)
+    if self.ndim == 0 and isinstance(index, slice):  # (torch's words for a lone slice
+        raise IndexError("slice() cannot be applied to a 0-dim tensor.")  # or number)
+    if self.ndim == 0 and isinstance(index, int | np.integer) and not isinstance(index, bool):
+        raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+                         "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
     if consumed > self.ndim:
         raise IndexError(
             f"too many indices for tensor of dimension {self.ndim}"
@@ -185,6 +193,10 @@ def getitem(self: Tensor, index) -> Tensor:
                 result = sliced(result, dim, start, stop, step)
             dim += 1
         else:
+            size = result._data.shape[dim] if result.ndim else 0
+            if result.ndim and not -size <= int(item) < size:  # (select's own words differ)
+                raise IndexError(f"index {int(item)} is out of bounds for dimension {dim} with "
+                                 f"size {size}")
             result = select(result, dim, int(item))
     return _alias(self) if result is self else result
 

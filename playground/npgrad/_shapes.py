@@ -291,9 +291,8 @@ def select(self: Tensor, dim: int, index: int) -> Tensor:
     dim = _wrap_dim(dim, self.ndim)
     size = self._data.shape[dim]
     if not -size <= index < size:
-        raise IndexError(
-            f"index {index} is out of bounds for dimension {dim} with size {size}"
-        )
+        raise IndexError(f"select(): index {index} out of range for tensor of size "
+                         f"{list(self.shape)} at dimension {dim}")
     index = index % size
     data = self._data[(slice(None),) * dim + (index,)]
     saved = (self._data.shape, dim, index)
