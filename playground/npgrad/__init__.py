@@ -46,11 +46,15 @@ from ._dtype import (
 )
 from ._factories import (
     BoolTensor,
+    ByteTensor,
+    CharTensor,
     DoubleTensor,
     FloatTensor,
     Generator,
+    HalfTensor,
     IntTensor,
     LongTensor,
+    ShortTensor,
     arange,
     as_tensor,
     bernoulli,
@@ -248,6 +252,11 @@ def __getattr__(name: str):
 
         module, attribute = _LAZY[name]
         return getattr(importlib.import_module(f"{__name__}.{module}"), attribute)
+    if name.startswith("_foreach_"):
+        from ._foreach import FOREACH
+
+        if name in FOREACH:
+            return FOREACH[name]
     return _lacking(name)
 
 

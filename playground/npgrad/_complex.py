@@ -133,6 +133,17 @@ def resolve_conj(self: Tensor) -> Tensor:
     return self.clone() if is_conj(self) else self
 
 
+@binds("resolve_neg")
+def resolve_neg(self: Tensor) -> Tensor:
+    """Self: the engine makes no lazily negated views, so there is none to resolve."""
+    return self
+
+
+@binds("is_neg")
+def is_neg(self: Tensor) -> bool:
+    return False
+
+
 @binds("is_conj")
 def is_conj(self: Tensor) -> bool:
     return bool(self.__dict__.get("_conjugated", False))

@@ -67,8 +67,10 @@ def square_(self: Tensor) -> Tensor:
 # calls them against torch), or write comparisons, which record nothing torch differentiates;
 # share_memory_ changes no values (tests/npgrad/test_class_paths_vs_torch.py); resize_,
 # resize_as_ and as_strided_ refuse tensors that require grad, as torch's do
-# (tests/npgrad/test_argument_checks_vs_torch.py)
+# (tests/npgrad/test_argument_checks_vs_torch.py); addr_, renorm_ and put_ record their
+# rows' nodes with arguments of their own (tests/npgrad/test_writes_and_old_names_vs_torch.py)
 TESTED_APART = frozenset({"tril_", "triu_", "fill_diagonal_", "eq_", "ne_", "lt_", "le_", "gt_",
+                          "addr_", "renorm_", "put_",
                           "ge_", "logical_and_", "logical_or_", "logical_xor_", "bitwise_and_",
                           "bitwise_or_", "bitwise_xor_", "not_equal_", "greater_",
                           "greater_equal_", "less_", "less_equal_", "square_", "share_memory_",

@@ -446,24 +446,20 @@ def legacy_constructor(dtype: dtypes.dtype, *args, device=None) -> Tensor:
     raise TypeError("new(): invalid arguments")
 
 
-def FloatTensor(*args, device=None) -> Tensor:
-    return legacy_constructor(dtypes.float32, *args)
+def _legacy_type(dtype: dtypes.dtype):
+    """``torch.FloatTensor`` and its kin, by dtype: legacy_constructor for that dtype."""
+    def construct(*args, device=None) -> Tensor:
+        return legacy_constructor(dtype, *args)
+
+    construct.__name__ = construct.__qualname__ = dtype.legacy_name
+    return construct
 
 
-def DoubleTensor(*args, device=None) -> Tensor:
-    return legacy_constructor(dtypes.float64, *args)
-
-
-def LongTensor(*args, device=None) -> Tensor:
-    return legacy_constructor(dtypes.int64, *args)
-
-
-def IntTensor(*args, device=None) -> Tensor:
-    return legacy_constructor(dtypes.int32, *args)
-
-
-def BoolTensor(*args, device=None) -> Tensor:
-    return legacy_constructor(dtypes.bool, *args)
+FloatTensor, DoubleTensor, HalfTensor = (_legacy_type(d) for d in (
+    dtypes.float32, dtypes.float64, dtypes.float16))
+LongTensor, IntTensor, ShortTensor, CharTensor, ByteTensor, BoolTensor = (
+    _legacy_type(d) for d in (dtypes.int64, dtypes.int32, dtypes.int16, dtypes.int8,
+                              dtypes.uint8, dtypes.bool))
 
 
 def _new_factory(factory):

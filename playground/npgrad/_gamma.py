@@ -14,6 +14,7 @@ from . import _inplace
 from ._arithmetic import add_scalar
 from ._bindings import binds
 from ._formula_kit import Kit
+from ._grad_mode import no_grad
 from ._operands import floating
 from ._pointwise import UNARY, unary
 from ._recording import output
@@ -169,7 +170,15 @@ def _polygamma_method(self: Tensor, n: int) -> Tensor:
     return polygamma(n, self)
 
 
-Tensor.polygamma = _polygamma_method
+def _polygamma_inplace(self: Tensor, n: int) -> Tensor:
+    """``x.polygamma_(n)``: recorded under PolygammaBackward1, torch's in-place node."""
+    if n < 0:
+        raise RuntimeError("polygamma(n, x) does not support negative n.")
+    values = polygamma_values(n, floating(self))
+    return _inplace._inplace("polygamma_", self, values, None, (n, _inplace._original(self)))
+
+
+Tensor.polygamma, Tensor.polygamma_ = _polygamma_method, _polygamma_inplace
 
 
 @binds("mvlgamma")
@@ -184,6 +193,26 @@ def mvlgamma(input: Tensor, p: int) -> Tensor:
     offsets = arange(-p * 0.5 + 0.5, 0.5, 0.5, dtype=Tensor._make(data).dtype)
     terms = offsets + input.unsqueeze(-1)
     return add_scalar(terms.lgamma().sum(-1), p * (p - 1) * math.log(math.pi) * 0.25)
+
+
+def _mvlgamma_inplace(self: Tensor, p: int) -> Tensor:
+    """``x.mvlgamma_(p)``: one MvlgammaBackward0 node (torch's in-place op is not composed)."""
+    with no_grad():
+        values = mvlgamma(self.detach(), p)._data
+    return _inplace._inplace("mvlgamma_", self, values, None, (_inplace._original(self), p))
+
+
+def mvlgamma_grad(k, grad, self, p: int):
+    """torch's mvlgamma_backward: grad · Σ_i digamma(x - i/2)."""
+    offsets = np.arange(-p * 0.5 + 0.5, 0.5, 0.5)
+    if isinstance(self, Tensor):
+        terms = self.unsqueeze(-1) + Tensor._make(offsets.astype(self._data.dtype))
+        return grad * terms.digamma().sum(-1)
+    terms = np.asarray(self)[..., None] + offsets.astype(np.asarray(self).dtype)
+    return grad * digamma_values(terms).sum(-1)
+
+
+Tensor.mvlgamma_ = _mvlgamma_inplace
 
 
 @binds("zeta", method=False)
@@ -207,3 +236,4 @@ def _digamma_of(k, value):
 
 
 Kit.polygamma, Kit.digamma = _polygamma_of, _digamma_of
+Kit.mvlgamma_grad = mvlgamma_grad

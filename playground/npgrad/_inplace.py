@@ -274,17 +274,21 @@ def pow_(self: Tensor, exponent) -> Tensor:
 def clamp_(self: Tensor, min=None, max=None) -> Tensor:
     self._check_inplace()  # (torch refuses a leaf's write before it looks at the bounds)
     result = clamp(self.detach(), min, max)._data
+    if isinstance(min, Tensor) or isinstance(max, Tensor):
+        return _inplace("clamp_tensor", self, result, min, (_original(self), min, max), max)
     return _inplace("clamp", self, result, None, (_original(self), min, max))
 
 
 def clamp_min_(self: Tensor, min) -> Tensor:
     result = clamp(self.detach(), min, None)._data
-    return _inplace("clamp_min", self, result, None, (_original(self), min))
+    op = "clamp_min_tensor" if isinstance(min, Tensor) else "clamp_min"
+    return _inplace(op, self, result, tensor_or_none(min), (_original(self), min))
 
 
 def clamp_max_(self: Tensor, max) -> Tensor:
     result = clamp(self.detach(), None, max)._data
-    return _inplace("clamp_max", self, result, None, (_original(self), max))
+    op = "clamp_max_tensor" if isinstance(max, Tensor) else "clamp_max"
+    return _inplace(op, self, result, tensor_or_none(max), (_original(self), max))
 
 
 @shape_only

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from . import _dtype as dtypes
 from ._bindings import FUNCTIONS, METHODS, bind_function
 from ._grad_mode import GradMode, no_grad
 from ._inplace import _inplace, _write_inplace, became, refuse_other_shape
@@ -14,9 +15,9 @@ from ._tensor import Tensor
 from ._view_places import positions_in
 from ._view_writes import record_through_view
 
-# Methods whose in-place twin is made here. Left out: float_power_ (torch refuses it on
-# anything but a float64 self, in words of its own), polygamma_ and mvlgamma_ (torch records
-# them under nodes of their own).
+# Methods whose in-place twin is made here. Made apart: float_power_ (below: torch refuses
+# it on anything but a float64 self, in words of its own), polygamma_ and mvlgamma_ (_gamma.py:
+# torch records them under nodes of their own).
 TWINS = ("addbmm", "addmm", "addmv", "atan2", "arctan2", "baddbmm", "bitwise_left_shift",
          "bitwise_not", "bitwise_right_shift", "copysign", "cumprod", "cumsum", "deg2rad",
          "erfinv", "floor_divide", "fmod", "gcd", "heaviside", "hypot", "i0", "lcm", "ldexp",
@@ -30,6 +31,17 @@ FUNCTION_FORMS = ("clamp_", "clamp_max_", "clamp_min_", "clip_", "fill_", "zero_
 UNDERIVABLE = ("floor_divide_", "heaviside_")
 
 
+def float_power_(self: Tensor, exponent) -> Tensor:
+    """``pow_`` of a float64 self (a tensor exponent made float64 first): PowBackward0/1."""
+    if self.dtype is not dtypes.float64:
+        raise RuntimeError(f"the base given to float_power_ has dtype "
+                           f"{dtypes.scalar_type_name(self._data.dtype)} but the operation's "
+                           "result requires dtype Double")
+    if isinstance(exponent, Tensor) and exponent.dtype is not dtypes.float64:
+        exponent = exponent.to(dtypes.float64)
+    return self.pow_(exponent)
+
+
 def bind_twins() -> None:
     """``Tensor.<name>_`` for each name of TWINS the engine computes out of place; the
     function forms of FUNCTION_FORMS that torch's namespace does not have yet."""
@@ -37,6 +49,7 @@ def bind_twins() -> None:
         forward = getattr(Tensor, name, None)
         if forward is not None and not hasattr(Tensor, f"{name}_"):
             setattr(Tensor, f"{name}_", _twin(f"{name}_", forward))
+    Tensor.float_power_ = float_power_
     for name in FUNCTION_FORMS:  # (a bound method's forward, wrapped as functions are)
         if name not in FUNCTIONS and hasattr(Tensor, name):
             bind_function(name, METHODS.get(name) or getattr(Tensor, name))

@@ -447,14 +447,16 @@ def vander(x: Tensor, N=None, increasing: bool = False) -> Tensor:
 
 def _register() -> None:
     from ._formula_kit import Kit
+    from ._pointwise import clamp_high_grad, clamp_low_grad
 
     Kit.cumprod_grad, Kit.logcumsumexp_grad = cumprod_grad, logcumsumexp_grad
     Kit.divided, Kit.scaled = divided, scaled
     Kit.rot90, Kit.block_piece = _rot90_of, block_piece
+    Kit.clamp_low_grad, Kit.clamp_high_grad = clamp_low_grad, clamp_high_grad  # (_pointwise's)
 
 
 _register()
 
 # their @binds: products and torch.linalg's; lgamma, digamma, polygamma...
 from . import _complex, _everyday_ops, _gamma, _masked, _more_math_linalg  # noqa: E402, F401, I001
-from . import _special_functions, _torch_calls  # noqa: E402, F401
+from . import _outer_and_renorm, _special_functions, _torch_calls, _view_scatters  # noqa: E402, F401, I001

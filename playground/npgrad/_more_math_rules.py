@@ -119,6 +119,9 @@ def more_math_rows(row, element_wise) -> tuple:
             forward=element_wise, inplace="digamma_"),
         row("polygamma", "PolygammaBackward0", "self", "n self",
             "grad * k.polygamma(n + 1, self)", forward=element_wise),
+        row("polygamma_", "PolygammaBackward1", "self", "n self",
+            "grad * k.polygamma(n + 1, self)", forward=element_wise),
+        row("mvlgamma_", "MvlgammaBackward0", "self", "self p", "k.mvlgamma_grad(grad, self, p)"),
         # the larger (smaller) of two: its gradient, halved on ties, masked off elsewhere (+0)
         row("maximum", "MaximumBackward0", "self other", "self other",
             "k.masked_fill(k.where(self == other, grad / 2, grad), self < other, 0)",
@@ -225,6 +228,32 @@ def more_math_rows(row, element_wise) -> tuple:
         row("addbmm", "AddbmmBackward0", "self batch1 batch2", "batch1 batch2 beta alpha",
             "k.scaled(grad, beta)", "k.addbmm_grad(grad, batch1, batch2, alpha, True)",
             "k.addbmm_grad(grad, batch1, batch2, alpha, False)"),
+        row("addr", "AddrBackward0", "self vec1 vec2", "vec1 vec2 beta alpha",
+            "k.scaled(grad, beta)", "k.scaled(k.matmul(grad, vec2), alpha)",
+            "k.scaled(k.matmul(k.mT(grad), vec1), alpha)"),
+        row("renorm", "RenormBackward0", "self", "self p dim maxnorm",
+            "k.renorm_grad(grad, self, p, dim, maxnorm)"),
+        # _view_scatters.py's: a view's values replaced, and values put at flat positions
+        *(row(f"{view}_scatter", f"{view.capitalize()}ScatterBackward0", "self src", "args",
+              *(f"k.scatter_view_grad(grad, '{view}_scatter', args, {for_self})"
+                for for_self in (True, False)))
+          for view in ("select", "slice", "diagonal")),
+        row("put", "PutBackward0", "self source", "positions accumulate shape",
+            *(f"k.put_grad(grad, positions, accumulate, shape, {for_self})"
+              for for_self in (True, False))),
+        # clamps by tensors (torch's clamp.Tensor overloads): the bounds get gradients too
+        row("clamp_tensor", "ClampBackward0", "self min max", "self min max",
+            "k.where(k.between(self, min, max), grad, 0)",
+            "k.clamp_low_grad(grad, self, min, max)", "k.clamp_high_grad(grad, self, min, max)"),
+        row("clamp_min_tensor", "ClampMinBackward1", "self min", "self min",
+            "k.where(self >= min, grad, 0)", "k.where(self < min, grad, 0)"),
+        row("clamp_max_tensor", "ClampMaxBackward1", "self max", "self max",
+            "k.where(self <= max, grad, 0)", "k.where(self > max, grad, 0)"),
+        # torch._foreach_*'s writes that have no derivative (_foreach.py)
+        *(row(f"_foreach_{op}_", "NotImplemented", "self", "",
+              f"k.not_implemented('_foreach_{op}_')") for op in ("maximum", "minimum")),
+        row("_foreach_copy_", "NotImplemented", "self src", "",
+            *["k.not_implemented('_foreach_copy_')"] * 2),
         # torch.norm_except_dim's at::norm, and torch._weight_norm along a first or last dim
         row("norm_no_dim", "NormBackward0", "self", "self ord dims keepdim result",
             "k.norm_grad(grad, self, ord, dims, keepdim, result)"),

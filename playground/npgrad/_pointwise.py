@@ -191,7 +191,10 @@ def clamp(self: Tensor, min=None, max=None) -> Tensor:
     if min is not None and max is not None and \
             isinstance(min, Tensor) != isinstance(max, Tensor):
         _refuse_mixed_bounds(min, max)
-    return output("clamp", _clamped(self._data, min, max), (self,), (self, min, max))
+    values = _clamped(self._data, min, max)
+    if isinstance(min, Tensor) or isinstance(max, Tensor):  # (torch's clamp.Tensor)
+        return output("clamp_tensor", values, (self, min, max), (self, min, max))
+    return output("clamp", values, (self,), (self, min, max))
 
 
 def _refuse_mixed_bounds(low, high) -> None:
@@ -209,12 +212,30 @@ def _refuse_mixed_bounds(low, high) -> None:
 
 @binds("clamp_min")
 def clamp_min(self: Tensor, min) -> Tensor:
-    return output("clamp_min", _clamped(self._data, min, None), (self,), (self, min))
+    values = _clamped(self._data, min, None)
+    if isinstance(min, Tensor):  # (ClampMinBackward1, which gives min its gradient too)
+        return output("clamp_min_tensor", values, (self, min), (self, min))
+    return output("clamp_min", values, (self,), (self, min))
 
 
 @binds("clamp_max")
 def clamp_max(self: Tensor, max) -> Tensor:
-    return output("clamp_max", _clamped(self._data, None, max), (self,), (self, max))
+    values = _clamped(self._data, None, max)
+    if isinstance(max, Tensor):
+        return output("clamp_max_tensor", values, (self, max), (self, max))
+    return output("clamp_max", values, (self,), (self, max))
+
+
+def clamp_low_grad(k, grad, self, low, high):
+    """A tensor min's gradient: where it bound self (and was below max, when there is one)."""
+    bound = self < low if high is None else (self < low) & (low < high)
+    return k.where(bound, grad, 0)
+
+
+def clamp_high_grad(k, grad, self, low, high):
+    """A tensor max's gradient: where it bound self, or everywhere it was below min."""
+    bound = self > high if low is None else (self > high) | (high < low)
+    return k.where(bound, grad, 0)
 
 
 def _clamped(data: np.ndarray, low, high) -> np.ndarray:
@@ -228,9 +249,9 @@ def _clamped(data: np.ndarray, low, high) -> np.ndarray:
             target = dtypes.result_type_scalar(target, bound)
     result = data.astype(target.numpy, copy=False)
     if low is not None:
-        result = np.maximum(result, low)
+        result = np.maximum(result, getattr(low, "_data", low))
     if high is not None:
-        result = np.minimum(result, high)
+        result = np.minimum(result, getattr(high, "_data", high))
     return np.asarray(result).astype(target.numpy, copy=False)
 
 

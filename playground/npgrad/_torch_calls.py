@@ -338,3 +338,18 @@ bind_method("is_nonzero", is_nonzero)
 bind_method("is_signed", is_signed)
 bind_method("untyped_storage", lambda self: UntypedStorage(self._data))
 bind_method("storage", storage)
+
+
+def _functional_method(name: str):
+    """``x.prelu(weight)``, ``x.hardshrink()``: torch.nn.functional's op as a method."""
+    def method(self: Tensor, *args, **kwargs):
+        from .nn import functional
+
+        return getattr(functional, name)(self, *args, **kwargs)
+
+    method.__name__ = method.__qualname__ = name
+    return method
+
+
+for _name in ("prelu", "hardshrink"):
+    bind_method(_name, _functional_method(_name))

@@ -10,7 +10,7 @@ import numpy as np
 
 from .. import _graph_tasks, _sparse
 from .._engine import BackwardStep, Observers, execute
-from .._grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+from .._grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 from .._graph_order import needed_nodes
 from .._missing import missing_attribute
 from .._nodes import AccumulateGrad, GraphRoot, Node
@@ -23,7 +23,7 @@ from .grad_mode import set_multithreading_enabled
 
 __all__ = [
     "backward", "grad", "observe", "BackwardStep", "Node", "no_grad", "enable_grad",
-    "set_grad_enabled", "is_grad_enabled", "anomaly_mode", "detect_anomaly",
+    "set_grad_enabled", "is_grad_enabled", "inference_mode", "anomaly_mode", "detect_anomaly",
     "set_detect_anomaly", "set_multithreading_enabled", "grad_mode",
 ]
 

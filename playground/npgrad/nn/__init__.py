@@ -52,7 +52,7 @@ from .normalization import BatchNorm1d, BatchNorm2d, BatchNorm3d, LayerNorm
 from .parallel import DataParallel
 from .parameter import Buffer
 from .pooling import AdaptiveAvgPool1d, AdaptiveAvgPool2d, AvgPool1d, AvgPool2d
-from .recurrent import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNCell
+from .recurrent import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
 from .resampling import Fold, Unfold, Upsample, UpsamplingBilinear2d, UpsamplingNearest2d
 from .transformer import (
     MultiheadAttention,
@@ -75,7 +75,8 @@ __all__ = ["functional", "init", "modules", "parameter", "parallel", "utils", "B
            "Tanh", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AvgPool1d", "AvgPool2d",
            "HuberLoss", "L1Loss", "SmoothL1Loss", "BatchNorm2d", "BatchNorm3d", "LSTM", "LSTMCell",
            "ConvTranspose1d", "ConvTranspose2d", "Bilinear", "EmbeddingBag",
-           "GRU", "GRUCell", "RNN", "RNNCell", "MultiheadAttention", "TransformerEncoder",
+           "GRU", "GRUCell", "RNN", "RNNCell", "RNNBase", "RNNCellBase", "MultiheadAttention",
+           "TransformerEncoder",
            "TransformerEncoderLayer", "TransformerDecoder", "TransformerDecoderLayer",
            "Transformer", "Buffer", "Fold", "Unfold", "UpsamplingBilinear2d",
            "UpsamplingNearest2d"]

@@ -130,7 +130,7 @@ def _uniform_within(module: Module) -> None:
         init.uniform_(weight, -bound, bound)
 
 
-class _RNNBase(Module):
+class RNNBase(Module):
     """A multi-layer recurrent layer over (L, N, H_in) inputs (batch_first: (N, L, H_in);
     unbatched: (L, H_in)), initialised from torch's stream as torch does; ``GATES`` weight
     blocks per layer."""
@@ -339,7 +339,7 @@ def _refuse_projection(options: dict) -> None:
         raise ValueError("proj_size argument is only supported for LSTM, not RNN or GRU")
 
 
-class LSTM(_RNNBase):
+class LSTM(RNNBase):
     """LSTM layers: (output, (h_n, c_n)); float32 on oneDNN's node, as torch's CPU build."""
 
     GATES = 4
@@ -369,7 +369,7 @@ class LSTM(_RNNBase):
         return output, tuple(ends)
 
 
-class GRU(_RNNBase):
+class GRU(RNNBase):
     """GRU layers: (output, h_n), torch's ops step by step."""
 
     GATES = 3
@@ -382,7 +382,7 @@ class GRU(_RNNBase):
         return _gru_step
 
 
-class RNN(_RNNBase):
+class RNN(RNNBase):
     """Elman RNN layers (tanh or relu): (output, h_n), torch's ops step by step."""
 
     def __init__(self, *args, nonlinearity: str = "tanh", **kwargs) -> None:
@@ -397,7 +397,7 @@ class RNN(_RNNBase):
         return _rnn_step(self.nonlinearity)
 
 
-class _CellBase(Module):
+class RNNCellBase(Module):
     """One step of a recurrent layer, as torch's ops record it; ``GATES`` weight blocks."""
 
     GATES = 1
@@ -443,7 +443,7 @@ class _CellBase(Module):
         return f"{self.input_size}, {self.hidden_size}" + ("" if self.bias else ", bias=False")
 
 
-class LSTMCell(_CellBase):
+class LSTMCell(RNNCellBase):
     """(h, c) from an input and the last (h, c)."""
 
     GATES = 4
@@ -452,14 +452,14 @@ class LSTMCell(_CellBase):
         return _lstm_step
 
 
-class GRUCell(_CellBase):
+class GRUCell(RNNCellBase):
     GATES = 3
 
     def _step(self):
         return _gru_step
 
 
-class RNNCell(_CellBase):
+class RNNCell(RNNCellBase):
     def __init__(self, input_size: int, hidden_size: int, bias: bool = True,
                  nonlinearity: str = "tanh", device=None, dtype=None) -> None:
         self.nonlinearity = nonlinearity
