@@ -137,8 +137,8 @@ def test_an_exception_prints_the_users_traceback_and_exits_1(tmp_path):
 
 
 @pytest.mark.parametrize(("call", "said"), [
-    ("x.polygamma_(1)", "'polygamma_' in the built-in NumPy engine; if real torch has it, "
-                        "switch the engine to torch"),
+    ("x.ormqr(x, x)", "'ormqr' in the built-in NumPy engine; if real torch has it, "
+                      "switch the engine to torch"),
     # a letter from one the engine has, but torch's own: the way out, not "Did you mean"
     ("x.igamma_(x)", "'igamma_' in the built-in NumPy engine; if real torch has it, switch "
                      "the engine to torch"),  # (digamma_ is the engine's)
