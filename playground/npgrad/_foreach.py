@@ -9,8 +9,10 @@ from collections.abc import Callable
 
 import numpy as np
 
+from ._arithmetic import add_scalar, mul_scalar, sub_scalar
 from ._grad_mode import no_grad
 from ._inplace import _inplace, _original
+from ._more_math import divide_by_number
 from ._tensor import Tensor
 
 UNARY = ("abs", "acos", "asin", "atan", "ceil", "cos", "cosh", "erf", "erfc", "exp", "expm1",
@@ -128,33 +130,30 @@ def _binary(op: str, in_place: bool) -> Callable:
 
 
 # A number written in place goes through torch's Scalar overloads: AddBackward1, SubBackward1,
-# MulBackward1, DivBackward1 (Tensor.add_(2.0) records AddBackward0)
-_NUMBER_WRITES = {
-    "add": ("add_scalar", lambda data, number: data + data.dtype.type(number), False),
-    "sub": ("sub_scalar", lambda data, number: data - data.dtype.type(number), False),
-    "mul": ("mul_scalar", lambda data, number: data * np.asarray(number, data.dtype), True),
-    "div": ("div_by_number", lambda data, number: data / np.asarray(number, data.dtype), True),
-}
+# MulBackward1, DivBackward1 (Tensor.add_(2.0) records AddBackward0). The engine's own forwards
+# of those overloads compute the values; the row each records; whether it saves the number.
+_NUMBER_WRITES = {"add": (add_scalar, "add_scalar", False),
+                  "sub": (sub_scalar, "sub_scalar", False),
+                  "mul": (mul_scalar, "mul_scalar", True),
+                  "div": (divide_by_number, "div_by_number", True)}
 
 
 def _write_number(op: str, tensor: Tensor, number) -> None:
-    recorded, compute, saves_number = _NUMBER_WRITES[op]
-    _inplace(recorded, tensor, compute(tensor._data, number), None,
-             (number,) if saves_number else ())
+    forward, recorded, saves_number = _NUMBER_WRITES[op]
+    values = forward(tensor.detach(), number)._data
+    _inplace(recorded, tensor, values, None, (number,) if saves_number else ())
 
 
 def _write_extreme(op: str, tensor: Tensor, value) -> None:
-    """maximum_ / minimum_: MaximumBackward0 of a tensor; of a number, torch's node that
-    has no derivative (NotImplemented)."""
+    """maximum_ / minimum_: MaximumBackward0 of a tensor; of a number (a clamp's values),
+    torch's node that has no derivative (NotImplemented)."""
     with no_grad():
-        values = (tensor.maximum(value) if isinstance(value, Tensor) else
-                  getattr(tensor, _OF_NUMBERS[op])(value)) if op == "maximum" else \
-            (tensor.minimum(value) if isinstance(value, Tensor) else
-             getattr(tensor, _OF_NUMBERS[op])(value))
+        method = op if isinstance(value, Tensor) else _OF_NUMBERS[op]
+        values = getattr(tensor, method)(value)._data
     if isinstance(value, Tensor):
-        _inplace(op, tensor, values._data, value, (_original(tensor), value))
+        _inplace(op, tensor, values, value, (_original(tensor), value))
     else:
-        _inplace(f"_foreach_{op}_", tensor, values._data, None, ())
+        _inplace(f"_foreach_{op}_", tensor, values, None, ())
 
 
 def _pointwise(op: str, in_place: bool) -> Callable:
