@@ -280,11 +280,14 @@ class NumpyEngine(Engine):
 def _logged_step(recorder: TraceRecorder, entry: tuple) -> LiveStep:
     """A step npgrad's fast path logged: ``(node, incoming, outgoing[, before, after])``.
     (Read for every kept call of a loop: written out, not through a helper per array.)"""
+    from playground.npgrad._conforming import logged_outgoing  # (loaded with the engine)
+
     kept, dtype_of = recorder.kept_array, _torch_dtype
     incoming = entry[1]
     received = incoming if isinstance(incoming, tuple) else (incoming,)  # several outputs'
     step = LiveStep(entry[0], [None if g is None else kept(g, dtype_of(g)) for g in received],
-                    [None if g is None else kept(g, dtype_of(g)) for g in entry[2]])
+                    [None if g is None else kept(g, dtype_of(g))
+                     for g in logged_outgoing(entry[2])])
     if len(entry) > 3:
         before, after = entry[3], entry[4]
         step.grad_before = None if before is None else kept(before, dtype_of(before))

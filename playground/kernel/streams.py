@@ -11,10 +11,14 @@ chose for it.
 
 Each stream is line-buffered, as python's are in a terminal: a line goes out when it ends (so
 it never lands torn among what descriptors 1 and 2 carry, and the line printed just before a
-segfault is not lost), a partial line at the flusher thread's next tick (``TICK_S``). In a
-flood (over FLOOD_LINES lines a tick) whole lines go out once a tick instead, so a descriptor
-write may then overtake printed lines, never split one. A write to one stream first sends what
-the other holds.
+segfault is not lost). A partial line goes out when it ends, when the other stream is written
+or flushed, when the run ends, and, once it has grown for a tick (``TICK_S``: dots, a progress
+bar), at the flusher thread's ticks; python in a terminal shows it no sooner. In a flood (over
+FLOOD_LINES lines a tick) whole lines go out once a tick instead, so a descriptor write may then
+overtake printed lines, never split one. The flusher sleeps until a stream needs its ticks: a
+thread that woke every tick (or at every print(), whose words are partial writes) cost a 25 ms
+run of small ops 3-5 ms, each wake taking the GIL from the script at an odd moment. A write to
+one stream first sends what the other holds.
 A thread left running by an earlier script is "retired" when a fresh run starts: what it prints
 afterwards is dropped, never shown as the new run's output.
 """
@@ -118,7 +122,9 @@ class LineStream(io.TextIOWrapper):
                          encoding="utf-8", errors="backslashreplace")
         self.held = False         # written, not yet sent
         self.ends_line = True     # the last write ended a line
-        self.lines = 0            # lines ended since the last tick
+        self.lines = 0            # lines ended since the last tick (or counted_since)
+        self.counted_since = time.monotonic()  # when ``lines`` began counting (no ticks)
+        self.partial_since = 0.0  # when the partial line held began
         self.flooding = False
         self.partner: LineStream | None = None  # the other stream, sent first
 
@@ -131,26 +137,48 @@ class LineStream(io.TextIOWrapper):
                 partner.flush()
         written = super().write(text)
         if "\n" not in text:
+            if self.ends_line:  # a new line begins (print's first word)
+                self.partial_since = time.monotonic()
+            elif time.monotonic() - self.partial_since > TICK_S:
+                _wake_flusher()  # a line that grows for a tick (dots, a progress bar)
             self.held, self.ends_line = True, False
             return written
         self.lines += 1  # (print() writes its end on its own: one line)
         self.ends_line = text[-1] == "\n"
+        if not self.flooding and self.lines > FLOOD_LINES:
+            self._count_flood()
         if self.flooding:
             self.held = True
+            _wake_flusher()
         else:  # python's line buffering: a write holding a newline is sent
             self.flush()
         return written
+
+    def _count_flood(self) -> None:
+        """More than FLOOD_LINES lines: a flood if they came within a tick, else the count
+        starts again (the flusher, asleep, does not count ticks)."""
+        now = time.monotonic()
+        if now - self.counted_since <= TICK_S:
+            self.flooding = True
+        else:
+            self.lines, self.counted_since = 1, now
 
     def flush(self) -> None:
         self.held = False
         super().flush()
 
-    def tick(self) -> None:
-        """The flusher's call: whole lines held in a flood, or a partial line left idle."""
+    def tick(self) -> bool:
+        """The flusher's call: whole lines held in a flood, or a partial line left idle;
+        whether the stream still needs ticks."""
         idle = self.lines == 0
         self.flooding, self.lines = self.lines > FLOOD_LINES, 0
         if self.held and (self.ends_line or idle) and not self.closed:
             self.flush()
+        return self.waiting()
+
+    def waiting(self) -> bool:
+        """Whether it holds text or floods (the flusher must tick)."""
+        return self.held or self.flooding
 
 
 def install(send: Callable[[str, bytes], None]) -> None:
@@ -252,14 +280,32 @@ def mark_end(fd: int, marker: str) -> None:
             _write_all(fd, marker.encode("utf-8"))
 
 
+_flusher_due = threading.Event()  # set while a stream holds text or floods
+
+
+def _wake_flusher() -> None:
+    if not _flusher_due.is_set():
+        _flusher_due.set()
+
+
 def _flush_forever() -> None:
     while True:
+        _flusher_due.wait()
         time.sleep(TICK_S)
-        for stream in (sys.stdout, sys.stderr):
-            if isinstance(stream, LineStream):
-                # closed by user code between the check and now
-                with contextlib.suppress(OSError, ValueError):
-                    stream.tick()
+        if not any([_ticked(stream) for stream in (sys.stdout, sys.stderr)]):
+            _flusher_due.clear()
+            # a write between the ticks and the clear found the event set: look again
+            if any(isinstance(s, LineStream) and s.waiting() for s in (sys.stdout, sys.stderr)):
+                _flusher_due.set()
+
+
+def _ticked(stream) -> bool:
+    """Tick ``stream`` if it is one of ours; whether it needs more ticks."""
+    if not isinstance(stream, LineStream):
+        return False
+    with contextlib.suppress(OSError, ValueError):  # closed by user code meanwhile
+        return stream.tick()
+    return False
 
 
 # characters of a run's output kept in its RunResult; the rest is still streamed, then dropped

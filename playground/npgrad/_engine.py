@@ -15,6 +15,8 @@ import numpy as np
 from . import _formula_kit, _tensor
 from ._anomaly import AnomalyMode, checked
 from ._complex_nodes import cast_gradient, cast_gradient_tensor
+from ._conforming import Unconformed
+from ._conforming import conform as _conform
 from ._formula_numpy import NUMPY_KIT
 from ._formula_tensors import TENSOR_KIT
 from ._grad_mode import GradMode
@@ -216,7 +218,8 @@ def _execute_plain(root: Node, root_grad, keep_graph: bool, log: list | None = N
     makes this loop fast enough to beat torch's per-op overhead. With a ``log`` it writes each
     step there as ``(node, incoming, outgoing[, leaf grad before, after])``, the arrays
     themselves: the log's references keep the engine from adding into them in place or
-    taking them as a leaf's .grad, so they stay as they were (the leaf's are copies).
+    taking them as a leaf's .grad, so they stay as they were (the leaf's are copies); a step's
+    outgoing gradients are logged as the formulas gave them (``logged_outgoing`` reads them).
     """
     _prepare_plain(root)
     root._pending = root_grad
@@ -262,11 +265,8 @@ def _execute_plain(root: Node, root_grad, keep_graph: bool, log: list | None = N
                 else:  # saved may be released already: pass the values unpacked above
                     edges = node._nx
                     outputs = _apply_function(node, grad, False, saved)
-                if log is not None:  # (conformed here: the loop below need not check)
-                    if not exact:
-                        outputs = _conformed(edges, outputs)
-                        exact = True
-                    log.append((node, grad, outputs))
+                if log is not None:  # raw: most logged calls are let go unread
+                    log.append((node, grad, outputs if exact else Unconformed(edges, outputs)))
             for next_node, out in zip(edges, outputs, strict=True):
                 if next_node is None:
                     continue
@@ -300,18 +300,6 @@ def _execute_plain(root: Node, root_grad, keep_graph: bool, log: list | None = N
         raise
 
 
-def _conformed(edges: tuple, outputs: tuple) -> tuple:
-    """The outputs as the next nodes take them (reduced to their shapes, cast): a loop, not a
-    generator, as this runs at every step; the tuple itself when all fit, as most do."""
-    conformed = outputs  # (a count that differs: the loop's strict zip says so, as unlogged)
-    for index, (next_node, out) in enumerate(zip(edges, outputs, strict=False)):
-        if next_node is not None and out is not None and (
-                out.shape != next_node._shape or out.dtype != next_node._np_dtype):
-            conformed = list(outputs) if conformed is outputs else conformed
-            conformed[index] = _conform(out, next_node)
-    return conformed if conformed is outputs else tuple(conformed)
-
-
 def _special_step(node: Node, grad, release: bool, log: list | None = None) -> tuple:
     """AccumulateGrad, GraphRoot and nodes with hooks: the general code, one node at a time."""
     if type(node) is GraphRoot:
@@ -319,8 +307,10 @@ def _special_step(node: Node, grad, release: bool, log: list | None = None) -> t
     leaf = node.variable if type(node) is AccumulateGrad else None
     if leaf is not None and node._hooks is None and not leaf._hooks:
         before = None if log is None else grad_copy(leaf)
-        if leaf._grad is None and _stealable(grad):
-            # Like torch, keep the incoming array itself as .grad when nothing else sees it.
+        if leaf._grad is None and log is None and _stealable(grad):
+            # Like torch, keep the incoming array itself as .grad when nothing else sees it
+            # (a log sees it: the step logged into the leaf shows it, unchanged by later
+            # writes to .grad).
             leaf._grad = _tensor.Tensor._make(grad)
         else:
             accumulate_into(leaf, grad, False)
@@ -335,15 +325,6 @@ def _special_step(node: Node, grad, release: bool, log: list | None = None) -> t
     if release:
         release_saved(node)
     return node._next, outputs
-
-
-def _conform(out, next_node: Node):
-    """Undo broadcasting and cast, so a gradient matches the input it flows into."""
-    if out.shape != next_node._shape:
-        out = NUMPY_KIT.sum_to(out, next_node._shape)
-    if out.dtype != next_node._np_dtype:
-        out = cast_gradient(out, next_node._np_dtype)
-    return out
 
 
 def _conform_value(out, next_node: Node | None, as_tensors: bool):

@@ -13,7 +13,7 @@ from ._formula_kit import Kit, _along, _count, _negated, writable_diagonal
 from ._indexing import along_axis
 from ._numerics import fused_multiply_add_float32, fused_values, power_by_number
 from ._pointwise import UNARY
-from ._summation_order import dim_sums, running_sums, whole_sum
+from ._summation_order import SUM_LANES, dim_sums, few_rows_sum, running_sums, whole_sum
 
 
 class NumpyKit(Kit):
@@ -138,7 +138,22 @@ class NumpyKit(Kit):
                                       enumerate(value.shape))) if keepdim else rows
         return np.asarray(value.sum(axis=axes, keepdims=keepdim))
 
+    def sum_to(k, grad, shape: tuple):
+        if grad.__class__ is np.ndarray:
+            if not shape and grad.ndim:
+                # a scalar parameter's gradient (``w * x``): the whole sum, in torch's order
+                total = whole_sum(grad)
+                if total is not None:
+                    return np.asarray(total)
+            elif grad.ndim == 2 and len(shape) == 1 and 1 < grad.shape[0] <= 4 and \
+                    shape[0] == grad.shape[1] > 1 and grad.dtype in SUM_LANES and \
+                    grad.flags.c_contiguous:
+                return few_rows_sum(grad)  # a small batch's bias gradient, as dim_sums adds it
+        return super().sum_to(grad, shape)
+
     def expand(k, grad, shape):
+        if isinstance(grad, np.generic) and shape:  # (a 0-d array divided by a number)
+            grad = np.asarray(grad)
         if grad.__class__ is np.ndarray and grad.ndim == 0 and shape:
             # a mean's or a sum's gradient, one number everywhere: the same read-only view of
             # it that broadcast_to makes, in a third of its time (a loop's step makes several)

@@ -24,6 +24,8 @@ def power_by_number(base: np.ndarray, exponent) -> np.ndarray:
     if base.dtype.kind != "f" or base.dtype.itemsize < 4 or isinstance(exponent, complex):
         return np.power(base, exponent)
     value = float(exponent)
+    if value == 1:  # (x ** 2's gradient: 2 * x ** 1)
+        return base.copy()
     if value == 2:
         return base * base
     if value == 3:
@@ -226,8 +228,11 @@ def fused_multiply_add_float32(a, b, c, out=None) -> np.ndarray:
 
 
 def _contiguous_float32(value) -> np.ndarray:
-    if value.__class__ is np.ndarray and value.dtype == _F32_DTYPE and value.flags.c_contiguous:
-        return value
+    if value.__class__ is np.ndarray:
+        if value.dtype == _F32_DTYPE and value.flags.c_contiguous:
+            return value
+    elif value.__class__ is np.float32:  # an optimiser's scale (0-d: contiguous)
+        return np.asarray(value)
     return np.ascontiguousarray(np.asarray(value, np.float32)).reshape(np.shape(value))
 
 

@@ -134,7 +134,7 @@ def _outer_sums(data: np.ndarray) -> np.ndarray:
     lanes = SUM_LANES[data.dtype]
     count, columns, slabs = data.shape[0], data.shape[1], data.shape[2:]
     if count <= 4 and not slabs:  # a small batch's bias gradient: what the steps below come
-        return _few_rows_sum(data)  # to for four rows or fewer, without their 20 µs
+        return few_rows_sum(data)  # to for four rows or fewer, without their 20 µs
     group = 4 * lanes if columns >= lanes else 4
     grouped = columns // group * group
     totals = [_cascade(data[:, :grouped])] if grouped else []
@@ -148,7 +148,7 @@ def _outer_sums(data: np.ndarray) -> np.ndarray:
     return np.concatenate(totals) + data.dtype.type(0)
 
 
-def _few_rows_sum(rows: np.ndarray) -> np.ndarray:
+def few_rows_sum(rows: np.ndarray) -> np.ndarray:
     """_outer_sums of four rows or fewer: the groups' cascade is then one running total, and
     so is the left-over columns' (the first of the four totals zero below four rows: 0 + x
     is x but for a zero's sign, which the last + 0 makes positive either way)."""

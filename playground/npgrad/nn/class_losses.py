@@ -45,15 +45,22 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_a
                         target.contiguous().view(samples, 1, -1), weight, None, ignore_index,
                         None, reduction)
         return loss.view(*target.shape) if reduction == "none" else loss
-    classes = np.asarray(target._data if isinstance(target, Tensor) else target)
     values = input._data
+    if values.ndim == 2 and weight is None and reduction != "none":
+        plain = _plain_rows(values, target._data, ignore_index, reduction)
+        if plain is not None:
+            data, chosen, count = plain
+            return _recording.output("nll_loss", data, (input,), (input, chosen, reduction,
+                                                                   count))
+    classes = np.asarray(target._data if isinstance(target, Tensor) else target)
     image = values.ndim == 4
     rows = np.moveaxis(values, 1, -1).reshape(-1, values.shape[1]) if image else \
         (values if values.ndim == 2 else values[None])
     labels = classes.reshape(-1)
     kept = labels != ignore_index
-    if np.any((labels[kept] < 0) | (labels[kept] >= rows.shape[1])):
-        raise IndexError(f"Target {int(labels[kept].max())} is out of bounds.")
+    outside = kept & ((labels < 0) | (labels >= rows.shape[1]))
+    if outside.any():  # (torch's kernel checks the targets in order: the first it meets)
+        raise IndexError(f"Target {int(labels[outside][0])} is out of bounds.")
     scale = np.ones(rows.shape[1], values.dtype) if weight is None else weight._data
     chosen = np.zeros_like(rows)  # each row's weight at its target class, 0 elsewhere
     chosen[np.flatnonzero(kept), labels[kept]] = scale[labels[kept]]
@@ -77,12 +84,28 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_a
     return _recording.output("nll_loss", data, (input,), (input, chosen, reduction, count))
 
 
-def _cascade_reduced(losses: np.ndarray, kept: np.ndarray, weights, reduction: str):
+def _plain_rows(values: np.ndarray, labels: np.ndarray, ignore_index: int, reduction: str):
+    """nll_loss of a batch of rows, reduced, without class weights: (loss, each row's weight
+    at its class, the count), as the general code below gives them, in a third of its time
+    (a training loop's every step); None where a target is ignored or out of range (the
+    general code words the error)."""
+    if labels.ndim != 1 or not labels.size or (labels == ignore_index).any() or \
+            labels.min() < 0 or labels.max() >= values.shape[1]:
+        return None
+    rows = np.arange(labels.size)
+    chosen = np.zeros_like(values)
+    chosen[rows, labels] = 1
+    data, count = _cascade_reduced(-values[rows, labels], None, None, reduction)
+    return data, chosen, count
+
+
+def _cascade_reduced(losses: np.ndarray, kept: np.ndarray | None, weights, reduction: str):
     """nll_loss's sum or mean of rows as torch's kernel adds them: row after row into a
     running total that is passed up a level every 2^p rows (p = max(4, ceil(log2 n) / 8)),
-    as a cascade of 8 levels, then the levels added from the lowest; the weights alike."""
+    as a cascade of 8 levels, then the levels added from the lowest; the weights alike.
+    (``kept`` None: every row.)"""
     kind = losses.dtype.type
-    if kept.all():
+    if kept is None or kept.all():
         total = _cascade(losses, kind)
         weight = kind(losses.size) if weights is None else _cascade(weights, kind)
     else:
@@ -105,6 +128,8 @@ def _cascade(values: np.ndarray, kind) -> float:
     """The cascade's total of every value: at each level, the first value alone, then runs
     of ``step`` values, each run added in order and passed up; what is left stays."""
     step = 1 << _power(values.size)
+    if values.size <= step:  # (a small batch) no run fills up: what the levels below come to
+        return _unleveled(values.tolist(), kind)
     left_over = []
     for _ in range(_LEVELS - 1):
         runs = (values.size - 1) // step if values.size else 0
@@ -120,6 +145,17 @@ def _cascade(values: np.ndarray, kind) -> float:
     for part in left_over:
         total = kind(total + part)
     return total
+
+
+def _unleveled(values: list, kind):
+    """_cascade of at most one run's values: the rows after the first added in order into
+    the lowest level, the levels above it zeros, and the first row, passed up alone, last."""
+    if not values:
+        return kind(0)
+    rest = kind(0)
+    for value in values[1:]:
+        rest = kind(rest + value)
+    return kind(kind(kind(0) + rest) + values[0])
 
 
 def _cascade_skipping(losses, kept, weights, kind):
