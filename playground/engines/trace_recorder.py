@@ -286,14 +286,19 @@ class TraceRecorder:
     def settle(self, final_roots: list) -> None:
         """At the end of the run, once, before ``nodes`` and ``to_model`` read the traces: the
         last calls of a loop fold too (``start`` folds a call only when the one after the next
-        begins), and the latest recorded call is drawn on the graph the script ended with."""
+        begins), and the latest recorded call is drawn on the graph the script ended with.
+        The kept calls' raw logs are read later, by ``to_model`` (in the kernel, once the
+        result is on its way: reading them was half the time of a training loop's build)."""
+        for earlier, later in reversed(list(zip(self.traces, self.traces[1:], strict=False))):
+            self._fold_into_next(earlier, later)
+        self._draw_latest_on(final_roots)
+
+    def _read_values(self) -> None:
+        """The kept calls' logs read into steps and their values settled, once."""
         for trace in self.traces:  # in order: the first calls' values are held whole first
             self._read_log(trace)
             if trace.pending:
                 self._settle_values(trace)
-        for earlier, later in reversed(list(zip(self.traces, self.traces[1:], strict=False))):
-            self._fold_into_next(earlier, later)
-        self._draw_latest_on(final_roots)
 
     def _draw_latest_on(self, final_roots: list) -> None:
         """When the loop's last calls went unrecorded, the latest recorded one is drawn on the
@@ -304,8 +309,10 @@ class TraceRecorder:
             return
         for root in final_roots:
             pairs = _same_shape(latest.roots, [root])
-            if pairs is not None and all(id(step.node) in pairs for step in latest.steps):
+            if pairs is not None and all(id(node) in pairs for node in latest.nodes()):
                 latest.roots = [root]
+                if latest.log is not None:  # (not read yet)
+                    latest.log = [(pairs[id(entry[0])], *entry[1:]) for entry in latest.log]
                 for step in latest.steps:
                     step.node = pairs[id(step.node)]
                 return
@@ -315,11 +322,12 @@ class TraceRecorder:
         seen: dict[int, Any] = {}
         for trace in self.traces:
             if trace.follows is None:
-                for node in [*trace.roots, *(step.node for step in trace.steps)]:
+                for node in [*trace.roots, *trace.nodes()]:
                     seen.setdefault(id(node), node)
         return list(seen.values())
 
     def to_model(self, ids: dict[int, str]) -> list[BackwardTrace]:
+        self._read_values()
         sent = _Sent(SENT_VALUES)
         return [self._model(trace, ids, sent.value) for trace in self.traces]
 
