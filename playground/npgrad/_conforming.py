@@ -40,9 +40,10 @@ def logged_outgoing(outputs: tuple) -> tuple:
 
 
 def _conformed(edges: tuple, outputs: tuple) -> tuple:
-    """The outputs as the next nodes take them (reduced to their shapes, cast): a loop, not a
-    generator, as this runs at every step; the tuple itself when all fit, as most do."""
-    conformed = outputs  # (a count that differs: the loop's strict zip says so, as unlogged)
+    """The outputs as the next nodes took them (reduced to their shapes, cast); the tuple
+    itself when all fit. (Only steps of the calls kept are read: no count is checked here, the
+    backward loop's strict zip checked it when the step ran.)"""
+    conformed = outputs
     for index, (next_node, out) in enumerate(zip(edges, outputs, strict=False)):
         if next_node is not None and out is not None and (
                 out.shape != next_node._shape or out.dtype != next_node._np_dtype):
