@@ -145,13 +145,23 @@ static void fmas_portable(const float *a, const float *b, const float *c, float 
 #ifdef HAVE_AVX2_TARGET
 /* the same with the FMA instruction (libm's fmaf may be a call where the build's target
  * lacks it): one rounding either way */
-__attribute__((target("fma"))) static void fmas_fma(const float *a, const float *b,
-                                                    const float *c, float *out, Py_ssize_t n,
-                                                    Py_ssize_t sa, Py_ssize_t sb,
-                                                    Py_ssize_t sc)
+__attribute__((target("avx2,fma"))) static void fmas_fma(const float *a, const float *b,
+                                                         const float *c, float *out,
+                                                         Py_ssize_t n, Py_ssize_t sa,
+                                                         Py_ssize_t sb, Py_ssize_t sc)
 {
-    for (Py_ssize_t i = 0; i < n; i++)
-        out[i] = __builtin_fmaf(a[i * sa], b[i * sb], c[i * sc]);
+    /* the usual shapes in loops of their own, which the compiler turns into vector code */
+    if (sa && sb && sc) {
+        for (Py_ssize_t i = 0; i < n; i++)
+            out[i] = __builtin_fmaf(a[i], b[i], c[i]);
+    } else if (sa && sb) {
+        const float z = c[0];
+        for (Py_ssize_t i = 0; i < n; i++)
+            out[i] = __builtin_fmaf(a[i], b[i], z);
+    } else {
+        for (Py_ssize_t i = 0; i < n; i++)
+            out[i] = __builtin_fmaf(a[i * sa], b[i * sb], c[i * sc]);
+    }
 }
 #endif
 
@@ -179,7 +189,7 @@ static PyObject *fma_f32(PyObject *self, PyObject *args)
     }
     Py_BEGIN_ALLOW_THREADS
 #ifdef HAVE_AVX2_TARGET
-    if (__builtin_cpu_supports("fma"))
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
         fmas_fma(a.buf, b.buf, c.buf, out.buf, n, steps[0], steps[1], steps[2]);
     else
 #endif

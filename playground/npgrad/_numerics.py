@@ -96,16 +96,33 @@ def fused_multiply_add(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarra
     if np.any(zero):  # an exact zero keeps the sum's sign (-0 · x + -0 is -0, as an FMA's)
         result = np.where(zero & (errors == 0), total, result)
     if not np.isfinite(np.sum(result)):  # (one pass, no temporary: rarely true)
-        a_down, b_down = np.abs(a) > _SPLIT_LIMIT, np.abs(b) > _SPLIT_LIMIT
+        # (an infinity stays: scaled it is still one, and the caller takes it as two ops)
+        a_down, b_down = _too_large_to_split(a), _too_large_to_split(b)
         if np.any(a_down) or np.any(b_down):  # their split overflowed (uniform_ over float64)
-            return _scaled_fused_multiply_add(np.asarray(a), np.asarray(b), np.asarray(c),
-                                              a_down, b_down)
+            result = _scaled_fused_multiply_add(np.asarray(a), np.asarray(b), np.asarray(c),
+                                                a_down, b_down)
+        result = _where_the_split_failed(a, b, c, result)
     return result
+
+
+def _where_the_split_failed(a, b, c, result: np.ndarray) -> np.ndarray:
+    """``result`` with the NaNs the splits give for an infinite operand or a product past
+    float64's range replaced by what an FMA gives there: the plain ops' value (an overflow's
+    infinity), but ``c`` itself where only ``c`` is infinite (the exact product is finite)."""
+    with np.errstate(all="ignore"):
+        plain = a * b + c
+    value = np.where(np.isfinite(a) & np.isfinite(b) & np.isinf(c), c, plain)
+    return np.where(np.isnan(result) & ~np.isnan(value), value, result)
 
 
 # Above this a number's Dekker split (times 2**27 + 1) overflows
 _SPLIT_LIMIT = 2.0 ** 990
 _SCALE_BITS = 128
+
+
+def _too_large_to_split(value) -> np.ndarray:
+    magnitude = np.abs(value)
+    return (magnitude > _SPLIT_LIMIT) & (magnitude < np.inf)
 
 
 def _scaled_fused_multiply_add(a: np.ndarray, b: np.ndarray, c: np.ndarray,
@@ -153,11 +170,7 @@ def fused_values(a, b, c) -> np.ndarray:
     kind = np.result_type(a, b)
     if kind not in (np.float32, np.float64):
         return np.asarray(a * b + c)
-    value = np.asarray(fused(a, b, c, kind), dtype=kind)
-    if kind == np.float64:  # the float64 split overflows past ~1e300: those as two ops
-        plain = np.asarray(a * b + c)
-        value = np.where(np.isnan(value) & ~np.isnan(plain), plain, value)
-    return value
+    return np.asarray(fused(a, b, c, kind), dtype=kind)
 
 
 def lerp_values(start, end, weight):

@@ -12,7 +12,9 @@ Handing a slice to a sleeping thread costs 30-70 µs, so a split multiply still 
 torch's 71 (its threads stay awake between ops): add, subtract, multiply, divide and negate,
 the ops of most chains, go to the C pool of ``_split_pool.c`` where it was built, whose
 threads look for the next op for a millisecond before they sleep; these Python threads are
-its twin, and split every other ufunc (tanh, exp...).
+its twin, and split every other ufunc (tanh, exp...). The pool also computes tanh's gradient,
+``grad * fused(-y, y, 1)``, in one pass as torch's tanh_backward kernel does (three passes
+and two arrays as separate ops): ``split_operators`` fuses a formula's such product.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from time import perf_counter
 import numpy as np
 
 from playground.npgrad import _compiled
+from playground.npgrad._numerics import fused_values
 
 _ndarray = np.ndarray
 # Below this many elements a hand-off to another thread (some 20 µs) costs more than it saves.
@@ -160,8 +163,15 @@ def _partly_over(out: np.ndarray, operands: tuple) -> bool:
         for value in operands)
 
 
+def tanh_grad(grad, result, out=None):
+    """``grad * (1 - result²)`` with ``1 - result²`` one fused multiply-add (the pool's own
+    op, and its twin: on a slice, or whole)."""
+    return np.multiply(grad, fused_values(-result, result, 1), out=out)
+
+
 # The ops _split_pool.c computes on its own threads, which stay awake between ops (op codes)
-_COMPILED_OPS = {np.add: 0, np.subtract: 1, np.multiply: 2, np.true_divide: 3, np.negative: 4}
+_COMPILED_OPS = {np.add: 0, np.subtract: 1, np.multiply: 2, np.true_divide: 3, np.negative: 4,
+                 tanh_grad: 5}
 
 
 def _compiled_op(ufunc, operands: tuple, out: np.ndarray, dtype: np.dtype,
@@ -193,7 +203,8 @@ def _tell(ufunc, dtype: np.dtype, raised: int) -> None:
     the same ufunc raising each exception again on one element, in NumPy's order."""
     settings = np.geterr()
     info = np.finfo(dtype)
-    named = {"max": info.max, "-max": -info.max, "tiny": info.tiny}
+    named = {"max": info.max, "-max": -info.max, "tiny": info.tiny,
+             "least": info.smallest_subnormal}
     for bit, name in ((1, "divide"), (2, "over"), (4, "under"), (8, "invalid")):
         if raised & bit and settings[name] != "ignore" and (ufunc, bit) in _RAISING:
             ufunc(*(np.array([named.get(value, value)], dtype) for value in _RAISING[ufunc, bit]))
@@ -208,6 +219,8 @@ _RAISING = {
     (np.multiply, 8): (0.0, np.inf),
     (np.true_divide, 1): (1.0, 0.0), (np.true_divide, 2): ("max", 0.5),
     (np.true_divide, 4): ("tiny", "max"), (np.true_divide, 8): (0.0, 0.0),
+    # (its fused 1 - y² is exact or overflows only past |y| ~ 1e19, which tanh never gives)
+    (tanh_grad, 2): ("max", 2.0), (tanh_grad, 4): ("least", 0.5), (tanh_grad, 8): (np.inf, 1.0),
 }
 
 
@@ -361,6 +374,12 @@ def _reusable(value):
     return None
 
 
+def _tanh_grad(grad, result):
+    if grad.__class__ is _ndarray and grad.size >= SPLIT_FROM:
+        return apply(tanh_grad, grad, result, fallback=tanh_grad)
+    return tanh_grad(grad, result)
+
+
 def _negative(value, into=0):
     if value.__class__ is _ndarray and value.size >= SPLIT_FROM:
         out = _reusable(value) if into else None
@@ -378,6 +397,7 @@ FORMULA_OPERATORS = {
     "_split_mul": _binary(np.multiply, _operator.mul),
     "_split_div": _binary(np.true_divide, _operator.truediv),
     "_split_neg": _negative,
+    "_split_tanh_grad": _tanh_grad,
 }
 _BINARY_NAMES = {ast.Add: "_split_add", ast.Sub: "_split_sub", ast.Mult: "_split_mul",
                  ast.Div: "_split_div"}
@@ -388,6 +408,10 @@ class _SplitOperators(ast.NodeTransformer):
     intermediate nobody else holds) is named to the call as one it may write into."""
 
     def visit_BinOp(self, node: ast.BinOp) -> ast.AST:
+        if isinstance(node.op, ast.Mult) and _fused_one_minus_square(node.right) is not None:
+            squared = _fused_one_minus_square(node.right)
+            return ast.Call(ast.Name("_split_tanh_grad", ast.Load()),
+                            [self.visit(node.left), squared], [])
         self.generic_visit(node)
         name = _BINARY_NAMES.get(type(node.op))
         if name is None:
@@ -402,6 +426,20 @@ class _SplitOperators(ast.NodeTransformer):
             return node
         extra = [ast.Constant(1)] if _intermediate(node.operand) else []
         return ast.Call(ast.Name("_split_neg", ast.Load()), [node.operand, *extra], [])
+
+
+def _fused_one_minus_square(node: ast.AST) -> ast.Name | None:
+    """``y`` where ``node`` is ``k.fused(-y, y, 1)`` (tanh's 1 - y², one multiply-add)."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and
+            node.func.attr == "fused" and len(node.args) == 3 and not node.keywords):
+        return None
+    negated, plain, one = node.args
+    if isinstance(negated, ast.UnaryOp) and isinstance(negated.op, ast.USub) and \
+            isinstance(negated.operand, ast.Name) and isinstance(plain, ast.Name) and \
+            negated.operand.id == plain.id and isinstance(one, ast.Constant) and \
+            one.value == 1:
+        return plain
+    return None
 
 
 # Kit functions whose NumPy form always returns a new array (the tensor kit's return tensors,

@@ -81,6 +81,27 @@ def test_lerp_addcmul_and_addcdiv_round_as_torch(dtype, size):
         both(lambda t, make, v=value: t.addcmul(make(start), make(first), make(second), value=v))
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_infinities_nans_and_overflows_fuse_as_torch(dtype):
+    """An FMA's infinities: float64's split products once gave NaN for them (and a product
+    of two numbers near the largest float ran out of memory, scaled down without end)."""
+    big = np.finfo(dtype).max / 4
+    start = np.array([1.0, big, 3.0, -np.inf, np.nan, 2.0, big, -big, 0.5], dtype)
+    first = np.array([np.inf, big, -np.inf, 2.0, 1.0, np.nan, 1e-3, big, 0.0], dtype)
+    second = np.array([2.0, big, 0.5, np.inf, 3.0, 1.0, big, 2.0, np.inf], dtype)
+
+    def both(call):
+        mine = call(pg, lambda a: pg.tensor(a.copy()))
+        theirs = call(torch, lambda a: torch.from_numpy(a.copy()))
+        np.testing.assert_array_equal(mine.numpy(), theirs.numpy())
+
+    for scale in (2.0, -0.5, 1e-300 if dtype == "float64" else 1e-30):
+        both(lambda t, make, s=scale: make(start).add(make(first), alpha=s))
+        both(lambda t, make, s=scale: make(second).sub(make(start), alpha=s))
+        both(lambda t, make, s=scale: t.addcmul(make(start), make(first), make(second), value=s))
+        both(lambda t, make, s=scale: make(start).lerp(make(second), s))
+
+
 @pytest.mark.parametrize("name, options", [
     ("Adam", {"lr": 1e-2}), ("Adam", {"lr": 1e-2, "weight_decay": 0.1}),
     ("Adam", {"lr": 1e-2, "amsgrad": True}), ("AdamW", {"lr": 1e-2, "amsgrad": True}),

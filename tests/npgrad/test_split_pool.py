@@ -1,5 +1,6 @@
 """The C pool (_split_pool.c) that adds, subtracts, multiplies, divides and negates large float
-arrays on every core gives NumPy's bits, and tells of overflow and the rest as NumPy does.
+arrays on every core gives NumPy's bits, and tells of overflow and the rest as NumPy does; its
+one-pass gradient of tanh gives the formula's bits (``grad * fused(-y, y, 1)``) and torch's.
 
 Its twin is _parallel.py's Python threads (where the C module did not build): each case here
 runs on the pool, on the twin and whole in NumPy, and all three must agree bit for bit
@@ -14,6 +15,7 @@ import numpy as np
 import pytest
 
 from playground.npgrad import _compiled, _parallel, _quiet_warnings
+from playground.npgrad._numerics import fused_values
 
 SIZE = 5 * 16384 + 3 * _parallel.SPLIT_FROM + 41  # many chunks, the last one short
 
@@ -110,6 +112,36 @@ def test_a_negation_and_a_sum_into_an_operand_give_numpys_bits(dtype):
                 _assert_numpys_bits(result, results[2], a, b)
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_tanhs_gradient_in_one_pass_gives_the_formulas_bits(dtype):
+    grad, values = _awkward(dtype, 5), _awkward(dtype, 6)
+    with np.errstate(all="ignore"):
+        results = np.tanh(values)  # with tanh's NaNs, ones and signed zeros
+        spread = np.broadcast_to(np.asarray(0.75, dtype), grad.shape)  # a sum's gradient
+        for left, right in ((grad, results), (spread, results), (grad, values)):
+            expected = left * fused_values(-right, right, 1)  # the formula on the NumPy kit
+            for result in _three_ways(_parallel.tanh_grad, left, right):
+                _assert_same_but_nans_sign(result, expected)
+
+
+def _assert_same_but_nans_sign(result: np.ndarray, expected: np.ndarray) -> None:
+    """The same bits, but a NaN's sign and payload (which of two NaNs an FMA passes on is the
+    machine's: torch does not fix it either)."""
+    nan = np.isnan(expected)
+    np.testing.assert_array_equal(np.isnan(result), nan)
+    np.testing.assert_array_equal(_bits(result[~nan]), _bits(expected[~nan]))
+
+
+def test_tanhs_gradient_on_the_pool_is_torchs(torch):
+    rng = np.random.default_rng(7)
+    for dtype in (np.float32, np.float64):
+        results = np.tanh(rng.normal(size=SIZE) * 2).astype(dtype)
+        grad = (rng.normal(size=SIZE) * 3).astype(dtype)
+        expected = torch.ops.aten.tanh_backward(torch.from_numpy(grad), torch.from_numpy(results))
+        np.testing.assert_array_equal(_bits(_parallel.apply(_parallel.tanh_grad, grad, results)),
+                                      _bits(expected.numpy()))
+
+
 @pytest.mark.parametrize("built", [True, False], ids=["pool", "twin"])
 def test_an_out_partly_over_an_operand_is_left_to_numpy(built, monkeypatch):
     # (slices written at once would read what another slice had just written)
@@ -124,7 +156,9 @@ def test_an_out_partly_over_an_operand_is_left_to_numpy(built, monkeypatch):
 
 FAULTS = [  # (op, the value at one place of a, of b there): each raises one exception
     (np.multiply, "max", 2.0), (np.true_divide, 1.0, 0.0), (np.add, np.inf, -np.inf),
-    (np.multiply, "tiny", "tiny"), (np.subtract, "max", "-max"), (np.true_divide, 0.0, 0.0)]
+    (np.multiply, "tiny", "tiny"), (np.subtract, "max", "-max"), (np.true_divide, 0.0, 0.0),
+    (_parallel.tanh_grad, "max", 2.0), (_parallel.tanh_grad, "least", 0.5),
+    (_parallel.tanh_grad, np.inf, 1.0)]
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
@@ -133,7 +167,8 @@ FAULTS = [  # (op, the value at one place of a, of b there): each raises one exc
 @pytest.mark.parametrize("setting", ["warn", "raise", "ignore"])
 def test_an_exception_is_told_as_numpy_tells_it(ufunc, left, right, dtype, setting):
     info = np.finfo(dtype)
-    named = {"max": info.max, "-max": -info.max, "tiny": info.tiny}
+    named = {"max": info.max, "-max": -info.max, "tiny": info.tiny,
+             "least": info.smallest_subnormal}
     a, b = np.ones(SIZE, dtype), np.ones(SIZE, dtype)
     a[-7], b[-7] = named.get(left, left), named.get(right, right)  # in the last chunk
     told = []
