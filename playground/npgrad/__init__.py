@@ -12,7 +12,8 @@ from . import _arithmetic, _einsum, _indexing, _inplace, _linalg, _products  # i
 from . import _pointwise, _reductions, _shapes, _slicing  # isort: skip
 from . import _more_math, _scatter_reduce, _selection, _sparse, _sparse_ops  # isort: skip
 from . import _sparse_arithmetic  # isort: skip
-from . import _gamma_ops, _random_fills, _strided, _triangular_solve  # isort: skip
+from . import _gamma_ops, _incomplete_gamma, _random_fills, _strided  # isort: skip
+from . import _triangular_solve  # isort: skip
 from . import _array_factories  # isort: skip
 from . import _histogram, _memory_questions, _numeric_gradient, _weight_norm  # isort: skip
 from . import _inplace_twins, _leaves, _quiet_warnings, _removed  # isort: skip

@@ -245,7 +245,8 @@ _TORCH_HAS_NONE_YET = {"cdist": "_cdist_forward", "pdist": "_pdist_forward",
                        "multi_margin_loss": "multi_margin_loss",
                        "multilabel_margin_loss": "multilabel_margin_loss_forward",
                        "grid_sampler_2d": "grid_sampler_2d", "grid_sampler_3d": "grid_sampler_3d",
-                       "lstm_layer": "mkldnn_rnn_layer"}
+                       "lstm_layer": "mkldnn_rnn_layer", "igamma": "igamma",
+                       "igammac": "igammac"}
 
 # torch's auto_element_wise: the backward formula, the tangent in place of the gradient, for
 # the ops whose row says so (``forward=ELEMENT_WISE`` in _rules.py)

@@ -235,5 +235,9 @@ def _digamma_of(k, value):
     return digamma(value) if isinstance(value, Tensor) else digamma_values(value)
 
 
-Kit.polygamma, Kit.digamma = _polygamma_of, _digamma_of
+def _lgamma_of(k, value):
+    return lgamma(value) if isinstance(value, Tensor) else lgamma_values(value)
+
+
+Kit.polygamma, Kit.digamma, Kit.lgamma = _polygamma_of, _digamma_of, _lgamma_of
 Kit.mvlgamma_grad = mvlgamma_grad

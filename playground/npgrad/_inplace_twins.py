@@ -20,7 +20,8 @@ from ._view_writes import record_through_view
 # torch records them under nodes of their own).
 TWINS = ("addbmm", "addmm", "addmv", "atan2", "arctan2", "baddbmm", "bitwise_left_shift",
          "bitwise_not", "bitwise_right_shift", "copysign", "cumprod", "cumsum", "deg2rad",
-         "erfinv", "floor_divide", "fmod", "gcd", "heaviside", "hypot", "i0", "lcm", "ldexp",
+         "erfinv", "floor_divide", "fmod", "gcd", "heaviside", "hypot", "i0", "igamma",
+         "igammac", "lcm", "ldexp",
          "logical_not", "logit", "nan_to_num", "nextafter", "rad2deg", "remainder", "sgn",
          "sinc", "xlogy")
 # In-place methods torch also has as functions (``torch.clamp_(x, 0, 1)``)

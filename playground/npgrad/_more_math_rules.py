@@ -122,6 +122,11 @@ def more_math_rows(row, element_wise) -> tuple:
         row("polygamma_", "PolygammaBackward1", "self", "n self",
             "grad * k.polygamma(n + 1, self)", forward=element_wise),
         row("mvlgamma_", "MvlgammaBackward0", "self", "self p", "k.mvlgamma_grad(grad, self, p)"),
+        # the incomplete gamma functions (_incomplete_gamma.py): torch differentiates x only
+        *(row(op, f"{op.title()}Backward0", "self other", "self other",
+              f"k.no_derivative('{op}: input')",
+              f"{sign}grad * k.exp((self - 1) * k.log(other) - other - k.lgamma(self))")
+          for op, sign in (("igamma", ""), ("igammac", "-"))),
         # the larger (smaller) of two: its gradient, halved on ties, masked off elsewhere (+0)
         row("maximum", "MaximumBackward0", "self other", "self other",
             "k.masked_fill(k.where(self == other, grad / 2, grad), self < other, 0)",

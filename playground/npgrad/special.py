@@ -9,7 +9,8 @@ import importlib
 from ._missing import missing_attribute
 
 # torch.special's name -> the engine's top-level function
-_NAMES = {"expit": "sigmoid", "gammaln": "lgamma", "psi": "digamma",
+_NAMES = {"expit": "sigmoid", "gammaln": "lgamma", "psi": "digamma", "gammainc": "igamma",
+          "gammaincc": "igammac",
           "multigammaln": "mvlgamma", **{name: name for name in (
               "erf", "erfc", "exp2", "expm1", "log1p", "erfinv", "sinc", "logit", "digamma",
               "polygamma", "zeta", "xlogy", "log_softmax", "softmax", "logsumexp", "round")}}

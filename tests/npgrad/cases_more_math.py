@@ -199,6 +199,13 @@ MORE_MATH_CASES: list = [
     Case("mvlgamma_", ((3, 4),), lambda m, a: (a + 1.5).mvlgamma_(3), domain="positive"),
     Case("polygamma", ((3, 4),), lambda m, a: a.polygamma(3), domain="positive",
          label="zeta"),
+    Case("igamma", ((3, 4), (3, 4)), lambda m, a, b: m.igamma(a.detach() * 3, b * 2),
+         domain="positive"),
+    Case("igamma", ((3, 4),), lambda m, a: m.autograd.grad(
+        m.special.gammainc(m.full_like(a, 2.5), a * 3).sum(), a, create_graph=True)[0],
+         domain="positive", label="second-order"),
+    Case("igammac", ((3, 4), (4,)), lambda m, a, b: m.special.gammaincc(a.detach() + 0.5, b),
+         domain="positive", label="broadcast"),
     Case("sub_scalar", ((3, 4), (3, 4)), lambda m, a, b: m.nn.functional.cosine_embedding_loss(
         a, b, m.tensor([1, -1, -1]), margin=0.1, reduction="none")),
     Case("soft_margin_loss", ((3, 4),), lambda m, a: m.nn.functional.soft_margin_loss(
