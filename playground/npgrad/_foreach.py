@@ -1,6 +1,8 @@
 """torch._foreach_*: one op over lists of tensors, as EMA code and fused optimisers call it.
 Each element is the op on its own tensor; an out-of-place result is recorded under torch's
-Foreach node (ForeachMulBackward0List...), an in-place one under the op's own, as torch's."""
+Foreach node (ForeachMulBackward0List...), an in-place one under the op's own, as torch's.
+_foreach_powsum (each tensor's Σ|x|^p, norm's sums without the root) has no derivative: one
+NotImplemented node over every input, as torch's."""
 
 from __future__ import annotations
 
@@ -10,9 +12,12 @@ from collections.abc import Callable
 import numpy as np
 
 from ._arithmetic import add_scalar, mul_scalar, sub_scalar
+from ._factories import _floating_target
 from ._grad_mode import no_grad
 from ._inplace import _inplace, _original
 from ._more_math import divide_by_number
+from ._recording import record_several
+from ._reductions import power_sum
 from ._tensor import Tensor
 
 UNARY = ("abs", "acos", "asin", "atan", "ceil", "cos", "cosh", "erf", "erfc", "exp", "expm1",
@@ -202,6 +207,40 @@ def _norm(self, ord=2, dtype=None):
                  for tensor in _listed(self))
 
 
+def _pow(self, exponent):
+    """``_foreach_pow(list, exponent)``, and ``_foreach_pow(number, list)``: the number
+    raised to each tensor (a 0-dim tensor for the number counts as one: ForeachPowBackward2)."""
+    if isinstance(self, list | tuple):
+        return _POW(self, exponent)
+    base = self.item() if isinstance(self, Tensor) else self
+    tensors = _listed(exponent, "exponent")
+    if not tensors:
+        raise RuntimeError("Tensor list must have at least one tensor.")
+    return tuple(_renamed(pow(base, tensor), "ForeachPowBackward2") for tensor in tensors)
+
+
+def _powsum(self, ord=2, dtype=None):
+    tensors = _listed(self)
+    if not tensors:
+        raise RuntimeError("Tensor list must have at least one tensor.")
+    sums = []
+    for tensor in tensors:
+        _floating_target(tensor._data.dtype, "powsum_cpu")
+        sums.append(Tensor._make(power_sum(tensor._data, ord)))
+    if dtype is not None:
+        sums = [total.to(dtype) for total in sums]
+    record_several("foreach_powsum", sums, tuple(tensors), ())
+    return tuple(sums)
+
+
+def _mm(self, mat2):
+    tensors, others = _listed(self), _listed(mat2, "mat2")
+    if len(tensors) != len(others):
+        raise RuntimeError("_foreach_mm: self and mat2 must have the same number of tensors")
+    return tuple(_renamed(tensor.mm(other), "ForeachMmBackward0")
+                 for tensor, other in zip(tensors, others, strict=True))
+
+
 def _max(self):
     return tuple(tensor.max() for tensor in _listed(self))
 
@@ -228,7 +267,8 @@ def _clone(self, *, memory_format=None):
 def _table() -> dict[str, Callable]:
     table: dict[str, Callable] = {"_foreach_norm": _norm, "_foreach_max": _max,
                                   "_foreach_zero_": _zero_, "_foreach_copy_": _copy_,
-                                  "_foreach_clone": _clone}
+                                  "_foreach_clone": _clone, "_foreach_powsum": _powsum,
+                                  "_foreach_mm": _mm}
     for in_place in (False, True):
         tail = "_" if in_place else ""
         table.update({f"_foreach_{op}{tail}": _unary(op, in_place) for op in UNARY})
@@ -241,4 +281,7 @@ def _table() -> dict[str, Callable]:
     return table
 
 
+_POW = _binary("pow", False)
 FOREACH = _table()
+FOREACH["_foreach_pow"] = _pow
+_pow.__name__ = _pow.__qualname__ = "_foreach_pow"

@@ -122,6 +122,8 @@ def more_math_rows(row, element_wise) -> tuple:
         row("polygamma_", "PolygammaBackward1", "self", "n self",
             "grad * k.polygamma(n + 1, self)", forward=element_wise),
         row("mvlgamma_", "MvlgammaBackward0", "self", "self p", "k.mvlgamma_grad(grad, self, p)"),
+        row("foreach_powsum", "NotImplemented", "tensors", "",
+            "k.not_implemented('aten::_foreach_powsum')", variadic=True),
         # the incomplete gamma functions (_incomplete_gamma.py): torch differentiates x only
         *(row(op, f"{op.title()}Backward0", "self other", "self other",
               f"k.no_derivative('{op}: input')",

@@ -263,6 +263,21 @@ def _vector_norm(data: np.ndarray, order, axis, keepdim: bool) -> np.ndarray:
     return np.asarray(result, dtype=magnitude.dtype)
 
 
+def power_sum(data: np.ndarray, order) -> np.ndarray:
+    """Σ|x|^p over every element, added as torch's norm kernels add it before their root
+    (torch._foreach_powsum's values: |0|^0 counts 1, a negative or infinite p no extreme)."""
+    magnitude = np.abs(data)
+    if order == 2:
+        squares = trailing_norm_squares(magnitude if data.dtype.kind == "c" else data, None)
+        total = np.sum(magnitude * magnitude) if squares is None else squares
+    elif order == 1:
+        total = _running_total(magnitude, None, False)
+    else:
+        with np.errstate(divide="ignore", over="ignore"):
+            total = _running_total(_powered(magnitude, magnitude.dtype.type(order)), None, False)
+    return np.asarray(total, dtype=magnitude.dtype)
+
+
 def _running_total(values: np.ndarray, axis, keepdim: bool) -> np.ndarray:
     """The sum over ``axis`` (None: all) added one element after another in memory order,
     as torch's serial reduction kernels add (norm's for p other than 2)."""

@@ -322,6 +322,8 @@ MORE_MATH_CASES: list = [
          label="name-only"),
     Case("_foreach_copy_", ((2, 3), (3,)), lambda m, a, b: m._foreach_copy_([a * 1], [b])[0],
          label="name-only"),
+    Case("foreach_powsum", ((2, 3), (3,)), lambda m, a, b: m._foreach_powsum([a, b], 1)[1],
+         label="name-only"),
     Case("inner", ((3, 4), (2, 4)), lambda m, a, b: m.inner(a, b)),
     Case("inner", ((4,), (4,)), lambda m, a, b: a.inner(b), label="vectors"),
     Case("ger", ((3,), (4,)), lambda m, a, b: a.ger(b)),

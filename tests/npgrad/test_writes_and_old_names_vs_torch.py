@@ -7,8 +7,9 @@ diagonal_scatter (their nodes and gradients, also under create_graph), put and p
 and kin, torch.autograd.inference_mode, nn.utils.clip_grad_norm (its FutureWarning),
 nn.RNNBase and RNNCellBase, Tensor.prelu and hardshrink, resolve_neg and is_neg; torch's
 _foreach_* ops (their Foreach nodes out of place, the Scalar overloads' nodes in place, what
-they return and refuse); clamps by tensors (ClampBackward0, ClampMinBackward1 and
-ClampMaxBackward1, with gradients to the bounds); indexing errors of a 0-dim tensor."""
+they return and refuse; a number raised to a list, powsum's one underivable node, mm);
+clamps by tensors (ClampBackward0, ClampMinBackward1 and ClampMaxBackward1, with gradients to
+the bounds); indexing errors of a 0-dim tensor."""
 
 from __future__ import annotations
 
@@ -356,6 +357,39 @@ print(r is x, x[0].grad_fn.name())
 x = [w * 1]
 r = torch._foreach_lerp_(x, [w], 0.5)
 print(r is x, x[0].grad_fn.name())
+''',
+    "foreach_pow_powsum_mm": r'''
+import torch
+ts = [torch.tensor([1., 2.]), torch.tensor([3.])]
+print(torch._foreach_pow(2.0, ts), torch._foreach_pow(torch.tensor(2.0), ts))
+x = torch.tensor([1., 2.], requires_grad=True); y = torch.tensor([3.], requires_grad=True)
+r = torch._foreach_pow(2.0, [x, y]); print(r, [t.grad_fn.name() for t in r])
+sum(t.sum() for t in r).backward(); print(x.grad, y.grad)
+print(torch._foreach_pow(2, [torch.tensor([1, 2])]),
+      torch._foreach_pow(2.0, [torch.tensor([1., 2.], dtype=torch.float64)])[0].dtype)
+for f in (lambda: torch._foreach_pow(2.0, []), lambda: torch._foreach_powsum([]),
+          lambda: torch._foreach_powsum([torch.tensor([1, 2])], 2),
+          lambda: torch._foreach_mm([torch.ones(3)], [torch.ones(3, 2)]),
+          lambda: torch._foreach_mm([torch.ones(2, 3)], [torch.ones(3, 2), torch.ones(1, 1)]),
+          lambda: torch._foreach_mm([torch.ones(2, 3)], [torch.ones(2, 2)])):
+    try:
+        print(f())
+    except Exception as e:
+        print(type(e).__name__, e)
+p = torch._foreach_powsum([x, y], 2)  # one node over both inputs, without a derivative
+print(p, p[0].grad_fn is p[1].grad_fn, [n.name() for n, _ in p[0].grad_fn.next_functions])
+try:
+    p[0].backward()
+except Exception as e:
+    print(type(e).__name__, e)
+print(torch._foreach_powsum([x, torch.tensor([1.])], 2))
+for o in (0, 1, 2, 3, 0.5, -1, float('inf'), -float('inf')):  # (exact sums: integers, halves)
+    print(o, torch._foreach_powsum([torch.tensor([1., -2., 0.]), torch.tensor([3., 0.5]),
+                                    torch.arange(6.).reshape(2, 3)], o))
+print(torch._foreach_powsum([torch.tensor([1., 2.])], 2, dtype=torch.float64))
+a = torch.ones(2, 3, requires_grad=True); b = torch.ones(3, 2, requires_grad=True)
+m = torch._foreach_mm([a], [b]); print(m, m[0].grad_fn.name()); m[0].sum().backward()
+print(a.grad, b.grad)
 ''',
     "clamps_by_tensors": r'''
 import torch
