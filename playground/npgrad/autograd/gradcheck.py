@@ -34,12 +34,7 @@ def gradcheck(func: Callable, inputs, *, eps: float = 1e-6, atol: float = 1e-5,
     inputs = inputs if isinstance(inputs, tuple) else (inputs,)
     differentiable = [n for n, value in enumerate(inputs)
                       if isinstance(value, Tensor) and value.requires_grad]
-    for number in differentiable:
-        if inputs[number].dtype.numpy != np.float64:
-            warnings.warn(f"Input #{number} requires gradient and is not a double precision "
-                          "floating point or complex. This check will likely fail if all the "
-                          "inputs are not of double precision floating point or complex. ",
-                          stacklevel=2)
+    _check_inputs(inputs)
     outputs = _outputs(func, inputs)
     if fast_mode and check_backward_ad and not check_forward_ad and differentiable and \
             _fast(func, inputs, outputs, differentiable, eps, rtol, atol):
@@ -56,14 +51,14 @@ def gradcheck(func: Callable, inputs, *, eps: float = 1e-6, atol: float = 1e-5,
         if check_backward_ad and output.requires_grad:
             first = _analytical(output, targets)
             _analytical(output, targets)
-            for position, in_number in enumerate(differentiable):
-                where = f"mismatch for output {out_number} with respect to input {in_number}"
+            for position, in_number in enumerate(differentiable):  # (numbered among them)
+                where = f"mismatch for output {out_number} with respect to input {position}"
                 if not _agrees(first[position], numerical[out_number, in_number], rtol, atol,
                                raise_exception, f"Jacobian {where}"):
                     return False
         if check_forward_ad:
-            for in_number in differentiable:
-                where = f"mismatch for output {out_number} with respect to input {in_number}"
+            for position, in_number in enumerate(differentiable):
+                where = f"mismatch for output {out_number} with respect to input {position}"
                 if not _agrees(_forward_analytical(func, inputs, out_number, in_number),
                                numerical[out_number, in_number], rtol, atol, raise_exception,
                                f"Jacobian computed with forward mode {where}"):
@@ -159,6 +154,32 @@ def _agrees(analytical: np.ndarray, numerical: np.ndarray, rtol: float, atol: fl
                          f"analytical:{Tensor._make(analytical)}\n")
 
 
+def _check_inputs(tupled_inputs: tuple) -> None:
+    """torch's checks of the inputs that require grad: a warning for each one that is not
+    float64 (from this one line, as torch's: shown once whoever calls), an error for one
+    whose elements overlap."""
+    for number, value in enumerate(tupled_inputs):
+        if not (isinstance(value, Tensor) and value.requires_grad):
+            continue
+        if value.dtype.numpy not in (np.float64, np.complex128):
+            warnings.warn(f"Input #{number} requires gradient and is not a double precision "
+                          "floating point or complex. This check will likely fail if all the "
+                          "inputs are not of double precision floating point or complex. ",
+                          stacklevel=2)
+        _refuse_overlapping(value, number)
+
+
+def _refuse_overlapping(value: Tensor, number: int) -> None:
+    """torch's refusal of an input whose elements share memory along a dimension (an
+    ``expand``): a finite difference there would move several elements at once."""
+    if any(stride == 0 and size > 1 for stride, size in zip(value.stride(), value.shape,
+                                                            strict=True)):
+        raise RuntimeError(f"The {number}th input has a dimension with stride 0. gradcheck only "
+                           "supports inputs that are non-overlapping to be able to compute the "
+                           "numerical gradients correctly. You should call .contiguous on the "
+                           "input before passing it to gradcheck.")
+
+
 def _outputs(func: Callable, inputs: tuple) -> list[Tensor]:
     result = func(*inputs)
     results = result if isinstance(result, tuple | list) else (result,)
@@ -168,21 +189,29 @@ def _outputs(func: Callable, inputs: tuple) -> list[Tensor]:
 def _numerical(func: Callable, inputs: tuple, out_number: int, in_number: int,
                eps: float) -> np.ndarray:
     """d output / d input by central differences: rows are input elements, as torch lays
-    them out (input elements by output elements)."""
+    them out (input elements by output elements), each difference divided in the output's
+    dtype and the Jacobian in the input's (a float32 input's is float32, as torch's)."""
     target = inputs[in_number]
-    flat = target._data.reshape(-1)
+    values = target._data  # (written in place, a view's elements in its base's memory too)
     columns = []
     with no_grad():
-        for index in range(flat.size):
-            original = flat[index].copy()
-            flat[index] = original - eps  # (torch's order: below, then above)
-            minus = _outputs(func, inputs)[out_number]._data.astype(np.float64)
-            flat[index] = original + eps
-            plus = _outputs(func, inputs)[out_number]._data.astype(np.float64)
-            flat[index] = original
+        for index in np.ndindex(values.shape):  # (row-major: the Jacobian's rows)
+            original = values[index].copy()
+            values[index] = original - eps  # (torch's order: below, then above)
+            # (copied: an output may be an input itself, or a view of one)
+            minus = _outputs(func, inputs)[out_number]._data.copy()
+            values[index] = original + eps
+            plus = _outputs(func, inputs)[out_number]._data.copy()
+            values[index] = original
             columns.append(((plus - minus) / (2 * eps)).reshape(-1))
     size = _outputs(func, inputs)[out_number].numel() if not columns else len(columns[0])
-    return np.array(columns).reshape(flat.size, size)
+    return np.array(columns, dtype=_jacobian_dtype(target)).reshape(values.size, size)
+
+
+def _jacobian_dtype(target: Tensor) -> np.dtype:
+    """torch's Jacobians take their input's dtype (float64 for anything but a float one)."""
+    dtype = target._data.dtype
+    return dtype if dtype.kind in "fc" else np.dtype(np.float64)
 
 
 def _forward_analytical(func: Callable, inputs: tuple, out_number: int,
@@ -221,8 +250,9 @@ def _analytical(output: Tensor, targets: list[Tensor]) -> list[np.ndarray]:
                      retain_graph=True, allow_unused=True)
         for column, target, gradient in zip(columns, targets, found, strict=True):
             column.append(np.zeros(target.numel()) if gradient is None else
-                          gradient._data.astype(np.float64).reshape(-1))
-    return [np.array(column).T.reshape(target.numel(), one_hot.size)
+                          gradient._data.reshape(-1))
+    return [np.array(column, dtype=_jacobian_dtype(target)).T.reshape(target.numel(),
+                                                                       one_hot.size)
             for column, target in zip(columns, targets, strict=True)]
 
 
