@@ -12,6 +12,7 @@ import numpy as np
 from . import _convolution, _pooling, _recurrent
 from ._gelu_bits import hands_to_onednn, onednn_gelu_derivative
 from ._graph_kit import GraphBackwards
+from ._kernel_exp import softmax_exp
 from ._numerics import erf_values, fused_values, safe_softmax_values
 from ._summation_order import softmax_sums
 from ._tensor import Tensor
@@ -215,10 +216,9 @@ class Kit(GraphBackwards):
     def log_softmax_grad(k, grad, result, dim):
         """grad - e^result Σ grad, one fused multiply-add as torch's kernel (its sum as
         softmax_sums adds it)."""
-        from ._pointwise import UNARY
-
         total = softmax_sums(_array(grad), dim)
-        values = fused_values(-UNARY["exp"].on_arrays(_array(result)), total, _array(grad))
+        exp = softmax_exp(_array(result), dim)  # (its kernel's e^x: a float32 row's Sleef's)
+        values = fused_values(-exp(_array(result)), total, _array(grad))
         if not isinstance(grad, Tensor):
             return values
         return k._same_values(grad - k.exp(result) * k.sum(grad, (dim,), True), values)

@@ -1,7 +1,8 @@
 """e^x in float32 as torch's CPU kernels for sigmoid and silu compute it: Sleef's expf on the
-elements their vector loop covers, and e^x rounded once (the C library's expf) on the rest.
-Sleef's expf runs in C (_kernels.c) where setup.py could build it, else in its NumPy twin
-here (``sleef_expf``); tests hold the two equal bit for bit.
+elements their vector loop covers, and e^x rounded once (the C library's expf) on the rest;
+softmax's and log_softmax's kernels along the last dimension take Sleef's for every element
+(``row_exp``). Sleef's expf runs in C (_kernels.c) where setup.py could build it, else in
+its NumPy twin here (``sleef_expf``); tests hold the two equal bit for bit.
 
 torch 2.13's plain exp, tanh, sin, cos and log come from MKL whatever ATEN_CPU_CAPABILITY says
 (measured: the same bits under default, avx2 and avx512), and MKL's code is not public; the
@@ -10,6 +11,7 @@ that compute their own e^x (sigmoid, silu...) use Sleef under AVX2 and AVX-512, 
 
 from __future__ import annotations
 
+import math
 import os
 
 import numpy as np
@@ -126,6 +128,27 @@ def kernel_exp(exponents: np.ndarray, layout: np.ndarray | None = None) -> np.nd
     result[:, body:] = _rounded_once(rows[:, body:])
     result = result.reshape([exponents.shape[axis] for axis in order])
     return result.transpose(np.argsort(order))
+
+
+def row_exp(exponents: np.ndarray) -> np.ndarray:
+    """e^x for float32 rows as torch's softmax and log_softmax kernels compute it along the
+    last dimension: their vector loop (vec::map) takes a row's tail as a partial vector, so
+    every element is Sleef's expf where torch runs its AVX2/AVX-512 code; rounded once under
+    its scalar build."""
+    if _VECTOR_FLOATS == 1:
+        return _rounded_once(exponents)
+    return sleef_expf_fast(exponents).reshape(exponents.shape)
+
+
+def softmax_exp(data: np.ndarray, dim: int):
+    """The e^x softmax's and log_softmax's kernels take for ``data`` along ``dim``: a float32
+    row's along the last dimension as their vector loop computes it (``row_exp``), else the
+    engine's own exp."""
+    if data.dtype == _F32 and math.prod(data.shape[dim + 1:]) == 1:
+        return row_exp
+    from ._pointwise import UNARY  # (which imports this module)
+
+    return UNARY["exp"].on_arrays
 
 
 def _rounded_once(exponents: np.ndarray) -> np.ndarray:

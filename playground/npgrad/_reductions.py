@@ -12,6 +12,7 @@ from . import _tie_order
 from ._arithmetic import maximum, minimum
 from ._bindings import binds
 from ._dtype import scalar_type_name
+from ._kernel_exp import softmax_exp
 from ._numerics import safe_softmax_values
 from ._operands import floating, operands
 from ._pointwise import UNARY
@@ -459,7 +460,7 @@ def _by_rows(data: np.ndarray, dim: int, tied_row, untied) -> np.ndarray:
 @binds("softmax")
 def softmax(self: Tensor, dim: int, dtype=None) -> Tensor:
     data, dim = _over_classes(self, dim, dtype)
-    result = softmax_values(data, dim, UNARY["exp"].on_arrays)  # torch's order of adding
+    result = softmax_values(data, dim, softmax_exp(data, dim))  # torch's order of adding
     return output("softmax", result, (self,), (RESULT, dim))
 
 
@@ -472,7 +473,7 @@ def safe_softmax(self: Tensor, dim: int) -> Tensor:
 @binds("log_softmax")
 def log_softmax(self: Tensor, dim: int, dtype=None) -> Tensor:
     data, dim = _over_classes(self, dim, dtype)
-    result = softmax_values(data, dim, UNARY["exp"].on_arrays, UNARY["log"].on_arrays)
+    result = softmax_values(data, dim, softmax_exp(data, dim), UNARY["log"].on_arrays)
     return output("log_softmax", result, (self,), (RESULT, dim))
 
 
