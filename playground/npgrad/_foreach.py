@@ -226,9 +226,8 @@ def _powsum(self, ord=2, dtype=None):
     sums = []
     for tensor in tensors:
         _floating_target(tensor._data.dtype, "powsum_cpu")
-        sums.append(Tensor._make(power_sum(tensor._data, ord)))
-    if dtype is not None:
-        sums = [total.to(dtype) for total in sums]
+        data = tensor._data if dtype is None else tensor._data.astype(dtype.numpy)
+        sums.append(Tensor._make(power_sum(data, ord)))  # (in ``dtype``, as norm's)
     record_several("foreach_powsum", sums, tuple(tensors), ())
     return tuple(sums)
 

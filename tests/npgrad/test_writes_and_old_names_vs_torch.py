@@ -387,6 +387,10 @@ for o in (0, 1, 2, 3, 0.5, -1, float('inf'), -float('inf')):  # (exact sums: int
     print(o, torch._foreach_powsum([torch.tensor([1., -2., 0.]), torch.tensor([3., 0.5]),
                                     torch.arange(6.).reshape(2, 3)], o))
 print(torch._foreach_powsum([torch.tensor([1., 2.])], 2, dtype=torch.float64))
+long = torch.randn(1000, generator=torch.Generator().manual_seed(0))  # norm's order of adding
+for o in (1, 2, 3):
+    print(o, torch._foreach_powsum([long, long[:7]], o, dtype=torch.float64)[0].item(),
+          [t.item() for t in torch._foreach_powsum([long, long[:7]], o)])
 a = torch.ones(2, 3, requires_grad=True); b = torch.ones(3, 2, requires_grad=True)
 m = torch._foreach_mm([a], [b]); print(m, m[0].grad_fn.name()); m[0].sum().backward()
 print(a.grad, b.grad)

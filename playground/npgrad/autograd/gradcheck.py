@@ -166,7 +166,8 @@ def _check_inputs(tupled_inputs: tuple) -> None:
                           "floating point or complex. This check will likely fail if all the "
                           "inputs are not of double precision floating point or complex. ",
                           stacklevel=2)
-        _refuse_overlapping(value, number)
+        if not value.is_sparse:
+            _refuse_overlapping(value, number)
 
 
 def _refuse_overlapping(value: Tensor, number: int) -> None:
