@@ -408,10 +408,11 @@ class _SplitOperators(ast.NodeTransformer):
     intermediate nobody else holds) is named to the call as one it may write into."""
 
     def visit_BinOp(self, node: ast.BinOp) -> ast.AST:
-        if isinstance(node.op, ast.Mult) and _fused_one_minus_square(node.right) is not None:
-            squared = _fused_one_minus_square(node.right)
+        tanh_result = _fused_one_minus_square(node.right) if isinstance(node.op, ast.Mult) \
+            else None
+        if tanh_result is not None:  # grad * (1 - y²): one pass of the pool (_tanh_grad)
             return ast.Call(ast.Name("_split_tanh_grad", ast.Load()),
-                            [self.visit(node.left), squared], [])
+                            [self.visit(node.left), tanh_result], [])
         self.generic_visit(node)
         name = _BINARY_NAMES.get(type(node.op))
         if name is None:
