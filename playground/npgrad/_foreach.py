@@ -275,6 +275,7 @@ def _table() -> dict[str, Callable]:
         table.update({f"_foreach_{op}{tail}": _pointwise(op, in_place)
                       for op in ("addcmul", "addcdiv")})
         table[f"_foreach_lerp{tail}"] = _lerp(in_place)
+    table["_foreach_pow"] = _pow  # (a list's power as _POW, a number's own)
     for name, function in table.items():
         function.__name__ = function.__qualname__ = name
     return table
@@ -282,5 +283,3 @@ def _table() -> dict[str, Callable]:
 
 _POW = _binary("pow", False)
 FOREACH = _table()
-FOREACH["_foreach_pow"] = _pow
-_pow.__name__ = _pow.__qualname__ = "_foreach_pow"

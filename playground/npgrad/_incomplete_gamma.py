@@ -39,6 +39,11 @@ def _edge(a: float, x: float) -> float | None:
     return None
 
 
+def _weight(a: float, x: float) -> float:
+    """x^a e^-x / Γ(a), the factor both expansions share."""
+    return math.exp(a * math.log(x) - x - math.lgamma(a))
+
+
 def _lower_series(a: float, x: float) -> float:
     """P(a, x) = x^a e^-x / Γ(a + 1) · Σ x^n / ((a + 1)...(a + n)), for x < a + 1."""
     term = total = 1.0 / a
@@ -49,7 +54,7 @@ def _lower_series(a: float, x: float) -> float:
         total += term
         if abs(term) < abs(total) * _EPSILON:
             break
-    return total * math.exp(a * math.log(x) - x - math.lgamma(a))
+    return total * _weight(a, x)
 
 
 def _upper_fraction(a: float, x: float) -> float:
@@ -71,7 +76,7 @@ def _upper_fraction(a: float, x: float) -> float:
         fraction *= change
         if abs(change - 1.0) < _EPSILON:
             break
-    return fraction * math.exp(a * math.log(x) - x - math.lgamma(a))
+    return fraction * _weight(a, x)
 
 
 def _lower(a: float, x: float) -> float:

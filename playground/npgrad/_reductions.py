@@ -248,35 +248,41 @@ def _vector_norm(data: np.ndarray, order, axis, keepdim: bool) -> np.ndarray:
     elif order == 0:
         result = np.sum(magnitude != 0, axis=axis, keepdims=keepdim)
     elif order == 1:
-        result = _running_total(magnitude, axis, keepdim)
+        result = _sum_of_powers(data, magnitude, order, axis, keepdim)
     elif order == 2:
-        squares = trailing_norm_squares(magnitude if data.dtype.kind == "c" else data, axis)
-        if squares is None:
-            squares = np.sum(magnitude * magnitude, axis=axis)
-        result = np.sqrt(squares)
-        if keepdim:
-            result = np.expand_dims(result, tuple(range(data.ndim)) if axis is None else axis)
-    elif data.dtype in (np.float32, np.float64):  # torch's kernel: added one by one
-        powers = _powered(magnitude, data.dtype.type(order))
-        result = _powered(_running_total(powers, axis, keepdim), data.dtype.type(1.0 / order))
+        result = np.sqrt(_sum_of_powers(data, magnitude, order, axis, keepdim))
+    elif data.dtype in (np.float32, np.float64):
+        result = _powered(_sum_of_powers(data, magnitude, order, axis, keepdim),
+                          data.dtype.type(1.0 / order))
     else:
         result = np.sum(magnitude**order, axis=axis, keepdims=keepdim) ** (1.0 / order)
     return np.asarray(result, dtype=magnitude.dtype)
 
 
 def power_sum(data: np.ndarray, order) -> np.ndarray:
-    """Σ|x|^p over every element, added as torch's norm kernels add it before their root
-    (torch._foreach_powsum's values: |0|^0 counts 1, a negative or infinite p no extreme)."""
+    """Σ|x|^p over every element of a float tensor, added as torch's norm kernels add it
+    before their root (torch._foreach_powsum's values: |0|^0 counts 1, a negative or infinite
+    p no extreme)."""
     magnitude = np.abs(data)
-    if order == 2:
-        squares = trailing_norm_squares(magnitude if data.dtype.kind == "c" else data, None)
-        total = np.sum(magnitude * magnitude) if squares is None else squares
-    elif order == 1:
-        total = _running_total(magnitude, None, False)
-    else:
-        with np.errstate(divide="ignore", over="ignore"):
-            total = _running_total(_powered(magnitude, magnitude.dtype.type(order)), None, False)
+    with np.errstate(divide="ignore", over="ignore"):
+        total = _sum_of_powers(data, magnitude, order, None, False)
     return np.asarray(total, dtype=magnitude.dtype)
+
+
+def _sum_of_powers(data: np.ndarray, magnitude: np.ndarray, order, axis,
+                   keepdim: bool) -> np.ndarray:
+    """Σ|x|^p over ``axis`` (None: all) of a float32 or float64 ``data`` (``magnitude`` its
+    |x|) in torch's norm kernels' order: p = 2 as its sums of squares, else added one by one."""
+    if order == 1:
+        return _running_total(magnitude, axis, keepdim)
+    if order == 2:
+        squares = trailing_norm_squares(magnitude if data.dtype.kind == "c" else data, axis)
+        if squares is None:
+            squares = np.sum(magnitude * magnitude, axis=axis)
+        if keepdim:
+            squares = np.expand_dims(squares, tuple(range(data.ndim)) if axis is None else axis)
+        return squares
+    return _running_total(_powered(magnitude, magnitude.dtype.type(order)), axis, keepdim)
 
 
 def _running_total(values: np.ndarray, axis, keepdim: bool) -> np.ndarray:
