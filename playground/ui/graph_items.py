@@ -155,6 +155,16 @@ class NodeItem(QGraphicsRectItem):
             pen.setStyle(Qt.PenStyle.DashLine)
         return pen
 
+    def take_over(self, node_id: str, look: NodeLook, size: tuple[float, float]) -> None:
+        """Be node ``node_id`` of a new drawing (the same node of the last run's graph): its
+        look, and none of the old drawing's selection, outline or player state."""
+        self.node_id = node_id
+        if self.selected or self.on_path or self.linked or self.state:
+            self.selected = self.on_path = self.linked = False
+            self.state = ""
+            self.update()
+        self.set_look(look, size)
+
     def set_look(self, look: NodeLook, size: tuple[float, float]) -> None:
         """Show another run's text for the same node (a box of about the same size); a box
         that would draw the same is not repainted (a re-run of the same script repainted

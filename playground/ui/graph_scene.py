@@ -34,6 +34,11 @@ BATCH = 1500            # items created per event-loop turn: big graphs never fr
 # and to search at each paint, than testing every item does.
 INDEXED_ITEMS = 20_000
 CACHED_NODES = 3000     # up to this many nodes, each is painted once into a cached pixmap
+# Up to this many nodes, a re-run whose graph changed keeps the boxes of the nodes it still
+# has (by stable key): no item made, and a box whose text is the same is not painted again
+# (its cached pixmap moves). Past it, clearing the scene at once costs less than removing
+# the other items one by one.
+REUSED_NODES = 500
 MOVE_MS = 260           # how long surviving nodes glide to their new places
 WIDTH_SLACK = 24.0  # a box this much wider or narrower after a re-run is redrawn in place
 
@@ -125,13 +130,17 @@ class Scene:
         """The node items by stable key, a group's under its first member's."""
         found = {}
         for node_id, item in self.nodes.items():
-            if node_id in self.display.groups:
-                key = self.keys.get(self.display.groups[node_id].members[0])
-            else:
-                key = self.keys.get(node_id)
+            key = self.key_of(node_id)
             if key:
                 found[key] = item
         return found
+
+    def key_of(self, node_id: str) -> str | None:
+        """A node's stable key (a group's is its first member's): the same node in the next
+        run's graph has it too."""
+        if node_id in self.display.groups:
+            return self.keys.get(self.display.groups[node_id].members[0])
+        return self.keys.get(node_id)
 
     def arrow_tip_y(self, index: int) -> float:
         """Where edge ``index`` meets its target's box: its near side, just outside."""
@@ -264,13 +273,18 @@ class ItemBatches(QTimer):
         self._scene: Scene | None = None
         self._edge_colour = QColor()
         self._pending: list[tuple[str, str | int]] = []
+        self._reusable: dict[str, NodeItem] = {}
         # [paused]: a list that the view's end can read without referring to the view
         self._collector_pause = [False]
         view.destroyed.connect(partial(_end_pause, self._collector_pause))
 
-    def build(self, scene: Scene, edge_colour: QColor) -> bool:
-        """Make ``scene``'s items: the first batch now; whether more follow on later turns."""
+    def build(self, scene: Scene, edge_colour: QColor,
+              reusable: dict[str, NodeItem] | None = None) -> bool:
+        """Make ``scene``'s items: the first batch now; whether more follow on later turns.
+        ``reusable``: node items still in the view, by stable key, that a node of the same
+        key takes over (with its new look) instead of a new item."""
         self._scene, self._edge_colour = scene, edge_colour
+        self._reusable = dict(reusable or {})
         self._pending = [("node", node_id) for node_id in scene.display.node_ids] + \
             [("edge", index) for index in range(len(scene.display.edges))]
         self._make_batch()
@@ -288,6 +302,7 @@ class ItemBatches(QTimer):
         self._pause_collector(False)
         self._pending = []
         self._scene = None
+        self._reusable = {}
 
     def _pause_collector(self, on: bool) -> None:
         if on != self._collector_pause[0]:
@@ -306,21 +321,28 @@ class ItemBatches(QTimer):
             else:
                 self._add_edge(scene, ref)
         if not self._pending:
+            for unused in self._reusable.values():  # nodes this run no longer has
+                self._canvas.removeItem(unused)
             add_frames(scene, self._canvas)
             self.stop()
             self._pause_collector(False)
             if len(scene.nodes) + len(scene.edges) <= INDEXED_ITEMS:
                 self._canvas.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.BspTreeIndex)
             self._scene = None
+            self._reusable = {}
             self.built.emit()
 
     def _add_node(self, scene: Scene, node_id: str, cached: bool) -> None:
-        item = NodeItem(node_id, scene.looks[node_id], scene.sizes[node_id])
-        if cached:
-            item.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        item = self._reusable.pop(scene.key_of(node_id), None)
+        if item is not None:  # (in the view already, at its old place: it glides from there)
+            item.take_over(node_id, scene.looks[node_id], scene.sizes[node_id])
+        else:
+            item = NodeItem(node_id, scene.looks[node_id], scene.sizes[node_id])
+            if cached:
+                item.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+            self._canvas.addItem(item)
         x, y = scene.layout.positions[node_id]
         item.setPos(x, y)
-        self._canvas.addItem(item)
         scene.nodes[node_id] = item
 
     def _add_edge(self, scene: Scene, index: int) -> None:

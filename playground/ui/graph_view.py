@@ -20,6 +20,7 @@ from playground.ui.graph_replay import ReplayDrawing, StepFocus
 from playground.ui.graph_scene import (
     LAID_OUT_IN_PLACE,
     PREPARED_IN_PLACE,
+    REUSED_NODES,
     ItemBatches,
     Scene,
     SceneMaker,
@@ -263,12 +264,14 @@ class GraphView(QGraphicsView):
         if generation != self._generation:
             return  # a newer run's graph is on its way
         old = self.current
-        old_positions = {scene_key: item.pos() for scene_key, item in
-                         old.items_by_key().items()} if old else {}
-        self._clear(keep_message=True)
+        old_items = old.items_by_key() if old else {}
+        old_positions = {scene_key: item.pos() for scene_key, item in old_items.items()}
+        small = len(old_items) <= REUSED_NODES and len(scene.display.node_ids) <= REUSED_NODES
+        reusable = old_items if small else {}
+        self._clear(keep_message=True, keep=reusable.values())
         self.current = scene
         self._old_positions = old_positions
-        if self._builder.build(scene, self._edge_colour()):
+        if self._builder.build(scene, self._edge_colour(), reusable):
             self._say(f"Drawing {len(scene.display.node_ids):,} nodes…")
 
     def _finish(self) -> None:
@@ -380,13 +383,21 @@ class GraphView(QGraphicsView):
         colour.setAlpha(150)
         return colour
 
-    def _clear(self, keep_message: bool = False) -> None:
+    def _clear(self, keep_message: bool = False, keep=()) -> None:
+        """Empty the view but for the node items ``keep`` (which the next drawing takes over)."""
         self._builder.cancel()
         # Their closures hold items of the scene being cleared: stopped, they touch none.
         retire(self._mover)
         self._mover = None
         self._replay.forget()
-        self.scene().clear()
+        canvas = self.scene()
+        if keep:
+            kept = {id(item) for item in keep}
+            for item in canvas.items():
+                if item.parentItem() is None and id(item) not in kept:
+                    canvas.removeItem(item)
+        else:
+            canvas.clear()
         self.current = None
         self.setSceneRect(QRectF())  # no scroll bars around an empty view
         self.overview.follow()

@@ -141,6 +141,51 @@ def test_surviving_nodes_keep_their_place_on_a_rerun(qtbot, view):
     assert view.transform() == transform  # the view did not jump either
 
 
+def test_a_rerun_that_changes_the_graph_keeps_the_boxes_of_the_nodes_it_still_has(
+        qtbot, view, monkeypatch):
+    """A loop that ran once more: the surviving nodes keep their items (nothing made, a box
+    whose text is the same not painted again) and the selection, but not the player's
+    state; the new node gets an item, the gone one leaves the scene."""
+    from playground.ui.graph_items import NodeItem
+
+    painted = []  # (patched before any item is made: PySide binds an item's paint once)
+    real_paint = NodeItem.paint
+    monkeypatch.setattr(NodeItem, "paint", lambda item, *a: (painted.append(item),
+                                                             real_paint(item, *a)))
+    loop = "import torch\nx = torch.tensor([1.5], requires_grad=True)\ny = x * 2\n{steps}" \
+           "z = y.sum()\nz.backward()\n"
+    view.resize(2000, 2000)  # room to show both graphs at the largest zoom: one transform
+    shown(qtbot, view, graph_of(loop.format(steps="y = y * 3\n")))
+    transform = view.transform()
+    before = {first_line(item): item for item in view.current.nodes.values()}
+    leaf, output = before["x"], before["z"]
+    view.select([output.node_id])
+    output.state = "done"  # as the backward player leaves it
+    view.viewport().grab()  # every box painted (and cached) once
+    painted.clear()
+    view.show_graph(graph_of(loop.format(steps="y = y * 3\ny = y - 1\n")))
+    assert view._generation == view._shown  # (a small graph: drawn at once)
+    view.viewport().grab()  # the first frame of the new drawing (its glide's first step)
+    first_frame = list(painted)
+    qtbot.waitUntil(lambda: not view.busy, timeout=60000)  # the glide
+    after = {first_line(item): item for item in view.current.nodes.values()}
+    assert after["x"] is leaf and after["z"] is output
+    assert view.current.nodes[output.node_id] is output
+    assert (output.selected, output.state) == (True, "") and view.selection == [output.node_id]
+    assert "SubBackward0" in after and "SubBackward0" not in before
+    canvas_nodes = [i for i in view.scene().items() if isinstance(i, NodeItem)]
+    assert sorted(map(id, canvas_nodes)) == sorted(map(id, view.current.nodes.values()))
+    assert len(view.edge_items()) == len(view.graph.edges)
+    # x's text ("x", shape, value, grad [6.0]) is the same: the first frame moves its
+    # cached box, unpainted (at another zoom every box is drawn again); z's value changed
+    # (9.0 → 8.0): painted again, as is the new node
+    assert leaf.look.lines == ["x", "(1)", "[1.5]", "grad [6.0]"]
+    assert output.look.lines == ["z", "()", "8.0"]
+    assert view.transform() == transform
+    assert leaf not in first_frame
+    assert output in first_frame and after["SubBackward0"] in first_frame
+
+
 def test_selecting_a_node_fills_the_inspector(qtbot, view):
     shown(qtbot, view, graph_of(CHAIN_RULE))
     inspector = Inspector()

@@ -271,8 +271,9 @@ def test_ctrl_q_closes_the_window(qtbot, window):
 def test_plot_axes_say_the_numbers_not_a_unit_scale(qtbot, window):
     ran(qtbot, window, "import torch\nx = torch.tensor([1e-3, 2e-3, 3e-3], requires_grad=True)\n"
                        "(x * 1e-4).sum().backward()\n")
-    window._make_lazy_views()
-    qtbot.waitUntil(lambda: bool(window.plots.plots), timeout=RUN_MS)
+    window._make_lazy_views()  # (pyqtgraph may still be importing: they come after it)
+    qtbot.waitUntil(lambda: window.plots is not None and bool(window.plots.plots),
+                    timeout=RUN_MS)
     for plot in window.plots.plots:
         for side in ("bottom", "left"):
             # pyqtgraph's own scale reads "value (x0.001)": ticks then show 1, 2, 3
