@@ -380,6 +380,17 @@ def _end_pause(pause: list[bool], *_) -> None:
         gc_policy.resume()
 
 
+def clear_but(canvas: QGraphicsScene, keep) -> None:
+    """Empty ``canvas`` but for the items ``keep`` (the next drawing takes them over)."""
+    if not keep:
+        canvas.clear()
+        return
+    kept = {id(item) for item in keep}
+    for item in canvas.items():
+        if item.parentItem() is None and id(item) not in kept:
+            canvas.removeItem(item)
+
+
 def glide(parent: QObject, scene: Scene,
           old_positions: dict[str, QPointF]) -> QVariantAnimation | None:
     """Nodes that were on screen before glide from their old place to the new one, the edges

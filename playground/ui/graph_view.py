@@ -24,6 +24,7 @@ from playground.ui.graph_scene import (
     ItemBatches,
     Scene,
     SceneMaker,
+    clear_but,
     glide,
     lay_out,
     prepare,
@@ -390,14 +391,7 @@ class GraphView(QGraphicsView):
         retire(self._mover)
         self._mover = None
         self._replay.forget()
-        canvas = self.scene()
-        if keep:
-            kept = {id(item) for item in keep}
-            for item in canvas.items():
-                if item.parentItem() is None and id(item) not in kept:
-                    canvas.removeItem(item)
-        else:
-            canvas.clear()
+        clear_but(self.scene(), keep)
         self.current = None
         self.setSceneRect(QRectF())  # no scroll bars around an empty view
         self.overview.follow()
