@@ -8,11 +8,11 @@ inspector shows as the rule a node applies. Broadcasting is undone by the engine
 
 from __future__ import annotations
 
-import ast
 import re
 from dataclasses import dataclass, field
 
 from ._family_rules import family_rows, with_more_inplace
+from ._formula_compiler import formula, stand_ins
 from ._graph_rules import (
     BCE_BACKWARD,
     HUBER_BACKWARD,
@@ -27,17 +27,12 @@ from ._graph_rules import (
 )
 from ._image_rules import image_rows
 from ._linalg_rules import linalg_rows
-from ._parallel import FORMULA_OPERATORS, split_operators
 from ._selection_rules import FREES_INDICES
-
-# Names a formula may use besides grad, the saved values and the kit (and the operators its
-# arithmetic is compiled to, which split large arrays between the cores).
-_FORMULA_GLOBALS = {"__builtins__": {}, "None": None, "__name__": __name__, **FORMULA_OPERATORS}
 
 
 @dataclass(frozen=True)
 class Rule:
-    """One row of the table; ``formulas`` are compiled from ``texts`` at import."""
+    """One row of the table; ``formulas`` are compiled from ``texts`` at its first use."""
 
     op: str
     node_name: str
@@ -76,15 +71,16 @@ class Rule:
         cost, some 26 ms added to every kernel's start)."""
         if self._split is None:
             object.__setattr__(self, "_split",
-                               tuple(_formula(self, text, split=True) for text in self.texts))
+                               tuple(formula(self, text, split=True) for text in self.texts))
         return self._split
 
     @property
     def graph_formulas(self) -> tuple:
         """The formulas a create_graph backward runs (``graph``, else the plain ones)."""
+        if not self.graph:
+            return self.formulas  # (compiled or still stand-ins: never kept as such here)
         if self._graph is None:
-            object.__setattr__(self, "_graph", tuple(
-                _formula(self, text) for text in self.graph) or self.formulas)
+            object.__setattr__(self, "_graph", tuple(formula(self, text) for text in self.graph))
         return self._graph
 
     @property
@@ -103,27 +99,13 @@ class Rule:
         return text
 
 
-def _formula(rule: Rule, text: str, split: bool = False):
-    """``f(k, grad, saved[, i])``: the saved tuple is unpacked into the rule's names; with
-    ``split``, its ``+ - * /`` split large arrays between the cores."""
-    parameters = "k, grad, saved, i" if rule.variadic else "k, grad, saved"
-    unpack = f"    {', '.join(rule.saves)}, = saved\n" if rule.saves else ""
-    source = f"def formula({parameters}):\n{unpack}    return {text}\n"
-    code = split_operators(ast.parse(source)) if split else source
-    namespace: dict = {}
-    exec(compile(code, f"<{rule.node_name} formula>", "exec"), _FORMULA_GLOBALS, namespace)
-    return namespace["formula"]
-
-
 def _compile(rule: Rule) -> Rule:
-    formulas = tuple(_formula(rule, text) for text in rule.texts)
     users = tuple(
         tuple(i for i, text in enumerate(rule.texts) if re.search(rf"\b{name}\b", text))
         for name in rule.saves
     )
     every_input = tuple(range(len(rule.texts)))
     gates = tuple(None if rule.variadic or u == every_input or not u else u for u in users)
-    object.__setattr__(rule, "formulas", formulas)
     object.__setattr__(rule, "saved_users", users)
     object.__setattr__(rule, "save_gates", gates)
     return rule
@@ -495,5 +477,7 @@ TABLE: tuple[Rule, ...] = (
 # (what create_graph records; torch.linalg's; convolutions, pooling, resizing; the families'
 # own: _family_rules.py)
 TABLE = tuple(with_more_inplace(rule) for rule in TABLE)  # (floor_, scatter_...: the families')
+for _rule in TABLE:  # the final rows' formulas, compiled at each one's first backward
+    object.__setattr__(_rule, "formulas", stand_ins(_rule))
 
 RULES: dict[str, Rule] = {rule.op: rule for rule in TABLE}
