@@ -280,7 +280,6 @@ for _node_class in NODE_CLASSES.values():
         _node_class.name = lambda self, _full=f"torch::autograd::{_node_class.__name__}": _full
     elif _node_class.__name__ == "CppFunction":  # (a C++ function without a class of its own)
         _node_class.name = lambda self: "torch::autograd::Identity"
-# A rule's formulas, once compiled (at its first backward), read by its nodes without stand-ins
 COMPILED_HOOKS.append(lambda rule: setattr(NODE_CLASSES[rule.op], "formulas", rule.formulas)
                       if NODE_CLASSES.get(rule.op, Node).rule is rule else None)
 
