@@ -177,3 +177,31 @@ def test_a_device_the_engine_lacks_is_named_and_refused_where_a_tensor_would_go(
         with pytest.raises(RuntimeError, match="is not in the built-in NumPy engine .it runs "
                                                "on the CPU only.; switch the engine to torch"):
             place()
+
+
+def test_a_rules_formulas_are_compiled_at_its_first_backward_not_at_import():
+    """In a fresh process (the table's state is per process): the engine starts with stand-ins,
+    a backward through acosh compiles acosh's formula, which then replaces them in the rule
+    and in its node class; its gradient is the formula's, and a complex acosh still works."""
+    probe = (
+        "import playground.npgrad as torch\n"
+        "from playground.npgrad._formula_compiler import LazyFormula\n"
+        "from playground.npgrad._nodes import NODE_CLASSES\n"
+        "from playground.npgrad._rules import RULES\n"
+        "lazy = lambda op: type(RULES[op].formulas[0]) is LazyFormula\n"
+        "print(sum(map(lazy, RULES)) == len([r for r in RULES.values() if r.texts]))\n"
+        "x = torch.tensor([2.0, 3.0], dtype=torch.float64, requires_grad=True)\n"
+        "x.acosh().sum().backward()\n"
+        "print(lazy('acosh'), NODE_CLASSES['acosh'].formulas is RULES['acosh'].formulas)\n"
+        "print(x.grad.tolist() == (1 / (x.detach() ** 2 - 1).sqrt()).tolist(), lazy('asinh'))\n"
+        "z = torch.tensor([2.0 + 1.0j], requires_grad=True)\n"
+        "z.asinh().abs().sum().backward()\n"
+        "print(z.grad.tolist())\n"
+    )
+    output = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                            check=True).stdout.split("\n")
+    assert output[:3] == ["True", "False True", "True True"]
+    torch = pytest.importorskip("torch")  # the complex gradient's oracle
+    z = torch.tensor([2.0 + 1.0j], requires_grad=True)
+    z.asinh().abs().sum().backward()
+    assert output[3] == str(z.grad.tolist())
