@@ -201,7 +201,7 @@ def test_a_rules_formulas_are_compiled_at_its_first_backward_not_at_import():
     output = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                             check=True).stdout.split("\n")
     assert output[:3] == ["True", "False True", "True True"]
-    torch = pytest.importorskip("torch")  # the complex gradient's oracle
-    z = torch.tensor([2.0 + 1.0j], requires_grad=True)
+    torch = pytest.importorskip("torch")  # the complex gradient's oracle (its float32 last
+    z = torch.tensor([2.0 + 1.0j], requires_grad=True)  # bits are the CPU's SIMD kernels')
     z.asinh().abs().sum().backward()
-    assert output[3] == str(z.grad.tolist())
+    assert complex(output[3].strip("[]()")) == pytest.approx(z.grad.item(), rel=1e-6)
