@@ -99,7 +99,9 @@ class Rule:
         return text
 
 
-def _compile(rule: Rule) -> Rule:
+def _with_saved_users(rule: Rule) -> Rule:
+    """The rule with, per saved name, the inputs whose formulas read it (its formulas are
+    compiled later, at its first backward: _formula_compiler.py)."""
     users = tuple(
         tuple(i for i, text in enumerate(rule.texts) if re.search(rf"\b{name}\b", text))
         for name in rule.saves
@@ -117,7 +119,7 @@ ELEMENT_WISE = "element_wise"
 def _row(op: str, node_name: str, inputs: str, saves: str, *texts: str, variadic=False,
          numbers_are_tensors=False, forward: str | None = None, inplace: str = "",
          graph: tuple[str, ...] = ()) -> Rule:
-    return _compile(Rule(op, node_name, tuple(inputs.split()), tuple(saves.split()), texts,
+    return _with_saved_users(Rule(op, node_name, tuple(inputs.split()), tuple(saves.split()), texts,
                          variadic, numbers_are_tensors, numbers_are_tensors or node_name in
                          FREES_INDICES, forward=forward, inplace=tuple(inplace.split()),
                          graph=graph))
