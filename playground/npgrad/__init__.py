@@ -97,6 +97,7 @@ from ._grad_mode import (
 )
 from ._missing import MISSING_HINT, missing_attribute
 from ._nodes import AccumulateGrad, Node
+from ._out_argument import accepting_out
 from ._printing import get_printoptions, set_printoptions
 from ._serialization import load, save
 from ._sparse import layout, sparse_coo, strided
@@ -134,9 +135,13 @@ _inplace_twins.bind_twins()  # (in-place twins of what has no write of its own)
 _removed.bind()  # (torch 1.x's linear algebra: torch.solve... refused, torch.qr)
 globals().update(_bindings.exported_functions())
 _sparse_arithmetic.install(globals())  # (sparse tensors' methods: of Tensor's final ones)
-# the factories, too, take torch's size= (torch.zeros(size=(2, 3)))
+# the factories, too, take torch's size= (torch.zeros(size=(2, 3))) and out=
 for _factory in (empty, ones, rand, randn, zeros):
     globals()[_factory.__name__] = _bindings.torch_keywords(_factory, as_function=True)
+for _factory in (arange, empty, eye, full, linspace, multinomial, normal, ones, rand, randint,
+                 randn, randperm, zeros):
+    globals()[_factory.__name__] = accepting_out(_factory.__name__,
+                                                 globals()[_factory.__name__])
 
 
 def is_tensor(obj) -> bool:
@@ -237,7 +242,7 @@ _LAZY = {**{name: ("nn.noisy", name) for name in ("alpha_dropout", "feature_alph
              "hinge_embedding_loss", "kl_div", "margin_ranking_loss", "poisson_nll_loss",
              "triplet_margin_loss", "ctc_loss", "selu_", "celu_", "threshold_", "dropout_",
              "constant_pad_nd", "pixel_unshuffle", "rms_norm")}}
-_LAZY_MODULES = ("fft", "library", "ops", "profiler", "version")
+_LAZY_MODULES = ("fft", "library", "ops", "profiler", "version", "compiler", "_dynamo")
 _lacking = missing_attribute("torch")
 
 

@@ -21,6 +21,7 @@ import inspect
 from collections.abc import Callable
 
 from ._complex_refusals import refusing_complex
+from ._out_argument import accepting_out
 from ._tensor import Tensor
 
 METHODS: dict[str, Callable] = {}
@@ -69,9 +70,9 @@ TENSOR_FIRST: set[str] = set()
 
 
 def exported_functions() -> dict[str, Callable]:
-    """The function column, each taking torch's keyword names too."""
-    return {name: refusing_complex(name, torch_keywords(forward, as_function=True,
-                                                        tensor_first=name in TENSOR_FIRST))
+    """The function column, each taking torch's keyword names and its ``out=`` too."""
+    return {name: accepting_out(name, refusing_complex(name, torch_keywords(
+        forward, as_function=True, tensor_first=name in TENSOR_FIRST)))
             for name, forward in FUNCTIONS.items()}
 
 

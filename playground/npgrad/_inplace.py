@@ -27,7 +27,7 @@ from ._operands import (
     operands,
     tensor_or_none,
 )
-from ._pointwise import UNARY, clamp, masked_values
+from ._pointwise import UNARY, clamp, masked_values, warn_imaginary_dropped
 from ._recording import RESULT, attach_node, output
 from ._rules import RULES
 from ._tensor import Tensor, bump_version, shared_counter
@@ -311,9 +311,20 @@ def fill_(self: Tensor, value) -> Tensor:
 
 
 @shape_only
-def copy_(self: Tensor, source: Tensor) -> Tensor:
-    """source's values written into self; recorded as torch's CopyBackwards."""
+def copy_(self: Tensor, source: Tensor, non_blocking: bool = False) -> Tensor:
+    """source's values written into self, cast to self's dtype as torch casts (floats to
+    integers toward zero, to bool by being non-zero, complex to real without the imaginary
+    part, with torch's warning); recorded as torch's CopyBackwards where self can carry a
+    gradient (a copy into an integer tensor is not recorded, as in torch)."""
     values = np.broadcast_to(as_tensor_operand(source)._data, self._data.shape)
+    target = self._data.dtype
+    if values.dtype != target:
+        if values.dtype.kind == "c" and target.kind not in "cb":
+            warn_imaginary_dropped()
+            values = values.real
+        values = values.astype(target)
+    if target.kind not in "fc":
+        source = None
     return _inplace("copy", self, values, source, ())
 
 

@@ -319,7 +319,7 @@ def to(self: Tensor, *args, **kwargs) -> Tensor:
         if self.is_meta:
             return to_meta(self, target.numpy)
         if self._data.dtype.kind == "c" and target.numpy.kind not in "cb":
-            _warn_imaginary_dropped()
+            warn_imaginary_dropped()
         converted = output("to", self._data.astype(target.numpy), (self,))
     else:
         converted = self
@@ -329,7 +329,7 @@ def to(self: Tensor, *args, **kwargs) -> Tensor:
 _imaginary_dropped_said = False
 
 
-def _warn_imaginary_dropped() -> None:
+def warn_imaginary_dropped() -> None:
     """torch's warning, once a process, when a cast to a real dtype drops imaginary parts."""
     global _imaginary_dropped_said
     if not _imaginary_dropped_said:

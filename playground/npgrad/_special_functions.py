@@ -12,6 +12,7 @@ import numpy as np
 from ._bindings import binds
 from ._formula_kit import Kit
 from ._operands import floating
+from ._out_argument import accept_out_in
 from ._recording import RESULT, output
 from ._tensor import Tensor
 
@@ -237,3 +238,6 @@ def sinc_grad(k, grad, self):
 
 
 Kit.sinc_grad = sinc_grad
+
+# torch's out= for every function here (_out_argument.py)
+accept_out_in(globals())

@@ -11,6 +11,7 @@ from ._complex import conj
 from ._factories import _dtype_or_default, _finish
 from ._formula_kit import Kit
 from ._missing import missing_attribute
+from ._out_argument import accept_out_in
 from ._recording import output
 from ._shapes import roll
 from ._tensor import Tensor, _wrap_dim
@@ -297,3 +298,6 @@ def rfftfreq(n: int, d: float = 1.0, *, dtype=None, device=None, requires_grad=F
     target = _dtype_or_default(dtype)
     counts = np.arange(n // 2 + 1, dtype=target)
     return _finish(counts * target.type(1.0 / (n * d)), requires_grad, device)
+
+# torch's out= for every function here (_out_argument.py)
+accept_out_in(globals())

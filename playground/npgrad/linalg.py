@@ -20,6 +20,7 @@ from ._matrix_chains import chain_matmul, multi_dot  # noqa: F401 - torch.linalg
 from ._missing import missing_attribute
 from ._more_math_linalg import _type_name
 from ._operands import operands
+from ._out_argument import accept_out_in
 from ._pointwise import clone
 from ._products import linalg_cross as cross
 from ._reductions import _return_type, _scalar_type
@@ -429,3 +430,6 @@ __all__ = ["det", "slogdet", "inv", "solve", "vector_norm", "matrix_norm", "norm
 
 # What the engine lacks, said with torch's module name and what to do.
 __getattr__ = missing_attribute("torch.linalg")
+
+# torch's out= for every function here (_out_argument.py)
+accept_out_in(globals())
