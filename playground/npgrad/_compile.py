@@ -25,6 +25,11 @@ def compile(model=None, *, fullgraph: bool = False, dynamic=None, backend="induc
     return compiled
 
 
+def compile_module(module, *args, **kwargs) -> None:
+    """``module.compile(...)``: torch compiles the module's calls in place; they run as
+    written here."""
+
+
 @functools.cache
 def _optimized_module_class():
     from .nn.modules import Module

@@ -38,6 +38,10 @@ class NoValues:
     def nbytes(self) -> int:
         return self.size * self.itemsize
 
+    def astype(self, dtype, copy: bool = True) -> NoValues:
+        """The same shape in another dtype (``model.to(torch.float64)`` on the meta device)."""
+        return NoValues(self.shape, dtype)
+
     def __array__(self, *args, **kwargs):
         raise NotImplementedError(COMPUTING)
 

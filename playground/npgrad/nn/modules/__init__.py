@@ -7,7 +7,7 @@ import functools
 from collections import OrderedDict
 from collections.abc import Iterator
 
-from ... import _factories
+from ... import _compile, _factories
 from ..._grad_mode import no_grad
 from ..._missing import lacking_member
 from ..._tensor import Parameter, Tensor
@@ -32,6 +32,7 @@ class Module:
         placement.build_on_given_device(cls)
 
     to_empty = placement.to_empty
+    compile = _compile.compile_module  # noqa: A003 - torch's name
 
     def __init__(self) -> None:
         object.__setattr__(self, "_parameters", {})  # (plain dicts, as torch 2 keeps them)
@@ -288,7 +289,7 @@ class Module:
     def load_state_dict(self, state_dict: dict, strict: bool = True, assign: bool = False):
         from .state import load_state
 
-        return load_state(self, state_dict, strict)
+        return load_state(self, state_dict, strict, assign)
 
     def to(self, *args, **kwargs) -> Module:
         """A dtype converts the parameters and buffers in place; the meta device leaves them

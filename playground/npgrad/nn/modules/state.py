@@ -8,7 +8,8 @@ import warnings
 from collections import OrderedDict, namedtuple
 
 from ..._grad_mode import no_grad
-from ..._tensor import Tensor
+from ..._tensor import Parameter, Tensor
+from ..._user_warnings import warn_at_user_code
 
 
 class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
@@ -113,9 +114,11 @@ def _quoted(names: list[str]) -> str:
     return ", ".join(f'"{name}"' for name in names)
 
 
-def load_state(module, state_dict, strict: bool = True) -> _IncompatibleKeys:
-    """Copy the dict's tensors into the module's (under no_grad), or raise torch's error.
-    Each module's load-state-dict pre-hooks see (and may rename the keys of) a copy first."""
+def load_state(module, state_dict, strict: bool = True,
+               assign: bool = False) -> _IncompatibleKeys:
+    """Copy the dict's tensors into the module's (under no_grad), or with ``assign`` make them
+    the module's own, or raise torch's error. Each module's load-state-dict pre-hooks see
+    (and may rename the keys of) a copy first."""
     state_dict = dict(state_dict)
     for module_name, child in module.named_modules():
         for hook in child.__dict__.get("_load_state_dict_pre_hooks", {}).values():
@@ -148,7 +151,28 @@ def load_state(module, state_dict, strict: bool = True) -> _IncompatibleKeys:
     with no_grad():
         for name, target in targets.items():
             if name in state_dict and isinstance(target, Tensor):
-                target.copy_(state_dict[name])
+                _load_one(module, name, target, state_dict[name], assign)
             elif name in state_dict:
                 target.set_extra_state(state_dict[name])
     return _IncompatibleKeys(missing, unexpected)
+
+
+def _load_one(module, name: str, target: Tensor, value: Tensor, assign: bool) -> None:
+    """One tensor of the dict into the module: copied into its own (a meta one stays as it
+    is, as torch leaves it, with its warning), or put in its place with ``assign`` (a
+    parameter as a Parameter that needs grad as the one it replaces did)."""
+    if assign:
+        owner_name, _, attribute = name.rpartition(".")
+        owner = module.get_submodule(owner_name) if owner_name else module
+        if isinstance(target, Parameter):
+            value = value if isinstance(value, Parameter) else Parameter(value)
+            value.requires_grad_(target.requires_grad)
+        setattr(owner, attribute, value)
+    elif target.is_meta and not value.is_meta:
+        warn_at_user_code(f"for {name}: copying from a non-meta parameter in the checkpoint "
+                          "to a meta parameter in the current model, which is a no-op. (Did "
+                          "you mean to pass `assign=True` to assign items in the state "
+                          "dictionary to their corresponding key in the module instead of "
+                          "copying them in place?)")
+    else:
+        target.copy_(value)
