@@ -1,5 +1,6 @@
-"""The lists of hooks nodes and leaves hold, and the handles that take a hook out again
-(_nodes.py re-exports them: they are part of its graph objects)."""
+"""The lists of hooks nodes and leaves hold, the handles that take a hook out again, and the
+dict a node keeps for its user (_nodes.py re-exports them: they are part of its graph
+objects)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,18 @@ import weakref
 from collections.abc import Callable
 
 from . import _tensor
+
+# grad_fn.metadata: made for the nodes that are asked for one (most never are), and gone
+# with its node
+_METADATA: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def node_metadata(node) -> dict:
+    """The node's own dict, the same at each call (torch's ``grad_fn.metadata``)."""
+    found = _METADATA.get(node)
+    if found is None:
+        found = _METADATA[node] = {}
+    return found
 
 
 class RemovableHandle:

@@ -16,7 +16,7 @@ import numpy as np
 from . import _tensor
 from ._dtype import from_numpy_dtype
 from ._formula_compiler import COMPILED_HOOKS
-from ._hook_lists import NodeHooks, RemovableHandle
+from ._hook_lists import NodeHooks, RemovableHandle, node_metadata
 from ._rules import RULES
 from ._saved_hooks import Packed, pack_order, unpack, unpacked_in_place
 from ._versions import grad_fn_after_write
@@ -90,7 +90,7 @@ class Node:
 
     @property
     def metadata(self) -> dict:
-        return {}
+        return node_metadata(self)
 
     def _hook_lists(self) -> NodeHooks:
         if self._hooks is None:

@@ -9,6 +9,7 @@ tutorial code; ``FAST_PATHS`` lists them for the test that holds the two to the 
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 from collections.abc import Callable
 
@@ -99,6 +100,18 @@ def open_dual_level(propagate: Callable, propagate_pieces: Callable) -> None:
     _tangents, _piece_tangents = propagate, propagate_pieces
     _fast_dtypes_aside.update(FAST_DTYPES)
     FAST_DTYPES.clear()
+
+
+@contextlib.contextmanager
+def tangents_paused():
+    """Ops inside record no tangents: a custom Function's jvp runs so, as torch runs it with
+    forward-mode AD off (its result is a tangent, not a dual number)."""
+    global _tangents
+    kept, _tangents = _tangents, None
+    try:
+        yield
+    finally:
+        _tangents = kept
 
 
 def close_dual_level() -> None:

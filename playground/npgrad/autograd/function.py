@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import _forward, _nodes, _saved_hooks, _tensor
+from .. import _forward, _nodes, _recording, _saved_hooks, _tensor
 from .._grad_mode import GradMode, no_grad
 from .._nodes import FREED_GRAPH_MESSAGE, Node, OutputGrads, legacy_type_name
 from .._recording import edge, record_outputs
@@ -321,7 +321,7 @@ def _forward_tangents(cls, node: BackwardCFunction, args: tuple, wrapped) -> Non
                                                                           strict=True)]
     node._in_jvp = True  # (its saved_tensors are what forward saved for it)
     try:
-        with no_grad():
+        with no_grad(), _recording.tangents_paused():
             returned = cls.jvp(node, *given)
     finally:
         node._in_jvp = False

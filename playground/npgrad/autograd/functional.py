@@ -94,6 +94,36 @@ _STRICT_MESSAGES = {
 }
 
 
+_INDEPENDENT_OF_INPUT = {
+    "hessian": "The hessian of the user-provided function with respect to input {index} is "
+               "independent of the input. This is not allowed in strict mode. You should "
+               "ensure that your function is thrice differentiable and that the hessian "
+               "depends on the inputs.",
+    "jacobian": "While computing the hessian, found that the jacobian of the user-provided "
+                "function with respect to input {index} is independent of the input. This is "
+                "not allowed in strict mode. You should ensure that your function is twice "
+                "differentiable and that the jacobian depends on the inputs (this would be "
+                "violated by a linear function for example).",
+    "grad_inputs": "The gradient with respect to input {index} is independent of the inputs "
+                   "of the user-provided function. This is not allowed in strict mode.",
+    "outputs": "Output {index} of the user-provided function does not require gradients. The "
+               "outputs must be computed in a differentiable manner from the input when "
+               "running in strict mode.",
+}
+
+
+def _check_requires_grad(values: tuple, kind: str, strict: bool) -> None:
+    """strict mode's refusal of outputs (or first derivatives) that do not depend on the
+    inputs, at the point torch checks them and in its words."""
+    if not strict:
+        return
+    for index, value in enumerate(values):
+        if value is None:
+            raise RuntimeError(_STRICT_MESSAGES["back"].format(index=index))
+        if not value.requires_grad:
+            raise RuntimeError(_INDEPENDENT_OF_INPUT[kind].format(index=index))
+
+
 def _checked_v(v: tuple, others: tuple, others_tuple: bool) -> None:
     if len(v) != len(others):
         if others_tuple:
@@ -129,6 +159,7 @@ def vjp(func: Callable, inputs, v=None, create_graph: bool = False, strict: bool
         inputs = _prepared(inputs, create_graph, need_graph=True)
         outputs_tuple, outputs = _as_tuple(func(*inputs),
                                            "outputs of the user-provided function", "vjp")
+        _check_requires_grad(outputs, "outputs", strict)
         v = _cotangents(v, outputs, outputs_tuple)
         products = _zeros_for_none(_grad(outputs, inputs, v, create_graph), inputs, strict,
                                    "back")
@@ -152,8 +183,10 @@ def jvp(func: Callable, inputs, v=None, create_graph: bool = False, strict: bool
                                "element.")
         outputs_tuple, outputs = _as_tuple(func(*inputs),
                                            "outputs of the user-provided function", "jvp")
+        _check_requires_grad(outputs, "outputs", strict)
         dummies = tuple(torch.zeros_like(out, requires_grad=True) for out in outputs)
         pulled = _grad(outputs, inputs, dummies, create_graph=True)
+        _check_requires_grad(pulled, "grad_inputs", strict)
         products = _zeros_for_none(_grad(pulled, dummies, v, create_graph), outputs, strict,
                                    "back_trick")
     return (_unpacked(_released(outputs, create_graph), outputs_tuple),
@@ -186,6 +219,7 @@ def _jacobian(func: Callable, inputs, create_graph: bool, strict: bool, forward:
         outputs_tuple, outputs = _as_tuple(func(*inputs),
                                            "outputs of the user-provided function",
                                            "jacobian")
+        _check_requires_grad(outputs, "outputs", strict)
         blocks = tuple(_blocks(output, inputs, create_graph, strict) for output in outputs)
         blocks = _released(blocks, create_graph)
         if forward:
@@ -255,6 +289,8 @@ def hessian(func: Callable, inputs, create_graph: bool = False, strict: bool = F
 
     def single_output(*given):
         output = func(*given)
+        _check_requires_grad(_as_tuple(output, "outputs of the user-provided function",
+                                       "hessian")[1], "outputs", strict)
         if isinstance(output, tuple) or not isinstance(output, _torch().Tensor):
             raise RuntimeError("The function given to hessian should return a single Tensor")
         if output.nelement() != 1:
@@ -263,7 +299,9 @@ def hessian(func: Callable, inputs, create_graph: bool = False, strict: bool = F
         return output.squeeze()
 
     def first_derivatives(*given):
-        return jacobian(single_output, given, create_graph=True)
+        found = jacobian(single_output, given, create_graph=True)
+        _check_requires_grad(_as_tuple(found, "jacobian", "hessian")[1], "jacobian", strict)
+        return found
 
     if outer_jacobian_strategy == "forward-mode":  # (torch's inputs then require grad)
         _checked_strategy("forward-mode", create_graph, strict, vectorize)
@@ -281,7 +319,8 @@ def _scalar_checked(outputs: tuple, outputs_tuple: bool, function: str) -> None:
                            "contain a single element")
 
 
-def _first_derivatives(func: Callable, inputs, v, create_graph: bool, function: str):
+def _first_derivatives(func: Callable, inputs, v, create_graph: bool, strict: bool,
+                       function: str):
     """The prepared inputs and v, the outputs and their Jacobian (kept as a graph)."""
     inputs_tuple, inputs = _as_tuple(inputs, "inputs", function)
     inputs = _prepared(inputs, create_graph, need_graph=True)
@@ -294,8 +333,11 @@ def _first_derivatives(func: Callable, inputs, v, create_graph: bool, function: 
                            "function is a single Tensor with a single element.")
     outputs_tuple, outputs = _as_tuple(func(*inputs), "outputs of the user-provided function",
                                        function)
+    _check_requires_grad(outputs, "outputs", strict)
     _scalar_checked(outputs, outputs_tuple, function)
-    return inputs_tuple, inputs, v, outputs, _grad(outputs, inputs, create_graph=True)
+    first = _grad(outputs, inputs, create_graph=True)
+    _check_requires_grad(first, "jacobian", strict)
+    return inputs_tuple, inputs, v, outputs, first
 
 
 def vhp(func: Callable, inputs, v=None, create_graph: bool = False, strict: bool = False):
@@ -303,7 +345,8 @@ def vhp(func: Callable, inputs, v=None, create_graph: bool = False, strict: bool
     torch = _torch()
     with torch.enable_grad():
         inputs_tuple, inputs, v, outputs, first = _first_derivatives(func, inputs, v,
-                                                                     create_graph, "vhp")
+                                                                     create_graph, strict,
+                                                                     "vhp")
     with torch.set_grad_enabled(create_graph or torch.is_grad_enabled()):
         products = _zeros_for_none(_grad(first, inputs, v, create_graph), inputs, strict,
                                    "double_back")
@@ -317,7 +360,8 @@ def hvp(func: Callable, inputs, v=None, create_graph: bool = False, strict: bool
     torch = _torch()
     with torch.enable_grad():
         inputs_tuple, inputs, v, outputs, first = _first_derivatives(func, inputs, v,
-                                                                     create_graph, "hvp")
+                                                                     create_graph, strict,
+                                                                     "hvp")
         dummies = tuple(torch.zeros_like(item, requires_grad=True) for item in inputs)
         twice = _grad(first, inputs, dummies, create_graph=True)
     with torch.set_grad_enabled(create_graph or torch.is_grad_enabled()):
