@@ -93,10 +93,13 @@ binds("triu_", function=False)(_triangle_inplace("triu", np.triu))
 
 @binds("scatter_", function=False)
 def scatter_(self: Tensor, dim: int, index, src=None, *, value=None, reduce=None) -> Tensor:
-    """scatter written into self: ScatterBackward0 (a tensor source) or 1 (a number)."""
+    """scatter written into self: ScatterBackward0 (a tensor source) or 1 (a number); with
+    ``reduce`` a node without a derivative, as torch's."""
     if reduce is not None:
-        raise NotImplementedError(f"scatter_(reduce={reduce!r}) is not in the built-in NumPy "
-                                  f"engine{_SWITCH}")
+        result = scatter(self.detach(), dim, index, src, value=value, reduce=reduce)._data
+        if isinstance(src, Tensor):
+            return _inplace("scatter_reducing_", self, result, src, ())
+        return _inplace("scatter_value_reducing_", self, result, None, ())
     result = scatter(self.detach(), dim, index, src, value=value)._data
     positions = _index_data(index)
     dim = _wrap_dim(dim, self.ndim)

@@ -183,16 +183,19 @@ Tensor.polygamma, Tensor.polygamma_ = _polygamma_method, _polygamma_inplace
 
 @binds("mvlgamma")
 def mvlgamma(input: Tensor, p: int) -> Tensor:
-    """The multivariate log-gamma of dimension p: Σ_i lgamma(x - i/2) + p(p-1)/4 log π, as
-    torch composes it (an arange of offsets added, lgamma, a sum, a number added)."""
+    """The multivariate log-gamma of dimension p: Σ_i lgamma(x - i/2) + p(p-1)/4 log π,
+    computed as torch computes it (an arange of offsets added, lgamma, a sum, a number
+    added) and recorded as its one MvlgammaBackward0 node."""
     from ._factories import arange
 
     if p < 1:
         raise RuntimeError("p has to be greater than or equal to 1")
-    data = floating(input)
-    offsets = arange(-p * 0.5 + 0.5, 0.5, 0.5, dtype=Tensor._make(data).dtype)
-    terms = offsets + input.unsqueeze(-1)
-    return add_scalar(terms.lgamma().sum(-1), p * (p - 1) * math.log(math.pi) * 0.25)
+    data = Tensor._make(floating(input))
+    offsets = arange(-p * 0.5 + 0.5, 0.5, 0.5, dtype=data.dtype)
+    with no_grad():
+        terms = offsets + data.unsqueeze(-1)
+        values = add_scalar(terms.lgamma().sum(-1), p * (p - 1) * math.log(math.pi) * 0.25)
+    return output("mvlgamma", values._data, (input,), (input, p))
 
 
 def _mvlgamma_inplace(self: Tensor, p: int) -> Tensor:

@@ -20,6 +20,8 @@ def _padding_rows(row) -> tuple:
 
 
 _CONV3D = "stride padding dilation groups"
+# a sequence's resampling ops and their node names
+_UPSAMPLED_1D = (("nearest", "Nearest"), ("nearest_exact", "NearestExact"), ("linear", "Linear"))
 
 
 def _volume_rows(row) -> tuple:
@@ -110,12 +112,16 @@ def image_rows(row) -> tuple:
              "rows columns", "k.resample(grad, rows, columns)"),
         row("upsample_bilinear2d_backward", "UpsampleBilinear2DBackwardBackward0", "grad_output",
              "rows columns", "k.resample(grad, rows, columns)"),
-        *(row(f"upsample_{kind}1d", f"Upsample{kind.title()}1DBackward0", "self",
+        *(row(f"upsample_{kind}1d", f"Upsample{name}1DBackward0", "self",
               "shape rows columns", "k.resample_grad(grad, shape, rows, columns)")
-          for kind in ("nearest", "linear")),
-        *(row(f"upsample_{kind}1d_backward", f"Upsample{kind.title()}1DBackwardBackward0",
+          for kind, name in _UPSAMPLED_1D),
+        *(row(f"upsample_{kind}1d_backward", f"Upsample{name}1DBackwardBackward0",
               "grad_output", "rows columns", "k.resample(grad, rows, columns)")
-          for kind in ("nearest", "linear")),
+          for kind, name in _UPSAMPLED_1D),
+        row("upsample_nearest_exact2d", "UpsampleNearestExact2DBackward0", "self",
+            "shape rows columns", "k.resample_grad(grad, shape, rows, columns)"),
+        row("upsample_nearest_exact2d_backward", "UpsampleNearestExact2DBackwardBackward0",
+            "grad_output", "rows columns", "k.resample(grad, rows, columns)"),
         row("nll_loss2d", "NllLoss2DBackward0", "self", "chosen reduction count",
             "k.nll2d_grad(grad, chosen, reduction, count)"),
         row("group_norm", "NativeGroupNormBackward0", "input weight bias",

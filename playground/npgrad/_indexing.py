@@ -8,6 +8,7 @@ from ._bindings import binds
 from ._recording import output
 from ._shapes import select, sliced, unsqueeze
 from ._tensor import Tensor, _wrap_dim, shared_counter
+from ._user_warnings import warn_at_user_code
 
 
 def _index_data(index) -> np.ndarray:
@@ -54,18 +55,60 @@ def gather(self: Tensor, dim: int, index) -> Tensor:
 
 
 @binds("scatter")
-def scatter(self: Tensor, dim: int, index, src=None, *, value=None) -> Tensor:
-    """A copy of self with src's values (or one number) written where index points."""
+def scatter(self: Tensor, dim: int, index, src=None, *, value=None, reduce=None) -> Tensor:
+    """A copy of self with src's values (or one number) written where index points, or
+    added to or multiplied into what is there (``reduce``)."""
     dim = _wrap_dim(dim, self.ndim)
     positions = within_bounds(_index_data(index), self, dim)
-    data = self._data.copy()
     where = along_axis(positions, dim)
+    if reduce is not None:
+        return _scatter_reducing(self, where, positions.shape,
+                                 src if value is None else value, reduce)
+    data = self._data.copy()
     if isinstance(src, Tensor):
         source = src._data[tuple(slice(0, n) for n in positions.shape)]
         data[where] = source.astype(data.dtype, copy=False)
         return output("scatter", data, (self, src), (dim, positions))
     data[where] = src if value is None else value
     return output("scatter_value", data, (self,), (dim, positions))
+
+
+_REDUCERS = {"add": np.add, "multiply": np.multiply}
+
+
+class _ReduceWarning:
+    """torch warns of a tensor source's reduce= once a process."""
+
+    said = False
+
+
+def _reduced_values(self: Tensor, where: tuple, shape: tuple, source,
+                    reduce: str) -> np.ndarray:
+    """self's values with ``source`` (its first ``shape`` elements) added or multiplied in at
+    ``where``, element by element in order (a position named twice takes both)."""
+    if reduce not in _REDUCERS:
+        raise RuntimeError("reduce argument must be either add or multiply.")
+    data = self._data.copy()
+    if isinstance(source, Tensor):
+        if not _ReduceWarning.said:
+            _ReduceWarning.said = True
+            warn_at_user_code(
+                "The reduce argument of torch.scatter with Tensor src is deprecated and will "
+                "be removed in a future PyTorch release. Use torch.scatter_reduce instead for "
+                "more reduction options. (Triggered internally at /__w/pytorch/pytorch/aten/"
+                "src/ATen/native/TensorAdvancedIndexing.cpp:225.)")
+        source = source._data[tuple(slice(0, n) for n in shape)].astype(data.dtype, copy=False)
+    _REDUCERS[reduce].at(data, where, source)
+    return data
+
+
+def _scatter_reducing(self: Tensor, where: tuple, shape: tuple, source,
+                      reduce: str) -> Tensor:
+    """scatter with reduce=: a node without a derivative (torch's NotImplemented)."""
+    data = _reduced_values(self, where, shape, source, reduce)
+    if isinstance(source, Tensor):
+        return output("scatter_reducing", data, (self, source), ())
+    return output("scatter_value_reducing", data, (self,), ())
 
 
 @binds("scatter_add")

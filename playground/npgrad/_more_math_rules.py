@@ -121,6 +121,7 @@ def more_math_rows(row, element_wise) -> tuple:
             "grad * k.polygamma(n + 1, self)", forward=element_wise),
         row("polygamma_", "PolygammaBackward1", "self", "n self",
             "grad * k.polygamma(n + 1, self)", forward=element_wise),
+        row("mvlgamma", "MvlgammaBackward0", "self", "self p", "k.mvlgamma_grad(grad, self, p)"),
         row("mvlgamma_", "MvlgammaBackward0", "self", "self p", "k.mvlgamma_grad(grad, self, p)"),
         row("foreach_powsum", "NotImplemented", "tensors", "",
             "k.not_implemented('aten::_foreach_powsum')", variadic=True),

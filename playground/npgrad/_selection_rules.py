@@ -27,6 +27,11 @@ FREES_INDICES = frozenset((
 
 def selection_rows(row, element_wise) -> tuple:
     return (
+        # scatter's reduce= (add, multiply): torch has no derivative for it
+        *(row(f"scatter_reducing{suffix}", "NotImplemented", "self src", "",
+              *[f"k.not_implemented('aten::scatter{suffix}')"] * 2) for suffix in ("", "_")),
+        *(row(f"scatter_value_reducing{suffix}", "NotImplemented", "self", "",
+              f"k.not_implemented('aten::scatter{suffix}')") for suffix in ("", "_")),
         # x[tensor] = values: torch's index_put_ (through basic indices: _rules' CopySlices)
         row("index_put", "IndexPutBackward0", "self values", "index",
             "k.zero_at(grad, index)", "k.getitem(grad, index)"),

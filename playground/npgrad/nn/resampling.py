@@ -1,8 +1,9 @@
-"""Resizing, padding and patches of images: F.interpolate (nearest, bilinear, bicubic of an
-image; nearest, linear of a sequence) and nn.Upsample, F.pad (constant), F.unfold and F.fold;
-each one node with torch's name (UpsampleNearest2DBackward0, UpsampleLinear1DBackward0,
-ConstantPadNdBackward0, Im2ColBackward0, Col2ImBackward0) and torch's index arithmetic. A
-sequence's resampling has no rows (``rows`` None), only columns."""
+"""Resizing, padding and patches of images: F.interpolate (nearest, nearest-exact, bilinear,
+bicubic, area of an image; nearest, nearest-exact, linear, area of a sequence) and
+nn.Upsample, F.pad (constant), F.unfold and F.fold; each one node with torch's name
+(UpsampleNearest2DBackward0, UpsampleLinear1DBackward0, ConstantPadNdBackward0,
+Im2ColBackward0, Col2ImBackward0) and torch's index arithmetic. A sequence's resampling has no
+rows (``rows`` None), only columns."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import numpy as np
 from .. import _convolution, _recording
 from .._missing import MISSING_HINT
 from .._tensor import Tensor
+from . import functional
 from .modules import Module
 
 _pair = _convolution._pair
@@ -22,7 +24,7 @@ def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "neares
                 align_corners=None, recompute_scale_factor=None, antialias: bool = False):
     """An (N, C, H, W) batch or an (N, C, L) one resized to ``size`` or by ``scale_factor``."""
     _check_mode(input.ndim, mode, antialias)
-    if mode == "nearest" and align_corners is not None:
+    if mode in ("nearest", "nearest-exact", "area") and align_corners is not None:
         raise ValueError("align_corners option can only be set with the interpolating modes: "
                          "linear | bilinear | bicubic | trilinear")
     sizes_in = input.shape[2:]
@@ -36,8 +38,12 @@ def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "neares
             tuple(scale_factor)
         out = tuple(math.floor(n * f) for n, f in zip(sizes_in, factors, strict=True))
         scales = (None,) * count if recompute_scale_factor else factors
+    if mode == "area":  # torch's adaptive average pooling to the new size
+        pool = functional.adaptive_avg_pool1d if count == 1 else functional.adaptive_avg_pool2d
+        return pool(input, out[0] if count == 1 else out)
     # the index arithmetic is in torch's opmath type: double for double, else float
-    exact = np.float64 if input._data.dtype == np.float64 and mode != "nearest" else np.float32
+    exact = np.float64 if input._data.dtype == np.float64 and not mode.startswith("nearest") \
+        else np.float32
     sources = [_source(n_in, n_out, scale, "bilinear" if mode == "linear" else mode,
                        align_corners, exact)
                for n_in, n_out, scale in zip(sizes_in, out, scales, strict=True)]
@@ -52,10 +58,13 @@ def _check_mode(ndim: int, mode: str, antialias: bool) -> None:
     needed = _MODE_DIMS.get(mode)
     if needed is not None and needed != ndim:
         raise NotImplementedError(f"Got {ndim}D input, but {mode} mode needs {needed}D input")
-    if ndim not in (3, 4) or mode not in ("nearest", "linear", "bilinear", "bicubic") or \
-            antialias:
+    if ndim not in (3, 4) or mode not in ("nearest", "nearest-exact", "linear", "bilinear",
+                                          "bicubic", "area"):
         raise NotImplementedError(f"F.interpolate(mode={mode!r}) of a {ndim}-d input is "
                                   f"not {MISSING_HINT}")
+    if antialias:
+        raise NotImplementedError(f"F.interpolate(mode={mode!r}, antialias=True) is not "
+                                  f"{MISSING_HINT}")
 
 
 def resample(k, input, rows, columns):
@@ -69,9 +78,18 @@ def resample(k, input, rows, columns):
 
 def _op(rows, columns) -> str:
     if rows is None:
-        return "upsample_nearest1d" if _nearest(columns) else "upsample_linear1d"
-    return "upsample_nearest2d" if _nearest(rows) else "upsample_bicubic2d" if \
+        return f"upsample_{_nearest_kind(columns)}1d" if _nearest(columns) else \
+            "upsample_linear1d"
+    return f"upsample_{_nearest_kind(rows)}2d" if _nearest(rows) else "upsample_bicubic2d" if \
         _cubic(rows) else "upsample_bilinear2d"
+
+
+class ExactIndices(np.ndarray):
+    """nearest-exact's source positions (its nodes are named apart from nearest's)."""
+
+
+def _nearest_kind(rows) -> str:
+    return "nearest_exact" if isinstance(rows, ExactIndices) else "nearest"
 
 
 def _nearest(rows) -> bool:
@@ -119,6 +137,12 @@ def _source(size_in: int, size_out: int, scale, mode: str, align_corners, exact=
             return np.arange(size_out)
         ratio = np.float32(1 / scale if scale else size_in / size_out)
         return np.minimum(np.floor(positions * ratio).astype(np.int64), size_in - 1)
+    if mode == "nearest-exact":  # the centre of each output pixel, read where it falls
+        if size_out == size_in:
+            return np.arange(size_out).view(ExactIndices)
+        ratio = np.float32(1 / scale if scale else size_in / size_out)
+        centres = np.floor((positions + np.float32(0.5)) * ratio).astype(np.int64)
+        return np.minimum(centres, size_in - 1).view(ExactIndices)
     if align_corners:
         ratio = exact((size_in - 1) / (size_out - 1) if size_out > 1 else 0)
         source = positions * ratio
