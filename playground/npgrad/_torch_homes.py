@@ -202,8 +202,8 @@ HOMES: dict[str, dict[str, str]] = {
         "torch.nn.modules.fold": "Fold Unfold",
         "torch.nn.modules.upsampling": "Upsample UpsamplingBilinear2d UpsamplingNearest2d",
     },
+    "nn.multihead_attention": {"torch.nn.modules.activation": "MultiheadAttention"},
     "nn.transformer": {
-        "torch.nn.modules.activation": "MultiheadAttention",
         "torch.nn.modules.transformer": (
             "Transformer TransformerDecoder TransformerDecoderLayer TransformerEncoder "
             "TransformerEncoderLayer"),

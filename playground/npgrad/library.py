@@ -165,5 +165,42 @@ class CustomOpDef:
                     f"(e.g. return x.clone()) or refactor the custom operator to not return y.")
 
 
+def _operator(op, missing: Callable[[str], Exception]) -> CustomOpDef:
+    """The custom operator ``op`` names ("ns::name"), or ``op`` itself."""
+    if isinstance(op, CustomOpDef):
+        return op
+    namespace, _, name = str(op).partition("::")
+    found = OPERATORS.get(namespace, {}).get(name.split(".")[0])
+    if found is None:
+        raise missing(str(op))
+    return found
+
+
+def _no_namespace_member(op: str) -> Exception:
+    namespace, _, name = op.partition("::")
+    return AttributeError(f"'_OpNamespace' '{namespace}' object has no attribute '{name}'")
+
+
+def register_autograd(op, backward: Callable, /, *, setup_context: Callable | None = None,
+                      lib=None) -> None:
+    """``torch.library.register_autograd("ns::name", backward, setup_context=...)``: the
+    operator's own ``register_autograd``, by name."""
+    _operator(op, _no_namespace_member).register_autograd(backward, setup_context=setup_context)
+
+
+def register_fake(op, func: Callable | None = None, /, *, lib=None, _stacklevel: int = 1,
+                  allow_override: bool = True):
+    """``torch.library.register_fake("ns::name")``, as a decorator or with the function."""
+    found = _operator(op, lambda name: RuntimeError(f"operator {name} does not exist"))
+    return found.register_fake if func is None else found.register_fake(func)
+
+
+def register_kernel(op, device_types, func: Callable | None = None, /, *, lib=None):
+    """``torch.library.register_kernel("ns::name", "cpu")``, as a decorator or with the
+    function."""
+    found = _operator(op, lambda name: RuntimeError(f"operator {name} does not exist"))
+    return found.register_kernel(device_types, func)
+
+
 give_torch_homes(sys.modules[__name__])  # (however it is imported: CustomOpDef prints as torch's)
 __getattr__ = missing_attribute("torch.library")

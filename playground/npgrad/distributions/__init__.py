@@ -21,7 +21,7 @@ __all__ = ["register_kl", "Distribution", "Categorical", "Normal", "Bernoulli", 
            "Exponential", "Laplace", "LogNormal", "MultivariateNormal", "Independent", "Cauchy",
            "Geometric", "Gamma", "Chi2", "StudentT", "Poisson", "Dirichlet", "Beta",
            "TransformedDistribution", "MixtureSameFamily", "OneHotCategorical", "constraints",
-           "transforms", "kl_divergence"]
+           "transforms", "kl_divergence", "RelaxedOneHotCategorical"]
 
 
 def _as_tensor(value) -> Tensor:
@@ -341,9 +341,11 @@ from .poisson import Poisson  # noqa: E402
 from .studentT import StudentT  # noqa: E402
 from . import constraints, transforms  # noqa: E402, F401
 from . import mixture_same_family, one_hot_categorical  # noqa: E402, F401
+from . import relaxed_categorical  # noqa: E402, F401
 from . import transformed_distribution  # noqa: E402, F401
 from .mixture_same_family import MixtureSameFamily  # noqa: E402
 from .one_hot_categorical import OneHotCategorical  # noqa: E402
+from .relaxed_categorical import RelaxedOneHotCategorical  # noqa: E402
 from .transformed_distribution import TransformedDistribution  # noqa: E402
 from .transforms import (  # noqa: E402, F401
     AbsTransform,

@@ -1,176 +1,22 @@
-"""Attention layers: nn.MultiheadAttention (torch's multi_head_attention_forward, op by op)
-and the transformer built on it: its encoder and decoder layers and stacks, and
-nn.Transformer (as torch's in training mode: no fused fast path)."""
+"""The transformer built on nn.MultiheadAttention (multihead_attention.py): its encoder and
+decoder layers and stacks, and nn.Transformer (as torch's in training mode: no fused fast
+path; in inference, the encoder's nested-tensor path gives padding back as zeros)."""
 
 from __future__ import annotations
 
 import copy
-import math
 
+from .. import _dtype as dtypes
 from .. import _factories
-from .._missing import MISSING_HINT
+from .._grad_mode import is_grad_enabled
 from .._tensor import Tensor
 from .._user_warnings import warn_at_user_code
+from ..amp import is_autocast_enabled
 from . import functional, init
 from .containers import ModuleList
-from .modules import Dropout, Linear, Module, Parameter, _empty
+from .modules import Dropout, Linear, Module
+from .multihead_attention import MultiheadAttention
 from .normalization import LayerNorm
-
-
-class NonDynamicallyQuantizableLinear(Linear):
-    """The output projection's class in torch (a Linear, named apart)."""
-
-
-def _canonical_mask(mask: Tensor | None, dtype) -> Tensor | None:
-    """A bool mask as an additive one: -inf where True, as torch's _canonical_mask."""
-    if mask is None or mask.dtype.is_floating_point:
-        return mask
-    return _factories.zeros_like(mask, dtype=dtype).masked_fill_(mask, float("-inf"))
-
-
-def _projected(query: Tensor, key: Tensor, value: Tensor, weight: Tensor, bias) -> tuple:
-    """torch's _in_projection_packed: one linear for self-attention (unflattened into three),
-    one for the query and one for key and value when those are the same tensor."""
-    size = query.shape[-1]
-    if key is value and query is key:
-        packed = _separated(functional.linear(query, weight, bias), 3, size)
-        return packed[0], packed[1], packed[2]
-    if key is value:
-        w_q, w_kv = weight.split([size, size * 2])
-        b_q, b_kv = (None, None) if bias is None else bias.split([size, size * 2])
-        pair = _separated(functional.linear(key, w_kv, b_kv), 2, size)
-        return functional.linear(query, w_q, b_q), pair[0], pair[1]
-    w_q, w_k, w_v = weight.chunk(3)
-    b_q, b_k, b_v = (None, None, None) if bias is None else bias.chunk(3)
-    return (functional.linear(query, w_q, b_q), functional.linear(key, w_k, b_k),
-            functional.linear(value, w_v, b_v))
-
-
-def _separated(projection: Tensor, parts: int, size: int) -> Tensor:
-    """A packed projection's ``parts`` side by side, as torch lays them out: indexed first."""
-    return projection.unflatten(-1, (parts, size)).unsqueeze(0).transpose(0, -2).squeeze(-2) \
-        .contiguous()
-
-
-def multi_head_attention_forward(query, key, value, num_heads: int, in_proj_weight, in_proj_bias,
-                                 out_proj_weight, out_proj_bias, dropout_p: float, training: bool,
-                                 key_padding_mask=None, need_weights: bool = True,
-                                 attn_mask=None, average_attn_weights: bool = True,
-                                 is_causal: bool = False) -> tuple:
-    """Attention over (L, N, E) inputs ((L, E) unbatched), as torch's functional computes it."""
-    batched = query.dim() == 3
-    if not batched:  # (each on its own: the projections are then three, as in torch)
-        query, key, value = (t.unsqueeze(1) for t in (query, key, value))
-        if key_padding_mask is not None:
-            key_padding_mask = key_padding_mask.unsqueeze(0)
-    target, batch, embed = query.shape
-    source = key.shape[0]
-    head = embed // num_heads
-    if head * num_heads != embed:
-        raise AssertionError(f"embed_dim {embed} not divisible by num_heads {num_heads}")
-    key_padding_mask = _canonical_mask(key_padding_mask, query.dtype)
-    attn_mask = _canonical_mask(attn_mask, query.dtype)
-    if is_causal and attn_mask is None:
-        raise RuntimeError("Need attn_mask if specifying the is_causal hint. You may use the "
-                           "Transformer module method `generate_square_subsequent_mask` to "
-                           "create this mask.")
-    if is_causal and key_padding_mask is None and not need_weights:
-        attn_mask = None  # the fused kernel makes the causal mask itself
-    else:
-        is_causal = False
-    q, k, v = _projected(query, key, value, in_proj_weight, in_proj_bias)
-    if attn_mask is not None and attn_mask.dim() == 2:
-        attn_mask = attn_mask.unsqueeze(0)
-    q = q.view(target, batch * num_heads, head).transpose(0, 1)
-    k = k.view(source, batch * num_heads, head).transpose(0, 1)
-    v = v.view(source, batch * num_heads, head).transpose(0, 1)
-    if key_padding_mask is not None:
-        padding = key_padding_mask.view(batch, 1, 1, source).expand(-1, num_heads, -1, -1) \
-            .reshape(batch * num_heads, 1, source)
-        attn_mask = padding if attn_mask is None else attn_mask + padding
-    dropout_p = dropout_p if training else 0.0
-    if need_weights:
-        q_scaled = q * math.sqrt(1.0 / float(head))
-        weights = q_scaled.bmm(k.transpose(-2, -1)) if attn_mask is None else \
-            attn_mask.baddbmm(q_scaled, k.transpose(-2, -1))
-        weights = functional.softmax(weights, dim=-1)
-        if dropout_p > 0.0:
-            weights = functional.dropout(weights, p=dropout_p)
-        output = weights.bmm(v).transpose(0, 1).reshape(target * batch, embed)
-        output = functional.linear(output, out_proj_weight, out_proj_bias)
-        output = output.view(target, batch, output.shape[1])
-        weights = weights.view(batch, num_heads, target, source)
-        if average_attn_weights:
-            weights = weights.mean(dim=1)
-        if not batched:
-            output, weights = output.squeeze(1), weights.squeeze(0)
-        return output, weights
-    if attn_mask is not None:
-        if attn_mask.shape[0] == 1 and attn_mask.dim() == 3:
-            attn_mask = attn_mask.unsqueeze(0)
-        else:
-            attn_mask = attn_mask.view(batch, num_heads, -1, source)
-    q, k, v = (t.view(batch, num_heads, -1, head) for t in (q, k, v))
-    output = functional.scaled_dot_product_attention(q, k, v, attn_mask, dropout_p, is_causal)
-    output = output.permute(2, 0, 1, 3).reshape(batch * target, embed)
-    output = functional.linear(output, out_proj_weight, out_proj_bias)
-    output = output.view(target, batch, output.shape[1])
-    return (output if batched else output.squeeze(1)), None
-
-
-class MultiheadAttention(Module):
-    """Attention from ``num_heads`` heads over embed_dim / num_heads features each, with one
-    packed input projection; initialised as torch (xavier-uniform input weights, zero biases)."""
-
-    def __init__(self, embed_dim: int, num_heads: int, dropout: float = 0.0, bias: bool = True,
-                 add_bias_kv: bool = False, add_zero_attn: bool = False, kdim=None, vdim=None,
-                 batch_first: bool = False, device=None, dtype=None) -> None:
-        super().__init__()
-        if add_bias_kv or add_zero_attn or kdim not in (None, embed_dim) or \
-                vdim not in (None, embed_dim):
-            raise NotImplementedError("MultiheadAttention with add_bias_kv, add_zero_attn, kdim "
-                                      f"or vdim is not {MISSING_HINT}")
-        if embed_dim % num_heads:
-            raise AssertionError("embed_dim must be divisible by num_heads")
-        self.embed_dim, self.kdim, self.vdim = embed_dim, embed_dim, embed_dim
-        self._qkv_same_embed_dim = True  # (torch's own flags and attributes, read by code)
-        self.num_heads, self.dropout = num_heads, dropout
-        self.batch_first, self.head_dim = batch_first, embed_dim // num_heads
-        self.in_proj_weight = Parameter(_empty((3 * embed_dim, embed_dim), dtype))
-        for name in ("q_proj_weight", "k_proj_weight", "v_proj_weight"):
-            self.register_parameter(name, None)
-        self.bias_k = self.bias_v = None
-        self.add_zero_attn = add_zero_attn
-        if bias:
-            self.in_proj_bias = Parameter(_empty((3 * embed_dim,), dtype))
-        else:
-            self.register_parameter("in_proj_bias", None)
-        self.out_proj = NonDynamicallyQuantizableLinear(embed_dim, embed_dim, bias=bias,
-                                                        dtype=dtype)
-        init.xavier_uniform_(self.in_proj_weight)
-        if bias:
-            init.constant_(self.in_proj_bias, 0.0)
-            init.constant_(self.out_proj.bias, 0.0)
-
-    def forward(self, query: Tensor, key: Tensor, value: Tensor, key_padding_mask=None,
-                need_weights: bool = True, attn_mask=None, average_attn_weights: bool = True,
-                is_causal: bool = False) -> tuple:
-        batched = query.dim() == 3
-        if self.batch_first and batched:  # keeping which of them are the same tensor
-            if key is value and query is key:
-                query = key = value = query.transpose(1, 0)
-            elif key is value:
-                query, key = query.transpose(1, 0), key.transpose(1, 0)
-                value = key
-            else:
-                query, key, value = (t.transpose(1, 0) for t in (query, key, value))
-        output, weights = multi_head_attention_forward(
-            query, key, value, self.num_heads, self.in_proj_weight, self.in_proj_bias,
-            self.out_proj.weight, self.out_proj.bias, self.dropout, self.training,
-            key_padding_mask, need_weights, attn_mask, average_attn_weights, is_causal)
-        if self.batch_first and batched:
-            output = output.transpose(1, 0)
-        return output, weights
 
 
 class TransformerEncoderLayer(Module):
@@ -221,20 +67,87 @@ class TransformerEncoder(Module):
         super().__init__()
         self.layers = ModuleList([copy.deepcopy(encoder_layer) for _ in range(num_layers)])
         self.num_layers, self.norm = num_layers, norm
-        if enable_nested_tensor and not encoder_layer.self_attn.batch_first:
+        self.enable_nested_tensor = self.use_nested_tensor = enable_nested_tensor
+        self.mask_check = mask_check
+        why_not = _why_no_nested_tensor(encoder_layer)
+        if enable_nested_tensor and why_not:
             warn_at_user_code("enable_nested_tensor is True, but self.use_nested_tensor is "
-                              "False because encoder_layer.self_attn.batch_first was not True"
-                              "(use batch_first for better inference performance)")
+                              f"False because {why_not}")
+            self.use_nested_tensor = False
 
     def forward(self, src: Tensor, mask=None, src_key_padding_mask=None,
                 is_causal: bool | None = None) -> Tensor:
         output = src
         causal = _detect_is_causal_mask(mask, is_causal,
                                         _sequence_length(src, self.layers[0].self_attn))
+        kept = self._nested_positions(src, mask, src_key_padding_mask)
         for layer in self.layers:
             output = layer(output, src_mask=mask, src_key_padding_mask=src_key_padding_mask,
                            is_causal=causal)
+        if kept is not None:  # torch's nested tensor, padded back with zeros
+            output = output.masked_fill(kept.logical_not().unsqueeze(-1), 0.0)
         return output if self.norm is None else self.norm(output)
+
+    def _nested_positions(self, src: Tensor, mask, padding_mask):
+        """The positions that are not padding, where torch's inference takes its nested-tensor
+        path (padding dropped, given back as zeros): in eval mode without grad, with a
+        left-aligned padding mask and no attention mask; else None."""
+        layer = self.layers[0]
+        if not self.use_nested_tensor or layer.training or src.dim() != 3 or \
+                padding_mask is None or mask is not None or is_autocast_enabled():
+            return None
+        kept = padding_mask.logical_not() if padding_mask.dtype is dtypes.bool else \
+            padding_mask == 0
+        if self.mask_check and not bool((kept.cummin(dim=1).values == kept).all()):
+            return None  # (not left-aligned)
+        attention = layer.self_attn
+        weights = (src, attention.in_proj_weight, attention.in_proj_bias,
+                   attention.out_proj.weight, attention.out_proj.bias, layer.norm1.weight,
+                   layer.norm1.bias, layer.norm2.weight, layer.norm2.bias,
+                   layer.linear1.weight, layer.linear1.bias, layer.linear2.weight,
+                   layer.linear2.bias)
+        if is_grad_enabled() and any(t is not None and t.requires_grad for t in weights):
+            return None
+        _warn_nested_prototype()
+        return kept
+
+
+def _why_no_nested_tensor(layer) -> str:
+    """Why torch's encoder cannot take its nested-tensor path with these layers ("" when it
+    can), in its words."""
+    if not isinstance(layer, TransformerEncoderLayer):
+        return "encoder_layer was not TransformerEncoderLayer"
+    attention = layer.self_attn
+    for failed, why in (
+            (layer.norm_first, "norm_first was True"),
+            (not attention.batch_first, "self_attn.batch_first was not True(use batch_first "
+                                        "for better inference performance)"),
+            (not attention._qkv_same_embed_dim, "self_attn._qkv_same_embed_dim was not True"),
+            (attention.in_proj_bias is None, "self_attn was passed bias=False"),
+            (layer.activation not in (functional.relu, functional.gelu),
+             "activation_relu_or_gelu was not True"),
+            (layer.norm1.eps != layer.norm2.eps,
+             "norm1.eps was not equal to encoder_layer.norm2.eps"),
+            (attention.num_heads % 2 == 1, "self_attn.num_heads is odd")):
+        if failed:
+            return f"encoder_layer.{why}"
+    return ""
+
+
+class _NestedWarning:
+    said = False
+
+
+def _warn_nested_prototype() -> None:
+    """torch's warning, once a process, when its encoder first makes a nested tensor."""
+    if not _NestedWarning.said:
+        _NestedWarning.said = True
+        warn_at_user_code(
+            "The PyTorch API of nested tensors is in prototype stage and will change in the "
+            "near future. We recommend specifying layout=torch.jagged when constructing a "
+            "nested tensor, as this layout receives active development, has better operator "
+            "coverage, and works with torch.compile. (Triggered internally at "
+            "/__w/pytorch/pytorch/aten/src/ATen/NestedTensorImpl.cpp:177.)")
 
 
 def _sequence_length(x: Tensor, attention: MultiheadAttention) -> int | None:
