@@ -361,6 +361,15 @@ CASES = [
     Case("scatter", ((2, 3), (1, 2)), lambda m, a, b: m.scatter(a, 0, m.tensor([[1, 0]]), b),
          label="function"),
     Case("scatter_value", ((2, 3),), lambda m, a: a.scatter(1, m.tensor([[2], [0]]), 1.5)),
+    # reduce=: torch has no derivative (NotImplemented); the values and names are compared
+    Case("scatter_reducing", ((2, 3), (2, 2)), lambda m, a, b: a.scatter(
+        1, m.tensor([[2, 2], [0, 1]]), b, reduce="multiply"), label="name-only"),
+    Case("scatter_value_reducing", ((2, 3),), lambda m, a: a.scatter(
+        1, m.tensor([[2], [0]]), 1.5, reduce="add"), label="name-only"),
+    Case("scatter_reducing_", ((2, 3), (2, 2)), lambda m, a, b: (a * 1).scatter_(
+        1, m.tensor([[2, 2], [0, 1]]), b, reduce="add"), label="name-only"),
+    Case("scatter_value_reducing_", ((2, 3),), lambda m, a: (a * 1).scatter_(
+        1, m.tensor([[2], [0]]), 0.5, reduce="multiply"), label="name-only"),
     Case("gather", ((2, 3),), lambda m, a: a.gather(1, m.tensor([[2, 0, 2], [1, 1, 0]]))),
     Case("gather", ((3, 3),), lambda m, a: m.gather(a, 0, m.tensor([[2, 0], [0, 0]])),
          label="smaller-index"),
@@ -625,6 +634,14 @@ CASES = [
         lambda m, a: m.nn.functional.interpolate(a, size=(7, 3), mode="bilinear"))),
     Case("upsample_nearest1d", ((1, 2, 5),), lambda m, a: m.nn.functional.interpolate(
         a, scale_factor=1.5)),
+    Case("upsample_nearest_exact1d", ((1, 2, 5),), lambda m, a: m.nn.functional.interpolate(
+        a, scale_factor=1.5, mode="nearest-exact")),
+    Case("upsample_nearest_exact2d", ((1, 2, 5, 4),), lambda m, a: m.nn.functional.interpolate(
+        a, size=(3, 7), mode="nearest-exact")),
+    Case("upsample_nearest_exact1d_backward", ((1, 2, 5),), _second(
+        lambda m, a: m.nn.functional.interpolate(a, size=8, mode="nearest-exact"))),
+    Case("upsample_nearest_exact2d_backward", ((1, 2, 3, 3),), _second(
+        lambda m, a: m.nn.functional.interpolate(a, scale_factor=1.7, mode="nearest-exact"))),
     Case("upsample_linear1d", ((2, 1, 5),), lambda m, a: m.nn.functional.interpolate(
         a, scale_factor=2, mode="linear")),
     Case("upsample_linear1d", ((1, 2, 5),), lambda m, a: m.nn.functional.interpolate(

@@ -197,6 +197,7 @@ MORE_MATH_CASES: list = [
     Case("polygamma", ((3, 4),), lambda m, a: m.polygamma(1, a * 4 - 2.3), domain="positive"),
     Case("polygamma_", ((3, 4),), lambda m, a: (a + 0.5).polygamma_(1), domain="positive"),
     Case("mvlgamma_", ((3, 4),), lambda m, a: (a + 1.5).mvlgamma_(3), domain="positive"),
+    Case("mvlgamma", ((3, 4),), lambda m, a: (a + 1.5).mvlgamma(3), domain="positive"),
     Case("polygamma", ((3, 4),), lambda m, a: a.polygamma(3), domain="positive",
          label="zeta"),
     Case("igamma", ((3, 4), (3, 4)), lambda m, a, b: m.igamma(a.detach() * 3, b * 2),
