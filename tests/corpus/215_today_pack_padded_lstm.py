@@ -1,0 +1,31 @@
+# In the style of: NLP tutorials with pad_sequence / pack_padded_sequence / pad_packed_sequence and bidirectional LSTM (a third fresh sample: today's code, from sources the corpus had not yet drawn on)
+# Family: pytorch-docs
+import torch
+import torch.nn as nn
+from torch.nn.utils.rnn import pad_sequence, pack_padded_sequence, pad_packed_sequence, pack_sequence
+torch.manual_seed(0)
+seqs = [torch.tensor([4, 2, 7, 1]), torch.tensor([3, 5]), torch.tensor([6, 1, 2])]
+lengths = torch.tensor([len(s) for s in seqs])
+padded = pad_sequence(seqs, batch_first=True, padding_value=0)
+print(padded)
+emb = nn.Embedding(8, 5, padding_idx=0)
+lstm = nn.LSTM(5, 6, num_layers=2, batch_first=True, bidirectional=True)
+x = emb(padded)
+packed = pack_padded_sequence(x, lengths, batch_first=True, enforce_sorted=False)
+print(packed.batch_sizes, packed.sorted_indices, packed.unsorted_indices, packed.data.shape)
+out, (h, c) = lstm(packed)
+unpacked, lens = pad_packed_sequence(out, batch_first=True, total_length=5)
+print(unpacked.shape, lens)
+print(unpacked[1, :, :3].detach().round(decimals=4))
+print(h.shape, h[-1].detach().round(decimals=4))
+final = torch.cat([h[-2], h[-1]], dim=1)
+head = nn.Linear(12, 2)
+loss = nn.functional.cross_entropy(head(final), torch.tensor([0, 1, 1]))
+loss.backward()
+print(f"loss {loss.item():.5f}", emb.weight.grad[0].abs().sum().item(), emb.weight.grad[4].round(decimals=4))
+print(lstm.weight_ih_l1_reverse.grad.shape, lstm.weight_hh_l0.grad.norm().round(decimals=4))
+ps = pack_sequence([torch.randn(3, 2), torch.randn(2, 2)])
+print(ps.batch_sizes, type(ps).__name__)
+gru = nn.GRU(2, 3)
+o, hn = gru(ps)
+print(type(o).__name__, hn.shape, o.data.shape)

@@ -1,0 +1,37 @@
+# In the style of: SAC policy (TanhTransform), VAE KL with Independent Normal, Dirichlet/Beta/Gumbel rsample (a third fresh sample: today's code, from sources the corpus had not yet drawn on)
+# Family: blogs-and-qa
+import torch
+import torch.distributions as D
+from torch.distributions.transforms import TanhTransform, AffineTransform
+torch.manual_seed(0)
+mu = torch.zeros(2, 3, requires_grad=True)
+log_std = torch.full((2, 3), -0.5, requires_grad=True)
+base = D.Normal(mu, log_std.exp())
+pi = D.TransformedDistribution(base, [TanhTransform(cache_size=1), AffineTransform(0.0, 2.0)])
+a = pi.rsample()
+lp = pi.log_prob(a).sum(-1)
+print(a.detach().round(decimals=4), lp.detach().round(decimals=4))
+(lp.mean() + a.pow(2).mean()).backward()
+print(mu.grad.round(decimals=4), log_std.grad.round(decimals=4))
+q = D.Independent(D.Normal(torch.tensor([[0.5, -1.0]]), torch.tensor([[1.2, 0.3]])), 1)
+p = D.Independent(D.Normal(torch.zeros(1, 2), torch.ones(1, 2)), 1)
+print(q, q.batch_shape, q.event_shape)
+print(D.kl_divergence(q, p), q.entropy(), q.log_prob(torch.zeros(1, 2)))
+conc = torch.tensor([1.5, 2.0, 0.7], requires_grad=True)
+dr = D.Dirichlet(conc)
+s = dr.rsample((4,))
+print(s.sum(-1), s.round(decimals=4))
+s[:, 0].mean().backward()
+print(conc.grad.round(decimals=4))
+b = D.Beta(torch.tensor(2.0), torch.tensor(3.0))
+print(b.mean, b.variance, b.log_prob(torch.tensor(0.3)), b.sample((3,)))
+g = D.RelaxedOneHotCategorical(torch.tensor(0.5), logits=torch.tensor([0.1, 1.0, -0.3]))
+print(g.rsample().round(decimals=4))
+print(D.kl_divergence(D.Categorical(logits=torch.tensor([0.0, 1.0])), D.Categorical(probs=torch.tensor([0.5, 0.5]))))
+mix = D.MixtureSameFamily(D.Categorical(torch.tensor([0.3, 0.7])), D.Normal(torch.tensor([-1.0, 2.0]), torch.tensor([0.5, 1.0])))
+print(mix.log_prob(torch.tensor([0.0, 1.5])), mix.sample((3,)))
+print(D.LogNormal(0.0, 1.0).cdf(torch.tensor(1.0)), D.Laplace(0.0, 1.0).icdf(torch.tensor(0.8)), D.Poisson(3.0).log_prob(torch.tensor(2.0)))
+try:
+    D.Normal(0.0, -1.0)
+except ValueError as e:
+    print("ValueError:", str(e)[:90])

@@ -1,0 +1,41 @@
+# In the style of: "gather/scatter explained" blogs + GNN-style aggregation without PyG (scatter_reduce, index_put_ accumulate) (a third fresh sample: today's code, from sources the corpus had not yet drawn on)
+# Family: blogs-and-qa
+import torch
+torch.manual_seed(0)
+src = torch.randn(6, 3, requires_grad=True)
+index = torch.tensor([0, 1, 0, 2, 2, 2])
+out = torch.zeros(3, 3).scatter_add(0, index[:, None].expand(-1, 3), src)
+mean = torch.zeros(3, 3).index_add(0, index, src) / torch.bincount(index)[:, None]
+amax = torch.zeros(3, 3).scatter_reduce(0, index[:, None].expand(-1, 3), src, reduce="amax", include_self=False)
+print(out.grad_fn.name(), mean.grad_fn.name(), amax.grad_fn.name())
+print(amax.detach().round(decimals=4))
+(out.sum() + mean.pow(2).sum() + amax.sum()).backward()
+print(src.grad.round(decimals=4))
+x = torch.arange(12.).view(3, 4)
+print(x.gather(1, torch.tensor([[3, 0], [1, 1], [2, 0]])), torch.take_along_dim(x, x.argmax(1, keepdim=True), dim=1).flatten())
+print(torch.where(x > 5), torch.where(x > 5, x, torch.tensor(-1.0)))
+acc = torch.zeros(5)
+acc.index_put_((torch.tensor([0, 1, 1, 4]),), torch.tensor([1.0, 2.0, 3.0, 4.0]), accumulate=True)
+print(acc)
+y = torch.zeros(5).masked_scatter(torch.tensor([True, False, True, True, False]), torch.tensor([7.0, 8.0, 9.0]))
+print(y, torch.zeros(2, 3).index_fill(1, torch.tensor([0, 2]), -1.0))
+bounds = torch.tensor([0.0, 1.0, 2.5, 4.0])
+v = torch.tensor([-1.0, 0.0, 1.0, 3.0, 9.0])
+print(torch.bucketize(v, bounds), torch.bucketize(v, bounds, right=True), torch.searchsorted(bounds, v, side="right"))
+s = torch.tensor([1, 1, 2, 2, 2, 3, 1, 1])
+print(torch.unique_consecutive(s, return_counts=True, return_inverse=True))
+z = torch.tensor([1.0, 3.0, 2.0, 5.0], requires_grad=True)
+cm = torch.cummax(z, 0)
+print(cm, torch.cummin(z, 0).indices)
+r = (z.cumsum(0) * z.cumprod(0)).flip(0).roll(1) + cm.values
+r.sum().backward()
+print(z.grad)
+print(torch.tensor([3, 1, 2]).argsort(stable=True), torch.tensor([[1, 2], [3, 4]]).flatten().repeat_interleave(torch.tensor([1, 0, 2, 1])))
+w = torch.randn(4, 2, requires_grad=True)
+picked = w[torch.tensor([0, 2, 2]), torch.tensor([1, 0, 0])]
+picked.sum().backward()
+print(picked.grad_fn.name(), w.grad)
+m = torch.zeros(3, 3); m[[0, 1, 2], [2, 1, 0]] = torch.tensor([1.0, 2.0, 3.0]); m[m == 0] = -1
+print(m, m.masked_select(m > 0), m.nonzero(as_tuple=True))
+print(torch.scatter_reduce(torch.ones(3), 0, torch.tensor([0, 0, 2]), torch.tensor([2.0, 3.0, 4.0]), reduce="prod"),
+      torch.zeros(3).scatter_(0, torch.tensor([0, 0, 2]), torch.tensor([2.0, 3.0, 4.0]), reduce="add"))

@@ -1,0 +1,42 @@
+# In the style of: torch.linalg docs examples: svd, qr, eigh, lstsq, pinv, cholesky, solve_triangular, slogdet, norms, with gradients (a third fresh sample: today's code, from sources the corpus had not yet drawn on)
+# Family: pytorch-docs
+# tolerance: 1e-4 (float32 sums that cancel to about 0: the sign of a printed 0.0000 is LAPACK's and MKL's last bits)
+import torch
+torch.manual_seed(0)
+torch.set_printoptions(precision=4, sci_mode=False)
+A = torch.randn(5, 3, dtype=torch.float64, requires_grad=True)
+b = torch.randn(5, 2, dtype=torch.float64)
+sol = torch.linalg.lstsq(A, b)
+print(type(sol).__name__, sol.solution, sol.residuals, sol.rank, sol.singular_values)
+x = torch.linalg.pinv(A) @ b
+print(torch.allclose(x, sol.solution))
+x.sum().backward()
+print(A.grad)
+U, S, Vh = torch.linalg.svd(A.detach(), full_matrices=False)
+print(U.shape, S, Vh.shape)
+print(torch.linalg.svdvals(A.detach()), torch.linalg.matrix_rank(A.detach()), torch.linalg.cond(A.detach()))
+M = torch.randn(4, 4, requires_grad=True)
+Q, R = torch.linalg.qr(M)
+print(Q.grad_fn.name(), torch.allclose(Q @ R, M, atol=1e-5), R.diag())
+Sym = M @ M.T + 4 * torch.eye(4)
+L, V = torch.linalg.eigh(Sym)
+(L.sum() + V[:, -1].abs().sum()).backward()
+print(L, M.grad)
+Lc = torch.linalg.cholesky(Sym.detach())
+print(Lc, torch.linalg.cholesky_ex(-Sym.detach()).info)
+rhs = torch.randn(4, 2)
+X = torch.linalg.solve_triangular(Lc, rhs, upper=False)
+Xr = torch.linalg.solve_triangular(Lc.T, rhs.T, upper=True, left=False)
+print(torch.allclose(Lc @ X, rhs, atol=1e-5), Xr.shape)
+print(torch.linalg.slogdet(Sym.detach()), torch.logdet(Sym.detach()), torch.linalg.det(torch.eye(3) * 2))
+print(torch.linalg.norm(M.detach(), "fro"), torch.linalg.matrix_norm(M.detach(), ord="nuc"), torch.linalg.vector_norm(M.detach(), ord=float("inf")))
+print(torch.linalg.inv(Sym.detach()) @ Sym.detach())
+print(torch.linalg.eigvalsh(Sym.detach()), torch.linalg.solve(Sym.detach(), torch.ones(4)))
+try:
+    torch.linalg.cholesky(-Sym.detach())
+except Exception as e:
+    print(type(e).__name__, str(e).split("\n")[0])
+try:
+    torch.linalg.inv(torch.zeros(2, 2))
+except Exception as e:
+    print(type(e).__name__, str(e).split("\n")[0])
