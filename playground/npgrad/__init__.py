@@ -136,12 +136,11 @@ _removed.bind()  # (torch 1.x's linear algebra: torch.solve... refused, torch.qr
 globals().update(_bindings.exported_functions())
 _sparse_arithmetic.install(globals())  # (sparse tensors' methods: of Tensor's final ones)
 # the factories, too, take torch's size= (torch.zeros(size=(2, 3))) and out=
-for _factory in (empty, ones, rand, randn, zeros):
-    globals()[_factory.__name__] = _bindings.torch_keywords(_factory, as_function=True)
 for _factory in (arange, empty, eye, full, linspace, multinomial, normal, ones, rand, randint,
                  randn, randperm, zeros):
-    globals()[_factory.__name__] = accepting_out(_factory.__name__,
-                                                 globals()[_factory.__name__])
+    _keyed = _bindings.torch_keywords(_factory, as_function=True)
+    globals()[_factory.__name__] = _keyed if _keyed is not _factory else \
+        accepting_out(_factory.__name__, _factory)
 
 
 def is_tensor(obj) -> bool:

@@ -21,7 +21,7 @@ import inspect
 from collections.abc import Callable
 
 from ._complex_refusals import refusing_complex
-from ._out_argument import accepting_out
+from ._out_argument import accepting_out, called_with_out
 from ._tensor import Tensor
 
 METHODS: dict[str, Callable] = {}
@@ -71,17 +71,23 @@ TENSOR_FIRST: set[str] = set()
 
 def exported_functions() -> dict[str, Callable]:
     """The function column, each taking torch's keyword names and its ``out=`` too."""
-    return {name: accepting_out(name, refusing_complex(name, torch_keywords(
-        forward, as_function=True, tensor_first=name in TENSOR_FIRST)))
-            for name, forward in FUNCTIONS.items()}
+    exported = {}
+    for name, forward in FUNCTIONS.items():
+        keyed = torch_keywords(forward, as_function=True, tensor_first=name in TENSOR_FIRST,
+                               name=name)
+        if keyed is forward:  # (no wrapper of torch's keywords to take out= in)
+            keyed = accepting_out(name, forward)
+        exported[name] = refusing_complex(name, keyed)
+    return exported
 
 
-def torch_keywords(forward, as_function: bool, tensor_first: bool = False):
+def torch_keywords(forward, as_function: bool, tensor_first: bool = False, name: str = ""):
     """``forward``, also taking the keywords torch's documentation uses where ours differ:
     ``input=`` for the tensor of a function (``torch.sum(input=x)``), NumPy's ``keepdims`` for
     ``keepdim`` and ``axis`` for ``dim`` (torch's argument parser takes both), ``size=`` for
-    the sizes of a factory (``torch.zeros(size=(2, 3))``). Forwards that need none of them are
-    returned as they are (no call in between)."""
+    the sizes of a factory (``torch.zeros(size=(2, 3))``), and a function's ``out=``
+    (_out_argument.py). Forwards that need none of them are returned as they are (no call in
+    between)."""
     if not callable(forward) or isinstance(forward, type):
         return forward
     try:
@@ -97,14 +103,16 @@ def torch_keywords(forward, as_function: bool, tensor_first: bool = False):
     if not (takes_input or takes_keepdim or takes_dim or takes_sizes):
         return forward
 
-    name = forward.__name__
+    own_name = forward.__name__
+    name = name or own_name
 
     @functools.wraps(forward)
     def with_torch_keywords(*args, **kwargs):
         if tensor_first and args and not isinstance(args[0], Tensor):
-            raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not "
+            raise TypeError(f"{own_name}(): argument 'input' (position 1) must be Tensor, not "
                             f"{type(args[0]).__name__}")
         if kwargs:
+            out = kwargs.pop("out", None) if as_function else None
             if takes_input and "input" in kwargs:
                 args = (kwargs.pop("input"), *args)
             if takes_keepdim and "keepdims" in kwargs:
@@ -114,6 +122,8 @@ def torch_keywords(forward, as_function: bool, tensor_first: bool = False):
             if takes_sizes and "size" in kwargs:
                 size = kwargs.pop("size")
                 args = (*args, *(size if isinstance(size, tuple | list) else (size,)))
+            if out is not None:
+                return called_with_out(name, forward, args, kwargs, out)
         return forward(*args, **kwargs)
 
     return with_torch_keywords

@@ -31,31 +31,35 @@ _RESIZED = ("An output with one or more elements was resized since it had shape 
 
 def accepting_out(name: str, forward: Callable) -> Callable:
     """``forward`` taking torch's ``out=`` too (a forward that declares ``out`` itself gets
-    None for it: the result is written here)."""
+    None for it: the result is written here). _bindings.torch_keywords takes it in its own
+    wrapper, where it makes one: a call without ``out`` then costs nothing more."""
     if not callable(forward) or isinstance(forward, type):
         return forward
-    aten_name = getattr(forward, "__name__", name)
 
     @functools.wraps(forward)
     def with_out(*args, out=None, **kwargs):
         if out is None:
             return forward(*args, **kwargs)
-        if GradMode.enabled and _needs_grad((args, kwargs, out)):
-            raise RuntimeError(f"{aten_name}(): functions with out=... arguments don't support "
-                               "automatic differentiation, but one of the arguments requires "
-                               "grad.")
-        result = forward(*args, **kwargs)
-        if isinstance(result, Tensor) and isinstance(out, Tensor) and \
-                not any(result is arg for arg in args):  # (an in-place function takes none)
-            return write_out(result, out)
-        if isinstance(result, tuple) and isinstance(out, tuple | list) and \
-                len(result) == len(out) and all(isinstance(t, Tensor) for t in (*result, *out)):
-            written = [write_out(value, target) for value, target in zip(result, out,
-                                                                         strict=True)]
-            return _out_type(result)(*written) if hasattr(result, "_fields") else tuple(written)
-        raise TypeError(f"{name}() got an unexpected keyword argument 'out'")
+        return called_with_out(name, forward, args, kwargs, out)
 
     return with_out
+
+
+def called_with_out(name: str, forward: Callable, args: tuple, kwargs: dict, out):
+    """``forward(*args, **kwargs)`` written into ``out`` (a tensor, or a tuple of them)."""
+    if GradMode.enabled and _needs_grad((args, kwargs, out)):
+        raise RuntimeError(f"{getattr(forward, '__name__', name)}(): functions with out=... "
+                           "arguments don't support automatic differentiation, but one of the "
+                           "arguments requires grad.")
+    result = forward(*args, **kwargs)
+    if isinstance(result, Tensor) and isinstance(out, Tensor) and \
+            not any(result is arg for arg in args):  # (an in-place function takes none)
+        return write_out(result, out)
+    if isinstance(result, tuple) and isinstance(out, tuple | list) and \
+            len(result) == len(out) and all(isinstance(t, Tensor) for t in (*result, *out)):
+        written = [write_out(value, target) for value, target in zip(result, out, strict=True)]
+        return _out_type(result)(*written) if hasattr(result, "_fields") else tuple(written)
+    raise TypeError(f"{name}() got an unexpected keyword argument 'out'")
 
 
 def _needs_grad(value) -> bool:
