@@ -42,6 +42,19 @@ WORDS = {
     "LSTM projections on oneDNN":
         "LSTM with projections is not supported with oneDNN. Using default implementation."
         + _TRIGGERED + "RNN.cpp:1512.)",
+    "complex to real":
+        "Casting complex values to real discards the imaginary part" + _TRIGGERED
+        + "Copy.cpp:307.)",
+    "scatter reduce with a tensor":
+        "The reduce argument of torch.scatter with Tensor src is deprecated and will be "
+        "removed in a future PyTorch release. Use torch.scatter_reduce instead for more "
+        "reduction options." + _TRIGGERED + "TensorAdvancedIndexing.cpp:225.)",
+    "nested tensors prototype":
+        "The PyTorch API of nested tensors is in prototype stage and will change in the near "
+        "future. We recommend specifying layout=torch.jagged when constructing a nested "
+        "tensor, as this layout receives active development, has better operator coverage, "
+        "and works with torch.compile. (Triggered internally at /__w/pytorch/pytorch/aten/src/"
+        "ATen/NestedTensorImpl.cpp:177.)",
 }
 _GIVEN: set[str] = set()
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 
 from ._bindings import binds
+from ._deprecations import warn_once
 from ._recording import output
 from ._shapes import select, sliced, unsqueeze
 from ._tensor import Tensor, _wrap_dim, shared_counter
-from ._user_warnings import warn_at_user_code
 
 
 def _index_data(index) -> np.ndarray:
@@ -76,12 +76,6 @@ def scatter(self: Tensor, dim: int, index, src=None, *, value=None, reduce=None)
 _REDUCERS = {"add": np.add, "multiply": np.multiply}
 
 
-class _ReduceWarning:
-    """torch warns of a tensor source's reduce= once a process."""
-
-    said = False
-
-
 def _reduced_values(self: Tensor, where: tuple, shape: tuple, source,
                     reduce: str) -> np.ndarray:
     """self's values with ``source`` (its first ``shape`` elements) added or multiplied in at
@@ -90,13 +84,7 @@ def _reduced_values(self: Tensor, where: tuple, shape: tuple, source,
         raise RuntimeError("reduce argument must be either add or multiply.")
     data = self._data.copy()
     if isinstance(source, Tensor):
-        if not _ReduceWarning.said:
-            _ReduceWarning.said = True
-            warn_at_user_code(
-                "The reduce argument of torch.scatter with Tensor src is deprecated and will "
-                "be removed in a future PyTorch release. Use torch.scatter_reduce instead for "
-                "more reduction options. (Triggered internally at /__w/pytorch/pytorch/aten/"
-                "src/ATen/native/TensorAdvancedIndexing.cpp:225.)")
+        warn_once("scatter reduce with a tensor")
         source = source._data[tuple(slice(0, n) for n in shape)].astype(data.dtype, copy=False)
     _REDUCERS[reduce].at(data, where, source)
     return data

@@ -12,6 +12,7 @@ import numpy as np
 from . import _dtype as dtypes
 from ._bindings import bind_method, binds
 from ._complex_nodes import complex_variant
+from ._deprecations import warn_once
 from ._forward import DualLevel, refuse_inplace, set_tangent, tangent_of_write
 from ._grad_mode import GradMode
 from ._indexing import index_array
@@ -27,7 +28,7 @@ from ._operands import (
     operands,
     tensor_or_none,
 )
-from ._pointwise import UNARY, clamp, masked_values, warn_imaginary_dropped
+from ._pointwise import UNARY, clamp, masked_values
 from ._recording import RESULT, attach_node, output
 from ._rules import RULES
 from ._tensor import Tensor, bump_version, shared_counter
@@ -320,7 +321,7 @@ def copy_(self: Tensor, source: Tensor, non_blocking: bool = False) -> Tensor:
     target = self._data.dtype
     if values.dtype != target:
         if values.dtype.kind == "c" and target.kind not in "cb":
-            warn_imaginary_dropped()
+            warn_once("complex to real")
             values = values.real
         values = values.astype(target)
     if target.kind not in "fc":

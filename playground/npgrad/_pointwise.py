@@ -15,6 +15,7 @@ import numpy as np
 from . import _bindings
 from . import _dtype as dtypes
 from ._bindings import bind_method, binds
+from ._deprecations import warn_once
 from ._kernel_exp import kernel_exp
 from ._numerics import erf_values
 from ._operands import floating
@@ -22,7 +23,6 @@ from ._parallel import split
 from ._recording import SAVE_RESULT, fast_elementwise, output
 from ._rules import RULES
 from ._tensor import Tensor
-from ._user_warnings import warn_at_user_code
 
 _make = Tensor._make
 
@@ -319,23 +319,11 @@ def to(self: Tensor, *args, **kwargs) -> Tensor:
         if self.is_meta:
             return to_meta(self, target.numpy)
         if self._data.dtype.kind == "c" and target.numpy.kind not in "cb":
-            warn_imaginary_dropped()
+            warn_once("complex to real")
         converted = output("to", self._data.astype(target.numpy), (self,))
     else:
         converted = self
     return to_meta(converted) if moved and not converted.is_meta else converted
-
-
-_imaginary_dropped_said = False
-
-
-def warn_imaginary_dropped() -> None:
-    """torch's warning, once a process, when a cast to a real dtype drops imaginary parts."""
-    global _imaginary_dropped_said
-    if not _imaginary_dropped_said:
-        _imaginary_dropped_said = True
-        warn_at_user_code("Casting complex values to real discards the imaginary part (Triggered "
-                          "internally at /__w/pytorch/pytorch/aten/src/ATen/native/Copy.cpp:307.)")
 
 
 @binds("type", function=False)

@@ -8,19 +8,12 @@ from .. import _factories
 from .._grad_mode import no_grad
 from .._shapes import broadcast_tensors
 from .._tensor import Tensor
-from .._type_info import finfo
-from . import Categorical, Distribution, constraints
+from . import Categorical, Distribution, _clamped, constraints
 from .one_hot_categorical import OneHotCategorical
 from .transformed_distribution import TransformedDistribution
 from .transforms import ExpTransform
 
 __all__ = ["ExpRelaxedCategorical", "RelaxedOneHotCategorical"]
-
-
-def clamp_probs(probs: Tensor) -> Tensor:
-    """Probabilities kept inside (0, 1) by the dtype's epsilon, as torch's helper keeps them."""
-    eps = finfo(probs.dtype).eps
-    return probs.clamp(min=eps, max=1 - eps)
 
 
 class ExpRelaxedCategorical(Distribution):
@@ -45,7 +38,7 @@ class ExpRelaxedCategorical(Distribution):
     def rsample(self, sample_shape=()) -> Tensor:
         """Gumbel noise on the logits, over the temperature, normalised in log space."""
         logits = self.logits
-        uniforms = clamp_probs(_factories.rand(self._extended_shape(sample_shape),
+        uniforms = _clamped(_factories.rand(self._extended_shape(sample_shape),
                                                dtype=logits.dtype))
         gumbels = -((-(uniforms.log())).log())
         scores = (logits + gumbels) / self.temperature

@@ -8,6 +8,7 @@ import copy
 
 from .. import _dtype as dtypes
 from .. import _factories
+from .._deprecations import warn_once
 from .._grad_mode import is_grad_enabled
 from .._tensor import Tensor
 from .._user_warnings import warn_at_user_code
@@ -108,7 +109,7 @@ class TransformerEncoder(Module):
                    layer.linear2.bias)
         if is_grad_enabled() and any(t is not None and t.requires_grad for t in weights):
             return None
-        _warn_nested_prototype()
+        warn_once("nested tensors prototype")  # (torch makes one there)
         return kept
 
 
@@ -134,20 +135,6 @@ def _why_no_nested_tensor(layer) -> str:
     return ""
 
 
-class _NestedWarning:
-    said = False
-
-
-def _warn_nested_prototype() -> None:
-    """torch's warning, once a process, when its encoder first makes a nested tensor."""
-    if not _NestedWarning.said:
-        _NestedWarning.said = True
-        warn_at_user_code(
-            "The PyTorch API of nested tensors is in prototype stage and will change in the "
-            "near future. We recommend specifying layout=torch.jagged when constructing a "
-            "nested tensor, as this layout receives active development, has better operator "
-            "coverage, and works with torch.compile. (Triggered internally at "
-            "/__w/pytorch/pytorch/aten/src/ATen/NestedTensorImpl.cpp:177.)")
 
 
 def _sequence_length(x: Tensor, attention: MultiheadAttention) -> int | None:
