@@ -52,8 +52,6 @@ MISSING: dict[str, str] = {
                                         "filters are not in the NumPy engine",
     "233_today_dtype_printing.py": "bfloat16 tensors are not in the NumPy engine",
     "235_today_sparse_embeddingbag.py": "sparse CSR tensors (to_sparse_csr)",
-    "236_today_special_math.py": "torch.special's Bessel functions (bessel_j0...)",
-    "238_today_jit_script_trace.py": "torch.jit.script and torch.jit.trace (TorchScript)",
     "241_today_autocast_cpu.py": "autocast to bfloat16 on the CPU (bfloat16 tensors)",
     "246_today_tensor_subclass.py": "__torch_function__ and Tensor.as_subclass",
 }

@@ -241,7 +241,8 @@ _LAZY = {**{name: ("nn.noisy", name) for name in ("alpha_dropout", "feature_alph
              "hinge_embedding_loss", "kl_div", "margin_ranking_loss", "poisson_nll_loss",
              "triplet_margin_loss", "ctc_loss", "selu_", "celu_", "threshold_", "dropout_",
              "constant_pad_nd", "pixel_unshuffle", "rms_norm")}}
-_LAZY_MODULES = ("fft", "library", "ops", "profiler", "version", "compiler", "_dynamo")
+_LAZY_MODULES = ("fft", "library", "ops", "profiler", "version", "compiler", "_dynamo",
+                 "futures")
 _lacking = missing_attribute("torch")
 
 

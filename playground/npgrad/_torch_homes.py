@@ -32,6 +32,10 @@ HOMES: dict[str, dict[str, str]] = {
     "_saved_hooks": {
         "torch.autograd.graph": "save_on_cpu saved_tensors_hooks",
     },
+    "_scripted": {
+        "torch.jit._script": "RecursiveScriptModule ScriptModule",
+        "torch.jit._trace": "TopLevelTracedModule TracedModule",
+    },
     "_tensor": {
         "torch": "Size",
     },

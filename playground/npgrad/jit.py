@@ -1,6 +1,7 @@
 """``torch.jit``'s questions and markers, which model code asks and wears whether or not it is
 ever compiled (``if not torch.jit.is_scripting():``, ``@torch.jit.ignore``): answered and
-worn as by eager torch. Compiling (script, trace) is not here: said so, with what to do."""
+worn as by eager torch. Compiling (script, trace, save, load) is in _scripted.py, loaded when
+first asked for."""
 
 from __future__ import annotations
 
@@ -46,4 +47,20 @@ def ignore(drop=False, **kwargs):
     return lambda function: function
 
 
-__getattr__ = missing_attribute("torch.jit")
+_COMPILING = frozenset([
+    "script", "trace", "trace_module", "freeze", "optimize_for_inference", "save", "load", "fork",
+    "wait", "ScriptModule", "ScriptFunction", "RecursiveScriptModule", "TracedModule",
+    "TopLevelTracedModule"])
+_lacking = missing_attribute("torch.jit")
+
+
+def script_if_tracing(function):
+    return function
+
+
+def __getattr__(name: str):
+    if name in _COMPILING:
+        from . import _scripted
+
+        return getattr(_scripted, name)
+    return _lacking(name)

@@ -22,7 +22,15 @@ _lacking = missing_attribute("torch.special")
 _OWN = ("entr", "erfcx", "ndtr", "ndtri", "log_ndtr", "i0", "i0e", "i1", "i1e", "xlog1py")
 
 
+# without derivatives (_bessel_functions.py)
+_BESSEL = ("bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1", "modified_bessel_i0",
+           "modified_bessel_i1", "modified_bessel_k0", "modified_bessel_k1",
+           "scaled_modified_bessel_k0", "scaled_modified_bessel_k1", "spherical_bessel_j0")
+
+
 def __getattr__(name: str):
+    if name in _BESSEL:
+        return getattr(importlib.import_module(f"{_PACKAGE}._bessel_functions"), name)
     if name in _NAMES:
         return getattr(importlib.import_module(_PACKAGE), _NAMES[name])
     if name in _OWN:
@@ -30,4 +38,4 @@ def __getattr__(name: str):
     return _lacking(name)
 
 
-__all__ = list(_NAMES) + list(_OWN)
+__all__ = list(_NAMES) + list(_OWN) + list(_BESSEL)
