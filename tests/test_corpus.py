@@ -51,7 +51,6 @@ MISSING: dict[str, str] = {
     "216_today_spatial_transformer.py": "F.interpolate(antialias=True): its separable "
                                         "filters are not in the NumPy engine",
     "233_today_dtype_printing.py": "bfloat16 tensors are not in the NumPy engine",
-    "235_today_sparse_embeddingbag.py": "sparse CSR tensors (to_sparse_csr)",
     "241_today_autocast_cpu.py": "autocast to bfloat16 on the CPU (bfloat16 tensors)",
     "246_today_tensor_subclass.py": "__torch_function__ and Tensor.as_subclass",
 }

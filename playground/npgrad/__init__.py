@@ -11,7 +11,7 @@ from ._tensor import Size, Tensor, device  # isort: skip
 from . import _arithmetic, _einsum, _indexing, _inplace, _linalg, _products  # isort: skip
 from . import _pointwise, _reductions, _shapes, _slicing  # isort: skip
 from . import _more_math, _scatter_reduce, _selection, _sparse, _sparse_ops  # isort: skip
-from . import _sparse_arithmetic  # isort: skip
+from . import _sparse_arithmetic, _sparse_csr  # isort: skip
 from . import _gamma_ops, _incomplete_gamma, _random_fills, _strided  # isort: skip
 from . import _triangular_solve  # isort: skip
 from . import _array_factories  # isort: skip
@@ -101,6 +101,7 @@ from ._out_argument import accepting_out
 from ._printing import get_printoptions, set_printoptions
 from ._serialization import load, save
 from ._sparse import layout, sparse_coo, strided
+from ._sparse_csr import sparse_bsc, sparse_bsr, sparse_csc, sparse_csr
 from ._type_info import (
     channels_last,
     channels_last_3d,

@@ -49,6 +49,11 @@ WORDS = {
         "The reduce argument of torch.scatter with Tensor src is deprecated and will be "
         "removed in a future PyTorch release. Use torch.scatter_reduce instead for more "
         "reduction options." + _TRIGGERED + "TensorAdvancedIndexing.cpp:225.)",
+    "sparse CSR beta":
+        "Sparse CSR tensor support is in beta state. If you miss a functionality in the sparse "
+        "tensor support, please submit a feature request to https://github.com/pytorch/pytorch"
+        "/issues. (Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/"
+        "SparseCsrTensorImpl.cpp:49.)",
     "nested tensors prototype":
         "The PyTorch API of nested tensors is in prototype stage and will change in the near "
         "future. We recommend specifying layout=torch.jagged when constructing a nested "

@@ -237,6 +237,10 @@ def tensor_repr(tensor) -> str:
         from ._sparse import sparse_repr
 
         return sparse_repr(tensor, [s for s in suffixes if not s.startswith("dtype=")])
+    if "_csr" in tensor.__dict__:
+        from ._sparse_csr import csr_repr
+
+        return csr_repr(tensor, [s for s in suffixes if not s.startswith("dtype=")])
     text = _add_suffixes(prefix + body, suffixes, indent)
     from ._tensor import Parameter
 

@@ -100,7 +100,14 @@ def sparse_coo_tensor(indices, values, size=None, *, dtype=None, device=None,
 
 
 def to_sparse(self: Tensor, sparse_dim=None, *, layout=None) -> Tensor:
-    """The tensor's non-zeros in row-major order (coalesced), as torch's to_sparse."""
+    """The tensor's non-zeros in row-major order (coalesced), as torch's to_sparse (a CSR
+    matrix with ``layout=torch.sparse_csr``)."""
+    from . import _sparse_csr
+
+    if layout is not None and layout is not sparse_coo:
+        return _sparse_csr.to_sparse_csr(self)
+    if _sparse_csr.csr_parts(self) is not None:
+        return _sparse_csr.as_coo(self)
     if parts(self) is not None:
         return self
     if self._rg:
@@ -111,14 +118,26 @@ def to_sparse(self: Tensor, sparse_dim=None, *, layout=None) -> Tensor:
 
 
 def _layout(self: Tensor) -> layout:
-    return sparse_coo if parts(self) is not None else strided
+    if parts(self) is not None:
+        return sparse_coo
+    from ._sparse_csr import csr_parts, sparse_csr
+
+    return sparse_csr if csr_parts(self) is not None else strided
 
 
 def _coo_of(self: Tensor, what: str) -> COO:
     found = parts(self)
     if found is None:
-        raise RuntimeError(f"{what} expected sparse coordinate tensor layout but got Strided")
+        from ._sparse_csr import layout_name
+
+        raise RuntimeError(f"{what} expected sparse coordinate tensor layout but got "
+                           f"{layout_name(self)}")
     return found
+
+
+def _nnz(self: Tensor) -> int:
+    csr = self.__dict__.get("_csr")
+    return (csr or _coo_of(self, "_nnz")).values.shape[0]
 
 
 def _indices(self: Tensor) -> Tensor:
@@ -150,12 +169,11 @@ def sparse_repr(tensor: Tensor, suffixes: list[str]) -> str:
 
 
 def _install() -> None:
-    for name, method in (("to_sparse", to_sparse), ("indices", indices),
-                         ("_indices", _indices)):
+    for name, method in (("to_sparse", to_sparse), ("to_sparse_coo", to_sparse),
+                         ("indices", indices), ("_indices", _indices), ("_nnz", _nnz)):
         bind_method(name, method)
     bind_method("layout", property(_layout))
     bind_method("is_sparse", property(lambda self: parts(self) is not None))
-    bind_method("_nnz", lambda self: _coo_of(self, "_nnz").values.shape[0])
     bind_method("is_coalesced", lambda self: _coo_of(self, "is_coalesced").coalesced)
     bind_function("sparse_coo_tensor", sparse_coo_tensor)
     from ._linalg import mm

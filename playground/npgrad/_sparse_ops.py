@@ -39,6 +39,9 @@ def constructed(dense: np.ndarray, values: Tensor, coo: _sparse.COO) -> Tensor:
 
 def to_dense(self: Tensor, dtype=None, *, masked_grad=None) -> Tensor:
     if _sparse.parts(self) is None:
+        if "_csr" in self.__dict__:  # (a CSR matrix: its values, kept dense)
+            return Tensor._make(self._data.copy() if dtype is None else
+                                self._data.astype(dtype.numpy))
         return self
     data = self._data.copy() if dtype is None else self._data.astype(dtype.numpy)
     return output("to_dense", data, (self,), (coalesced_positions(self),))
@@ -60,6 +63,10 @@ def _values(self: Tensor) -> Tensor:
 
 
 def values(self: Tensor) -> Tensor:
+    if "_csr" in self.__dict__:
+        from ._sparse_csr import csr_values
+
+        return csr_values(self)
     if not _sparse._coo_of(self, "values").coalesced:
         raise RuntimeError("Cannot get values on an uncoalesced tensor, please call "
                            ".coalesce() first")

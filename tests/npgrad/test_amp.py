@@ -131,9 +131,9 @@ def test_model_code_asking_torch_jit_runs_as_in_eager_torch():
     assert run_printing(JIT, npgrad) == run_printing(JIT, torch)
 
 
-def test_compiling_with_torch_jit_says_what_to_do():
+def test_torch_jit_names_what_it_lacks_and_what_to_do():
     import playground.npgrad as npgrad
 
-    with pytest.raises(AttributeError, match="module 'torch.jit' has no attribute 'script'.*"
-                                             "switch the engine to torch"):
-        npgrad.jit.script  # noqa: B018 - the lookup is what raises
+    with pytest.raises(AttributeError, match="module 'torch.jit' has no attribute "
+                                             "'CompilationUnit'.*switch the engine to torch"):
+        npgrad.jit.CompilationUnit  # noqa: B018 - the lookup is what raises

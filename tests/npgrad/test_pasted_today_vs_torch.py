@@ -296,6 +296,23 @@ for options in ({"kdim": 6, "vdim": 4}, {"add_bias_kv": True}, {"add_zero_attn":
         single, w = attention(query[:, 0], key[:, 0], value[:, 0])
         print(single.shape, w.shape, single.sum())
 """,
+    "sparse CSR matrices: made, printed, taken apart, multiplied": """
+c = torch.tensor([[0.0, 2.0, 0.0], [3.0, 0.0, 4.0]], dtype=DTYPE).to_sparse_csr()
+print(c, c.to_dense(), c.layout, c.is_sparse, c.is_sparse_csr, c._nnz(), c.shape, c.dtype)
+print(c @ torch.ones(3, 2, dtype=DTYPE), torch.mm(c, torch.ones(3, 1, dtype=DTYPE)))
+print(c.to_sparse_csr() is c, c.crow_indices(), c.col_indices(), c.values(), c.to_sparse())
+d = torch.sparse_csr_tensor(torch.tensor([0, 2, 3]), torch.tensor([0, 2, 1]),
+                            torch.tensor([1., 2., 3.], dtype=DTYPE), size=(2, 3))
+print(d, d.to_dense(), torch.tensor([[1, 0], [0, 0]]).to_sparse_csr())
+print(torch.sparse_csr_tensor([0, 1, 2], [1, 0], [5., 6.]), c.to_sparse_coo())
+for call in (lambda: c.indices(), lambda: torch.ones(2, 2).crow_indices()):
+    try:
+        call()
+    except RuntimeError as error:
+        print(error)
+print(torch.zeros(2, 2).to_sparse(layout=torch.sparse_csr).layout, torch.sparse_csc)
+print(torch.arange(40., dtype=DTYPE).view(2, 20).to_sparse_csr())
+""",
 }
 
 
