@@ -48,8 +48,6 @@ MISSING: dict[str, str] = {
                               "its output's grad_fn is StackBackward0 where torch's batched "
                               "run gives the function's own last node (MulBackward0)",
     "184_misc_api_printing.py": "bfloat16 tensors are not in the NumPy engine",
-    "216_today_spatial_transformer.py": "F.interpolate(antialias=True): its separable "
-                                        "filters are not in the NumPy engine",
     "233_today_dtype_printing.py": "bfloat16 tensors are not in the NumPy engine",
     "241_today_autocast_cpu.py": "autocast to bfloat16 on the CPU (bfloat16 tensors)",
     "246_today_tensor_subclass.py": "__torch_function__ and Tensor.as_subclass",

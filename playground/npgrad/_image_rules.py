@@ -22,6 +22,7 @@ def _padding_rows(row) -> tuple:
 _CONV3D = "stride padding dilation groups"
 # a sequence's resampling ops and their node names
 _UPSAMPLED_1D = (("nearest", "Nearest"), ("nearest_exact", "NearestExact"), ("linear", "Linear"))
+_ANTIALIASED = (("bilinear", "Bilinear"), ("bicubic", "Bicubic"))  # F.interpolate(antialias=)
 
 
 def _volume_rows(row) -> tuple:
@@ -122,6 +123,12 @@ def image_rows(row) -> tuple:
             "shape rows columns", "k.resample_grad(grad, shape, rows, columns)"),
         row("upsample_nearest_exact2d_backward", "UpsampleNearestExact2DBackwardBackward0",
             "grad_output", "rows columns", "k.resample(grad, rows, columns)"),
+        *(row(f"upsample_{kind}2d_aa", f"Upsample{name}2DAaBackward0", "self",
+              "shape rows columns mode", "k.antialiased_grad(grad, shape, rows, columns, mode)")
+          for kind, name in _ANTIALIASED),
+        *(row(f"upsample_{kind}2d_aa_backward", f"Upsample{name}2DAaBackwardBackward0",
+              "grad_output", "rows columns mode", "k.antialiased(grad, rows, columns, mode)")
+          for kind, name in _ANTIALIASED),
         row("nll_loss2d", "NllLoss2DBackward0", "self", "chosen reduction count",
             "k.nll2d_grad(grad, chosen, reduction, count)"),
         row("group_norm", "NativeGroupNormBackward0", "input weight bias",

@@ -632,6 +632,18 @@ CASES = [
         lambda m, a: m.nn.functional.interpolate(a, scale_factor=2))),
     Case("upsample_bilinear2d_backward", ((1, 1, 4, 5),), _second(
         lambda m, a: m.nn.functional.interpolate(a, size=(7, 3), mode="bilinear"))),
+    Case("upsample_bilinear2d_aa", ((1, 2, 7, 6),), lambda m, a: m.nn.functional.interpolate(
+        a, size=(3, 4), mode="bilinear", antialias=True)),
+    Case("upsample_bicubic2d_aa", ((1, 2, 7, 6),), lambda m, a: m.nn.functional.interpolate(
+        a, scale_factor=0.45, mode="bicubic", antialias=True)),
+    Case("upsample_bicubic2d_aa", ((1, 1, 4, 5),), lambda m, a: m.nn.functional.interpolate(
+        a, size=(3, 7), mode="bicubic", antialias=True, align_corners=True), label="corners"),
+    Case("upsample_bilinear2d_aa_backward", ((1, 1, 6, 5),), _second(
+        lambda m, a: m.nn.functional.interpolate(a, size=(4, 2), mode="bilinear",
+                                                 antialias=True))),
+    Case("upsample_bicubic2d_aa_backward", ((1, 1, 6, 5),), _second(
+        lambda m, a: m.nn.functional.interpolate(a, size=(3, 8), mode="bicubic",
+                                                 antialias=True))),
     Case("upsample_nearest1d", ((1, 2, 5),), lambda m, a: m.nn.functional.interpolate(
         a, scale_factor=1.5)),
     Case("upsample_nearest_exact1d", ((1, 2, 5),), lambda m, a: m.nn.functional.interpolate(

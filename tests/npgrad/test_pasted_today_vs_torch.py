@@ -313,6 +313,24 @@ for call in (lambda: c.indices(), lambda: torch.ones(2, 2).crow_indices()):
 print(torch.zeros(2, 2).to_sparse(layout=torch.sparse_csr).layout, torch.sparse_csc)
 print(torch.arange(40., dtype=DTYPE).view(2, 20).to_sparse_csr())
 """,
+    "F.interpolate antialiased: shrinking, growing, its refusals": """
+import torch.nn.functional as F
+torch.manual_seed(0)
+image = torch.randn(2, 3, 11, 9, dtype=DTYPE, requires_grad=True)
+for mode in ("bilinear", "bicubic"):
+    for kw in ({"size": (4, 5)}, {"scale_factor": 0.3}, {"size": (15, 4)},
+               {"size": (5, 3), "align_corners": True}):
+        out = F.interpolate(image, mode=mode, antialias=True, **kw)
+        print(mode, kw, out.shape, out.sum(), out.grad_fn.name())
+        out.pow(2).sum().backward()
+        print(image.grad.abs().sum())
+        image.grad = None
+for mode, x in (("nearest", image), ("area", image), ("linear", image[0])):
+    try:
+        F.interpolate(x, scale_factor=0.5, mode=mode, antialias=True)
+    except ValueError as error:
+        print(error)
+""",
 }
 
 

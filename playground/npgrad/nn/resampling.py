@@ -1,5 +1,6 @@
 """Resizing, padding and patches of images: F.interpolate (nearest, nearest-exact, bilinear,
-bicubic, area of an image; nearest, nearest-exact, linear, area of a sequence) and
+bicubic, area of an image, antialiased in antialiasing.py; nearest, nearest-exact, linear,
+area of a sequence) and
 nn.Upsample, F.pad (constant), F.unfold and F.fold; each one node with torch's name
 (UpsampleNearest2DBackward0, UpsampleLinear1DBackward0, ConstantPadNdBackward0,
 Im2ColBackward0, Col2ImBackward0) and torch's index arithmetic. A sequence's resampling has no
@@ -38,6 +39,10 @@ def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "neares
             tuple(scale_factor)
         out = tuple(math.floor(n * f) for n, f in zip(sizes_in, factors, strict=True))
         scales = (None,) * count if recompute_scale_factor else factors
+    if antialias:
+        from .antialiasing import interpolate_antialiased
+
+        return interpolate_antialiased(input, out, scales, mode, align_corners)
     if mode == "area":  # torch's adaptive average pooling to the new size
         pool = functional.adaptive_avg_pool1d if count == 1 else functional.adaptive_avg_pool2d
         return pool(input, out[0] if count == 1 else out)
@@ -62,9 +67,11 @@ def _check_mode(ndim: int, mode: str, antialias: bool) -> None:
                                           "bicubic", "area"):
         raise NotImplementedError(f"F.interpolate(mode={mode!r}) of a {ndim}-d input is "
                                   f"not {MISSING_HINT}")
-    if antialias:
-        raise NotImplementedError(f"F.interpolate(mode={mode!r}, antialias=True) is not "
-                                  f"{MISSING_HINT}")
+    if antialias and (ndim != 4 or mode not in ("bilinear", "bicubic")):
+        if mode == "lanczos":
+            raise NotImplementedError(f"F.interpolate(mode='lanczos') {MISSING_HINT}")
+        raise ValueError("Anti-alias option is restricted to bilinear, bicubic, and lanczos "
+                         "modes and requires a 4-D tensor as input")
 
 
 def resample(k, input, rows, columns):
