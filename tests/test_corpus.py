@@ -50,7 +50,6 @@ MISSING: dict[str, str] = {
     "184_misc_api_printing.py": "bfloat16 tensors are not in the NumPy engine",
     "233_today_dtype_printing.py": "bfloat16 tensors are not in the NumPy engine",
     "241_today_autocast_cpu.py": "autocast to bfloat16 on the CPU (bfloat16 tensors)",
-    "246_today_tensor_subclass.py": "__torch_function__ and Tensor.as_subclass",
 }
 
 _TOLERANCE = re.compile(r"^#\s*tolerance:\s*([0-9.eE+-]+)")

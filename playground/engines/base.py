@@ -115,6 +115,14 @@ class Engine(ABC):
     def activate(self) -> contextlib.AbstractContextManager:
         """While active, ``import torch`` in user code resolves to this engine."""
 
+    def prepare_for(self, code: str) -> None:  # noqa: B027 - most engines need nothing
+        """Anything the engine must switch on before running ``code`` (none, by default)."""
+
+    def reading(self) -> contextlib.AbstractContextManager:
+        """Around the kernel's reading of the script's tensors: a tensor subclass's
+        ``__torch_function__`` is not asked (it would print or log the kernel's reads)."""
+        return contextlib.nullcontext()
+
     @abstractmethod
     def record(self, recorder: TraceRecorder) -> contextlib.AbstractContextManager:
         """While active, every backward()/autograd.grad() is recorded into ``recorder``."""
@@ -187,6 +195,7 @@ def run_code(code: str, engine: Engine, filename: str = "<script>",
                                                                    hooks.compiling)
     if marks is not None:
         recorder.place = marks.line_of
+    engine.prepare_for(code)
     started = time.perf_counter()
     with engine.activate(), engine.record(recorder), _tracked(engine, hooks) as calls:
         shown = None
@@ -211,7 +220,7 @@ def run_code(code: str, engine: Engine, filename: str = "<script>",
     notes: list[str] = []
     traces, later = [], None
     try:
-        with _own_conditions():
+        with _own_conditions(), engine.reading():
             named = named_tensors(namespace, view, notes)  # walked once for both
             recorder.settle([fn for _, t in named if (fn := grad_fn_of(t)) is not None])
             graph, ids = graph_of(named, view, recorder.nodes(), notes,

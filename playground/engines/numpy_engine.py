@@ -179,6 +179,19 @@ class NumpyEngine(Engine):
     def activate(self):
         return torch_is_npgrad()
 
+    def prepare_for(self, code: str) -> None:
+        """Code that defines ``__torch_function__`` on a class of its own (not a Tensor
+        subclass, which switches dispatch on when made) has torch's functions look for it."""
+        if "__torch_function__" in code:
+            from playground.npgrad._torch_function import activate
+
+            activate()
+
+    def reading(self):
+        dispatch = sys.modules.get(f"{ENGINE_PACKAGE}._torch_function")
+        return contextlib.nullcontext() if dispatch is None else \
+            dispatch.DisableTorchFunctionSubclass()
+
     def process_state(self) -> tuple:
         npgrad = self.torch_module()
         from playground.npgrad import _tensor

@@ -101,6 +101,9 @@ class TorchEngine(Engine):
         found = " (no CUDA found)" if self.requested == "auto" else ""
         return f"torch {version} · CPU{found}"
 
+    def reading(self):
+        return self.torch._C.DisableTorchFunctionSubclass()
+
     @contextlib.contextmanager
     def activate(self) -> Iterator[None]:
         """On CUDA, make it the default device so tutorial code lands on the GPU unchanged."""

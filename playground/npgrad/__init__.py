@@ -243,7 +243,7 @@ _LAZY = {**{name: ("nn.noisy", name) for name in ("alpha_dropout", "feature_alph
              "triplet_margin_loss", "ctc_loss", "selu_", "celu_", "threshold_", "dropout_",
              "constant_pad_nd", "pixel_unshuffle", "rms_norm")}}
 _LAZY_MODULES = ("fft", "library", "ops", "profiler", "version", "compiler", "_dynamo",
-                 "futures")
+                 "futures", "overrides", "_C")
 _lacking = missing_attribute("torch")
 
 

@@ -196,8 +196,11 @@ def _default_dtypes() -> tuple:
 
 
 def tensor_repr(tensor) -> str:
+    from ._tensor import PLAIN_CLASSES, Parameter
+
     values = tensor._data
-    prefix = "tensor("
+    kind = type(tensor)  # (a subclass of the user's prints under its own name)
+    prefix = "tensor(" if kind in PLAIN_CLASSES else f"{kind.__name__}("
     indent = len(prefix)
     suffixes = []
     dtype = dtypes.from_numpy_dtype(values.dtype)
@@ -242,6 +245,4 @@ def tensor_repr(tensor) -> str:
 
         return csr_repr(tensor, [s for s in suffixes if not s.startswith("dtype=")])
     text = _add_suffixes(prefix + body, suffixes, indent)
-    from ._tensor import Parameter
-
-    return "Parameter containing:\n" + text if tensor.__class__ is Parameter else text
+    return "Parameter containing:\n" + text if isinstance(tensor, Parameter) else text

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numbers
 import warnings
 import weakref
 
@@ -53,8 +54,21 @@ class Size(tuple):
         return Size(result) if isinstance(item, slice) else result
 
 
-def mark_parameter(tensor: Tensor) -> None:  # (the classes share one layout)
-    tensor.__class__ = Parameter
+# Every tensor class (filled in below, and by Tensor.__init_subclass__).
+TENSOR_CLASSES: set[type] = set()
+
+
+def mark_parameter(tensor: Tensor, kind: type | None = None) -> None:
+    tensor.__class__ = kind or Parameter  # (the classes share one layout)
+
+
+def _disabled_torch_function_impl(func, types, args=(), kwargs=None):
+    """torch._C._disabled_torch_function_impl: a class's ``__torch_function__`` that runs
+    the function plainly (Parameter's: its ops make plain tensors)."""
+    from ._torch_function import DisableTorchFunctionSubclass
+
+    with DisableTorchFunctionSubclass():
+        return func(*args, **(kwargs or {}))
 
 
 class Tensor:
@@ -83,6 +97,27 @@ class Tensor:
         tensor._grad_acc = None
         tensor._hooks = None
         return tensor
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        """A subclass with a ``__torch_function__`` of its own (or torch's default one, which
+        keeps results in the subclass) turns dispatch on (_torch_function.py)."""
+        super().__init_subclass__(**kwargs)
+        TENSOR_CLASSES.add(cls)
+        if cls.__torch_function__ is not _disabled_torch_function_impl:
+            from ._torch_function import activate
+
+            activate()
+
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        from ._torch_function import default_torch_function
+
+        return default_torch_function(cls, func, types, args, kwargs)
+
+    def as_subclass(self, cls) -> Tensor:
+        from ._torch_function import as_subclass
+
+        return as_subclass(self, cls)
 
     def __init__(self, *args, **kwargs) -> None:
         from ._factories import legacy_constructor
@@ -295,15 +330,24 @@ class Tensor:
         return self._data.shape[0]
 
     def __iter__(self):
-        if self._data.ndim == 0:
+        """The rows, as torch gives them: one unbind (its views share one UnbindBackward0)."""
+        if self.dim() == 0:
             raise TypeError("iteration over a 0-d tensor")
-        return (self[i] for i in range(self._data.shape[0]))
+        return iter(self.unbind(0))
+
+    def __contains__(self, element) -> bool:
+        if isinstance(element, Tensor | numbers.Number):
+            return bool((element == self).any().item())
+        raise RuntimeError("Tensor.__contains__ only supports Tensor or scalar, but you passed "
+                           f"in a {type(element)}.")
 
     def __hash__(self) -> int:
         return id(self)
 
     def __format__(self, spec: str) -> str:
-        if self._data.ndim == 0:
+        # (torch formats the values of a 0-d plain tensor only: not a Parameter's)
+        if self._data.ndim == 0 and (self.__class__ is Tensor or
+                                     self.__class__ is SparseTensor):
             return self.item().__format__(spec)
         return object.__format__(self, spec)
 
@@ -409,6 +453,7 @@ class Parameter(Tensor):
     requiring grad, registered by a Module it is assigned to; ops on it make plain Tensors."""
     __module__ = "torch.nn.parameter"
     __slots__ = ()  # the layout of Tensor, so that mark_parameter can change a tensor's class
+    __torch_function__ = _disabled_torch_function_impl
 
     def __new__(cls, data: Tensor | None = None, requires_grad: bool = True) -> Parameter:
         if data is None:
@@ -418,7 +463,7 @@ class Parameter(Tensor):
         if requires_grad and tensor._data.dtype.kind not in "fc":
             raise _integer_grad_error("Only Tensors of floating point and complex dtype")
         tensor.requires_grad_(requires_grad)
-        mark_parameter(tensor)
+        mark_parameter(tensor, cls)
         return tensor
 
     def __init__(self, *args, **kwargs) -> None:  # (__new__ made it)
@@ -431,18 +476,21 @@ class SparseTensor(Tensor):
     (_sparse_arithmetic.py), with no check on a dense tensor's ops."""
 
     __slots__ = ()
+    __torch_function__ = _disabled_torch_function_impl
 
 
 SparseTensor.__name__, SparseTensor.__qualname__ = Tensor.__name__, Tensor.__qualname__
 
 
-# The fast paths test an operand's class by identity: against these.
-TENSOR_CLASSES = (Tensor, Parameter, SparseTensor)
+# The fast paths test an operand's class by identity: against these, and every subclass
+# made since (a user's Parameter or __torch_function__ subclass: Tensor.__init_subclass__).
+PLAIN_CLASSES = (Tensor, Parameter, SparseTensor)
+TENSOR_CLASSES.update(PLAIN_CLASSES)
 
 
 _new = object.__new__
 # The ops whose outputs are several views of one tensor: torch refuses to write into those.
-_SEVERAL_VIEWS = frozenset({"SplitBackward0", "SplitWithSizesBackward0"})
+_SEVERAL_VIEWS = frozenset({"SplitBackward0", "SplitWithSizesBackward0", "UnbindBackward0"})
 
 
 # Whether inference mode is on (_grad_mode's inference_mode sets it): ``_make`` reads it for

@@ -1,7 +1,10 @@
 """Code that compiles its model (torch.jit.script, torch.jit.trace, fork, freeze, save and
-load), printed as torch prints it: the compiled copies share the model's parameters, keep their
-own training flags and attributes, print as torch's and call the model as often as torch's
-checked trace does."""
+load) and code that extends torch with ``__torch_function__`` (tensor subclasses, tensor-like
+objects), printed as torch prints it: the compiled copies share the model's parameters, keep
+their own training flags and attributes and call the model as often as torch's checked trace
+does; a subclass's __torch_function__ is handed what torch hands it and its results keep its
+type. Each script runs as a program of its own (TorchScript reads source files; dispatch, once
+on, stays on in its process)."""
 
 from __future__ import annotations
 
@@ -96,6 +99,74 @@ calls = []
 lin.register_forward_hook(lambda *args: calls.append(1))
 torch.jit.trace(lin, torch.ones(1, 2, dtype=DTYPE))
 print(len(calls), torch.rand(1, dtype=DTYPE))
+""",
+    "a logging tensor subclass sees each call, keeps its type and its graph": """
+import torch.nn.functional as F
+torch.manual_seed(0)
+log = []
+class Logged(torch.Tensor):
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        log.append((func.__name__, func is getattr(torch.Tensor, func.__name__, None),
+                    len(args), type(kwargs).__name__))
+        return super().__torch_function__(func, types, args, kwargs)
+base = torch.randn(3, dtype=DTYPE, requires_grad=True)
+t = base.as_subclass(Logged)
+print(type(t).__name__, type(t.grad_fn).__name__, t.requires_grad, t.is_leaf, log)
+steps = {"t*2": lambda: t * 2, "2*t": lambda: 2 * t, "1-t": lambda: 1 - t, "2/t": lambda: 2 / t,
+         "t**2": lambda: t ** 2, "t@t": lambda: t @ t, "-t": lambda: -t, "t==1": lambda: t == 1,
+         "t<1": lambda: t < 1, "t[0]": lambda: t[0], "t.sum()": lambda: t.sum(),
+         "torch.sum": lambda: torch.sum(t), "torch.add": lambda: torch.add(base, t),
+         "torch.cat": lambda: torch.cat([t, base]), "F.relu": lambda: F.relu(t),
+         "t.shape": lambda: t.shape, "len": lambda: len(t), "iter": lambda: list(t),
+         "in": lambda: 1.0 in t, "detach": lambda: t.detach(), "clone": lambda: t.clone(),
+         "to": lambda: t.to(torch.float64), "repr": lambda: repr(t), "t.data": lambda: t.data}
+for name, step in steps.items():
+    log.clear()
+    result = step()
+    print(name, log, type(result).__name__, getattr(result, "grad_fn", None).__class__.__name__)
+log.clear()
+(t * t).sum().backward()
+print(log, base.grad, t * 2)
+class Plain(torch.Tensor):
+    pass
+p = torch.ones(2, dtype=DTYPE).as_subclass(Plain)
+print(type(p + 1).__name__, type(torch.add(p, 1)).__name__, p + 1, repr(p))
+print(torch.overrides.has_torch_function((p,)), torch.overrides.has_torch_function((base,)),
+      torch.overrides.is_tensor_like(p), torch.overrides.is_tensor_like(3))
+""",
+    "objects with __torch_function__ of their own, and Parameter subclasses": """
+torch.manual_seed(0)
+class Scaled:
+    def __init__(self, n, v):
+        self.n, self.v = n, v
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        if func is torch.mean:
+            return float(args[0].v)
+        if func is torch.add:
+            return "added"
+        return NotImplemented
+print(torch.mean(Scaled(3, 2.5)), torch.add(Scaled(1, 1), 2),
+      torch.add(torch.ones(1), Scaled(1, 1)))
+try:
+    torch.sum(Scaled(1, 1))
+except TypeError as error:
+    print(error)
+class MyParam(torch.nn.Parameter):
+    pass
+mp = MyParam(torch.ones(2, dtype=DTYPE))
+w = torch.randn(2, dtype=DTYPE, requires_grad=True)
+out = torch.mul(w, mp) + w * mp
+out.sum().backward()
+print(type(mp).__name__, mp.requires_grad, type(mp + 1).__name__, mp.grad, w.grad)
+print(type(torch.nn.Parameter(torch.ones(1)) * 2).__name__, isinstance(mp, torch.Tensor))
+try:
+    print(f"{torch.nn.Parameter(torch.tensor(1.5)):.2f}")
+except TypeError as error:
+    print(error)
+with torch._C.DisableTorchFunctionSubclass():
+    print(type(torch.ones(1).as_subclass(MyParam) + 1).__name__)
 """,
 }
 

@@ -9,7 +9,7 @@ import numpy as np
 
 from .. import _factories
 from .._grad_mode import no_grad
-from .._tensor import Parameter, Tensor, mark_parameter
+from .._tensor import Parameter, Tensor, _disabled_torch_function_impl, mark_parameter
 from .convolution import Conv1d, Conv2d
 from .modules import Linear
 from .normalization import BatchNorm1d, BatchNorm2d
@@ -40,6 +40,7 @@ class UninitializedBuffer(Tensor):
     """A buffer with no shape yet (a lazy BatchNorm's running statistics)."""
 
     __slots__ = ()
+    __torch_function__ = _disabled_torch_function_impl
 
     def __new__(cls, requires_grad: bool = False, device=None, dtype=None):
         made = _factories.empty(0, dtype=dtype)
