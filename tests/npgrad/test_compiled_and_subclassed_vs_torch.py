@@ -168,6 +168,19 @@ except TypeError as error:
 with torch._C.DisableTorchFunctionSubclass():
     print(type(torch.ones(1).as_subclass(MyParam) + 1).__name__)
 """,
+    "a subclass that prints each call: the kernel's reading of the tensors after the run "
+    "prints nothing more": """
+class Loud(torch.Tensor):
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        print("called", func.__name__)
+        return super().__torch_function__(func, types, args, kwargs)
+w = torch.ones(2, dtype=DTYPE, requires_grad=True)
+loud = w.as_subclass(Loud)
+out = (loud * 3).sum()
+out.backward()
+print(w.grad)
+""",
 }
 
 

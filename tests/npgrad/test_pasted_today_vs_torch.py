@@ -331,6 +331,37 @@ for mode, x in (("nearest", image), ("area", image), ("linear", image[0])):
     except ValueError as error:
         print(error)
 """,
+    "iterating a tensor, in, format, outer: torch's nodes and words": """
+x = torch.randn(3, 2, dtype=DTYPE, requires_grad=True)
+rows = [r for r in x]
+print([r.grad_fn.name() for r in rows], rows[0].grad_fn is rows[1].grad_fn, rows[0]._base is x)
+sum(r.sum() * i for i, r in enumerate(x)).backward()
+print(x.grad)
+y = x.clone()
+try:
+    for r in y:
+        r.add_(1)
+except RuntimeError as error:
+    print(error)
+with torch.no_grad():
+    z = torch.zeros(2, 2, dtype=DTYPE)
+    for r in z:
+        r.add_(1)
+print(z, list(torch.arange(3)), 1.0 in torch.tensor([1., 2.]), torch.tensor(2.) in x)
+for element in ("a", None):
+    try:
+        element in x
+    except RuntimeError as error:
+        print(error)
+try:
+    print(f"{torch.nn.Parameter(torch.tensor(1.5, dtype=DTYPE)):.2f}")
+except TypeError as error:
+    print(error)
+print(f"{torch.tensor(1.5, dtype=DTYPE):.2f}")
+v = torch.randn(4, dtype=DTYPE, requires_grad=True)
+o = torch.outer(v, v[:3])
+print(o.grad_fn.name(), [n[0].name() for n in o.grad_fn.next_functions if n[0] is not None])
+""",
 }
 
 
