@@ -98,6 +98,11 @@ def check_normalization(input, *parameters) -> None:
 
 
 def check_rnn(input, weight) -> None:
+    """torch's checks of a recurrent layer's input: its features, then its dtype."""
+    width = weight._data.shape[-1]
+    if input._data.ndim and input._data.shape[-1] != width:
+        raise RuntimeError(f"input.size(-1) must be equal to input_size. Expected {width}, got "
+                           f"{input._data.shape[-1]}")
     if input._data.dtype != weight._data.dtype:
         given, own = (f"torch.{t._data.dtype.name}" for t in (input, weight))
         raise ValueError(f"RNN input dtype ({given}) does not match weight dtype ({own}). "

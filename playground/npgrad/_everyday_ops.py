@@ -101,7 +101,7 @@ def scatter_(self: Tensor, dim: int, index, src=None, *, value=None, reduce=None
             return _inplace("scatter_reducing_", self, result, src, ())
         return _inplace("scatter_value_reducing_", self, result, None, ())
     result = scatter(self.detach(), dim, index, src, value=value)._data
-    positions = _index_data(index)
+    positions = _index_data(index, "scatter")
     dim = _wrap_dim(dim, self.ndim)
     if isinstance(src, Tensor):
         return _inplace("scatter", self, result, src, (dim, positions))
@@ -112,16 +112,17 @@ def scatter_(self: Tensor, dim: int, index, src=None, *, value=None, reduce=None
 def scatter_add_(self: Tensor, dim: int, index, src: Tensor) -> Tensor:
     result = scatter_add(self.detach(), dim, index, src.detach())._data
     return _inplace("scatter_add", self, result, src, (_wrap_dim(dim, self.ndim),
-                                                        _index_data(index)))
+                                                        _index_data(index, "scatter")))
 
 
-def _positions(index) -> np.ndarray:
-    return _index_data(index).reshape(-1)
+def _positions(index, op: str) -> np.ndarray:
+    return _index_data(index, op).reshape(-1)
 
 
 def _fill_positions(self: Tensor, dim: int, index) -> np.ndarray:
     """index_fill's: a negative index counts from the end (torch wraps it there alone)."""
-    return within_bounds(_positions(index), self, dim, error=IndexError, wraps=True)
+    return within_bounds(_positions(index, "index_fill"), self, dim, error=IndexError,
+                         wraps=True)
 
 
 def _filled(self: Tensor, dim: int, positions: np.ndarray, value) -> np.ndarray:
@@ -148,7 +149,8 @@ def index_fill_(self: Tensor, dim: int, index, value) -> Tensor:
 
 
 def _copy_positions(self: Tensor, dim: int, index) -> np.ndarray:
-    return within_bounds(_positions(index), self, dim, error=IndexError, prefix="index_copy_(): ")
+    return within_bounds(_positions(index, "index_copy"), self, dim, error=IndexError,
+                         prefix="index_copy_(): ")
 
 
 def _copied(self: Tensor, dim: int, positions: np.ndarray, source: Tensor) -> np.ndarray:
@@ -366,7 +368,7 @@ def sum_to_size(self: Tensor, *size) -> Tensor:
 @binds("take")
 def take(self: Tensor, index) -> Tensor:
     """The elements of self read as one flat row, at ``index`` (any shape): TakeBackward0."""
-    positions = _index_data(index)
+    positions = _index_data(index, "take")
     size = self.numel()
     if positions.size and (positions.max() >= size or positions.min() < -size):
         raise IndexError(f"out of range: tried to access index {int(positions.max())} on a "

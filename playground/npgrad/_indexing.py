@@ -4,17 +4,28 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import _dtype as dtypes
 from ._bindings import binds
 from ._deprecations import warn_once
 from ._recording import output
 from ._shapes import select, sliced, unsqueeze
 from ._tensor import Tensor, _wrap_dim, shared_counter
 
+# torch's words for an index that is not integers, by op (gather's by default)
+_NOT_INTEGERS = {"scatter": "scatter(): Expected dtype int32/int64 for index",
+                 "index_select": "index_select(): Expected dtype int32 or int64 for index",
+                 "index_add": "index_add_(): Expected dtype int32/int64 for index but got: {}",
+                 "take": "take(): Expected a long tensor for index, but got {}",
+                 "index_copy": "index_copy_(): Expected a long tensor for index, but got {}",
+                 "index_fill": "index_fill_(): Expected dtype int64 for index."}
 
-def _index_data(index) -> np.ndarray:
+
+def _index_data(index, op: str = "gather") -> np.ndarray:
     data = index._data if isinstance(index, Tensor) else np.asarray(index)
     if data.dtype.kind not in "iu":
-        raise RuntimeError(f"gather(): Expected dtype int64 for index, got {data.dtype}")
+        text = _NOT_INTEGERS.get(op, "gather(): Expected dtype int32/int64 for index")
+        error = IndexError if op == "index_fill" else RuntimeError  # (torch's kinds)
+        raise error(text.format(dtypes.scalar_type_name(data.dtype)))
     return data.astype(np.int64, copy=False)
 
 
@@ -59,7 +70,7 @@ def scatter(self: Tensor, dim: int, index, src=None, *, value=None, reduce=None)
     """A copy of self with src's values (or one number) written where index points, or
     added to or multiplied into what is there (``reduce``)."""
     dim = _wrap_dim(dim, self.ndim)
-    positions = within_bounds(_index_data(index), self, dim)
+    positions = within_bounds(_index_data(index, "scatter"), self, dim)
     where = along_axis(positions, dim)
     if reduce is not None:
         return _scatter_reducing(self, where, positions.shape,
@@ -103,7 +114,7 @@ def _scatter_reducing(self: Tensor, where: tuple, shape: tuple, source,
 def scatter_add(self: Tensor, dim: int, index, src: Tensor) -> Tensor:
     """A copy of self with src added at the positions index names along ``dim``."""
     dim = _wrap_dim(dim, self.ndim)
-    positions = within_bounds(_index_data(index), self, dim)
+    positions = within_bounds(_index_data(index, "scatter"), self, dim)
     data = self._data.copy()
     source = src._data[tuple(slice(0, n) for n in positions.shape)]
     np.add.at(data, along_axis(positions, dim), source.astype(data.dtype, copy=False))
@@ -113,7 +124,7 @@ def scatter_add(self: Tensor, dim: int, index, src: Tensor) -> Tensor:
 @binds("index_select")
 def index_select(self: Tensor, dim: int, index) -> Tensor:
     dim = _wrap_dim(dim, self.ndim)
-    positions = _index_data(index).reshape(-1)
+    positions = _index_data(index, "index_select").reshape(-1)
     _select_bounds(positions, self, dim)
     data = np.take(self._data, positions, axis=dim)
     return output("index_select", data, (self,), (self.shape, dim, positions))
@@ -154,7 +165,7 @@ def repeat_interleave(self: Tensor, repeats=None, dim=None, *, output_size=None)
 @binds("index_add")
 def index_add(self: Tensor, dim: int, index, source: Tensor, *, alpha=1) -> Tensor:
     dim = _wrap_dim(dim, self.ndim)
-    positions = within_bounds(_index_data(index).reshape(-1), self, dim)
+    positions = within_bounds(_index_data(index, "index_add").reshape(-1), self, dim)
     data = self._data.copy()
     added = source._data if alpha == 1 else source._data * alpha
     np.add.at(data, (slice(None),) * dim + (positions,), added.astype(data.dtype, copy=False))

@@ -65,7 +65,7 @@ def _checked(self: Tensor, dim: int, index, src: Tensor, reduce: str):
     if src._data.dtype != self._data.dtype:
         raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
     dim = _wrap_dim(dim, self.ndim)
-    positions = within_bounds(_index_data(index), self, dim)
+    positions = within_bounds(_index_data(index, "scatter"), self, dim)
     source = src._data[tuple(slice(0, n) for n in positions.shape)]
     return dim, positions, source
 

@@ -362,6 +362,33 @@ v = torch.randn(4, dtype=DTYPE, requires_grad=True)
 o = torch.outer(v, v[:3])
 print(o.grad_fn.name(), [n[0].name() for n in o.grad_fn.next_functions if n[0] is not None])
 """,
+    "common mistakes are told in torch's words": """
+import torch.nn as nn
+torch.manual_seed(0)
+x = torch.randn(3, 4, dtype=DTYPE, requires_grad=True)
+def attempt(call):
+    try:
+        call()
+    except (RuntimeError, ValueError, TypeError, IndexError) as error:
+        print(type(error).__name__, str(error).split("\\n")[0])
+index = torch.tensor([[0.0]])
+for call in (lambda: torch.autograd.grad(torch.ones(1).sum(), torch.ones(1)),
+             lambda: x.gather(1, index), lambda: x.scatter(1, index, 1.0),
+             lambda: x.scatter_add(1, index, x[:1, :1]), lambda: x.detach().scatter_(1, index, 1.0),
+             lambda: x.scatter_reduce(1, index, x[:1, :1], "sum"),
+             lambda: x.index_select(0, torch.tensor([0.])), lambda: x.take(torch.tensor([0.])),
+             lambda: x.index_add(0, torch.tensor([0.]), x[:1]),
+             lambda: x.index_copy(0, torch.tensor([0.]), x[:1]),
+             lambda: x.index_fill(0, torch.tensor([0.]), 1.0),
+             lambda: nn.LSTM(4, 2, dtype=DTYPE)(torch.randn(5, 3, dtype=DTYPE)),
+             lambda: nn.GRU(4, 2, dtype=DTYPE)(torch.randn(5, 2, 3, dtype=DTYPE)),
+             lambda: nn.RNN(4, 2, dtype=DTYPE)(torch.randn(5, 2, 3, dtype=DTYPE)),
+             lambda: nn.LSTMCell(4, 2, dtype=DTYPE)(torch.randn(5, 3, dtype=DTYPE)),
+             lambda: nn.GRUCell(4, 2, dtype=DTYPE)(torch.randn(3, dtype=DTYPE)),
+             lambda: nn.RNNCell(4, 2, dtype=DTYPE)(torch.randn(5, 3, dtype=DTYPE))):
+    attempt(call)
+print(x.gather(1, torch.tensor([[1]], dtype=torch.int32)))
+""",
 }
 
 

@@ -202,12 +202,12 @@ def _grad(outputs: tuple, inputs: tuple, grad_outputs, retain_graph, create_grap
     grads = _make_grads(outputs, _as_tuple(grad_outputs))
     keep_graph = create_graph if retain_graph is None else retain_graph
     captures: dict[Node, list[int]] = {}
+    nodes = _root_nodes(outputs)  # (torch checks the outputs first)
     for index, tensor in enumerate(inputs):
         node = _gradient_edges.engine_edge(tensor)
         if node is None:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
         captures.setdefault(node, []).append(index)
-    nodes = _root_nodes(outputs)
     root, root_grad = _root(nodes, grads, create_graph)
     needed = needed_nodes(root, set(captures))
     _graph_tasks.start(root, needed, captures)

@@ -422,6 +422,9 @@ class RNNCellBase(Module):
 
     def forward(self, input: Tensor, hx=None):
         batched = input.dim() == 2
+        if input.dim() and input.shape[-1] != self.input_size:
+            raise RuntimeError(f"input has inconsistent input_size: got {input.shape[-1]} "
+                               f"expected {self.input_size}")
         if not batched:
             input = input.unsqueeze(0)
         count = 2 if self.GATES == 4 else 1
