@@ -250,6 +250,20 @@ def bartlett_window(window_length: int, periodic: bool = True, *, dtype=None, **
     return _window(window_length, periodic, dtype, _bartlett)
 
 
+def kaiser_window(window_length: int, periodic: bool = True, beta: float = 12.0, *,
+                  dtype=None, **_) -> Tensor:
+    """I0(β·√(1 - ((n - α)/α)²)) / I0(β), α = (N - 1)/2 (in float64, rounded once)."""
+    from ._special_functions import _bessel
+
+    def shape(n, total, scalar):
+        half = (total - 1) / 2.0
+        ratio = (n.astype(np.float64) - half) / half
+        return _bessel(beta * np.sqrt(np.maximum(1 - ratio * ratio, 0)), 0) / \
+            _bessel(np.array([beta], np.float64), 0)
+
+    return _window(window_length, periodic, dtype, shape)
+
+
 for _function in (set_num_threads, get_num_threads, set_num_interop_threads,
                   get_num_interop_threads, use_deterministic_algorithms,
                   are_deterministic_algorithms_enabled,
@@ -259,6 +273,7 @@ for _function in (set_num_threads, get_num_threads, set_num_interop_threads,
                   set_flush_denormal, set_default_tensor_type, typename, result_type, can_cast,
                   scalar_tensor, is_floating_point, is_nonzero, broadcast_shapes,
                   unravel_index, logspace, hann_window, hamming_window, blackman_window,
+                  kaiser_window,
                   bartlett_window):
     bind_function(_function.__name__, _function)
 bind_function("range", torch_range)

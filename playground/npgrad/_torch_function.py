@@ -226,6 +226,10 @@ def activate() -> None:
         value = package.__dict__.get(name)
         if callable(value) and not isinstance(value, type):
             setattr(package, name, _dispatching(value, name, False))
+    for table in (functional._LAZY, functional._IN_SIBLINGS):  # (wrapped too: set here)
+        for names in table.values():
+            for name in names:
+                setattr(functional, name, getattr(functional, name))
     for name, value in list(vars(functional).items()):
         if callable(value) and not isinstance(value, type) and not name.startswith("_") and \
                 getattr(value, "__module__", "").startswith(package.__name__):

@@ -157,7 +157,7 @@ HOMES: dict[str, dict[str, str]] = {
         "torch.nn.modules.activation": (
             "CELU GLU Hardshrink Hardsigmoid Hardswish Hardtanh Mish PReLU ReLU6 SELU Softmax2d "
             "Softmin Softshrink Softsign Tanhshrink Threshold"),
-        "torch.nn.modules.dropout": "Dropout1d Dropout2d",
+        "torch.nn.modules.dropout": "Dropout1d Dropout2d Dropout3d",
     },
     "nn.more_losses": {
         "torch.nn.modules.distance": "PairwiseDistance",
@@ -182,11 +182,15 @@ HOMES: dict[str, dict[str, str]] = {
         "torch.nn.modules.batchnorm": "BatchNorm1d BatchNorm2d BatchNorm3d",
         "torch.nn.modules.normalization": "LayerNorm",
     },
+    "nn.older_names": {
+        "torch.nn.modules.loss": "NLLLoss2d",
+    },
     "nn.padding": {
         "torch.nn.modules.channelshuffle": "ChannelShuffle",
         "torch.nn.modules.padding": (
-            "CircularPad1d CircularPad2d ConstantPad1d ConstantPad2d ReflectionPad1d "
-            "ReflectionPad2d ReplicationPad1d ReplicationPad2d ZeroPad1d ZeroPad2d"),
+            "CircularPad1d CircularPad2d CircularPad3d ConstantPad1d ConstantPad2d ConstantPad3d "
+            "ReflectionPad1d ReflectionPad2d ReflectionPad3d ReplicationPad1d ReplicationPad2d "
+            "ReplicationPad3d ZeroPad1d ZeroPad2d ZeroPad3d"),
         "torch.nn.modules.pixelshuffle": "PixelShuffle PixelUnshuffle",
     },
     "nn.parameter": {

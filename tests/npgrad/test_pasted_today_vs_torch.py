@@ -389,6 +389,41 @@ for call in (lambda: torch.autograd.grad(torch.ones(1).sum(), torch.ones(1)),
     attempt(call)
 print(x.gather(1, torch.tensor([[1]], dtype=torch.int32)))
 """,
+    "older names and 3-D layers (upsample, selu_, Dropout3d, ZeroPad3d, kaiser_window)": """
+import warnings
+import torch.nn as nn
+import torch.nn.functional as F
+torch.manual_seed(0)
+x = torch.arange(16., dtype=DTYPE).view(1, 1, 4, 4).requires_grad_()
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    for call in (lambda: F.upsample(x, scale_factor=2),
+                 lambda: F.upsample(x, scale_factor=2, mode="bilinear"),
+                 lambda: F.upsample_bilinear(x, scale_factor=2),
+                 lambda: F.upsample_nearest(x, size=(3, 5))):
+        y = call()
+        print(y.shape, y.grad_fn.name(), y[0, 0, 1])
+    print(nn.NLLLoss2d()(F.log_softmax(torch.randn(2, 3, 2, 2, dtype=DTYPE), 1),
+                         torch.zeros(2, 2, 2, dtype=torch.long)))
+print([(w.category.__name__, str(w.message)[:50]) for w in caught])
+print(F.has_torch_function((x,)), F.has_torch_function_unary(x), F.has_torch_function_variadic(x))
+z = torch.randn(5, dtype=DTYPE)
+print(F.selu_(z.clone()), F.celu_(z.clone()), F.threshold_(z.clone(), 0.1, 20.0))
+out, idx = F.max_pool2d_with_indices(x, 2)
+print(out, idx, F.max_pool1d_with_indices(x[0], 2)[1].shape,
+      F.adaptive_max_pool2d_with_indices(x, 2)[1])
+v = torch.randn(2, 3, 2, 2, 2, dtype=DTYPE, requires_grad=True)
+d = nn.Dropout3d(0.5)(v)
+print(nn.Dropout3d(0.5), d.grad_fn.name(), (d == 0).all(dim=(2, 3, 4)), F.dropout3d(v[0]).shape)
+for m in (nn.ZeroPad3d(1), nn.ConstantPad3d((1, 0, 0, 1, 1, 1), 2.5), nn.ReflectionPad3d(1),
+          nn.ReplicationPad3d((1, 0, 1, 0, 0, 1)), nn.CircularPad3d(1)):
+    y = m(v)
+    y.pow(2).sum().backward()
+    print(m, y.shape, y.grad_fn.name(), round(y.sum().item(), 4), v.grad.abs().sum())
+    v.grad = None
+print(torch.kaiser_window(6, dtype=DTYPE), torch.kaiser_window(5, periodic=False, beta=8.0,
+                                                               dtype=DTYPE))
+""",
 }
 
 

@@ -391,20 +391,22 @@ def elu_(input: Tensor, alpha: float = 1.0) -> Tensor:
 _lacking = missing_attribute("torch.nn.functional")
 
 
+# functions of modules that import this one (normalization.py...): looked up at each use
+_IN_SIBLINGS = {"normalization": ("batch_norm",),
+                "convolution": ("conv2d", "conv_transpose2d", "max_pool2d", "conv1d",
+                                "max_pool1d", "conv_transpose1d"),
+                "resampling": ("interpolate", "pad", "unfold", "fold"),
+                "distances": ("normalize", "cosine_similarity", "kl_div"),
+                "pooling": ("avg_pool1d", "avg_pool2d", "adaptive_avg_pool1d",
+                            "adaptive_avg_pool2d")}
+
+
 def __getattr__(name: str):
     """F.batch_norm comes from normalization.py (which imports this module); anything else
     the engine lacks is said with torch's module name and what to do."""
-    if name == "batch_norm":
-        return _sibling("normalization").batch_norm
-    if name in ("conv2d", "conv_transpose2d", "max_pool2d", "conv1d", "max_pool1d",
-                "conv_transpose1d"):
-        return getattr(_sibling("convolution"), name)
-    if name in ("interpolate", "pad", "unfold", "fold"):
-        return getattr(_sibling("resampling"), name)
-    if name in ("normalize", "cosine_similarity", "kl_div"):
-        return getattr(_sibling("distances"), name)
-    if name in ("avg_pool1d", "avg_pool2d", "adaptive_avg_pool1d", "adaptive_avg_pool2d"):
-        return getattr(_sibling("pooling"), name)
+    for sibling, names in _IN_SIBLINGS.items():
+        if name in names:
+            return getattr(_sibling(sibling), name)
     for sibling, names in _LAZY.items():
         if name in names:
             found = getattr(_sibling(sibling), name)
@@ -417,7 +419,12 @@ def __getattr__(name: str):
 _LAZY = {"more_activations": ("hardtanh", "hardtanh_", "relu6", "selu", "celu", "prelu",
                               "mish", "hardswish", "hardsigmoid", "glu", "threshold",
                               "softshrink", "hardshrink", "softsign", "tanhshrink", "softmin",
-                              "dropout1d", "dropout2d"),
+                              "dropout1d", "dropout2d", "dropout3d"),
+         "older_names": ("upsample", "upsample_nearest", "upsample_bilinear", "selu_", "celu_",
+                         "threshold_", "max_pool1d_with_indices", "max_pool2d_with_indices",
+                         "max_pool3d_with_indices", "adaptive_max_pool1d_with_indices",
+                         "adaptive_max_pool2d_with_indices", "has_torch_function",
+                         "has_torch_function_unary", "has_torch_function_variadic"),
          "padding": ("pixel_shuffle", "pixel_unshuffle", "channel_shuffle"),
          "more_normalization": ("instance_norm", "group_norm", "rms_norm",
                                 "local_response_norm"),

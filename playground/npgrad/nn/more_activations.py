@@ -335,6 +335,24 @@ def dropout2d(input: Tensor, p: float = 0.5, training: bool = True,
     return _feature_dropout(input, p, training, inplace)
 
 
+def dropout3d(input: Tensor, p: float = 0.5, training: bool = True,
+              inplace: bool = False) -> Tensor:
+    """Whole channels of a volume zeroed (an unbatched 4-D input taken as one sample)."""
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if input.ndim not in (4, 5):
+        warnings.warn(f"dropout3d: Received a {input.ndim}-D input to dropout3d, which is "
+                      "deprecated and will result in an error in a future release. To retain "
+                      "the behavior and silence this warning, please use dropout instead. Note "
+                      "that dropout3d exists to provide channel-wise dropout on inputs with 3 "
+                      "spatial dimensions, a channel dimension, and an optional batch dimension "
+                      "(i.e. 4D or 5D inputs).", stacklevel=2)
+    if input.ndim != 4:
+        return _feature_dropout(input, p, training, inplace)
+    result = _feature_dropout(input.unsqueeze(0), p, training, inplace)
+    return result.squeeze(0)
+
+
 class _Function(Module):
     """An activation module that calls its function with the options it was made with."""
 
@@ -429,12 +447,16 @@ class Dropout2d(_ChannelDropout):
     function = staticmethod(dropout2d)
 
 
+class Dropout3d(_ChannelDropout):
+    function = staticmethod(dropout3d)
+
+
 FUNCTIONS = ("hardtanh", "relu6", "selu", "celu", "prelu", "mish", "hardswish", "hardsigmoid",
              "glu", "threshold", "softshrink", "hardshrink", "softsign", "tanhshrink", "softmin",
-             "dropout1d", "dropout2d")
+             "dropout1d", "dropout2d", "dropout3d")
 MODULES = ("ReLU6", "Hardtanh", "SELU", "CELU", "Mish", "Hardswish", "Hardsigmoid", "GLU",
            "Threshold", "Softshrink", "Hardshrink", "Softsign", "Tanhshrink", "Softmin",
-           "Softmax2d", "PReLU", "Dropout1d", "Dropout2d")
+           "Softmax2d", "PReLU", "Dropout1d", "Dropout2d", "Dropout3d")
 
 
 def _register() -> None:

@@ -203,9 +203,34 @@ class CircularPad2d(_Pad):
     MODE, DIMS = "circular", 2
 
 
+class ConstantPad3d(_ConstantPad):
+    DIMS = 3
+
+
+class ZeroPad3d(ConstantPad3d):
+    def __init__(self, padding) -> None:
+        super().__init__(padding, 0.0)
+
+    def extra_repr(self) -> str:
+        return f"{self.padding}"
+
+
+class ReflectionPad3d(_Pad):
+    MODE, DIMS = "reflect", 3
+
+
+class ReplicationPad3d(_Pad):
+    MODE, DIMS = "replicate", 3
+
+
+class CircularPad3d(_Pad):
+    MODE, DIMS = "circular", 3
+
+
 MODULES = ("ConstantPad1d", "ConstantPad2d", "ZeroPad1d", "ZeroPad2d", "ReflectionPad1d",
            "ReflectionPad2d", "ReplicationPad1d", "ReplicationPad2d", "CircularPad1d",
-           "CircularPad2d", "PixelShuffle", "PixelUnshuffle", "ChannelShuffle")
+           "CircularPad2d", "ConstantPad3d", "ZeroPad3d", "ReflectionPad3d", "ReplicationPad3d",
+           "CircularPad3d", "PixelShuffle", "PixelUnshuffle", "ChannelShuffle")
 
 
 # ----- pixel shuffle: channels into space and back ---------------------------------------------
