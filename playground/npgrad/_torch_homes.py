@@ -130,7 +130,7 @@ HOMES: dict[str, dict[str, str]] = {
         "torch.nn.modules.sparse": "EmbeddingBag",
     },
     "nn.lazy": {
-        "torch.nn.modules.batchnorm": "LazyBatchNorm1d LazyBatchNorm2d",
+        "torch.nn.modules.batchnorm": "LazyBatchNorm1d LazyBatchNorm2d LazyBatchNorm3d",
         "torch.nn.modules.conv": "LazyConv1d LazyConv2d",
         "torch.nn.modules.linear": "LazyLinear",
         "torch.nn.parameter": "UninitializedBuffer UninitializedParameter",
@@ -179,7 +179,7 @@ HOMES: dict[str, dict[str, str]] = {
         "torch.nn.modules.dropout": "AlphaDropout FeatureAlphaDropout",
     },
     "nn.normalization": {
-        "torch.nn.modules.batchnorm": "BatchNorm1d BatchNorm2d BatchNorm3d",
+        "torch.nn.modules.batchnorm": "BatchNorm1d BatchNorm2d BatchNorm3d SyncBatchNorm",
         "torch.nn.modules.normalization": "LayerNorm",
     },
     "nn.older_names": {

@@ -424,6 +424,34 @@ for m in (nn.ZeroPad3d(1), nn.ConstantPad3d((1, 0, 0, 1, 1, 1), 2.5), nn.Reflect
 print(torch.kaiser_window(6, dtype=DTYPE), torch.kaiser_window(5, periodic=False, beta=8.0,
                                                                dtype=DTYPE))
 """,
+    "norm layers without a bias, SyncBatchNorm in one process, LazyBatchNorm3d": """
+import torch.nn as nn
+torch.manual_seed(0)
+kw = {"dtype": DTYPE}
+for m in (nn.InstanceNorm2d(4, **kw), nn.InstanceNorm2d(4, affine=True, bias=False, **kw),
+          nn.GroupNorm(2, 4, bias=False, **kw), nn.BatchNorm1d(3, bias=False, **kw),
+          nn.BatchNorm2d(4, affine=False, **kw), nn.LazyBatchNorm1d(bias=False, **kw),
+          nn.SyncBatchNorm(4, **kw), nn.SyncBatchNorm(4, bias=False, **kw)):
+    print(m, [n for n, _ in m.named_parameters()])
+x = torch.randn(2, 4, 3, 3, dtype=DTYPE)
+for m in (nn.InstanceNorm2d(4, affine=True, bias=False, **kw), nn.GroupNorm(2, 4, bias=False, **kw),
+          nn.BatchNorm2d(4, bias=False, **kw)):
+    y = m(x)
+    y.pow(2).sum().backward()
+    print(y.grad_fn.name(), m.weight.grad)
+net = nn.Sequential(nn.Conv2d(3, 4, 3, **kw), nn.BatchNorm2d(4, bias=False, **kw),
+                    nn.Sequential(nn.BatchNorm1d(2, **kw)))
+synced = nn.SyncBatchNorm.convert_sync_batchnorm(net)
+print(synced, synced[1].weight is net[1].weight, synced[1].bias)
+y = synced[:2](torch.randn(2, 3, 5, 5, dtype=DTYPE))
+print(y.grad_fn.name(), synced[1].running_mean, synced[1].num_batches_tracked)
+try:
+    synced[1](torch.randn(3, dtype=DTYPE))
+except ValueError as error:
+    print(error)
+lazy = nn.LazyBatchNorm3d(**kw)
+print(lazy(torch.randn(2, 3, 2, 2, 2, dtype=DTYPE)).shape, lazy, lazy.weight.shape)
+""",
 }
 
 

@@ -48,7 +48,7 @@ from .modules import (
     Unflatten,
 )
 from .modules import module as _module  # noqa: F401 - loads torch.nn.modules.module
-from .normalization import BatchNorm1d, BatchNorm2d, BatchNorm3d, LayerNorm
+from .normalization import BatchNorm1d, BatchNorm2d, BatchNorm3d, LayerNorm, SyncBatchNorm
 from .parallel import DataParallel
 from .parameter import Buffer
 from .pooling import AdaptiveAvgPool1d, AdaptiveAvgPool2d, AvgPool1d, AvgPool2d
@@ -73,7 +73,8 @@ __all__ = ["functional", "init", "modules", "parameter", "parallel", "utils", "B
            "ParameterList", "LogSigmoid", "ReLU", "Sequential", "Sigmoid", "SiLU", "Softmax",
            "Softplus", "CosineSimilarity", "KLDivLoss", "Upsample",
            "Tanh", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AvgPool1d", "AvgPool2d",
-           "HuberLoss", "L1Loss", "SmoothL1Loss", "BatchNorm2d", "BatchNorm3d", "LSTM", "LSTMCell",
+           "HuberLoss", "L1Loss", "SmoothL1Loss", "BatchNorm2d", "BatchNorm3d", "SyncBatchNorm",
+           "LSTM", "LSTMCell",
            "ConvTranspose1d", "ConvTranspose2d", "Bilinear", "EmbeddingBag",
            "GRU", "GRUCell", "RNN", "RNNCell", "RNNBase", "RNNCellBase", "MultiheadAttention",
            "TransformerEncoder",
@@ -105,7 +106,8 @@ _LAZY = {"more_activations": ("ReLU6", "Hardtanh", "SELU", "CELU", "Mish", "Hard
                           "MaxUnpool1d", "MaxUnpool2d"),
          "volumes": ("Conv3d", "MaxPool3d", "AvgPool3d", "AdaptiveAvgPool3d"),
          "lazy": ("LazyLinear", "LazyConv1d", "LazyConv2d", "LazyBatchNorm1d",
-                  "LazyBatchNorm2d", "UninitializedParameter", "UninitializedBuffer")}
+                  "LazyBatchNorm2d", "LazyBatchNorm3d", "UninitializedParameter",
+                  "UninitializedBuffer")}
 
 
 def __getattr__(name: str):

@@ -12,10 +12,10 @@ from .._grad_mode import no_grad
 from .._tensor import Parameter, Tensor, _disabled_torch_function_impl, mark_parameter
 from .convolution import Conv1d, Conv2d
 from .modules import Linear
-from .normalization import BatchNorm1d, BatchNorm2d
+from .normalization import BatchNorm1d, BatchNorm2d, BatchNorm3d
 
-__all__ = ["LazyBatchNorm1d", "LazyBatchNorm2d", "LazyConv1d", "LazyConv2d", "LazyLinear",
-           "UninitializedBuffer", "UninitializedParameter"]
+__all__ = ["LazyBatchNorm1d", "LazyBatchNorm2d", "LazyBatchNorm3d", "LazyConv1d", "LazyConv2d",
+           "LazyLinear", "UninitializedBuffer", "UninitializedParameter"]
 
 
 class UninitializedParameter(Parameter):
@@ -159,12 +159,14 @@ class _LazyNorm(LazyParts):
     """LazyBatchNorm1d and 2d: num_features from the input's second dimension."""
 
     def __init__(self, eps: float = 1e-5, momentum: float | None = 0.1, affine: bool = True,
-                 track_running_stats: bool = True, device=None, dtype=None) -> None:
+                 track_running_stats: bool = True, device=None, dtype=None, *,
+                 bias: bool = True) -> None:
         super().__init__(0, eps, momentum, False, False)
         self.affine, self.track_running_stats = affine, track_running_stats
         if affine:
             self.weight = UninitializedParameter(dtype=dtype)
-            self.bias = UninitializedParameter(dtype=dtype)
+            if bias:
+                self.bias = UninitializedParameter(dtype=dtype)
         if track_running_stats:
             self.running_mean = UninitializedBuffer(dtype=dtype)
             self.running_var = UninitializedBuffer(dtype=dtype)
@@ -188,3 +190,7 @@ class LazyBatchNorm1d(_LazyNorm, BatchNorm1d):
 
 class LazyBatchNorm2d(_LazyNorm, BatchNorm2d):
     cls_to_become = BatchNorm2d
+
+
+class LazyBatchNorm3d(_LazyNorm, BatchNorm3d):
+    cls_to_become = BatchNorm3d

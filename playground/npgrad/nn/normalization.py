@@ -90,11 +90,11 @@ class _BatchNorm(Module):
 
     def __init__(self, num_features: int, eps: float = 1e-5, momentum: float | None = 0.1,
                  affine: bool = True, track_running_stats: bool = True, device=None,
-                 dtype=None) -> None:
+                 dtype=None, *, bias: bool = True) -> None:
         super().__init__()
         self.num_features, self.eps, self.momentum = num_features, eps, momentum
         self.affine, self.track_running_stats = affine, track_running_stats
-        add_affine(self, num_features, affine, True, dtype)
+        add_affine(self, num_features, affine, bias, dtype)
         add_running_statistics(self, num_features, track_running_stats, dtype)
 
     def reset_running_stats(self) -> None:
@@ -107,9 +107,12 @@ class _BatchNorm(Module):
         self.reset_running_stats()
         _reset_affine(self)
 
-    def forward(self, input: Tensor) -> Tensor:
+    def _check_input_dim(self, input: Tensor) -> None:
         if input.dim() not in self.DIMENSIONS:
             raise ValueError(f"expected {self.EXPECTED} input (got {input.dim()}D input)")
+
+    def forward(self, input: Tensor) -> Tensor:
+        self._check_input_dim(input)
         factor = 0.0 if self.momentum is None else self.momentum
         if self.training and self.track_running_stats:
             self.num_batches_tracked._data += 1
@@ -124,7 +127,7 @@ class _BatchNorm(Module):
 
     def extra_repr(self) -> str:
         return (f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, "
-                f"affine={self.affine}, bias={self.affine}, "
+                f"affine={self.affine}, bias={self.bias is not None}, "
                 f"track_running_stats={self.track_running_stats}")
 
 
@@ -142,6 +145,39 @@ class BatchNorm2d(_BatchNorm):
 
 class BatchNorm3d(_BatchNorm):
     DIMENSIONS, EXPECTED = (5,), "5D"
+
+
+class SyncBatchNorm(_BatchNorm):
+    """Batch normalization whose statistics a distributed run shares across its processes;
+    a single process (here, always) normalizes as BatchNorm does."""
+
+    def __init__(self, num_features: int, eps: float = 1e-5, momentum: float | None = 0.1,
+                 affine: bool = True, track_running_stats: bool = True, process_group=None,
+                 device=None, dtype=None, *, bias: bool = True) -> None:
+        super().__init__(num_features, eps, momentum, affine, track_running_stats, device,
+                         dtype, bias=bias)
+        self.process_group = process_group
+
+    def _check_input_dim(self, input: Tensor) -> None:
+        if input.dim() < 2:
+            raise ValueError(f"expected at least 2D input (got {input.dim()}D input)")
+
+    @classmethod
+    def convert_sync_batchnorm(cls, module: Module, process_group=None) -> Module:
+        """``module`` with each BatchNorm in it replaced by a SyncBatchNorm holding the same
+        parameters and running statistics."""
+        converted = module
+        if isinstance(module, _BatchNorm):
+            converted = cls(module.num_features, module.eps, module.momentum, module.affine,
+                            module.track_running_stats, process_group)
+            for name in ("weight", "bias"):
+                converted._parameters[name] = module._parameters.get(name)
+            for name in ("running_mean", "running_var", "num_batches_tracked"):
+                converted._buffers[name] = module._buffers.get(name)
+            converted.training = module.training
+        for name, child in module.named_children():
+            converted.add_module(name, cls.convert_sync_batchnorm(child, process_group))
+        return converted
 
 
 class LayerNorm(Module):
