@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import numbers
 import warnings
 import weakref
 
 import numpy as np
 
 from . import _dtype as dtypes
+from . import _tensor_protocols as _protocols
 from ._device import CPU, META, device  # noqa: F401 (torch.device, re-exported)
 from ._grad_mode import GradMode
 from ._hook_lists import LeafHooks, RemovableHandle
@@ -56,19 +56,11 @@ class Size(tuple):
 
 # Every tensor class (filled in below, and by Tensor.__init_subclass__).
 TENSOR_CLASSES: set[type] = set()
+_disabled_torch_function_impl = _protocols.disabled_torch_function_impl
 
 
 def mark_parameter(tensor: Tensor, kind: type | None = None) -> None:
     tensor.__class__ = kind or Parameter  # (the classes share one layout)
-
-
-def _disabled_torch_function_impl(func, types, args=(), kwargs=None):
-    """torch._C._disabled_torch_function_impl: a class's ``__torch_function__`` that runs
-    the function plainly (Parameter's: its ops make plain tensors)."""
-    from ._torch_function import DisableTorchFunctionSubclass
-
-    with DisableTorchFunctionSubclass():
-        return func(*args, **(kwargs or {}))
 
 
 class Tensor:
@@ -98,26 +90,12 @@ class Tensor:
         tensor._hooks = None
         return tensor
 
-    def __init_subclass__(cls, **kwargs) -> None:
-        """A subclass with a ``__torch_function__`` of its own (or torch's default one, which
-        keeps results in the subclass) turns dispatch on (_torch_function.py)."""
-        super().__init_subclass__(**kwargs)
-        TENSOR_CLASSES.add(cls)
-        if cls.__torch_function__ is not _disabled_torch_function_impl:
-            from ._torch_function import activate
-
-            activate()
-
-    @classmethod
-    def __torch_function__(cls, func, types, args=(), kwargs=None):
-        from ._torch_function import default_torch_function
-
-        return default_torch_function(cls, func, types, args, kwargs)
-
-    def as_subclass(self, cls) -> Tensor:
-        from ._torch_function import as_subclass
-
-        return as_subclass(self, cls)
+    # (torch's Python-level protocols: _tensor_protocols.py)
+    __init_subclass__ = _protocols.init_subclass
+    __torch_function__ = classmethod(_protocols.torch_function)
+    as_subclass = _protocols.as_subclass
+    __contains__, __iter__ = _protocols.contains, _protocols.iterate
+    __format__ = _protocols.formatted
 
     def __init__(self, *args, **kwargs) -> None:
         from ._factories import legacy_constructor
@@ -329,27 +307,8 @@ class Tensor:
             raise TypeError("len() of a 0-d tensor")
         return self._data.shape[0]
 
-    def __iter__(self):
-        """The rows, as torch gives them: one unbind (its views share one UnbindBackward0)."""
-        if self.dim() == 0:
-            raise TypeError("iteration over a 0-d tensor")
-        return iter(self.unbind(0))
-
-    def __contains__(self, element) -> bool:
-        if isinstance(element, Tensor | numbers.Number):
-            return bool((element == self).any().item())
-        raise RuntimeError("Tensor.__contains__ only supports Tensor or scalar, but you passed "
-                           f"in a {type(element)}.")
-
     def __hash__(self) -> int:
         return id(self)
-
-    def __format__(self, spec: str) -> str:
-        # (torch formats the values of a 0-d plain tensor only: not a Parameter's)
-        if self._data.ndim == 0 and (self.__class__ is Tensor or
-                                     self.__class__ is SparseTensor):
-            return self.item().__format__(spec)
-        return object.__format__(self, spec)
 
     def __repr__(self) -> str:
         from ._printing import tensor_repr
