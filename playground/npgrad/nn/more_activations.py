@@ -298,10 +298,26 @@ def _feature_dropout(input: Tensor, p: float, training: bool, inplace: bool) -> 
     return input.mul_(noise) if inplace else input * noise
 
 
-def dropout1d(input: Tensor, p: float = 0.5, training: bool = True,
-              inplace: bool = False) -> Tensor:
+def _check_probability(p: float) -> None:
     if p < 0.0 or p > 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+
+
+def _warn_rank(spatial: int, ndim: int) -> None:
+    """torch's warning when dropout2d/3d is given an input of another rank (at the caller's
+    caller: the user's line)."""
+    name = f"dropout{spatial}d"
+    warnings.warn(f"{name}: Received a {ndim}-D input to {name}, which is deprecated and will "
+                  "result in an error in a future release. To retain the behavior and silence "
+                  f"this warning, please use dropout instead. Note that {name} exists to "
+                  f"provide channel-wise dropout on inputs with {spatial} spatial dimensions, a "
+                  "channel dimension, and an optional batch dimension (i.e. "
+                  f"{spatial + 1}D or {spatial + 2}D inputs).", stacklevel=3)
+
+
+def dropout1d(input: Tensor, p: float = 0.5, training: bool = True,
+              inplace: bool = False) -> Tensor:
+    _check_probability(p)
     if input.ndim not in (2, 3):
         raise RuntimeError(f"dropout1d: Expected 2D or 3D input, but received a {input.ndim}D "
                            "input. Note that dropout1d exists to provide channel-wise dropout "
@@ -316,15 +332,9 @@ def dropout1d(input: Tensor, p: float = 0.5, training: bool = True,
 
 def dropout2d(input: Tensor, p: float = 0.5, training: bool = True,
               inplace: bool = False) -> Tensor:
-    if p < 0.0 or p > 1.0:
-        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    _check_probability(p)
     if input.ndim not in (3, 4):
-        warnings.warn(f"dropout2d: Received a {input.ndim}-D input to dropout2d, which is "
-                      "deprecated and will result in an error in a future release. To retain "
-                      "the behavior and silence this warning, please use dropout instead. Note "
-                      "that dropout2d exists to provide channel-wise dropout on inputs with 2 "
-                      "spatial dimensions, a channel dimension, and an optional batch dimension "
-                      "(i.e. 3D or 4D inputs).", stacklevel=2)
+        _warn_rank(2, input.ndim)
     if input.ndim == 3:
         warnings.warn("dropout2d: Received a 3D input to dropout2d and assuming that "
                       "channel-wise 1D dropout behavior is desired - input is interpreted as "
@@ -338,15 +348,9 @@ def dropout2d(input: Tensor, p: float = 0.5, training: bool = True,
 def dropout3d(input: Tensor, p: float = 0.5, training: bool = True,
               inplace: bool = False) -> Tensor:
     """Whole channels of a volume zeroed (an unbatched 4-D input taken as one sample)."""
-    if p < 0.0 or p > 1.0:
-        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    _check_probability(p)
     if input.ndim not in (4, 5):
-        warnings.warn(f"dropout3d: Received a {input.ndim}-D input to dropout3d, which is "
-                      "deprecated and will result in an error in a future release. To retain "
-                      "the behavior and silence this warning, please use dropout instead. Note "
-                      "that dropout3d exists to provide channel-wise dropout on inputs with 3 "
-                      "spatial dimensions, a channel dimension, and an optional batch dimension "
-                      "(i.e. 4D or 5D inputs).", stacklevel=2)
+        _warn_rank(3, input.ndim)
     if input.ndim != 4:
         return _feature_dropout(input, p, training, inplace)
     result = _feature_dropout(input.unsqueeze(0), p, training, inplace)

@@ -155,6 +155,16 @@ class _ConstantPad(_Pad):
         return f"padding={self.padding}, value={self.value}"
 
 
+class _Zeros:
+    """A ZeroPad module: a constant pad of zeros, printed with its widths alone."""
+
+    def __init__(self, padding) -> None:
+        super().__init__(padding, 0.0)
+
+    def extra_repr(self) -> str:
+        return f"{self.padding}"
+
+
 class ConstantPad1d(_ConstantPad):
     DIMS = 1
 
@@ -163,20 +173,12 @@ class ConstantPad2d(_ConstantPad):
     DIMS = 2
 
 
-class ZeroPad1d(ConstantPad1d):
-    def __init__(self, padding) -> None:
-        super().__init__(padding, 0.0)
-
-    def extra_repr(self) -> str:
-        return f"{self.padding}"
+class ZeroPad1d(_Zeros, ConstantPad1d):
+    pass
 
 
-class ZeroPad2d(ConstantPad2d):
-    def __init__(self, padding) -> None:
-        super().__init__(padding, 0.0)
-
-    def extra_repr(self) -> str:
-        return f"{self.padding}"
+class ZeroPad2d(_Zeros, ConstantPad2d):
+    pass
 
 
 class ReflectionPad1d(_Pad):
@@ -207,12 +209,8 @@ class ConstantPad3d(_ConstantPad):
     DIMS = 3
 
 
-class ZeroPad3d(ConstantPad3d):
-    def __init__(self, padding) -> None:
-        super().__init__(padding, 0.0)
-
-    def extra_repr(self) -> str:
-        return f"{self.padding}"
+class ZeroPad3d(_Zeros, ConstantPad3d):
+    pass
 
 
 class ReflectionPad3d(_Pad):
