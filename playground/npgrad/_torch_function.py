@@ -38,6 +38,14 @@ _PYTHON_LEVEL = frozenset({
     "__rpow__", "__len__", "__repr__", "__format__", "__deepcopy__", "__contains__",
     "__rmatmul__", "__rmod__", "register_hook", "split", "norm", "unique", "unflatten", "lu",
     "stft", "istft", "share_memory_", "__reversed__", "__array__"})
+# torch.nn.functional's that torch binds from C++ (handed None for kwargs, as its methods)
+_C_LEVEL_FUNCTIONAL = frozenset({
+    "adaptive_avg_pool1d", "avg_pool1d", "avg_pool2d", "avg_pool3d", "bilinear", "celu_",
+    "channel_shuffle", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
+    "cosine_similarity", "elu_", "gelu", "hardshrink", "hardtanh_", "leaky_relu_", "linear",
+    "logsigmoid", "one_hot", "pairwise_distance", "pdist", "pixel_shuffle", "pixel_unshuffle",
+    "prelu", "relu_", "rrelu_", "scaled_dot_product_attention", "selu_", "softplus", "softshrink",
+    "threshold_"})
 _NOT_WRAPPED = frozenset({"backward_hooks", "is_meta"})  # (read by the engine on every op)
 
 
@@ -233,4 +241,5 @@ def activate() -> None:
     for name, value in list(vars(functional).items()):
         if callable(value) and not isinstance(value, type) and not name.startswith("_") and \
                 getattr(value, "__module__", "").startswith(package.__name__):
-            setattr(functional, name, _dispatching(value, name, False, python_level=True))
+            setattr(functional, name, _dispatching(
+                value, name, False, python_level=name not in _C_LEVEL_FUNCTIONAL))
