@@ -52,7 +52,7 @@ SUMMARY_DIGITS = 6
 DEFERRED_VALUES = 1_000_000
 
 
-@dataclass
+@dataclass(slots=True)
 class LiveStep:
     """A step still holding its node object (so its id stays valid until the graph exists)."""
 
@@ -64,7 +64,7 @@ class LiveStep:
     grad_after: ArrayData | Snapshot | None = None
 
 
-@dataclass
+@dataclass(slots=True)
 class LiveTrace:
     """One call's steps. ``follows``: a later call that ran the same nodes' kinds in the same
     order (the next iteration of a loop); this call is drawn on that one's nodes, so the graph
@@ -174,9 +174,10 @@ class TraceRecorder:
             self._older_steps += older.counted
         self.traces.append(trace)
         self._thin()
-        for kept in self.traces[:-1]:  # the last call, kept: into the budget now
-            if kept.pending:
-                self._settle_values(kept)
+        # the last call, if kept: into the budget now (only the newest call holds values not
+        # yet counted, so no other is looked at: this runs at every call of a loop)
+        if len(self.traces) > 1 and self.traces[-2].pending:
+            self._settle_values(self.traces[-2])
         return trace
 
     def _settle_values(self, trace: LiveTrace) -> None:
@@ -251,15 +252,18 @@ class TraceRecorder:
             self._let_go(self.traces[0])
 
     def _let_go(self, trace: LiveTrace) -> None:
-        """Drop a recorded call; a call drawn on its nodes takes them over."""
-        self.traces = [t for t in self.traces if t is not trace]  # by identity, not __eq__
+        """Drop a recorded call; a call drawn on its nodes takes them over. (A call only ever
+        follows the one after it, so only the call before ``trace`` can: this runs at most
+        calls of a loop, for the call before the newest, and must not walk the kept calls.)"""
+        traces = self.traces
+        at = _position(traces, trace)
+        del traces[at]
         self.dropped += 1
         self._raw -= trace.raw
         self.held -= trace.held
         self._older_steps -= trace.counted
-        for other in self.traces:
-            if other.follows is not trace:
-                continue
+        if at and traces[at - 1].follows is trace:
+            other = traces[at - 1]
             if trace.follows is not None:
                 other.follows = trace.follows
             else:  # same node names in the same order (that is what folding checked)
@@ -268,7 +272,7 @@ class TraceRecorder:
                 if other.log is not None:
                     other.log = [(node, *entry[1:])
                                  for entry, node in zip(other.log, nodes, strict=True)]
-                    continue
+                    return
                 for step, node in zip(other.steps, nodes, strict=True):
                     step.node = node
 
@@ -371,6 +375,14 @@ def summary(array: np.ndarray, dtype) -> ArrayData:
         _rounded(data.minimum), _rounded(data.maximum), _rounded(data.mean))
     data.preview = [_rounded(value) for value in data.preview]
     return data
+
+
+def _position(traces: list[LiveTrace], trace: LiveTrace) -> int:
+    """Where ``trace`` is, by identity (not __eq__): mostly just before the newest call, or
+    the oldest (the step cap)."""
+    if len(traces) > 1 and traces[-2] is trace:
+        return len(traces) - 2
+    return next(at for at, kept in enumerate(traces) if kept is trace)
 
 
 def _elements(log: list) -> int:
