@@ -307,7 +307,8 @@ def _special_step(node: Node, grad, release: bool, log: list | None = None) -> t
     leaf = node.variable if type(node) is AccumulateGrad else None
     if leaf is not None and node._hooks is None and not leaf._hooks:
         before = None if log is None else grad_copy(leaf)
-        if leaf._grad is None and log is None and _stealable(grad):
+        if leaf._grad is None and log is None and _stealable(grad) and \
+                leaf._data.flags.c_contiguous:
             # Like torch, keep the incoming array itself as .grad when nothing else sees it
             # (a log sees it: the step logged into the leaf shows it, unchanged by later
             # writes to .grad).

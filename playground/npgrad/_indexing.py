@@ -159,7 +159,7 @@ def repeat_interleave(self: Tensor, repeats=None, dim=None, *, output_size=None)
     times = int(repeats)
     shape = self.shape
     spread = unsqueeze(self, dim + 1).expand(*shape[:dim + 1], times, *shape[dim + 1:])
-    return spread.clone().view(*shape[:dim], shape[dim] * times, *shape[dim + 1:])
+    return spread.contiguous().view(*shape[:dim], shape[dim] * times, *shape[dim + 1:])
 
 
 @binds("index_add")

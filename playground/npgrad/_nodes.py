@@ -19,6 +19,7 @@ from ._formula_compiler import COMPILED_HOOKS
 from ._hook_lists import NodeHooks, RemovableHandle, node_metadata
 from ._rules import RULES
 from ._saved_hooks import Packed, pack_order, unpack, unpacked_in_place
+from ._strides import laid_like
 from ._versions import grad_fn_after_write
 
 _sequence_numbers = itertools.count()
@@ -470,7 +471,6 @@ def accumulate_into(tensor, grad, as_tensors: bool, retain: bool = False) -> Non
     current = tensor._grad
     if current is not None and "_coo" in current.__dict__ and not as_tensors:
         from . import _sparse_grads
-
         if _sparse_grads.accumulate_dense_into_sparse(tensor, grad):
             return
     if current is None:
@@ -479,7 +479,7 @@ def accumulate_into(tensor, grad, as_tensors: bool, retain: bool = False) -> Non
 
             tensor._grad = grad.clone() if retain else copy_for_grad(grad)
         else:
-            tensor._grad = _tensor.Tensor._make(np.array(grad, copy=True), None, None)
+            tensor._grad = _tensor.Tensor._make(laid_like(grad, tensor._data), None, None)
     elif as_tensors:
         tensor._grad = current + grad
     elif retain:

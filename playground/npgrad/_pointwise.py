@@ -17,12 +17,14 @@ from . import _dtype as dtypes
 from ._bindings import bind_method, binds
 from ._deprecations import warn_once
 from ._kernel_exp import kernel_exp
+from ._memory_formats import is_laid_out, laid_out
 from ._numerics import erf_values
 from ._operands import floating
 from ._parallel import split
 from ._recording import SAVE_RESULT, fast_elementwise, output
 from ._rules import RULES
 from ._tensor import Tensor
+from ._type_info import preserve_format
 
 _make = Tensor._make
 
@@ -296,7 +298,8 @@ def type_as(self: Tensor, other: Tensor) -> Tensor:
 
 @binds("clone")
 def clone(self: Tensor, *, memory_format=None) -> Tensor:
-    return output("clone", self._data.copy(), (self,))
+    """A copy, laid out as torch lays it out (by default: as ``self`` is)."""
+    return output("clone", laid_out(self._data, memory_format), (self,))
 
 
 # ----- conversions --------------------------------------------------------------------------
@@ -315,15 +318,23 @@ def to(self: Tensor, *args, **kwargs) -> Tensor:
             target, moved = arg.dtype, moved or arg.is_meta
         elif isinstance(arg, str | device):
             moved = moved or is_meta(arg)
+    layout = kwargs.get("memory_format")
     if target is not None and target.numpy != self._data.dtype:
         if self.is_meta:
             return to_meta(self, target.numpy)
         if self._data.dtype.kind == "c" and target.numpy.kind not in "cb":
             warn_once("complex to real")
-        converted = output("to", self._data.astype(target.numpy), (self,))
+        converted = output("to", laid_out(self._data, layout).astype(target.numpy), (self,))
+    elif layout is not None and not _already(self._data, layout):
+        converted = output("to", laid_out(self._data, layout), (self,))
     else:
         converted = self
     return to_meta(converted) if moved and not converted.is_meta else converted
+
+
+def _already(data: np.ndarray, memory_format) -> bool:
+    """Whether ``to(memory_format=...)`` has nothing to copy (torch returns self then)."""
+    return memory_format is preserve_format or is_laid_out(data, memory_format)
 
 
 @binds("type", function=False)

@@ -14,10 +14,12 @@ from . import _dtype as dtypes
 from ._bindings import bind_function, bind_method, binds
 from ._deprecations import warn_once
 from ._grad_mode import GradMode
+from ._memory_formats import is_laid_out
 from ._no_grad_views import mark as mark_view
 from ._pointwise import clone
 from ._recording import output, record_several
 from ._tensor import Size, Tensor, _wrap_dim, shared_counter
+from ._type_info import contiguous_format
 from ._view_places import with_torch_step
 
 _make = Tensor._make
@@ -88,7 +90,7 @@ def reshape(self: Tensor, *shape) -> Tensor:
     if data is not None:  # torch's reshape of a non-contiguous tensor that stays a view
         op = "view" if self._data.flags.c_contiguous else "reshape_alias"
         return output(op, data, (self,), (self._data.shape,), shared_counter(self), self)
-    return unsafe_view(clone(self), shape)
+    return unsafe_view(clone(self, memory_format=contiguous_format), shape)
 
 
 def unsafe_view(self: Tensor, shape: tuple) -> Tensor:
@@ -265,15 +267,16 @@ bind_function("broadcast_tensors", broadcast_tensors)
 
 
 @binds("contiguous", function=False)
-def contiguous(self: Tensor) -> Tensor:
-    if self._data.flags.c_contiguous:
+def contiguous(self: Tensor, memory_format=contiguous_format) -> Tensor:
+    """``self`` when already laid out so, else a copy that is (CloneBackward0)."""
+    if is_laid_out(self._data, memory_format):
         return self
-    return clone(self)
+    return clone(self, memory_format=memory_format)
 
 
 @binds("is_contiguous", function=False)
-def is_contiguous(self: Tensor) -> bool:
-    return bool(self._data.flags.c_contiguous)
+def is_contiguous(self: Tensor, memory_format=contiguous_format) -> bool:
+    return is_laid_out(self._data, memory_format)
 
 
 @binds("stride", function=False)
