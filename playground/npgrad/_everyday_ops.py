@@ -65,9 +65,10 @@ def square_(self: Tensor) -> Tensor:
 
 # In-place methods no row names: they need matrices (tests/npgrad/test_everyday_ops_vs_torch.py
 # calls them against torch), or write comparisons, which record nothing torch differentiates;
-# share_memory_ changes no values (tests/npgrad/test_class_paths_vs_torch.py); resize_,
-# resize_as_ and as_strided_ refuse tensors that require grad, as torch's do
-# (tests/npgrad/test_argument_checks_vs_torch.py); addr_, renorm_ and put_ record their
+# share_memory_ changes no values (tests/npgrad/test_class_paths_vs_torch.py); resize_
+# and resize_as_ refuse tensors that require grad, as torch's do
+# (tests/npgrad/test_argument_checks_vs_torch.py), as_strided_ records the node of a row of
+# its own (AsStridedBackward1), as the shape methods do; addr_, renorm_ and put_ record their
 # rows' nodes with arguments of their own (tests/npgrad/test_writes_and_old_names_vs_torch.py)
 TESTED_APART = frozenset({"tril_", "triu_", "fill_diagonal_", "eq_", "ne_", "lt_", "le_", "gt_",
                           "addr_", "renorm_", "put_",

@@ -303,9 +303,14 @@ def ones(*size, dtype=None, device=None, requires_grad=False) -> Tensor:
     return _finish(np.ones(_size(size), _dtype_or_default(dtype)), requires_grad, device)
 
 
-def empty(*size, dtype=None, device=None, requires_grad=False) -> Tensor:
+def empty(*size, dtype=None, device=None, requires_grad=False, memory_format=None) -> Tensor:
     # Zero-filled rather than uninitialised: the same shape and dtype, and reproducible.
-    return zeros(*size, dtype=dtype, device=device, requires_grad=requires_grad)
+    made = zeros(*size, dtype=dtype, device=device, requires_grad=requires_grad)
+    if memory_format is not None:  # (channels_last: the strides, for stride() to show)
+        from ._memory_formats import laid_out
+
+        made._data = laid_out(made._data, memory_format)
+    return made
 
 
 def full(size, fill_value, *, dtype=None, device=None, requires_grad=False) -> Tensor:
@@ -395,41 +400,6 @@ def _floating_target(target: np.dtype, kernel: str) -> None:
         raise NotImplementedError(f'"{kernel}" not implemented for \'{name}\'')
 
 
-def _like(factory):
-    """``zeros_like`` and the like: ``factory`` with the input's shape, and its dtype unless
-    told otherwise."""
-
-    def like(input: Tensor, *, dtype=None, device=None, requires_grad=False) -> Tensor:
-        return factory(tuple(input.shape), dtype=dtype or input.dtype, device=device,
-                       requires_grad=requires_grad)
-
-    like.__name__ = like.__qualname__ = f"{factory.__name__}_like"
-    return like
-
-
-zeros_like = _like(zeros)
-ones_like = _like(ones)
-rand_like = _like(rand)
-randn_like = _like(randn)
-
-
-def randint_like(input: Tensor, low=0, high=None, *, dtype=None, device=None,
-                 requires_grad=False) -> Tensor:
-    if high is None:
-        low, high = 0, low
-    return randint(low, high, tuple(input.shape), dtype=dtype or input.dtype, device=device,
-                   requires_grad=requires_grad)
-
-
-def empty_like(input: Tensor, *, dtype=None, device=None, requires_grad=False) -> Tensor:
-    return zeros_like(input, dtype=dtype, device=device, requires_grad=requires_grad)
-
-
-def full_like(input: Tensor, fill_value, *, dtype=None, device=None, requires_grad=False):
-    return full(tuple(input.shape), fill_value, dtype=dtype or input.dtype, device=device,
-                requires_grad=requires_grad)
-
-
 def legacy_constructor(dtype: dtypes.dtype, *args, device=None) -> Tensor:
     """``torch.FloatTensor([1, 2])`` copies data; ``torch.FloatTensor(2, 3)`` makes a shape."""
     if not args:
@@ -487,3 +457,15 @@ bind_method("new_tensor", new_tensor)
 bind_method("new", lambda self, *args, device=None: legacy_constructor(self.dtype, *args))
 for _factory in (zeros, ones, empty, full):
     bind_method(f"new_{_factory.__name__}", _new_factory(_factory))
+
+
+# (at the end: they call this module's factories)
+from ._like_factories import (  # noqa: E402, F401 - named here too, as before
+    empty_like,
+    full_like,
+    ones_like,
+    rand_like,
+    randint_like,
+    randn_like,
+    zeros_like,
+)

@@ -11,6 +11,7 @@ from ._type_info import channels_last, channels_last_3d, contiguous_format, pres
 # channels-last formats: their rank, and the dimensions from the outermost to the innermost
 _LAST = {channels_last: (4, (0, 2, 3, 1), "channels_last"),
          channels_last_3d: (5, (0, 2, 3, 4, 1), "channels_last_3d")}
+LAST_ORDERS = {memory_format: order for memory_format, (_, order, _) in _LAST.items()}
 
 
 def laid_out(data: np.ndarray, memory_format=None) -> np.ndarray:
@@ -24,10 +25,15 @@ def laid_out(data: np.ndarray, memory_format=None) -> np.ndarray:
 
 
 def _channels_last_order(data: np.ndarray, memory_format) -> tuple[int, ...]:
-    rank, order, name = _LAST[memory_format]
+    check_rank(data, memory_format)
+    return LAST_ORDERS[memory_format]
+
+
+def check_rank(data: np.ndarray, memory_format) -> None:
+    """torch's error for a channels-last format of a tensor of another rank."""
+    rank, _, name = _LAST[memory_format]
     if data.ndim != rank:
         raise RuntimeError(f"required rank {rank} tensor to use {name} format")
-    return order
 
 
 def is_laid_out(data: np.ndarray, memory_format=None) -> bool:
@@ -46,3 +52,15 @@ def is_laid_out(data: np.ndarray, memory_format=None) -> bool:
                 return False
             expected *= size
     return True
+
+
+def converted_in_place(tensors, dtype, memory_format) -> None:
+    """Module.to's conversion of its parameters and buffers: the floating ones to ``dtype``
+    (counters stay integers), the 4-d and 5-d ones to ``memory_format``, as torch's."""
+    for tensor in tensors:
+        data = tensor._data
+        if dtype is not None and data.dtype.kind == "f":
+            data = data.astype(dtype.numpy)
+        if memory_format is not None and data.ndim in (4, 5):
+            data = laid_out(data, memory_format)
+        tensor._data = data

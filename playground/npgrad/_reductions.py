@@ -17,6 +17,7 @@ from ._numerics import safe_softmax_values
 from ._operands import floating, operands
 from ._pointwise import UNARY
 from ._recording import RESULT, output
+from ._strides import row_major
 from ._summation_order import (
     dim_sums,
     row_products,
@@ -96,8 +97,7 @@ def mean(self: Tensor, dim=None, keepdim=False, *, dtype=None) -> Tensor:
             "mean(): could not infer output dtype. Input dtype must be either a floating point or "
             f"complex dtype. Got: {_scalar_type(data.dtype)}"
         )
-    if dtype is not None:
-        data = data.astype(dtype.numpy)
+    data = data if dtype is None else data.astype(dtype.numpy)
     if dim is None:
         # torch's mean is its sum divided by the count, in the tensor's dtype
         result = _mean_values(data) if data.size else np.mean(data, dtype=data.dtype)
@@ -107,7 +107,7 @@ def mean(self: Tensor, dim=None, keepdim=False, *, dtype=None) -> Tensor:
     rows = dim_sums(data, dims)
     result = np.mean(data, axis=dims, keepdims=keepdim, dtype=data.dtype) if rows is None \
         else _kept(rows / data.dtype.type(count), data.shape, dims, keepdim)
-    return output("mean_dim", result, (self,), (data.shape, dims, keepdim, count))
+    return output("mean_dim", row_major(result), (self,), (data.shape, dims, keepdim, count))
 
 
 def _kept(values: np.ndarray, shape: tuple, dims: tuple, keepdim: bool) -> np.ndarray:

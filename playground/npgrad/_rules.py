@@ -399,6 +399,8 @@ TABLE: tuple[Rule, ...] = (
     # a view written through, as torch regenerates it: each element's gradient to its place
     _row("as_strided", "AsStridedBackward0", "self", "shape positions",
          "k.as_strided_backward(grad, shape, positions)"),
+    _row("as_strided_", "AsStridedBackward1", "self", "shape positions",
+         "k.as_strided_backward(grad, shape, positions)"),
     _row("unsafe_view", "UnsafeViewBackward0", "self", "shape", "k.reshape(grad, shape)"),
     _row("reshape_alias", "ReshapeAliasBackward0", "self", "shape", "k.reshape(grad, shape)"),
     _row("t", "TBackward0", "self", "", "k.t(grad)"),

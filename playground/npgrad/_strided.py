@@ -8,6 +8,8 @@ from __future__ import annotations
 import numpy as np
 
 from ._bindings import binds
+from ._grad_mode import GradMode
+from ._inplace import _history, _recorded
 from ._missing import MISSING_HINT
 from ._recording import output
 from ._tensor import Tensor, bump_version, shared_counter
@@ -30,6 +32,14 @@ def _storage_of(self: Tensor) -> tuple[Tensor, np.ndarray]:
 @binds("as_strided")
 def as_strided(self: Tensor, size, stride, storage_offset=None) -> Tensor:
     """A view of self's storage: element i sits at offset + Σ i_d·stride_d."""
+    data, positions, root = _strided_view(self, size, stride, storage_offset)
+    return output("as_strided", data, (self,), (self._data.shape, positions),
+                  shared_counter(self), root)
+
+
+def _strided_view(self: Tensor, size, stride, storage_offset) -> tuple:
+    """The view's values, where each of its elements lies among self's (its gradient's way
+    back) and the tensor whose memory it views."""
     size, stride = tuple(int(n) for n in size), tuple(int(s) for s in stride)
     if len(size) != len(stride):
         raise RuntimeError("mismatch in length of strides and shape")
@@ -58,8 +68,7 @@ def as_strided(self: Tensor, size, stride, storage_offset=None) -> Tensor:
             raise NotImplementedError("as_strided of a tensor that requires grad, reaching "
                                       f"memory beyond its own elements, is not {MISSING_HINT}")
         positions = np.maximum(positions, 0)
-    return output("as_strided", data, (self,), (self._data.shape, positions),
-                  shared_counter(self), root)
+    return data, positions, root
 
 
 # ----- in place: the tensor itself made a new view of its storage ----------------------------
@@ -90,11 +99,18 @@ def resize_as_(self: Tensor, the_template: Tensor, memory_format=None) -> Tensor
 
 @binds("as_strided_", function=False)
 def as_strided_(self: Tensor, size, stride, storage_offset=None) -> Tensor:
-    """as_strided, the tensor itself becoming that view of its storage."""
-    _refuse_grad(self)
-    self._data = as_strided(self, size, stride, storage_offset)._data
+    """as_strided, the tensor itself becoming that view of its storage; where autograd
+    records it, AsStridedBackward1 joins its history (a leaf that requires grad is refused,
+    as any in-place op on one is)."""
+    recorded = GradMode.enabled and self.requires_grad
+    if recorded:
+        self._check_inplace()
+    data, positions, _ = _strided_view(self, size, stride, storage_offset)
+    shape, history = self._data.shape, _history(self) if recorded else None
+    self._data = data
     bump_version(self)
-    return self
+    return _recorded("as_strided_", self, history, None, (shape, positions)) if recorded \
+        else self
 
 
 def _refuse_grad(self: Tensor) -> None:

@@ -98,6 +98,7 @@ SELECTION_CASES: list = [
          label="name-only"),
     # the in-place shape methods on a tensor with history (_shape_inplace.py)
     Case("t_", ((2, 3),), lambda m, a: (a * 2).t_()),
+    Case("as_strided_", ((2, 3),), lambda m, a: (a * 2).as_strided_((2, 2), (1, 2), 1)),
     Case("squeeze_all_", ((1, 3, 1),), lambda m, a: (a * 2).squeeze_()),
     Case("squeeze_tuple_", ((1, 3, 1),), lambda m, a: (a * 2).squeeze_((0, 2))),
     Case("histogram", ((5,),), lambda m, a: m.histogram(a, 3).hist, label="name-only"),

@@ -20,7 +20,7 @@ def show(label, t):
     if t.dim() == 5:
         formats.append(t.is_contiguous(memory_format=torch.channels_last_3d))
     name = type(t.grad_fn).__name__ if t.grad_fn is not None else None
-    print(label, tuple(t.shape), t.stride(), formats, name, float(t.sum()))
+    print(label, tuple(t.shape), t.stride(), formats, name, f"{float(t.double().abs().sum()):.6g}")
 """
 
 LAYOUTS = {
@@ -45,6 +45,22 @@ LAYOUTS = {
     "clone of a row expand": "x[0, 0, 0].expand(3, 5).clone()",
     "clone of a slice": "x[:, :, 1:3].clone()",
     "repeat_interleave": "x[0, 0].t().repeat_interleave(2, dim=0)",
+    "conv2d of channels_last": "torch.nn.functional.conv2d(x.to(memory_format=torch.channels_last),"
+                               " x[:2, :, :3, :3] / 100, padding=1)",
+    "conv2d by channels_last filters": "torch.nn.functional.conv2d(x, (x[:2, :, :3, :3] / 100)"
+                                       ".contiguous(memory_format=torch.channels_last))",
+    "max_pool2d": "torch.nn.functional.max_pool2d(x.to(memory_format=torch.channels_last), 2)",
+    "avg_pool2d": "torch.nn.functional.avg_pool2d(x.to(memory_format=torch.channels_last), 2)",
+    "adaptive to one": "torch.nn.functional.adaptive_avg_pool2d("
+                       "x.to(memory_format=torch.channels_last), 1)",
+    "adaptive": "torch.nn.functional.adaptive_avg_pool2d("
+                "x.to(memory_format=torch.channels_last), (2, 3))",
+    "interpolate": "torch.nn.functional.interpolate(x.to(memory_format=torch.channels_last),"
+                   " scale_factor=2, mode='bilinear')",
+    "batch_norm": "torch.nn.functional.batch_norm(x.to(memory_format=torch.channels_last),"
+                  " None, None, training=True)",
+    "mean over channels": "x.to(memory_format=torch.channels_last).mean(1, keepdim=True)",
+    "sum over rows": "x.to(memory_format=torch.channels_last).sum(2, keepdim=True)",
 }
 
 
@@ -56,7 +72,7 @@ def test_layout_as_torch(label: str, dtype: str) -> None:
                     f"y = {LAYOUTS[label]}\n"
                     f"show({label!r}, y)\n"
                     f"y.sum().backward()\n"
-                    f"print(x.grad.stride(), float(x.grad.sum()))\n")
+                    f"print(x.grad.stride(), round(float(x.grad.abs().sum()), 3))\n")
     assert run_printing(code, npgrad) == run_printing(code, torch)
 
 
@@ -82,3 +98,70 @@ def test_errors_as_torch(call: str) -> None:
     code = f"try:\n    {call}\nexcept RuntimeError as error:\n    print(error)\n"
     printed = run_printing(code, torch)
     assert printed and run_printing(code, npgrad) == printed
+
+
+def test_a_model_to_channels_last() -> None:
+    """Module.to(memory_format=...) lays out its 4-d weights; a step of SGD keeps them so,
+    and their gradients are laid out as they are."""
+    code = ("torch.manual_seed(0)\n"
+            "model = torch.nn.Sequential(torch.nn.Conv2d(3, 4, 3), torch.nn.ReLU())\n"
+            "model = model.to(memory_format=torch.channels_last)\n"
+            "weight = model[0].weight\n"
+            "print(weight.stride(), model[0].bias.stride())\n"
+            "x = torch.randn(2, 3, 6, 6).to(memory_format=torch.channels_last)\n"
+            "y = model(x)\n"
+            "print(y.stride(), y.is_contiguous(memory_format=torch.channels_last))\n"
+            "y.sum().backward()\n"
+            "print(weight.grad.stride())\n"
+            "torch.optim.SGD(model.parameters(), lr=0.1).step()\n"
+            "print(weight.stride(), round(float(weight.sum()), 4))\n")
+    assert run_printing(code, npgrad) == run_printing(code, torch)
+
+
+@pytest.mark.parametrize("factory", ["zeros_like(x)", "ones_like(x)", "empty_like(x).shape",
+                                     "full_like(x, 2.5)", "rand_like(x)", "randn_like(x)",
+                                     "randint_like(x, 9)", "randn_like(x[:, :1])",
+                                     "zeros_like(x, memory_format=torch.contiguous_format)",
+                                     "rand_like(x, memory_format=torch.contiguous_format)",
+                                     "randn_like(torch.ones(2, 3).t())"])
+def test_like_factories_as_torch(factory: str) -> None:
+    """The ``*_like`` factories keep the input's layout; random ones draw in memory order
+    (randn, one Box-Muller pair at a time into a layout that is not row-major)."""
+    code = ("torch.manual_seed(3)\n"
+            "x = torch.ones(2, 3, 2, 2).to(memory_format=torch.channels_last)\n"
+            f"y = torch.{factory}\n"
+            "print(y if isinstance(y, torch.Size) else (y, y.stride()))\n"
+            "print(torch.rand(2))\n")
+    assert run_printing(code, npgrad) == run_printing(code, torch)
+
+
+A_CHANNELS_LAST_WALK = """
+x = torch.empty(10, 3, 32, 32)
+print(x.stride(), x.to(memory_format=torch.channels_last).stride())
+x = x.to(memory_format=torch.channels_last).to(memory_format=torch.contiguous_format)
+print(x.stride(), x.contiguous(memory_format=torch.channels_last).stride())
+print(torch.empty(10, 3, 32, 32, memory_format=torch.channels_last).stride())
+print(torch.empty(2, 3, 4, 5, memory_format=torch.contiguous_format).stride())
+x = torch.ones(10, 3, 32, 32).to(memory_format=torch.channels_last)
+print(x.permute(0, 2, 3, 1).is_contiguous())
+one = torch.randn(4, 1, 4, 4).contiguous(memory_format=torch.channels_last)
+print(one.is_contiguous(memory_format=torch.channels_last), one.is_contiguous())
+torch.manual_seed(0)
+model = torch.nn.Sequential(torch.nn.Conv2d(3, 8, 3, padding=1), torch.nn.BatchNorm2d(8),
+                            torch.nn.ReLU(), torch.nn.MaxPool2d(2),
+                            torch.nn.AdaptiveAvgPool2d(1), torch.nn.Flatten(),
+                            torch.nn.Linear(8, 2)).to(memory_format=torch.channels_last)
+inp = torch.randn(2, 3, 8, 8).to(memory_format=torch.channels_last)
+out = model(inp)
+for i, layer in enumerate(model):
+    inp = layer(inp)
+    print(i, type(layer).__name__, inp.stride(), type(inp.grad_fn).__name__)
+out.sum().backward()
+print(model[0].weight.grad.stride())
+"""
+
+
+def test_a_channels_last_walk_as_torch() -> None:
+    """What a tutorial on channels-last prints: strides, checks, a small net's layers."""
+    assert run_printing(A_CHANNELS_LAST_WALK, npgrad) == \
+        run_printing(A_CHANNELS_LAST_WALK, torch)

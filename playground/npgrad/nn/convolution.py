@@ -8,6 +8,7 @@ import numpy as np
 from .. import _convolution, _recording
 from .._dtype_checks import check_convolution, check_kernel_fits
 from .._missing import MISSING_HINT
+from .._strides import following
 from .._tensor import Tensor
 from . import init
 from .modules import Module, weight_and_bias
@@ -40,7 +41,8 @@ def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, 
                                  dilation, groups)
     if bias is not None:
         result = result + bias._data.reshape(1, -1, 1, 1)
-    return _recording.output("conv2d", result.astype(data.dtype), (input, weight, bias),
+    result = following(result.astype(data.dtype), data, weight._data)
+    return _recording.output("conv2d", result, (input, weight, bias),
                              (input, weight, stride, padding, dilation, groups))
 
 
@@ -106,7 +108,8 @@ def max_pool2d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,
     _check_pooled_size(input.shape[1:], kernel, stride, padding, dilation, extra)
     values, indices = _convolution.max_pool2d(input._data, kernel, stride, padding, dilation,
                                               extra)
-    result = _recording.output("max_pool2d", np.ascontiguousarray(values), (input,),
+    result = _recording.output("max_pool2d", following(np.ascontiguousarray(values),
+                                                        input._data), (input,),
                                (input, input._data.shape, indices))
     return (result, Tensor._make(indices.astype(np.int64))) if return_indices else result
 

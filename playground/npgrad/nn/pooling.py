@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .. import _pooling, _recording
 from .._convolution import _pair
+from .._strides import channels_last_like, following
 from .._tensor import Tensor
 from .modules import Module
 
@@ -36,7 +37,7 @@ def avg_pool2d(input: Tensor, kernel_size, stride=None, padding=0, ceil_mode: bo
         raise RuntimeError("divisor must be not zero")
     windows = _pooling.avg_pool2d_windows(tuple(input.shape), kernel, stride, padding,
                                           ceil_mode, count_include_pad, divisor_override)
-    values = _pooling.pool_forward(input._data, windows)
+    values = following(_pooling.pool_forward(input._data, windows), input._data)
     return _recording.output("avg_pool2d", values, (input,),
                              (tuple(input.shape), windows, False))
 
@@ -48,9 +49,12 @@ def adaptive_avg_pool2d(input: Tensor, output_size) -> Tensor:
     size = _pair(output_size)
     size = tuple(input.shape[-2 + i] if side is None else side for i, side in enumerate(size))
     if size == (1, 1):
-        return input.mean((-1, -2), keepdim=True)
+        mean = input.mean((-1, -2), keepdim=True)
+        if mean.ndim == 4 and channels_last_like(input._data):  # torch's way to lay it out
+            mean.as_strided_(mean.shape, (mean.shape[1], 1, mean.shape[1], mean.shape[1]))
+        return mean
     windows = _pooling.adaptive_windows(tuple(input.shape), size)
-    values = _pooling.pool_forward(input._data, windows)
+    values = following(_pooling.pool_forward(input._data, windows), input._data)
     return _recording.output("adaptive_avg_pool2d", values, (input,),
                              (tuple(input.shape), windows, True))
 

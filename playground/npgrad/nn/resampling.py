@@ -14,6 +14,7 @@ import numpy as np
 
 from .. import _convolution, _recording
 from .._missing import MISSING_HINT
+from .._strides import following
 from .._tensor import Tensor
 from . import functional
 from .modules import Module
@@ -80,7 +81,8 @@ def resample(k, input, rows, columns):
     values = _resampled(getattr(input, "_data", input), rows, columns)
     if not isinstance(input, Tensor):
         return values
-    return _recording.output(_op(rows, columns), values, (input,), (input.shape, rows, columns))
+    return _recording.output(_op(rows, columns), following(values, input._data), (input,),
+                             (input.shape, rows, columns))
 
 
 def _op(rows, columns) -> str:

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 
 from ... import _compile, _factories
 from ..._grad_mode import no_grad
+from ..._memory_formats import converted_in_place
 from ..._missing import lacking_member
 from ..._tensor import Parameter, Tensor
 from .. import _hooks, functional, init
@@ -304,11 +305,9 @@ class Module:
                 tensor._data = NoValues(tensor._data.shape, tensor._data.dtype)
         dtype = kwargs.get("dtype") or next((a for a in args if hasattr(a, "is_floating_point")),
                                             None)
-        if dtype is not None:
-            with no_grad():
-                for tensor in (*self.parameters(), *self.buffers()):
-                    if tensor._data.dtype.kind == "f":  # counters stay integers
-                        tensor._data = tensor._data.astype(dtype.numpy)
+        if dtype is not None or kwargs.get("memory_format") is not None:
+            converted_in_place((*self.parameters(), *self.buffers()), dtype,
+                               kwargs.get("memory_format"))
         return self
 
     def cpu(self) -> Module:
