@@ -18,6 +18,7 @@ from ._memory_formats import is_laid_out
 from ._no_grad_views import mark as mark_view
 from ._pointwise import clone
 from ._recording import output, record_several
+from ._strides import torch_strides
 from ._tensor import Size, Tensor, _wrap_dim, shared_counter
 from ._type_info import contiguous_format
 from ._view_places import with_torch_step
@@ -282,9 +283,8 @@ def is_contiguous(self: Tensor, memory_format=contiguous_format) -> bool:
 @binds("stride", function=False)
 def stride(self: Tensor, dim: int | None = None):
     """Steps between neighbours along each dimension, in elements (a view's are its own)."""
-    data = self._data
-    steps = tuple(step // data.itemsize for step in data.strides)
-    return steps if dim is None else steps[_wrap_dim(dim, data.ndim)]
+    steps = torch_strides(self._data)
+    return steps if dim is None else steps[_wrap_dim(dim, self._data.ndim)]
 
 
 @binds("select")

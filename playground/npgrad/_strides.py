@@ -1,5 +1,7 @@
-"""Strides as torch lays copies out: a dense tensor's kept, a strided one's order of
-dimensions kept (NumPy only: the engine's nodes use it before the tensor exists)."""
+"""Strides as torch lays tensors out: a copy keeps a dense tensor's strides and a strided
+one's order of dimensions, reductions are row-major, and convolutions, pools and resampling
+keep an input's channels-last layout. (NumPy only: the engine's nodes use it before the
+tensor exists.)"""
 
 from __future__ import annotations
 
@@ -9,6 +11,12 @@ from numpy.lib.stride_tricks import as_strided
 
 def element_strides(data: np.ndarray) -> tuple[int, ...]:
     return tuple(step // data.itemsize for step in data.strides)
+
+
+def torch_strides(data: np.ndarray) -> tuple[int, ...]:
+    """``stride()``: NumPy's steps in elements; an empty array's, row-major as torch counts
+    them (NumPy gives it zeros; a view's own order is not known then)."""
+    return element_strides(data) if data.size else _row_major(data.shape)
 
 
 def laid_like(grad: np.ndarray, leaf: np.ndarray) -> np.ndarray:
@@ -82,6 +90,7 @@ def _row_major(shape: tuple[int, ...]) -> tuple[int, ...]:
         strides.append(step)
         step *= max(size, 1)
     return tuple(reversed(strides))
+
 
 def dense(shape: tuple[int, ...], strides: tuple[int, ...]) -> bool:
     """torch's non-overlapping and dense: the strides of some order of the dimensions laid

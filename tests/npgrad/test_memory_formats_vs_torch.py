@@ -165,3 +165,11 @@ def test_a_channels_last_walk_as_torch() -> None:
     """What a tutorial on channels-last prints: strides, checks, a small net's layers."""
     assert run_printing(A_CHANNELS_LAST_WALK, npgrad) == \
         run_printing(A_CHANNELS_LAST_WALK, torch)
+
+
+def test_an_empty_tensors_strides_as_torch() -> None:
+    """NumPy gives a tensor without elements zero strides; torch counts them row-major."""
+    code = ("print(torch.empty(3, 0).stride(), torch.empty(0, 3).stride(),"
+            " torch.empty(2, 0, 4).stride(), torch.zeros(0).stride(),"
+            " torch.empty(0, 3).clone().stride(), torch.ones(0, 2, 2).stride(1))\n")
+    assert run_printing(code, npgrad) == run_printing(code, torch)
