@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.oracle import assert_prints_as_torch, run_printing
+from tests.oracle import assert_playground_prints_as_torch, assert_prints_as_torch, run_printing
 
 SCRIPTS = {
     "a ReLU written by hand, its node and ctx": """
@@ -269,3 +269,30 @@ def test_a_function_returning_its_input_passes_the_gradient_on():
         (out * out).sum().backward()
         grads.append((x.grad.tolist(), out is y, out.grad_fn.name()))
     assert grads[0] == grads[1]
+
+
+FIRST_BACKWARD_OF_A_PROCESS = """
+import torch
+
+class TooFew(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, a, b):
+        return a * b
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad
+
+x = torch.ones(2, requires_grad=True)
+for _ in range(2):
+    try:
+        TooFew.apply(x, x).sum().backward()
+    except RuntimeError as error:
+        print(error)
+"""
+
+
+def test_the_first_count_error_of_a_process_as_torch(tmp_path):
+    """torch 2.13 words the count error "function X returned..." from the first one of a fresh
+    process on (measured by backward and by autograd.grad, returning fewer or more)."""
+    assert_playground_prints_as_torch(FIRST_BACKWARD_OF_A_PROCESS, tmp_path)

@@ -140,7 +140,6 @@ class BackwardCFunction(Node, FunctionCtx):
     # ----- backward ---------------------------------------------------------------------------
     def run_backward(self, grad, as_tensors: bool) -> tuple:
         """The gradients of the forward's tensor inputs, from the user's backward."""
-        _BackwardsRun.count += 1
         received = grad if type(grad) is OutputGrads else (grad,)
         grads = [self._output_grad(received, *layout) for layout in self._output_layout]
         backward = self._forward_cls.backward
@@ -169,7 +168,7 @@ class BackwardCFunction(Node, FunctionCtx):
         if len(returned) > expected and all(g is None for g in returned[expected:]):
             returned = returned[:expected]
         if len(returned) != expected:
-            raise RuntimeError(f"{_first_word()} {self.name()} returned an incorrect number of "
+            raise RuntimeError(f"function {self.name()} returned an incorrect number of "
                                f"gradients (expected {expected}, got {len(returned)})")
         tensors = set(self._tensor_positions)
         for gradient in returned:
@@ -187,18 +186,6 @@ class BackwardCFunction(Node, FunctionCtx):
                 _check_shape(self, position, gradient, next_node)
             results.append(gradient if next_node is not None else None)
         return tuple(results)
-
-
-class _BackwardsRun:
-    """Custom backwards run in this process: torch words its first count error differently."""
-
-    count = 0
-
-
-def _first_word() -> str:
-    # torch 2.13 says "Function X returned an incorrect number of gradients" when the first
-    # custom backward of the process fails so, and "function X ..." ever after (measured)
-    return "Function" if _BackwardsRun.count == 1 else "function"
 
 
 def _c_type_name(value) -> str:
