@@ -97,10 +97,12 @@ _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|[-+]?(?:inf|nan
 
 
 def same_within(expected_text: str, actual_text: str, tolerance: float,
-                absolute: float = 0.0) -> bool:
+                absolute: float = 0.0, last_place: bool = False) -> bool:
     """The same text but for numbers, which may differ by ``tolerance`` (relative) or by
     ``absolute``, and for the spaces torch pads them with (a sign that differs in one
-    element, -0.0000 for 0.0000, takes the place of a column's padding space)."""
+    element, -0.0000 for 0.0000, takes the place of a column's padding space). With
+    ``last_place`` a number may also differ by one unit in the last place printed: values
+    within the tolerance either side of a rounding boundary print so (-0.7244 and -0.7243)."""
     if _between_numbers(expected_text) != _between_numbers(actual_text):
         return False
     for want, got in zip(_NUMBER.findall(expected_text), _NUMBER.findall(actual_text),
@@ -108,10 +110,21 @@ def same_within(expected_text: str, actual_text: str, tolerance: float,
         if want == got:
             continue
         a, b = float(want), float(got)
-        if not (math.isclose(a, b, rel_tol=tolerance, abs_tol=absolute)
+        slack = max(absolute, _unit_in_last_place(want) * 1.000001 if last_place else 0.0)
+        if not (math.isclose(a, b, rel_tol=tolerance, abs_tol=slack)
                 or (math.isnan(a) and math.isnan(b))):
             return False
     return True
+
+
+def _unit_in_last_place(number: str) -> float:
+    """One unit in the last decimal a printed number shows: 1e-4 for -0.7244, 1e-9 for
+    1.5000e-05; 0 for a whole number (a count: 38929, a step) and for inf and nan."""
+    mantissa, _, exponent = number.lower().partition("e")
+    if "." not in mantissa or not any(character.isdigit() for character in mantissa):
+        return 0.0
+    decimals = len(mantissa.partition(".")[2])
+    return 10.0 ** (int(exponent or 0) - decimals)
 
 
 def _between_numbers(text: str) -> list[str]:

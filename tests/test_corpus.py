@@ -161,5 +161,9 @@ def test_numpy_engine_prints_what_torch_does(path, python, torch):
         return
     assert got["status"] == want["status"], got["stderr"][-2000:]
     for stream in ("stdout", "stderr"):
-        assert same_within(want[stream], got[stream], tolerance), (stream, want[stream],
+        # (where torch's kernels are not the ones reproduced, its numbers move within the
+        # tolerance, and a number printed at a rounding boundary by one unit in its last
+        # digit: 193's -0.7244 on an Intel CPU, -0.7243 on an AMD one)
+        assert same_within(want[stream], got[stream], tolerance,
+                           last_place=not scripts_reproduced(torch)), (stream, want[stream],
                                                                    got[stream])

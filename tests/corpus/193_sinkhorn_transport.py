@@ -1,6 +1,6 @@
 # In the style of: an optimal-transport post: Sinkhorn iterations in log space with logsumexp and cdist (a second fresh sample: scripts from sources the corpus had not yet drawn on)
 # Family: blogs-and-qa
-# tolerance: 1e-5 (cdist's square roots and float32 matrix products (MKL): the costs' last digits)
+# tolerance: 3e-5 (cdist's square roots and float32 matrix products (MKL): the costs' last digits; on an AMD EPYC torch's moved a gradient's norm by 1.04e-5)
 import torch
 
 torch.manual_seed(8)
