@@ -12,21 +12,38 @@ from ._grad_mode import GradMode
 from ._inplace import _history, _recorded
 from ._missing import MISSING_HINT
 from ._recording import output
+from ._strides import dense, element_strides
 from ._tensor import Tensor, bump_version, shared_counter
 from ._user_warnings import warn_at_user_code
-from ._view_places import positions_in
+from ._view_places import addresses, positions_in
 
 
 def _storage_of(self: Tensor) -> tuple[Tensor, np.ndarray]:
     """The tensor holding self's memory (its first base) and where each of self's elements
     lies in it; refused where the engine keeps that memory in another order than torch."""
     root = self if self._base is None else self._base
-    places = np.arange(self._data.size).reshape(self._data.shape) if root is self else \
-        positions_in(self._data, root._data)
-    if not root._data.flags.c_contiguous or places is None:
+    memory = root._data
+    if memory.flags.c_contiguous:
+        places = np.arange(self._data.size).reshape(self._data.shape) if root is self else \
+            positions_in(self._data, memory)
+    elif dense(memory.shape, element_strides(memory)) and min(memory.strides, default=0) >= 0:
+        # (a clone of a transpose keeps its layout, as torch's: a place is its distance from
+        # the start of the memory, in elements)
+        places = (addresses(self._data) - memory.__array_interface__["data"][0]) // \
+            memory.itemsize if np.shares_memory(self._data, memory) else None
+    else:
+        places = None
+    if places is None:
         raise NotImplementedError(f"as_strided of a tensor whose memory is not laid out in "
                                   f"order is not {MISSING_HINT}")
     return root, places
+
+
+def _storage(memory: np.ndarray) -> np.ndarray:
+    """A dense array's memory, one element after another (a view: writes go through)."""
+    if memory.flags.c_contiguous:
+        return memory.reshape(-1)
+    return np.lib.stride_tricks.as_strided(memory, (memory.size,), (memory.itemsize,))
 
 
 @binds("as_strided")
@@ -46,7 +63,7 @@ def _strided_view(self: Tensor, size, stride, storage_offset) -> tuple:
     root, places = _storage_of(self)
     offset = int(places.flat[0]) if storage_offset is None and places.size else \
         int(storage_offset or 0)
-    storage, itemsize = root._data.reshape(-1), root._data.itemsize
+    storage, itemsize = _storage(root._data), root._data.itemsize
     reach = sum((n - 1) * s for n, s in zip(size, stride, strict=True))
     needed = 0 if 0 in size else offset + 1 + reach
     if needed > storage.size:

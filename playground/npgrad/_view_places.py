@@ -14,10 +14,10 @@ def positions_in(view: np.ndarray, base: np.ndarray) -> np.ndarray | None:
         return None
     if base.flags.c_contiguous:  # (most bases: a place is its distance from the start)
         start = base.__array_interface__["data"][0]
-        return (_addresses(view) - start) // base.itemsize
-    places = _addresses(base).reshape(-1)
+        return (addresses(view) - start) // base.itemsize
+    places = addresses(base).reshape(-1)
     order = np.argsort(places, kind="stable")
-    wanted = _addresses(view)
+    wanted = addresses(view)
     found = np.searchsorted(places[order], wanted)
     found = order[np.minimum(found, places.size - 1)]
     if not np.array_equal(places[found], wanted):
@@ -25,7 +25,7 @@ def positions_in(view: np.ndarray, base: np.ndarray) -> np.ndarray | None:
     return found
 
 
-def _addresses(array: np.ndarray) -> np.ndarray:
+def addresses(array: np.ndarray) -> np.ndarray:
     """Each element's memory address (bytes), in the array's shape."""
     result = np.full(array.shape, array.__array_interface__["data"][0], dtype=np.int64)
     for axis, (size, stride) in enumerate(zip(array.shape, array.strides, strict=True)):

@@ -173,3 +173,27 @@ def test_an_empty_tensors_strides_as_torch() -> None:
             " torch.empty(2, 0, 4).stride(), torch.zeros(0).stride(),"
             " torch.empty(0, 3).clone().stride(), torch.ones(0, 2, 2).stride(1))\n")
     assert run_printing(code, npgrad) == run_printing(code, torch)
+
+
+STRIDED_OVER_A_KEPT_LAYOUT = """
+x = torch.arange(12.).reshape(3, 4).t().clone()
+print(x.stride(), x.as_strided((2, 2), (1, 2)), x.as_strided((3,), (4,), 1))
+print((x.clone().requires_grad_() * 2).as_strided((2, 3), (3, 1)))
+v = torch.arange(12.).reshape(3, 4).t().clone()[1:]
+print(v.as_strided((2,), (1,)), v.as_strided((2,), (3,), 2))
+c = torch.ones(1, 3, 2, 2).to(memory_format=torch.channels_last)
+c = c * torch.arange(3.).reshape(1, 3, 1, 1)
+print(c.as_strided((4,), (1,)), c.stride())
+w = torch.arange(6.).reshape(2, 3).t().clone().requires_grad_()
+u = w * 1
+u.as_strided_((3,), (2,))
+(u * torch.tensor([1., 2., 3.])).sum().backward()
+print(u, w.grad)
+"""
+
+
+def test_as_strided_reads_memory_as_torch_lays_it_out() -> None:
+    """as_strided of a tensor whose copy kept a transpose's or channels-last layout reads its
+    memory in that order, as torch's does (not in the order of its indices)."""
+    assert run_printing(STRIDED_OVER_A_KEPT_LAYOUT, npgrad) == \
+        run_printing(STRIDED_OVER_A_KEPT_LAYOUT, torch)
