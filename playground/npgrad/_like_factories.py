@@ -33,9 +33,12 @@ def _laid_out(made: Tensor, input: Tensor, memory_format) -> Tensor:
     return made
 
 
-def _drawn_in_memory_order(made: Tensor, input: Tensor, memory_format) -> Tensor:
-    """``made``'s values, drawn one after another, placed in the layout's memory order."""
-    out = _layout(input, memory_format, made._data.dtype)
+def _drawn_in_memory_order(made: Tensor, input: Tensor, memory_format,
+                           out: np.ndarray | None = None) -> Tensor:
+    """``made``'s values, drawn one after another, placed in the layout's memory order
+    (``out``: that layout, where the caller has already made it)."""
+    if out is None:
+        out = _layout(input, memory_format, made._data.dtype)
     if out is not None:
         order = memory_order(out)
         place = out.transpose(order)
@@ -94,9 +97,10 @@ def randn_like(input: Tensor, *, dtype=None, layout=None, device=None, requires_
     pairs), not sixteen at a time as into a row-major tensor."""
     options = _options(input, dtype, device, requires_grad)
     target = np.dtype(options["dtype"].numpy)
-    if _layout(input, memory_format, target) is None or target.kind != "f":
+    out = _layout(input, memory_format, target)
+    if out is None or target.kind != "f":
         return _factories.randn(tuple(input.shape), **options)
     values = _random.normals(_random.chosen(None), input._data.size, target, contiguous=False)
     made = _factories.tensor(values.reshape(tuple(input.shape)), dtype=options["dtype"],
                              requires_grad=requires_grad)
-    return _drawn_in_memory_order(made, input, memory_format)
+    return _drawn_in_memory_order(made, input, memory_format, out)

@@ -24,7 +24,7 @@ from ._parallel import split
 from ._recording import SAVE_RESULT, fast_elementwise, output
 from ._rules import RULES
 from ._tensor import Tensor
-from ._type_info import preserve_format
+from ._type_info import contiguous_format, preserve_format
 
 _make = Tensor._make
 
@@ -324,12 +324,21 @@ def to(self: Tensor, *args, **kwargs) -> Tensor:
             return to_meta(self, target.numpy)
         if self._data.dtype.kind == "c" and target.numpy.kind not in "cb":
             warn_once("complex to real")
-        converted = output("to", laid_out(self._data, layout).astype(target.numpy), (self,))
+        converted = output("to", _converted(self._data, layout, target.numpy), (self,))
     elif layout is not None and not _already(self._data, layout):
         converted = output("to", laid_out(self._data, layout), (self,))
     else:
         converted = self
     return to_meta(converted) if moved and not converted.is_meta else converted
+
+
+def _converted(data: np.ndarray, memory_format, dtype: np.dtype) -> np.ndarray:
+    """``data`` as ``dtype`` in the layout asked for, copied once where it can be."""
+    if memory_format is contiguous_format:
+        return data.astype(dtype, order="C")
+    if (memory_format is None or memory_format is preserve_format) and data.flags.c_contiguous:
+        return data.astype(dtype)
+    return laid_out(data, memory_format).astype(dtype)  # (order "K" keeps that layout)
 
 
 def _already(data: np.ndarray, memory_format) -> bool:
