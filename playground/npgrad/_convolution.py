@@ -25,8 +25,9 @@ def _padded(data: np.ndarray, padding: tuple, value: float = 0.0) -> np.ndarray:
 
 
 def conv2d(data: np.ndarray, weight: np.ndarray, stride, padding, dilation,
-           groups: int = 1) -> np.ndarray:
-    """Each output channel's filter over its group's input channels (all when groups is 1)."""
+           groups: int = 1, channels_last: bool = False) -> np.ndarray:
+    """Each output channel's filter over its group's input channels (all when groups is 1),
+    row-major, or channels-last as computed when ``channels_last`` asks for it."""
     if groups > 1:
         return np.concatenate([conv2d(part, filters, stride, padding, dilation)
                                for part, filters in zip(np.split(data, groups, axis=1),
@@ -34,7 +35,8 @@ def conv2d(data: np.ndarray, weight: np.ndarray, stride, padding, dilation,
                               axis=1)
     cols = _windows(_padded(data, padding), weight.shape[2:], stride, dilation)
     out = np.tensordot(cols, weight, axes=([1, 4, 5], [1, 2, 3]))  # (N, OH, OW, O)
-    return np.ascontiguousarray(out.transpose(0, 3, 1, 2))
+    out = out.transpose(0, 3, 1, 2)
+    return out if channels_last else np.ascontiguousarray(out)
 
 
 def conv2d_input_grad(grad: np.ndarray, shape: tuple, weight: np.ndarray, stride, padding,

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._strides import element_strides, in_order, preserved
+from ._strides import CHANNELS_LAST, element_strides, in_order, preserved
 from ._type_info import channels_last, channels_last_3d, contiguous_format, preserve_format
 
 # channels-last formats: their rank, and the dimensions from the outermost to the innermost
-_LAST = {channels_last: (4, (0, 2, 3, 1), "channels_last"),
+_LAST = {channels_last: (4, CHANNELS_LAST, "channels_last"),
          channels_last_3d: (5, (0, 2, 3, 4, 1), "channels_last_3d")}
 LAST_ORDERS = {memory_format: order for memory_format, (_, order, _) in _LAST.items()}
 

@@ -148,9 +148,16 @@ def channels_last_like(data: np.ndarray) -> bool:
     return True
 
 
+def wants_channels_last(*sources: np.ndarray) -> bool:
+    """Whether torch lays out a convolution's, pool's, norm's or resampling's result
+    channels-last: when one of its 4-d sources is."""
+    return any(channels_last_like(source) for source in sources)
+
+
 def following(result: np.ndarray, *sources: np.ndarray) -> np.ndarray:
     """An op's new (N, C, H, W) result laid out channels-last when a source is, as torch's
-    convolutions, pools, norms and resampling lay theirs out."""
-    if result.ndim == 4 and any(channels_last_like(source) for source in sources):
-        return in_order(result, CHANNELS_LAST)
-    return result
+    convolutions, pools, norms and resampling lay theirs out; row-major otherwise (copied
+    only where it is not laid out so already)."""
+    if result.ndim == 4 and wants_channels_last(*sources):
+        return result if channels_last_like(result) else in_order(result, CHANNELS_LAST)
+    return np.ascontiguousarray(result)

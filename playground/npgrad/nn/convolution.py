@@ -8,7 +8,7 @@ import numpy as np
 from .. import _convolution, _recording
 from .._dtype_checks import check_convolution, check_kernel_fits
 from .._missing import MISSING_HINT
-from .._strides import following
+from .._strides import following, wants_channels_last
 from .._tensor import Tensor
 from . import init
 from .modules import Module, weight_and_bias
@@ -38,10 +38,10 @@ def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, 
                            f"{groups} at dimension 0, but got weight of size "
                            f"[{list(weight.shape)}] instead")  # (torch's double brackets)
     result = _convolution.conv2d(data, weight._data.astype(data.dtype), stride, padding,
-                                 dilation, groups)
+                                 dilation, groups, wants_channels_last(data, weight._data))
     if bias is not None:
-        result = result + bias._data.reshape(1, -1, 1, 1)
-    result = following(result.astype(data.dtype), data, weight._data)
+        result = result + bias._data.reshape(1, -1, 1, 1)  # (keeps the result's layout)
+    result = following(result.astype(data.dtype, copy=False), data, weight._data)
     return _recording.output("conv2d", result, (input, weight, bias),
                              (input, weight, stride, padding, dilation, groups))
 
@@ -108,8 +108,7 @@ def max_pool2d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,
     _check_pooled_size(input.shape[1:], kernel, stride, padding, dilation, extra)
     values, indices = _convolution.max_pool2d(input._data, kernel, stride, padding, dilation,
                                               extra)
-    result = _recording.output("max_pool2d", following(np.ascontiguousarray(values),
-                                                        input._data), (input,),
+    result = _recording.output("max_pool2d", following(values, input._data), (input,),
                                (input, input._data.shape, indices))
     return (result, Tensor._make(indices.astype(np.int64))) if return_indices else result
 
