@@ -6,6 +6,18 @@ import pytest
 
 from tests.oracle import assert_playground_prints_as_torch, assert_prints_as_torch, run_printing
 
+# A Function whose backward returns one gradient for its two inputs
+TOO_FEW = """
+class TooFew(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, a, b):
+        return a * b
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad
+"""
+
 SCRIPTS = {
     "a ReLU written by hand, its node and ctx": """
 from torch.autograd import Function
@@ -183,16 +195,7 @@ print(value, index, index.requires_grad)
 value.sum().backward()
 print(leaf.grad)
 """,
-    "errors torch raises": """
-class TooFew(torch.autograd.Function):
-    @staticmethod
-    def forward(ctx, x, k):
-        return x * k
-
-    @staticmethod
-    def backward(ctx, grad):
-        return grad
-
+    "errors torch raises": TOO_FEW + """
 class WrongShape(torch.autograd.Function):
     @staticmethod
     def forward(ctx, x):
@@ -271,18 +274,7 @@ def test_a_function_returning_its_input_passes_the_gradient_on():
     assert grads[0] == grads[1]
 
 
-FIRST_BACKWARD_OF_A_PROCESS = """
-import torch
-
-class TooFew(torch.autograd.Function):
-    @staticmethod
-    def forward(ctx, a, b):
-        return a * b
-
-    @staticmethod
-    def backward(ctx, grad):
-        return grad
-
+FIRST_BACKWARD_OF_A_PROCESS = "import torch\n" + TOO_FEW + """
 x = torch.ones(2, requires_grad=True)
 for _ in range(2):
     try:
