@@ -462,16 +462,13 @@ def _check_hook_result(hook, given, result) -> None:
 
 def accumulate_into(tensor, grad, as_tensors: bool, retain: bool = False) -> None:
     """torch's AccumulateGrad: steal-or-copy the first gradient, add later ones in place."""
-    if grad.__class__ is not np.ndarray and not as_tensors:  # (a sparse embedding's)
+    current = tensor._grad
+    if not as_tensors and (grad.__class__ is not np.ndarray  # (a sparse embedding's)
+                           or (current is not None and "_coo" in current.__dict__)):
         from . import _sparse_grads
 
-        if getattr(grad, "coo", None) is not None:
-            return _sparse_grads.accumulate_sparse(tensor, grad)
-        grad = np.asarray(grad)
-    current = tensor._grad
-    if current is not None and "_coo" in current.__dict__ and not as_tensors:
-        from . import _sparse_grads
-        if _sparse_grads.accumulate_dense_into_sparse(tensor, grad):
+        grad = _sparse_grads.accumulated_sparsely(tensor, grad)
+        if grad is None:
             return
     if current is None:
         if as_tensors:

@@ -159,6 +159,16 @@ def _merged(first: _sparse.COO, second: _sparse.COO, alpha, coalesced: bool) -> 
     return _sparse.COO(where, rows, coalesced)
 
 
+def accumulated_sparsely(tensor, grad: np.ndarray) -> np.ndarray | None:
+    """AccumulateGrad where a sparse gradient or a sparse ``.grad`` takes part: None when it
+    is done, else the gradient as a plain array, to add up densely."""
+    if getattr(grad, "coo", None) is not None:
+        accumulate_sparse(tensor, grad)
+        return None
+    grad = np.asarray(grad)
+    return None if accumulate_dense_into_sparse(tensor, grad) else grad
+
+
 def accumulate_dense_into_sparse(tensor, grad: np.ndarray) -> bool:
     """A dense gradient reaching a sparse ``.grad``: ``.grad`` becomes a new dense tensor,
     the gradient plus the sparse rows (torch: new_grad + variable_grad). False when
