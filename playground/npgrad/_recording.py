@@ -31,6 +31,7 @@ from ._nodes import (
 from ._operands import broadcast_error
 from ._parallel import SPLIT_FROM
 from ._parallel import apply as split_ufunc
+from ._result_layouts import LAID_OUT, as_torch_lays_out
 from ._saved_hooks import HOOKS as SAVED_TENSOR_HOOKS
 from ._saved_hooks import pack, pack_order
 from ._tensor import (
@@ -62,6 +63,8 @@ def output(op: str, data, inputs: tuple, saved: tuple = (), counter=None, base=N
     """
     if data.__class__ is not _ndarray:
         data = np.asarray(data)
+    if op in LAID_OUT:
+        data = as_torch_lays_out(op, data, inputs, saved)
     out = _make(data, None, counter)
     if base is not None:
         out._base = base if base._base is None else base._base  # (torch's: the first base)

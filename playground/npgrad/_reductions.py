@@ -17,7 +17,7 @@ from ._numerics import safe_softmax_values
 from ._operands import floating, operands
 from ._pointwise import UNARY
 from ._recording import RESULT, output
-from ._strides import row_major
+from ._strides import like_input, row_major
 from ._summation_order import (
     dim_sums,
     row_products,
@@ -401,8 +401,8 @@ def _sorting_order(data: np.ndarray, dim: int, descending: bool,
     if data.ndim == 0:
         return np.zeros((), np.int64)
     if not stable:
-        return _by_rows(data, dim, lambda row: _tie_order.sort_order(row, descending),
-                        lambda: _sorting_order(data, dim, descending))
+        return _tie_order.by_rows(data, dim, lambda row: _tie_order.sort_order(row, descending),
+                                  lambda: _sorting_order(data, dim, descending))
     keys = np.moveaxis(data, dim, -1)
     if keys.dtype.kind in "bu":
         keys = keys.astype(np.int64)
@@ -425,12 +425,13 @@ def _picked(self: Tensor, op: str, order: np.ndarray, dim: int) -> Tensor:
 def sort(self: Tensor, dim: int = -1, descending: bool = False, stable: bool = False):
     dim = _wrap_dim(dim, self.ndim)
     order = _sorting_order(self._data, dim, descending, stable)
-    return return_sort(_picked(self, "sort", order, dim), _make(order))
+    return return_sort(_picked(self, "sort", order, dim), _make(like_input(order, self._data)))
 
 
 @binds("argsort")
 def argsort(self: Tensor, dim: int = -1, descending: bool = False, stable: bool = False):
-    return _make(_sorting_order(self._data, _wrap_dim(dim, self.ndim), descending, stable))
+    return _make(like_input(_sorting_order(self._data, _wrap_dim(dim, self.ndim), descending,
+                                           stable), self._data))
 
 
 @binds("topk")
@@ -443,24 +444,9 @@ def topk(self: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool
     order = _sorting_order(data, dim, largest)
     order = np.take(order, np.arange(k), axis=dim) if self.ndim else order
     if k and self.ndim:  # rows with equal values: where torch's selection leaves them
-        order = _by_rows(data, dim, lambda row: _tie_order.topk_order(row, k, largest, sorted),
-                         lambda: order)
+        order = _tie_order.by_rows(
+            data, dim, lambda row: _tie_order.topk_order(row, k, largest, sorted), lambda: order)
     return return_topk(_picked(self, "topk", order, dim), _make(order))
-
-
-def _by_rows(data: np.ndarray, dim: int, tied_row, untied) -> np.ndarray:
-    """``untied()``'s order along ``dim``, with the rows that hold equal values ordered by
-    ``tied_row`` (one 1-d row at a time) instead."""
-    rows = np.moveaxis(data, dim, -1).reshape(-1, data.shape[dim])
-    tied = _tie_order.rows_with_ties(rows)
-    order = untied()
-    if not tied.size:
-        return order
-    moved = np.moveaxis(order, dim, -1).copy()
-    flat = moved.reshape(-1, moved.shape[-1])
-    for index in tied:
-        flat[index] = tied_row(rows[index])
-    return np.moveaxis(flat.reshape(moved.shape), -1, dim)
 
 
 @binds("softmax")
@@ -491,10 +477,10 @@ def _over_classes(self: Tensor, dim: int, dtype) -> tuple[np.ndarray, int]:
 
 @binds("all")
 def all(self: Tensor, dim=None, keepdim=False) -> Tensor:
-    return _make(np.asarray(np.all(self._data, axis=dim, keepdims=keepdim)))
+    return _make(np.asarray(np.all(self._data, axis=dim, keepdims=keepdim), order="C"))
 
 
 @binds("any")
 def any(self: Tensor, dim=None, keepdim=False) -> Tensor:
-    return _make(np.asarray(np.any(self._data, axis=dim, keepdims=keepdim)))
+    return _make(np.asarray(np.any(self._data, axis=dim, keepdims=keepdim), order="C"))
 

@@ -31,6 +31,17 @@ def laid_like(grad: np.ndarray, leaf: np.ndarray) -> np.ndarray:
     return copy
 
 
+def like_input(data: np.ndarray, source: np.ndarray) -> np.ndarray:
+    """``data``, computed row-major, laid out in ``source``'s order of dimensions (a copy
+    where that differs), as torch's TensorIterator lays out an elementwise result."""
+    if source.flags.c_contiguous or not data.flags.c_contiguous or data.ndim < 2 or \
+            data.shape != source.shape:
+        return data
+    copy = empty_preserving(source, data.dtype)
+    copy[...] = data
+    return copy
+
+
 def preserved(data: np.ndarray) -> np.ndarray:
     """A copy laid out as torch's preserve_format lays it out."""
     if data.flags.c_contiguous and (data.ndim < 2 or element_strides(data) == _row_major(
@@ -160,4 +171,4 @@ def following(result: np.ndarray, *sources: np.ndarray) -> np.ndarray:
     only where it is not laid out so already)."""
     if result.ndim == 4 and wants_channels_last(*sources):
         return result if channels_last_like(result) else in_order(result, CHANNELS_LAST)
-    return np.ascontiguousarray(result)
+    return np.asarray(result, order="C")

@@ -255,3 +255,18 @@ def topk_order(row: np.ndarray, k: int, largest: bool, sorted: bool) -> np.ndarr
             std_sort(front, _by_key)
             items[:k - 1] = front
     return np.array([index for _, index in items[:k]], np.int64)
+
+
+def by_rows(data: np.ndarray, dim: int, tied_row, untied) -> np.ndarray:
+    """``untied()``'s order along ``dim``, with the rows that hold equal values ordered by
+    ``tied_row`` (one 1-d row at a time) instead."""
+    rows = np.moveaxis(data, dim, -1).reshape(-1, data.shape[dim])
+    tied = rows_with_ties(rows)
+    order = untied()
+    if not tied.size:
+        return order
+    moved = np.moveaxis(order, dim, -1).copy()
+    flat = moved.reshape(-1, moved.shape[-1])
+    for index in tied:
+        flat[index] = tied_row(rows[index])
+    return np.moveaxis(flat.reshape(moved.shape), -1, dim)
