@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import math
 
 import numpy as np
 
@@ -10,8 +11,9 @@ from .. import _complex_refusals, _linalg, _operands, _recording, _reductions
 from .._dtype_checks import check_normalization
 from .._formula_kit import GELU_BETA, GELU_KAPPA, SQRT_HALF
 from .._gelu_bits import gelu_float32
-from .._kernel_exp import kernel_exp
+from .._kernel_exp import kernel_exp, vector_floats
 from .._missing import missing_attribute
+from .._moments import layer_norm_float32
 from .._nodes import legacy_type_name
 from .._numerics import erf_values
 from .._pointwise import relu as _relu
@@ -213,17 +215,28 @@ def layer_norm(input: Tensor, normalized_shape, weight: Tensor | None = None,
             f"[*, {', '.join(map(str, shape))}], but got input of size{list(input.shape)}")
     check_normalization(input, weight, bias)
     dims = tuple(range(data.ndim - len(shape), data.ndim))
-    wide = data.astype(np.float64)
-    mean = wide.mean(axis=dims, keepdims=True)
-    variance = ((wide - mean) ** 2).mean(axis=dims, keepdims=True)
-    mean, rstd = mean.astype(data.dtype), (1 / np.sqrt(variance + eps)).astype(data.dtype)
-    result = (data - mean) * rstd
-    if weight is not None:
-        result = result * weight._data
-    if bias is not None:
-        result = result + bias._data
+    if data.dtype == np.float32 and data.size and vector_floats() > 1 and all(
+            t is None or t._data.dtype == np.float32 for t in (weight, bias)):
+        result, mean, rstd = layer_norm_float32(data, math.prod(shape), _values(weight),
+                                                _values(bias), eps)
+        kept = data.shape[:data.ndim - len(shape)] + (1,) * len(shape)
+        mean, rstd = mean.reshape(kept), rstd.reshape(kept)
+    else:  # (torch's own float64 and scalar code: within its rounding, not its bits)
+        wide = data.astype(np.float64)
+        mean = wide.mean(axis=dims, keepdims=True)
+        variance = ((wide - mean) ** 2).mean(axis=dims, keepdims=True)
+        mean, rstd = mean.astype(data.dtype), (1 / np.sqrt(variance + eps)).astype(data.dtype)
+        result = (data - mean) * rstd
+        if weight is not None:
+            result = result * weight._data
+        if bias is not None:
+            result = result + bias._data
     return _recording.output("layer_norm", result.astype(data.dtype, copy=False),
                              (input, weight, bias), (input, mean, rstd, weight, dims, eps))
+
+
+def _values(tensor: Tensor | None) -> np.ndarray | None:
+    return None if tensor is None else tensor._data
 
 
 def _reduced(losses: np.ndarray, reduction: str, dtype, counted: int | None = None,

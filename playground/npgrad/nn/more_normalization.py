@@ -11,6 +11,8 @@ import warnings
 import numpy as np
 
 from .. import _factories, _recording
+from .._kernel_exp import vector_floats
+from .._moments import group_norm_float32
 from .._tensor import Tensor
 from .modules import Module, Parameter
 from .normalization import add_affine, add_running_statistics, batch_norm
@@ -113,17 +115,40 @@ def group_norm(input: Tensor, num_groups: int, weight: Tensor | None = None,
         raise ValueError(f"Expected more than 1 value per channel when training, got input "
                          f"size {size}")
     data = input._data
-    grouped = data.reshape(samples, num_groups, -1).astype(np.float64)
+    if _bits_reproduced(data, weight, bias):
+        values, mean, rstd = group_norm_float32(data, num_groups, _values(weight),
+                                                _values(bias), eps)
+    else:  # (torch's float64 and channels-last code: within its rounding, not its bits)
+        values, mean, rstd = _group_norm_values(data, num_groups, weight, bias, eps)
+    return _recording.output("group_norm", values, (input, weight, bias),
+                             (input, mean, rstd, weight, num_groups, eps))
+
+
+def _bits_reproduced(data: np.ndarray, weight, bias) -> bool:
+    """Whether torch's own rounding is reproduced here: row-major float32, and torch on its
+    AVX2 or AVX-512 kernels."""
+    return data.dtype == np.float32 and data.flags.c_contiguous and data.size > 0 and \
+        vector_floats() > 1 and all(t is None or t._data.dtype == np.float32
+                                    for t in (weight, bias))
+
+
+def _values(tensor: Tensor | None) -> np.ndarray | None:
+    return None if tensor is None else tensor._data
+
+
+def _group_norm_values(data: np.ndarray, groups: int, weight, bias, eps: float) -> tuple:
+    """The group norm in float64 statistics, rounded to the input's dtype."""
+    samples, channels = data.shape[0], data.shape[1]
+    grouped = data.reshape(samples, groups, -1).astype(np.float64)
     mean = grouped.mean(-1)
     variance = ((grouped - mean[..., None]) ** 2).mean(-1)
     mean, rstd = mean.astype(data.dtype), (1 / np.sqrt(variance + eps)).astype(data.dtype)
-    per_channel = np.repeat(np.arange(num_groups), channels // num_groups)
+    per_channel = np.repeat(np.arange(groups), channels // groups)
     scale = rstd[:, per_channel] * (1 if weight is None else weight._data)
     shift = -scale * mean[:, per_channel] + (0 if bias is None else bias._data)
     spread = (samples, channels) + (1,) * (data.ndim - 2)
     values = (data * scale.reshape(spread) + shift.reshape(spread)).astype(data.dtype)
-    return _recording.output("group_norm", values, (input, weight, bias),
-                             (input, mean, rstd, weight, num_groups, eps))
+    return values, mean, rstd
 
 
 def group_norm_grad(k, grad, input, mean, rstd, weight, groups: int, eps: float, which: int):
