@@ -3,8 +3,10 @@
 mean), 16 vectors a chunk, chunks merged pairwise by a carry stack, then the leftover
 elements one by one and the 8 lanes merged into them. Which steps round once (a fused
 multiply-add) and which twice is what torch's AVX2 and AVX-512 builds do, found by
-comparing every candidate with torch row by row (none differs in 342 rows of 3 to 4,100
-elements). All rows at once: NumPy works across rows, Python steps along them."""
+comparing every candidate with torch row by row: none of 399 rows 1 to 5,000 wide differs;
+where the chunks are more than one and not a power of two in number (a row 300 or 1,100
+wide), 2 or 3 rows in 400 get a variance a few ulps above torch's, which no candidate
+removed. All rows at once: NumPy works across rows, Python steps along them."""
 
 from __future__ import annotations
 
