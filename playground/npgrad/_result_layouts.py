@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._memory_formats import LAST_ORDERS, is_laid_out
 from ._strides import CHANNELS_LAST, channels_last_like, following, in_order, like_input
+from ._type_info import channels_last_3d
 
 # (measured against torch 2.13 on permuted and transposed inputs)
 ROW_MAJOR = frozenset((
@@ -37,11 +39,23 @@ def as_torch_lays_out(op: str, data: np.ndarray, inputs: tuple, saved: tuple) ->
 
 
 def _concatenated(data: np.ndarray, inputs: tuple, stacked_first: bool) -> np.ndarray:
-    """torch's cat keeps channels-last when every input has it, else makes a row-major
-    result; its stack of channels-last images along a new first dimension keeps each one's
-    layout (NumPy's stack does the same; along other dimensions neither is followed here)."""
-    if all(channels_last_like(t._data) for t in inputs):
+    """torch's cat keeps channels-last (or channels-last-3d) when every input has it, else
+    makes a row-major result; its stack of such images along a new first dimension keeps
+    each one's layout (NumPy's stack does the same; along other dimensions neither is
+    followed here)."""
+    orders = {_last_order(t._data) for t in inputs}
+    order = orders.pop() if len(orders) == 1 else None
+    if order is not None:
         if stacked_first:
             return data
-        return data if channels_last_like(data) else in_order(data, CHANNELS_LAST)
+        return data if _last_order(data) == order else in_order(data, order)
     return np.asarray(data, order="C")  # (copied only where it is not)
+
+
+def _last_order(data: np.ndarray) -> tuple[int, ...] | None:
+    """The channels-last order of dimensions ``data`` lies in, or None."""
+    if data.ndim == 4:
+        return CHANNELS_LAST if channels_last_like(data) else None
+    if data.ndim == 5 and not data.flags.c_contiguous and is_laid_out(data, channels_last_3d):
+        return LAST_ORDERS[channels_last_3d]
+    return None

@@ -63,9 +63,12 @@ def test_result_laid_out_as_torch(op: str, source: str, dtype: str) -> None:
 
 
 def test_cat_and_stack_of_channels_last() -> None:
-    """torch's cat keeps channels-last when every input has it, else makes a row-major result;
-    its stack along a new first dimension keeps each image's layout."""
+    """torch's cat keeps channels-last (2-d and 3-d) when every input has it, else makes a
+    row-major result; its stack along a new first dimension keeps each image's layout."""
     code = ("c = torch.ones(2, 3, 2, 2).to(memory_format=torch.channels_last)\n"
             "print(torch.cat([c, c], 1).stride(), torch.cat([c, torch.ones(2, 3, 2, 2)]).stride(),"
-            " torch.stack([c, c]).stride(), torch.stack([c, torch.ones(2, 3, 2, 2)]).stride())\n")
+            " torch.stack([c, c]).stride(), torch.stack([c, torch.ones(2, 3, 2, 2)]).stride())\n"
+            "d = torch.ones(2, 4, 3, 3, 5).to(memory_format=torch.channels_last_3d)\n"
+            "print(torch.cat([d, d]).stride(), torch.cat([d, d], 2).stride(),"
+            " torch.cat([d, torch.ones(2, 4, 3, 3, 5)]).stride(), torch.stack([d, d]).stride())\n")
     assert run_printing(code, npgrad) == run_printing(code, torch)
