@@ -23,12 +23,10 @@ def laid_like(grad: np.ndarray, leaf: np.ndarray) -> np.ndarray:
     """A leaf's first ``.grad``, copied: laid out as the leaf is when the leaf is dense (a
     channels-last weight gets a channels-last gradient), else row-major, as torch's
     AccumulateGrad lays it out."""
-    if leaf.flags.c_contiguous or grad.shape != leaf.shape or \
-            not dense(leaf.shape, element_strides(leaf)):
+    if grad.shape != leaf.shape or not dense(leaf.shape, element_strides(leaf)):
         return np.array(grad, order="C", copy=True)
-    copy = empty_preserving(leaf, grad.dtype)
-    copy[...] = grad
-    return copy
+    laid = like_input(np.asarray(grad, order="C"), leaf)
+    return laid.copy() if laid is grad else laid  # (the .grad never shares the incoming one)
 
 
 def like_input(data: np.ndarray, source: np.ndarray) -> np.ndarray:
