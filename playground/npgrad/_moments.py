@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import _compiled
+from ._kernel_exp import _VECTOR_FLOATS
 from ._numerics import fused_multiply_add_float32 as _fma
 
 LANES = 8  # (the kernel's vectors hold 8 floats in torch's AVX-512 build too)
@@ -123,6 +124,14 @@ def _fused(a, b, c) -> np.ndarray:
     out = np.empty(c.shape, _F32)
     kernels.fma_f32(a, b, c, out)
     return out
+
+
+def reproduces(data: np.ndarray, weight: np.ndarray | None, bias: np.ndarray | None) -> bool:
+    """Whether this module gives torch's bits for a norm of these operands: a non-empty
+    float32 input, float32 weight and bias or none, and torch on its AVX2 or AVX-512
+    kernels (its scalar build rounds otherwise)."""
+    return data.dtype == _F32 and data.size > 0 and _VECTOR_FLOATS > 1 and all(
+        part is None or part.dtype == _F32 for part in (weight, bias))
 
 
 def layer_norm_float32(data: np.ndarray, width: int, weight, bias, eps: float) -> tuple:

@@ -116,6 +116,11 @@ def tensor_or_none(value):
 
 
 
+def data_or_none(tensor: Tensor | None) -> np.ndarray | None:
+    """A tensor's array, or None for an optional operand not given (a norm's weight)."""
+    return None if tensor is None else tensor._data
+
+
 def floating(self: Tensor) -> np.ndarray:
     """The tensor's values, integers and bools as the default float dtype (torch's exp(int))."""
     data = self._data

@@ -11,9 +11,9 @@ from .. import _complex_refusals, _linalg, _operands, _recording, _reductions
 from .._dtype_checks import check_normalization
 from .._formula_kit import GELU_BETA, GELU_KAPPA, SQRT_HALF
 from .._gelu_bits import gelu_float32
-from .._kernel_exp import kernel_exp, vector_floats
+from .._kernel_exp import kernel_exp
 from .._missing import missing_attribute
-from .._moments import layer_norm_float32
+from .._moments import layer_norm_float32, reproduces
 from .._nodes import legacy_type_name
 from .._numerics import erf_values
 from .._pointwise import relu as _relu
@@ -215,10 +215,9 @@ def layer_norm(input: Tensor, normalized_shape, weight: Tensor | None = None,
             f"[*, {', '.join(map(str, shape))}], but got input of size{list(input.shape)}")
     check_normalization(input, weight, bias)
     dims = tuple(range(data.ndim - len(shape), data.ndim))
-    if data.dtype == np.float32 and data.size and vector_floats() > 1 and all(
-            t is None or t._data.dtype == np.float32 for t in (weight, bias)):
-        result, mean, rstd = layer_norm_float32(data, math.prod(shape), _values(weight),
-                                                _values(bias), eps)
+    weights, biases = _operands.data_or_none(weight), _operands.data_or_none(bias)
+    if reproduces(data, weights, biases):
+        result, mean, rstd = layer_norm_float32(data, math.prod(shape), weights, biases, eps)
         kept = data.shape[:data.ndim - len(shape)] + (1,) * len(shape)
         mean, rstd = mean.reshape(kept), rstd.reshape(kept)
     else:  # (torch's own float64 and scalar code: within its rounding, not its bits)
@@ -233,10 +232,6 @@ def layer_norm(input: Tensor, normalized_shape, weight: Tensor | None = None,
             result = result + bias._data
     return _recording.output("layer_norm", result.astype(data.dtype, copy=False),
                              (input, weight, bias), (input, mean, rstd, weight, dims, eps))
-
-
-def _values(tensor: Tensor | None) -> np.ndarray | None:
-    return None if tensor is None else tensor._data
 
 
 def _reduced(losses: np.ndarray, reduction: str, dtype, counted: int | None = None,

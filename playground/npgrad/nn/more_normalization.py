@@ -10,9 +10,8 @@ import warnings
 
 import numpy as np
 
-from .. import _factories, _recording
-from .._kernel_exp import vector_floats
-from .._moments import group_norm_float32
+from .. import _factories, _operands, _recording
+from .._moments import group_norm_float32, reproduces
 from .._tensor import Tensor
 from .modules import Module, Parameter
 from .normalization import add_affine, add_running_statistics, batch_norm
@@ -115,25 +114,13 @@ def group_norm(input: Tensor, num_groups: int, weight: Tensor | None = None,
         raise ValueError(f"Expected more than 1 value per channel when training, got input "
                          f"size {size}")
     data = input._data
-    if _bits_reproduced(data, weight, bias):
-        values, mean, rstd = group_norm_float32(data, num_groups, _values(weight),
-                                                _values(bias), eps)
+    weights, biases = _operands.data_or_none(weight), _operands.data_or_none(bias)
+    if data.flags.c_contiguous and reproduces(data, weights, biases):
+        values, mean, rstd = group_norm_float32(data, num_groups, weights, biases, eps)
     else:  # (torch's float64 and channels-last code: within its rounding, not its bits)
         values, mean, rstd = _group_norm_values(data, num_groups, weight, bias, eps)
     return _recording.output("group_norm", values, (input, weight, bias),
                              (input, mean, rstd, weight, num_groups, eps))
-
-
-def _bits_reproduced(data: np.ndarray, weight, bias) -> bool:
-    """Whether torch's own rounding is reproduced here: row-major float32, and torch on its
-    AVX2 or AVX-512 kernels."""
-    return data.dtype == np.float32 and data.flags.c_contiguous and data.size > 0 and \
-        vector_floats() > 1 and all(t is None or t._data.dtype == np.float32
-                                    for t in (weight, bias))
-
-
-def _values(tensor: Tensor | None) -> np.ndarray | None:
-    return None if tensor is None else tensor._data
 
 
 def _group_norm_values(data: np.ndarray, groups: int, weight, bias, eps: float) -> tuple:
