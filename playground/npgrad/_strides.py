@@ -23,7 +23,8 @@ def laid_like(grad: np.ndarray, leaf: np.ndarray) -> np.ndarray:
     """A leaf's first ``.grad``, copied: laid out as the leaf is when the leaf is dense (a
     channels-last weight gets a channels-last gradient), else row-major, as torch's
     AccumulateGrad lays it out."""
-    if grad.shape != leaf.shape or not dense(leaf.shape, element_strides(leaf)):
+    if leaf.flags.c_contiguous or grad.shape != leaf.shape or \
+            not dense(leaf.shape, element_strides(leaf)):
         return np.array(grad, order="C", copy=True)
     laid = like_input(np.asarray(grad, order="C"), leaf)
     return laid.copy() if laid is grad else laid  # (the .grad never shares the incoming one)
