@@ -22,8 +22,9 @@ WITHOUT = {
         "large graphs are laid out in Python, 20-100x slower."),
     "playground.npgrad._kernels": (
         "the NumPy engine's C kernel module",
-        "sigmoid and silu compute torch's float32 bits in NumPy, 20-90x slower, and large "
-        "arithmetic is split between Python threads (a third slower)."),
+        "sigmoid and silu compute torch's float32 bits in NumPy, 20-90x slower, float32 "
+        "layer norms 2-10x slower, and large arithmetic is split between Python threads (a "
+        "third slower)."),
 }
 # The kernels round each float32 step once, as torch's vector code: no a*b+c contracted.
 UNIX_FLAGS = {"playground.npgrad._kernels": ["-ffp-contract=off"]}
@@ -49,6 +50,7 @@ class OptionalCore(build_ext):
 setup(
     ext_modules=[Extension("playground.layout._core", ["playground/layout/_core.c"]),
                  Extension("playground.npgrad._kernels", ["playground/npgrad/_kernels.c",
-                                                            "playground/npgrad/_split_pool.c"])],
+                                                            "playground/npgrad/_split_pool.c",
+                                                            "playground/npgrad/_row_moments.c"])],
     cmdclass={"build_ext": OptionalCore},
 )

@@ -205,6 +205,8 @@ done:
 
 PyObject *split_arith(PyObject *self, PyObject *args); /* _split_pool.c */
 PyObject *split_rest(PyObject *self, PyObject *unused);
+PyObject *row_moments_f32(PyObject *self, PyObject *args); /* _row_moments.c */
+PyObject *layer_norm_rows_f32(PyObject *self, PyObject *args);
 
 static PyMethodDef methods[] = {
     {"sleef_expf", sleef_expf, METH_VARARGS,
@@ -215,6 +217,10 @@ static PyMethodDef methods[] = {
      "split_arith(op, itemsize, a, b, out, workers): large float arithmetic on every core"},
     {"split_rest", split_rest, METH_NOARGS,
      "split_rest(): split_arith's threads sleep now (other threads need the cores)"},
+    {"row_moments_f32", row_moments_f32, METH_VARARGS,
+     "row_moments_f32(rows, length, mean, variance): torch's float32 row moments"},
+    {"layer_norm_rows_f32", layer_norm_rows_f32, METH_VARARGS,
+     "layer_norm_rows_f32(rows, length, mean, rstd, weight, bias, out): its second pass"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -229,7 +235,7 @@ PyMODINIT_FUNC PyInit__kernels(void)
 {
     PyObject *created = PyModule_Create(&module);
     /* _compiled.KERNELS_API: Python ignores a build whose functions it does not expect */
-    if (created && PyModule_AddIntConstant(created, "API", 3) < 0)
+    if (created && PyModule_AddIntConstant(created, "API", 4) < 0)
         Py_CLEAR(created);
     return created;
 }

@@ -11,7 +11,7 @@ import pytest
 
 import playground.npgrad as npgrad
 from playground.npgrad import _compiled
-from playground.npgrad._moments import rowwise_moments
+from playground.npgrad._moments import layer_norm_float32, rowwise_moments
 from tests.oracle import assert_torchs_bits
 
 torch = pytest.importorskip("torch")
@@ -69,14 +69,23 @@ def test_group_norm_as_torch(shape: tuple, groups: int, affine: str) -> None:
     assert_torchs_bits(mine.numpy(), theirs.numpy(), torch, rtol=1e-5, atol=1e-6)
 
 
-@pytest.mark.parametrize("width", [5, 8, 100, 300, 1000])
+@pytest.mark.parametrize("width", [*range(1, 20), 100, 129, 300, 1000, 2056, 5000])
 def test_the_twin_gives_the_kernels_bits(width: int, monkeypatch) -> None:
-    rows = np.random.default_rng(width).standard_normal((9, width)).astype(np.float32)
-    compiled = rowwise_moments(rows)
+    """The C kernels (_row_moments.c) and the NumPy twin take the same steps: the same row
+    moments and layer norms, in all four affine cases, for rows of any width."""
+    if _compiled.kernels is None:
+        pytest.skip("the C kernels were not built here")
+    rng = np.random.default_rng(width)
+    rows = (rng.standard_normal((9, width)) * 30 + 7).astype(np.float32)
+    weight, bias = rng.standard_normal((2, width)).astype(np.float32)
+    cases = [(rows.reshape(3, 3, width), width, None, None), (rows, width, weight, None),
+             (rows, width, None, bias), (rows, width, weight, bias)]
+    compiled = [rowwise_moments(rows)] + [layer_norm_float32(*case, 1e-5) for case in cases]
     monkeypatch.setattr(_compiled, "kernels", None)
-    twin = rowwise_moments(rows)
+    twin = [rowwise_moments(rows)] + [layer_norm_float32(*case, 1e-5) for case in cases]
     for mine, theirs in zip(compiled, twin, strict=True):
-        np.testing.assert_array_equal(mine, theirs)
+        for part, twins_part in zip(mine, theirs, strict=True):
+            np.testing.assert_array_equal(part, twins_part)
 
 
 def test_float64_and_mixed_dtypes_within_torchs_rounding() -> None:
