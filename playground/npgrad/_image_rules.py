@@ -172,6 +172,13 @@ def image_rows(row) -> tuple:
         row("adaptive_max_pool2d_backward", "AdaptiveMaxPool2DBackwardBackward0",
             "grad_output self", "indices shape", "k.adaptive_max_gather(grad, indices)",
             "k._zeros(grad, shape)"),
+        *(row(f"fractional_max_pool{dims}d", f"FractionalMaxPool{dims}DBackward0", "self",
+              "self shape indices dims", "k.fractional_max_grad(grad, self, shape, indices, dims)")
+          for dims in (2, 3)),
+        *(row(f"fractional_max_pool{dims}d_backward", f"FractionalMaxPool{dims}DBackwardBackward0",
+              "grad_output self", "indices shape dims",
+              "k.fractional_max_gather(grad, indices, dims)", "k._zeros(grad, shape)")
+          for dims in (2, 3)),
         row("pdist", "PdistBackward0", "self", "self p result",
             "k.pdist_grad(grad, self, p, result)"),
         row("pdist_backward", "PdistBackwardBackward0", "grad self result", "",

@@ -449,7 +449,10 @@ _LAZY = {"more_activations": ("hardtanh", "hardtanh_", "relu6", "selu", "celu", 
                    "gumbel_softmax"),
          "more_pooling": ("adaptive_max_pool1d", "adaptive_max_pool2d", "lp_pool1d", "lp_pool2d",
                           "pdist", "max_unpool1d", "max_unpool2d"),
-         "volumes": ("conv3d", "max_pool3d", "avg_pool3d", "adaptive_avg_pool3d")}
+         "volumes": ("conv3d", "max_pool3d", "avg_pool3d", "adaptive_avg_pool3d"),
+         "fractional_pooling": ("fractional_max_pool2d", "fractional_max_pool3d",
+                                "fractional_max_pool2d_with_indices",
+                                "fractional_max_pool3d_with_indices")}
 
 
 _PACKAGE = __name__.rpartition(".")[0]  # (read now: the engine's torch alias renames modules)
