@@ -1,6 +1,7 @@
 """torch's gamma-family draws on the CPU and the gradients of a draw, as aten's Distributions.h
 runs them: Marsaglia and Tsang's gamma sampler, Poisson counts (a product of uniforms below
-rate 10, Hörmann's transformed rejection from 10 on), Dirichlet draws from float64 gammas,
+rate 10, Hörmann's transformed rejection from 10 on), binomial counts (geometric inversion,
+Hörmann's BTRS), Dirichlet draws from float64 gammas,
 and the reparameterised gradients of a gamma or Dirichlet draw with respect to its
 concentration (series, saddle-point and rational approximations).
 
@@ -110,6 +111,88 @@ def poissons(rates: np.ndarray, generator) -> np.ndarray:
         raise RuntimeError("invalid Poisson rate, expected rate to be non-negative")
     counts = [poisson_one(rate, generator) for rate in flat.tolist()]
     return np.array(counts, dtype=np.float64).astype(rates.dtype).reshape(rates.shape)
+
+
+# Stirling's series' tail, log k! - (k + ½)·log(k + 1) + (k + 1) - ½·log 2π, tabulated below 10
+_STIRLING_TAILS = (0.0810614667953272, 0.0413406959554092, 0.0276779256849983,
+                   0.02079067210376509, 0.0166446911898211, 0.0138761288230707,
+                   0.0118967099458917, 0.0104112652619720, 0.00925546218271273,
+                   0.00833056343336287)
+
+
+def _stirling_tail(k: float) -> float:
+    if k <= 9:
+        return _STIRLING_TAILS[int(k)]
+    square = (k + 1) * (k + 1)
+    return (1.0 / 12 - (1.0 / 360 - 1.0 / 1260 / square) / square) / (k + 1)
+
+
+def binomial_one(count, prob, generator):
+    """One binomial count of ``count`` trials, as aten's sample_binomial draws it: geometric
+    inversion while count·p < 10, else Hörmann's BTRS; the failures' count when p > ½.
+    ``count`` and ``prob`` are NumPy scalars of the tensor's dtype: torch takes the steps
+    that involve only them in that type, the others in double."""
+    kind = type(count)
+    if count <= 0 or prob <= 0:
+        return 0.0
+    if prob >= 1:
+        return float(count)
+    if prob <= 0.5:
+        return _binomial_below_half(count, prob, generator, kind)
+    if prob > 0.5:
+        return float(count) - _binomial_below_half(count, kind(1.0 - float(prob)), generator,
+                                                   kind)
+    return math.nan
+
+
+def _binomial_below_half(count, prob, generator, kind) -> float:
+    if float(count * prob) >= 10.0:
+        return _btrs(count, prob, generator, kind)
+    log_failure = float(np.log1p(-prob))  # (in the tensor's float type, as torch's)
+    geometric_sum, successes = 0.0, 0.0
+    while True:
+        geometric_sum += math.ceil(math.log(_uniform(generator)) / log_failure)
+        if geometric_sum > count:
+            return successes
+        successes += 1
+
+
+def _btrs(count, prob, generator, kind) -> float:
+    """Hörmann's transformed rejection (BTRS), with torch's bound (its log of V·α/...)."""
+    spread = float(np.sqrt(count * prob * (kind(1) - prob)))
+    b = 1.15 + 2.53 * spread
+    a = -0.0873 + 0.0248 * b + 0.01 * float(prob)
+    c = float(count * prob) + 0.5
+    v_r = 0.92 - 4.2 / b
+    r = float(prob / (kind(1) - prob))
+    alpha = (2.83 + 5.1 / b) * spread
+    m = float(np.floor((count + kind(1)) * prob))
+    n = float(count)
+    while True:
+        u = _uniform(generator) - 0.5
+        v = _uniform(generator)
+        us = 0.5 - abs(u)
+        k = float(kind(math.floor((2 * a / us + b) * u + c)))
+        if k < 0 or k > n:
+            continue
+        if us >= 0.07 and v <= v_r:
+            return k
+        v = math.log(v * alpha / (a / (us * us) + b))
+        bound = ((m + 0.5) * math.log((m + 1) / (r * (n - m + 1)))
+                 + (n + 1) * math.log((n - m + 1) / (n - k + 1))
+                 + (k + 0.5) * math.log(r * (n - k + 1) / (k + 1))
+                 + _stirling_tail(m) + _stirling_tail(n - m)
+                 - _stirling_tail(k) - _stirling_tail(n - k))
+        if v <= bound:
+            return k
+
+
+def binomials(counts: np.ndarray, probs: np.ndarray, generator) -> np.ndarray:
+    """torch.binomial: a count per element, drawn in turn, in the counts' dtype."""
+    counts, probs = np.broadcast_arrays(counts, probs)
+    draws = [binomial_one(count, prob, generator)
+             for count, prob in zip(counts.ravel(), probs.ravel(), strict=True)]
+    return np.array(draws, dtype=np.float64).astype(counts.dtype).reshape(counts.shape)
 
 
 def dirichlet_gammas(alphas: np.ndarray, generator) -> np.ndarray:

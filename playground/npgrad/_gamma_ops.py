@@ -1,6 +1,7 @@
 """torch's gamma-family ops on tensors: _standard_gamma (StandardGammaBackward0, whose
 gradient is the draw's reparameterised one), _standard_gamma_grad, poisson (PoissonBackward0,
-no gradient), _sample_dirichlet and _dirichlet_grad (nodes without a derivative, as torch's)."""
+no gradient), binomial, _sample_dirichlet and _dirichlet_grad (nodes without a derivative, as
+torch's)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import numpy as np
 from . import _gamma_draws, _random
 from ._bindings import binds
 from ._dirichlet_grad import dirichlet_grads
+from ._dtype import scalar_type_name
 from ._factories import _floating_target
 from ._formula_kit import Kit
 from ._recording import RESULT, output
@@ -40,6 +42,20 @@ def poisson(self: Tensor, generator=None) -> Tensor:
     """A Poisson count for each rate, in the rates' dtype."""
     data = _gamma_draws.poissons(_floating(self, "poisson_cpu"), _random.chosen(generator))
     return output("poisson", data, (self,))
+
+
+@binds("binomial", method=False)
+def binomial(count: Tensor, prob: Tensor, generator=None) -> Tensor:
+    """A binomial count for each (trials, probability) pair, in the counts' dtype; torch's
+    node for it has no derivative (NotImplemented)."""
+    if count._data.dtype.kind != "f":
+        raise ValueError("binomial only supports floating-point dtypes for count, got: "
+                         f"{scalar_type_name(count._data.dtype)}")
+    if prob._data.dtype != count._data.dtype:
+        raise RuntimeError(f"Found dtype {scalar_type_name(prob._data.dtype)} but expected "
+                           f"{scalar_type_name(count._data.dtype)}")
+    data = _gamma_draws.binomials(count._data, prob._data, _random.chosen(generator))
+    return output("binomial", data, (count, prob))
 
 
 @binds("_sample_dirichlet", method=False)

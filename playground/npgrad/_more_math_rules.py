@@ -78,6 +78,8 @@ def more_math_rows(row, element_wise) -> tuple:
         row("standard_gamma_grad", "StandardGammaGradBackward0", "self output", "",
             *["k.no_derivative('_standard_gamma_grad')"] * 2),
         row("poisson", "PoissonBackward0", "self", "", "k.zeros_like(grad)"),
+        row("binomial", "NotImplemented", "count prob", "",
+            *["k.not_implemented('aten::binomial')"] * 2),
         row("sample_dirichlet", "NotImplemented", "self", "",
             "k.not_implemented('aten::_sample_dirichlet')"),
         row("dirichlet_grad", "NotImplemented", "x alpha total", "",

@@ -21,7 +21,8 @@ __all__ = ["register_kl", "Distribution", "Categorical", "Normal", "Bernoulli", 
            "Exponential", "Laplace", "LogNormal", "MultivariateNormal", "Independent", "Cauchy",
            "Geometric", "Gamma", "Chi2", "StudentT", "Poisson", "Dirichlet", "Beta",
            "TransformedDistribution", "MixtureSameFamily", "OneHotCategorical", "constraints",
-           "transforms", "kl_divergence", "RelaxedOneHotCategorical"]
+           "transforms", "kl_divergence", "RelaxedOneHotCategorical", "Gumbel", "Binomial",
+           "Multinomial"]
 
 
 def _as_tensor(value) -> Tensor:
@@ -367,6 +368,10 @@ from .continuous import (  # noqa: E402
     Uniform,
 )
 
+from . import binomial, gumbel, multinomial  # noqa: E402, F401
+from .binomial import Binomial  # noqa: E402
+from .gumbel import Gumbel  # noqa: E402
+from .multinomial import Multinomial  # noqa: E402
 from .kl import kl_divergence, register_kl  # noqa: E402
 
 # What the engine lacks, said with torch's module name and what to do.

@@ -7,9 +7,9 @@ from .._tensor import Tensor
 
 __all__ = ["Constraint", "boolean", "dependent", "dependent_property", "greater_than",
            "greater_than_eq", "half_open_interval", "independent", "integer_interval",
-           "interval", "is_dependent", "less_than", "lower_triangular", "nonnegative",
-           "nonnegative_integer", "one_hot", "positive", "positive_integer", "real",
-           "real_vector", "simplex", "square", "unit_interval"]
+           "interval", "is_dependent", "less_than", "lower_triangular", "multinomial",
+           "nonnegative", "nonnegative_integer", "one_hot", "positive", "positive_integer",
+           "real", "real_vector", "simplex", "square", "unit_interval"]
 
 
 class Constraint:
@@ -179,6 +179,18 @@ class _Simplex(Constraint):
         return (value >= 0).all(dim=-1) & ((value.sum(-1) - 1).abs() < 1e-6)
 
 
+class _Multinomial(Constraint):
+    """Counts of at most ``upper_bound`` draws in all (its repr names no bound, as torch's)."""
+
+    is_discrete, event_dim = True, 1
+
+    def __init__(self, upper_bound) -> None:
+        self.upper_bound = upper_bound
+
+    def check(self, value):
+        return (value >= 0).all(dim=-1) & (value.sum(dim=-1) <= self.upper_bound)
+
+
 class _LowerTriangular(Constraint):
     event_dim = 2
 
@@ -215,5 +227,6 @@ unit_interval = _Interval(0.0, 1.0)
 interval = _Interval
 half_open_interval = _HalfOpenInterval
 simplex = _Simplex()
+multinomial = _Multinomial
 lower_triangular = _LowerTriangular()
 square = _Square()
