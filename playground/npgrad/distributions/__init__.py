@@ -22,7 +22,7 @@ __all__ = ["register_kl", "Distribution", "Categorical", "Normal", "Bernoulli", 
            "Geometric", "Gamma", "Chi2", "StudentT", "Poisson", "Dirichlet", "Beta",
            "TransformedDistribution", "MixtureSameFamily", "OneHotCategorical", "constraints",
            "transforms", "kl_divergence", "RelaxedOneHotCategorical", "Gumbel", "Binomial",
-           "Multinomial"]
+           "Multinomial", "HalfNormal", "HalfCauchy", "Weibull", "Pareto", "InverseGamma"]
 
 
 def _as_tensor(value) -> Tensor:
@@ -372,6 +372,14 @@ from . import binomial, gumbel, multinomial  # noqa: E402, F401
 from .binomial import Binomial  # noqa: E402
 from .gumbel import Gumbel  # noqa: E402
 from .multinomial import Multinomial  # noqa: E402
+from . import transformed_families  # noqa: E402, F401
+from .transformed_families import (  # noqa: E402
+    HalfCauchy,
+    HalfNormal,
+    InverseGamma,
+    Pareto,
+    Weibull,
+)
 from .kl import kl_divergence, register_kl  # noqa: E402
 
 # What the engine lacks, said with torch's module name and what to do.

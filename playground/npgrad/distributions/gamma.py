@@ -6,7 +6,7 @@ from __future__ import annotations
 from .. import _factories
 from .._gamma_ops import standard_gamma
 from .._grad_mode import no_grad
-from .._missing import MISSING_HINT
+from .._incomplete_gamma import igamma
 from .._products import xlogy
 from .._shapes import Size
 from .._tensor import Tensor
@@ -68,8 +68,8 @@ class Gamma(Distribution):
             (1.0 - concentration) * concentration.digamma()
 
     def cdf(self, value) -> Tensor:
-        raise NotImplementedError(f"Gamma.cdf needs torch.special.gammainc, which is not "
-                                  f"{MISSING_HINT}")
+        self._validate_sample(value, "GreaterThanEq(lower_bound=0.0)", lambda v: v >= 0)
+        return igamma(self.concentration, self.rate * value)
 
 
 class Chi2(Gamma):
