@@ -7,9 +7,9 @@ import numpy as np
 
 from .. import _convolution, _recording
 from .._dtype_checks import check_convolution, check_kernel_fits
-from .._missing import MISSING_HINT
 from .._strides import following, wants_channels_last
 from .._tensor import Tensor
+from .._user_warnings import warn_at_user_code
 from . import init
 from .modules import Module, weight_and_bias
 
@@ -21,7 +21,9 @@ def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, 
     """Cross-correlation of an (N, C, H, W) input with (O, C / groups, KH, KW) filters, plus
     bias: with groups, each group of input channels meets its own group of filters."""
     stride, dilation = _pair(stride), _pair(dilation)
-    padding = _padding(padding, weight.shape[2:], dilation)
+    if isinstance(padding, str):
+        input, padding = string_padding(input, padding, weight.shape[2:], stride, dilation)
+    padding = _pair(padding)
     data = input._data
     if data.ndim == 3:  # an unbatched (C, H, W) input
         return conv2d(input.unsqueeze(0), weight, bias, stride, padding, dilation,
@@ -80,15 +82,44 @@ def _check_transposed(input: Tensor, weight: Tensor, groups: int) -> None:
             f"{input.shape[1]} channels instead")
 
 
-def _padding(padding, kernel: tuple, dilation: tuple) -> tuple[int, int]:
+_UNEVEN_SAME = ("Using padding='same' with even kernel lengths and odd dilation may require "
+                "a zero-padded copy of the input be created (Triggered internally at "
+                "/__w/pytorch/pytorch/aten/src/ATen/native/Convolution.cpp:1101.)")
+_warned_uneven = []
+
+
+def string_padding(input: Tensor, padding: str, kernel: tuple, stride: tuple,
+                   dilation: tuple) -> tuple[Tensor, tuple]:
+    """torch's padding='valid' or 'same' of a convolution: the input (zero-padded on the
+    right where 'same' needs one more there than on the left: a ConstantPadNdBackward0
+    node, and torch's warning once a process) and the padding left on each side."""
     if padding == "valid":
-        return (0, 0)
-    if padding == "same":
-        totals = [dilation[i] * (kernel[i] - 1) for i in range(2)]
-        if any(total % 2 for total in totals):  # torch pads one more on the right
-            raise NotImplementedError(f"padding='same' with an even kernel is not {MISSING_HINT}")
-        return tuple(total // 2 for total in totals)
-    return _pair(padding)
+        return input, (0,) * len(kernel)
+    if padding != "same":
+        raise RuntimeError(f"Invalid padding string: '{padding}'")
+    if any(step != 1 for step in stride):
+        raise RuntimeError("padding='same' is not supported for strided convolutions")
+    totals = [spread * (size - 1) for size, spread in zip(kernel, dilation, strict=True)]
+    extra = [total - total // 2 * 2 for total in totals]
+    if any(extra):
+        if not _warned_uneven:
+            _warned_uneven.append(True)
+            warn_at_user_code(_UNEVEN_SAME)
+        from .resampling import pad
+
+        input = pad(input, [width for more in reversed(extra) for width in (0, more)])
+    return input, tuple(total // 2 for total in totals)
+
+
+def check_padding_string(padding, stride: tuple) -> None:
+    """A convolution module's padding string, checked as torch's constructor checks it."""
+    if not isinstance(padding, str):
+        return
+    if padding not in {"same", "valid"}:
+        raise ValueError(f"Invalid padding string {padding!r}, should be one of "
+                         f"{ {'same', 'valid'} }")
+    if padding == "same" and any(step != 1 for step in stride):
+        raise ValueError("padding='same' is not supported for strided convolutions")
 
 
 def max_pool2d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,
@@ -157,9 +188,9 @@ def conv1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, 
                       groups).squeeze(0)
     check_convolution(input, weight, bias)
     stride, dilation = _single(stride), _single(dilation)
-    padding = padding if isinstance(padding, str) else _single(padding)
     if isinstance(padding, str):
-        padding = _padding(padding, (1, weight.shape[2]), (1, dilation[0]))[1:]
+        input, padding = string_padding(input, padding, weight.shape[2:], stride, dilation)
+    padding = _single(padding)
     if input.shape[1] != weight.shape[1] * groups:
         raise RuntimeError(
             f"Given groups={groups}, weight of size {list(weight.shape)}, expected input"
@@ -290,6 +321,7 @@ class Conv2d(Module):
         self.in_channels, self.out_channels = in_channels, out_channels
         sizes = type(self).sizes
         self.kernel_size, self.stride = sizes(kernel_size), sizes(stride)
+        check_padding_string(padding, self.stride)
         self.padding = padding if isinstance(padding, str) else sizes(padding)
         self.dilation, self.groups, self.padding_mode = sizes(dilation), groups, padding_mode
         weight_and_bias(self, (*self._filters(), *self.kernel_size), bias, dtype, out_channels)

@@ -11,7 +11,7 @@ from .. import _recording, _volumes
 from .._dtype_checks import check_convolution, check_kernel_fits
 from .._formula_kit import Kit
 from .._tensor import Tensor
-from .convolution import Conv2d, _ceil_extra, _MaxPool
+from .convolution import Conv2d, _ceil_extra, _MaxPool, string_padding
 from .pooling import AdaptiveAvgPool2d, AvgPool2d, check_padding
 
 triple = _volumes.triple
@@ -33,11 +33,7 @@ def conv3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, 
     check_convolution(input, weight, bias)
     stride, dilation = triple(stride), triple(dilation)
     if isinstance(padding, str):
-        if padding == "valid":
-            padding = (0, 0, 0)
-        else:  # "same": torch's symmetric padding (odd spans only, as for conv2d)
-            padding = tuple(d * (k - 1) // 2 for k, d in zip(weight.shape[2:], dilation,
-                                                              strict=True))
+        input, padding = string_padding(input, padding, weight.shape[2:], stride, dilation)
     padding = triple(padding)
     data = input._data
     if data.shape[1] != weight.shape[1] * groups:
