@@ -62,3 +62,48 @@ print(torch.rand(2))
 
 def test_counting_distributions_print_what_torch_prints(tmp_path) -> None:
     assert_playground_prints_as_torch(SCRIPT, tmp_path)
+
+
+MORE = r"""
+import torch
+import torch.distributions as D
+from torch.distributions.relaxed_bernoulli import LogitRelaxedBernoulli
+torch.manual_seed(0)
+def show(name, f):
+    try:
+        print(name, f())
+    except Exception as ex:
+        print(name, type(ex).__name__, ex)
+p = torch.tensor([0.3, 0.8], requires_grad=True)
+t = torch.tensor(0.5)
+for make in (lambda: D.NegativeBinomial(torch.tensor([3., 5.]), probs=p),
+             lambda: D.NegativeBinomial(4, logits=torch.tensor([0.2, -1.0])),
+             lambda: D.NegativeBinomial(2.5, probs=0.4), lambda: D.RelaxedBernoulli(t, probs=p),
+             lambda: D.RelaxedBernoulli(torch.tensor(2.0), logits=torch.tensor([0.3, -2.0])),
+             lambda: D.RelaxedBernoulli(t, probs=0.3), lambda: LogitRelaxedBernoulli(t, probs=p)):
+    d = make()
+    relaxed = "Relaxed" in type(d).__name__
+    value = torch.tensor([0.2, 0.6]) if relaxed else torch.tensor([2., 7.])
+    print(d, d.sample((3,)), d.support, d.batch_shape)
+    show("rsample", lambda: torch.autograd.grad(d.rsample((2,)).sum(), p, allow_unused=True))
+    show("log_prob", lambda: torch.autograd.grad(d.log_prob(value).sum(), p, allow_unused=True))
+    show("moments", lambda: (d.mean, d.mode, d.variance))
+    show("expand", lambda: d.expand((3, 2)).sample().shape)
+    show("outside", lambda: d.log_prob(torch.tensor([-1., 0.5])))
+    print(d)
+for bad in ("D.NegativeBinomial(-1., probs=0.5)", "D.NegativeBinomial(2., probs=1.0)",
+            "D.NegativeBinomial(2.)", "D.RelaxedBernoulli(t, probs=1.5)", "D.RelaxedBernoulli(t)"):
+    show(bad, lambda: eval(bad))
+# a parameter made lazily under no_grad (by sample) still records, as torch's lazy_property
+logits = torch.tensor([0.5, -0.5, 1.0], requires_grad=True)
+c = D.Categorical(probs=logits.softmax(0))
+with torch.no_grad():
+    c.sample()
+    b = D.Bernoulli(logits=logits)
+    b.probs
+print(c.logits.requires_grad, b.probs.grad_fn is not None, torch.rand(2))
+"""
+
+
+def test_negative_binomial_and_relaxed_bernoulli_print_what_torch_prints(tmp_path) -> None:
+    assert_playground_prints_as_torch(MORE, tmp_path)

@@ -10,7 +10,7 @@ import warnings
 import numpy as np
 
 from .. import _factories
-from .._grad_mode import no_grad
+from .._grad_mode import enable_grad, no_grad
 from .._missing import SaysWhatItLacks, lacking_member, missing_attribute
 from .._shapes import Size, broadcast_tensors
 from .._tensor import Tensor
@@ -22,7 +22,8 @@ __all__ = ["register_kl", "Distribution", "Categorical", "Normal", "Bernoulli", 
            "Geometric", "Gamma", "Chi2", "StudentT", "Poisson", "Dirichlet", "Beta",
            "TransformedDistribution", "MixtureSameFamily", "OneHotCategorical", "constraints",
            "transforms", "kl_divergence", "RelaxedOneHotCategorical", "Gumbel", "Binomial",
-           "Multinomial", "HalfNormal", "HalfCauchy", "Weibull", "Pareto", "InverseGamma"]
+           "Multinomial", "HalfNormal", "HalfCauchy", "Weibull", "Pareto", "InverseGamma",
+           "NegativeBinomial", "RelaxedBernoulli", "LogitRelaxedBernoulli"]
 
 
 def _as_tensor(value) -> Tensor:
@@ -87,6 +88,27 @@ class Distribution(SaysWhatItLacks):
 
     # what torch's base class says of what a kind does not define
     has_enumerate_support = False
+
+    @property
+    def mean(self) -> Tensor:
+        raise NotImplementedError
+
+    @property
+    def variance(self) -> Tensor:
+        raise NotImplementedError
+
+    def rsample(self, sample_shape=()) -> Tensor:
+        raise NotImplementedError
+
+    def sample(self, sample_shape=()) -> Tensor:
+        with no_grad():
+            return self.rsample(sample_shape)
+
+    def log_prob(self, value) -> Tensor:
+        raise NotImplementedError
+
+    def entropy(self) -> Tensor:
+        raise NotImplementedError
 
     @property
     def mode(self) -> Tensor:
@@ -165,10 +187,12 @@ class Categorical(_Discrete):
         """logits from probs, or probs from logits, made when first read (as torch's
         lazy_property: from then on the repr shows them)."""
         if name == "logits":
-            value = self.__dict__["logits"] = _clamped(self.probs).log()
+            with enable_grad():  # (torch's lazy_property records, even under no_grad)
+                value = self.__dict__["logits"] = _clamped(self.probs).log()
             return value
         if name == "probs":
-            value = self.__dict__["probs"] = self.logits.softmax(dim=-1)
+            with enable_grad():
+                value = self.__dict__["probs"] = self.logits.softmax(dim=-1)
             return value
         raise lacking_member(self, name)
 
@@ -268,11 +292,13 @@ class _Binary(_Discrete):
 
     def __getattr__(self, name: str):
         if name == "logits":
-            probs = _clamped(self.probs)
-            value = self.__dict__["logits"] = probs.log() - (-probs).log1p()
+            with enable_grad():  # (torch's lazy_property records, even under no_grad)
+                probs = _clamped(self.probs)
+                value = self.__dict__["logits"] = probs.log() - (-probs).log1p()
             return value
         if name == "probs":
-            value = self.__dict__["probs"] = self.logits.sigmoid()
+            with enable_grad():
+                value = self.__dict__["probs"] = self.logits.sigmoid()
             return value
         raise lacking_member(self, name)
 
@@ -369,7 +395,9 @@ from .continuous import (  # noqa: E402
 )
 
 from . import binomial, gumbel, multinomial  # noqa: E402, F401
-from .binomial import Binomial  # noqa: E402
+from .binomial import Binomial, NegativeBinomial  # noqa: E402
+from . import relaxed_bernoulli  # noqa: E402, F401
+from .relaxed_bernoulli import LogitRelaxedBernoulli, RelaxedBernoulli  # noqa: E402
 from .gumbel import Gumbel  # noqa: E402
 from .multinomial import Multinomial  # noqa: E402
 from . import transformed_families  # noqa: E402, F401

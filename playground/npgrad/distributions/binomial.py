@@ -1,18 +1,20 @@
-"""``torch.distributions.binomial``: Binomial(total_count, probs or logits), the number of
-successes in total_count trials; its draws are torch.binomial's (torch's samplers, its random
-stream), its log_prob torch's closed form by log-odds."""
+"""``torch.distributions``' Binomial(total_count, probs or logits), the number of successes
+in total_count trials (its draws torch.binomial's: torch's samplers, its random stream), and
+NegativeBinomial, the successes before total_count failures (a Poisson count of a Gamma
+rate, as torch draws it); log_prob in torch's closed forms by log-odds."""
 
 from __future__ import annotations
 
 from .. import _factories
-from .._gamma_ops import binomial
-from .._grad_mode import no_grad
+from .._gamma_ops import binomial, poisson
+from .._grad_mode import enable_grad, no_grad
 from .._shapes import Size, broadcast_tensors
 from .._tensor import Tensor
+from ..nn.functional import logsigmoid
 from . import _as_tensor, _Binary, _support, constraints
 from .continuous import _check
 
-__all__ = ["Binomial"]
+__all__ = ["Binomial", "NegativeBinomial"]
 
 
 def _clamp_by_zero(x: Tensor) -> Tensor:
@@ -98,3 +100,73 @@ class Binomial(_Binary):
         total = self._homogeneous_count("enumerate_support")
         values = _factories.arange(1 + total, dtype=self._param.dtype)
         return _support(self, values, expand)
+
+
+class NegativeBinomial(_Binary):
+    """Successes before ``total_count`` failures, each trial a success with ``probs``: a
+    Poisson count of a Gamma(total_count, e^-logits) rate, as torch draws it."""
+
+    _names = ("total_count", "probs", "logits")
+    has_enumerate_support = False
+
+    def __init__(self, total_count, probs=None, logits=None, validate_args=None) -> None:
+        if (probs is None) == (logits is None):
+            raise ValueError("Either `probs` or `logits` must be specified, but not both.")
+        name = "probs" if probs is not None else "logits"
+        count, given = broadcast_tensors(_as_tensor(total_count),
+                                         _as_tensor(probs if probs is not None else logits))
+        self.total_count = count.type_as(given)
+        self.__dict__[name] = given
+        super().__init__(given.size())
+        if validate_args is not False:
+            _check(self, "total_count", self.total_count, self.total_count >= 0,
+                   "GreaterThanEq(lower_bound=0)")
+            if name == "probs":
+                _check(self, "probs", given, (given >= 0) & (given < 1),
+                       "HalfOpenInterval(lower_bound=0.0, upper_bound=1.0)")
+
+    support = constraints.nonnegative_integer
+    _param = Binomial._param
+
+    def expand(self, batch_shape, _instance=None):
+        new = super().expand(batch_shape)
+        new.total_count = self.total_count.expand(*Size(batch_shape))
+        new.__dict__.pop("_gamma", None)
+        return new
+
+    @property
+    def mean(self) -> Tensor:
+        return self.total_count * self.logits.exp()
+
+    @property
+    def mode(self) -> Tensor:
+        return ((self.total_count - 1) * self.logits.exp()).floor().clamp(min=0.0)
+
+    @property
+    def variance(self) -> Tensor:
+        return self.mean / (-self.logits).sigmoid()
+
+    @property
+    def _gamma(self):
+        """The Gamma of the Poisson rate, made when first read (torch's lazy_property)."""
+        if "_gamma" not in self.__dict__:
+            from .gamma import Gamma
+
+            with enable_grad():  # (torch's lazy_property records, even under no_grad)
+                self.__dict__["_gamma"] = Gamma(self.total_count, (-self.logits).exp(),
+                                                validate_args=False)
+        return self.__dict__["_gamma"]
+
+    def sample(self, sample_shape=()) -> Tensor:
+        with no_grad():
+            return poisson(self._gamma.sample(Size(sample_shape)))
+
+    def log_prob(self, value) -> Tensor:
+        support = constraints.nonnegative_integer
+        self._validate_sample(value, repr(support), support.check)
+        unnormalized = self.total_count * logsigmoid(-self.logits) + \
+            value * logsigmoid(self.logits)
+        normalization = -(self.total_count + value).lgamma() + (1.0 + value).lgamma() + \
+            self.total_count.lgamma()
+        normalization = normalization.masked_fill(self.total_count + value == 0.0, 0.0)
+        return unnormalized - normalization

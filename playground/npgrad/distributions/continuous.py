@@ -10,7 +10,7 @@ import math
 import numpy as np
 
 from .. import _factories
-from .._grad_mode import no_grad
+from .._grad_mode import enable_grad, no_grad
 from .._missing import lacking_member
 from .._shapes import Size, broadcast_tensors
 from .._tensor import Tensor
@@ -311,16 +311,17 @@ class MultivariateNormal(Distribution):
         if lower is None:
             raise AttributeError(name)
         shape = (*self._batch_shape, *self._event_shape, *self._event_shape)
-        if name == "scale_tril":
-            value = lower.expand(*shape)
-        elif name == "covariance_matrix":
-            value = lower.matmul(lower.mT).expand(*shape)
-        elif name == "precision_matrix":
-            from .. import linalg
-
-            value = linalg.inv(lower.matmul(lower.mT)).expand(*shape)
-        else:
+        if name not in ("scale_tril", "covariance_matrix", "precision_matrix"):
             raise lacking_member(self, name)
+        with enable_grad():  # (torch's lazy_property records, even under no_grad)
+            if name == "scale_tril":
+                value = lower.expand(*shape)
+            elif name == "covariance_matrix":
+                value = lower.matmul(lower.mT).expand(*shape)
+            else:
+                from .. import linalg
+
+                value = linalg.inv(lower.matmul(lower.mT)).expand(*shape)
         self.__dict__[name] = value
         return value
 
