@@ -23,7 +23,9 @@ __all__ = ["register_kl", "Distribution", "Categorical", "Normal", "Bernoulli", 
            "TransformedDistribution", "MixtureSameFamily", "OneHotCategorical", "constraints",
            "transforms", "kl_divergence", "RelaxedOneHotCategorical", "Gumbel", "Binomial",
            "Multinomial", "HalfNormal", "HalfCauchy", "Weibull", "Pareto", "InverseGamma",
-           "NegativeBinomial", "RelaxedBernoulli", "LogitRelaxedBernoulli"]
+           "NegativeBinomial", "RelaxedBernoulli", "LogitRelaxedBernoulli", "biject_to",
+           "transform_to", "SoftmaxTransform", "StickBreakingTransform",
+           "IndependentTransform"]
 
 
 def _as_tensor(value) -> Tensor:
@@ -407,6 +409,13 @@ from .transformed_families import (  # noqa: E402
     InverseGamma,
     Pareto,
     Weibull,
+)
+from . import constraint_registry  # noqa: E402, F401
+from .constraint_registry import biject_to, transform_to  # noqa: E402
+from .vector_transforms import (  # noqa: E402
+    IndependentTransform,
+    SoftmaxTransform,
+    StickBreakingTransform,
 )
 from .kl import kl_divergence, register_kl  # noqa: E402
 

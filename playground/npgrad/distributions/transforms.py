@@ -439,3 +439,13 @@ def _same(mine, theirs) -> bool:
     if isinstance(mine, numbers.Number) and isinstance(theirs, numbers.Number):
         return mine == theirs
     return bool((mine == theirs).all().item())
+
+
+# the maps of whole vectors, in torch's module too
+from .vector_transforms import (  # noqa: E402
+    IndependentTransform,
+    SoftmaxTransform,
+    StickBreakingTransform,
+)
+
+__all__ += ["IndependentTransform", "SoftmaxTransform", "StickBreakingTransform"]
