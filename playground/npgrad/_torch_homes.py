@@ -60,14 +60,21 @@ HOMES: dict[str, dict[str, str]] = {
     "distributions.beta": {
         "torch.distributions.beta": "Beta",
     },
+    "distributions.binomial": {
+        "torch.distributions.binomial": "Binomial",
+        "torch.distributions.negative_binomial": "NegativeBinomial",
+    },
     "distributions.cauchy": {
         "torch.distributions.cauchy": "Cauchy",
+    },
+    "distributions.constraint_registry": {
+        "torch.distributions.constraint_registry": "ConstraintRegistry",
     },
     "distributions.constraints": {
         "torch.distributions.constraints": (
             "Constraint _Boolean _Dependent _DependentProperty _GreaterThan _GreaterThanEq "
             "_HalfOpenInterval _IndependentConstraint _IntegerGreaterThan _IntegerInterval "
-            "_Interval _LessThan _LowerTriangular _OneHot _Real _Simplex _Square"),
+            "_Interval _LessThan _LowerTriangular _Multinomial _OneHot _Real _Simplex _Square"),
     },
     "distributions.continuous": {
         "torch.distributions.exponential": "Exponential",
@@ -87,14 +94,24 @@ HOMES: dict[str, dict[str, str]] = {
     "distributions.geometric": {
         "torch.distributions.geometric": "Geometric",
     },
+    "distributions.gumbel": {
+        "torch.distributions.gumbel": "Gumbel",
+    },
+    "distributions.multinomial": {
+        "torch.distributions.multinomial": "Multinomial",
+    },
     "distributions.mixture_same_family": {
         "torch.distributions.mixture_same_family": "MixtureSameFamily",
     },
     "distributions.one_hot_categorical": {
-        "torch.distributions.one_hot_categorical": "OneHotCategorical",
+        "torch.distributions.one_hot_categorical": (
+            "OneHotCategorical OneHotCategoricalStraightThrough"),
     },
     "distributions.poisson": {
         "torch.distributions.poisson": "Poisson",
+    },
+    "distributions.relaxed_bernoulli": {
+        "torch.distributions.relaxed_bernoulli": "LogitRelaxedBernoulli RelaxedBernoulli",
     },
     "distributions.studentT": {
         "torch.distributions.studentT": "StudentT",
@@ -102,10 +119,23 @@ HOMES: dict[str, dict[str, str]] = {
     "distributions.transformed_distribution": {
         "torch.distributions.transformed_distribution": "TransformedDistribution",
     },
+    "distributions.transformed_families": {
+        "torch.distributions.half_cauchy": "HalfCauchy",
+        "torch.distributions.half_normal": "HalfNormal",
+        "torch.distributions.inverse_gamma": "InverseGamma",
+        "torch.distributions.kumaraswamy": "Kumaraswamy",
+        "torch.distributions.logistic_normal": "LogisticNormal",
+        "torch.distributions.pareto": "Pareto",
+        "torch.distributions.weibull": "Weibull",
+    },
     "distributions.transforms": {
         "torch.distributions.transforms": (
             "AbsTransform AffineTransform ComposeTransform ExpTransform PowerTransform "
             "SigmoidTransform SoftplusTransform TanhTransform Transform _InverseTransform"),
+    },
+    "distributions.vector_transforms": {
+        "torch.distributions.transforms": (
+            "IndependentTransform SoftmaxTransform StickBreakingTransform"),
     },
     "nn.activation": {
         "torch.nn.modules.activation": (
@@ -121,6 +151,9 @@ HOMES: dict[str, dict[str, str]] = {
     "nn.convolution": {
         "torch.nn.modules.conv": "Conv1d Conv2d ConvTranspose1d ConvTranspose2d",
         "torch.nn.modules.pooling": "MaxPool1d MaxPool2d",
+    },
+    "nn.fractional_pooling": {
+        "torch.nn.modules.pooling": "FractionalMaxPool2d FractionalMaxPool3d",
     },
     "nn.distances": {
         "torch.nn.modules.distance": "CosineSimilarity",

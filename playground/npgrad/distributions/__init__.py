@@ -25,7 +25,8 @@ __all__ = ["register_kl", "Distribution", "Categorical", "Normal", "Bernoulli", 
            "Multinomial", "HalfNormal", "HalfCauchy", "Weibull", "Pareto", "InverseGamma",
            "NegativeBinomial", "RelaxedBernoulli", "LogitRelaxedBernoulli", "biject_to",
            "transform_to", "SoftmaxTransform", "StickBreakingTransform",
-           "IndependentTransform"]
+           "IndependentTransform", "LogisticNormal", "Kumaraswamy",
+           "OneHotCategoricalStraightThrough"]
 
 
 def _as_tensor(value) -> Tensor:
@@ -373,7 +374,10 @@ from . import mixture_same_family, one_hot_categorical  # noqa: E402, F401
 from . import relaxed_categorical  # noqa: E402, F401
 from . import transformed_distribution  # noqa: E402, F401
 from .mixture_same_family import MixtureSameFamily  # noqa: E402
-from .one_hot_categorical import OneHotCategorical  # noqa: E402
+from .one_hot_categorical import (  # noqa: E402
+    OneHotCategorical,
+    OneHotCategoricalStraightThrough,
+)
 from .relaxed_categorical import RelaxedOneHotCategorical  # noqa: E402
 from .transformed_distribution import TransformedDistribution  # noqa: E402
 from .transforms import (  # noqa: E402, F401
@@ -407,6 +411,8 @@ from .transformed_families import (  # noqa: E402
     HalfCauchy,
     HalfNormal,
     InverseGamma,
+    Kumaraswamy,
+    LogisticNormal,
     Pareto,
     Weibull,
 )

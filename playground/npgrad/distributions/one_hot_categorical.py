@@ -9,7 +9,7 @@ from .._tensor import Tensor
 from ..nn.functional import one_hot
 from . import Categorical, Distribution, constraints
 
-__all__ = ["OneHotCategorical"]
+__all__ = ["OneHotCategorical", "OneHotCategoricalStraightThrough"]
 
 
 class OneHotCategorical(Distribution):
@@ -67,4 +67,16 @@ class OneHotCategorical(Distribution):
         return values.expand(n, *self.batch_shape, n) if expand else values
 
     def __repr__(self) -> str:
-        return "OneHotCategorical()"
+        return f"{type(self).__name__}()"
+
+
+class OneHotCategoricalStraightThrough(OneHotCategorical):
+    """A one-hot draw whose rsample passes the probabilities' gradient straight through
+    (the draw plus probs minus their detached copy)."""
+
+    has_rsample = True
+
+    def rsample(self, sample_shape=()) -> Tensor:
+        samples = self.sample(sample_shape)
+        probs = self._categorical.probs
+        return samples + (probs - probs.detach())

@@ -1,6 +1,7 @@
-"""``torch.distributions``' HalfNormal, HalfCauchy, Weibull, Pareto and InverseGamma: each
-torch's TransformedDistribution of a base distribution (|Normal|, |Cauchy|, a power of an
-Exponential, exp of one, 1/Gamma), so their draws are torch's for one seed; moments and
+"""``torch.distributions``' HalfNormal, HalfCauchy, Weibull, Pareto, InverseGamma,
+LogisticNormal and Kumaraswamy: each torch's TransformedDistribution of a base distribution
+(|Normal|, |Cauchy|, a power of an Exponential, exp of one, 1/Gamma, a Normal broken onto
+the simplex, powers of a Uniform), so their draws are torch's for one seed; moments and
 entropy in torch's closed forms."""
 
 from __future__ import annotations
@@ -13,13 +14,15 @@ from .._shapes import broadcast_tensors
 from .._tensor import Tensor
 from . import Normal, _as_tensor, constraints
 from .cauchy import Cauchy
-from .continuous import Exponential, _check
+from .continuous import Exponential, Uniform, _check
 from .gamma import Gamma
 from .gumbel import EULER_CONSTANT
 from .transformed_distribution import TransformedDistribution
 from .transforms import AbsTransform, AffineTransform, ExpTransform, PowerTransform
+from .vector_transforms import StickBreakingTransform
 
-__all__ = ["HalfCauchy", "HalfNormal", "InverseGamma", "Pareto", "Weibull"]
+__all__ = ["HalfCauchy", "HalfNormal", "InverseGamma", "Kumaraswamy", "LogisticNormal", "Pareto",
+           "Weibull"]
 
 _POSITIVE = "GreaterThan(lower_bound=0.0)"
 
@@ -208,3 +211,74 @@ class InverseGamma(TransformedDistribution):
     def entropy(self) -> Tensor:
         return self.concentration + self.rate.log() + self.concentration.lgamma() - \
             (1 + self.concentration) * self.concentration.digamma()
+
+
+class LogisticNormal(TransformedDistribution):
+    """A point on the simplex: a Normal's draw through stick-breaking."""
+
+    support = constraints.simplex
+    has_rsample = True
+
+    def __init__(self, loc, scale, validate_args=None) -> None:
+        base = Normal(loc, scale, validate_args=validate_args)
+        if not base.batch_shape:
+            base = base.expand([1])
+        super().__init__(base, StickBreakingTransform(), validate_args=validate_args)
+
+    loc = property(lambda self: self.base_dist.base_dist.loc)
+    scale = property(lambda self: self.base_dist.base_dist.scale)
+
+
+def _kumaraswamy_moment(a: Tensor, b: Tensor, n: int) -> Tensor:
+    """E[Xⁿ] of Kumaraswamy(a, b): b·B(1 + n/a, b), by log-gammas."""
+    shifted = 1 + n / a
+    return b * (shifted.lgamma() + b.lgamma() - (shifted + b).lgamma()).exp()
+
+
+class Kumaraswamy(TransformedDistribution):
+    """(1 - (1 - U)^(1/concentration0))^(1/concentration1): a Beta-like law on (0, 1)
+    whose draws are differentiable."""
+
+    _names = ("concentration1", "concentration0")
+    support = constraints.unit_interval
+    has_rsample = True
+
+    def __init__(self, concentration1, concentration0, validate_args=None) -> None:
+        self.concentration1, self.concentration0 = broadcast_tensors(
+            _as_tensor(concentration1), _as_tensor(concentration0))
+        base = Uniform(_factories.full_like(self.concentration0, 0),
+                       _factories.full_like(self.concentration0, 1), validate_args=validate_args)
+        steps = [PowerTransform(self.concentration0.reciprocal()), AffineTransform(1.0, -1.0),
+                 PowerTransform(self.concentration1.reciprocal())]
+        super().__init__(base, steps, validate_args=validate_args)
+        if validate_args is not False:
+            _check_positive(self, concentration1=self.concentration1,
+                            concentration0=self.concentration0)
+
+    def expand(self, batch_shape, _instance=None):
+        new = super().expand(batch_shape)
+        new.concentration1 = self.concentration1.expand(*batch_shape)
+        new.concentration0 = self.concentration0.expand(*batch_shape)
+        return new
+
+    @property
+    def mean(self) -> Tensor:
+        return _kumaraswamy_moment(self.concentration1, self.concentration0, 1)
+
+    @property
+    def mode(self) -> Tensor:
+        log_mode = self.concentration0.reciprocal() * (-self.concentration0).log1p() - \
+            (-self.concentration0 * self.concentration1).log1p()
+        log_mode[(self.concentration0 < 1) | (self.concentration1 < 1)] = math.nan
+        return log_mode.exp()
+
+    @property
+    def variance(self) -> Tensor:
+        return _kumaraswamy_moment(self.concentration1, self.concentration0, 2) - \
+            self.mean.pow(2)
+
+    def entropy(self) -> Tensor:
+        t1 = 1 - self.concentration1.reciprocal()
+        t0 = 1 - self.concentration0.reciprocal()
+        h0 = (self.concentration0 + 1).digamma() + EULER_CONSTANT
+        return t0 + t1 * h0 - self.concentration1.log() - self.concentration0.log()
