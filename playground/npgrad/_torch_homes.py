@@ -76,6 +76,9 @@ HOMES: dict[str, dict[str, str]] = {
             "_HalfOpenInterval _IndependentConstraint _IntegerGreaterThan _IntegerInterval "
             "_Interval _LessThan _LowerTriangular _Multinomial _OneHot _Real _Simplex _Square"),
     },
+    "distributions.continuous_bernoulli": {
+        "torch.distributions.continuous_bernoulli": "ContinuousBernoulli",
+    },
     "distributions.continuous": {
         "torch.distributions.exponential": "Exponential",
         "torch.distributions.independent": "Independent",

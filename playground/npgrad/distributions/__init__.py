@@ -26,7 +26,7 @@ __all__ = ["register_kl", "Distribution", "Categorical", "Normal", "Bernoulli", 
            "NegativeBinomial", "RelaxedBernoulli", "LogitRelaxedBernoulli", "biject_to",
            "transform_to", "SoftmaxTransform", "StickBreakingTransform",
            "IndependentTransform", "LogisticNormal", "Kumaraswamy",
-           "OneHotCategoricalStraightThrough"]
+           "OneHotCategoricalStraightThrough", "ContinuousBernoulli"]
 
 
 def _as_tensor(value) -> Tensor:
@@ -416,6 +416,8 @@ from .transformed_families import (  # noqa: E402
     Pareto,
     Weibull,
 )
+from . import continuous_bernoulli  # noqa: E402, F401
+from .continuous_bernoulli import ContinuousBernoulli  # noqa: E402
 from . import constraint_registry  # noqa: E402, F401
 from .constraint_registry import biject_to, transform_to  # noqa: E402
 from .vector_transforms import (  # noqa: E402
