@@ -1,12 +1,13 @@
 """torch.asarray (a tensor over what it is given, sharing its memory where it can),
-torch.empty_strided (a tensor of the strides asked for) and split_with_sizes."""
+torch.empty_strided and Tensor.new_empty_strided (a tensor of the strides asked for),
+split_with_sizes, and the elementwise Python callbacks Tensor.apply_ and Tensor.map_."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from . import _dtype as dtypes
-from ._bindings import binds
+from ._bindings import bind_method, binds
 from ._deprecations import warn_once
 from ._factories import _finish, from_numpy, tensor
 from ._shapes import split
@@ -52,6 +53,43 @@ def empty_strided(size, stride, *, dtype=None, layout=None, device=None,
     data = np.lib.stride_tricks.as_strided(
         memory, size, tuple(step * memory.itemsize for step in stride))
     return _finish(data, requires_grad, device)
+
+
+@binds("new_empty_strided", function=False)
+def new_empty_strided(self: Tensor, size, stride, *, dtype=None, layout=None, device=None,
+                      requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
+    """empty_strided in this tensor's dtype unless told."""
+    return empty_strided(size, stride, dtype=dtype or self.dtype, device=device,
+                         requires_grad=requires_grad)
+
+
+def _python_callback_target(self: Tensor, method: str) -> None:
+    if self.requires_grad:
+        raise RuntimeError(f"Can't call {method}() on Variable that requires grad. Use "
+                           f"var.detach().{method}() instead.")
+
+
+@binds("apply_", function=False)
+def apply_(self: Tensor, callable) -> Tensor:
+    """Each element replaced by ``callable(element)`` (a Python number each), in place."""
+    _python_callback_target(self, "apply_")
+    values = [callable(value) for value in self._data.ravel().tolist()]
+    self._data[...] = np.asarray(values).reshape(self._data.shape)
+    return self  # (torch counts no version for these: they refuse tensors autograd tracks)
+
+
+@binds("map_", function=False)
+def map_(self: Tensor, tensor: Tensor, callable) -> Tensor:
+    """Each element replaced by ``callable(element, other's element)``, ``tensor``
+    broadcast to this tensor's shape, in place."""
+    _python_callback_target(self, "map_")
+    others = np.broadcast_to(tensor._data, self._data.shape).ravel().tolist()
+    values = [callable(a, b) for a, b in zip(self._data.ravel().tolist(), others, strict=True)]
+    self._data[...] = np.asarray(values).reshape(self._data.shape)
+    return self  # (torch counts no version for these: they refuse tensors autograd tracks)
+
+
+bind_method("is_nested", property(lambda self: False))  # (no nested tensors here)
 
 
 @binds("split_with_sizes")
