@@ -192,3 +192,14 @@ def assert_playground_prints_as_torch_within(script: str, folder, tolerance: flo
     mine = _printed([sys.executable, "-m", "playground", "run", str(path)])
     theirs = _printed([sys.executable, str(path)])
     assert same_within(theirs, mine, tolerance), (theirs, mine)
+
+
+# The head of a script that walks through many calls, some of which torch refuses:
+# ``show(name, make)`` prints what ``make()`` returns, or the error's type and message.
+SHOW = """
+def show(name, make):
+    try:
+        print(name, make())
+    except Exception as ex:
+        print(name, type(ex).__name__, ex)
+"""

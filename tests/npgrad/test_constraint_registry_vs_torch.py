@@ -7,9 +7,9 @@ stick-breaking transformed distribution."""
 
 from __future__ import annotations
 
-from tests.oracle import assert_playground_prints_as_torch
+from tests.oracle import SHOW, assert_playground_prints_as_torch
 
-SCRIPT = r"""
+SCRIPT = SHOW + r"""
 import torch
 import torch.distributions as D
 from torch.distributions import biject_to, transform_to
@@ -17,11 +17,6 @@ from torch.distributions import constraints as C
 from torch.distributions.transforms import (ExpTransform, IndependentTransform, SoftmaxTransform,
                                             StickBreakingTransform)
 torch.manual_seed(0)
-def show(name, f):
-    try:
-        print(name, f())
-    except Exception as ex:
-        print(name, type(ex).__name__, ex)
 for c in (C.real, C.positive, C.nonnegative, C.greater_than(2.), C.greater_than_eq(-1.),
           C.less_than(1.), C.unit_interval, C.interval(-1., 3.), C.simplex, C.real_vector,
           C.independent(C.positive, 1), C.half_open_interval(0., 2.)):

@@ -6,17 +6,12 @@ torch's errors, and a VAE-style reconstruction loss."""
 
 from __future__ import annotations
 
-from tests.oracle import assert_playground_prints_as_torch
+from tests.oracle import SHOW, assert_playground_prints_as_torch
 
-SCRIPT = r"""
+SCRIPT = SHOW + r"""
 import torch
 import torch.distributions as D
 torch.manual_seed(0)
-def show(name, f):
-    try:
-        print(name, f())
-    except Exception as e:
-        print(name, "ERR", type(e).__name__, str(e)[:300])
 p = torch.tensor([0.1, 0.4995, 0.5, 0.502, 0.93], requires_grad=True)
 for make in (lambda: D.ContinuousBernoulli(p),
              lambda: D.ContinuousBernoulli(logits=torch.tensor([-2., 0., 0.001, 3.])),

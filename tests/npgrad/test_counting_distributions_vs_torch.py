@@ -5,7 +5,7 @@ and its gradients, entropy, moments, supports, reprs, and torch's argument error
 
 from __future__ import annotations
 
-from tests.oracle import assert_playground_prints_as_torch
+from tests.oracle import SHOW, assert_playground_prints_as_torch
 
 SCRIPT = r"""
 import torch
@@ -64,16 +64,11 @@ def test_counting_distributions_print_what_torch_prints(tmp_path) -> None:
     assert_playground_prints_as_torch(SCRIPT, tmp_path)
 
 
-MORE = r"""
+MORE = SHOW + r"""
 import torch
 import torch.distributions as D
 from torch.distributions.relaxed_bernoulli import LogitRelaxedBernoulli
 torch.manual_seed(0)
-def show(name, f):
-    try:
-        print(name, f())
-    except Exception as ex:
-        print(name, type(ex).__name__, ex)
 p = torch.tensor([0.3, 0.8], requires_grad=True)
 t = torch.tensor(0.5)
 for make in (lambda: D.NegativeBinomial(torch.tensor([3., 5.]), probs=p),

@@ -6,17 +6,12 @@ too)."""
 
 from __future__ import annotations
 
-from tests.oracle import assert_playground_prints_as_torch
+from tests.oracle import SHOW, assert_playground_prints_as_torch
 
-SCRIPT = r"""
+SCRIPT = SHOW + r"""
 import torch
 import torch.distributions as D
 torch.manual_seed(0)
-def show(name, f):
-    try:
-        print(name, f())
-    except Exception as ex:
-        print(name, type(ex).__name__, ex)
 s = torch.tensor([1.0, 2.0], requires_grad=True)
 c = torch.tensor([0.5, 3.0], requires_grad=True)
 x = torch.tensor([1.5, 2.5])
@@ -46,17 +41,12 @@ def test_transformed_families_print_what_torch_prints(tmp_path) -> None:
     assert_playground_prints_as_torch(SCRIPT, tmp_path)
 
 
-SIMPLEX_AND_UNIT = r"""
+SIMPLEX_AND_UNIT = SHOW + r"""
 import torch
 import torch.distributions as D
 from torch.distributions.weibull import Weibull
 from torch.distributions.transforms import SoftmaxTransform
 torch.manual_seed(0)
-def show(name, f):
-    try:
-        print(name, f())
-    except Exception as ex:
-        print(name, type(ex).__name__, ex)
 a = torch.tensor([0.5, 2.0], requires_grad=True)
 b = torch.tensor([3.0, 0.7], requires_grad=True)
 for make in (lambda: D.Kumaraswamy(a, b), lambda: D.Kumaraswamy(2., 5.),

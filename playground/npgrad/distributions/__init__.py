@@ -301,9 +301,12 @@ class _Binary(_Discrete):
             return value
         if name == "probs":
             with enable_grad():
-                value = self.__dict__["probs"] = self.logits.sigmoid()
+                value = self.__dict__["probs"] = self._probs_from_logits(self.logits)
             return value
         raise lacking_member(self, name)
+
+    def _probs_from_logits(self, logits: Tensor) -> Tensor:
+        return logits.sigmoid()
 
 
 class Bernoulli(_Binary):

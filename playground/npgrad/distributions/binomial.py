@@ -22,20 +22,27 @@ def _clamp_by_zero(x: Tensor) -> Tensor:
     return (x.clamp(min=0) + x - x.clamp(max=0)) / 2
 
 
+def _count_and_odds(distribution, total_count, probs, logits) -> tuple[str, Tensor]:
+    """total_count broadcast with probs or logits (exactly one of them, as torch insists),
+    both set on the distribution with its batch shape: the parameter's name and value."""
+    if (probs is None) == (logits is None):
+        raise ValueError("Either `probs` or `logits` must be specified, but not both.")
+    name = "probs" if probs is not None else "logits"
+    count, given = broadcast_tensors(_as_tensor(total_count),
+                                     _as_tensor(probs if probs is not None else logits))
+    distribution.total_count = count.type_as(given)
+    distribution.__dict__[name] = given
+    _Binary.__init__(distribution, given.size())
+    return name, given
+
+
 class Binomial(_Binary):
     """Successes in ``total_count`` trials, each with probability ``probs``."""
 
     _names = ("total_count", "probs", "logits")
 
     def __init__(self, total_count=1, probs=None, logits=None, validate_args=None) -> None:
-        if (probs is None) == (logits is None):
-            raise ValueError("Either `probs` or `logits` must be specified, but not both.")
-        name = "probs" if probs is not None else "logits"
-        count, given = broadcast_tensors(_as_tensor(total_count),
-                                         _as_tensor(probs if probs is not None else logits))
-        self.total_count = count.type_as(given)
-        self.__dict__[name] = given
-        super().__init__(given.size())
+        name, given = _count_and_odds(self, total_count, probs, logits)
         if validate_args is not False:
             _check(self, "total_count", self.total_count,
                    constraints.nonnegative_integer.check(self.total_count),
@@ -110,14 +117,7 @@ class NegativeBinomial(_Binary):
     has_enumerate_support = False
 
     def __init__(self, total_count, probs=None, logits=None, validate_args=None) -> None:
-        if (probs is None) == (logits is None):
-            raise ValueError("Either `probs` or `logits` must be specified, but not both.")
-        name = "probs" if probs is not None else "logits"
-        count, given = broadcast_tensors(_as_tensor(total_count),
-                                         _as_tensor(probs if probs is not None else logits))
-        self.total_count = count.type_as(given)
-        self.__dict__[name] = given
-        super().__init__(given.size())
+        name, given = _count_and_odds(self, total_count, probs, logits)
         if validate_args is not False:
             _check(self, "total_count", self.total_count, self.total_count >= 0,
                    "GreaterThanEq(lower_bound=0)")

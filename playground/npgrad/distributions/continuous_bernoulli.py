@@ -8,22 +8,21 @@ from __future__ import annotations
 import math
 
 from .. import _factories
-from .._grad_mode import enable_grad, no_grad
+from .._grad_mode import no_grad
 from .._selection import where
 from .._shapes import Size, broadcast_tensors
 from .._tensor import Tensor
 from ..nn.functional import binary_cross_entropy_with_logits
-from . import Distribution, _as_tensor, _clamped, constraints
+from . import _as_tensor, _Binary, _clamped, constraints
 
 __all__ = ["ContinuousBernoulli"]
 
 
-class ContinuousBernoulli(Distribution):
+class ContinuousBernoulli(_Binary):
     """A density on [0, 1] that leans towards 1 as ``probs`` grows past ½."""
 
-    _names = ("probs", "logits")
     support = constraints.unit_interval
-    has_rsample = True
+    has_rsample, has_enumerate_support = True, False
 
     def __init__(self, probs=None, logits=None, lims=(0.499, 0.501),
                  validate_args=None) -> None:
@@ -40,21 +39,8 @@ class ContinuousBernoulli(Distribution):
         number = not isinstance(probs if probs is not None else logits, Tensor)
         super().__init__(Size() if number else given.size())
 
-    def __getattr__(self, name: str):
-        if name == "logits":
-            with enable_grad():  # (torch's lazy_property records, even under no_grad)
-                probs = _clamped(self.probs)
-                value = self.__dict__["logits"] = probs.log() - (-probs).log1p()
-            return value
-        if name == "probs":
-            with enable_grad():
-                value = self.__dict__["probs"] = _clamped(self.logits.sigmoid())
-            return value
-        return super().__getattr__(name)
-
-    @property
-    def param_shape(self) -> Size:
-        return self.__dict__.get("probs", self.__dict__.get("logits")).size()
+    def _probs_from_logits(self, logits: Tensor) -> Tensor:
+        return _clamped(logits.sigmoid())
 
     def _outside_unstable_region(self) -> Tensor:
         return self.probs.le(self._lims[0]) | self.probs.gt(self._lims[1])
