@@ -208,7 +208,8 @@ HOMES: dict[str, dict[str, str]] = {
     },
     "nn.more_pooling": {
         "torch.nn.modules.pooling": (
-            "AdaptiveMaxPool1d AdaptiveMaxPool2d LPPool1d LPPool2d MaxUnpool1d MaxUnpool2d"),
+            "AdaptiveMaxPool1d AdaptiveMaxPool2d LPPool1d LPPool2d LPPool3d MaxUnpool1d "
+            "MaxUnpool2d"),
     },
     "nn.noisy": {
         "torch.nn.modules.activation": "RReLU",

@@ -103,7 +103,7 @@ _LAZY = {"more_activations": ("ReLU6", "Hardtanh", "SELU", "CELU", "Mish", "Hard
          "ctc": ("CTCLoss",),
          "noisy": ("AlphaDropout", "FeatureAlphaDropout", "RReLU"),
          "more_pooling": ("AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "LPPool1d", "LPPool2d",
-                          "MaxUnpool1d", "MaxUnpool2d"),
+                          "LPPool3d", "MaxUnpool1d", "MaxUnpool2d"),
          "volumes": ("Conv3d", "MaxPool3d", "AvgPool3d", "AdaptiveAvgPool3d"),
          "fractional_pooling": ("FractionalMaxPool2d", "FractionalMaxPool3d"),
          "lazy": ("LazyLinear", "LazyConv1d", "LazyConv2d", "LazyBatchNorm1d",

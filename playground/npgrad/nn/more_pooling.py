@@ -1,6 +1,7 @@
 """More pooling and distances: F.adaptive_max_pool1d/2d (torch's AdaptiveMaxPool2DBackward0,
-its indices, its double backward), F.lp_pool1d/2d (torch's composite of average pooling) and
-F.pdist (PdistBackward0, whose gradient torch cannot differentiate again), with modules."""
+its indices, its double backward), F.lp_pool1d/2d/3d (torch's composite of average pooling,
+max pooling for p = ±∞) and F.pdist (PdistBackward0, whose gradient torch cannot
+differentiate again), with modules."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ from .. import _convolution, _recording
 from .._convolution import _pair
 from .._formula_kit import Kit
 from .._tensor import Tensor
+from .._volumes import triple
+from .convolution import max_pool1d, max_pool2d
 from .modules import Module
 from .pooling import _single, avg_pool1d, avg_pool2d
 
@@ -86,18 +89,37 @@ def adaptive_max_gather(k, grad, indices):
     return k.reshape(picked, tuple(indices.shape))
 
 
+def _lp_pool(average, biggest, input: Tensor, norm_type, kernel_size, stride, ceil_mode: bool,
+             window: int) -> Tensor:
+    """(Σ x^p over each window)^(1/p), as torch composes it of average pooling; for p = ±∞
+    the largest (smallest) |x|, by max pooling."""
+    if isinstance(norm_type, int | float) and math.isinf(norm_type):
+        sign = 1 if norm_type > 0 else -1
+        return sign * biggest(sign * input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+    out = average(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
+    return (out.sign() * out.abs().relu()).mul(window).pow(1.0 / norm_type)
+
+
 def lp_pool2d(input: Tensor, norm_type, kernel_size, stride=None,
               ceil_mode: bool = False) -> Tensor:
-    """(Σ x^p over each window)^(1/p), as torch composes it of avg_pool2d."""
     width, height = _pair(kernel_size)
-    out = avg_pool2d(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
-    return (out.sign() * out.abs().relu()).mul(width * height).pow(1.0 / norm_type)
+    return _lp_pool(avg_pool2d, max_pool2d, input, norm_type, kernel_size, stride, ceil_mode,
+                    width * height)
 
 
 def lp_pool1d(input: Tensor, norm_type, kernel_size, stride=None,
               ceil_mode: bool = False) -> Tensor:
-    out = avg_pool1d(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
-    return (out.sign() * out.abs().relu()).mul(kernel_size).pow(1.0 / norm_type)
+    return _lp_pool(avg_pool1d, max_pool1d, input, norm_type, kernel_size, stride, ceil_mode,
+                    kernel_size)
+
+
+def lp_pool3d(input: Tensor, norm_type, kernel_size, stride=None,
+              ceil_mode: bool = False) -> Tensor:
+    from .volumes import avg_pool3d, max_pool3d
+
+    depth, width, height = triple(kernel_size)
+    return _lp_pool(avg_pool3d, max_pool3d, input, norm_type, kernel_size, stride, ceil_mode,
+                    depth * width * height)
 
 
 def pdist(input: Tensor, p: float = 2) -> Tensor:
@@ -171,10 +193,11 @@ class LPPool2d(Module):
         self.norm_type, self.kernel_size = norm_type, kernel_size
         self.stride, self.ceil_mode = stride, ceil_mode
 
+    pool = staticmethod(lp_pool2d)
+
     def forward(self, input: Tensor) -> Tensor:
-        pool = lp_pool2d if type(self) is LPPool2d else lp_pool1d
-        return pool(input, float(self.norm_type), self.kernel_size, self.stride,
-                    self.ceil_mode)
+        return self.pool(input, float(self.norm_type), self.kernel_size, self.stride,
+                         self.ceil_mode)
 
     def extra_repr(self) -> str:
         return (f"norm_type={self.norm_type}, kernel_size={self.kernel_size}, "
@@ -182,14 +205,19 @@ class LPPool2d(Module):
 
 
 class LPPool1d(LPPool2d):
-    pass
+    pool = staticmethod(lp_pool1d)
+
+
+class LPPool3d(LPPool2d):
+    pool = staticmethod(lp_pool3d)
 
 
 for _function in (adaptive_max_grad, adaptive_max_gather, pdist_grad):
     setattr(Kit, _function.__name__, _function)
 
-FUNCTIONS = ("adaptive_max_pool1d", "adaptive_max_pool2d", "lp_pool1d", "lp_pool2d", "pdist")
-MODULES = ("AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "LPPool1d", "LPPool2d")
+FUNCTIONS = ("adaptive_max_pool1d", "adaptive_max_pool2d", "lp_pool1d", "lp_pool2d", "lp_pool3d",
+             "pdist")
+MODULES = ("AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "LPPool1d", "LPPool2d", "LPPool3d")
 
 
 def _unpool_output_size(input: Tensor, kernel: tuple, stride: tuple, padding: tuple,
