@@ -109,6 +109,9 @@ MORE_MATH_CASES: list = [
          lambda m, a, b: m._standard_gamma_grad(a * 3, b * 2), domain="positive",
          label="name-only"),
     Case("poisson", ((2, 3),), lambda m, a: _seeded(m, m.poisson, a * 9), domain="positive"),
+    Case("binomial", ((2, 3),), lambda m, a: _seeded(
+        m, lambda p: m.binomial(m.full_like(p, 12.0), p / 3), a), domain="positive",
+         label="name-only"),
     Case("sample_dirichlet", ((2, 3),), lambda m, a: _seeded(m, m._sample_dirichlet, a),
          domain="positive", label="name-only"),
     Case("dirichlet_grad", ((2, 3), (2, 3)), lambda m, a, b: m._dirichlet_grad(
@@ -178,6 +181,15 @@ MORE_MATH_CASES: list = [
                          create_graph=True)[0]),
     Case("conv3d_weight_backward", ((1, 2, 4, 4, 3), (3, 2, 2, 2, 2)), lambda m, x, w:
          m.autograd.grad((m.nn.functional.conv3d(x, w) ** 2).sum(), w, create_graph=True)[0]),
+    *(Case(f"fractional_max_pool{dims}d", (shape,), lambda m, a, dims=dims, size=size: _seeded(
+        m, lambda x: getattr(m.nn.functional, f"fractional_max_pool{dims}d")(x, 2, size), a),
+        domain="distinct") for dims, shape, size in ((2, (1, 2, 7, 6), (3, 4)),
+                                                      (3, (2, 5, 6, 5), (3, 3, 2)))),
+    *(Case(f"fractional_max_pool{dims}d_backward", (shape,),
+           lambda m, a, dims=dims: m.autograd.grad((_seeded(
+               m, lambda x: getattr(m.nn.functional, f"fractional_max_pool{dims}d")(x, 2, 3),
+               a) ** 3).sum(), a, create_graph=True)[0], domain="distinct")
+      for dims, shape in ((2, (1, 2, 6, 6)), (3, (1, 2, 5, 5, 5)))),
     Case("max_pool3d", ((1, 2, 4, 5, 6),), lambda m, a: m.nn.functional.max_pool3d(
         a, (2, 3, 2), 1, 1, (1, 1, 2)), domain="distinct"),
     Case("max_pool3d_backward", ((1, 2, 4, 4, 4),), lambda m, a: m.autograd.grad(
