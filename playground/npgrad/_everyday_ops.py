@@ -69,13 +69,16 @@ def square_(self: Tensor) -> Tensor:
 # and resize_as_ refuse tensors that require grad, as torch's do
 # (tests/npgrad/test_argument_checks_vs_torch.py), as_strided_ records the node of a row of
 # its own (AsStridedBackward1), as the shape methods do; addr_, renorm_ and put_ record their
-# rows' nodes with arguments of their own (tests/npgrad/test_writes_and_old_names_vs_torch.py)
+# rows' nodes with arguments of their own (tests/npgrad/test_writes_and_old_names_vs_torch.py);
+# apply_ and map_ run Python on tensors autograd does not track, and refuse the others
+# (tests/npgrad/test_python_callbacks_vs_torch.py)
 TESTED_APART = frozenset({"tril_", "triu_", "fill_diagonal_", "eq_", "ne_", "lt_", "le_", "gt_",
                           "addr_", "renorm_", "put_",
                           "ge_", "logical_and_", "logical_or_", "logical_xor_", "bitwise_and_",
                           "bitwise_or_", "bitwise_xor_", "not_equal_", "greater_",
                           "greater_equal_", "less_", "less_equal_", "square_", "share_memory_",
-                          "resize_", "resize_as_", "as_strided_", *SHAPE_INPLACE})
+                          "resize_", "resize_as_", "as_strided_", "apply_", "map_",
+                          *SHAPE_INPLACE})
 
 
 def _triangle_inplace(op: str, function):
