@@ -5,10 +5,12 @@ differentiate, with torch's nodes), sampling from torch's random stream, and kl_
 from __future__ import annotations
 
 import math
+import numbers
 import warnings
 
 import numpy as np
 
+from .. import _dtype as dtypes
 from .. import _factories
 from .._grad_mode import enable_grad, no_grad
 from .._missing import SaysWhatItLacks, lacking_member, missing_attribute
@@ -31,6 +33,19 @@ __all__ = ["register_kl", "Distribution", "Categorical", "Normal", "Bernoulli", 
 
 def _as_tensor(value) -> Tensor:
     return value if isinstance(value, Tensor) else _factories.tensor(float(value))
+
+
+def broadcast_all(*values) -> tuple:
+    """torch.distributions.utils.broadcast_all: the values broadcast together, each number
+    made a tensor of the first tensor's dtype (the default dtype where none is a tensor),
+    so that 0.1 beside a float64 scale is float64's 0.1."""
+    if not all(isinstance(value, Tensor | numbers.Number) for value in values):
+        raise ValueError("Input arguments must all be instances of Number, torch.Tensor or "
+                         "objects implementing __torch_function__.")
+    like = next((value for value in values if isinstance(value, Tensor)), None)
+    dtype = dtypes.get_default_dtype() if like is None else like.dtype
+    return broadcast_tensors(*(value if isinstance(value, Tensor) else
+                               _factories.tensor(value, dtype=dtype) for value in values))
 
 
 def _clamped(probs: Tensor) -> Tensor:
@@ -237,7 +252,7 @@ class Normal(Distribution):
 
     def __init__(self, loc, scale, validate_args=None) -> None:
         numbers = not isinstance(loc, Tensor) and not isinstance(scale, Tensor)
-        self.loc, self.scale = broadcast_tensors(_as_tensor(loc), _as_tensor(scale))
+        self.loc, self.scale = broadcast_all(loc, scale)
         self._validate_args = validate_args is not False
         if validate_args is not False and bool((self.scale <= 0).any()):
             raise ValueError(

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from .. import _factories
 from .._grad_mode import no_grad
-from .._shapes import broadcast_tensors, stack
+from .._shapes import stack
 from .._tensor import Tensor
-from . import Distribution, constraints
+from . import Distribution, broadcast_all, constraints
 from .dirichlet import Dirichlet
 
 __all__ = ["Beta"]
@@ -23,9 +23,7 @@ class Beta(Distribution):
         if not isinstance(concentration1, Tensor) and not isinstance(concentration0, Tensor):
             pair = _factories.tensor([float(concentration1), float(concentration0)])
         else:
-            first, second = broadcast_tensors(*(
-                value if isinstance(value, Tensor) else _factories.tensor(float(value))
-                for value in (concentration1, concentration0)))
+            first, second = broadcast_all(concentration1, concentration0)
             pair = stack([first, second], -1)
         self._dirichlet = Dirichlet(pair, validate_args=validate_args)
         super().__init__(self._dirichlet.batch_shape, validate_args=validate_args)

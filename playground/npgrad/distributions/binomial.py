@@ -8,10 +8,10 @@ from __future__ import annotations
 from .. import _factories
 from .._gamma_ops import binomial, poisson
 from .._grad_mode import enable_grad, no_grad
-from .._shapes import Size, broadcast_tensors
+from .._shapes import Size
 from .._tensor import Tensor
 from ..nn.functional import logsigmoid
-from . import _as_tensor, _Binary, _support, constraints
+from . import _Binary, _support, broadcast_all, constraints
 from .continuous import _check
 
 __all__ = ["Binomial", "NegativeBinomial"]
@@ -28,8 +28,7 @@ def _count_and_odds(distribution, total_count, probs, logits) -> tuple[str, Tens
     if (probs is None) == (logits is None):
         raise ValueError("Either `probs` or `logits` must be specified, but not both.")
     name = "probs" if probs is not None else "logits"
-    count, given = broadcast_tensors(_as_tensor(total_count),
-                                     _as_tensor(probs if probs is not None else logits))
+    count, given = broadcast_all(total_count, probs if probs is not None else logits)
     distribution.total_count = count.type_as(given)
     distribution.__dict__[name] = given
     _Binary.__init__(distribution, given.size())

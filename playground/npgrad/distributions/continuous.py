@@ -12,10 +12,10 @@ import numpy as np
 from .. import _factories
 from .._grad_mode import enable_grad, no_grad
 from .._missing import lacking_member
-from .._shapes import Size, broadcast_tensors
+from .._shapes import Size
 from .._tensor import Tensor
 from .._type_info import finfo
-from . import Distribution, Normal, _as_tensor, constraints
+from . import Distribution, Normal, _as_tensor, broadcast_all, constraints
 
 
 def _check(distribution, name: str, value: Tensor, valid: Tensor, constraint: str) -> None:
@@ -35,7 +35,7 @@ def _check_support(distribution, value: Tensor, valid: Tensor, support: str) -> 
 
 def _batch(*values) -> tuple[tuple, Size]:
     numbers = all(not isinstance(value, Tensor) for value in values)
-    tensors = broadcast_tensors(*(_as_tensor(value) for value in values))
+    tensors = broadcast_all(*values)
     return tensors, Size() if numbers else tensors[0].size()
 
 
@@ -220,6 +220,13 @@ class LogNormal(Distribution):
     def __init__(self, loc, scale, validate_args=None) -> None:
         self.base_dist = Normal(loc, scale, validate_args=validate_args)
         super().__init__(self.base_dist.batch_shape)
+
+    @property
+    def transforms(self) -> list:
+        """torch's LogNormal is a Normal through [ExpTransform()] (KL pairs compare them)."""
+        from .transforms import ExpTransform
+
+        return [ExpTransform()]
 
     @property
     def loc(self) -> Tensor:

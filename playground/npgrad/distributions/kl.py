@@ -9,7 +9,7 @@ import math
 import numpy as np
 
 from .._tensor import Tensor
-from . import Distribution, kl_pairs
+from . import Distribution, kl_more_pairs, kl_pairs
 
 __all__ = ["kl_divergence", "register_kl"]
 
@@ -28,16 +28,14 @@ def kl_divergence(p: Distribution, q: Distribution) -> Tensor:
         raise NotImplementedError("The cross KL-divergence between different exponential "
                                   "families cannot" + " " * 29 + "be computed using Bregman "
                                   "divergences")
-    if _ours(type(p)) and _ours(type(q)):
-        raise NotImplementedError(f"kl_divergence of {type(p).__name__} and {type(q).__name__} "
-                                  "is not in the built-in NumPy engine; switch the engine to "
-                                  "torch")
+    # (the engine has every pair torch registers for the kinds it has: where it finds none,
+    # torch has none either)
     raise NotImplementedError(f"No KL(p || q) is implemented for p type {type(p).__name__} and "
                               f"q type {type(q).__name__}")
 
 
-_EXPONENTIAL_FAMILIES = ("Bernoulli", "Beta", "Chi2", "Dirichlet", "Exponential", "Gamma",
-                         "Normal", "Poisson")
+_EXPONENTIAL_FAMILIES = ("Bernoulli", "Beta", "Chi2", "ContinuousBernoulli", "Dirichlet",
+                         "Exponential", "Gamma", "Normal", "Poisson")
 
 
 def _exponential_family(distribution) -> bool:
@@ -52,13 +50,26 @@ def _ours(kind: type) -> bool:
 def _kl_formula(kind_p: type, kind_q: type):
     """The formula of the registered pair nearest both kinds in their method orders."""
     found = [(first, second, formula)
-             for first, mine in enumerate(kind_p.__mro__)
-             for second, theirs in enumerate(kind_q.__mro__)
+             for first, mine in enumerate(_lineage(kind_p))
+             for second, theirs in enumerate(_lineage(kind_q))
              for formula in [_REGISTERED.get((mine, theirs))
                              or (_ours(mine) and _ours(theirs)
                                  and _KL.get((mine.__name__, theirs.__name__)))]
              if formula]
     return min(found, key=lambda match: match[:2])[2] if found else None
+
+
+def _lineage(kind: type) -> tuple:
+    """The kinds a distribution is, most specific first, as torch's classes are: the engine's
+    LogNormal is written apart, where torch's is a TransformedDistribution."""
+    from .continuous import LogNormal
+    from .transformed_distribution import TransformedDistribution
+
+    lineage = kind.__mro__
+    if issubclass(kind, LogNormal):
+        place = lineage.index(LogNormal) + 1
+        lineage = (*lineage[:place], TransformedDistribution, *lineage[place:])
+    return lineage
 
 
 _REGISTERED: dict = {}
@@ -125,8 +136,8 @@ def _kl_normal(p, q) -> Tensor:
 
 def _kl_uniform(p, q) -> Tensor:
     result = ((q.high - q.low) / (p.high - p.low)).log()
-    outside = ((q.low > p.low) | (q.high < p.high))._data
-    return result.masked_fill(Tensor._make(np.asarray(outside)), math.inf)
+    result[(q.low > p.low) | (q.high < p.high)] = math.inf
+    return result
 
 
 def _kl_exponential(p, q) -> Tensor:
@@ -167,3 +178,4 @@ _KL = {("Normal", "Normal"): _kl_normal, ("Uniform", "Uniform"): _kl_uniform,
        ("Dirichlet", "Dirichlet"): _kl_dirichlet, ("Poisson", "Poisson"): _kl_poisson,
        ("Cauchy", "Cauchy"): _kl_cauchy, ("Geometric", "Geometric"): _kl_geometric}
 _KL.update(kl_pairs.PAIRS)
+_KL.update(kl_more_pairs.PAIRS)

@@ -10,9 +10,8 @@ import math
 
 from .. import _factories
 from .._selection import where
-from .._shapes import broadcast_tensors
 from .._tensor import Tensor
-from . import Normal, _as_tensor, constraints
+from . import Normal, _as_tensor, broadcast_all, constraints
 from .cauchy import Cauchy
 from .continuous import Exponential, Uniform, _check
 from .gamma import Gamma
@@ -102,8 +101,7 @@ class Weibull(TransformedDistribution):
     support = constraints.positive
 
     def __init__(self, scale, concentration, validate_args=None) -> None:
-        self.scale, self.concentration = broadcast_tensors(_as_tensor(scale),
-                                                           _as_tensor(concentration))
+        self.scale, self.concentration = broadcast_all(scale, concentration)
         self.concentration_reciprocal = self.concentration.reciprocal()
         base = Exponential(_factories.ones_like(self.scale), validate_args=validate_args)
         super().__init__(base, [PowerTransform(self.concentration_reciprocal),
@@ -145,7 +143,7 @@ class Pareto(TransformedDistribution):
     _names = ("alpha", "scale")
 
     def __init__(self, scale, alpha, validate_args=None) -> None:
-        self.scale, self.alpha = broadcast_tensors(_as_tensor(scale), _as_tensor(alpha))
+        self.scale, self.alpha = broadcast_all(scale, alpha)
         super().__init__(Exponential(self.alpha, validate_args=validate_args),
                          [ExpTransform(), AffineTransform(0, self.scale)],
                          validate_args=validate_args)
@@ -244,8 +242,8 @@ class Kumaraswamy(TransformedDistribution):
     has_rsample = True
 
     def __init__(self, concentration1, concentration0, validate_args=None) -> None:
-        self.concentration1, self.concentration0 = broadcast_tensors(
-            _as_tensor(concentration1), _as_tensor(concentration0))
+        self.concentration1, self.concentration0 = broadcast_all(concentration1,
+                                                                 concentration0)
         base = Uniform(_factories.full_like(self.concentration0, 0),
                        _factories.full_like(self.concentration0, 1), validate_args=validate_args)
         steps = [PowerTransform(self.concentration0.reciprocal()), AffineTransform(1.0, -1.0),
