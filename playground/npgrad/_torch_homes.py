@@ -113,6 +113,10 @@ HOMES: dict[str, dict[str, str]] = {
     "distributions.poisson": {
         "torch.distributions.poisson": "Poisson",
     },
+    "distributions.relaxed_categorical": {
+        "torch.distributions.relaxed_categorical": (
+            "ExpRelaxedCategorical RelaxedOneHotCategorical"),
+    },
     "distributions.relaxed_bernoulli": {
         "torch.distributions.relaxed_bernoulli": "LogitRelaxedBernoulli RelaxedBernoulli",
     },

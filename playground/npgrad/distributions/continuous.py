@@ -437,5 +437,14 @@ class Independent(Distribution):
     def entropy(self) -> Tensor:
         return self._summed(self.base_dist.entropy())
 
+    @property
+    def has_enumerate_support(self) -> bool:
+        return not self.reinterpreted_batch_ndims and self.base_dist.has_enumerate_support
+
+    def enumerate_support(self, expand: bool = True) -> Tensor:
+        if self.reinterpreted_batch_ndims:
+            raise NotImplementedError("Enumeration over cartesian product is not implemented")
+        return self.base_dist.enumerate_support(expand=expand)
+
     def __repr__(self) -> str:
         return f"Independent({self.base_dist!r}, {self.reinterpreted_batch_ndims})"

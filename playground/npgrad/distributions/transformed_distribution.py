@@ -109,6 +109,9 @@ class TransformedDistribution(Distribution):
     def cdf(self, value) -> Tensor:
         for transform in self.transforms[::-1]:
             value = transform.inv(value)
+        support = getattr(self.base_dist, "support", None)
+        if support is not None:  # (the base checks the value it is given, as torch's)
+            self.base_dist._validate_sample(value, repr(support), support.check)
         return self._monotonize_cdf(self.base_dist.cdf(value))
 
     def icdf(self, value) -> Tensor:
