@@ -16,6 +16,8 @@ print(nn.LPPool3d(3, (2, 2, 3), stride=(1, 2, 2))(x)[1, 2, 0], nn.LPPool3d(2, 2)
 for p in (float("inf"), -float("inf")):
     print(F.lp_pool2d(x[0], p, 2)[0, 0], F.lp_pool1d(x[0, 0], p, 3)[0],
           F.lp_pool3d(x, p, 2)[0, 0, 0], nn.LPPool2d(p, 2)(x[0])[1, 0])
+    y = F.lp_pool2d(x[0], p, 2)
+    print(y.grad_fn.name(), [f.name() for f, _ in y.grad_fn.next_functions if f])
 x2 = torch.randn(1, 2, 5, 5, requires_grad=True)
 print(F.lp_pool2d(x2, 1.5, 3, stride=1, ceil_mode=True)[0, 0, 0], F.lp_pool1d(x2[0], 2, 2)[0, 0])
 """

@@ -94,8 +94,9 @@ def _lp_pool(average, biggest, input: Tensor, norm_type, kernel_size, stride, ce
     """(Σ x^p over each window)^(1/p), as torch composes it of average pooling; for p = ±∞
     the largest (smallest) |x|, by max pooling."""
     if isinstance(norm_type, int | float) and math.isinf(norm_type):
-        sign = 1 if norm_type > 0 else -1
-        return sign * biggest(sign * input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+        if norm_type > 0:
+            return biggest(input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+        return -biggest(-input.abs(), kernel_size, stride, 0, 1, ceil_mode)
     out = average(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
     return (out.sign() * out.abs().relu()).mul(window).pow(1.0 / norm_type)
 
