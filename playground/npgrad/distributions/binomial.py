@@ -24,14 +24,13 @@ def _clamp_by_zero(x: Tensor) -> Tensor:
 
 def _count_and_odds(distribution, total_count, probs, logits) -> tuple[str, Tensor]:
     """total_count broadcast with probs or logits (exactly one of them, as torch insists),
-    both set on the distribution with its batch shape: the parameter's name and value."""
+    both set on the distribution: the parameter's name and value, whose shape is the batch's."""
     if (probs is None) == (logits is None):
         raise ValueError("Either `probs` or `logits` must be specified, but not both.")
     name = "probs" if probs is not None else "logits"
     count, given = broadcast_all(total_count, probs if probs is not None else logits)
     distribution.total_count = count.type_as(given)
     distribution.__dict__[name] = given
-    _Binary.__init__(distribution, given.size())
     return name, given
 
 
@@ -42,6 +41,7 @@ class Binomial(_Binary):
 
     def __init__(self, total_count=1, probs=None, logits=None, validate_args=None) -> None:
         name, given = _count_and_odds(self, total_count, probs, logits)
+        super().__init__(given.size())
         if validate_args is not False:
             _check(self, "total_count", self.total_count,
                    constraints.nonnegative_integer.check(self.total_count),
@@ -117,6 +117,7 @@ class NegativeBinomial(_Binary):
 
     def __init__(self, total_count, probs=None, logits=None, validate_args=None) -> None:
         name, given = _count_and_odds(self, total_count, probs, logits)
+        super().__init__(given.size())
         if validate_args is not False:
             _check(self, "total_count", self.total_count, self.total_count >= 0,
                    "GreaterThanEq(lower_bound=0)")

@@ -39,9 +39,6 @@ class LogitRelaxedBernoulli(_Binary):
     def param_shape(self) -> Size:
         return self.__dict__.get("probs", self.__dict__.get("logits")).size()
 
-    def expand(self, batch_shape, _instance=None):
-        return super().expand(batch_shape)
-
     def rsample(self, sample_shape=()) -> Tensor:
         shape = self._extended_shape(Size(sample_shape))
         probs = _clamped(self.probs.expand(shape))
