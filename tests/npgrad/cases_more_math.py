@@ -170,6 +170,20 @@ MORE_MATH_CASES: list = [
     Case("adaptive_max_pool2d_backward", ((1, 2, 4, 5),), lambda m, a: m.autograd.grad(
         (m.nn.functional.adaptive_max_pool2d(a, (3, 2)) ** 3).sum(), a, create_graph=True)[0],
          domain="distinct"),
+    Case("adaptive_max_pool3d", ((2, 3, 5, 4, 6),), lambda m, a:
+         m.nn.functional.adaptive_max_pool3d(a, (2, None, 4)), domain="distinct"),
+    Case("adaptive_max_pool3d", ((2, 4, 4, 3),), lambda m, a:
+         m.nn.functional.adaptive_max_pool3d(a, 3), domain="distinct", label="one-volume"),
+    Case("adaptive_max_pool3d_backward", ((1, 2, 4, 5, 3),), lambda m, a: m.autograd.grad(
+        (m.nn.functional.adaptive_max_pool3d(a, (3, 2, 2)) ** 3).sum(), a,
+        create_graph=True)[0], domain="distinct"),
+    Case("max_unpool3d", ((1, 2, 4, 4, 4),), lambda m, a: m.nn.functional.max_unpool3d(
+        *m.nn.functional.max_pool3d(a.detach(), 2, return_indices=True), 2) * a,
+         domain="distinct"),
+    Case("max_unpool3d", ((1, 2, 4, 4, 4),), _second(lambda m, a: m.nn.functional.max_unpool3d(
+        a[:, :, ::2, ::2, ::2] * 2, m.nn.functional.max_pool3d(a.detach(), 2,
+                                                               return_indices=True)[1], 2)),
+         domain="distinct", label="second"),
     Case("pdist", ((4, 3),), lambda m, a: m.nn.functional.pdist(a)),
     Case("pdist", ((5, 2),), lambda m, a: m.pdist(a, 1.5), label="p"),
     Case("pdist_backward", ((4, 3),), lambda m, a: m.autograd.grad(

@@ -12,6 +12,7 @@ from .. import _convolution, _factories, _recording
 from .._formula_kit import Kit
 from .._tensor import Tensor
 from .modules import Module
+from .more_pooling import window_maxima
 
 _AXES = {2: ("height", "width"), 3: ("time", "height", "width")}
 
@@ -103,14 +104,8 @@ def _pooled(data: np.ndarray, samples: np.ndarray, kernel: tuple, size: tuple) -
     values = np.take_along_axis(data.reshape(*data.shape[:2], -1),
                                 windows.reshape(*data.shape[:2], -1), axis=2)
     values = values.reshape(windows.shape)
-    best = np.argmax(values, axis=-1)
-    missing = np.isnan(values)
-    if missing.any():
-        last_nan = values.shape[-1] - 1 - np.argmax(missing[..., ::-1], axis=-1)
-        best = np.where(missing.any(axis=-1), last_nan, best)
-    picked = best[..., None]
-    return (np.take_along_axis(values, picked, -1)[..., 0],
-            np.take_along_axis(windows, picked, -1)[..., 0])
+    best, maxima = window_maxima(values)
+    return maxima, np.take_along_axis(windows, best[..., None], -1)[..., 0]
 
 
 def _fractional(input: Tensor, kernel_size, output_size, output_ratio, return_indices: bool,

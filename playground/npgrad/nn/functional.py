@@ -452,7 +452,9 @@ _LAZY = {"more_activations": ("hardtanh", "hardtanh_", "relu6", "selu", "celu", 
          "volumes": ("conv3d", "max_pool3d", "avg_pool3d", "adaptive_avg_pool3d"),
          "fractional_pooling": ("fractional_max_pool2d", "fractional_max_pool3d",
                                 "fractional_max_pool2d_with_indices",
-                                "fractional_max_pool3d_with_indices")}
+                                "fractional_max_pool3d_with_indices"),
+         "volume_pooling": ("adaptive_max_pool3d", "adaptive_max_pool3d_with_indices",
+                            "max_unpool3d")}
 
 
 _PACKAGE = __name__.rpartition(".")[0]  # (read now: the engine's torch alias renames modules)

@@ -25,9 +25,21 @@ def _bounds(size_in: int, size_out: int) -> list[tuple[int, int]]:
             for o in range(size_out)]
 
 
+def window_maxima(windows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Along the last axis: where each window's maximum is and its value, as torch's max
+    pooling kernels find it (a strict ``>`` keeps the first of equals; a NaN always wins, so
+    the last NaN is taken)."""
+    best = np.argmax(windows, axis=-1)
+    missing = np.isnan(windows)
+    if missing.any():
+        last_nan = windows.shape[-1] - 1 - np.argmax(missing[..., ::-1], axis=-1)
+        best = np.where(missing.any(axis=-1), last_nan, best)
+    return best, np.take_along_axis(windows, best[..., None], -1)[..., 0]
+
+
 def adaptive_max_pool2d(input: Tensor, output_size, return_indices: bool = False):
-    """The largest element of each adaptive window (the first of equals), and its flat
-    position in its plane."""
+    """The largest element of each adaptive window (the first of equals, the last NaN), and
+    its flat position in its plane."""
     if input.dim() not in (3, 4):
         raise RuntimeError(f"adaptive_max_pool2d(): Expected 3D or 4D tensor, but got: "
                            f"{list(input.shape)}")
@@ -41,8 +53,7 @@ def adaptive_max_pool2d(input: Tensor, output_size, return_indices: bool = False
     for i, (top, bottom) in enumerate(_bounds(height, size[0])):
         for j, (left, right) in enumerate(_bounds(width, size[1])):
             window = planes[:, top:bottom, left:right].reshape(len(planes), -1)
-            best = np.argmax(window, axis=1)
-            values[:, i, j] = window[np.arange(len(planes)), best]
+            best, values[:, i, j] = window_maxima(window)
             rows, columns = np.divmod(best, right - left)
             indices[:, i, j] = (top + rows) * width + left + columns
     shape = (*data.shape[:-2], *size)
