@@ -234,8 +234,9 @@ _LAZY = {**{name: ("nn.noisy", name) for name in ("alpha_dropout", "feature_alph
          # torch.conv2d, torch.dropout...: functional's ops under their ATen names
          **{name: ("nn.aten_calls", name) for name in (
              "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
-             "adaptive_avg_pool1d", "bilinear", "celu", "selu", "hardshrink", "threshold",
-             "prelu", "pixel_shuffle", "cosine_similarity", "pairwise_distance", "dropout",
+             "conv_transpose3d", "adaptive_avg_pool1d", "bilinear", "celu", "selu",
+             "hardshrink", "threshold", "prelu", "pixel_shuffle", "cosine_similarity",
+             "pairwise_distance", "dropout",
              "embedding", "layer_norm", "group_norm", "batch_norm", "instance_norm",
              "max_pool1d", "max_pool2d", "max_pool3d", "avg_pool1d",
              "binary_cross_entropy_with_logits", "cosine_embedding_loss",

@@ -42,8 +42,9 @@ _PYTHON_LEVEL = frozenset({
 _C_LEVEL_FUNCTIONAL = frozenset({
     "adaptive_avg_pool1d", "avg_pool1d", "avg_pool2d", "avg_pool3d", "bilinear", "celu_",
     "channel_shuffle", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
-    "cosine_similarity", "elu_", "gelu", "hardshrink", "hardtanh_", "leaky_relu_", "linear",
-    "logsigmoid", "one_hot", "pairwise_distance", "pdist", "pixel_shuffle", "pixel_unshuffle",
+    "conv_transpose3d", "cosine_similarity", "elu_", "gelu", "hardshrink", "hardtanh_",
+    "leaky_relu_", "linear", "logsigmoid", "one_hot", "pairwise_distance", "pdist",
+    "pixel_shuffle", "pixel_unshuffle",
     "prelu", "relu_", "rrelu_", "scaled_dot_product_attention", "selu_", "softplus", "softshrink",
     "threshold_"})
 _NOT_WRAPPED = frozenset({"backward_hooks", "is_meta"})  # (read by the engine on every op)

@@ -215,6 +215,9 @@ HOMES: dict[str, dict[str, str]] = {
             "AdaptiveMaxPool1d AdaptiveMaxPool2d LPPool1d LPPool2d LPPool3d MaxUnpool1d "
             "MaxUnpool2d"),
     },
+    "nn.transposed_volumes": {
+        "torch.nn.modules.conv": "ConvTranspose3d",
+    },
     "nn.volume_pooling": {
         "torch.nn.modules.pooling": "AdaptiveMaxPool3d MaxUnpool3d",
     },

@@ -170,6 +170,26 @@ MORE_MATH_CASES: list = [
     Case("adaptive_max_pool2d_backward", ((1, 2, 4, 5),), lambda m, a: m.autograd.grad(
         (m.nn.functional.adaptive_max_pool2d(a, (3, 2)) ** 3).sum(), a, create_graph=True)[0],
          domain="distinct"),
+    Case("conv_transpose3d", ((2, 4, 3, 2, 3), (4, 3, 2, 2, 3), (6,)), lambda m, x, w, b:
+         m.nn.functional.conv_transpose3d(x, w, b, (2, 1, 2), (0, 1, 1), (1, 0, 1), 2)),
+    Case("conv_transpose3d", ((2, 3, 2, 2), (2, 2, 2, 1, 2)), lambda m, x, w:
+         m.nn.functional.conv_transpose3d(x, w, dilation=(1, 2, 1)), label="one-volume"),
+    Case("conv_transpose3d_input_backward", ((1, 2, 3, 2, 2), (2, 3, 2, 2, 2)), lambda m, x, w:
+         m.autograd.grad((m.nn.functional.conv_transpose3d(x, w, None, 2, 1, 1) ** 2).sum(), x,
+                         create_graph=True)[0]),
+    Case("conv_transpose3d_weight_backward", ((1, 4, 2, 3, 2), (4, 1, 2, 2, 2)), lambda m, x, w:
+         m.autograd.grad((m.nn.functional.conv_transpose3d(x, w, None, 1, 0, 0, 2) ** 2).sum(),
+                         w, create_graph=True)[0]),
+    Case("conv_transpose2d_input_backward", ((1, 2, 3, 3), (2, 3, 2, 2)), lambda m, x, w:
+         m.autograd.grad((m.nn.functional.conv_transpose2d(x, w, None, 2, 1, 1) ** 2).sum(), x,
+                         create_graph=True)[0]),
+    *(Case("convolution_bias_backward", (shape, filters, (3,)), lambda m, x, w, b, f=f:
+           m.autograd.grad((getattr(m.nn.functional, f)(x, w, b) ** 2).sum(), b,
+                           create_graph=True)[0], label=f)
+      for f, shape, filters in (("conv1d", (2, 2, 5), (3, 2, 2)),
+                                ("conv2d", (1, 2, 4, 4), (3, 2, 2, 2)),
+                                ("conv3d", (1, 2, 3, 3, 3), (3, 2, 2, 2, 2)),
+                                ("conv_transpose2d", (1, 2, 3, 3), (2, 3, 2, 2)))),
     Case("adaptive_max_pool3d", ((2, 3, 5, 4, 6),), lambda m, a:
          m.nn.functional.adaptive_max_pool3d(a, (2, None, 4)), domain="distinct"),
     Case("adaptive_max_pool3d", ((2, 4, 4, 3),), lambda m, a:

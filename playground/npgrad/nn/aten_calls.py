@@ -141,8 +141,8 @@ def constant_pad_nd(input, pad, value=0):
 
 # The same arguments in the same order as functional's
 SAME_AS_FUNCTIONAL = ("conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
-                      "adaptive_avg_pool1d", "bilinear", "celu", "selu", "hardshrink",
-                      "threshold", "prelu", "pixel_shuffle", "cosine_similarity",
+                      "conv_transpose3d", "adaptive_avg_pool1d", "bilinear", "celu", "selu",
+                      "hardshrink", "threshold", "prelu", "pixel_shuffle", "cosine_similarity",
                       "pairwise_distance", "pixel_unshuffle", "rms_norm")
 
 

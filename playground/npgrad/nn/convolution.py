@@ -211,7 +211,7 @@ def conv1d_grad(k, grad, input, weight, stride, padding, dilation, groups, which
     create_graph torch's ConvolutionBackwardBackward0, whose derivatives are 1-d convolutions,
     weight gradients and input gradients again."""
     if which == 2:
-        return k.sum(grad, (0, 2), False)
+        return k.conv_bias(grad, input, weight)
     arrays = [np.asarray(getattr(value, "_data", value))[:, :, None]
               for value in (grad, input, weight)]
     options = ((1, *stride), (0, *padding), (1, *dilation), groups)
@@ -270,7 +270,7 @@ def conv_transpose1d_grad(k, grad, input, weight, stride, padding, dilation, gro
     with input and output swapped, the bias's a sum; under create_graph torch's
     ConvolutionBackwardBackward0 (_image_rules' conv_transpose1d_*_backward rows)."""
     if which == 2:
-        return k.sum(grad, (0, 2), False)
+        return k.conv_bias(grad, input, weight)
     arrays = [np.asarray(getattr(value, "_data", value)) for value in (grad, input, weight)]
     options = ((1, *stride), (0, *padding), (1, *dilation), groups)
     if which == 0:

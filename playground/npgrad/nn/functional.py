@@ -453,6 +453,7 @@ _LAZY = {"more_activations": ("hardtanh", "hardtanh_", "relu6", "selu", "celu", 
          "fractional_pooling": ("fractional_max_pool2d", "fractional_max_pool3d",
                                 "fractional_max_pool2d_with_indices",
                                 "fractional_max_pool3d_with_indices"),
+         "transposed_volumes": ("conv_transpose3d",),
          "volume_pooling": ("adaptive_max_pool3d", "adaptive_max_pool3d_with_indices",
                             "max_unpool3d")}
 

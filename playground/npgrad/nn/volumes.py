@@ -54,7 +54,7 @@ def conv3d_grad(k, grad, input, weight, stride, padding, dilation, groups, which
     """ConvolutionBackward0 of a volume's convolution, on arrays; under create_graph torch's
     ConvolutionBackwardBackward0, whose derivatives are convolutions and their gradients."""
     if which == 2:
-        return k.sum(grad, (0, 2, 3, 4), False)
+        return k.conv_bias(grad, input, weight)
     arrays = [np.asarray(getattr(value, "_data", value)) for value in (grad, input, weight)]
     options = (stride, padding, dilation, groups)
     if which == 0:
@@ -219,10 +219,11 @@ class Conv3d(Conv2d):
     sizes = staticmethod(triple)
 
     def forward(self, input: Tensor) -> Tensor:
-        if self.padding_mode != "zeros":
-            raise NotImplementedError(f"nn.Conv3d with padding_mode={self.padding_mode!r} is "
-                                      "not in the built-in NumPy engine; switch the engine to "
-                                      "torch")
+        if self.padding_mode != "zeros":  # torch pads first, then convolves without padding
+            from .resampling import pad
+
+            return conv3d(pad(input, self._pad_widths(), self.padding_mode), self.weight,
+                          self.bias, self.stride, 0, self.dilation, self.groups)
         return conv3d(input, self.weight, self.bias, self.stride, self.padding, self.dilation,
                       self.groups)
 

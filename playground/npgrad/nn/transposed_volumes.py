@@ -1,0 +1,88 @@
+"""The transposed convolution of volumes, as 3-D U-Nets and video decoders upsample with it:
+F.conv_transpose3d and nn.ConvTranspose3d, torch's ConvolutionBackward0 (and its
+ConvolutionBackwardBackward0: each derivative is a convolution or its weight gradient)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import _recording, _volumes
+from .._dtype_checks import check_convolution
+from .._formula_kit import Kit
+from .._tensor import Tensor
+from .convolution import ConvTranspose2d, _check_transposed
+from .volumes import _unbatched
+
+triple = _volumes.triple
+
+
+def conv_transpose3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1,
+                     padding=0, output_padding=0, groups: int = 1, dilation=1) -> Tensor:
+    """The transposed convolution of an (N, C_in, D, H, W) volume by (C_in, C_out / groups,
+    KD, KH, KW) filters: each input spreads its filter over the output (conv3d's input
+    gradient)."""
+    if input.dim() == 4:
+        return _unbatched(conv_transpose3d, input, weight, bias, stride, padding,
+                          output_padding, groups, dilation)
+    check_convolution(input, weight, bias)
+    stride, padding = triple(stride), triple(padding)
+    output_padding, dilation = triple(output_padding), triple(dilation)
+    _check_transposed(input, weight, groups)
+    data, filters = input._data, weight._data.astype(input._data.dtype)
+    size = [(data.shape[2 + axis] - 1) * stride[axis] - 2 * padding[axis] +
+            dilation[axis] * (filters.shape[2 + axis] - 1) + output_padding[axis] + 1
+            for axis in range(3)]
+    shape = (data.shape[0], filters.shape[1] * groups, *size)
+    result = _volumes.conv3d_input_grad(data, shape, filters, stride, padding, dilation, groups)
+    if bias is not None:
+        result = result + bias._data.reshape(1, -1, 1, 1, 1)
+    return _recording.output("conv_transpose3d", np.ascontiguousarray(result, data.dtype),
+                             (input, weight, bias),
+                             (input, weight, stride, padding, dilation, groups))
+
+
+def conv_transpose3d_grad(k, grad, input, weight, stride, padding, dilation, groups,
+                          which: int):
+    """ConvolutionBackward0 of a transposed volume convolution, on arrays: the input's
+    gradient is a convolution of grad by the filters, the filters' a convolution's weight
+    gradient with input and output swapped, the bias's a sum; under create_graph torch's
+    ConvolutionBackwardBackward0 (_image_rules' conv_transpose3d_*_backward rows)."""
+    if which == 2:
+        return k.conv_bias(grad, input, weight)
+    arrays = [np.asarray(getattr(value, "_data", value)) for value in (grad, input, weight)]
+    options = (stride, padding, dilation, groups)
+    if which == 0:
+        values = _volumes.conv3d(arrays[0], arrays[2], *options)
+        op, saved = "conv_transpose3d_input_backward", (grad, weight)
+    else:
+        values = _volumes.conv3d_weight_grad(arrays[1], arrays[0], arrays[2].shape[2:],
+                                             *options)
+        op, saved = "conv_transpose3d_weight_backward", (grad, input)
+    values = np.ascontiguousarray(values, arrays[0].dtype)
+    return k._backward_of(op, values, (grad, input, weight), (*saved, *options))
+
+
+class ConvTranspose3d(ConvTranspose2d):
+    """The 3-D transposed convolution's layer: (C_in, C_out / groups, KD, KH, KW) filters,
+    initialised as torch initialises them."""
+
+    sizes = staticmethod(triple)
+
+    def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0,
+                 output_padding=0, groups: int = 1, bias: bool = True, dilation=1,
+                 padding_mode: str = "zeros", device=None, dtype=None) -> None:
+        if padding_mode != "zeros":
+            raise ValueError('Only "zeros" padding mode is supported for ConvTranspose3d')
+        super().__init__(in_channels, out_channels, kernel_size, stride, triple(padding),
+                         output_padding, groups, bias, dilation, padding_mode, device, dtype)
+        self.output_padding = triple(output_padding)
+
+    def forward(self, input: Tensor) -> Tensor:
+        return conv_transpose3d(input, self.weight, self.bias, self.stride, self.padding,
+                                self.output_padding, self.groups, self.dilation)
+
+
+Kit.conv_transpose3d_grad = conv_transpose3d_grad
+
+FUNCTIONS = ("conv_transpose3d",)
+MODULES = ("ConvTranspose3d",)
