@@ -365,17 +365,17 @@ class Kit(GraphBackwards):
             values = result
         return k._backward_of("unfold_backward", values, (grad,), (dim, size, step))
 
-    def avg_pool_input(k, grad, shape, windows, adaptive):
+    def avg_pool_input(k, grad, self, shape, windows, adaptive):
         """An average pool's input gradient; under create_graph torch's node for it, whose
         own derivative pools the incoming gradient again."""
         values = _pooling.pool_backward(_array(grad), shape, windows)
         op = "adaptive_avg_pool2d_backward" if adaptive else "avg_pool2d_backward"
-        return k._backward_of(op, values, (grad,), (windows,))
+        return k._backward_of(op, values, (grad, self), (windows,))
 
     def avg_pool_forward(k, grad, windows, adaptive):
         values = _pooling.pool_forward(_array(grad), windows)
         op = "adaptive_avg_pool2d" if adaptive else "avg_pool2d"
-        return k._backward_of(op, values, (grad,), (tuple(grad.shape), windows, adaptive))
+        return k._backward_of(op, values, (grad,), (grad, tuple(grad.shape), windows, adaptive))
 
     def smooth_l1_grad(k, grad, value, target, reduction, beta):
         """SmoothL1LossBackward0 as torch's kernel: ±norm·grad past beta, else

@@ -23,6 +23,8 @@ _CONV3D = "stride padding dilation groups"
 # a sequence's resampling ops and their node names
 _UPSAMPLED_1D = (("nearest", "Nearest"), ("nearest_exact", "NearestExact"), ("linear", "Linear"))
 _ANTIALIASED = (("bilinear", "Bilinear"), ("bicubic", "Bicubic"))  # F.interpolate(antialias=)
+_UPSAMPLED_3D = (("nearest", "Nearest"), ("nearest_exact", "NearestExact"),
+                 ("trilinear", "Trilinear"))
 
 
 def _volume_rows(row) -> tuple:
@@ -45,12 +47,13 @@ def _volume_rows(row) -> tuple:
             "k.max_pool3d_grad(grad, self, shape, indices)"),
         row("max_pool3d_backward", "MaxPool3DWithIndicesBackwardBackward0", "grad_output self",
             "indices shape", "k.max_pool3d_gather(grad, indices)", "k._zeros(grad, shape)"),
-        *(row(op, f"{node}Backward0", "self", "shape windows",
-              f"k.average_spread(grad, shape, windows, '{op}')")
+        *(row(op, f"{node}Backward0", "self", "self shape windows",
+              f"k.average_spread(grad, self, shape, windows, '{op}')")
           for op, node in (("avg_pool3d", "AvgPool3D"),
                            ("adaptive_avg_pool3d", "AdaptiveAvgPool3D"))),
-        *(row(f"{op}_backward", f"{node}BackwardBackward0", "grad_output",
-              "windows shape op", "k.average_pool(grad, windows, shape, op)")
+        *(row(f"{op}_backward", f"{node}BackwardBackward0", "grad_output self",
+              "windows shape op", "k.average_pool(grad, windows, shape, op)",
+              "k._zeros(grad, grad.shape)")
           for op, node in (("avg_pool3d", "AvgPool3D"),
                            ("adaptive_avg_pool3d", "AdaptiveAvgPool3D"))),
     )
@@ -127,6 +130,12 @@ def image_rows(row) -> tuple:
         *(row(f"upsample_{kind}1d_backward", f"Upsample{name}1DBackwardBackward0",
               "grad_output", "rows columns", "k.resample(grad, rows, columns)")
           for kind, name in _UPSAMPLED_1D),
+        # nn/resampling_3d.py's
+        *(row(f"upsample_{kind}3d", f"Upsample{name}3DBackward0", "self", "shape sources",
+              "k.resample_volume_grad(grad, shape, sources)") for kind, name in _UPSAMPLED_3D),
+        *(row(f"upsample_{kind}3d_backward", f"Upsample{name}3DBackwardBackward0",
+              "grad_output", "sources", "k.resample_volume(grad, sources)")
+          for kind, name in _UPSAMPLED_3D),
         row("upsample_nearest_exact2d", "UpsampleNearestExact2DBackward0", "self",
             "shape rows columns", "k.resample_grad(grad, shape, rows, columns)"),
         row("upsample_nearest_exact2d_backward", "UpsampleNearestExact2DBackwardBackward0",
@@ -213,12 +222,15 @@ def image_rows(row) -> tuple:
             "k.pdist_grad(grad, self, p, result)"),
         row("pdist_backward", "PdistBackwardBackward0", "grad self result", "",
             *["k.no_derivative('_pdist_backward')"] * 3),
-        row("avg_pool2d", "AvgPool2DBackward0", "self", "shape windows adaptive",
-             "k.avg_pool_input(grad, shape, windows, adaptive)"),
-        row("adaptive_avg_pool2d", "AdaptiveAvgPool2DBackward0", "self", "shape windows adaptive",
-             "k.avg_pool_input(grad, shape, windows, adaptive)"),
-        row("avg_pool2d_backward", "AvgPool2DBackwardBackward0", "grad_output", "windows",
-             "k.avg_pool_forward(grad, windows, False)"),
-        row("adaptive_avg_pool2d_backward", "AdaptiveAvgPool2DBackwardBackward0", "grad_output",
-             "windows", "k.avg_pool_forward(grad, windows, True)"),
+        row("avg_pool2d", "AvgPool2DBackward0", "self", "self shape windows adaptive",
+             "k.avg_pool_input(grad, self, shape, windows, adaptive)"),
+        row("adaptive_avg_pool2d", "AdaptiveAvgPool2DBackward0", "self",
+            "self shape windows adaptive",
+            "k.avg_pool_input(grad, self, shape, windows, adaptive)"),
+        # (of grad and, as torch's, the input: a create_graph gradient records it either way)
+        row("avg_pool2d_backward", "AvgPool2DBackwardBackward0", "grad_output self", "windows",
+             "k.avg_pool_forward(grad, windows, False)", "k._zeros(grad, grad.shape)"),
+        row("adaptive_avg_pool2d_backward", "AdaptiveAvgPool2DBackwardBackward0",
+            "grad_output self", "windows", "k.avg_pool_forward(grad, windows, True)",
+            "k._zeros(grad, grad.shape)"),
     )

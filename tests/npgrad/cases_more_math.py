@@ -190,6 +190,20 @@ MORE_MATH_CASES: list = [
                                 ("conv2d", (1, 2, 4, 4), (3, 2, 2, 2)),
                                 ("conv3d", (1, 2, 3, 3, 3), (3, 2, 2, 2, 2)),
                                 ("conv_transpose2d", (1, 2, 3, 3), (2, 3, 2, 2)))),
+    Case("upsample_trilinear3d", ((1, 2, 3, 4, 3),), lambda m, a: m.nn.functional.interpolate(
+        a, scale_factor=(1.5, 2, 0.7), mode="trilinear")),
+    Case("upsample_trilinear3d", ((2, 1, 2, 3, 4),), lambda m, a: m.nn.functional.interpolate(
+        a, size=(3, 5, 2), mode="trilinear", align_corners=True), label="corners"),
+    Case("upsample_trilinear3d_backward", ((1, 1, 2, 3, 3),), _second(
+        lambda m, a: m.nn.functional.interpolate(a, size=(3, 4, 2), mode="trilinear"))),
+    Case("upsample_nearest3d", ((1, 2, 3, 2, 3),), lambda m, a: m.nn.functional.interpolate(
+        a, size=(4, 3, 5))),
+    Case("upsample_nearest3d_backward", ((1, 1, 2, 3, 2),), _second(
+        lambda m, a: m.nn.functional.interpolate(a, scale_factor=2))),
+    Case("upsample_nearest_exact3d", ((1, 2, 3, 2, 3),), lambda m, a:
+         m.nn.functional.interpolate(a, size=(5, 3, 4), mode="nearest-exact")),
+    Case("upsample_nearest_exact3d_backward", ((1, 1, 3, 2, 2),), _second(
+        lambda m, a: m.nn.functional.interpolate(a, size=(2, 3, 3), mode="nearest-exact"))),
     Case("adaptive_max_pool3d", ((2, 3, 5, 4, 6),), lambda m, a:
          m.nn.functional.adaptive_max_pool3d(a, (2, None, 4)), domain="distinct"),
     Case("adaptive_max_pool3d", ((2, 4, 4, 3),), lambda m, a:

@@ -39,7 +39,7 @@ def avg_pool2d(input: Tensor, kernel_size, stride=None, padding=0, ceil_mode: bo
                                           ceil_mode, count_include_pad, divisor_override)
     values = following(_pooling.pool_forward(input._data, windows), input._data)
     return _recording.output("avg_pool2d", values, (input,),
-                             (tuple(input.shape), windows, False))
+                             (input, tuple(input.shape), windows, False))
 
 
 def adaptive_avg_pool2d(input: Tensor, output_size) -> Tensor:
@@ -56,7 +56,7 @@ def adaptive_avg_pool2d(input: Tensor, output_size) -> Tensor:
     windows = _pooling.adaptive_windows(tuple(input.shape), size)
     values = following(_pooling.pool_forward(input._data, windows), input._data)
     return _recording.output("adaptive_avg_pool2d", values, (input,),
-                             (tuple(input.shape), windows, True))
+                             (input, tuple(input.shape), windows, True))
 
 
 def avg_pool1d(input: Tensor, kernel_size, stride=None, padding=0, ceil_mode: bool = False,

@@ -1,6 +1,6 @@
 """Resizing, padding and patches of images: F.interpolate (nearest, nearest-exact, bilinear,
 bicubic, area of an image, antialiased in antialiasing.py; nearest, nearest-exact, linear,
-area of a sequence) and
+area of a sequence; volumes in resampling_3d.py) and
 nn.Upsample, F.pad (constant), F.unfold and F.fold; each one node with torch's name
 (UpsampleNearest2DBackward0, UpsampleLinear1DBackward0, ConstantPadNdBackward0,
 Im2ColBackward0, Col2ImBackward0) and torch's index arithmetic. A sequence's resampling has no
@@ -32,14 +32,17 @@ def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "neares
     sizes_in = input.shape[2:]
     count = len(sizes_in)
     if size is not None:
-        out = _pair(size) if count == 2 else tuple(size) if isinstance(size, tuple | list) \
-            else (size,)
+        out = tuple(size) if isinstance(size, tuple | list) else (size,) * count
         scales = (None,) * count
     else:
         factors = (scale_factor,) * count if not isinstance(scale_factor, tuple | list) else \
             tuple(scale_factor)
         out = tuple(math.floor(n * f) for n, f in zip(sizes_in, factors, strict=True))
         scales = (None,) * count if recompute_scale_factor else factors
+    if count == 3:
+        from .resampling_3d import interpolate_volume
+
+        return interpolate_volume(input, out, scales, mode, align_corners)
     if antialias:
         from .antialiasing import interpolate_antialiased
 
@@ -64,15 +67,15 @@ def _check_mode(ndim: int, mode: str, antialias: bool) -> None:
     needed = _MODE_DIMS.get(mode)
     if needed is not None and needed != ndim:
         raise NotImplementedError(f"Got {ndim}D input, but {mode} mode needs {needed}D input")
-    if ndim not in (3, 4) or mode not in ("nearest", "nearest-exact", "linear", "bilinear",
-                                          "bicubic", "area"):
-        raise NotImplementedError(f"F.interpolate(mode={mode!r}) of a {ndim}-d input is "
-                                  f"not {MISSING_HINT}")
     if antialias and (ndim != 4 or mode not in ("bilinear", "bicubic")):
         if mode == "lanczos":
             raise NotImplementedError(f"F.interpolate(mode='lanczos') {MISSING_HINT}")
         raise ValueError("Anti-alias option is restricted to bilinear, bicubic, and lanczos "
                          "modes and requires a 4-D tensor as input")
+    if ndim not in (3, 4, 5) or mode not in ("nearest", "nearest-exact", "linear", "bilinear",
+                                             "bicubic", "trilinear", "area"):
+        raise NotImplementedError(f"F.interpolate(mode={mode!r}) of a {ndim}-d input is "
+                                  f"not {MISSING_HINT}")
 
 
 def resample(k, input, rows, columns):

@@ -175,7 +175,8 @@ def avg_pool3d(input: Tensor, kernel_size, stride=None, padding=0, ceil_mode: bo
                                divisor_override)
     outs = windows[-1][0] if windows else (0, 0, 0)
     values = _pooled(input._data, windows, tuple(o + 1 for o in outs))
-    return _recording.output("avg_pool3d", values, (input,), (tuple(input.shape), windows))
+    return _recording.output("avg_pool3d", values, (input,),
+                             (input, tuple(input.shape), windows))
 
 
 def adaptive_avg_pool3d(input: Tensor, output_size) -> Tensor:
@@ -192,17 +193,19 @@ def adaptive_avg_pool3d(input: Tensor, output_size) -> Tensor:
                       for o, n, s in zip(place, shape[2:], size, strict=True))
         windows.append((place, where, int(np.prod([w.stop - w.start for w in where]))))
     values = _pooled(input._data, windows, size)
-    return _recording.output("adaptive_avg_pool3d", values, (input,), (shape, windows))
+    return _recording.output("adaptive_avg_pool3d", values, (input,), (input, shape, windows))
 
 
-def average_spread(k, grad, shape, windows, op: str):
+def average_spread(k, grad, self, shape, windows, op: str):
     """avg_pool3d's and adaptive_avg_pool3d's gradient: each window's share spread back;
-    under create_graph torch's ...BackwardBackward0, which pools again."""
+    under create_graph torch's ...BackwardBackward0 (of grad and, as torch's, the input),
+    which pools again."""
     values = _spread(np.asarray(getattr(grad, "_data", grad)), shape, windows,
                      op == "adaptive_avg_pool3d")
     if isinstance(grad, np.ndarray):
         return values
-    return k._backward_of(f"{op}_backward", values, (grad,), (windows, tuple(grad.shape), op))
+    return k._backward_of(f"{op}_backward", values, (grad, self),
+                          (windows, tuple(grad.shape), op))
 
 
 def average_pool(k, grad, windows, shape, op: str):
@@ -210,7 +213,7 @@ def average_pool(k, grad, windows, shape, op: str):
     values = _pooled(np.asarray(getattr(grad, "_data", grad)), windows, shape[2:])
     if isinstance(grad, np.ndarray):
         return values
-    return _recording.output(op, values, (grad,), (tuple(grad.shape), windows))
+    return _recording.output(op, values, (grad,), (grad, tuple(grad.shape), windows))
 
 
 class Conv3d(Conv2d):
