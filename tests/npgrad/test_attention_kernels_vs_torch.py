@@ -71,3 +71,27 @@ for args, kw in (((torch.randn(2, 3, 5, 4), k, v), {"enable_gqa": True}), ((q8, 
 
 def test_attention_kernels_as_torch_chooses_them(tmp_path):
     assert_playground_prints_as_torch_within(SCRIPT, tmp_path, 1e-5)
+
+
+DEPRECATED_SWITCH = r'''
+import warnings
+import torch
+import torch.nn.functional as F
+warnings.showwarning = lambda message, category, filename, line, *rest: print(
+    category.__name__, message, filename.rsplit("/", 1)[-1], line)
+q = torch.randn(1, 1, 3, 4, requires_grad=True)
+with torch.backends.cuda.sdp_kernel(enable_flash=False, enable_mem_efficient=False):
+    o = F.scaled_dot_product_attention(q, q, q)
+    print(o.grad_fn.name(), torch.backends.cuda.flash_sdp_enabled(),
+          torch.backends.cuda.math_sdp_enabled())
+print(torch.backends.cuda.flash_sdp_enabled(),
+      F.scaled_dot_product_attention(q, q, q).grad_fn.name())
+with torch.backends.cuda.sdp_kernel(enable_math=False) as ctx:
+    print(ctx, F.scaled_dot_product_attention(q, q, q).grad_fn.name())
+'''
+
+
+def test_the_deprecated_switch_warns_and_switches_as_torch(tmp_path):
+    """torch.backends.cuda.sdp_kernel: its FutureWarning (once, at the line of contextlib
+    that calls it) and the backends it leaves on."""
+    assert_playground_prints_as_torch_within(DEPRECATED_SWITCH, tmp_path, 1e-5)
