@@ -100,6 +100,12 @@ HOMES: dict[str, dict[str, str]] = {
     "distributions.gumbel": {
         "torch.distributions.gumbel": "Gumbel",
     },
+    "distributions.fishersnedecor": {
+        "torch.distributions.fishersnedecor": "FisherSnedecor",
+    },
+    "distributions.von_mises": {
+        "torch.distributions.von_mises": "VonMises",
+    },
     "distributions.multinomial": {
         "torch.distributions.multinomial": "Multinomial",
     },

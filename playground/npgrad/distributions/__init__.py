@@ -28,7 +28,8 @@ __all__ = ["register_kl", "Distribution", "Categorical", "Normal", "Bernoulli", 
            "NegativeBinomial", "RelaxedBernoulli", "LogitRelaxedBernoulli", "biject_to",
            "transform_to", "SoftmaxTransform", "StickBreakingTransform",
            "IndependentTransform", "LogisticNormal", "Kumaraswamy",
-           "OneHotCategoricalStraightThrough", "ContinuousBernoulli"]
+           "OneHotCategoricalStraightThrough", "ContinuousBernoulli", "FisherSnedecor",
+           "VonMises"]
 
 
 def _as_tensor(value) -> Tensor:
@@ -443,6 +444,9 @@ from .vector_transforms import (  # noqa: E402
     SoftmaxTransform,
     StickBreakingTransform,
 )
+from . import fishersnedecor, von_mises  # noqa: E402, F401
+from .fishersnedecor import FisherSnedecor  # noqa: E402
+from .von_mises import VonMises  # noqa: E402
 from .kl import kl_divergence, register_kl  # noqa: E402
 
 # What the engine lacks, said with torch's module name and what to do.
