@@ -16,6 +16,7 @@ from ._deprecations import warn_once
 from ._grad_mode import GradMode
 from ._memory_formats import is_laid_out
 from ._no_grad_views import mark as mark_view
+from ._operands import broadcast_error
 from ._pointwise import clone
 from ._recording import output, record_several
 from ._strides import torch_strides
@@ -259,8 +260,15 @@ def expand_as(self: Tensor, other: Tensor) -> Tensor:
 
 
 def broadcast_tensors(*tensors) -> tuple:
-    """Each tensor expanded to their common shape (one already of it: itself, as torch's)."""
-    shape = np.broadcast_shapes(*(tuple(t.shape) for t in tensors))
+    """Each tensor expanded to their common shape (one already of it: itself, as torch's);
+    shapes that do not broadcast refused in torch's words (the shape so far against the
+    next tensor's, as torch folds them)."""
+    shape = ()
+    for tensor in tensors:
+        try:
+            shape = np.broadcast_shapes(shape, tuple(tensor.shape))
+        except ValueError:
+            raise broadcast_error(shape, tuple(tensor.shape)) from None
     return tuple(t if tuple(t.shape) == shape else expand(t, shape) for t in tensors)
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 import os
 import warnings
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -166,12 +167,29 @@ def is_same_size(input: Tensor, other: Tensor) -> bool:
 
 
 def broadcast_shapes(*shapes) -> Size:
-    sizes = [(shape,) if isinstance(shape, int) else tuple(shape) for shape in shapes]
-    try:
-        return Size(np.broadcast_shapes(*sizes))
-    except ValueError:
-        raise RuntimeError(f"shape mismatch: objects cannot be broadcast to a single shape.  "
-                           f"Mismatch is between {list(sizes[0])} and {list(sizes[-1])}") from None
+    """The shapes' common broadcast shape, worked out as torch's Python does it: each shape
+    in turn against the shape so far, its last dimension first (torch's messages)."""
+    given = [(shape,) if isinstance(shape, int) else shape for shape in shapes
+             if shape is not None]
+    for shape in given:
+        if not isinstance(shape, Sequence):
+            raise RuntimeError("Input shapes should be of type ints, a tuple of ints, or a list "
+                               f"of ints, got {shape}")
+    common = [1] * max((len(shape) for shape in given), default=0)
+    for index, shape in enumerate(given):
+        for dim in range(-1, -1 - len(shape), -1):
+            if shape[dim] == common[dim]:
+                continue
+            if common[dim] == 1:
+                if shape[dim] < 0:
+                    raise ValueError("Attempting to broadcast a dimension with negative length!")
+                common[dim] = shape[dim]
+            elif shape[dim] != 1:
+                raise RuntimeError(f"Attempting to broadcast a dimension of length {shape[dim]} "
+                                   f"at {dim}! Mismatching argument at index {index} had "
+                                   f"{shape}; but expected shape should be broadcastable to "
+                                   f"{common}")
+    return Size(common)
 
 
 def unravel_index(indices, shape) -> tuple:

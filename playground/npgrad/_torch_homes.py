@@ -103,6 +103,9 @@ HOMES: dict[str, dict[str, str]] = {
     "distributions.fishersnedecor": {
         "torch.distributions.fishersnedecor": "FisherSnedecor",
     },
+    "distributions.lowrank_multivariate_normal": {
+        "torch.distributions.lowrank_multivariate_normal": "LowRankMultivariateNormal",
+    },
     "distributions.von_mises": {
         "torch.distributions.von_mises": "VonMises",
     },

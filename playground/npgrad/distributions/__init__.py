@@ -29,7 +29,7 @@ __all__ = ["register_kl", "Distribution", "Categorical", "Normal", "Bernoulli", 
            "transform_to", "SoftmaxTransform", "StickBreakingTransform",
            "IndependentTransform", "LogisticNormal", "Kumaraswamy",
            "OneHotCategoricalStraightThrough", "ContinuousBernoulli", "FisherSnedecor",
-           "VonMises"]
+           "VonMises", "LowRankMultivariateNormal"]
 
 
 def _as_tensor(value) -> Tensor:
@@ -53,6 +53,21 @@ def _clamped(probs: Tensor) -> Tensor:
     """Probabilities kept a machine epsilon inside (0, 1), so their logs stay finite."""
     eps = float(np.finfo(probs._data.dtype).eps)
     return probs.clamp(min=eps, max=1 - eps)
+
+
+class lazy_property:  # noqa: N801 (torch.distributions.utils' name)
+    """torch's lazy_property: made on first read (recorded, even under no_grad) and kept in
+    the instance's __dict__, where later reads (and vars()) find it."""
+
+    def __init__(self, make) -> None:
+        self.make, self.__doc__ = make, make.__doc__
+
+    def __get__(self, instance, owner=None):
+        if instance is None:
+            return self
+        with enable_grad():
+            value = instance.__dict__[self.make.__name__] = self.make(instance)
+        return value
 
 
 class Distribution(SaysWhatItLacks):
@@ -444,8 +459,9 @@ from .vector_transforms import (  # noqa: E402
     SoftmaxTransform,
     StickBreakingTransform,
 )
-from . import fishersnedecor, von_mises  # noqa: E402, F401
+from . import fishersnedecor, lowrank_multivariate_normal, von_mises  # noqa: E402, F401
 from .fishersnedecor import FisherSnedecor  # noqa: E402
+from .lowrank_multivariate_normal import LowRankMultivariateNormal  # noqa: E402
 from .von_mises import VonMises  # noqa: E402
 from .kl import kl_divergence, register_kl  # noqa: E402
 

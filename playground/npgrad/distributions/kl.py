@@ -9,7 +9,7 @@ import math
 import numpy as np
 
 from .._tensor import Tensor
-from . import Distribution, kl_more_pairs, kl_pairs
+from . import Distribution, kl_more_pairs, kl_pairs, lowrank_multivariate_normal
 
 __all__ = ["kl_divergence", "register_kl"]
 
@@ -179,3 +179,4 @@ _KL = {("Normal", "Normal"): _kl_normal, ("Uniform", "Uniform"): _kl_uniform,
        ("Cauchy", "Cauchy"): _kl_cauchy, ("Geometric", "Geometric"): _kl_geometric}
 _KL.update(kl_pairs.PAIRS)
 _KL.update(kl_more_pairs.PAIRS)
+_KL.update(lowrank_multivariate_normal.KL_PAIRS)

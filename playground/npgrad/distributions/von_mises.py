@@ -7,11 +7,11 @@ from __future__ import annotations
 import math
 
 from .. import _factories
-from .._grad_mode import enable_grad, no_grad
+from .._grad_mode import no_grad
 from .._selection import where
 from .._shapes import Size
 from .._tensor import Tensor
-from . import Distribution, constraints
+from . import Distribution, constraints, lazy_property
 from .continuous import _batch, _check
 
 __all__ = ["VonMises"]
@@ -42,21 +42,6 @@ def log_bessel(x: Tensor, order: int) -> Tensor:
     return where(x < 3.75, small.log(), large)
 
 
-class _made_once:
-    """torch's lazy_property: made on first read (recorded, even under no_grad) and kept in
-    the instance's __dict__, where later reads (and vars()) find it."""
-
-    def __init__(self, make) -> None:
-        self.make, self.__doc__ = make, make.__doc__
-
-    def __get__(self, instance, owner=None):
-        if instance is None:
-            return self
-        with enable_grad():
-            value = instance.__dict__[self.make.__name__] = self.make(instance)
-        return value
-
-
 class VonMises(Distribution):
     """An angle around ``loc`` (radians, taken modulo 2π), tighter as ``concentration``
     grows."""
@@ -72,20 +57,20 @@ class VonMises(Distribution):
             _check(self, "concentration", self.concentration, self.concentration > 0,
                    "GreaterThan(lower_bound=0.0)")
 
-    @_made_once
+    @lazy_property
     def variance(self) -> Tensor:
         """The circular variance."""
         return 1 - (log_bessel(self.concentration, 1) - log_bessel(self.concentration, 0)).exp()
 
-    @_made_once
+    @lazy_property
     def _loc(self) -> Tensor:
         return self.loc.double()
 
-    @_made_once
+    @lazy_property
     def _concentration(self) -> Tensor:
         return self.concentration.double()
 
-    @_made_once
+    @lazy_property
     def _proposal_r(self) -> Tensor:
         """Best and Fisher's r (its Taylor form for tiny κ)."""
         kappa = self._concentration
