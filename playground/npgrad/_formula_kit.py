@@ -11,7 +11,6 @@ import numpy as np
 
 from . import _convolution, _pooling, _recurrent
 from ._gelu_bits import hands_to_onednn, onednn_gelu_derivative
-from ._grad_mode import no_grad
 from ._graph_kit import GraphBackwards
 from ._kernel_exp import softmax_exp
 from ._numerics import erf_values, fused_values, safe_softmax_values
@@ -315,30 +314,6 @@ class Kit(GraphBackwards):
                                      groups)
         return k._backward_of("conv2d", values, (input, weight, None),
                               (input, weight, stride, padding, dilation, groups))
-
-    def conv_transpose2d_input(k, grad, input, weight, stride, padding, dilation, groups):
-        """d loss / d input of a transposed convolution: a convolution of grad by weight; under
-        create_graph torch's ConvolutionBackwardBackward0 node."""
-        values = _convolution.conv2d(_array(grad), _array(weight), stride, padding, dilation,
-                                     groups)
-        return k._backward_of("conv_transpose2d_input_backward", values, (grad, input, weight),
-                              (grad, weight, stride, padding, dilation, groups))
-
-    def conv_bias(k, grad, input, weight):
-        """A convolution's bias gradient: grad summed over all but its channels; under
-        create_graph recorded as torch's ConvolutionBackwardBackward0 (torch's one node for
-        the three gradients), whose own gradient spreads back over grad's shape."""
-        dims = (0, *range(2, len(grad.shape)))
-        if not isinstance(grad, Tensor):
-            return k.sum(grad, dims, False)
-        with no_grad():
-            values = grad.sum(dims)._data
-        return k._backward_of("convolution_bias_backward", values, (grad, input, weight),
-                              (tuple(grad.shape),))
-
-    def channel_spread(k, grad, shape):
-        """A per-channel gradient (C,) broadcast over a convolution's output ``shape``."""
-        return k.expand(k.reshape(grad, (1, shape[1]) + (1,) * (len(shape) - 2)), shape)
 
     def max_pool2d_input(k, grad, self, shape, indices):
         values = _convolution.max_pool2d_grad(_array(grad), shape, indices)

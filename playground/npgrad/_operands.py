@@ -78,6 +78,18 @@ def binary_arrays(self: Tensor, other):
     return a, b, tensor_or_none(other)
 
 
+def common_shape(*shapes: tuple) -> tuple:
+    """The shapes broadcast together, or torch's refusal: the shape so far against the next
+    one, as torch folds them."""
+    shape = ()
+    for next_shape in shapes:
+        try:
+            shape = np.broadcast_shapes(shape, next_shape)
+        except ValueError:
+            raise broadcast_error(shape, next_shape) from None
+    return shape
+
+
 def broadcast_error(a_shape: tuple, b_shape: tuple) -> RuntimeError:
     ndim = max(len(a_shape), len(b_shape))
     for i in range(ndim - 1, -1, -1):

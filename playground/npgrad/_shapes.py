@@ -1,8 +1,7 @@
 """Shapes and views (view, reshape, transpose, squeeze, expand, select, ...), cat and stack.
 
 A view shares its base's values and version counter, as in torch: in-place writes to either
-are seen by both, and checked against both.
-"""
+are seen by both, and checked against both."""
 
 from __future__ import annotations
 
@@ -16,7 +15,7 @@ from ._deprecations import warn_once
 from ._grad_mode import GradMode
 from ._memory_formats import is_laid_out
 from ._no_grad_views import mark as mark_view
-from ._operands import broadcast_error
+from ._operands import common_shape
 from ._pointwise import clone
 from ._recording import output, record_several
 from ._strides import torch_strides
@@ -260,15 +259,8 @@ def expand_as(self: Tensor, other: Tensor) -> Tensor:
 
 
 def broadcast_tensors(*tensors) -> tuple:
-    """Each tensor expanded to their common shape (one already of it: itself, as torch's);
-    shapes that do not broadcast refused in torch's words (the shape so far against the
-    next tensor's, as torch folds them)."""
-    shape = ()
-    for tensor in tensors:
-        try:
-            shape = np.broadcast_shapes(shape, tuple(tensor.shape))
-        except ValueError:
-            raise broadcast_error(shape, tuple(tensor.shape)) from None
+    """Each tensor expanded to their common shape (one already of it: itself, as torch's)."""
+    shape = common_shape(*(tuple(t.shape) for t in tensors))
     return tuple(t if tuple(t.shape) == shape else expand(t, shape) for t in tensors)
 
 

@@ -224,6 +224,9 @@ HOMES: dict[str, dict[str, str]] = {
             "AdaptiveMaxPool1d AdaptiveMaxPool2d LPPool1d LPPool2d LPPool3d MaxUnpool1d "
             "MaxUnpool2d"),
     },
+    "nn.adaptive": {
+        "torch.nn.modules.adaptive": "AdaptiveLogSoftmaxWithLoss",
+    },
     "nn.transposed_volumes": {
         "torch.nn.modules.conv": "ConvTranspose3d",
     },

@@ -108,6 +108,7 @@ _LAZY = {"more_activations": ("ReLU6", "Hardtanh", "SELU", "CELU", "Mish", "Hard
          "fractional_pooling": ("FractionalMaxPool2d", "FractionalMaxPool3d"),
          "volume_pooling": ("AdaptiveMaxPool3d", "MaxUnpool3d"),
          "transposed_volumes": ("ConvTranspose3d",),
+         "adaptive": ("AdaptiveLogSoftmaxWithLoss",),
          "lazy": ("LazyLinear", "LazyConv1d", "LazyConv2d", "LazyBatchNorm1d",
                   "LazyBatchNorm2d", "LazyBatchNorm3d", "UninitializedParameter",
                   "UninitializedBuffer")}

@@ -7,6 +7,7 @@ import numpy as np
 
 from .. import _convolution, _recording
 from .._dtype_checks import check_convolution, check_kernel_fits
+from .._grad_mode import no_grad
 from .._strides import following, wants_channels_last
 from .._tensor import Tensor
 from .._user_warnings import warn_at_user_code
@@ -456,11 +457,40 @@ class MaxPool2d(_MaxPool):
     function = staticmethod(max_pool2d)
 
 
+def conv_transpose2d_input(k, grad, input, weight, stride, padding, dilation, groups):
+    """d loss / d input of a transposed convolution: a convolution of grad by weight; under
+    create_graph torch's ConvolutionBackwardBackward0 node."""
+    arrays = [np.asarray(getattr(value, "_data", value)) for value in (grad, weight)]
+    values = _convolution.conv2d(*arrays, stride, padding, dilation, groups)
+    return k._backward_of("conv_transpose2d_input_backward", values, (grad, input, weight),
+                          (grad, weight, stride, padding, dilation, groups))
+
+
+def conv_bias(k, grad, input, weight):
+    """A convolution's bias gradient: grad summed over all but its channels; under
+    create_graph recorded as torch's ConvolutionBackwardBackward0 (torch's one node for
+    the three gradients), whose own gradient spreads back over grad's shape."""
+    dims = (0, *range(2, len(grad.shape)))
+    if not isinstance(grad, Tensor):
+        return k.sum(grad, dims, False)
+    with no_grad():
+        values = grad.sum(dims)._data
+    return k._backward_of("convolution_bias_backward", values, (grad, input, weight),
+                          (tuple(grad.shape),))
+
+
+def channel_spread(k, grad, shape):
+    """A per-channel gradient (C,) broadcast over a convolution's output ``shape``."""
+    return k.expand(k.reshape(grad, (1, shape[1]) + (1,) * (len(shape) - 2)), shape)
+
+
 def _register() -> None:
     from .._formula_kit import Kit
 
     Kit.conv1d_grad, Kit.conv1d_forward = conv1d_grad, conv1d_forward
     Kit.conv_transpose1d_grad = conv_transpose1d_grad
+    Kit.conv_transpose2d_input, Kit.conv_bias = conv_transpose2d_input, conv_bias
+    Kit.channel_spread = channel_spread
 
 
 _register()
