@@ -100,9 +100,7 @@ class LowRankMultivariateNormal(Distribution):
     def mean(self) -> Tensor:
         return self.loc
 
-    @property
-    def mode(self) -> Tensor:
-        return self.loc
+    mode = mean
 
     def _full(self, value: Tensor, matrices: bool = True) -> Tensor:
         """value expanded to the batch and event (twice for a matrix)."""

@@ -82,9 +82,7 @@ class VonMises(Distribution):
     def mean(self) -> Tensor:
         return self.loc
 
-    @property
-    def mode(self) -> Tensor:
-        return self.loc
+    mode = mean
 
     def log_prob(self, value) -> Tensor:
         value = _factories.as_tensor(value, dtype=self.loc.dtype)
