@@ -95,8 +95,8 @@ def max_pool2d(data: np.ndarray, kernel, stride, padding, dilation,
 
 def max_pool2d_grad(grad: np.ndarray, shape: tuple, indices: np.ndarray) -> np.ndarray:
     result = np.zeros((shape[0], shape[1], shape[2] * shape[3]), grad.dtype)
-    flat_grad = grad.reshape(shape[0], shape[1], -1)
-    flat_index = indices.reshape(shape[0], shape[1], -1)
+    flat_grad = grad.reshape(shape[0], shape[1], int(np.prod(grad.shape[2:])))
+    flat_index = indices.reshape(flat_grad.shape)
     for n in range(shape[0]):
         for c in range(shape[1]):
             np.add.at(result[n, c], flat_index[n, c], flat_grad[n, c])

@@ -44,3 +44,34 @@ for bad in [lambda: F.max_unpool3d(p, wrong, 2, output_size=x.shape),
 
 def test_volume_pooling_prints_what_torch_prints(tmp_path) -> None:
     assert_playground_prints_as_torch(SCRIPT, tmp_path)
+
+
+EMPTY_BATCHES = r"""
+import torch, torch.nn.functional as F
+x = torch.randn(0, 2, 4, 4, 4, requires_grad=True)
+y, i = F.adaptive_max_pool3d(x, 2, return_indices=True)
+y.sum().backward()
+print(y.shape, x.grad.shape)
+p = torch.randn(0, 2, 2, 2, 2, requires_grad=True)
+u = F.max_unpool3d(p, torch.zeros(0, 2, 2, 2, 2, dtype=torch.long), 2)
+u.sum().backward()
+print(u.shape, p.grad.shape)
+z = torch.randn(0, 2, 4, 4, requires_grad=True)
+F.adaptive_max_pool2d(z, 2).sum().backward()
+print(z.grad.shape, F.adaptive_max_pool3d(torch.randn(0, 3, 2, 4), 1).shape)
+v = torch.randn(0, 2, 2, 2, 2, requires_grad=True)
+for mode in ("trilinear", "nearest"):
+    w = F.interpolate(v, scale_factor=2, mode=mode)
+    w.sum().backward()
+    print(w.shape, v.grad.shape)
+for shape in ((1, 2, 0, 4, 4), (2, 3, 0, 4)):
+    try:
+        F.adaptive_max_pool3d(torch.randn(*shape), 2)
+    except RuntimeError as e:
+        print(e)
+"""
+
+
+def test_empty_batches_pool_and_resample_as_on_torch(tmp_path) -> None:
+    """A batch of none goes through (forward and backward); an empty volume is refused."""
+    assert_playground_prints_as_torch(EMPTY_BATCHES, tmp_path)

@@ -52,7 +52,8 @@ def adaptive_max_pool2d(input: Tensor, output_size, return_indices: bool = False
     indices = np.empty((len(planes), *size), np.int64)
     for i, (top, bottom) in enumerate(_bounds(height, size[0])):
         for j, (left, right) in enumerate(_bounds(width, size[1])):
-            window = planes[:, top:bottom, left:right].reshape(len(planes), -1)
+            window = planes[:, top:bottom, left:right].reshape(
+                len(planes), (bottom - top) * (right - left))
             best, values[:, i, j] = window_maxima(window)
             rows, columns = np.divmod(best, right - left)
             indices[:, i, j] = (top + rows) * width + left + columns

@@ -97,7 +97,7 @@ def resample_volume_grad(k, grad, shape, sources):
     resamples again."""
     flowing = np.asarray(getattr(grad, "_data", grad))
     targets, shares = _corners(sources, shape[2:], flowing.dtype)
-    planes = flowing.reshape(-1, flowing[0, 0].size)
+    planes = flowing.reshape(int(np.prod(shape[:2])), int(np.prod(flowing.shape[2:])))
     values = np.zeros((len(planes), int(np.prod(shape[2:]))), flowing.dtype)
     if shares is None:  # nearest: each output to one place
         np.add.at(values, (slice(None), targets), planes)  # (in order: torch's sums)

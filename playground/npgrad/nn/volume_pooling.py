@@ -20,6 +20,11 @@ def adaptive_max_pool3d(input: Tensor, output_size, return_indices: bool = False
     if input.dim() not in (4, 5):
         raise RuntimeError(f"adaptive_max_pool3d(): Expected 4D or 5D tensor, but got: "
                            f"{list(input.shape)}")
+    for axis in range(1, input.dim()):
+        if input.shape[axis] == 0:
+            raise RuntimeError("adaptive_max_pool3d(): Expected input to have non-zero size for "
+                               f"non-batch dimensions, but input has sizes {list(input.shape)} "
+                               f"with dimension {axis} being empty")
     data = input._data
     depth, height, width = data.shape[-3:]
     size = tuple(side if side is not None else data.shape[-3 + axis]
@@ -30,7 +35,8 @@ def adaptive_max_pool3d(input: Tensor, output_size, return_indices: bool = False
     for i, (front, back) in enumerate(_bounds(depth, size[0])):
         for j, (top, bottom) in enumerate(_bounds(height, size[1])):
             for m, (left, right) in enumerate(_bounds(width, size[2])):
-                box = volumes[:, front:back, top:bottom, left:right].reshape(len(volumes), -1)
+                box = volumes[:, front:back, top:bottom, left:right].reshape(
+                    len(volumes), (back - front) * (bottom - top) * (right - left))
                 best, values[:, i, j, m] = window_maxima(box)
                 layer, rest = np.divmod(best, (bottom - top) * (right - left))
                 row, column = np.divmod(rest, right - left)
@@ -56,13 +62,13 @@ def max_unpool3d(input: Tensor, indices: Tensor, kernel_size, stride=None, paddi
     size = _unpool_output_size(input, kernel, steps, triple(padding), output_size)
     data, places = input._data, indices._data.astype(np.int64)
     volume = int(np.prod(size))
-    flat_places = places.reshape(*places.shape[:-3], -1)
+    flat_places = places.reshape(*places.shape[:-3], int(np.prod(places.shape[-3:])))
     outside = (places < 0) | (places >= volume)
     if outside.any():
         raise RuntimeError(f"Found an invalid max index: {_reported(places, outside)} (output "
                            f"volumes are of size {size[0]}x{size[1]}x{size[2]})")
     unpooled = np.zeros((*data.shape[:-3], volume), data.dtype)
-    np.put_along_axis(unpooled, flat_places, data.reshape(*data.shape[:-3], -1), axis=-1)
+    np.put_along_axis(unpooled, flat_places, data.reshape(flat_places.shape), axis=-1)
     return _recording.output("max_unpool3d", unpooled.reshape(*data.shape[:-3], *size),
                              (input,), (places,))
 
@@ -86,7 +92,8 @@ def adaptive_max_grad3d(k, grad, self, shape, indices):
     flowing = np.asarray(getattr(grad, "_data", grad))
     planes = int(np.prod(shape[:-3]))
     values = np.zeros((planes, int(np.prod(shape[-3:]))), flowing.dtype)
-    flat_grad, flat_index = flowing.reshape(planes, -1), indices.reshape(planes, -1)
+    flat_grad = flowing.reshape(planes, int(np.prod(flowing.shape[-3:])))
+    flat_index = indices.reshape(flat_grad.shape)
     for plane in range(planes):  # (np.add.at: a maximum shared by boxes hears from each)
         np.add.at(values[plane], flat_index[plane], flat_grad[plane])
     values = values.reshape(shape)
@@ -99,8 +106,9 @@ def adaptive_max_grad3d(k, grad, self, shape, indices):
 def volume_max_gather(k, grad, indices):
     """max_unpool3d's gradient and adaptive_max_pool3d's second: the incoming gradient at
     each index of its volume."""
-    flat = k.reshape(grad, (*grad.shape[:-3], -1))
-    picked = k.gather(flat, len(grad.shape) - 3, indices.reshape(*indices.shape[:-3], -1))
+    flat = k.reshape(grad, (*grad.shape[:-3], int(np.prod(grad.shape[-3:]))))
+    flat_indices = indices.reshape(*indices.shape[:-3], int(np.prod(indices.shape[-3:])))
+    picked = k.gather(flat, len(grad.shape) - 3, flat_indices)
     return k.reshape(picked, tuple(indices.shape))
 
 
