@@ -185,7 +185,7 @@ def image_rows(row) -> tuple:
         row("max_unpool2d", "MaxUnpool2DBackward0", "self", "indices",
             "k.max_pool2d_gather(grad, indices)"),
         row("adaptive_max_pool2d", "AdaptiveMaxPool2DBackward0", "self", "self shape indices",
-            "k.adaptive_max_grad(grad, self, shape, indices)"),
+            "k.max_scatter(grad, self, shape, indices, 2, 'adaptive_max_pool2d_backward')"),
         # nn/transposed_volumes.py's, as conv_transpose1d's
         row("conv_transpose3d", "ConvolutionBackward0", "input weight bias",
             f"input weight {_CONV3D}",
@@ -202,22 +202,20 @@ def image_rows(row) -> tuple:
             "k.conv3d_forward(grad_output, grad, stride, padding, dilation, groups)", "None"),
         # nn/volume_pooling.py's
         row("max_unpool3d", "MaxUnpool3DBackward0", "self", "indices",
-            "k.volume_max_gather(grad, indices)"),
+            "k.max_gather(grad, indices, 3)"),
         row("adaptive_max_pool3d", "AdaptiveMaxPool3DBackward0", "self", "self shape indices",
-            "k.adaptive_max_grad3d(grad, self, shape, indices)"),
-        row("adaptive_max_pool3d_backward", "AdaptiveMaxPool3DBackwardBackward0",
-            "grad_output self", "indices shape", "k.volume_max_gather(grad, indices)",
-            "k._zeros(grad, shape)"),
-        row("adaptive_max_pool2d_backward", "AdaptiveMaxPool2DBackwardBackward0",
-            "grad_output self", "indices shape", "k.adaptive_max_gather(grad, indices)",
-            "k._zeros(grad, shape)"),
+            "k.max_scatter(grad, self, shape, indices, 3, 'adaptive_max_pool3d_backward')"),
         *(row(f"fractional_max_pool{dims}d", f"FractionalMaxPool{dims}DBackward0", "self",
-              "self shape indices dims", "k.fractional_max_grad(grad, self, shape, indices, dims)")
+              "self shape indices dims",
+              f"k.max_scatter(grad, self, shape, indices, dims, "
+              f"'fractional_max_pool{dims}d_backward')")
           for dims in (2, 3)),
-        *(row(f"fractional_max_pool{dims}d_backward", f"FractionalMaxPool{dims}DBackwardBackward0",
-              "grad_output self", "indices shape dims",
-              "k.fractional_max_gather(grad, indices, dims)", "k._zeros(grad, shape)")
-          for dims in (2, 3)),
+        *(row(f"{pooling}_backward", f"{node}BackwardBackward0", "grad_output self",
+              "indices shape dims", "k.max_gather(grad, indices, dims)", "k._zeros(grad, shape)")
+          for pooling, node in (("adaptive_max_pool2d", "AdaptiveMaxPool2D"),
+                                ("adaptive_max_pool3d", "AdaptiveMaxPool3D"),
+                                ("fractional_max_pool2d", "FractionalMaxPool2D"),
+                                ("fractional_max_pool3d", "FractionalMaxPool3D"))),
         row("pdist", "PdistBackward0", "self", "self p result",
             "k.pdist_grad(grad, self, p, result)"),
         row("pdist_backward", "PdistBackwardBackward0", "grad self result", "",

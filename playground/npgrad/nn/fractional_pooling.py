@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _convolution, _factories, _recording
-from .._formula_kit import Kit
+from .. import _factories, _recording
 from .._tensor import Tensor
 from .modules import Module
 from .more_pooling import window_maxima
@@ -153,29 +152,6 @@ def fractional_max_pool3d_with_indices(input: Tensor, kernel_size, output_size=N
                                  _random_samples)
 
 
-def fractional_max_grad(k, grad, self, shape, indices, dims):
-    """Each window's gradient added to its maximum, window after window as torch adds them;
-    under create_graph torch's FractionalMaxPool{2,3}DBackwardBackward0."""
-    flowing = np.asarray(getattr(grad, "_data", grad))
-    batched = len(shape) == dims + 2
-    planes = (shape[0] if batched else 1, shape[-dims - 1])
-    flat_shape = (*planes, 1, int(np.prod(shape[-dims:])))
-    values = _convolution.max_pool2d_grad(flowing.reshape(*planes, -1), flat_shape,
-                                          indices.reshape(*planes, -1)).reshape(shape)
-    if isinstance(grad, np.ndarray):
-        return values
-    return k._backward_of(f"fractional_max_pool{dims}d_backward", values, (grad, self),
-                          (indices, shape, dims))
-
-
-def fractional_max_gather(k, grad, indices, dims):
-    """The double backward: the incoming gradient at each window's maximum."""
-    flat = k.reshape(grad, (*grad.shape[:-dims], -1))
-    picked = k.gather(flat, len(grad.shape) - dims,
-                      indices.reshape(*indices.shape[:-dims], -1))
-    return k.reshape(picked, tuple(indices.shape))
-
-
 class _FractionalMaxPoolNd(Module):
     dims = 2
 
@@ -208,6 +184,3 @@ class FractionalMaxPool2d(_FractionalMaxPoolNd):
 class FractionalMaxPool3d(_FractionalMaxPoolNd):
     dims = 3
 
-
-for _function in (fractional_max_grad, fractional_max_gather):
-    setattr(Kit, _function.__name__, _function)

@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 
-from .. import _convolution, _recording
+from .. import _recording
 from .._convolution import _pair
 from .._formula_kit import Kit
 from .._tensor import Tensor
@@ -79,25 +79,29 @@ def adaptive_max_pool1d_and_indices(input: Tensor, output_size):
     return adaptive_max_pool1d(input, output_size, True)
 
 
-def adaptive_max_grad(k, grad, self, shape, indices):
-    """Each window's gradient to its maximum; under create_graph torch's
-    AdaptiveMaxPool2DBackwardBackward0."""
+def max_scatter(k, grad, self, shape, indices, dims, backward):
+    """Each window's gradient added to its maximum, window after window as torch adds them
+    (adaptive 1-d to 3-d and fractional max pooling); under create_graph the node of the
+    `backward` row."""
     flowing = np.asarray(getattr(grad, "_data", grad))
-    if len(shape) == 4:
-        values = _convolution.max_pool2d_grad(flowing, shape, indices)
-    else:  # one image (C, H, W)
-        values = _convolution.max_pool2d_grad(flowing[None], (1, *shape), indices[None])[0]
+    planes, spatial = int(np.prod(shape[:-dims])), int(np.prod(shape[-dims:]))
+    values = np.zeros((planes, spatial), flowing.dtype)
+    flat_grad = flowing.reshape(planes, int(np.prod(flowing.shape[-dims:])))
+    flat_index = indices.reshape(flat_grad.shape)
+    for plane in range(planes):  # (np.add.at: a maximum shared by windows hears from each)
+        np.add.at(values[plane], flat_index[plane], flat_grad[plane])
+    values = values.reshape(shape)
     if isinstance(grad, np.ndarray):
         return values
-    return k._backward_of("adaptive_max_pool2d_backward", values, (grad, self),
-                          (indices, shape))
+    return k._backward_of(backward, values, (grad, self), (indices, shape, dims))
 
 
-def adaptive_max_gather(k, grad, indices):
-    """The double backward: the incoming gradient at each window's maximum."""
-    flat = k.reshape(grad, (*grad.shape[:-2], -1))
-    picked = k.gather(flat, len(grad.shape) - 2,
-                      indices.reshape(*indices.shape[:-2], -1))
+def max_gather(k, grad, indices, dims):
+    """The incoming gradient at each index of its plane or volume: max unpooling's gradient
+    and max pooling's second (sizes spelt out, for empty batches)."""
+    flat = k.reshape(grad, (*grad.shape[:-dims], int(np.prod(grad.shape[-dims:]))))
+    flat_indices = indices.reshape(*indices.shape[:-dims], int(np.prod(indices.shape[-dims:])))
+    picked = k.gather(flat, len(grad.shape) - dims, flat_indices)
     return k.reshape(picked, tuple(indices.shape))
 
 
@@ -225,7 +229,7 @@ class LPPool3d(LPPool2d):
     pool = staticmethod(lp_pool3d)
 
 
-for _function in (adaptive_max_grad, adaptive_max_gather, pdist_grad):
+for _function in (max_scatter, max_gather, pdist_grad):
     setattr(Kit, _function.__name__, _function)
 
 FUNCTIONS = ("adaptive_max_pool1d", "adaptive_max_pool2d", "lp_pool1d", "lp_pool2d", "lp_pool3d",

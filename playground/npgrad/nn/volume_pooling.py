@@ -6,7 +6,6 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _recording
-from .._formula_kit import Kit
 from .._tensor import Tensor
 from .._torch_calls import get_num_threads
 from .._volumes import triple
@@ -86,32 +85,6 @@ def _reported(places: np.ndarray, outside: np.ndarray) -> int:
     raise AssertionError("no bad index")  # (only called when one is bad)
 
 
-def adaptive_max_grad3d(k, grad, self, shape, indices):
-    """Each box's gradient to its maximum; under create_graph torch's
-    AdaptiveMaxPool3DBackwardBackward0."""
-    flowing = np.asarray(getattr(grad, "_data", grad))
-    planes = int(np.prod(shape[:-3]))
-    values = np.zeros((planes, int(np.prod(shape[-3:]))), flowing.dtype)
-    flat_grad = flowing.reshape(planes, int(np.prod(flowing.shape[-3:])))
-    flat_index = indices.reshape(flat_grad.shape)
-    for plane in range(planes):  # (np.add.at: a maximum shared by boxes hears from each)
-        np.add.at(values[plane], flat_index[plane], flat_grad[plane])
-    values = values.reshape(shape)
-    if isinstance(grad, np.ndarray):
-        return values
-    return k._backward_of("adaptive_max_pool3d_backward", values, (grad, self),
-                          (indices, shape))
-
-
-def volume_max_gather(k, grad, indices):
-    """max_unpool3d's gradient and adaptive_max_pool3d's second: the incoming gradient at
-    each index of its volume."""
-    flat = k.reshape(grad, (*grad.shape[:-3], int(np.prod(grad.shape[-3:]))))
-    flat_indices = indices.reshape(*indices.shape[:-3], int(np.prod(indices.shape[-3:])))
-    picked = k.gather(flat, len(grad.shape) - 3, flat_indices)
-    return k.reshape(picked, tuple(indices.shape))
-
-
 class AdaptiveMaxPool3d(Module):
     def __init__(self, output_size, return_indices: bool = False) -> None:
         super().__init__()
@@ -131,9 +104,6 @@ class MaxUnpool3d(_MaxUnpoolNd):
         return max_unpool3d(input, indices, self.kernel_size, self.stride, self.padding,
                             output_size)
 
-
-for _function in (adaptive_max_grad3d, volume_max_gather):
-    setattr(Kit, _function.__name__, _function)
 
 FUNCTIONS = ("adaptive_max_pool3d", "adaptive_max_pool3d_with_indices", "max_unpool3d")
 MODULES = ("AdaptiveMaxPool3d", "MaxUnpool3d")
