@@ -1,4 +1,5 @@
-"""2-D convolution and max pooling on arrays (NCHW), forward and the gradients torch gives."""
+"""2-D convolution (1-d as height 1) and max pooling on arrays (NCHW), forward and the gradients
+torch gives; a transposed convolution's output size."""
 
 from __future__ import annotations
 
@@ -72,6 +73,28 @@ def conv2d_weight_grad(grad: np.ndarray, data: np.ndarray, kernel: tuple, stride
                                                        strict=True)])
     cols = _windows(_padded(data, padding), kernel, stride, dilation)
     return np.tensordot(grad, cols, axes=([0, 2, 3], [0, 2, 3]))  # (O, C, KH, KW)
+
+
+def conv1d(input, filters, stride, padding, dilation, groups):
+    """A 1-d convolution of arrays: the 2-d one at height 1."""
+    return conv2d(input[:, :, None], filters[:, :, None], (1, *stride), (0, *padding),
+                  (1, *dilation), groups)[:, :, 0]
+
+
+def conv1d_weight_grad(input, grad, size, stride, padding, dilation, groups):
+    """A 1-d convolution's weight gradient, of arrays: the 2-d one's at height 1."""
+    return conv2d_weight_grad(input[:, :, None], grad[:, :, None], (1, *size), (1, *stride),
+                              (0, *padding), (1, *dilation), groups)[:, :, 0]
+
+
+def transposed_size(input_shape, filter_shape, stride, padding, output_padding,
+                    dilation) -> list[int]:
+    """A transposed convolution's output sizes: each input step spreads its dilated filter
+    `stride` apart, trimmed by the padding on both sides and extended by output_padding."""
+    return [(size - 1) * step - 2 * pad + spacing * (kernel - 1) + extra + 1
+            for size, kernel, step, pad, extra, spacing in zip(
+                input_shape[2:], filter_shape[2:], stride, padding, output_padding, dilation,
+                strict=True)]
 
 
 def max_pool2d(data: np.ndarray, kernel, stride, padding, dilation,

@@ -24,10 +24,16 @@ m = nn.ConvTranspose3d(4, 2, 3, stride=2, padding=1, output_padding=1)
 print(m, m.weight.shape, m.bias, nn.ConvTranspose3d(2, 2, (1, 2, 3), bias=False, groups=2))
 z = m(x.float()[0])
 print(z.shape, z.grad_fn.name(), z[1, 0, 0], torch.conv_transpose3d(x, w, None, 1, 0, 0, 2).shape)
-try:
-    nn.ConvTranspose3d(2, 2, 2, padding_mode="reflect")
-except ValueError as e:
-    print(e)
+class Upsampling(nn.ConvTranspose2d):
+    pass
+for layer, mode in ((nn.ConvTranspose3d, "reflect"), (nn.ConvTranspose1d, "circular"),
+                    (nn.ConvTranspose2d, "replicate"), (Upsampling, "reflect")):
+    try:
+        layer(2, 2, 2, padding_mode=mode)
+    except ValueError as e:
+        print(e)
+print(nn.ConvTranspose1d(2, 4, 3, padding=1, output_padding=1, stride=2),
+      nn.ConvTranspose2d(2, 4, 3, padding=(1, 0), output_padding=1, stride=2).output_padding)
 try:
     F.conv_transpose3d(x, w[:3])
 except RuntimeError as e:

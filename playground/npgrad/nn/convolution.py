@@ -61,8 +61,8 @@ def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, 
                                 output_padding, groups, dilation).squeeze(0)
     data, filters = input._data, weight._data.astype(input._data.dtype)
     _check_transposed(input, weight, groups)
-    size = [(data.shape[2 + i] - 1) * stride[i] - 2 * padding[i] +
-            dilation[i] * (filters.shape[2 + i] - 1) + output_padding[i] + 1 for i in range(2)]
+    size = _convolution.transposed_size(data.shape, filters.shape, stride, padding,
+                                        output_padding, dilation)
     shape = (data.shape[0], filters.shape[1] * groups, *size)
     result = _convolution.conv2d_input_grad(data, shape, filters, stride, padding, dilation,
                                             groups)
@@ -198,9 +198,9 @@ def conv1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, 
             f"{list(input.shape)} to have {weight.shape[1] * groups} channels, but got "
             f"{input.shape[1]} channels instead")
     check_kernel_fits(input.shape[2:], padding, weight.shape[2:], dilation)
-    data = input._data[:, :, None]
-    result = _convolution.conv2d(data, weight._data[:, :, None].astype(data.dtype),
-                                 (1, *stride), (0, *padding), (1, *dilation), groups)[:, :, 0]
+    data = input._data
+    result = _convolution.conv1d(data, weight._data.astype(data.dtype), stride, padding,
+                                 dilation, groups)
     if bias is not None:
         result = result + bias._data.reshape(1, -1, 1)
     return _recording.output("conv1d", result.astype(data.dtype), (input, weight, bias),
@@ -235,8 +235,7 @@ def conv1d_forward(k, input, weight, stride, padding, dilation, groups):
         as_tensor = [value if isinstance(value, Tensor) else Tensor._make(value)
                      for value in (input, weight)]
         return conv1d(*as_tensor, None, stride, padding, dilation, groups)
-    return _convolution.conv2d(input[:, :, None], weight[:, :, None], (1, *stride),
-                               (0, *padding), (1, *dilation), groups)[:, :, 0]
+    return _convolution.conv1d(input, weight, stride, padding, dilation, groups)
 
 
 def conv_transpose1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1,
@@ -251,9 +250,9 @@ def conv_transpose1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, 
     output_padding, dilation = _single(output_padding), _single(dilation)
     data, filters = input._data, weight._data.astype(input._data.dtype)
     _check_transposed(input, weight, groups)
-    length = (data.shape[2] - 1) * stride[0] - 2 * padding[0] + \
-        dilation[0] * (filters.shape[2] - 1) + output_padding[0] + 1
-    shape = (data.shape[0], filters.shape[1] * groups, 1, length)
+    shape = (data.shape[0], filters.shape[1] * groups, 1,
+             *_convolution.transposed_size(data.shape, filters.shape, stride, padding,
+                                           output_padding, dilation))
     result = _convolution.conv2d_input_grad(data[:, :, None], shape, filters[:, :, None],
                                             (1, *stride), (0, *padding), (1, *dilation),
                                             groups)[:, :, 0]
@@ -264,26 +263,32 @@ def conv_transpose1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, 
                              (input, weight, stride, padding, dilation, groups))
 
 
-def conv_transpose1d_grad(k, grad, input, weight, stride, padding, dilation, groups,
-                          which: int):
-    """ConvolutionBackward0 of a 1-d transposed convolution, on arrays: the input's gradient
-    is a convolution of grad by the filters, the filters' a convolution's weight gradient
-    with input and output swapped, the bias's a sum; under create_graph torch's
-    ConvolutionBackwardBackward0 (_image_rules' conv_transpose1d_*_backward rows)."""
+def transposed_grad(k, grad, input, weight, which: int, dims: int, kernels, options):
+    """ConvolutionBackward0 of a transposed convolution, on arrays: the input's gradient is a
+    convolution of grad by the filters, the filters' a convolution's weight gradient with
+    input and output swapped, the bias's a sum; under create_graph torch's
+    ConvolutionBackwardBackward0 (_image_rules' conv_transpose{dims}d_*_backward rows).
+    `kernels`: the convolution and its weight gradient for `dims` spatial dimensions."""
     if which == 2:
         return k.conv_bias(grad, input, weight)
+    convolve, weight_grad = kernels
     arrays = [np.asarray(getattr(value, "_data", value)) for value in (grad, input, weight)]
-    options = ((1, *stride), (0, *padding), (1, *dilation), groups)
     if which == 0:
-        values = _convolution.conv2d(arrays[0][:, :, None], arrays[2][:, :, None], *options)
-        op, saved = "conv_transpose1d_input_backward", (grad, weight)
+        values = convolve(arrays[0], arrays[2], *options)
+        op, saved = f"conv_transpose{dims}d_input_backward", (grad, weight)
     else:
-        values = _convolution.conv2d_weight_grad(arrays[1][:, :, None], arrays[0][:, :, None],
-                                                 (1, arrays[2].shape[2]), *options)
-        op, saved = "conv_transpose1d_weight_backward", (grad, input)
-    values = np.ascontiguousarray(values[:, :, 0], arrays[0].dtype)
-    return k._backward_of(op, values, (grad, input, weight),
-                          (*saved, stride, padding, dilation, groups))
+        values = weight_grad(arrays[1], arrays[0], arrays[2].shape[2:], *options)
+        op, saved = f"conv_transpose{dims}d_weight_backward", (grad, input)
+    values = np.ascontiguousarray(values, arrays[0].dtype)
+    return k._backward_of(op, values, (grad, input, weight), (*saved, *options))
+
+
+def conv_transpose1d_grad(k, grad, input, weight, stride, padding, dilation, groups,
+                          which: int):
+    """conv_transpose1d's ConvolutionBackward0 (transposed_grad at height 1)."""
+    return transposed_grad(k, grad, input, weight, which, 1,
+                           (_convolution.conv1d, _convolution.conv1d_weight_grad),
+                           (stride, padding, dilation, groups))
 
 
 def _single(value) -> tuple:
@@ -381,9 +386,13 @@ class ConvTranspose2d(Conv2d):
     def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0,
                  output_padding=0, groups: int = 1, bias: bool = True, dilation=1,
                  padding_mode: str = "zeros", device=None, dtype=None) -> None:
-        self.output_padding = _pair(output_padding)  # (a plain attribute: before Module's)
+        if padding_mode != "zeros":
+            raise ValueError(f'Only "zeros" padding mode is supported for '
+                             f'{type(self).__name__}')
+        sizes = type(self).sizes
+        self.output_padding = sizes(output_padding)  # (a plain attribute: before Module's)
         super().__init__(in_channels, out_channels, kernel_size, stride=stride,
-                         padding=_pair(padding), dilation=dilation, groups=groups, bias=bias,
+                         padding=sizes(padding), dilation=dilation, groups=groups, bias=bias,
                          padding_mode=padding_mode, dtype=dtype)
 
     def _filters(self) -> tuple[int, int]:
@@ -413,14 +422,6 @@ class ConvTranspose1d(ConvTranspose2d):
     """The 1-d transposed convolution's layer: (C_in, C_out / groups, K) filters."""
 
     sizes = staticmethod(_single)
-
-    def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0,
-                 output_padding=0, groups: int = 1, bias: bool = True, dilation=1,
-                 padding_mode: str = "zeros", device=None, dtype=None) -> None:
-        self.output_padding = _single(output_padding)  # (a plain attribute: before Module's)
-        Conv2d.__init__(self, in_channels, out_channels, kernel_size, stride=stride,
-                        padding=_single(padding), dilation=dilation, groups=groups, bias=bias,
-                        padding_mode=padding_mode, dtype=dtype)
 
     def forward(self, input: Tensor) -> Tensor:
         return conv_transpose1d(input, self.weight, self.bias, self.stride, self.padding,

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _recording, _volumes
+from .. import _convolution, _recording, _volumes
 from .._dtype_checks import check_convolution
 from .._formula_kit import Kit
 from .._tensor import Tensor
-from .convolution import ConvTranspose2d, _check_transposed
+from .convolution import ConvTranspose2d, _check_transposed, transposed_grad
 from .volumes import _unbatched
 
 triple = _volumes.triple
@@ -29,9 +29,8 @@ def conv_transpose3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, 
     output_padding, dilation = triple(output_padding), triple(dilation)
     _check_transposed(input, weight, groups)
     data, filters = input._data, weight._data.astype(input._data.dtype)
-    size = [(data.shape[2 + axis] - 1) * stride[axis] - 2 * padding[axis] +
-            dilation[axis] * (filters.shape[2 + axis] - 1) + output_padding[axis] + 1
-            for axis in range(3)]
+    size = _convolution.transposed_size(data.shape, filters.shape, stride, padding,
+                                        output_padding, dilation)
     shape = (data.shape[0], filters.shape[1] * groups, *size)
     result = _volumes.conv3d_input_grad(data, shape, filters, stride, padding, dilation, groups)
     if bias is not None:
@@ -43,23 +42,10 @@ def conv_transpose3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, 
 
 def conv_transpose3d_grad(k, grad, input, weight, stride, padding, dilation, groups,
                           which: int):
-    """ConvolutionBackward0 of a transposed volume convolution, on arrays: the input's
-    gradient is a convolution of grad by the filters, the filters' a convolution's weight
-    gradient with input and output swapped, the bias's a sum; under create_graph torch's
-    ConvolutionBackwardBackward0 (_image_rules' conv_transpose3d_*_backward rows)."""
-    if which == 2:
-        return k.conv_bias(grad, input, weight)
-    arrays = [np.asarray(getattr(value, "_data", value)) for value in (grad, input, weight)]
-    options = (stride, padding, dilation, groups)
-    if which == 0:
-        values = _volumes.conv3d(arrays[0], arrays[2], *options)
-        op, saved = "conv_transpose3d_input_backward", (grad, weight)
-    else:
-        values = _volumes.conv3d_weight_grad(arrays[1], arrays[0], arrays[2].shape[2:],
-                                             *options)
-        op, saved = "conv_transpose3d_weight_backward", (grad, input)
-    values = np.ascontiguousarray(values, arrays[0].dtype)
-    return k._backward_of(op, values, (grad, input, weight), (*saved, *options))
+    """conv_transpose3d's ConvolutionBackward0: transposed_grad with volume kernels."""
+    return transposed_grad(k, grad, input, weight, which, 3,
+                           (_volumes.conv3d, _volumes.conv3d_weight_grad),
+                           (stride, padding, dilation, groups))
 
 
 class ConvTranspose3d(ConvTranspose2d):
@@ -67,15 +53,6 @@ class ConvTranspose3d(ConvTranspose2d):
     initialised as torch initialises them."""
 
     sizes = staticmethod(triple)
-
-    def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0,
-                 output_padding=0, groups: int = 1, bias: bool = True, dilation=1,
-                 padding_mode: str = "zeros", device=None, dtype=None) -> None:
-        if padding_mode != "zeros":
-            raise ValueError('Only "zeros" padding mode is supported for ConvTranspose3d')
-        super().__init__(in_channels, out_channels, kernel_size, stride, triple(padding),
-                         output_padding, groups, bias, dilation, padding_mode, device, dtype)
-        self.output_padding = triple(output_padding)
 
     def forward(self, input: Tensor) -> Tensor:
         return conv_transpose3d(input, self.weight, self.bias, self.stride, self.padding,
