@@ -14,6 +14,7 @@ import numpy as np
 
 from .. import _convolution, _recording
 from .._missing import MISSING_HINT
+from .._numerics import fused_values
 from .._strides import following
 from .._tensor import Tensor
 from . import functional
@@ -139,10 +140,13 @@ def _resampled(data: np.ndarray, rows, columns) -> np.ndarray:
     return np.ascontiguousarray(((1 - rw)[:, None] * top + rw[:, None] * low).astype(data.dtype))
 
 
-def _source(size_in: int, size_out: int, scale, mode: str, align_corners, exact=np.float32):
+def _source(size_in: int, size_out: int, scale, mode: str, align_corners, exact=np.float32,
+            fused: bool = False):
     """Each output position's source: nearest, the input index; bilinear, (first, second,
     weight of the second); bicubic, (four indices, four weights); with torch's index
-    arithmetic (float32, or double for a double input: its opmath type)."""
+    arithmetic (float32, or double for a double input: its opmath type); `fused`: the
+    unaligned ``ratio * (o + 0.5) - 0.5`` as one fused multiply-add, as torch's vectorised
+    trilinear kernel finds it."""
     positions = np.arange(size_out, dtype=exact)
     if mode == "nearest":
         if size_out == size_in:
@@ -160,7 +164,11 @@ def _source(size_in: int, size_out: int, scale, mode: str, align_corners, exact=
         source = positions * ratio
     else:
         ratio = exact(1 / scale if scale else size_in / size_out)
-        source = ratio * (positions + exact(0.5)) - exact(0.5)
+        if fused:
+            source = fused_values(np.full_like(positions, ratio), positions + exact(0.5),
+                                  exact(-0.5))
+        else:
+            source = ratio * (positions + exact(0.5)) - exact(0.5)
         if mode != "bicubic":  # (bicubic reads left of the first pixel too)
             source = np.maximum(source, 0)
     if mode == "bicubic":

@@ -29,24 +29,11 @@ def interpolate_volume(input: Tensor, sizes: tuple, scales: tuple, mode: str,
     exact = np.float64 if input._data.dtype == np.float64 and mode == "trilinear" else \
         np.float32  # (torch's opmath type of the index arithmetic)
     kind = "bilinear" if mode == "trilinear" else mode
-    sources = tuple(_axis_source(size_in, size_out, scale, kind, align_corners, exact)
+    sources = tuple(_source(size_in, size_out, scale, kind, align_corners, exact,
+                            _FUSED and kind == "bilinear")
                     for size_in, size_out, scale in zip(input.shape[2:], sizes, scales,
                                                         strict=True))
     return resample_volume(None, input, sources)
-
-
-def _axis_source(size_in: int, size_out: int, scale, kind: str, align_corners, exact):
-    """One axis's source positions (resampling's), the trilinear ones without aligned
-    corners found as torch's fused ``ratio * (o + 0.5) - 0.5`` finds them."""
-    if kind != "bilinear" or align_corners or not _FUSED:
-        return _source(size_in, size_out, scale, kind, align_corners, exact)
-    positions = np.arange(size_out, dtype=exact) + exact(0.5)
-    ratio = exact(1 / scale if scale else size_in / size_out)
-    source = np.maximum(fused_values(np.full_like(positions, ratio), positions,
-                                     exact(-0.5)), 0)
-    first = np.minimum(np.floor(source).astype(np.int64), size_in - 1)
-    second = first + (first < size_in - 1)
-    return first, second, np.clip(source - first, 0, 1).astype(exact)
 
 
 def _blend(near: np.ndarray, far: np.ndarray, weight: np.ndarray) -> np.ndarray:
