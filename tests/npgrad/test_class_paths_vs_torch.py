@@ -181,6 +181,13 @@ for bad in [lambda: F.max_unpool2d(p[:, :1], wrong, 2),
         bad()
     except (RuntimeError, ValueError) as e:
         print(type(e).__name__, e)
+torch.set_num_threads(1)  # (one thread names the last bad index of all; several race)
+wrong = idx.clone().view(-1)
+wrong[[1, 5, wrong.numel() // 2, -3]] = torch.tensor([-1, 700, 900, 800])
+try:
+    F.max_unpool2d(p, wrong.view(idx.shape), 2)
+except RuntimeError as e:
+    print(e)
 s = torch.randn(1, 1, 6, requires_grad=True)
 q, i1 = F.max_pool1d(s, 2, return_indices=True)
 r = F.max_unpool1d(q, i1, 2)

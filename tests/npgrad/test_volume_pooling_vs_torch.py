@@ -39,6 +39,13 @@ for bad in [lambda: F.max_unpool3d(p, wrong, 2, output_size=x.shape),
         bad()
     except (RuntimeError, ValueError) as e:
         print(type(e).__name__, e)
+torch.set_num_threads(1)  # (one thread names the last bad index of all; several race)
+wrong = idx.clone().view(-1)
+wrong[[1, 5, wrong.numel() // 2, -3]] = torch.tensor([-1, 700, 900, 800])
+try:
+    F.max_unpool3d(p, wrong.view(idx.shape), 2, output_size=x.shape)
+except RuntimeError as e:
+    print(e)
 """
 
 

@@ -266,21 +266,19 @@ def _unpooled(input: Tensor, indices: Tensor, size: list[int]) -> Tensor:
     flat_places = places.reshape(*places.shape[:-2], -1)
     outside = (places < 0) | (places >= height * width)
     if outside.any():
-        raise RuntimeError(f"Found an invalid max index: {_reported(places, outside)} (output "
-                           f"volumes are of size {height}x{width})")
+        raise RuntimeError(f"Found an invalid max index: {reported_index(places, outside)} "
+                           f"(output volumes are of size {height}x{width})")
     plane = np.zeros((*data.shape[:-2], height * width), data.dtype)
     np.put_along_axis(plane, flat_places, flat_values, axis=-1)
     return _recording.output("max_unpool2d", plane.reshape(*data.shape[:-2], height, width),
                              (input,), (places,))
 
 
-def _reported(places: np.ndarray, outside: np.ndarray) -> int:
-    """The index torch's loop names: in the first plane and row holding a bad one, the last
-    bad one of that row (the row is checked whole before the loop stops)."""
-    rows = places.reshape(-1, places.shape[-1])
-    bad_rows = outside.reshape(-1, places.shape[-1])
-    row = int(np.argmax(bad_rows.any(axis=1)))
-    return int(rows[row][np.flatnonzero(bad_rows[row])[-1]])
+def reported_index(places: np.ndarray, outside: np.ndarray) -> int:
+    """The bad index torch names: its loop notes each bad one it meets, so one thread names
+    the last of all (several threads race to note theirs: torch's answer then changes from
+    run to run, and this is one of its answers)."""
+    return int(places.ravel()[np.flatnonzero(outside.ravel())[-1]])
 
 
 def max_unpool2d(input: Tensor, indices: Tensor, kernel_size, stride=None, padding=0,

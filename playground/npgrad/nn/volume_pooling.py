@@ -7,10 +7,9 @@ import numpy as np
 
 from .. import _recording
 from .._tensor import Tensor
-from .._torch_calls import get_num_threads
 from .._volumes import triple
 from .modules import Module
-from .more_pooling import _bounds, _MaxUnpoolNd, _unpool_output_size, window_maxima
+from .more_pooling import _bounds, _MaxUnpoolNd, _unpool_output_size, reported_index, window_maxima
 
 
 def adaptive_max_pool3d(input: Tensor, output_size, return_indices: bool = False):
@@ -64,25 +63,12 @@ def max_unpool3d(input: Tensor, indices: Tensor, kernel_size, stride=None, paddi
     flat_places = places.reshape(*places.shape[:-3], int(np.prod(places.shape[-3:])))
     outside = (places < 0) | (places >= volume)
     if outside.any():
-        raise RuntimeError(f"Found an invalid max index: {_reported(places, outside)} (output "
-                           f"volumes are of size {size[0]}x{size[1]}x{size[2]})")
+        raise RuntimeError(f"Found an invalid max index: {reported_index(places, outside)} "
+                           f"(output volumes are of size {size[0]}x{size[1]}x{size[2]})")
     unpooled = np.zeros((*data.shape[:-3], volume), data.dtype)
     np.put_along_axis(unpooled, flat_places, data.reshape(flat_places.shape), axis=-1)
     return _recording.output("max_unpool3d", unpooled.reshape(*data.shape[:-3], *size),
                              (input,), (places,))
-
-
-def _reported(places: np.ndarray, outside: np.ndarray) -> int:
-    """The index torch names: its threads each take an equal run of the elements and each
-    notes the last bad one of its run; the first run's thread, which is the caller's and
-    finishes last, has the final word (a single thread: the last bad one of all)."""
-    flat_places, flat_outside = places.ravel(), outside.ravel()
-    runs = np.array_split(np.arange(flat_places.size), max(1, get_num_threads()))
-    for run in runs:
-        bad = run[flat_outside[run]]
-        if bad.size:
-            return int(flat_places[bad[-1]])
-    raise AssertionError("no bad index")  # (only called when one is bad)
 
 
 class AdaptiveMaxPool3d(Module):
