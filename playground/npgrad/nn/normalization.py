@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _factories, _recording
+from .. import _batch_norm_kernel, _factories, _recording
 from .._dtype import int64
 from .._dtype_checks import check_normalization
 from .._tensor import Tensor
@@ -20,25 +20,64 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
     data = input._data
     dims = (0, *range(2, data.ndim))
     shape = (1, -1) + (1,) * (data.ndim - 2)
+    found = None
     if training:
         count = data.size // data.shape[1]
         if count <= 1:
             raise ValueError("Expected more than 1 value per channel when training, got input "
                              f"size {input.shape}")
-        wide = data.astype(np.float64)  # torch collects the statistics in double
-        mean = wide.mean(axis=dims)
-        variance = ((wide - mean.reshape(shape)) ** 2).mean(axis=dims)
-        _update_running(running_mean, running_var, mean, variance * count / (count - 1),
-                        momentum)
+        found = _statistics(data, running_mean, running_var)
+        if found is not None:  # float32: torch's own arithmetic (_batch_norm_kernel)
+            mean, squares = found
+            variance = squares / np.float32(count)
+            _update_running_float32(running_mean, running_var, mean,
+                                    squares / np.float32(count - 1), momentum)
+        else:
+            wide = data.astype(np.float64)  # torch collects the statistics in double
+            mean = wide.mean(axis=dims)
+            variance = ((wide - mean.reshape(shape)) ** 2).mean(axis=dims)
+            _update_running(running_mean, running_var, mean, variance * count / (count - 1),
+                            momentum)
     else:
         mean, variance = running_mean._data.astype(np.float64), running_var._data
     invstd = (1 / np.sqrt(variance.astype(np.float64) + eps)).astype(data.dtype)
     mean = mean.astype(data.dtype)
-    alpha = invstd * (weight._data if weight is not None else 1)
-    beta = (bias._data if bias is not None else 0) - mean * alpha
-    result = data * alpha.reshape(shape) + beta.reshape(shape)  # torch's x * alpha + beta
+    kernel_invstd = invstd if training else _eval_invstd(data, running_var, eps)
+    if kernel_invstd is not None and (found is not None or not training):
+        result = np.empty_like(data)  # (in the input's layout)
+        result[...] = _batch_norm_kernel.normalized(
+            data, mean, kernel_invstd, *(None if value is None else value._data
+                                         for value in (weight, bias)))
+    else:
+        alpha = invstd * (weight._data if weight is not None else 1)
+        beta = (bias._data if bias is not None else 0) - mean * alpha
+        result = data * alpha.reshape(shape) + beta.reshape(shape)  # torch's x * alpha + beta
     return _recording.output("batch_norm", result.astype(data.dtype), (input, weight, bias),
                              (input, mean, weight, invstd, training, eps))
+
+
+def _statistics(data: np.ndarray, running_mean, running_var):
+    """The float32 batch's (mean, sum of squared deviations) as torch's kernel finds them;
+    None for other inputs or running statistics of another dtype."""
+    if any(running is not None and running._data.dtype != np.float32
+           for running in (running_mean, running_var)):
+        return None
+    return _batch_norm_kernel.statistics(data)
+
+
+def _eval_invstd(data: np.ndarray, running_var, eps: float):
+    """1/sqrt(var + eps) as torch's float32 kernel finds it in eval, all in float32 (its
+    backward finds it in double); None where the kernel's arithmetic is not followed."""
+    if _batch_norm_kernel.layout(data) is None or running_var._data.dtype != np.float32:
+        return None
+    return np.float32(1) / np.sqrt(running_var._data + np.float32(eps))
+
+
+def _update_running_float32(running_mean, running_var, mean, unbiased, momentum) -> None:
+    for running, batch, in_double in ((running_mean, mean, False), (running_var, unbiased, True)):
+        if running is not None:
+            running._data[...] = _batch_norm_kernel.running_update(running._data, batch,
+                                                                   momentum, in_double)
 
 
 def _update_running(running_mean, running_var, mean, unbiased, momentum) -> None:
