@@ -264,10 +264,13 @@ class Kit(GraphBackwards):
         return k.reshape(summed, tuple(shape))
 
     def nll_grad(k, grad, chosen, reduction, count):
-        """-grad at each row's target class (``chosen`` is 1 there), over the count for mean."""
+        """-grad at each row's target class (``chosen`` holds its weight there), for a mean
+        first divided by the count (the total weight), as torch's kernel divides."""
         if reduction == "none" and chosen.ndim == 2:
             grad = k.unsqueeze(grad, 1)
-        return _zero_elsewhere(grad * (chosen * (-1.0 / count)), chosen)
+        if reduction == "mean":
+            grad = grad / chosen.dtype.type(count)
+        return _zero_elsewhere(grad * -chosen, chosen)
 
     def index_add_source(k, grad, dim, index, alpha):
         """index_add's gradient for the source: grad's rows at the index, expanded as the

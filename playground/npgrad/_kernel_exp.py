@@ -6,7 +6,7 @@ its NumPy twin here (``sleef_expf``); tests hold the two equal bit for bit.
 
 torch 2.13's plain exp, tanh, sin, cos and log come from MKL whatever ATEN_CPU_CAPABILITY says
 (measured: the same bits under default, avx2 and avx512), and MKL's code is not public; the
-nearest this engine comes to them is rounding once (_pointwise._rounded_once). The kernels
+nearest this engine comes to them is rounding once (_pointwise.rounded_once). The kernels
 that compute their own e^x (sigmoid, silu...) use Sleef under AVX2 and AVX-512, which is."""
 
 from __future__ import annotations

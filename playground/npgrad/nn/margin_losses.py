@@ -10,12 +10,15 @@ import numpy as np
 
 from .. import _recording
 from .._formula_kit import Kit
+from .._pointwise import rounded_once
 from .._tensor import Tensor
 from .functional import _pointwise_loss
 from .loss import _Loss
 from .more_losses import _reduction
 
 _REDUCTIONS = ("none", "mean", "sum")
+# torch's at::exp and at::log1p: MKL's, which round (nearly always) as float64 rounded once does
+_rounded_exp, _rounded_log1p = rounded_once(np.exp), rounded_once(np.log1p)
 
 
 def _not_differentiable(function: str, argument: str, tensor) -> None:
@@ -41,7 +44,7 @@ def soft_margin_loss(input: Tensor, target: Tensor, size_average=None, reduce=No
                          f"size ({input.shape}) is deprecated. Please ensure they have the same "
                          "size.")
     data = input._data
-    values = np.log1p(np.exp(-data * target._data.astype(data.dtype)))
+    values = _rounded_log1p(_rounded_exp(-data * target._data.astype(data.dtype)))
     return _recording.output("soft_margin_loss", _pointwise_loss(values, reduction), (input,),
                              (input, target._data.astype(data.dtype), reduction))
 
@@ -49,7 +52,7 @@ def soft_margin_loss(input: Tensor, target: Tensor, size_average=None, reduce=No
 def soft_margin_grad(k, grad, self, target, reduction):
     """-norm y z / (1 + z) · grad, z = exp(-y x), as torch's kernel works it out."""
     norm = 1.0 / self.size if reduction == "mean" else 1.0
-    z = np.exp(-target * self)
+    z = _rounded_exp(-target * self)
     values = (target * z) * self.dtype.type(-norm)
     return values / (z + 1) * grad
 
