@@ -1,6 +1,7 @@
 """Loss gradients rounded as torch's kernels round them, against torch run here: nll_loss's
 mean divides the incoming gradient by the total weight before the class weight multiplies
-it (a weighted cross entropy with label smoothing, scaled losses), and soft margin's
+it (a weighted cross entropy with label smoothing, scaled losses; images' losses and weights
+added in torch's cascade), and soft margin's
 exponentials are MKL's (rounded once), printed to the last bit."""
 
 from __future__ import annotations
@@ -27,6 +28,17 @@ for reduction in ("mean", "sum", "none"):
     loss = nn.SoftMarginLoss(reduction=reduction)(x * 3, y)
     loss.sum().backward()
     print(reduction, loss.sum().item(), x.grad.tolist())
+for width in (5, 11):  # images: the positions' losses and weights added in torch's cascade
+    scores = torch.randn(3, 5, 4, width).log_softmax(1).requires_grad_()
+    targets = torch.randint(0, 5, (3, 4, width))
+    targets[0, 0, :2] = -100
+    for reduction in ("mean", "sum"):
+        for weight in (None, w):
+            scores.grad = None
+            loss = F.nll_loss(scores, targets, weight=weight, reduction=reduction)
+            (loss * 0.7).backward()
+            print(reduction, loss.item(), scores.grad[0, :, 1, 2].tolist(),
+                  scores.grad[2, 3].tolist())
 """
 
 

@@ -69,9 +69,9 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_a
     picked[kept] = -(gathered * scale[labels[kept]] if weight is not None else gathered)
     total = chosen.sum() if weight is not None else int(kept.sum())
     shape = (classes.shape if image else (() if values.ndim == 1 else (rows.shape[0],)))
-    if image or reduction == "none":
+    if reduction == "none":
         data, count = _reduced(picked.reshape(shape), reduction, values.dtype, total)
-    else:  # torch's nll_loss kernel adds the rows in a cascade of its own
+    else:  # torch's nll_loss kernels add the rows (positions) in a cascade of their own
         data, count = _cascade_reduced(picked, kept, None if weight is None else
                                        scale[np.where(kept, labels, 0)], reduction)
     if image:
@@ -182,7 +182,9 @@ def nll2d_grad(k, grad, chosen, reduction, count):
     mean (a 'none' gradient has no class dimension: it gains one)."""
     if reduction == "none":
         grad = k.unsqueeze(grad, 1)
-    return _zero_elsewhere(grad * (chosen * (-1.0 / count)), chosen)
+    if reduction == "mean":  # (torch's kernel divides first, as nll_grad's)
+        grad = grad / chosen.dtype.type(count)
+    return _zero_elsewhere(grad * -chosen, chosen)
 
 
 @refused_for_complex("cross_entropy")
