@@ -97,6 +97,18 @@ def transposed_size(input_shape, filter_shape, stride, padding, output_padding,
                 strict=True)]
 
 
+def window_maxima(windows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Along the last axis: where each window's maximum is and its value, as torch's max
+    pooling kernels find it (a strict ``>`` keeps the first of equals; a NaN always wins, so
+    the last NaN is taken)."""
+    best = np.argmax(windows, axis=-1)
+    missing = np.isnan(windows)
+    if missing.any():
+        last_nan = windows.shape[-1] - 1 - np.argmax(missing[..., ::-1], axis=-1)
+        best = np.where(missing.any(axis=-1), last_nan, best)
+    return best, np.take_along_axis(windows, best[..., None], -1)[..., 0]
+
+
 def max_pool2d(data: np.ndarray, kernel, stride, padding, dilation,
                extra: tuple = (0, 0)) -> tuple:
     """The window maxima and where each came from (flat index into the input's H*W);
@@ -107,20 +119,21 @@ def max_pool2d(data: np.ndarray, kernel, stride, padding, dilation,
         padded = np.pad(padded, ((0, 0), (0, 0), (0, extra[0]), (0, extra[1])),
                         constant_values=floor)
     windows = _windows(padded, kernel, stride, dilation)
-    flat = windows.reshape(*windows.shape[:4], -1)
-    picked = flat.argmax(axis=-1)  # the first maximum, as torch's
-    values = np.take_along_axis(flat, picked[..., None], axis=-1)[..., 0]
+    picked, values = window_maxima(windows.reshape(*windows.shape[:4], kernel[0] * kernel[1]))
     i, j = np.divmod(picked, kernel[1])
     rows = np.arange(values.shape[2])[:, None] * stride[0] + i * dilation[0] - padding[0]
     columns = np.arange(values.shape[3])[None, :] * stride[1] + j * dilation[1] - padding[1]
     return values, rows * data.shape[3] + columns
 
 
-def max_pool2d_grad(grad: np.ndarray, shape: tuple, indices: np.ndarray) -> np.ndarray:
-    result = np.zeros((shape[0], shape[1], shape[2] * shape[3]), grad.dtype)
-    flat_grad = grad.reshape(shape[0], shape[1], int(np.prod(grad.shape[2:])))
+def max_pool2d_grad(grad: np.ndarray, shape: tuple, indices: np.ndarray,
+                    dims: int = 2) -> np.ndarray:
+    """Each window's gradient added to its maximum, plane by plane (of `dims` sides) and
+    window after window as torch adds them (sizes spelt out, for empty batches)."""
+    planes, spatial = int(np.prod(shape[:-dims])), int(np.prod(shape[-dims:]))
+    result = np.zeros((planes, spatial), grad.dtype)
+    flat_grad = grad.reshape(planes, int(np.prod(grad.shape[-dims:])))
     flat_index = indices.reshape(flat_grad.shape)
-    for n in range(shape[0]):
-        for c in range(shape[1]):
-            np.add.at(result[n, c], flat_index[n, c], flat_grad[n, c])
+    for plane in range(planes):  # (np.add.at: a maximum shared by windows hears from each)
+        np.add.at(result[plane], flat_index[plane], flat_grad[plane])
     return result.reshape(shape)

@@ -1,7 +1,8 @@
 """torch's refusals of operands whose dtypes differ where its kernels take one dtype (matrix
 products, convolutions, normalizations, recurrent layers), in its words: NumPy would promote
 them and answer where torch raises (``nn.Linear`` fed a float64 or an int64 batch); and of a
-convolution window larger than its input (NumPy's words were its own)."""
+convolution window larger than its input (NumPy's words were its own); and of a max pool's
+input of the wrong rank or empty past its batch."""
 
 from __future__ import annotations
 
@@ -108,3 +109,29 @@ def check_rnn(input, weight) -> None:
         raise ValueError(f"RNN input dtype ({given}) does not match weight dtype ({own}). "
                          f"Convert input: input.to({own}), or convert model: "
                          f"model.to({given})")
+
+
+def check_max_pool_input(shape: tuple, sides: int, indices: bool = False) -> None:
+    """torch's words for a max pool's input of the wrong rank or empty past its batch (its
+    3-d kernel names dimension 0 whichever it is; its 1-d pool with indices is the 2-d one's
+    and leaves emptiness to it)."""
+    ranks, got = (sides + 1, sides + 2), list(shape)
+    if sides == 1 and indices and len(shape) not in ranks:
+        raise RuntimeError(f"Expected 2 to 3 dimensions, but got {len(shape)}-dimensional tensor "
+                           f"for argument #1 'self' (while checking arguments for max_pool1d)")
+    if sides == 1 and not indices and (len(shape) not in ranks or 0 in shape[-2:]):
+        raise RuntimeError(f"max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 "
+                           f"dim batch size for input, but got:{got}")
+    if sides == 1:
+        return
+    if len(shape) not in ranks:
+        raise RuntimeError(f"non-empty {ranks[0]}D or {ranks[1]}D (batch mode) tensor expected "
+                           f"for input")
+    if 0 not in shape[-sides - 1:]:
+        return
+    if sides == 2:
+        raise RuntimeError(f"Expected 3D or 4D (batch mode) tensor with optional 0 dim batch "
+                           f"size for input, but got:{got}")
+    raise RuntimeError(f"max_pool3d_with_indices_out_cpu_template(): Expected input's non-batch "
+                       f"dimensions to have positive length, but input has a shape of {got} and "
+                       f"non-batch dimension 0 has length zero!")

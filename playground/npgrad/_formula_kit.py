@@ -322,10 +322,13 @@ class Kit(GraphBackwards):
         values = _convolution.max_pool2d_grad(_array(grad), shape, indices)
         return k._backward_of("max_pool2d_backward", values, (grad, self), (indices, shape))
 
-    def max_pool2d_gather(k, grad, indices):
-        """max_pool2d's second derivative: the incoming gradient at each window's maximum."""
-        flat = k.reshape(grad, (*grad.shape[:2], -1))
-        picked = k.gather(flat, 2, indices.reshape(*indices.shape[:2], -1))
+    def max_gather(k, grad, indices, dims):
+        """The incoming gradient at each index of its plane or volume: max unpooling's gradient
+        and max pooling's second (sizes spelt out, for empty batches)."""
+        flat = k.reshape(grad, (*grad.shape[:-dims], int(np.prod(grad.shape[-dims:]))))
+        flat_indices = indices.reshape(*indices.shape[:-dims],
+                                       int(np.prod(indices.shape[-dims:])))
+        picked = k.gather(flat, len(grad.shape) - dims, flat_indices)
         return k.reshape(picked, tuple(indices.shape))
 
     def fold_windows(k, grad, shape, dim, size, step):

@@ -46,7 +46,7 @@ def _volume_rows(row) -> tuple:
         row("max_pool3d", "MaxPool3DWithIndicesBackward0", "self", "self shape indices",
             "k.max_pool3d_grad(grad, self, shape, indices)"),
         row("max_pool3d_backward", "MaxPool3DWithIndicesBackwardBackward0", "grad_output self",
-            "indices shape", "k.max_pool3d_gather(grad, indices)", "k._zeros(grad, shape)"),
+            "indices shape", "k.max_gather(grad, indices, 3)", "k._zeros(grad, shape)"),
         *(row(op, f"{node}Backward0", "self", "self shape windows",
               f"k.average_spread(grad, self, shape, windows, '{op}')")
           for op, node in (("avg_pool3d", "AvgPool3D"),
@@ -179,11 +179,11 @@ def image_rows(row) -> tuple:
              "k.conv2d_input(grad_output, input, grad, stride, padding, dilation, groups)",
              "k._zeros(grad, grad.shape)"),
         row("max_pool2d_backward", "MaxPool2DWithIndicesBackwardBackward0", "grad_output self",
-             "indices shape", "k.max_pool2d_gather(grad, indices)", "k._zeros(grad, shape)"),
+             "indices shape", "k.max_gather(grad, indices, 2)", "k._zeros(grad, shape)"),
         *_volume_rows(row),
         # nn/more_pooling.py's
         row("max_unpool2d", "MaxUnpool2DBackward0", "self", "indices",
-            "k.max_pool2d_gather(grad, indices)"),
+            "k.max_gather(grad, indices, 2)"),
         row("adaptive_max_pool2d", "AdaptiveMaxPool2DBackward0", "self", "self shape indices",
             "k.max_scatter(grad, self, shape, indices, 2, 'adaptive_max_pool2d_backward')"),
         # nn/transposed_volumes.py's, as conv_transpose1d's

@@ -7,6 +7,8 @@ from __future__ import annotations
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
+from ._convolution import window_maxima
+
 DIMS = 3
 
 
@@ -85,9 +87,7 @@ def max_pool3d(data: np.ndarray, kernel, stride, padding, dilation, extra=(0, 0,
     if any(extra):
         wide = np.pad(wide, ((0, 0), (0, 0), *((0, e) for e in extra)), constant_values=floor)
     views = windows(wide, kernel, stride, dilation)
-    flat = views.reshape(*views.shape[:5], -1)
-    picked = flat.argmax(axis=-1)  # the first maximum, as torch's
-    values = np.take_along_axis(flat, picked[..., None], axis=-1)[..., 0]
+    picked, values = window_maxima(views.reshape(*views.shape[:5], int(np.prod(kernel))))
     offsets = np.unravel_index(picked, kernel)
     position = 0
     for axis in range(DIMS):
@@ -96,12 +96,3 @@ def max_pool3d(data: np.ndarray, kernel, stride, padding, dilation, extra=(0, 0,
         along = places * stride[axis] + offsets[axis] * dilation[axis] - padding[axis]
         position = position * data.shape[2 + axis] + along
     return values, position
-
-
-def max_pool3d_grad(grad: np.ndarray, shape: tuple, indices: np.ndarray) -> np.ndarray:
-    result = np.zeros((shape[0] * shape[1], int(np.prod(shape[2:]))), grad.dtype)
-    flat_grad = grad.reshape(len(result), -1)
-    flat_index = indices.reshape(len(result), -1)
-    for plane in range(len(result)):
-        np.add.at(result[plane], flat_index[plane], flat_grad[plane])
-    return result.reshape(shape)

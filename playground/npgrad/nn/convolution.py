@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _convolution, _recording
-from .._dtype_checks import check_convolution, check_kernel_fits
+from .._dtype_checks import check_convolution, check_kernel_fits, check_max_pool_input
 from .._grad_mode import no_grad
 from .._strides import following, wants_channels_last
 from .._tensor import Tensor
@@ -130,17 +130,16 @@ def max_pool2d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,
     stride = kernel if stride is None or stride == [] else _pair(stride)
     padding, dilation = _pair(padding), _pair(dilation)
     _check_max_pool_padding(padding, kernel, dilation)
-    if input.dim() == 3:
-        found = max_pool2d(input.unsqueeze(0), kernel, stride, padding, dilation, ceil_mode,
-                           True)
-        return (found[0].squeeze(0), found[1].squeeze(0)) if return_indices else \
-            found[0].squeeze(0)
-    extra = _ceil_extra(input.shape[2:], kernel, stride, padding, dilation) if ceil_mode else \
+    check_max_pool_input(input.shape, 2)
+    extra = _ceil_extra(input.shape[-2:], kernel, stride, padding, dilation) if ceil_mode else \
         (0, 0)
-    _check_pooled_size(input.shape[1:], kernel, stride, padding, dilation, extra)
-    values, indices = _convolution.max_pool2d(input._data, kernel, stride, padding, dilation,
-                                              extra)
-    result = _recording.output("max_pool2d", following(values, input._data), (input,),
+    _check_pooled_size(input.shape[-3:], kernel, stride, padding, dilation, extra)
+    batched = input._data if input.dim() == 4 else input._data[None]  # torch's node takes both
+    values, indices = _convolution.max_pool2d(batched, kernel, stride, padding, dilation, extra)
+    values = following(values, batched)
+    if input.dim() == 3:
+        values, indices = values[0], indices[0]
+    result = _recording.output("max_pool2d", values, (input,),
                                (input, input._data.shape, indices))
     return (result, Tensor._make(indices.astype(np.int64))) if return_indices else result
 
@@ -300,6 +299,7 @@ def max_pool1d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,
     """torch's: a 2-d max pool of height 1 on the input unsqueezed, squeezed back."""
     kernel = _single(kernel_size)
     stride = kernel if stride is None or stride == [] else _single(stride)
+    check_max_pool_input(input.shape, 1, return_indices)
     if _single(padding)[0] > kernel[0] // 2:
         raise RuntimeError(f"max_pool1d() padding should be at most half of kernel size, but "
                            f"got padding={_single(padding)[0]} and kernel_size={kernel[0]}")

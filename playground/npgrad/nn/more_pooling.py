@@ -9,8 +9,8 @@ import math
 
 import numpy as np
 
-from .. import _recording
-from .._convolution import _pair
+from .. import _convolution, _recording
+from .._convolution import _pair, window_maxima
 from .._formula_kit import Kit
 from .._tensor import Tensor
 from .._volumes import triple
@@ -23,18 +23,6 @@ def _bounds(size_in: int, size_out: int) -> list[tuple[int, int]]:
     """Each output's input range: floor(o·I/O) to ceil((o+1)·I/O)."""
     return [(o * size_in // size_out, -(-(o + 1) * size_in // size_out))
             for o in range(size_out)]
-
-
-def window_maxima(windows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Along the last axis: where each window's maximum is and its value, as torch's max
-    pooling kernels find it (a strict ``>`` keeps the first of equals; a NaN always wins, so
-    the last NaN is taken)."""
-    best = np.argmax(windows, axis=-1)
-    missing = np.isnan(windows)
-    if missing.any():
-        last_nan = windows.shape[-1] - 1 - np.argmax(missing[..., ::-1], axis=-1)
-        best = np.where(missing.any(axis=-1), last_nan, best)
-    return best, np.take_along_axis(windows, best[..., None], -1)[..., 0]
 
 
 def adaptive_max_pool2d(input: Tensor, output_size, return_indices: bool = False):
@@ -84,25 +72,10 @@ def max_scatter(k, grad, self, shape, indices, dims, backward):
     (adaptive 1-d to 3-d and fractional max pooling); under create_graph the node of the
     `backward` row."""
     flowing = np.asarray(getattr(grad, "_data", grad))
-    planes, spatial = int(np.prod(shape[:-dims])), int(np.prod(shape[-dims:]))
-    values = np.zeros((planes, spatial), flowing.dtype)
-    flat_grad = flowing.reshape(planes, int(np.prod(flowing.shape[-dims:])))
-    flat_index = indices.reshape(flat_grad.shape)
-    for plane in range(planes):  # (np.add.at: a maximum shared by windows hears from each)
-        np.add.at(values[plane], flat_index[plane], flat_grad[plane])
-    values = values.reshape(shape)
+    values = _convolution.max_pool2d_grad(flowing, shape, indices, dims)
     if isinstance(grad, np.ndarray):
         return values
     return k._backward_of(backward, values, (grad, self), (indices, shape, dims))
-
-
-def max_gather(k, grad, indices, dims):
-    """The incoming gradient at each index of its plane or volume: max unpooling's gradient
-    and max pooling's second (sizes spelt out, for empty batches)."""
-    flat = k.reshape(grad, (*grad.shape[:-dims], int(np.prod(grad.shape[-dims:]))))
-    flat_indices = indices.reshape(*indices.shape[:-dims], int(np.prod(indices.shape[-dims:])))
-    picked = k.gather(flat, len(grad.shape) - dims, flat_indices)
-    return k.reshape(picked, tuple(indices.shape))
 
 
 def _lp_pool(average, biggest, input: Tensor, norm_type, kernel_size, stride, ceil_mode: bool,
@@ -229,7 +202,7 @@ class LPPool3d(LPPool2d):
     pool = staticmethod(lp_pool3d)
 
 
-for _function in (max_scatter, max_gather, pdist_grad):
+for _function in (max_scatter, pdist_grad):
     setattr(Kit, _function.__name__, _function)
 
 FUNCTIONS = ("adaptive_max_pool1d", "adaptive_max_pool2d", "lp_pool1d", "lp_pool2d", "lp_pool3d",

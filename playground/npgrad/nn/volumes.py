@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _recording, _volumes
-from .._dtype_checks import check_convolution, check_kernel_fits
+from .. import _convolution, _recording, _volumes
+from .._dtype_checks import check_convolution, check_kernel_fits, check_max_pool_input
 from .._formula_kit import Kit
 from .._tensor import Tensor
 from .convolution import Conv2d, _ceil_extra, _MaxPool, string_padding
@@ -79,6 +79,7 @@ def conv3d_forward(k, input, weight, stride, padding, dilation, groups):
 
 def max_pool3d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,
                ceil_mode: bool = False, return_indices: bool = False):
+    check_max_pool_input(input.shape, 3)
     if input.dim() == 4:
         return _unbatched(max_pool3d, input, kernel_size, stride, padding, dilation, ceil_mode,
                           return_indices)
@@ -101,17 +102,11 @@ def max_pool3d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,
 
 
 def max_pool3d_grad(k, grad, self, shape, indices):
-    values = _volumes.max_pool3d_grad(np.asarray(getattr(grad, "_data", grad)), shape, indices)
+    values = _convolution.max_pool2d_grad(np.asarray(getattr(grad, "_data", grad)), shape,
+                                          indices, 3)
     if isinstance(grad, np.ndarray):
         return values
     return k._backward_of("max_pool3d_backward", values, (grad, self), (indices, shape))
-
-
-def max_pool3d_gather(k, grad, indices):
-    """The double backward: the incoming gradient at each window's maximum."""
-    flat = k.reshape(grad, (*grad.shape[:2], -1))
-    picked = k.gather(flat, 2, indices.reshape(*indices.shape[:2], -1))
-    return k.reshape(picked, tuple(indices.shape))
 
 
 def _average_windows(shape: tuple, kernel, stride, padding, count_include_pad: bool,
@@ -246,7 +241,7 @@ class AdaptiveAvgPool3d(AdaptiveAvgPool2d):
         return adaptive_avg_pool3d(input, self.output_size)
 
 
-for _function in (conv3d_grad, conv3d_forward, max_pool3d_grad, max_pool3d_gather,
+for _function in (conv3d_grad, conv3d_forward, max_pool3d_grad,
                   average_spread, average_pool):
     setattr(Kit, _function.__name__, _function)
 
