@@ -30,20 +30,22 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
         if found is not None:  # float32: torch's own arithmetic (_batch_norm_kernel)
             mean, squares = found
             variance = squares / np.float32(count)
-            _update_running_float32(running_mean, running_var, mean,
-                                    squares / np.float32(count - 1), momentum)
+            _update_running(running_mean, running_var, mean, squares / np.float32(count - 1),
+                            momentum, _batch_norm_kernel.running_update)
         else:
             wide = data.astype(np.float64)  # torch collects the statistics in double
             mean = wide.mean(axis=dims)
             variance = ((wide - mean.reshape(shape)) ** 2).mean(axis=dims)
             _update_running(running_mean, running_var, mean, variance * count / (count - 1),
-                            momentum)
+                            momentum, _blended)
     else:
         mean, variance = running_mean._data.astype(np.float64), running_var._data
     invstd = (1 / np.sqrt(variance.astype(np.float64) + eps)).astype(data.dtype)
     mean = mean.astype(data.dtype)
-    kernel_invstd = invstd if training else _eval_invstd(data, running_var, eps)
-    if kernel_invstd is not None and (found is not None or not training):
+    # 1/std for torch's float32 kernel; None where its arithmetic is not followed
+    kernel_invstd = _eval_invstd(data, running_var, eps) if not training else \
+        invstd if found is not None else None
+    if kernel_invstd is not None:
         result = np.empty_like(data)  # (in the input's layout)
         result[...] = _batch_norm_kernel.normalized(
             data, mean, kernel_invstd, *(None if value is None else value._data
@@ -73,18 +75,18 @@ def _eval_invstd(data: np.ndarray, running_var, eps: float):
     return np.float32(1) / np.sqrt(running_var._data + np.float32(eps))
 
 
-def _update_running_float32(running_mean, running_var, mean, unbiased, momentum) -> None:
+def _update_running(running_mean, running_var, mean, unbiased, momentum, update) -> None:
+    """The running mean and variance moved towards the batch's by ``update`` (the variance's
+    ``in_double``, as torch's float32 kernel finds it)."""
     for running, batch, in_double in ((running_mean, mean, False), (running_var, unbiased, True)):
         if running is not None:
-            running._data[...] = _batch_norm_kernel.running_update(running._data, batch,
-                                                                   momentum, in_double)
+            running._data[...] = update(running._data, batch, momentum, in_double)
 
 
-def _update_running(running_mean, running_var, mean, unbiased, momentum) -> None:
-    for running, batch in ((running_mean, mean), (running_var, unbiased)):
-        if running is not None:
-            updated = momentum * batch + (1 - momentum) * running._data.astype(np.float64)
-            running._data[...] = updated.astype(running._data.dtype)
+def _blended(running: np.ndarray, batch: np.ndarray, momentum: float, in_double: bool):
+    """momentum · batch + (1 − momentum) · running, in double (other inputs than float32)."""
+    updated = momentum * batch + (1 - momentum) * running.astype(np.float64)
+    return updated.astype(running.dtype)
 
 
 def add_affine(module: Module, size: int, affine: bool, bias: bool, dtype) -> None:
