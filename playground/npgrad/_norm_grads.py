@@ -12,6 +12,7 @@ batchnorm_double_backward read them so: a third derivative does not go through t
 from __future__ import annotations
 
 import math
+import weakref
 
 import numpy as np
 
@@ -131,19 +132,30 @@ def batch_norm_parameter(k, grad, input, mean, invstd, training, eps, by_normali
     return k.sum(grad * normalized, dims, False)
 
 
-_LAST_KERNEL_CALL: list = []  # ((its arrays), its gradients): the three rows share one call
+# [weak references to its arrays, its weight, its gradients]: the node's three rows share
+# one call; forgotten when its incoming gradient goes (weak: nothing kept alive by it)
+_LAST_KERNEL_CALL: list = []
 
 
 def _kernel_gradients(grad, input, weight, mean, invstd, training: bool):
     """Batch norm's three gradients as torch's float32 kernel adds them up (None where its
     arithmetic is not followed), computed once for the node's three rows."""
     arrays = (grad, input, mean, invstd)
-    if _LAST_KERNEL_CALL and (weight is None or _LAST_KERNEL_CALL[2] is weight) and \
-            all(a is b for a, b in zip(_LAST_KERNEL_CALL[0], arrays, strict=True)):
-        return _LAST_KERNEL_CALL[1]
+    if _LAST_KERNEL_CALL:
+        held, held_weight, found = _LAST_KERNEL_CALL
+        if (weight is None or held_weight is weight) and \
+                all(ref() is array for ref, array in zip(held, arrays, strict=True)):
+            return found
     found = backward_kernel(grad, input, weight, mean, invstd, training)
-    _LAST_KERNEL_CALL[:] = [arrays, found, weight]
+    held = tuple(weakref.ref(array) for array in arrays)
+    _LAST_KERNEL_CALL[:] = [held, weight, found]
+    weakref.finalize(grad, _forget_kernel_call, held)
     return found
+
+
+def _forget_kernel_call(held: tuple) -> None:
+    if _LAST_KERNEL_CALL and _LAST_KERNEL_CALL[0] is held:
+        _LAST_KERNEL_CALL.clear()
 
 
 def _recorded_parameter(k, kind: str, values, grad, input, by_normalized: bool,
