@@ -97,12 +97,9 @@ def statistics(data: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     kernel finds them (None where torch's arithmetic is not followed)."""
     kind = layout(data)
     if kind == "planes":
-        planes = np.moveaxis(data, 1, 0).reshape(data.shape[1], -1).astype(np.float64)
-        count = planes.shape[1]
-        mean = (np.add.accumulate(planes, axis=1)[:, -1] / count).astype(_F32)
+        mean = (_channel_totals(data, data.shape) / (data.size // data.shape[1])).astype(_F32)
         deviations = data.reshape(*data.shape[:2], -1) - mean[:, None]
-        squares = np.moveaxis(deviations * deviations, 1, 0).reshape(data.shape[1], -1)
-        return mean, np.add.accumulate(squares.astype(np.float64), axis=1)[:, -1].astype(_F32)
+        return mean, _channel_totals(deviations * deviations, deviations.shape).astype(_F32)
     if kind != "rows":
         return None
     rows = _as_rows(data)
@@ -235,10 +232,12 @@ def _planes_backward(grad, data, weight, mean, invstd, training: bool):
     return input_grad.reshape(data.shape), weight_grad, total.astype(_F32)
 
 
-def _channel_rows(values: np.ndarray, shape: tuple) -> np.ndarray:
-    """Each channel's elements (broadcast to ``shape``) as one row of doubles, in order."""
-    return np.moveaxis(np.broadcast_to(values, shape), 1, 0).reshape(shape[1], -1) \
-        .astype(np.float64)
+def _channel_totals(values: np.ndarray, shape: tuple) -> np.ndarray:
+    """Each channel's elements (broadcast to ``shape``) added one after another in double
+    (one copy in double, summed in place)."""
+    rows = np.array(np.moveaxis(np.broadcast_to(values, shape), 1, 0), np.float64, order="C")
+    rows = rows.reshape(shape[1], -1)
+    return np.add.accumulate(rows, axis=1, out=rows)[:, -1].copy()
 
 
 def _serial_backward(grad, data, weight, mean, invstd, training: bool):
@@ -246,8 +245,8 @@ def _serial_backward(grad, data, weight, mean, invstd, training: bool):
     sums one element after another in double, the rest in float32, nothing fused."""
     shape = (1, -1) + (1,) * (data.ndim - 2)
     centered = data - mean.reshape(shape)
-    total = np.add.accumulate(_channel_rows(grad, data.shape), axis=1)[:, -1]
-    dot = np.add.accumulate(_channel_rows(centered * grad, data.shape), axis=1)[:, -1]
+    total = _channel_totals(grad, data.shape)
+    dot = _channel_totals(centered * grad, data.shape)
     if training:
         count = data.size // data.shape[1]
         scale = dot.astype(_F32) * invstd * invstd / _F32(count)
