@@ -122,3 +122,24 @@ def test_rows_without_the_c_kernels_as_torch(width: int, monkeypatch) -> None:
 
     monkeypatch.setattr(_compiled, "kernels", None)  # (the NumPy twin of its FMA)
     _assert_as_torch((21, width), width + 7)
+
+
+def test_the_shared_kernel_call_keeps_nothing_alive_after_backward() -> None:
+    """The node's three rows share one kernel call; once the backward is done the arrays it
+    read (an image's worth) are not held by that cache."""
+    import gc
+    import weakref
+
+    from playground.npgrad import _norm_grads
+
+    norm = npgrad.nn.BatchNorm2d(3)
+    x = npgrad.randn(4, 3, 5, 5, requires_grad=True)
+    upstream = npgrad.randn(4, 3, 5, 5)
+    out = norm(x)
+    out.backward(upstream)
+    assert x.grad is not None and norm.weight.grad is not None
+    seen = weakref.ref(upstream._data)
+    del out, upstream
+    gc.collect()
+    assert seen() is None
+    assert _norm_grads._LAST_KERNEL_CALL == []
