@@ -5,7 +5,6 @@ facts a tensor tells about its memory (data_ptr, nbytes, storages)."""
 from __future__ import annotations
 
 import math
-import os
 import warnings
 from collections.abc import Sequence
 
@@ -13,6 +12,7 @@ import numpy as np
 
 from . import _dtype as dtypes
 from ._bindings import bind_function, bind_method, binds
+from ._cpu_threads import inter_op_default, intra_op_default
 from ._factories import _dtype_or_default, _finish
 from ._numerics import linspace
 from ._shapes import cat
@@ -22,9 +22,8 @@ from ._tensor import Size, Tensor
 class _Settings:
     """What the settings calls set; the engine computes the same way whatever they say."""
 
-    threads = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else \
-        (os.cpu_count() or 1)
-    interop_threads = threads
+    threads = intra_op_default()
+    interop_threads = inter_op_default()
     deterministic = False
     warn_only = False
     debug_mode = 0
