@@ -17,6 +17,7 @@ from . import _triangular_solve  # isort: skip
 from . import _array_factories  # isort: skip
 from . import _histogram, _memory_questions, _numeric_gradient, _weight_norm  # isort: skip
 from . import _inplace_twins, _leaves, _quiet_warnings, _removed  # isort: skip
+from . import _grad_dtype  # isort: skip
 from . import _bindings  # isort: skip
 from ._compile import compile
 from ._dtype import (

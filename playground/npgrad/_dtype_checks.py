@@ -20,9 +20,14 @@ def _scalar(tensor) -> str:
     return scalar_type_name(tensor._data.dtype)
 
 
-def _c(tensor) -> str:
-    name = tensor._data.dtype.name
+def c_type_name(numpy_dtype) -> str:
+    """torch's C++ name of a dtype in its messages (``float``, ``long int``)."""
+    name = np.dtype(numpy_dtype).name
     return _C.get(name, name)
+
+
+def _c(tensor) -> str:
+    return c_type_name(tensor._data.dtype)
 
 
 def _differ(*tensors) -> bool:

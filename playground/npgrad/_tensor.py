@@ -166,10 +166,10 @@ class Tensor:
 
     @grad.setter
     def grad(self, value: Tensor | None) -> None:
-        if value is not None and tuple(value.shape) != tuple(self.shape):
-            raise RuntimeError(
-                "assigned grad has data of a different size"
-            )
+        if value is not None:
+            from ._grad_dtype import check_assigned_grad
+
+            check_assigned_grad(self, value, Tensor)
         self._grad = value
 
     @grad.deleter
