@@ -70,7 +70,7 @@ def _twin(name: str, forward: Callable) -> Callable:
             return _inplace(name, self, values, tensors[0] if tensors else None, ())
         base = self._base
         positions = positions_in(self._data, base._data) if base is not None else None
-        result = forward(_stand_in(self, base if positions is not None else self),
+        result = forward(stand_in(self, base if positions is not None else self),
                          *args, **kwargs)
         _write(self, result)
         if positions is not None:  # a write through a view: CopySlices on its base
@@ -82,7 +82,7 @@ def _twin(name: str, forward: Callable) -> Callable:
     return in_place
 
 
-def _stand_in(self: Tensor, owner: Tensor) -> Tensor:
+def stand_in(self: Tensor, owner: Tensor) -> Tensor:
     """Self's values before the write, as the op's input: a copy (what the op saves must
     not change with the write) whose history is ``owner``'s (self's, or a view's base's)."""
     stand_in = Tensor._make(self._data.copy(), owner.grad_fn)

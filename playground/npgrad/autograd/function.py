@@ -19,8 +19,11 @@ import numpy as np
 
 from .. import _forward, _nodes, _recording, _saved_hooks, _tensor
 from .._grad_mode import GradMode, no_grad
+from .._inplace_twins import stand_in
 from .._nodes import FREED_GRAPH_MESSAGE, Node, OutputGrads, legacy_type_name
 from .._recording import edge, record_outputs
+from .._view_places import positions_in
+from .._view_writes import record_through_view
 
 __all__ = ["BackwardCFunction", "Function", "FunctionCtx", "InplaceFunction",
            "NestedIOFunction", "once_differentiable"]
@@ -116,6 +119,7 @@ class BackwardCFunction(Node, FunctionCtx):
         self.materialize_grads = True
         self.needs_input_grad: tuple = ()
         self._tensor_positions: tuple = ()
+        self._view_shapes: dict = {}  # a dirty view's position: its shape (the edge: its base)
         # per tensor output: (its place among the differentiable ones or None, shape, dtype)
         self._output_layout: tuple = ((0, None, None),)
 
@@ -183,7 +187,8 @@ class BackwardCFunction(Node, FunctionCtx):
         for position, next_node in zip(self._tensor_positions, self._nx, strict=True):
             gradient = returned[position]
             if next_node is not None and gradient is not None:
-                _check_shape(self, position, gradient, next_node)
+                _check_shape(self, position, gradient,
+                             self._view_shapes.get(position, next_node._shape))
             results.append(gradient if next_node is not None else None)
         return tuple(results)
 
@@ -198,8 +203,8 @@ def _c_type_name(value) -> str:
     return f"{kind.__module__}.{kind.__name__}"
 
 
-def _check_shape(node: Node, position: int, gradient, next_node: Node) -> None:
-    shape, wanted = tuple(gradient.shape), next_node._shape
+def _check_shape(node: Node, position: int, gradient, wanted: tuple | None) -> None:
+    shape = tuple(gradient.shape)
     if wanted is None or shape == wanted:
         return
     # like torch: a gradient larger than the input (the input's shape broadcasts to it) is
@@ -290,9 +295,27 @@ def _wrap_outputs(node: BackwardCFunction, args: tuple, output, differentiable: 
             if differentiable and id(item) not in quiet and item._data.dtype.kind in "fc":
                 graded.append(item)
         wrapped.append(item)
+    for tensor in node._dirty:  # written in place: torch counts the marking as a write too
+        _tensor.bump_version(tensor)
     if differentiable:
-        _connect(node, args, graded, tuple(wrapped))  # (an input returned is its alias now)
+        through_views = _dirty_views(node)
+        _connect(node, args, graded, tuple(wrapped), through_views)  # (an input returned
+        for view, (positions, _) in through_views.items():  # is its alias now)
+            record_through_view(view, node, positions)
     return tuple(wrapped) if isinstance(output, tuple) else wrapped[0]
+
+
+def _dirty_views(node: BackwardCFunction) -> dict:
+    """The views among the tensors the forward wrote in place: each one's places in its
+    base and a stand-in carrying the base's history, which the node takes as that input
+    (torch then hangs the node from CopySlices on the base, as for its own in-place ops)."""
+    found = {}
+    for tensor in node._dirty:
+        base = tensor._base
+        positions = positions_in(tensor._data, base._data) if base is not None else None
+        if positions is not None:
+            found[tensor] = (positions, stand_in(tensor, base))
+    return found
 
 
 def _forward_tangents(cls, node: BackwardCFunction, args: tuple, wrapped) -> None:
@@ -319,7 +342,8 @@ def _forward_tangents(cls, node: BackwardCFunction, args: tuple, wrapped) -> Non
             _forward.set_tangent(out, tangent)
 
 
-def _connect(node: BackwardCFunction, args: tuple, graded: list, outputs: tuple) -> None:
+def _connect(node: BackwardCFunction, args: tuple, graded: list, outputs: tuple,
+             through_views: dict) -> None:
     if not graded:
         return
     for tensor in node._to_save:  # only now are they saved for backward, as in torch
@@ -327,8 +351,11 @@ def _connect(node: BackwardCFunction, args: tuple, graded: list, outputs: tuple)
             _tensor.check_savable(tensor._vc)
     if _saved_hooks.HOOKS:
         node._to_save = tuple(None if t is None else _saved_hooks.pack(t) for t in node._to_save)
-    node._nx = tuple(edge(a) if a.requires_grad else None for a in args
-                     if isinstance(a, _tensor.Tensor))
+    inputs = [through_views[a][1] if a in through_views else a for a in args
+              if isinstance(a, _tensor.Tensor)]
+    node._view_shapes = {position: args[position]._data.shape
+                         for position in node._tensor_positions if args[position] in through_views}
+    node._nx = tuple(edge(a) if a.requires_grad else None for a in inputs)
     places = {id(t): place for place, t in enumerate(graded)}
     node._output_layout = tuple((places.get(id(t)), t._data.shape, t._data.dtype)
                                 for t in outputs if isinstance(t, _tensor.Tensor))
