@@ -20,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import _compiled
+from ._cpu_threads import torch_threads
 from ._kernel_exp import vector_floats
 from ._numerics import fused_values
 
@@ -29,14 +30,6 @@ _FUSED = vector_floats() > 1
 # Past this many rows a thread's run is summed row by row in Python: too slow, so the
 # callers' plain formulas take over (torch's bits are then not promised).
 _ROWS_UP_TO = 4096
-
-
-def get_num_threads() -> int:
-    """torch.get_num_threads() as the user set it (imported late: _torch_calls imports the
-    ops that import this module)."""
-    from ._torch_calls import get_num_threads as threads
-
-    return threads()
 
 
 def layout(data: np.ndarray) -> str | None:
@@ -59,7 +52,7 @@ def _by_thread(rows: np.ndarray) -> np.ndarray:
     """The rows as (threads, steps, channels): each of torch's threads' equal run of rows
     (at::parallel_for's split), the last run padded with zero rows (which add nothing)."""
     count = rows.shape[0]
-    threads = max(1, min(get_num_threads(), count))
+    threads = max(1, min(torch_threads(), count))
     steps = -(-count // threads)
     threads = -(-count // steps)  # (runs of that length: the last threads may get none)
     padded = np.zeros((threads * steps, rows.shape[1]), rows.dtype)
@@ -104,11 +97,11 @@ def statistics(data: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
         return None
     rows = _as_rows(data)
     count = rows.shape[0]
-    if count <= get_num_threads():  # (too few rows to share: each channel in double)
+    if count <= torch_threads():  # (too few rows to share: each channel in double)
         mean = (_in_double(rows) / count).astype(_F32)
         deviations = rows - mean
         return mean, _in_double(deviations * deviations).astype(_F32)
-    if -(-count // get_num_threads()) > _ROWS_UP_TO:
+    if -(-count // torch_threads()) > _ROWS_UP_TO:
         return None
     mean = (_in_double(_run_sums(rows)) / count).astype(_F32)
     deviations = rows - mean
@@ -152,7 +145,7 @@ def backward(grad: np.ndarray, data: np.ndarray, weight, mean, invstd, training:
         return _serial_backward(grad, data, weight, mean, invstd, training)
     if kind == "planes":
         return _planes_backward(grad, data, weight, mean, invstd, training)
-    if -(-grad.size // grad.shape[1] // get_num_threads()) > _ROWS_UP_TO:
+    if -(-grad.size // grad.shape[1] // torch_threads()) > _ROWS_UP_TO:
         return None
     rows, grad_rows = _as_rows(data), _as_rows(grad)
     count = rows.shape[0]

@@ -54,3 +54,11 @@ def intra_op_default() -> int:
 def inter_op_default() -> int:
     """torch's thread pool: the machine's physical cores, whatever the affinity."""
     return _physical_cores(_machine_cpus())
+
+
+def torch_threads() -> int:
+    """torch.get_num_threads() as the script set it (imported late: _torch_calls imports
+    the ops that import this module)."""
+    from ._torch_calls import get_num_threads
+
+    return get_num_threads()

@@ -7,13 +7,14 @@ import math
 
 import numpy as np
 
+from ._cpu_threads import torch_threads
 from ._kernel_exp import vector_floats
 from ._numerics import fused_values
 
-# torch's CPU sum of a float tensor (SumKernel.cpp's cascade_sum), for whole reductions of up
-# to this many elements; past it torch splits the work between its threads, so the order
-# depends on their number and NumPy's sum is as close as any.
-CASCADE_SUM_UP_TO = 32768
+# at::internal::GRAIN_SIZE: a whole reduction of more elements than this is shared among
+# torch's threads (its two-pass reduction), each adding its run of them as one row
+GRAIN_SIZE = 32768
+CASCADE_SUM_UP_TO = GRAIN_SIZE  # (a product past it: its split is not reproduced)
 # Lanes of torch's sum vectors, measured on torch 2.13 (256-bit: 8 floats, 4 doubles; with
 # these every sum of 0-32768 random elements matched torch's bit for bit).
 SUM_LANES = {np.dtype(np.float32): 8, np.dtype(np.float64): 4}
@@ -21,14 +22,39 @@ ILP = 4  # vectors (or numbers) summed side by side in a row
 
 
 def whole_sum(data: np.ndarray):
-    """The sum of every element, added in the order torch adds them, or None where that
-    order is not reproduced (other dtypes, more than CASCADE_SUM_UP_TO elements)."""
+    """The sum of every element, added in the order torch adds them (past GRAIN_SIZE
+    elements on torch.get_num_threads() threads: each thread's equal run, as at::parallel_for
+    splits it, then the threads' totals), or None for dtypes whose order is not reproduced."""
     lanes = SUM_LANES.get(data.dtype)
-    if lanes is None or data.size > CASCADE_SUM_UP_TO:
+    if lanes is None:
         return None
-    flat = data.reshape(-1)
+    flat = _in_memory_order(data)
+    threads = torch_threads()
+    if flat.size <= GRAIN_SIZE or threads == 1:
+        return _row_sum(flat, lanes)
+    runs = min(threads, -(-flat.size // GRAIN_SIZE))
+    length = -(-flat.size // runs)
+    totals = np.zeros(threads, flat.dtype)  # (a slot per thread, unused ones zero)
+    for run, start in enumerate(range(0, flat.size, length)):
+        totals[run] = _row_sum(flat[start:start + length], lanes)
+    return _row_sum(totals, lanes)
+
+
+def _in_memory_order(data: np.ndarray) -> np.ndarray:
+    """The elements as torch's iterator visits them: a transposed (permuted) contiguous
+    array in the order they lie in memory; any other array in C order."""
+    if data.ndim > 1 and not data.flags.c_contiguous and min(data.strides) > 0:
+        order = sorted(range(data.ndim), key=lambda axis: -data.strides[axis])
+        permuted = np.transpose(data, order)
+        if permuted.flags.c_contiguous:
+            return permuted.reshape(-1)
+    return data.reshape(-1)
+
+
+def _row_sum(flat: np.ndarray, lanes: int):
+    """One contiguous row's sum as torch's cascade_sum adds it, into a zeroed output."""
     if flat.size < lanes:
-        return _scalar_sum(flat.tolist(), data.dtype.type)
+        return _scalar_sum(flat.tolist(), flat.dtype.type)
     width = lanes if flat.size >= lanes else 1  # fewer than a vector: torch adds scalars
     vectors = flat.size // width
     rows = vectors // ILP
