@@ -29,8 +29,10 @@ def whole_sum(data: np.ndarray):
     if lanes is None:
         return None
     flat = _in_memory_order(data)
+    if flat.size <= GRAIN_SIZE:
+        return _row_sum(flat, lanes)
     threads = torch_threads()
-    if flat.size <= GRAIN_SIZE or threads == 1:
+    if threads == 1:
         return _row_sum(flat, lanes)
     runs = min(threads, -(-flat.size // GRAIN_SIZE))
     length = -(-flat.size // runs)
