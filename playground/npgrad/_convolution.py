@@ -126,8 +126,8 @@ def max_pool2d(data: np.ndarray, kernel, stride, padding, dilation,
     return values, rows * data.shape[3] + columns
 
 
-def max_pool2d_grad(grad: np.ndarray, shape: tuple, indices: np.ndarray,
-                    dims: int = 2) -> np.ndarray:
+def max_plane_scatter(grad: np.ndarray, shape: tuple, indices: np.ndarray,
+                      dims: int) -> np.ndarray:
     """Each window's gradient added to its maximum, plane by plane (of `dims` sides) and
     window after window as torch adds them (sizes spelt out, for empty batches)."""
     planes, spatial = int(np.prod(shape[:-dims])), int(np.prod(shape[-dims:]))

@@ -318,9 +318,14 @@ class Kit(GraphBackwards):
         return k._backward_of("conv2d", values, (input, weight, None),
                               (input, weight, stride, padding, dilation, groups))
 
-    def max_pool2d_input(k, grad, self, shape, indices):
-        values = _convolution.max_pool2d_grad(_array(grad), shape, indices)
-        return k._backward_of("max_pool2d_backward", values, (grad, self), (indices, shape))
+    def max_scatter(k, grad, self, shape, indices, dims, backward):
+        """Each window's gradient added to its maximum, window after window as torch adds them
+        (max pooling of every kind, 1-d to 3-d); under create_graph the node of the `backward`
+        row."""
+        values = _convolution.max_plane_scatter(_array(grad), shape, indices, dims)
+        if isinstance(grad, np.ndarray):
+            return values
+        return k._backward_of(backward, values, (grad, self), (indices, shape, dims))
 
     def max_gather(k, grad, indices, dims):
         """The incoming gradient at each index of its plane or volume: max unpooling's gradient

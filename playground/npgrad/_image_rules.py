@@ -44,9 +44,7 @@ def _volume_rows(row) -> tuple:
             "k.conv3d_grad(grad_output, input, grad, stride, padding, dilation, groups, 0)",
             "None"),
         row("max_pool3d", "MaxPool3DWithIndicesBackward0", "self", "self shape indices",
-            "k.max_pool3d_grad(grad, self, shape, indices)"),
-        row("max_pool3d_backward", "MaxPool3DWithIndicesBackwardBackward0", "grad_output self",
-            "indices shape", "k.max_gather(grad, indices, 3)", "k._zeros(grad, shape)"),
+            "k.max_scatter(grad, self, shape, indices, 3, 'max_pool3d_backward')"),
         *(row(op, f"{node}Backward0", "self", "self shape windows",
               f"k.average_spread(grad, self, shape, windows, '{op}')")
           for op, node in (("avg_pool3d", "AvgPool3D"),
@@ -164,7 +162,7 @@ def image_rows(row) -> tuple:
         row("col2im", "Col2ImBackward0", "self", "kernel dilation padding stride",
              "k.im2col(grad, kernel, dilation, padding, stride)"),
         row("max_pool2d", "MaxPool2DWithIndicesBackward0", "self", "self shape indices",
-             "k.max_pool2d_input(grad, self, shape, indices)"),
+             "k.max_scatter(grad, self, shape, indices, 2, 'max_pool2d_backward')"),
         # what a create_graph backward records for those two: torch's nodes. A convolution's input
         # gradient is bilinear in (grad_output, weight), its weight gradient in (grad_output,
         # input): each derivative is a convolution, a weight gradient or an input gradient again
@@ -178,8 +176,6 @@ def image_rows(row) -> tuple:
              "k.conv2d_forward(input, grad, stride, padding, dilation, groups)",
              "k.conv2d_input(grad_output, input, grad, stride, padding, dilation, groups)",
              "k._zeros(grad, grad.shape)"),
-        row("max_pool2d_backward", "MaxPool2DWithIndicesBackwardBackward0", "grad_output self",
-             "indices shape", "k.max_gather(grad, indices, 2)", "k._zeros(grad, shape)"),
         *_volume_rows(row),
         # nn/more_pooling.py's
         row("max_unpool2d", "MaxUnpool2DBackward0", "self", "indices",
@@ -212,7 +208,9 @@ def image_rows(row) -> tuple:
           for dims in (2, 3)),
         *(row(f"{pooling}_backward", f"{node}BackwardBackward0", "grad_output self",
               "indices shape dims", "k.max_gather(grad, indices, dims)", "k._zeros(grad, shape)")
-          for pooling, node in (("adaptive_max_pool2d", "AdaptiveMaxPool2D"),
+          for pooling, node in (("max_pool2d", "MaxPool2DWithIndices"),
+                                ("max_pool3d", "MaxPool3DWithIndices"),
+                                ("adaptive_max_pool2d", "AdaptiveMaxPool2D"),
                                 ("adaptive_max_pool3d", "AdaptiveMaxPool3D"),
                                 ("fractional_max_pool2d", "FractionalMaxPool2D"),
                                 ("fractional_max_pool3d", "FractionalMaxPool3D"))),

@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 
-from .. import _convolution, _recording
+from .. import _recording
 from .._convolution import _pair, window_maxima
 from .._formula_kit import Kit
 from .._tensor import Tensor
@@ -65,17 +65,6 @@ def adaptive_max_pool1d(input: Tensor, output_size, return_indices: bool = False
 def adaptive_max_pool1d_and_indices(input: Tensor, output_size):
     """torch.adaptive_max_pool1d: the values and their indices, always."""
     return adaptive_max_pool1d(input, output_size, True)
-
-
-def max_scatter(k, grad, self, shape, indices, dims, backward):
-    """Each window's gradient added to its maximum, window after window as torch adds them
-    (adaptive 1-d to 3-d and fractional max pooling); under create_graph the node of the
-    `backward` row."""
-    flowing = np.asarray(getattr(grad, "_data", grad))
-    values = _convolution.max_pool2d_grad(flowing, shape, indices, dims)
-    if isinstance(grad, np.ndarray):
-        return values
-    return k._backward_of(backward, values, (grad, self), (indices, shape, dims))
 
 
 def _lp_pool(average, biggest, input: Tensor, norm_type, kernel_size, stride, ceil_mode: bool,
@@ -202,8 +191,7 @@ class LPPool3d(LPPool2d):
     pool = staticmethod(lp_pool3d)
 
 
-for _function in (max_scatter, pdist_grad):
-    setattr(Kit, _function.__name__, _function)
+Kit.pdist_grad = pdist_grad
 
 FUNCTIONS = ("adaptive_max_pool1d", "adaptive_max_pool2d", "lp_pool1d", "lp_pool2d", "lp_pool3d",
              "pdist")

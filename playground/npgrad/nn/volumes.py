@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _convolution, _recording, _volumes
+from .. import _recording, _volumes
 from .._dtype_checks import check_convolution, check_kernel_fits, check_max_pool_input
 from .._formula_kit import Kit
 from .._tensor import Tensor
@@ -99,14 +99,6 @@ def max_pool3d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,
     result = _recording.output("max_pool3d", np.ascontiguousarray(values), (input,),
                                (input, tuple(input.shape), indices))
     return (result, Tensor._make(indices.astype(np.int64))) if return_indices else result
-
-
-def max_pool3d_grad(k, grad, self, shape, indices):
-    values = _convolution.max_pool2d_grad(np.asarray(getattr(grad, "_data", grad)), shape,
-                                          indices, 3)
-    if isinstance(grad, np.ndarray):
-        return values
-    return k._backward_of("max_pool3d_backward", values, (grad, self), (indices, shape))
 
 
 def _average_windows(shape: tuple, kernel, stride, padding, count_include_pad: bool,
@@ -241,8 +233,7 @@ class AdaptiveAvgPool3d(AdaptiveAvgPool2d):
         return adaptive_avg_pool3d(input, self.output_size)
 
 
-for _function in (conv3d_grad, conv3d_forward, max_pool3d_grad,
-                  average_spread, average_pool):
+for _function in (conv3d_grad, conv3d_forward, average_spread, average_pool):
     setattr(Kit, _function.__name__, _function)
 
 FUNCTIONS = ("conv3d", "max_pool3d", "avg_pool3d", "adaptive_avg_pool3d")
