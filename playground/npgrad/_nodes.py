@@ -301,10 +301,13 @@ def legacy_type_name(data: np.ndarray) -> str:
 def _version_error(node: Node, index: int, current: int, expected: int,
                    counter: bytearray) -> RuntimeError:
     """torch's message: a saved input is named by its grad_fn as it is now (an in-place write
-    changed it), a saved output by the node that saved it."""
+    changed it), a saved output by the node that saved it and its place among the node's
+    outputs (R is output 1 of LinalgQr)."""
     rule = node.rule
     name = None
-    if rule.saves[index] == "result":
+    places = SAVED_OUTPUTS.get(rule.op, (0, {}))[1]
+    output = places.get(index, 0)
+    if rule.saves[index] == "result" or index in places:
         producer = node
     else:
         position = rule.input_of_saved[index]
@@ -315,7 +318,7 @@ def _version_error(node: Node, index: int, current: int, expected: int,
     where = ""
     if name is not None:
         short_name = re.sub(r"Backward\d*$", "", name)
-        where = f", which is output 0 of {short_name},"
+        where = f", which is output {output} of {short_name},"
     return RuntimeError(
         "one of the variables needed for gradient computation has been modified by an inplace "
         f"operation: {legacy_type_name(node._saved[index])}{where} is at version {current}; "

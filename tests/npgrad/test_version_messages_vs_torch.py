@@ -1,8 +1,9 @@
 """torch's message when a value saved for backward was written in place since: a saved
 input is named by its grad_fn as it is after the write (Add after add_, Exp after exp_,
 CopySlices for a base written through a view, AsStrided for a view whose base was written),
-a saved output by the node that saved it, and a write autograd did not record (no_grad,
-through detach) changes nothing; against torch run here."""
+a saved output by the node that saved it and its place among the node's outputs, and a
+write autograd did not record (no_grad, through detach) changes nothing; against torch run
+here."""
 
 from __future__ import annotations
 
@@ -27,6 +28,19 @@ CASES = {
         "c = a * 1; d = c.sin()\nwith torch.no_grad():\n    c.add_(1)\nloss = d.sum()",
     "two saves between writes":
         "c = a * 1; d = c.sin(); c.add_(1); e = c.cos(); c.mul_(2); loss = d.sum()",
+    "output 1 of several, written":
+        "m = torch.stack([a, a.flip(0) + 1]); q, r = torch.linalg.qr(m); r.mul_(2); "
+        "loss = r.sum()",
+    "output 1 of several, written through a view":
+        "m = torch.stack([a, a.flip(0) + 1]); q, r = torch.linalg.qr(m); r[0].mul_(2); "
+        "loss = r.sum() + q.sum()",
+    "output 0 of several, written":
+        "m = torch.stack([a, a.flip(0) + 1]); w, v = torch.linalg.eigh(m @ m.T); w.mul_(2); "
+        "loss = w.sum()",
+    "output 1 of eigh, written": "m = torch.stack([a, a.flip(0) + 1]); "
+        "w, v = torch.linalg.eigh(m @ m.T); v.add_(1); loss = w.sum() + v.sum()",
+    "output 1 of slogdet, written": "m = torch.stack([a, a.flip(0) + 1]); "
+        "s, l = torch.linalg.slogdet(m); l.add_(1); loss = l",
 }
 for label, code in CASES.items():
     namespace = {"torch": torch, "a": torch.tensor([1.0, 2.0], requires_grad=True)}
