@@ -19,7 +19,6 @@ import numpy as np
 
 from .. import _forward, _nodes, _recording, _saved_hooks, _tensor
 from .._grad_mode import GradMode, no_grad
-from .._inplace_twins import stand_in
 from .._nodes import FREED_GRAPH_MESSAGE, Node, OutputGrads, legacy_type_name
 from .._recording import edge, record_outputs
 from .._view_places import positions_in
@@ -300,21 +299,21 @@ def _wrap_outputs(node: BackwardCFunction, args: tuple, output, differentiable: 
     if differentiable:
         through_views = _dirty_views(node)
         _connect(node, args, graded, tuple(wrapped), through_views)  # (an input returned
-        for view, (positions, _) in through_views.items():  # is its alias now)
+        for view, positions, _ in through_views.values():  # is its alias now)
             record_through_view(view, node, positions)
     return tuple(wrapped) if isinstance(output, tuple) else wrapped[0]
 
 
 def _dirty_views(node: BackwardCFunction) -> dict:
-    """The views among the tensors the forward wrote in place: each one's places in its
-    base and a stand-in carrying the base's history, which the node takes as that input
-    (torch then hangs the node from CopySlices on the base, as for its own in-place ops)."""
+    """The views among the tensors the forward wrote in place, by id: each view, its places
+    in its base and the base, whose history the node takes for that input's edge (torch then
+    hangs the node from CopySlices on the base, as for its own in-place ops)."""
     found = {}
     for tensor in node._dirty:
         base = tensor._base
         positions = positions_in(tensor._data, base._data) if base is not None else None
         if positions is not None:
-            found[tensor] = (positions, stand_in(tensor, base))
+            found[id(tensor)] = (tensor, positions, base)
     return found
 
 
@@ -351,10 +350,10 @@ def _connect(node: BackwardCFunction, args: tuple, graded: list, outputs: tuple,
             _tensor.check_savable(tensor._vc)
     if _saved_hooks.HOOKS:
         node._to_save = tuple(None if t is None else _saved_hooks.pack(t) for t in node._to_save)
-    inputs = [through_views[a][1] if a in through_views else a for a in args
+    inputs = [through_views[id(a)][2] if id(a) in through_views else a for a in args
               if isinstance(a, _tensor.Tensor)]
-    node._view_shapes = {position: args[position]._data.shape
-                         for position in node._tensor_positions if args[position] in through_views}
+    node._view_shapes = {position: args[position]._data.shape for position in
+                         node._tensor_positions if id(args[position]) in through_views}
     node._nx = tuple(edge(a) if a.requires_grad else None for a in inputs)
     places = {id(t): place for place, t in enumerate(graded)}
     node._output_layout = tuple((places.get(id(t)), t._data.shape, t._data.dtype)
