@@ -9,15 +9,19 @@ import warnings
 from . import _dtype as dtypes
 from ._bindings import bind_method
 from ._dtype_checks import c_type_name
-from ._tensor import _NON_LEAF_GRAD_WARNING
+from ._tensor import _NON_LEAF_GRAD_WARNING, Tensor
 
-_UNSET = object()
+# A leaf's choice: None where it made none, False for any dtype, or the dtype (read through
+# the class default, so that no tensor's __dict__ is made to ask).
+Tensor._grad_dtype = None
 
 
 def wanted_dtype(tensor):
     """The dtype the tensor's gradient must have, or None for any."""
-    chosen = tensor.__dict__.get("_grad_dtype", _UNSET)
-    return dtypes.from_numpy_dtype(tensor._data.dtype) if chosen is _UNSET else chosen
+    chosen = tensor._grad_dtype
+    if chosen is None:
+        return dtypes.from_numpy_dtype(tensor._data.dtype)
+    return chosen or None
 
 
 def _set_grad_dtype(tensor, value) -> None:
@@ -28,7 +32,7 @@ def _set_grad_dtype(tensor, value) -> None:
         if not tensor.retains_grad and tensor._grad is None:  # (torch reads .grad first)
             warnings.warn(_NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
         raise RuntimeError("grad_dtype can only be set on leaf tensors.")
-    tensor.__dict__["_grad_dtype"] = value
+    tensor._grad_dtype = False if value is None else value
 
 
 def check_assigned_grad(tensor, value, tensor_class) -> None:

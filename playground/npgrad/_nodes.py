@@ -480,8 +480,8 @@ def accumulate_into(tensor, grad, as_tensors: bool, retain: bool = False) -> Non
             tensor._grad = grad.clone() if retain else copy_for_grad(grad)
         else:
             tensor._grad = _tensor.Tensor._make(laid_like(grad, tensor._data), None, None)
-        wanted = tensor.__dict__.get("_grad_dtype")  # (a leaf's grad_dtype, where set)
-        if wanted is not None and tensor._grad._data.dtype != wanted.numpy:
+        wanted = tensor._grad_dtype  # (a leaf's grad_dtype, where set to a dtype)
+        if wanted and tensor._grad._data.dtype != wanted.numpy:
             tensor._grad = tensor._grad.to(wanted)
     elif as_tensors:
         tensor._grad = current + grad
