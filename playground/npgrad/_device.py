@@ -53,10 +53,19 @@ CPU = device("cpu")
 META = device("meta")
 _OPEN: list[device] = []  # the devices of the open ``with torch.device(...)`` blocks
 _DEFAULT = [CPU]  # torch.set_default_device's
+_SET = [False]  # whether set_default_device named one (even the CPU): torch keeps a mode then
 
 
 def set_default(spec) -> None:
     _DEFAULT[0] = CPU if spec is None else usable(spec)
+    _SET[0] = spec is not None
+
+
+def mode_active() -> bool:
+    """Whether torch would have a device's torch function mode on its stack now: inside a
+    ``with torch.device(...)`` block, or after set_default_device named a device (then
+    has_torch_function is True for any arguments, as torch's is)."""
+    return bool(_OPEN) or _SET[0]
 
 
 def default() -> device:

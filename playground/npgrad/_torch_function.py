@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 
+from ._device import mode_active
 from ._tensor import PLAIN_CLASSES, Tensor, _disabled_torch_function_impl
 
 # A tensor of these classes dispatches nothing (torch's Parameter disables its own).
@@ -153,7 +154,13 @@ def _qualified(func) -> str:
 
 
 def has_torch_function(args) -> bool:
-    return bool(overloaded_arguments(tuple(args), None))
+    """Whether an argument overrides torch functions, or a torch function mode is on (a
+    device's: torch's ``with torch.device(...)`` and set_default_device push one)."""
+    try:
+        args = tuple(args)
+    except TypeError:
+        raise TypeError("expected a sequence") from None
+    return bool(args) and (mode_active() or bool(overloaded_arguments(args, None)))
 
 
 def _dispatching(original, name: str, method: bool, public=None, python_level: bool = False):

@@ -2,7 +2,9 @@
 torch.device('meta')`` block and ``set_default_device('meta')`` make shapes without values
 and draw no random numbers (the next ``torch.rand`` is torch's); ``nn.init`` on a meta tensor
 is a no-op; ``Module.to_empty`` gives the parameters memory again, to be filled by
-reset_parameters or a state dict."""
+reset_parameters or a state dict. A device block, and set_default_device naming any device
+(the CPU too), put torch's device mode on: has_torch_function is then True for any non-empty
+arguments."""
 
 from __future__ import annotations
 
@@ -59,3 +61,41 @@ except ValueError as error:
 
 def test_meta_device_prints_as_torch(tmp_path):
     assert_playground_prints_as_torch(SCRIPT, tmp_path)
+
+
+MODES = r'''
+import torch
+import torch.nn.functional as F
+x = torch.ones(2)
+print(F.has_torch_function((x,)), F.has_torch_function_unary(x),
+      F.has_torch_function_variadic(x, 1))
+with torch.device('cpu'):
+    print(F.has_torch_function((x,)), torch.overrides.has_torch_function((1,)))
+    with torch.device('meta'):
+        print(F.has_torch_function((x,)))
+print(F.has_torch_function((x,)))
+torch.set_default_device('cpu')
+print(F.has_torch_function((x,)), torch.get_default_device(), torch.ones(1).device)
+with torch.device('meta'):
+    print(F.has_torch_function(()), torch.ones(1).device)
+torch.set_default_device(None)
+print(F.has_torch_function((x,)), torch.get_default_device())
+torch.set_default_device('cpu'); torch.set_default_device('cpu'); torch.set_default_device(None)
+print(F.has_torch_function((x,)))
+with torch.device('cpu'):
+    print(F.has_torch_function(()), F.has_torch_function([]), F.has_torch_function((1,)),
+          F.has_torch_function_variadic(), F.has_torch_function_unary(1))
+    try:
+        F.has_torch_function(None)
+    except TypeError as e:
+        print(e)
+for s in ([1], 'ab', range(2), (i for i in [1])):
+    print(torch.overrides.has_torch_function(s))
+with torch.device('cpu'):
+    for s in ([1], 'ab', range(0), (i for i in [1])):
+        print(torch.overrides.has_torch_function(s))
+'''
+
+
+def test_device_modes_make_has_torch_function_true_as_in_torch(tmp_path):
+    assert_playground_prints_as_torch(MODES, tmp_path)

@@ -139,6 +139,7 @@ device = torch.accelerator.current_accelerator().type if torch.accelerator.is_av
     else "cpu"
 torch.set_default_device(device)
 print(device, torch.ones(1).device, torch.get_default_device())
+torch.set_default_device(None)  # (the suite's later tests run in this process)
 """,
     "linspace through sin and a sum": """
 x = torch.linspace(-3.0, 3.0, 101, dtype=DTYPE)
