@@ -24,9 +24,10 @@ _VIEWS = {
 
 
 def _scattered(op: str, self: Tensor, src: Tensor, args: tuple) -> Tensor:
-    """A copy of self with src written into the view ``op`` names: the op's node."""
+    """A copy of self with src written into the view ``op`` names: the op's node (laid out
+    in memory as self, as torch's clone keeps a dense tensor's strides)."""
     with no_grad():
-        result = Tensor._make(self._data.copy())
+        result = Tensor._make(self._data.copy(order="K"))
         target = _VIEWS[op](result, *args)
     if tuple(target.shape) != tuple(src.shape):
         raise RuntimeError("expected src to have a size equal to the slice of self. src size = "

@@ -1,15 +1,15 @@
 """Ops that pasted code calls and the engine lacked, against torch run here: torch.addr
 (AddrBackward0, its in-place twin, integer and bool operands, beta 0 over NaNs), torch.renorm
 (RenormBackward0, its second derivative, its errors), select_scatter, slice_scatter and
-diagonal_scatter (their nodes and gradients, also under create_graph), put and put_
-(PutBackward0, accumulate, its errors), polygamma_ (PolygammaBackward1), mvlgamma_
-(MvlgammaBackward0), float_power_ (float64 only), and old or second names: torch.ByteTensor
-and kin, torch.autograd.inference_mode, nn.utils.clip_grad_norm (its FutureWarning),
-nn.RNNBase and RNNCellBase, Tensor.prelu and hardshrink, resolve_neg and is_neg; torch's
-_foreach_* ops (their Foreach nodes out of place, the Scalar overloads' nodes in place, what
-they return and refuse; a number raised to a list, powsum's one underivable node, mm);
-clamps by tensors (ClampBackward0, ClampMinBackward1 and ClampMaxBackward1, with gradients to
-the bounds); indexing errors of a 0-dim tensor."""
+diagonal_scatter (their nodes and gradients, also under create_graph; their output laid out in
+memory as a dense input is), put and put_ (PutBackward0, accumulate, its errors), polygamma_
+(PolygammaBackward1), mvlgamma_ (MvlgammaBackward0), float_power_ (float64 only), and old or
+second names: torch.ByteTensor and kin, torch.autograd.inference_mode, nn.utils.clip_grad_norm
+(its FutureWarning), nn.RNNBase and RNNCellBase, Tensor.prelu and hardshrink, resolve_neg and
+is_neg; torch's _foreach_* ops (their Foreach nodes out of place, the Scalar overloads' nodes in
+place, what they return and refuse; a number raised to a list, powsum's one underivable node,
+mm); clamps by tensors (ClampBackward0, ClampMinBackward1 and ClampMaxBackward1, with gradients
+to the bounds); indexing errors of a 0-dim tensor."""
 
 from __future__ import annotations
 
@@ -161,6 +161,10 @@ print(
     torch.diagonal_scatter(torch.zeros(3, 4), torch.ones(3), 1),
     torch.diagonal_scatter(torch.zeros(2, 3, 3), torch.ones(2, 3), 0, 1, 2),
 )
+t = torch.arange(12.).view(3, 4).t()  # (a dense transposed input: its layout is kept)
+for y in (torch.select_scatter(t, torch.zeros(3), 0, 1), torch.slice_scatter(t, t[:1], 0, 0, 1),
+          torch.diagonal_scatter(t, torch.zeros(3))):
+    print(y.stride(), y.is_contiguous(), y.sum(0), y.cumsum(1).stride())
 for bad in [
     lambda: torch.select_scatter(a, torch.ones(3), 0, 1),
     lambda: torch.slice_scatter(a, torch.ones(3, 3), 1),
