@@ -303,10 +303,8 @@ def _version_error(node: Node, index: int, current: int, expected: int,
     """torch's message: a saved input is named by its grad_fn as it is now (an in-place write
     changed it), a saved output by the node that saved it and its place among the node's
     outputs (R is output 1 of LinalgQr)."""
-    rule = node.rule
-    name = None
+    rule, name = node.rule, None
     places = SAVED_OUTPUTS.get(rule.op, (0, {}))[1]
-    output = places.get(index, 0)
     if rule.saves[index] == "result" or index in places:
         producer = node
     else:
@@ -315,10 +313,8 @@ def _version_error(node: Node, index: int, current: int, expected: int,
         name = grad_fn_after_write(counter, np.shape(node._saved[index]))
     if name is None and producer is not None and not isinstance(producer, AccumulateGrad):
         name = producer.name()
-    where = ""
-    if name is not None:
-        short_name = re.sub(r"Backward\d*$", "", name)
-        where = f", which is output {output} of {short_name},"
+    short_name = name and re.sub(r"Backward\d*$", "", name)
+    where = "" if name is None else f", which is output {places.get(index, 0)} of {short_name},"
     return RuntimeError(
         "one of the variables needed for gradient computation has been modified by an inplace "
         f"operation: {legacy_type_name(node._saved[index])}{where} is at version {current}; "
