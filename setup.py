@@ -23,7 +23,7 @@ WITHOUT = {
     "playground.npgrad._kernels": (
         "the NumPy engine's C kernel module",
         "sigmoid and silu compute torch's float32 bits in NumPy, 20-90x slower, float32 "
-        "layer norms 2-10x slower, and large arithmetic is split between Python threads (a "
+        "layer norms 2-10x slower, whole sums 5-15x slower, and large arithmetic is split between Python threads (a "
         "third slower)."),
 }
 # The kernels round each float32 step once, as torch's vector code: no a*b+c contracted.
@@ -51,6 +51,7 @@ setup(
     ext_modules=[Extension("playground.layout._core", ["playground/layout/_core.c"]),
                  Extension("playground.npgrad._kernels", ["playground/npgrad/_kernels.c",
                                                             "playground/npgrad/_split_pool.c",
-                                                            "playground/npgrad/_row_moments.c"])],
+                                                            "playground/npgrad/_row_moments.c",
+                                                            "playground/npgrad/_row_sum.c"])],
     cmdclass={"build_ext": OptionalCore},
 )

@@ -207,6 +207,7 @@ PyObject *split_arith(PyObject *self, PyObject *args); /* _split_pool.c */
 PyObject *split_rest(PyObject *self, PyObject *unused);
 PyObject *row_moments_f32(PyObject *self, PyObject *args); /* _row_moments.c */
 PyObject *layer_norm_rows_f32(PyObject *self, PyObject *args);
+PyObject *row_sum(PyObject *self, PyObject *args); /* _row_sum.c */
 
 static PyMethodDef methods[] = {
     {"sleef_expf", sleef_expf, METH_VARARGS,
@@ -221,6 +222,8 @@ static PyMethodDef methods[] = {
      "row_moments_f32(rows, length, mean, variance): torch's float32 row moments"},
     {"layer_norm_rows_f32", layer_norm_rows_f32, METH_VARARGS,
      "layer_norm_rows_f32(rows, length, mean, rstd, weight, bias, out): its second pass"},
+    {"row_sum", row_sum, METH_VARARGS,
+     "row_sum(row, itemsize): a float32 or float64 row's sum, added as torch's cascade_sum"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -235,7 +238,7 @@ PyMODINIT_FUNC PyInit__kernels(void)
 {
     PyObject *created = PyModule_Create(&module);
     /* _compiled.KERNELS_API: Python ignores a build whose functions it does not expect */
-    if (created && PyModule_AddIntConstant(created, "API", 4) < 0)
+    if (created && PyModule_AddIntConstant(created, "API", 5) < 0)
         Py_CLEAR(created);
     return created;
 }

@@ -7,6 +7,7 @@ import math
 
 import numpy as np
 
+from . import _compiled
 from ._cpu_threads import torch_threads
 from ._kernel_exp import vector_floats
 from ._numerics import fused_values
@@ -54,9 +55,18 @@ def _in_memory_order(data: np.ndarray) -> np.ndarray:
 
 
 def _row_sum(flat: np.ndarray, lanes: int):
-    """One contiguous row's sum as torch's cascade_sum adds it, into a zeroed output."""
+    """One row's sum as torch's cascade_sum adds it, into a zeroed output: by the C kernel
+    (_row_sum.c) where it was built, else by its NumPy twin below."""
     if flat.size < lanes:
         return _scalar_sum(flat.tolist(), flat.dtype.type)
+    kernels = _compiled.kernels
+    if kernels is not None:
+        return flat.dtype.type(kernels.row_sum(np.ascontiguousarray(flat), flat.itemsize))
+    return _row_sum_twin(flat, lanes)
+
+
+def _row_sum_twin(flat: np.ndarray, lanes: int):
+    """_row_sum in NumPy: ILP vectors side by side, their rows added by ``_cascade``."""
     width = lanes if flat.size >= lanes else 1  # fewer than a vector: torch adds scalars
     vectors = flat.size // width
     rows = vectors // ILP

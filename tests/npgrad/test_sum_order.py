@@ -6,14 +6,26 @@ import numpy as np
 import pytest
 
 import playground.npgrad as npgrad
+from playground.npgrad import _compiled
+from playground.npgrad._summation_order import SUM_LANES, _row_sum, _row_sum_twin
 
 torch = pytest.importorskip("torch")
 
 SIZES = [*range(0, 70), 127, 128, 129, 255, 256, 1000, 1023, 1025, 4096, 5000, 16384, 32768]
 
 
+@pytest.fixture(params=["C kernel", "NumPy twin"])
+def row_sums(request, monkeypatch):
+    """Whole sums by the C kernel (_row_sum.c) where it was built, and by its NumPy twin."""
+    if request.param == "NumPy twin":
+        monkeypatch.setattr(_compiled, "kernels", None)
+    elif _compiled.kernels is None:
+        pytest.skip("the C kernels were not built here")
+    return request.param
+
+
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
-def test_whole_sums_and_means_are_torchs_to_the_last_bit(dtype):
+def test_whole_sums_and_means_are_torchs_to_the_last_bit(dtype, row_sums):
     rng = np.random.default_rng(7)
     for size in SIZES:
         # magnitudes over six decades: the order of adding shows in the last bits
@@ -25,6 +37,23 @@ def test_whole_sums_and_means_are_torchs_to_the_last_bit(dtype):
         shaped = data.reshape(-1, 1) if size % 2 else data.reshape(1, -1)
         assert npgrad.from_numpy(shaped).sum(dim=(0, 1)).item() == \
             torch.from_numpy(shaped).sum(dim=(0, 1)).item(), size
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_the_twin_gives_the_kernels_bits(dtype, monkeypatch):
+    """The C kernel (_row_sum.c) and its NumPy twin add in the same order: the same bits for
+    rows of every length up to the three levels of blocks, past torch's grain, and for
+    magnitudes 40 decades apart, signed zeros and infinities."""
+    if _compiled.kernels is None:
+        pytest.skip("the C kernels were not built here")
+    lanes, rng = SUM_LANES[np.dtype(dtype)], np.random.default_rng(5)
+    specials = np.array([-0.0, 0.0, 1e30, -1e30, 3.0, np.inf], dtype)
+    for size in [*range(lanes, 200), 511, 512, 513, 2000, 4097, 8192, 32769, 65537, 1 << 20]:
+        for data in ((rng.normal(size=size) * 10.0 ** rng.integers(-20, 20, size)).astype(dtype),
+                     rng.choice(specials[:5], size), rng.choice(specials, size)):
+            compiled = _row_sum(data, lanes)
+            assert type(compiled) is np.dtype(dtype).type
+            assert compiled.tobytes() == _row_sum_twin(data, lanes).tobytes(), (size, data)
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
