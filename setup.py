@@ -23,8 +23,8 @@ WITHOUT = {
     "playground.npgrad._kernels": (
         "the NumPy engine's C kernel module",
         "sigmoid and silu compute torch's float32 bits in NumPy, 20-90x slower, float32 "
-        "layer norms 2-10x slower, whole sums 5-15x slower, and large arithmetic is split between Python threads (a "
-        "third slower)."),
+        "layer norms 2-10x slower, whole sums 5-15x slower, and large arithmetic is split "
+        "between Python threads (a third slower)."),
 }
 # The kernels round each float32 step once, as torch's vector code: no a*b+c contracted.
 UNIX_FLAGS = {"playground.npgrad._kernels": ["-ffp-contract=off"]}
