@@ -47,9 +47,8 @@ MISSING: dict[str, str] = {
     "178_docs_torch_func.py": "torch.func.vmap runs the function once per sample and stacks: "
                               "its output's grad_fn is StackBackward0 where torch's batched "
                               "run gives the function's own last node (MulBackward0)",
-    "184_misc_api_printing.py": "bfloat16 tensors are not in the NumPy engine",
-    "233_today_dtype_printing.py": "bfloat16 tensors are not in the NumPy engine",
-    "241_today_autocast_cpu.py": "autocast to bfloat16 on the CPU (bfloat16 tensors)",
+    "241_today_autocast_cpu.py": "autocast to bfloat16 on the CPU: the NumPy engine makes, "
+                                 "converts and prints bfloat16 tensors but computes with none",
 }
 
 _TOLERANCE = re.compile(r"^#\s*tolerance:\s*([0-9.eE+-]+)")

@@ -55,9 +55,9 @@ def _named(name: str) -> dtype:
 
 
 class _Unbacked(dtype):
-    """A dtype this engine names, compares, promotes and describes (``torch.finfo``) but
-    holds no tensors of: NumPy has no such type. Asking for its tensors says so, with
-    the way on (torch), where a tensor of it would be made."""
+    """A dtype NumPy has no type for: this engine names, compares, promotes and describes it
+    (``torch.finfo``), and holds its tensors as values only (``_bfloat16``). Asking for its
+    NumPy type says so, with the way on (torch), where such a tensor would be computed."""
 
     __slots__ = ()
 
@@ -68,8 +68,10 @@ class _Unbacked(dtype):
 
     @property
     def numpy(self):
-        raise NotImplementedError(f"{self.name} tensors are not in the built-in NumPy engine; "
-                                  "switch the engine to torch")
+        raise NotImplementedError(
+            f"this use of {self.name} tensors is not in the built-in NumPy engine (it makes them "
+            f"with torch.tensor, .to and .{self.name}(), converts and prints them); switch the "
+            "engine to torch")
 
 
 float16 = half = dtype("float16", np.float16, _FLOAT, "HalfTensor")
@@ -89,7 +91,9 @@ ALL_DTYPES = (float16, float32, float64, uint8, int8, int16, int32, int64, bool,
               complex128)
 _REAL_OF = {complex64: float32, complex128: float64}
 _COMPLEX_OF = {float32: complex64, float64: complex128, bfloat16: complex64}
-_BY_NUMPY = {d.numpy: d for d in ALL_DTYPES}
+# what a bfloat16 tensor's storage reports as its NumPy dtype (two bytes, no NumPy arithmetic)
+BFLOAT16_STORAGE = np.dtype("V2")
+_BY_NUMPY = {d.numpy: d for d in ALL_DTYPES} | {BFLOAT16_STORAGE: bfloat16}
 
 
 class _DefaultDtype:
@@ -127,11 +131,22 @@ def from_numpy_dtype(numpy_dtype) -> dtype:
     try:
         return _BY_NUMPY[np.dtype(numpy_dtype)]
     except KeyError:
-        raise TypeError(
-            f"can't convert np.ndarray of type numpy.{np.dtype(numpy_dtype)}. The only supported "
+        raise TypeError(_unconvertible(numpy_dtype)) from None
+
+
+def from_array_dtype(numpy_dtype) -> dtype:
+    """from_numpy_dtype for a user's NumPy array, whose two-byte void is no bfloat16."""
+    if numpy_dtype == BFLOAT16_STORAGE:
+        raise TypeError(_unconvertible(numpy_dtype))
+    return from_numpy_dtype(numpy_dtype)
+
+
+def _unconvertible(numpy_dtype) -> str:
+    """torch's words for an array whose dtype it has no tensors of."""
+    return (f"can't convert np.ndarray of type numpy.{np.dtype(numpy_dtype).type.__name__}. "
+            "The only supported "
             "types are: float64, float32, float16, complex64, complex128, int64, int32, int16, "
-            "int8, uint64, uint32, uint16, uint8, and bool."
-        ) from None
+            "int8, uint64, uint32, uint16, uint8, and bool.")
 
 
 def to_dtype(d) -> dtype:

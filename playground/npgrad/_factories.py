@@ -9,6 +9,7 @@ import numpy as np
 
 from . import _dtype as dtypes
 from . import _numerics, _random
+from ._bfloat16 import BFloat16Values
 from ._bindings import bind_method
 from ._device import made_on_meta
 from ._inplace import bind_variant, record_fill
@@ -187,7 +188,7 @@ def _finish(data: np.ndarray, requires_grad: bool, device_spec=None) -> Tensor:
         data = NoValues(data.shape, data.dtype)
     result = _make(data)
     if requires_grad:
-        result.requires_grad_(True) if data.dtype.kind in "fc" else _integer_grad_error()
+        result.requires_grad_(True) if data.dtype.kind in "fcV" else _integer_grad_error()
     return result
 
 
@@ -198,7 +199,7 @@ def _integer_grad_error():
 def _infer_dtype(data) -> dtypes.dtype:
     """torch.tensor's dtype for nested Python data: bool < int < float, floats as default."""
     if isinstance(data, np.ndarray | np.generic):
-        return dtypes.from_numpy_dtype(data.dtype)
+        return dtypes.from_array_dtype(data.dtype)
     if isinstance(data, Tensor):
         return data.dtype
     category = -1
@@ -213,7 +214,7 @@ def _infer_dtype(data) -> dtypes.dtype:
                 seen_tensor_dtype, item.dtype)
             category = max(category, item.dtype.category)
         elif isinstance(item, np.ndarray):
-            category = max(category, dtypes.from_numpy_dtype(item.dtype).category)
+            category = max(category, dtypes.from_array_dtype(item.dtype).category)
         elif isinstance(item, bool | np.bool_):
             category = max(category, 0)
         elif isinstance(item, numbers.Integral):
@@ -231,9 +232,13 @@ def _infer_dtype(data) -> dtypes.dtype:
     return dtypes.default_for_category(category)
 
 
-def _to_array(data, dtype: dtypes.dtype) -> np.ndarray:
+def _to_array(data, dtype: dtypes.dtype) -> np.ndarray | BFloat16Values:
+    if dtype is dtypes.bfloat16:  # (torch's way: to float32, then rounded to bfloat16)
+        return BFloat16Values.of(_to_array(data, dtypes.float32))
     if isinstance(data, Tensor):
-        return data._data.astype(dtype.numpy, copy=True)
+        values = data._data
+        values = values.values if isinstance(values, BFloat16Values) else values
+        return values.astype(dtype.numpy, copy=True)
     if isinstance(data, list | tuple):
         data = _unwrap_tensors(data)
     return np.array(data, dtype=dtype.numpy)
@@ -272,7 +277,7 @@ def as_tensor(data, dtype=None, device=None) -> Tensor:
     same_dtype = dtype is None or (
         isinstance(data, np.ndarray) and dtypes.to_dtype(dtype).numpy == data.dtype)
     if isinstance(data, np.ndarray) and same_dtype:
-        dtypes.from_numpy_dtype(data.dtype)
+        dtypes.from_array_dtype(data.dtype)
         return _make(data)
     return _copied(data, dtype=dtype, device=device)
 
@@ -281,7 +286,7 @@ def from_numpy(array: np.ndarray) -> Tensor:
     """Shares memory with ``array``, as torch.from_numpy does."""
     if not isinstance(array, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
-    dtypes.from_numpy_dtype(array.dtype)
+    dtypes.from_array_dtype(array.dtype)
     return _make(array)
 
 

@@ -14,8 +14,10 @@ import numpy as np
 
 from . import _bindings
 from . import _dtype as dtypes
+from ._bfloat16 import AUTOGRAD_REFUSED, BFloat16Values
 from ._bindings import bind_method, binds
 from ._deprecations import warn_once
+from ._grad_mode import GradMode
 from ._kernel_exp import kernel_exp
 from ._memory_formats import is_laid_out, laid_out
 from ._numerics import erf_values
@@ -319,17 +321,35 @@ def to(self: Tensor, *args, **kwargs) -> Tensor:
         elif isinstance(arg, str | device):
             moved = moved or is_meta(arg)
     layout = kwargs.get("memory_format")
-    if target is not None and target.numpy != self._data.dtype:
+    if target is not None and target is not self.dtype:
         if self.is_meta:
-            return to_meta(self, target.numpy)
-        if self._data.dtype.kind == "c" and target.numpy.kind not in "cb":
+            return to_meta(self, _storage_dtype(target))
+        if self._data.dtype.kind == "c" and not target.is_complex and target is not dtypes.bool:
             warn_once("complex to real")
-        converted = output("to", _converted(self._data, layout, target.numpy), (self,))
+        data = _converted_data(self, layout, target)  # (no node: none into bfloat16)
+        converted = Tensor._make(data) if target is dtypes.bfloat16 else output("to", data, (self,))
     elif layout is not None and not _already(self._data, layout):
         converted = output("to", laid_out(self._data, layout), (self,))
     else:
         converted = self
     return to_meta(converted) if moved and not converted.is_meta else converted
+
+
+def _storage_dtype(target: dtypes.dtype) -> np.dtype:
+    """The NumPy dtype a tensor of ``target`` holds (bfloat16's has no arithmetic)."""
+    return dtypes.BFLOAT16_STORAGE if target is dtypes.bfloat16 else target.numpy
+
+
+def _converted_data(self: Tensor, memory_format, target: dtypes.dtype):
+    """``self``'s values in ``target`` dtype; to or from bfloat16 by value, as torch rounds
+    (and refused where autograd would go through it)."""
+    if target is not dtypes.bfloat16 and self.dtype is not dtypes.bfloat16:
+        return _converted(self._data, memory_format, target.numpy)
+    if self._rg and GradMode.enabled:
+        raise NotImplementedError(AUTOGRAD_REFUSED)
+    if target is dtypes.bfloat16:
+        return BFloat16Values.of(self._data)
+    return self._data.values.astype(target.numpy)
 
 
 def _converted(data: np.ndarray, memory_format, dtype: np.dtype) -> np.ndarray:

@@ -204,6 +204,8 @@ def tensor_repr(tensor) -> str:
     indent = len(prefix)
     suffixes = []
     dtype = dtypes.from_numpy_dtype(values.dtype)
+    if dtype is dtypes.bfloat16 and not tensor.is_meta:  # (torch prints them as float32 ones)
+        values = values.values
     if tensor.is_meta:  # no values to show: where they are and their shape
         suffixes.append("device='meta'")
         suffixes.append("size=" + str(tuple(values.shape)))

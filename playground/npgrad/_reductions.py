@@ -92,7 +92,7 @@ def sum(self: Tensor, dim=None, keepdim=False, *, dtype=None) -> Tensor:
 @binds("mean")
 def mean(self: Tensor, dim=None, keepdim=False, *, dtype=None) -> Tensor:
     data = self._data
-    if data.dtype.kind not in "fc" and dtype is None:
+    if data.dtype.kind not in "fcV" and dtype is None:  # (V: bfloat16's, refused as it's read)
         raise RuntimeError(
             "mean(): could not infer output dtype. Input dtype must be either a floating point or "
             f"complex dtype. Got: {_scalar_type(data.dtype)}"

@@ -66,8 +66,9 @@ def _row_sum(flat: np.ndarray, lanes: int):
 
 
 def _row_sum_twin(flat: np.ndarray, lanes: int):
-    """_row_sum in NumPy: ILP vectors side by side, their rows added by ``_cascade``."""
-    width = lanes if flat.size >= lanes else 1  # fewer than a vector: torch adds scalars
+    """_row_sum in NumPy: ILP vectors side by side, their rows added by ``_cascade`` (a row
+    of at least one vector: shorter ones are _scalar_sum's)."""
+    width = lanes
     vectors = flat.size // width
     rows = vectors // ILP
     used = rows * ILP * width
@@ -77,11 +78,9 @@ def _row_sum_twin(flat: np.ndarray, lanes: int):
         else np.zeros((ILP, width), flat.dtype)
     combined = _running_total(np.concatenate(
         (partial[:1], flat[used:vectors * width].reshape(-1, width), partial[1:])))
-    if width == 1:
-        total = combined[0]
-    else:  # the elements past the last vector first, then the vector's lanes, one by one
-        total = np.cumsum(np.concatenate((_zeros(flat.dtype, 1), flat[vectors * width:],
-                                          combined)))[-1]
+    # the elements past the last vector first, then the vector's lanes, one by one
+    total = np.cumsum(np.concatenate((_zeros(flat.dtype, 1), flat[vectors * width:],
+                                      combined)))[-1]
     return flat.dtype.type(total + flat.dtype.type(0))  # torch adds into a zeroed output
 
 

@@ -9,6 +9,7 @@ import numpy as np
 
 from . import _dtype as dtypes
 from . import _tensor_protocols as _protocols
+from ._bfloat16 import AUTOGRAD_REFUSED, values_for_numpy
 from ._device import CPU, META, device  # noqa: F401 (torch.device, re-exported)
 from ._grad_mode import GradMode
 from ._hook_lists import LeafHooks, RemovableHandle
@@ -142,10 +143,9 @@ class Tensor:
             raise RuntimeError(
                 "you can only change requires_grad flags of leaf variables. If you want to use a "
                 "computed variable in a subgraph that doesn't require differentiation use "
-                "var_no_grad = var.detach()."
-            )
+                "var_no_grad = var.detach().")
         if value and self._data.dtype.kind not in "fc":
-            raise _integer_grad_error("only Tensors of floating point and complex dtype")
+            raise _integer_grad_error("only Tensors of floating point and complex dtype", self)
         if value and not _inference_mode and self.is_inference():
             raise RuntimeError("Setting requires_grad=True on inference tensor outside "
                                "InferenceMode is not allowed.")
@@ -153,7 +153,7 @@ class Tensor:
 
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
         if requires_grad and self._data.dtype.kind not in "fc":  # (torch's own words here)
-            raise _integer_grad_error("only Tensors of floating point dtype")
+            raise _integer_grad_error("only Tensors of floating point dtype", self)
         self.requires_grad = requires_grad
         return self
 
@@ -229,7 +229,7 @@ class Tensor:
         return self._data.itemsize
 
     def is_floating_point(self) -> bool:
-        return self._data.dtype.kind == "f"
+        return self._data.dtype.kind == "f" or self.dtype is dtypes.bfloat16
 
     @property
     def _version(self) -> int:
@@ -250,10 +250,10 @@ class Tensor:
     # ----- conversion to Python and NumPy ------------------------------------------------------
     def numpy(self, *, force: bool = False) -> np.ndarray:
         if self._rg and not force:
-            raise RuntimeError(
-                "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
-                "instead."
-            )
+            raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
+                               "tensor.detach().numpy() instead.")
+        if self._data.dtype == dtypes.BFLOAT16_STORAGE:  # (torch's words; the views read it)
+            return values_for_numpy(self._data, force)
         return self._data
 
     def __array__(self, dtype=None, copy=None):
@@ -262,10 +262,9 @@ class Tensor:
 
     def item(self):
         if self._data.size != 1:
-            raise RuntimeError(
-                f"a Tensor with {self._data.size} elements cannot be converted to Scalar"
-            )
-        return self._data.reshape(()).item()
+            raise RuntimeError(f"a Tensor with {self._data.size} elements cannot be converted "
+                               "to Scalar")
+        return self._data.item()
 
     def tolist(self):
         return self._data.tolist()
@@ -281,7 +280,7 @@ class Tensor:
                 "behavior.\nConsider using tensor.detach() first. (Triggered internally at "
                 "/__w/pytorch/pytorch/torch/csrc/autograd/generated/python_variable_methods.cpp"
                 ":822.)", UserWarning, stacklevel=3)
-        return kind(self._data.reshape(()).item())
+        return kind(self._data.item())
 
     def __float__(self) -> float:
         return self._scalar(float)
@@ -385,9 +384,8 @@ class Tensor:
 
             raise refused(self, written_itself=True)
         if self.grad_fn is None and self._rg:
-            raise RuntimeError(
-                "a leaf Variable that requires grad is being used in an in-place operation."
-            )
+            raise RuntimeError("a leaf Variable that requires grad is being used in an "
+                               "in-place operation.")
         if self._base is not None and self.grad_fn is not None and \
                 self.grad_fn.name() in _SEVERAL_VIEWS:
             raise RuntimeError(
@@ -420,7 +418,7 @@ class Parameter(Tensor):
             data = empty(0)
         tensor = data.detach()
         if requires_grad and tensor._data.dtype.kind not in "fc":
-            raise _integer_grad_error("Only Tensors of floating point and complex dtype")
+            raise _integer_grad_error("Only Tensors of floating point and complex dtype", tensor)
         tensor.requires_grad_(requires_grad)
         mark_parameter(tensor, cls)
         return tensor
@@ -492,7 +490,10 @@ def _wrap_dim(dim: int, ndim: int) -> int:
     return dim % ndim if ndim else 0
 
 
-def _integer_grad_error(which: str) -> RuntimeError:
+def _integer_grad_error(which: str, tensor: Tensor) -> Exception:
     """torch's refusal of gradients for an integer tensor (its three callers word it three
-    ways: requires_grad_(), .requires_grad =, and nn.Parameter)."""
-    return RuntimeError(f"{which} can require gradients")
+    ways: requires_grad_(), .requires_grad =, and nn.Parameter); this engine's for bfloat16."""
+    bfloat16 = tensor.dtype is dtypes.bfloat16
+    return NotImplementedError(AUTOGRAD_REFUSED) if bfloat16 else RuntimeError(
+        f"{which} can require gradients")
+

@@ -1,8 +1,8 @@
 """Mixed precision as code pastes it, against torch run here: nanoGPT's preamble (a table of
 dtypes naming bfloat16, nullcontext on the CPU, a GradScaler that CUDA's absence disables)
 runs and trains; torch.bfloat16 is named, compared, promoted and described by finfo;
-torch.cpu and its deprecated amp names, the autocast dtypes; and a bfloat16 tensor (or an
-autocast to it on the CPU) is refused saying it is not in the NumPy engine."""
+torch.cpu and its deprecated amp names, the autocast dtypes; and computing with a bfloat16
+tensor (or an autocast to it on the CPU) is refused saying it is not in the NumPy engine."""
 
 from __future__ import annotations
 
@@ -56,8 +56,8 @@ print(torch.promote_types(torch.bfloat16, torch.float16),
 
 REFUSALS = r'''
 import torch
-for make in (lambda: torch.zeros(2, dtype=torch.bfloat16), lambda: torch.ones(3).bfloat16(),
-             lambda: torch.randn(2).to(torch.bfloat16), lambda: torch.autocast("cpu"),
+for make in (lambda: torch.zeros(2, dtype=torch.bfloat16), lambda: torch.ones(3).bfloat16() + 1,
+             lambda: torch.randn(2).to(torch.bfloat16).sum(), lambda: torch.autocast("cpu"),
              lambda: torch.autocast("cpu", dtype=torch.bfloat16)):
     try:
         make()
@@ -72,7 +72,10 @@ def test_mixed_precision_names_print_as_torch(tmp_path):
 
 def test_bfloat16_tensors_are_refused_saying_so(tmp_path):
     printed = printed_by_playground(REFUSALS, tmp_path)
-    assert printed.count("bfloat16 tensors are not in the built-in NumPy engine; switch the "
-                         "engine to torch") == 3
+    assert printed.count("bfloat16 tensors is not in the built-in NumPy engine (it makes them "
+                         "with torch.tensor, .to and .bfloat16(), converts and prints them); "
+                         "switch the engine to torch") == 2
+    assert printed.count("computing with bfloat16 tensors is not in the built-in NumPy engine "
+                         "(it makes, converts and prints them); switch the engine to torch") == 1
     assert printed.count("autocast to bfloat16 or float16 on the CPU is not in the built-in "
                          "NumPy engine") == 2

@@ -40,7 +40,7 @@ def test_whole_sums_and_means_are_torchs_to_the_last_bit(dtype, row_sums):
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
-def test_the_twin_gives_the_kernels_bits(dtype, monkeypatch):
+def test_the_twin_gives_the_kernels_bits(dtype):
     """The C kernel (_row_sum.c) and its NumPy twin add in the same order: the same bits for
     rows of every length up to the three levels of blocks, past torch's grain, and for
     magnitudes 40 decades apart, signed zeros and infinities."""

@@ -532,7 +532,7 @@ def type_code_here(qtbot, window, lines: list[str]) -> None:
 
 
 def test_what_the_numpy_engine_lacks_runs_on_torch_in_one_click(qtbot, window, monkeypatch):
-    """A script stops on what the NumPy engine lacks (a bfloat16 tensor): a button offers
+    """A script stops on what the NumPy engine lacks (autograd through bfloat16): a button offers
     torch; one click switches the engine and runs the script there. Without torch
     installed, the console names what is missing and the command that installs torch."""
     from playground.engines.registry import EngineEntry
@@ -545,7 +545,8 @@ def test_what_the_numpy_engine_lacks_runs_on_torch_in_one_click(qtbot, window, m
         press_run_all(qtbot, window)
     assert not offer.isVisible()
     said = window.console.toPlainText()
-    assert "The NumPy engine lacks bfloat16 tensors, and torch is not installed: " in said
+    assert ("The NumPy engine lacks autograd through bfloat16 tensors, and torch is not "
+            "installed: ") in said
     assert "pip install" in said
     press_run_all(qtbot, window)
     assert offer.isVisible() and "bfloat16 tensors" in offer.toolTip()
