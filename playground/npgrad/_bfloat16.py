@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._dtype import BFLOAT16_STORAGE
+from ._meta import RefusedStorage
 
 COMPUTING = ("computing with bfloat16 tensors is not in the built-in NumPy engine (it makes, "
              "converts and prints them); switch the engine to torch")
@@ -37,11 +38,12 @@ def rounded_to_bfloat16(values) -> np.ndarray:
     return np.where(np.isnan(single), np.float32(np.nan), rounded)
 
 
-class BFloat16Values:
+class BFloat16Values(RefusedStorage):
     """A bfloat16 tensor's storage: its values as float32, read for shape, conversion,
     printing and Python numbers only."""
 
     __slots__ = ("values",)
+    refusal = COMPUTING
     dtype = BFLOAT16_STORAGE
     itemsize = 2
 
@@ -87,12 +89,4 @@ class BFloat16Values:
         return self.values.tolist()
 
     def __getitem__(self, index):
-        raise NotImplementedError(COMPUTING)
-
-    def __array__(self, *args, **kwargs):
-        raise NotImplementedError(COMPUTING)
-
-    def __getattr__(self, name: str):
-        if name.startswith("__"):  # (copy, pickle and NumPy probe for their protocols)
-            raise AttributeError(name)
         raise NotImplementedError(COMPUTING)

@@ -274,8 +274,9 @@ def _warn_copy_of_tensor(data, call: str) -> None:
 def as_tensor(data, dtype=None, device=None) -> Tensor:
     if isinstance(data, Tensor):  # itself, or converted (recorded, as torch's .to)
         return data if dtype is None else data.to(dtypes.to_dtype(dtype))
-    same_dtype = dtype is None or (
-        isinstance(data, np.ndarray) and dtypes.to_dtype(dtype).numpy == data.dtype)
+    same_dtype = dtype is None or (  # (an array is never bfloat16's: NumPy has no such type)
+        isinstance(data, np.ndarray) and dtypes.to_dtype(dtype) is not dtypes.bfloat16
+        and dtypes.to_dtype(dtype).numpy == data.dtype)
     if isinstance(data, np.ndarray) and same_dtype:
         dtypes.from_array_dtype(data.dtype)
         return _make(data)

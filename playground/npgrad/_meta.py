@@ -14,7 +14,24 @@ COMPUTING = ("computing with meta tensors (device='meta': a shape without values
              "the built-in NumPy engine; switch the engine to torch")
 
 
-class NoValues:
+class RefusedStorage:
+    """A tensor's storage that NumPy must not compute with: reading it as an array, or any
+    array attribute its class does not give, raises ``refusal`` (which names the torch
+    engine)."""
+
+    __slots__ = ()
+    refusal = COMPUTING
+
+    def __array__(self, *args, **kwargs):
+        raise NotImplementedError(self.refusal)
+
+    def __getattr__(self, name: str):
+        if name.startswith("__"):  # (copy, pickle and NumPy probe for their protocols)
+            raise AttributeError(name)
+        raise NotImplementedError(self.refusal)
+
+
+class NoValues(RefusedStorage):
     """A meta tensor's storage: its shape and dtype, read as an array's are."""
 
     __slots__ = ("shape", "dtype")
@@ -41,14 +58,6 @@ class NoValues:
     def astype(self, dtype, copy: bool = True) -> NoValues:
         """The same shape in another dtype (``model.to(torch.float64)`` on the meta device)."""
         return NoValues(self.shape, dtype)
-
-    def __array__(self, *args, **kwargs):
-        raise NotImplementedError(COMPUTING)
-
-    def __getattr__(self, name: str):
-        if name.startswith("__"):  # (copy, pickle and NumPy probe for their protocols)
-            raise AttributeError(name)
-        raise NotImplementedError(COMPUTING)
 
 
 def to_meta(tensor, dtype=None):

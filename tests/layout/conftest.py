@@ -3,13 +3,10 @@
 import pytest
 
 from playground.layout import core
+from tests.compiled import PARAMS, compiled_then_twin
 
 
-@pytest.fixture(params=["compiled", "python"])
+@pytest.fixture(params=PARAMS)
 def layout_core(request, monkeypatch):
     """Runs a test on the C core, then on the Python code that stands in when it did not build."""
-    if request.param == "python":
-        monkeypatch.setattr(core, "compiled", None)
-    elif core.compiled is None:
-        pytest.skip("the C layout core did not build here (no C compiler at install time)")
-    return request.param
+    return compiled_then_twin(request, monkeypatch, core, "compiled", "the C layout core")

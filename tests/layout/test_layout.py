@@ -126,7 +126,7 @@ def test_a_large_graph_lays_out():
     assert len(layout.routes) == len(edges)
 
 
-@pytest.mark.parametrize("layout_core", ["python"], indirect=True)  # Python's own helpers
+@pytest.mark.parametrize("layout_core", ["twin"], indirect=True)  # Python's own helpers
 @pytest.mark.parametrize("transpose", ["_transpose_one_by_one", "_transpose_odd_even"])
 def test_transpose_leaves_no_swap_that_removes_crossings(transpose):
     from playground.layout import crossings as module
@@ -183,7 +183,7 @@ def test_large_graphs_reach_their_crossings_with_the_odd_even_transpose():
     assert layout.crossings == brute_crossings(layout, edges)
 
 
-@pytest.mark.parametrize("layout_core", ["python"], indirect=True)  # two Python placements
+@pytest.mark.parametrize("layout_core", ["twin"], indirect=True)  # two Python placements
 def test_wide_layers_are_placed_as_the_plain_python_placement_would(monkeypatch):
     from playground.layout import placement
 

@@ -78,6 +78,8 @@ try:
 except TypeError as error:
     print("TypeError:", error)
 import numpy as np
+print(torch.as_tensor(np.array([0.1, 2.5], dtype=np.float32), dtype=torch.bfloat16),
+      torch.as_tensor([1 / 3], dtype=torch.bfloat16))
 for array in (np.zeros(2, "V2"), np.array([None]), np.array(["ab"])):  # (a void is no bfloat16)
     for make in (torch.from_numpy, torch.as_tensor, torch.tensor):
         try:

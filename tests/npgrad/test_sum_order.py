@@ -8,20 +8,17 @@ import pytest
 import playground.npgrad as npgrad
 from playground.npgrad import _compiled
 from playground.npgrad._summation_order import SUM_LANES, _row_sum, _row_sum_twin
+from tests.compiled import PARAMS, compiled_then_twin
 
 torch = pytest.importorskip("torch")
 
 SIZES = [*range(0, 70), 127, 128, 129, 255, 256, 1000, 1023, 1025, 4096, 5000, 16384, 32768]
 
 
-@pytest.fixture(params=["C kernel", "NumPy twin"])
+@pytest.fixture(params=PARAMS)
 def row_sums(request, monkeypatch):
     """Whole sums by the C kernel (_row_sum.c) where it was built, and by its NumPy twin."""
-    if request.param == "NumPy twin":
-        monkeypatch.setattr(_compiled, "kernels", None)
-    elif _compiled.kernels is None:
-        pytest.skip("the C kernels were not built here")
-    return request.param
+    return compiled_then_twin(request, monkeypatch, _compiled, "kernels", "the C kernels")
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
