@@ -6,7 +6,6 @@
 # (numpy's modules alone 15); imported here first, 14 ms are left (the modules that use Qt,
 # and the first ``import`` of each already loaded one).
 import numpy  # noqa: F401
-import psutil  # noqa: F401 (the memory limit's)
 import pygments.lexers.python  # noqa: F401
 
 import playground.kernel.client  # noqa: F401

@@ -4,16 +4,15 @@ from __future__ import annotations
 
 import subprocess
 import time
-from importlib.resources import files
-from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QIcon, QPalette
 from PySide6.QtWidgets import QAbstractScrollArea, QApplication, QWidget
 
 from playground.kernel.switching import quick_hand_overs
+from playground.resources import FOLDER
 
-ICON = Path(str(files("playground.resources") / "icon.svg"))
+ICON = FOLDER / "icon.svg"
 # The name of resources/autograd-playground.desktop: lets the desktop match windows to the entry.
 DESKTOP_FILE_NAME = "autograd-playground"
 

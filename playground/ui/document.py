@@ -4,7 +4,6 @@ files, and never losing the text."""
 from __future__ import annotations
 
 import threading
-from importlib.resources import files
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QStandardPaths, Signal
@@ -15,12 +14,13 @@ from playground.files import atomic_write
 from playground.model import gc_policy, notebook
 from playground.model.source_file import Source, SourceError, encode_source, read_document
 from playground.model.view_state import ViewState
+from playground.resources import FOLDER
 from playground.ui.editor import CodeEditor
 from playground.ui.recovery import RecoveryStore
 from playground.ui.relay import emit_on_ui_thread
 from playground.ui.settings import Settings
 
-EXAMPLES = Path(str(files("playground.resources") / "examples"))
+EXAMPLES = FOLDER / "examples"
 NOTEBOOK_SUFFIXES = (".ipynb", ".md", ".markdown", ".txt")
 RECENT_LIMIT = 8
 # Files larger than this are read and converted on a worker thread (a 100,000-cell notebook

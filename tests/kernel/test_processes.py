@@ -7,12 +7,14 @@ and the kernel's own choices follow PLAYGROUND_SIMULATE_PLATFORM.
 from __future__ import annotations
 
 import ctypes
+import os
 import signal
 import types
 
+import psutil
 import pytest
 
-from playground.kernel import processes
+from playground.kernel import launch, processes
 from playground.kernel.watchdog import MemoryWatchdog
 
 
@@ -253,3 +255,10 @@ def test_a_process_the_kernel_started_is_in_its_session():
     finally:
         os.killpg(leader.pid, signal.SIGKILL)
         leader.wait()
+
+
+def test_the_machine_memory_is_what_psutil_reads_and_psutil_is_the_fallback(monkeypatch):
+    assert launch.machine_memory() == psutil.virtual_memory().total  # (the OS's own figure)
+    assert launch.default_memory_limit() == psutil.virtual_memory().total // 2
+    monkeypatch.delattr(os, "sysconf")  # Windows has none
+    assert launch.machine_memory() == psutil.virtual_memory().total
