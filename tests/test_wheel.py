@@ -4,6 +4,7 @@ anywhere: ``playground run``, ``--screenshot`` and every example, outside the ch
 from __future__ import annotations
 
 import os
+import shutil
 import site
 import subprocess
 import sys
@@ -15,14 +16,26 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = sorted(p.name for p in (ROOT / "resources" / "examples").glob("*.py"))
+# One worker takes this module (pyproject's --dist loadgroup): one build, not one a worker.
+pytestmark = pytest.mark.xdist_group("wheel")
+
+
+def _source_copy(folder: Path) -> Path:
+    """The checkout without its build products: a build there leaves the checkout's build/
+    alone (two builds in it at once broke each other, and its leftovers broke the next)."""
+    source = folder / "source"
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(
+        "build", "dist", ".venv", "*.egg-info", "__pycache__", ".git", "*.so", "*.pyd"))
+    return source
 
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> Path:
     """``python -m build --wheel`` of the checkout (no isolation: no download)."""
     folder = tmp_path_factory.mktemp("dist")
+    source = _source_copy(tmp_path_factory.mktemp("checkout"))
     built = subprocess.run([sys.executable, "-m", "build", "--wheel", "--no-isolation",
-                            "--outdir", str(folder), str(ROOT)], capture_output=True, text=True)
+                            "--outdir", str(folder), str(source)], capture_output=True, text=True)
     assert built.returncode == 0, built.stdout[-3000:] + built.stderr[-3000:]
     (found,) = folder.glob("autograd_playground-*.whl")
     return found
@@ -105,11 +118,7 @@ def test_every_example_the_wheel_ships_runs_from_it(installed, tmp_path, example
 
 @pytest.mark.skipif(os.name == "nt", reason="CC names the compiler on POSIX")
 def test_without_a_c_compiler_the_build_says_so_and_the_app_too(tmp_path):
-    import shutil
-
-    source = tmp_path / "source"
-    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(
-        "build", "dist", ".venv", "*.egg-info", "__pycache__", ".git", "*.so", "*.pyd"))
+    source = _source_copy(tmp_path)
     built = subprocess.run([sys.executable, "-m", "build", "--wheel", "--no-isolation",
                             "--outdir", str(tmp_path / "dist"), str(source)],
                            capture_output=True, text=True, env=dict(os.environ, CC="false"))
