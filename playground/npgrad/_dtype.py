@@ -96,6 +96,12 @@ BFLOAT16_STORAGE = np.dtype("V2")
 _BY_NUMPY = {d.numpy: d for d in ALL_DTYPES} | {BFLOAT16_STORAGE: bfloat16}
 
 
+def holds_floats(storage) -> bool:
+    """Whether a tensor's storage (an array, or bfloat16's) holds floating or complex values:
+    what may require grad, and what ``mean`` takes without a ``dtype``."""
+    return storage.dtype.kind in "fc" or storage.dtype == BFLOAT16_STORAGE
+
+
 class _DefaultDtype:
     """Holds torch.get_default_dtype(); a class so no module global is rebound."""
 

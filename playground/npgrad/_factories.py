@@ -188,7 +188,7 @@ def _finish(data: np.ndarray, requires_grad: bool, device_spec=None) -> Tensor:
         data = NoValues(data.shape, data.dtype)
     result = _make(data)
     if requires_grad:
-        result.requires_grad_(True) if data.dtype.kind in "fcV" else _integer_grad_error()
+        result.requires_grad_(True) if dtypes.holds_floats(data) else _integer_grad_error()
     return result
 
 

@@ -11,7 +11,7 @@ import numpy as np
 from . import _tie_order
 from ._arithmetic import maximum, minimum
 from ._bindings import binds
-from ._dtype import scalar_type_name
+from ._dtype import holds_floats, scalar_type_name
 from ._kernel_exp import softmax_exp
 from ._numerics import safe_softmax_values
 from ._operands import floating, operands
@@ -92,7 +92,7 @@ def sum(self: Tensor, dim=None, keepdim=False, *, dtype=None) -> Tensor:
 @binds("mean")
 def mean(self: Tensor, dim=None, keepdim=False, *, dtype=None) -> Tensor:
     data = self._data
-    if data.dtype.kind not in "fcV" and dtype is None:  # (V: bfloat16's, refused as it's read)
+    if not holds_floats(data) and dtype is None:  # (bfloat16's: refused as it's read)
         raise RuntimeError(
             "mean(): could not infer output dtype. Input dtype must be either a floating point or "
             f"complex dtype. Got: {_scalar_type(data.dtype)}"
