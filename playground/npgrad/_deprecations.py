@@ -42,6 +42,11 @@ WORDS = {
     "LSTM projections on oneDNN":
         "LSTM with projections is not supported with oneDNN. Using default implementation."
         + _TRIGGERED + "RNN.cpp:1512.)",
+    "list of ndarrays":
+        "Creating a tensor from a list of numpy.ndarrays is extremely slow. Please consider "
+        "converting the list to a single numpy.ndarray with numpy.array() before converting "
+        "to a tensor. (Triggered internally at /__w/pytorch/pytorch/torch/csrc/utils/"
+        "tensor_new.cpp:252.)",
     "complex to real":
         "Casting complex values to real discards the imaginary part" + _TRIGGERED
         + "Copy.cpp:307.)",

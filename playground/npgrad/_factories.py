@@ -14,6 +14,7 @@ from ._bindings import bind_method
 from ._device import made_on_meta
 from ._inplace import bind_variant, record_fill
 from ._meta import NoValues, shape_only
+from ._nested_data import inferred_dtype, is_sequence, nested_array
 from ._tensor import Size, Tensor, bump_version
 from ._user_warnings import warn_at_user_code
 
@@ -196,42 +197,6 @@ def _integer_grad_error():
     raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
 
 
-def _infer_dtype(data) -> dtypes.dtype:
-    """torch.tensor's dtype for nested Python data: bool < int < float, floats as default."""
-    if isinstance(data, np.ndarray | np.generic):
-        return dtypes.from_array_dtype(data.dtype)
-    if isinstance(data, Tensor):
-        return data.dtype
-    category = -1
-    stack = [data]
-    seen_tensor_dtype = None
-    while stack:
-        item = stack.pop()
-        if isinstance(item, list | tuple):
-            stack.extend(item)
-        elif isinstance(item, Tensor):
-            seen_tensor_dtype = item.dtype if seen_tensor_dtype is None else dtypes.promote_types(
-                seen_tensor_dtype, item.dtype)
-            category = max(category, item.dtype.category)
-        elif isinstance(item, np.ndarray):
-            category = max(category, dtypes.from_array_dtype(item.dtype).category)
-        elif isinstance(item, bool | np.bool_):
-            category = max(category, 0)
-        elif isinstance(item, numbers.Integral):
-            category = max(category, 1)
-        elif isinstance(item, numbers.Real):
-            category = max(category, 2)
-        elif isinstance(item, numbers.Complex):
-            category = max(category, 3)
-        else:
-            raise TypeError(f"Could not infer dtype of {type(item).__name__}")
-    if category == -1:
-        return dtypes.get_default_dtype()
-    if seen_tensor_dtype is not None and seen_tensor_dtype.category == category:
-        return seen_tensor_dtype
-    return dtypes.default_for_category(category)
-
-
 def _to_array(data, dtype: dtypes.dtype) -> np.ndarray | BFloat16Values:
     if dtype is dtypes.bfloat16:  # (torch's way: to float32, then rounded to bfloat16)
         return BFloat16Values.of(_to_array(data, dtypes.float32))
@@ -239,17 +204,9 @@ def _to_array(data, dtype: dtypes.dtype) -> np.ndarray | BFloat16Values:
         values = data._data
         values = values.values if isinstance(values, BFloat16Values) else values
         return values.astype(dtype.numpy, copy=True)
-    if isinstance(data, list | tuple):
-        data = _unwrap_tensors(data)
+    if is_sequence(data) and not isinstance(data, np.ndarray):
+        return nested_array(data, dtype)
     return np.array(data, dtype=dtype.numpy)
-
-
-def _unwrap_tensors(data):
-    if isinstance(data, list | tuple):
-        return [_unwrap_tensors(item) for item in data]
-    if isinstance(data, Tensor):
-        return data._data
-    return data
 
 
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False) -> Tensor:
@@ -259,8 +216,13 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
 
 
 def _copied(data, dtype=None, device=None, requires_grad=False) -> Tensor:
-    target = dtypes.to_dtype(dtype) if dtype is not None else _infer_dtype(data)
-    return _finish(_to_array(data, target), requires_grad, device)
+    target = None if dtype is None else dtypes.to_dtype(dtype)
+    if is_sequence(data) and not isinstance(data, np.ndarray):  # (torch: the shape first)
+        values = nested_array(data, target) if target is not dtypes.bfloat16 else \
+            BFloat16Values.of(nested_array(data, dtypes.float32))
+    else:
+        values = _to_array(data, inferred_dtype(data) if target is None else target)
+    return _finish(values, requires_grad, device)
 
 
 def _warn_copy_of_tensor(data, call: str) -> None:

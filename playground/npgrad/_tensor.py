@@ -15,6 +15,7 @@ from ._grad_mode import GradMode
 from ._hook_lists import LeafHooks, RemovableHandle
 from ._meta import NoValues
 from ._nodes import AccumulateGrad, NodeOutput, edge_of
+from ._user_warnings import warn_at_user_code
 from ._versions import (  # noqa: F401 (the engine's modules import them from here)
     INFERENCE_SAVE_MESSAGE,
     ZERO_VERSION,
@@ -275,11 +276,11 @@ class Tensor:
         if kind is not int and self._rg and GradMode.enabled and not _WARNED["scalar"]:
             # torch's float() and complex() warn so, once in a process, where grad mode is on
             _WARNED["scalar"] = True
-            warnings.warn(
+            warn_at_user_code(  # (at the user's line: float(t), or torch.tensor([t]))
                 "Converting a tensor with requires_grad=True to a scalar may lead to unexpected "
                 "behavior.\nConsider using tensor.detach() first. (Triggered internally at "
                 "/__w/pytorch/pytorch/torch/csrc/autograd/generated/python_variable_methods.cpp"
-                ":822.)", UserWarning, stacklevel=3)
+                ":822.)")
         return kind(self._data.item())
 
     def __float__(self) -> float:
