@@ -9,7 +9,8 @@ the interpreter's hooks, thread switch interval, collector and resource limits, 
 filters, ``sys.path``, the environment, NumPy's error and print settings, signal handlers,
 threads a script left running, modules it imported from outside the installed libraries,
 matplotlib's settings, the engine's own settings and the attributes of its main modules and classes
-(``Engine.process_state``). What a C library keeps where Python cannot see it goes unseen.
+(``Engine.process_state``), and the modules loaded (none gone). What a C library keeps where
+Python cannot see it goes unseen.
 """
 
 from __future__ import annotations
@@ -59,7 +60,22 @@ def capture(engine) -> dict:
                           and thread is not threading.main_thread()),
         "engine": _safe(engine.process_state),
         "matplotlib": _safe(_matplotlib_settings_changed),
+        "modules": LoadedModules(),
     }
+
+
+class LoadedModules:
+    """The modules loaded when read. A later read must still have each of them: a script that
+    sets ``sys.modules["threading"] = None`` (or deletes one) broke every later import of it
+    in this process. More modules, or one module put in another's place (the kernel's own
+    ``__main__`` at each fresh run), change nothing a fresh run sees."""
+
+    def __init__(self) -> None:
+        self.names = frozenset(name for name, module in list(sys.modules.items())
+                               if module is not None)
+
+    def unchanged_in(self, after) -> bool:
+        return isinstance(after, LoadedModules) and self.names <= after.names
 
 
 def _matplotlib_settings_changed() -> bool:
@@ -76,7 +92,7 @@ def _matplotlib_settings_changed() -> bool:
 def unchanged(before, after) -> bool:
     """Whether a state read later (``after``) is the one read first: values equal, and
     attributes (``Attributes``) still there as they were."""
-    if isinstance(before, Attributes):
+    if isinstance(before, Attributes | LoadedModules):
         return before.unchanged_in(after)
     if isinstance(before, dict):
         return isinstance(after, dict) and before.keys() == after.keys() and all(

@@ -107,6 +107,18 @@ def test_a_fresh_run_starts_from_numpys_default_error_handling():
         assert _printed(kernel, "print(np.geterr()['divide'])", fresh=False)[0] == "raise\n"
 
 
+def test_a_fresh_run_finds_the_modules_a_script_removed():
+    """A script that blocks or deletes loaded modules (sys.modules[name] = None) leaves its
+    process to itself: the next fresh run goes to a new one and imports them."""
+    breaking = ("import sys\nsys.modules['threading'] = None\ndel sys.modules['json']\n"
+                "print('broken')\n")
+    needing = "import json, threading\nprint(json.dumps([threading.active_count() > 0]))\n"
+    with Kernel("numpy", completions=False, spare=True) as kernel:  # (the window's way)
+        assert _printed(kernel, breaking)[0] == "broken\n"
+        assert _printed(kernel, needing)[0] == "[true]\n"
+        assert _printed(kernel, needing)[0] == "[true]\n"  # (a run that changed nothing)
+
+
 def test_a_null_byte_names_its_line():
     with Kernel("numpy", completions=False) as kernel:
         _, result = _printed(kernel, "x = 1\ny = 2\x00\n")
