@@ -27,6 +27,7 @@ ROUNDED_UP_TO = 1 << 16
 ONE_PIECE_UP_TO = 32768
 
 _F32 = np.float32
+_SMALLEST_NORMAL = np.finfo(np.float32).tiny
 _LOG2_E = _F32(1.442695040888963407359924681001892137426645954152985934135449406931)
 _LN2_HIGH, _LN2_LOW = _F32(0.693145751953125), _F32(1.428606765330187045e-06)
 # Sleef's minimax polynomial for e^s - 1 - s on |s| <= ln2/2, highest power first
@@ -70,6 +71,44 @@ def vector_body(size: int) -> int:
         return 0
     step = 2 * _VECTOR_FLOATS
     return size // step * step
+
+
+def vector_bytes() -> int:
+    """How wide the vectors of torch's elementwise loops are here: 64 bytes where it runs its
+    AVX-512 code, else 32 (AVX2's, and its DEFAULT build's: plain C++ over the same lanes,
+    the elements still split between a vector body and a scalar tail)."""
+    chosen = os.environ.get("ATEN_CPU_CAPABILITY", "").lower()
+    return 64 if chosen not in ("default", "avx2") and cpu_has_avx512() else 32
+
+
+_VECTOR_BYTES = vector_bytes()
+
+
+def vector_loop_mask(data: np.ndarray) -> np.ndarray | None:
+    """Which elements of ``data`` the vector body of torch's elementwise loop computes (the
+    rest go one by one through its scalar lambda, which may differ in the sign of a zero), as
+    booleans of its shape; None where it computes none."""
+    if data.size == 0:
+        return None
+    order, run = loop_order(data)
+    step = 2 * max(1, _VECTOR_BYTES // data.itemsize)  # (it unrolls by two vectors)
+    body = run // step * step
+    if not body:
+        return None
+    rows = np.zeros((data.size // run, run), dtype=bool)
+    rows[:, :body] = True
+    return rows.reshape([data.shape[axis] for axis in order]).transpose(np.argsort(order))
+
+
+def with_sleef_subnormal_log1p(values: np.ndarray, logs: np.ndarray) -> np.ndarray:
+    """``logs`` (log1p of float32 ``values``, rounded once) as torch's vector loops give them
+    (Sleef's log1pf): it halves its input before dividing, so a subnormal input's odd last
+    unit rounds to even (log1p(27 units) is 28); under torch's scalar build, as they are."""
+    if _VECTOR_FLOATS > 1:
+        subnormal = np.abs(values) < _SMALLEST_NORMAL
+        if subnormal.any():
+            logs[subnormal] = values[subnormal] / _F32(2) * _F32(2)
+    return logs
 
 
 def sleef_expf(d: np.ndarray) -> np.ndarray:

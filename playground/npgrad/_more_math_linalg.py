@@ -61,6 +61,7 @@ def erfinv_values(data: np.ndarray) -> np.ndarray:
             step = miss / (1.1283791670955126 * np.exp(-guess * guess))
             guess = np.where(np.isfinite(step), guess + step, guess)
         guess = np.where(np.abs(x) > 1, np.nan, np.where(np.abs(x) == 1, x * np.inf, guess))
+        guess = np.where(x == 0, x, guess)  # (a Newton step turned -0. into 0.)
     return guess.astype(data.dtype).reshape(data.shape)
 
 

@@ -6,6 +6,8 @@ and second derivatives, and torch's errors."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.oracle import assert_playground_prints_as_torch
 
 SCRIPT = """
@@ -74,3 +76,68 @@ except RuntimeError as error:
 def test_more_activations_print_what_torch_prints(tmp_path):
     """python with real torch against ``playground run`` (the NumPy engine's kernel)."""
     assert_playground_prints_as_torch(SCRIPT, tmp_path)
+
+
+# torch's softshrink gives x * 0 inside its band in its scalar code (-0. for a negative x) and
+# +0. in its vector body: which elements are which depends on the vector width (the machine's
+# ATEN_CPU_CAPABILITY), the dtype and the memory order.
+ZERO_SIGNS = """
+import torch
+import torch.nn.functional as F
+
+def signs(t):
+    return ''.join('-' if torch.signbit(v) else '+' for v in t.flatten())
+
+for n in (1, 9, 16, 20, 40, 70, 130):
+    for dtype in (torch.float32, torch.float64, torch.float16):
+        x = -torch.linspace(0, 0.4, n, dtype=dtype)
+        print(n, dtype, signs(F.softshrink(x, 0.5)))
+print(signs(F.softshrink(torch.full((2, 20), -0.25)[:, 2:], 0.5)))
+print(signs(F.softshrink(torch.full((4, 20), -0.25).t(), 0.5)))
+print(signs(F.softshrink(torch.full((20, 4), -0.25)[:, :2], 0.5)))
+print(signs(F.softshrink(torch.full((3, 1, 40), -0.1).expand(3, 2, 40), 0.5)))
+print(signs(F.softshrink(torch.full((40,), -0.1)[::2], 0.5)))
+print(F.softshrink(torch.tensor([-3., -1., -0.5, -0.0, 0.0, 0.5, 1., 3., float('nan')]), 1))
+print(torch.nn.Softshrink(0.3)(torch.linspace(-1, 1, 5)))
+"""
+
+
+@pytest.mark.parametrize("capability", [None, "avx2", "default"])
+def test_softshrink_signs_its_zeros_as_torch(tmp_path, monkeypatch, capability):
+    if capability is not None:
+        monkeypatch.setenv("ATEN_CPU_CAPABILITY", capability)
+    assert_playground_prints_as_torch(ZERO_SIGNS, tmp_path)
+
+
+# elu, selu and celu take expm1 below zero, as torch's kernel does: a tiny negative input
+# stays a tiny negative output (exp(x) - 1 made it 0), and -0. stays -0. And other edges:
+# log σ of large inputs, erfinv(-0.).
+TINY = """
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+for dtype in (torch.float32, torch.float64):
+    x = torch.tensor([-1e-30, -3e-9, -5e-8, -0.0, -1e-4, -0.75, 2.0], dtype=dtype)
+    for f in (F.elu, F.selu, F.celu, lambda t: F.elu(t, 0.3), lambda t: F.celu(t, 2.0),
+              nn.ELU(), nn.SELU(), nn.CELU(0.5)):
+        leaf = x.clone().requires_grad_()
+        y = f(leaf)
+        y.backward(torch.ones_like(y))
+        print(y, leaf.grad)
+        z = x.clone()
+        f(z) if isinstance(f, nn.Module) else None
+    for f in (F.elu_, F.selu_, F.celu_):
+        z = x.clone()
+        f(z)
+        print(z)
+# log σ(x) for large x: e^-x is subnormal there, and torch's log1p (Sleef's) halves it first
+big = torch.tensor([80., 88., 90., 95., 100., 103., -100., 0.5])
+print(F.logsigmoid(big), F.logsigmoid(big.double()))
+print(F.binary_cross_entropy_with_logits(big, torch.ones(8), reduction="none"))
+print(torch.erfinv(torch.tensor([-0.0, 0.0, -1e-30])), torch.erfinv(torch.tensor([-0.0]).double()))
+"""
+
+
+def test_edge_values_as_torch(tmp_path):
+    assert_playground_prints_as_torch(TINY, tmp_path)

@@ -11,13 +11,13 @@ from .. import _complex_refusals, _linalg, _operands, _recording, _reductions
 from .._dtype_checks import check_normalization
 from .._formula_kit import GELU_BETA, GELU_KAPPA, SQRT_HALF
 from .._gelu_bits import gelu_float32
-from .._kernel_exp import kernel_exp
+from .._kernel_exp import kernel_exp, row_exp, with_sleef_subnormal_log1p
 from .._missing import missing_attribute
 from .._moments import layer_norm_float32, reproduces
 from .._nodes import legacy_type_name
 from .._numerics import erf_values
+from .._pointwise import UNARY, sigmoid, tanh
 from .._pointwise import relu as _relu
-from .._pointwise import sigmoid, tanh
 from .._summation_order import whole_sum
 from .._tensor import Tensor, bump_version
 from .._torch_homes import give_torch_homes
@@ -155,10 +155,19 @@ def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tenso
 
 def logsigmoid(input: Tensor) -> Tensor:
     """log σ(x) = min(x, 0) - log(1 + e^-|x|); torch's node keeps e^-|x| (its ``buffer``)."""
-    data = input._data
-    buffer = np.exp(-np.abs(data))
-    result = (np.minimum(data, 0) - np.log1p(buffer)).astype(data.dtype, copy=False)
+    buffer, result = _log_sigmoid_values(input._data)
     return _recording.output("log_sigmoid", result, (input,), (input, buffer))
+
+
+def _log_sigmoid_values(data: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """e^-|x| and log σ(x) as torch's log_sigmoid kernel computes them."""
+    if data.dtype == np.float32:  # torch's loop is all vector code (a partial one at the end)
+        buffer = row_exp(-np.abs(data))
+        logs = with_sleef_subnormal_log1p(buffer, UNARY["log1p"].on_arrays(buffer))
+    else:
+        buffer = np.exp(-np.abs(data))
+        logs = np.log1p(buffer)
+    return buffer, (np.minimum(data, 0) - logs).astype(data.dtype, copy=False)
 
 
 logsigmoid.__name__ = logsigmoid.__qualname__ = "log_sigmoid"  # (torch's builtin's name)
@@ -193,11 +202,11 @@ def silu(input: Tensor, inplace: bool = False) -> Tensor:
 
 
 def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
-    """x where positive, alpha (exp(x) - 1) elsewhere (in place: torch's EluBackward1)."""
+    """x where positive, alpha expm1(x) elsewhere (in place: torch's EluBackward1)."""
     if inplace:
         return _sibling("more_activations")._elu(input, "scaled_elu", alpha, 1.0, 1.0, True)
     data = input._data
-    negative = (np.exp(np.minimum(data, 0)) - 1) * np.asarray(alpha, data.dtype)
+    negative = UNARY["expm1"].on_arrays(data) * np.asarray(alpha, data.dtype)
     result = np.where(data > 0, data, negative).astype(data.dtype, copy=False)
     return _recording.output("elu", result, (input,), (input, alpha))
 
@@ -281,7 +290,7 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight=None,
         raise ValueError(f"Target size ({target.shape}) must be the same as input size "
                          f"({input.shape})")
     # torch's kernel: (1 - t) x - log σ(x), log σ(x) times (pw - 1) t + 1 with a pos_weight
-    log_sigmoid = (np.minimum(x, 0) - np.log1p(np.exp(-np.abs(x)))).astype(x.dtype, copy=False)
+    log_sigmoid = _log_sigmoid_values(x)[1]
     positive = _weight_values(pos_weight, x)
     if positive is not None:
         log_sigmoid = log_sigmoid * ((positive - 1) * t + 1)

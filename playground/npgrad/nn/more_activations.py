@@ -11,6 +11,8 @@ import numpy as np
 
 from .. import _factories, _reductions, _shapes
 from .._complex_refusals import refused_for_complex
+from .._kernel_exp import vector_loop_mask
+from .._pointwise import UNARY
 from .._recording import output
 from .._tensor import Tensor
 from .modules import Dropout, Module, Parameter
@@ -62,12 +64,12 @@ def relu6(input: Tensor, inplace: bool = False) -> Tensor:
 
 def _elu(input: Tensor, op: str, alpha: float, scale: float, input_scale: float,
          inplace: bool) -> Tensor:
-    """torch's elu kernel: x·scale where positive, (exp(x·input_scale) - 1)·negcoef else,
-    its coefficients in the input's type (negcoef = alpha·scale rounded there)."""
+    """torch's elu kernel: x·scale where positive, expm1(x·input_scale)·negcoef else, its
+    coefficients in the input's type (negcoef = alpha·scale rounded there)."""
     data = input._data
     scale, input_scale = _typed(scale, data)[()], _typed(input_scale, data)[()]
     negcoef = _typed(alpha, data)[()] * scale
-    negative = (np.exp(data * input_scale) - 1) * negcoef
+    negative = UNARY["expm1"].on_arrays(data * input_scale) * negcoef
     values = np.where(data > 0, data * scale, negative)
     return _activated(op, input, values, (negcoef, scale, input_scale), inplace)
 
@@ -256,7 +258,11 @@ def softshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
                            f"found {lambd:g}")
     data = input._data
     bound = _typed(lambd, data)
-    values = np.where(data > bound, data - bound, np.where(data < -bound, data + bound, 0))
+    # torch's scalar code gives x * 0 inside the band (-0 for a negative x), its vector code +0
+    values = np.where(data > bound, data - bound, np.where(data < -bound, data + bound, data * 0))
+    vector = vector_loop_mask(data)
+    if vector is not None:
+        values[vector & (values == 0)] = 0
     return output("softshrink", values.astype(data.dtype), (input,), (input, lambd))
 
 
