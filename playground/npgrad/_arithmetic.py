@@ -14,6 +14,7 @@ import numpy as np
 
 from . import _dtype as dtypes
 from ._bindings import bind_function, bind_method, binds
+from ._nested_data import checked_fill
 from ._numerics import (
     addcdiv_values,
     addcmul_values,
@@ -455,7 +456,7 @@ def _numbers_dtype(*numbers) -> np.dtype:
 
 def _scalar_like(value, like: Tensor) -> Tensor:
     target = dtypes.result_type_scalar(like.dtype, value)
-    return _make(np.asarray(value, dtype=target.numpy))
+    return _make(np.asarray(checked_fill(value, np.dtype(target.numpy)), dtype=target.numpy))
 
 
 bind_method("where", lambda self, condition, other: where(condition, self, other))

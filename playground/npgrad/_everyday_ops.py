@@ -21,6 +21,7 @@ from ._indexing import (
     within_bounds,
 )
 from ._inplace import _inplace, _write_inplace
+from ._nested_data import checked_fill
 from ._operands import operands
 from ._recording import RESULT, output
 from ._reductions import _return_type, _scalar_type
@@ -132,7 +133,7 @@ def _fill_positions(self: Tensor, dim: int, index) -> np.ndarray:
 def _filled(self: Tensor, dim: int, positions: np.ndarray, value) -> np.ndarray:
     data = self._data.copy()
     data[(slice(None),) * dim + (positions,)] = value._data if isinstance(value, Tensor) \
-        else value
+        else checked_fill(value, data.dtype)
     return data
 
 

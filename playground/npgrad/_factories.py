@@ -14,7 +14,7 @@ from ._bindings import bind_method
 from ._device import made_on_meta
 from ._inplace import bind_variant, record_fill
 from ._meta import NoValues, shape_only
-from ._nested_data import inferred_dtype, is_sequence, nested_array
+from ._nested_data import checked_fill, inferred_dtype, is_sequence, nested_array
 from ._tensor import Size, Tensor, bump_version
 from ._user_warnings import warn_at_user_code
 
@@ -284,6 +284,7 @@ def empty(*size, dtype=None, device=None, requires_grad=False, memory_format=Non
 def full(size, fill_value, *, dtype=None, device=None, requires_grad=False) -> Tensor:
     target = dtypes.to_dtype(dtype) if dtype is not None else (
         dtypes.default_for_category(dtypes.scalar_category(fill_value)))
+    fill_value = checked_fill(fill_value, np.dtype(target.numpy))
     return _finish(np.full(_size((size,)), fill_value, target.numpy), requires_grad, device)
 
 

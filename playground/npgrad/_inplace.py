@@ -17,6 +17,7 @@ from ._forward import DualLevel, refuse_inplace, set_tangent, tangent_of_write
 from ._grad_mode import GradMode
 from ._indexing import index_array
 from ._meta import shape_only
+from ._nested_data import checked_fill
 from ._no_grad_views import refused as refused_view
 from ._nodes import NODE_CLASSES
 from ._numerics import addcdiv_values, addcmul_values, lerp_values, plus_scaled
@@ -308,6 +309,7 @@ def zero_(self: Tensor) -> Tensor:
 @shape_only
 def fill_(self: Tensor, value) -> Tensor:
     value = value.item() if isinstance(value, Tensor) else value
+    value = checked_fill(value, self._data.dtype)
     return _inplace("fill_", self, np.full_like(self._data, value), None, ())
 
 

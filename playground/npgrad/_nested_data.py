@@ -229,6 +229,31 @@ def _integer_of(item, info: np.iinfo, name: str) -> int:
     return value % (info.max + 1) if info.min == 0 else value
 
 
+# c10's names for the integer types, in its "value cannot be converted to type ..." error
+_C_INTEGER_NAMES = {np.dtype(np.int8): "int8_t", np.dtype(np.uint8): "uint8_t",
+                    np.dtype(np.int16): "int16_t", np.dtype(np.int32): "int",
+                    np.dtype(np.int64): "int64_t"}
+
+
+def checked_fill(value, dtype: np.dtype):
+    """A number to fill a tensor of NumPy ``dtype`` with (full, fill_, masked_fill...), checked
+    as torch's checked convert does for an integer type: its error past the type's range (a
+    float truncated, NaN refused; an unsigned type takes negative integers down to minus its
+    maximum, wrapped); a Python int beyond 64 bits refused as torch refuses it."""
+    name = _C_INTEGER_NAMES.get(dtype)
+    if name is None or isinstance(value, bool | np.bool_):
+        return value
+    if isinstance(value, int) and not -2 ** 63 <= value < 2 ** 63:
+        if not -2 ** 63 <= value < 2 ** 64:
+            raise OverflowError("int too big to convert" if value > 0 else
+                                "can't convert negative int to unsigned")
+        raise RuntimeError(f"value cannot be converted to type {name} without overflow")
+    if isinstance(value, int | float | np.integer | np.floating):
+        return _integer_of(value.item() if isinstance(value, np.generic) else value,
+                           np.iinfo(dtype), name)
+    return value
+
+
 def type_name(item) -> str:
     """How Python's C code names ``item``'s type: a Python class by its name, a type of C
     code by its full name (``numpy.ndarray``), a builtin by its own (``list``)."""

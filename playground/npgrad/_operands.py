@@ -9,6 +9,20 @@ from ._tensor import TENSOR_CLASSES, Tensor
 
 _make = Tensor._make
 _PY_SCALARS = (int, float, bool, complex)
+_LOWEST, _BEYOND = -(1 << 63), 1 << 64  # the Python ints torch takes: int64's and uint64's
+
+
+def typed_scalar(value, dtype: np.dtype) -> np.ndarray:
+    """A number as the 0-d array of ``dtype`` torch computes with: an integer out of an
+    integer dtype's range wrapped into it, as its static cast does (an int8 tensor times 200
+    is times -56; NumPy refuses); a Python int beyond 64 bits refused with torch's error."""
+    if value.__class__ is int and not _LOWEST <= value < _BEYOND:
+        raise OverflowError("int too big to convert" if value > 0 else
+                            "can't convert negative int to unsigned")
+    try:
+        return np.asarray(value, dtype)
+    except OverflowError:  # (an integer out of an integer dtype's range: NumPy 2 refuses it)
+        return np.asarray(int(value) % _BEYOND, np.uint64).astype(dtype)
 
 
 def torch_dtype(array) -> dtypes.dtype:
@@ -42,8 +56,8 @@ def operands(a: Tensor, b):
     if isinstance(b, (*_PY_SCALARS, np.generic)):
         target = dtypes.result_type_scalar(torch_dtype(a_data), b).numpy
         if target != a_data.dtype:
-            return a_data.astype(target), np.asarray(b, dtype=target)
-        return a_data, np.asarray(b, dtype=target)
+            return a_data.astype(target), typed_scalar(b, target)
+        return a_data, typed_scalar(b, target)
     return NotImplemented
 
 
@@ -55,8 +69,10 @@ def scalar_operand(a: np.ndarray, value):
     """
     cls = value.__class__
     kind = a.dtype.kind
-    if (cls is float and kind == "f") or (cls is int and kind in "fiu"):
+    if cls is float and kind == "f":
         return np.asarray(value, a.dtype)
+    if cls is int and kind in "fiu":
+        return typed_scalar(value, a.dtype)
     return None
 
 

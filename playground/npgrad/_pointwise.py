@@ -20,6 +20,7 @@ from ._deprecations import warn_once
 from ._grad_mode import GradMode
 from ._kernel_exp import kernel_exp
 from ._memory_formats import is_laid_out, laid_out
+from ._nested_data import checked_fill
 from ._numerics import erf_values
 from ._operands import floating
 from ._parallel import split
@@ -251,6 +252,9 @@ def _clamped(data: np.ndarray, low, high) -> np.ndarray:
             target = dtypes.result_type(target, data.ndim, bound.dtype, bound.ndim)
         elif bound is not None:
             target = dtypes.result_type_scalar(target, bound)
+    # a number is converted as a fill value is (torch's error past an integer type's range)
+    low, high = (bound if bound is None or isinstance(bound, Tensor) else
+                 checked_fill(bound, np.dtype(target.numpy)) for bound in (low, high))
     result = data.astype(target.numpy, copy=False)
     if low is not None:
         result = np.maximum(result, getattr(low, "_data", low))
@@ -277,6 +281,7 @@ def masked_values(self: Tensor, mask: Tensor, value) -> tuple[np.ndarray, tuple]
     if mask_data.dtype != np.bool_:
         raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype "
                            f"{_C_TYPE_NAMES.get(mask_data.dtype.str[1:], mask_data.dtype)}")
+    value = checked_fill(value, self._data.dtype)
     data = np.where(mask_data, np.asarray(value, dtype=self._data.dtype), self._data)
     return data, (mask_data,)
 

@@ -28,7 +28,7 @@ from ._nodes import (
     edge_of,
     new_sequence_number,
 )
-from ._operands import broadcast_error
+from ._operands import broadcast_error, typed_scalar
 from ._parallel import SPLIT_FROM
 from ._parallel import apply as split_ufunc
 from ._result_layouts import LAID_OUT, as_torch_lays_out
@@ -302,7 +302,7 @@ def _scalar_array(value: float | int, dtype) -> np.ndarray:
     cache = FAST_DTYPES[dtype]
     if len(cache) > 256:
         cache.clear()
-    array = np.asarray(value, dtype)
+    array = typed_scalar(value, dtype)  # (torch's error for an int beyond 64 bits)
     array.flags.writeable = False
     cache[value] = array
     return array
