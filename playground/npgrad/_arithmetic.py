@@ -21,6 +21,7 @@ from ._numerics import (
     lerp_values,
     plus_scaled,
     power_by_number,
+    tensor_power,
 )
 from ._operands import (
     as_tensor_operand,
@@ -29,6 +30,7 @@ from ._operands import (
     float_operands,
     operands,
     tensor_or_none,
+    typed_scalar,
 )
 from ._pointwise import reciprocal
 from ._recording import RESULT, fast_elementwise, output
@@ -202,7 +204,9 @@ def _refuse_zero(divisor) -> None:
 @binds("__floordiv__", function=False)
 def floor_divide(self: Tensor, other) -> Tensor:
     a, b = operands(self, other)
-    if a.dtype.kind in "iub" and np.result_type(a, b).kind in "iub":
+    if a.dtype == np.bool_:
+        raise NotImplementedError('"div_floor_cpu" not implemented for \'Bool\'')
+    if a.dtype.kind in "iu" and np.result_type(a, b).kind in "iu":
         _refuse_zero(b)  # (torch's integer kernels check; NumPy's give 0)
     data = compute(np.floor_divide, a, b, a.shape)
     return output("floor_divide", data, (self, tensor_or_none(other)))
@@ -232,6 +236,7 @@ def _floored_remainder(a, b):
 def rremainder(self: Tensor, other) -> Tensor:
     """``number % tensor``: torch records a node whose backward raises."""
     a, b = operands(self, other)
+    _check_modulo("remainder", a, a)  # (the tensor is the divisor)
     return output("rremainder", np.asarray(compute(_floored_remainder, b, a, a.shape)),
                   (self,))
 
@@ -244,10 +249,20 @@ def fmod(self: Tensor, other) -> Tensor:
 
 def _modulo(op: str, function, self: Tensor, other) -> Tensor:
     a, b = operands(self, other)
+    _check_modulo(op, a, b)
     data = np.asarray(compute(function, a, b, a.shape))
     if other.__class__ not in TENSOR_CLASSES:  # a number: the gradient passes straight through
         return output(op, data, (self,))
     return output(f"{op}_tensor", data, (self, other), (self, other))
+
+
+def _check_modulo(op: str, a: np.ndarray, divisor) -> None:
+    """torch's integer kernels refuse a zero divisor (NumPy's give 0), and it has none for
+    bools."""
+    if a.dtype == np.bool_:
+        raise NotImplementedError(f'"{op}_cpu" not implemented for \'Bool\'')
+    if a.dtype.kind in "iu":
+        _refuse_zero(divisor)
 
 
 @binds("neg", "negative")
@@ -267,7 +282,7 @@ def pow(self, exponent) -> Tensor:
         return rpow(exponent, self)
     if exponent.__class__ in TENSOR_CLASSES:
         a, b = operands(self, exponent)
-        data = compute(np.power, a, b, a.shape)
+        data = compute(tensor_power, a, b, a.shape)
         return output("pow_tensor", data, (self, exponent), (self, exponent, RESULT))
     a, b = operands(self, exponent)
     if a.dtype.kind in "iu" and isinstance(exponent, int) and exponent < 0:
@@ -281,7 +296,7 @@ def rpow(self: Tensor, base) -> Tensor:
     """``scalar ** tensor`` (torch's PowBackward2)."""
     target = dtypes.result_type_scalar(self.dtype, base).numpy
     exponent = self._data.astype(target, copy=False)
-    data = np.power(np.asarray(base, dtype=target), exponent)
+    data = tensor_power(typed_scalar(base, np.dtype(target)), exponent)
     return output("pow_scalar_base", data, (self,), (base, self, RESULT))
 
 

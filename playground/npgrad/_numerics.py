@@ -44,6 +44,18 @@ def power_by_number(base: np.ndarray, exponent) -> np.ndarray:
     return np.power(base, exponent)
 
 
+def tensor_power(base: np.ndarray, exponent: np.ndarray) -> np.ndarray:
+    """``base ** exponent`` elementwise, as torch's pow kernel: integers to negative integer
+    powers give what integer division would (1 for a base of 1, ±1 for -1, 0 else), where
+    NumPy refuses the whole array."""
+    if np.result_type(base, exponent).kind not in "iu" or not np.any(np.asarray(exponent) < 0):
+        return np.power(base, exponent)
+    negative = exponent < 0
+    powers = np.power(base, np.where(negative, 0, exponent))
+    reciprocals = np.where(base == 1, 1, np.where(base == -1, 1 - 2 * (exponent % 2), 0))
+    return np.where(negative, reciprocals, powers).astype(powers.dtype)
+
+
 def _whole_power(base: np.ndarray, count: int) -> np.ndarray:
     """``base ** count`` by repeated squaring (``count`` ≥ 0)."""
     result, square = np.ones_like(base), base

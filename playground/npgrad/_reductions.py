@@ -100,14 +100,22 @@ def mean(self: Tensor, dim=None, keepdim=False, *, dtype=None) -> Tensor:
     data = data if dtype is None else data.astype(dtype.numpy)
     if dim is None:
         # torch's mean is its sum divided by the count, in the tensor's dtype
-        result = _mean_values(data) if data.size else np.mean(data, dtype=data.dtype)
+        result = _mean_values(data) if data.size else _over_nothing(data, None, False)
         return output("mean", result, (self,), (data.shape, data.size))
     dims = _dims(dim, data.ndim)
     count = int(np.prod([data.shape[d] for d in dims]))
     rows = dim_sums(data, dims)
-    result = np.mean(data, axis=dims, keepdims=keepdim, dtype=data.dtype) if rows is None \
-        else _kept(rows / data.dtype.type(count), data.shape, dims, keepdim)
+    result = _over_nothing(data, dims, keepdim) if not count else \
+        np.mean(data, axis=dims, keepdims=keepdim, dtype=data.dtype) if rows is None else \
+        _kept(rows / data.dtype.type(count), data.shape, dims, keepdim)
     return output("mean_dim", row_major(result), (self,), (data.shape, dims, keepdim, count))
+
+
+def _over_nothing(data: np.ndarray, dims, keepdim: bool) -> np.ndarray:
+    """A mean or spread over no elements: torch's NaN (0 / 0), without NumPy's warnings (a
+    catch_warnings resets Python's record of those shown: torch's would show twice)."""
+    with np.errstate(all="ignore"):
+        return np.asarray(np.sum(data, axis=dims, keepdims=keepdim) / data.dtype.type(0))
 
 
 def _kept(values: np.ndarray, shape: tuple, dims: tuple, keepdim: bool) -> np.ndarray:
@@ -305,9 +313,7 @@ def _powered(values: np.ndarray, exponent) -> np.ndarray:
 
 
 def _correction(unbiased, correction) -> float:
-    if correction is not None:
-        return correction
-    return 1 if unbiased in (None, True) else 0
+    return correction if correction is not None else 1 if unbiased in (None, True) else 0
 
 
 @binds("var")
@@ -332,19 +338,24 @@ def _spread(op: str, function, self: Tensor, dim, unbiased, keepdim, correction)
     if isinstance(dim, bool):
         dim, unbiased = None, dim
     data = self._data
+    if not holds_floats(data):
+        raise RuntimeError("std and var only support floating point and complex dtypes")
     dims = _dims(dim, data.ndim)
     correction = _correction(unbiased, correction)
     count = data.size if not dims else math.prod(data.shape[d] for d in dims)
     if count - correction <= 0:
         _warn_no_degrees_of_freedom(op)
-    if data.dtype in (np.float32, np.float64) and dims != ():  # torch's ways, in float64
+    real = np.zeros((), data.dtype).real.dtype  # (a complex tensor's spread is real)
+    if not count:
+        result = _over_nothing(data, dims, keepdim).real.astype(real)
+    elif data.dtype in (np.float32, np.float64) and dims != ():  # torch's ways, in float64
         result = variance_values(data, dims, correction, keepdim, op == "std",
                                  lambda: _mean_values(data))
     else:
         with warnings.catch_warnings(), np.errstate(all="ignore"):
             warnings.simplefilter("ignore", RuntimeWarning)  # (NumPy's own, said above)
             result = np.asarray(function(data, axis=dims, ddof=correction, keepdims=keepdim),
-                                dtype=np.zeros((), data.dtype).real.dtype)  # (complex: real)
+                                dtype=real)
     saved = (self, dims, correction, keepdim)
     return output(op, result, (self,), saved + (RESULT,) if op == "std" else saved)
 
@@ -354,9 +365,11 @@ def _extremes(op: str, function):
 
     def apply(self: Tensor, dim=(), keepdim=False) -> Tensor:
         dims = _dims(dim, self._data.ndim) or None  # () means every dimension, as None does
-        if self._data.size == 0:
+        if self._data.size == 0 and dims is None:
             raise IndexError(f"{op}(): Expected reduction dim to be specified for input.numel() "
                              "== 0. Specify the reduction dim with the 'dim' argument.")
+        for empty in (d for d in dims or () if self._data.shape[d] == 0):
+            raise IndexError(f"{op}(): Expected reduction dim {empty} to have non-zero size.")
         result = np.asarray(function(self._data, axis=dims, keepdims=keepdim))
         return output(op, result, (self,), (self, dims, keepdim, RESULT))
 
@@ -372,7 +385,7 @@ amin = _extremes("amin", np.min)
 def logsumexp(self: Tensor, dim, keepdim=False) -> Tensor:
     data = floating(self)
     dims = _dims(dim, data.ndim)
-    peak = np.max(data, axis=dims, keepdims=True)
+    peak = np.max(data, axis=dims, keepdims=True, initial=-np.inf)  # (-inf over no elements)
     peak = np.where(np.isfinite(peak), peak, 0)  # all -inf (or an inf) stays exact
     exps = UNARY["exp"].on_arrays(data - peak)
     total = dim_sums(exps, dims)
