@@ -25,7 +25,7 @@ from ._pointwise import clone
 from ._products import linalg_cross as cross
 from ._reductions import _return_type, _scalar_type
 from ._reductions import norm as _tensor_norm
-from ._shapes import permute, unsqueeze
+from ._shapes import permute, reshape, unsqueeze
 from ._tensor import Tensor, _wrap_dim
 
 
@@ -419,6 +419,35 @@ def pinverse(self: Tensor, rcond: float = 1e-15) -> Tensor:
     return pinv(self, rcond)
 
 
+def tensorinv(A: Tensor, ind: int = 2) -> Tensor:
+    """The inverse of A read as a matrix (its first ``ind`` sides against the rest), shaped
+    as torch shapes it: the rest first."""
+    if ind <= 0:
+        raise RuntimeError(f"Expected a strictly positive integer for 'ind', but got {ind}")
+    rows, columns = math.prod(A.shape[:ind]), math.prod(A.shape[ind:])
+    if rows != columns:
+        raise RuntimeError("Expected self to satisfy the requirement prod(self.shape[ind:]) == "
+                           f"prod(self.shape[:ind]), but got {columns} != {rows}")
+    try:
+        inverse = inv(reshape(A, (rows, columns)))
+    except _LinAlgError as error:  # (torch's words here: "inv: ...")
+        raise _LinAlgError(str(error).removeprefix("linalg.")) from None
+    return reshape(inverse, (*A.shape[ind:], *A.shape[:ind]))
+
+
+def tensorsolve(A: Tensor, B: Tensor, dims=None) -> Tensor:
+    """X with tensordot(A, X, X.ndim) = B; ``dims``: A's sides moved to its end first."""
+    if dims is not None:
+        dims = [d % A.ndim for d in dims]
+        A = permute(A, [d for d in range(A.ndim) if d not in dims] + dims)
+    shape = tuple(A.shape[B.ndim:])
+    rows, columns = math.prod(B.shape), math.prod(shape)
+    if rows != columns:
+        raise RuntimeError("Expected self to satisfy the requirement prod(self.shape[other.ndim:])"
+                           f" == prod(self.shape[:other.ndim]), but got {columns} != {rows}")
+    return reshape(solve(reshape(A, (rows, columns)), reshape(B, (rows,))), shape)
+
+
 matrix_exp = _more_math_linalg.matrix_exp
 
 
@@ -426,7 +455,7 @@ __all__ = ["det", "slogdet", "inv", "solve", "vector_norm", "matrix_norm", "norm
            "LinAlgError", "cholesky", "qr", "eigh", "eigvalsh", "svd", "svdvals", "cross",
            "multi_dot", "matrix_power", "solve_triangular", "vecdot", "matrix_rank", "cond",
            "inv_ex", "solve_ex", "cholesky_ex", "lstsq", "pinv", "matrix_exp",
-           "householder_product"]
+           "householder_product", "tensorinv", "tensorsolve"]
 
 # What the engine lacks, said with torch's module name and what to do.
 __getattr__ = missing_attribute("torch.linalg")
