@@ -13,7 +13,7 @@ from . import _dtype as dtypes
 from ._bindings import binds
 from ._factorizations import _floating
 from ._linalg import bmm, check_three_dimensional, dot, mm
-from ._numerics import complex_logaddexp, erf_values
+from ._numerics import complex_logaddexp, erf_values, sign_values
 from ._operands import floating, operands
 from ._products import tensordot
 from ._recording import RESULT, output
@@ -134,7 +134,7 @@ def sgn(self: Tensor) -> Tensor:
     """The sign; z/|z| of complex z (0 at 0), whose derivative is not flat."""
     if self._data.dtype.kind == "c":
         return output("sgn_complex", np.sign(self._data), (self,), (self, RESULT))
-    return output("sgn", np.sign(self._data), (self,))
+    return output("sgn", sign_values(self._data), (self,))
 
 
 @binds("signbit")

@@ -44,6 +44,16 @@ def power_by_number(base: np.ndarray, exponent) -> np.ndarray:
     return np.power(base, exponent)
 
 
+def sign_values(data: np.ndarray) -> np.ndarray:
+    """torch's sign, (0 < x) - (x < 0): 0 for NaN (NumPy's sign keeps NaN) and for -0.; a
+    bool its own (NumPy has no bool sign)."""
+    if data.dtype.kind == "b":
+        return data.copy()
+    if data.dtype.kind != "f":
+        return np.sign(data)
+    return (data > 0).astype(data.dtype) - (data < 0).astype(data.dtype)
+
+
 def tensor_power(base: np.ndarray, exponent: np.ndarray) -> np.ndarray:
     """``base ** exponent`` elementwise, as torch's pow kernel: integers to negative integer
     powers give what integer division would (1 for a base of 1, ±1 for -1, 0 else), where

@@ -21,7 +21,7 @@ from ._grad_mode import GradMode
 from ._kernel_exp import kernel_exp
 from ._memory_formats import is_laid_out, laid_out
 from ._nested_data import checked_fill
-from ._numerics import erf_values
+from ._numerics import erf_values, sign_values
 from ._operands import floating
 from ._parallel import split
 from ._recording import SAVE_RESULT, fast_elementwise, output
@@ -142,7 +142,7 @@ erf = unary("erf", erf_values)
 erfc = unary("erfc", _math_function(math.erfc))
 relu = unary("relu", lambda data: np.maximum(data, 0).astype(data.dtype), floats=False)
 abs = unary("abs", np.abs, "absolute", floats=False)
-sign = unary("sign", np.sign, floats=False)
+sign = unary("sign", sign_values, floats=False)
 bind_method("__abs__", abs)
 
 

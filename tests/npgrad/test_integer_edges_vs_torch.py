@@ -3,7 +3,7 @@ integer division and remainders by zero (torch's ZeroDivisionError; NumPy gives 
 where torch has no kernel, integers to negative integer powers element by element (0, or ±1
 for ±1), std and var refused for integers (they computed 0), reductions over no elements
 (NaN or -inf, without NumPy's warnings; amax over an empty dimension refused), uint8 images
-summed and divided."""
+summed and divided, the sign of NaN (0) and of bools."""
 
 from __future__ import annotations
 
@@ -125,6 +125,11 @@ show("empty mean 2", lambda: torch.zeros(0, 3).mean(0))
 show("empty mean 3", lambda: torch.zeros(0, 3).std(0))
 show("empty mean 4", lambda: torch.tensor([1.0]).std())
 show("empty mean 5", lambda: torch.zeros(0, 3).amax(1))
+show("sign", lambda: torch.sign(torch.tensor([1., float("nan"), -0.0, -2.0])))
+show("sgn", lambda: torch.tensor([float("nan"), -3.0]).sgn())
+show("sign_", lambda: torch.tensor([float("nan"), -0.0, 5.]).sign_())
+show("sign bool", lambda: torch.sign(torch.tensor([True, False])))
+show("sign half", lambda: torch.sign(torch.tensor([-0.0, float("nan")], dtype=torch.float16)))
 show("std twice", lambda: (torch.zeros(0, 3).std(0), torch.tensor([1.]).std()))
 show("empty amax", lambda: torch.zeros(0, 3).amax(0))
 show("empty sum 0", lambda: torch.zeros(0, 3).sum(0))
