@@ -330,8 +330,9 @@ ge = _comparison(np.greater_equal, "ge", "__ge__")
 def _logical(function, *methods: str):
     def combine(self: Tensor, other) -> Tensor:
         a, b = operands(self, other)
-        if a.dtype.kind == "f":
-            raise RuntimeError(f'"{function.__name__}_cpu" not implemented for \'Float\'')
+        if a.dtype.kind in "fc":  # (torch names the type the op met)
+            raise NotImplementedError(f'"{function.__name__}_cpu" not implemented for '
+                                      f"'{dtypes.from_numpy_dtype(a.dtype).legacy_name[:-6]}'")
         return _make(np.asarray(function(a, b)))
 
     return binds(*methods, function=False)(combine)

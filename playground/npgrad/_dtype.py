@@ -140,6 +140,13 @@ def from_numpy_dtype(numpy_dtype) -> dtype:
         raise TypeError(_unconvertible(numpy_dtype)) from None
 
 
+def castable(source, target) -> bool:
+    """Whether values of NumPy dtype ``source`` may be written into ``target`` (in place, out=):
+    torch's rule, never to a lower kind (float to integer, complex to float, to bool); signed
+    and unsigned integers are one kind (NumPy's same_kind refuses int16 into uint8)."""
+    return from_numpy_dtype(source).category <= from_numpy_dtype(target).category
+
+
 def from_array_dtype(numpy_dtype) -> dtype:
     """from_numpy_dtype for a user's NumPy array, whose two-byte void is no bfloat16."""
     if numpy_dtype == BFLOAT16_STORAGE:

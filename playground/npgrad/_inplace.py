@@ -48,7 +48,7 @@ def _write_inplace(self: Tensor, result: np.ndarray) -> None:
     """Store ``result`` into self's own memory (views see it) and bump the version counter."""
     result = np.asarray(result)
     target = self._data.dtype
-    if result.dtype != target and np.can_cast(result.dtype, target, "same_kind") is False:
+    if result.dtype != target and not dtypes.castable(result.dtype, target):
         raise RuntimeError(
             f"result type {_torch_kind_name(result.dtype)} can't be cast to the desired output "
             f"type {_torch_kind_name(target)}"

@@ -76,7 +76,7 @@ def write_out(result: Tensor, out: Tensor) -> Tensor:
     """``result``'s values in ``out``'s memory (resized to its shape), in ``out``'s dtype."""
     values = result._data
     target = out._data.dtype
-    if values.dtype != target and not np.can_cast(values.dtype, target, "same_kind"):
+    if values.dtype != target and not dtypes.castable(values.dtype, target):
         raise RuntimeError(f"result type {_kind(values.dtype)} can't be cast to the desired "
                            f"output type {_kind(target)}")
     if values.shape != out._data.shape:
