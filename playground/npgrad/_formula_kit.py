@@ -179,9 +179,12 @@ class Kit(GraphBackwards):
     def var_grad(k, grad, value, dims, correction, keepdim):
         """torch's var_backward: 2 / (n - correction) · grad · (x - mean), the mean as
         ``x.mean()`` for a whole tensor's variance, else ``x.mean(dims, keepdim=True)``."""
-        count = _count(value.shape, dims)
+        freedom = _count(value.shape, dims) - correction
         mean = k.mean(value, dims, dims is not None)
-        return (2.0 / (count - correction)) * k.restore_dims(grad, dims, keepdim) * (value - mean)
+        grad = k.restore_dims(grad, dims, keepdim)
+        if freedom <= 0 and (dims is None or not value.shape):  # torch's: ∞, NaN at the mean
+            return grad * k.where(value == mean, math.nan, math.inf)
+        return (2.0 / freedom if freedom else math.inf) * grad * (value - mean)
 
     def norm_grad(k, grad, value, order, dims, keepdim, result):
         grad = k.restore_dims(grad, dims, keepdim)

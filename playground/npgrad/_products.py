@@ -134,18 +134,37 @@ def cdist_grad(k, grad, x1, x2, p, result, first: bool):
 
 
 def _cdist_grad_values(grad, x1, x2, result, p, first: bool) -> np.ndarray:
+    """Each pair's gradient in torch's order of operations for its ``p`` (x2's from x2 - x1,
+    as torch computes it), 0 where the pair coincides (+0, whatever the incoming sign),
+    summed over the other side's rows."""
     difference = x1[..., :, None, :] - x2[..., None, :, :]
-    distance = result[..., None]
+    difference = difference if first else -difference
+    distance, grad = result[..., None], grad[..., None]
     with np.errstate(divide="ignore", invalid="ignore"):
-        if p == 1:
-            slope = np.sign(difference)
+        if p == 0:  # (a count of differing coordinates: flat)
+            weighted = np.zeros_like(difference * grad)
+        elif p == 1:
+            weighted = np.sign(difference) * grad
         elif p == float("inf"):
-            slope = np.sign(difference) * (np.abs(difference) == distance)
+            weighted = grad * np.sign(difference) * (np.abs(difference) == distance)
+        elif p == 2:
+            weighted = grad * difference / distance
+        elif p < 2:
+            weighted = np.sign(difference) * _power(np.abs(difference), p - 1) * grad / \
+                _power(distance, p - 1)
+            weighted = np.where((difference == 0) & (p < 1), 0, weighted)
         else:
-            slope = np.sign(difference) * np.abs(difference) ** (p - 1) / distance ** (p - 1)
-    slope = np.where(distance == 0, 0, slope).astype(grad.dtype)
-    weighted = grad[..., None] * slope
-    return weighted.sum(-2) if first else -weighted.sum(-3)
+            weighted = difference * _power(np.abs(difference), p - 2) * grad / \
+                _power(distance, p - 1)
+    weighted = np.where(distance == 0, 0, weighted).astype(grad.dtype)
+    return weighted.sum(-2) if first else weighted.sum(-3)
+
+
+def _power(base: np.ndarray, exponent: float) -> np.ndarray:
+    """base ** exponent rounded once (NumPy's float32 power is not: torch's Sleef pow is)."""
+    if base.dtype != np.float32:
+        return np.power(base, exponent)
+    return np.power(base.astype(np.float64), exponent).astype(np.float32)
 
 
 def euclidean_dist_grad(k, grad, x1, x2, result, first: bool):

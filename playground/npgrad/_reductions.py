@@ -20,6 +20,7 @@ from ._recording import RESULT, output
 from ._strides import like_input, row_major
 from ._summation_order import (
     dim_sums,
+    over_nothing,
     row_products,
     running_sums,
     softmax_values,
@@ -100,22 +101,15 @@ def mean(self: Tensor, dim=None, keepdim=False, *, dtype=None) -> Tensor:
     data = data if dtype is None else data.astype(dtype.numpy)
     if dim is None:
         # torch's mean is its sum divided by the count, in the tensor's dtype
-        result = _mean_values(data) if data.size else _over_nothing(data, None, False)
+        result = _mean_values(data) if data.size else over_nothing(data, None, False)
         return output("mean", result, (self,), (data.shape, data.size))
     dims = _dims(dim, data.ndim)
     count = int(np.prod([data.shape[d] for d in dims]))
     rows = dim_sums(data, dims)
-    result = _over_nothing(data, dims, keepdim) if not count else \
+    result = over_nothing(data, dims, keepdim) if not count else \
         np.mean(data, axis=dims, keepdims=keepdim, dtype=data.dtype) if rows is None else \
         _kept(rows / data.dtype.type(count), data.shape, dims, keepdim)
     return output("mean_dim", row_major(result), (self,), (data.shape, dims, keepdim, count))
-
-
-def _over_nothing(data: np.ndarray, dims, keepdim: bool) -> np.ndarray:
-    """A mean or spread over no elements: torch's NaN (0 / 0), without NumPy's warnings (a
-    catch_warnings resets Python's record of those shown: torch's would show twice)."""
-    with np.errstate(all="ignore"):
-        return np.asarray(np.sum(data, axis=dims, keepdims=keepdim) / data.dtype.type(0))
 
 
 def _kept(values: np.ndarray, shape: tuple, dims: tuple, keepdim: bool) -> np.ndarray:
@@ -343,11 +337,11 @@ def _spread(op: str, function, self: Tensor, dim, unbiased, keepdim, correction)
     dims = _dims(dim, data.ndim)
     correction = _correction(unbiased, correction)
     count = data.size if not dims else math.prod(data.shape[d] for d in dims)
+    real = np.zeros((), data.dtype).real.dtype  # (a complex tensor's spread is real)
     if count - correction <= 0:
         _warn_no_degrees_of_freedom(op)
-    real = np.zeros((), data.dtype).real.dtype  # (a complex tensor's spread is real)
-    if not count:
-        result = _over_nothing(data, dims, keepdim).real.astype(real)
+        result = over_nothing(data, dims, keepdim, count, correction).real.astype(real)
+        result = np.sqrt(result) if op == "std" else result
     elif data.dtype in (np.float32, np.float64) and dims != ():  # torch's ways, in float64
         result = variance_values(data, dims, correction, keepdim, op == "std",
                                  lambda: _mean_values(data))

@@ -368,6 +368,19 @@ def trailing_norm_squares(data: np.ndarray, axis) -> np.ndarray | None:
 WELFORD_UP_TO = 4096
 
 
+def over_nothing(data: np.ndarray, dims, keepdim: bool, count: int = 0,
+                  correction: float = 0.0) -> np.ndarray:
+    """A mean over no elements, or a spread without degrees of freedom: torch's NaN or inf
+    (0 / 0, squares / max(0, n - correction)), without NumPy's warnings (a catch_warnings
+    resets Python's record of those shown: torch's would show twice)."""
+    with np.errstate(all="ignore"):
+        if not count:
+            return np.asarray(np.sum(data, axis=dims, keepdims=keepdim) / data.dtype.type(0))
+        deviations = data - np.sum(data, axis=dims, keepdims=True) / data.dtype.type(count)
+        squares = np.sum(np.abs(deviations) ** 2, axis=dims, keepdims=keepdim)
+        return np.asarray(squares / squares.dtype.type(max(0.0, count - correction)))
+
+
 def variance_values(data: np.ndarray, dims, correction, keepdim: bool, root: bool,
                     mean) -> np.ndarray:
     """torch's var (std with ``root``) of float32 or float64 ``data`` over ``dims`` (None:
