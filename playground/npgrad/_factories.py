@@ -12,6 +12,7 @@ from . import _numerics, _random
 from ._bfloat16 import BFloat16Values
 from ._bindings import bind_method
 from ._device import made_on_meta
+from ._factory_sizes import factory_size
 from ._inplace import bind_variant, record_fill
 from ._meta import NoValues, shape_only
 from ._nested_data import checked_fill, inferred_dtype, is_sequence, nested_array
@@ -253,10 +254,8 @@ def from_numpy(array: np.ndarray) -> Tensor:
     return _make(array)
 
 
-def _size(size) -> tuple:
-    if len(size) == 1 and isinstance(size[0], list | tuple | Size):
-        size = size[0]
-    return tuple(int(s) for s in size)
+def _size(size, op: str = "empty") -> tuple:
+    return factory_size(size, op)
 
 
 def _dtype_or_default(dtype) -> np.dtype:
@@ -264,16 +263,18 @@ def _dtype_or_default(dtype) -> np.dtype:
 
 
 def zeros(*size, dtype=None, device=None, requires_grad=False) -> Tensor:
-    return _finish(np.zeros(_size(size), _dtype_or_default(dtype)), requires_grad, device)
+    return _finish(np.zeros(_size(size, "zeros"), _dtype_or_default(dtype)), requires_grad,
+                   device)
 
 
 def ones(*size, dtype=None, device=None, requires_grad=False) -> Tensor:
-    return _finish(np.ones(_size(size), _dtype_or_default(dtype)), requires_grad, device)
+    return _finish(np.ones(_size(size, "ones"), _dtype_or_default(dtype)), requires_grad,
+                   device)
 
 
 def empty(*size, dtype=None, device=None, requires_grad=False, memory_format=None) -> Tensor:
     # Zero-filled rather than uninitialised: the same shape and dtype, and reproducible.
-    made = zeros(*size, dtype=dtype, device=device, requires_grad=requires_grad)
+    made = zeros(*_size(size, "empty"), dtype=dtype, device=device, requires_grad=requires_grad)
     if memory_format is not None:  # (channels_last: the strides, for stride() to show)
         from ._memory_formats import laid_out
 
@@ -285,7 +286,8 @@ def full(size, fill_value, *, dtype=None, device=None, requires_grad=False) -> T
     target = dtypes.to_dtype(dtype) if dtype is not None else (
         dtypes.default_for_category(dtypes.scalar_category(fill_value)))
     fill_value = checked_fill(fill_value, np.dtype(target.numpy))
-    return _finish(np.full(_size((size,)), fill_value, target.numpy), requires_grad, device)
+    return _finish(np.full(_size((size,), "full"), fill_value, target.numpy), requires_grad,
+                   device)
 
 
 def eye(n: int, m: int | None = None, *, dtype=None, device=None, requires_grad=False) -> Tensor:
@@ -302,9 +304,22 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
         target = dtypes.int64
     else:
         target = dtypes.get_default_dtype()
+    _check_range(*values)
     count = max(0, int(np.ceil((values[1] - values[0]) / values[2])))
     data = (values[0] + np.arange(count, dtype=np.float64) * values[2]).astype(target.numpy)
     return _finish(data, requires_grad, device)
+
+
+def _check_range(start, end, step) -> None:
+    """torch's checks of an arange's bounds and step."""
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    if not (math.isfinite(start) and math.isfinite(end)):
+        def text(value):  # (as C++ prints a Scalar)
+            return f"{value:g}" if isinstance(value, float) else str(value)
+        raise RuntimeError(f"unsupported range: {text(start)} -> {text(end)}")
+    if (step > 0 and end < start) or (step < 0 and end > start):
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
 
 
 def linspace(start, end, steps: int, *, dtype=None, device=None, requires_grad=False) -> Tensor:
@@ -315,7 +330,7 @@ def linspace(start, end, steps: int, *, dtype=None, device=None, requires_grad=F
 def rand(*size, generator=None, dtype=None, device=None, requires_grad=False) -> Tensor:
     """Uniform numbers in [0, 1), torch's for the seed."""
     target = _dtype_or_default(dtype)
-    shape = _size(size)
+    shape = _size(size, "rand")
     if made_on_meta(device):
         return _finish(np.empty(shape, target), requires_grad, device)
     if target.kind == "c":  # the pairs of parts drawn as reals
@@ -333,7 +348,7 @@ def _part(complex_dtype: np.dtype) -> np.dtype:
 def randn(*size, generator=None, dtype=None, device=None, requires_grad=False) -> Tensor:
     """Standard normal numbers, torch's for the seed."""
     target = _dtype_or_default(dtype)
-    shape = _size(size)
+    shape = _size(size, "randn")
     if made_on_meta(device):
         return _finish(np.empty(shape, target), requires_grad, device)
     if target.kind == "c":  # the pairs of parts, each of variance 1/2
@@ -351,7 +366,7 @@ def randint(low, high=None, size=None, *, generator=None, dtype=None, device=Non
     if size is None:
         low, high, size = 0, low, high
     target = dtypes.to_dtype(dtype) if dtype is not None else dtypes.int64
-    shape = _size((size,))
+    shape = _size((size,), "randint")
     if made_on_meta(device):
         return _finish(np.empty(shape, target.numpy), requires_grad, device)
     data = _random.integers(_stream(generator), _count(shape), target.numpy, int(low),
@@ -405,6 +420,8 @@ def _new_factory(factory):
     """``x.new_zeros(...)`` and the like: the factory, with x's dtype unless told."""
 
     def new(self: Tensor, *args, dtype=None, device=None, requires_grad=False):
+        if factory.__name__ != "full":  # (the size first, read as torch reads it, its name)
+            args = factory_size(args, f"new_{factory.__name__}")
         return factory(*args, dtype=dtype or self.dtype, device=device,
                        requires_grad=requires_grad)
 

@@ -27,11 +27,11 @@ class _GradModeContext:
     target = True
 
     def __enter__(self) -> None:
-        self._previous = GradMode.enabled
+        self.prev = GradMode.enabled  # (torch's name: an __exit__ without __enter__ says it)
         GradMode.enabled = self.target
 
     def __exit__(self, *exc_info) -> None:
-        GradMode.enabled = self._previous
+        GradMode.enabled = self.prev
 
     def __call__(self, function):
         @functools.wraps(function)
@@ -47,6 +47,9 @@ class no_grad(_GradModeContext):
 
     target = False
 
+    def __init__(self) -> None:
+        self.prev = False  # (as torch's: an exit without an entry turns grad mode off)
+
 
 class enable_grad(_GradModeContext):
     """Re-enable gradient recording inside a ``no_grad`` block."""
@@ -58,7 +61,7 @@ class set_grad_enabled(_GradModeContext):
     """Set grad mode now (as a call) and restore it on exit (as a context manager)."""
 
     def __init__(self, mode: bool) -> None:
-        self._previous = GradMode.enabled
+        self.prev = GradMode.enabled
         self.target = bool(mode)
         GradMode.enabled = self.target
 
@@ -69,7 +72,7 @@ class set_grad_enabled(_GradModeContext):
         return f"torch.autograd.grad_mode.set_grad_enabled(mode={self.target})"
 
     def __call__(self, function):
-        GradMode.enabled = self._previous
+        GradMode.enabled = self.prev
 
         @functools.wraps(function)
         def wrapper(*args, **kwargs):

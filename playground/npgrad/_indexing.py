@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from . import _dtype as dtypes
@@ -184,6 +186,8 @@ def _is_basic(item) -> bool:
 
 def index_array(item):
     if isinstance(item, Tensor):
+        if item._data.dtype.kind in "fc":
+            raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
         return item._data
     if isinstance(item, list | tuple):
         return np.asarray([index_array(i) if isinstance(i, Tensor) else i for i in item])
@@ -203,7 +207,7 @@ def getitem(self: Tensor, index) -> Tensor:
             if str(error).startswith("too many indices"):  # (NumPy's words for torch's)
                 raise IndexError(f"too many indices for tensor of dimension {self.ndim}") \
                     from None
-            raise IndexError(str(error)) from None
+            raise in_torch_words(error, items, self.ndim) from None
         return output("index", np.array(data), (self,), (self._data.shape, indices))
     consumed = sum(1 for item in items if item is not None and item is not Ellipsis)
     if self.ndim == 0 and isinstance(index, slice):  # (torch's words for a lone slice
@@ -241,6 +245,35 @@ def getitem(self: Tensor, index) -> Tensor:
                                  f"size {size}")
             result = select(result, dim, int(item))
     return _alias(self) if result is self else result
+
+
+_NUMPY_BOUNDS = re.compile(r"index (-?\d+) is out of bounds for axis (\d+) with size (\d+)")
+
+
+def in_torch_words(error: IndexError, items: tuple, ndim: int) -> IndexError:
+    """NumPy's out-of-bounds error as torch words it: the dimension is the index tensor's
+    place among the index tensors (``x[:, t]``'s is 0)."""
+    found = _NUMPY_BOUNDS.match(str(error))
+    if found is None:
+        return IndexError(str(error))
+    value, axis, size = found[1], int(found[2]), found[3]
+    sides = [0 if item is None or item is Ellipsis else max(np.ndim(index_array(item)), 1)
+             if _is_mask(item) else 1 for item in items]
+    dim, place = 0, 0
+    for item, taken in zip(items, sides, strict=True):
+        if item is Ellipsis:
+            dim += ndim - sum(sides)
+            continue
+        if not _is_basic(item):
+            if dim <= axis < dim + taken:
+                break
+            place += 1
+        dim += taken
+    return IndexError(f"index {value} is out of bounds for dimension {place} with size {size}")
+
+
+def _is_mask(item) -> bool:
+    return np.asarray(index_array(item)).dtype == np.bool_ if not _is_basic(item) else False
 
 
 def _alias(self: Tensor) -> Tensor:

@@ -15,7 +15,7 @@ from ._complex_nodes import complex_variant
 from ._deprecations import warn_once
 from ._forward import DualLevel, refuse_inplace, set_tangent, tangent_of_write
 from ._grad_mode import GradMode
-from ._indexing import index_array
+from ._indexing import in_torch_words, index_array
 from ._meta import shape_only
 from ._nested_data import checked_fill
 from ._no_grad_views import refused as refused_view
@@ -345,6 +345,7 @@ def setitem(self: Tensor, index, value) -> None:
     advanced = isinstance(index, Tensor | list) or (
         isinstance(index, tuple) and bool(index) and
         all(isinstance(i, Tensor | list) for i in index))
+    items = index if isinstance(index, tuple) else (index,)  # (as given: for torch's errors)
     if isinstance(index, Tensor) or (
         isinstance(index, tuple) and any(isinstance(i, Tensor | list) for i in index)
     ):
@@ -360,11 +361,12 @@ def setitem(self: Tensor, index, value) -> None:
         source = _squeezed_to(source, np.ndim(self._data[index]))
 
     def write() -> None:
-        if self._data.flags.writeable:
-            self._data[index] = source
-        else:
+        if not self._data.flags.writeable:
             self._data = self._data.copy()
+        try:
             self._data[index] = source
+        except IndexError as error:
+            raise in_torch_words(error, items, self.ndim) from None
         bump_version(self)
 
     _write_recorded("index_put" if advanced else "copy_slices", self, write, value_tensor,

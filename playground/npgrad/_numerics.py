@@ -83,6 +83,8 @@ def linspace(start, end, steps: int, dtype: np.dtype) -> np.ndarray:
     second half down from ``end`` (``end - step * (steps - 1 - i)``), each a fused
     multiply-add (torch's kernels are built with FMA contraction) in the result's dtype;
     integer results step in float64 and truncate."""
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
     dtype = np.dtype(dtype)
     if steps <= 1:
         return np.full(steps, start, dtype=dtype)

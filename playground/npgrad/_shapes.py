@@ -35,6 +35,10 @@ def _shape_arg(shape) -> tuple:
 def _infer_shape(shape: tuple, numel: int) -> tuple:
     if shape.count(-1) > 1:
         raise RuntimeError("only one dimension can be inferred")
+    for index, side in enumerate(shape):
+        if side < -1:
+            raise RuntimeError(f"invalid shape dimension {side} at index {index} of shape "
+                               f"[{', '.join(map(str, shape))}]")
     known = int(np.prod([s for s in shape if s != -1])) if shape else 1
     if -1 in shape:
         if known == 0 or numel % known:
@@ -156,6 +160,8 @@ def permute(self: Tensor, *dims) -> Tensor:
             f"equal to len(dims) = {len(dims)}"
         )
     dims = tuple(_wrap_dim(d, self.ndim) for d in dims)
+    if len(set(dims)) != len(dims):
+        raise RuntimeError("permute(): duplicate dims are not allowed.")
     data = np.transpose(self._data, dims)
     return output("permute", data, (self,), (dims,), shared_counter(self), self)
 
@@ -362,7 +368,7 @@ def repeat(self: Tensor, *sizes) -> Tensor:
 def cat(tensors, dim: int = 0) -> Tensor:
     tensors = list(tensors)
     if not tensors:
-        raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
+        raise ValueError("torch.cat(): expected a non-empty list of Tensors")
     reference = next((t for t in tensors if t.ndim > 0), tensors[0])
     dim = _wrap_dim(dim, reference.ndim)
     for number, tensor in enumerate(tensors):

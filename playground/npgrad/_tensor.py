@@ -17,6 +17,8 @@ from ._meta import NoValues
 from ._nodes import AccumulateGrad, NodeOutput, edge_of
 from ._user_warnings import warn_at_user_code
 from ._versions import (  # noqa: F401 (the engine's modules import them from here)
+    DETACHED_VIEW_MESSAGE,
+    INFERENCE_INPLACE_MESSAGE,
     INFERENCE_SAVE_MESSAGE,
     ZERO_VERSION,
     InferenceCounter,
@@ -250,7 +252,7 @@ class Tensor:
 
     # ----- conversion to Python and NumPy ------------------------------------------------------
     def numpy(self, *, force: bool = False) -> np.ndarray:
-        if self._rg and not force:
+        if self._rg and not force and GradMode.enabled:  # (torch allows it under no_grad)
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
                                "tensor.detach().numpy() instead.")
         if self._data.dtype == dtypes.BFLOAT16_STORAGE:  # (torch's words; the views read it)
@@ -333,6 +335,8 @@ class Tensor:
         return Tensor._make(self._data, None, shared_counter(self))
 
     def detach_(self) -> Tensor:
+        if self._base is not None:
+            raise RuntimeError(DETACHED_VIEW_MESSAGE)
         self._fn = None
         self._rg = False
         self._grad_acc = None  # an output's NodeOutput, or an AccumulateGrad of old
@@ -445,7 +449,6 @@ SparseTensor.__name__, SparseTensor.__qualname__ = Tensor.__name__, Tensor.__qua
 PLAIN_CLASSES = (Tensor, Parameter, SparseTensor)
 TENSOR_CLASSES.update(PLAIN_CLASSES)
 
-
 _new = object.__new__
 # The ops whose outputs are several views of one tensor: torch refuses to write into those.
 _SEVERAL_VIEWS = frozenset({"SplitBackward0", "SplitWithSizesBackward0", "UnbindBackward0"})
@@ -471,10 +474,7 @@ def bump_version(tensor) -> None:
     """After an in-place write (torch too checks an inference tensor after writing)."""
     counter = shared_counter(tensor)
     if counter.__class__ is InferenceCounter and not _inference_mode:
-        raise RuntimeError(
-            "Inplace update to inference tensor outside InferenceMode is not allowed.You can make "
-            "a clone to get a normal tensor before doing inplace update.See "
-            "https://github.com/pytorch/rfcs/pull/17 for more details.")
+        raise RuntimeError(INFERENCE_INPLACE_MESSAGE)
     place = 0  # (one byte up, carried as far as it must: a third of an int round trip's cost)
     while counter[place] == 255:
         counter[place], place = 0, place + 1

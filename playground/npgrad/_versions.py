@@ -27,6 +27,18 @@ INFERENCE_SAVE_MESSAGE = (
     "`torch.inference_mode()`.")
 
 
+INFERENCE_INPLACE_MESSAGE = (
+    "Inplace update to inference tensor outside InferenceMode is not allowed.You can make a "
+    "clone to get a normal tensor before doing inplace update.See "
+    "https://github.com/pytorch/rfcs/pull/17 for more details.")
+DETACHED_VIEW_MESSAGE = (
+    "Can't detach views in-place. Use detach() instead. If you are using "
+    "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set as True, "
+    "gradients are views of DDP buckets, and hence detach_() cannot be called on these "
+    "gradients. To fix this error, please refer to the Optimizer.zero_grad() function in "
+    "torch/optim/optimizer.py as the solution.")
+
+
 def check_savable(counter) -> None:
     """torch refuses to save an inference tensor for backward (``counter`` is its ``_vc``)."""
     if counter.__class__ is InferenceCounter:
