@@ -27,28 +27,22 @@ _make = Tensor._make
 
 
 def _shape_arg(shape) -> tuple:
-    if len(shape) == 1 and isinstance(shape[0], tuple | list | Size):
-        shape = shape[0]
-    return tuple(int(s) for s in shape)
+    packed = len(shape) == 1 and isinstance(shape[0], tuple | list | Size)
+    return tuple(int(s) for s in (shape[0] if packed else shape))
 
 
 def _infer_shape(shape: tuple, numel: int) -> tuple:
     if shape.count(-1) > 1:
         raise RuntimeError("only one dimension can be inferred")
+    text = ", ".join(map(str, shape))
     for index, side in enumerate(shape):
         if side < -1:
-            raise RuntimeError(f"invalid shape dimension {side} at index {index} of shape "
-                               f"[{', '.join(map(str, shape))}]")
+            raise RuntimeError(f"invalid shape dimension {side} at index {index} of shape [{text}]")
     known = int(np.prod([s for s in shape if s != -1])) if shape else 1
-    if -1 in shape:
-        if known == 0 or numel % known:
-            raise RuntimeError(f"shape '[{', '.join(map(str, shape))}]' is invalid for input of "
-                               f"size {numel}")
+    if -1 in shape and known and not numel % known:
         shape = tuple(numel // known if s == -1 else s for s in shape)
-    if int(np.prod(shape)) != numel:
-        raise RuntimeError(
-            f"shape '[{', '.join(map(str, shape))}]' is invalid for input of size {numel}"
-        )
+    if -1 in shape or int(np.prod(shape)) != numel:
+        raise RuntimeError(f"shape '[{text}]' is invalid for input of size {numel}")
     return shape
 
 
