@@ -21,6 +21,7 @@ from ._numerics import (
     lerp_values,
     plus_scaled,
     power_by_number,
+    refuse_negative_integer_power,
     tensor_power,
 )
 from ._operands import (
@@ -204,10 +205,7 @@ def _refuse_zero(divisor) -> None:
 @binds("__floordiv__", function=False)
 def floor_divide(self: Tensor, other) -> Tensor:
     a, b = operands(self, other)
-    if a.dtype == np.bool_:
-        raise NotImplementedError('"div_floor_cpu" not implemented for \'Bool\'')
-    if a.dtype.kind in "iu" and np.result_type(a, b).kind in "iu":
-        _refuse_zero(b)  # (torch's integer kernels check; NumPy's give 0)
+    _check_integer_division("div_floor", a, b)
     data = compute(np.floor_divide, a, b, a.shape)
     return output("floor_divide", data, (self, tensor_or_none(other)))
 
@@ -236,7 +234,7 @@ def _floored_remainder(a, b):
 def rremainder(self: Tensor, other) -> Tensor:
     """``number % tensor``: torch records a node whose backward raises."""
     a, b = operands(self, other)
-    _check_modulo("remainder", a, a)  # (the tensor is the divisor)
+    _check_integer_division("remainder", a, a)  # (the tensor is the divisor)
     return output("rremainder", np.asarray(compute(_floored_remainder, b, a, a.shape)),
                   (self,))
 
@@ -249,16 +247,16 @@ def fmod(self: Tensor, other) -> Tensor:
 
 def _modulo(op: str, function, self: Tensor, other) -> Tensor:
     a, b = operands(self, other)
-    _check_modulo(op, a, b)
+    _check_integer_division(op, a, b)
     data = np.asarray(compute(function, a, b, a.shape))
     if other.__class__ not in TENSOR_CLASSES:  # a number: the gradient passes straight through
         return output(op, data, (self,))
     return output(f"{op}_tensor", data, (self, other), (self, other))
 
 
-def _check_modulo(op: str, a: np.ndarray, divisor) -> None:
-    """torch's integer kernels refuse a zero divisor (NumPy's give 0), and it has none for
-    bools."""
+def _check_integer_division(op: str, a: np.ndarray, divisor) -> None:
+    """torch's integer kernels (floor division, remainder, fmod) refuse a zero divisor
+    (NumPy's give 0), and it has none for bools; ``a`` and ``divisor`` share a dtype."""
     if a.dtype == np.bool_:
         raise NotImplementedError(f'"{op}_cpu" not implemented for \'Bool\'')
     if a.dtype.kind in "iu":
@@ -285,8 +283,7 @@ def pow(self, exponent) -> Tensor:
         data = compute(tensor_power, a, b, a.shape)
         return output("pow_tensor", data, (self, exponent), (self, exponent, RESULT))
     a, b = operands(self, exponent)
-    if a.dtype.kind in "iu" and isinstance(exponent, int) and exponent < 0:
-        raise RuntimeError("Integers to negative integer powers are not allowed.")
+    refuse_negative_integer_power(a, exponent)
     data = power_by_number(a, b) if np.ndim(b) == 0 else compute(np.power, a, b, a.shape)
     return output("pow", data, (self,), (self, exponent))
 

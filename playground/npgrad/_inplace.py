@@ -20,7 +20,14 @@ from ._meta import shape_only
 from ._nested_data import checked_fill
 from ._no_grad_views import refused as refused_view
 from ._nodes import NODE_CLASSES
-from ._numerics import addcdiv_values, addcmul_values, lerp_values, plus_scaled, tensor_power
+from ._numerics import (
+    addcdiv_values,
+    addcmul_values,
+    lerp_values,
+    plus_scaled,
+    refuse_negative_integer_power,
+    tensor_power,
+)
 from ._operands import (
     as_tensor_operand,
     compute,
@@ -266,8 +273,7 @@ def div_(self: Tensor, other) -> Tensor:
 def pow_(self: Tensor, exponent) -> Tensor:
     """``self ** exponent`` in place; a tensor exponent is PowBackward1's second input."""
     a, b = operands(self, exponent)
-    if a.dtype.kind in "iu" and isinstance(exponent, int) and exponent < 0:
-        raise RuntimeError("Integers to negative integer powers are not allowed.")
+    refuse_negative_integer_power(a, exponent)
     values = compute(tensor_power, a, b, a.shape)
     if isinstance(exponent, Tensor):
         return _inplace("pow_tensor", self, values, exponent,

@@ -73,15 +73,10 @@ def vector_body(size: int) -> int:
     return size // step * step
 
 
-def vector_bytes() -> int:
-    """How wide the vectors of torch's elementwise loops are here: 64 bytes where it runs its
-    AVX-512 code, else 32 (AVX2's, and its DEFAULT build's: plain C++ over the same lanes,
-    the elements still split between a vector body and a scalar tail)."""
-    chosen = os.environ.get("ATEN_CPU_CAPABILITY", "").lower()
-    return 64 if chosen not in ("default", "avx2") and cpu_has_avx512() else 32
-
-
-_VECTOR_BYTES = vector_bytes()
+# How wide the vectors of torch's elementwise loops are here: 64 bytes where it runs its
+# AVX-512 code, else 32 (AVX2's, and its DEFAULT build's: plain C++ over the same lanes, the
+# elements still split between a vector body and a scalar tail).
+_VECTOR_BYTES = 64 if _VECTOR_FLOATS == 16 else 32
 
 
 def vector_loop_mask(data: np.ndarray) -> np.ndarray | None:

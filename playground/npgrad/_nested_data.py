@@ -11,6 +11,7 @@ import numpy as np
 
 from . import _dtype as dtypes
 from ._deprecations import warn_once
+from ._operands import refuse_beyond_64_bits
 from ._tensor import Tensor
 
 MAX_DIMS = 64  # torch's limit on a tensor's dimensions
@@ -244,9 +245,7 @@ def checked_fill(value, dtype: np.dtype):
     if name is None or isinstance(value, bool | np.bool_):
         return value
     if isinstance(value, int) and not -2 ** 63 <= value < 2 ** 63:
-        if not -2 ** 63 <= value < 2 ** 64:
-            raise OverflowError("int too big to convert" if value > 0 else
-                                "can't convert negative int to unsigned")
+        refuse_beyond_64_bits(value)  # (a uint64 is past every integer type's range here)
         raise RuntimeError(f"value cannot be converted to type {name} without overflow")
     if isinstance(value, int | float | np.integer | np.floating):
         return _integer_of(value.item() if isinstance(value, np.generic) else value,

@@ -54,6 +54,13 @@ def sign_values(data: np.ndarray) -> np.ndarray:
     return (data > 0).astype(data.dtype) - (data < 0).astype(data.dtype)
 
 
+def refuse_negative_integer_power(base: np.ndarray, exponent) -> None:
+    """torch's refusal of an integer tensor to a negative Python int power (a tensor of
+    exponents is taken element by element: tensor_power)."""
+    if base.dtype.kind in "iu" and isinstance(exponent, int) and exponent < 0:
+        raise RuntimeError("Integers to negative integer powers are not allowed.")
+
+
 def tensor_power(base: np.ndarray, exponent: np.ndarray) -> np.ndarray:
     """``base ** exponent`` elementwise, as torch's pow kernel: integers to negative integer
     powers give what integer division would (1 for a base of 1, ±1 for -1, 0 else), where

@@ -16,13 +16,19 @@ def typed_scalar(value, dtype: np.dtype) -> np.ndarray:
     """A number as the 0-d array of ``dtype`` torch computes with: an integer out of an
     integer dtype's range wrapped into it, as its static cast does (an int8 tensor times 200
     is times -56; NumPy refuses); a Python int beyond 64 bits refused with torch's error."""
-    if value.__class__ is int and not _LOWEST <= value < _BEYOND:
-        raise OverflowError("int too big to convert" if value > 0 else
-                            "can't convert negative int to unsigned")
+    if value.__class__ is int:
+        refuse_beyond_64_bits(value)
     try:
         return np.asarray(value, dtype)
     except OverflowError:  # (an integer out of an integer dtype's range: NumPy 2 refuses it)
         return np.asarray(int(value) % _BEYOND, np.uint64).astype(dtype)
+
+
+def refuse_beyond_64_bits(value: int) -> None:
+    """torch's refusal of a Python int neither int64 nor uint64 can hold."""
+    if not _LOWEST <= value < _BEYOND:
+        raise OverflowError("int too big to convert" if value > 0 else
+                            "can't convert negative int to unsigned")
 
 
 def torch_dtype(array) -> dtypes.dtype:
