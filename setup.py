@@ -52,6 +52,7 @@ setup(
                  Extension("playground.npgrad._kernels", ["playground/npgrad/_kernels.c",
                                                             "playground/npgrad/_split_pool.c",
                                                             "playground/npgrad/_row_moments.c",
-                                                            "playground/npgrad/_row_sum.c"])],
+                                                            "playground/npgrad/_row_sum.c",
+                                                            "playground/npgrad/_vector_calls.c"])],
     cmdclass={"build_ext": OptionalCore},
 )

@@ -53,7 +53,20 @@ def describe_installation() -> str:
         torch = install_hint()
     return (f"autograd-playground {version} (Python {platform.python_version()}, "
             f"{sys.platform})\nlayout core: {core}\nNumPy engine's kernels: {kernels}\n"
-            f"torch engine: {torch}\n")
+            f"NumPy engine's math: {_engine_math()}\ntorch engine: {torch}\n")
+
+
+def _engine_math() -> str:
+    """Whether the NumPy engine computes with torch's own routines (found, not loaded)."""
+    from playground.npgrad._vml import switched_off, torch_library_path
+
+    if switched_off():
+        return "rounded once, NumPy's matrix products (PLAYGROUND_VML=off)"
+    path = torch_library_path()
+    if path is None:
+        return ("rounded once, NumPy's matrix products (torch is not installed: with it, "
+                "torch's own exp, log, matrix products... to the last bit)")
+    return f"torch's own MKL and Sleef routines, from {path}"
 
 
 def _can_open_qt() -> bool:

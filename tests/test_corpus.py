@@ -38,12 +38,6 @@ ENVIRONMENT = {**os.environ, **HASH_SEED}
 OTHER_KERNELS_TOLERANCE = 1e-4
 # What each snippet needs that the NumPy engine does not do yet (or does differently).
 MISSING: dict[str, str] = {
-    "141_sciml_burgers_inverse.py": "float32 tanh: torch 2.13's is MKL's (the same bits under "
-                                    "every ATEN_CPU_CAPABILITY), not correctly rounded in "
-                                    "about 1% of elements, which the NumPy engine's (rounded "
-                                    "once) are; L-BFGS's line search grows that to 6e-4",
-    "147_makemore_lr_search.py": "float32 tanh's last bits (MKL's against rounded once): the "
-                                 "sweep up to lr=1 is chaotic and turns them into other losses",
     "178_docs_torch_func.py": "torch.func.vmap runs the function once per sample and stacks: "
                               "its output's grad_fn is StackBackward0 where torch's batched "
                               "run gives the function's own last node (MulBackward0)",

@@ -404,11 +404,11 @@ class Kit(GraphBackwards):
 
     def elu_grad(k, grad, self, alpha):
         """EluBackward0, on arrays; under create_graph torch's EluBackwardBackward0 node."""
-        from ._pointwise import UNARY  # (its exp: a float32's rounded once)
+        from ._pointwise import exp_rounded_once  # (its kernel's own exp, not MKL's)
 
         values = np.where(_array(self) > 0, _array(grad),
                           _array(grad) * np.asarray(alpha, _array(self).dtype) *
-                          UNARY["exp"].on_arrays(_array(self)))
+                          exp_rounded_once(_array(self)))
         return k._backward_of("elu_backward", values, (grad, self), (grad, self, alpha))
 
     def attention_grad(k, grad, query, key, value, mask, scale, which):

@@ -9,6 +9,7 @@ from . import (
     _parallel,
     _sparse_grads,
 )
+from ._blas import product_of_matrices
 from ._formula_kit import Kit, _along, _count, _negated, writable_diagonal
 from ._indexing import along_axis
 from ._numerics import fused_multiply_add_float32, fused_values, power_by_number
@@ -19,7 +20,7 @@ from ._summation_order import SUM_LANES, dim_sums, few_rows_sum, running_sums, w
 class NumpyKit(Kit):
     """Primitives on ndarrays: the fast path of every backward without create_graph."""
 
-    matmul = staticmethod(np.matmul)
+    matmul = staticmethod(product_of_matrices)  # (torch's gemm, _blas)
     outer = staticmethod(np.outer)
     zeros_like = staticmethod(np.zeros_like)
     floor_divide = staticmethod(np.floor_divide)

@@ -176,13 +176,16 @@ def row_exp(exponents: np.ndarray) -> np.ndarray:
 
 def softmax_exp(data: np.ndarray, dim: int):
     """The e^x softmax's and log_softmax's kernels take for ``data`` along ``dim``: a float32
-    row's along the last dimension as their vector loop computes it (``row_exp``), else the
-    engine's own exp."""
-    if data.dtype == _F32 and math.prod(data.shape[dim + 1:]) == 1:
-        return row_exp
-    from ._pointwise import UNARY  # (which imports this module)
+    row's along the last dimension as their vector loop computes it (``row_exp``), else
+    rounded once (not the plain exp's MKL: these kernels compute their own)."""
+    from ._pointwise import exp_rounded_once  # (which imports this module)
 
-    return UNARY["exp"].on_arrays
+    if math.prod(data.shape[dim + 1:]) == 1:
+        if data.dtype == _F32:
+            return row_exp
+        if data.dtype == np.float64:
+            return lambda values: _sleef_or_rounded("exp", values, exp_rounded_once)
+    return exp_rounded_once
 
 
 def _rounded_once(exponents: np.ndarray) -> np.ndarray:
@@ -212,3 +215,20 @@ def loop_order(data: np.ndarray) -> tuple[list[int], int]:
         run *= data.shape[axis]
         expected = run
     return axes, run
+
+
+def softmax_log(sums: np.ndarray) -> np.ndarray:
+    """The log of the sums of exponentials log_softmax's kernels take: their vector map's
+    (Sleef's log, from torch's library: _vml.sleef_values) under AVX2 and AVX-512, else
+    rounded once (std::log, their scalar build's)."""
+    from ._pointwise import log_rounded_once  # (which imports this module)
+
+    return _sleef_or_rounded("log", sums, log_rounded_once)
+
+
+def _sleef_or_rounded(function: str, values: np.ndarray, rounded_once) -> np.ndarray:
+    """Sleef's ``function`` of torch's vector code (_vml.sleef_values), else rounded once."""
+    from ._vml import sleef_values
+
+    result = sleef_values(function, values)
+    return rounded_once(values) if result is None else result

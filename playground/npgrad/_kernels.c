@@ -208,6 +208,8 @@ PyObject *split_rest(PyObject *self, PyObject *unused);
 PyObject *row_moments_f32(PyObject *self, PyObject *args); /* _row_moments.c */
 PyObject *layer_norm_rows_f32(PyObject *self, PyObject *args);
 PyObject *row_sum(PyObject *self, PyObject *args); /* _row_sum.c */
+PyObject *vector_map(PyObject *self, PyObject *args); /* _vector_calls.c */
+PyObject *vector_map2(PyObject *self, PyObject *args);
 
 static PyMethodDef methods[] = {
     {"sleef_expf", sleef_expf, METH_VARARGS,
@@ -224,6 +226,12 @@ static PyMethodDef methods[] = {
      "layer_norm_rows_f32(rows, length, mean, rstd, weight, bias, out): its second pass"},
     {"row_sum", row_sum, METH_VARARGS,
      "row_sum(row, itemsize): a float32 or float64 row's sum, added as torch's cascade_sum"},
+    {"vector_map", vector_map, METH_VARARGS,
+     "vector_map(address, bytes, itemsize, source, destination): a vector function of "
+     "torch's (Sleef's) over a buffer"},
+    {"vector_map2", vector_map2, METH_VARARGS,
+     "vector_map2(address, bytes, itemsize, first, second, destination): a vector function of "
+     "two vectors (Sleef's pow) over two buffers"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -238,7 +246,7 @@ PyMODINIT_FUNC PyInit__kernels(void)
 {
     PyObject *created = PyModule_Create(&module);
     /* _compiled.KERNELS_API: Python ignores a build whose functions it does not expect */
-    if (created && PyModule_AddIntConstant(created, "API", 5) < 0)
+    if (created && PyModule_AddIntConstant(created, "API", 6) < 0)
         Py_CLEAR(created);
     return created;
 }

@@ -6,6 +6,7 @@ import numpy as np
 
 from ._arithmetic import mul
 from ._bindings import binds
+from ._blas import matrix_product, product_of_matrices
 from ._dtype_checks import (
     check_addmm,
     check_baddbmm,
@@ -55,7 +56,7 @@ def mm(self: Tensor, mat2: Tensor) -> Tensor:
         )
     check_mm(self, mat2)
     a, b = operands(self, mat2)
-    return output("mm", np.matmul(a, b), (self, mat2),
+    return output("mm", product_of_matrices(a, b), (self, mat2),
                   (self, mat2, column_major(self._data), column_major(mat2._data)))
 
 
@@ -68,7 +69,7 @@ def mv(self: Tensor, vec: Tensor) -> Tensor:
         )
     check_mv(self, vec)
     a, b = operands(self, vec)
-    return output("mv", np.matmul(a, b), (self, vec), (self, vec))
+    return output("mv", product_of_matrices(a, b), (self, vec), (self, vec))
 
 
 @binds("dot")
@@ -85,7 +86,7 @@ def dot(self: Tensor, other: Tensor) -> Tensor:
         )
     check_dot(self, other)
     a, b = operands(self, other)
-    return output("dot", np.asarray(np.dot(a, b)), (self, other), (self, other))
+    return output("dot", np.asarray(product_of_matrices(a, b)), (self, other), (self, other))
 
 
 @binds("bmm")
@@ -93,7 +94,7 @@ def bmm(self: Tensor, mat2: Tensor) -> Tensor:
     check_batches(self, mat2)
     check_scalar_type(self, mat2)
     a, b = operands(self, mat2)
-    return output("bmm", np.matmul(a, b), (self, mat2), (self, mat2))
+    return output("bmm", product_of_matrices(a, b), (self, mat2), (self, mat2))
 
 
 def check_three_dimensional(batch1: Tensor, batch2: Tensor) -> None:
@@ -121,7 +122,7 @@ def baddbmm(self: Tensor, batch1: Tensor, batch2: Tensor, *, beta=1, alpha=1) ->
     check_batches(batch1, batch2)
     check_baddbmm(self, batch1, batch2)
     a, b = operands(batch1, batch2)
-    product = np.matmul(a, b)
+    product = product_of_matrices(a, b)  # (torch's own sum for a small one: then all of it)
     if alpha != 1:
         product = product * product.dtype.type(alpha)
     base = np.broadcast_to(self._data, product.shape).astype(product.dtype)
@@ -194,6 +195,13 @@ def addmm(self: Tensor, mat1: Tensor, mat2: Tensor, *, beta=1, alpha=1) -> Tenso
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({mat1.shape[0]}x"
                            f"{mat1.shape[1]} and {mat2.shape[0]}x{mat2.shape[1]})")
     check_addmm(self, mat1, mat2)
+    shape = (mat1.shape[0], mat2.shape[1])
+    data = matrix_product(mat1._data, mat2._data, np.broadcast_to(self._data, shape)
+                          if self._data.dtype == mat1._data.dtype else None, beta, alpha)
+    if data is not None and (beta == 0 or self._data.dtype == mat1._data.dtype):
+        return output("addmm", data, (self, mat1, mat2),
+                      (mat1, mat2, column_major(mat1._data), column_major(mat2._data), beta,
+                       alpha))
     product = mat1._data @ mat2._data
     if beta == 1 and alpha == 1:
         data = np.asarray(self._data + product)

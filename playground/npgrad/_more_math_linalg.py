@@ -21,6 +21,7 @@ from ._reductions import sum as _sum
 from ._shapes import cat, expanded_shape, permute, reshape, squeeze, t, unsqueeze, view
 from ._slicing import narrow
 from ._tensor import Tensor
+from ._vml import torch_kernel
 
 
 # ----- special functions ------------------------------------------------------------------------
@@ -46,7 +47,7 @@ logaddexp = _log_of_sums("logaddexp", np.logaddexp)
 logaddexp2 = _log_of_sums("logaddexp2", np.logaddexp2)
 
 
-def erfinv_values(data: np.ndarray) -> np.ndarray:
+def _erfinv_solved(data: np.ndarray) -> np.ndarray:
     """The inverse of erf: Winitzki's approximation, then Newton steps on erf in float64."""
     x = data.astype(np.float64).reshape(-1)
     with np.errstate(all="ignore"):
@@ -66,6 +67,8 @@ def erfinv_values(data: np.ndarray) -> np.ndarray:
 
 
 _ERFC = np.frompyfunc(math.erfc, 1, 1)
+# torch's (MKL's) where torch is installed, else solved
+erfinv_values = torch_kernel("erfinv", _erfinv_solved)
 
 
 @binds("erfinv")

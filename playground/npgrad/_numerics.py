@@ -8,10 +8,14 @@ import struct
 import numpy as np
 
 from . import _compiled
+from ._vml import torch_kernel
 
 # Past this, a whole exponent goes to np.power: multiplying in float64 stays exact enough only
 # for a few dozen products.
 WHOLE_EXPONENT_LIMIT = 64
+
+
+_square_root = torch_kernel("sqrt", np.sqrt)
 
 
 def power_by_number(base: np.ndarray, exponent) -> np.ndarray:
@@ -34,14 +38,49 @@ def power_by_number(base: np.ndarray, exponent) -> np.ndarray:
         return 1 / base
     if value == -2:
         return 1 / (base * base)
-    if value == 0.5:
-        return np.sqrt(base)
+    if value == 0.5:  # (torch's sqrt kernel: MKL's where torch's library is here, _vml)
+        return _square_root(base)
     if value == -0.5:
         return 1 / np.sqrt(base)
     if base.dtype == np.float32 and value.is_integer() and abs(value) <= WHOLE_EXPONENT_LIMIT:
         result = _whole_power(base.astype(np.float64), int(abs(value)))
-        return (1 / result if value < 0 else result).astype(np.float32)
-    return np.power(base, exponent)
+        result = (1 / result if value < 0 else result).astype(np.float32)
+    else:
+        result = np.power(base, exponent)
+    return with_vector_powers(result, base, np.asarray(exponent, base.dtype))
+
+
+# Past this many elements torch splits the loop between threads (each piece with its own
+# scalar tail): every element is then left rounded once.
+VECTOR_POWERS_UP_TO = 32768
+
+
+def with_vector_powers(result: np.ndarray, base, exponent) -> np.ndarray:
+    """``result`` (each power rounded once, as the C library's pow: torch's loop's scalar
+    tail) with the elements torch's vector body takes replaced by Sleef's pow, as its
+    AVX2/AVX-512 kernels compute them (from torch's library: _vml.sleef_binary); as it is
+    where that is not here, or the operands are not contiguous or single numbers."""
+    from ._kernel_exp import vector_loop_mask  # (which imports this module)
+    from ._vml import sleef_binary
+
+    if result.dtype.kind != "f" or result.size > VECTOR_POWERS_UP_TO or \
+            not result.flags.c_contiguous:
+        return result
+    operands = [np.asarray(operand) for operand in (base, exponent)]
+    if any(operand.ndim and (operand.shape != result.shape or not operand.flags.c_contiguous)
+           for operand in operands):
+        return result
+    mask = vector_loop_mask(result)
+    if mask is None:
+        return result
+    first, second = (np.broadcast_to(operand, result.shape)[mask].astype(result.dtype)
+                     for operand in operands)
+    values = sleef_binary("pow", first, second)
+    if values is None:
+        return result
+    result = np.array(result, copy=True)
+    result[mask] = values
+    return result
 
 
 def sign_values(data: np.ndarray) -> np.ndarray:
@@ -65,6 +104,8 @@ def tensor_power(base: np.ndarray, exponent: np.ndarray) -> np.ndarray:
     """``base ** exponent`` elementwise, as torch's pow kernel: integers to negative integer
     powers give what integer division would (1 for a base of 1, ±1 for -1, 0 else), where
     NumPy refuses the whole array."""
+    if np.result_type(base, exponent).kind == "f":
+        return with_vector_powers(np.power(base, exponent), base, exponent)
     if np.result_type(base, exponent).kind not in "iu" or not np.any(np.asarray(exponent) < 0):
         return np.power(base, exponent)
     negative = exponent < 0

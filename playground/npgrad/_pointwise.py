@@ -28,6 +28,7 @@ from ._recording import SAVE_RESULT, fast_elementwise, output
 from ._rules import RULES
 from ._tensor import Tensor
 from ._type_info import contiguous_format, preserve_format
+from ._vml import torch_kernel
 
 _make = Tensor._make
 
@@ -105,7 +106,10 @@ def _math_function(function):
     return lambda data: np.asarray(each(data), dtype=data.dtype)
 
 
-_exp_rounded_once = rounded_once(np.exp)
+# e^x and log x as torch's fused kernels (softmax's, log_softmax's) compute them for
+# themselves, where the plain ops take MKL's (_vml)
+exp_rounded_once = rounded_once(np.exp)
+log_rounded_once = rounded_once(np.log)
 
 
 def _sigmoid(data: np.ndarray) -> np.ndarray:
@@ -115,31 +119,31 @@ def _sigmoid(data: np.ndarray) -> np.ndarray:
     return (1 / (1 + exps)).astype(data.dtype, copy=False)
 
 
-exp = unary("exp", _exp_rounded_once)
-log = unary("log", rounded_once(np.log))
+exp = unary("exp", torch_kernel("exp", exp_rounded_once))
+log = unary("log", torch_kernel("log", log_rounded_once))
 log1p = unary("log1p", rounded_once(np.log1p))
-sqrt = unary("sqrt", np.sqrt)
+sqrt = unary("sqrt", torch_kernel("sqrt", split(np.sqrt)))
 rsqrt = unary("rsqrt", lambda data: 1 / np.sqrt(data))
 reciprocal = unary("reciprocal", np.reciprocal)
-sin = unary("sin", rounded_once(np.sin))
-cos = unary("cos", rounded_once(np.cos))
-tanh = unary("tanh", rounded_once(np.tanh))
+sin = unary("sin", torch_kernel("sin", rounded_once(np.sin)))
+cos = unary("cos", torch_kernel("cos", rounded_once(np.cos)))
+tanh = unary("tanh", torch_kernel("tanh", rounded_once(np.tanh)))
 sigmoid = unary("sigmoid", _sigmoid)
-tan = unary("tan", rounded_once(np.tan))
-asin = unary("asin", rounded_once(np.arcsin), "arcsin")
-acos = unary("acos", rounded_once(np.arccos), "arccos")
-atan = unary("atan", rounded_once(np.arctan), "arctan")
+tan = unary("tan", torch_kernel("tan", rounded_once(np.tan)))
+asin = unary("asin", torch_kernel("asin", rounded_once(np.arcsin)), "arcsin")
+acos = unary("acos", torch_kernel("acos", rounded_once(np.arccos)), "arccos")
+atan = unary("atan", torch_kernel("atan", rounded_once(np.arctan)), "arctan")
 asinh = unary("asinh", np.arcsinh, "arcsinh")
 acosh = unary("acosh", np.arccosh, "arccosh")
 atanh = unary("atanh", np.arctanh, "arctanh")
 sinh = unary("sinh", rounded_once(np.sinh))
 cosh = unary("cosh", rounded_once(np.cosh))
-log2 = unary("log2", rounded_once(np.log2))
-log10 = unary("log10", rounded_once(np.log10))
+log2 = unary("log2", torch_kernel("log2", rounded_once(np.log2)))
+log10 = unary("log10", torch_kernel("log10", rounded_once(np.log10)))
 exp2 = unary("exp2", rounded_once(np.exp2))
 expm1 = unary("expm1", rounded_once(np.expm1))
-erf = unary("erf", erf_values)
-erfc = unary("erfc", _math_function(math.erfc))
+erf = unary("erf", torch_kernel("erf", erf_values))
+erfc = unary("erfc", torch_kernel("erfc", _math_function(math.erfc)))
 relu = unary("relu", lambda data: np.maximum(data, 0).astype(data.dtype), floats=False)
 abs = unary("abs", np.abs, "absolute", floats=False)
 sign = unary("sign", sign_values, floats=False)

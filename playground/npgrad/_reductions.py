@@ -12,7 +12,7 @@ from . import _tie_order
 from ._arithmetic import maximum, minimum
 from ._bindings import binds
 from ._dtype import holds_floats, scalar_type_name
-from ._kernel_exp import softmax_exp
+from ._kernel_exp import softmax_exp, softmax_log
 from ._numerics import safe_softmax_values
 from ._operands import floating, operands
 from ._pointwise import UNARY
@@ -472,7 +472,7 @@ def safe_softmax(self: Tensor, dim: int) -> Tensor:
 @binds("log_softmax")
 def log_softmax(self: Tensor, dim: int, dtype=None) -> Tensor:
     data, dim = _over_classes(self, dim, dtype)
-    result = softmax_values(data, dim, softmax_exp(data, dim), UNARY["log"].on_arrays)
+    result = softmax_values(data, dim, softmax_exp(data, dim), softmax_log)
     return output("log_softmax", result, (self,), (RESULT, dim))
 
 

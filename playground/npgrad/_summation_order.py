@@ -270,7 +270,7 @@ def _softmax_sums(values: np.ndarray, axis: int, others: np.ndarray | None = Non
     whole = size // lanes * lanes
     total = np.cumsum(rows[:, :whole].reshape(len(rows), -1, lanes), axis=1)[:, -1]
     total[:, :size - whole] += rows[:, whole:]
-    if lanes == 16:
+    if values.dtype == np.float32:  # (vec_reduce_all's shuffles: half on half, again...)
         while total.shape[1] > 1:
             total = total[:, :total.shape[1] // 2] + total[:, total.shape[1] // 2:]
         return total.reshape(shape)

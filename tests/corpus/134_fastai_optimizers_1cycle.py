@@ -2,8 +2,6 @@
 # weight decay, Momentum, RMSProp and Adam in fastai's own formulas, keeping state as attributes
 # on the parameters, then CosineAnnealingLR and OneCycleLR recorded step by step)
 # Family: fastai
-# tolerance: 1e-5 (torch's float32 matrix products (MKL) add in their own order: the
-#   first loss differs in its last bit, and six RMSProp steps later in the 6th digit)
 import math
 
 import torch

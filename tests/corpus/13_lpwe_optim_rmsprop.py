@@ -1,8 +1,5 @@
 # In the style of: PyTorch "Learning PyTorch with Examples", optim (RMSprop); fewer steps
 # Family: pytorch-tutorials
-# tolerance: 1e-6 -- torch's matrix products go through MKL, which adds a 500-long dot product
-# (the weight's gradient) in another order than NumPy's BLAS; the printed losses can differ in
-# their 7th digit.
 import math
 
 import torch

@@ -2,7 +2,6 @@
 # "Weight Decay" (synthetic_data, a shuffled data_iter, sgd under no_grad, an L2 penalty by hand
 # and the optimiser's weight_decay on the weights only)
 # Family: d2l
-# tolerance: 1e-6 (float32 matrix-vector products: MKL adds in its own order)
 import random
 
 import torch

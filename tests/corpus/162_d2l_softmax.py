@@ -1,7 +1,5 @@
 # In the style of: D2L 4.4 softmax regression from scratch (synthetic Fashion-MNIST-like data) (a fresh sample: scripts from sources the corpus had not yet drawn on)
 # Family: d2l
-# tolerance: 1e-5 (float32 matrix products (MKL) add in their own order, and torch's vectorised
-# float32 exp/log round some elements otherwise: the losses' last digits)
 import torch
 torch.manual_seed(0)
 

@@ -1,6 +1,5 @@
 # In the style of: CS231n PyTorch tutorial: two-layer net with manual backward, then autograd (a fresh sample: scripts from sources the corpus had not yet drawn on)
 # Family: stanford-cs231n-cs224n
-# tolerance: 1e-12 (float64 matrix products with 1000-long sums: MKL adds in its own order)
 import torch
 torch.manual_seed(0)
 dtype = torch.float64

@@ -1,7 +1,5 @@
 # In the style of: Scientific ML: solve y' = -2y, y(0)=1 with a trial-solution MLP, plus harmonic oscillator energy grad (a fresh sample: scripts from sources the corpus had not yet drawn on)
 # Family: scientific-ml
-# tolerance: 1e-5 (float32 sigmoid MLP trained by Adam: torch's vectorised exp and MKL's products
-# round some last bits otherwise)
 import torch
 from torch import nn
 torch.manual_seed(11)

@@ -1,6 +1,5 @@
 # In the style of: a MAML post: inner SGD steps on functional weights, second-order meta-gradients (a second fresh sample: scripts from sources the corpus had not yet drawn on)
 # Family: blogs-and-qa
-# tolerance: 1e-5 (float32 matrix products (MKL) add in their own order: the meta-losses' last digits)
 import torch
 import torch.nn.functional as F
 

@@ -1,6 +1,5 @@
 # In the style of: pytorch/examples' actor-critic: Categorical policies, advantages, entropy and KL terms (a second fresh sample: scripts from sources the corpus had not yet drawn on)
 # Family: pytorch-examples
-# tolerance: 1e-5 (float32 matrix products (MKL) add in their own order: the losses' last digits)
 import torch
 import torch.nn as nn
 import torch.nn.functional as F

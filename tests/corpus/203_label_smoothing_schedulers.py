@@ -1,6 +1,5 @@
 # In the style of: the docs' label-smoothing cross-entropy, layer norm, OneCycleLR and CosineAnnealingWarmRestarts (a second fresh sample: scripts from sources the corpus had not yet drawn on)
 # Family: pytorch-docs
-# tolerance: 1e-5 (layer norm's and float32 matrix products' sums (MKL): the losses' last digits)
 import torch
 import torch.nn as nn
 import torch.nn.functional as F

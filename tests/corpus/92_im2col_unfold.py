@@ -1,7 +1,6 @@
 # In the style of: "convolution as matrix multiplication" posts (F.unfold to im2col, a matmul,
 # F.fold back; checked against F.conv2d)
 # Family: blogs-and-qa
-# tolerance: 1e-6 (float32 matrix products: BLAS rounds them otherwise than torch does)
 import torch
 import torch.nn.functional as F
 

@@ -15,6 +15,10 @@ from .._missing import SaysWhatItLacks, missing_attribute
 from .._numerics import addcdiv_values, addcmul_values, lerp_values, plus_scaled
 from .._pointwise import clone
 from .._tensor import Tensor
+from .._vml import torch_kernel
+
+# a tensor's sqrt() in torch's optimisers: its sqrt kernel's (MKL's where torch is here: _vml)
+square_root = torch_kernel("sqrt", np.sqrt)
 
 
 def clear_grads(params, set_to_none: bool = True) -> None:
@@ -274,7 +278,7 @@ class Adam(Optimizer):
             np.maximum(largest, squares, out=largest)
             squares = largest
         # torch's ``bias_correction2 ** 0.5`` (math.sqrt can differ from it in the last bit)
-        denominator = np.sqrt(squares) / (1 - beta2 ** step) ** 0.5 + \
+        denominator = square_root(squares) / (1 - beta2 ** step) ** 0.5 + \
             squares.dtype.type(group["eps"])
         _write_inplace(param, addcdiv_values(param._data, average, denominator, -step_size))
 
@@ -323,9 +327,9 @@ class RMSprop(Optimizer):
         if group["centered"]:
             average = state["grad_avg"]._data
             average[...] = lerp_values(average, grad, 1 - alpha)
-            spread = np.sqrt(addcmul_values(squares, average, average, -1))
+            spread = square_root(addcmul_values(squares, average, average, -1))
         else:
-            spread = np.sqrt(squares)
+            spread = square_root(squares)
         spread = spread + kind(group["eps"])
         if group["momentum"] > 0:
             buffer = state["momentum_buffer"]._data
@@ -363,7 +367,7 @@ class Adagrad(Optimizer):
             return adagrad_sparse_step(param, grad, group, rate, total)
         grad = self._descent_direction(param, grad, group)._data
         total[...] = addcmul_values(total, grad, grad, 1)
-        deviation = np.sqrt(total) + total.dtype.type(group["eps"])
+        deviation = square_root(total) + total.dtype.type(group["eps"])
         _write_inplace(param, addcdiv_values(param._data, grad, deviation, -rate))
 
 
@@ -391,8 +395,8 @@ class Adadelta(Optimizer):
         rho, kind = group["rho"], grad.dtype.type
         squares, accumulated = state["square_avg"]._data, state["acc_delta"]._data
         squares[...] = addcmul_values(squares * kind(rho), grad, grad, 1 - rho)
-        spread = np.sqrt(squares + kind(group["eps"]))
-        delta = np.sqrt(accumulated + kind(group["eps"])) / spread * grad
+        spread = square_root(squares + kind(group["eps"]))
+        delta = square_root(accumulated + kind(group["eps"])) / spread * grad
         accumulated[...] = addcmul_values(accumulated * kind(rho), delta, delta, 1 - rho)
         _write_inplace(param, plus_scaled(param._data, delta, -group["lr"]))
 

@@ -13,7 +13,7 @@ import numpy as np
 from .. import _sparse, _sparse_ops
 from .._sparse_grads import add_rows, sparse_sum_of
 from .._tensor import Tensor, bump_version
-from . import Optimizer
+from . import Optimizer, square_root
 
 
 def _rows(grad: Tensor, negate: bool) -> tuple[np.ndarray, np.ndarray]:
@@ -58,7 +58,7 @@ def adagrad_sparse_step(param: Tensor, grad: Tensor, group: dict, rate: float,
     indices, values = _rows(grad, group["maximize"])
     _sparse.warn_invariants_off()  # (torch's step makes a sparse tensor here)
     add_rows(total, indices, values * values)
-    deviation = np.sqrt(total[indices[0]]) + total.dtype.type(group["eps"])
+    deviation = square_root(total[indices[0]]) + total.dtype.type(group["eps"])
     add_rows(param._data, indices, values / deviation, -rate)
     bump_version(param)
 
@@ -110,7 +110,7 @@ class SparseAdam(Optimizer):
         squares_change = (values * values - old_squares) * kind(1 - beta2)
         squares[where] += squares_change
         numerator = average_change + old_average
-        denominator = np.sqrt(squares_change + old_squares) + kind(group["eps"])
+        denominator = square_root(squares_change + old_squares) + kind(group["eps"])
         step = state["step"]
         step_size = group["lr"] * math.sqrt(1 - beta2 ** step) / (1 - beta1 ** step)
         param._data[where] += kind(-step_size) * (numerator / denominator)
