@@ -35,9 +35,10 @@ _LIBRARY_NAMES = {"linux": "libtorch_cpu.so", "win32": "torch_cpu.dll",
 _PREFIXES = {np.dtype(np.float32): "vms", np.dtype(np.float64): "vmd"}
 
 _lock = threading.Lock()
-_UNLOADED = object()
-_library = _UNLOADED
-_functions: dict[tuple[str, np.dtype], object] | None = None
+# What has been loaded ("library", "functions"): filled in, never rebound, because a kernel
+# reads the engine's module attributes by identity to tell whether a run changed the engine
+# (kernel/fingerprint.py), and loading on first use is no change.
+_loaded_once: dict[str, object] = {}
 
 
 def torch_library_path() -> str | None:
@@ -70,12 +71,11 @@ def _open_library():
 
 def torch_library():
     """torch's CPU library (ctypes), loaded once; None where there is none to load."""
-    global _library
-    if _library is _UNLOADED:
+    if "library" not in _loaded_once:
         with _lock:
-            if _library is _UNLOADED:
-                _library = _open_library()
-    return _library
+            if "library" not in _loaded_once:
+                _loaded_once["library"] = _open_library()
+    return _loaded_once["library"]
 
 
 def _load() -> dict:
@@ -96,20 +96,14 @@ def _load() -> dict:
 
 
 def _loaded() -> dict:
-    global _functions
-    if _functions is None:
-        _functions = _load()
-    return _functions
+    if "functions" not in _loaded_once:
+        _loaded_once["functions"] = _load()
+    return _loaded_once["functions"]
 
 
 def available() -> bool:
     """Whether torch's VML is here to compute with (loads it, once)."""
     return bool(_loaded())
-
-
-def preload() -> None:
-    """Load the library now (a kernel's idle moment), not in the user's first run."""
-    _loaded()
 
 
 def vector_math(op: str, data: np.ndarray) -> np.ndarray | None:
