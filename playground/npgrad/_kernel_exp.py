@@ -95,6 +95,15 @@ def vector_loop_mask(data: np.ndarray) -> np.ndarray | None:
     return rows.reshape([data.shape[axis] for axis in order]).transpose(np.argsort(order))
 
 
+def vector_body_length(size: int, dtype: np.dtype) -> int:
+    """How many leading elements of a contiguous run of ``size`` the vector body of torch's
+    elementwise loop computes (vector_loop_mask's count, for one run)."""
+    if _VECTOR_FLOATS == 1:
+        return 0
+    step = 2 * max(1, _VECTOR_BYTES // np.dtype(dtype).itemsize)  # (it unrolls by two vectors)
+    return size // step * step
+
+
 def with_sleef_subnormal_log1p(values: np.ndarray, logs: np.ndarray) -> np.ndarray:
     """``logs`` (log1p of float32 ``values``, rounded once) as torch's vector loops give them
     (Sleef's log1pf): it halves its input before dividing, so a subnormal input's odd last

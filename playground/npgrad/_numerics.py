@@ -42,12 +42,17 @@ def power_by_number(base: np.ndarray, exponent) -> np.ndarray:
         return _square_root(base)
     if value == -0.5:
         return 1 / np.sqrt(base)
+    return with_vector_powers(base, np.asarray(exponent, base.dtype),
+                              lambda part, _: _power_rounded_once(part, value, exponent))
+
+
+def _power_rounded_once(base: np.ndarray, value: float, exponent) -> np.ndarray:
+    """``base ** exponent`` rounded once (the C library's pow, torch's loop's scalar tail):
+    whole exponents of float32 multiplied out in float64."""
     if base.dtype == np.float32 and value.is_integer() and abs(value) <= WHOLE_EXPONENT_LIMIT:
         result = _whole_power(base.astype(np.float64), int(abs(value)))
-        result = (1 / result if value < 0 else result).astype(np.float32)
-    else:
-        result = np.power(base, exponent)
-    return with_vector_powers(result, base, np.asarray(exponent, base.dtype))
+        return (1 / result if value < 0 else result).astype(np.float32)
+    return np.power(base, exponent)
 
 
 # Past this many elements torch splits the loop between threads (each piece with its own
@@ -55,32 +60,37 @@ def power_by_number(base: np.ndarray, exponent) -> np.ndarray:
 VECTOR_POWERS_UP_TO = 32768
 
 
-def with_vector_powers(result: np.ndarray, base, exponent) -> np.ndarray:
-    """``result`` (each power rounded once, as the C library's pow: torch's loop's scalar
-    tail) with the elements torch's vector body takes replaced by Sleef's pow, as its
-    AVX2/AVX-512 kernels compute them (from torch's library: _vml.sleef_binary); as it is
-    where that is not here, or the operands are not contiguous or single numbers."""
-    from ._kernel_exp import vector_loop_mask  # (which imports this module)
+def with_vector_powers(base, exponent, rounded_once) -> np.ndarray:
+    """``base ** exponent`` as torch's AVX2/AVX-512 loop computes it: Sleef's pow (from
+    torch's library: _vml.sleef_binary) on the elements its vector body takes, and
+    ``rounded_once(base_part, exponent_part)`` on its scalar tail; all of it rounded once
+    where that is not here, past VECTOR_POWERS_UP_TO elements, or where an operand is
+    neither a single number nor contiguous in the result's shape."""
+    from ._kernel_exp import vector_body_length
     from ._vml import sleef_binary
 
-    if result.dtype.kind != "f" or result.size > VECTOR_POWERS_UP_TO or \
-            not result.flags.c_contiguous:
-        return result
-    operands = [np.asarray(operand) for operand in (base, exponent)]
-    if any(operand.ndim and (operand.shape != result.shape or not operand.flags.c_contiguous)
-           for operand in operands):
-        return result
-    mask = vector_loop_mask(result)
-    if mask is None:
-        return result
-    first, second = (np.broadcast_to(operand, result.shape)[mask].astype(result.dtype)
-                     for operand in operands)
-    values = sleef_binary("pow", first, second)
+    operands = [np.asarray(base), np.asarray(exponent)]
+    dtype = np.result_type(*operands)
+    shapes = {operand.shape for operand in operands if operand.ndim}
+    body = 0
+    if len(shapes) == 1 and dtype.kind == "f" and \
+            all(operand.flags.c_contiguous for operand in operands):
+        shape = shapes.pop()
+        size = math.prod(shape)
+        body = vector_body_length(size, dtype) if size <= VECTOR_POWERS_UP_TO else 0
+    if not body:
+        return rounded_once(*operands)
+    flat = [operand.reshape(-1) if operand.ndim else operand for operand in operands]
+    values = sleef_binary("pow", *(part[:body].astype(dtype, copy=False) if part.ndim else
+                                   np.full(body, part, dtype) for part in flat))
     if values is None:
-        return result
-    result = np.array(result, copy=True)
-    result[mask] = values
-    return result
+        return rounded_once(*operands)
+    if body == size:
+        return values.reshape(shape)
+    result = np.empty(size, dtype)
+    result[:body] = values
+    result[body:] = rounded_once(*(part[body:] if part.ndim else part for part in flat))
+    return result.reshape(shape)
 
 
 def sign_values(data: np.ndarray) -> np.ndarray:
@@ -105,7 +115,7 @@ def tensor_power(base: np.ndarray, exponent: np.ndarray) -> np.ndarray:
     powers give what integer division would (1 for a base of 1, ±1 for -1, 0 else), where
     NumPy refuses the whole array."""
     if np.result_type(base, exponent).kind == "f":
-        return with_vector_powers(np.power(base, exponent), base, exponent)
+        return with_vector_powers(base, exponent, np.power)
     if np.result_type(base, exponent).kind not in "iu" or not np.any(np.asarray(exponent) < 0):
         return np.power(base, exponent)
     negative = exponent < 0

@@ -35,10 +35,10 @@ _LIBRARY_NAMES = {"linux": "libtorch_cpu.so", "win32": "torch_cpu.dll",
 _PREFIXES = {np.dtype(np.float32): "vms", np.dtype(np.float64): "vmd"}
 
 _lock = threading.Lock()
-# What has been loaded ("library", "functions"): filled in, never rebound, because a kernel
-# reads the engine's module attributes by identity to tell whether a run changed the engine
-# (kernel/fingerprint.py), and loading on first use is no change.
-_loaded_once: dict[str, object] = {}
+# What has been loaded ("library", "functions", Sleef's addresses): filled in, never rebound,
+# because a kernel reads the engine's module attributes by identity to tell whether a run
+# changed the engine (kernel/fingerprint.py), and loading on first use is no change.
+_loaded_once: dict = {}
 
 
 def torch_library_path() -> str | None:
@@ -116,6 +116,10 @@ def vector_math(op: str, data: np.ndarray) -> np.ndarray | None:
     if data.size == 0:
         return result
     dense = data.flags.c_contiguous or data.flags.f_contiguous
+    if dense and data.size <= _LARGEST_CALL:  # (one call from the first element in memory:
+        # empty_like laid the result out as the operand)
+        function(data.size, data.ctypes.data, result.ctypes.data, _MODE)
+        return result
     if dense:  # (views of both, element for element in memory order)
         source, target = data.ravel(order="K"), result.ravel(order="K")
     else:  # (torch copies such an operand into a buffer for VML too)
@@ -157,10 +161,20 @@ def _sleef(function: str, dtype: np.dtype) -> tuple[int, int] | None:
     under AVX-512) and the bytes of its vector; None where torch's kernels run their scalar
     code (ATEN_CPU_CAPABILITY=default), or torch, the C module or the dtype is not there."""
     from . import _compiled
+
+    if _compiled.kernels is None:
+        return None
+    key = (function, dtype.char, os.environ.get("ATEN_CPU_CAPABILITY"))
+    if key not in _loaded_once:  # (reading the CPU's flags and the symbol: more than a call)
+        _loaded_once[key] = _sleef_found(function, dtype)
+    return _loaded_once[key]
+
+
+def _sleef_found(function: str, dtype: np.dtype) -> tuple[int, int] | None:
     from ._kernel_exp import vector_floats
 
     lanes = vector_floats()
-    if _compiled.kernels is None or lanes == 1 or dtype.kind != "f" or \
+    if lanes == 1 or dtype.kind != "f" or \
             dtype.itemsize not in (4, 8):
         return None
     width, kind = (lanes, "f") if dtype.itemsize == 4 else (lanes // 2, "d")
