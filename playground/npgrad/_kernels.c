@@ -210,6 +210,7 @@ PyObject *layer_norm_rows_f32(PyObject *self, PyObject *args);
 PyObject *row_sum(PyObject *self, PyObject *args); /* _row_sum.c */
 PyObject *vector_map(PyObject *self, PyObject *args); /* _vector_calls.c */
 PyObject *vector_map2(PyObject *self, PyObject *args);
+PyObject *vml_map(PyObject *self, PyObject *args);
 
 static PyMethodDef methods[] = {
     {"sleef_expf", sleef_expf, METH_VARARGS,
@@ -232,6 +233,9 @@ static PyMethodDef methods[] = {
     {"vector_map2", vector_map2, METH_VARARGS,
      "vector_map2(address, bytes, itemsize, first, second, destination): a vector function of "
      "two vectors (Sleef's pow) over two buffers"},
+    {"vml_map", vml_map, METH_VARARGS,
+     "vml_map(address, mode, itemsize, source, destination): one of MKL's vector functions "
+     "(torch's) over a buffer"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -246,7 +250,7 @@ PyMODINIT_FUNC PyInit__kernels(void)
 {
     PyObject *created = PyModule_Create(&module);
     /* _compiled.KERNELS_API: Python ignores a build whose functions it does not expect */
-    if (created && PyModule_AddIntConstant(created, "API", 6) < 0)
+    if (created && PyModule_AddIntConstant(created, "API", 7) < 0)
         Py_CLEAR(created);
     return created;
 }

@@ -6,9 +6,10 @@ accuracy mode), whatever ATEN_CPU_CAPABILITY says; MKL's code is not public and 
 correctly rounded (float32 tanh: 0.1% of elements one bit off the nearest; sqrt too), so no
 NumPy function gives its bits. torch's library exports them: this module loads it with ctypes
 (``torch`` itself is never imported; the library takes some 0.2 s to load, once, at the first
-call) and calls them. Without torch (or with PLAYGROUND_VML=off, or where the library has no
-VML: macOS's), ``vector_math`` answers None and the engine rounds once in float64
-(_pointwise.rounded_once), which agrees with MKL in 93-100% of elements."""
+call) and calls them through the C module's vml_map (through ctypes where that is not built:
+some 4 µs more a call, a 2x2 tensor's whole op). Without torch (or with PLAYGROUND_VML=off,
+or where the library has no VML: macOS's), ``vector_math`` answers None and the engine rounds
+once in float64 (_pointwise.rounded_once), which agrees with MKL in 93-100% of elements."""
 
 from __future__ import annotations
 
@@ -20,6 +21,8 @@ import threading
 from collections.abc import Callable
 
 import numpy as np
+
+from . import _compiled
 
 # The ops whose torch kernel is MKL's, by their name in MKL (measured on 2 x 10^5 samples of
 # each, float32 and float64: every bit equal to torch's)
@@ -91,7 +94,7 @@ def _load() -> dict:
                 return {}  # (a build without MKL: none of them, not some)
             function.restype = None
             function.argtypes = [ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64]
-            found[op, dtype] = function
+            found[op, dtype] = function, ctypes.cast(function, ctypes.c_void_p).value
     return found
 
 
@@ -109,15 +112,21 @@ def available() -> bool:
 def vector_math(op: str, data: np.ndarray) -> np.ndarray | None:
     """``op`` of a float32 or float64 array as torch's CPU kernel computes it, in the array's
     layout; None where torch's VML is not here or the dtype is not one it takes."""
-    function = _loaded().get((op, data.dtype))
-    if function is None:
+    found = _loaded().get((op, data.dtype))
+    if found is None:
         return None
-    result = np.empty_like(data)
+    function, address = found
+    result = np.empty_like(data)  # (laid out as the operand)
     if data.size == 0:
         return result
     dense = data.flags.c_contiguous or data.flags.f_contiguous
-    if dense and data.size <= _LARGEST_CALL:  # (one call from the first element in memory:
-        # empty_like laid the result out as the operand)
+    kernels = _compiled.kernels
+    if dense and kernels is not None:  # (the C module's call: a fraction of ctypes' cost)
+        in_order = data.flags.c_contiguous  # (else its transpose is, and the result's)
+        kernels.vml_map(address, _MODE, data.itemsize, data if in_order else data.T,
+                        result if in_order else result.T)
+        return result
+    if dense and data.size <= _LARGEST_CALL:  # (one call from the first element in memory)
         function(data.size, data.ctypes.data, result.ctypes.data, _MODE)
         return result
     if dense:  # (views of both, element for element in memory order)
@@ -160,7 +169,6 @@ def _sleef(function: str, dtype: np.dtype) -> tuple[int, int] | None:
     """The address of torch's ``Sleef_<function>f8_u10`` (``d4`` for float64; 16 and 8 lanes
     under AVX-512) and the bytes of its vector; None where torch's kernels run their scalar
     code (ATEN_CPU_CAPABILITY=default), or torch, the C module or the dtype is not there."""
-    from . import _compiled
 
     if _compiled.kernels is None:
         return None
@@ -190,7 +198,6 @@ def sleef_values(function: str, data: np.ndarray) -> np.ndarray | None:
     """``Vectorized<T>::<function>()`` of each element as torch's AVX2 or AVX-512 kernels
     compute it: Sleef's, from torch's library, through the C module's vector_map; None where
     that cannot be (``_sleef``)."""
-    from . import _compiled
 
     found = _sleef(function, data.dtype)
     if found is None:
@@ -204,7 +211,6 @@ def sleef_values(function: str, data: np.ndarray) -> np.ndarray | None:
 def sleef_binary(function: str, first: np.ndarray, second: np.ndarray) -> np.ndarray | None:
     """``Vectorized<T>::<function>(other)`` (pow) of each pair of elements of two arrays of one
     shape and dtype, as sleef_values of one."""
-    from . import _compiled
 
     found = _sleef(function, first.dtype)
     if found is None or second.dtype != first.dtype:

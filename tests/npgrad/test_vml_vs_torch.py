@@ -12,7 +12,7 @@ import sys
 import numpy as np
 import pytest
 
-from playground.npgrad import _vml
+from playground.npgrad import _compiled, _vml
 
 pytestmark = pytest.mark.skipif(not _vml.available(),
                                 reason="torch (with its MKL vector math) is not installed here")
@@ -62,6 +62,23 @@ def test_strided_and_transposed_operands_and_a_number(op, torch, engine):
         given = getattr(engine, op)(pick(ours))
         _same_bits(given.numpy(), expected.numpy())
         assert given.stride() == expected.stride()
+
+
+@pytest.mark.parametrize("op", ["exp", "sin", "tanh", "erfinv"])
+def test_the_c_modules_call_and_ctypes_give_the_same(op, monkeypatch):
+    """vector_math calls MKL through the C module's vml_map, or through ctypes where the
+    module is not built: the same bits and layout for every kind of operand either way."""
+    if _compiled.kernels is None:
+        pytest.skip("the C module is not built here")
+    values = _values(op, "float64", 2400, seed=2)[:2400].reshape(40, 60)
+    operands = [values, values.astype(np.float32), values.T, values[::2, 1::3],
+                np.asfortranarray(values[:7, :9]), values[3, 4:5].reshape(()), values[:0]]
+    in_c = [_vml.vector_math(op, operand) for operand in operands]
+    monkeypatch.setattr(_compiled, "kernels", None)
+    for operand, given in zip(operands, in_c, strict=True):
+        expected = _vml.vector_math(op, operand)
+        _same_bits(given, expected)
+        assert given.strides == expected.strides
 
 
 @pytest.mark.parametrize("op", OPS)
