@@ -53,6 +53,7 @@ setup(
                                                             "playground/npgrad/_split_pool.c",
                                                             "playground/npgrad/_row_moments.c",
                                                             "playground/npgrad/_row_sum.c",
-                                                            "playground/npgrad/_vector_calls.c"])],
+                                                            "playground/npgrad/_vector_calls.c"],
+                           libraries=[] if sys.platform == "win32" else ["m"])],
     cmdclass={"build_ext": OptionalCore},
 )

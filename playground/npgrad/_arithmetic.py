@@ -284,7 +284,8 @@ def pow(self, exponent) -> Tensor:
         return output("pow_tensor", data, (self, exponent), (self, exponent, RESULT))
     a, b = operands(self, exponent)
     refuse_negative_integer_power(a, exponent)
-    data = power_by_number(a, b) if np.ndim(b) == 0 else compute(np.power, a, b, a.shape)
+    data = power_by_number(a, b, exponent) if np.ndim(b) == 0 else \
+        compute(np.power, a, b, a.shape)
     return output("pow", data, (self,), (self, exponent))
 
 

@@ -25,6 +25,7 @@ from ._numerics import (
     addcmul_values,
     lerp_values,
     plus_scaled,
+    power_by_number,
     refuse_negative_integer_power,
     tensor_power,
 )
@@ -274,7 +275,10 @@ def pow_(self: Tensor, exponent) -> Tensor:
     """``self ** exponent`` in place; a tensor exponent is PowBackward1's second input."""
     a, b = operands(self, exponent)
     refuse_negative_integer_power(a, exponent)
-    values = compute(tensor_power, a, b, a.shape)
+    if not isinstance(exponent, Tensor) and np.ndim(b) == 0:  # (torch's kernel of pow)
+        values = power_by_number(a, b, exponent)
+    else:
+        values = compute(tensor_power, a, b, a.shape)
     if isinstance(exponent, Tensor):
         return _inplace("pow_tensor", self, values, exponent,
                         (_original(self), exponent, RESULT))

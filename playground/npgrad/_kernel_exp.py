@@ -79,14 +79,17 @@ def vector_body(size: int) -> int:
 _VECTOR_BYTES = 64 if _VECTOR_FLOATS == 16 else 32
 
 
-def vector_loop_mask(data: np.ndarray) -> np.ndarray | None:
+def vector_loop_mask(data: np.ndarray, avx512_kernel: bool) -> np.ndarray | None:
     """Which elements of ``data`` the vector body of torch's elementwise loop computes (the
     rest go one by one through its scalar lambda, which may differ in the sign of a zero), as
-    booleans of its shape; None where it computes none."""
+    booleans of its shape; None where it computes none. ``avx512_kernel``: whether torch
+    builds the op's kernel for AVX-512 (ALSO_REGISTER_AVX512_DISPATCH); one registered with
+    plain REGISTER_DISPATCH runs its AVX2 code on an AVX-512 CPU."""
     if data.size == 0:
         return None
     order, run = loop_order(data)
-    step = 2 * max(1, _VECTOR_BYTES // data.itemsize)  # (it unrolls by two vectors)
+    width = _VECTOR_BYTES if avx512_kernel else min(_VECTOR_BYTES, 32)
+    step = 2 * max(1, width // data.itemsize)  # (it unrolls by two vectors)
     body = run // step * step
     if not body:
         return None

@@ -211,6 +211,7 @@ PyObject *row_sum(PyObject *self, PyObject *args); /* _row_sum.c */
 PyObject *vector_map(PyObject *self, PyObject *args); /* _vector_calls.c */
 PyObject *vector_map2(PyObject *self, PyObject *args);
 PyObject *vml_map(PyObject *self, PyObject *args);
+PyObject *libm_pow(PyObject *self, PyObject *args);
 
 static PyMethodDef methods[] = {
     {"sleef_expf", sleef_expf, METH_VARARGS,
@@ -236,6 +237,9 @@ static PyMethodDef methods[] = {
     {"vml_map", vml_map, METH_VARARGS,
      "vml_map(address, mode, itemsize, source, destination): one of MKL's vector functions "
      "(torch's) over a buffer"},
+    {"libm_pow", libm_pow, METH_VARARGS,
+     "libm_pow(itemsize, bases, exponents, destination, widened): the C library's pow of "
+     "each pair, as torch's scalar loop"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -250,7 +254,7 @@ PyMODINIT_FUNC PyInit__kernels(void)
 {
     PyObject *created = PyModule_Create(&module);
     /* _compiled.KERNELS_API: Python ignores a build whose functions it does not expect */
-    if (created && PyModule_AddIntConstant(created, "API", 7) < 0)
+    if (created && PyModule_AddIntConstant(created, "API", 8) < 0)
         Py_CLEAR(created);
     return created;
 }

@@ -18,8 +18,9 @@ WHOLE_EXPONENT_LIMIT = 64
 _square_root = torch_kernel("sqrt", np.sqrt)
 
 
-def power_by_number(base: np.ndarray, exponent) -> np.ndarray:
-    """``base ** exponent`` for a real number ``exponent``, as torch computes it on the CPU.
+def power_by_number(base: np.ndarray, exponent, number=None) -> np.ndarray:
+    """``base ** exponent`` for a real number ``exponent`` (``number``: the user's, where
+    ``exponent`` is it in the tensor's dtype), as torch computes it on the CPU.
 
     torch multiplies for 2, 3, -1 and -2 (``x*x*x``, bit for bit) and takes square roots for
     ±0.5. NumPy's float32 ``power`` for any other exponent takes ~90 µs per 2,000 elements
@@ -43,7 +44,8 @@ def power_by_number(base: np.ndarray, exponent) -> np.ndarray:
     if value == -0.5:
         return 1 / np.sqrt(base)
     return with_vector_powers(base, np.asarray(exponent, base.dtype),
-                              lambda part, _: _power_rounded_once(part, value, exponent))
+                              lambda part, _: _power_rounded_once(part, value, exponent),
+                              widened=value if number is None else float(number))
 
 
 def _power_rounded_once(base: np.ndarray, value: float, exponent) -> np.ndarray:
@@ -60,37 +62,53 @@ def _power_rounded_once(base: np.ndarray, value: float, exponent) -> np.ndarray:
 VECTOR_POWERS_UP_TO = 32768
 
 
-def with_vector_powers(base, exponent, rounded_once) -> np.ndarray:
-    """``base ** exponent`` as torch's AVX2/AVX-512 loop computes it: Sleef's pow (from
-    torch's library: _vml.sleef_binary) on the elements its vector body takes, and
-    ``rounded_once(base_part, exponent_part)`` on its scalar tail; all of it rounded once
-    where that is not here, past VECTOR_POWERS_UP_TO elements, or where an operand is
-    neither a single number nor contiguous in the result's shape."""
+def with_vector_powers(base, exponent, rounded_once, widened: float | None = None):
+    """``base ** exponent`` as torch's CPU loop computes it: Sleef's pow (from torch's
+    library: _vml.sleef_binary) on the elements its AVX2/AVX-512 vector body takes, and the
+    C library's on its scalar tail (libm_pow: torch's std::pow; ``widened``, torch's
+    ``x ** number``, raises float32 to that float64 number in double) or on all of it under
+    torch's scalar build. ``rounded_once(base, exponent)`` computes all of it where the C
+    module is not here, past VECTOR_POWERS_UP_TO elements of a vector build, or where an
+    operand is neither a single number nor contiguous in the result's shape."""
     from ._kernel_exp import vector_body_length
-    from ._vml import sleef_binary
+    from ._vml import sleef_binary, sleef_function
 
     operands = [np.asarray(base), np.asarray(exponent)]
     dtype = np.result_type(*operands)
     shapes = {operand.shape for operand in operands if operand.ndim}
-    body = 0
-    if len(shapes) == 1 and dtype.kind == "f" and \
-            all(operand.flags.c_contiguous for operand in operands):
-        shape = shapes.pop()
-        size = math.prod(shape)
-        body = vector_body_length(size, dtype) if size <= VECTOR_POWERS_UP_TO else 0
-    if not body:
+    if _compiled.kernels is None or len(shapes) != 1 or dtype.kind != "f" or \
+            dtype.itemsize not in (4, 8) or \
+            not all(operand.flags.c_contiguous for operand in operands):
         return rounded_once(*operands)
+    shape = shapes.pop()
+    size = math.prod(shape)
+    vectors = sleef_function("pow", dtype) is not None  # (None under the scalar build)
+    if vectors and size > VECTOR_POWERS_UP_TO:
+        return rounded_once(*operands)
+    body = vector_body_length(size, dtype) if vectors else 0
     flat = [operand.reshape(-1) if operand.ndim else operand for operand in operands]
-    values = sleef_binary("pow", *(part[:body].astype(dtype, copy=False) if part.ndim else
-                                   np.full(body, part, dtype) for part in flat))
-    if values is None:
-        return rounded_once(*operands)
-    if body == size:
-        return values.reshape(shape)
     result = np.empty(size, dtype)
-    result[:body] = values
-    result[body:] = rounded_once(*(part[body:] if part.ndim else part for part in flat))
+    if body:
+        result[:body] = sleef_binary("pow", *(part[:body].astype(dtype, copy=False)
+                                              if part.ndim else np.full(body, part, dtype)
+                                              for part in flat))
+    if body < size:
+        result[body:] = _scalar_powers(*(part[body:] if part.ndim else part for part in flat),
+                                       dtype, widened)
     return result.reshape(shape)
+
+
+def _scalar_powers(bases, exponents, dtype: np.dtype, widened: float | None) -> np.ndarray:
+    """The C library's pow of each pair (one side may be a single number), as torch's
+    scalar loop: powf or pow, or float32 raised to ``widened`` in double."""
+    count = max(np.size(bases), np.size(exponents))
+    bases = np.ascontiguousarray(np.broadcast_to(bases, (count,)), dtype)
+    in_double = widened is not None and dtype == np.float32
+    exponents = np.full(count, widened, np.float64) if in_double else \
+        np.ascontiguousarray(np.broadcast_to(exponents, (count,)), dtype)
+    result = np.empty(count, dtype)
+    _compiled.kernels.libm_pow(dtype.itemsize, bases, exponents, result, in_double)
+    return result
 
 
 def sign_values(data: np.ndarray) -> np.ndarray:
@@ -114,9 +132,10 @@ def tensor_power(base: np.ndarray, exponent: np.ndarray) -> np.ndarray:
     """``base ** exponent`` elementwise, as torch's pow kernel: integers to negative integer
     powers give what integer division would (1 for a base of 1, ±1 for -1, 0 else), where
     NumPy refuses the whole array."""
-    if np.result_type(base, exponent).kind == "f":
+    kind = np.result_type(base, exponent).kind
+    if kind == "f":
         return with_vector_powers(base, exponent, np.power)
-    if np.result_type(base, exponent).kind not in "iu" or not np.any(np.asarray(exponent) < 0):
+    if kind not in "iu" or not np.any(np.asarray(exponent) < 0):
         return np.power(base, exponent)
     negative = exponent < 0
     powers = np.power(base, np.where(negative, 0, exponent))

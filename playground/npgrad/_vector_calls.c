@@ -7,6 +7,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <limits.h>
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -88,6 +89,17 @@ static int supported(int bytes, int itemsize, unsigned long long address)
 #endif
 }
 
+/* Whether buffers of these lengths (in bytes) are all of one length, a whole number of
+ * items of ``itemsize``; a ValueError set where they are not. */
+static int whole_items_of_one_length(int itemsize, Py_ssize_t first, Py_ssize_t second,
+                                     Py_ssize_t third)
+{
+    if (first == second && second == third && first % itemsize == 0)
+        return 1;
+    PyErr_SetString(PyExc_ValueError, "buffers of one length of whole items expected");
+    return 0;
+}
+
 /* vector_map2(address, bytes, itemsize, first, second, destination): a function of two
  * vectors (pow) over two buffers, lane by lane, into a third; all of one length. */
 PyObject *vector_map2(PyObject *self, PyObject *args)
@@ -101,12 +113,8 @@ PyObject *vector_map2(PyObject *self, PyObject *args)
     PyObject *result = NULL;
     if (!supported(bytes, itemsize, address))
         goto done;
-    if (first.len != destination.len || second.len != destination.len ||
-            destination.len % itemsize) {
-        PyErr_SetString(PyExc_ValueError, "three buffers of one length of whole items "
-                        "expected");
+    if (!whole_items_of_one_length(itemsize, first.len, second.len, destination.len))
         goto done;
-    }
 #ifdef HAVE_VECTOR_CALLS
     Py_ssize_t count = destination.len / itemsize;
     void *function = (void *)(uintptr_t)address;
@@ -142,10 +150,8 @@ PyObject *vector_map(PyObject *self, PyObject *args)
     PyObject *result = NULL;
     if (!supported(bytes, itemsize, address))
         goto done;
-    if (source.len != destination.len || source.len % itemsize) {
-        PyErr_SetString(PyExc_ValueError, "two buffers of one length of whole items expected");
+    if (!whole_items_of_one_length(itemsize, source.len, destination.len, destination.len))
         goto done;
-    }
 #ifdef HAVE_VECTOR_CALLS
     Py_ssize_t count = source.len / itemsize;
     void *function = (void *)(uintptr_t)address;
@@ -186,10 +192,8 @@ PyObject *vml_map(PyObject *self, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "a function and 4 or 8 bytes an item expected");
         goto done;
     }
-    if (source.len != destination.len || source.len % itemsize) {
-        PyErr_SetString(PyExc_ValueError, "two buffers of one length of whole items expected");
+    if (!whole_items_of_one_length(itemsize, source.len, destination.len, destination.len))
         goto done;
-    }
     vml_function call = (vml_function)(uintptr_t)address;
     Py_ssize_t count = source.len / itemsize;
     const char *in = source.buf;
@@ -203,6 +207,58 @@ PyObject *vml_map(PyObject *self, PyObject *args)
     result = Py_NewRef(Py_None);
 done:
     PyBuffer_Release(&source);
+    PyBuffer_Release(&destination);
+    return result;
+}
+
+/* libm_pow(itemsize, bases, exponents, destination, widened): the C library's pow of each
+ * pair, as torch's scalar loop computes it (the tail after its vector body, and all of it
+ * under ATEN_CPU_CAPABILITY=default): std::pow(float, float), that is powf, of float32
+ * pairs, pow of float64 ones; ``widened``: float32 bases to float64 exponents in double,
+ * rounded once (torch's x ** number: std::pow(float, double)). NumPy's power is not this
+ * where it dispatches to SVML (AVX-512), and powf is not pow rounded once. */
+PyObject *libm_pow(PyObject *self, PyObject *args)
+{
+    int itemsize, widened;
+    Py_buffer bases, exponents, destination;
+    if (!PyArg_ParseTuple(args, "iy*y*w*p", &itemsize, &bases, &exponents, &destination,
+                          &widened))
+        return NULL;
+    PyObject *result = NULL;
+    if (itemsize != 4 && itemsize != 8) {
+        PyErr_SetString(PyExc_ValueError, "4 or 8 bytes an item expected");
+        goto done;
+    }
+    if (!whole_items_of_one_length(itemsize, bases.len, destination.len, destination.len))
+        goto done;
+    Py_ssize_t count = bases.len / itemsize;
+    if (exponents.len != count * (widened ? 8 : itemsize)) {
+        PyErr_SetString(PyExc_ValueError, "an exponent for each base expected");
+        goto done;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    if (itemsize == 8) {
+        const double *base = bases.buf, *exponent = exponents.buf;
+        double *out = destination.buf;
+        for (Py_ssize_t i = 0; i < count; i++)
+            out[i] = pow(base[i], exponent[i]);
+    } else if (widened) {
+        const float *base = bases.buf;
+        const double *exponent = exponents.buf;
+        float *out = destination.buf;
+        for (Py_ssize_t i = 0; i < count; i++)
+            out[i] = (float)pow((double)base[i], exponent[i]);
+    } else {
+        const float *base = bases.buf, *exponent = exponents.buf;
+        float *out = destination.buf;
+        for (Py_ssize_t i = 0; i < count; i++)
+            out[i] = powf(base[i], exponent[i]);
+    }
+    Py_END_ALLOW_THREADS
+    result = Py_NewRef(Py_None);
+done:
+    PyBuffer_Release(&bases);
+    PyBuffer_Release(&exponents);
     PyBuffer_Release(&destination);
     return result;
 }

@@ -115,29 +115,30 @@ def vector_math(op: str, data: np.ndarray) -> np.ndarray | None:
     found = _loaded().get((op, data.dtype))
     if found is None:
         return None
-    function, address = found
+    if data.flags.c_contiguous or data.flags.f_contiguous:
+        return _dense_map(*found, data)
+    # (torch copies such an operand into a buffer for VML too)
     result = np.empty_like(data)  # (laid out as the operand)
+    result[...] = _dense_map(*found, np.ascontiguousarray(data))
+    return result
+
+
+def _dense_map(function, address: int, data: np.ndarray) -> np.ndarray:
+    """VML's ``function`` (at ``address``) of a C- or Fortran-contiguous array, in its layout:
+    one call of the C module's vml_map, or ctypes' calls of at most a C int of elements each."""
+    result = np.empty_like(data)
     if data.size == 0:
         return result
-    dense = data.flags.c_contiguous or data.flags.f_contiguous
     kernels = _compiled.kernels
-    if dense and kernels is not None:  # (the C module's call: a fraction of ctypes' cost)
+    if kernels is not None:  # (the C module's call: a fraction of ctypes' cost)
         in_order = data.flags.c_contiguous  # (else its transpose is, and the result's)
         kernels.vml_map(address, _MODE, data.itemsize, data if in_order else data.T,
                         result if in_order else result.T)
         return result
-    if dense and data.size <= _LARGEST_CALL:  # (one call from the first element in memory)
-        function(data.size, data.ctypes.data, result.ctypes.data, _MODE)
-        return result
-    if dense:  # (views of both, element for element in memory order)
-        source, target = data.ravel(order="K"), result.ravel(order="K")
-    else:  # (torch copies such an operand into a buffer for VML too)
-        source, target = np.ascontiguousarray(data).reshape(-1), np.empty(data.size, data.dtype)
+    source, target = data.ravel(order="K"), result.ravel(order="K")  # (views, memory order)
     for start in range(0, source.size, _LARGEST_CALL):
         count = min(_LARGEST_CALL, source.size - start)
         function(count, source[start:].ctypes.data, target[start:].ctypes.data, _MODE)
-    if not dense:
-        result[...] = target.reshape(data.shape)
     return result
 
 
@@ -165,7 +166,7 @@ def _address(name: str) -> int | None:
     return None if function is None else ctypes.cast(function, ctypes.c_void_p).value
 
 
-def _sleef(function: str, dtype: np.dtype) -> tuple[int, int] | None:
+def sleef_function(function: str, dtype: np.dtype) -> tuple[int, int] | None:
     """The address of torch's ``Sleef_<function>f8_u10`` (``d4`` for float64; 16 and 8 lanes
     under AVX-512) and the bytes of its vector; None where torch's kernels run their scalar
     code (ATEN_CPU_CAPABILITY=default), or torch, the C module or the dtype is not there."""
@@ -197,9 +198,9 @@ def _contiguous(data: np.ndarray) -> np.ndarray:
 def sleef_values(function: str, data: np.ndarray) -> np.ndarray | None:
     """``Vectorized<T>::<function>()`` of each element as torch's AVX2 or AVX-512 kernels
     compute it: Sleef's, from torch's library, through the C module's vector_map; None where
-    that cannot be (``_sleef``)."""
+    that cannot be (``sleef_function``)."""
 
-    found = _sleef(function, data.dtype)
+    found = sleef_function(function, data.dtype)
     if found is None:
         return None
     source = _contiguous(data)
@@ -212,7 +213,7 @@ def sleef_binary(function: str, first: np.ndarray, second: np.ndarray) -> np.nda
     """``Vectorized<T>::<function>(other)`` (pow) of each pair of elements of two arrays of one
     shape and dtype, as sleef_values of one."""
 
-    found = _sleef(function, first.dtype)
+    found = sleef_function(function, first.dtype)
     if found is None or second.dtype != first.dtype:
         return None
     first = _contiguous(first)

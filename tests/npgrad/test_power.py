@@ -93,3 +93,18 @@ def test_tensor_exponents_and_number_bases_are_torchs_at_every_length(shape, tor
                 np.testing.assert_array_equal(result, wanted)
             else:
                 np.testing.assert_array_max_ulp(result, wanted, maxulp=1)
+
+
+@pytest.mark.parametrize("exponent", [0.5, 0.3, 4, -2.5])
+def test_powers_in_place_are_torchs_kernel_too(exponent, torch, engine):
+    """``x.pow_(number)`` runs torch's x ** number kernel (its square root for 0.5, its tail's
+    pow in double for the rest): the bits of ``x ** number``."""
+    for dtype_name in DTYPES:
+        expected, given = _pair(torch, engine, dtype_name, positive=True)
+        wanted = (expected ** exponent).numpy()
+        result = given.clone().pow_(exponent).numpy()
+        np.testing.assert_array_equal(result, (given ** exponent).numpy())
+        if _vml.available() and _compiled.kernels is not None and vector_floats() > 1:
+            np.testing.assert_array_equal(result, wanted)
+        else:
+            np.testing.assert_array_max_ulp(result, wanted, maxulp=1)
