@@ -235,7 +235,8 @@ static PyMethodDef methods[] = {
      "vector_map2(address, bytes, itemsize, first, second, destination): a vector function of "
      "two vectors (Sleef's pow) over two buffers"},
     {"vml_map", vml_map, METH_VARARGS,
-     "vml_map(address, mode, itemsize, source, destination): one of MKL's vector functions "
+     "vml_map(address, mode, itemsize, source, destination, one_thread=0): one of MKL's "
+     "vector functions "
      "(torch's) over a buffer"},
     {"libm_pow", libm_pow, METH_VARARGS,
      "libm_pow(itemsize, bases, exponents, destination, widened): the C library's pow of "
@@ -254,7 +255,7 @@ PyMODINIT_FUNC PyInit__kernels(void)
 {
     PyObject *created = PyModule_Create(&module);
     /* _compiled.KERNELS_API: Python ignores a build whose functions it does not expect */
-    if (created && PyModule_AddIntConstant(created, "API", 8) < 0)
+    if (created && PyModule_AddIntConstant(created, "API", 9) < 0)
         Py_CLEAR(created);
     return created;
 }

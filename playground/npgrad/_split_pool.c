@@ -7,7 +7,8 @@
  * floats), so a split multiply took 105 µs where torch's took 71. Here the workers look for
  * the next op for SPIN_NS before they sleep (less where other threads want their cores),
  * and every thread, the caller's too, takes the op's chunks one at a time until none is
- * left: a worker that is late takes fewer, and none is waited for. Each element is one
+ * left (the caller from the front, the workers from the back): a worker that is late takes
+ * fewer, and none is waited for. Each element is one
  * IEEE operation, correctly rounded whatever the code around it (no contraction: setup.py
  * passes -ffp-contract=off; tanh's gradient's fused multiply-add is an explicit fma, one
  * rounding as its NumPy twin's), so the result is
@@ -150,17 +151,23 @@ static int compute(const Job *job, Py_ssize_t start, Py_ssize_t end)
 #ifdef HAVE_POOL
 #define MAX_WORKERS 7
 #define CHUNK 16384        /* elements a thread takes at a time (a multiple of 64) */
-#define MOST_CHUNKS 0xFFFFF /* chunks an op has at most (20 bits of the state) */
+#define MOST_CHUNKS 0x3FFF /* chunks an op has at most (14 bits of the state) */
 #define SPIN_NS 1000000   /* a worker looks for the next op this long (1 ms), then sleeps */
 #define YIELDED_NS 20000  /* ... or sooner, once its core ran another thread this long */
 
-/* The pool's state is one 64-bit word: the op's generation (24 bits), its chunks (20) and
- * the next chunk to take (20). A thread takes a chunk by raising the last field, and only
- * while the generation is the one it read the op of: the op cannot end (nor the next one be
- * written over it) while a chunk taken is not done. */
-#define GENERATION(state) ((uint32_t)((state) >> 40))
-#define CHUNKS(state) ((uint32_t)(((state) >> 20) & MOST_CHUNKS))
-#define NEXT(state) ((uint32_t)((state) & MOST_CHUNKS))
+/* The pool's state is one 64-bit word: the op's generation (22 bits), its chunks (14), the
+ * chunks taken from the front (14) and from the back (14). The caller takes chunks from the
+ * front, the workers from the back, until they meet: on two cores each keeps to its own end
+ * of the arrays from op to op, as torch's static split does, and finds it in its own L2
+ * cache (taken in turns, a chain of million-float ops ran 1.3-1.7x torch's time on a
+ * 2-core Xeon); a late thread still takes fewer. A thread takes a chunk by raising its
+ * field, and only while the generation is the one it read the op of: the op cannot end (nor
+ * the next one be written over it) while a chunk taken is not done. */
+#define GENERATION_MASK 0x3FFFFF
+#define GENERATION(state) ((uint32_t)((state) >> 42))
+#define CHUNKS(state) ((uint32_t)(((state) >> 28) & MOST_CHUNKS))
+#define FRONT(state) ((uint32_t)(((state) >> 14) & MOST_CHUNKS))
+#define BACK(state) ((uint32_t)((state) & MOST_CHUNKS))
 
 static struct {
     int started, workers;
@@ -175,14 +182,18 @@ static struct {
     Job job;
 } pool = {0, 0, PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER};
 
-/* Take and compute the op's chunks while generation ``generation`` has any left. */
-static void take_chunks(uint32_t generation)
+/* Take and compute the op's chunks, from the front or the back, while generation
+ * ``generation`` has any left. */
+static void take_chunks(uint32_t generation, int from_back)
 {
     uint64_t state = atomic_load(&pool.state);
-    while (GENERATION(state) == generation && NEXT(state) < CHUNKS(state)) {
-        if (!atomic_compare_exchange_weak(&pool.state, &state, state + 1))
+    uint64_t step = from_back ? 1 : (uint64_t)1 << 14;
+    while (GENERATION(state) == generation && FRONT(state) + BACK(state) < CHUNKS(state)) {
+        if (!atomic_compare_exchange_weak(&pool.state, &state, state + step))
             continue; /* (state now holds the word as it is) */
-        Py_ssize_t start = (Py_ssize_t)NEXT(state) * pool.job.chunk;
+        Py_ssize_t index = from_back ? (Py_ssize_t)(CHUNKS(state) - 1 - BACK(state))
+                                     : (Py_ssize_t)FRONT(state);
+        Py_ssize_t start = index * pool.job.chunk;
         Py_ssize_t end = start + pool.job.chunk;
         int raised = compute(&pool.job, start, end < pool.job.n ? end : pool.job.n);
         if (raised)
@@ -234,7 +245,7 @@ static void *serve(void *unused)
     for (;;) {
         wait_for_op(seen);
         seen = GENERATION(atomic_load(&pool.state));
-        take_chunks(seen);
+        take_chunks(seen, 1);
     }
     return NULL;
 }
@@ -287,17 +298,17 @@ static int run_on_pool(const Job *job, int workers)
         chunk *= 2;
     pool.job.chunk = chunk;
     uint64_t chunks = (uint64_t)((job->n + chunk - 1) / chunk);
-    uint32_t generation = (GENERATION(atomic_load(&pool.state)) + 1) & 0xFFFFFF;
+    uint32_t generation = (GENERATION(atomic_load(&pool.state)) + 1) & GENERATION_MASK;
     atomic_store(&pool.done, 0);
     atomic_store(&pool.raised, 0);
     atomic_store(&pool.rest, 0);
-    atomic_store(&pool.state, ((uint64_t)generation << 40) | (chunks << 20));
+    atomic_store(&pool.state, ((uint64_t)generation << 42) | (chunks << 28));
     if (atomic_load(&pool.sleepers)) {
         pthread_mutex_lock(&pool.sleep_lock);
         pthread_cond_broadcast(&pool.wake);
         pthread_mutex_unlock(&pool.sleep_lock);
     }
-    take_chunks(generation);
+    take_chunks(generation, 0);
     /* the chunks the workers took: each is being computed, none waits to be begun */
     for (unsigned spins = 1; atomic_load(&pool.done) < (long)chunks; spins++) {
         SPIN_PAUSE();

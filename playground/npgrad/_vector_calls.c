@@ -173,19 +173,25 @@ done:
     return result;
 }
 
-/* vml_map(address, mode, itemsize, source, destination): MKL's vector function at ``address``
- * (vmsSin and the like, as torch's vml.h calls them: void f(MKL_INT n, const T *a, T *r,
- * MKL_INT64 mode), MKL_INT a C int) over a contiguous buffer into another of its length, in
- * calls of at most INT_MAX items. _vml.vector_math makes the same calls through ctypes where
- * this module is not built; ctypes costs some 4 µs a call, a 2x2 tensor's whole op. */
+/* vml_map(address, mode, itemsize, source, destination, one_thread=0): MKL's vector function
+ * at ``address`` (vmsSin and the like, as torch's vml.h calls them: void f(MKL_INT n, const
+ * T *a, T *r, MKL_INT64 mode), MKL_INT a C int) over a contiguous buffer into another of its
+ * length, in calls of at most INT_MAX items. ``one_thread``: MKL_Set_Num_Threads_Local's
+ * address, with which the calls run on this thread alone, as torch's (inside its own
+ * parallel_for) do: left to itself MKL wakes its OpenMP team for a large call, whose threads
+ * then spin on a core for milliseconds, and a chain of million-float ops around such calls
+ * ran in 1.3x its time. _vml.vector_math makes the same calls through ctypes where this
+ * module is not built; ctypes costs some 4 µs a call, a 2x2 tensor's whole op. */
 typedef void (*vml_function)(int, const void *, void *, long long);
+typedef int (*threads_setter)(int);
 
 PyObject *vml_map(PyObject *self, PyObject *args)
 {
-    unsigned long long address, mode;
+    unsigned long long address, mode, one_thread = 0;
     int itemsize;
     Py_buffer source, destination;
-    if (!PyArg_ParseTuple(args, "KKiy*w*", &address, &mode, &itemsize, &source, &destination))
+    if (!PyArg_ParseTuple(args, "KKiy*w*|K", &address, &mode, &itemsize, &source, &destination,
+                          &one_thread))
         return NULL;
     PyObject *result = NULL;
     if (address == 0 || (itemsize != 4 && itemsize != 8)) {
@@ -195,14 +201,18 @@ PyObject *vml_map(PyObject *self, PyObject *args)
     if (!whole_items_of_one_length(itemsize, source.len, destination.len, destination.len))
         goto done;
     vml_function call = (vml_function)(uintptr_t)address;
+    threads_setter set_threads = (threads_setter)(uintptr_t)one_thread;
     Py_ssize_t count = source.len / itemsize;
     const char *in = source.buf;
     char *out = destination.buf;
     Py_BEGIN_ALLOW_THREADS
+    int previous = set_threads ? set_threads(1) : 0;
     for (Py_ssize_t start = 0; start < count; start += INT_MAX) {
         Py_ssize_t n = count - start < INT_MAX ? count - start : INT_MAX;
         call((int)n, in + start * itemsize, out + start * itemsize, (long long)mode);
     }
+    if (set_threads)
+        set_threads(previous); /* (MKL's other calls on this thread, its BLAS's, as before) */
     Py_END_ALLOW_THREADS
     result = Py_NewRef(Py_None);
 done:

@@ -100,6 +100,7 @@ def _load() -> dict:
 
 def _loaded() -> dict:
     if "functions" not in _loaded_once:
+        _loaded_once["one thread"] = _address("MKL_Set_Num_Threads_Local") or 0
         _loaded_once["functions"] = _load()
     return _loaded_once["functions"]
 
@@ -130,15 +131,22 @@ def _dense_map(function, address: int, data: np.ndarray) -> np.ndarray:
     if data.size == 0:
         return result
     kernels = _compiled.kernels
+    one_thread = _loaded_once["one thread"]  # (MKL's OpenMP team left asleep: vml_map says why)
     if kernels is not None:  # (the C module's call: a fraction of ctypes' cost)
         in_order = data.flags.c_contiguous  # (else its transpose is, and the result's)
         kernels.vml_map(address, _MODE, data.itemsize, data if in_order else data.T,
-                        result if in_order else result.T)
+                        result if in_order else result.T, one_thread)
         return result
     source, target = data.ravel(order="K"), result.ravel(order="K")  # (views, memory order)
-    for start in range(0, source.size, _LARGEST_CALL):
-        count = min(_LARGEST_CALL, source.size - start)
-        function(count, source[start:].ctypes.data, target[start:].ctypes.data, _MODE)
+    set_threads = torch_library().MKL_Set_Num_Threads_Local if one_thread else None
+    previous = set_threads(1) if set_threads else 0
+    try:
+        for start in range(0, source.size, _LARGEST_CALL):
+            count = min(_LARGEST_CALL, source.size - start)
+            function(count, source[start:].ctypes.data, target[start:].ctypes.data, _MODE)
+    finally:
+        if set_threads:
+            set_threads(previous)
     return result
 
 

@@ -81,6 +81,38 @@ def test_the_c_modules_call_and_ctypes_give_the_same(op, monkeypatch):
         assert given.strides == expected.strides
 
 
+@pytest.mark.parametrize("compiled", [True, False], ids=["c-module", "ctypes"])
+def test_mkls_calls_run_on_the_callers_thread_and_leave_its_setting(compiled, monkeypatch):
+    """A large call runs on this thread alone (MKL's own OpenMP team, woken, spins on the
+    cores the engine's next ops need), and MKL's thread-local setting is as it was after."""
+    library = _vml.torch_library()
+    if not compiled:
+        monkeypatch.setattr(_compiled, "kernels", None)
+    library.MKL_Set_Num_Threads_Local(3)
+    try:
+        _vml.vector_math("tanh", np.linspace(-2, 2, 300_000, dtype=np.float32))
+        assert library.MKL_Set_Num_Threads_Local(0) == 3
+    finally:
+        library.MKL_Set_Num_Threads_Local(0)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="counts /proc/self/task")
+def test_the_engines_vector_math_starts_no_threads():
+    """In a process of its own (no torch imported): tanh, sin and exp of a million floats start
+    no thread of MKL's (before, its first large call started its OpenMP team)."""
+    probe = ("import os, numpy as np\n"
+             "import playground.npgrad as torch\n"
+             "x = torch.tensor(np.linspace(-2, 2, 1_000_000, dtype=np.float32))\n"
+             "before = len(os.listdir('/proc/self/task'))\n"
+             "for _ in range(3):\n"
+             "    x.tanh(); x.sin(); x.exp()\n"
+             "print(before, len(os.listdir('/proc/self/task')))\n")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          check=True, env={**os.environ, "OMP_NUM_THREADS": "2"})
+    before, after = done.stdout.split()
+    assert before == after, done.stdout
+
+
 @pytest.mark.parametrize("op", OPS)
 def test_gradients_and_in_place_forms_are_torchs(op, torch, engine):
     """The backward formulas that call these ops (sin's cos, erf's exp...) take them too."""
