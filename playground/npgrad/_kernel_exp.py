@@ -98,10 +98,12 @@ def vector_loop_mask(data: np.ndarray, avx512_kernel: bool) -> np.ndarray | None
     return rows.reshape([data.shape[axis] for axis in order]).transpose(np.argsort(order))
 
 
-def vector_body_length(size: int, dtype: np.dtype) -> int:
+def vector_body_length(size: int, dtype: np.dtype, scalar_build_too: bool = False) -> int:
     """How many leading elements of a contiguous run of ``size`` the vector body of torch's
-    elementwise loop computes (vector_loop_mask's count, for one run)."""
-    if _VECTOR_FLOATS == 1:
+    elementwise loop computes (vector_loop_mask's count, for one run); ``scalar_build_too``:
+    under ATEN_CPU_CAPABILITY=default as well, whose loop is the same over plain C++ vectors
+    (an op whose vector code is not its scalar lambda's there: pow's)."""
+    if _VECTOR_FLOATS == 1 and not scalar_build_too:
         return 0
     step = 2 * max(1, _VECTOR_BYTES // np.dtype(dtype).itemsize)  # (it unrolls by two vectors)
     return size // step * step

@@ -66,10 +66,11 @@ def with_vector_powers(base, exponent, rounded_once, widened: float | None = Non
     """``base ** exponent`` as torch's CPU loop computes it: Sleef's pow (from torch's
     library: _vml.sleef_binary) on the elements its AVX2/AVX-512 vector body takes, and the
     C library's on its scalar tail (libm_pow: torch's std::pow; ``widened``, torch's
-    ``x ** number``, raises float32 to that float64 number in double) or on all of it under
-    torch's scalar build. ``rounded_once(base, exponent)`` computes all of it where the C
-    module is not here, past VECTOR_POWERS_UP_TO elements of a vector build, or where an
-    operand is neither a single number nor contiguous in the result's shape."""
+    ``x ** number``, raises float32 to that float64 number in double); under torch's scalar
+    build (ATEN_CPU_CAPABILITY=default) the body is the C library's pow in the dtype, lane by
+    lane. ``rounded_once(base, exponent)`` computes all of it where the C module is not
+    here, past VECTOR_POWERS_UP_TO elements, or where an operand is neither a single number
+    nor contiguous in the result's shape."""
     from ._kernel_exp import vector_body_length
     from ._vml import sleef_binary, sleef_function
 
@@ -82,19 +83,18 @@ def with_vector_powers(base, exponent, rounded_once, widened: float | None = Non
         return rounded_once(*operands)
     shape = shapes.pop()
     size = math.prod(shape)
-    vectors = sleef_function("pow", dtype) is not None  # (None under the scalar build)
-    if vectors and size > VECTOR_POWERS_UP_TO:
+    if size > VECTOR_POWERS_UP_TO:
         return rounded_once(*operands)
-    body = vector_body_length(size, dtype) if vectors else 0
-    flat = [operand.reshape(-1) if operand.ndim else operand for operand in operands]
-    result = np.empty(size, dtype)
-    if body:
-        result[:body] = sleef_binary("pow", *(part[:body].astype(dtype, copy=False)
-                                              if part.ndim else np.full(body, part, dtype)
-                                              for part in flat))
+    vectors = sleef_function("pow", dtype) is not None  # (None under the scalar build)
+    body = vector_body_length(size, dtype, scalar_build_too=True)
+    bases, exponents = (_each(operand.reshape(-1), size, dtype) for operand in operands)
+    if vectors and body:  # (Sleef over the whole length: what it gives past the body is
+        result = sleef_binary("pow", bases, exponents)  # replaced by the tail's)
+    else:  # (the DEFAULT build's plain vectors: std::pow in the dtype, lane by lane)
+        result = np.empty(size, dtype)
+        result[:body] = _scalar_powers(bases[:body], exponents[:body], dtype, None)
     if body < size:
-        result[body:] = _scalar_powers(*(part[body:] if part.ndim else part for part in flat),
-                                       dtype, widened)
+        result[body:] = _scalar_powers(bases[body:], exponents[body:], dtype, widened)
     return result.reshape(shape)
 
 
@@ -102,13 +102,20 @@ def _scalar_powers(bases, exponents, dtype: np.dtype, widened: float | None) -> 
     """The C library's pow of each pair (one side may be a single number), as torch's
     scalar loop: powf or pow, or float32 raised to ``widened`` in double."""
     count = max(np.size(bases), np.size(exponents))
-    bases = np.ascontiguousarray(np.broadcast_to(bases, (count,)), dtype)
     in_double = widened is not None and dtype == np.float32
+    bases = _each(bases, count, dtype)
     exponents = np.full(count, widened, np.float64) if in_double else \
-        np.ascontiguousarray(np.broadcast_to(exponents, (count,)), dtype)
+        _each(exponents, count, dtype)
     result = np.empty(count, dtype)
     _compiled.kernels.libm_pow(dtype.itemsize, bases, exponents, result, in_double)
     return result
+
+
+def _each(values, count: int, dtype: np.dtype) -> np.ndarray:
+    """``count`` contiguous values of ``dtype``: an array's of that many, or one repeated."""
+    if np.size(values) == count:
+        return np.ascontiguousarray(values, dtype)
+    return np.full(count, values.item() if np.ndim(values) else values, dtype)
 
 
 def sign_values(data: np.ndarray) -> np.ndarray:
