@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable
 
-from ._parallel import FORMULA_OPERATORS, split_operators
+from ._parallel import FORMULA_OPERATORS, fuse_tanh_grads, split_operators
 
 # Names a formula may use besides grad, the saved values and the kit (and the operators its
 # arithmetic is compiled to, which split large arrays between the cores).
@@ -23,7 +23,8 @@ def formula(rule, text: str, split: bool = False):
     parameters = "k, grad, saved, i" if rule.variadic else "k, grad, saved"
     unpack = f"    {', '.join(rule.saves)}, = saved\n" if rule.saves else ""
     source = f"def formula({parameters}):\n{unpack}    return {text}\n"
-    code = split_operators(ast.parse(source)) if split else source
+    tree = ast.parse(source)
+    code = split_operators(tree) if split else fuse_tanh_grads(tree)
     namespace: dict = {}
     exec(compile(code, f"<{rule.node_name} formula>", "exec"), FORMULA_GLOBALS, namespace)
     return namespace["formula"]

@@ -335,7 +335,8 @@ static int overlaps_partly(const Py_buffer *operand, const Py_buffer *out)
  * raised (1 divide, 2 over, 4 under, 8 invalid: the caller has NumPy tell of them where its
  * error settings want them told); None, nothing written, where out partly overlaps an
  * operand (NumPy then copies first) or where this build has no pool. ``workers``: the
- * threads the pool starts, at its first op, besides the caller's. */
+ * threads the pool starts, at its first op, besides the caller's; 0: the op is computed on
+ * the caller's thread alone (a small one, where a hand-over would cost more than it). */
 PyObject *split_arith(PyObject *self, PyObject *args)
 {
     (void)self;
@@ -360,18 +361,20 @@ PyObject *split_arith(PyObject *self, PyObject *args)
         goto done;
     }
 #ifndef HAVE_POOL
-    if (1) { /* no threads of its own here: _parallel.py's split it */
-#else
-    if (workers < 1) {
-#endif
+    if (workers > 0) { /* no threads of its own here: _parallel.py's split it */
         result = Py_NewRef(Py_None);
         goto done;
     }
+#endif
     int raised = -1;
 #ifdef HAVE_AVX2_LOOPS
     if (avx2 < 0)
         avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") ? 1 : 0;
 #endif
+    if (workers < 1) { /* a small op: here, with the GIL held (its release costs more) */
+        result = PyLong_FromLong(compute(&job, 0, job.n));
+        goto done;
+    }
     Py_BEGIN_ALLOW_THREADS
 #ifdef HAVE_POOL
     raised = run_on_pool(&job, workers);

@@ -116,7 +116,14 @@ def vector_math(op: str, data: np.ndarray) -> np.ndarray | None:
     found = _loaded().get((op, data.dtype))
     if found is None:
         return None
-    if data.flags.c_contiguous or data.flags.f_contiguous:
+    flags = data.flags
+    kernels = _compiled.kernels
+    if flags.c_contiguous and kernels is not None and data.size:  # (most calls: at once)
+        result = np.empty_like(data)
+        kernels.vml_map(found[1], _MODE, data.itemsize, data, result,
+                        _loaded_once["one thread"])
+        return result
+    if flags.c_contiguous or flags.f_contiguous:
         return _dense_map(*found, data)
     # (torch copies such an operand into a buffer for VML too)
     result = np.empty_like(data)  # (laid out as the operand)

@@ -142,6 +142,31 @@ def test_tanhs_gradient_on_the_pool_is_torchs(torch):
                                       _bits(expected.numpy()))
 
 
+@pytest.mark.parametrize("shape", [(), (1,), (2, 2), (3, 17), (0, 4)], ids=str)
+def test_a_small_tanh_gradient_in_c_on_the_callers_thread_is_the_formulas_and_torchs(shape,
+                                                                                   torch):
+    """A small array's tanh gradient is computed in C at once, on the caller's thread (as
+    the formulas now ask: _parallel.fuse_tanh_grads): the formula's bits and torch's; a
+    strided operand, a tensor or a number still take the formula as written."""
+    from playground.npgrad._formula_numpy import NUMPY_KIT
+
+    rng = np.random.default_rng(len(shape))
+    for dtype in (np.float32, np.float64):
+        results = np.asarray(np.tanh(rng.normal(size=shape) * 2), dtype)
+        grad = np.asarray(rng.normal(size=shape) * 3, dtype)
+        given = _parallel._tanh_grad(NUMPY_KIT, grad, results)
+        assert given.dtype == dtype and given.shape == shape
+        _assert_same_but_nans_sign(given, grad * fused_values(-results, results, 1))
+        expected = torch.ops.aten.tanh_backward(torch.from_numpy(grad),
+                                                torch.from_numpy(results))
+        np.testing.assert_array_equal(_bits(given), _bits(expected.numpy()))
+    wide = np.tanh(rng.normal(size=(4, 6)))
+    strided = _parallel._tanh_grad(NUMPY_KIT, wide[:, ::2], wide[:, 1::2])
+    _assert_same_but_nans_sign(strided, wide[:, ::2] * fused_values(-wide[:, 1::2],
+                                                                     wide[:, 1::2], 1))
+    assert _parallel._tanh_grad(NUMPY_KIT, 2.0, 0.5) == 2.0 * (1 - 0.25)
+
+
 @pytest.mark.parametrize("built", [True, False], ids=["pool", "twin"])
 def test_an_out_partly_over_an_operand_is_left_to_numpy(built, monkeypatch):
     # (slices written at once would read what another slice had just written)
