@@ -117,32 +117,25 @@ def vector_math(op: str, data: np.ndarray) -> np.ndarray | None:
     if found is None:
         return None
     flags = data.flags
-    kernels = _compiled.kernels
-    if flags.c_contiguous and kernels is not None and data.size:  # (most calls: at once)
-        result = np.empty_like(data)
-        kernels.vml_map(found[1], _MODE, data.itemsize, data, result,
-                        _loaded_once["one thread"])
-        return result
     if flags.c_contiguous or flags.f_contiguous:
-        return _dense_map(*found, data)
+        return _dense_map(*found, data, flags.c_contiguous)
     # (torch copies such an operand into a buffer for VML too)
     result = np.empty_like(data)  # (laid out as the operand)
-    result[...] = _dense_map(*found, np.ascontiguousarray(data))
+    result[...] = _dense_map(*found, np.ascontiguousarray(data), True)
     return result
 
 
-def _dense_map(function, address: int, data: np.ndarray) -> np.ndarray:
-    """VML's ``function`` (at ``address``) of a C- or Fortran-contiguous array, in its layout:
-    one call of the C module's vml_map, or ctypes' calls of at most a C int of elements each."""
+def _dense_map(function, address: int, data: np.ndarray, in_order: bool) -> np.ndarray:
+    """VML's ``function`` (at ``address``) of a C-contiguous (``in_order``) or else
+    Fortran-contiguous array, in its layout: one call of the C module's vml_map, or ctypes'
+    calls of at most a C int of elements each."""
     result = np.empty_like(data)
-    if data.size == 0:
-        return result
     kernels = _compiled.kernels
     one_thread = _loaded_once["one thread"]  # (MKL's OpenMP team left asleep: vml_map says why)
     if kernels is not None:  # (the C module's call: a fraction of ctypes' cost)
-        in_order = data.flags.c_contiguous  # (else its transpose is, and the result's)
-        kernels.vml_map(address, _MODE, data.itemsize, data if in_order else data.T,
-                        result if in_order else result.T, one_thread)
+        if data.size:  # (the transpose of a Fortran-ordered one is C-ordered, as its result's)
+            kernels.vml_map(address, _MODE, data.itemsize, data if in_order else data.T,
+                            result if in_order else result.T, one_thread)
         return result
     source, target = data.ravel(order="K"), result.ravel(order="K")  # (views, memory order)
     set_threads = torch_library().MKL_Set_Num_Threads_Local if one_thread else None
