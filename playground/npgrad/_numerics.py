@@ -92,30 +92,30 @@ def with_vector_powers(base, exponent, rounded_once, widened: float | None = Non
         result = sleef_binary("pow", bases, exponents)  # replaced by the tail's)
     else:  # (the DEFAULT build's plain vectors: std::pow in the dtype, lane by lane)
         result = np.empty(size, dtype)
-        result[:body] = _scalar_powers(bases[:body], exponents[:body], dtype, None)
+        result[:body] = _scalar_powers(bases[:body], exponents[:body], None)
     if body < size:
-        result[body:] = _scalar_powers(bases[body:], exponents[body:], dtype, widened)
+        result[body:] = _scalar_powers(bases[body:], exponents[body:], widened)
     return result.reshape(shape)
 
 
-def _scalar_powers(bases, exponents, dtype: np.dtype, widened: float | None) -> np.ndarray:
-    """The C library's pow of each pair (one side may be a single number), as torch's
-    scalar loop: powf or pow, or float32 raised to ``widened`` in double."""
-    count = max(np.size(bases), np.size(exponents))
-    in_double = widened is not None and dtype == np.float32
-    bases = _each(bases, count, dtype)
-    exponents = np.full(count, widened, np.float64) if in_double else \
-        _each(exponents, count, dtype)
-    result = np.empty(count, dtype)
-    _compiled.kernels.libm_pow(dtype.itemsize, bases, exponents, result, in_double)
+def _scalar_powers(bases: np.ndarray, exponents: np.ndarray, widened: float | None
+                   ) -> np.ndarray:
+    """The C library's pow of each pair of two contiguous arrays of one length and dtype, as
+    torch's scalar loop: powf or pow, or float32 raised to ``widened`` in double."""
+    in_double = widened is not None and bases.dtype == np.float32
+    if in_double:
+        exponents = np.full(bases.size, widened, np.float64)
+    result = np.empty_like(bases)
+    _compiled.kernels.libm_pow(bases.itemsize, bases, exponents, result, in_double)
     return result
 
 
-def _each(values, count: int, dtype: np.dtype) -> np.ndarray:
-    """``count`` contiguous values of ``dtype``: an array's of that many, or one repeated."""
-    if np.size(values) == count:
+def _each(values: np.ndarray, count: int, dtype: np.dtype) -> np.ndarray:
+    """``count`` contiguous values of ``dtype`` from a flat array: its own, or its one value
+    repeated."""
+    if values.size == count:
         return np.ascontiguousarray(values, dtype)
-    return np.full(count, values.item() if np.ndim(values) else values, dtype)
+    return np.full(count, values[0], dtype)
 
 
 def sign_values(data: np.ndarray) -> np.ndarray:

@@ -381,16 +381,10 @@ def _tanh_grad(k, grad, result):
         return grad * k.fused(-result, result, 1)  # (tensors, numbers)
     if grad.size >= SPLIT_FROM:
         return apply(tanh_grad, grad, result, fallback=tanh_grad)
-    kernels = _compiled.kernels
-    if kernels is not None and grad.dtype in _FLOATS and result.dtype == grad.dtype and \
-            grad.shape == result.shape and grad.flags.c_contiguous and \
-            result.flags.c_contiguous:
-        out = np.empty_like(grad)
-        raised = kernels.split_arith(_COMPILED_OPS[tanh_grad], grad.itemsize, grad, result,
-                                     out, 0)
-        if raised is not None:
-            if raised:
-                _tell(tanh_grad, grad.dtype, raised)
+    if _compiled.kernels is not None and grad.dtype in _FLOATS and \
+            result.dtype == grad.dtype and grad.shape == result.shape:
+        out = np.empty(grad.shape, grad.dtype)
+        if _compiled_op(tanh_grad, (grad, result), out, grad.dtype, 0):  # (no workers)
             return out
     return tanh_grad(grad, result)
 
