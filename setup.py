@@ -53,7 +53,8 @@ setup(
                                                             "playground/npgrad/_split_pool.c",
                                                             "playground/npgrad/_row_moments.c",
                                                             "playground/npgrad/_row_sum.c",
-                                                            "playground/npgrad/_vector_calls.c"],
+                                                            "playground/npgrad/_vector_calls.c",
+                                                            "playground/npgrad/_blas_calls.c"],
                            libraries=[] if sys.platform == "win32" else ["m"])],
     cmdclass={"build_ext": OptionalCore},
 )

@@ -15,7 +15,7 @@ import ctypes
 
 import numpy as np
 
-from . import _vml
+from . import _compiled, _vml
 
 _INT_LIMIT = 2 ** 31 - 1
 _FUNCTIONS: dict[str, object] = {}
@@ -49,8 +49,9 @@ def _steps(array: np.ndarray) -> tuple[int, int]:
 def matrix_product(mat1: np.ndarray, mat2: np.ndarray, added: np.ndarray | None = None,
                    beta: float = 1.0, alpha: float = 1.0) -> np.ndarray | None:
     """``beta * added + alpha * (mat1 @ mat2)`` of two matrices as torch's addmm (mm: no
-    ``added``) computes it, into a fresh row-major result; None where torch's gemm is not
-    here, the dtype is not float32 or float64, or a side is empty."""
+    ``added``; it broadcasts to the product's shape) computes it, into a fresh row-major
+    result; None where torch's gemm is not here, the dtype is not float32 or float64, or a
+    side is empty."""
     dtype = mat1.dtype
     if mat2.dtype != dtype or mat1.ndim != 2 or mat2.ndim != 2 or 0 in mat1.shape or \
             0 in mat2.shape or max(*mat1.shape, *mat2.shape) > _INT_LIMIT:
@@ -62,6 +63,30 @@ def matrix_product(mat1: np.ndarray, mat2: np.ndarray, added: np.ndarray | None 
         result[...] = added
     else:
         beta = 0.0
+    kernels = _compiled.kernels
+    if kernels is not None and kernels.gemm_product(_address(dtype, _GEMM), mat1, mat2, result,
+                                                    alpha, beta):
+        return result
+    return _product_here(mat1, mat2, result, alpha, beta)
+
+
+def _address(dtype: np.dtype, which: int) -> int:
+    """The address of one of torch's BLAS functions that ``_blas`` found, for the C module."""
+    key = (dtype, which)
+    address = _ADDRESSES.get(key)
+    if address is None:
+        address = _ADDRESSES[key] = ctypes.cast(_blas(dtype, which), ctypes.c_void_p).value
+    return address
+
+
+_ADDRESSES: dict[tuple[np.dtype, int], int] = {}
+
+
+def _product_here(mat1: np.ndarray, mat2: np.ndarray, result: np.ndarray, alpha: float,
+                  beta: float) -> np.ndarray:
+    """matrix_product's gemm call made through ctypes (the C module's gemm_product makes the
+    same one where it is built, and leaves to this an operand its strides make a copy of)."""
+    dtype = result.dtype
     # result is row-major: torch computes its transpose, column-major, as mat2ᵀ mat1ᵀ
     transpose_c = result.shape[1] != 1
     first, second = (mat2, mat1) if transpose_c else (mat1, mat2)

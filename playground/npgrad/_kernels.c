@@ -212,6 +212,7 @@ PyObject *vector_map(PyObject *self, PyObject *args); /* _vector_calls.c */
 PyObject *vector_map2(PyObject *self, PyObject *args);
 PyObject *vml_map(PyObject *self, PyObject *args);
 PyObject *libm_pow(PyObject *self, PyObject *args);
+PyObject *gemm_product(PyObject *self, PyObject *args); /* _blas_calls.c */
 
 static PyMethodDef methods[] = {
     {"sleef_expf", sleef_expf, METH_VARARGS,
@@ -241,6 +242,9 @@ static PyMethodDef methods[] = {
     {"libm_pow", libm_pow, METH_VARARGS,
      "libm_pow(itemsize, bases, exponents, destination, widened): the C library's pow of "
      "each pair, as torch's scalar loop"},
+    {"gemm_product", gemm_product, METH_VARARGS,
+     "gemm_product(address, mat1, mat2, result, alpha, beta): one call of torch's gemm, with "
+     "the arguments its addmm derives from the strides; False where an operand needs a copy"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -255,7 +259,7 @@ PyMODINIT_FUNC PyInit__kernels(void)
 {
     PyObject *created = PyModule_Create(&module);
     /* _compiled.KERNELS_API: Python ignores a build whose functions it does not expect */
-    if (created && PyModule_AddIntConstant(created, "API", 9) < 0)
+    if (created && PyModule_AddIntConstant(created, "API", 10) < 0)
         Py_CLEAR(created);
     return created;
 }

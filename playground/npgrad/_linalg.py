@@ -195,8 +195,7 @@ def addmm(self: Tensor, mat1: Tensor, mat2: Tensor, *, beta=1, alpha=1) -> Tenso
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({mat1.shape[0]}x"
                            f"{mat1.shape[1]} and {mat2.shape[0]}x{mat2.shape[1]})")
     check_addmm(self, mat1, mat2)
-    shape = (mat1.shape[0], mat2.shape[1])
-    data = matrix_product(mat1._data, mat2._data, np.broadcast_to(self._data, shape)
+    data = matrix_product(mat1._data, mat2._data, self._data  # (check_addmm: it broadcasts)
                           if self._data.dtype == mat1._data.dtype else None, beta, alpha)
     if data is not None and (beta == 0 or self._data.dtype == mat1._data.dtype):
         return output("addmm", data, (self, mat1, mat2),

@@ -11,10 +11,16 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from playground.npgrad import _blas, _vml
+from playground.npgrad import _blas, _compiled, _vml
 
 pytestmark = pytest.mark.skipif(not _vml.available(),
                                 reason="torch (with its MKL) is not installed here")
+
+
+
+def _compiled_here() -> bool:
+    return _compiled.kernels is not None
+
 
 SIDES = [(1, 7, 5), (6, 1, 4), (5, 9, 1), (1, 1, 1), (17, 33, 9), (64, 100, 50), (3, 300, 2)]
 
@@ -145,3 +151,50 @@ def test_a_trained_network_ends_on_torchs_parameters(tmp_path):
     from tests.oracle import assert_playground_prints_as_torch
 
     assert_playground_prints_as_torch(TRAINING, tmp_path)
+
+
+def _twin_layouts(values: np.ndarray):
+    """Row- and column-major, every other column, reversed rows (strides gemm cannot read:
+    copied) and a row broadcast down (stride 0: copied too)."""
+    yield values
+    yield np.asfortranarray(values)
+    yield np.repeat(values, 2, axis=1)[:, ::2]
+    yield values[::-1]
+    yield np.broadcast_to(values[:1], values.shape)
+
+
+@pytest.mark.skipif(not _compiled_here(), reason="the C module is not built here")
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("sides", [(1, 7, 5), (6, 1, 4), (5, 9, 1), (1, 1, 1), (17, 33, 9)])
+def test_the_c_modules_gemm_call_is_the_ctypes_one(sides, dtype, monkeypatch):
+    """The C module's gemm_product and the ctypes call it stands in for give the same bits
+    for every layout, the ones it leaves to the ctypes call (a copy) too."""
+    rows, inner, columns = sides
+    rng = np.random.default_rng(sum(sides) + 1)
+    left = rng.standard_normal((rows, inner)).astype(dtype)
+    right = rng.standard_normal((inner, columns)).astype(dtype)
+    bias = rng.standard_normal(columns).astype(dtype)
+    cases = [(a, b, beta, alpha) for a in _twin_layouts(left) for b in _twin_layouts(right)
+             for beta, alpha in ((1, 1), (0.5, -2), (0, 3))]
+    compiled = [_blas.matrix_product(a, b, np.broadcast_to(bias, (rows, columns)), beta, alpha)
+                for a, b, beta, alpha in cases]
+    monkeypatch.setattr(_compiled, "kernels", None)
+    for (a, b, beta, alpha), given in zip(cases, compiled, strict=True):
+        _same_bits(given, _blas.matrix_product(a, b, np.broadcast_to(bias, (rows, columns)),
+                                               beta, alpha))
+
+
+@pytest.mark.skipif(not _compiled_here(), reason="the C module is not built here")
+def test_the_c_modules_gemm_call_refuses_what_it_cannot_take():
+    gemm = _blas._address(np.dtype(np.float32), _blas._GEMM)
+    left, right = np.ones((2, 3), np.float32), np.ones((3, 4), np.float32)
+    assert _compiled.kernels.gemm_product(gemm, left, right, np.zeros((2, 4), np.float32), 1, 0)
+    assert not _compiled.kernels.gemm_product(gemm, left[::-1], right,
+                                              np.zeros((2, 4), np.float32), 1, 0)
+    for result in (np.zeros((2, 4)), np.zeros((4, 2), np.float32),
+                   np.zeros((2, 8), np.float32)[:, ::2], np.zeros((2, 4), np.int32)):
+        with pytest.raises(ValueError, match="row-major result"):
+            _compiled.kernels.gemm_product(gemm, left, right, result, 1, 0)
+    with pytest.raises(ValueError, match="row-major result"):
+        _compiled.kernels.gemm_product(gemm, left.astype(np.int32), right.astype(np.int32),
+                                       np.zeros((2, 4), np.int32), 1, 0)
