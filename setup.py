@@ -54,7 +54,8 @@ setup(
                                                             "playground/npgrad/_row_moments.c",
                                                             "playground/npgrad/_row_sum.c",
                                                             "playground/npgrad/_vector_calls.c",
-                                                            "playground/npgrad/_blas_calls.c"],
+                                                            "playground/npgrad/_blas_calls.c",
+                                                            "playground/npgrad/_softmax_rows.c"],
                            libraries=[] if sys.platform == "win32" else ["m"])],
     cmdclass={"build_ext": OptionalCore},
 )

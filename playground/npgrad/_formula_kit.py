@@ -14,6 +14,7 @@ from ._gelu_bits import hands_to_onednn, onednn_gelu_derivative
 from ._graph_kit import GraphBackwards
 from ._kernel_exp import softmax_exp
 from ._numerics import erf_values, fused_values, safe_softmax_values
+from ._softmax_rows import log_softmax_grad_rows
 from ._summation_order import softmax_sums
 from ._tensor import Tensor
 
@@ -219,6 +220,10 @@ class Kit(GraphBackwards):
     def log_softmax_grad(k, grad, result, dim):
         """grad - e^result Σ grad, one fused multiply-add as torch's kernel (its sum as
         softmax_sums adds it)."""
+        if not isinstance(grad, Tensor):  # in C where it can be (the same bits)
+            values = log_softmax_grad_rows(np.asarray(grad), _array(result), dim)
+            if values is not None:
+                return values
         total = softmax_sums(_array(grad), dim)
         exp = softmax_exp(_array(result), dim)  # (its kernel's e^x: a float32 row's Sleef's)
         values = fused_values(-exp(_array(result)), total, _array(grad))

@@ -106,6 +106,18 @@ static void exps_portable(const float *in, float *out, Py_ssize_t n)
         out[i] = expf_portable(in[i]);
 }
 
+/* Sleef's expf of ``n`` floats, as sleef_expf below (softmax's rows: _softmax_rows.c). */
+void sleef_exps(const float *in, float *out, Py_ssize_t n)
+{
+#ifdef HAVE_AVX2_TARGET
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
+        exps_avx2(in, out, n);
+        return;
+    }
+#endif
+    exps_portable(in, out, n);
+}
+
 /* sleef_expf(source, destination): e^x of each float32 of source into destination (two
  * contiguous buffers of the same length; destination writable). */
 static PyObject *sleef_expf(PyObject *self, PyObject *args)
@@ -120,12 +132,7 @@ static PyObject *sleef_expf(PyObject *self, PyObject *args)
     }
     Py_ssize_t count = source.len / (Py_ssize_t)sizeof(float);
     Py_BEGIN_ALLOW_THREADS
-#ifdef HAVE_AVX2_TARGET
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
-        exps_avx2((const float *)source.buf, (float *)destination.buf, count);
-    else
-#endif
-        exps_portable((const float *)source.buf, (float *)destination.buf, count);
+    sleef_exps((const float *)source.buf, (float *)destination.buf, count);
     Py_END_ALLOW_THREADS
     result = Py_NewRef(Py_None);
 done:
@@ -213,6 +220,8 @@ PyObject *vector_map2(PyObject *self, PyObject *args);
 PyObject *vml_map(PyObject *self, PyObject *args);
 PyObject *libm_pow(PyObject *self, PyObject *args);
 PyObject *gemm_product(PyObject *self, PyObject *args); /* _blas_calls.c */
+PyObject *log_softmax_rows_f32(PyObject *self, PyObject *args); /* _softmax_rows.c */
+PyObject *log_softmax_grad_rows_f32(PyObject *self, PyObject *args);
 
 static PyMethodDef methods[] = {
     {"sleef_expf", sleef_expf, METH_VARARGS,
@@ -245,6 +254,11 @@ static PyMethodDef methods[] = {
     {"gemm_product", gemm_product, METH_VARARGS,
      "gemm_product(address, mat1, mat2, result, alpha, beta): one call of torch's gemm, with "
      "the arguments its addmm derives from the strides; False where an operand needs a copy"},
+    {"log_softmax_rows_f32", log_softmax_rows_f32, METH_VARARGS,
+     "log_softmax_rows_f32(rows, length, lanes, log_address, log_bytes, out): torch's float32 "
+     "log_softmax along rows"},
+    {"log_softmax_grad_rows_f32", log_softmax_grad_rows_f32, METH_VARARGS,
+     "log_softmax_grad_rows_f32(grad, result, length, lanes, out): its backward kernel"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -259,7 +273,7 @@ PyMODINIT_FUNC PyInit__kernels(void)
 {
     PyObject *created = PyModule_Create(&module);
     /* _compiled.KERNELS_API: Python ignores a build whose functions it does not expect */
-    if (created && PyModule_AddIntConstant(created, "API", 10) < 0)
+    if (created && PyModule_AddIntConstant(created, "API", 11) < 0)
         Py_CLEAR(created);
     return created;
 }

@@ -17,6 +17,7 @@ from ._numerics import safe_softmax_values
 from ._operands import floating, operands
 from ._pointwise import UNARY
 from ._recording import RESULT, output
+from ._softmax_rows import log_softmax_rows
 from ._strides import like_input, row_major
 from ._summation_order import (
     dim_sums,
@@ -472,7 +473,9 @@ def safe_softmax(self: Tensor, dim: int) -> Tensor:
 @binds("log_softmax")
 def log_softmax(self: Tensor, dim: int, dtype=None) -> Tensor:
     data, dim = _over_classes(self, dim, dtype)
-    result = softmax_values(data, dim, softmax_exp(data, dim), softmax_log)
+    result = log_softmax_rows(data, dim)  # (in C where it can be: the same bits)
+    if result is None:
+        result = softmax_values(data, dim, softmax_exp(data, dim), softmax_log)
     return output("log_softmax", result, (self,), (RESULT, dim))
 
 

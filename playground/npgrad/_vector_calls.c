@@ -70,6 +70,24 @@ MAP1(map_floats16, "avx512f", float, floats16, 16, _mm512_loadu_ps, _mm512_store
 MAP1(map_doubles8, "avx512f", double, doubles8, 8, _mm512_loadu_pd, _mm512_storeu_pd)
 #endif
 
+/* One of torch's float32 vector functions (``bytes``: 32, AVX2's; 64, AVX-512's) over ``n``
+ * floats, as vector_map below; 0 where this build or CPU has no such vectors (softmax's
+ * rows: _softmax_rows.c). */
+int map_float_vectors(void *function, int bytes, const float *in, float *out, Py_ssize_t n)
+{
+#ifdef HAVE_VECTOR_CALLS
+    if (bytes == 32 && __builtin_cpu_supports("avx2")) {
+        map_floats8(function, in, out, n);
+        return 1;
+    }
+    if (bytes == 64 && __builtin_cpu_supports("avx512f")) {
+        map_floats16(function, in, out, n);
+        return 1;
+    }
+#endif
+    return 0;
+}
+
 static int supported(int bytes, int itemsize, unsigned long long address)
 {
     if ((itemsize != 4 && itemsize != 8) || (bytes != 32 && bytes != 64) || address == 0) {
