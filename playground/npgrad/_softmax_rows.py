@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import _compiled
-from ._kernel_exp import vector_floats
+from . import _compiled, _kernel_exp
 from ._summation_order import SOFTMAX_LANES
 from ._vml import sleef_function
 
@@ -18,9 +17,10 @@ _F32 = np.dtype(np.float32)
 
 def _rows_here(data: np.ndarray, dim: int) -> bool:
     """Whether the C module takes ``data``'s rows along ``dim``: float32, the last dimension,
-    something in them, and torch's vector code (Sleef's e^x, lanes of 8 or 16)."""
+    something in them, and torch's vector code (Sleef's e^x, lanes of 8 or 16), as ``row_exp``
+    read it."""
     return _compiled.kernels is not None and data.dtype == _F32 and data.ndim >= 1 and \
-        dim == data.ndim - 1 and data.size > 0 and vector_floats() > 1 and \
+        dim == data.ndim - 1 and data.size > 0 and _kernel_exp._VECTOR_FLOATS > 1 and \
         SOFTMAX_LANES[_F32] in (8, 16)
 
 
