@@ -89,9 +89,11 @@ def _plain_rows(values: np.ndarray, labels: np.ndarray, ignore_index: int, reduc
     at its class, the count), as the general code below gives them, in a third of its time
     (a training loop's every step); None where a target is ignored or out of range (the
     general code words the error)."""
-    if labels.ndim != 1 or not labels.size or (labels == ignore_index).any() or \
-            labels.min() < 0 or labels.max() >= values.shape[1]:
+    if labels.ndim != 1 or not labels.size or labels.min() < 0 or \
+            labels.max() >= values.shape[1]:
         return None
+    if 0 <= ignore_index < values.shape[1] and (labels == ignore_index).any():
+        return None  # (a negative one, as the default -100, is no class: none is ignored)
     rows = np.arange(labels.size)
     chosen = np.zeros_like(values)
     chosen[rows, labels] = 1
