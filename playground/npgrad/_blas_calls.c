@@ -3,7 +3,8 @@
  * from the operands' strides. _blas.matrix_product makes the same call through ctypes where
  * this module is not built: there, deciding the arguments and building ctypes' objects took
  * some 12 µs a product, more than a small nn.Linear's whole product. The decisions here are
- * that function's, line for line (tests/npgrad/test_blas_calls.py holds the two equal).
+ * that function's, line for line (tests/npgrad/test_matrix_products_vs_torch.py holds the two
+ * equal).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -133,7 +134,8 @@ static int float_matrix(const Py_buffer *matrix, Py_ssize_t itemsize)
     const char *format = matrix->format;
     if (format == NULL || matrix->ndim != 2 || matrix->itemsize != itemsize)
         return 0;
-    if (*format == '=' || *format == '@')
+    if (*format == '=' || *format == '@' || (PY_LITTLE_ENDIAN && *format == '<') ||
+        (!PY_LITTLE_ENDIAN && *format == '>'))
         format++;
     return format[1] == '\0' && *format == (itemsize == 4 ? 'f' : 'd');
 }
