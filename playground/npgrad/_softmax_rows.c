@@ -75,28 +75,26 @@ static int rows_of(Py_ssize_t length, Py_ssize_t *count, Py_buffer *const *buffe
 }
 
 /* Rows of differences from the row's largest into ``out`` and each row's log of the sum of
- * their exponentials into ``logs``; 0 where there is no memory or the log's vectors are not
- * this CPU's. */
+ * their exponentials into ``logs`` (each sum written there first, its log over it); 0 where
+ * there is no memory or the log's vectors are not this CPU's. */
 static int shifted_and_logs(const float *in, float *out, Py_ssize_t count, Py_ssize_t length,
                             int lanes, void *log, int log_bytes, float *logs)
 {
-    float *exps = malloc(sizeof(float) * (size_t)length), *totals = malloc(sizeof(float) *
-                                                                             (size_t)count);
+    float *exps = malloc(sizeof(float) * (size_t)length);
     float lane[16];
-    int done = exps != NULL && totals != NULL;
-    for (Py_ssize_t r = 0; done && r < count; r++) {
+    if (exps == NULL)
+        return 0;
+    for (Py_ssize_t r = 0; r < count; r++) {
         const float *row = in + r * length;
         float *shifted = out + r * length;
         float largest = row_max(row, length);
         for (Py_ssize_t i = 0; i < length; i++)
             shifted[i] = row[i] - largest;
         sleef_exps(shifted, exps, length);
-        totals[r] = row_sum_in_lanes(exps, length, lanes, lane);
+        logs[r] = row_sum_in_lanes(exps, length, lanes, lane);
     }
-    done = done && map_float_vectors(log, log_bytes, totals, logs, count);
     free(exps);
-    free(totals);
-    return done;
+    return map_float_vectors(log, log_bytes, logs, logs, count); /* (lane by lane: in place) */
 }
 
 /* log_softmax_rows_f32(rows, length, lanes, log_address, log_bytes, out): rows of

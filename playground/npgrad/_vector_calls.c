@@ -174,12 +174,10 @@ PyObject *vector_map(PyObject *self, PyObject *args)
     Py_ssize_t count = source.len / itemsize;
     void *function = (void *)(uintptr_t)address;
     Py_BEGIN_ALLOW_THREADS
-    if (itemsize == 4 && bytes == 32)
-        map_floats8(function, source.buf, destination.buf, count);
-    else if (itemsize == 8 && bytes == 32)
+    if (itemsize == 4) /* (supported: this CPU has the vectors) */
+        map_float_vectors(function, bytes, source.buf, destination.buf, count);
+    else if (bytes == 32)
         map_doubles4(function, source.buf, destination.buf, count);
-    else if (itemsize == 4)
-        map_floats16(function, source.buf, destination.buf, count);
     else
         map_doubles8(function, source.buf, destination.buf, count);
     Py_END_ALLOW_THREADS

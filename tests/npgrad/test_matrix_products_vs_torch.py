@@ -17,7 +17,6 @@ pytestmark = pytest.mark.skipif(not _vml.available(),
                                 reason="torch (with its MKL) is not installed here")
 
 
-
 def _compiled_here() -> bool:
     return _compiled.kernels is not None
 
