@@ -38,9 +38,6 @@ ENVIRONMENT = {**os.environ, **HASH_SEED}
 OTHER_KERNELS_TOLERANCE = 1e-4
 # What each snippet needs that the NumPy engine does not do yet (or does differently).
 MISSING: dict[str, str] = {
-    "178_docs_torch_func.py": "torch.func.vmap runs the function once per sample and stacks: "
-                              "its output's grad_fn is StackBackward0 where torch's batched "
-                              "run gives the function's own last node (MulBackward0)",
     "241_today_autocast_cpu.py": "autocast to bfloat16 on the CPU: the NumPy engine makes, "
                                  "converts and prints bfloat16 tensors but computes with none",
 }

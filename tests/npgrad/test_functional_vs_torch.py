@@ -49,6 +49,43 @@ print(vmap(grad(lambda v: net(v).sum()))(torch.stack([v, v * 2])))
 print(vmap(lambda a, b: a * b, in_dims=(0, None))(torch.ones(2, 3, dtype=DTYPE), x))
 print(vmap(lambda a: (a.sum(), a * 2), out_dims=(0, 1))(torch.ones(2, 3, dtype=DTYPE)))
 """,
+    "func: vmap's graph is the batched call's, and gradients flow through it": """
+from torch.func import grad, vmap
+def names(fn, depth=0):
+    # (each node once: a node two ops share appears under both)
+    if fn is None or depth > 4:
+        return []
+    below = [n for f, _ in fn.next_functions for n in names(f, depth + 1)]
+    return [depth * " " + fn.name()] + below
+X = torch.tensor([[1., -2., 3.], [0.5, 4., -1.]], dtype=DTYPE, requires_grad=True)
+w = torch.tensor([0.25, -0.5, 2.], dtype=DTYPE, requires_grad=True)
+cases = [vmap(lambda a: (a * w).sin())(X), vmap(lambda a: (a * w).sum())(X),
+         vmap(lambda a: (a - w).pow(2).mean())(X), vmap(lambda a: a * 3, out_dims=1)(X),
+         vmap(lambda a: (a + w).exp(), in_dims=1)(X.t().contiguous())]
+for out in cases:
+    print(out.shape, out.grad_fn.name(), names(out.grad_fn))
+    X.grad = w.grad = None
+    (out * out).sum().backward()
+    print(X.grad, w.grad)
+pair = vmap(lambda a: (a * w, (a * w).tanh()))(X)
+print([p.grad_fn for p in pair])
+(pair[0].sum() + pair[1].sum()).backward()
+print(X.grad, w.grad)
+t = torch.tensor([1., -1.], dtype=DTYPE)
+per_sample = vmap(grad(lambda w, e, t: ((e.dot(w).relu() - t) ** 2).mean()),
+                  in_dims=(None, 0, 0))(w, X, t)
+print(per_sample)
+X.grad = w.grad = None
+per_sample.pow(2).sum().backward()
+print(X.grad, w.grad)
+out = vmap(lambda a: (a * a).sum())(X)
+out.sum().backward()
+try:
+    out.sum().backward()
+except RuntimeError as error:
+    print(error)
+print(vmap(lambda a: a.detach() * 2)(X).grad_fn)
+""",
     "func: functional_call on a module": """
 from torch.func import functional_call, grad
 model = torch.nn.Linear(2, 1)
