@@ -37,10 +37,7 @@ ENVIRONMENT = {**os.environ, **HASH_SEED}
 # 38929.47 against 38929.46, and -0.0000 against 0.0000).
 OTHER_KERNELS_TOLERANCE = 1e-4
 # What each snippet needs that the NumPy engine does not do yet (or does differently).
-MISSING: dict[str, str] = {
-    "241_today_autocast_cpu.py": "autocast to bfloat16 on the CPU: the NumPy engine makes, "
-                                 "converts and prints bfloat16 tensors but computes with none",
-}
+MISSING: dict[str, str] = {}
 
 _TOLERANCE = re.compile(r"^#\s*tolerance:\s*([0-9.eE+-]+)")
 

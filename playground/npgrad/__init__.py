@@ -118,7 +118,7 @@ from . import optim, sparse, special, testing, utils  # isort: skip
 from . import amp, cpu, cuda, distributed, jit, random, xpu  # isort: skip
 from . import _torch_homes  # isort: skip
 from .amp import autocast, get_autocast_cpu_dtype, get_autocast_dtype  # isort: skip
-from .amp import get_autocast_gpu_dtype, is_autocast_enabled  # isort: skip
+from .amp import get_autocast_gpu_dtype, is_autocast_cpu_enabled, is_autocast_enabled  # isort: skip
 from .autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled  # isort: skip
 from .func import vmap  # isort: skip  (torch.vmap is torch.func.vmap)
 from .linalg import det  # isort: skip  (torch.det, torch.inverse: torch.linalg's)

@@ -9,8 +9,9 @@ from dataclasses import replace
 import numpy as np
 
 from . import _tensor
+from ._bfloat16 import GRADIENT_DTYPE, as_bfloat16
 from ._complex_rules import COMPLEX_AWARE, COMPLEX_REFUSED
-from ._dtype import from_numpy_dtype
+from ._dtype import bfloat16, from_numpy_dtype
 
 
 def _conjugated(values: tuple) -> tuple:
@@ -74,12 +75,16 @@ def complex_variant(node_class: type, complex_output: bool) -> type:
 def cast_gradient(grad: np.ndarray, dtype: np.dtype) -> np.ndarray:
     """A gradient in its input's dtype; a complex one into a real input is its real part (the
     gradient by the real input itself), as torch's."""
+    if dtype is GRADIENT_DTYPE:  # (a bfloat16 tensor's: rounded to bfloat16)
+        return as_bfloat16(grad)
     if grad.dtype.kind == "c" and dtype.kind != "c":
         grad = grad.real
     return grad.astype(dtype)
 
 
 def cast_gradient_tensor(grad, dtype: np.dtype):
+    if dtype is GRADIENT_DTYPE:
+        return grad.to(bfloat16)
     if grad._data.dtype.kind == "c" and dtype.kind != "c":
         grad = grad.real
     return grad.to(from_numpy_dtype(dtype))

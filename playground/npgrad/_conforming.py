@@ -3,6 +3,7 @@ the backward loop logs before they are: most logged calls are let go unread."""
 
 from __future__ import annotations
 
+from ._bfloat16 import BFloat16Array
 from ._complex_nodes import cast_gradient
 from ._formula_numpy import NUMPY_KIT
 from ._nodes import Node
@@ -12,8 +13,8 @@ def conform(out, next_node: Node):
     """Undo broadcasting and cast, so a gradient matches the input it flows into."""
     if out.shape != next_node._shape:
         out = NUMPY_KIT.sum_to(out, next_node._shape)
-    if out.dtype != next_node._np_dtype:
-        out = cast_gradient(out, next_node._np_dtype)
+    if out.dtype != next_node._np_dtype or out.__class__ is BFloat16Array:
+        out = cast_gradient(out, next_node._np_dtype)  # (bfloat16 into float32: plain)
     return out
 
 
@@ -46,7 +47,8 @@ def _conformed(edges: tuple, outputs: tuple) -> tuple:
     conformed = outputs
     for index, (next_node, out) in enumerate(zip(edges, outputs, strict=False)):
         if next_node is not None and out is not None and (
-                out.shape != next_node._shape or out.dtype != next_node._np_dtype):
+                out.shape != next_node._shape or out.dtype != next_node._np_dtype
+                or out.__class__ is BFloat16Array):
             conformed = list(outputs) if conformed is outputs else conformed
             conformed[index] = conform(out, next_node)
     return conformed if conformed is outputs else tuple(conformed)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._bfloat16 import as_bfloat16
+
 # Captured before this module rebinds float/int/bool to torch-style dtypes, as torch does.
 builtins_float, builtins_int, builtins_bool = float, int, bool
 
@@ -56,8 +58,9 @@ def _named(name: str) -> dtype:
 
 class _Unbacked(dtype):
     """A dtype NumPy has no type for: this engine names, compares, promotes and describes it
-    (``torch.finfo``), and holds its tensors as values only (``_bfloat16``). Asking for its
-    NumPy type says so, with the way on (torch), where such a tensor would be computed."""
+    (``torch.finfo``); its tensors hold float32 arrays of its values (``_bfloat16``), which
+    the factories, conversions and ops make. Asking for its NumPy type, where some other
+    code would make an array of it, says that use is missing, with the way on (torch)."""
 
     __slots__ = ()
 
@@ -70,8 +73,8 @@ class _Unbacked(dtype):
     def numpy(self):
         raise NotImplementedError(
             f"this use of {self.name} tensors is not in the built-in NumPy engine (it makes them "
-            f"with torch.tensor, .to and .{self.name}(), converts and prints them); switch the "
-            "engine to torch")
+            f"with torch.tensor, the factories, .to and .{self.name}(), and computes with them "
+            "through the ops); switch the engine to torch")
 
 
 float16 = half = dtype("float16", np.float16, _FLOAT, "HalfTensor")
@@ -91,15 +94,21 @@ ALL_DTYPES = (float16, float32, float64, uint8, int8, int16, int32, int64, bool,
               complex128)
 _REAL_OF = {complex64: float32, complex128: float64}
 _COMPLEX_OF = {float32: complex64, float64: complex128, bfloat16: complex64}
-# what a bfloat16 tensor's storage reports as its NumPy dtype (two bytes, no NumPy arithmetic)
-BFLOAT16_STORAGE = np.dtype("V2")
-_BY_NUMPY = {d.numpy: d for d in ALL_DTYPES} | {BFLOAT16_STORAGE: bfloat16}
+_BY_NUMPY = {d.numpy: d for d in ALL_DTYPES}
 
 
 def holds_floats(storage) -> bool:
-    """Whether a tensor's storage (an array, or bfloat16's) holds floating or complex values:
-    what may require grad, and what ``mean`` takes without a ``dtype``."""
-    return storage.dtype.kind in "fc" or storage.dtype == BFLOAT16_STORAGE
+    """Whether a tensor's storage holds floating or complex values (bfloat16's are float32
+    values): what may require grad, and what ``mean`` takes without a ``dtype``."""
+    return storage.dtype.kind in "fc"
+
+
+def values_as(data: np.ndarray, target: dtype, copy: bool = True) -> np.ndarray:
+    """A tensor's values in ``target`` dtype, as torch converts them (into bfloat16: to
+    float32, then rounded)."""
+    if target is bfloat16:
+        return as_bfloat16(data)
+    return data.astype(target.numpy, copy=copy)
 
 
 class _DefaultDtype:
@@ -148,9 +157,7 @@ def castable(source, target) -> bool:
 
 
 def from_array_dtype(numpy_dtype) -> dtype:
-    """from_numpy_dtype for a user's NumPy array, whose two-byte void is no bfloat16."""
-    if numpy_dtype == BFLOAT16_STORAGE:
-        raise TypeError(_unconvertible(numpy_dtype))
+    """from_numpy_dtype for a user's NumPy array (a two-byte void is no bfloat16)."""
     return from_numpy_dtype(numpy_dtype)
 
 

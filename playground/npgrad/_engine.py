@@ -14,6 +14,7 @@ import numpy as np
 
 from . import _formula_kit, _tensor
 from ._anomaly import AnomalyMode, checked
+from ._bfloat16 import BFloat16Array
 from ._complex_nodes import cast_gradient, cast_gradient_tensor
 from ._conforming import Unconformed
 from ._conforming import conform as _conform
@@ -227,6 +228,7 @@ def _execute_plain(root: Node, root_grad, keep_graph: bool, log: list | None = N
     kit = NUMPY_KIT
     release = not keep_graph
     split_from = SPLIT_FROM
+    bfloat16_values = BFloat16Array  # (a local: read on every edge)
     node = grad = None
     try:
         while ready:
@@ -274,7 +276,8 @@ def _execute_plain(root: Node, root_grad, keep_graph: bool, log: list | None = N
                     _give_undefined(next_node, ready)
                     continue
                 if not exact and (out.shape != next_node._shape
-                                  or out.dtype != next_node._np_dtype):
+                                  or out.dtype != next_node._np_dtype
+                                  or out.__class__ is bfloat16_values):
                     out = _conform(out, next_node)
                 existing = next_node._pending
                 if existing is None:
@@ -332,12 +335,13 @@ def _conform_value(out, next_node: Node | None, as_tensors: bool):
     if out is None or next_node is None:
         return out
     if not as_tensors:
-        if out.shape != next_node._shape or out.dtype != next_node._np_dtype:
+        if out.shape != next_node._shape or out.dtype != next_node._np_dtype or \
+                out.__class__ is BFloat16Array:
             return _conform(out, next_node)
         return out
     if tuple(out.shape) != next_node._shape:
         out = TENSOR_KIT.sum_to(out, next_node._shape)
-    if out._data.dtype != next_node._np_dtype:
+    if out._data.dtype != next_node._np_dtype or out._data.__class__ is BFloat16Array:
         out = cast_gradient_tensor(out, next_node._np_dtype)
     return out
 
@@ -447,9 +451,11 @@ def _propagate(node, outputs, dependencies, buffers, queue, reached, as_tensors:
         if grad is not None:
             if grad.shape != next_node._shape:
                 grad = _kit(as_tensors).sum_to(grad, next_node._shape)
-            if not as_tensors and grad.dtype != next_node._np_dtype:
+            if not as_tensors and (grad.dtype != next_node._np_dtype
+                                   or grad.__class__ is BFloat16Array):
                 grad = cast_gradient(grad, next_node._np_dtype)
-            elif as_tensors and grad._data.dtype != next_node._np_dtype:
+            elif as_tensors and (grad._data.dtype != next_node._np_dtype
+                                 or grad._data.__class__ is BFloat16Array):
                 grad = cast_gradient_tensor(grad, next_node._np_dtype)
             existing = buffers.get(next_node)
             buffers[next_node] = grad if existing is None else existing + grad

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import numbers
 
@@ -9,7 +10,7 @@ import numpy as np
 
 from . import _dtype as dtypes
 from . import _numerics, _random
-from ._bfloat16 import BFloat16Values
+from ._bfloat16 import as_bfloat16
 from ._bindings import bind_method
 from ._device import made_on_meta
 from ._factory_sizes import factory_size
@@ -187,7 +188,7 @@ def _fill(op: str, self: Tensor, draws: np.ndarray, chances: Tensor | None = Non
 
 def _finish(data: np.ndarray, requires_grad: bool, device_spec=None) -> Tensor:
     if made_on_meta(device_spec):  # (its shape and dtype; the values are let go)
-        data = NoValues(data.shape, data.dtype)
+        data = NoValues.of(data)
     result = _make(data)
     if requires_grad:
         result.requires_grad_(True) if dtypes.holds_floats(data) else _integer_grad_error()
@@ -198,13 +199,11 @@ def _integer_grad_error():
     raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
 
 
-def _to_array(data, dtype: dtypes.dtype) -> np.ndarray | BFloat16Values:
+def _to_array(data, dtype: dtypes.dtype) -> np.ndarray:
     if dtype is dtypes.bfloat16:  # (torch's way: to float32, then rounded to bfloat16)
-        return BFloat16Values.of(_to_array(data, dtypes.float32))
+        return as_bfloat16(_to_array(data, dtypes.float32))
     if isinstance(data, Tensor):
-        values = data._data
-        values = values.values if isinstance(values, BFloat16Values) else values
-        return values.astype(dtype.numpy, copy=True)
+        return data._data.astype(dtype.numpy, copy=True)
     if is_sequence(data) and not isinstance(data, np.ndarray):
         return nested_array(data, dtype)
     return np.array(data, dtype=dtype.numpy)
@@ -220,7 +219,7 @@ def _copied(data, dtype=None, device=None, requires_grad=False) -> Tensor:
     target = None if dtype is None else dtypes.to_dtype(dtype)
     if is_sequence(data) and not isinstance(data, np.ndarray):  # (torch: the shape first)
         values = nested_array(data, target) if target is not dtypes.bfloat16 else \
-            BFloat16Values.of(nested_array(data, dtypes.float32))
+            as_bfloat16(nested_array(data, dtypes.float32))
     else:
         values = _to_array(data, inferred_dtype(data) if target is None else target)
     return _finish(values, requires_grad, device)
@@ -262,11 +261,28 @@ def _dtype_or_default(dtype) -> np.dtype:
     return (dtypes.to_dtype(dtype) if dtype is not None else dtypes.get_default_dtype()).numpy
 
 
+def _bfloat16_through_float32(factory):
+    """``factory(..., dtype=torch.bfloat16)``: its float32 values rounded, which are torch's
+    (its bfloat16 kernels compute in float; torch.rand draws as for float32)."""
+    @functools.wraps(factory)
+    def made(*args, dtype=None, requires_grad=False, **kwargs) -> Tensor:
+        if dtype is None or dtypes.to_dtype(dtype) is not dtypes.bfloat16:
+            return factory(*args, dtype=dtype, requires_grad=requires_grad, **kwargs)
+        result = factory(*args, dtype=dtypes.float32, **kwargs)
+        if result._data.__class__ is np.ndarray:  # (a meta tensor's has no values)
+            result._data = as_bfloat16(result._data)
+        return _finish(result._data, requires_grad, kwargs.get("device"))
+
+    return made
+
+
+@_bfloat16_through_float32
 def zeros(*size, dtype=None, device=None, requires_grad=False) -> Tensor:
     return _finish(np.zeros(_size(size, "zeros"), _dtype_or_default(dtype)), requires_grad,
                    device)
 
 
+@_bfloat16_through_float32
 def ones(*size, dtype=None, device=None, requires_grad=False) -> Tensor:
     return _finish(np.ones(_size(size, "ones"), _dtype_or_default(dtype)), requires_grad,
                    device)
@@ -282,6 +298,7 @@ def empty(*size, dtype=None, device=None, requires_grad=False, memory_format=Non
     return made
 
 
+@_bfloat16_through_float32
 def full(size, fill_value, *, dtype=None, device=None, requires_grad=False) -> Tensor:
     target = dtypes.to_dtype(dtype) if dtype is not None else (
         dtypes.default_for_category(dtypes.scalar_category(fill_value)))
@@ -290,10 +307,12 @@ def full(size, fill_value, *, dtype=None, device=None, requires_grad=False) -> T
                    device)
 
 
+@_bfloat16_through_float32
 def eye(n: int, m: int | None = None, *, dtype=None, device=None, requires_grad=False) -> Tensor:
     return _finish(np.eye(n, m, dtype=_dtype_or_default(dtype)), requires_grad, device)
 
 
+@_bfloat16_through_float32
 def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=False) -> Tensor:
     if end is None:
         start, end = 0, start
@@ -322,11 +341,13 @@ def _check_range(start, end, step) -> None:
         raise RuntimeError("upper bound and lower bound inconsistent with step sign")
 
 
+@_bfloat16_through_float32
 def linspace(start, end, steps: int, *, dtype=None, device=None, requires_grad=False) -> Tensor:
     data = _numerics.linspace(start, end, steps, _dtype_or_default(dtype))
     return _finish(data, requires_grad, device)
 
 
+@_bfloat16_through_float32
 def rand(*size, generator=None, dtype=None, device=None, requires_grad=False) -> Tensor:
     """Uniform numbers in [0, 1), torch's for the seed."""
     target = _dtype_or_default(dtype)
@@ -347,8 +368,11 @@ def _part(complex_dtype: np.dtype) -> np.dtype:
 
 def randn(*size, generator=None, dtype=None, device=None, requires_grad=False) -> Tensor:
     """Standard normal numbers, torch's for the seed."""
-    target = _dtype_or_default(dtype)
     shape = _size(size, "randn")
+    if dtype is not None and dtypes.to_dtype(dtype) is dtypes.bfloat16:
+        values = _random.reduced_precision_normals(_stream(generator), _count(shape))
+        return _finish(as_bfloat16(values.reshape(shape)), requires_grad, device)
+    target = _dtype_or_default(dtype)
     if made_on_meta(device):
         return _finish(np.empty(shape, target), requires_grad, device)
     if target.kind == "c":  # the pairs of parts, each of variance 1/2

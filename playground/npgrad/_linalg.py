@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._arithmetic import mul
+from ._autocast import lower_precision
 from ._bindings import binds
 from ._blas import matrix_product, product_of_matrices
 from ._dtype_checks import (
@@ -44,6 +45,7 @@ def _shape_text(shape) -> str:
 
 
 @binds("mm")
+@lower_precision
 def mm(self: Tensor, mat2: Tensor) -> Tensor:
     if self.ndim != 2:
         raise RuntimeError("self must be a matrix")
@@ -90,6 +92,7 @@ def dot(self: Tensor, other: Tensor) -> Tensor:
 
 
 @binds("bmm")
+@lower_precision
 def bmm(self: Tensor, mat2: Tensor) -> Tensor:
     check_batches(self, mat2)
     check_scalar_type(self, mat2)
@@ -116,6 +119,7 @@ def check_batches(batch1: Tensor, batch2: Tensor) -> None:
 
 
 @binds("baddbmm")
+@lower_precision
 def baddbmm(self: Tensor, batch1: Tensor, batch2: Tensor, *, beta=1, alpha=1) -> Tensor:
     """beta * self + alpha * (batch1 @ batch2), one BaddbmmBackward0 node."""
     expanded_shape(self.shape, (batch1.size(0), batch1.size(1), batch2.size(2)))
@@ -133,6 +137,7 @@ def baddbmm(self: Tensor, batch1: Tensor, batch2: Tensor, *, beta=1, alpha=1) ->
 
 @binds("matmul")
 @binds("__matmul__", function=False)
+@lower_precision
 def matmul(self: Tensor, other: Tensor) -> Tensor:
     """Dispatch like torch: dot, mv, mm, or folded/batched mm with torch's graph shape."""
     if self.ndim == 0 or other.ndim == 0:
@@ -185,6 +190,7 @@ def outer(self: Tensor, other: Tensor) -> Tensor:
 
 
 @binds("addmm")
+@lower_precision
 def addmm(self: Tensor, mat1: Tensor, mat2: Tensor, *, beta=1, alpha=1) -> Tensor:
     """``beta * self + alpha * (mat1 @ mat2)`` as one node: what nn.Linear records for a
     batch of rows (beta 0: self is not read, as BLAS's)."""

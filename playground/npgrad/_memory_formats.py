@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import _dtype as dtypes
 from ._strides import CHANNELS_LAST, element_strides, in_order, preserved
 from ._type_info import channels_last, channels_last_3d, contiguous_format, preserve_format
 
@@ -60,7 +61,7 @@ def converted_in_place(tensors, dtype, memory_format) -> None:
     for tensor in tensors:
         data = tensor._data
         if dtype is not None and data.dtype.kind == "f":
-            data = data.astype(dtype.numpy)
+            data = dtypes.values_as(data, dtype)
         if memory_format is not None and data.ndim in (4, 5):
             data = laid_out(data, memory_format)
         tensor._data = data

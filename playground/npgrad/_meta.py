@@ -10,6 +10,8 @@ import math
 
 import numpy as np
 
+from ._bfloat16 import BFloat16Array
+
 COMPUTING = ("computing with meta tensors (device='meta': a shape without values) is not in "
              "the built-in NumPy engine; switch the engine to torch")
 
@@ -32,12 +34,19 @@ class RefusedStorage:
 
 
 class NoValues(RefusedStorage):
-    """A meta tensor's storage: its shape and dtype, read as an array's are."""
+    """A meta tensor's storage: its shape and dtype, read as an array's are (a bfloat16
+    tensor's dtype: float32, as its values' would be, and ``bfloat16``)."""
 
-    __slots__ = ("shape", "dtype")
+    __slots__ = ("shape", "dtype", "bfloat16")
 
-    def __init__(self, shape: tuple, dtype) -> None:
-        self.shape, self.dtype = tuple(shape), np.dtype(dtype)
+    def __init__(self, shape: tuple, dtype, bfloat16: bool = False) -> None:
+        self.shape, self.dtype, self.bfloat16 = tuple(shape), np.dtype(dtype), bfloat16
+
+    @classmethod
+    def of(cls, data) -> NoValues:
+        """The shape and dtype of ``data`` (an array, a bfloat16 one, another's NoValues)."""
+        bfloat16 = data.__class__ is BFloat16Array or getattr(data, "bfloat16", False)
+        return cls(data.shape, data.dtype, bfloat16)
 
     @property
     def ndim(self) -> int:
@@ -60,12 +69,13 @@ class NoValues(RefusedStorage):
         return NoValues(self.shape, dtype)
 
 
-def to_meta(tensor, dtype=None):
-    """A meta tensor of ``tensor``'s shape and dtype, or ``dtype`` (requiring grad where it
-    did)."""
+def to_meta(tensor, dtype=None, bfloat16: bool = False):
+    """A meta tensor of ``tensor``'s shape and dtype, or ``dtype`` (a NumPy dtype, with
+    ``bfloat16`` for that one's), requiring grad where it did."""
     from ._tensor import Tensor
 
-    moved = Tensor._make(NoValues(tensor.shape, tensor._data.dtype if dtype is None else dtype))
+    moved = Tensor._make(NoValues.of(tensor._data) if dtype is None else
+                         NoValues(tensor.shape, dtype, bfloat16))
     moved._rg = tensor._rg
     return moved
 

@@ -10,6 +10,7 @@ import warnings
 import numpy as np
 
 from . import _dtype as dtypes
+from ._autocast import lower_precision
 from ._bindings import binds
 from ._factorizations import _floating
 from ._linalg import bmm, check_three_dimensional, dot, mm
@@ -214,6 +215,7 @@ def _combined(base: np.ndarray, product: np.ndarray, beta, alpha) -> np.ndarray:
 
 
 @binds("addbmm")
+@lower_precision
 def addbmm(self: Tensor, batch1: Tensor, batch2: Tensor, *, beta=1, alpha=1) -> Tensor:
     """beta·self + alpha·Σ_b batch1[b] @ batch2[b], one AddbmmBackward0 node."""
     expanded_shape(self.shape, (batch1.size(1), batch2.size(2)))

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from . import _tensor
+from ._bfloat16 import DENSE_ARRAYS, gradient_dtype
 from ._dtype import from_numpy_dtype
 from ._formula_compiler import COMPILED_HOOKS
 from ._hook_lists import NodeHooks, RemovableHandle, node_metadata
@@ -160,7 +161,7 @@ class AccumulateGrad(Node):
         self._versions = ()
         self._seq = ACCUMULATE_GRAD_SEQUENCE
         self._shape = variable._data.shape
-        self._np_dtype = variable._data.dtype
+        self._np_dtype = gradient_dtype(variable._data)
         self._hooks = None
         self._deps = None
         self._exact = False
@@ -213,7 +214,7 @@ class NodeOutput(Node):
         self._versions = ()
         self._seq = owner._seq  # ready with its owner's priority, as torch's one node is
         self._shape = data.shape
-        self._np_dtype = data.dtype
+        self._np_dtype = gradient_dtype(data)
         self._hooks = None
         self._deps = None
         self._exact = False
@@ -462,7 +463,7 @@ def _check_hook_result(hook, given, result) -> None:
 def accumulate_into(tensor, grad, as_tensors: bool, retain: bool = False) -> None:
     """torch's AccumulateGrad: steal-or-copy the first gradient, add later ones in place."""
     current = tensor._grad
-    if not as_tensors and (grad.__class__ is not np.ndarray  # (a sparse embedding's)
+    if not as_tensors and (grad.__class__ not in DENSE_ARRAYS  # (a sparse embedding's)
                            or (current is not None and "_coo" in current.__dict__)):
         from . import _sparse_grads
 

@@ -14,10 +14,9 @@ import numpy as np
 
 from . import _bindings
 from . import _dtype as dtypes
-from ._bfloat16 import AUTOGRAD_REFUSED, BFloat16Values
+from ._bfloat16 import as_bfloat16
 from ._bindings import bind_method, binds
 from ._deprecations import warn_once
-from ._grad_mode import GradMode
 from ._kernel_exp import kernel_exp
 from ._memory_formats import is_laid_out, laid_out
 from ._nested_data import checked_fill
@@ -332,11 +331,10 @@ def to(self: Tensor, *args, **kwargs) -> Tensor:
     layout = kwargs.get("memory_format")
     if target is not None and target is not self.dtype:
         if self.is_meta:
-            return to_meta(self, _storage_dtype(target))
+            return to_meta(self, _storage_dtype(target), target is dtypes.bfloat16)
         if self._data.dtype.kind == "c" and not target.is_complex and target is not dtypes.bool:
             warn_once("complex to real")
-        data = _converted_data(self, layout, target)  # (no node: none into bfloat16)
-        converted = Tensor._make(data) if target is dtypes.bfloat16 else output("to", data, (self,))
+        converted = output("to", _converted_data(self, layout, target), (self,), typed=True)
     elif layout is not None and not _already(self._data, layout):
         converted = output("to", laid_out(self._data, layout), (self,))
     else:
@@ -345,20 +343,16 @@ def to(self: Tensor, *args, **kwargs) -> Tensor:
 
 
 def _storage_dtype(target: dtypes.dtype) -> np.dtype:
-    """The NumPy dtype a tensor of ``target`` holds (bfloat16's has no arithmetic)."""
-    return dtypes.BFLOAT16_STORAGE if target is dtypes.bfloat16 else target.numpy
+    """The NumPy dtype a tensor of ``target`` holds (bfloat16's: float32 values)."""
+    return np.dtype(np.float32) if target is dtypes.bfloat16 else target.numpy
 
 
 def _converted_data(self: Tensor, memory_format, target: dtypes.dtype):
-    """``self``'s values in ``target`` dtype; to or from bfloat16 by value, as torch rounds
-    (and refused where autograd would go through it)."""
-    if target is not dtypes.bfloat16 and self.dtype is not dtypes.bfloat16:
-        return _converted(self._data, memory_format, target.numpy)
-    if self._rg and GradMode.enabled:
-        raise NotImplementedError(AUTOGRAD_REFUSED)
+    """``self``'s values in ``target`` dtype (into bfloat16: to float32, then rounded, as
+    torch converts; out of it, by value)."""
     if target is dtypes.bfloat16:
-        return BFloat16Values.of(self._data)
-    return self._data.values.astype(target.numpy)
+        return as_bfloat16(_converted(self._data, memory_format, np.float32))
+    return _converted(self._data, memory_format, target.numpy)
 
 
 def _converted(data: np.ndarray, memory_format, dtype: np.dtype) -> np.ndarray:

@@ -203,9 +203,9 @@ def tensor_repr(tensor) -> str:
     prefix = "tensor(" if kind in PLAIN_CLASSES else f"{kind.__name__}("
     indent = len(prefix)
     suffixes = []
-    dtype = dtypes.from_numpy_dtype(values.dtype)
+    dtype = tensor.dtype
     if dtype is dtypes.bfloat16 and not tensor.is_meta:  # (torch prints them as float32 ones)
-        values = values.values
+        values = values.view(np.ndarray)
     if tensor.is_meta:  # no values to show: where they are and their shape
         suffixes.append("device='meta'")
         suffixes.append("size=" + str(tuple(values.shape)))

@@ -8,6 +8,7 @@ import warnings
 
 import numpy as np
 
+from ._autocast import full_precision
 from ._bindings import binds
 from ._linalg import mm
 from ._operands import float_operands
@@ -92,6 +93,7 @@ def _xlogy_values(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 
 @binds("cdist", method=False)
+@full_precision
 def cdist(x1: Tensor, x2: Tensor, p: float = 2.0,
           compute_mode: str = "use_mm_for_euclid_dist_if_necessary") -> Tensor:
     """The p-norm distance between each row of x1 and each row of x2 (batched). For p=2 with

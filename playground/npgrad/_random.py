@@ -190,23 +190,38 @@ def normals(generator: Generator, count: int, dtype: np.dtype, mean: float = 0.0
     whole tensor, turned into normals 16 at a time, the last 16 drawn again when the count is
     not a multiple of 16."""
     dtype = np.dtype(dtype)
+    if dtype == np.float16:
+        return reduced_precision_normals(generator, count, mean, std, contiguous).astype(dtype)
+    return _normals(generator, count, dtype, mean, std, contiguous)
+
+
+def reduced_precision_normals(generator: Generator, count: int, mean: float = 0.0,
+                              std: float = 1.0, contiguous: bool = True) -> np.ndarray:
+    """A half or bfloat16 tensor's normals, as the float32 values torch rounds to them: a
+    float's, except that the first draw is of whole blocks only (a float's draws every number
+    first, the tail's included); below 16, float64 ones through float32 (as c10::Half's and
+    c10::BFloat16's constructors take a double)."""
+    if count < _boxmuller.BLOCK or not contiguous:
+        return _normals(generator, count, np.dtype(np.float64), mean, std,
+                        contiguous).astype(np.float32)
+    return _normals(generator, count, np.dtype(np.float32), mean, std, contiguous,
+                    whole_first=True)
+
+
+def _normals(generator: Generator, count: int, dtype: np.dtype, mean: float, std: float,
+             contiguous: bool, whole_first: bool = False) -> np.ndarray:
     if std < 0:
         raise RuntimeError(f"normal expects std >= 0.0, but found std {_number(std)}")
     if count < _boxmuller.BLOCK or not contiguous:
-        values = _scalar_normals(generator, count, mean, std)
-        # (a double becomes a half through float, as c10::Half's constructor takes it)
-        return (values.astype(np.float32) if dtype == np.float16 else values).astype(dtype)
-    # a half tensor's normals are float's, rounded; its first draw is of whole blocks only
-    # (a float's draws every number first, the tail's included)
-    kind = np.dtype(np.float32) if dtype == np.float16 else dtype
+        return _scalar_normals(generator, count, mean, std).astype(dtype)
     whole = count - count % _boxmuller.BLOCK
-    values = uniforms(generator, whole if dtype == np.float16 else count, kind)
+    values = uniforms(generator, whole if whole_first else count, dtype)
     if len(values) < count:
-        values = np.concatenate([values, np.zeros(count - whole, kind)])
-    turn = _boxmuller.normals_from_uniforms if kind == np.float32 else _block_normals_float64
+        values = np.concatenate([values, np.zeros(count - whole, dtype)])
+    turn = _boxmuller.normals_from_uniforms if dtype == np.float32 else _block_normals_float64
     values[:whole] = turn(values[:whole], mean, std)
     if whole != count:
-        tail = uniforms(generator, _boxmuller.BLOCK, kind)
+        tail = uniforms(generator, _boxmuller.BLOCK, dtype)
         values[-_boxmuller.BLOCK:] = turn(tail, mean, std)
     return values.astype(dtype)
 

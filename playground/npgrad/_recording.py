@@ -15,6 +15,13 @@ from collections.abc import Callable
 
 import numpy as np
 
+from ._bfloat16 import (
+    BFloat16Array,
+    InUse,
+    carries_bfloat16,
+    gradient_dtype,
+    marked_bfloat16,
+)
 from ._complex_nodes import complex_variant
 from ._grad_mode import GradMode
 from ._no_grad_views import mark as mark_view
@@ -54,17 +61,21 @@ SAVE_RESULT = (RESULT,)
 
 
 # The functions in this module run once per op: they are written for speed, not elegance.
-def output(op: str, data, inputs: tuple, saved: tuple = (), counter=None, base=None) -> Tensor:
+def output(op: str, data, inputs: tuple, saved: tuple = (), counter=None, base=None,
+           typed: bool = False) -> Tensor:
     """Wrap ``data`` as the op's result; record a node when grad mode is on and inputs need it.
 
     ``inputs`` are the tensors (or None) the rule's formulas give gradients to, in its order;
     ``saved`` the rule's saved values (tensors, RESULT, arrays, numbers); a view passes its
-    base's version ``counter`` and the ``base`` itself.
+    base's version ``counter`` and the ``base`` itself. A float32 result of bfloat16 inputs
+    is bfloat16's (rounded: _bfloat16.py), unless the op was ``typed`` (given a dtype).
     """
-    if data.__class__ is not _ndarray:
+    if data.__class__ is not _ndarray and data.__class__ is not BFloat16Array:
         data = np.asarray(data)
     if op in LAID_OUT:
         data = as_torch_lays_out(op, data, inputs, saved)
+    if InUse.made and data.__class__ is _ndarray and not typed and carries_bfloat16(data, inputs):
+        data = marked_bfloat16(data)
     out = _make(data, None, counter)
     if base is not None:
         out._base = base if base._base is None else base._base  # (torch's: the first base)
@@ -196,7 +207,7 @@ def record_outputs(node, tensors: list) -> None:
     # One output's gradient comes alone, shaped and cast for it; several come as OutputGrads,
     # which have no shape or dtype.
     node._shape = None if several else tensors[0]._data.shape
-    node._np_dtype = None if several else tensors[0]._data.dtype
+    node._np_dtype = None if several else gradient_dtype(tensors[0]._data)
     for index, tensor in enumerate(tensors):
         tensor._fn = node
         tensor._rg = True
@@ -216,7 +227,7 @@ def attach_node(out: Tensor, node_class, inputs: tuple, saved: tuple) -> None:
     node._seq = _next_sequence()
     data = out._data
     node._shape = data.shape
-    node._np_dtype = data.dtype
+    node._np_dtype = data.dtype if data.__class__ is _ndarray else gradient_dtype(data)
     node._hooks = None
     node._deps = None
     # Whether each gradient the node sends already has its input's shape and dtype, so that
@@ -338,15 +349,15 @@ def fast_elementwise(op: str, ufunc, general: Callable, reflected: bool = False)
     def operator(self, other=missing):
         a = self._data
         dtype = a.dtype
-        if unary:
-            if other is not missing or dtype not in FAST_DTYPES:
+        if unary:  # (a bfloat16 tensor's float32 values: the general forward marks them)
+            if other is not missing or dtype not in FAST_DTYPES or a.__class__ is not _ndarray:
                 return fallback(self, other)
             data = ufunc(a)  # (a unary op's function splits large arrays itself)
             other_tensor = None
             exact = True
         else:
             scalars = FAST_DTYPES.get(dtype)
-            if scalars is None:
+            if scalars is None or a.__class__ is not _ndarray:
                 return fallback(self, other)
             if other.__class__ in TENSOR_CLASSES and not reflected:
                 b = other._data
@@ -370,6 +381,8 @@ def fast_elementwise(op: str, ufunc, general: Callable, reflected: bool = False)
             # Same dtypes by construction; same shapes unless the operands broadcast.
             exact = other_tensor is None or a.shape == b.shape
         if data.__class__ is not _ndarray:
+            if data.__class__ is BFloat16Array:  # (bfloat16's node: the general forward's)
+                return fallback(self, other)
             data = np.asarray(data)
         out = _make(data)
         if not (GradMode.enabled and (self._rg or (other_tensor is not None and other_tensor._rg))):

@@ -10,6 +10,7 @@ import numpy as np
 
 from . import _tie_order
 from ._arithmetic import maximum, minimum
+from ._autocast import full_precision
 from ._bindings import binds
 from ._dtype import holds_floats, scalar_type_name
 from ._kernel_exp import softmax_exp, softmax_log
@@ -76,7 +77,7 @@ def sum(self: Tensor, dim=None, keepdim=False, *, dtype=None) -> Tensor:
         result = whole_sum(data) if target is None else None  # torch's order of adding
         if result is None:
             result = np.sum(data, dtype=target)
-        return output("sum", result, (self,), (data.shape,))
+        return output("sum", result, (self,), (data.shape,), typed=dtype is not None)
     dims = _dims(dim, data.ndim)
     total = whole_sum(data) if target is None and len(set(dims)) == data.ndim else None
     rows = dim_sums(data, dims) if target is None and total is None else None
@@ -88,7 +89,7 @@ def sum(self: Tensor, dim=None, keepdim=False, *, dtype=None) -> Tensor:
         # (C order, as torch's results are: NumPy keeps a permuted input's order, and then a
         # later reshape of it would be a view where torch's is not)
         result = np.asarray(np.sum(data, axis=dims, keepdims=keepdim, dtype=target), order="C")
-    return output("sum_dim", result, (self,), (data.shape, dims, keepdim))
+    return output("sum_dim", result, (self,), (data.shape, dims, keepdim), typed=bool(dtype))
 
 
 @binds("mean")
@@ -103,14 +104,15 @@ def mean(self: Tensor, dim=None, keepdim=False, *, dtype=None) -> Tensor:
     if dim is None:
         # torch's mean is its sum divided by the count, in the tensor's dtype
         result = _mean_values(data) if data.size else over_nothing(data, None, False)
-        return output("mean", result, (self,), (data.shape, data.size))
+        return output("mean", result, (self,), (data.shape, data.size), typed=dtype is not None)
     dims = _dims(dim, data.ndim)
     count = int(np.prod([data.shape[d] for d in dims]))
     rows = dim_sums(data, dims)
     result = over_nothing(data, dims, keepdim) if not count else \
         np.mean(data, axis=dims, keepdims=keepdim, dtype=data.dtype) if rows is None else \
         _kept(rows / data.dtype.type(count), data.shape, dims, keepdim)
-    return output("mean_dim", row_major(result), (self,), (data.shape, dims, keepdim, count))
+    return output("mean_dim", row_major(result), (self,), (data.shape, dims, keepdim, count),
+                  typed=dtype is not None)
 
 
 def _kept(values: np.ndarray, shape: tuple, dims: tuple, keepdim: bool) -> np.ndarray:
@@ -128,6 +130,7 @@ def _mean_values(data: np.ndarray) -> np.ndarray:
 
 
 @binds("prod")
+@full_precision
 def prod(self: Tensor, dim=None, keepdim=False) -> Tensor:
     data = self._data
     target = _sum_dtype(self)
@@ -206,6 +209,7 @@ def norm(self: Tensor, p="fro", dim=None, keepdim=False) -> Tensor:
 
 
 @binds("trace")
+@full_precision
 def trace(self: Tensor) -> Tensor:
     """The sum of a matrix's diagonal, torch's TraceBackward0: added one by one in float64
     (integers in int64), as torch's CPU kernel does, then rounded once."""
@@ -399,7 +403,7 @@ def cumsum(self: Tensor, dim: int, *, dtype=None) -> Tensor:
     target = dtype.numpy if dtype is not None else _sum_dtype(self)
     result = running_sums(data, dim, target) if data.ndim else data.astype(
         target or data.dtype)
-    return output("cumsum", np.asarray(result), (self,), (dim,))
+    return output("cumsum", np.asarray(result), (self,), (dim,), typed=dtype is not None)
 
 
 def _sorting_order(data: np.ndarray, dim: int, descending: bool,
@@ -461,7 +465,7 @@ def topk(self: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool
 def softmax(self: Tensor, dim: int, dtype=None) -> Tensor:
     data, dim = _over_classes(self, dim, dtype)
     result = softmax_values(data, dim, softmax_exp(data, dim))  # torch's order of adding
-    return output("softmax", result, (self,), (RESULT, dim))
+    return output("softmax", result, (self,), (RESULT, dim), typed=dtype is not None)
 
 
 def safe_softmax(self: Tensor, dim: int) -> Tensor:
@@ -476,7 +480,7 @@ def log_softmax(self: Tensor, dim: int, dtype=None) -> Tensor:
     result = log_softmax_rows(data, dim)  # (in C where it can be: the same bits)
     if result is None:
         result = softmax_values(data, dim, softmax_exp(data, dim), softmax_log)
-    return output("log_softmax", result, (self,), (RESULT, dim))
+    return output("log_softmax", result, (self,), (RESULT, dim), typed=dtype is not None)
 
 
 def _over_classes(self: Tensor, dim: int, dtype) -> tuple[np.ndarray, int]:

@@ -404,7 +404,7 @@ def _promoted(tensors: list[Tensor]) -> list[np.ndarray]:
     target = tensors[0].dtype
     for tensor in tensors[1:]:
         target = dtypes.promote_types(target, tensor.dtype)
-    return [t._data.astype(target.numpy, copy=False) for t in tensors]
+    return [dtypes.values_as(t._data, target, copy=False) for t in tensors]
 
 
 @binds("meshgrid", method=False)

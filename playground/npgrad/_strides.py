@@ -25,8 +25,8 @@ def laid_like(grad: np.ndarray, leaf: np.ndarray) -> np.ndarray:
     AccumulateGrad lays it out."""
     if leaf.flags.c_contiguous or grad.shape != leaf.shape or \
             not dense(leaf.shape, element_strides(leaf)):
-        return np.array(grad, order="C", copy=True)
-    laid = like_input(np.asarray(grad, order="C"), leaf)
+        return np.array(grad, order="C", copy=True, subok=True)  # (bfloat16's keeps its class)
+    laid = like_input(np.asanyarray(grad, order="C"), leaf)
     return laid.copy() if laid is grad else laid  # (the .grad never shares the incoming one)
 
 

@@ -9,7 +9,7 @@ import numpy as np
 
 from . import _dtype as dtypes
 from . import _tensor_protocols as _protocols
-from ._bfloat16 import AUTOGRAD_REFUSED, values_for_numpy
+from ._bfloat16 import BFloat16Array
 from ._device import CPU, META, device  # noqa: F401 (torch.device, re-exported)
 from ._grad_mode import GradMode
 from ._hook_lists import LeafHooks, RemovableHandle
@@ -148,7 +148,8 @@ class Tensor:
                 "computed variable in a subgraph that doesn't require differentiation use "
                 "var_no_grad = var.detach().")
         if value and self._data.dtype.kind not in "fc":
-            raise _integer_grad_error("only Tensors of floating point and complex dtype", self)
+            raise RuntimeError("only Tensors of floating point and complex dtype can require "
+                               "gradients")
         if value and not _inference_mode and self.is_inference():
             raise RuntimeError("Setting requires_grad=True on inference tensor outside "
                                "InferenceMode is not allowed.")
@@ -156,7 +157,7 @@ class Tensor:
 
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
         if requires_grad and self._data.dtype.kind not in "fc":  # (torch's own words here)
-            raise _integer_grad_error("only Tensors of floating point dtype", self)
+            raise RuntimeError("only Tensors of floating point dtype can require gradients")
         self.requires_grad = requires_grad
         return self
 
@@ -200,7 +201,11 @@ class Tensor:
 
     @property
     def dtype(self) -> dtypes.dtype:
-        return dtypes.from_numpy_dtype(self._data.dtype)
+        data = self._data
+        kind = data.__class__
+        if kind is BFloat16Array or (kind is NoValues and data.bfloat16):
+            return dtypes.bfloat16
+        return dtypes.from_numpy_dtype(data.dtype)
 
     @property
     def device(self) -> device:
@@ -229,10 +234,10 @@ class Tensor:
     nelement = numel
 
     def element_size(self) -> int:
-        return self._data.itemsize
+        return self.dtype.itemsize  # (a bfloat16 tensor's: 2, its float32 values' 4)
 
     def is_floating_point(self) -> bool:
-        return self._data.dtype.kind == "f" or self.dtype is dtypes.bfloat16
+        return self._data.dtype.kind == "f"
 
     @property
     def _version(self) -> int:
@@ -255,8 +260,10 @@ class Tensor:
         if self._rg and not force and GradMode.enabled:  # (torch allows it under no_grad)
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
                                "tensor.detach().numpy() instead.")
-        if self._data.dtype == dtypes.BFLOAT16_STORAGE:  # (torch's words; the views read it)
-            return values_for_numpy(self._data, force)
+        if self._data.__class__ is BFloat16Array:  # (torch's words; the views read float32)
+            if not force:
+                raise TypeError("Got unsupported ScalarType BFloat16")
+            return self._data.view(np.ndarray)
         return self._data
 
     def __array__(self, dtype=None, copy=None):
@@ -423,7 +430,8 @@ class Parameter(Tensor):
             data = empty(0)
         tensor = data.detach()
         if requires_grad and tensor._data.dtype.kind not in "fc":
-            raise _integer_grad_error("Only Tensors of floating point and complex dtype", tensor)
+            raise RuntimeError("Only Tensors of floating point and complex dtype can require "
+                               "gradients")
         tensor.requires_grad_(requires_grad)
         mark_parameter(tensor, cls)
         return tensor
@@ -489,12 +497,3 @@ def _wrap_dim(dim: int, ndim: int) -> int:
             f"Dimension out of range (expected to be in range of [{low}, {high}], but got {dim})"
         )
     return dim % ndim if ndim else 0
-
-
-def _integer_grad_error(which: str, tensor: Tensor) -> Exception:
-    """torch's refusal of gradients for an integer tensor (its three callers word it three
-    ways: requires_grad_(), .requires_grad =, and nn.Parameter); this engine's for bfloat16."""
-    bfloat16 = tensor.dtype is dtypes.bfloat16
-    return NotImplementedError(AUTOGRAD_REFUSED) if bfloat16 else RuntimeError(
-        f"{which} can require gradients")
-

@@ -362,8 +362,8 @@ def storage(self: Tensor) -> TypedStorage:
 
 
 bind_method("data_ptr", lambda self: self._data.ctypes.data)
-bind_method("nbytes", property(lambda self: self._data.nbytes))
-bind_method("itemsize", property(lambda self: self._data.itemsize))
+bind_method("nbytes", property(lambda self: self._data.size * self.dtype.itemsize))
+bind_method("itemsize", property(lambda self: self.dtype.itemsize))
 bind_method("is_cpu", property(lambda self: True))
 bind_method("get_device", lambda self: -1)
 bind_method("is_nonzero", is_nonzero)

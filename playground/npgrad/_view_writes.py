@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._bfloat16 import gradient_dtype
 from ._nodes import Node, new_sequence_number, release_saved
 from ._recording import as_strided_of
 from ._tensor import Tensor, shared_counter
@@ -32,7 +33,7 @@ class CopySlices(Node):
     def __init__(self, fn: Node, base: Tensor, positions: np.ndarray) -> None:
         self._nx = fn._next  # the base's old history first, then the op's other inputs
         self._saved = self._versions = ()
-        self._shape, self._np_dtype = base._data.shape, base._data.dtype
+        self._shape, self._np_dtype = base._data.shape, gradient_dtype(base._data)
         self._hooks = self._deps = self._pending = None
         self._exact = False
         self._seq = new_sequence_number()

@@ -1,8 +1,9 @@
 """``torch.amp``: mixed precision as a CPU build of torch has it. autocast to CUDA says it is
-unavailable and steps aside (so do float32 targets on the CPU); to bfloat16 or float16 on the
-CPU it needs those dtypes, which this engine lacks. GradScaler scales losses and unscales
-gradients as torch's does (powers of two: exact), skips steps whose gradients are not finite
-and grows or backs off its scale; for CUDA it says it is disabled and passes through."""
+unavailable and steps aside (so do float32 targets on the CPU); on the CPU, to bfloat16 (its
+default) or float16, the ops cast as torch's CPU autocast casts them (``_autocast``).
+GradScaler scales losses and unscales gradients as torch's does (powers of two: exact), skips
+steps whose gradients are not finite and grows or backs off its scale; for CUDA it says it is
+disabled and passes through."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from collections import defaultdict
 
 import numpy as np
 
+from ._autocast import AutocastState, entered, left
 from ._dtype import bfloat16, float16, float32
 from ._missing import SaysWhatItLacks
 from ._tensor import Tensor
@@ -27,19 +29,26 @@ NO_CUDA_SCALER = "torch.cuda.amp.GradScaler is enabled, but CUDA is not availabl
 
 
 def is_autocast_enabled(device_type: str | None = None) -> bool:
-    return False
+    """Whether autocast is on for ``device_type`` (CUDA's, never on here, when not given)."""
+    return device_type is not None and device_type.split(":")[0] == "cpu" and \
+        AutocastState.cpu_enabled
+
+
+def is_autocast_cpu_enabled() -> bool:
+    warn_at_user_code("torch.is_autocast_cpu_enabled() is deprecated. Please use "
+                      "torch.is_autocast_enabled('cpu') instead. (Triggered internally at "
+                      "/__w/pytorch/pytorch/torch/csrc/autograd/init.cpp:883.)",
+                      DeprecationWarning)
+    return AutocastState.cpu_enabled
 
 
 def is_autocast_available(device_type: str) -> bool:
     return device_type.split(":")[0] in DEVICE_TYPES
 
 
-# what autocast casts to on each device unless told (torch.get_autocast_dtype)
-_AUTOCAST_DTYPES = {"cpu": bfloat16, "cuda": float16}
-
-
 def get_autocast_dtype(device_type: str):
-    return _AUTOCAST_DTYPES.get(device_type, float16)
+    """What autocast casts to on ``device_type`` unless told (the CPU's: the one it is on)."""
+    return AutocastState.cpu_dtype if device_type == "cpu" else float16
 
 
 def get_autocast_cpu_dtype():
@@ -47,7 +56,7 @@ def get_autocast_cpu_dtype():
                       "torch.get_autocast_dtype('cpu') instead. (Triggered internally at "
                       "/__w/pytorch/pytorch/torch/csrc/autograd/init.cpp:1016.)",
                       DeprecationWarning)
-    return bfloat16
+    return AutocastState.cpu_dtype
 
 
 def get_autocast_gpu_dtype():
@@ -69,24 +78,29 @@ class autocast:
             raise RuntimeError(f"Expected one of {', '.join(DEVICE_TYPES)} device type at start "
                                f"of device string: {device_type}")
         self.device = device_type
-        self.fast_dtype = dtype
+        self.fast_dtype = get_autocast_dtype(device_type) if dtype is None else dtype
         self._enabled = bool(enabled)
+        self._cache_enabled = cache_enabled
+        self._before: list = []  # (a decorator's instance is entered once per call)
         if not self._enabled:
             return
         if device_type != "cpu":
             warn_at_user_code(NO_CUDA_AUTOCAST)
             self._enabled = False
-        elif dtype is not None and dtype is not float16 and dtype is not bfloat16:
+        elif self.fast_dtype is not float16 and self.fast_dtype is not bfloat16:
             warn_at_user_code(CPU_DTYPES)
             self._enabled = False
-        else:  # the CPU's bfloat16 (its default) or float16 matrix products
-            raise NotImplementedError("autocast to bfloat16 or float16 on the CPU is not in the "
-                                      "built-in NumPy engine; switch the engine to torch")
 
     def __enter__(self):
+        if self.device == "cpu":
+            self._before.append(entered(self._enabled, self.fast_dtype, self._cache_enabled))
+            _Open.count += 1
         return self
 
     def __exit__(self, *exc_info) -> None:
+        if self.device == "cpu":
+            _Open.count -= 1
+            left(self._before.pop(), _Open.count == 0)
         return None
 
     def __call__(self, function):
@@ -96,6 +110,12 @@ class autocast:
                 return function(*args, **kwargs)
 
         return autocast_function
+
+
+class _Open:
+    """How many CPU autocast regions are open (the cached casts go with the last)."""
+
+    count = 0
 
 
 _READY, _UNSCALED, _STEPPED = 0, 1, 2

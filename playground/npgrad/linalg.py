@@ -11,6 +11,7 @@ import numpy as np
 
 from . import _more_math_linalg, _recording, _reductions
 from ._arithmetic import where
+from ._autocast import lower_precision
 from ._bindings import binds
 from ._eig import eig, eigvals  # noqa: F401 - torch.linalg's
 from ._factorizations import cholesky, eigh, eigvalsh, householder_product, qr, svd, svdvals
@@ -246,6 +247,7 @@ def solve_triangular(A: Tensor, B: Tensor, *, upper=None, left: bool = True,
                              (A, _recording.RESULT, upper, left, unitriangular))
 
 
+@lower_precision
 def vecdot(x: Tensor, y: Tensor, *, dim: int = -1) -> Tensor:
     if x._data.dtype.kind not in "fc":
         raise RuntimeError("linalg.vecdot: Expected a floating point or complex tensor as input. "

@@ -324,11 +324,12 @@ def test_engine_auto_takes_torch_only_for_what_the_numpy_engine_lacks(tutorial, 
     fails on its own) is the NumPy engine's, said as it says it."""
     lacking = tmp_path / "lacking.py"
     lacking.write_text("import torch\nprint('before')\nx = torch.arange(5.0)\n"
-                       "print(x.bfloat16().sum().float())\n")
+                       "print(x.to('meta').sum())\n")
     taken = _run(lacking, "--engine", "auto")
     assert (taken.returncode, taken.stdout) == (0, _python(lacking).stdout)
-    assert taken.stderr == ("playground: the NumPy engine lacks computing with bfloat16 "
-                            "tensors: running the script on torch\n")
+    assert taken.stderr == ("playground: the NumPy engine lacks computing with meta tensors "
+                            "(device='meta': a shape without values): running the script on "
+                            "torch\n")
     kept = _run(tutorial, "--engine", "auto")
     assert (kept.returncode, kept.stdout, kept.stderr) == (0, _python(tutorial).stdout, "")
     failing = tmp_path / "failing.py"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.oracle import run_printing
+from tests.oracle import run_printing, same_within
 
 CODE = """
 import warnings
@@ -79,11 +79,54 @@ def test_mixed_precision_prints_what_torch_prints():
     assert run_printing(CODE, npgrad) == run_printing(CODE, torch)
 
 
-def test_autocast_to_the_cpus_half_precision_says_what_to_do():
+AUTOCAST = """
+import torch.nn.functional as F
+torch.manual_seed(0)
+lin = torch.nn.Linear(3, 2)
+x = torch.randn(4, 3)
+target = torch.tensor([0, 1, 0, 1])
+state = lambda: (torch.is_autocast_enabled(), torch.is_autocast_enabled("cpu"),
+                 torch.get_autocast_dtype("cpu"))
+print(state())
+with torch.autocast("cpu"):
+    print(state())
+    y = lin(x)
+    print(y.dtype, y.grad_fn.name(), [f and f.name() for f, _ in y.grad_fn.next_functions])
+    print(lin(x).grad_fn.next_functions[0][0] is y.grad_fn.next_functions[0][0])
+    loss = F.cross_entropy(y, target)
+    print(loss, loss.grad_fn.name(), loss.grad_fn.next_functions[0][0].name())
+    print(y.relu().dtype, F.mse_loss(y, torch.zeros(4, 2)).dtype, (y + x[:, :2]).dtype,
+          (y * 2).dtype)
+    d = torch.randn(3, 3, dtype=torch.float64)
+    print((d @ d).dtype, (x @ x.t()).dtype, torch.mm(x, x.t()).dtype,
+          torch.cat([y, x[:, :2]]).dtype)
+    print(y.softmax(-1).dtype, y.sum().dtype, y.float().dtype)
+    with torch.autocast("cpu", enabled=False):
+        print(lin(x).dtype, torch.is_autocast_enabled("cpu"))
+    loss.backward()
+    print(lin.weight.grad.dtype, lin.weight.grad, lin.bias.grad)
+with torch.autocast("cpu", dtype=torch.float16):
+    h = lin(x)
+    print(h.dtype, torch.get_autocast_dtype("cpu"), F.cross_entropy(h, target).dtype)
+with torch.autocast("cpu", dtype=torch.float64):
+    print(lin(x).dtype)
+@torch.autocast("cpu")
+def product(a):
+    return a @ a.t()
+print(product(x).dtype, torch.autocast("cpu").fast_dtype, torch.is_autocast_enabled("cpu"))
+"""
+
+
+def test_autocast_on_the_cpu_casts_as_torch_does():
+    """bfloat16 (the default) and float16 on the CPU: matrix products in it, losses in
+    float32, the casts of the weights cached (torch's ToCopyBackward0 nodes), nested and
+    disabled regions, the decorator form."""
     import playground.npgrad as npgrad
 
-    with pytest.raises(NotImplementedError, match="switch the engine to torch"):
-        npgrad.autocast(device_type="cpu")
+    torch = pytest.importorskip("torch")
+    theirs, mine = run_printing(AUTOCAST, torch), run_printing(AUTOCAST, npgrad)
+    # (a bfloat16 gradient summed over the batch may round to the neighbouring bfloat16)
+    assert same_within(theirs, mine, 2 * 2.0 ** -7, last_place=True), (theirs, mine)
 
 
 JIT = """

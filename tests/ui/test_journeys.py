@@ -532,29 +532,30 @@ def type_code_here(qtbot, window, lines: list[str]) -> None:
 
 
 def test_what_the_numpy_engine_lacks_runs_on_torch_in_one_click(qtbot, window, monkeypatch):
-    """A script stops on what the NumPy engine lacks (autograd through bfloat16): a button offers
+    """A script stops on what the NumPy engine lacks (computing with meta tensors): a button offers
     torch; one click switches the engine and runs the script there. Without torch
     installed, the console names what is missing and the command that installs torch."""
     from playground.engines.registry import EngineEntry
 
     type_code(qtbot, window, ["import torch", "x = torch.arange(5.0, requires_grad=True)",
-                              "dense = x.bfloat16().float()", "print(dense.sum())"])
+                              "shape_only = x.to('meta')", "print(shape_only.sum())"])
     offer = window.runs.torch_offer
     with monkeypatch.context() as without_torch:
         without_torch.setattr(EngineEntry, "installed", property(lambda entry: False))
         press_run_all(qtbot, window)
     assert not offer.isVisible()
     said = window.console.toPlainText()
-    assert ("The NumPy engine lacks autograd through bfloat16 tensors, and torch is not "
-            "installed: ") in said
+    assert ("The NumPy engine lacks computing with meta tensors (device='meta': a shape "
+            "without values), and torch is not installed: ") in said
     assert "pip install" in said
     press_run_all(qtbot, window)
-    assert offer.isVisible() and "bfloat16 tensors" in offer.toolTip()
+    assert offer.isVisible() and "meta tensors" in offer.toolTip()
     with qtbot.waitSignal(window.runner.finished, timeout=RUN_MS):
         qtbot.mouseClick(offer, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: settled(window), timeout=RUN_MS)
     assert window.runs.engine_box.currentData() == "torch" and not offer.isVisible()
-    assert "tensor(10., grad_fn=<SumBackward0>)" in window.console.toPlainText()
+    assert "tensor(..., device='meta', size=(), grad_fn=<SumBackward0>)" in \
+        window.console.toPlainText()
     assert window.graph_view.current is not None
 
 CUSTOM_FUNCTION = '''import torch

@@ -12,6 +12,7 @@ import numpy as np
 
 from .. import _recording, _reductions
 from .._arithmetic import mul_scalar
+from .._autocast import lower_precision
 from .._formula_kit import attention_probabilities, heads_for
 from .._missing import missing_attribute
 from .._tensor import Tensor
@@ -67,6 +68,7 @@ def sdpa_kernel(backends, set_priority: bool = False):
         _enabled.update(previous)
 
 
+@lower_precision
 def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor,
                                  attn_mask: Tensor | None = None, dropout_p: float = 0.0,
                                  is_causal: bool = False, scale: float | None = None,

@@ -8,6 +8,7 @@ import numpy as np
 
 from .. import _recording
 from .._arithmetic import mul_scalar
+from .._autocast import full_precision
 from .._complex_refusals import refused_for_complex
 from .._formula_kit import _zero_elsewhere
 from .._reductions import log_softmax
@@ -32,6 +33,7 @@ def _check_targets(input: Tensor, target: Tensor) -> None:
                            f"{type_name(target._data.dtype)}")
 
 
+@full_precision
 def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average=None,
              ignore_index: int = -100, reduce=None, reduction: str = "mean") -> Tensor:
     """Negative log-likelihood of each target class (``input`` holds log-probabilities),
@@ -190,6 +192,7 @@ def nll2d_grad(k, grad, chosen, reduction, count):
 
 
 @refused_for_complex("cross_entropy")
+@full_precision
 def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
                   size_average=None, ignore_index: int = -100, reduce=None,
                   reduction: str = "mean", label_smoothing: float = 0.0) -> Tensor:

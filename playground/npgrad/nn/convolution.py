@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _convolution, _recording
+from .._autocast import lower_precision
 from .._dtype_checks import check_convolution, check_kernel_fits, check_max_pool_input
 from .._grad_mode import no_grad
 from .._strides import following, wants_channels_last
@@ -17,6 +18,7 @@ from .modules import Module, weight_and_bias
 _pair = _convolution._pair
 
 
+@lower_precision
 def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0,
            dilation=1, groups: int = 1) -> Tensor:
     """Cross-correlation of an (N, C, H, W) input with (O, C / groups, KH, KW) filters, plus
@@ -49,6 +51,7 @@ def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, 
                              (input, weight, stride, padding, dilation, groups))
 
 
+@lower_precision
 def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1,
                      padding=0, output_padding=0, groups: int = 1, dilation=1) -> Tensor:
     """The transposed convolution of an (N, C_in, H, W) input by (C_in, C_out / groups, KH,
@@ -179,6 +182,7 @@ def _ceil_extra(sizes, kernel, stride, padding, dilation) -> tuple:
     return tuple(extra)
 
 
+@lower_precision
 def conv1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0,
            dilation=1, groups: int = 1) -> Tensor:
     """Cross-correlation of an (N, C, L) input with (O, C / groups, K) filters: torch's one
@@ -237,6 +241,7 @@ def conv1d_forward(k, input, weight, stride, padding, dilation, groups):
     return _convolution.conv1d(input, weight, stride, padding, dilation, groups)
 
 
+@lower_precision
 def conv_transpose1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1,
                      padding=0, output_padding=0, groups: int = 1, dilation=1) -> Tensor:
     """The transposed convolution of an (N, C_in, L) input by (C_in, C_out / groups, K)

@@ -11,6 +11,7 @@ import math
 import numpy as np
 
 from .. import _recording
+from .._autocast import full_precision
 from .._formula_kit import Kit
 from .._tensor import Tensor
 from .loss import _Loss
@@ -19,6 +20,7 @@ _REDUCTIONS = ("none", "mean", "sum")
 _WHERE = "ctc_loss_allocate_outputs"
 
 
+@full_precision
 def ctc_loss(log_probs: Tensor, targets: Tensor, input_lengths, target_lengths, blank: int = 0,
              reduction: str = "mean", zero_infinity: bool = False) -> Tensor:
     """Each sequence's -log p(target | log_probs), reduced: 'mean' divides each by its target

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import warnings
 
+from .._autocast import full_precision
 from .._grad_mode import no_grad
 from .._products import xlogy
 from .._tensor import Tensor
@@ -48,6 +49,7 @@ class CosineSimilarity(Module):
         return cosine_similarity(x1, x2, self.dim, self.eps)
 
 
+@full_precision
 def kl_div(input: Tensor, target: Tensor, size_average=None, reduce=None,
            reduction: str = "mean", log_target: bool = False) -> Tensor:
     """KL(target ‖ exp(input)) summed the way ``reduction`` says: target (log target - input),

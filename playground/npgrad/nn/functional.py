@@ -8,6 +8,7 @@ import math
 import numpy as np
 
 from .. import _complex_refusals, _linalg, _operands, _recording, _reductions
+from .._autocast import full_precision, lower_precision
 from .._dtype_checks import check_normalization
 from .._formula_kit import GELU_BETA, GELU_KAPPA, SQRT_HALF
 from .._gelu_bits import gelu_float32
@@ -44,6 +45,7 @@ def _implicit_dim(name: str, input: Tensor, dim: int | None) -> int:
     return 0 if input.ndim in (0, 1, 3) else 1
 
 
+@full_precision
 def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
     """Mean (or sum, or none) of squared differences, as one MseLossBackward0 node."""
     _check_target_size(input, target)
@@ -78,6 +80,7 @@ def _check_target_size(input: Tensor, target: Tensor) -> None:
             raise _operands.broadcast_error(tuple(input.shape), tuple(target.shape)) from None
 
 
+@full_precision
 def l1_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
     """|input - target| reduced: torch composes it of ops (MeanBackward0 ← AbsBackward0)."""
     _check_target_size(input, target)
@@ -89,6 +92,7 @@ def l1_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
     return difference.mean() if reduction == "mean" else difference.sum()
 
 
+@full_precision
 def smooth_l1_loss(input: Tensor, target: Tensor, reduction: str = "mean",
                    beta: float = 1.0) -> Tensor:
     """0.5 z² / beta where z = |input - target| < beta, else z - 0.5 beta (beta 0: l1_loss)."""
@@ -105,6 +109,7 @@ def smooth_l1_loss(input: Tensor, target: Tensor, reduction: str = "mean",
                              (input, target, reduction, beta))
 
 
+@full_precision
 def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean",
                delta: float = 1.0) -> Tensor:
     """0.5 z² where z = |input - target| < delta, else delta (z - 0.5 delta)."""
@@ -261,6 +266,7 @@ def _reduced(losses: np.ndarray, reduction: str, dtype, counted: int | None = No
     return np.asarray(total / count, dtype=dtype), count
 
 
+@full_precision
 def binary_cross_entropy(input: Tensor, target: Tensor, weight=None,
                          reduction: str = "mean") -> Tensor:
     """-(t log p + (1 - t) log(1 - p)), each log clamped at -100 as torch does, times
@@ -281,6 +287,7 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight=None,
                              (input, target, count, scale))
 
 
+@full_precision
 def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight=None,
                                      reduction: str = "mean", pos_weight=None) -> Tensor:
     """The same on logits, computed stably as torch's kernel: (1 - t) x - log σ(x), the log
@@ -312,6 +319,7 @@ def _weight_values(weight, like: np.ndarray) -> np.ndarray | None:
     return values.astype(like.dtype, copy=False)
 
 
+@lower_precision
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """``input @ weight.T + bias`` recorded as torch records it: one AddmmBackward0 for a
     batch of rows, wrapped in views for other shapes; without a bias torch's matmul

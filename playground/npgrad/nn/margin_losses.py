@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _recording
+from .._autocast import full_precision
 from .._formula_kit import Kit
 from .._pointwise import rounded_once
 from .._tensor import Tensor
@@ -35,6 +36,7 @@ def _checked_reduction(size_average, reduce, reduction: str) -> str:
 
 
 # ----- soft margin: log(1 + exp(-y x)) ------------------------------------------------------------
+@full_precision
 def soft_margin_loss(input: Tensor, target: Tensor, size_average=None, reduce=None,
                      reduction: str = "mean") -> Tensor:
     reduction = _checked_reduction(size_average, reduce, reduction)
@@ -78,6 +80,7 @@ def _count(value) -> int:
 
 
 # ----- multi-class margins: Σ_j≠y max(0, margin - x_y + x_j)^p / C -------------------------------
+@full_precision
 def multi_margin_loss(input: Tensor, target: Tensor, p: int = 1, margin: float = 1.0,
                       weight: Tensor | None = None, size_average=None, reduce=None,
                       reduction: str = "mean") -> Tensor:
@@ -152,6 +155,7 @@ def _times_grad(k, terms, grad, data, op, self):
 
 
 # ----- multi-label margins: Σ over targets y, non-targets j of max(0, 1 - x_y + x_j) / C -------
+@full_precision
 def multilabel_margin_loss(input: Tensor, target: Tensor, size_average=None, reduce=None,
                            reduction: str = "mean") -> Tensor:
     reduction = _checked_reduction(size_average, reduce, reduction)

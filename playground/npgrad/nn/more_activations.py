@@ -10,6 +10,7 @@ import warnings
 import numpy as np
 
 from .. import _factories, _reductions, _shapes
+from .._autocast import lower_precision
 from .._complex_refusals import refused_for_complex
 from .._kernel_exp import vector_loop_mask
 from .._pointwise import UNARY
@@ -131,6 +132,7 @@ def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
     return _elu(input, "celu", alpha, 1.0, 1.0 / alpha, inplace)
 
 
+@lower_precision
 def prelu(input: Tensor, weight: Tensor) -> Tensor:
     """x where positive, weight·x elsewhere; the weight viewed across dim 1 as torch does."""
     if weight.ndim > 1:

@@ -12,6 +12,7 @@ import numpy as np
 
 from .. import _recording
 from .._arithmetic import add_scalar, sub_scalar, where
+from .._autocast import full_precision
 from .._factories import zeros_like
 from .._grad_mode import no_grad
 from .._more_math import divide_by_number
@@ -57,6 +58,7 @@ def pairwise_distance(x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6,
                              (difference, p, dims, keepdim, _recording.RESULT))
 
 
+@full_precision
 def triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor,
                         margin: float = 1.0, p: float = 2, eps: float = 1e-6,
                         swap: bool = False, size_average=None, reduce=None,
@@ -96,6 +98,7 @@ def triplet_margin_with_distance_loss(anchor: Tensor, positive: Tensor, negative
     return _reduced(loss, reduction)
 
 
+@full_precision
 def cosine_embedding_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0,
                           size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
     """1 - cos(x1, x2) where the target is 1, max(cos - margin, 0) where it is -1."""
@@ -117,6 +120,7 @@ def cosine_embedding_loss(input1: Tensor, input2: Tensor, target: Tensor, margin
     return _reduced(output, reduction)
 
 
+@full_precision
 def margin_ranking_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0,
                         size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
     """max(-target (x1 - x2) + margin, 0)."""
@@ -129,6 +133,7 @@ def margin_ranking_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: 
     return _reduced(output, reduction)
 
 
+@full_precision
 def hinge_embedding_loss(input: Tensor, target: Tensor, margin: float = 1.0,
                          size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
     """The input where the target is 1, max(margin - input, 0) where it is -1."""
@@ -160,6 +165,7 @@ def multilabel_soft_margin_loss(input: Tensor, target: Tensor, weight: Tensor | 
     raise ValueError(f"{reduction} is not a valid value for reduction")
 
 
+@full_precision
 def poisson_nll_loss(input: Tensor, target: Tensor, log_input: bool = True,
                      full: bool = False, size_average=None, eps: float = 1e-8, reduce=None,
                      reduction: str = "mean") -> Tensor:

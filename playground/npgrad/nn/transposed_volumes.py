@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _convolution, _recording, _volumes
+from .._autocast import lower_precision
 from .._dtype_checks import check_convolution
 from .._formula_kit import Kit
 from .._tensor import Tensor
@@ -16,6 +17,7 @@ from .volumes import _unbatched
 triple = _volumes.triple
 
 
+@lower_precision
 def conv_transpose3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1,
                      padding=0, output_padding=0, groups: int = 1, dilation=1) -> Tensor:
     """The transposed convolution of an (N, C_in, D, H, W) volume by (C_in, C_out / groups,

@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _recording, _volumes
+from .._autocast import lower_precision
 from .._dtype_checks import check_convolution, check_kernel_fits, check_max_pool_input
 from .._formula_kit import Kit
 from .._tensor import Tensor
@@ -25,6 +26,7 @@ def _unbatched(function, input: Tensor, *rest):
     return result.squeeze(0)
 
 
+@lower_precision
 def conv3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0,
            dilation=1, groups: int = 1) -> Tensor:
     """Cross-correlation of a volume with (O, C / groups, KD, KH, KW) filters, plus bias."""

@@ -302,7 +302,7 @@ class Module:
         specs = [spec for spec in (*args, kwargs.get("device")) if isinstance(spec, str | device)]
         if any(is_meta(spec) for spec in specs):
             for tensor in (*self.parameters(), *self.buffers()):
-                tensor._data = NoValues(tensor._data.shape, tensor._data.dtype)
+                tensor._data = NoValues.of(tensor._data)
         dtype = kwargs.get("dtype") or next((a for a in args if hasattr(a, "is_floating_point")),
                                             None)
         if dtype is not None or kwargs.get("memory_format") is not None:
@@ -324,7 +324,7 @@ class Module:
             dst_type = next(d for d in _dtype.ALL_DTYPES if d.legacy_name == name)
         with no_grad():
             for tensor in (*self.parameters(), *self.buffers()):
-                tensor._data = tensor._data.astype(dst_type.numpy)
+                tensor._data = _dtype.values_as(tensor._data, dst_type)
         return self
 
     def double(self) -> Module:
@@ -341,6 +341,11 @@ class Module:
         from ... import float16
 
         return self.to(float16)
+
+    def bfloat16(self) -> Module:
+        from ... import bfloat16
+
+        return self.to(bfloat16)
 
     # ----- printing ----------------------------------------------------------------------------
     def extra_repr(self) -> str:
