@@ -132,6 +132,8 @@ class BFloat16Array(np.ndarray):
 
     def __array_function__(self, func, types, args, kwargs):
         result = func(*_unmarked(args), **{k: _unmarked(v) for k, v in kwargs.items()})
+        if func in _WRITING_FIRST:  # (np.copyto(bfloat16, values) and the like)
+            _round_in_place(args[0])
         if isinstance(kwargs.get("out"), BFloat16Array):
             _round_in_place(kwargs["out"])
             return kwargs["out"]
@@ -143,6 +145,11 @@ class BFloat16Array(np.ndarray):
         """An element is a 0-d bfloat16 array, not a NumPy float32 number (torch's x[i])."""
         item = np.ndarray.__getitem__(self, index)
         return np.asarray(item).view(BFloat16Array) if item.__class__ is np.float32 else item
+
+    def __setitem__(self, index, value) -> None:
+        """Values written in are rounded to bfloat16, as torch's copy into one rounds them."""
+        np.ndarray.__setitem__(self.view(np.ndarray), index,
+                               rounded_to_bfloat16(np.asarray(plain(value)).astype(np.float32)))
 
     def astype(self, dtype, *args, **kwargs) -> np.ndarray:
         """Its values in ``dtype`` as a plain array (float32 too: a float32 tensor's)."""
@@ -161,5 +168,7 @@ def _round_in_place(array) -> None:
         values[...] = rounded_to_bfloat16(values)
 
 
+# NumPy's functions that write into their first argument
+_WRITING_FIRST = frozenset((np.copyto, np.put, np.place, np.putmask, np.fill_diagonal))
 # The classes of a dense gradient's values (a sparse one's are another class).
 DENSE_ARRAYS = (np.ndarray, BFloat16Array)

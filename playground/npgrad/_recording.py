@@ -61,6 +61,11 @@ SAVE_RESULT = (RESULT,)
 
 
 # The functions in this module run once per op: they are written for speed, not elegance.
+# Ops whose result is in their input's dtype whatever their weights' (torch's mixed-type
+# normalizations: a bfloat16 input with float32 weights gives bfloat16)
+INPUT_TYPED = frozenset(("batch_norm", "layer_norm", "group_norm"))
+
+
 def output(op: str, data, inputs: tuple, saved: tuple = (), counter=None, base=None,
            typed: bool = False) -> Tensor:
     """Wrap ``data`` as the op's result; record a node when grad mode is on and inputs need it.
@@ -74,7 +79,8 @@ def output(op: str, data, inputs: tuple, saved: tuple = (), counter=None, base=N
         data = np.asarray(data)
     if op in LAID_OUT:
         data = as_torch_lays_out(op, data, inputs, saved)
-    if InUse.made and data.__class__ is _ndarray and not typed and carries_bfloat16(data, inputs):
+    if InUse.made and data.__class__ is _ndarray and not typed and carries_bfloat16(
+            data, inputs[:1] if op in INPUT_TYPED else inputs):
         data = marked_bfloat16(data)
     out = _make(data, None, counter)
     if base is not None:
