@@ -18,8 +18,10 @@ import numpy as np
 from ._nodes import AccumulateGrad, GraphRoot, Node, NodeOutput, new_sequence_number, release_saved
 
 # An op on all of a sample's elements is, on the batch, the same op over all dimensions
-# but the batch's: torch's batched node is that overload's.
-_BATCHED_NAMES = {"SumBackward0": "SumBackward1", "MeanBackward0": "MeanBackward1"}
+# but the batch's, and a squeeze of one dimension a squeeze of a list of them: torch's
+# batched node is that overload's.
+_BATCHED_NAMES = {"SumBackward0": "SumBackward1", "MeanBackward0": "MeanBackward1",
+                  "SqueezeBackward4": "SqueezeBackward5"}
 _CLASSES: dict[tuple[str, str], type] = {}
 
 
