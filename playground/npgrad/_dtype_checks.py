@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._dtype import scalar_type_name
+from ._dtype import bfloat16, float16, float32, scalar_type_name
 
 # torch's C++ type names (float, long int) of the dtypes
 _C = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int",
@@ -17,7 +17,7 @@ _C = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": 
 
 
 def _scalar(tensor) -> str:
-    return scalar_type_name(tensor._data.dtype)
+    return "BFloat16" if tensor.dtype is bfloat16 else scalar_type_name(tensor._data.dtype)
 
 
 def c_type_name(numpy_dtype) -> str:
@@ -27,44 +27,44 @@ def c_type_name(numpy_dtype) -> str:
 
 
 def _c(tensor) -> str:
-    return c_type_name(tensor._data.dtype)
+    return "c10::BFloat16" if tensor.dtype is bfloat16 else c_type_name(tensor._data.dtype)
 
 
 def _differ(*tensors) -> bool:
-    kinds = {tensor._data.dtype for tensor in tensors if tensor is not None}
+    kinds = {tensor.dtype for tensor in tensors if tensor is not None}
     return len(kinds) > 1
 
 
 def check_mm(a, b) -> None:
-    if a._data.dtype != b._data.dtype:
+    if a.dtype is not b.dtype:
         raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {_c(a)} != "
                            f"{_c(b)}")
 
 
 def check_mv(matrix, vector) -> None:
-    if matrix._data.dtype != vector._data.dtype:  # (torch lists addmv's result, made as vec)
+    if matrix.dtype is not vector.dtype:  # (torch lists addmv's result, made as vec)
         raise RuntimeError("addmv input tensors must have the same dtype, but got "
                            f"{_scalar(vector)}, {_scalar(matrix)}, and {_scalar(vector)}")
 
 
 def check_dot(a, b) -> None:
-    if a._data.dtype != b._data.dtype:
+    if a.dtype is not b.dtype:
         raise RuntimeError("dot : expected both vectors to have same dtype, but found "
                            f"{_scalar(a)} and {_scalar(b)}")
 
 
 def check_scalar_type(expected, found) -> None:
     """bmm's and the convolutions' words: the first operand's dtype is the one expected."""
-    if expected._data.dtype != found._data.dtype:
+    if expected.dtype is not found.dtype:
         raise RuntimeError(f"expected scalar type {_scalar(expected)} but found "
                            f"{_scalar(found)}")
 
 
 def check_addmm(self, mat1, mat2) -> None:
-    if mat1._data.dtype != mat2._data.dtype:
+    if mat1.dtype is not mat2.dtype:
         raise RuntimeError("mat1 and mat2 must have the same dtype, but got "
                            f"{_scalar(mat1)} and {_scalar(mat2)}")
-    if self._data.dtype != mat2._data.dtype:
+    if self.dtype is not mat2.dtype:
         raise RuntimeError("self and mat2 must have the same dtype, but got "
                            f"{_scalar(self)} and {_scalar(mat2)}")
 
@@ -76,7 +76,7 @@ def check_baddbmm(self, batch1, batch2) -> None:
 
 
 def check_convolution(input, weight, bias) -> None:
-    if bias is not None and input._data.dtype != bias._data.dtype:
+    if bias is not None and input.dtype is not bias.dtype:
         raise RuntimeError(f"Input type ({_c(input)}) and bias type ({_c(bias)}) should be "
                            "the same")
     check_scalar_type(input, weight)
@@ -98,7 +98,10 @@ def check_normalization(input, *parameters) -> None:
     parameters (and running statistics)."""
     if not _differ(input, *parameters):
         return
-    if input._data.dtype == np.float32 and not _differ(*parameters):
+    if input.dtype in (bfloat16, float16) and {p.dtype for p in parameters if p is not None} \
+            == {float32}:  # (torch's mixed types: a half or bfloat16 input, float parameters)
+        return
+    if input.dtype is float32 and not _differ(*parameters):
         raise RuntimeError("mixed dtype (CPU): expect parameter to have scalar type of Float")
     raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
 
@@ -109,8 +112,8 @@ def check_rnn(input, weight) -> None:
     if input._data.ndim and input._data.shape[-1] != width:
         raise RuntimeError(f"input.size(-1) must be equal to input_size. Expected {width}, got "
                            f"{input._data.shape[-1]}")
-    if input._data.dtype != weight._data.dtype:
-        given, own = (f"torch.{t._data.dtype.name}" for t in (input, weight))
+    if input.dtype is not weight.dtype:
+        given, own = (f"torch.{t.dtype.name}" for t in (input, weight))
         raise ValueError(f"RNN input dtype ({given}) does not match weight dtype ({own}). "
                          f"Convert input: input.to({own}), or convert model: "
                          f"model.to({given})")

@@ -158,3 +158,23 @@ def test_every_bfloat16_result_holds_bfloat16_numbers():
         assert tensor.dtype is npgrad.bfloat16
         values = tensor.detach().float().numpy()
         assert np.array_equal(rounded_to_bfloat16(values), values, equal_nan=True)
+
+
+MISMATCHED = r'''
+import torch
+a, b, c = torch.ones(2, 2).bfloat16(), torch.ones(2, 2).half(), torch.ones(2, 2)
+for product in (lambda: a @ b, lambda: a @ c, lambda: torch.mm(c, a), lambda: torch.addmm(c, a, a),
+                lambda: torch.nn.functional.linear(c, a), lambda: torch.dot(a[0], c[0]),
+                lambda: torch.nn.functional.layer_norm(a, (2,), c[0], c[0]),
+                lambda: torch.nn.functional.layer_norm(c, (2,), a[0], a[0])):
+    try:
+        print(product().dtype)
+    except RuntimeError as error:
+        print("RuntimeError:", error)
+'''
+
+
+def test_matrix_products_refuse_a_bfloat16_operand_beside_another_dtype(tmp_path):
+    """As torch's kernels refuse them (NumPy would promote); a normalization takes a
+    bfloat16 input with float32 parameters (torch's mixed types), not the other way round."""
+    assert_playground_prints_as_torch(MISMATCHED, tmp_path)
