@@ -470,7 +470,8 @@ def _numbers_dtype(*numbers) -> np.dtype:
 
 def _scalar_like(value, like: Tensor) -> Tensor:
     target = dtypes.result_type_scalar(like.dtype, value)
-    return _make(np.asarray(checked_fill(value, np.dtype(target.numpy)), dtype=target.numpy))
+    storage = dtypes.storage_of(target)
+    return _make(dtypes.values_as(np.asarray(checked_fill(value, storage), dtype=storage), target))
 
 
 bind_method("where", lambda self, condition, other: where(condition, self, other))

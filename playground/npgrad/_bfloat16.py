@@ -50,6 +50,7 @@ def as_bfloat16(values) -> BFloat16Array:
 def marked_bfloat16(data: np.ndarray) -> BFloat16Array:
     """An op's fresh float32 result as bfloat16's, rounded where it lies (its layout kept; a
     read-only result is a view of bfloat16 values already)."""
+    InUse.made = True
     marked = data.view(BFloat16Array)
     if data.flags.writeable:
         _round_in_place(marked)

@@ -103,6 +103,11 @@ def holds_floats(storage) -> bool:
     return storage.dtype.kind in "fc"
 
 
+def storage_of(target: dtype) -> np.dtype:
+    """The NumPy dtype a tensor of ``target`` holds its values in (bfloat16's: float32)."""
+    return np.dtype(np.float32) if target is bfloat16 else np.dtype(target.numpy)
+
+
 def values_as(data: np.ndarray, target: dtype, copy: bool = True) -> np.ndarray:
     """A tensor's values in ``target`` dtype, as torch converts them (into bfloat16: to
     float32, then rounded)."""

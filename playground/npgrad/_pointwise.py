@@ -257,13 +257,13 @@ def _clamped(data: np.ndarray, low, high) -> np.ndarray:
             target = dtypes.result_type_scalar(target, bound)
     # a number is converted as a fill value is (torch's error past an integer type's range)
     low, high = (bound if bound is None or isinstance(bound, Tensor) else
-                 checked_fill(bound, np.dtype(target.numpy)) for bound in (low, high))
-    result = data.astype(target.numpy, copy=False)
+                 checked_fill(bound, dtypes.storage_of(target)) for bound in (low, high))
+    result = dtypes.values_as(data, target, copy=False)
     if low is not None:
         result = np.maximum(result, getattr(low, "_data", low))
     if high is not None:
         result = np.minimum(result, getattr(high, "_data", high))
-    return np.asarray(result).astype(target.numpy, copy=False)
+    return dtypes.values_as(np.asanyarray(result), target, copy=False)
 
 
 @binds("masked_fill")
@@ -331,7 +331,7 @@ def to(self: Tensor, *args, **kwargs) -> Tensor:
     layout = kwargs.get("memory_format")
     if target is not None and target is not self.dtype:
         if self.is_meta:
-            return to_meta(self, _storage_dtype(target), target is dtypes.bfloat16)
+            return to_meta(self, dtypes.storage_of(target), target is dtypes.bfloat16)
         if self._data.dtype.kind == "c" and not target.is_complex and target is not dtypes.bool:
             warn_once("complex to real")
         converted = output("to", _converted_data(self, layout, target), (self,), typed=True)
@@ -340,11 +340,6 @@ def to(self: Tensor, *args, **kwargs) -> Tensor:
     else:
         converted = self
     return to_meta(converted) if moved and not converted.is_meta else converted
-
-
-def _storage_dtype(target: dtypes.dtype) -> np.dtype:
-    """The NumPy dtype a tensor of ``target`` holds (bfloat16's: float32 values)."""
-    return np.dtype(np.float32) if target is dtypes.bfloat16 else target.numpy
 
 
 def _converted_data(self: Tensor, memory_format, target: dtypes.dtype):

@@ -11,6 +11,7 @@ import pickle
 
 import numpy as np
 
+from ._bfloat16 import BFloat16Array, marked_bfloat16, plain
 from ._selection import byte_offset, owning_array
 from ._tensor import Parameter, Tensor, mark_parameter
 
@@ -23,8 +24,9 @@ _SAFE = {("collections", "OrderedDict"), ("builtins", "set"), ("builtins", "froz
          (__name__, "_rebuild_view")}
 
 
-def _rebuild(values: np.ndarray, requires_grad: bool, parameter: bool) -> Tensor:
-    tensor = Tensor._make(values)
+def _rebuild(values: np.ndarray, requires_grad: bool, parameter: bool,
+             bfloat16: bool = False) -> Tensor:
+    tensor = Tensor._make(marked_bfloat16(values) if bfloat16 else values)
     if requires_grad:
         tensor.requires_grad_(True)
     if parameter:
@@ -33,10 +35,11 @@ def _rebuild(values: np.ndarray, requires_grad: bool, parameter: bool) -> Tensor
 
 
 def _rebuild_view(owner: np.ndarray, offset: int, dtype: np.dtype, shape: tuple,
-                  strides: tuple, requires_grad: bool, parameter: bool) -> Tensor:
+                  strides: tuple, requires_grad: bool, parameter: bool,
+                  bfloat16: bool = False) -> Tensor:
     """A view of a tensor's storage, as it was pickled."""
     values = np.ndarray(shape, dtype, buffer=owner, offset=offset, strides=strides)
-    return _rebuild(values, requires_grad, parameter)
+    return _rebuild(values, requires_grad, parameter, bfloat16)
 
 
 def reduce_tensor(tensor: Tensor, share_storage: bool = False):
@@ -46,15 +49,17 @@ def reduce_tensor(tensor: Tensor, share_storage: bool = False):
     torch's does; ``save`` with ``share_storage`` writes a storage once for all its views,
     so they share it again when loaded."""
     data, parameter = tensor._data, tensor.__class__ is Parameter
-    owner = owning_array(data)
+    bfloat16 = data.__class__ is BFloat16Array  # (written as its float32 values, and marked)
+    data = plain(data)
+    owner = plain(owning_array(data))
     if owner is data:  # (a copy apart: two tensors on one array come back apart)
         return _rebuild, (data if share_storage else data.copy(), tensor.requires_grad,
-                          parameter)
+                          parameter, bfloat16)
     if owner.flags.c_contiguous and data.itemsize and min(data.strides, default=0) >= 0:
         return _rebuild_view, (owner if share_storage else owner.copy(),
                                byte_offset(data, owner), data.dtype, data.shape, data.strides,
-                               tensor.requires_grad, parameter)
-    return _rebuild, (np.array(data), tensor.requires_grad, parameter)
+                               tensor.requires_grad, parameter, bfloat16)
+    return _rebuild, (np.array(data), tensor.requires_grad, parameter, bfloat16)
 
 
 def _reduce_sharing(tensor: Tensor):

@@ -178,3 +178,25 @@ def test_matrix_products_refuse_a_bfloat16_operand_beside_another_dtype(tmp_path
     """As torch's kernels refuse them (NumPy would promote); a normalization takes a
     bfloat16 input with float32 parameters (torch's mixed types), not the other way round."""
     assert_playground_prints_as_torch(MISMATCHED, tmp_path)
+
+
+KEPT = r'''
+import copy, io, pickle
+import torch
+x = torch.tensor([1.1, 2.2], dtype=torch.bfloat16)
+buffer = io.BytesIO()
+torch.save({"x": x, "state": torch.nn.Linear(2, 1).bfloat16().state_dict()}, buffer)
+buffer.seek(0)
+loaded = torch.load(buffer)
+print(loaded["x"], loaded["state"]["weight"].dtype, pickle.loads(pickle.dumps(x[1:])))
+print(copy.deepcopy(x), x.clone().dtype, x.detach().dtype, x.t().contiguous().dtype)
+print(torch.equal(x, x.clone()), x.eq(x.float()), x.to(torch.float16), x.half().bfloat16())
+print(x.abs().max(), x.norm(), torch.where(x > 2, x, 0.5), x.clamp(max=torch.tensor(2.0)))
+print(x.unsqueeze(0).expand(2, 2).sum(0), x.sort().values, x.topk(1))
+'''
+
+
+def test_bfloat16_tensors_are_saved_copied_and_selected_as_torchs(tmp_path):
+    """torch.save and pickle keep the dtype (weights_only loading too), and so do the
+    selections and comparisons."""
+    assert_playground_prints_as_torch(KEPT, tmp_path)
