@@ -47,6 +47,7 @@ from ._dtype import (
     uint8,
 )
 from ._factories import (
+    BFloat16Tensor,
     BoolTensor,
     ByteTensor,
     CharTensor,
@@ -119,6 +120,9 @@ from . import amp, cpu, cuda, distributed, jit, random, xpu  # isort: skip
 from . import _torch_homes  # isort: skip
 from .amp import autocast, get_autocast_cpu_dtype, get_autocast_dtype  # isort: skip
 from .amp import get_autocast_gpu_dtype, is_autocast_cpu_enabled, is_autocast_enabled  # isort: skip
+from .amp import autocast_decrement_nesting, autocast_increment_nesting  # isort: skip
+from .amp import clear_autocast_cache, is_autocast_cache_enabled  # isort: skip
+from .amp import set_autocast_cache_enabled, set_autocast_dtype, set_autocast_enabled  # isort: skip
 from .autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled  # isort: skip
 from .func import vmap  # isort: skip  (torch.vmap is torch.func.vmap)
 from .linalg import det  # isort: skip  (torch.det, torch.inverse: torch.linalg's)

@@ -22,6 +22,8 @@ class AutocastState:
 
     cpu_enabled = False
     cpu_dtype = dtypes.bfloat16
+    cuda_enabled = False  # (set by hand only: autocast to CUDA steps aside on this engine)
+    nesting = 0  # the autocast regions open (the cached casts go with the last)
     cache_enabled = True
     cached: dict = {}  # id(leaf) -> (leaf, its cast): the leaf kept alive with its id
 

@@ -1,13 +1,15 @@
 """bfloat16 tensors, computed with as torch's CPU kernels compute them: each op in float32,
-its result rounded to bfloat16 (to nearest even, as c10::BFloat16 rounds a float).
+its result rounded to bfloat16 once (to nearest even, as c10::BFloat16 rounds a float).
 
 NumPy has no bfloat16 type, so such a tensor's storage is a ``BFloat16Array``: a float32
-array whose values are all exactly bfloat16 numbers. NumPy's functions on it compute in
-float32 (its own class set aside) and hand back their float32 results rounded and marked as
-bfloat16 where torch's result would be bfloat16: every floating operand that sets the
-result's dtype is bfloat16 (a number, or a 0-d tensor beside a larger one, does not set it;
-a float32 array does, and then the result is float32 as torch promotes). Gradients into a
-bfloat16 tensor's node are rounded so too: that node's dtype is ``GRADIENT_DTYPE``.
+array marked as bfloat16's. NumPy's functions on it compute in float32 (its own class set
+aside) and mark their float32 results where torch's result would be bfloat16: every floating
+operand that sets the result's dtype is bfloat16 (a number, or a 0-d tensor beside a larger
+one, does not set it; a float32 array does, and then the result is float32 as torch
+promotes). The marked values are rounded where they come to rest (``settled``): as a
+tensor's values (``Tensor._make``, an in-place write's version bump) and as a gradient
+reaching a bfloat16 tensor's node, whose dtype is ``GRADIENT_DTYPE``. Between them an op's
+NumPy steps keep float32's digits, as torch's kernel keeps them in registers.
 """
 
 from __future__ import annotations
@@ -40,9 +42,9 @@ def rounded_to_bfloat16(values) -> np.ndarray:
 
 def as_bfloat16(values) -> BFloat16Array:
     """``values`` (an array of any real dtype, numbers) as a bfloat16 array: to float32
-    first, then rounded, as torch converts; a bfloat16 array is itself."""
+    first, then rounded, as torch converts; a bfloat16 array is itself, settled."""
     if values.__class__ is BFloat16Array:
-        return values
+        return settled(values)
     InUse.made = True
     return rounded_to_bfloat16(np.asarray(values).astype(np.float32)).view(BFloat16Array)
 
@@ -55,6 +57,14 @@ def marked_bfloat16(data: np.ndarray) -> BFloat16Array:
     if data.flags.writeable:
         _round_in_place(marked)
     return marked
+
+
+def values_for_numpy(data: BFloat16Array, force: bool) -> np.ndarray:
+    """``Tensor.numpy()`` of a bfloat16 tensor: torch's refusal, or for the app's views
+    (``force``) its values as float32."""
+    if not force:
+        raise TypeError("Got unsupported ScalarType BFloat16")
+    return data.view(np.ndarray)
 
 
 def plain(value):
@@ -93,8 +103,34 @@ def _marked(result, keep: bool):
     if isinstance(result, tuple):
         return tuple(_marked(r, keep) for r in result)
     if keep and isinstance(result, np.ndarray | np.generic) and result.dtype == _FLOAT32:
-        return as_bfloat16(result)
+        InUse.made = True  # (rounded where it comes to rest: settled)
+        return np.asarray(result).view(BFloat16Array)
     return result
+
+
+# The ufuncs whose numbers torch converts to a bfloat16 result's dtype before it computes
+# (its add and sub kernels take the number as a bfloat16 tensor; mul and div keep a float)
+_ROUNDING_NUMBERS = frozenset((np.add, np.subtract))
+
+
+def _operand(value):
+    """An operand of a bfloat16 sum or difference, as torch takes it: a bfloat16 array's
+    float32 values, a number or a float array beside it rounded to bfloat16 first, anything
+    else as it is."""
+    if value.__class__ is BFloat16Array:
+        return value.view(np.ndarray)
+    if value.__class__ is float or (isinstance(value, np.ndarray | np.generic)
+                                    and value.dtype.kind == "f"):
+        return rounded_to_bfloat16(np.asarray(value, dtype=np.float32))
+    return value
+
+
+def settled(data: np.ndarray) -> np.ndarray:
+    """A bfloat16 array where it comes to rest (a tensor's values, a gradient), rounded: the
+    NumPy steps of one op keep float32's digits between them, as torch's kernel does."""
+    if data.__class__ is BFloat16Array and data.flags.writeable:
+        _round_in_place(data)
+    return data
 
 
 def _flattened(args) -> list:
@@ -108,6 +144,7 @@ def _flattened(args) -> list:
 
 
 def _unmarked(args):
+    """The arguments of a NumPy function with bfloat16 arrays as their float32 values."""
     if isinstance(args, list | tuple):
         return type(args)(_unmarked(a) for a in args)
     return plain(args)
@@ -119,38 +156,29 @@ class BFloat16Array(np.ndarray):
     def __array_ufunc__(self, ufunc, method, *inputs, out=None, **kwargs):
         if out is not None:
             kwargs["out"] = tuple(plain(o) for o in out)
-        result = getattr(ufunc, method)(*(plain(i) for i in inputs), **kwargs)
-        if kwargs.get("dtype") is not None:  # (asked for: float32 is float32's)
-            return result
+        keep = kwargs.get("dtype") is None and stays_bfloat16(inputs)
+        operands = (_operand(i) for i in inputs) if keep and ufunc in _ROUNDING_NUMBERS else \
+            (plain(i) for i in inputs)
+        result = getattr(ufunc, method)(*operands, **kwargs)
         if out is None:
-            if method == "at":  # (in place on its first operand)
-                _round_in_place(inputs[0])
+            if method == "at":  # (in place on its first operand: rounded when it settles)
                 return None
-            return _marked(result, stays_bfloat16(inputs))
-        for written in out:
-            _round_in_place(written)
+            return _marked(result, keep)  # (asked for a dtype: float32 is float32's)
+        # (written into, it stays marked: rounded where it comes to rest, a tensor's write
+        # when its version is bumped)
         return out[0] if len(out) == 1 else out
 
     def __array_function__(self, func, types, args, kwargs):
+        keep = kwargs.get("dtype") is None and stays_bfloat16(_flattened(args))
         result = func(*_unmarked(args), **{k: _unmarked(v) for k, v in kwargs.items()})
-        if func in _WRITING_FIRST:  # (np.copyto(bfloat16, values) and the like)
-            _round_in_place(args[0])
         if isinstance(kwargs.get("out"), BFloat16Array):
-            _round_in_place(kwargs["out"])
             return kwargs["out"]
-        if kwargs.get("dtype") is not None:  # (asked for: float32 is float32's)
-            return result
-        return _marked(result, stays_bfloat16(_flattened(args)))
+        return _marked(result, keep)  # (asked for a dtype: float32 is float32's)
 
     def __getitem__(self, index):
         """An element is a 0-d bfloat16 array, not a NumPy float32 number (torch's x[i])."""
         item = np.ndarray.__getitem__(self, index)
         return np.asarray(item).view(BFloat16Array) if item.__class__ is np.float32 else item
-
-    def __setitem__(self, index, value) -> None:
-        """Values written in are rounded to bfloat16, as torch's copy into one rounds them."""
-        np.ndarray.__setitem__(self.view(np.ndarray), index,
-                               rounded_to_bfloat16(np.asarray(plain(value)).astype(np.float32)))
 
     def astype(self, dtype, *args, **kwargs) -> np.ndarray:
         """Its values in ``dtype`` as a plain array (float32 too: a float32 tensor's)."""
@@ -169,7 +197,5 @@ def _round_in_place(array) -> None:
         values[...] = rounded_to_bfloat16(values)
 
 
-# NumPy's functions that write into their first argument
-_WRITING_FIRST = frozenset((np.copyto, np.put, np.place, np.putmask, np.fill_diagonal))
 # The classes of a dense gradient's values (a sparse one's are another class).
 DENSE_ARRAYS = (np.ndarray, BFloat16Array)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._bfloat16 import as_bfloat16
+from ._bfloat16 import BFloat16Array, as_bfloat16
 
 # Captured before this module rebinds float/int/bool to torch-style dtypes, as torch does.
 builtins_float, builtins_int, builtins_bool = float, int, bool
@@ -101,6 +101,26 @@ def holds_floats(storage) -> bool:
     """Whether a tensor's storage holds floating or complex values (bfloat16's are float32
     values): what may require grad, and what ``mean`` takes without a ``dtype``."""
     return storage.dtype.kind in "fc"
+
+
+def bit_view(data: np.ndarray, target) -> np.ndarray:
+    """``x.view(dtype)``: the same bits as ``target`` (a torch dtype). A bfloat16 tensor's
+    bits are its float32 values' upper halves, so a view into or out of bfloat16 is a copy
+    of them here (torch's shares the memory)."""
+    if target is bfloat16:
+        if data.__class__ is BFloat16Array:
+            return data.view(BFloat16Array)
+        halves = np.ascontiguousarray(data).view(np.uint16).astype(np.uint32)
+        return (halves << np.uint32(16)).view(np.float32).view(BFloat16Array)
+    if data.__class__ is BFloat16Array:
+        halves = (data.view(np.ndarray).view(np.uint32) >> np.uint32(16)).astype(np.uint16)
+        return np.ascontiguousarray(halves).view(target.numpy)
+    return data.view(target.numpy)
+
+
+def by_legacy_name(name: str) -> dtype:
+    """The dtype of a legacy type's name (``DoubleTensor``, ``BFloat16Tensor``)."""
+    return next(d for d in (*ALL_DTYPES, bfloat16) if d.legacy_name == name)
 
 
 def storage_of(target: dtype) -> np.dtype:

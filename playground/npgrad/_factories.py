@@ -116,7 +116,7 @@ def bernoulli(input: Tensor, p=None, *, generator: Generator | None = None) -> T
     """0/1 draws: with probability ``input`` element by element, or ``p`` for all."""
     # (C order: NumPy's empty_like keeps an expanded input's stride order, and the draws,
     # written in that order, came out transposed)
-    result = _make(np.empty(input._data.shape, input._data.dtype))
+    result = _make(np.empty_like(input._data, order="C"))  # (a bfloat16 one stays so)
     return bernoulli_(result, input if p is None else p, generator=generator)
 
 
@@ -341,8 +341,10 @@ def _check_range(start, end, step) -> None:
         raise RuntimeError("upper bound and lower bound inconsistent with step sign")
 
 
-@_bfloat16_through_float32
 def linspace(start, end, steps: int, *, dtype=None, device=None, requires_grad=False) -> Tensor:
+    if dtype is not None and dtypes.to_dtype(dtype) is dtypes.bfloat16:
+        return _finish(as_bfloat16(_numerics.bfloat16_linspace(start, end, steps)),
+                       requires_grad, device)
     data = _numerics.linspace(start, end, steps, _dtype_or_default(dtype))
     return _finish(data, requires_grad, device)
 
@@ -384,6 +386,7 @@ def randn(*size, generator=None, dtype=None, device=None, requires_grad=False) -
     return _finish(data, requires_grad, device)
 
 
+@_bfloat16_through_float32
 def randint(low, high=None, size=None, *, generator=None, dtype=None, device=None,
             requires_grad=False) -> Tensor:
     """Whole numbers in [low, high) (``randint(high, size)`` from 0), int64 unless told."""
@@ -411,7 +414,7 @@ def _floating_target(target: np.dtype, kernel: str) -> None:
 def legacy_constructor(dtype: dtypes.dtype, *args, device=None) -> Tensor:
     """``torch.FloatTensor([1, 2])`` copies data; ``torch.FloatTensor(2, 3)`` makes a shape."""
     if not args:
-        return _make(np.zeros((0,), dtype.numpy))
+        return zeros(0, dtype=dtype)
     if all(isinstance(a, numbers.Integral) and not isinstance(a, bool) for a in args) or (
         len(args) == 1 and isinstance(args[0], Size)
     ):
@@ -433,8 +436,10 @@ def _legacy_type(dtype: dtypes.dtype):
     return construct
 
 
-FloatTensor, DoubleTensor, HalfTensor = (_legacy_type(d) for d in (
-    dtypes.float32, dtypes.float64, dtypes.float16))
+FloatTensor, DoubleTensor, HalfTensor, BFloat16Tensor = (_legacy_type(d) for d in (
+    dtypes.float32, dtypes.float64, dtypes.float16, dtypes.bfloat16))
+# (randperm is defined before the decorator; its bfloat16 is its float32 rounded too)
+randperm = _bfloat16_through_float32(randperm)
 LongTensor, IntTensor, ShortTensor, CharTensor, ByteTensor, BoolTensor = (
     _legacy_type(d) for d in (dtypes.int64, dtypes.int32, dtypes.int16, dtypes.int8,
                               dtypes.uint8, dtypes.bool))

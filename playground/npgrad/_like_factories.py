@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import _dtype as dtypes
 from . import _factories, _random
 from ._memory_formats import LAST_ORDERS, check_rank
 from ._strides import empty_in_order, empty_preserving, memory_order
@@ -96,6 +97,8 @@ def randn_like(input: Tensor, *, dtype=None, layout=None, device=None, requires_
     """Into a layout that is not row-major torch draws one number at a time (its Box-Muller
     pairs), not sixteen at a time as into a row-major tensor."""
     options = _options(input, dtype, device, requires_grad)
+    if options["dtype"] is dtypes.bfloat16:  # (its draws: randn's, _random.py)
+        return _factories.randn(tuple(input.shape), **options)
     target = np.dtype(options["dtype"].numpy)
     out = _layout(input, memory_format, target)
     if out is None or target.kind != "f":

@@ -8,6 +8,7 @@ import struct
 import numpy as np
 
 from . import _compiled
+from ._bfloat16 import rounded_to_bfloat16
 from ._vml import torch_kernel
 
 # Past this, a whole exponent goes to np.power: multiplying in float64 stays exact enough only
@@ -183,6 +184,23 @@ def linspace(start, end, steps: int, dtype: np.dtype) -> np.ndarray:
                               np.full(steps, np.float64(last)))
     values = np.where(index < steps // 2, up, down)
     return values.astype(dtype)
+
+
+def bfloat16_linspace(start, end, steps: int) -> np.ndarray:
+    """linspace's kernel in bfloat16: the ends and the step bfloat16 numbers, each value the
+    step times its index rounded, then added to an end and rounded (no fused multiply-add)."""
+    def rounded(values):
+        return rounded_to_bfloat16(np.asarray(values, dtype=np.float32))
+
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
+    if steps <= 1:
+        return rounded(np.full(steps, start))
+    first, last = rounded(start), rounded(end)
+    step = rounded((last - first) / np.float32(steps - 1))
+    index = np.arange(steps, dtype=np.float32)
+    up, down = first + rounded(step * index), last - rounded(step * (steps - 1 - index))
+    return np.where(index < steps // 2, up, down)
 
 
 def fused_multiply_add(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:

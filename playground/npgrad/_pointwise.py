@@ -372,7 +372,7 @@ def type_(self: Tensor, dtype=None, non_blocking=False):
     name = dtype if isinstance(dtype, str) else getattr(dtype, "__name__", None)
     if name is not None:  # 'torch.DoubleTensor', or the legacy constructor torch.DoubleTensor
         name = name.rsplit(".", 1)[-1]
-        dtype = next(d for d in dtypes.ALL_DTYPES if d.legacy_name == name)
+        dtype = dtypes.by_legacy_name(name)
     return to(self, dtype)
 
 

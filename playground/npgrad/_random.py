@@ -31,6 +31,12 @@ STATE_BYTES = _STATE_LAYOUT.size  # 5056
 _DIGITS = {np.dtype(np.float16): 11, np.dtype(np.float32): 24, np.dtype(np.float64): 53}
 
 
+class Draws:
+    """Whether random draws are refused now, and in which words (vmap's "error" mode)."""
+
+    refusal: str | None = None
+
+
 class Generator(SaysWhatItLacks):
     """A random stream (``torch.Generator``): torch's mt19937, its seed, and the second
     normal number of the last Box-Muller pair (torch keeps it for the next scalar draw)."""
@@ -60,6 +66,8 @@ class Generator(SaysWhatItLacks):
 
     def words(self, count: int) -> np.ndarray:
         """The next ``count`` 32-bit outputs (torch's ``random()``), as uint64."""
+        if Draws.refusal is not None:  # (inside vmap, in its randomness="error" mode)
+            raise RuntimeError(Draws.refusal)
         self._fresh = False
         return self._stream().random_raw(count).astype(np.uint64)
 

@@ -71,7 +71,7 @@ def _view_data(data: np.ndarray, shape: tuple):
 @binds("view", function=False)
 def view(self: Tensor, *shape) -> Tensor:
     if len(shape) == 1 and isinstance(shape[0], dtypes.dtype):
-        return _make(self._data.view(shape[0].numpy))
+        return _make(dtypes.bit_view(self._data, shape[0]))
     shape = _infer_shape(_shape_arg(shape), self._data.size)
     data = _view_data(self._data, shape)
     if data is None:

@@ -9,7 +9,7 @@ import numpy as np
 
 from . import _dtype as dtypes
 from . import _tensor_protocols as _protocols
-from ._bfloat16 import BFloat16Array
+from ._bfloat16 import BFloat16Array, settled, values_for_numpy
 from ._device import CPU, META, device  # noqa: F401 (torch.device, re-exported)
 from ._grad_mode import GradMode
 from ._hook_lists import LeafHooks, RemovableHandle
@@ -82,6 +82,8 @@ class Tensor:
     def _make(data: np.ndarray, grad_fn=None, counter: list | None = None) -> Tensor:
         """Wrap an array without copying; ``counter`` is shared with a base tensor for views."""
         tensor = _new(Tensor)
+        if data.__class__ is BFloat16Array:  # (the values at rest: rounded, _bfloat16.py)
+            settled(data)
         tensor._data = data
         tensor._rg = grad_fn is not None
         tensor._fn = grad_fn
@@ -202,8 +204,7 @@ class Tensor:
     @property
     def dtype(self) -> dtypes.dtype:
         data = self._data
-        kind = data.__class__
-        if kind is BFloat16Array or (kind is NoValues and data.bfloat16):
+        if data.__class__ is BFloat16Array or (data.__class__ is NoValues and data.bfloat16):
             return dtypes.bfloat16
         return dtypes.from_numpy_dtype(data.dtype)
 
@@ -261,9 +262,7 @@ class Tensor:
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
                                "tensor.detach().numpy() instead.")
         if self._data.__class__ is BFloat16Array:  # (torch's words; the views read float32)
-            if not force:
-                raise TypeError("Got unsupported ScalarType BFloat16")
-            return self._data.view(np.ndarray)
+            return values_for_numpy(self._data, force)
         return self._data
 
     def __array__(self, dtype=None, copy=None):
@@ -480,6 +479,7 @@ def inference_mode_on() -> bool:
 
 def bump_version(tensor) -> None:
     """After an in-place write (torch too checks an inference tensor after writing)."""
+    settled(tensor._data)  # (a bfloat16 tensor's values rounded, where they come to rest)
     counter = shared_counter(tensor)
     if counter.__class__ is InferenceCounter and not _inference_mode:
         raise RuntimeError(INFERENCE_INPLACE_MESSAGE)

@@ -214,9 +214,11 @@ def torch_range(start=0, end=None, step=1, *, dtype=None, device=None, requires_
 
 def logspace(start, end, steps: int, base: float = 10.0, *, dtype=None, device=None,
              requires_grad=False) -> Tensor:
-    target = _dtype_or_default(dtype)
+    """base ** linspace(start, end) in float64, then in the dtype (bfloat16's rounded)."""
+    target = dtypes.get_default_dtype() if dtype is None else dtypes.to_dtype(dtype)
     exponents = linspace(start, end, steps, np.float64)
-    return _finish(np.power(np.float64(base), exponents).astype(target), requires_grad, device)
+    return _finish(dtypes.values_as(np.power(np.float64(base), exponents), target),
+                   requires_grad, device)
 
 
 def _window(length: int, periodic: bool, dtype, shape) -> Tensor:

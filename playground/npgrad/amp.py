@@ -29,9 +29,96 @@ NO_CUDA_SCALER = "torch.cuda.amp.GradScaler is enabled, but CUDA is not availabl
 
 
 def is_autocast_enabled(device_type: str | None = None) -> bool:
-    """Whether autocast is on for ``device_type`` (CUDA's, never on here, when not given)."""
-    return device_type is not None and device_type.split(":")[0] == "cpu" and \
-        AutocastState.cpu_enabled
+    """Whether autocast is on for ``device_type`` (CUDA's when not given)."""
+    if device_type is not None and device_type.split(":")[0] == "cpu":
+        return AutocastState.cpu_enabled
+    return AutocastState.cuda_enabled
+
+
+def set_autocast_enabled(*args) -> None:
+    """``(device_type, enabled)``, or ``(enabled)`` for CUDA: the flag autocast sets."""
+    device_type, enabled = args if len(args) == 2 else ("cuda", *args)
+    if device_type.split(":")[0] == "cpu":
+        AutocastState.cpu_enabled = bool(enabled)
+    else:
+        AutocastState.cuda_enabled = bool(enabled)
+
+
+def set_autocast_dtype(device_type: str, dtype) -> None:
+    if device_type == "cpu":
+        AutocastState.cpu_dtype = dtype
+
+
+def autocast_increment_nesting() -> int:
+    AutocastState.nesting += 1
+    return AutocastState.nesting
+
+
+def autocast_decrement_nesting() -> int:
+    AutocastState.nesting -= 1
+    return AutocastState.nesting
+
+
+def clear_autocast_cache() -> None:
+    AutocastState.cached.clear()
+
+
+def is_autocast_cache_enabled() -> bool:
+    return AutocastState.cache_enabled
+
+
+def set_autocast_cache_enabled(enabled: bool) -> None:
+    AutocastState.cache_enabled = bool(enabled)
+
+
+def _cast_floating(value, dtype):
+    """``value`` (tensors in lists, tuples and dicts) with its floating tensors in ``dtype``,
+    as custom_fwd's ``cast_inputs`` casts them."""
+    if isinstance(value, Tensor):
+        return value.to(dtype) if value.is_floating_point() else value
+    if isinstance(value, list | tuple):
+        return type(value)(_cast_floating(v, dtype) for v in value)
+    if isinstance(value, dict):
+        return {k: _cast_floating(v, dtype) for k, v in value.items()}
+    return value
+
+
+def custom_fwd(fwd=None, *, device_type: str, cast_inputs=None):
+    """A custom Function's ``forward`` under autocast: with ``cast_inputs``, where autocast
+    is on, its floating inputs cast to that dtype and autocast off inside; without, as it
+    is. Either way it notes autocast's state for ``custom_bwd``."""
+    if not isinstance(device_type, str):
+        raise ValueError(f"Expected `device_type` of type `str`, got: `{type(device_type)}`")
+    if fwd is None:
+        return functools.partial(custom_fwd, device_type=device_type, cast_inputs=cast_inputs)
+
+    @functools.wraps(fwd)
+    def forward(ctx, *args, **kwargs):
+        ctx._dtype = get_autocast_dtype(device_type)
+        on = is_autocast_enabled(device_type)
+        ctx._fwd_used_autocast = on and cast_inputs is None
+        if cast_inputs is None or not on:
+            return fwd(ctx, *args, **kwargs)
+        with autocast(device_type, enabled=False):
+            return fwd(ctx, *_cast_floating(args, cast_inputs),
+                       **_cast_floating(kwargs, cast_inputs))
+
+    return forward
+
+
+def custom_bwd(bwd=None, *, device_type: str):
+    """A custom Function's ``backward`` under the autocast state its forward ran in."""
+    if not isinstance(device_type, str):
+        raise ValueError(f"Expected `device_type` of type `str`, got: `{type(device_type)}`")
+    if bwd is None:
+        return functools.partial(custom_bwd, device_type=device_type)
+
+    @functools.wraps(bwd)
+    def backward(ctx, *grads):
+        with autocast(device_type, enabled=ctx._fwd_used_autocast, dtype=ctx._dtype):
+            return bwd(ctx, *grads)
+
+    return backward
 
 
 def is_autocast_cpu_enabled() -> bool:
@@ -94,13 +181,13 @@ class autocast:
     def __enter__(self):
         if self.device == "cpu":
             self._before.append(entered(self._enabled, self.fast_dtype, self._cache_enabled))
-            _Open.count += 1
+            AutocastState.nesting += 1
         return self
 
     def __exit__(self, *exc_info) -> None:
         if self.device == "cpu":
-            _Open.count -= 1
-            left(self._before.pop(), _Open.count == 0)
+            AutocastState.nesting -= 1
+            left(self._before.pop(), AutocastState.nesting == 0)
         return None
 
     def __call__(self, function):
@@ -110,12 +197,6 @@ class autocast:
                 return function(*args, **kwargs)
 
         return autocast_function
-
-
-class _Open:
-    """How many CPU autocast regions are open (the cached casts go with the last)."""
-
-    count = 0
 
 
 _READY, _UNSCALED, _STEPPED = 0, 1, 2

@@ -5,8 +5,7 @@ Built on the engine's reverse mode: a transform differentiates fresh copies of i
 its results carry no graph unless an input already required grad or the function reaches
 another tensor that does (then they stay attached, which is what nesting transforms, as
 hessian does, and a loss on a closed-over parameter need). ``jvp`` is the double-vjp
-trick; ``vmap`` calls the function once per slice and stacks the results (the same values;
-torch batches the calls), their graphs joined into the batched call's (``_batched_graph``).
+trick; ``vmap`` is ``_vmap.py``'s.
 """
 
 from __future__ import annotations
@@ -16,10 +15,8 @@ import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-import numpy as np
-
-from ._batched_graph import Joiner, UnjoinableError
 from ._missing import missing_attribute
+from ._vmap import vmap
 
 __all__ = ["functional_call", "grad", "grad_and_value", "hessian", "jacfwd", "jacrev", "jvp",
            "linearize",
@@ -343,92 +340,6 @@ def _one_hot_tangents(pulled: list, inputs: list) -> list[list]:
 def hessian(func: Callable, argnums: int | tuple[int, ...] = 0):
     """The Hessian of a scalar ``func``: forward over reverse, as torch computes it."""
     return jacfwd(jacrev(func, argnums), argnums)
-
-
-# ----- vmap ---------------------------------------------------------------------------------------
-def vmap(func: Callable, in_dims=0, out_dims=0, randomness: str = "error", *,
-         chunk_size: int | None = None):
-    """``func`` mapped over a dimension of its inputs: called once per slice, the results
-    stacked along ``out_dims``."""
-
-    @functools.wraps(func)
-    def mapped(*args, **kwargs):
-        dims = in_dims if isinstance(in_dims, tuple | list) else (in_dims,) * len(args)
-        if len(dims) != len(args):
-            raise ValueError(f"vmap(...)(<inputs>): in_dims is not compatible with the structure "
-                             f"of `inputs`. in_dims has structure {len(dims)} but inputs has "
-                             f"structure {len(args)}.")
-        size = _batch_size(args, dims)
-        joiner = Joiner()
-        fronted = [a if d is None else _mapped(a, lambda t, d=d: _fronted(t, d))
-                   for a, d in zip(args, dims, strict=True)]
-        results = [func(*_slices(fronted, dims, index, joiner), **kwargs)
-                   for index in range(size)]
-        return _stacked(results, out_dims, joiner)
-
-    return mapped
-
-
-def _batch_size(args: tuple, dims: Sequence) -> int:
-    sizes = [t.shape[d] for a, d in zip(args, dims, strict=True) if d is not None
-             for t in _tensors_of(a)]
-    if not sizes:
-        raise ValueError("vmap(f, in_dims=..., ...)(<inputs>): at least one input must be "
-                         "mapped over (got in_dims with no mapped tensor)")
-    if len(set(sizes)) > 1:
-        raise ValueError("vmap: Expected all tensors to have the same size in the mapped "
-                         f"dimension, got sizes {sizes} for the mapped dimension")
-    return sizes[0]
-
-
-def _fronted(tensor, dim: int):
-    """The tensor with its mapped dimension first (torch's vmap moves it so: a permute)."""
-    return tensor if dim in (0, -tensor.dim()) else tensor.movedim(dim, 0)
-
-
-def _slices(fronted: list, dims: Sequence, index: int, joiner: Joiner) -> list:
-    """Sample ``index`` of each mapped input (its mapped dimension moved to the front)."""
-    def cut(tensor):
-        row = tensor.select(0, index)
-        joiner.note_slice(row.grad_fn, index)
-        return row
-
-    return [a if d is None else _mapped(a, cut) for a, d in zip(fronted, dims, strict=True)]
-
-
-def _stacked(results: list, out_dims, joiner: Joiner):
-    """The calls' results stacked along ``out_dims`` (matching their structure: tuples, lists
-    and dicts of tensors; ``None`` keeps a result unbatched, as the first call gave it)."""
-    torch = _torch()
-    first = results[0]
-    if out_dims is None:
-        return first
-    if isinstance(first, tuple | list):
-        dims = out_dims if isinstance(out_dims, tuple | list) else (out_dims,) * len(first)
-        return type(first)(_stacked([r[k] for r in results], dims[k], joiner)
-                           for k in range(len(first)))
-    if isinstance(first, dict):
-        return {key: _stacked([r[key] for r in results],
-                              out_dims[key] if isinstance(out_dims, dict) else out_dims, joiner)
-                for key in first}
-    if not isinstance(first, torch.Tensor):
-        raise ValueError(f"vmap(f, ...): `f` must only return Tensors, got type {type(first)}. "
-                         "Did you mean to set out_dims= to None for output?")
-    if any(r.requires_grad for r in results):
-        with contextlib.suppress(UnjoinableError):
-            return _batched(results, out_dims, joiner)
-    return torch.stack(results, dim=out_dims)
-
-
-def _batched(results: list, out_dims: int, joiner: Joiner):
-    """The results side by side with the batched graph's node as their grad_fn (then moved
-    to ``out_dims``, as torch's vmap moves its batch dimension: PermuteBackward0)."""
-    from ._nodes import edge_of
-    from ._tensor import Tensor
-
-    node = joiner.root(tuple(edge_of(r) for r in results))
-    joined = Tensor._make(np.stack([r._data for r in results]), node)
-    return joined if out_dims in (0, -joined.dim()) else joined.movedim(0, out_dims)
 
 
 def stack_module_state(models) -> tuple[dict, dict]:

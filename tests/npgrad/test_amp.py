@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.oracle import run_printing, same_within
+from tests.oracle import assert_playground_prints_as_torch_within, run_printing, same_within
 
 CODE = """
 import warnings
@@ -180,3 +180,108 @@ def test_torch_jit_names_what_it_lacks_and_what_to_do():
     with pytest.raises(AttributeError, match="module 'torch.jit' has no attribute "
                                              "'CompilationUnit'.*switch the engine to torch"):
         npgrad.jit.CompilationUnit  # noqa: B018 - the lookup is what raises
+
+
+CUSTOM = r'''
+import warnings
+import torch
+warnings.simplefilter("always")
+warnings.showwarning = lambda message, category, *rest: print(category.__name__, message)
+
+class Scale(torch.autograd.Function):
+    @staticmethod
+    @torch.amp.custom_fwd(device_type="cpu", cast_inputs=torch.float32)
+    def forward(ctx, x, w):
+        ctx.save_for_backward(x, w)
+        print("forward", x.dtype, w.dtype, torch.is_autocast_enabled("cpu"))
+        return x @ w
+
+    @staticmethod
+    @torch.amp.custom_bwd(device_type="cpu")
+    def backward(ctx, grad):
+        x, w = ctx.saved_tensors
+        print("backward", grad.dtype, torch.is_autocast_enabled("cpu"))
+        return grad @ w.t(), x.t() @ grad
+
+class Plain(torch.autograd.Function):
+    @staticmethod
+    @torch.amp.custom_fwd(device_type="cpu")
+    def forward(ctx, x):
+        print("plain forward", x.dtype, torch.is_autocast_enabled("cpu"))
+        return x * 2
+
+    @staticmethod
+    @torch.amp.custom_bwd(device_type="cpu")
+    def backward(ctx, grad):
+        print("plain backward", torch.is_autocast_enabled("cpu"), torch.get_autocast_dtype("cpu"))
+        return grad * 2
+
+torch.manual_seed(0)
+x = torch.randn(3, 2, requires_grad=True)
+w = torch.randn(2, 2, requires_grad=True)
+with torch.autocast("cpu", dtype=torch.bfloat16):
+    y = Scale.apply(x.bfloat16(), w)
+    z = Plain.apply(x)
+print(y.dtype, y.grad_fn.name(), z.grad_fn.name())
+(y.sum() + z.sum()).backward()
+print(x.grad, w.grad.dtype)
+print(Scale.apply(x, w).dtype)
+
+@torch.cuda.amp.custom_fwd
+def f(ctx, a):
+    return a
+print(torch.autocast_increment_nesting(), torch.autocast_decrement_nesting(),
+      torch.is_autocast_cache_enabled())
+torch.set_autocast_enabled("cpu", True)
+print(torch.is_autocast_enabled("cpu"))
+torch.set_autocast_enabled("cpu", False)
+torch.set_autocast_dtype("cpu", torch.float16)
+print(torch.get_autocast_dtype("cpu"))
+torch.set_autocast_dtype("cpu", torch.bfloat16)
+torch.set_autocast_enabled(True)
+print(torch.is_autocast_enabled())
+torch.set_autocast_enabled(False)
+torch.clear_autocast_cache()
+torch.set_autocast_cache_enabled(False)
+print(torch.is_autocast_cache_enabled())
+torch.set_autocast_cache_enabled(True)
+'''
+
+
+def test_custom_functions_under_autocast_as_torchs(tmp_path):
+    """torch.amp.custom_fwd (cast_inputs, autocast off inside) and custom_bwd (the forward's
+    autocast state), the deprecated torch.cuda.amp form, and the autocast state's setters."""
+    assert_playground_prints_as_torch_within(CUSTOM, tmp_path, 2 * 2.0 ** -7, last_place=True)
+
+
+LAYERS = r'''
+import torch
+import torch.nn.functional as F
+torch.manual_seed(0)
+lstm = torch.nn.LSTM(3, 4, batch_first=True).bfloat16()
+o, (h, c) = lstm(torch.randn(2, 5, 3).bfloat16())
+print(o.dtype, h.dtype, c.dtype, o.grad_fn.name(), h.grad_fn.name())
+o.float().sum().backward()
+print(lstm.weight_ih_l0.grad.dtype)
+lstm = torch.nn.LSTM(3, 4, num_layers=2, bidirectional=True)
+with torch.autocast("cpu"):
+    o, (h, c) = lstm(torch.randn(5, 2, 3))
+print(o.dtype, h.dtype, o.grad_fn.name(),
+      [f.name() if f else None for f, _ in o.grad_fn.next_functions])
+loss = o.float().pow(2).mean()
+loss.backward()
+print(loss, lstm.weight_hh_l1.grad.dtype)
+for shape in ((2, 5, 8), (5, 8), (1, 1, 2, 5, 8)):
+    q = torch.randn(*shape).bfloat16().requires_grad_()
+    o = F.scaled_dot_product_attention(q, q, q, is_causal=True)
+    m = F.scaled_dot_product_attention(q, q, q, attn_mask=torch.ones(5, 5, dtype=torch.bool).tril())
+    print(o.dtype, o.shape, m.dtype, o.grad_fn.name())
+with torch.autocast("cpu", dtype=torch.bfloat16):
+    print(F.scaled_dot_product_attention(q.float(), q.float(), q.float(), is_causal=True).dtype)
+'''
+
+
+def test_recurrent_and_attention_layers_in_bfloat16_and_under_autocast(tmp_path):
+    """An LSTM in bfloat16, and under autocast (torch's mkldnn_rnn_layer is on its lower
+    precision list); attention's math on bfloat16 inputs in float32 (its ToCopyBackward0)."""
+    assert_playground_prints_as_torch_within(LAYERS, tmp_path, 2 * 2.0 ** -7, last_place=True)

@@ -200,3 +200,49 @@ def test_bfloat16_tensors_are_saved_copied_and_selected_as_torchs(tmp_path):
     """torch.save and pickle keep the dtype (weights_only loading too), and so do the
     selections and comparisons."""
     assert_playground_prints_as_torch(KEPT, tmp_path)
+
+
+MADE = r'''
+import torch
+torch.manual_seed(0)
+x = torch.randn(3, 4).bfloat16()
+print(torch.randn_like(x), torch.logspace(0, 2, 5, dtype=torch.bfloat16))
+print(torch.randint(0, 10, (4,), dtype=torch.bfloat16), torch.randperm(4, dtype=torch.bfloat16))
+print(torch.randn(2).type("torch.BFloat16Tensor"), torch.BFloat16Tensor([1.5, 2]))
+print(torch.nn.Linear(2, 1).type(torch.bfloat16).weight.dtype, x.type())
+print(torch.bernoulli(torch.full((4,), 0.5, dtype=torch.bfloat16)))
+for a, b, n in ((0, 1, 7), (-3, 5, 11), (0.1, 0.7, 20), (2.5, -1.25, 33)):
+    print(torch.linspace(a, b, n, dtype=torch.bfloat16).float().tolist())
+b = torch.tensor([1.0, -2.0, 0.1, 3e38], dtype=torch.bfloat16)
+print(b.view(torch.int16), b.view(torch.float16), b.view(torch.int16).view(torch.bfloat16))
+print(torch.tensor([16256, -16384], dtype=torch.int16).view(torch.bfloat16), b.view(torch.int32))
+print((torch.tensor([-0.1], dtype=torch.bfloat16) + 0.1).item(),
+      (torch.tensor([0.3], dtype=torch.bfloat16) * 0.1).item())
+y = torch.tensor([1.0, -2.0], dtype=torch.bfloat16)
+y += 0.1
+print(y, y.mul_(0.3), y - torch.tensor(0.1), y + torch.tensor([0.1, 0.2]))
+'''
+
+
+def test_bfloat16_factories_views_and_numbers_are_torchs(tmp_path):
+    """The factories draw and step as torch's bfloat16 kernels (randn_like, linspace's
+    rounded step), a view of the bits is torch's, and a number added or subtracted is
+    rounded to bfloat16 first (torch's add and sub; mul keeps it whole)."""
+    assert_playground_prints_as_torch(MADE, tmp_path)
+
+
+def test_each_bfloat16_op_rounds_once():
+    """An op on bfloat16 values is its float32 computation rounded once, as torch's kernels
+    compute (its NumPy steps keep float32's digits between them)."""
+    import playground.npgrad as npgrad
+    import playground.npgrad.nn.functional as F
+
+    npgrad.manual_seed(0)
+    values = (npgrad.randn(2000) * 3).bfloat16()
+    ops = [npgrad.sigmoid, F.silu, F.gelu, lambda t: F.gelu(t, approximate="tanh"), F.softplus,
+           F.mish, F.hardswish, lambda t: t.softmax(0), lambda t: t.view(40, 50).mean(1),
+           lambda t: t.view(40, 50).sum(1), lambda t: F.layer_norm(t.view(40, 50), (50,)),
+           lambda t: t * 0.3, lambda t: t / 3, lambda t: t.view(40, 50).norm(dim=1)]
+    for op in ops:
+        once = op(values.float()).bfloat16()
+        assert npgrad.equal(op(values), once), op

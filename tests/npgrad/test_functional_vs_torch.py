@@ -86,6 +86,29 @@ except RuntimeError as error:
     print(error)
 print(vmap(lambda a: a.detach() * 2)(X).grad_fn)
 """,
+    "func: vmap's randomness modes and in_dims that follow the inputs": """
+import torch.nn.functional as F
+from torch.func import vmap
+x = torch.ones(3, 4, dtype=DTYPE)
+for f in (lambda: vmap(lambda a: torch.dropout(a, 0.5, True))(x),
+          lambda: vmap(lambda a: a + torch.randn(4))(x),
+          lambda: vmap(lambda a: a, randomness='sometimes')(x)):
+    try:
+        f()
+    except RuntimeError as e:
+        print(e)
+torch.manual_seed(0)
+print(vmap(lambda a: a + torch.randn(4), randomness='same')(x), torch.randn(2))
+torch.manual_seed(0)
+print(vmap(lambda a: a + torch.rand(2), randomness='same')(x[:, :2]), torch.rand(1))
+print(vmap(lambda a: F.dropout(a, 0.0))(x).shape,
+      vmap(lambda a: F.dropout(a, 0.5, training=False))(x).shape)
+def fd(d):
+    return d['a'] * 2 + d['b']
+print(vmap(fd, in_dims=({'a': 0, 'b': None},))({'a': x[:, :2], 'b': x[0, :2]}))
+print(vmap(lambda p, q: p[0] * q, in_dims=((0, None), 1))((x[:, :2], x[0, :2]),
+                                                          torch.arange(6.).view(2, 3)))
+""",
     "func: functional_call on a module": """
 from torch.func import functional_call, grad
 model = torch.nn.Linear(2, 1)

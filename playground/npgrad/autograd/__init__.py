@@ -237,7 +237,7 @@ def _result(value, index, tensor, allow_unused, materialize, create_graph):
         return Tensor._make(np.zeros_like(tensor._data)).requires_grad_(create_graph)
     if isinstance(value, Tensor):
         return value if create_graph else Tensor._make(value._data)
-    return Tensor._make(np.array(value, copy=True))
+    return Tensor._make(np.array(value, copy=True, subok=True))  # (a bfloat16 one stays so)
 
 
 @contextlib.contextmanager

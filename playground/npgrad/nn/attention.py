@@ -13,6 +13,7 @@ import numpy as np
 from .. import _recording, _reductions
 from .._arithmetic import mul_scalar
 from .._autocast import lower_precision
+from .._dtype import bfloat16, float16, float32, values_as
 from .._formula_kit import attention_probabilities, heads_for
 from .._missing import missing_attribute
 from .._tensor import Tensor
@@ -98,7 +99,11 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor,
 
 def _math(query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa) -> Tensor:
     """torch's _scaled_dot_product_attention_math: q and k each scaled by √scale, the mask
-    added, a safe softmax, dropout, then the values."""
+    added, a safe softmax, dropout, then the values (half and bfloat16 ones in float32,
+    converted back: its ToCopyBackward0 last)."""
+    if query.dtype in (bfloat16, float16):
+        return _math(*(t.to(float32) for t in (query, key, value)), attn_mask, dropout_p,
+                     is_causal, scale, enable_gqa).to(query.dtype)
     if is_causal and attn_mask is not None:
         raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be "
                            "set when is_causal=True")
@@ -108,7 +113,7 @@ def _math(query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa)
     scores = mul_scalar(query, root) @ mul_scalar(key.transpose(-2, -1), root)
     mask = _additive_mask(attn_mask, is_causal, query, key)
     if mask is not None:
-        scores = scores + Tensor._make(mask.astype(scores._data.dtype, copy=False))
+        scores = scores + Tensor._make(values_as(mask, scores.dtype, copy=False))
     weights = _reductions.safe_softmax(scores, -1)
     if dropout_p > 0:
         from .functional import dropout

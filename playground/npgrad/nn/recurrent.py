@@ -10,7 +10,9 @@ import math
 import numpy as np
 
 from .. import _factories, _recording, _recurrent
+from .._autocast import lower_precision
 from .._deprecations import warn_once
+from .._dtype import values_as
 from .._dtype_checks import check_rnn
 from .._shapes import cat, stack
 from .._tensor import Tensor
@@ -20,12 +22,15 @@ from .modules import Module, Parameter, _empty
 from .utils import rnn
 
 
+@lower_precision  # (torch's mkldnn_rnn_layer: in autocast's dtype)
 def _lstm_layer(input: Tensor, weights: list, h0: Tensor, c0: Tensor, reverse: bool) -> tuple:
-    """One layer in one direction: (outputs, last hidden, last cell), one node for all."""
+    """One layer in one direction: (outputs, last hidden, last cell), one node for all (in
+    the input's dtype: a bfloat16 one's rounded)."""
     w_ih, w_hh, b_ih, b_hh = (weights + [None, None])[:4]
     arrays = [None if w is None else w._data for w in (w_ih, w_hh, b_ih, b_hh)]
     out, hy, cy, run = _recurrent.lstm_layer(input._data, *arrays, h0._data, c0._data, reverse)
-    results = [Tensor._make(np.ascontiguousarray(value)) for value in (out, hy, cy)]
+    results = [Tensor._make(values_as(np.ascontiguousarray(value), input.dtype, copy=False))
+               for value in (out, hy, cy)]
     _recording.record_several("lstm_layer", results, (input, w_ih, w_hh, b_ih, b_hh, h0, c0),
                               (run, []))
     return tuple(results)

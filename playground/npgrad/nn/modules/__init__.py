@@ -7,7 +7,7 @@ import functools
 from collections import OrderedDict
 from collections.abc import Iterator
 
-from ... import _compile, _factories
+from ... import _compile, _dtype, _factories
 from ..._grad_mode import no_grad
 from ..._memory_formats import converted_in_place
 from ..._missing import lacking_member
@@ -316,36 +316,25 @@ class Module:
     def type(self, dst_type) -> Module:
         """Every parameter and buffer converted to ``dst_type`` (a dtype or a legacy type
         such as torch.DoubleTensor), integer counters too, as torch's does."""
-        from ... import _dtype
-
         name = dst_type if isinstance(dst_type, str) else getattr(dst_type, "__name__", None)
         if name is not None:
-            name = name.rsplit(".", 1)[-1]
-            dst_type = next(d for d in _dtype.ALL_DTYPES if d.legacy_name == name)
+            dst_type = _dtype.by_legacy_name(name.rsplit(".", 1)[-1])
         with no_grad():
             for tensor in (*self.parameters(), *self.buffers()):
                 tensor._data = _dtype.values_as(tensor._data, dst_type)
         return self
 
     def double(self) -> Module:
-        from ... import float64
-
-        return self.to(float64)
+        return self.to(_dtype.float64)
 
     def float(self) -> Module:
-        from ... import float32
-
-        return self.to(float32)
+        return self.to(_dtype.float32)
 
     def half(self) -> Module:
-        from ... import float16
-
-        return self.to(float16)
+        return self.to(_dtype.float16)
 
     def bfloat16(self) -> Module:
-        from ... import bfloat16
-
-        return self.to(bfloat16)
+        return self.to(_dtype.bfloat16)
 
     # ----- printing ----------------------------------------------------------------------------
     def extra_repr(self) -> str:
