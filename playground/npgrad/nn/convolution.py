@@ -18,7 +18,6 @@ from .modules import Module, weight_and_bias
 _pair = _convolution._pair
 
 
-@lower_precision
 def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0,
            dilation=1, groups: int = 1) -> Tensor:
     """Cross-correlation of an (N, C, H, W) input with (O, C / groups, KH, KW) filters, plus
@@ -51,7 +50,6 @@ def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, 
                              (input, weight, stride, padding, dilation, groups))
 
 
-@lower_precision
 def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1,
                      padding=0, output_padding=0, groups: int = 1, dilation=1) -> Tensor:
     """The transposed convolution of an (N, C_in, H, W) input by (C_in, C_out / groups, KH,
@@ -182,7 +180,6 @@ def _ceil_extra(sizes, kernel, stride, padding, dilation) -> tuple:
     return tuple(extra)
 
 
-@lower_precision
 def conv1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0,
            dilation=1, groups: int = 1) -> Tensor:
     """Cross-correlation of an (N, C, L) input with (O, C / groups, K) filters: torch's one
@@ -241,7 +238,6 @@ def conv1d_forward(k, input, weight, stride, padding, dilation, groups):
     return _convolution.conv1d(input, weight, stride, padding, dilation, groups)
 
 
-@lower_precision
 def conv_transpose1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1,
                      padding=0, output_padding=0, groups: int = 1, dilation=1) -> Tensor:
     """The transposed convolution of an (N, C_in, L) input by (C_in, C_out / groups, K)
@@ -500,3 +496,5 @@ def _register() -> None:
 
 
 _register()
+conv2d, conv_transpose2d, conv1d, conv_transpose1d = (  # (in autocast's lower precision)
+    lower_precision(f) for f in (conv2d, conv_transpose2d, conv1d, conv_transpose1d))
