@@ -479,7 +479,8 @@ def inference_mode_on() -> bool:
 
 def bump_version(tensor) -> None:
     """After an in-place write (torch too checks an inference tensor after writing)."""
-    settled(tensor._data)  # (a bfloat16 tensor's values rounded, where they come to rest)
+    if tensor._data.__class__ is BFloat16Array:  # (its values rounded, where they rest)
+        settled(tensor._data)
     counter = shared_counter(tensor)
     if counter.__class__ is InferenceCounter and not _inference_mode:
         raise RuntimeError(INFERENCE_INPLACE_MESSAGE)
