@@ -50,13 +50,10 @@ def as_bfloat16(values) -> BFloat16Array:
 
 
 def marked_bfloat16(data: np.ndarray) -> BFloat16Array:
-    """An op's fresh float32 result as bfloat16's, rounded where it lies (its layout kept; a
-    read-only result is a view of bfloat16 values already)."""
+    """An op's fresh float32 result marked as bfloat16's (its layout kept); ``Tensor._make``
+    rounds it where it comes to rest (settled)."""
     InUse.made = True
-    marked = data.view(BFloat16Array)
-    if data.flags.writeable:
-        _round_in_place(marked)
-    return marked
+    return data.view(BFloat16Array)
 
 
 def values_for_numpy(data: BFloat16Array, force: bool) -> np.ndarray:
@@ -99,7 +96,8 @@ def carries_bfloat16(result: np.ndarray, inputs: tuple) -> bool:
 
 
 def _marked(result, keep: bool):
-    """A NumPy result rounded and marked bfloat16 where it is float32 and torch's would be."""
+    """A NumPy result marked bfloat16 where it is float32 and torch's would be (rounded where
+    it comes to rest: settled)."""
     if isinstance(result, tuple):
         return tuple(_marked(r, keep) for r in result)
     if keep and isinstance(result, np.ndarray | np.generic) and result.dtype == _FLOAT32:
@@ -151,7 +149,7 @@ def _unmarked(args):
 
 
 class BFloat16Array(np.ndarray):
-    """A bfloat16 tensor's storage: float32 values that are all bfloat16 numbers."""
+    """A bfloat16 tensor's storage: float32 values, bfloat16 numbers once they settle."""
 
     def __array_ufunc__(self, ufunc, method, *inputs, out=None, **kwargs):
         if out is not None:

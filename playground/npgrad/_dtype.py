@@ -181,11 +181,6 @@ def castable(source, target) -> bool:
     return from_numpy_dtype(source).category <= from_numpy_dtype(target).category
 
 
-def from_array_dtype(numpy_dtype) -> dtype:
-    """from_numpy_dtype for a user's NumPy array (a two-byte void is no bfloat16)."""
-    return from_numpy_dtype(numpy_dtype)
-
-
 def _unconvertible(numpy_dtype) -> str:
     """torch's words for an array whose dtype it has no tensors of."""
     return (f"can't convert np.ndarray of type numpy.{np.dtype(numpy_dtype).type.__name__}. "

@@ -240,7 +240,7 @@ def as_tensor(data, dtype=None, device=None) -> Tensor:
         isinstance(data, np.ndarray) and dtypes.to_dtype(dtype) is not dtypes.bfloat16
         and dtypes.to_dtype(dtype).numpy == data.dtype)
     if isinstance(data, np.ndarray) and same_dtype:
-        dtypes.from_array_dtype(data.dtype)
+        dtypes.from_numpy_dtype(data.dtype)
         return _make(data)
     return _copied(data, dtype=dtype, device=device)
 
@@ -249,7 +249,7 @@ def from_numpy(array: np.ndarray) -> Tensor:
     """Shares memory with ``array``, as torch.from_numpy does."""
     if not isinstance(array, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
-    dtypes.from_array_dtype(array.dtype)
+    dtypes.from_numpy_dtype(array.dtype)
     return _make(array)
 
 

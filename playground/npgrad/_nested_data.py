@@ -78,7 +78,7 @@ def inferred_dtype(item) -> dtypes.dtype:
     """torch's dtype for ``item``: NumPy's scalars and arrays keep theirs, Python numbers take
     the defaults, a tensor its own, a sequence the promotion of all of its elements."""
     if isinstance(item, np.generic):  # (before float: np.float64 is one)
-        return dtypes.from_array_dtype(item.dtype)
+        return dtypes.from_numpy_dtype(item.dtype)
     if isinstance(item, float):
         return dtypes.get_default_dtype()
     if isinstance(item, bool):
@@ -92,7 +92,7 @@ def inferred_dtype(item) -> dtypes.dtype:
     if isinstance(item, str | bytes):
         raise TypeError(f"new(): invalid data type '{type_name(item)}'")
     if isinstance(item, np.ndarray):
-        return dtypes.from_array_dtype(item.dtype)
+        return dtypes.from_numpy_dtype(item.dtype)
     if is_sequence(item):
         return _sequence_dtype(item)
     raise RuntimeError(f"Could not infer dtype of {type_name(item)}")

@@ -18,16 +18,12 @@ import numpy as np
 
 from ._batched_graph import Joiner, UnjoinableError
 from ._random import Draws, default_generator
+from ._shapes import stack
+from ._tensor import Tensor
 
 RANDOMNESS_ERROR = ("vmap: called random operation while in randomness error mode. Please "
                     "either use the 'same' or 'different' randomness flags on vmap or perform "
                     "the randomness operation out of vmap")
-
-
-def _torch():
-    from playground import npgrad  # at call time: npgrad imports this module while loading
-
-    return npgrad
 
 
 def vmap(func: Callable, in_dims=0, out_dims=0, randomness: str = "error", *,
@@ -80,7 +76,6 @@ def _draws_refused(refusal: str | None):
 def _leaves(value, spec) -> list:
     """(tensor, dim) for each mapped tensor in ``value``, ``spec`` its dims: an int or None
     for all of it, or the same structure as ``value``."""
-    torch = _torch()
     if spec is None:
         return []
     if isinstance(value, dict):
@@ -90,12 +85,11 @@ def _leaves(value, spec) -> list:
         specs = spec if isinstance(spec, tuple | list) else (spec,) * len(value)
         return [pair for item, part in zip(value, specs, strict=True)
                 for pair in _leaves(item, part)]
-    return [(value, spec)] if isinstance(value, torch.Tensor) else []
+    return [(value, spec)] if isinstance(value, Tensor) else []
 
 
 def _each(value, spec, change: Callable):
     """``value`` with each mapped tensor replaced by ``change(tensor, dim)``."""
-    torch = _torch()
     if spec is None:
         return value
     if isinstance(value, dict):
@@ -105,7 +99,7 @@ def _each(value, spec, change: Callable):
         specs = spec if isinstance(spec, tuple | list) else (spec,) * len(value)
         return type(value)(_each(item, part, change)
                            for item, part in zip(value, specs, strict=True))
-    return change(value, spec) if isinstance(value, torch.Tensor) else value
+    return change(value, spec) if isinstance(value, Tensor) else value
 
 
 def _batch_size(pairs: list) -> int:
@@ -137,7 +131,6 @@ def _slices(fronted: list, dims, index: int, joiner: Joiner) -> list:
 def _stacked(results: list, out_dims, joiner: Joiner):
     """The calls' results stacked along ``out_dims`` (matching their structure: tuples, lists
     and dicts of tensors; ``None`` keeps a result unbatched, as the first call gave it)."""
-    torch = _torch()
     first = results[0]
     if out_dims is None:
         return first
@@ -149,13 +142,13 @@ def _stacked(results: list, out_dims, joiner: Joiner):
         return {key: _stacked([r[key] for r in results],
                               out_dims[key] if isinstance(out_dims, dict) else out_dims, joiner)
                 for key in first}
-    if not isinstance(first, torch.Tensor):
+    if not isinstance(first, Tensor):
         raise ValueError(f"vmap(f, ...): `f` must only return Tensors, got type {type(first)}. "
                          "Did you mean to set out_dims= to None for output?")
     if any(r.requires_grad for r in results):
         with contextlib.suppress(UnjoinableError):
             return _batched(results, out_dims, joiner)
-    return torch.stack(results, dim=out_dims)
+    return stack(results, dim=out_dims)
 
 
 def _batched(results: list, out_dims: int, joiner: Joiner):
