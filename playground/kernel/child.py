@@ -41,6 +41,7 @@ from playground.kernel.script_place import as_python_runs
 from playground.kernel.stop import Stop
 from playground.kernel.switching import quick_hand_overs
 from playground.kernel.watchdog import MemoryReserve, MemoryWatchdog
+from playground.kernel.yielding import run_in_progress, yielding_to_runs
 from playground.model import RunError, RunResult
 from playground.model.trace import traces_to_json
 
@@ -341,10 +342,11 @@ def _answer_run(channel: KernelChannel, session: Session, request: protocol.Run)
     picked = time.perf_counter()  # (the window reads these moments on its own clock: the
     _prepare_run(channel)         # machine's monotonic one, the same in both processes)
     channel.run_id = request.id
-    try:
-        result = _run_safely(session, request)
-    except KeyboardInterrupt:  # a Stop that landed as user code ended
-        result = session.ended_early(interrupted_error(), time.perf_counter())
+    with run_in_progress():  # (jedi's warm-up waits meanwhile: yielding.py)
+        try:
+            result = _run_safely(session, request)
+        except KeyboardInterrupt:  # a Stop that landed as user code ended
+            result = session.ended_early(interrupted_error(), time.perf_counter())
     _RESERVE.release()  # the room to answer in, whatever the script kept
     try:
         channel.restore_stdio()  # a script that closed descriptor 2 still gets its end
@@ -432,10 +434,10 @@ def main(argv: list[str]) -> int:
         _warm_up(engine, jedi, _preloaded(options))
     session.remember_pristine()
     if jedi and not spare:
-        # jedi's first completion takes seconds: warm it up while the user reads the window,
-        # once the window's first run is over (at once, it slowed that run by a tenth); what
-        # importing it changes (warnings filters) is part of the state a run starts from
-        warm_up = threading.Timer(JEDI_WARM_UP_S, _warm_up_jedi, args=(session,))
+        # jedi's first completion takes a second: warm it up while the user reads the window,
+        # standing aside for runs (yielding.py); its import's warnings filters are pristine state
+        warm_up = threading.Timer(JEDI_WARM_UP_S, yielding_to_runs,
+                                  args=(("jedi", "parso"), _warm_up_jedi, session))
         warm_up.name, warm_up.daemon = "playground-jedi", True
         warm_up.start()
     keep_out_of_collections()
@@ -477,10 +479,8 @@ FIGURE_WARM_UP = ("import matplotlib.pyplot as plt\nplt.figure()\nplt.subplot(12
 
 def _preloaded(options: list[str]) -> list[str]:
     """The libraries a spare imports first: ``preload=sympy,matplotlib``."""
-    for option in options:
-        if option.startswith("preload="):
-            return [name for name in option[len("preload="):].split(",") if name]
-    return []
+    given = [option[len("preload="):] for option in options if option.startswith("preload=")]
+    return [name for name in given[0].split(",") if name] if given else []
 
 
 def _warm_up(engine, jedi: bool, libraries: list[str]) -> None:
