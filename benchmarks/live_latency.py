@@ -7,7 +7,9 @@ exec and graph/trace build, encoding and the way back, the window's decode of th
 the hand-over to the waiting thread (together: run → result), the relay from the runner's
 thread to the UI thread, the views (each of them), layout and items made after them, paint.
 A round starts once the kernel has drawn the last round's figures and the window has
-painted what came after the result, as a person reads a result before running again.
+painted what came after the result, as a person reads a result before running again. The
+line after the machine's says what that pause costs the next round's work here (the idle tax:
+on a VM whose idle vCPUs halt, 2-3x for its first milliseconds; see benchmarks/machine.py).
 
 Targets (issue 36): median ≤ 16 ms for each example 01-05, each of the project's tutorials
 (tests/tutorials) and each tutorial of a folder ``--seeds DIR`` names, ≤ 30 ms for examples
@@ -453,7 +455,8 @@ def close_window(application: QApplication, window: MainWindow) -> None:
 
 
 if __name__ == "__main__":
-    from machine import describe
+    from machine import describe, idle_tax
 
     print(describe(), flush=True)  # the machine a figure came from, first
+    print(idle_tax(SETTLE_S), flush=True)  # what the pause between rounds costs the next one
     main()

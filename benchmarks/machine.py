@@ -9,10 +9,13 @@ Every benchmark prints this line first.
 
 from __future__ import annotations
 
+import json
 import os
 import platform
+import statistics
 import subprocess
 import sys
+import time
 
 
 def cpu_model() -> str:
@@ -67,6 +70,38 @@ def describe(with_torch: bool = True) -> str:
     if with_torch:
         parts.append(torch_capability())
     return "machine: " + "; ".join(parts + settings)
+
+
+def idle_tax(gap_s: float = 0.1, rounds: int = 15) -> str:
+    """How much slower a millisecond of work (NumPy ops, printing, JSON) runs right after the
+    process slept ``gap_s`` than back to back. A person's runs come after such pauses. On a
+    VM whose idle vCPUs halt, the first milliseconds after one ran 2.3-2.7x as long (caches
+    refilled), which every stage of a run's way to the screen pays; a desktop pays little."""
+    def timed(gap: float) -> float:
+        times = []
+        for _ in range(rounds):
+            time.sleep(gap)
+            started = time.perf_counter()
+            _millisecond_of_work()
+            times.append(time.perf_counter() - started)
+        return statistics.median(times)
+
+    timed(0.0)
+    hot, cold = timed(0.0), timed(gap_s)
+    return (f"idle tax: a millisecond of work takes {cold / hot:.1f}x as long after "
+            f"{gap_s * 1e3:.0f} ms idle ({hot * 1e3:.2f} -> {cold * 1e3:.2f} ms)")
+
+
+def _millisecond_of_work() -> list[str]:
+    import numpy as np
+
+    matrix = np.linspace(-1, 1, 64, dtype=np.float32).reshape(8, 8)
+    texts = []
+    for step in range(12):
+        product = np.tanh(matrix @ matrix.T + step) * 0.5
+        texts.append(np.array2string(product[:2, :3], precision=4))
+        texts.append(json.dumps({"step": step, "sum": float(product.sum())}))
+    return sorted(texts)
 
 
 def dispatch_targets() -> str:
