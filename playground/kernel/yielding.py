@@ -7,7 +7,8 @@ write into the output pipe) waited up to 5 ms to get the GIL back from jedi (mea
 tutorial of 11 printed lines, exec 2.6 -> 11 ms, in the benchmark's first seconds). Now the
 background thread waits, at its next call into its own packages' code, until the run is over.
 It never waits inside an import: the module's lock it holds could be the next one the script
-needs.
+needs. The profile function costs the warm-up itself twice its time (1 -> 2 s here), in the
+background, where nobody waits for it yet.
 """
 
 from __future__ import annotations
