@@ -101,8 +101,7 @@ def _marked(result, keep: bool):
     if isinstance(result, tuple):
         return tuple(_marked(r, keep) for r in result)
     if keep and isinstance(result, np.ndarray | np.generic) and result.dtype == _FLOAT32:
-        InUse.made = True  # (rounded where it comes to rest: settled)
-        return np.asarray(result).view(BFloat16Array)
+        return marked_bfloat16(np.asarray(result))
     return result
 
 

@@ -17,6 +17,7 @@ from collections.abc import Callable
 import numpy as np
 
 from ._batched_graph import Joiner, UnjoinableError
+from ._nodes import edge_of
 from ._random import Draws, default_generator
 from ._shapes import stack
 from ._tensor import Tensor
@@ -76,16 +77,9 @@ def _draws_refused(refusal: str | None):
 def _leaves(value, spec) -> list:
     """(tensor, dim) for each mapped tensor in ``value``, ``spec`` its dims: an int or None
     for all of it, or the same structure as ``value``."""
-    if spec is None:
-        return []
-    if isinstance(value, dict):
-        return [pair for key, item in value.items()
-                for pair in _leaves(item, spec[key] if isinstance(spec, dict) else spec)]
-    if isinstance(value, tuple | list):
-        specs = spec if isinstance(spec, tuple | list) else (spec,) * len(value)
-        return [pair for item, part in zip(value, specs, strict=True)
-                for pair in _leaves(item, part)]
-    return [(value, spec)] if isinstance(value, Tensor) else []
+    found = []
+    _each(value, spec, lambda tensor, dim: found.append((tensor, dim)) or tensor)
+    return found
 
 
 def _each(value, spec, change: Callable):
@@ -154,9 +148,6 @@ def _stacked(results: list, out_dims, joiner: Joiner):
 def _batched(results: list, out_dims: int, joiner: Joiner):
     """The results side by side with the batched graph's node as their grad_fn (then moved
     to ``out_dims``, as torch's vmap moves its batch dimension: PermuteBackward0)."""
-    from ._nodes import edge_of
-    from ._tensor import Tensor
-
     node = joiner.root(tuple(edge_of(r) for r in results))
     joined = Tensor._make(np.stack([r._data for r in results]), node)
     return joined if out_dims in (0, -joined.dim()) else joined.movedim(0, out_dims)

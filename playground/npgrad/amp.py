@@ -87,8 +87,7 @@ def custom_fwd(fwd=None, *, device_type: str, cast_inputs=None):
     """A custom Function's ``forward`` under autocast: with ``cast_inputs``, where autocast
     is on, its floating inputs cast to that dtype and autocast off inside; without, as it
     is. Either way it notes autocast's state for ``custom_bwd``."""
-    if not isinstance(device_type, str):
-        raise ValueError(f"Expected `device_type` of type `str`, got: `{type(device_type)}`")
+    _check_device_type(device_type)
     if fwd is None:
         return functools.partial(custom_fwd, device_type=device_type, cast_inputs=cast_inputs)
 
@@ -106,10 +105,14 @@ def custom_fwd(fwd=None, *, device_type: str, cast_inputs=None):
     return forward
 
 
-def custom_bwd(bwd=None, *, device_type: str):
-    """A custom Function's ``backward`` under the autocast state its forward ran in."""
+def _check_device_type(device_type) -> None:
     if not isinstance(device_type, str):
         raise ValueError(f"Expected `device_type` of type `str`, got: `{type(device_type)}`")
+
+
+def custom_bwd(bwd=None, *, device_type: str):
+    """A custom Function's ``backward`` under the autocast state its forward ran in."""
+    _check_device_type(device_type)
     if bwd is None:
         return functools.partial(custom_bwd, device_type=device_type)
 
@@ -181,13 +184,12 @@ class autocast:
     def __enter__(self):
         if self.device == "cpu":
             self._before.append(entered(self._enabled, self.fast_dtype, self._cache_enabled))
-            AutocastState.nesting += 1
+            autocast_increment_nesting()
         return self
 
     def __exit__(self, *exc_info) -> None:
         if self.device == "cpu":
-            AutocastState.nesting -= 1
-            left(self._before.pop(), AutocastState.nesting == 0)
+            left(self._before.pop(), autocast_decrement_nesting() == 0)
         return None
 
     def __call__(self, function):

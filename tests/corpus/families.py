@@ -57,9 +57,8 @@ def main() -> None:
         results = dict(zip(SNIPPETS, pool.map(compared, SNIPPETS), strict=True))
     table = collections.defaultdict(lambda: [0, 0, 0])
     for name, identical, within in results.values():
-        counts = table[name]
-        counts[0], counts[1], counts[2] = counts[0] + 1, counts[1] + identical, \
-            counts[2] + within
+        for column, counted in enumerate((True, identical, within)):
+            table[name][column] += counted
     print("| family | snippets | identical | within its tolerance |\n|---|---|---|---|")
     for name, (count, identical, within) in sorted(table.items()):
         print(f"| {name} | {count} | {identical} | {within} |")
