@@ -273,7 +273,7 @@ PyMODINIT_FUNC PyInit__kernels(void)
 {
     PyObject *created = PyModule_Create(&module);
     /* _compiled.KERNELS_API: Python ignores a build whose functions it does not expect */
-    if (created && PyModule_AddIntConstant(created, "API", 11) < 0)
+    if (created && PyModule_AddIntConstant(created, "API", 12) < 0)
         Py_CLEAR(created);
     return created;
 }

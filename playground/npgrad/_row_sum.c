@@ -3,7 +3,8 @@
  * and says why each step comes where it does): ILP vectors of LANES numbers side by side,
  * their rows added in blocks, blocks in groups and groups in supergroups; then the first
  * vector, the vectors left over and the other three, one after another; then the numbers
- * past the last vector and the lanes, one by one, into a zero. Every step is one IEEE
+ * past the last vector and the lanes, one by one, into a zero. A row shorter than a vector
+ * is added number by number (_summation_order._scalar_sum's order). Every step is one IEEE
  * addition in the row's own type (setup.py passes -ffp-contract=off), so the bits are the
  * same on every CPU and compiler. */
 
@@ -115,8 +116,30 @@ static int ceil_log2(Py_ssize_t value)
 ROW_SUM(float, row_sum_float)
 ROW_SUM(double, row_sum_double)
 
+/* SHORT_SUM(T, NAME) makes NAME(row, size): the sum of fewer numbers than a vector holds, in
+ * the order of torch's scalar loop (_summation_order._scalar_sum): the first ILP side by side
+ * (zeros where there are fewer), then the first of those, the rest and the other three, then
+ * into a zero. */
+#define SHORT_SUM(T, NAME)                                                                   \
+    static T NAME(const T *flat, Py_ssize_t size)                                            \
+    {                                                                                        \
+        T side[ILP] = {0};                                                                   \
+        Py_ssize_t first = size >= ILP ? ILP : 0;                                            \
+        for (Py_ssize_t k = 0; k < first; k++)                                               \
+            side[k] = flat[k];                                                               \
+        T total = side[0];                                                                   \
+        for (Py_ssize_t i = first; i < size; i++)                                            \
+            total = total + flat[i];                                                         \
+        for (Py_ssize_t k = 1; k < ILP; k++)                                                 \
+            total = total + side[k];                                                         \
+        return total + (T)0;                                                                 \
+    }
+
+SHORT_SUM(float, short_sum_float)
+SHORT_SUM(double, short_sum_double)
+
 /* row_sum(row, itemsize): the sum of a contiguous row of float32 (itemsize 4, 8 lanes) or
- * float64 (itemsize 8, 4 lanes) of at least one vector, as a Python float. */
+ * float64 (itemsize 8, 4 lanes), as a Python float. */
 PyObject *row_sum(PyObject *self, PyObject *args)
 {
     Py_buffer row;
@@ -125,8 +148,13 @@ PyObject *row_sum(PyObject *self, PyObject *args)
         return NULL;
     PyObject *result = NULL;
     Py_ssize_t lanes = itemsize == 4 ? 8 : 4, size = row.len / (itemsize ? itemsize : 1);
-    if ((itemsize != 4 && itemsize != 8) || row.len % itemsize || size < lanes) {
-        PyErr_SetString(PyExc_ValueError, "a row of at least one vector of float32 or float64");
+    if ((itemsize != 4 && itemsize != 8) || row.len % itemsize) {
+        PyErr_SetString(PyExc_ValueError, "a row of float32 or float64");
+        goto done;
+    }
+    if (size < lanes) { /* a loss of a few points, every step: no scratch, the GIL kept */
+        result = PyFloat_FromDouble(itemsize == 4 ? short_sum_float((const float *)row.buf, size)
+                                                  : short_sum_double((const double *)row.buf, size));
         goto done;
     }
     /* the block totals: a row of ILP vectors for every 16 such rows at most */

@@ -56,12 +56,13 @@ def _in_memory_order(data: np.ndarray) -> np.ndarray:
 
 def _row_sum(flat: np.ndarray, lanes: int):
     """One row's sum as torch's cascade_sum adds it, into a zeroed output: by the C kernel
-    (_row_sum.c) where it was built, else by its NumPy twin below."""
-    if flat.size < lanes:
-        return _scalar_sum(flat.tolist(), flat.dtype.type)
+    (_row_sum.c) where it was built, else by its twins below (a row shorter than a vector:
+    _scalar_sum's order, which the kernel follows too)."""
     kernels = _compiled.kernels
     if kernels is not None:
         return flat.dtype.type(kernels.row_sum(np.ascontiguousarray(flat), flat.itemsize))
+    if flat.size < lanes:
+        return _scalar_sum(flat.tolist(), flat.dtype.type)
     return _row_sum_twin(flat, lanes)
 
 

@@ -7,7 +7,7 @@ import pytest
 
 import playground.npgrad as npgrad
 from playground.npgrad import _compiled
-from playground.npgrad._summation_order import SUM_LANES, _row_sum, _row_sum_twin
+from playground.npgrad._summation_order import SUM_LANES, _row_sum, _row_sum_twin, _scalar_sum
 from tests.compiled import PARAMS, compiled_then_twin
 
 torch = pytest.importorskip("torch")
@@ -38,19 +38,22 @@ def test_whole_sums_and_means_are_torchs_to_the_last_bit(dtype, row_sums):
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 def test_the_twin_gives_the_kernels_bits(dtype):
-    """The C kernel (_row_sum.c) and its NumPy twin add in the same order: the same bits for
-    rows of every length up to the three levels of blocks, past torch's grain, and for
-    magnitudes 40 decades apart, signed zeros and infinities."""
+    """The C kernel (_row_sum.c) and its twins add in the same order: the same bits for rows
+    of every length up to the three levels of blocks, past torch's grain, and for magnitudes
+    40 decades apart, signed zeros and infinities (rows shorter than a vector: _scalar_sum's,
+    the kernel's own loop for them)."""
     if _compiled.kernels is None:
         pytest.skip("the C kernels were not built here")
     lanes, rng = SUM_LANES[np.dtype(dtype)], np.random.default_rng(5)
     specials = np.array([-0.0, 0.0, 1e30, -1e30, 3.0, np.inf], dtype)
-    for size in [*range(lanes, 200), 511, 512, 513, 2000, 4097, 8192, 32769, 65537, 1 << 20]:
+    for size in [*range(0, 200), 511, 512, 513, 2000, 4097, 8192, 32769, 65537, 1 << 20]:
         for data in ((rng.normal(size=size) * 10.0 ** rng.integers(-20, 20, size)).astype(dtype),
                      rng.choice(specials[:5], size), rng.choice(specials, size)):
             compiled = _row_sum(data, lanes)
             assert type(compiled) is np.dtype(dtype).type
-            assert compiled.tobytes() == _row_sum_twin(data, lanes).tobytes(), (size, data)
+            twin = _scalar_sum(data.tolist(), data.dtype.type) if size < lanes else \
+                _row_sum_twin(data, lanes)
+            assert compiled.tobytes() == twin.tobytes(), (size, data)
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
@@ -66,9 +69,11 @@ def test_a_broadcast_scalars_gradient_is_summed_in_torchs_order(dtype):
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
-def test_sums_shorter_than_a_vector_are_torchs_for_many_draws_and_signed_zeros(dtype):
+def test_sums_shorter_than_a_vector_are_torchs_for_many_draws_and_signed_zeros(dtype,
+                                                                               row_sums):
     """Fewer elements than a vector's lanes are added number by number (the path a loss of
-    a few points takes every step): 400 draws of each size, and sums of -0.0 alone."""
+    a few points takes every step): 400 draws of each size, and sums of -0.0 alone, by the
+    C kernel and by its twin."""
     rng = np.random.default_rng(11)
     for size in range(1, 9):
         for draw in range(400):
