@@ -55,7 +55,9 @@ setup(
                                                             "playground/npgrad/_row_sum.c",
                                                             "playground/npgrad/_vector_calls.c",
                                                             "playground/npgrad/_blas_calls.c",
-                                                            "playground/npgrad/_softmax_rows.c"],
-                           libraries=[] if sys.platform == "win32" else ["m"])],
+                                                            "playground/npgrad/_softmax_rows.c",
+                                                            "playground/npgrad/_library_open.c"],
+                           # (dlopen is in libdl before glibc 2.34)
+                           libraries=[] if sys.platform == "win32" else ["m", "dl"])],
     cmdclass={"build_ext": OptionalCore},
 )

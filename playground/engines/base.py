@@ -118,6 +118,10 @@ class Engine(ABC):
     def prepare_for(self, code: str) -> None:  # noqa: B027 - most engines need nothing
         """Anything the engine must switch on before running ``code`` (none, by default)."""
 
+    def warm_up(self) -> None:  # noqa: B027 - most engines need nothing
+        """What the engine loads on first use, loaded now: a kernel calls it in the
+        background before the user's runs need it (none, by default)."""
+
     def reading(self) -> contextlib.AbstractContextManager:
         """Around the kernel's reading of the script's tensors: a tensor subclass's
         ``__torch_function__`` is not asked (it would print or log the kernel's reads)."""

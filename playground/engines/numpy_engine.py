@@ -187,6 +187,13 @@ class NumpyEngine(Engine):
 
             activate()
 
+    def warm_up(self) -> None:
+        """torch's CPU library, whose MKL and BLAS give npgrad torch's bits (0.2 s to load):
+        loaded with the GIL released, so a run going meanwhile goes on."""
+        from playground.npgrad import _vml
+
+        _vml.preload()
+
     def reading(self):
         dispatch = sys.modules.get(f"{ENGINE_PACKAGE}._torch_function")
         return contextlib.nullcontext() if dispatch is None else \

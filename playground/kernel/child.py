@@ -11,7 +11,6 @@ import builtins
 import contextlib
 import errno
 import functools
-import gc
 import importlib
 import linecache
 import os
@@ -37,6 +36,7 @@ from playground.kernel.errors import (
     unshowable_error,
 )
 from playground.kernel.figure_frames import FigureVectors, pictures_frame
+from playground.kernel.long_lived import LongLived, keep_out_of_collections
 from playground.kernel.script_place import as_python_runs
 from playground.kernel.stop import Stop
 from playground.kernel.switching import quick_hand_overs
@@ -123,6 +123,7 @@ class Session:
         self._pristine: dict = {}
         self._modules_at_start: set[str] = set()
         self.ran = False  # whether any run started in this process
+        self.long_lived = LongLived()  # when jedi's objects are frozen (long_lived.py)
         self.later_traces = None  # what makes the last run's traces, sent after its result
 
     def remember_pristine(self) -> None:
@@ -179,6 +180,7 @@ class Session:
         self.ran, self.later_traces = True, None
         if fresh:
             self.namespace = self._fresh_main(filename)
+            self.long_lived.at_fresh_run(figures_pending=bool(_VECTORS))
             np.seterr(**self._numpy_errors)
             streams.retire_threads()
         code, skipped = notebook_lines.without_shell_lines(code)
@@ -445,20 +447,14 @@ def main(argv: list[str]) -> int:
     return 0
 
 
-def keep_out_of_collections() -> None:
-    """What the kernel holds before any run (the engine, the libraries it warmed up: some
-    250,000 objects) out of the cyclic collector's sight (``gc.freeze``): they live as long
-    as the process, and a full collection over them took 0.3 s, which every tenth run or so
-    paid in the middle of the user's script. Reference counting still frees them. (No
-    collection first: the little garbage start-up left is not worth delaying the first run.)"""
-    gc.freeze()
-
-
 def _warm_up_jedi(session: Session) -> None:
+    with contextlib.suppress(Exception):  # (what it loads is loaded on first use otherwise)
+        session.engine.warm_up()  # the engine's first-use loads, before jedi's second
     completions("x", 1, 1, {}, session.engine.torch_module())
-    if not session.executions and not session.ran:
+    ran = bool(session.executions or session.ran)
+    if not ran:
         session.remember_pristine()
-        keep_out_of_collections()  # jedi's own objects too (a run started since: not its)
+    session.long_lived.after_warm_up(ran)  # jedi's objects out of the collector's walks
 
 
 # What a spare kernel runs while it waits: the code paths of a run (the engine's ops and
@@ -484,6 +480,8 @@ def _preloaded(options: list[str]) -> list[str]:
 
 
 def _warm_up(engine, jedi: bool, libraries: list[str]) -> None:
+    with contextlib.suppress(Exception):
+        engine.warm_up()
     for name in libraries:  # with the engine active: ``torch`` names the engine's module
         with contextlib.suppress(BaseException), engine.activate():
             importlib.import_module(name)

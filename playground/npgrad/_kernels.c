@@ -222,6 +222,7 @@ PyObject *libm_pow(PyObject *self, PyObject *args);
 PyObject *gemm_product(PyObject *self, PyObject *args); /* _blas_calls.c */
 PyObject *log_softmax_rows_f32(PyObject *self, PyObject *args); /* _softmax_rows.c */
 PyObject *log_softmax_grad_rows_f32(PyObject *self, PyObject *args);
+PyObject *open_library(PyObject *self, PyObject *args); /* _library_open.c */
 
 static PyMethodDef methods[] = {
     {"sleef_expf", sleef_expf, METH_VARARGS,
@@ -259,6 +260,8 @@ static PyMethodDef methods[] = {
      "log_softmax along rows"},
     {"log_softmax_grad_rows_f32", log_softmax_grad_rows_f32, METH_VARARGS,
      "log_softmax_grad_rows_f32(grad, result, length, lanes, out): its backward kernel"},
+    {"open_library", open_library, METH_VARARGS,
+     "open_library(path): a shared library's dlopen handle, loaded with the GIL released"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -273,7 +276,7 @@ PyMODINIT_FUNC PyInit__kernels(void)
 {
     PyObject *created = PyModule_Create(&module);
     /* _compiled.KERNELS_API: Python ignores a build whose functions it does not expect */
-    if (created && PyModule_AddIntConstant(created, "API", 12) < 0)
+    if (created && PyModule_AddIntConstant(created, "API", 13) < 0)
         Py_CLEAR(created);
     return created;
 }

@@ -5,9 +5,10 @@ torch 2.13's CPU kernels for these ops call MKL's VML (``vmsTanh``, ``vmdExp``..
 accuracy mode), whatever ATEN_CPU_CAPABILITY says; MKL's code is not public and is not
 correctly rounded (float32 tanh: 0.1% of elements one bit off the nearest; sqrt too), so no
 NumPy function gives its bits. torch's library exports them: this module loads it with ctypes
-(``torch`` itself is never imported; the library takes some 0.2 s to load, once, at the first
-call) and calls them through the C module's vml_map (through ctypes where that is not built:
-some 4 µs more a call, a 2x2 tensor's whole op). Without torch (or with PLAYGROUND_VML=off,
+(``torch`` itself is never imported; the library takes some 0.2 s to load, once: at the first
+call, or before it in a kernel's warm-up, ``preload``) and calls them through the C module's
+vml_map (through ctypes where that is not built: some 4 µs more a call, a 2x2 tensor's whole
+op). Without torch (or with PLAYGROUND_VML=off,
 or where the library has no VML: macOS's), ``vector_math`` answers None and the engine rounds
 once in float64 (_pointwise.rounded_once), which agrees with MKL in 93-100% of elements."""
 
@@ -67,9 +68,28 @@ def _open_library():
     if path is None:
         return None
     try:
-        return ctypes.CDLL(path)
+        return ctypes.CDLL(path, handle=_loaded_without_the_gil(path))
     except OSError:
         return None
+
+
+def _loaded_without_the_gil(path: str) -> int | None:
+    """The library's handle, loaded by the C module with the GIL released (ctypes holds it
+    for the 0.2 s: a load in the background would stop every other thread); None for ctypes
+    to load it (no C module, or no dlopen: Windows)."""
+    open_library = getattr(_compiled.kernels, "open_library", None)
+    if open_library is None:
+        return None
+    try:
+        return open_library(path)
+    except NotImplementedError:
+        return None
+
+
+def preload() -> None:
+    """Load torch's library and find its functions now (a kernel's warm-up, in the
+    background): a script's first exp, tanh or matrix product took the 0.2 s otherwise."""
+    _loaded()
 
 
 def torch_library():
