@@ -55,7 +55,10 @@ class _Worker:
         self._error: BaseException | None = None
         self._busy = False  # a job handed over and not yet waited for
         self.finished = 0.0  # perf_counter() when it ended its latest job
-        threading.Thread(target=self._serve, name="npgrad-split", daemon=True).start()
+        # (named as the app's own threads are: a kernel counts any other thread a run leaves
+        # as the script's, and sent every fresh run after a large op to a new process)
+        threading.Thread(target=self._serve, name="playground-npgrad-split",
+                         daemon=True).start()
 
     def _serve(self) -> None:
         while True:
