@@ -135,8 +135,9 @@ def tangents_paused():
 
 
 def close_dual_level() -> None:
-    global _tangents
-    _tangents = None
+    global _tangents, _piece_tangents
+    # (both let go: a kernel reads a function left set as a script's change to the engine)
+    _tangents = _piece_tangents = None
     FAST_DTYPES.update(_fast_dtypes_aside)
     _fast_dtypes_aside.clear()
 

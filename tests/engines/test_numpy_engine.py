@@ -120,8 +120,18 @@ loss.backward()
 """
 
 
+# A dual level opened and closed: the engine's tangent hooks are let go again.
+USES_FORWARD_MODE = """import torch
+import torch.autograd.forward_ad as fwAD
+with fwAD.dual_level():
+    dual = fwAD.make_dual(torch.ones(3), torch.ones(3))
+    pieces = dual.sin().split(1)
+"""
+
+
 @pytest.mark.parametrize(("script", "changed"), [
     (USES_LAZY_LAYERS, False),
+    (USES_FORWARD_MODE, False),
     ("import torch.nn.functional as F\nF.selu = abs\n", True),
     ("import torch.nn.functional as F\nF.selu\nF.selu = abs\n", True),
     ("import torch\ntorch.nn.ZeroPad2d\ntorch.nn.padding.ZeroPad2d = lambda: 0\n", True),
