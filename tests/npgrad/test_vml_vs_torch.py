@@ -5,6 +5,7 @@ run here: random and special values, float32 and float64, strided operands, thei
 
 from __future__ import annotations
 
+import ctypes
 import os
 import subprocess
 import sys
@@ -13,6 +14,7 @@ import numpy as np
 import pytest
 
 from playground.npgrad import _compiled, _vml
+from tests.compiled import PARAMS, compiled_then_twin
 
 pytestmark = pytest.mark.skipif(not _vml.available(),
                                 reason="torch (with its MKL vector math) is not installed here")
@@ -173,3 +175,53 @@ for op in sorted(_vml.MKL_NAMES):
     for line in lines:
         op, ulps, equal = line.split()
         assert int(ulps) <= 2 and float(equal) >= 0.8, line
+
+
+@pytest.fixture(params=PARAMS)
+def loader(request, monkeypatch):
+    """torch's library opened by the C module (the GIL let go), then by ctypes alone."""
+    return compiled_then_twin(request, monkeypatch, _compiled, "kernels", "the C kernels")
+
+
+def test_the_library_opens_the_same_by_either_loader(loader):
+    path = _vml.torch_library_path()
+    handle = _vml._loaded_without_the_gil(path)
+    assert (handle is None) == (loader == "twin")
+    library = ctypes.CDLL(path, handle=handle)
+    assert ctypes.cast(library.vmsExp, ctypes.c_void_p).value == \
+        ctypes.cast(_vml.torch_library().vmsExp, ctypes.c_void_p).value
+
+
+BACKGROUND_LOAD = """
+import sys, threading, time
+sys.setswitchinterval(0.001)
+from playground.npgrad import _vml
+took = []
+def load():
+    started = time.perf_counter()
+    _vml.preload()
+    took.append(time.perf_counter() - started)
+loading = threading.Thread(target=load)
+last = time.perf_counter()
+longest = 0.0
+loading.start()
+while loading.is_alive():
+    now = time.perf_counter()
+    longest, last = max(longest, now - last), now
+print(took[0], longest, _vml.available())
+"""
+
+
+def test_a_background_load_leaves_the_other_threads_running():
+    """The kernel's warm-up loads torch's library beside the user's script: the C module's
+    dlopen lets go of the GIL for its 0.2 s (ctypes' own held it: the script stopped that
+    long), so the main thread goes on meanwhile, in a fresh process where it is not loaded."""
+    if _compiled.kernels is None:
+        pytest.skip("the C kernels were not built here")
+    output = subprocess.run([sys.executable, "-c", BACKGROUND_LOAD], capture_output=True,
+                            text=True, check=True, timeout=120).stdout.split()
+    took, longest, loaded = float(output[0]), float(output[1]), output[2]
+    assert loaded == "True"
+    if took < 0.04:
+        pytest.skip(f"the library loaded in {took * 1e3:.0f} ms: too fast to tell")
+    assert longest < took / 2, (took, longest)
