@@ -101,6 +101,14 @@ class TorchEngine(Engine):
         found = " (no CUDA found)" if self.requested == "auto" else ""
         return f"torch {version} · CPU{found}"
 
+    def warm_up(self) -> None:
+        """torch._dynamo, which torch imports at a script's first optimizer (0.9 s) and which
+        wraps ``torch.manual_seed`` and sets TORCHINDUCTOR_CACHE_DIR as it loads: imported
+        before a kernel reads its state, those are the state a fresh run starts from, and a
+        script with an optimizer no longer reads as one that changed its process (every fresh
+        run after it went to a new one, which imported it again)."""
+        importlib.import_module("torch._dynamo")
+
     def reading(self):
         return self.torch._C.DisableTorchFunctionSubclass()
 

@@ -41,7 +41,7 @@ from playground.kernel.script_place import as_python_runs
 from playground.kernel.stop import Stop
 from playground.kernel.switching import quick_hand_overs
 from playground.kernel.watchdog import MemoryReserve, MemoryWatchdog
-from playground.kernel.yielding import run_in_progress, yielding_to_runs
+from playground.kernel.yielding import profile_put_aside, run_in_progress, yielding_to_runs
 from playground.model import RunError, RunResult
 from playground.model.trace import traces_to_json
 
@@ -452,8 +452,9 @@ def _warm_up_jedi(session: Session) -> None:
         session.engine.warm_up()  # the engine's first-use loads, before jedi's second
     completions("x", 1, 1, {}, session.engine.torch_module())
     ran = bool(session.executions or session.ran)
-    if not ran:
-        session.remember_pristine()
+    if not ran:  # (read as the script's thread has it, not with the warm-up's profile function)
+        with profile_put_aside():
+            session.remember_pristine()
     session.long_lived.after_warm_up(ran)  # jedi's objects out of the collector's walks
 
 

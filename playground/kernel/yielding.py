@@ -51,6 +51,18 @@ def yielding_to_runs(packages: tuple[str, ...], work: Callable, *args):
         sys.setprofile(None)
 
 
+@contextmanager
+def profile_put_aside() -> Iterator[None]:
+    """Inside, this thread has no profile function: what reads the process's state here
+    (``sys.getprofile()`` is the calling thread's) reads it as a script's thread has it."""
+    kept = sys.getprofile()
+    sys.setprofile(None)
+    try:
+        yield
+    finally:
+        sys.setprofile(kept)
+
+
 def safe_to_wait(frame: FrameType, folders: tuple[str, ...]) -> bool:
     """Whether the frame's code is in one of ``folders`` and no import is under way below it."""
     if not any(folder in frame.f_code.co_filename for folder in folders):
