@@ -80,17 +80,22 @@ _MODULE_BOOKKEEPING = frozenset({"__name__", "__doc__", "__package__", "__loader
                                  "__builtins__", "__warningregistry__"})
 
 
+# ... and a class's: copyreg caches its slots' names there the first time one of its
+# objects is pickled or copied (torch.save, copy.deepcopy of a model)
+_CLASS_BOOKKEEPING = frozenset({"__slotnames__"})
+
+
 def _ids(item) -> dict[str, int]:
-    """Name → identity of each attribute: a module's but its bookkeeping, a class's all
-    (``__mul__`` is a script's to replace). Read after every run: built in C, not a loop."""
+    """Name → identity of each attribute: a module's but its bookkeeping, a class's all but
+    its (``__mul__`` is a script's to replace). Read after every run: built in C, not a loop."""
     try:
         names = vars(item)
     except TypeError:  # no __dict__
         return {}
     ids = dict(zip(names.keys(), map(id, names.values()), strict=True))
-    if isinstance(item, types.ModuleType):
-        for name in _MODULE_BOOKKEEPING.intersection(ids):
-            del ids[name]
+    kept = _MODULE_BOOKKEEPING if isinstance(item, types.ModuleType) else _CLASS_BOOKKEEPING
+    for name in kept.intersection(ids):
+        del ids[name]
     return ids
 
 

@@ -70,3 +70,21 @@ def test_recording_leaves_torch_as_it_was(torch):
     with engine.activate(), engine.record(TraceRecorder(engine.view().array)):
         assert torch.autograd.backward is not backward
     assert torch.autograd.backward is backward and torch.autograd.grad is grad
+
+
+def test_saving_a_tensor_leaves_the_process_as_a_new_one_would_find_it():
+    """torch.save pickles: copyreg caches ``__slotnames__`` on torch.Tensor the first time,
+    which the kernel read as a script's change to torch's classes (every fresh run after a
+    script that saved a model went to a new process)."""
+    from playground.engines.base import run_code
+    from playground.kernel import fingerprint
+
+    engine = TorchEngine("cpu")
+    run_code("import torch\nx = torch.ones(2)\n", engine)
+    if "__slotnames__" in vars(engine.torch.Tensor):  # (cached by an earlier test here)
+        del engine.torch.Tensor.__slotnames__
+    before = fingerprint.capture(engine)["engine"]
+    run_code("import io, torch\ntorch.save(torch.nn.Linear(2, 1).state_dict(), io.BytesIO())\n",
+             engine)
+    assert "__slotnames__" in vars(engine.torch.Tensor)  # (what copyreg left)
+    assert fingerprint.unchanged(before, fingerprint.capture(engine)["engine"])
