@@ -189,7 +189,8 @@ class NumpyEngine(Engine):
 
     def warm_up(self) -> None:
         """torch's CPU library, whose MKL and BLAS give npgrad torch's bits (0.2 s to load):
-        loaded with the GIL released, so a run going meanwhile goes on."""
+        loaded with the GIL released where the C module was built, so a run going meanwhile
+        goes on."""
         from playground.npgrad import _vml
 
         _vml.preload()

@@ -449,7 +449,7 @@ def main(argv: list[str]) -> int:
 
 def _warm_up_jedi(session: Session) -> None:
     with contextlib.suppress(Exception):  # (what it loads is loaded on first use otherwise)
-        session.engine.warm_up()  # the engine's first-use loads, before jedi's second
+        session.engine.warm_up()  # the engine's first-use loads first, then jedi's
     completions("x", 1, 1, {}, session.engine.torch_module())
     ran = bool(session.executions or session.ran)
     if not ran:  # (read as the script's thread has it, not with the warm-up's profile function)

@@ -153,8 +153,9 @@ PyObject *row_sum(PyObject *self, PyObject *args)
         goto done;
     }
     if (size < lanes) { /* a loss of a few points, every step: no scratch, the GIL kept */
-        result = PyFloat_FromDouble(itemsize == 4 ? short_sum_float((const float *)row.buf, size)
-                                                  : short_sum_double((const double *)row.buf, size));
+        result = PyFloat_FromDouble(itemsize == 4
+                                        ? short_sum_float((const float *)row.buf, size)
+                                        : short_sum_double((const double *)row.buf, size));
         goto done;
     }
     /* the block totals: a row of ILP vectors for every 16 such rows at most */

@@ -8,9 +8,9 @@ NumPy function gives its bits. torch's library exports them: this module loads i
 (``torch`` itself is never imported; the library takes some 0.2 s to load, once: at the first
 call, or before it in a kernel's warm-up, ``preload``) and calls them through the C module's
 vml_map (through ctypes where that is not built: some 4 µs more a call, a 2x2 tensor's whole
-op). Without torch (or with PLAYGROUND_VML=off,
-or where the library has no VML: macOS's), ``vector_math`` answers None and the engine rounds
-once in float64 (_pointwise.rounded_once), which agrees with MKL in 93-100% of elements."""
+op). Without torch (or with PLAYGROUND_VML=off, or where the library has no VML: macOS's),
+``vector_math`` answers None and the engine rounds once in float64 (_pointwise.rounded_once),
+which agrees with MKL in 93-100% of elements."""
 
 from __future__ import annotations
 
