@@ -62,26 +62,42 @@ class PaintClock(QObject):
     """When the window's paint passes that painted the watched widgets were over, and which
     of them each painted: a pass paints every widget that changed (the plots, the
     console...) before the screen shows any of it, so a frame is drawn when its whole pass
-    has ended, not when the watched widget's paint began (a zero timer started at that
-    paint fires after the pass)."""
+    has ended, not when the watched widget's paint began. The pass is the window's
+    UpdateRequest: a zero timer started as it begins fires once it (and the flush to the
+    screen) is over, ahead of the work that other zero timers queued for after the frame
+    (ui/next_frame.py's), which the screen does not wait for (``first``: this clock's
+    filter goes before the window's others, as a filter installed last does)."""
 
-    def __init__(self, widgets: dict[str, QObject]) -> None:
+    def __init__(self, window: QObject, widgets: dict[str, QObject]) -> None:
         super().__init__()
         self.times: list[tuple[float, set[str]]] = []  # (end of a pass, the roles it painted)
+        self._window = window
         self._roles = {widget: role for role, widget in widgets.items()}
         self._pass: set[str] | None = None
         for widget in widgets.values():
             widget.installEventFilter(self)
+        self.first()
+
+    def first(self) -> None:
+        """Hear the window's paint passes before the window's other filters do."""
+        self._window.removeEventFilter(self)
+        self._window.installEventFilter(self)
 
     def eventFilter(self, watched, event) -> bool:  # noqa: N802 - Qt's name
-        if event.type() == QEvent.Type.Paint:
-            if self._pass is None:
-                from PySide6.QtCore import QTimer
-
-                self._pass = set()
-                QTimer.singleShot(0, self._pass_ended)
+        kind = event.type()
+        if kind == QEvent.Type.UpdateRequest and watched is self._window:
+            self._open_pass()
+        elif kind == QEvent.Type.Paint and watched is not self._window:
+            self._open_pass()  # (a widget painted outside the window's pass: repaint())
             self._pass.add(self._roles.get(watched, ""))
         return False
+
+    def _open_pass(self) -> None:
+        if self._pass is None:
+            from PySide6.QtCore import QTimer
+
+            self._pass = set()
+            QTimer.singleShot(0, self._pass_ended)
 
     def _pass_ended(self) -> None:
         self.times.append((time.perf_counter(), self._pass or set()))
@@ -208,6 +224,7 @@ def one_run(window: MainWindow, paints: PaintClock, views: ViewClock,
     """Run all, then wait until the window has painted the result; the stages in seconds."""
     views.spent.clear()
     COLLECTIONS.clear()
+    paints.first()  # (the window's views may have installed filters since the last round)
     results: list = []
     window.view_state.events.result.connect(results.append)
     ready: list[float] = []
@@ -347,7 +364,7 @@ def main() -> None:
     options = parser.parse_args()
     application, window = open_window(1400, 860)
     views = ViewClock()
-    paints = PaintClock({"graph": window.graph_view.viewport(),
+    paints = PaintClock(window, {"graph": window.graph_view.viewport(),
                          "plots": window.plots.canvas.viewport()})
     hand_over = HandOver(window)
     worst = []
