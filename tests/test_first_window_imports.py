@@ -40,6 +40,7 @@ def test_the_first_window_imports_only_what_it_shows(tmp_path):
     assert {name for name in NEVER if name in imported} == set()
     assert "playground.ui.main_window" in imported and "numpy" in imported
     assert "psutil" not in imported  # (12-15 ms: the memory limit asks the OS)
+    assert "_hashlib" not in imported  # (10 ms: OpenSSL, which hashlib, hmac, secrets load)
 
 
 def test_what_the_window_uses_without_qt_is_imported_before_qt(tmp_path):

@@ -28,7 +28,6 @@ from __future__ import annotations
 import contextlib
 import io
 import os
-import secrets
 import sys
 import threading
 import time
@@ -59,7 +58,7 @@ class StreamMarkers:
 
     @classmethod
     def new(cls) -> StreamMarkers:
-        token = secrets.token_hex(8)
+        token = os.urandom(8).hex()
         return cls(f"\0{token}<\0".encode(), f"\0{token}>\0".encode())
 
     def to_json(self) -> list[str]:
@@ -322,7 +321,7 @@ class RunOutput:
     def __init__(self, on_output: Callable[[str, str], None] | None,
                  limit: int = OUTPUT_LIMIT) -> None:
         self.limit = limit
-        self.marker = f"\0end of run {secrets.token_hex(8)}\0"
+        self.marker = f"\0end of run {os.urandom(8).hex()}\0"
         self.ended = threading.Event()
         self.on_output = on_output
         self.parts: list[str] = []

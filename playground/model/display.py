@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
-import hashlib
 from collections import deque
 from dataclasses import dataclass, field
 
 from playground.model.graph import Graph, GraphEdge, GraphModule, GraphNode
 from playground.model.module_folding import AUTOMATIC, collapsed_modules, module_group_id
+
+try:  # hashlib's own BLAKE2, without the OpenSSL library that importing hashlib loads
+    from _blake2 import blake2b  # (10 ms of the window's start)
+except ImportError:  # (a Python built without it)
+    from hashlib import blake2b
 
 # A run of at least this many identical backward nodes in a row folds into one "×N" node.
 MIN_REPEAT = 4
@@ -154,7 +158,7 @@ def _path_key(parent: str, input_index: int, label: str) -> str:
     key = f"{parent}/{input_index}:{label}"
     if len(key) <= PATH_KEY_LENGTH:
         return key
-    return "path:" + hashlib.blake2b(key.encode(), digest_size=16).hexdigest()
+    return "path:" + blake2b(key.encode(), digest_size=16).hexdigest()
 
 
 @dataclass

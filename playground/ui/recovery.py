@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import secrets
 import sys
 import time
 from pathlib import Path
@@ -33,7 +32,7 @@ class RecoveryStore:
     def for_window(cls, folder: Path, owner: int | None = None) -> RecoveryStore:
         """A file of this window's own in ``folder`` (named after its process)."""
         owner = os.getpid() if owner is None else owner
-        store = cls(Path(folder) / f"recovery-{owner}-{secrets.token_hex(3)}.json")
+        store = cls(Path(folder) / f"recovery-{owner}-{os.urandom(3).hex()}.json")
         store.orphans_in = Path(folder)
         return store
 
