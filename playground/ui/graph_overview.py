@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -36,12 +38,30 @@ class Overview(QWidget):
         self._layout = None  # the scene layout the picture shows
         self._painted: tuple = ()  # the picture, the view's rect and the map's, as painted
         self._boxes_of: tuple | None = None  # (scene, its arrays) for _draw
+        self._holds = 0  # held(): how deep; follow() waits meanwhile
+        self._follow_due = False
         self.setCursor(Qt.CursorShape.PointingHandCursor)
         self.setToolTip("The whole graph: click or drag to look there")
         self.hide()
 
-    def follow(self) -> None:
-        """Redraw after a new graph, a zoom, a pan or a resize."""
+    @contextmanager
+    def held(self) -> Iterator[None]:
+        """Inside, the calls of ``follow`` make one, at the end: a new graph's drawing
+        moves the view's scroll bars a dozen times (0.5 ms a run of a small script)."""
+        self._holds += 1
+        try:
+            yield
+        finally:
+            self._holds -= 1
+            if not self._holds and self._follow_due:
+                self.follow()
+
+    def follow(self, *_moved) -> None:
+        """Redraw after a new graph, a zoom, a pan or a resize (``_moved``: a scroll bar's
+        value, when it calls)."""
+        self._follow_due = self._holds > 0
+        if self._follow_due:
+            return
         scene = self.view.current
         if scene is None or scene.layout is None:
             self.picture = None

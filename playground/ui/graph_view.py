@@ -130,6 +130,10 @@ class GraphView(QGraphicsView):
     # ----- public -----------------------------------------------------------------------------
     def show_graph(self, graph: Graph | None) -> None:
         """Lay out ``graph`` off the UI thread; the old drawing stays until the new is ready."""
+        with self.overview.held():  # (a small graph is drawn here and now)
+            self._show_graph(graph)
+
+    def _show_graph(self, graph: Graph | None) -> None:
         self.graph = graph
         # nothing laid out or built meanwhile, nor the drawing turned over: it may be reused
         # (a glide still under way goes on to the same places)
@@ -276,6 +280,10 @@ class GraphView(QGraphicsView):
             self._say(f"Drawing {len(scene.display.node_ids):,} nodes…")
 
     def _finish(self) -> None:
+        with self.overview.held():
+            self._show_finished()
+
+    def _show_finished(self) -> None:
         scene = self.current
         self._shown = self._generation
         self.message.hide()
