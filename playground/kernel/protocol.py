@@ -15,7 +15,8 @@ from dataclasses import MISSING, dataclass, field, fields
 from typing import ClassVar
 from typing import get_args as _get_args
 
-VERSION = 4  # the kernel says it in Ready; a window speaking another version refuses it
+VERSION = 5  # the kernel says it in Ready; a window speaking another version refuses it
+# (5: a result's nodes, edges, arrays and steps in their compact form, arrays.json_keys)
 
 
 class ProtocolError(ValueError):

@@ -47,8 +47,9 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from typing import ClassVar
 
-from playground.model.arrays import ArrayData, PointDensity, shared
+from playground.model.arrays import ArrayData, PointDensity, from_keys, json_keys, shared
 
 SCHEMA = "autograd-playground/graph"
 VERSION = 3
@@ -61,6 +62,7 @@ EDGE_KINDS = ("output", "next", "accumulate")
 class GraphNode:
     """A tensor (leaf, named intermediate, constant) or a backward function node."""
 
+    WIRE_TAG: ClassVar[str] = "$N"
     id: str
     kind: str
     label: str
@@ -85,15 +87,26 @@ class GraphNode:
         return self.kind in ("leaf", "tensor", "constant")
 
     def to_json(self, raw: bool = False) -> dict:
+        """The schema's dict; with ``raw``, the wire's form (arrays.json_keys)."""
+        if raw:
+            return {self.WIRE_TAG: [
+                self.id, self.kind, self.label, self.names,
+                None if self.shape is None else list(self.shape), self.dtype, self.device,
+                self.requires_grad, self.is_leaf,
+                None if self.value is None else self.value.to_json(True),
+                None if self.grad is None else self.grad.to_json(True),
+                {name: array.to_json(True) for name, array in self.saved.items()}, self.rule,
+                None if self.density is None else self.density.to_json(True),
+                self.module, self.line, self.expression]}
         return {
             "id": self.id, "kind": self.kind, "label": self.label, "names": list(self.names),
             "shape": None if self.shape is None else list(self.shape), "dtype": self.dtype,
             "device": self.device, "requires_grad": self.requires_grad, "is_leaf": self.is_leaf,
-            "value": None if self.value is None else self.value.to_json(raw),
-            "grad": None if self.grad is None else self.grad.to_json(raw),
-            "saved": {name: array.to_json(raw) for name, array in self.saved.items()},
+            "value": None if self.value is None else self.value.to_json(),
+            "grad": None if self.grad is None else self.grad.to_json(),
+            "saved": {name: array.to_json() for name, array in self.saved.items()},
             "rule": self.rule,
-            "density": None if self.density is None else self.density.to_json(raw),
+            "density": None if self.density is None else self.density.to_json(),
             "module": self.module, "line": self.line, "expression": self.expression,
         }
 
@@ -101,33 +114,50 @@ class GraphNode:
     def from_json(cls, data: dict | GraphNode) -> GraphNode:
         if isinstance(data, GraphNode):  # made while decoding: run_result.reply_hook
             return data
+        if cls.WIRE_TAG in data:
+            return cls.from_wire(data[cls.WIRE_TAG])
+        return cls.from_wire(from_keys(data, _NODE_KEYS, _NODE_OPTIONAL))
+
+    @classmethod
+    def from_wire(cls, items: list) -> GraphNode:
+        (node_id, kind, label, names, shape, dtype, device, requires_grad, is_leaf, value,
+         grad, saved, rule, density, module, line, expression) = items
+        # (positional, in the fields' order: a large result makes 10^5 of them)
         return cls(
-            id=shared(data["id"]), kind=shared(data["kind"]), label=shared(data["label"]),
-            names=[shared(name) for name in data["names"]],
-            shape=None if data["shape"] is None else tuple(data["shape"]),
-            dtype=shared(data["dtype"]), device=shared(data["device"]),
-            requires_grad=data["requires_grad"], is_leaf=data["is_leaf"],
-            value=None if data["value"] is None else ArrayData.from_json(data["value"]),
-            grad=None if data["grad"] is None else ArrayData.from_json(data["grad"]),
-            saved={name: ArrayData.from_json(a) for name, a in data["saved"].items()},
-            rule=shared(data.get("rule")),
-            density=None if data.get("density") is None else
-            PointDensity.from_json(data["density"]),
-            module=shared(data.get("module")), line=data.get("line"),
-            expression=data.get("expression"),
+            shared(node_id), shared(kind), shared(label), [shared(name) for name in names],
+            None if shape is None else tuple(shape), shared(dtype), shared(device),
+            requires_grad, is_leaf, _array_of(value), _array_of(grad),
+            {name: ArrayData.from_json(a) for name, a in saved.items()} if saved else {},
+            shared(rule), None if density is None else PointDensity.from_json(density),
+            shared(module), line, expression,
         )
+
+
+_NODE_KEYS = json_keys(GraphNode)
+
+
+def _array_of(data) -> ArrayData | None:
+    """An array's record from its JSON (or itself: made while decoding)."""
+    return data if data is None or data.__class__ is ArrayData else ArrayData.from_json(data)
+
+# what a node of a version 1 or 2 file may lack
+_NODE_OPTIONAL = frozenset({"rule", "density", "module", "line", "expression"})
 
 
 @dataclass(frozen=True, slots=True)
 class GraphEdge:
     """Gradient flows from ``source`` to ``target``; ``input`` is the position at the source."""
 
+    WIRE_TAG: ClassVar[str] = "$E"
     source: str
     target: str
     kind: str
     input: int = 0
 
-    def to_json(self, raw: bool = False) -> dict:  # (``raw`` as every record: no arrays)
+    def to_json(self, raw: bool = False) -> dict:
+        """The schema's dict; with ``raw``, the wire's form (arrays.json_keys)."""
+        if raw:
+            return {self.WIRE_TAG: [self.source, self.target, self.kind, self.input]}
         return {"source": self.source, "target": self.target, "kind": self.kind,
                 "input": self.input}
 
@@ -135,8 +165,17 @@ class GraphEdge:
     def from_json(cls, data: dict | GraphEdge) -> GraphEdge:
         if isinstance(data, GraphEdge):
             return data
-        return cls(shared(data["source"]), shared(data["target"]), shared(data["kind"]),
-                   data["input"])
+        if cls.WIRE_TAG in data:
+            return cls.from_wire(data[cls.WIRE_TAG])
+        return cls.from_wire(from_keys(data, _EDGE_KEYS))
+
+    @classmethod
+    def from_wire(cls, items: list) -> GraphEdge:
+        source, target, kind, index = items
+        return cls(shared(source), shared(target), shared(kind), index)
+
+
+_EDGE_KEYS = json_keys(GraphEdge)
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,7 +273,7 @@ class Graph:
         """The documented schema; ``raw`` keeps arrays as ndarrays for the kernel's wire."""
         return {"schema": SCHEMA, "version": VERSION, "file": self.file,
                 "nodes": [node.to_json(raw) for node in self.nodes],
-                "edges": [edge.to_json() for edge in self.edges],
+                "edges": [edge.to_json(raw) for edge in self.edges],
                 "modules": {path: module.to_json() for path, module in self.modules.items()}}
 
     def dumps(self) -> str:

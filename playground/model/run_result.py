@@ -117,10 +117,20 @@ for _record in _HOOKED:
         (frozenset(json_keys(_record)), _record.from_json))
 
 
+_BY_TAG: dict[str, Callable[[list], object]] = {
+    record.WIRE_TAG: record.from_wire for record in _HOOKED}
+
+
 def reply_hook(value: dict):
     """json's ``object_hook`` for a kernel's reply: array summaries, graph nodes and edges
     and backward steps become model objects as soon as they are read, and their dicts go
-    (decoding a large result to dicts first took several times the frame's size)."""
+    (decoding a large result to dicts first took several times the frame's size). On the
+    wire they come in their compact form (arrays.json_keys); in a file, as dicts."""
+    if len(value) == 1:
+        for tag, items in value.items():
+            make = _BY_TAG.get(tag)
+            if make is not None:
+                return make(items)
     for keys, make in _BY_SIZE.get(len(value), ()):
         if value.keys() == keys:
             return make(value)

@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from typing import ClassVar
 
-from playground.model.arrays import ArrayData, shared
+from playground.model.arrays import ArrayData, from_keys, json_keys, shared
 
 SCHEMA = "autograd-playground/trace"
 VERSION = 1
@@ -37,6 +38,7 @@ def _optional_from(data):
 class BackwardStep:
     """One executed node: the gradient it received and what it sent along each edge."""
 
+    WIRE_TAG: ClassVar[str] = "$S"
     node: str
     name: str
     incoming: list[ArrayData | None]
@@ -45,20 +47,32 @@ class BackwardStep:
     grad_after: ArrayData | None = None
 
     def to_json(self, raw: bool = False) -> dict:
-        return {"node": self.node, "name": self.name,
-                "incoming": [_optional(a, raw) for a in self.incoming],
-                "outgoing": [_optional(a, raw) for a in self.outgoing],
-                "grad_before": _optional(self.grad_before, raw),
-                "grad_after": _optional(self.grad_after, raw)}
+        """The schema's dict; with ``raw``, the wire's form (arrays.json_keys)."""
+        incoming = [_optional(a, raw) for a in self.incoming]
+        outgoing = [_optional(a, raw) for a in self.outgoing]
+        before, after = _optional(self.grad_before, raw), _optional(self.grad_after, raw)
+        if raw:
+            return {self.WIRE_TAG: [self.node, self.name, incoming, outgoing, before, after]}
+        return {"node": self.node, "name": self.name, "incoming": incoming,
+                "outgoing": outgoing, "grad_before": before, "grad_after": after}
 
     @classmethod
     def from_json(cls, data: dict | BackwardStep) -> BackwardStep:
         if isinstance(data, BackwardStep):  # made while decoding: run_result.reply_hook
             return data
-        return cls(shared(data["node"]), shared(data["name"]),
-                   [_optional_from(a) for a in data["incoming"]],
-                   [_optional_from(a) for a in data["outgoing"]],
-                   _optional_from(data["grad_before"]), _optional_from(data["grad_after"]))
+        if cls.WIRE_TAG in data:
+            return cls.from_wire(data[cls.WIRE_TAG])
+        return cls.from_wire(from_keys(data, _STEP_KEYS))
+
+    @classmethod
+    def from_wire(cls, items: list) -> BackwardStep:
+        node, name, incoming, outgoing, before, after = items
+        return cls(shared(node), shared(name), [_optional_from(a) for a in incoming],
+                   [_optional_from(a) for a in outgoing], _optional_from(before),
+                   _optional_from(after))
+
+
+_STEP_KEYS = json_keys(BackwardStep)
 
 
 @dataclass

@@ -64,6 +64,20 @@ def test_a_record_reads_back_whole_from_json_and_from_the_wire(record):
     assert _comparable(record.from_json(decoded)) == _comparable(sample)
 
 
+@pytest.mark.parametrize("record", SAMPLES, ids=lambda record: record.__name__)
+def test_on_the_wire_a_record_is_its_fields_values_in_order(record):
+    """The wire's compact form: {tag: [a value per field]}, read back with or without the
+    reply decoder's hook; a list of another length is refused."""
+    sample = SAMPLES[record]
+    wired = sample.to_json(raw=True)
+    assert list(wired) == [record.WIRE_TAG] and len(wired[record.WIRE_TAG]) == \
+        len(json_keys(record))
+    plain = wire.decode(wire.encode({"record": wired}))["record"]  # (no hook: a dict)
+    assert _comparable(record.from_json(plain)) == _comparable(sample)
+    with pytest.raises(ValueError):
+        record.from_json({record.WIRE_TAG: wired[record.WIRE_TAG][:-1]})
+
+
 def test_the_reply_decoder_makes_records_while_reading():
     node = SAMPLES[GraphNode]
     result = RunResult("numpy", graph=Graph([node], [SAMPLES[GraphEdge]]))
