@@ -50,11 +50,13 @@ def launch(engine: str, device: str, memory_limit: int, completions: bool,
     if spare:
         names = [name for name in preload or [] if name.isidentifier()]
         options += ["spare", "preload=" + ",".join(names)]
-    return subprocess.Popen(
+    process = subprocess.Popen(
         [sys.executable, "-m", "playground.kernel.child", engine, device, str(memory_limit),
          *options],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         bufsize=0, env=environment, **processes.launch_options())
+    processes.widen_pipe(process.stdout.fileno())  # (its replies: a large graph's is MBs)
+    return process
 
 
 def cuda_driver_found() -> bool:

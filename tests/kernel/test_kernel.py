@@ -63,6 +63,22 @@ def test_the_window_gets_the_result_first_and_its_backward_calls_after(kernel):
     assert not no_backward.traces_due and no_backward.traces == []
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a Linux pipe's capacity")
+def test_the_kernels_replies_go_through_a_wide_pipe(kernel):
+    """A 250 KB reply went through the default 64 KB pipe in four writes, each waiting for
+    the window's reader; a large graph's reply of MBs, in dozens."""
+    import fcntl
+
+    from playground.kernel.processes import WIDE_PIPE
+
+    assert fcntl.fcntl(kernel.process.stdout.fileno(), fcntl.F_GETPIPE_SZ) == WIDE_PIPE
+    big = kernel.run("import torch\nw = torch.ones(60, 60, requires_grad=True)\n"
+                     "xs = [w * i for i in range(20)]\nsum(xs).sum().backward()\n")
+    assert big.error is None  # 20 tensors of 3,600 floats, each sent whole: 300 KB
+    values = [big.graph.by_name(f"xs[{i}]").value.values for i in range(20)]
+    assert all((v == i).all() and v.shape == (60, 60) for i, v in enumerate(values))
+
+
 def test_a_result_says_where_its_time_went(kernel):
     # the stages benchmarks/live_latency.py --breakdown prints, from the moments the window
     # and the kernel noted: the request's way in, the kernel's work around the script, its
