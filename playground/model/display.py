@@ -137,6 +137,10 @@ def stable_keys(graph: Graph) -> dict[str, str]:
     outgoing: dict[str, list[GraphEdge]] = {node.id: [] for node in graph.nodes}
     for edge in graph.edges:
         outgoing[edge.source].append(edge)
+        # a named leaf's AccumulateGrad is its own, however the backward reached it: by
+        # path its key changed with every pass more of a loop before it
+        if edge.kind == "accumulate" and edge.target in keys:
+            keys[edge.source] = f"accumulate:{keys[edge.target]}"
     while queue:
         source = queue.popleft()
         for edge in outgoing[source]:

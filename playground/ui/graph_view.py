@@ -159,8 +159,8 @@ class GraphView(QGraphicsView):
     def _prepared(self, generation: int, scene: Scene, settled: bool) -> None:
         if generation != self._generation:
             return  # a newer run's graph is on its way
-        if settled and scene.same_drawing_as(self.current):
-            scene.take_items_of(self.current)  # new text in the boxes on screen
+        if settled and (renamed := scene.same_drawing_as(self.current)) is not None:
+            scene.take_items_of(self.current, renamed)  # new text in the boxes on screen
             self.current = scene
             self._old_positions = {}
             self._finish()

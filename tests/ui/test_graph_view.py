@@ -186,6 +186,39 @@ def test_a_rerun_that_changes_the_graph_keeps_the_boxes_of_the_nodes_it_still_ha
     assert output in first_frame and after["SubBackward0"] in first_frame
 
 
+def test_a_loop_that_ran_once_more_is_redrawn_in_place_under_the_new_ids(qtbot, view):
+    """Its fold says ×11 where it said ×10, and every node after it has another id (ids are
+    discovery numbers): the same drawing, its items taking the new ids and text, nothing
+    laid out or made again (the PyTorch blitz's `while y.data.norm() < 1000` loop)."""
+    from playground.ui import graph_view
+
+    loop = "import torch\nx = torch.ones(3, requires_grad=True)\ny = x * 2\n" \
+           "for _ in range({count}):\n    y = y * 2\nv = torch.tensor([0.1, 1.0, 0.0001])\n" \
+           "y.backward(v)\n"
+    shown(qtbot, view, graph_of(loop.format(count=9)))
+    items = set(view.current.nodes.values())
+    edges = list(view.current.edges)
+    laid_out = []
+    real_lay_out = graph_view.lay_out
+    graph_view.lay_out = lambda *arguments: (laid_out.append(1), real_lay_out(*arguments))
+    try:
+        graph = graph_of(loop.format(count=10))
+        shown(qtbot, view, graph)
+    finally:
+        graph_view.lay_out = real_lay_out
+    assert not laid_out and set(view.current.nodes.values()) == items
+    assert view.current.edges == edges
+    ids = set(view.current.display.node_ids)
+    assert {item.node_id for item in items} == ids
+    assert {n for edge in edges for n in (edge.source, edge.target)} <= ids
+    assert set(view.current.layout.positions) == ids
+    labels = [first_line(item) for item in items]
+    assert "MulBackward0 ×11" in labels and "MulBackward0 ×10" not in labels
+    leaf = next(item for item in items if first_line(item) == "x")
+    assert view.graph.node(leaf.node_id).label == "x"  # the inspector finds what it shows
+    assert leaf.look.lines[-1] == "grad [204.8, 2048.0, 0.2048]"
+
+
 def test_selecting_a_node_fills_the_inspector(qtbot, view):
     shown(qtbot, view, graph_of(CHAIN_RULE))
     inspector = Inspector()
