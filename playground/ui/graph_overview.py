@@ -60,8 +60,10 @@ class Overview(QWidget):
                 after_next_frame(self, "overview", self._follow_now)
 
     def _follow_now(self) -> None:
-        if not self._holds:  # (else a newer graph's drawing follows at its end)
-            self.follow()
+        if self._holds:  # a newer graph is being drawn: at its end
+            self._follow_due = True
+            return
+        self.follow()
 
     def follow(self, *_moved) -> None:
         """Redraw after a new graph, a zoom, a pan or a resize (``_moved``: a scroll bar's

@@ -87,53 +87,56 @@ class Scene:
 
     def same_drawing_as(self, shown: Scene | None) -> dict[str, str] | None:
         """Where this scene draws as ``shown`` but for its text (a re-run that changed
-        numbers): the same nodes and edges, each box the same size. Then the id here of
-        each node of ``shown``, else None. Nodes are matched by stable key: ids are
-        discovery numbers, and a loop that ran once more than last time renumbers every
+        numbers): the same nodes and edges, each box the same size. Then the new id of each
+        node of ``shown`` whose id changed, else None. Nodes are matched by stable key: ids
+        are discovery numbers, and a loop that ran once more than last time renumbers every
         node after it while its fold ("MulBackward0 ×10") is still the one node."""
         if shown is None or shown.layout is None:
             return None
         old, new = shown.display, self.display
         if len(old.node_ids) != len(new.node_ids) or len(old.edges) != len(new.edges):
             return None
-        if old.node_ids == new.node_ids and shown.keys == self.keys:
-            renamed = {node_id: node_id for node_id in new.node_ids}
-        else:
+        renamed: dict[str, str] = {}
+        if old.node_ids != new.node_ids or shown.keys != self.keys:
             keys = [self.key_of(node_id) for node_id in new.node_ids]
             if None in keys or len(set(keys)) != len(keys) or \
                     keys != [shown.key_of(node_id) for node_id in old.node_ids]:
                 return None
-            renamed = dict(zip(old.node_ids, new.node_ids, strict=True))
-        if [(renamed[e.source], renamed[e.target]) for e in old.edges] != \
+            renamed = {o: n for o, n in zip(old.node_ids, new.node_ids, strict=True) if o != n}
+        now = renamed.get
+        if [(now(e.source, e.source), now(e.target, e.target)) for e in old.edges] != \
                 [(e.source, e.target) for e in new.edges]:
             return None
         # a number one digit longer widens its box a little: that fits where it stands
-        if all(shown.sizes[o][1] == self.sizes[n][1] and
-               abs(shown.sizes[o][0] - self.sizes[n][0]) <= WIDTH_SLACK
-               for o, n in renamed.items()):
+        sizes = self.sizes
+        if all(size[1] == sizes[now(n, n)][1] and abs(size[0] - sizes[now(n, n)][0]) <=
+               WIDTH_SLACK for n, size in shown.sizes.items()):
             return renamed
         return None
 
     def take_items_of(self, shown: Scene, renamed: dict[str, str]) -> None:
         """This scene's text in the items of ``shown``: no layout, no new items, nothing
-        moves. ``renamed``: the id here of each of its nodes (same_drawing_as)."""
+        moves. ``renamed``: the new id of each of its nodes whose id changed
+        (same_drawing_as)."""
         self.frames, self.frame_boxes = shown.frames, shown.frame_boxes
         self.edges = shown.edges
-        same_sizes = all(shown.sizes[o] == self.sizes[n] for o, n in renamed.items())
-        self._bounds = shown._bounds if same_sizes else None
-        if all(old == new for old, new in renamed.items()):
+        if not renamed:
             self.layout, self.nodes = shown.layout, shown.nodes
             self.edges_between = shown.edges_between
+            self._bounds = shown._bounds if self.sizes == shown.sizes else None
         else:  # the same boxes and arrows under the new run's ids
+            now = renamed.get
             layout = shown.layout
             self.layout = replace(
-                layout, positions={renamed.get(n, n): p for n, p in layout.positions.items()},
-                layers={renamed.get(n, n): layer for n, layer in layout.layers.items()})
-            self.nodes = {renamed[old]: item for old, item in shown.nodes.items()}
+                layout, positions={now(n, n): p for n, p in layout.positions.items()},
+                layers={now(n, n): layer for n, layer in layout.layers.items()})
+            self.nodes = {now(n, n): item for n, item in shown.nodes.items()}
             for edge in self.edges:
-                edge.source, edge.target = renamed[edge.source], renamed[edge.target]
-            self.edges_between = {(renamed[a], renamed[b]): items
+                edge.source, edge.target = now(edge.source, edge.source), \
+                    now(edge.target, edge.target)
+            self.edges_between = {(now(a, a), now(b, b)): items
                                   for (a, b), items in shown.edges_between.items()}
+            self._bounds = None
         for node_id, item in self.nodes.items():
             item.node_id = node_id
             item.set_look(self.looks[node_id], self.sizes[node_id])
