@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import codecs
 import contextlib
-import os
+import os  # (ids from os.urandom: importing secrets loads OpenSSL, 10 ms of a start)
 import queue
 import subprocess
 import threading
@@ -307,8 +307,7 @@ class Kernel:
             self._state_known.clear()  # until this run's State comes
             output = self._output = RunOutput(on_output)
             self._interrupted_at = None
-            self._run_id = os.urandom(8).hex()  # its reply must name it (secrets.token_hex
-            # does this, but importing secrets loads OpenSSL: 10 ms of the window's start)
+            self._run_id = os.urandom(8).hex()  # its reply must name it
             started = time.perf_counter()
             self._drop_stale_replies()
             self._send(protocol.Run(code, filename, fresh, output.marker, cell, self._run_id,

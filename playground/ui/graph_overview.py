@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import functools
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
@@ -164,6 +165,17 @@ class Overview(QWidget):
     def mouseMoveEvent(self, event) -> None:  # noqa: N802 - Qt's name
         if event.buttons() & Qt.MouseButton.LeftButton:
             self.view.centerOn(self._to_scene(event.position()))
+
+
+def overview_held(method: Callable) -> Callable:
+    """A GraphView's ``method`` with its overview held (``Overview.held``) while it runs."""
+
+    @functools.wraps(method)
+    def held(view, *arguments):
+        with view.overview.held():
+            return method(view, *arguments)
+
+    return held
 
 
 # Up to this many boxes per pixel of the largest box, a slice per box costs less than a pass

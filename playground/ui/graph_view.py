@@ -15,7 +15,7 @@ from playground.ui.graph_fit import SCENE_MARGIN, fit_view
 from playground.ui.graph_frames import frame_title_at
 from playground.ui.graph_items import EdgeItem, NodeItem, anchored, shortest_shift
 from playground.ui.graph_look import label_fonts, set_label_scale
-from playground.ui.graph_overview import Overview
+from playground.ui.graph_overview import Overview, overview_held
 from playground.ui.graph_replay import ReplayDrawing, StepFocus
 from playground.ui.graph_scene import (
     LAID_OUT_IN_PLACE,
@@ -128,12 +128,9 @@ class GraphView(QGraphicsView):
         self._say(self.state.note or EMPTY_HINT)
 
     # ----- public -----------------------------------------------------------------------------
+    @overview_held  # (a small graph is drawn here and now)
     def show_graph(self, graph: Graph | None) -> None:
         """Lay out ``graph`` off the UI thread; the old drawing stays until the new is ready."""
-        with self.overview.held():  # (a small graph is drawn here and now)
-            self._show_graph(graph)
-
-    def _show_graph(self, graph: Graph | None) -> None:
         self.graph = graph
         # nothing laid out or built meanwhile, nor the drawing turned over: it may be reused
         # (a glide still under way goes on to the same places)
@@ -279,11 +276,8 @@ class GraphView(QGraphicsView):
         if self._builder.build(scene, self._edge_colour(), reusable):
             self._say(f"Drawing {len(scene.display.node_ids):,} nodes…")
 
+    @overview_held
     def _finish(self) -> None:
-        with self.overview.held():
-            self._show_finished()
-
-    def _show_finished(self) -> None:
         scene = self.current
         self._shown = self._generation
         self.message.hide()
