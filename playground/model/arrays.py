@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import sys
 from dataclasses import dataclass, fields
@@ -10,6 +11,7 @@ from typing import ClassVar
 import numpy as np
 
 
+@functools.cache  # (read at every record a file's dict makes)
 def json_keys(record: type) -> tuple[str, ...]:
     """The keys of a model record's JSON: its dataclass fields, in order, under the names its
     ``JSON_NAMES`` gives some of them. The reply decoder recognises records by them, and a
@@ -23,10 +25,22 @@ def json_keys(record: type) -> tuple[str, ...]:
     return tuple(names.get(item.name, item.name) for item in fields(record))
 
 
-def from_keys(data: dict, keys: tuple[str, ...], optional: frozenset = frozenset()) -> list:
-    """A record's JSON dict as its wire list: the values of ``keys`` in order, None for an
-    ``optional`` one it lacks (an older file's); KeyError for any other it lacks."""
-    return [data.get(key) if key in optional else data[key] for key in keys]
+def read_record(record: type, data, optional: frozenset = frozenset()):
+    """``record`` (a class with ``WIRE_TAG`` and ``from_wire``) from its JSON in either form,
+    a file's dict or the wire's tagged list, or ``data`` itself where the reply decoder made
+    it already. A dict lacking a key is a KeyError, unless the key is ``optional`` (a field
+    an older file lacks: None)."""
+    if isinstance(data, record):
+        return data
+    if record.WIRE_TAG in data:
+        return record.from_wire(data[record.WIRE_TAG])
+    return record.from_wire([data.get(key) if key in optional else data[key]
+                             for key in json_keys(record)])
+
+
+def optional_array(data) -> ArrayData | None:
+    """An array's record from its JSON (either form), itself, or None."""
+    return data if data is None or data.__class__ is ArrayData else ArrayData.from_json(data)
 
 
 # Above this many elements only a summary (and the first elements) is kept.
@@ -106,11 +120,7 @@ class ArrayData:
 
     @classmethod
     def from_json(cls, data: dict | ArrayData) -> ArrayData:
-        if isinstance(data, ArrayData):  # made while decoding: run_result.reply_hook
-            return data
-        if cls.WIRE_TAG in data:
-            return cls.from_wire(data[cls.WIRE_TAG])
-        return cls.from_wire(from_keys(data, _ARRAY_KEYS, _ARRAY_OPTIONAL))
+        return read_record(cls, data, _PREVIEW)
 
     @classmethod
     def from_wire(cls, items: list) -> ArrayData:
@@ -128,8 +138,7 @@ class ArrayData:
         )
 
 
-_ARRAY_KEYS = json_keys(ArrayData)
-_ARRAY_OPTIONAL = frozenset({"preview"})  # (worked out from the values where it is not there)
+_PREVIEW = frozenset({"preview"})  # what a dict may lack: worked out from the values
 
 
 def _preview(values: np.ndarray | None, length: int = PREVIEW_ELEMENTS) -> list:

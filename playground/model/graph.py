@@ -49,7 +49,13 @@ import json
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from playground.model.arrays import ArrayData, PointDensity, from_keys, json_keys, shared
+from playground.model.arrays import (
+    ArrayData,
+    PointDensity,
+    optional_array,
+    read_record,
+    shared,
+)
 
 SCHEMA = "autograd-playground/graph"
 VERSION = 3
@@ -112,11 +118,7 @@ class GraphNode:
 
     @classmethod
     def from_json(cls, data: dict | GraphNode) -> GraphNode:
-        if isinstance(data, GraphNode):  # made while decoding: run_result.reply_hook
-            return data
-        if cls.WIRE_TAG in data:
-            return cls.from_wire(data[cls.WIRE_TAG])
-        return cls.from_wire(from_keys(data, _NODE_KEYS, _NODE_OPTIONAL))
+        return read_record(cls, data, _NODE_OPTIONAL)
 
     @classmethod
     def from_wire(cls, items: list) -> GraphNode:
@@ -126,19 +128,12 @@ class GraphNode:
         return cls(
             shared(node_id), shared(kind), shared(label), [shared(name) for name in names],
             None if shape is None else tuple(shape), shared(dtype), shared(device),
-            requires_grad, is_leaf, _array_of(value), _array_of(grad),
+            requires_grad, is_leaf, optional_array(value), optional_array(grad),
             {name: ArrayData.from_json(a) for name, a in saved.items()} if saved else {},
             shared(rule), None if density is None else PointDensity.from_json(density),
             shared(module), line, expression,
         )
 
-
-_NODE_KEYS = json_keys(GraphNode)
-
-
-def _array_of(data) -> ArrayData | None:
-    """An array's record from its JSON (or itself: made while decoding)."""
-    return data if data is None or data.__class__ is ArrayData else ArrayData.from_json(data)
 
 # what a node of a version 1 or 2 file may lack
 _NODE_OPTIONAL = frozenset({"rule", "density", "module", "line", "expression"})
@@ -163,19 +158,13 @@ class GraphEdge:
 
     @classmethod
     def from_json(cls, data: dict | GraphEdge) -> GraphEdge:
-        if isinstance(data, GraphEdge):
-            return data
-        if cls.WIRE_TAG in data:
-            return cls.from_wire(data[cls.WIRE_TAG])
-        return cls.from_wire(from_keys(data, _EDGE_KEYS))
+        return read_record(cls, data)
 
     @classmethod
     def from_wire(cls, items: list) -> GraphEdge:
         source, target, kind, index = items
         return cls(shared(source), shared(target), shared(kind), index)
 
-
-_EDGE_KEYS = json_keys(GraphEdge)
 
 
 @dataclass(frozen=True, slots=True)

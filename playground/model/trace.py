@@ -20,7 +20,7 @@ import json
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from playground.model.arrays import ArrayData, from_keys, json_keys, shared
+from playground.model.arrays import ArrayData, optional_array, read_record, shared
 
 SCHEMA = "autograd-playground/trace"
 VERSION = 1
@@ -28,10 +28,6 @@ VERSION = 1
 
 def _optional(array: ArrayData | None, raw: bool = False):
     return None if array is None else array.to_json(raw)
-
-
-def _optional_from(data):
-    return None if data is None else ArrayData.from_json(data)
 
 
 @dataclass(slots=True)
@@ -58,21 +54,14 @@ class BackwardStep:
 
     @classmethod
     def from_json(cls, data: dict | BackwardStep) -> BackwardStep:
-        if isinstance(data, BackwardStep):  # made while decoding: run_result.reply_hook
-            return data
-        if cls.WIRE_TAG in data:
-            return cls.from_wire(data[cls.WIRE_TAG])
-        return cls.from_wire(from_keys(data, _STEP_KEYS))
+        return read_record(cls, data)
 
     @classmethod
     def from_wire(cls, items: list) -> BackwardStep:
         node, name, incoming, outgoing, before, after = items
-        return cls(shared(node), shared(name), [_optional_from(a) for a in incoming],
-                   [_optional_from(a) for a in outgoing], _optional_from(before),
-                   _optional_from(after))
-
-
-_STEP_KEYS = json_keys(BackwardStep)
+        return cls(shared(node), shared(name), [optional_array(a) for a in incoming],
+                   [optional_array(a) for a in outgoing], optional_array(before),
+                   optional_array(after))
 
 
 @dataclass
